@@ -1,0 +1,1 @@
+"""The refine loop: judge -> failed checks -> edit instructions -> editor -> judge again."""

@@ -1,0 +1,1 @@
+"""Image editors: the offline text editor and diffusers instruction-editing pipelines."""

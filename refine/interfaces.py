@@ -1,0 +1,43 @@
+"""The three pluggable parts of the refine loop besides the judge (see rewards.judges.base)."""
+
+from __future__ import annotations
+
+from typing import Protocol, Sequence
+
+from PIL import Image
+
+from rewards.rubric import Check, Item, Verdict
+
+Failure = tuple[Check, Verdict]
+"""A failed check with the verdict that failed it (its evidence may hold an OCR box)."""
+
+
+class Writer(Protocol):
+    """Turns an item's failed checks into an edit instruction (TechImage-Bench §5.1)."""
+
+    name: str
+
+    def write(self, image: Image.Image, item: Item, failures: Sequence[Failure]) -> str:
+        """Return the instruction text: imperative edits, one line per criterion with failures."""
+        ...
+
+
+class Editor(Protocol):
+    """Edits an image to follow an instruction."""
+
+    name: str
+
+    def edit(self, image: Image.Image, instruction: str, failures: Sequence[Failure], seed: int) -> Image.Image:
+        """Return the edited image (RGB). ``failures`` lets structured editors (the text editor)
+        act on the checks directly; instruction editors use ``instruction`` only."""
+        ...
+
+
+class Generator(Protocol):
+    """Makes the first image of an item that has no starting image."""
+
+    name: str
+
+    def generate(self, prompt: str, seed: int) -> Image.Image:
+        """Return an RGB image for ``prompt``; the same seed gives the same image."""
+        ...

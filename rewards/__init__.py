@@ -1,0 +1,1 @@
+"""The rubric core: data model, importers, verdicts, scorers, judges and reward functions."""

@@ -1,0 +1,72 @@
+"""Per-item scores in [0, 1] computed from one item's verdicts.
+
+The refine loop keeps the best iteration by one of these (``ITEM_SCORES``), and the rubric
+reward turns verdicts into a scalar with them. Benchmark-level aggregation (pooling, per-domain
+tables, withheld policies) lives in :mod:`rewards.scorers`.
+
+A missing or withheld verdict is never a pass: every score below counts it as a failed check.
+``coverage`` reports how many checks were actually answered.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Mapping
+
+from rewards.rubric import Check, Item, Verdict
+
+Verdicts = Mapping[str, Verdict]
+
+
+def _passed(verdicts: Verdicts, check: Check) -> bool:
+    v = verdicts.get(check.id)
+    return v is not None and v.answer == "yes"
+
+
+def pass_rate(item: Item, verdicts: Verdicts) -> float:
+    """Fraction of the item's checks answered "yes" (IGenBench Q-ACC of a single image)."""
+    checks = item.rubric.checks
+    return sum(_passed(verdicts, c) for c in checks) / len(checks) if checks else 0.0
+
+
+def rubric_accuracy(item: Item, verdicts: Verdicts) -> float:
+    """TechImage-Bench Eq. 1 on one item: 1 - sum_i e_i / sum_i |c_i| (e_i = failed points)."""
+    total = sum(len(crit.checks) for crit in item.rubric.criteria)
+    failed = sum(not _passed(verdicts, c) for c in item.rubric.checks)
+    return 1.0 - failed / total if total else 0.0
+
+
+def criterion_score(item: Item, verdicts: Verdicts) -> float:
+    """TechImage-Bench Eq. 2 on one item: (1/|C|) * sum_i 0.5 ** e_i."""
+    crits = item.rubric.criteria
+    if not crits:
+        return 0.0
+    return sum(0.5 ** sum(not _passed(verdicts, c) for c in crit.checks) for crit in crits) / len(crits)
+
+
+def bizgeneval_penalty(item: Item, verdicts: Verdicts, alpha: float = 0.1) -> float:
+    """BizGenEval §3.4 on all questions: max(0, 1 - alpha * errors), errors = checks not "yes"."""
+    errors = sum(not _passed(verdicts, c) for c in item.rubric.checks)
+    return max(0.0, 1.0 - alpha * errors)
+
+
+def coverage(item: Item, verdicts: Verdicts) -> float:
+    """Fraction of the item's checks with a yes/no verdict (not withheld, not missing)."""
+    checks = item.rubric.checks
+    answered = sum(1 for c in checks if c.id in verdicts and verdicts[c.id].answer != "withheld")
+    return answered / len(checks) if checks else 0.0
+
+
+ITEM_SCORES: dict[str, Callable[[Item, Verdicts], float]] = {
+    "pass_rate": pass_rate,
+    "rubric_accuracy": rubric_accuracy,
+    "criterion_score": criterion_score,
+    "bizgeneval": bizgeneval_penalty,
+}
+"""Score name -> function(item, verdicts by check id) -> float in [0, 1]."""
+
+
+def score_item(item: Item, verdicts: Verdicts) -> dict[str, float]:
+    """All of ``ITEM_SCORES`` plus ``coverage`` for one item."""
+    out = {name: fn(item, verdicts) for name, fn in ITEM_SCORES.items()}
+    out["coverage"] = coverage(item, verdicts)
+    return out

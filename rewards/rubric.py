@@ -1,0 +1,152 @@
+"""The rubric data model: items, criteria, binary checks and their verdicts.
+
+A rubric is a set of criteria, each a set of binary checks (TechImage-Bench §3.1). BizGenEval,
+IGenBench and GenExam are the one-criterion-per-check special case; GenOlympiad adds easy
+(gating) and hard (weighted) checks (GenOlympiad §3.3). A check may carry a machine-verifiable
+text expectation, so that code (OCR), not a VLM, decides it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+REGIONS = ("top", "bottom", "left", "right")
+"""Image regions a text expectation may name: the top/bottom/left/right half of the image."""
+
+ANSWERS = ("yes", "no", "withheld")
+
+
+class RubricError(ValueError):
+    """Bad rubric input. The message is one line and names the file:line or item and field."""
+
+
+@dataclass(frozen=True)
+class TextExpectation:
+    """The check passes iff ``text`` is rendered in the image (in ``region`` when given).
+
+    Attributes:
+        text: the exact string required, as quoted by the rubric.
+        region: one of ``REGIONS`` (that half of the image), or None for anywhere.
+    """
+
+    text: str
+    region: str | None = None
+
+
+@dataclass(frozen=True)
+class Check:
+    """One binary scoring point.
+
+    Attributes:
+        id: unique within its item. BizGenEval checks use the 1-based question index ("1".."20").
+        question: the yes/no question a judge answers.
+        difficulty: "easy", "hard", or None when the benchmark has no split.
+        weight: the point's weight (GenExam / GenOlympiad relaxed scores); 1.0 otherwise.
+        gate: True for GenOlympiad easy questions: any failed gate zeroes the task.
+        tag: the dimension or question type (e.g. "text", "Legend").
+        expects: machine-verifiable text expectations; the check passes iff all hold. Empty
+            when only a VLM can decide the check.
+    """
+
+    id: str
+    question: str
+    difficulty: str | None = None
+    weight: float = 1.0
+    gate: bool = False
+    tag: str = ""
+    expects: tuple[TextExpectation, ...] = ()
+
+
+@dataclass(frozen=True)
+class Criterion:
+    """A named group of checks (TechImage-Bench §3.1: c_i = {p_i1, p_i2, ...})."""
+
+    name: str
+    checks: tuple[Check, ...]
+
+
+@dataclass(frozen=True)
+class Rubric:
+    """A list of criteria. ``checks`` flattens them in order."""
+
+    criteria: tuple[Criterion, ...]
+
+    @property
+    def checks(self) -> list[Check]:
+        return [c for crit in self.criteria for c in crit.checks]
+
+    def criterion_of(self, check_id: str) -> Criterion:
+        for crit in self.criteria:
+            if any(c.id == check_id for c in crit.checks):
+                return crit
+        raise KeyError(check_id)
+
+    @staticmethod
+    def flat(checks: list[Check]) -> "Rubric":
+        """One criterion per check (BizGenEval, IGenBench, GenExam)."""
+        return Rubric(tuple(Criterion(c.id, (c,)) for c in checks))
+
+
+@dataclass
+class Item:
+    """One benchmark or training item: a prompt, its rubric, and optionally a starting image.
+
+    Attributes:
+        id: the item's id as a string, unique within its file.
+        prompt: the text-to-image prompt.
+        rubric: the item's rubric.
+        image: path of a starting image (resolved against the JSONL's folder), or None.
+        source: "bizgeneval", "genexam" or "rubricloop".
+        meta: benchmark fields kept for scoring (domain, dimension, subject, global ratings...).
+    """
+
+    id: str
+    prompt: str
+    rubric: Rubric
+    image: Path | None = None
+    source: str = "rubricloop"
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Verdict:
+    """A judge's answer to one check.
+
+    Attributes:
+        check_id: the check answered.
+        answer: "yes", "no" or "withheld". Withheld (no judge could answer, a judge failed or
+            refused, the answer could not be parsed) is never counted as a pass.
+        judge: name of the judge that produced it ("ocr", "vlm:<model>", "router").
+        reason: a short human-readable reason.
+        evidence: e.g. ``{"ocr_text": str, "box": [x0, y0, x1, y1]}`` (pixels), or None.
+        p_yes: the judge's probability of "yes" in [0, 1], when it has one.
+    """
+
+    check_id: str
+    answer: Literal["yes", "no", "withheld"]
+    judge: str
+    reason: str = ""
+    evidence: dict[str, Any] | None = None
+    p_yes: float | None = None
+
+    def __post_init__(self):
+        if self.answer not in ANSWERS:
+            raise ValueError(f"verdict for check {self.check_id!r}: answer must be one of {ANSWERS}, got {self.answer!r}")
+
+    @property
+    def passed(self) -> bool:
+        return self.answer == "yes"
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @staticmethod
+    def from_dict(d: dict[str, Any]) -> "Verdict":
+        return Verdict(**d)
+
+
+def withheld(check: Check, judge: str, reason: str) -> Verdict:
+    """A withheld verdict for ``check`` (the judge could not answer it)."""
+    return Verdict(check.id, "withheld", judge, reason)
