@@ -1,0 +1,249 @@
+"""The refine loop: judge -> failed checks -> edit instructions -> editor -> judge again.
+
+Protocol of TechImage-Bench §5.1-5.2: each iteration takes the checks answered "no", writes
+edit instructions per criterion, edits the previous image, re-judges it, and the best
+iteration seen is kept. Withheld checks are not edited (nothing is known about them) and
+never count as passes.
+
+Output layout under ``out`` (one folder per item, named by :func:`item_dir_name`)::
+
+    <out>/<item>/iter_0.png ... iter_<k>.png   every iteration's image (iter_0 = start image)
+    <out>/<item>/best.png                      copy of the best iteration
+    <out>/<item>/verdicts.jsonl                one line per (iteration, check)
+    <out>/<item>/instructions.jsonl            one line per edit: iteration, instruction
+    <out>/<item>/result.json                   written last: the item is finished
+    <out>/summary.json                         per item scores, best iteration, errors; means
+
+Resume: an item folder with ``result.json`` is skipped; any other item folder is half-written
+and is redone from scratch. ``summary.json`` is rewritten (atomically) after every item, so a
+Ctrl-C loses nothing that was finished.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from PIL import Image, UnidentifiedImageError
+
+from refine.interfaces import Editor, Failure, Generator, Writer
+from rewards.item_scores import ITEM_SCORES, score_item
+from rewards.judges.base import Judge
+from rewards.rubric import Item, Verdict
+
+
+class ItemError(Exception):
+    """A per-item failure (bad image, no generator, model error). Recorded, never fatal to the run."""
+
+
+@dataclass
+class ItemResult:
+    """What the loop records for one item.
+
+    Attributes:
+        id: item id.
+        scores: per iteration, every score of ``rewards.item_scores.score_item`` (floats in [0, 1]).
+        best_iteration: index into ``scores`` of the kept iteration (by ``keep_best_by``).
+        best_image: path of ``best.png``, relative to ``out``.
+        stop_reason: why the loop ended ("iterations", "all checks pass", "no failed check to edit").
+        error: one-line error, or None.
+    """
+
+    id: str
+    scores: list[dict[str, float]] = field(default_factory=list)
+    best_iteration: int | None = None
+    best_image: str | None = None
+    stop_reason: str | None = None
+    error: str | None = None
+
+
+def item_dir_name(item_id: str) -> str:
+    """A file-system-safe folder name for an item id."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", item_id) or "_"
+
+
+def load_image(path: Path, item_id: str) -> Image.Image:
+    """Open an item's starting image as RGB.
+
+    Raises:
+        ItemError: missing file or unreadable/corrupt image, naming the item and path.
+    """
+    try:
+        with Image.open(path) as im:
+            im.load()
+            return im.convert("RGB")
+    except FileNotFoundError:
+        raise ItemError(f"item {item_id}: image not found: {path}") from None
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as e:
+        raise ItemError(f"item {item_id}: cannot read image {path} ({type(e).__name__}: {e})") from None
+
+
+def _write_json(path: Path, data: Any) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+class RefineLoop:
+    """Runs the loop over items, writing the output layout described in the module docstring.
+
+    Args:
+        judge: answers the checks (usually a ``Router`` over OCR then VLM judges).
+        writer: failed checks -> instruction text.
+        editor: image + instruction -> edited image.
+        generator: makes the start image of items without one; None = such items fail.
+        iterations: maximum number of edits per item (N); the item is judged N + 1 times at most.
+        keep_best_by: a key of ``rewards.item_scores.ITEM_SCORES``; ties keep the earliest iteration.
+        seed: base seed; iteration k of item i edits with seed ``seed + 1000 * i + k``.
+
+    Raises:
+        ValueError: unknown ``keep_best_by`` or negative ``iterations``.
+    """
+
+    def __init__(
+        self,
+        judge: Judge,
+        writer: Writer,
+        editor: Editor,
+        generator: Generator | None = None,
+        iterations: int = 3,
+        keep_best_by: str = "pass_rate",
+        seed: int = 0,
+    ):
+        if keep_best_by not in ITEM_SCORES:
+            raise ValueError(f"keep_best_by={keep_best_by!r} is not one of {sorted(ITEM_SCORES)}")
+        if iterations < 0:
+            raise ValueError(f"iterations must be >= 0, got {iterations}")
+        self.judge, self.writer, self.editor, self.generator = judge, writer, editor, generator
+        self.iterations, self.keep_best_by, self.seed = iterations, keep_best_by, seed
+
+    def judge_one(self, image: Image.Image, item: Item) -> dict[str, Verdict]:
+        """Verdicts for every check of ``item``, keyed by check id."""
+        [verdicts] = self.judge.judge([image], [item.prompt], [item.rubric.checks])
+        return {v.check_id: v for v in verdicts}
+
+    def start_image(self, item: Item, index: int) -> Image.Image:
+        if item.image is not None:
+            return load_image(item.image, item.id)
+        if self.generator is None:
+            raise ItemError(f"item {item.id}: no 'image' field and no generator configured (set generator=<name>)")
+        return self.generator.generate(item.prompt, seed=self.seed + 1000 * index).convert("RGB")
+
+    def refine_item(self, item: Item, index: int, item_dir: Path, on_iteration: Callable[[], None] = lambda: None) -> ItemResult:
+        """Refine one item into ``item_dir`` (which must be empty). Raises ItemError on bad input."""
+        result = ItemResult(item.id)
+        image = self.start_image(item, index)
+        best_score, best_image = -1.0, None
+        with open(item_dir / "verdicts.jsonl", "w", encoding="utf-8") as vf, \
+                open(item_dir / "instructions.jsonl", "w", encoding="utf-8") as inf:
+            for k in range(self.iterations + 1):
+                image.save(item_dir / f"iter_{k}.png")
+                verdicts = self.judge_one(image, item)
+                for check in item.rubric.checks:
+                    v = verdicts.get(check.id) or Verdict(check.id, "withheld", "loop", "judge returned no verdict")
+                    vf.write(json.dumps({"iteration": k, **v.to_dict()}, ensure_ascii=False) + "\n")
+                scores = score_item(item, verdicts)
+                result.scores.append(scores)
+                if scores[self.keep_best_by] > best_score:
+                    best_score, best_image, result.best_iteration = scores[self.keep_best_by], image, k
+                on_iteration()
+
+                failures: list[Failure] = [(c, verdicts[c.id]) for c in item.rubric.checks
+                                           if c.id in verdicts and verdicts[c.id].answer == "no"]
+                if all(c.id in verdicts and verdicts[c.id].passed for c in item.rubric.checks):
+                    result.stop_reason = "all checks pass"
+                    break
+                if not failures:
+                    result.stop_reason = "no failed check to edit (the rest are withheld)"
+                    break
+                if k == self.iterations:
+                    result.stop_reason = "iterations"
+                    break
+                instruction = self.writer.write(image, item, failures)
+                inf.write(json.dumps({"iteration": k + 1, "writer": self.writer.name, "instruction": instruction,
+                                      "failed_checks": [c.id for c, _ in failures]}, ensure_ascii=False) + "\n")
+                inf.flush()
+                image = self.editor.edit(image, instruction, failures, seed=self.seed + 1000 * index + k + 1).convert("RGB")
+        best_image.save(item_dir / "best.png")
+        result.best_image = str(Path(item_dir.name) / "best.png")
+        return result
+
+    def run(self, items: Sequence[Item], out: Path, load_errors: Sequence[str] = (), progress=None, log=None) -> dict[str, Any]:
+        """Refine every item into ``out``, resuming finished items; returns the summary dict.
+
+        Args:
+            items: the parsed items.
+            out: output folder (created).
+            load_errors: one-line errors of rows that did not parse; recorded in the summary.
+            progress: a tqdm-like bar (``update(n)``) over items x (iterations + 1), or None.
+            log: ``fn(dict)`` called once per finished item with its scores (e.g. ``wandb.log``), or None.
+        """
+        out.mkdir(parents=True, exist_ok=True)
+        results: list[ItemResult] = []
+        dirs = [item_dir_name(it.id) for it in items]
+        if len(set(dirs)) != len(dirs):
+            raise ValueError("two item ids map to the same output folder name; make the ids distinct")
+        for index, (item, name) in enumerate(zip(items, dirs)):
+            item_dir = out / name
+            done = item_dir / "result.json"
+            if done.exists():
+                results.append(ItemResult(**json.loads(done.read_text(encoding="utf-8"))))
+                if progress is not None:
+                    progress.update(self.iterations + 1)
+                continue
+            shutil.rmtree(item_dir, ignore_errors=True)
+            item_dir.mkdir(parents=True)
+            steps = 0
+
+            def tick():
+                nonlocal steps
+                steps += 1
+                if progress is not None:
+                    progress.update(1)
+
+            try:
+                result = self.refine_item(item, index, item_dir, tick)
+                _write_json(done, result.__dict__)
+            except ItemError as e:
+                result = ItemResult(item.id, error=str(e))
+            except (RuntimeError, ValueError, OSError) as e:  # a model or I/O failure on this item only
+                result = ItemResult(item.id, error=f"item {item.id}: {type(e).__name__}: {e}")
+            if progress is not None:
+                progress.update(self.iterations + 1 - steps)
+                if result.error:
+                    progress.write(result.error)
+            results.append(result)
+            if log is not None and not result.error:
+                log({f"initial/{k}": v for k, v in result.scores[0].items()}
+                    | {f"best/{k}": v for k, v in result.scores[result.best_iteration].items()}
+                    | {"best_iteration": result.best_iteration, "item": index})
+            _write_json(out / "summary.json", self.summary(results, load_errors))
+        summary = self.summary(results, load_errors)
+        _write_json(out / "summary.json", summary)
+        return summary
+
+    def summary(self, results: Sequence[ItemResult], load_errors: Sequence[str]) -> dict[str, Any]:
+        """The run summary: per item results, means of the initial and best scores over the
+        items that finished, and every error (parse errors first)."""
+        ok = [r for r in results if r.error is None]
+        names = list(ok[0].scores[0]) if ok else list(ITEM_SCORES) + ["coverage"]
+
+        def mean(key: str, pick: Callable[[ItemResult], dict[str, float]]) -> float | None:
+            return sum(pick(r)[key] for r in ok) / len(ok) if ok else None
+
+        return {
+            "keep_best_by": self.keep_best_by,
+            "iterations": self.iterations,
+            "n_items": len(results) + len(load_errors),
+            "n_finished": len(ok),
+            "n_failed": len(results) - len(ok) + len(load_errors),
+            "mean_initial": {k: mean(k, lambda r: r.scores[0]) for k in names},
+            "mean_best": {k: mean(k, lambda r: r.scores[r.best_iteration]) for k in names},
+            "errors": list(load_errors) + [r.error for r in results if r.error],
+            "items": [r.__dict__ for r in results],
+        }

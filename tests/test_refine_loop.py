@@ -1,0 +1,159 @@
+"""The refine loop's mechanics with a judge and an editor that code can verify exactly.
+
+The judge answers "Is the <region> half <colour>?" from pixel means; the editor paints the
+half named by the *first* failed check, so an item with two wrong halves needs two edits.
+"""
+
+import json
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from refine.loop import RefineLoop, item_dir_name
+from refine.writers.template import TemplateWriter
+from rewards.rubric import Check, Criterion, Item, Rubric, Verdict
+
+COLOURS = {"red": (220, 20, 20), "blue": (20, 20, 220), "white": (255, 255, 255)}
+
+
+def half(image, region):
+    a = np.asarray(image, dtype=np.float32)
+    h = a.shape[0] // 2
+    return a[:h] if region == "top" else a[h:]
+
+
+class ColourJudge:
+    name = "colour"
+
+    def __init__(self):
+        self.calls = 0
+
+    def can_answer(self, check):
+        return check.tag.startswith("colour:")
+
+    def judge(self, images, prompts, checks):
+        self.calls += 1
+        out = []
+        for image, cs in zip(images, checks):
+            verdicts = []
+            for c in cs:
+                if not self.can_answer(c):
+                    verdicts.append(Verdict(c.id, "withheld", self.name, "not a colour check"))
+                    continue
+                region, colour = c.tag.split(":")[1:]
+                ok = np.abs(half(image, region).mean((0, 1)) - COLOURS[colour]).max() < 10
+                verdicts.append(Verdict(c.id, "yes" if ok else "no", self.name))
+            out.append(verdicts)
+        return out
+
+
+class PaintFirstFailure:
+    name = "paint"
+
+    def __init__(self):
+        self.instructions = []
+
+    def edit(self, image, instruction, failures, seed):
+        self.instructions.append(instruction)
+        region, colour = failures[0][0].tag.split(":")[1:]
+        a = np.asarray(image).copy()
+        h = a.shape[0] // 2
+        sl = slice(0, h) if region == "top" else slice(h, None)
+        a[sl] = COLOURS[colour]
+        return Image.fromarray(a)
+
+
+def colour_item(item_id, image_path, withheld_check=False):
+    checks = [Check("top", "Is the top half red?", tag="colour:top:red"),
+              Check("bottom", "Is the bottom half blue?", tag="colour:bottom:blue")]
+    criteria = [Criterion("colours", tuple(checks))]
+    if withheld_check:
+        criteria.append(Criterion("style", (Check("style", "Is it elegant?"),)))
+    return Item(item_id, "a red and blue flag", Rubric(tuple(criteria)), image=image_path)
+
+
+@pytest.fixture
+def white_png(tmp_path):
+    path = tmp_path / "white.png"
+    Image.new("RGB", (16, 16), "white").save(path)
+    return path
+
+
+def test_two_edits_fix_both_halves_and_keep_best(tmp_path, white_png):
+    judge, editor = ColourJudge(), PaintFirstFailure()
+    loop = RefineLoop(judge, TemplateWriter(), editor, iterations=5)
+    summary = loop.run([colour_item("flag/1", white_png)], tmp_path / "out")
+
+    [res] = summary["items"]
+    assert [s["pass_rate"] for s in res["scores"]] == [0.0, 0.5, 1.0]
+    # criterion score: 0.5**2 -> 0.5**1 -> 0.5**0 over one criterion
+    assert [s["criterion_score"] for s in res["scores"]] == [0.25, 0.5, 1.0]
+    assert res["best_iteration"] == 2 and res["stop_reason"] == "all checks pass"
+    assert summary["mean_initial"]["pass_rate"] == 0.0 and summary["mean_best"]["pass_rate"] == 1.0
+    # one instruction line for the one criterion, both failed checks in it
+    assert editor.instructions[0].count("\n") == 0 and "Is the top half red?" in editor.instructions[0]
+
+    item_dir = tmp_path / "out" / item_dir_name("flag/1")
+    assert sorted(p.name for p in item_dir.glob("iter_*.png")) == ["iter_0.png", "iter_1.png", "iter_2.png"]
+    best = np.asarray(Image.open(item_dir / "best.png"))
+    assert tuple(best[0, 0]) == COLOURS["red"] and tuple(best[-1, -1]) == COLOURS["blue"]
+    lines = [json.loads(line) for line in (item_dir / "verdicts.jsonl").read_text().splitlines()]
+    assert len(lines) == 3 * 2 and {line["iteration"] for line in lines} == {0, 1, 2}
+
+
+def test_withheld_checks_never_pass_and_stop_when_nothing_to_edit(tmp_path, white_png):
+    loop = RefineLoop(ColourJudge(), TemplateWriter(), PaintFirstFailure(), iterations=5)
+    [res] = loop.run([colour_item("a", white_png, withheld_check=True)], tmp_path / "out")["items"]
+    assert res["scores"][-1]["pass_rate"] == pytest.approx(2 / 3)
+    assert res["scores"][-1]["coverage"] == pytest.approx(2 / 3)
+    assert res["stop_reason"].startswith("no failed check to edit")
+
+
+def test_best_iteration_is_kept_when_an_edit_makes_things_worse(tmp_path):
+    class Vandal(PaintFirstFailure):
+        def edit(self, image, instruction, failures, seed):
+            return Image.new("RGB", image.size, "white")
+
+    start = tmp_path / "half.png"
+    a = np.full((16, 16, 3), 255, np.uint8)
+    a[:8] = COLOURS["red"]
+    Image.fromarray(a).save(start)
+    [res] = RefineLoop(ColourJudge(), TemplateWriter(), Vandal(), iterations=2).run(
+        [colour_item("a", start)], tmp_path / "out")["items"]
+    assert [s["pass_rate"] for s in res["scores"]] == [0.5, 0.0, 0.0]
+    assert res["best_iteration"] == 0 and res["stop_reason"] == "iterations"
+    best = np.asarray(Image.open(tmp_path / "out" / "a" / "best.png"))
+    assert tuple(best[0, 0]) == COLOURS["red"]
+
+
+def test_bad_images_fail_alone_and_are_recorded(tmp_path, white_png):
+    corrupt = tmp_path / "corrupt.png"
+    corrupt.write_bytes(b"\x89PNG\r\n\x1a\n not really a png")
+    items = [colour_item("missing", tmp_path / "nope.png"), colour_item("corrupt", corrupt),
+             colour_item("good", white_png), Item("nogen", "p", colour_item("x", None).rubric)]
+    summary = RefineLoop(ColourJudge(), TemplateWriter(), PaintFirstFailure()).run(
+        items, tmp_path / "out", load_errors=["data.jsonl:7: malformed JSON"])
+    errors = summary["errors"]
+    assert errors[0] == "data.jsonl:7: malformed JSON"
+    assert any(e.startswith("item missing: image not found") for e in errors)
+    assert any(e.startswith("item corrupt: cannot read image") for e in errors)
+    assert any(e.startswith("item nogen: no 'image' field and no generator") for e in errors)
+    assert summary["n_finished"] == 1 and summary["n_failed"] == 4
+    assert all("\n" not in e for e in errors)
+    assert summary["mean_best"]["pass_rate"] == 1.0
+
+
+def test_resume_skips_finished_items_and_redoes_half_written_ones(tmp_path, white_png):
+    items = [colour_item(f"i{k}", white_png) for k in range(3)]
+    out = tmp_path / "out"
+    first = RefineLoop(ColourJudge(), TemplateWriter(), PaintFirstFailure()).run(items, out)
+
+    # item i1 was interrupted mid-way: folder present, no result.json, a stray partial file
+    (out / "i1" / "result.json").unlink()
+    (out / "i1" / "iter_9.png").write_bytes(b"partial")
+    judge = ColourJudge()
+    second = RefineLoop(judge, TemplateWriter(), PaintFirstFailure()).run(items, out)
+    assert judge.calls == 3  # only i1 re-judged: 3 judgings (0 -> 0.5 -> 1.0)
+    assert not (out / "i1" / "iter_9.png").exists()
+    assert second["items"] == first["items"]
