@@ -81,6 +81,10 @@ def _qidxs(row: dict, key: str, n: int, where: str) -> set[int]:
     return set(idxs)
 
 
+BIZGENEVAL_NAME_KEYS = ("reference_image", "reference image", "image_path", "image", "path")
+"""Row keys that name a BizGenEval image, in the official lookup order (evaluation/summarize.py)."""
+
+
 def parse_bizgeneval(row: dict, where: str) -> Item:
     """One BizGenEval row -> Item (meta keeps domain, dimension, eval_tag, qidxs)."""
     questions = _require(row, "questions", list, where)
@@ -94,8 +98,10 @@ def parse_bizgeneval(row: dict, where: str) -> Item:
         difficulty = "easy" if i in easy else "hard" if i in hard else None
         expects = text_expectations(q) if dimension == "text" else ()
         checks.append(Check(str(i), q, difficulty=difficulty, tag=dimension, expects=expects))
-    meta = {k: row[k] for k in ("domain", "dimension", "eval_tag", "easy_qidxs", "hard_qidxs", "aspect_ratio") if k in row}
-    return Item(str(row["id"]), _require(row, "prompt", str, where), Rubric.flat(checks), source="bizgeneval", meta=meta)
+    # The image-name keys are kept raw: the official result file name is derived from them.
+    meta = {k: row[k] for k in ("domain", "dimension", "eval_tag", "easy_qidxs", "hard_qidxs", "aspect_ratio", *BIZGENEVAL_NAME_KEYS) if k in row}
+    item_id = str(_require(row, "id", (str, int), where))
+    return Item(item_id, _require(row, "prompt", str, where), Rubric.flat(checks), source="bizgeneval", meta=meta)
 
 
 def parse_genexam(row: dict, where: str) -> Item:
@@ -110,7 +116,7 @@ def parse_genexam(row: dict, where: str) -> Item:
         weight = _require(p, "score", (int, float), pw)
         checks.append(Check(str(i), question, weight=float(weight), tag=str(row.get("subject", ""))))
     meta = {k: row[k] for k in ("subject", "taxonomy", "img_type", "difficulty", "image_path") if k in row}
-    return Item(str(row["id"]), _require(row, "prompt", str, where), Rubric.flat(checks), source="genexam", meta=meta)
+    return Item(str(_require(row, "id", (str, int), where)), _require(row, "prompt", str, where), Rubric.flat(checks), source="genexam", meta=meta)
 
 
 def parse_rubricloop(row: dict, where: str) -> Item:

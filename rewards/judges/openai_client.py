@@ -1,0 +1,196 @@
+"""A small client for OpenAI-compatible ``POST {base_url}/chat/completions`` (vLLM, SGLang,
+OpenAI, Gemini's compatible endpoint), plus the two helpers every caller needs: an image as a
+base64 PNG data URL, and a forgiving parser for the JSON object a model replies with.
+
+Retries use ``urllib3.util.Retry`` mounted on a ``requests`` session: 429 and 5xx answers,
+connection errors and read timeouts are retried ``max_retries`` times. urllib3 waits 0 s before
+the first retry and ``backoff_s * 2 ** (n - 1)`` seconds before retry n >= 2 (capped at 120 s),
+or what the server's ``Retry-After`` header asks for on 413/429/503.
+
+The API key is read from the environment variable named by ``api_key_env`` and only ever
+placed in the ``Authorization`` header; error messages are scrubbed of it.
+"""
+
+from __future__ import annotations
+
+import ast
+import base64
+import io
+import json
+import logging
+import os
+import re
+from typing import Any
+
+import requests
+from PIL import Image
+from requests.adapters import HTTPAdapter
+from urllib3.exceptions import MaxRetryError
+from urllib3.util import Retry
+
+logger = logging.getLogger(__name__)
+
+RETRY_STATUSES = (429, 500, 502, 503, 504)
+
+
+class ChatError(RuntimeError):
+    """A chat request that failed after all retries. The message is one line naming the HTTP
+    status or the connection error, never the API key."""
+
+
+class ChatClient:
+    """Sends chat-completion requests to one model behind an OpenAI-compatible server.
+
+    Args:
+        base_url: the API root including the version, e.g. ``http://127.0.0.1:8000/v1`` (vLLM)
+            or ``https://api.openai.com/v1``; requests go to ``{base_url}/chat/completions``.
+        model: the model name the server expects.
+        api_key_env: name of the environment variable holding the API key (read once, here).
+            None, or a variable that is unset, sends no ``Authorization`` header (local servers).
+        timeout_s: connect and read timeout of one attempt, in seconds.
+        max_retries: retries after the first attempt on 429/5xx, connection errors and timeouts.
+        backoff_s: urllib3 ``backoff_factor`` in seconds (see the module docstring).
+        pool_size: connections kept open to the server; set it to the caller's thread count.
+    """
+
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        model: str,
+        api_key_env: str | None = "OPENAI_API_KEY",
+        timeout_s: float = 60.0,
+        max_retries: int = 4,
+        backoff_s: float = 1.0,
+        pool_size: int = 4,
+    ):
+        if not base_url.startswith(("http://", "https://")):
+            raise ValueError(f"base_url must start with http:// or https://, got {base_url!r}")
+        self.url = base_url.rstrip("/") + "/chat/completions"
+        self.model = model
+        self.timeout_s = timeout_s
+        self.max_retries = max_retries
+        self._key = os.environ.get(api_key_env) if api_key_env else None
+        if api_key_env and not self._key:
+            logger.info("environment variable %s is not set; sending requests without an API key", api_key_env)
+
+        retry = Retry(
+            total=max_retries,
+            connect=max_retries,
+            read=max_retries,
+            status=max_retries,
+            other=0,
+            redirect=0,
+            backoff_factor=backoff_s,
+            status_forcelist=RETRY_STATUSES,
+            allowed_methods=frozenset({"POST"}),
+            respect_retry_after_header=True,
+            raise_on_status=False,  # give back the last 429/5xx response so we can name it
+        )
+        self._session = requests.Session()
+        adapter = HTTPAdapter(max_retries=retry, pool_connections=1, pool_maxsize=pool_size)
+        self._session.mount("http://", adapter)
+        self._session.mount("https://", adapter)
+        if self._key:
+            self._session.headers["Authorization"] = f"Bearer {self._key}"
+
+    def __repr__(self) -> str:
+        return f"ChatClient(url={self.url!r}, model={self.model!r})"
+
+    def chat(self, messages: list[dict[str, Any]], *, max_tokens: int, temperature: float = 0.0) -> str:
+        """Send one chat request and return the first choice's message text.
+
+        Args:
+            messages: OpenAI chat messages (``{"role", "content"}``; content may be a list of
+                ``{"type": "text"}`` / ``{"type": "image_url"}`` parts).
+            max_tokens: the completion's token budget.
+            temperature: sampling temperature (0 for judging).
+
+        Raises:
+            ChatError: the server still answered non-200 after the retries (message names the
+                status and the start of the body), the connection failed or timed out on every
+                attempt, or the 200 response had no message text.
+        """
+        payload = {"model": self.model, "messages": messages, "temperature": temperature, "max_tokens": max_tokens}
+        try:
+            resp = self._session.post(self.url, json=payload, timeout=self.timeout_s)
+        except requests.RequestException as e:
+            raise ChatError(self._scrub(f"{self.url}: {_describe(e)} (after {self.max_retries} retries)")) from None
+        if resp.status_code != 200:
+            body = " ".join(resp.text.split())[:200]
+            raise ChatError(self._scrub(f"{self.url}: HTTP {resp.status_code} {resp.reason}: {body}"))
+        try:
+            choice = resp.json()["choices"][0]
+            content = choice["message"]["content"]
+        except (ValueError, KeyError, IndexError, TypeError):
+            raise ChatError(self._scrub(f"{self.url}: malformed response body: {resp.text[:200]!r}")) from None
+        if isinstance(content, list):  # some servers return content parts
+            content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
+        if not content:
+            raise ChatError(f"{self.url}: empty message (finish_reason={choice.get('finish_reason')!r})")
+        return content
+
+    def _scrub(self, text: str) -> str:
+        return text.replace(self._key, "<redacted>") if self._key else text
+
+
+def _describe(e: requests.RequestException) -> str:
+    """'ReadTimeoutError: ... Read timed out' rather than requests' nested MaxRetryError text."""
+    inner = e.args[0] if e.args else None
+    if isinstance(inner, MaxRetryError) and inner.reason is not None:
+        inner = inner.reason
+    if isinstance(inner, Exception):
+        return f"{type(inner).__name__}: {inner}"
+    return f"{type(e).__name__}: {e}"
+
+
+def image_data_url(image: Image.Image, max_side: int = 1024) -> str:
+    """``image`` as a ``data:image/png;base64,...`` URL for an ``image_url`` message part.
+
+    The image is converted to RGB and, when its longer side exceeds ``max_side`` pixels,
+    downscaled (Lanczos) so that the longer side is ``max_side``; the aspect ratio is kept.
+    """
+    image = image.convert("RGB")
+    w, h = image.size
+    if max(w, h) > max_side:
+        scale = max_side / max(w, h)
+        image = image.resize((max(1, round(w * scale)), max(1, round(h * scale))), Image.LANCZOS)
+    buf = io.BytesIO()
+    image.save(buf, format="PNG")
+    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def user_message(text: str, data_url: str) -> dict[str, Any]:
+    """A user message with ``text`` followed by one image (OpenAI vision message format)."""
+    return {"role": "user", "content": [{"type": "text", "text": text}, {"type": "image_url", "image_url": {"url": data_url}}]}
+
+
+_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)\s*```", re.S)
+
+
+def parse_json_object(text: str) -> dict[str, Any] | None:
+    """The JSON object in a model's reply, or None when there is none.
+
+    Tries, in order: the text inside a ```` ```json ```` fence (or the whole text); then the span
+    from its first ``{`` to its last ``}`` (drops leading/trailing prose); then the same span read
+    as a Python literal (``True``/``False``/``None``, single quotes).
+    """
+    fenced = _FENCE.search(text)
+    s = (fenced.group(1) if fenced else text).strip()
+    start, end = s.find("{"), s.rfind("}")
+    candidates = [s] + ([s[start : end + 1]] if 0 <= start < end else [])
+    for c in candidates:
+        try:
+            obj = json.loads(c)
+        except ValueError:
+            continue
+        if isinstance(obj, dict):
+            return obj
+    if 0 <= start < end:
+        try:
+            obj = ast.literal_eval(s[start : end + 1])
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            return None
+        if isinstance(obj, dict):
+            return obj
+    return None

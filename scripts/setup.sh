@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Install RubricLoop on a fresh Debian machine (Python >= 3.11): Debian's tesseract (the OCR judge)
+# and DejaVu fonts (the text editor) when missing, then a virtual environment in .venv with the
+# project and its test tools. Safe to run again: it only installs what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+command -v tesseract >/dev/null 2>&1 || missing+=(tesseract-ocr)
+[ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing Debian packages: ${missing[*]}"
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+python=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  echo "setup: creating .venv with $($python --version)"
+  "$python" -m venv .venv
+  .venv/bin/pip install -q --upgrade pip
+fi
+# torch first and pinned: on a CPU machine this is the CPU wheel; a GPU user may install their own
+# CUDA build of torch (<= 2.14.1) beforehand, and it is kept.
+.venv/bin/python -c "import torch" 2>/dev/null || .venv/bin/pip install -q torch==2.13.0
+.venv/bin/pip install -q -e ".[dev]"
+echo "setup: ok ($(.venv/bin/python -c 'import torch, diffusers; print("torch", torch.__version__, "diffusers", diffusers.__version__)'))"

@@ -1,0 +1,109 @@
+"""A scripted OpenAI-compatible chat server on 127.0.0.1, for tests of the VLM judge and the LLM
+writer. It speaks real HTTP (stdlib ``http.server`` in a thread, ephemeral port)."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Callable
+
+from PIL import Image
+
+
+@dataclass
+class Reply:
+    """What the server sends for one request: ``status``, a body (a dict is sent as JSON),
+    extra headers, and a delay in seconds before answering."""
+
+    status: int = 200
+    body: Any = None
+    headers: dict[str, str] = field(default_factory=dict)
+    delay_s: float = 0.0
+
+
+def ok(content: str | None) -> Reply:
+    """A 200 chat-completion response whose message text is ``content``."""
+    return Reply(200, {"id": "x", "object": "chat.completion", "choices": [
+        {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}]})
+
+
+@dataclass
+class Seen:
+    """One request the server received."""
+
+    path: str
+    headers: dict[str, str]
+    body: dict[str, Any]
+
+    @property
+    def text(self) -> str:
+        """The user message's text part."""
+        return next(p["text"] for p in self.body["messages"][-1]["content"] if p["type"] == "text")
+
+    @property
+    def image(self) -> Image.Image:
+        """The user message's image, decoded from its data URL."""
+        url = next(p["image_url"]["url"] for p in self.body["messages"][-1]["content"] if p["type"] == "image_url")
+        assert url.startswith("data:image/png;base64,"), url[:40]
+        return Image.open(io.BytesIO(base64.b64decode(url.split(",", 1)[1])))
+
+
+class ChatServer:
+    """Serves ``POST /v1/chat/completions`` with ``respond(seen, n)`` -> :class:`Reply`, where
+    ``n`` counts requests from 0. Use as a context manager; ``base_url`` ends in ``/v1``."""
+
+    def __init__(self, respond: Callable[[Seen, int], Reply]):
+        self.respond = respond
+        self.seen: list[Seen] = []
+        self.in_flight = 0
+        self.max_in_flight = 0
+        self._lock = threading.Lock()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                raw = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                seen = Seen(self.path, dict(self.headers), json.loads(raw))
+                with server._lock:
+                    n = len(server.seen)
+                    server.seen.append(seen)
+                    server.in_flight += 1
+                    server.max_in_flight = max(server.max_in_flight, server.in_flight)
+                try:
+                    reply = server.respond(seen, n)
+                    time.sleep(reply.delay_s)
+                    data = reply.body if isinstance(reply.body, (str, bytes)) else json.dumps(reply.body)
+                    data = data.encode() if isinstance(data, str) else data
+                    self.send_response(reply.status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    for k, v in reply.headers.items():
+                        self.send_header(k, v)
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client timed out and hung up
+                finally:
+                    with server._lock:
+                        server.in_flight -= 1
+
+            def log_message(self, *args):
+                pass
+
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd.daemon_threads = True
+        self.base_url = f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
+        self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.02,), daemon=True)
+
+    def __enter__(self) -> "ChatServer":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._httpd.shutdown()
+        self._httpd.server_close()

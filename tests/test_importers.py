@@ -1,0 +1,87 @@
+"""Importers: the three row formats, text expectations from BizGenEval questions, bad rows."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rewards.importers import load_items, text_expectations
+from rewards.rubric import RubricError, TextExpectation
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "benchmarks"
+EXAMPLE = Path(__file__).resolve().parents[1] / "refine" / "example" / "bizgeneval_text.jsonl"
+
+
+def bizgeneval_source():
+    """The benchmark subset beside the repo, or the bundled copy of its text rows in a clean clone."""
+    path = SHARED / "bizgeneval" / "bizgeneval_subset.jsonl"
+    return path if path.exists() else EXAMPLE
+
+
+def test_bizgeneval_rows():
+    items, errors = load_items(bizgeneval_source())
+    assert errors == []
+    item = items[0]
+    assert item.source == "bizgeneval" and len(item.rubric.checks) == 20
+    assert [c.id for c in item.rubric.checks] == [str(i) for i in range(1, 21)]
+    row = json.loads(bizgeneval_source().read_text().splitlines()[0])
+    easy = {c.id for c in item.rubric.checks if c.difficulty == "easy"}
+    assert easy == {str(i) for i in row["easy_qidxs"]}
+    assert len(item.rubric.criteria) == 20  # one criterion per check
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("Does the chart title read exactly 'The AI gender imbalance'?", [("The AI gender imbalance", None)]),
+    ('Does the single-line subtitle read exactly: "22,582 MW Attributable to CLP Group"?',
+     [("22,582 MW Attributable to CLP Group", None)]),
+    ('Does the heading centered at the top of the left panel, directly below the word "MENU", read exactly "MAIN COURSE"?',
+     [("MAIN COURSE", "top")]),
+    ("Does the footnote along the bottom read exactly \"Note: don't round.\"?", [("Note: don't round.", "bottom")]),
+    ('Are there exactly 2 legend entries ("Female" and "Male")?', []),
+    ("Is there a bold point label reading exactly 'U.S.'?", []),
+    ("Does the x-axis show tick labels at 0, 5, 10, 15, and 20?", []),
+    ("Does the text, from top to bottom, read exactly 'A'?", []),
+])
+def test_text_expectations(question, expected):
+    assert text_expectations(question) == tuple(TextExpectation(t, r) for t, r in expected)
+
+
+def test_genexam_rows_carry_weights():
+    path = Path(__file__).parent / "fixtures" / "genexam" / "genexam_rows.jsonl"  # 10 real rows, MIT
+    items, errors = load_items(path)
+    assert errors == [] and len(items) == 10
+    assert sum(c.weight for c in items[0].rubric.checks) == pytest.approx(1.0)
+    assert items[0].meta["subject"] == "Biology"
+
+
+def test_rubricloop_rows_and_bad_rows_each_get_one_line(tmp_path):
+    good = {"id": "s1", "prompt": "slide", "image": "img/s1.png", "criteria": [
+        {"name": "title", "checks": [{"id": "t", "question": "Title?", "expects": [{"text": "Q3", "region": "top"}]}]}]}
+    lines = [
+        json.dumps(good),
+        "{not json",
+        json.dumps({"id": "s2", "prompt": "p", "criteria": [{"checks": [{"id": "a", "question": 3}]}]}),
+        json.dumps({"id": "s3", "prompt": "p", "criteria": [{"checks": [{"id": "a", "question": "q", "weight": "heavy"}]}]}),
+        json.dumps({"id": "s4", "prompt": "p", "criteria": [{"checks": [{"id": "a", "question": "q", "expects": [{"text": "x", "region": "middle"}]}]}]}),
+        json.dumps(["a", "list"]),
+        "",
+        json.dumps(good),
+    ]
+    path = tmp_path / "rubrics.jsonl"
+    path.write_text("\n".join(lines))
+    items, errors = load_items(path)
+    assert [it.id for it in items] == ["s1"]
+    assert items[0].image == (tmp_path / "img" / "s1.png").resolve()
+    assert items[0].rubric.checks[0].expects == (TextExpectation("Q3", "top"),)
+    assert errors[0].startswith(f"{path}:2: malformed JSON")
+    assert errors[1] == f"{path}:3 (item s2): criteria[0].checks[0]: field 'question' must be str, got int"
+    assert errors[2] == f"{path}:4 (item s3): criteria[0].checks[0]: field 'weight' must be a number, got str"
+    assert "field 'region' must be one of" in errors[3] and errors[3].startswith(f"{path}:5 (item s4)")
+    assert errors[4] == f"{path}:6: a row must be a JSON object, got list"
+    assert errors[5] == f"{path}:8 (item s1): duplicate item id"
+    assert all("\n" not in e for e in errors)
+
+
+def test_unreadable_file_raises_one_line(tmp_path):
+    with pytest.raises(RubricError, match="cannot read rubric file"):
+        load_items(tmp_path / "nope.jsonl")
