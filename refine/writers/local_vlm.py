@@ -99,7 +99,8 @@ class LocalVLMInstructionWriter:
         if not failures:
             return ""
         self.load()
-        messages = [{"role": "user", "content": [{"type": "image"}, {"type": "text", "text": writer_prompt(item, failures)}]}]
+        content = [{"type": "image"}, {"type": "text", "text": writer_prompt(item, failures)}]
+        messages = [{"role": "user", "content": content}]
         text = self.processor.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
         inputs = self.processor(text=[text], images=[fit_image(image, self.image_max_side)], return_tensors="pt")
         inputs = inputs.to(self.model.device)
