@@ -1,0 +1,172 @@
+"""Text-to-image generators for an item's first image: SD3, FLUX, Qwen-Image and Sana (diffusers).
+
+Each loads lazily on the first ``generate`` with ``<Pipeline>.from_pretrained(model_id)``, or,
+with ``tiny=True``, builds a random-weight pipeline in code (refine.tiny_pipelines) so tests and
+CPU smoke runs exercise the same calls without a model hub.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import torch
+from PIL import Image
+
+from diffusers import FluxPipeline, QwenImagePipeline, SanaPipeline, StableDiffusion3Pipeline
+from refine import tiny_pipelines
+
+PIPELINES: dict[str, tuple[type, Callable]] = {
+    "sd3": (StableDiffusion3Pipeline, tiny_pipelines.tiny_sd3_pipeline),
+    "flux": (FluxPipeline, tiny_pipelines.tiny_flux_pipeline),
+    "qwen_image": (QwenImagePipeline, tiny_pipelines.tiny_qwen_image_pipeline),
+    "sana": (SanaPipeline, tiny_pipelines.tiny_sana_pipeline),
+}
+"""pipeline name -> (diffusers pipeline class, tiny random-weight builder)."""
+
+TORCH_DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
+
+
+def torch_dtype_from_name(name: str) -> torch.dtype:
+    """``"bfloat16"`` -> ``torch.bfloat16`` (also float16, float32).
+
+    Raises:
+        ValueError: for any other name.
+    """
+    if name not in TORCH_DTYPES:
+        raise ValueError(f"torch_dtype={name!r} is not one of {sorted(TORCH_DTYPES)}")
+    return TORCH_DTYPES[name]
+
+
+def check_device(kind: str, name: str, device: str) -> None:
+    """Fail early, in one line, when a CUDA device is requested on a machine without one.
+
+    Args:
+        kind: the config group, ``"editor"`` or ``"generator"``.
+        name: the pipeline name, e.g. ``"flux_kontext"``.
+        device: the torch device string from the config.
+
+    Raises:
+        RuntimeError: ``device`` is ``cuda``/``cuda:N`` and ``torch.cuda.is_available()`` is False.
+    """
+    if device.startswith("cuda") and not torch.cuda.is_available():
+        raise RuntimeError(
+            f"{kind}={name} needs a GPU; device={device} not available; use {kind}=tiny or device=cpu"
+        )
+
+
+def load_pipeline(
+    kind: str,
+    name: str,
+    pipeline_class: type,
+    tiny_builder: Callable,
+    model_id: str,
+    torch_dtype: str,
+    device: str,
+    tiny: bool,
+    enable_model_cpu_offload: bool,
+):
+    """Load (or, with ``tiny``, build) a diffusers pipeline and place it on ``device``.
+
+    Real checkpoints: ``pipeline_class.from_pretrained(model_id, torch_dtype=...)``, then either
+    ``enable_model_cpu_offload`` (components move to the GPU one at a time) or ``.to(device)``.
+    Tiny: ``tiny_builder(seed=0)`` in float32 (``torch_dtype`` is ignored; CPU has no fast bf16).
+
+    Raises:
+        RuntimeError: CUDA requested but unavailable (see ``check_device``).
+        ValueError: unknown ``torch_dtype``.
+    """
+    check_device(kind, name, device)
+    if tiny:
+        pipe = tiny_builder(seed=0).to(device)
+    else:
+        pipe = pipeline_class.from_pretrained(model_id, torch_dtype=torch_dtype_from_name(torch_dtype))
+        if enable_model_cpu_offload:
+            pipe.enable_model_cpu_offload(device=device)
+        else:
+            pipe.to(device)
+    pipe.set_progress_bar_config(disable=True)
+    return pipe
+
+
+class DiffusersGenerator:
+    """Generator (refine.interfaces) over a diffusers text-to-image pipeline.
+
+    Args:
+        pipeline: ``"sd3"`` (StableDiffusion3Pipeline), ``"flux"`` (FluxPipeline),
+            ``"qwen_image"`` (QwenImagePipeline) or ``"sana"`` (SanaPipeline).
+        model_id: hub id or local folder for ``from_pretrained``; unused when ``tiny``.
+        torch_dtype: ``"bfloat16"`` | ``"float16"`` | ``"float32"`` for the real checkpoint.
+        device: torch device, e.g. ``"cuda"``, ``"cuda:1"``, ``"cpu"``.
+        num_inference_steps: denoising (ODE) steps.
+        guidance_scale: CFG scale for sd3/sana; the distilled guidance embedding for flux;
+            for qwen_image it is the true-CFG scale (``true_cfg_scale``, with a blank negative
+            prompt), as Qwen-Image has no guidance embedding.
+        height, width: output size in pixels (multiples of 16).
+        max_sequence_length: text-encoder tokens for sd3/flux (T5), qwen_image and sana.
+        tiny: build a random-weight pipeline in code (tests, CPU smoke runs).
+        enable_model_cpu_offload: keep components on the CPU until used (less GPU memory).
+
+    Raises (on the first ``generate``): RuntimeError when ``device`` is CUDA and none is available.
+    """
+
+    def __init__(
+        self,
+        pipeline: str,
+        model_id: str,
+        torch_dtype: str = "bfloat16",
+        device: str = "cuda",
+        num_inference_steps: int = 28,
+        guidance_scale: float = 4.5,
+        height: int = 1024,
+        width: int = 1024,
+        max_sequence_length: int = 256,
+        tiny: bool = False,
+        enable_model_cpu_offload: bool = False,
+    ):
+        if pipeline not in PIPELINES:
+            raise ValueError(f"generator pipeline={pipeline!r} is not one of {sorted(PIPELINES)}")
+        torch_dtype_from_name(torch_dtype)  # fail at construction on a typo
+        self.name = f"tiny_{pipeline}" if tiny else pipeline
+        self.pipeline, self.model_id, self.torch_dtype, self.device = pipeline, model_id, torch_dtype, device
+        self.num_inference_steps, self.guidance_scale = num_inference_steps, guidance_scale
+        self.height, self.width, self.max_sequence_length = height, width, max_sequence_length
+        self.tiny, self.enable_model_cpu_offload = tiny, enable_model_cpu_offload
+        self._pipe = None
+
+    def _load(self):
+        if self._pipe is None:
+            pipeline_class, tiny_builder = PIPELINES[self.pipeline]
+            self._pipe = load_pipeline(
+                "generator", self.pipeline, pipeline_class, tiny_builder, self.model_id, self.torch_dtype,
+                self.device, self.tiny, self.enable_model_cpu_offload,
+            )
+        return self._pipe
+
+    def _call_kwargs(self) -> dict:
+        """The pipeline-specific ``__call__`` arguments (diffusers 0.42 signatures)."""
+        if self.pipeline == "qwen_image":
+            return dict(true_cfg_scale=self.guidance_scale, negative_prompt=" ")
+        if self.pipeline == "sana":
+            # Binning snaps the size to Sana's 1024 px aspect-ratio table, then resizes back.
+            return dict(guidance_scale=self.guidance_scale, use_resolution_binning=not self.tiny)
+        return dict(guidance_scale=self.guidance_scale)
+
+    def generate(self, prompt: str, seed: int) -> Image.Image:
+        """Return an RGB ``width`` x ``height`` image for ``prompt``; the same seed gives the same image.
+
+        The initial noise comes from a CPU ``torch.Generator`` seeded with ``seed``, so a seed
+        gives the same latents on any device.
+        """
+        pipe = self._load()
+        generator = torch.Generator("cpu").manual_seed(seed)
+        with torch.inference_mode():
+            image = pipe(
+                prompt=prompt,
+                height=self.height,
+                width=self.width,
+                num_inference_steps=self.num_inference_steps,
+                max_sequence_length=self.max_sequence_length,
+                generator=generator,
+                **self._call_kwargs(),
+            ).images[0]
+        return image.convert("RGB")
