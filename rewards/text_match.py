@@ -1,0 +1,263 @@
+"""Text normalisation and matching of expected strings against OCR lines.
+
+Shared by the OCR judge (:mod:`rewards.judges.ocr`), the text editor
+(:mod:`refine.editors.text_editor`) and ``scripts/verify_example.py``, so that "found" means the
+same thing everywhere.
+
+Normalisation (applied to the expected string and to every OCR word):
+
+1. Unicode NFKC (ligatures, full-width forms, "…" -> "...", non-breaking spaces -> spaces).
+2. Typographic quotes fold to ASCII (‘ ’ ‚ ‛ ′ -> ', “ ” „ ‟ ″ -> "), and dashes fold to the
+   hyphen-minus (‐ ‑ ‒ – — ― − -> -): OCR engines do not tell these apart reliably, and
+   BizGenEval's VLM judge does not either.
+3. Whitespace runs collapse to one space; leading/trailing whitespace is dropped.
+4. Case: kept when ``case_sensitive`` (BizGenEval asks for an exact character match),
+   otherwise both sides are case-folded.
+5. ``lenient`` (BizGenEval's lenient variant): a leading bullet (• · ▪ ◦ ‣ * - o followed by a
+   space) and trailing punctuation (. , ; : ! ?) are removed from the expected string before
+   matching, so neither is required in the image.
+
+Found: the normalised expected string occurs in the text of one OCR line, or of consecutive
+lines of one column joined by one space (a string that wraps; the line after a line is the
+nearest one starting below it that overlaps it horizontally), and the occurrence does not start or end
+inside a word (the characters just outside it are not letters or digits: "AP" is not found in
+"AP50"). With a region, the centre of the occurrence's box must lie in that half of the image.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz
+from rapidfuzz.distance import OSA
+
+_FOLD = str.maketrans({
+    "‘": "'", "’": "'", "‚": "'", "‛": "'", "′": "'",
+    "“": '"', "”": '"', "„": '"', "‟": '"', "″": '"',
+    "‐": "-", "‑": "-", "‒": "-", "–": "-", "—": "-", "―": "-", "−": "-",
+})
+_SPACE = re.compile(r"\s+")
+_BULLET = re.compile(r"^(?:[•·▪◦‣*\-]|o)\s+")
+_TRAILING_PUNCT = re.compile(r"[.,;:!?]+$")
+
+
+@dataclass(frozen=True)
+class Word:
+    """One OCR word: its raw text and ink box ``(x0, y0, x1, y1)`` in pixels of the judged image."""
+
+    text: str
+    box: tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class Line:
+    """One OCR text line, words left to right (reading order of the engine)."""
+
+    words: tuple[Word, ...]
+
+    @property
+    def text(self) -> str:
+        return " ".join(w.text for w in self.words)
+
+    @property
+    def box(self) -> tuple[int, int, int, int]:
+        return union_box([w.box for w in self.words])
+
+
+@dataclass(frozen=True)
+class Match:
+    """Where an expected string best matches the OCR text.
+
+    Attributes:
+        text: the OCR text of the matched words (raw, not normalised).
+        box: union of the matched words' boxes ``[x0, y0, x1, y1]`` in pixels.
+        similarity: rapidfuzz ``OSA.normalized_similarity`` (1 - optimal string alignment
+            distance / longer length: a dropped, substituted or swapped character costs 1)
+            between the normalised expected string and the normalised matched text, in [0, 1].
+        found: the expected string occurs exactly (module rules), in its region if given.
+        words: ``(line index, word index)`` of every matched word, in reading order.
+    """
+
+    text: str
+    box: tuple[int, int, int, int]
+    similarity: float
+    found: bool
+    words: tuple[tuple[int, int], ...]
+
+
+def normalize(text: str, case_sensitive: bool = True) -> str:
+    """Steps 1-4 of the module rules: NFKC, ASCII quotes/dashes, collapsed whitespace, case."""
+    text = unicodedata.normalize("NFKC", text).translate(_FOLD)
+    text = _SPACE.sub(" ", text).strip()
+    return text if case_sensitive else text.casefold()
+
+
+def normalize_expected(text: str, case_sensitive: bool = True, lenient: bool = False) -> str:
+    """``normalize`` plus, when ``lenient``, no leading bullet and no trailing punctuation."""
+    text = normalize(text, case_sensitive)
+    if lenient:
+        text = _TRAILING_PUNCT.sub("", _BULLET.sub("", text)).strip()
+    return text
+
+
+def union_box(boxes) -> tuple[int, int, int, int]:
+    """Smallest box ``(x0, y0, x1, y1)`` holding all ``boxes``."""
+    boxes = list(boxes)
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def in_region(box, region: str | None, width: int, height: int) -> bool:
+    """True when the centre of ``box`` lies in ``region`` (a half of a width x height image)."""
+    if region is None:
+        return True
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    if region == "top":
+        return cy < height / 2
+    if region == "bottom":
+        return cy >= height / 2
+    if region == "left":
+        return cx < width / 2
+    if region == "right":
+        return cx >= width / 2
+    raise ValueError(f"unknown region {region!r}; expected top, bottom, left, right or None")
+
+
+class _Window:
+    """Consecutive lines joined by spaces, with each word's character span in the joined text."""
+
+    def __init__(self, lines: list[Line], chain: list[int], case_sensitive: bool):
+        self.ids, self.spans, self.raw, parts, pos = [], [], [], [], 0
+        for li in chain:
+            for wi, word in enumerate(lines[li].words):
+                norm = normalize(word.text, case_sensitive)
+                if not norm:
+                    continue
+                self.ids.append((li, wi))
+                self.raw.append(word)
+                self.spans.append((pos, pos + len(norm)))
+                parts.append(norm)
+                pos += len(norm) + 1
+        self.text = " ".join(parts)
+
+    def words_in(self, start: int, end: int) -> list[int]:
+        """Indices (into this window) of the words overlapping characters [start, end)."""
+        return [k for k, (s, e) in enumerate(self.spans) if s < end and e > start]
+
+
+def contains(outer: str, inner: str, case_sensitive: bool = True) -> bool:
+    """True when normalised ``inner`` occurs in normalised ``outer`` not inside a word."""
+    o, i = normalize(outer, case_sensitive), normalize(inner, case_sensitive)
+    k = o.find(i) if i else -1
+    while k >= 0:
+        if _boundary_ok(o, k, k + len(i)):
+            return True
+        k = o.find(i, k + 1)
+    return False
+
+
+def _boundary_ok(text: str, start: int, end: int) -> bool:
+    before = text[start - 1] if start > 0 else " "
+    after = text[end] if end < len(text) else " "
+    return not before.isalnum() and not after.isalnum()
+
+
+def find_matches(
+    expected: str,
+    lines: list[Line],
+    width: int,
+    height: int,
+    region: str | None = None,
+    case_sensitive: bool = True,
+    lenient: bool = False,
+    max_lines: int = 4,
+) -> list[Match]:
+    """Candidate matches of ``expected`` in ``lines``, best first.
+
+    Exact occurrences (module rules) come first with ``found=True`` (or ``found=False`` when
+    only outside ``region``). Then fuzzy candidates: for each window of 1..``max_lines``
+    consecutive lines of a column (``next_lines``), rapidfuzz ``partial_ratio_alignment``
+    locates the best substring, which is snapped to whole words (trying one word more or less
+    at each end) and scored with OSA similarity. Candidates are deduplicated by their word set.
+
+    Args:
+        expected: the string the rubric requires (raw).
+        lines: OCR lines of the image.
+        width, height: the image size in pixels (for ``region``).
+
+    Returns:
+        Matches sorted by (found, similarity, in region) descending, so an exact occurrence
+        outside the region ranks just below the found ones; empty when ``lines`` has no words or
+        ``expected`` normalises to "".
+    """
+    target = normalize_expected(expected, case_sensitive, lenient)
+    if not target:
+        return []
+    seen: dict[tuple, Match] = {}
+
+    def add(win: _Window, ks: list[int], found: bool, similarity: float):
+        key = tuple(win.ids[k] for k in ks)
+        box = union_box(win.raw[k].box for k in ks)
+        found = found and in_region(box, region, width, height)
+        m = Match(" ".join(win.raw[k].text for k in ks), box, similarity, found, key)
+        old = seen.get(key)
+        if old is None or (m.found, m.similarity) > (old.found, old.similarity):
+            seen[key] = m
+
+    lengths = [len(normalize(line.text, case_sensitive)) for line in lines]
+    after = next_lines(lines)
+    for first in range(len(lines)):
+        chain = [first]
+        while True:
+            if len(chain) > 2 and sum(lengths[k] + 1 for k in chain[1:-1]) >= len(target):
+                break  # a match starting in the first line cannot reach the last one
+            win = _Window(lines, chain, case_sensitive)
+            if win.text:
+                _scan(win, target, add)
+            if len(chain) >= max_lines or after[chain[-1]] is None or after[chain[-1]] in chain:
+                break
+            chain.append(after[chain[-1]])
+    return sorted(seen.values(), key=lambda m: (m.found, m.similarity, in_region(m.box, region, width, height)), reverse=True)
+
+
+def _scan(win: _Window, target: str, add) -> None:
+    """Report the exact occurrences and the best word-snapped fuzzy match of ``target`` in ``win``."""
+    # Exact occurrences.
+    start = win.text.find(target)
+    while start >= 0:
+        end = start + len(target)
+        if _boundary_ok(win.text, start, end):
+            add(win, win.words_in(start, end), True, 1.0)
+        start = win.text.find(target, start + 1)
+    # Best fuzzy substring, snapped to whole words.
+    al = fuzz.partial_ratio_alignment(target, win.text)
+    if al is None or al.score == 0:
+        return
+    ks = win.words_in(al.dest_start, max(al.dest_end, al.dest_start + 1))
+    if not ks:
+        return
+    lo, hi = ks[0], ks[-1]
+    for a in (lo - 1, lo, lo + 1):
+        for b in (hi - 1, hi, hi + 1):
+            if 0 <= a <= b < len(win.ids):
+                cand = win.text[win.spans[a][0]:win.spans[b][1]]
+                add(win, list(range(a, b + 1)), cand == target, OSA.normalized_similarity(target, cand))
+
+
+def next_lines(lines: list[Line]) -> list[int | None]:
+    """For each line, the index of the line that continues it in its column, or None: the
+    nearest line whose top is below the line's centre, within 1.5 line heights, overlapping it
+    horizontally."""
+    boxes = [ln.box for ln in lines]
+    out = []
+    for i, (x0, y0, x1, y1) in enumerate(boxes):
+        h, best = max(1, y1 - y0), None
+        for j, (u0, v0, u1, v1) in enumerate(boxes):
+            if j == i or v0 < (y0 + y1) / 2 or v0 - y1 > 1.5 * h or min(x1, u1) <= max(x0, u0):
+                continue
+            key = (v0 - y1, abs(u0 - x0))
+            if best is None or key < best[0]:
+                best = (key, j)
+        out.append(best[1] if best else None)
+    return out
