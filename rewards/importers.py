@@ -28,6 +28,7 @@ from typing import Any
 from rewards.rubric import REGIONS, Check, Criterion, Item, Rubric, RubricError, TextExpectation
 
 _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|(?<![A-Za-z0-9])'(.+?)'(?![A-Za-z0-9])", re.S)
+_LIST_GAP = re.compile(r"[\s,;:.]*(?:(?:and|or|then)[\s,;:.]*)?", re.I)
 _KEYWORD = re.compile(r"\b(exact(?:ly)?|reads?|reading|includes?|contains?|label(?:ed|led)?|matches)\b", re.I)
 # Questions that quote text but ask about something OCR cannot decide (count, style, order...).
 _NOT_TEXT_ONLY = re.compile(
@@ -46,6 +47,8 @@ def text_expectations(question: str) -> tuple[TextExpectation, ...]:
     - only quoted strings after the first "exactly"/"read"/"label"/"include"/"contain" count;
       earlier quotes are position references ("directly below \"MENU\"");
     - questions about counts, style, colour or order ("exactly 2 legend entries", "bold") get none;
+    - several quoted strings count only as one list ("'A', 'B' and 'C'", one per line); any other
+      words between quotes ("'Advice' with values '53'") make the question one for a VLM;
     - single quotes must not touch a letter on the outside, so apostrophes are not quotes.
     - the region is "top" or "bottom" when exactly one of those words occurs in the question,
       otherwise "left"/"right" likewise, otherwise None.
@@ -53,10 +56,13 @@ def text_expectations(question: str) -> tuple[TextExpectation, ...]:
     m = _KEYWORD.search(question)
     if m is None or _NOT_TEXT_ONLY.search(question):
         return ()
-    texts = [next(g for g in q.groups() if g is not None) for q in _QUOTED.finditer(question, m.end())]
-    texts = [t.strip() for t in texts if t.strip()]
-    if not texts:
+    quotes = list(_QUOTED.finditer(question, m.end()))
+    if not quotes:
         return ()
+    for a, b in zip(quotes, quotes[1:]):
+        if not _LIST_GAP.fullmatch(question[a.end():b.start()]):
+            return ()  # a quote that is not part of the required list: "'Advice' with values '53'"
+    texts = [t.strip() for q in quotes if (t := next(g for g in q.groups() if g is not None)).strip()]
     words = set(re.findall(r"[a-z]+", question.lower()))
     vertical = [r for r in ("top", "bottom") if r in words]
     horizontal = [r for r in ("left", "right") if r in words]

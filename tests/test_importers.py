@@ -41,6 +41,10 @@ def test_bizgeneval_rows():
     ("Is there a bold point label reading exactly 'U.S.'?", []),
     ("Does the x-axis show tick labels at 0, 5, 10, 15, and 20?", []),
     ("Does the text, from top to bottom, read exactly 'A'?", []),
+    ("Do the column headers read exactly 'Cue', 'App.', 'Prod.', and 'Cov.'?",
+     [("Cue", None), ("App.", None), ("Prod.", None), ("Cov.", None)]),
+    ("Is there a row labeled exactly 'Advice' with values '53', '30', '24', and '63.6%'?", []),
+    ('Does the phrase read exactly "practices\' data" with an apostrophe after the final "s"?', []),
 ])
 def test_text_expectations(question, expected):
     assert text_expectations(question) == tuple(TextExpectation(t, r) for t, r in expected)
