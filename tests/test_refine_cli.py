@@ -1,0 +1,94 @@
+"""`rubricloop-refine` as a user runs it: bad input, exit codes, Ctrl-C and resume.
+
+Uses the real console script, the OCR judge and the text editor on items of the bundled example.
+"""
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "refine" / "example"
+SCRIPT = Path(sys.executable).with_name("rubricloop-refine")
+ENV = {**os.environ, "WANDB_MODE": "disabled"}
+
+
+def example_rows(n):
+    return [json.loads(line) for line in (EXAMPLE / "bizgeneval_text.jsonl").read_text().splitlines()[:n]]
+
+
+def write_data(tmp_path, rows_or_lines):
+    """Copy the rows' start images next to a new JSONL so relative `image` paths resolve."""
+    (tmp_path / "images").mkdir(exist_ok=True)
+    lines = []
+    for row in rows_or_lines:
+        if isinstance(row, dict):
+            if row.get("image", "").startswith("images/") and (EXAMPLE / row["image"]).exists():
+                shutil.copy(EXAMPLE / row["image"], tmp_path / row["image"])
+            row = json.dumps(row)
+        lines.append(row)
+    data = tmp_path / "data.jsonl"
+    data.write_text("\n".join(lines) + "\n")
+    return data
+
+
+def test_bad_input_fails_alone_and_exits_nonzero(tmp_path):
+    good, other = example_rows(2)
+    (tmp_path / "images").mkdir()
+    (tmp_path / "images" / "corrupt.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00garbage")
+    rows = [
+        good,
+        {**other, "id": "missing-img", "image": "images/does_not_exist.png"},
+        {**other, "id": "corrupt-img", "image": "images/corrupt.png"},
+        '{"id": "half-a-line", "prompt": ',
+        {**other, "id": "wrong-type", "questions": "not a list"},
+    ]
+    data = write_data(tmp_path, rows)
+    out = tmp_path / "out"
+    proc = subprocess.run([str(SCRIPT), f"data={data}", f"out={out}", "iterations=1"],
+                          capture_output=True, text=True, env=ENV, timeout=600)
+    assert proc.returncode == 1, proc.stderr
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("error: ")]
+    assert any(f"{data}:4: malformed JSON" in e for e in errors)
+    assert any(f"{data}:5 (item wrong-type): field 'questions' must be list, got str" in e for e in errors)
+    assert any("item missing-img: image not found" in e for e in errors)
+    assert any("item corrupt-img: cannot read image" in e for e in errors)
+
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["n_finished"] == 1 and summary["n_failed"] == 4
+    [ok] = [it for it in summary["items"] if it["error"] is None]
+    assert ok["id"] == str(good["id"]) and (out / ok["best_image"]).exists()
+    assert summary["mean_best"]["pass_rate"] >= summary["mean_initial"]["pass_rate"]
+
+
+def test_ctrl_c_keeps_finished_items_and_rerun_resumes(tmp_path):
+    data = write_data(tmp_path, example_rows(3))
+    out = tmp_path / "out"
+    cmd = [str(SCRIPT), f"data={data}", f"out={out}", "iterations=1"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+    deadline = time.time() + 300
+    while not list(out.glob("*/result.json")) and time.time() < deadline:
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=120)
+    if proc.returncode == 0:
+        pytest.fail("the run finished before it could be interrupted")
+    assert proc.returncode == 130, stderr
+    assert "run the same command again to resume" in stderr
+    finished = {p.parent.name: p.stat().st_mtime_ns for p in out.glob("*/result.json")}
+    assert finished and len(finished) < 3
+    partial = json.loads((out / "summary.json").read_text())
+    assert {it["id"] for it in partial["items"]} == set(finished)
+
+    rerun = subprocess.run(cmd, capture_output=True, text=True, env=ENV, timeout=600)
+    assert rerun.returncode == 0, rerun.stderr
+    for name, mtime in finished.items():
+        assert (out / name / "result.json").stat().st_mtime_ns == mtime  # skipped, not redone
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["n_finished"] == 3 and [it["id"] for it in summary["items"]] == [str(r["id"]) for r in example_rows(3)]
