@@ -14,6 +14,8 @@ os.environ["WANDB_MODE"] = "disabled"
 transformers.logging.set_verbosity_error()
 
 from refine.tiny_pipelines import tiny_flux_pipeline, tiny_sd3_pipeline  # noqa: E402
+from rewards.reward_fns import RubricReward  # noqa: E402
+from rewards.rubric import Check, Item, Rubric, Verdict  # noqa: E402
 from training import grpo  # noqa: E402
 from training.checkpoint import LORA_FILE, list_checkpoints  # noqa: E402
 from training.grpo import GRPOConfig, train  # noqa: E402
@@ -119,8 +121,9 @@ def test_resume_gives_the_same_next_step_loss_and_lora_loads(tmp_path):
     "change, reward, message",
     [
         ({"group_size": 1}, redness, "group_size must be >= 2"),
-        ({}, lambda prompts, images, **kw: [0.5], "returned 1 values for 2 images"),
-        ({}, lambda prompts, images, **kw: [float("nan")] * len(images), "returned NaN"),
+        ({}, lambda prompts, images, **kw: [0.5], "reward function 'r' returned 1 values for 2 samples"),
+        ({}, lambda prompts, images, **kw: [float("nan")] * len(images), "reward function 'r' returned nan"),
+        ({}, lambda prompts, images, **kw: [None] * len(images), r"every reward \(r\) returned None"),
     ],
 )
 def test_bad_configs_fail_at_start(tmp_path, change, reward, message, monkeypatch):
@@ -140,3 +143,84 @@ def test_hydra_config_composes_and_unknown_preset_fails():
             GRPOConfig(**{k: v for k, v in dict(cfg.trainer).items()})  # every field known
         with pytest.raises(MissingConfigException, match="model"):
             compose("train", overrides=["model=sd4_ultra"])
+
+
+class TagJudge:
+    """A programmatic judge: checks tagged "title" pass, "legend" fail, every other tag is withheld."""
+
+    name = "tag"
+
+    def can_answer(self, check):
+        return True
+
+    def judge(self, images, prompts, checks):
+        answers = {"title": "yes", "legend": "no"}
+        return [[Verdict(c.id, answers.get(c.tag, "withheld"), self.name) for c in cs] for cs in checks]
+
+
+def _item(item_id, prompt, tags):
+    checks = tuple(Check(f"{tag}-{i}", f"is the {tag} right?", tag=tag) for i, tag in enumerate(tags))
+    return Item(item_id, prompt, Rubric.flat(list(checks)))
+
+
+def _independent_image_stats(images):
+    """dark fraction, colour entropy (bits, 16 levels per channel) and edge density, by hand."""
+    dark, entropy, edges = [], [], []
+    for im in images:
+        rgb = np.asarray(im, dtype=np.float64) / 255.0  # (H, W, 3)
+        y = 0.299 * rgb[..., 0] + 0.587 * rgb[..., 1] + 0.114 * rgb[..., 2]
+        dark.append((y < 0.1).mean())
+        q = np.asarray(im, dtype=np.int64) // 16
+        _, counts = np.unique(q.reshape(-1, 3), axis=0, return_counts=True)
+        p = counts / counts.sum()
+        entropy.append(-(p * np.log2(p)).sum())
+        gx, gy = y[:-1, 1:] - y[:-1, :-1], y[1:, :-1] - y[:-1, :-1]
+        edges.append((np.sqrt(gx**2 + gy**2) > 0.1).mean())
+    return {"dark_fraction": np.mean(dark), "color_entropy_bits": np.mean(entropy), "edge_density": np.mean(edges)}
+
+
+def test_reward_hacking_guards_are_logged(tmp_path, monkeypatch):
+    """Per-check-type pass rates pool the verdicts of every rollout chunk; image statistics are
+    those of the rollout images; both reach the W&B log and the history."""
+    train_items = [_item("a", "a slide titled 'A'", ["title", "legend"]), _item("b", "a chart titled 'B'", ["title", "axis", "axis"])]
+    val_items = [_item("v", "a poster titled 'V'", ["title", "legend", "legend", "axis"])]
+    seen = []
+
+    def spy(prompts, images, **columns):
+        seen.append((list(prompts), list(images)))
+        return [0.0] * len(images)
+
+    class Recorder:
+        def __init__(self):
+            self.logs = []
+
+        def log(self, row, step):
+            self.logs.append((step, row))
+
+        def finish(self):
+            pass
+
+    recorder = Recorder()
+    monkeypatch.setattr(grpo, "_init_wandb", lambda *a: recorder)
+    cfg = tiny_cfg(tmp_path, num_steps=1, prompts_per_step=2, group_size=4, batch_size=4, num_eval_prompts=1)
+    rubric = RubricReward(TagJudge())
+    history = train(cfg, tiny_sd3_pipeline(0), {"rubric": rubric, "spy": spy}, {"rubric": 1.0, "spy": 0.0}, train_items, val_items, FAMILY)
+
+    # 2 chunks of 4 images: item a (title yes, legend no) and item b (title yes, 2 axis withheld)
+    assert history["check_pass_rates"] == [{"checks/title/pass_rate": 1.0, "checks/legend/pass_rate": 0.0, "checks/axis/pass_rate": 0.0}]
+    assert history["reward_mean"][0] == pytest.approx((4 * 1 / 2 + 4 * 1 / 3) / 8, abs=1e-6)
+    rollout_images = [im for prompts, images in seen if prompts[0] in (train_items[0].prompt, train_items[1].prompt) and len(images) == 4 for im in images]
+    assert len(rollout_images) == 8
+    expected = _independent_image_stats(rollout_images)
+    assert history["image_stats"][0] == pytest.approx(expected, abs=1e-9)
+    assert 0 < expected["color_entropy_bits"] <= 8  # 256 pixels: at most log2(256) bits
+
+    step, row = recorder.logs[0]
+    assert step == 0
+    assert row["checks/legend/pass_rate"] == 0.0 and row["checks/axis/pass_rate"] == 0.0
+    assert row["images/dark_fraction"] == pytest.approx(expected["dark_fraction"], abs=1e-9)
+    assert row["images/edge_density"] == pytest.approx(expected["edge_density"], abs=1e-9)
+    assert row["rewards/rubric/mean"] == pytest.approx(5 / 12, abs=1e-6) and row["rewards/spy/mean"] == 0.0
+    # step-0 evaluation of the validation item: 1 title yes, 2 legend no, 1 axis withheld
+    assert row["eval/checks/title/pass_rate"] == 1.0 and row["eval/checks/legend/pass_rate"] == 0.0
+    assert row["eval/rubric"] == pytest.approx(0.25, abs=1e-6)

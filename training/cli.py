@@ -2,55 +2,122 @@
 
     rubricloop-train model=tiny_sd3 trainer.num_steps=2
     accelerate launch --config_file conf/accelerate/ddp.yaml -m training.cli model=sd35_medium
+
+A bad config (group size 1, unknown model preset or trainer field, a reward returning the wrong
+length or NaN, a training prompt leaking a held-out benchmark item) ends with one line on
+stderr, ``rubricloop-train: <what is wrong>``, and exit status 2, before the pipeline is built
+(``HYDRA_FULL_ERROR=1`` shows the traceback instead).
 """
 
 from __future__ import annotations
 
+import importlib.resources
+import os
 import sys
+from pathlib import Path
 
 import hydra
+from hydra.errors import HydraException, MissingConfigException
 from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
 
-from training.grpo import GRPOConfig, train
+BUNDLED_HELDOUT = "bundled"
+"""``data.heldout`` entry naming the BizGenEval rows shipped in the package (``bundled_heldout``)."""
+
+
+def bundled_heldout() -> Path:
+    """The BizGenEval text items bundled with the package: ``refine/example/bizgeneval_text.jsonl``."""
+    return Path(str(importlib.resources.files("refine.example") / "bizgeneval_text.jsonl"))
+
+
+def heldout_paths(entries) -> list[Path]:
+    """``data.heldout`` entries as files: ``"bundled"`` -> ``bundled_heldout()``, others are paths."""
+    return [bundled_heldout() if str(e) == BUNDLED_HELDOUT else Path(str(e)) for e in entries]
 
 
 def run(cfg: DictConfig) -> dict:
     """Build data, rewards and the pipeline from ``cfg`` and train. Returns ``train``'s history.
 
+    Order: trainer fields -> rewards -> data -> leakage guard -> config and reward checks ->
+    pipeline -> ``train``; everything that can be wrong in a config fails before the (large)
+    pipeline is loaded.
+
     Raises:
-        ValueError: an unknown trainer field or a bad config (one line).
+        ValueError: an unknown trainer field, a bad config or reward (``check_setup``,
+            ``check_rewards``), a leak (``training.leakage.LeakageError``), a bad held-out file
+            (``rewards.rubric.RubricError``); one line each.
+        hydra.errors.InstantiationException: a reward or pipeline ``_target_`` fails to build.
     """
+    # Imported here so that composition errors (see ``main``) come back without loading torch.
     from training.data import make_dataset
+    from training.grpo import GRPOConfig, NamedReward, check_rewards, check_setup, train
     from training.leakage import check_leakage
 
     fields = OmegaConf.to_container(cfg.trainer, resolve=True)
     unknown = sorted(set(fields) - set(GRPOConfig.__dataclass_fields__))
     if unknown:
-        raise ValueError(f"conf/train.yaml: unknown trainer field(s) {unknown}")
+        raise ValueError(f"trainer: unknown field(s) {unknown}; training.grpo.GRPOConfig has no such field")
     trainer = GRPOConfig(**fields)
     reward_fns = {name: instantiate(spec.fn) for name, spec in cfg.rewards.items()}
     weights = {name: float(spec.weight) for name, spec in cfg.rewards.items()}
     train_items, val_items = make_dataset(cfg.data.n, cfg.data.seed, val_fraction=cfg.data.val_fraction)
-    if cfg.data.heldout:
-        check_leakage(train_items, list(cfg.data.heldout))
+    check_leakage(train_items, heldout_paths(cfg.data.heldout or []))
+    # ``train`` repeats these two checks for direct callers; here they run before the pipeline loads.
+    check_setup(trainer, reward_fns, weights, train_items)
+    check_rewards([NamedReward(n, fn) for n, fn in reward_fns.items()], list(weights.values()), train_items, trainer.resolution)
     pipe = instantiate(cfg.model.pipeline)
     family_kwargs = OmegaConf.to_container(cfg.model.family_kwargs, resolve=True)
     return train(trainer, pipe, reward_fns, weights, train_items, val_items, family_kwargs)
 
 
+def one_line(err: Exception) -> str:
+    """The error as one line: an unknown config-group option names the group and its choices;
+    other errors keep their message lines, plus the first line of a Hydra error's cause when
+    the message does not already quote it."""
+    if isinstance(err, MissingConfigException) and err.missing_cfg_file and err.options:
+        group, _, name = err.missing_cfg_file.rpartition("/")
+        return f"unknown {group} preset {name!r}; choose one of: {', '.join(err.options)}"
+    message = " ".join(line.strip() for line in str(err).splitlines() if line.strip())
+    cause = str(err.__cause__).strip().splitlines()[0].strip() if isinstance(err, HydraException) and err.__cause__ else ""
+    return f"{message} ({cause})" if cause and cause not in message else message
+
+
+_show_traceback = False
+"""Set by ``main``: the user ran with HYDRA_FULL_ERROR=1 and gets tracebacks, not one line."""
+
+
+def fail(err: Exception) -> None:
+    """Exit 2 with ``rubricloop-train: <one line>`` on stderr (re-raise under ``_show_traceback``)."""
+    if _show_traceback:
+        raise err
+    print(f"rubricloop-train: {one_line(err)}", file=sys.stderr)
+    sys.exit(2)
+
+
 @hydra.main(version_base="1.3", config_path="pkg://conf", config_name="train")
 def _main(cfg: DictConfig) -> None:
-    run(cfg)
+    # Handled here, not in ``main``: an exception leaving this function makes Hydra print its
+    # own "Error executing job ..." line first. SystemExit passes through Hydra untouched.
+    try:
+        history = run(cfg)
+    except (ValueError, HydraException) as e:
+        fail(e)
+    run_dir = f"{cfg.trainer.output_dir}/{cfg.trainer.run_name}"
+    print(f"rubricloop-train: {len(history['step'])} GRPO steps done; eval reward {history['eval_reward']} "
+          f"at steps {history['eval_step']}; checkpoints in {run_dir}/")
 
 
 def main() -> None:
     """Console script ``rubricloop-train``: bad configs end with one line on stderr, exit 2."""
+    global _show_traceback
+    # Hydra catches composition errors (unknown preset or key), prints a multi-line report and
+    # exits 1, unless HYDRA_FULL_ERROR=1: then they reach the except below.
+    _show_traceback = os.environ.get("HYDRA_FULL_ERROR") == "1"
+    os.environ["HYDRA_FULL_ERROR"] = "1"
     try:
         _main()
-    except ValueError as e:
-        print(f"rubricloop-train: {e}", file=sys.stderr)
-        sys.exit(2)
+    except HydraException as e:
+        fail(e)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 
 ``train`` reads top to bottom: # 1. Sample -> # 2. Reward -> # 3. Advantages -> # 4. Update ->
 # 5. Log/checkpoint. The math lives in ``training.sde`` and ``training.grpo_math``; rollouts in
-``training.rollout``; checkpoints in ``training.checkpoint``. Source: Flow-GRPO (arXiv
+``training.rollout``; checkpoints in ``training.checkpoint``; rewards are combined by
+``rewards.reward_fns.combine_rewards`` (in a thread, ``AsyncRewarder``). Source: Flow-GRPO (arXiv
 2505.05470). Shape legend: P prompts per step (per rank), G images per prompt, B = P * G,
 K trained denoising steps, T sampling steps.
 """
@@ -13,11 +14,10 @@ import math
 import os
 import random
 import time
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 import torch
@@ -27,13 +27,41 @@ from diffusers.optimization import get_scheduler
 from peft import LoraConfig
 from PIL import Image
 
+from rewards.image_stats import image_stats
+from rewards.reward_fns import AsyncRewarder, RewardFn, RubricReward, combine_rewards, tag_pass_rates
 from training.checkpoint import list_checkpoints, load_checkpoint, restore_rng_states, rng_states, save_checkpoint
 from training.grpo_math import clipped_policy_loss, ema_update, group_advantages, nonzero_group_mask, step_kl
 from training.rollout import family_for, guided_velocity, sample, schedule_sigmas, to_pil
 from training.sde import sde_step
 
-RewardFn = Callable[..., list]
-"""``fn(prompts, images, **columns) -> list[float | None]`` (trl's reward contract)."""
+class NamedReward:
+    """A reward function under the name it has in ``train``'s ``reward_fns`` (its config key).
+
+    ``rewards.reward_fns.combine_rewards`` names a function by its ``name`` attribute, so
+    wrapping makes its errors and ``rewards/<name>/...`` logs use the configured key. When
+    ``fn`` is a ``RubricReward``, the verdicts of every call are kept in call order (one list
+    per image) until ``take_verdicts``: with one reward thread the calls run in submission
+    order, so after all chunks of a step are scored they line up with the step's images.
+    """
+
+    def __init__(self, name: str, fn: RewardFn):
+        self.name, self.fn = name, fn
+        self._verdicts: list = []
+
+    @property
+    def is_rubric(self) -> bool:
+        return isinstance(self.fn, RubricReward)
+
+    def __call__(self, prompts: list[str], images: list[Image.Image], **columns: Any) -> list:
+        values = self.fn(prompts=prompts, images=images, **columns)
+        if self.is_rubric:
+            self._verdicts.extend(self.fn.last_verdicts)
+        return values
+
+    def take_verdicts(self) -> list:
+        """The verdict lists collected since the last call (one per image), and forget them."""
+        out, self._verdicts = self._verdicts, []
+        return out
 
 
 @dataclass
@@ -147,29 +175,6 @@ def check_setup(cfg: GRPOConfig, reward_fns: dict, weights: dict, train_items: S
         raise ValueError("bad GRPO config: " + "; ".join(problems))
 
 
-def score(reward_fns: dict[str, RewardFn], weights: dict[str, float], prompts: list[str], images: list[Image.Image], items: list) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
-    """Weighted sum of the rewards; a None drops that reward from that sample's sum.
-
-    Returns:
-        (total float32 (N,), per-reward float32 (N,) with NaN for None).
-
-    Raises:
-        ValueError: a reward returns the wrong length, a NaN/inf, or a sample gets no reward.
-    """
-    per_reward = {}
-    for name, fn in reward_fns.items():
-        values = fn(prompts=prompts, images=images, items=items)
-        if len(values) != len(prompts):
-            raise ValueError(f"reward {name!r} returned {len(values)} values for {len(prompts)} images")
-        if any(v is not None and not math.isfinite(v) for v in values):
-            raise ValueError(f"reward {name!r} returned NaN or inf: {values}")
-        per_reward[name] = torch.tensor([math.nan if v is None else float(v) for v in values])  # (N,)
-    stacked = torch.stack([per_reward[n] * weights[n] for n in reward_fns], dim=1)  # (N, n_rewards)
-    if torch.isnan(stacked).all(dim=1).any():
-        raise ValueError("every reward returned None for some image: no reward to train on")
-    return torch.nansum(stacked, dim=1), per_reward
-
-
 @contextmanager
 def lora_disabled(transformer):
     """The reference policy: the same transformer with its LoRA adapter switched off."""
@@ -188,16 +193,41 @@ def _swap(params: list[torch.Tensor], values: list[torch.Tensor]) -> None:
             v.copy_(tmp)
 
 
-def evaluate(family, transformer, cfg, sigmas, items, reward_fns, weights, uncond, autocast) -> dict[str, float]:
-    """ODE samples of the first ``num_eval_prompts`` validation items, fixed noise; mean rewards."""
+def evaluate(family, transformer, cfg, sigmas, items, named: list[NamedReward], weights: list[float], uncond, autocast) -> dict[str, Any]:
+    """ODE samples of the first ``num_eval_prompts`` validation items, fixed noise.
+
+    Returns ``eval/reward_mean``, ``eval/<reward name>`` (mean over images with a value),
+    ``eval/checks/<tag>/pass_rate`` when a ``RubricReward`` is configured, and the images
+    under ``_images``. Rewards are combined by ``rewards.reward_fns.combine_rewards``.
+    """
     items = items[: cfg.num_eval_prompts]
     prompts = [it.prompt for it in items]
     cond = family.encode(prompts, transformer.device)
     generator = torch.Generator().manual_seed(cfg.eval_seed)
     rollout = sample(family, transformer, cond, sigmas, [], cfg.noise_level, generator, _expand(uncond, len(prompts)), cfg.cfg_scale, autocast)
     images = to_pil(family.decode(rollout.final))
-    total, per = score(reward_fns, weights, prompts, images, items)
-    return {"eval/reward_mean": total.mean().item(), **{f"eval/{n}": v.nanmean().item() for n, v in per.items()}, "_images": images}
+    total, per = combine_rewards(named, weights, prompts, images, items=items)
+    checks = {f"eval/{k}": v for k, v in check_pass_rates(named, items).items()}
+    return {"eval/reward_mean": total.mean().item(), **{f"eval/{n}": v.nanmean().item() for n, v in per.items()}, **checks, "_images": images}
+
+
+def check_pass_rates(named: Sequence[NamedReward], items: Sequence) -> dict[str, float]:
+    """``checks/<tag>/pass_rate`` in [0, 1] from the verdicts the rubric rewards collected on ``items``.
+
+    The per-check-type (per-dimension) reward-hacking log: ``rewards.reward_fns.tag_pass_rates``
+    over the verdicts since the last call (one list per item, same order). With more than one
+    ``RubricReward`` the keys are ``checks/<reward name>/<tag>/pass_rate``. Empty without one.
+    """
+    rubric = [r for r in named if r.is_rubric]
+    out = {}
+    for r in rubric:
+        prefix = "checks/" if len(rubric) == 1 else f"checks/{r.name}/"
+        verdicts = r.take_verdicts()
+        if len(verdicts) != len(items):  # a call outside the loop's bookkeeping: a bug, not bad input
+            raise RuntimeError(f"reward {r.name!r}: {len(verdicts)} verdict lists collected for {len(items)} images")
+        rates = tag_pass_rates(items, verdicts)
+        out.update({f"{prefix}{tag}/pass_rate": rate for tag, rate in rates.items()})
+    return out
 
 
 def _expand(cond, n):
@@ -234,14 +264,22 @@ def train(cfg: GRPOConfig, pipe, reward_fns: dict[str, RewardFn], weights: dict[
         family_kwargs: extra family arguments (max_sequence_length, FLUX guidance).
 
     Returns:
-        {"step": [...], "loss": [...], "reward_mean": [...], "kl": [...], "ratio_mean": [...],
-        "eval_step": [...], "eval_reward": [...]}, one entry per GRPO step / evaluation.
+        {"step", "loss", "reward_mean", "kl", "ratio_mean", "clip_fraction": one float per GRPO
+        step; "image_stats": one ``rewards.image_stats.image_stats`` dict per step (dark_fraction,
+        color_entropy_bits, edge_density of this rank's rollout images); "check_pass_rates": one
+        ``check_pass_rates`` dict per step ({} without a RubricReward); "eval_step",
+        "eval_reward": one entry per evaluation}.
 
     Raises:
-        ValueError: bad config or reward output (see ``check_setup`` and ``score``).
+        ValueError: bad config or reward output, before any sampling (see ``check_setup`` and
+            ``check_rewards``); a reward that goes bad later raises from
+            ``rewards.reward_fns.combine_rewards`` at that step.
     """
     # 0. Setup: check inputs, LoRA, optimizer, resume.
     check_setup(cfg, reward_fns, weights, train_items)
+    named = [NamedReward(name, fn) for name, fn in reward_fns.items()]
+    weight_list = [float(weights[name]) for name in reward_fns]
+    check_rewards(named, weight_list, train_items, cfg.resolution)
     accelerator = Accelerator(mixed_precision=cfg.mixed_precision)
     rank, world, device = accelerator.process_index, accelerator.num_processes, accelerator.device
     random.seed(cfg.seed + rank)
@@ -284,10 +322,10 @@ def train(cfg: GRPOConfig, pipe, reward_fns: dict[str, RewardFn], weights: dict[
                     p.copy_(live)
                     e.copy_(saved_ema)
         start = state["step"]
-    _preflight(reward_fns, weights, train_items[0], cfg.resolution)
     tracker = _init_wandb(cfg, accelerator, run_dir)
-    history = {k: [] for k in ("step", "loss", "reward_mean", "kl", "ratio_mean", "clip_fraction", "eval_step", "eval_reward")}
-    pool = ThreadPoolExecutor(max_workers=1)  # rewards of one chunk run while the next samples
+    history = {k: [] for k in ("step", "loss", "reward_mean", "kl", "ratio_mean", "clip_fraction", "image_stats", "check_pass_rates", "eval_step", "eval_reward")}
+    # One reward thread: chunk k is scored while chunk k+1 samples, calls stay in order.
+    rewarder = AsyncRewarder(named, weight_list, max_workers=1)
 
     for step in range(start, cfg.num_steps):
         t0 = time.perf_counter()
@@ -295,7 +333,7 @@ def train(cfg: GRPOConfig, pipe, reward_fns: dict[str, RewardFn], weights: dict[
         if step % cfg.eval_every == 0:
             if ema is not None:
                 _swap(lora_params, ema)
-            ev = evaluate(family, transformer, cfg, eval_sigmas, val_items, reward_fns, weights, uncond, autocast)
+            ev = evaluate(family, transformer, cfg, eval_sigmas, val_items, named, weight_list, uncond, autocast)
             if ema is not None:
                 _swap(lora_params, ema)
             history["eval_step"].append(step)
@@ -316,12 +354,13 @@ def train(cfg: GRPOConfig, pipe, reward_fns: dict[str, RewardFn], weights: dict[
         cond = family.encode(prompts[:: cfg.group_size], device)
         cond = {k: v.repeat_interleave(cfg.group_size, dim=0) for k, v in cond.items()}  # each (B, ...)
         model.eval()
-        rollouts, futures = [], []
+        rollouts, futures, images = [], [], []
         for c in range(0, len(prompts), cfg.batch_size):
             part = slice(c, c + cfg.batch_size)
             r = sample(family, transformer, {k: v[part] for k, v in cond.items()}, sigmas, sde_steps, cfg.noise_level, rollout_gen, _expand(uncond, cfg.batch_size), cfg.cfg_scale, autocast)
-            images = to_pil(family.decode(r.final))
-            futures.append(pool.submit(score, reward_fns, weights, prompts[part], images, items[part]))
+            chunk_images = to_pil(family.decode(r.final))
+            futures.append(rewarder.submit(prompts[part], chunk_images, items=items[part]))
+            images.extend(chunk_images)
             rollouts.append(r)
         keep_idx = [sde_steps.index(s) for s in train_steps]
         latents = torch.cat([r.latents[:, keep_idx] for r in rollouts])  # (B, K, ...)
@@ -333,8 +372,12 @@ def train(cfg: GRPOConfig, pipe, reward_fns: dict[str, RewardFn], weights: dict[
         rewards = torch.cat([total for total, _ in results]).to(device)  # (B,)
         all_rewards = accelerator.gather(rewards)  # (world * B,)
         for name in reward_fns:
-            per = accelerator.gather(torch.cat([p[name] for _, p in results]).to(device))
+            per = accelerator.gather(torch.cat([p[name] for _, p in results]).to(device))  # (world * B,)
             logs[f"rewards/{name}/mean"], logs[f"rewards/{name}/std"] = per.nanmean().item(), _nanstd(per)
+        # Reward-hacking guards (this rank's images): per-check-type pass rates, image statistics.
+        pass_rates, stats_images = check_pass_rates(named, items), image_stats(images)
+        logs.update(pass_rates)
+        logs.update({f"images/{k}": v for k, v in stats_images.items()})
 
         # 3. Advantages: group-relative, clipped; groups with all-zero advantages dropped.
         advantages = group_advantages(all_rewards, cfg.group_size, cfg.adv_std, clip=cfg.adv_clip)  # (world * B,)
@@ -380,6 +423,8 @@ def train(cfg: GRPOConfig, pipe, reward_fns: dict[str, RewardFn], weights: dict[
         for k in ("loss", "kl", "clip_fraction"):
             history[k].append(means[k])
         history["ratio_mean"].append(means["ratio"])
+        history["image_stats"].append(stats_images)
+        history["check_pass_rates"].append(pass_rates)
         logs.update({"reward/mean": all_rewards.mean().item(), "reward/std": all_rewards.std().item(), "loss/policy": means["loss"], "loss/kl": means["kl"], "ratio_mean": means["ratio"], "clip_fraction": means["clip_fraction"], "grad_norm": means["grad_norm"], "lr": lr_scheduler.get_last_lr()[0], "groups_kept": len(keep) / cfg.group_size, "s_per_step": time.perf_counter() - t0})
         if tracker is not None:
             import wandb
@@ -387,9 +432,9 @@ def train(cfg: GRPOConfig, pipe, reward_fns: dict[str, RewardFn], weights: dict[
             tracker.log({k: wandb.Image(v) if isinstance(v, Image.Image) else v for k, v in logs.items()}, step=step)
         if (step + 1) % cfg.save_every == 0 or step + 1 == cfg.num_steps:
             _save(run_dir, step + 1, pipe, transformer, optimizer, lr_scheduler, rollout_gen, prompt_rng, ema, lora_params, cfg.keep_last, accelerator)
-    pool.shutdown()
+    rewarder.close()
     if start < cfg.num_steps:
-        ev = evaluate(family, transformer, cfg, eval_sigmas, val_items, reward_fns, weights, uncond, autocast)
+        ev = evaluate(family, transformer, cfg, eval_sigmas, val_items, named, weight_list, uncond, autocast)
         history["eval_step"].append(cfg.num_steps)
         history["eval_reward"].append(ev["eval/reward_mean"])
     if tracker is not None:
@@ -402,10 +447,37 @@ def _nanstd(x: torch.Tensor) -> float:
     return x.std(unbiased=False).item() if x.numel() else math.nan
 
 
-def _preflight(reward_fns, weights, item, resolution: int) -> None:
-    """Call every reward once on two grey images, so a broken reward fails before step 1."""
-    grey = [Image.new("RGB", (resolution, resolution), (128, 128, 128))] * 2
-    score(reward_fns, weights, [item.prompt] * 2, grey, [item] * 2)
+def check_rewards(named: Sequence[NamedReward], weights: Sequence[float], train_items: Sequence, resolution: int) -> None:
+    """Score two grey images (the first two training prompts) once, so a broken reward fails before step 1.
+
+    Args:
+        named: the reward functions, each under its configured name.
+        weights: one per reward.
+        train_items: objects with a ``.prompt``; the first two (or the first, twice) are used.
+        resolution: side of the grey test images in pixels.
+
+    Raises:
+        ValueError: one line naming the reward: it returned a non-list, the wrong number of
+            values, a non-number, NaN or inf (``rewards.reward_fns.combine_rewards``), or every
+            reward returned None for a test image (no reward to train on: e.g. a judge that
+            withholds everything because its server is down, or prompts without quoted text for
+            an OCR reward).
+    """
+    items = [train_items[0], train_items[min(1, len(train_items) - 1)]]
+    grey = [Image.new("RGB", (resolution, resolution), (128, 128, 128)) for _ in items]
+    prompts = [it.prompt for it in items]
+    where = f"reward check on 2 grey {resolution}x{resolution} images before step 1"
+    try:
+        _, per = combine_rewards(named, weights, prompts, grey, items=items)
+    except ValueError as e:
+        raise ValueError(f"{where}: {e}") from None
+    finally:
+        for r in named:
+            r.take_verdicts()  # test images: keep them out of the step-0 logs
+    for i, item in enumerate(items):
+        if all(math.isnan(v[i].item()) for v in per.values()):
+            name = getattr(item, "id", None) or repr(item.prompt[:60])
+            raise ValueError(f"{where}: every reward ({', '.join(per)}) returned None for training item {name}: no reward to train on")
 
 
 def _save(run_dir, step, pipe, transformer, optimizer, lr_scheduler, rollout_gen, prompt_rng, ema, lora_params, keep_last, accelerator) -> None:
