@@ -26,6 +26,7 @@ from accelerate.utils import gather_object
 from diffusers.optimization import get_scheduler
 from peft import LoraConfig
 from PIL import Image
+from tqdm.auto import tqdm
 
 from rewards.image_stats import image_stats
 from rewards.reward_fns import AsyncRewarder, RewardFn, RubricReward, combine_rewards, tag_pass_rates
@@ -327,7 +328,9 @@ def train(cfg: GRPOConfig, pipe, reward_fns: dict[str, RewardFn], weights: dict[
     # One reward thread: chunk k is scored while chunk k+1 samples, calls stay in order.
     rewarder = AsyncRewarder(named, weight_list, max_workers=1)
 
-    for step in range(start, cfg.num_steps):
+    bar = tqdm(range(start, cfg.num_steps), initial=start, total=cfg.num_steps, desc="GRPO", unit="step",
+               disable=not accelerator.is_main_process)
+    for step in bar:
         t0 = time.perf_counter()
         logs: dict[str, Any] = {}
         if step % cfg.eval_every == 0:
@@ -426,6 +429,7 @@ def train(cfg: GRPOConfig, pipe, reward_fns: dict[str, RewardFn], weights: dict[
         history["image_stats"].append(stats_images)
         history["check_pass_rates"].append(pass_rates)
         logs.update({"reward/mean": all_rewards.mean().item(), "reward/std": all_rewards.std().item(), "loss/policy": means["loss"], "loss/kl": means["kl"], "ratio_mean": means["ratio"], "clip_fraction": means["clip_fraction"], "grad_norm": means["grad_norm"], "lr": lr_scheduler.get_last_lr()[0], "groups_kept": len(keep) / cfg.group_size, "s_per_step": time.perf_counter() - t0})
+        bar.set_postfix(reward=f"{logs['reward/mean']:.3f}", kl=f"{means['kl']:.2g}")
         if tracker is not None:
             import wandb
 
