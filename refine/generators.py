@@ -13,7 +13,9 @@ import torch
 from PIL import Image
 
 from diffusers import FluxPipeline, QwenImagePipeline, SanaPipeline, StableDiffusion3Pipeline
+
 from refine import tiny_pipelines
+from rewards import devices
 
 PIPELINES: dict[str, tuple[type, Callable]] = {
     "sd3": (StableDiffusion3Pipeline, tiny_pipelines.tiny_sd3_pipeline),
@@ -22,37 +24,6 @@ PIPELINES: dict[str, tuple[type, Callable]] = {
     "sana": (SanaPipeline, tiny_pipelines.tiny_sana_pipeline),
 }
 """pipeline name -> (diffusers pipeline class, tiny random-weight builder)."""
-
-TORCH_DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
-
-
-def torch_dtype_from_name(name: str) -> torch.dtype:
-    """``"bfloat16"`` -> ``torch.bfloat16`` (also float16, float32).
-
-    Raises:
-        ValueError: for any other name.
-    """
-    if name not in TORCH_DTYPES:
-        raise ValueError(f"torch_dtype={name!r} is not one of {sorted(TORCH_DTYPES)}")
-    return TORCH_DTYPES[name]
-
-
-def check_device(kind: str, name: str, device: str) -> None:
-    """Fail early, in one line, when a CUDA device is requested on a machine without one.
-
-    Args:
-        kind: the config group, ``"editor"`` or ``"generator"``.
-        name: the pipeline name, e.g. ``"flux_kontext"``.
-        device: the torch device string from the config.
-
-    Raises:
-        RuntimeError: ``device`` is ``cuda``/``cuda:N`` and ``torch.cuda.is_available()`` is False.
-    """
-    if device.startswith("cuda") and not torch.cuda.is_available():
-        raise RuntimeError(
-            f"{kind}={name} needs a GPU; device={device} not available; use {kind}=tiny or device=cpu"
-        )
-
 
 def load_pipeline(
     kind: str,
@@ -72,14 +43,14 @@ def load_pipeline(
     Tiny: ``tiny_builder(seed=0)`` in float32 (``torch_dtype`` is ignored; CPU has no fast bf16).
 
     Raises:
-        RuntimeError: CUDA requested but unavailable (see ``check_device``).
+        RuntimeError: CUDA requested but unavailable (see ``rewards.devices.require_device``).
         ValueError: unknown ``torch_dtype``.
     """
-    check_device(kind, name, device)
+    devices.require_device(device, f"{kind}={name}", f"{kind}=tiny or device=cpu")
     if tiny:
         pipe = tiny_builder(seed=0).to(device)
     else:
-        pipe = pipeline_class.from_pretrained(model_id, torch_dtype=torch_dtype_from_name(torch_dtype))
+        pipe = pipeline_class.from_pretrained(model_id, torch_dtype=devices.torch_dtype(torch_dtype))
         if enable_model_cpu_offload:
             pipe.enable_model_cpu_offload(device=device)
         else:
@@ -125,7 +96,7 @@ class DiffusersGenerator:
     ):
         if pipeline not in PIPELINES:
             raise ValueError(f"generator pipeline={pipeline!r} is not one of {sorted(PIPELINES)}")
-        torch_dtype_from_name(torch_dtype)  # fail at construction on a typo
+        devices.torch_dtype(torch_dtype)  # fail at construction on a typo
         self.name = f"tiny_{pipeline}" if tiny else pipeline
         self.pipeline, self.model_id, self.torch_dtype, self.device = pipeline, model_id, torch_dtype, device
         self.num_inference_steps, self.guidance_scale = num_inference_steps, guidance_scale

@@ -6,10 +6,27 @@ from typing import Protocol, Sequence
 
 from PIL import Image
 
-from rewards.rubric import Check, Item, Verdict
+from rewards.rubric import Check, Criterion, Item, Verdict
 
 Failure = tuple[Check, Verdict]
 """A failed check with the verdict that failed it (its evidence may hold an OCR box)."""
+
+
+def failures_by_criterion(item: Item, failures: Sequence[Failure]) -> list[tuple[Criterion, list[Failure]]]:
+    """``failures`` grouped by the criterion each check belongs to, criteria in rubric order,
+    failures in the order given. Every writer edits per criterion (TechImage-Bench §5.1).
+
+    Raises:
+        ValueError: a failed check is not in ``item``'s rubric (names the item and the check).
+    """
+    groups: dict[int, list[Failure]] = {}  # id(criterion) -> its failures
+    for check, verdict in failures:
+        try:
+            criterion = item.rubric.criterion_of(check.id)
+        except KeyError:
+            raise ValueError(f"item {item.id!r}: failed check {check.id!r} is not in its rubric") from None
+        groups.setdefault(id(criterion), []).append((check, verdict))
+    return [(c, groups[id(c)]) for c in item.rubric.criteria if id(c) in groups]
 
 
 class Writer(Protocol):

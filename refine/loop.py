@@ -211,7 +211,7 @@ class RefineLoop:
                 _write_json(done, result.__dict__)
             except ItemError as e:
                 result = ItemResult(item.id, error=str(e))
-            except (RuntimeError, ValueError, OSError) as e:  # a model or I/O failure on this item only
+            except Exception as e:  # a model, judge or I/O failure fails this item only; Ctrl-C still stops the run
                 result = ItemResult(item.id, error=f"item {item.id}: {type(e).__name__}: {e}")
             if progress is not None:
                 progress.update(self.iterations + 1 - steps)

@@ -75,9 +75,15 @@ def _require(row: dict, key: str, typ: type | tuple[type, ...], where: str) -> A
         raise RubricError(f"{where}: missing field '{key}'")
     value = row[key]
     if not isinstance(value, typ) or isinstance(value, bool) and typ is not bool:
-        names = typ.__name__ if isinstance(typ, type) else "/".join(t.__name__ for t in typ)
+        names = ("a number" if typ == (int, float) else typ.__name__ if isinstance(typ, type)
+                 else "/".join(t.__name__ for t in typ))
         raise RubricError(f"{where}: field '{key}' must be {names}, got {type(value).__name__}")
     return value
+
+
+def _optional(row: dict, key: str, typ: type | tuple[type, ...], default: Any, where: str) -> Any:
+    """``row[key]`` checked like ``_require``, or ``default`` when the key is absent."""
+    return _require(row, key, typ, where) if key in row else default
 
 
 def _qidxs(row: dict, key: str, n: int, where: str) -> set[int]:
@@ -149,19 +155,16 @@ def parse_rubricloop(row: dict, where: str) -> Item:
             difficulty = chk.get("difficulty")
             if difficulty not in (None, "easy", "hard"):
                 raise RubricError(f"{kw}: field 'difficulty' must be 'easy', 'hard' or null, got {difficulty!r}")
-            weight = chk.get("weight", 1.0)
-            if not isinstance(weight, (int, float)) or isinstance(weight, bool):
-                raise RubricError(f"{kw}: field 'weight' must be a number, got {type(weight).__name__}")
             checks.append(Check(
                 id=str(_require(chk, "id", (str, int), kw)),
                 question=_require(chk, "question", str, kw),
                 difficulty=difficulty,
-                weight=float(weight),
-                gate=bool(chk.get("gate", False)),
-                tag=str(chk.get("tag", "")),
+                weight=float(_optional(chk, "weight", (int, float), 1.0, kw)),
+                gate=_optional(chk, "gate", bool, False, kw),
+                tag=_optional(chk, "tag", str, "", kw),
                 expects=tuple(expects),
             ))
-        criteria.append(Criterion(str(crit.get("name", f"criterion {ci + 1}")), tuple(checks)))
+        criteria.append(Criterion(_optional(crit, "name", str, f"criterion {ci + 1}", cw), tuple(checks)))
     ids = [c.id for crit in criteria for c in crit.checks]
     if len(ids) != len(set(ids)):
         raise RubricError(f"{where}: check ids are not unique")

@@ -80,7 +80,7 @@ def test_no_failures_sends_nothing_and_unknown_check_raises():
     with ChatServer(lambda seen, n: ok("{}")) as server:
         writer = LLMInstructionWriter(base_url=server.base_url, model="m", **FAST)
         assert writer.write(Image.new("RGB", (8, 8)), ITEM, []) == ""
-        with pytest.raises(ValueError, match="item slide-7: failed check 'zz' is not in its rubric"):
+        with pytest.raises(ValueError, match="item 'slide-7': failed check 'zz' is not in its rubric"):
             writer.write(Image.new("RGB", (8, 8)), ITEM, [no(Check("zz", "q"), "")])
     assert server.seen == []
 

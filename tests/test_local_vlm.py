@@ -9,7 +9,8 @@ import pytest
 import torch
 from PIL import Image, ImageDraw
 
-from refine.writers.local_vlm import LocalVLMInstructionWriter, failures_by_criterion, writer_prompt
+from refine.interfaces import failures_by_criterion
+from refine.writers.local_vlm import LocalVLMInstructionWriter, writer_prompt
 from rewards.judges.local_vlm import LocalVLMJudge, p_yes_from_logits
 from rewards.rubric import Check, Criterion, Item, Rubric, Verdict
 
@@ -145,9 +146,9 @@ def test_forward_failure_on_one_row_withholds_that_row(judge, monkeypatch):
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="needs a machine without CUDA")
 def test_cuda_requested_without_cuda_is_a_clear_error():
-    with pytest.raises(RuntimeError, match="CUDA is not available"):
+    with pytest.raises(RuntimeError, match="judge local_vlm needs a GPU; device=cuda not available; use judge device=cpu"):
         LocalVLMJudge(device="cuda")
-    with pytest.raises(RuntimeError, match="CUDA is not available"):
+    with pytest.raises(RuntimeError, match="writer local_vlm needs a GPU; device=cuda:0 not available"):
         LocalVLMInstructionWriter(device="cuda:0")
     with pytest.raises(ValueError, match="torch_dtype='bf16'"):
         LocalVLMJudge(device="cpu", torch_dtype="bf16")
@@ -163,14 +164,14 @@ FAILURES = [(c, Verdict(c.id, "no", "test")) for c in (CHECKS[2], CHECKS[0], CHE
 
 def test_writer_prompt_groups_failures_per_criterion():
     groups = failures_by_criterion(ITEM, FAILURES)
-    assert [(crit.name, qs) for crit, qs in groups] == [
-        ("chart", ["Is there a logo?", "Does the chart have a legend?"]),
+    assert [(crit.name, [c.question for c, _ in group]) for crit, group in groups] == [
         ("title", ["Is the title red?"]),
+        ("chart", ["Is there a logo?", "Does the chart have a legend?"]),
     ]
     text = writer_prompt(ITEM, FAILURES)
     assert text.endswith(
-        "Prompt: A slide titled Q3 revenue\nFailed checks:\n- chart: Is there a logo?\n"
-        "- chart: Does the chart have a legend?\n- title: Is the title red?"
+        "Prompt: A slide titled Q3 revenue\nFailed checks:\n- title: Is the title red?\n"
+        "- chart: Is there a logo?\n- chart: Does the chart have a legend?"
     )
     with pytest.raises(ValueError, match="item 'slide-7': failed check '9'"):
         failures_by_criterion(ITEM, [(Check("9", "?"), Verdict("9", "no", "test"))])

@@ -14,9 +14,11 @@ import torch
 from PIL import Image
 
 from diffusers import FluxKontextPipeline, QwenImageEditPipeline, StableDiffusionInstructPix2PixPipeline
+
 from refine import tiny_pipelines
-from refine.generators import load_pipeline, torch_dtype_from_name
+from refine.generators import load_pipeline
 from refine.interfaces import Failure
+from rewards import devices
 
 PIPELINES = {
     "flux_kontext": (FluxKontextPipeline, tiny_pipelines.tiny_flux_kontext_pipeline),
@@ -87,7 +89,7 @@ class DiffusersEditor:
     ):
         if pipeline not in PIPELINES:
             raise ValueError(f"editor pipeline={pipeline!r} is not one of {sorted(PIPELINES)}")
-        torch_dtype_from_name(torch_dtype)  # fail at construction on a typo
+        devices.torch_dtype(torch_dtype)  # fail at construction on a typo
         self.name = f"tiny_{pipeline}" if tiny else pipeline
         self.pipeline, self.model_id, self.torch_dtype, self.device = pipeline, model_id, torch_dtype, device
         self.num_inference_steps, self.guidance_scale = num_inference_steps, guidance_scale

@@ -13,7 +13,7 @@ from typing import Sequence
 
 from PIL import Image
 
-from refine.interfaces import Failure
+from refine.interfaces import Failure, failures_by_criterion
 from rewards.judges.openai_client import ChatClient, ChatError, image_data_url, parse_json_object, user_message
 from rewards.rubric import Criterion, Item
 
@@ -28,22 +28,6 @@ Reply with one JSON object and nothing else, one instruction per criterion in th
 class WriterError(RuntimeError):
     """The writer could not produce instructions (request failed, reply unreadable). One line,
     naming the item."""
-
-
-def failed_by_criterion(item: Item, failures: Sequence[Failure]) -> list[tuple[Criterion, list[Failure]]]:
-    """``failures`` grouped by the criterion each check belongs to, in rubric order.
-
-    Raises:
-        ValueError: a failed check is not in ``item``'s rubric.
-    """
-    groups: dict[int, list[Failure]] = {}  # id(criterion) -> its failures
-    for check, verdict in failures:
-        try:
-            crit = item.rubric.criterion_of(check.id)
-        except KeyError:
-            raise ValueError(f"item {item.id}: failed check {check.id!r} is not in its rubric") from None
-        groups.setdefault(id(crit), []).append((check, verdict))
-    return [(crit, groups[id(crit)]) for crit in item.rubric.criteria if id(crit) in groups]
 
 
 def user_prompt(item: Item, groups: list[tuple[Criterion, list[Failure]]]) -> str:
@@ -125,7 +109,7 @@ class LLMInstructionWriter:
                 instruction per criterion.
             ValueError: a failed check is not in the item's rubric.
         """
-        groups = failed_by_criterion(item, failures)
+        groups = failures_by_criterion(item, failures)
         if not groups:
             return ""
         messages = [

@@ -12,9 +12,10 @@ from typing import Sequence
 import torch
 from PIL import Image
 
-from refine.interfaces import Failure
-from rewards.judges.local_vlm import fit_image, load_qwen2_5_vl, resolve_device, resolve_dtype
-from rewards.rubric import Criterion, Item
+from refine.interfaces import Failure, failures_by_criterion
+from rewards import devices
+from rewards.judges.local_vlm import fit_image, load_qwen2_5_vl
+from rewards.rubric import Item
 
 INSTRUCTION = (
     "You write edit instructions for an image editor. The image was generated for the prompt below "
@@ -23,27 +24,11 @@ INSTRUCTION = (
 )
 
 
-def failures_by_criterion(item: Item, failures: Sequence[Failure]) -> list[tuple[Criterion, list[str]]]:
-    """Group the failed checks' questions by their criterion, in rubric order of first failure.
-
-    Raises:
-        ValueError: a failed check is not in ``item``'s rubric (names the item and check).
-    """
-    groups: dict[str, tuple[Criterion, list[str]]] = {}
-    for check, _ in failures:
-        try:
-            criterion = item.rubric.criterion_of(check.id)
-        except KeyError:
-            raise ValueError(f"item {item.id!r}: failed check {check.id!r} is not in its rubric") from None
-        groups.setdefault(criterion.name, (criterion, []))[1].append(check.question)
-    return list(groups.values())
-
-
 def writer_prompt(item: Item, failures: Sequence[Failure]) -> str:
     """The user text: instruction, original prompt, then ``- <criterion>: <question>`` lines."""
     lines = [INSTRUCTION, "", f"Prompt: {item.prompt}", "Failed checks:"]
-    for criterion, questions in failures_by_criterion(item, failures):
-        lines += [f"- {criterion.name}: {q}" for q in questions]
+    for criterion, group in failures_by_criterion(item, failures):
+        lines += [f"- {criterion.name}: {check.question}" for check, _ in group]
     return "\n".join(lines)
 
 
@@ -82,8 +67,8 @@ class LocalVLMInstructionWriter:
         image_max_side: int = 768,
         tiny: bool = False,
     ):
-        resolve_device(device)
-        resolve_dtype(torch_dtype)
+        devices.require_device(device, "writer local_vlm", "writer device=cpu")
+        devices.torch_dtype(torch_dtype)
         self.model_id, self.torch_dtype, self.device, self.tiny = model_id, torch_dtype, device, tiny
         self.max_new_tokens, self.image_max_side = max_new_tokens, image_max_side
         self.name = f"local_vlm:{'tiny-qwen2.5-vl' if tiny else model_id}"

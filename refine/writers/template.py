@@ -6,8 +6,8 @@ from typing import Sequence
 
 from PIL import Image
 
-from refine.interfaces import Failure
-from rewards.rubric import Check, Criterion, Item
+from refine.interfaces import Failure, failures_by_criterion
+from rewards.rubric import Check, Item
 
 _WHERE = {"top": " at the top", "bottom": " at the bottom", "left": " on the left", "right": " on the right", None: ""}
 
@@ -31,12 +31,8 @@ class TemplateWriter:
     name = "template"
 
     def write(self, image: Image.Image, item: Item, failures: Sequence[Failure]) -> str:
-        by_criterion: dict[int, tuple[Criterion, list[str]]] = {}
-        for check, _ in failures:
-            criterion = item.rubric.criterion_of(check.id)
-            by_criterion.setdefault(id(criterion), (criterion, []))[1].append(edit_for(check))
         lines = []
-        for criterion, edits in by_criterion.values():
+        for criterion, group in failures_by_criterion(item, failures):
             prefix = f"{criterion.name}: " if len(criterion.checks) > 1 else ""
-            lines.append(prefix + ". ".join(edits) + ".")
+            lines.append(prefix + ". ".join(edit_for(check) for check, _ in group) + ".")
         return "\n".join(lines)

@@ -21,37 +21,12 @@ from typing import Any, Sequence
 import torch
 from PIL import Image
 
+from rewards import devices
 from rewards.rubric import Check, Verdict, withheld
 
 QUESTION_SUFFIX = "Answer Yes or No."
 YES_WORDS = ("Yes", " Yes")
 NO_WORDS = ("No", " No")
-
-
-def resolve_device(device: str) -> torch.device:
-    """Return ``torch.device(device)``.
-
-    Raises:
-        RuntimeError: ``device`` names CUDA but ``torch.cuda.is_available()`` is False.
-    """
-    dev = torch.device(device)
-    if dev.type == "cuda" and not torch.cuda.is_available():
-        raise RuntimeError(
-            f"device={device!r} requested but CUDA is not available here; set device=cpu (e.g. judge.device=cpu)"
-        )
-    return dev
-
-
-def resolve_dtype(torch_dtype: str) -> torch.dtype:
-    """Map a dtype name ("bfloat16", "float16", "float32") to the torch dtype.
-
-    Raises:
-        ValueError: an unknown name.
-    """
-    dtype = getattr(torch, torch_dtype, None)
-    if not isinstance(dtype, torch.dtype):
-        raise ValueError(f"torch_dtype={torch_dtype!r} is not a torch dtype name (use bfloat16, float16 or float32)")
-    return dtype
 
 
 def load_qwen2_5_vl(model_id: str, torch_dtype: str, device: str, tiny: bool) -> tuple[Any, Any]:
@@ -69,7 +44,7 @@ def load_qwen2_5_vl(model_id: str, torch_dtype: str, device: str, tiny: bool) ->
     Raises:
         RuntimeError: CUDA requested but unavailable. ValueError: unknown dtype name.
     """
-    dev, dtype = resolve_device(device), resolve_dtype(torch_dtype)
+    dev, dtype = devices.require_device(device, "local_vlm", "device=cpu"), devices.torch_dtype(torch_dtype)
     if tiny:
         from refine.tiny_pipelines import tiny_qwen2_5_vl
 
@@ -161,8 +136,8 @@ class LocalVLMJudge:
             raise ValueError(f"batch_size must be >= 1, got {batch_size}")
         if not 0.0 <= threshold <= 1.0:
             raise ValueError(f"threshold must be in [0, 1], got {threshold}")
-        resolve_device(device)
-        resolve_dtype(torch_dtype)
+        devices.require_device(device, "judge local_vlm", "judge device=cpu")
+        devices.torch_dtype(torch_dtype)
         self.model_id, self.torch_dtype, self.device = model_id, torch_dtype, device
         self.batch_size, self.image_max_side, self.tiny, self.threshold = batch_size, image_max_side, tiny, threshold
         self.name = f"local_vlm:{'tiny-qwen2.5-vl' if tiny else model_id}"
