@@ -12,26 +12,27 @@ from __future__ import annotations
 
 from typing import Callable, Mapping
 
-from rewards.rubric import Check, Item, Verdict
+from rewards.rubric import Item, Verdict
 
 Verdicts = Mapping[str, Verdict]
 
 
-def _passed(verdicts: Verdicts, check: Check) -> bool:
-    v = verdicts.get(check.id)
+def passed(verdicts: Verdicts, check_id: str) -> bool:
+    """True iff the check has a verdict and it is "yes" (missing and withheld are not passes)."""
+    v = verdicts.get(check_id)
     return v is not None and v.answer == "yes"
 
 
 def pass_rate(item: Item, verdicts: Verdicts) -> float:
     """Fraction of the item's checks answered "yes" (IGenBench Q-ACC of a single image)."""
     checks = item.rubric.checks
-    return sum(_passed(verdicts, c) for c in checks) / len(checks) if checks else 0.0
+    return sum(passed(verdicts, c.id) for c in checks) / len(checks) if checks else 0.0
 
 
 def rubric_accuracy(item: Item, verdicts: Verdicts) -> float:
     """TechImage-Bench Eq. 1 on one item: 1 - sum_i e_i / sum_i |c_i| (e_i = failed points)."""
     total = sum(len(crit.checks) for crit in item.rubric.criteria)
-    failed = sum(not _passed(verdicts, c) for c in item.rubric.checks)
+    failed = sum(not passed(verdicts, c.id) for c in item.rubric.checks)
     return 1.0 - failed / total if total else 0.0
 
 
@@ -40,12 +41,12 @@ def criterion_score(item: Item, verdicts: Verdicts) -> float:
     crits = item.rubric.criteria
     if not crits:
         return 0.0
-    return sum(0.5 ** sum(not _passed(verdicts, c) for c in crit.checks) for crit in crits) / len(crits)
+    return sum(0.5 ** sum(not passed(verdicts, c.id) for c in crit.checks) for crit in crits) / len(crits)
 
 
 def bizgeneval_penalty(item: Item, verdicts: Verdicts, alpha: float = 0.1) -> float:
     """BizGenEval §3.4 on all questions: max(0, 1 - alpha * errors), errors = checks not "yes"."""
-    errors = sum(not _passed(verdicts, c) for c in item.rubric.checks)
+    errors = sum(not passed(verdicts, c.id) for c in item.rubric.checks)
     return max(0.0, 1.0 - alpha * errors)
 
 

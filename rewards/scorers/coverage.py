@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Sequence
 
-from rewards.rubric import Item, Verdict
+from rewards.item_scores import Verdicts
+from rewards.rubric import Item
 
-Verdicts = Mapping[str, Verdict]
 Results = Sequence[tuple[Item, Verdicts]]
 """What every scorer takes: one ``(item, verdicts by check id)`` pair per scored image."""
 

@@ -32,15 +32,11 @@ from collections import defaultdict
 from typing import Any, Mapping
 
 from rewards.rubric import Item
+from rewards.item_scores import passed
 from rewards.scorers.coverage import Results, Verdicts, coverage
 
 RATINGS = ("spelling", "readability", "logical_consistency")
 """GenExam's three global ratings, each an integer 0, 1 or 2."""
-
-
-def _yes(verdicts: Verdicts, check_id: str) -> bool:
-    v = verdicts.get(check_id)
-    return v is not None and v.answer == "yes"
 
 
 def _check_ratings(item: Item, ratings: Mapping[str, Any]) -> dict[str, int]:
@@ -73,8 +69,8 @@ def genexam_item(item: Item, verdicts: Verdicts, ratings: Mapping[str, Any] | No
     if round(total, 4) != 1:
         raise ValueError(f"item {item.id}: scoring point weights sum to {total}, expected 1")
     r = _check_ratings(item, ratings) if ratings is not None else dict.fromkeys(RATINGS, 0)
-    semantic = sum(c.weight for c in checks if _yes(verdicts, c.id))
-    all_yes = all(_yes(verdicts, c.id) for c in checks)
+    semantic = sum(c.weight for c in checks if passed(verdicts, c.id))
+    all_yes = all(passed(verdicts, c.id) for c in checks)
     return {
         "id": item.id,
         "subject": str(item.meta.get("subject", "all")),
