@@ -190,3 +190,19 @@ def test_coverage_ignores_verdicts_for_unknown_checks():
     item = Item("i", "p", Rubric.flat([Check("1", "?"), Check("2", "?")]))
     c = coverage([(item, verdicts(q1="no", q9="yes"))])
     assert (c["answered"], c["withheld"], c["missing"], c["coverage"]) == (1, 0, 1, 0.5)
+
+
+def test_techimage_general_rubric_is_merged_into_every_task():
+    from rewards.scorers.techimage import with_general
+
+    general = Rubric((Criterion("general", (Check("legible", "Is all text legible?"), Check("clean", "No artifacts?"))),))
+    task = Item("t1", "p", Rubric((Criterion("title", (Check("1", "Title?"),)),)))
+    merged = with_general(task, general)
+    assert [c.id for c in merged.rubric.checks] == ["1", "general.legible", "general.clean"]
+    assert [c.id for c in task.rubric.checks] == ["1"]  # the original item is unchanged
+    verdicts = {"1": Verdict("1", "yes", "j"), "general.legible": Verdict("general.legible", "no", "j"),
+                "general.clean": Verdict("general.clean", "yes", "j")}
+    scores = score_techimage([(merged, verdicts)])
+    # 3 points, 1 failed: accuracy 1 - 1/3; criteria: title e=0 -> 1, general e=1 -> 0.5; mean 0.75
+    assert scores["rubric_accuracy"] == pytest.approx(2 / 3)
+    assert scores["criterion_score"] == pytest.approx(0.75)

@@ -8,15 +8,30 @@ Source: TechImage-Bench (Ni et al.) §3.3, Eq. 1-2. With e_i = failed points of 
 The reference code pools i over every criterion of every task (not a mean of per-task means);
 so do we. Its evaluator is "hyper-conservative" (Yes only when every detail is visible), so a
 withheld or missing verdict is a failed point. The reference merges a shared "general" rubric
-into every task: give items whose rubric already includes it. Per-task values are
+into every task: :func:`with_general` does that for an item. Per-task values are
 :func:`rewards.item_scores.rubric_accuracy` and :func:`rewards.item_scores.criterion_score`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
+from rewards.rubric import Criterion, Item, Rubric
 from rewards.scorers.coverage import Results, coverage
+
+
+def with_general(item: Item, general: Rubric) -> Item:
+    """A copy of ``item`` whose rubric is its own criteria followed by the shared ``general``
+    criteria (TechImage-Bench's reference code merges one general rubric into every task).
+
+    The general checks' ids get the prefix ``general.`` so they cannot collide with the task's.
+    """
+    merged = tuple(
+        Criterion(crit.name, tuple(dataclasses.replace(c, id=f"general.{c.id}") for c in crit.checks))
+        for crit in general.criteria
+    )
+    return dataclasses.replace(item, rubric=Rubric(item.rubric.criteria + merged))
 
 
 def score_techimage(results: Results) -> dict[str, Any]:
