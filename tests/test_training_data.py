@@ -15,14 +15,28 @@ from rewards.rubric import REGIONS, Item, Rubric, RubricError
 from training.data import KINDS, make_dataset, read_jsonl, write_jsonl
 from training.leakage import LeakageError, check_leakage, find_leaks, load_heldout, normalize_prompt
 
-BENCH = Path("/work/shared/benchmarks")
-BIZGENEVAL = BENCH / "bizgeneval" / "bizgeneval_subset.jsonl"
-GENEXAM = BENCH / "genexam" / "genexam_subset.jsonl"
+# Held-out rows that ship in the repository, so a fresh clone runs these tests: 8 real
+# BizGenEval text rows (the package's bundled held-out set) and the first 10 GenExam rows.
+REPO = Path(__file__).resolve().parents[1]
+BIZGENEVAL = REPO / "refine" / "example" / "bizgeneval_text.jsonl"
+GENEXAM = REPO / "tests" / "fixtures" / "genexam" / "genexam_rows.jsonl"
 HELDOUT = [BIZGENEVAL, GENEXAM]
 
 
+def rows(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
 def first_row(path: Path) -> dict:
-    return json.loads(path.read_text(encoding="utf-8").splitlines()[0])
+    return rows(path)[0]
+
+
+def test_heldout_fixtures_are_real_benchmark_rows():
+    """The fixtures hold whole benchmark prompts (8 BizGenEval, 10 GenExam), all readable."""
+    assert [len(rows(p)) for p in HELDOUT] == [8, 10]
+    assert len(load_heldout(HELDOUT)) == 18
+    assert min(len(r["prompt"].split()) for r in rows(BIZGENEVAL)) > 400
+    assert first_row(GENEXAM)["id"] == "Biology_97" and first_row(BIZGENEVAL)["id"] == 322
 
 
 # ---------------------------------------------------------------- generation
@@ -152,6 +166,25 @@ def test_near_duplicate_of_a_bizgeneval_prompt_is_refused():
     want = fuzz.token_set_ratio(normalize_prompt(near.prompt), normalize_prompt(source["prompt"]))
     assert e.value.leaks[0].score == pytest.approx(want, abs=1e-3)
     assert 90 <= want < 100
+
+
+@pytest.mark.parametrize("path", HELDOUT, ids=["bizgeneval", "genexam"])
+def test_every_heldout_row_is_refused_when_lightly_rewritten(path):
+    """Each held-out row, upper-cased with its first and last words replaced, is refused as
+    a near (not exact) duplicate of that row and no other."""
+    near = []
+    for r in rows(path):
+        words = r["prompt"].split()
+        words[0], words[-1] = "Zorblax", "quux."  # words no benchmark prompt contains
+        near.append(Item(f"slide-{r['id']}", " ".join(words).upper(), Rubric(())))
+    with pytest.raises(LeakageError) as e:
+        check_leakage(near, HELDOUT)
+    assert [(lk.train_id, lk.heldout_id, lk.exact) for lk in e.value.leaks] == [
+        (f"slide-{r['id']}", str(r["id"]), False) for r in rows(path)
+    ]
+    want = [fuzz.token_set_ratio(normalize_prompt(it.prompt), normalize_prompt(r["prompt"])) for it, r in zip(near, rows(path))]
+    assert [lk.score for lk in e.value.leaks] == pytest.approx(want, abs=1e-3)
+    assert min(want) >= 90  # 100 where the replaced words also occur elsewhere in the prompt
 
 
 def test_exact_and_truncated_copies_are_refused_and_short_subsets_are_not():

@@ -153,13 +153,22 @@ def check_leakage(
 ) -> None:
     """Refuse training data that duplicates or nearly duplicates a held-out benchmark item.
 
-    Args: as :func:`find_leaks`; ``heldout_paths`` are JSONL files readable by
-    ``rewards.importers.load_items`` (BizGenEval, GenExam, rubric JSONL).
+    Args:
+        train_items: the training items; their ``prompt`` is compared and their ``id`` named.
+        heldout_paths: held-out JSONL files readable by ``rewards.importers.load_items``
+            (BizGenEval, GenExam, rubric JSONL); every row of every file is compared.
+        threshold: near-duplicate cutoff on rapidfuzz ``fuzz.token_set_ratio`` of the
+            normalised prompts, in [0, 100] (90 = a light rewrite still counts).
+        min_length_ratio: in [0, 1]; a near-duplicate pair also needs the shorter prompt to
+            have at least this share of the longer one's words (see the module docstring).
+            Exact copies are refused regardless.
+        workers: threads for ``rapidfuzz.process.cdist`` (-1 = all cores).
 
     Raises:
         LeakageError: one line naming each offending training prompt id (the first 20 pairs),
             the held-out file and item it duplicates and the score; ``.leaks`` holds all pairs.
         RubricError: a held-out file is unreadable or has a bad row.
+        ValueError: ``threshold`` or ``min_length_ratio`` out of range.
     """
     leaks = find_leaks(train_items, load_heldout(heldout_paths), threshold, min_length_ratio, workers)
     if leaks:

@@ -48,10 +48,6 @@ def _to_unit_images(decoded: torch.Tensor) -> torch.Tensor:
     return (decoded.float() / 2 + 0.5).clamp(0, 1)
 
 
-def _slice_kwargs(cond: Cond, n: int) -> Cond:
-    return {k: v[:n] for k, v in cond.items()}
-
-
 class SD3Family:
     """StableDiffusion3Pipeline (SD3, SD3.5). Latents (B, C, H/f, W/f); timestep = 1000 sigma."""
 
@@ -166,7 +162,9 @@ class QwenImageFamily:
 
     def encode(self, prompts: list[str], device) -> Cond:
         embeds, mask = self.pipe.encode_prompt(prompts, device=device, max_sequence_length=self.max_sequence_length)
-        return {"encoder_hidden_states": embeds, "encoder_hidden_states_mask": mask}
+        # The pipeline returns mask None when no token is padding; the transformer reads a
+        # missing mask the same way, and a Cond holds tensors only.
+        return {"encoder_hidden_states": embeds} if mask is None else {"encoder_hidden_states": embeds, "encoder_hidden_states_mask": mask}
 
     def latent_shape(self, batch: int) -> tuple[int, ...]:
         return (batch, self.image_seq_len(), self.channels)
@@ -274,12 +272,19 @@ def sample(
     Args:
         family: a family adapter (``family_for``).
         transformer: the (LoRA) transformer to sample with.
-        cond: conditioning for B samples; ``uncond`` likewise, for CFG (None: no CFG).
+        cond: conditioning of the B samples from ``family.encode`` (each tensor (B, ...)).
         sigmas: float32 (T + 1,) from ``schedule_sigmas``.
         sde_steps: indices in [0, T) sampled with the SDE; [] gives plain ODE (evaluation).
         noise_level: SDE noise level a.
         generator: draws the initial noise and the SDE noise (CPU generator).
-        cfg_scale: CFG scale s.
+        uncond: the unconditional (negative-prompt) conditioning for classifier-free guidance,
+            from the same ``family.encode`` (e.g. of ``[negative_prompt]``), each tensor (B, ...)
+            (expand a (1, ...) encoding to B rows); its token length, and whether it carries a
+            padding mask (Qwen-Image), may differ from ``cond``'s: the two are separate forward
+            passes (``guided_velocity``).
+            None: no CFG, one forward pass per step and ``cfg_scale`` is ignored.
+        cfg_scale: CFG scale s in v = v_u + s (v_c - v_u) (classifier-free guidance, Ho &
+            Salimans 2022, with s = 1 + w); used only with ``uncond``.
         autocast: a context-manager factory for mixed precision (None: fp32).
 
     Returns:

@@ -123,7 +123,9 @@ class OCRJudge:
     Evidence per verdict: ``{"expects": [{"text", "region", "found", "ocr_text", "box",
     "similarity"}], "ocr_text", "box"}`` where the top-level ``ocr_text``/``box`` are those of the
     first expectation not found (else the first), boxes ``[x0, y0, x1, y1]`` in pixels and
-    similarity = rapidfuzz ratio / 100 in [0, 1].
+    similarity in [0, 1] = rapidfuzz ``OSA.normalized_similarity`` of the normalised expected
+    string and the best-matching OCR text (1 - optimal string alignment distance / longer
+    length; see ``rewards.text_match.Match``), rounded to 4 decimals; 0.0 when nothing matched.
     """
 
     name = "ocr"
