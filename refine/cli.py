@@ -19,6 +19,7 @@ from omegaconf import DictConfig, OmegaConf
 from tqdm.auto import tqdm
 
 from refine.loop import RefineLoop
+from rewards.item_scores import ITEM_SCORES
 from rewards.importers import load_items
 from rewards.rubric import RubricError
 
@@ -55,13 +56,39 @@ def print_summary(summary: dict, out: Path) -> None:
         print(f"{'score':<18}{'initial':>10}{'best':>10}")
         for name, initial in summary["mean_initial"].items():
             print(f"{name:<18}{initial:>10.3f}{summary['mean_best'][name]:>10.3f}")
+    if summary["withheld"]:
+        reasons = "; ".join(f"{n} x {reason}" for reason, n in list(summary["withheld"].items())[:3])
+        print(f"withheld verdicts (never counted as passes): {reasons}")
     for err in summary["errors"]:
         print(f"error: {err}", file=sys.stderr)
     print(f"summary: {out / 'summary.json'}")
 
 
+def check_options(cfg: DictConfig) -> None:
+    """Validate the top-level options. Raises ValueError with one line naming the option."""
+    def is_int(v):
+        return isinstance(v, int) and not isinstance(v, bool)
+
+    if not is_int(cfg.iterations) or cfg.iterations < 0:
+        raise ValueError(f"iterations must be an integer >= 0, got {cfg.iterations!r}")
+    if cfg.limit is not None and (not is_int(cfg.limit) or cfg.limit < 1):
+        raise ValueError(f"limit must be an integer >= 1 or null, got {cfg.limit!r}")
+    if not is_int(cfg.seed):
+        raise ValueError(f"seed must be an integer, got {cfg.seed!r}")
+    if cfg.keep_best_by not in ITEM_SCORES:
+        raise ValueError(f"keep_best_by must be one of {sorted(ITEM_SCORES)}, got {cfg.keep_best_by!r}")
+    if not cfg.out or (Path(cfg.out).exists() and not Path(cfg.out).is_dir()):
+        raise ValueError(f"out must name a folder, got {cfg.out!r}")
+
+
 def run(cfg: DictConfig) -> int:
-    """Run the loop for a composed config; returns the exit status."""
+    """Run the loop for a composed config; returns the exit status (0 ok, 1 an item or row
+    failed, 2 a bad option, 130 interrupted)."""
+    try:
+        check_options(cfg)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     data = Path(cfg.data) if cfg.data else bundled_example()
     out = Path(cfg.out)
     try:
@@ -69,10 +96,18 @@ def run(cfg: DictConfig) -> int:
     except RubricError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    if cfg.limit is not None:
-        items = items[: cfg.limit]
-    loop = RefineLoop(build(cfg, "judge"), build(cfg, "writer"), build(cfg, "editor"), build(cfg, "generator"),
-                      iterations=cfg.iterations, keep_best_by=cfg.keep_best_by, seed=cfg.seed)
+    if not items and not load_errors:
+        print(f"error: {data} holds no items", file=sys.stderr)
+        return 1
+    items = items[: cfg.limit]
+    try:
+        loop = RefineLoop(build(cfg, "judge"), build(cfg, "writer"), build(cfg, "editor"), build(cfg, "generator"),
+                          iterations=cfg.iterations, keep_best_by=cfg.keep_best_by, seed=cfg.seed)
+        out.mkdir(parents=True, exist_ok=True)
+        loop.check_settings(out / "run.json")
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     print(f"refining {len(items)} items from {data} -> {out} ({cfg.iterations} iterations)")
     wandb_run = start_wandb(cfg, out)
     try:

@@ -13,14 +13,16 @@ Output layout under ``out`` (one folder per item, named by :func:`item_dir_name`
     <out>/<item>/instructions.jsonl            one line per edit: iteration, instruction
     <out>/<item>/result.json                   written last: the item is finished
     <out>/summary.json                         per item scores, best iteration, errors; means
+    <out>/run.json                             the settings (iterations, keep_best_by, seed)
 
-Resume: an item folder with ``result.json`` is skipped; any other item folder is half-written
-and is redone from scratch. ``summary.json`` is rewritten (atomically) after every item, so a
+Resume: an item folder with a readable ``result.json`` is skipped; any other item folder is
+half-written and is redone from scratch. A rerun with other settings than ``run.json`` is refused. ``summary.json`` is rewritten (atomically) after every item, so a
 Ctrl-C loses nothing that was finished.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -51,6 +53,7 @@ class ItemResult:
         best_iteration: index into ``scores`` of the kept iteration (by ``keep_best_by``).
         best_image: path of ``best.png``, relative to ``out``.
         stop_reason: why the loop ended ("iterations", "all checks pass", "no failed check to edit").
+        withheld: reason -> number of withheld verdicts over all iterations (a dead judge shows here).
         error: one-line error, or None.
     """
 
@@ -59,12 +62,32 @@ class ItemResult:
     best_iteration: int | None = None
     best_image: str | None = None
     stop_reason: str | None = None
+    withheld: dict[str, int] = field(default_factory=dict)
     error: str | None = None
 
 
 def item_dir_name(item_id: str) -> str:
-    """A file-system-safe folder name for an item id."""
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", item_id) or "_"
+    """A file-system-safe folder name for an item id: characters outside ``[A-Za-z0-9._-]``
+    become ``_``, and a name starting with a dot gets a ``_`` prefix (so "." and ".." can
+    never name the output folder or its parent)."""
+    name = re.sub(r"[^A-Za-z0-9._-]+", "_", item_id) or "_"
+    return "_" + name if name.startswith(".") else name
+
+
+def item_dir_names(ids: Sequence[str]) -> list[str]:
+    """``item_dir_name`` of each id; ids that would share a folder ("a b", "a_b") get a short
+    hash of the id appended, so every item has its own folder and reruns find the same one."""
+    names = [item_dir_name(i) for i in ids]
+    clashes = {n for n in names if names.count(n) > 1}
+    return [f"{n}-{hashlib.sha1(i.encode()).hexdigest()[:8]}" if n in clashes else n for n, i in zip(names, ids)]
+
+
+def read_result(path: Path) -> "ItemResult | None":
+    """The finished item's result, or None when ``path`` is missing or unreadable (redo the item)."""
+    try:
+        return ItemResult(**json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, TypeError):
+        return None
 
 
 def load_image(path: Path, item_id: str) -> Image.Image:
@@ -79,7 +102,7 @@ def load_image(path: Path, item_id: str) -> Image.Image:
             return im.convert("RGB")
     except FileNotFoundError:
         raise ItemError(f"item {item_id}: image not found: {path}") from None
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as e:
+    except (UnidentifiedImageError, Image.DecompressionBombError, OSError, SyntaxError, ValueError) as e:
         raise ItemError(f"item {item_id}: cannot read image {path} ({type(e).__name__}: {e})") from None
 
 
@@ -146,6 +169,8 @@ class RefineLoop:
                 verdicts = self.judge_one(image, item)
                 for check in item.rubric.checks:
                     v = verdicts.get(check.id) or Verdict(check.id, "withheld", "loop", "judge returned no verdict")
+                    if v.answer == "withheld":
+                        result.withheld[v.reason] = result.withheld.get(v.reason, 0) + 1
                     vf.write(json.dumps({"iteration": k, **v.to_dict()}, ensure_ascii=False) + "\n")
                 scores = score_item(item, verdicts)
                 result.scores.append(scores)
@@ -184,15 +209,15 @@ class RefineLoop:
             log: ``fn(dict)`` called once per finished item with its scores (e.g. ``wandb.log``), or None.
         """
         out.mkdir(parents=True, exist_ok=True)
+        self.check_settings(out / "run.json")
         results: list[ItemResult] = []
-        dirs = [item_dir_name(it.id) for it in items]
-        if len(set(dirs)) != len(dirs):
-            raise ValueError("two item ids map to the same output folder name; make the ids distinct")
+        dirs = item_dir_names([it.id for it in items])
         for index, (item, name) in enumerate(zip(items, dirs)):
             item_dir = out / name
             done = item_dir / "result.json"
-            if done.exists():
-                results.append(ItemResult(**json.loads(done.read_text(encoding="utf-8"))))
+            finished = read_result(done)
+            if finished is not None:
+                results.append(finished)
                 if progress is not None:
                     progress.update(self.iterations + 1)
                 continue
@@ -227,10 +252,30 @@ class RefineLoop:
         _write_json(out / "summary.json", summary)
         return summary
 
+    def check_settings(self, path: Path) -> None:
+        """Record the loop's settings in ``<out>/run.json``; on a rerun, refuse different ones
+        (finished items would otherwise mix two settings in one summary).
+
+        Raises:
+            ValueError: ``out`` holds a run made with other settings (one line).
+        """
+        settings = {"iterations": self.iterations, "keep_best_by": self.keep_best_by, "seed": self.seed}
+        if path.exists():
+            before = json.loads(path.read_text(encoding="utf-8"))
+            if before != settings:
+                changed = ", ".join(f"{k}={before.get(k)!r}" for k in settings if before.get(k) != settings[k])
+                raise ValueError(f"{path.parent} holds a run made with {changed}; use those settings to resume, or a new out=")
+        else:
+            _write_json(path, settings)
+
     def summary(self, results: Sequence[ItemResult], load_errors: Sequence[str]) -> dict[str, Any]:
         """The run summary: per item results, means of the initial and best scores over the
         items that finished, and every error (parse errors first)."""
         ok = [r for r in results if r.error is None]
+        withheld: dict[str, int] = {}
+        for r in ok:
+            for reason, n in r.withheld.items():
+                withheld[reason] = withheld.get(reason, 0) + n
         names = list(ok[0].scores[0]) if ok else list(ITEM_SCORES) + ["coverage"]
 
         def mean(key: str, pick: Callable[[ItemResult], dict[str, float]]) -> float | None:
@@ -245,5 +290,6 @@ class RefineLoop:
             "mean_initial": {k: mean(k, lambda r: r.scores[0]) for k in names},
             "mean_best": {k: mean(k, lambda r: r.scores[r.best_iteration]) for k in names},
             "errors": list(load_errors) + [r.error for r in results if r.error],
+            "withheld": dict(sorted(withheld.items(), key=lambda kv: -kv[1])),
             "items": [r.__dict__ for r in results],
         }

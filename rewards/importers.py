@@ -192,6 +192,8 @@ def parse_row(row: Any, where: str, base_dir: Path) -> Item:
         item = parse_rubricloop(row, where)
     else:
         raise RubricError(f"{where}: unknown row format (expected 'questions', 'scoring_points' or 'criteria')")
+    if not item.rubric.checks:
+        raise RubricError(f"{where}: the rubric holds no checks")
     if row.get("image") is not None:
         image = _require(row, "image", str, where)
         item.image = (base_dir / image).resolve()

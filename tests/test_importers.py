@@ -69,6 +69,7 @@ def test_rubricloop_rows_and_bad_rows_each_get_one_line(tmp_path):
         json.dumps({"id": "s4", "prompt": "p", "criteria": [{"checks": [{"id": "a", "question": "q", "expects": [{"text": "x", "region": "middle"}]}]}]}),
         json.dumps(["a", "list"]),
         json.dumps({"id": "s5", "prompt": "p", "criteria": [{"checks": [{"id": "a", "question": "q", "gate": "no"}]}]}),
+        json.dumps({"id": "s6", "prompt": "p", "criteria": []}),
         "",
         json.dumps(good),
     ]
@@ -84,7 +85,8 @@ def test_rubricloop_rows_and_bad_rows_each_get_one_line(tmp_path):
     assert "field 'region' must be one of" in errors[3] and errors[3].startswith(f"{path}:5 (item s4)")
     assert errors[4] == f"{path}:6: a row must be a JSON object, got list"
     assert errors[5] == f"{path}:7 (item s5): criteria[0].checks[0]: field 'gate' must be bool, got str"
-    assert errors[6] == f"{path}:9 (item s1): duplicate item id"
+    assert errors[6] == f"{path}:8 (item s6): the rubric holds no checks"
+    assert errors[7] == f"{path}:10 (item s1): duplicate item id"
     assert all("\n" not in e for e in errors)
 
 

@@ -92,3 +92,14 @@ def test_ctrl_c_keeps_finished_items_and_rerun_resumes(tmp_path):
         assert (out / name / "result.json").stat().st_mtime_ns == mtime  # skipped, not redone
     summary = json.loads((out / "summary.json").read_text())
     assert summary["n_finished"] == 3 and [it["id"] for it in summary["items"]] == [str(r["id"]) for r in example_rows(3)]
+
+
+@pytest.mark.parametrize("option, message", [
+    ("iterations=-1", "error: iterations must be an integer >= 0, got -1"),
+    ("keep_best_by=foo", "error: keep_best_by must be one of"),
+    ("limit=0", "error: limit must be an integer >= 1 or null, got 0"),
+])
+def test_bad_options_are_one_line_and_exit_2(tmp_path, option, message):
+    proc = subprocess.run([str(SCRIPT), f"out={tmp_path / 'out'}", option], capture_output=True, text=True, env=ENV, timeout=300)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().startswith(message) and len(proc.stderr.strip().splitlines()) == 1

@@ -157,3 +157,34 @@ def test_resume_skips_finished_items_and_redoes_half_written_ones(tmp_path, whit
     assert judge.calls == 3  # only i1 re-judged: 3 judgings (0 -> 0.5 -> 1.0)
     assert not (out / "i1" / "iter_9.png").exists()
     assert second["items"] == first["items"]
+
+
+def test_odd_ids_get_their_own_folders_inside_out(tmp_path, white_png):
+    out = tmp_path / "parent" / "out"
+    out.parent.mkdir()
+    sentinel = out.parent / "keep.txt"
+    sentinel.write_text("not the loop's")
+    items = [colour_item(i, white_png) for i in (".", "..", "a b", "a_b")]
+    summary = RefineLoop(ColourJudge(), TemplateWriter(), PaintFirstFailure()).run(items, out)
+    assert summary["n_finished"] == 4 and sentinel.read_text() == "not the loop's"
+    folders = sorted(p.name for p in out.iterdir() if p.is_dir())
+    assert folders[:2] == ["_.", "_.."] and len(folders) == 4
+    assert all((out / it["best_image"]).resolve().parent.parent == out.resolve() for it in summary["items"])
+    assert RefineLoop(ColourJudge(), TemplateWriter(), PaintFirstFailure()).run(items, out)["items"] == summary["items"]
+
+
+def test_corrupt_result_json_is_redone_and_other_settings_refused(tmp_path, white_png):
+    out = tmp_path / "out"
+    RefineLoop(ColourJudge(), TemplateWriter(), PaintFirstFailure()).run([colour_item("a", white_png)], out)
+    (out / "a" / "result.json").write_text("{truncated")
+    judge = ColourJudge()
+    summary = RefineLoop(judge, TemplateWriter(), PaintFirstFailure()).run([colour_item("a", white_png)], out)
+    assert judge.calls == 3 and summary["n_finished"] == 1
+    with pytest.raises(ValueError, match="holds a run made with iterations=3; use those settings"):
+        RefineLoop(ColourJudge(), TemplateWriter(), PaintFirstFailure(), iterations=1).run([colour_item("a", white_png)], out)
+
+
+def test_withheld_reasons_are_counted(tmp_path, white_png):
+    summary = RefineLoop(ColourJudge(), TemplateWriter(), PaintFirstFailure()).run(
+        [colour_item("a", white_png, withheld_check=True)], tmp_path / "out")
+    assert summary["withheld"] == {"not a colour check": 3}  # judged 3 times: 0 -> 1/2 -> 1 of the colours
