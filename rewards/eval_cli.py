@@ -9,8 +9,10 @@ writes ``scores.json``. Result-file formats: :mod:`rewards.scorers.bizgeneval_re
 :mod:`rewards.scorers.genexam_results`.
 
 Exit status: 0 when every data row and every existing result file was read; 1 when any was bad
-(one ``error:`` line each on stderr; the others are still scored and written); 2 when ``data``,
-``results`` or ``out`` is not given, ``benchmark`` is unknown, or the data file cannot be read.
+(one ``error:`` line each on stderr; the others are still scored and written), or when no item
+has a result file; 2 when ``data``, ``results`` or ``out`` is not given or not usable (``results``
+not a folder, ``out`` a file), ``alpha`` is not in (0, 1], ``benchmark`` is unknown, or the data
+file cannot be read.
 Items without a result file are not scored (as in the official scorers) and are counted in
 ``scores.json``, not errors.
 """
@@ -127,8 +129,19 @@ def run(cfg: DictConfig) -> int:
         print(f"error: missing required argument(s): {' '.join(f'{k}=...' for k in missing)}", file=sys.stderr)
         return 2
     data, results, out = Path(cfg.data), Path(cfg.results), Path(cfg.out)
+    alpha = cfg.alpha
+    problems = []
+    if not isinstance(alpha, (int, float)) or isinstance(alpha, bool) or not 0 < alpha <= 1:
+        problems.append(f"alpha must be a number in (0, 1], got {alpha!r}")
+    if not results.is_dir():
+        problems.append(f"results={results} is not a folder of result files")
+    if out.exists() and not out.is_dir():
+        problems.append(f"out={out} exists and is not a folder")
+    if problems:
+        print(f"error: {'; '.join(problems)}", file=sys.stderr)
+        return 2
     try:
-        summary, errors = BENCHMARKS[cfg.benchmark](data, results, out, float(cfg.alpha))
+        summary, errors = BENCHMARKS[cfg.benchmark](data, results, out, float(alpha))
     except RubricError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -139,6 +152,9 @@ def run(cfg: DictConfig) -> int:
     n_missing = len(summary["not_scored"]["missing"])
     print(f"{cfg.benchmark}: {summary['total_items']} items read, {n_missing} without a result file, "
           f"{len(errors)} errors; wrote {out}")
+    if summary["total_items"] and n_missing == summary["total_items"]:
+        print(f"error: no result file in {results} matches an item of {data} (wrong folder?)", file=sys.stderr)
+        return 1
     return 1 if errors else 0
 
 

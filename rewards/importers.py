@@ -192,7 +192,7 @@ def parse_row(row: Any, where: str, base_dir: Path) -> Item:
         item = parse_rubricloop(row, where)
     else:
         raise RubricError(f"{where}: unknown row format (expected 'questions', 'scoring_points' or 'criteria')")
-    if not item.rubric.checks:
+    if item.source == "rubricloop" and not item.rubric.checks:  # benchmark rows keep their scorers' own rules
         raise RubricError(f"{where}: the rubric holds no checks")
     if row.get("image") is not None:
         image = _require(row, "image", str, where)

@@ -122,10 +122,21 @@ def test_malformed_line_reported_and_other_items_scored(tmp_path):
 
 def test_unknown_benchmark_unreadable_data_missing_args_exit_2(tmp_path):
     assert eval_cli("benchmark=nope", "data=x", "results=y", f"out={tmp_path}", cwd=tmp_path).returncode == 2
+    (tmp_path / "y").mkdir()
     proc = eval_cli(f"data={tmp_path / 'absent.jsonl'}", "results=y", f"out={tmp_path / 'o'}", cwd=tmp_path)
     assert proc.returncode == 2 and "cannot read rubric file" in proc.stderr
     proc = eval_cli(f"out={tmp_path / 'o2'}", cwd=tmp_path)
     assert proc.returncode == 2 and proc.stderr == "error: missing required argument(s): data=... results=...\n"
+
+
+def test_unusable_results_or_alpha_exit_2_and_no_match_exits_1(tmp_path):
+    data, results = make_inputs(tmp_path / "in")
+    proc = eval_cli(f"data={data}", f"results={tmp_path / 'nope'}", "alpha=-5", f"out={tmp_path / 'o'}", cwd=tmp_path)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert "alpha must be a number in (0, 1], got -5" in proc.stderr and "is not a folder of result files" in proc.stderr
+    (tmp_path / "empty").mkdir()
+    proc = eval_cli(f"data={data}", f"results={tmp_path / 'empty'}", f"out={tmp_path / 'o'}", cwd=tmp_path)
+    assert proc.returncode == 1 and "no result file in" in proc.stderr
 
 
 def item_with(meta: dict, item_id="5", n=3) -> Item:
