@@ -67,6 +67,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--engine", choices=("rapidocr", "tesseract"), default="rapidocr")
     ap.add_argument("--json", type=Path, default=None, help="also write the report here")
     args = ap.parse_args(argv)
+    if not args.out.is_dir():
+        print(f"{args.out}: not a refine output folder", file=sys.stderr)
+        return 2
     try:
         manifest = json.loads(args.manifest.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as e:
@@ -75,7 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         read = rapidocr_reader() if args.engine == "rapidocr" else tesseract_reader()
     except ImportError:
-        print("rapidocr-onnxruntime is not installed; rerun with --engine tesseract (not independent of the judge)", file=sys.stderr)
+        print("rapidocr-onnxruntime is not installed: .venv/bin/pip install -e .[verify], or rerun with "
+              "--engine tesseract (not independent of the judge)", file=sys.stderr)
         return 2
     report = {"engine": args.engine, "items": {}}
     fixed = errors = broken = correct = 0
