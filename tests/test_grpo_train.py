@@ -2,7 +2,12 @@
 LoRA export, bad configs, and the Hydra config. Rewards are programmatic (no judge, no OCR)."""
 
 import os
+import socket
+import subprocess
+import sys
+import threading
 from dataclasses import replace
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -18,7 +23,7 @@ from rewards.reward_fns import RubricReward  # noqa: E402
 from rewards.rubric import Check, Item, Rubric, Verdict  # noqa: E402
 from training import grpo  # noqa: E402
 from training.checkpoint import LORA_FILE, list_checkpoints  # noqa: E402
-from training.grpo import GRPOConfig, train  # noqa: E402
+from training.grpo import GRPOConfig, minibatch_plan, train  # noqa: E402
 from training.rollout import family_for, guided_velocity, sample, schedule_sigmas  # noqa: E402
 from training.sde import sde_step  # noqa: E402
 
@@ -91,8 +96,9 @@ def test_learning_red_reward_rises(tmp_path):
     cfg = tiny_cfg(tmp_path, num_steps=16, eval_every=8, lora_target_modules=["to_q", "to_k", "to_v", "to_out.0", "proj_out"])
     history = train(cfg, tiny_sd3_pipeline(0), {"red": redness}, {"red": 1.0}, TRAIN, VAL, FAMILY)
     print("eval curve", history["eval_step"], history["eval_reward"])
-    start, end = history["eval_reward"][0], history["eval_reward"][-1]
-    assert end > start + 0.02, history["eval_reward"]
+    assert history["eval_step"] == [0, 8, 16]
+    start, mid, end = history["eval_reward"]
+    assert end > start + 0.04 and mid > start, history["eval_reward"]
 
 
 def test_resume_gives_the_same_next_step_loss_and_lora_loads(tmp_path):
@@ -224,3 +230,140 @@ def test_reward_hacking_guards_are_logged(tmp_path, monkeypatch):
     # step-0 evaluation of the validation item: 1 title yes, 2 legend no, 1 axis withheld
     assert row["eval/checks/title/pass_rate"] == 1.0 and row["eval/checks/legend/pass_rate"] == 0.0
     assert row["eval/rubric"] == pytest.approx(0.25, abs=1e-6)
+
+
+def test_minibatch_plan_runs_as_many_minibatches_on_every_rank():
+    """3 simulated ranks keep 6, 0 and 8 samples (batch 4): each runs 2 minibatches; the empty
+    rank pads with sample 0 at weight 0; weights b / n_mean (hand-computed) make the
+    rank-averaged loss the mean over every kept sample of the minibatch."""
+    kept = [6, 0, 8]
+    plans = [minibatch_plan(torch.arange(n), kept, 4) for n in kept]
+    assert [len(p) for p in plans] == [2, 2, 2]
+    # minibatch 0: 4 + 0 + 4 kept, n_mean = 8/3; minibatch 1: 2 + 0 + 4, n_mean = 2
+    assert [w for _, w in plans[0]] == [1.5, 1.0] and [w for _, w in plans[1]] == [0.0, 0.0] and [w for _, w in plans[2]] == [1.5, 2.0]
+    assert [i.tolist() for i, _ in plans[0]] == [[0, 1, 2, 3], [4, 5]] and [i.tolist() for i, _ in plans[1]] == [[0], [0]]
+    losses = [torch.rand(8, generator=torch.Generator().manual_seed(r)) for r in range(3)]  # per-sample losses of each rank
+    for m in range(2):
+        rank_mean = sum(w * losses[r][i].mean() for r, (i, w) in enumerate(p[m] for p in plans)) / 3  # what DDP averages
+        real = torch.cat([losses[r][i] for r, (i, w) in enumerate(p[m] for p in plans) if w > 0])
+        assert rank_mean.item() == pytest.approx(real.mean().item(), abs=1e-6)
+    # one process: the single-rank plan, weight exactly 1; nobody kept anything: no minibatch
+    assert [(i.tolist(), w) for i, w in minibatch_plan(torch.tensor([2, 3, 6, 7, 8]), [5], 4)] == [([2, 3, 6, 7], 1.0), ([8], 1.0)]
+    assert minibatch_plan(torch.arange(0), [0, 0], 4) == []
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _worker(out: Path, name: str) -> None:
+    """One process of ``test_ddp_rank_without_kept_groups_does_not_hang`` (run by ``__main__``):
+    a DDP rank (RANK set) or the one-process reference; saves its history and LoRA."""
+    rank = int(os.environ.get("RANK", "0"))
+
+    def reward(prompts, images, **columns):
+        # rank 1 scores every image alike: all its groups have zero advantage and are dropped
+        return [0.0] * len(images) if rank == 1 else redness(prompts, images)
+
+    pipe = tiny_sd3_pipeline(0)
+    cfg = tiny_cfg(out / name, num_steps=1, beta=0.04, num_eval_prompts=1, eval_sampling_steps=1)
+    history = train(cfg, pipe, {"red": reward}, {"red": 1.0}, TRAIN, VAL, FAMILY)
+    lora = [p.detach().clone() for p in pipe.transformer.parameters() if p.requires_grad]
+    torch.save({"history": history, "lora": lora}, out / f"{name}.pt")
+
+
+def test_ddp_rank_without_kept_groups_does_not_hang(tmp_path):
+    """Two gloo DDP ranks on CPU; rank 1 drops all its groups, rank 0 keeps all 8 samples. Both
+    finish (before the fix rank 0 waited forever in the gradient all-reduce), the replicas stay
+    equal, and rank 0's loss and LoRA equal a one-process run on rank 0's data: weight 2 on
+    rank 0 and 0 on rank 1, averaged over 2 ranks, is the one-process gradient exactly."""
+    port, procs = _free_port(), []
+    common = {**os.environ, "OMP_NUM_THREADS": "1", "WANDB_MODE": "disabled"}  # same threads: same float sums
+    ddp = {"ACCELERATE_USE_CPU": "true", "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(port), "WORLD_SIZE": "2", "LOCAL_WORLD_SIZE": "2"}
+    for name, env in [("rank0", {**ddp, "RANK": "0", "LOCAL_RANK": "0"}), ("rank1", {**ddp, "RANK": "1", "LOCAL_RANK": "1"}), ("single", {})]:
+        procs.append(subprocess.Popen([sys.executable, __file__, "--worker", str(tmp_path), name], env={**common, **env}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
+    try:
+        outputs = [p.communicate(timeout=240)[0] for p in procs]
+    except subprocess.TimeoutExpired:
+        for p in procs:
+            p.kill()
+        pytest.fail("DDP ranks hung")
+    assert all(p.returncode == 0 for p in procs), [o[-2000:] for o in outputs]
+    r0, r1, single = (torch.load(tmp_path / f"{name}.pt", weights_only=False) for name in ("rank0", "rank1", "single"))
+    for a, b in zip(r0["lora"], r1["lora"], strict=True):
+        assert torch.equal(a, b)
+    assert r1["history"]["loss"] == [0.0] and r0["history"]["loss"][0] != 0.0
+    assert r0["history"]["reward_mean"][0] == pytest.approx(single["history"]["reward_mean"][0] / 2, abs=1e-9)  # gathered with rank 1's zeros
+    assert r0["history"]["loss"][0] == pytest.approx(single["history"]["loss"][0], abs=1e-9, rel=0)
+    assert max((a - b).abs().max().item() for a, b in zip(r0["lora"], single["lora"], strict=True)) <= 1e-7
+
+
+def test_logs_approx_kl_kind_rewards_epoch_grid_and_final_ema_eval(tmp_path, monkeypatch):
+    """approx_kl = mean 0.5 (logp - logp_old)^2 over the update's calls; rewards/kind/<kind>/mean
+    from the rollout rewards; a sample grid once per epoch (4 prompts / 2 per step = steps 0, 2);
+    the final evaluation uses the EMA weights (decay 1 keeps the initial LoRA: it equals the
+    step-0 evaluation) and reaches the tracker at step num_steps."""
+    train_items = [SimpleNamespace(prompt=f"a {kind} number {i}", meta={"kind": kind}) for i, kind in enumerate(["slide", "chart", "slide", "chart"])]
+    kind_of = {it.prompt: it.meta["kind"] for it in train_items}
+    diffs, calls = [], []
+    real_loss = grpo.clipped_policy_loss
+
+    def spy_loss(log_prob, old_log_prob, advantages, clip_range):
+        diffs.append((log_prob.detach() - old_log_prob).double())
+        return real_loss(log_prob, old_log_prob, advantages, clip_range)
+
+    def reward(prompts, images, **columns):
+        values = redness(prompts, images)
+        calls.append((list(prompts), list(images), values))
+        return values
+
+    recorder = SimpleNamespace(rows={}, log=lambda row, step: recorder.rows.setdefault(step, row), finish=lambda: None)
+    monkeypatch.setattr(grpo, "clipped_policy_loss", spy_loss)
+    monkeypatch.setattr(grpo, "_init_wandb", lambda *a: recorder)
+    cfg = tiny_cfg(tmp_path, num_steps=3, prompts_per_step=2, group_size=2, batch_size=4, train_sampling_steps=2, num_inner_epochs=2, ema_decay=1.0, num_eval_prompts=2)
+    history = train(cfg, tiny_sd3_pipeline(0), {"red": reward}, {"red": 1.0}, train_items, VAL, FAMILY)
+
+    assert len(diffs) == 3 * 2 * 2  # 3 steps x 2 inner epochs (the second after an optimizer step) x 2 trained steps
+    expected_kl = [np.mean([0.5 * (d**2).mean().item() for d in diffs[4 * s : 4 * s + 4]]) for s in range(3)]
+    assert history["approx_kl"] == pytest.approx(expected_kl, rel=1e-5, abs=1e-15)
+    assert min(expected_kl) > 0
+    rollouts = [(p, im, v) for p, im, v in calls if len(p) == 4 and p[0] in kind_of]
+    assert len(rollouts) == 3
+    for step, (prompts, images, values) in enumerate(rollouts):
+        row = recorder.rows[step]
+        assert row["approx_kl"] == pytest.approx(expected_kl[step], rel=1e-5, abs=1e-15)
+        for kind in ("slide", "chart"):
+            mine = [v for p, v in zip(prompts, values) if kind_of[p] == kind]
+            assert row.get(f"rewards/kind/{kind}/mean") == (pytest.approx(np.mean(mine), abs=1e-6) if mine else None)
+        assert ("samples" in row) == (step in (0, 2))
+        if step in (0, 2):  # 2 prompts x G = 2: a 2 x 2 grid of 16 px images, in rollout order
+            grid = np.asarray(row["samples"].image)  # a wandb.Image of the PIL grid
+            assert grid.shape == (32, 32, 3)
+            assert np.array_equal(grid[16:, :16], np.asarray(images[2])) and np.array_equal(grid[:16, 16:], np.asarray(images[1]))
+    assert history["eval_step"] == [0, 3]
+    assert history["eval_reward"][1] == history["eval_reward"][0]
+    assert recorder.rows[3]["eval/reward_mean"] == history["eval_reward"][1]
+    state = torch.load(list_checkpoints(tmp_path / "run")[-1] / "training_state.pt", weights_only=False)
+    assert max((live - ema).abs().max().item() for live, ema in zip(state["live_lora"], state["ema"])) > 1e-4  # training moved the live LoRA
+
+
+def test_reward_threads_closed_when_a_step_fails(tmp_path):
+    """A reward that turns NaN at step 1 stops training with its one-line error, and the
+    reward thread is shut down (``AsyncRewarder.close`` in a finally)."""
+    calls = []
+
+    def flaky(prompts, images, **columns):
+        calls.append(len(images))  # 1: reward check, 2: step-0 evaluation, 3: step-0 rollout, 4: step-1 rollout
+        return [float("nan")] * len(images) if len(calls) == 4 else redness(prompts, images)
+
+    before = {t for t in threading.enumerate() if t.name.startswith("reward")}
+    with pytest.raises(ValueError, match="reward function 'r' returned nan"):
+        train(tiny_cfg(tmp_path, num_steps=3, train_sampling_steps=2, num_eval_prompts=1), tiny_sd3_pipeline(0), {"r": flaky}, {"r": 1.0}, TRAIN, VAL, FAMILY)
+    assert len(calls) == 4
+    assert not [t for t in threading.enumerate() if t.name.startswith("reward") and t not in before and t.is_alive()]
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["--worker"]:
+    _worker(Path(sys.argv[2]), sys.argv[3])

@@ -47,7 +47,9 @@ def restore_rng_states(states: dict, rollout_generator: torch.Generator, prompt_
     prompt_rng.setstate(states["prompt_rng"])
 
 
-def save_checkpoint(run_dir: str | Path, step: int, pipeline_class, transformer, state: dict, keep_last: int) -> Path:
+def save_checkpoint(
+    run_dir: str | Path, step: int, pipeline_class, transformer, state: dict, keep_last: int, *, lora_layers: dict | None = None
+) -> Path:
     """Write ``<run_dir>/step_<step>/`` and delete all but the newest ``keep_last`` checkpoints.
 
     Args:
@@ -58,13 +60,16 @@ def save_checkpoint(run_dir: str | Path, step: int, pipeline_class, transformer,
         transformer: the unwrapped transformer carrying the "default" LoRA adapter.
         state: picklable training state (optimizer, lr_scheduler, rng, ema ... state dicts).
         keep_last: how many checkpoints to keep (>= 1).
+        lora_layers: the LoRA state dict to write (``get_peft_model_state_dict`` keys), when the
+            caller gathered it from sharded weights (FSDP); None reads it from ``transformer``.
 
     Returns:
         the checkpoint folder.
     """
     folder = Path(run_dir) / f"step_{step}"
     folder.mkdir(parents=True, exist_ok=True)
-    lora = {k: v.detach().float().cpu().contiguous() for k, v in get_peft_model_state_dict(transformer).items()}
+    lora = get_peft_model_state_dict(transformer) if lora_layers is None else lora_layers
+    lora = {k: v.detach().float().cpu().contiguous() for k, v in lora.items()}
     pipeline_class.save_lora_weights(folder, transformer_lora_layers=lora, safe_serialization=True)
     torch.save({"step": step, **state}, folder / STATE_FILE)
     for old in list_checkpoints(run_dir)[:-keep_last]:

@@ -3,9 +3,17 @@
 ``train`` reads top to bottom: # 1. Sample -> # 2. Reward -> # 3. Advantages -> # 4. Update ->
 # 5. Log/checkpoint. The math lives in ``training.sde`` and ``training.grpo_math``; rollouts in
 ``training.rollout``; checkpoints in ``training.checkpoint``; rewards are combined by
-``rewards.reward_fns.combine_rewards`` (in a thread, ``AsyncRewarder``). Source: Flow-GRPO (arXiv
-2505.05470). Shape legend: P prompts per step (per rank), G images per prompt, B = P * G,
-K trained denoising steps, T sampling steps.
+``rewards.reward_fns.combine_rewards`` (in a thread, ``AsyncRewarder``). The update of one
+minibatch is ``update_minibatch`` (the step benchmark calls the same function). Source:
+Flow-GRPO (arXiv 2505.05470). Shape legend: P prompts per step (per rank), G images per prompt,
+B = P * G, b samples per minibatch, K trained denoising steps, T sampling steps.
+
+Multi-GPU (accelerate: DDP, DeepSpeed ZeRO-2, FSDP). Every forward pass (rollouts, evaluation,
+the policy and the LoRA-disabled reference pass of the update) goes through the prepared
+model, so FSDP gathers its sharded weights; every rank runs the same number of forward and
+backward passes (``minibatch_plan``), so the gradient all-reduce never waits on a rank that
+dropped all its groups; checkpoints gather the full LoRA (``lora_state_dict``). Every rank
+evaluates the same validation prompts (FSDP needs all ranks in each forward pass).
 """
 
 from __future__ import annotations
@@ -17,14 +25,15 @@ import time
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import torch
 from accelerate import Accelerator
-from accelerate.utils import gather_object
+from accelerate.utils import DistributedType, gather_object
 from diffusers.optimization import get_scheduler
 from peft import LoraConfig
+from peft.utils import get_peft_model_state_dict
 from PIL import Image
 from tqdm.auto import tqdm
 
@@ -32,8 +41,9 @@ from rewards.image_stats import image_stats
 from rewards.reward_fns import AsyncRewarder, RewardFn, RubricReward, combine_rewards, tag_pass_rates
 from training.checkpoint import list_checkpoints, load_checkpoint, restore_rng_states, rng_states, save_checkpoint
 from training.grpo_math import clipped_policy_loss, ema_update, group_advantages, nonzero_group_mask, step_kl
-from training.rollout import family_for, guided_velocity, sample, schedule_sigmas, to_pil
+from training.rollout import Cond, Rollout, family_for, guided_velocity, sample, schedule_sigmas, to_pil
 from training.sde import sde_step
+
 
 class NamedReward:
     """A reward function under the name it has in ``train``'s ``reward_fns`` (its config key).
@@ -135,6 +145,9 @@ class GRPOConfig:
     """recompute transformer activations in the backward pass"""
     mixed_precision: str = "no"
     """"no", "bf16" or "fp16" autocast (SDE and log-prob math always run in fp32)"""
+    log_images_every: int = 0
+    """> 0: log a grid of rollout samples every this many steps; 0: once per epoch (one pass over
+    the training prompts at prompts_per_step * world prompts per step)"""
     eval_every: int = 10
     """held-out evaluation every this many steps (and at the end)"""
     eval_seed: int = 1234
@@ -166,6 +179,8 @@ def check_setup(cfg: GRPOConfig, reward_fns: dict, weights: dict, train_items: S
         problems.append(f"mixed_precision must be 'no', 'bf16' or 'fp16', got {cfg.mixed_precision!r}")
     if (cfg.prompts_per_step * cfg.group_size) % cfg.batch_size:
         problems.append(f"prompts_per_step * group_size = {cfg.prompts_per_step * cfg.group_size} must be divisible by batch_size={cfg.batch_size}")
+    if cfg.log_images_every < 0:
+        problems.append(f"log_images_every must be >= 0 (0: once per epoch), got {cfg.log_images_every}")
     if not reward_fns:
         problems.append("no reward function configured")
     if set(reward_fns) != set(weights):
@@ -194,19 +209,187 @@ def _swap(params: list[torch.Tensor], values: list[torch.Tensor]) -> None:
             v.copy_(tmp)
 
 
-def evaluate(family, transformer, cfg, sigmas, items, named: list[NamedReward], weights: list[float], uncond, autocast) -> dict[str, Any]:
-    """ODE samples of the first ``num_eval_prompts`` validation items, fixed noise.
+@contextmanager
+def ema_weights(params: list[torch.Tensor], ema: list[torch.Tensor] | None):
+    """The EMA weights swapped into ``params`` (the live LoRA) for the body; nothing when ``ema`` is None."""
+    if ema is None:
+        yield
+        return
+    _swap(params, ema)
+    try:
+        yield
+    finally:
+        _swap(params, ema)
 
-    Returns ``eval/reward_mean``, ``eval/<reward name>`` (mean over images with a value),
-    ``eval/checks/<tag>/pass_rate`` when a ``RubricReward`` is configured, and the images
-    under ``_images``. Rewards are combined by ``rewards.reward_fns.combine_rewards``.
+
+def _expand(cond: Cond | None, n: int) -> Cond | None:
+    return None if cond is None else {k: v.expand(n, *v.shape[1:]) for k, v in cond.items()}
+
+
+@dataclass
+class Policy:
+    """The LoRA policy as the loop samples and re-scores it.
+
+    A ``Policy`` is called like a transformer (``policy(**kwargs)`` runs ``model``) and has the
+    frozen weights' ``dtype``: that is all ``training.rollout`` asks of one, so rollouts and
+    updates run the prepared model. A DDP wrapper does not forward attribute look-ups such as
+    ``dtype``, hence this object rather than the wrapper itself.
+
+    Attributes:
+        family: the pipeline's family adapter (``training.rollout.family_for``).
+        model: the accelerate-prepared transformer (a DDP, FSDP or DeepSpeed wrapper; the
+            transformer itself in one process). Every forward pass goes through it.
+        reference: the unwrapped transformer (``accelerator.unwrap_model(model)``) whose LoRA
+            adapter is switched off for the reference pass (``lora_disabled``).
+        dtype: dtype of the frozen weights; latents are cast to it before each forward pass.
+        device: where conditioning and latents live.
+        uncond: the negative-prompt conditioning for CFG, each tensor (1, ...); None: no CFG.
+        cfg_scale: CFG scale s.
+        noise_level: SDE noise level a.
+        autocast: context-manager factory for mixed precision (``accelerator.autocast``).
     """
-    items = items[: cfg.num_eval_prompts]
+
+    family: Any
+    model: Any
+    reference: Any
+    dtype: torch.dtype
+    device: torch.device | str
+    uncond: Cond | None
+    cfg_scale: float
+    noise_level: float
+    autocast: Callable
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.model(*args, **kwargs)
+
+    def rollout(self, cond: Cond, sigmas: torch.Tensor, sde_steps: list[int], generator: torch.Generator) -> Rollout:
+        """``training.rollout.sample`` for the b samples of ``cond`` (each tensor (b, ...)), no grad."""
+        b = next(iter(cond.values())).shape[0]
+        return sample(self.family, self, cond, sigmas, sde_steps, self.noise_level, generator, _expand(self.uncond, b), self.cfg_scale, self.autocast)
+
+    def velocity(self, latents: torch.Tensor, sigma: float, cond: Cond) -> torch.Tensor:
+        """Guided velocity (b, ...) at ``latents`` float32 (b, ...) and ``sigma``, under autocast."""
+        with self.autocast():
+            return guided_velocity(self.family, self, latents.to(self.dtype), sigma, cond, _expand(self.uncond, latents.shape[0]), self.cfg_scale)
+
+
+@dataclass
+class Minibatch:
+    """b rollout samples of one update minibatch, at the K trained denoising steps.
+
+    Attributes:
+        latents: float32 (b, K, ...) latents before each trained step.
+        next_latents: float32 (b, K, ...) latents the rollout stepped to.
+        old_log_probs: float32 (b, K) log-probs recorded by the rollout (never recomputed).
+        advantages: float32 (b,).
+        cond: conditioning, each tensor (b, ...).
+        steps: the K trained step indices into ``sigmas``.
+        weight: loss multiplier from ``minibatch_plan`` (1 in one process; 0 for padding).
+    """
+
+    latents: torch.Tensor
+    next_latents: torch.Tensor
+    old_log_probs: torch.Tensor
+    advantages: torch.Tensor
+    cond: Cond
+    steps: list[int]
+    weight: float
+
+
+def minibatch_plan(keep: torch.Tensor, kept_per_rank: Sequence[int], batch_size: int) -> list[tuple[torch.Tensor, float]]:
+    """This rank's update minibatches: as many on every rank, each with its loss weight.
+
+    DDP and DeepSpeed all-reduce gradients inside every backward pass (and FSDP gathers weights
+    in every forward pass), so every rank must run the same number of minibatches, or a rank
+    that kept fewer groups leaves the others waiting forever. Each rank runs
+    max_r ceil(n_r / batch_size) minibatches of its kept samples; a rank out of samples runs
+    sample 0 at weight 0 (zero gradient, but its collectives run). Weight b / n_mean, with
+    n_mean the mean over ranks of the kept samples in that minibatch, turns the rank-averaged
+    gradient into the mean over every kept sample of the minibatch; in one process it is 1.0.
+
+    Args:
+        keep: int64 (B_kept,) indices of this rank's samples whose group has a non-zero advantage.
+        kept_per_rank: B_kept of every rank, this one included (``accelerator.gather``).
+        batch_size: samples per minibatch (> 0).
+
+    Returns:
+        [(idx int64 (b,), weight float)], one per minibatch; [] when no rank kept a sample.
+    """
+    n_minibatches = max(math.ceil(n / batch_size) for n in kept_per_rank)
+    plan = []
+    for m in range(n_minibatches):
+        idx = keep[m * batch_size : (m + 1) * batch_size]
+        n_mean = sum(min(max(n - m * batch_size, 0), batch_size) for n in kept_per_rank) / len(kept_per_rank)
+        plan.append((idx, len(idx) / n_mean) if len(idx) else (keep.new_zeros(1), 0.0))
+    return plan
+
+
+def update_minibatch(mb: Minibatch, policy: Policy, *, accelerator: Accelerator, sigmas: torch.Tensor, clip_range: float, beta: float, grad_accum: int) -> dict[str, list[float]]:
+    """Backward of the GRPO loss of one minibatch, one trained denoising step at a time.
+
+    Per step k: the policy velocity re-scores the rollout's own step (``sde_step`` with
+    ``next_sample``), loss_k = clipped policy loss against the rollout's old log-probs
+    (Flow-GRPO Eq. 5) + beta * KL to the LoRA-disabled reference (closed form on the step
+    means, Eq. 6), and ``accelerator.backward(weight * loss_k / (K * grad_accum))``. No
+    optimizer step. Both passes run ``policy.model``; the reference pass switches the LoRA off
+    on ``policy.reference`` (beta == 0 skips it).
+
+    Args:
+        mb: the minibatch (``Minibatch``).
+        policy: the LoRA policy (``Policy``).
+        accelerator: runs the backward pass (gradient scaling, DDP/DeepSpeed hooks).
+        sigmas: float32 (T + 1,) sampling sigmas.
+        clip_range: PPO ratio clip eps.
+        beta: KL weight.
+        grad_accum: minibatches per optimizer step (the loss is divided by it).
+
+    Returns:
+        {"loss", "kl", "ratio", "clip_fraction", "approx_kl"}: one float per trained step (the
+        unweighted minibatch means; approx_kl = mean 0.5 (logp - logp_old)^2, the PPO estimate
+        of OpenAI Baselines ppo2 and Flow-GRPO); empty lists for a padding minibatch (weight 0).
+    """
+    stats: dict[str, list[float]] = {"loss": [], "kl": [], "ratio": [], "clip_fraction": [], "approx_kl": []}
+    for j, t in enumerate(mb.steps):
+        s, s_next = sigmas[t].item(), sigmas[t + 1].item()
+        x, x_next, old_log_prob = mb.latents[:, j], mb.next_latents[:, j], mb.old_log_probs[:, j]  # (b, ...), (b, ...), (b,)
+        v = policy.velocity(x, s, mb.cond)
+        _, log_prob, mean, step_std = sde_step(v, x, s, s_next, policy.noise_level, next_sample=x_next)
+        policy_loss, ratio, clip_fraction = clipped_policy_loss(log_prob, old_log_prob, mb.advantages, clip_range)
+        kl = torch.zeros(())
+        if beta > 0:
+            with torch.no_grad(), lora_disabled(policy.reference):
+                v_ref = policy.velocity(x, s, mb.cond)
+            _, _, ref_mean, _ = sde_step(v_ref, x, s, s_next, policy.noise_level, next_sample=x_next)
+            kl = step_kl(mean, ref_mean, step_std).mean()
+        loss = policy_loss + beta * kl
+        accelerator.backward(loss * mb.weight / (len(mb.steps) * grad_accum))
+        if mb.weight == 0:
+            continue
+        approx_kl = 0.5 * ((log_prob.detach() - old_log_prob) ** 2).mean()
+        for k, val in (("loss", loss), ("kl", kl), ("ratio", ratio.mean()), ("clip_fraction", clip_fraction), ("approx_kl", approx_kl)):
+            stats[k].append(val.item())
+    return stats
+
+
+def evaluate(policy: Policy, *, sigmas: torch.Tensor, items: Sequence, named: list[NamedReward], weights: list[float], seed: int) -> dict[str, Any]:
+    """ODE samples of ``items`` (one image each) from fixed noise, scored by the rewards.
+
+    Args:
+        policy: the policy to sample (swap EMA weights in beforehand to evaluate those).
+        sigmas: float32 (T_eval + 1,) evaluation sigmas.
+        items: validation items (``.prompt``), passed to the rewards as the ``items`` column.
+        named, weights: the rewards and their weights (``rewards.reward_fns.combine_rewards``).
+        seed: seed of the initial noise (the same images every evaluation for the same weights).
+
+    Returns:
+        ``eval/reward_mean``, ``eval/<reward name>`` (mean over images with a value),
+        ``eval/checks/<tag>/pass_rate`` when a ``RubricReward`` is configured, and the PIL
+        images under ``_images``.
+    """
     prompts = [it.prompt for it in items]
-    cond = family.encode(prompts, transformer.device)
-    generator = torch.Generator().manual_seed(cfg.eval_seed)
-    rollout = sample(family, transformer, cond, sigmas, [], cfg.noise_level, generator, _expand(uncond, len(prompts)), cfg.cfg_scale, autocast)
-    images = to_pil(family.decode(rollout.final))
+    cond = policy.family.encode(prompts, policy.device)
+    rollout = policy.rollout(cond, sigmas, [], torch.Generator().manual_seed(seed))
+    images = to_pil(policy.family.decode(rollout.final))
     total, per = combine_rewards(named, weights, prompts, images, items=items)
     checks = {f"eval/{k}": v for k, v in check_pass_rates(named, items).items()}
     return {"eval/reward_mean": total.mean().item(), **{f"eval/{n}": v.nanmean().item() for n, v in per.items()}, **checks, "_images": images}
@@ -231,8 +414,23 @@ def check_pass_rates(named: Sequence[NamedReward], items: Sequence) -> dict[str,
     return out
 
 
-def _expand(cond, n):
-    return None if cond is None else {k: v.expand(n, *v.shape[1:]) for k, v in cond.items()}
+def kind_reward_means(rewards: torch.Tensor, kinds: Sequence[str | None]) -> dict[str, float]:
+    """``rewards/kind/<kind>/mean``: mean total reward of the images of each item kind.
+
+    The per-dimension reward-hacking log (slide, chart, poster: ``item.meta["kind"]`` of
+    ``training.data``). Args: rewards float (N,); kinds: N kinds, None for an item without one
+    (left out). Returns {} when no item has a kind.
+    """
+    out = {}
+    for kind in sorted({k for k in kinds if k is not None}):
+        mask = torch.tensor([k == kind for k in kinds], device=rewards.device)  # (N,)
+        out[f"rewards/kind/{kind}/mean"] = rewards[mask].mean().item()
+    return out
+
+
+def _item_kind(item) -> str | None:
+    meta = getattr(item, "meta", None)
+    return meta.get("kind") if isinstance(meta, dict) else None
 
 
 def _grid(images: list[Image.Image], cols: int) -> Image.Image:
@@ -241,6 +439,11 @@ def _grid(images: list[Image.Image], cols: int) -> Image.Image:
     for i, im in enumerate(images):
         grid.paste(im, ((i % cols) * w, (i // cols) * h))
     return grid
+
+
+def _nanstd(x: torch.Tensor) -> float:
+    x = x[~torch.isnan(x)]
+    return x.std(unbiased=False).item() if x.numel() else math.nan
 
 
 def _init_wandb(cfg, accelerator, run_dir):
@@ -252,6 +455,112 @@ def _init_wandb(cfg, accelerator, run_dir):
     return wandb.init(project=cfg.wandb_project, name=cfg.run_name, config=asdict(cfg), mode=mode, dir=str(run_dir))
 
 
+def _log(tracker, logs: dict[str, Any], step: int) -> None:
+    if tracker is None:
+        return
+    import wandb
+
+    tracker.log({k: wandb.Image(v) if isinstance(v, Image.Image) else v for k, v in logs.items()}, step=step)
+
+
+def _eval_logs(ev: dict[str, Any], step: int, history: dict[str, list]) -> dict[str, Any]:
+    """Record an evaluation in ``history``; its W&B row (images as one grid)."""
+    history["eval_step"].append(step)
+    history["eval_reward"].append(ev["eval/reward_mean"])
+    return {**{k: v for k, v in ev.items() if k != "_images"}, "eval_images": _grid(ev["_images"], 4)}
+
+
+@dataclass
+class RunState:
+    """What a checkpoint saves and a resume restores, besides the step counter."""
+
+    accelerator: Accelerator
+    model: Any
+    """the accelerate-prepared transformer"""
+    transformer: Any
+    """the unwrapped transformer carrying the LoRA adapter"""
+    pipeline_class: type
+    """its ``save_lora_weights`` writes the diffusers-format LoRA"""
+    optimizer: Any
+    lr_scheduler: Any
+    lora_params: list[torch.Tensor]
+    """the live (trained) LoRA weights"""
+    ema: list[torch.Tensor] | None
+    """EMA of ``lora_params`` (None: no EMA)"""
+    rollout_gen: torch.Generator
+    prompt_rng: random.Random
+    run_dir: Path
+
+
+def _add_lora(pipe, cfg: GRPOConfig, device) -> tuple[Any, list[torch.Tensor]]:
+    """Freeze the pipeline on ``device`` and give its transformer a gaussian-init LoRA (policy == reference at step 0)."""
+    pipe.to(device)
+    for module in pipe.components.values():
+        if isinstance(module, torch.nn.Module):
+            module.requires_grad_(False)
+    transformer = pipe.transformer
+    transformer.add_adapter(LoraConfig(r=cfg.lora_rank, lora_alpha=cfg.lora_alpha, init_lora_weights="gaussian", target_modules=list(cfg.lora_target_modules)))
+    lora_params = [p for p in transformer.parameters() if p.requires_grad]
+    for p in lora_params:
+        p.data = p.data.float()  # trainable weights in fp32 even when the base is bf16
+    if cfg.gradient_checkpointing:
+        transformer.enable_gradient_checkpointing()
+    return transformer, lora_params
+
+
+def _setup_run(cfg: GRPOConfig, accelerator: Accelerator, pipe, transformer, lora_params: list[torch.Tensor]) -> tuple[RunState, int]:
+    """Optimizer, LR schedule, accelerate wrapping, EMA and the loop's generators, restored from
+    the run's latest checkpoint when ``cfg.resume``. Returns the state and the first step to run.
+
+    Raises:
+        ValueError: EMA under FSDP (the LoRA is sharded there), or resuming with EMA from a
+            checkpoint that has none.
+    """
+    if cfg.ema_decay > 0 and accelerator.distributed_type == DistributedType.FSDP:
+        raise ValueError("ema_decay > 0 is not supported under FSDP (the EMA would hold sharded LoRA weights); set ema_decay=0")
+    rank = accelerator.process_index
+    optimizer = torch.optim.AdamW(lora_params, lr=cfg.lr, weight_decay=cfg.weight_decay)
+    n_minibatches = cfg.prompts_per_step * cfg.group_size // cfg.batch_size
+    updates_per_step = cfg.num_inner_epochs * max(1, n_minibatches // cfg.grad_accum)
+    lr_scheduler = get_scheduler(cfg.lr_scheduler, optimizer, num_warmup_steps=cfg.lr_warmup_steps, num_training_steps=cfg.num_steps * updates_per_step)
+    run_dir = Path(cfg.output_dir) / cfg.run_name
+    checkpoints = list_checkpoints(run_dir) if cfg.resume else []
+    saved = load_checkpoint(checkpoints[-1], transformer) if checkpoints else None  # before prepare: FSDP shards what it finds
+    if saved is not None and cfg.ema_decay > 0:
+        if "ema" not in saved:
+            raise ValueError(f"checkpoint {checkpoints[-1]}: no EMA weights to resume with ema_decay={cfg.ema_decay}")
+        with torch.no_grad():  # the saved LoRA is the EMA one; put the live weights back
+            for p, live in zip(lora_params, saved["live_lora"], strict=True):
+                p.copy_(live)
+    model, optimizer = accelerator.prepare(transformer, optimizer)
+    ema = [p.detach().clone() for p in lora_params] if cfg.ema_decay > 0 else None
+    run = RunState(accelerator, model, transformer, type(pipe), optimizer, lr_scheduler, lora_params, ema,
+                   rollout_gen=torch.Generator().manual_seed(cfg.seed * 1000 + rank),
+                   prompt_rng=random.Random(cfg.seed), run_dir=run_dir)  # prompt_rng identical on all ranks: ranks split one draw
+    if saved is None:
+        return run, 0
+    optimizer.load_state_dict(saved["optimizer"])
+    lr_scheduler.load_state_dict(saved["lr_scheduler"])
+    restore_rng_states(saved["rng"][rank], run.rollout_gen, run.prompt_rng)
+    if ema is not None:
+        with torch.no_grad():
+            for e, saved_ema in zip(ema, saved["ema"], strict=True):
+                e.copy_(saved_ema)
+    return run, saved["step"]
+
+
+def _optimizer_step(run: RunState, max_grad_norm: float, ema_decay: float) -> float:
+    """Clip, step the optimizer and LR schedule, zero the grads, update the EMA; returns the grad
+    norm before clipping (NaN under DeepSpeed, whose engine clips and does not report it here)."""
+    norm = run.accelerator.clip_grad_norm_(run.lora_params, max_grad_norm)
+    run.optimizer.step()
+    run.lr_scheduler.step()
+    run.optimizer.zero_grad()
+    if run.ema is not None:
+        ema_update(run.ema, run.lora_params, ema_decay)
+    return math.nan if norm is None else float(norm)
+
+
 def train(cfg: GRPOConfig, pipe, reward_fns: dict[str, RewardFn], weights: dict[str, float], train_items: Sequence, val_items: Sequence, family_kwargs: dict[str, Any] | None = None) -> dict[str, list]:
     """Train a LoRA on ``pipe.transformer`` with Flow-GRPO; returns the per-step history.
 
@@ -261,15 +570,23 @@ def train(cfg: GRPOConfig, pipe, reward_fns: dict[str, RewardFn], weights: dict[
         reward_fns: name -> ``fn(prompts, images, items=...) -> list[float | None]``.
         weights: name -> weight of that reward in the total.
         train_items, val_items: objects with a ``.prompt`` (rubric ``Item``s); passed to the
-            rewards as the ``items`` column.
+            rewards as the ``items`` column. ``item.meta["kind"]``, when present, groups the
+            ``rewards/kind/<kind>/mean`` logs.
         family_kwargs: extra family arguments (max_sequence_length, FLUX guidance).
 
     Returns:
-        {"step", "loss", "reward_mean", "kl", "ratio_mean", "clip_fraction": one float per GRPO
-        step; "image_stats": one ``rewards.image_stats.image_stats`` dict per step (dark_fraction,
-        color_entropy_bits, edge_density of this rank's rollout images); "check_pass_rates": one
-        ``check_pass_rates`` dict per step ({} without a RubricReward); "eval_step",
-        "eval_reward": one entry per evaluation}.
+        {"step", "loss", "reward_mean", "kl", "approx_kl", "ratio_mean", "clip_fraction": one
+        float per GRPO step; "image_stats": one ``rewards.image_stats.image_stats`` dict per
+        step (dark_fraction, color_entropy_bits, edge_density of this rank's rollout images);
+        "check_pass_rates": one ``check_pass_rates`` dict per step ({} without a RubricReward);
+        "eval_step", "eval_reward": one entry per evaluation (EMA weights when kept, the last
+        one at step ``num_steps``)}.
+
+    W&B (main process) gets per step: reward/mean|std, rewards/<name>/mean|std,
+    rewards/kind/<kind>/mean, checks/<tag>/pass_rate, images/<stat>, loss/policy, loss/kl,
+    approx_kl, ratio_mean, clip_fraction, grad_norm, lr, groups_kept, s_per_step; a grid
+    ``samples`` of this rank's rollout images (one row per prompt group) once per epoch or every
+    ``log_images_every`` steps; and each evaluation's eval/* values and ``eval_images``.
 
     Raises:
         ValueError: bad config or reward output, before any sampling (see ``check_setup`` and
@@ -287,168 +604,122 @@ def train(cfg: GRPOConfig, pipe, reward_fns: dict[str, RewardFn], weights: dict[
     np.random.seed(cfg.seed + rank)
     torch.manual_seed(cfg.seed + rank)
     family = family_for(pipe, cfg.resolution, cfg.resolution, **(family_kwargs or {}))
-    pipe.to(device)
-    for module in pipe.components.values():
-        if isinstance(module, torch.nn.Module):
-            module.requires_grad_(False)
-    transformer = pipe.transformer
-    transformer.add_adapter(LoraConfig(r=cfg.lora_rank, lora_alpha=cfg.lora_alpha, init_lora_weights="gaussian", target_modules=list(cfg.lora_target_modules)))
-    lora_params = [p for p in transformer.parameters() if p.requires_grad]
-    for p in lora_params:
-        p.data = p.data.float()  # trainable weights in fp32 even when the base is bf16
-    if cfg.gradient_checkpointing:
-        transformer.enable_gradient_checkpointing()
-    optimizer = torch.optim.AdamW(lora_params, lr=cfg.lr, weight_decay=cfg.weight_decay)
-    n_minibatches = cfg.prompts_per_step * cfg.group_size // cfg.batch_size
-    updates_per_step = cfg.num_inner_epochs * max(1, n_minibatches // cfg.grad_accum)
-    lr_scheduler = get_scheduler(cfg.lr_scheduler, optimizer, num_warmup_steps=cfg.lr_warmup_steps, num_training_steps=cfg.num_steps * updates_per_step)
-    model, optimizer = accelerator.prepare(transformer, optimizer)
-    ema = [p.detach().clone() for p in lora_params] if cfg.ema_decay > 0 else None
-    autocast = accelerator.autocast
+    transformer, lora_params = _add_lora(pipe, cfg, device)
+    dtype = transformer.dtype  # read before prepare: wrappers hide it
+    run, start = _setup_run(cfg, accelerator, pipe, transformer, lora_params)
+    uncond = family.encode([cfg.negative_prompt], device) if cfg.cfg else None  # each (1, ...)
+    policy = Policy(family, run.model, accelerator.unwrap_model(run.model), dtype, device, uncond, cfg.cfg_scale, cfg.noise_level, accelerator.autocast)
     sigmas = schedule_sigmas(pipe.scheduler, cfg.train_sampling_steps, family.image_seq_len())  # (T + 1,)
     eval_sigmas = schedule_sigmas(pipe.scheduler, cfg.eval_sampling_steps, family.image_seq_len())
-    uncond = family.encode([cfg.negative_prompt], device) if cfg.cfg else None  # each (1, ...)
-    rollout_gen = torch.Generator().manual_seed(cfg.seed * 1000 + rank)
-    prompt_rng = random.Random(cfg.seed)  # identical on all ranks: ranks split one draw
-    run_dir = Path(cfg.output_dir) / cfg.run_name
-    start = 0
-    if cfg.resume and list_checkpoints(run_dir):
-        state = load_checkpoint(list_checkpoints(run_dir)[-1], transformer)
-        optimizer.load_state_dict(state["optimizer"])
-        lr_scheduler.load_state_dict(state["lr_scheduler"])
-        restore_rng_states(state["rng"][rank], rollout_gen, prompt_rng)
-        if ema is not None:  # the saved LoRA is the EMA one; put the live weights back
-            with torch.no_grad():
-                for p, e, live, saved_ema in zip(lora_params, ema, state["live_lora"], state["ema"]):
-                    p.copy_(live)
-                    e.copy_(saved_ema)
-        start = state["step"]
-    tracker = _init_wandb(cfg, accelerator, run_dir)
-    history = {k: [] for k in ("step", "loss", "reward_mean", "kl", "ratio_mean", "clip_fraction", "image_stats", "check_pass_rates", "eval_step", "eval_reward")}
+    images_every = cfg.log_images_every or math.ceil(len(train_items) / (cfg.prompts_per_step * world))  # one epoch
+    history = {k: [] for k in ("step", "loss", "reward_mean", "kl", "approx_kl", "ratio_mean", "clip_fraction", "image_stats", "check_pass_rates", "eval_step", "eval_reward")}
+
+    def evaluate_ema(step: int) -> dict[str, Any]:
+        with ema_weights(run.lora_params, run.ema):
+            ev = evaluate(policy, sigmas=eval_sigmas, items=val_items[: cfg.num_eval_prompts], named=named, weights=weight_list, seed=cfg.eval_seed)
+        return _eval_logs(ev, step, history)
+
+    tracker = _init_wandb(cfg, accelerator, run.run_dir)
     # One reward thread: chunk k is scored while chunk k+1 samples, calls stay in order.
     rewarder = AsyncRewarder(named, weight_list, max_workers=1)
+    bar = tqdm(range(start, cfg.num_steps), initial=start, total=cfg.num_steps, desc="GRPO", unit="step", disable=not accelerator.is_main_process)
+    try:
+        for step in bar:
+            t0 = time.perf_counter()
+            logs: dict[str, Any] = evaluate_ema(step) if step % cfg.eval_every == 0 else {}
 
-    bar = tqdm(range(start, cfg.num_steps), initial=start, total=cfg.num_steps, desc="GRPO", unit="step",
-               disable=not accelerator.is_main_process)
-    for step in bar:
-        t0 = time.perf_counter()
-        logs: dict[str, Any] = {}
-        if step % cfg.eval_every == 0:
-            if ema is not None:
-                _swap(lora_params, ema)
-            ev = evaluate(family, transformer, cfg, eval_sigmas, val_items, named, weight_list, uncond, autocast)
-            if ema is not None:
-                _swap(lora_params, ema)
-            history["eval_step"].append(step)
-            history["eval_reward"].append(ev["eval/reward_mean"])
-            logs.update({k: v for k, v in ev.items() if k != "_images"}, eval_images=_grid(ev.pop("_images"), 4))
+            # 1. Sample: P prompts x G images, SDE steps recorded with their log-probs.
+            drawn = run.prompt_rng.sample(range(len(train_items)), cfg.prompts_per_step * world)
+            items = [train_items[i] for i in drawn[rank * cfg.prompts_per_step : (rank + 1) * cfg.prompts_per_step] for _ in range(cfg.group_size)]
+            prompts = [it.prompt for it in items]  # (B,) each prompt G times in a row
+            sde_steps, train_steps = _draw_steps(run.prompt_rng, cfg.train_sampling_steps, cfg.sde_window, cfg.timestep_fraction)
+            cond = family.encode(prompts[:: cfg.group_size], device)
+            cond = {k: v.repeat_interleave(cfg.group_size, dim=0) for k, v in cond.items()}  # each (B, ...)
+            run.model.eval()
+            rollouts, futures, images = [], [], []
+            for c in range(0, len(prompts), cfg.batch_size):
+                part = slice(c, c + cfg.batch_size)
+                rollouts.append(policy.rollout({k: v[part] for k, v in cond.items()}, sigmas, sde_steps, run.rollout_gen))
+                images.extend(to_pil(family.decode(rollouts[-1].final)))
+                futures.append(rewarder.submit(prompts[part], images[part], items=items[part]))
+            keep_idx = [sde_steps.index(s) for s in train_steps]
+            latents = torch.cat([r.latents[:, keep_idx] for r in rollouts])  # (B, K, ...)
+            next_latents = torch.cat([r.next_latents[:, keep_idx] for r in rollouts])  # (B, K, ...)
+            old_log_probs = torch.cat([r.log_probs[:, keep_idx] for r in rollouts])  # (B, K)
 
-        # 1. Sample: P prompts x G images, SDE steps recorded with their log-probs.
-        drawn = prompt_rng.sample(range(len(train_items)), cfg.prompts_per_step * world)
-        items = [train_items[i] for i in drawn[rank * cfg.prompts_per_step : (rank + 1) * cfg.prompts_per_step] for _ in range(cfg.group_size)]
-        prompts = [it.prompt for it in items]  # (B,) each prompt G times in a row
-        T = cfg.train_sampling_steps
-        if cfg.sde_window > 0:
-            first = prompt_rng.randint(0, T - cfg.sde_window)
-            sde_steps = train_steps = list(range(first, first + cfg.sde_window))
-        else:
-            sde_steps = list(range(T))
-            train_steps = sorted(prompt_rng.sample(sde_steps, max(1, round(cfg.timestep_fraction * T))))
-        cond = family.encode(prompts[:: cfg.group_size], device)
-        cond = {k: v.repeat_interleave(cfg.group_size, dim=0) for k, v in cond.items()}  # each (B, ...)
-        model.eval()
-        rollouts, futures, images = [], [], []
-        for c in range(0, len(prompts), cfg.batch_size):
-            part = slice(c, c + cfg.batch_size)
-            r = sample(family, transformer, {k: v[part] for k, v in cond.items()}, sigmas, sde_steps, cfg.noise_level, rollout_gen, _expand(uncond, cfg.batch_size), cfg.cfg_scale, autocast)
-            chunk_images = to_pil(family.decode(r.final))
-            futures.append(rewarder.submit(prompts[part], chunk_images, items=items[part]))
-            images.extend(chunk_images)
-            rollouts.append(r)
-        keep_idx = [sde_steps.index(s) for s in train_steps]
-        latents = torch.cat([r.latents[:, keep_idx] for r in rollouts])  # (B, K, ...)
-        next_latents = torch.cat([r.next_latents[:, keep_idx] for r in rollouts])  # (B, K, ...)
-        old_log_probs = torch.cat([r.log_probs[:, keep_idx] for r in rollouts])  # (B, K)
+            # 2. Reward: weighted sum per image, gathered over ranks before normalising.
+            results = [f.result() for f in futures]
+            rewards = torch.cat([total for total, _ in results]).to(device)  # (B,)
+            all_rewards = accelerator.gather(rewards)  # (world * B,)
+            for name in reward_fns:
+                per = accelerator.gather(torch.cat([p[name] for _, p in results]).to(device))  # (world * B,)
+                logs[f"rewards/{name}/mean"], logs[f"rewards/{name}/std"] = per.nanmean().item(), _nanstd(per)
+            logs.update(kind_reward_means(all_rewards, gather_object([_item_kind(it) for it in items])))
+            # Reward-hacking guards (this rank's images): per-check-type pass rates, image statistics.
+            pass_rates, stats_images = check_pass_rates(named, items), image_stats(images)
+            logs.update(pass_rates)
+            logs.update({f"images/{k}": v for k, v in stats_images.items()})
+            if step % images_every == 0:
+                logs["samples"] = _grid(images, cfg.group_size)  # (P rows, G columns)
 
-        # 2. Reward: weighted sum per image, gathered over ranks before normalising.
-        results = [f.result() for f in futures]
-        rewards = torch.cat([total for total, _ in results]).to(device)  # (B,)
-        all_rewards = accelerator.gather(rewards)  # (world * B,)
-        for name in reward_fns:
-            per = accelerator.gather(torch.cat([p[name] for _, p in results]).to(device))  # (world * B,)
-            logs[f"rewards/{name}/mean"], logs[f"rewards/{name}/std"] = per.nanmean().item(), _nanstd(per)
-        # Reward-hacking guards (this rank's images): per-check-type pass rates, image statistics.
-        pass_rates, stats_images = check_pass_rates(named, items), image_stats(images)
-        logs.update(pass_rates)
-        logs.update({f"images/{k}": v for k, v in stats_images.items()})
+            # 3. Advantages: group-relative, clipped; groups with all-zero advantages dropped.
+            advantages = group_advantages(all_rewards, cfg.group_size, cfg.adv_std, clip=cfg.adv_clip)  # (world * B,)
+            advantages = advantages.view(world, -1)[rank]  # (B,)
+            keep = nonzero_group_mask(advantages, cfg.group_size).nonzero().squeeze(1)  # (B_kept,)
+            kept_per_rank = accelerator.gather(torch.tensor([len(keep)], device=device)).tolist()  # (world,)
 
-        # 3. Advantages: group-relative, clipped; groups with all-zero advantages dropped.
-        advantages = group_advantages(all_rewards, cfg.group_size, cfg.adv_std, clip=cfg.adv_clip)  # (world * B,)
-        advantages = advantages.view(world, -1)[rank]  # (B,)
-        keep = nonzero_group_mask(advantages, cfg.group_size).nonzero().squeeze(1)  # (B_kept,)
+            # 4. Update: clipped policy loss + beta * KL on each trained step, old log-probs from
+            # the rollout; the same number of minibatches on every rank (``minibatch_plan``).
+            run.model.train()
+            plan = minibatch_plan(keep, kept_per_rank, cfg.batch_size)
+            mb_stats, grad_norms = [], []
+            for i in range(cfg.num_inner_epochs * len(plan)):
+                m = i % len(plan)
+                idx, weight = plan[m]
+                mb = Minibatch(latents[idx], next_latents[idx], old_log_probs[idx], advantages[idx], {k: v[idx] for k, v in cond.items()}, train_steps, weight)
+                mb_stats.append(update_minibatch(mb, policy, accelerator=accelerator, sigmas=sigmas, clip_range=cfg.clip_range, beta=cfg.beta, grad_accum=cfg.grad_accum))
+                if (m + 1) % cfg.grad_accum == 0 or m == len(plan) - 1:
+                    grad_norms.append(_optimizer_step(run, cfg.max_grad_norm, cfg.ema_decay))
 
-        # 4. Update: clipped policy loss + beta * KL on each trained step, old log-probs from the rollout.
-        model.train()
-        stats = {"loss": [], "kl": [], "ratio": [], "clip_fraction": [], "grad_norm": []}
-        for _ in range(cfg.num_inner_epochs):
-            for m, start_mb in enumerate(range(0, len(keep), cfg.batch_size)):
-                idx = keep[start_mb : start_mb + cfg.batch_size]
-                mb_cond, mb_uncond = {k: v[idx] for k, v in cond.items()}, _expand(uncond, len(idx))
-                for j, t in enumerate(train_steps):
-                    s, s_next = sigmas[t].item(), sigmas[t + 1].item()
-                    x = latents[idx, j]  # (b, ...)
-                    with autocast():
-                        v = guided_velocity(family, model, x.to(transformer.dtype), s, mb_cond, mb_uncond, cfg.cfg_scale)
-                    _, log_prob, mean, step_std = sde_step(v, x, s, s_next, cfg.noise_level, next_sample=next_latents[idx, j])
-                    policy_loss, ratio, clip_fraction = clipped_policy_loss(log_prob, old_log_probs[idx, j], advantages[idx], cfg.clip_range)
-                    kl = torch.zeros(())
-                    if cfg.beta > 0:
-                        with torch.no_grad(), lora_disabled(transformer), autocast():
-                            v_ref = guided_velocity(family, transformer, x.to(transformer.dtype), s, mb_cond, mb_uncond, cfg.cfg_scale)
-                        _, _, ref_mean, _ = sde_step(v_ref, x, s, s_next, cfg.noise_level, next_sample=next_latents[idx, j])
-                        kl = step_kl(mean, ref_mean, step_std).mean()
-                    loss = policy_loss + cfg.beta * kl
-                    accelerator.backward(loss / (len(train_steps) * cfg.grad_accum))
-                    for k, val in (("loss", loss), ("kl", kl), ("ratio", ratio.mean()), ("clip_fraction", clip_fraction)):
-                        stats[k].append(val.item())
-                if (m + 1) % cfg.grad_accum == 0 or start_mb + cfg.batch_size >= len(keep):
-                    stats["grad_norm"].append(accelerator.clip_grad_norm_(lora_params, cfg.max_grad_norm).item())
-                    optimizer.step()
-                    lr_scheduler.step()
-                    optimizer.zero_grad()
-                    if ema is not None:
-                        ema_update(ema, lora_params, cfg.ema_decay)
-
-        # 5. Log/checkpoint.
-        means = {k: float(np.mean(v)) if v else 0.0 for k, v in stats.items()}
-        history["step"].append(step)
-        history["reward_mean"].append(all_rewards.mean().item())
-        for k in ("loss", "kl", "clip_fraction"):
-            history[k].append(means[k])
-        history["ratio_mean"].append(means["ratio"])
-        history["image_stats"].append(stats_images)
-        history["check_pass_rates"].append(pass_rates)
-        logs.update({"reward/mean": all_rewards.mean().item(), "reward/std": all_rewards.std().item(), "loss/policy": means["loss"], "loss/kl": means["kl"], "ratio_mean": means["ratio"], "clip_fraction": means["clip_fraction"], "grad_norm": means["grad_norm"], "lr": lr_scheduler.get_last_lr()[0], "groups_kept": len(keep) / cfg.group_size, "s_per_step": time.perf_counter() - t0})
-        bar.set_postfix(reward=f"{logs['reward/mean']:.3f}", kl=f"{means['kl']:.2g}")
+            # 5. Log/checkpoint.
+            means = {k: float(np.mean(v)) if v else 0.0 for k, v in _pool(mb_stats, grad_norm=grad_norms).items()}
+            history["step"].append(step)
+            history["reward_mean"].append(all_rewards.mean().item())
+            for k, key in (("loss", "loss"), ("kl", "kl"), ("approx_kl", "approx_kl"), ("ratio", "ratio_mean"), ("clip_fraction", "clip_fraction")):
+                history[key].append(means[k])
+            history["image_stats"].append(stats_images)
+            history["check_pass_rates"].append(pass_rates)
+            logs.update({"reward/mean": all_rewards.mean().item(), "reward/std": all_rewards.std().item(), "loss/policy": means["loss"], "loss/kl": means["kl"],
+                         "approx_kl": means["approx_kl"], "ratio_mean": means["ratio"], "clip_fraction": means["clip_fraction"], "grad_norm": means["grad_norm"],
+                         "lr": run.lr_scheduler.get_last_lr()[0], "groups_kept": sum(kept_per_rank) / cfg.group_size, "s_per_step": time.perf_counter() - t0})
+            bar.set_postfix(reward=f"{logs['reward/mean']:.3f}", kl=f"{means['kl']:.2g}")
+            _log(tracker, logs, step)
+            if (step + 1) % cfg.save_every == 0 or step + 1 == cfg.num_steps:
+                _save(run, step + 1, cfg.keep_last)
+        if start < cfg.num_steps:
+            _log(tracker, evaluate_ema(cfg.num_steps), cfg.num_steps)
+    finally:
+        rewarder.close()
         if tracker is not None:
-            import wandb
-
-            tracker.log({k: wandb.Image(v) if isinstance(v, Image.Image) else v for k, v in logs.items()}, step=step)
-        if (step + 1) % cfg.save_every == 0 or step + 1 == cfg.num_steps:
-            _save(run_dir, step + 1, pipe, transformer, optimizer, lr_scheduler, rollout_gen, prompt_rng, ema, lora_params, cfg.keep_last, accelerator)
-    rewarder.close()
-    if start < cfg.num_steps:
-        ev = evaluate(family, transformer, cfg, eval_sigmas, val_items, named, weight_list, uncond, autocast)
-        history["eval_step"].append(cfg.num_steps)
-        history["eval_reward"].append(ev["eval/reward_mean"])
-    if tracker is not None:
-        tracker.finish()
+            tracker.finish()
     return history
 
 
-def _nanstd(x: torch.Tensor) -> float:
-    x = x[~torch.isnan(x)]
-    return x.std(unbiased=False).item() if x.numel() else math.nan
+def _draw_steps(rng: random.Random, num_steps: int, sde_window: int, timestep_fraction: float) -> tuple[list[int], list[int]]:
+    """(SDE steps, trained steps) of one GRPO step: a random window of ``sde_window`` steps (both),
+    or SDE everywhere with a random ``timestep_fraction`` of the T steps trained (ascending)."""
+    if sde_window > 0:
+        first = rng.randint(0, num_steps - sde_window)
+        steps = list(range(first, first + sde_window))
+        return steps, steps
+    sde_steps = list(range(num_steps))
+    return sde_steps, sorted(rng.sample(sde_steps, max(1, round(timestep_fraction * num_steps))))
+
+
+def _pool(mb_stats: list[dict[str, list[float]]], **more: list[float]) -> dict[str, list[float]]:
+    """The per-step values of every minibatch, one list per key (plus ``more``)."""
+    keys = ("loss", "kl", "approx_kl", "ratio", "clip_fraction")
+    return {**{k: [x for s in mb_stats for x in s[k]] for k in keys}, **more}
 
 
 def check_rewards(named: Sequence[NamedReward], weights: Sequence[float], train_items: Sequence, resolution: int) -> None:
@@ -484,18 +755,36 @@ def check_rewards(named: Sequence[NamedReward], weights: Sequence[float], train_
             raise ValueError(f"{where}: every reward ({', '.join(per)}) returned None for training item {name}: no reward to train on")
 
 
-def _save(run_dir, step, pipe, transformer, optimizer, lr_scheduler, rollout_gen, prompt_rng, ema, lora_params, keep_last, accelerator) -> None:
-    rng = [rng_states(rollout_gen, prompt_rng)]
-    if accelerator.num_processes > 1:
-        rng = gather_object(rng)  # one entry per rank
+def lora_state_dict(accelerator: Accelerator, model) -> dict[str, torch.Tensor] | None:
+    """The full LoRA state dict (peft keys, ``get_peft_model_state_dict``) on the main process, None elsewhere.
+
+    Call it on every rank. Under FSDP the weights are sharded, so ``accelerator.get_state_dict``
+    gathers the full state dict (a collective); elsewhere every rank holds full weights and the
+    unwrapped transformer is read directly (get_state_dict would copy the whole frozen base).
+
+    Returns:
+        float32 CPU copies (the parameters' own tensors would follow a later EMA swap back).
+    """
+    transformer = accelerator.unwrap_model(model)
+    full = accelerator.get_state_dict(model) if accelerator.distributed_type == DistributedType.FSDP else None
     if not accelerator.is_main_process:
+        return None
+    lora = get_peft_model_state_dict(transformer, state_dict=full)
+    return {k: v.detach().to("cpu", torch.float32, copy=True) for k, v in lora.items()}
+
+
+def _save(run: RunState, step: int, keep_last: int) -> None:
+    """Checkpoint ``step`` (the LoRA in diffusers format is the EMA one when kept). Call on
+    every rank: RNG states and FSDP weights are gathered; the main process writes."""
+    rng = [rng_states(run.rollout_gen, run.prompt_rng)]
+    if run.accelerator.num_processes > 1:
+        rng = gather_object(rng)  # one entry per rank
+    with ema_weights(run.lora_params, run.ema):
+        lora = lora_state_dict(run.accelerator, run.model)
+    if not run.accelerator.is_main_process:
         return
-    state = {"optimizer": optimizer.state_dict(), "lr_scheduler": lr_scheduler.state_dict(), "rng": rng}
-    if ema is None:
-        save_checkpoint(run_dir, step, type(pipe), transformer, state, keep_last)
-        return
-    state["ema"] = [e.detach().clone() for e in ema]
-    state["live_lora"] = [p.detach().clone() for p in lora_params]
-    _swap(lora_params, ema)  # the saved LoRA is the EMA one
-    save_checkpoint(run_dir, step, type(pipe), transformer, state, keep_last)
-    _swap(lora_params, ema)
+    state = {"optimizer": run.optimizer.state_dict(), "lr_scheduler": run.lr_scheduler.state_dict(), "rng": rng}
+    if run.ema is not None:
+        state["ema"] = [e.detach().clone() for e in run.ema]
+        state["live_lora"] = [p.detach().clone() for p in run.lora_params]
+    save_checkpoint(run.run_dir, step, run.pipeline_class, run.transformer, state, keep_last, lora_layers=lora)
