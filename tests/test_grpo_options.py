@@ -249,8 +249,6 @@ def test_ema_is_saved_and_resumed_exactly(tmp_path, monkeypatch):
         assert torch.allclose(e3, decay * e2 + (1 - decay) * live, atol=1e-7)
 
 
-@pytest.mark.xfail(strict=True, reason="training.grpo._save reads the LoRA state dict inside ema_weights, but its "
-                   "tensors share storage with the parameters, so the swap back writes the live weights into it")
 def test_saved_lora_file_is_the_ema(tmp_path):
     """The checkpoint's diffusers LoRA (what users load) holds the EMA weights, not the live ones."""
     pipe = tiny_sd3_pipeline(0)

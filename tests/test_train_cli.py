@@ -58,7 +58,13 @@ def only_reward(cls_name):
          "bad GRPO config: group_size must be >= 2 (GRPO compares images of one prompt), got 1; "
          "prompts_per_step * group_size = 1 must be divisible by batch_size=2"),
         (["model=sd4_ultra"],
-         "unknown model preset 'sd4_ultra'; choose one of: flux_dev, qwen_image, sana, sd35_medium, tiny_flux, tiny_sd3"),
+         "unknown model preset 'sd4_ultra'; choose one of: flux_dev, qwen_image, sana, sd35_medium, tiny_flux, "
+         "tiny_qwen_image, tiny_sana, tiny_sd3"),
+        (["trainer.lr=abc", "trainer.num_steps=1.5"],
+         "trainer.num_steps must be int, got 1.5; trainer.lr must be float, got 'abc'"),
+        (["trainer.num_steps=0"], "bad GRPO config: num_steps must be >= 1, got 0"),
+        (["data.n=10"],
+         "bad GRPO config: the validation split is empty (data.n * data.val_fraction rounds to 0): raise data.n or data.val_fraction"),
         (["trainer.lora_rnak=4"],
          "Could not override 'trainer.lora_rnak'. To append to your config use +trainer.lora_rnak=4 "
          "(Key 'lora_rnak' is not in struct)"),

@@ -91,14 +91,20 @@ def load_checkpoint(folder: str | Path, transformer) -> dict:
 
     Raises:
         FileNotFoundError: the folder lacks the LoRA or state file.
-        ValueError: the LoRA does not match the transformer's adapter (other rank or targets).
+        ValueError: the LoRA does not match the transformer's adapter (other keys or shapes: the
+            run was made with another lora_rank or lora_target_modules).
     """
     folder = Path(folder)
     for name in (LORA_FILE, STATE_FILE):
         if not (folder / name).exists():
             raise FileNotFoundError(f"checkpoint {folder}: missing {name}")
     lora = {k.removeprefix("transformer."): v for k, v in load_file(folder / LORA_FILE).items()}
-    result = set_peft_model_state_dict(transformer, lora, adapter_name="default")
+    try:
+        result = set_peft_model_state_dict(transformer, lora, adapter_name="default")
+    except RuntimeError as e:  # size mismatch
+        first = str(e).strip().splitlines()[-1].strip()
+        raise ValueError(f"checkpoint {folder}: LoRA shapes do not match this config (lora_rank or "
+                         f"lora_target_modules changed?): {first}") from None
     missing = [k for k in result.missing_keys if "lora_" in k]
     if result.unexpected_keys or missing:
         bad = (result.unexpected_keys or missing)[0]

@@ -57,17 +57,34 @@ def run(cfg: DictConfig) -> dict:
     unknown = sorted(set(fields) - set(GRPOConfig.__dataclass_fields__))
     if unknown:
         raise ValueError(f"trainer: unknown field(s) {unknown}; training.grpo.GRPOConfig has no such field")
+    check_field_types(fields, GRPOConfig())
     trainer = GRPOConfig(**fields)
     reward_fns = {name: instantiate(spec.fn) for name, spec in cfg.rewards.items()}
     weights = {name: float(spec.weight) for name, spec in cfg.rewards.items()}
     train_items, val_items = make_dataset(cfg.data.n, cfg.data.seed, val_fraction=cfg.data.val_fraction)
     check_leakage(train_items, heldout_paths(cfg.data.heldout or []))
     # ``train`` repeats these two checks for direct callers; here they run before the pipeline loads.
-    check_setup(trainer, reward_fns, weights, train_items)
+    check_setup(trainer, reward_fns, weights, train_items, val_items)
     check_rewards([NamedReward(n, fn) for n, fn in reward_fns.items()], list(weights.values()), train_items, trainer.resolution)
     pipe = instantiate(cfg.model.pipeline)
     family_kwargs = OmegaConf.to_container(cfg.model.family_kwargs, resolve=True)
     return train(trainer, pipe, reward_fns, weights, train_items, val_items, family_kwargs)
+
+
+def check_field_types(fields: dict, defaults) -> None:
+    """Each trainer field must have its default's type (an int is fine where a float is expected).
+
+    Raises:
+        ValueError: ``trainer.lr must be float, got 'abc'`` (every bad field, one line).
+    """
+    bad = []
+    for name, value in fields.items():
+        default = getattr(defaults, name)
+        want = (int, float) if isinstance(default, float) else type(default)
+        if not isinstance(value, want) or isinstance(value, bool) and not isinstance(default, bool):
+            bad.append(f"trainer.{name} must be {type(default).__name__}, got {value!r}")
+    if bad:
+        raise ValueError("; ".join(bad))
 
 
 def one_line(err: Exception) -> str:
@@ -102,6 +119,10 @@ def _main(cfg: DictConfig) -> None:
         history = run(cfg)
     except (ValueError, HydraException) as e:
         fail(e)
+    except KeyboardInterrupt:
+        print(f"rubricloop-train: interrupted; checkpoints so far are in {cfg.trainer.output_dir}/{cfg.trainer.run_name}/ "
+              "(continue with resume=true)", file=sys.stderr)
+        sys.exit(130)
     run_dir = f"{cfg.trainer.output_dir}/{cfg.trainer.run_name}"
     print(f"rubricloop-train: {len(history['step'])} GRPO steps done; eval reward {history['eval_reward']} "
           f"at steps {history['eval_step']}; checkpoints in {run_dir}/")

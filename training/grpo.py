@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import os
 import random
+import sys
 import time
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
@@ -164,9 +165,14 @@ class GRPOConfig:
     """W&B project (offline without WANDB_API_KEY; WANDB_MODE=disabled turns it off)"""
 
 
-def check_setup(cfg: GRPOConfig, reward_fns: dict, weights: dict, train_items: Sequence, resolution_ok: bool = True) -> None:
-    """Fail at start, with one line, on a config the loop cannot run. Raises ValueError."""
+def check_setup(cfg: GRPOConfig, reward_fns: dict, weights: dict, train_items: Sequence, val_items: Sequence | None = None) -> None:
+    """Fail at start, with one line, on a config the loop cannot run (``val_items`` is checked
+    when given). Raises ValueError."""
     problems = []
+    if cfg.num_steps < 1:
+        problems.append(f"num_steps must be >= 1, got {cfg.num_steps}")
+    if val_items is not None and not val_items and cfg.num_eval_prompts > 0:
+        problems.append("the validation split is empty (data.n * data.val_fraction rounds to 0): raise data.n or data.val_fraction")
     if cfg.group_size < 2:
         problems.append(f"group_size must be >= 2 (GRPO compares images of one prompt), got {cfg.group_size}")
     if cfg.sde_window < 0 or cfg.sde_window > cfg.train_sampling_steps:
@@ -525,6 +531,8 @@ def _setup_run(cfg: GRPOConfig, accelerator: Accelerator, pipe, transformer, lor
     lr_scheduler = get_scheduler(cfg.lr_scheduler, optimizer, num_warmup_steps=cfg.lr_warmup_steps, num_training_steps=cfg.num_steps * updates_per_step)
     run_dir = Path(cfg.output_dir) / cfg.run_name
     checkpoints = list_checkpoints(run_dir) if cfg.resume else []
+    if cfg.resume and not checkpoints and accelerator.is_main_process:
+        print(f"resume=true but {run_dir} holds no checkpoint: starting at step 0", file=sys.stderr)
     saved = load_checkpoint(checkpoints[-1], transformer) if checkpoints else None  # before prepare: FSDP shards what it finds
     if saved is not None and cfg.ema_decay > 0:
         if "ema" not in saved:
@@ -594,7 +602,7 @@ def train(cfg: GRPOConfig, pipe, reward_fns: dict[str, RewardFn], weights: dict[
             ``rewards.reward_fns.combine_rewards`` at that step.
     """
     # 0. Setup: check inputs, LoRA, optimizer, resume.
-    check_setup(cfg, reward_fns, weights, train_items)
+    check_setup(cfg, reward_fns, weights, train_items, val_items)
     named = [NamedReward(name, fn) for name, fn in reward_fns.items()]
     weight_list = [float(weights[name]) for name in reward_fns]
     check_rewards(named, weight_list, train_items, cfg.resolution)
