@@ -6,9 +6,7 @@ every test asserts a value computed independently of the trainer."""
 import math
 import os
 from dataclasses import replace
-from types import SimpleNamespace
 
-import numpy as np
 import pytest
 import torch
 import transformers
@@ -21,20 +19,14 @@ os.environ["WANDB_MODE"] = "disabled"
 transformers.logging.set_verbosity_error()
 
 from refine.tiny_pipelines import tiny_sd3_pipeline  # noqa: E402
+from grpo_helpers import TRAIN, VAL, redness  # noqa: E402
 from training import grpo  # noqa: E402
 from training.checkpoint import LORA_FILE, STATE_FILE, list_checkpoints  # noqa: E402
 from training.grpo import GRPOConfig, train  # noqa: E402
 from training.rollout import family_for, sample, schedule_sigmas  # noqa: E402
 
-TRAIN = [SimpleNamespace(prompt=f"a slide number {i}") for i in range(8)]
-VAL = [SimpleNamespace(prompt=f"a chart number {i}") for i in range(4)]
 SD3_FAMILY = {"max_sequence_length": 16}
 B = 8  # prompts_per_step 2 x group_size 4
-
-
-def redness(prompts, images, **columns):
-    """Mean of R - (G + B) / 2 over pixels, in [-1, 1]: a programmatic 'make it red' reward."""
-    return [float((np.asarray(im, dtype=np.float32) / 255 @ np.array([1.0, -0.5, -0.5])).mean()) for im in images]
 
 
 def tiny_cfg(tmp_path, **kw) -> GRPOConfig:

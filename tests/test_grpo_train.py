@@ -21,20 +21,14 @@ transformers.logging.set_verbosity_error()
 from refine.tiny_pipelines import tiny_flux_pipeline, tiny_sd3_pipeline  # noqa: E402
 from rewards.reward_fns import RubricReward  # noqa: E402
 from rewards.rubric import Check, Item, Rubric, Verdict  # noqa: E402
+from grpo_helpers import TRAIN, VAL, redness  # noqa: E402
 from training import grpo  # noqa: E402
 from training.checkpoint import LORA_FILE, list_checkpoints  # noqa: E402
 from training.grpo import GRPOConfig, minibatch_plan, train  # noqa: E402
 from training.rollout import family_for, guided_velocity, sample, schedule_sigmas  # noqa: E402
 from training.sde import sde_step  # noqa: E402
 
-TRAIN = [SimpleNamespace(prompt=f"a slide number {i}") for i in range(8)]
-VAL = [SimpleNamespace(prompt=f"a chart number {i}") for i in range(4)]
 FAMILY = {"max_sequence_length": 16}
-
-
-def redness(prompts, images, **columns):
-    """Mean of R - (G + B) / 2 over pixels, in [-1, 1]: a programmatic 'make it red' reward."""
-    return [float((np.asarray(im, dtype=np.float32) / 255 @ np.array([1.0, -0.5, -0.5])).mean()) for im in images]
 
 
 def tiny_cfg(tmp_path, **kw) -> GRPOConfig:
