@@ -519,11 +519,21 @@ def _setup_run(cfg: GRPOConfig, accelerator: Accelerator, pipe, transformer, lor
     the run's latest checkpoint when ``cfg.resume``. Returns the state and the first step to run.
 
     Raises:
-        ValueError: EMA under FSDP (the LoRA is sharded there), or resuming with EMA from a
-            checkpoint that has none.
+        ValueError: EMA under FSDP (the LoRA is sharded there), resuming with EMA from a
+            checkpoint that has none, or a DeepSpeed gradient_accumulation_steps that does not
+            equal the backward passes per optimizer step.
     """
     if cfg.ema_decay > 0 and accelerator.distributed_type == DistributedType.FSDP:
         raise ValueError("ema_decay > 0 is not supported under FSDP (the EMA would hold sharded LoRA weights); set ema_decay=0")
+    if accelerator.distributed_type == DistributedType.DEEPSPEED:
+        # The DeepSpeed engine steps the optimizer itself, every gradient_accumulation_steps backward
+        # passes; the loop makes one backward pass per trained step per minibatch.
+        trained = cfg.sde_window or max(1, round(cfg.timestep_fraction * cfg.train_sampling_steps))
+        want = trained * cfg.grad_accum
+        have = accelerator.state.deepspeed_plugin.deepspeed_config.get("gradient_accumulation_steps")
+        if have != want:
+            raise ValueError(f"DeepSpeed: set gradient_accumulation_steps: {want} in the accelerate config "
+                             f"({trained} trained steps x grad_accum {cfg.grad_accum} backward passes per optimizer step), not {have}")
     rank = accelerator.process_index
     optimizer = torch.optim.AdamW(lora_params, lr=cfg.lr, weight_decay=cfg.weight_decay)
     n_minibatches = cfg.prompts_per_step * cfg.group_size // cfg.batch_size
