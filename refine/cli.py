@@ -101,8 +101,10 @@ def run(cfg: DictConfig) -> int:
         return 1
     items = items[: cfg.limit]
     try:
+        components = {k: OmegaConf.to_container(cfg[k], resolve=True) for k in ("judge", "writer", "editor", "generator")}
         loop = RefineLoop(build(cfg, "judge"), build(cfg, "writer"), build(cfg, "editor"), build(cfg, "generator"),
-                          iterations=cfg.iterations, keep_best_by=cfg.keep_best_by, seed=cfg.seed)
+                          iterations=cfg.iterations, keep_best_by=cfg.keep_best_by, seed=cfg.seed,
+                          run_settings={"data": str(data.resolve()), **components})
         out.mkdir(parents=True, exist_ok=True)
         loop.check_settings(out / "run.json")
     except ValueError as e:

@@ -66,12 +66,19 @@ class ItemResult:
     error: str | None = None
 
 
+RUN_FILES = {"summary.json", "summary.json.tmp", "run.json", "run.json.tmp", "refine.log", "wandb"}
+"""Names the run itself uses in ``out``; an item folder never takes one of them."""
+
+
 def item_dir_name(item_id: str) -> str:
     """A file-system-safe folder name for an item id: characters outside ``[A-Za-z0-9._-]``
-    become ``_``, and a name starting with a dot gets a ``_`` prefix (so "." and ".." can
-    never name the output folder or its parent)."""
+    become ``_``; a name starting with a dot or equal to one of ``RUN_FILES`` gets a ``_``
+    prefix (so no id can name the output folder, its parent, or the run's own files); a name
+    over 100 characters is cut to 91 plus a hash of the id."""
     name = re.sub(r"[^A-Za-z0-9._-]+", "_", item_id) or "_"
-    return "_" + name if name.startswith(".") else name
+    if len(name) > 100:
+        name = f"{name[:91]}-{hashlib.sha1(item_id.encode()).hexdigest()[:8]}"
+    return "_" + name if name.startswith(".") or name in RUN_FILES else name
 
 
 def item_dir_names(ids: Sequence[str]) -> list[str]:
@@ -123,6 +130,8 @@ class RefineLoop:
         iterations: maximum number of edits per item (N); the item is judged N + 1 times at most.
         keep_best_by: a key of ``rewards.item_scores.ITEM_SCORES``; ties keep the earliest iteration.
         seed: base seed; iteration k of item i edits with seed ``seed + 1000 * i + k``.
+        run_settings: more settings a rerun must share to resume (the CLI passes the data path
+            and the judge/writer/editor/generator configs); recorded in ``<out>/run.json``.
 
     Raises:
         ValueError: unknown ``keep_best_by`` or negative ``iterations``.
@@ -137,6 +146,7 @@ class RefineLoop:
         iterations: int = 3,
         keep_best_by: str = "pass_rate",
         seed: int = 0,
+        run_settings: dict[str, Any] | None = None,
     ):
         if keep_best_by not in ITEM_SCORES:
             raise ValueError(f"keep_best_by={keep_best_by!r} is not one of {sorted(ITEM_SCORES)}")
@@ -144,6 +154,7 @@ class RefineLoop:
             raise ValueError(f"iterations must be >= 0, got {iterations}")
         self.judge, self.writer, self.editor, self.generator = judge, writer, editor, generator
         self.iterations, self.keep_best_by, self.seed = iterations, keep_best_by, seed
+        self.run_settings = dict(run_settings or {})
 
     def judge_one(self, image: Image.Image, item: Item) -> dict[str, Verdict]:
         """Verdicts for every check of ``item``, keyed by check id."""
@@ -259,12 +270,14 @@ class RefineLoop:
         Raises:
             ValueError: ``out`` holds a run made with other settings (one line).
         """
-        settings = {"iterations": self.iterations, "keep_best_by": self.keep_best_by, "seed": self.seed}
+        settings = {"iterations": self.iterations, "keep_best_by": self.keep_best_by, "seed": self.seed, **self.run_settings}
         if path.exists():
             before = json.loads(path.read_text(encoding="utf-8"))
             if before != settings:
-                changed = ", ".join(f"{k}={before.get(k)!r}" for k in settings if before.get(k) != settings[k])
-                raise ValueError(f"{path.parent} holds a run made with {changed}; use those settings to resume, or a new out=")
+                changed = ", ".join(f"another {k}" if isinstance(before.get(k), dict) else f"{k}={before.get(k)!r}"
+                                    for k in sorted(set(settings) | set(before)) if before.get(k) != settings.get(k))
+                raise ValueError(f"{path.parent} holds a run made with {changed} (see {path}); "
+                                 "use those settings to resume, or a new out=")
         else:
             _write_json(path, settings)
 

@@ -151,7 +151,10 @@ def parse_rubricloop(row: dict, where: str) -> Item:
                 region = e.get("region")
                 if region is not None and region not in REGIONS:
                     raise RubricError(f"{ew}: field 'region' must be one of {REGIONS} or null, got {region!r}")
-                expects.append(TextExpectation(_require(e, "text", str, ew), region))
+                text = _require(e, "text", str, ew)
+                if not text.strip():
+                    raise RubricError(f"{ew}: field 'text' is empty")
+                expects.append(TextExpectation(text, region))
             difficulty = chk.get("difficulty")
             if difficulty not in (None, "easy", "hard"):
                 raise RubricError(f"{kw}: field 'difficulty' must be 'easy', 'hard' or null, got {difficulty!r}")
@@ -212,7 +215,7 @@ def load_items(path: str | Path) -> tuple[list[Item], list[str]]:
     """
     path = Path(path)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = path.read_text(encoding="utf-8-sig").splitlines()  # -sig: a leading BOM is not data
     except (OSError, UnicodeDecodeError) as e:
         raise RubricError(f"{path}: cannot read rubric file ({e})") from None
     items, errors, seen = [], [], set()

@@ -90,6 +90,16 @@ def test_rubricloop_rows_and_bad_rows_each_get_one_line(tmp_path):
     assert all("\n" not in e for e in errors)
 
 
+def test_bom_is_not_data_and_empty_expected_text_is_an_error(tmp_path):
+    path = tmp_path / "bom.jsonl"
+    good = {"id": "a", "prompt": "p", "criteria": [{"checks": [{"id": "t", "question": "q", "expects": [{"text": "Q3"}]}]}]}
+    bad = {"id": "b", "prompt": "p", "criteria": [{"checks": [{"id": "t", "question": "q", "expects": [{"text": " "}]}]}]}
+    path.write_bytes(("\ufeff" + json.dumps(good) + "\r\n" + json.dumps(bad) + "\r\n").encode("utf-8"))
+    items, errors = load_items(path)
+    assert [it.id for it in items] == ["a"]
+    assert errors == [f"{path}:2 (item b): criteria[0].checks[0].expects[0]: field 'text' is empty"]
+
+
 def test_unreadable_file_raises_one_line(tmp_path):
     with pytest.raises(RubricError, match="cannot read rubric file"):
         load_items(tmp_path / "nope.jsonl")

@@ -103,3 +103,15 @@ def test_bad_options_are_one_line_and_exit_2(tmp_path, option, message):
     proc = subprocess.run([str(SCRIPT), f"out={tmp_path / 'out'}", option], capture_output=True, text=True, env=ENV, timeout=300)
     assert proc.returncode == 2
     assert proc.stderr.strip().startswith(message) and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_rerun_with_another_component_is_refused(tmp_path):
+    data = write_data(tmp_path, example_rows(1))
+    out = tmp_path / "out"
+    first = subprocess.run([str(SCRIPT), f"data={data}", f"out={out}", "iterations=0"], capture_output=True, text=True, env=ENV, timeout=300)
+    assert first.returncode == 0, first.stderr
+    again = subprocess.run([str(SCRIPT), f"data={data}", f"out={out}", "iterations=0", "editor=tiny"],
+                           capture_output=True, text=True, env=ENV, timeout=300)
+    assert again.returncode == 2
+    assert again.stderr.splitlines()[-1] == (f"error: {out} holds a run made with another editor (see {out / 'run.json'}); "
+                                             "use those settings to resume, or a new out=")

@@ -164,11 +164,14 @@ def test_odd_ids_get_their_own_folders_inside_out(tmp_path, white_png):
     out.parent.mkdir()
     sentinel = out.parent / "keep.txt"
     sentinel.write_text("not the loop's")
-    items = [colour_item(i, white_png) for i in (".", "..", "a b", "a_b")]
+    ids = (".", "..", "a b", "a_b", "run.json", "summary.json", "wandb", "x" * 300)
+    items = [colour_item(i, white_png) for i in ids]
     summary = RefineLoop(ColourJudge(), TemplateWriter(), PaintFirstFailure()).run(items, out)
-    assert summary["n_finished"] == 4 and sentinel.read_text() == "not the loop's"
+    assert summary["n_finished"] == len(ids) and sentinel.read_text() == "not the loop's"
     folders = sorted(p.name for p in out.iterdir() if p.is_dir())
-    assert folders[:2] == ["_.", "_.."] and len(folders) == 4
+    assert folders[:2] == ["_.", "_.."] and len(folders) == len(ids)
+    assert {"_run.json", "_summary.json", "_wandb"} <= set(folders) and max(map(len, folders)) == 100
+    assert json.loads((out / "run.json").read_text())["iterations"] == 3
     assert all((out / it["best_image"]).resolve().parent.parent == out.resolve() for it in summary["items"])
     assert RefineLoop(ColourJudge(), TemplateWriter(), PaintFirstFailure()).run(items, out)["items"] == summary["items"]
 
@@ -180,7 +183,7 @@ def test_corrupt_result_json_is_redone_and_other_settings_refused(tmp_path, whit
     judge = ColourJudge()
     summary = RefineLoop(judge, TemplateWriter(), PaintFirstFailure()).run([colour_item("a", white_png)], out)
     assert judge.calls == 3 and summary["n_finished"] == 1
-    with pytest.raises(ValueError, match="holds a run made with iterations=3; use those settings"):
+    with pytest.raises(ValueError, match="holds a run made with iterations=3 .see .*run.json.; use those settings"):
         RefineLoop(ColourJudge(), TemplateWriter(), PaintFirstFailure(), iterations=1).run([colour_item("a", white_png)], out)
 
 
