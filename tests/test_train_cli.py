@@ -63,6 +63,9 @@ def only_reward(cls_name):
         (["trainer.lr=abc", "trainer.num_steps=1.5"],
          "trainer.num_steps must be int, got 1.5; trainer.lr must be float, got 'abc'"),
         (["trainer.num_steps=0"], "bad GRPO config: num_steps must be >= 1, got 0"),
+        (["trainer.batch_size=0", "trainer.save_every=0", "trainer.grad_accum=0"],
+         "bad GRPO config: batch_size must be >= 1, got 0; grad_accum must be >= 1, got 0; save_every must be >= 1, got 0"),
+        (["rewards.ocr.weight=abc"], "rewards.ocr.weight must be a number, got 'abc'"),
         (["data.n=10"],
          "bad GRPO config: the validation split is empty (data.n * data.val_fraction rounds to 0): raise data.n or data.val_fraction"),
         (["trainer.lora_rnak=4"],
@@ -109,3 +112,8 @@ def test_one_step_run_with_default_rewards_writes_a_checkpoint(tmp_path):
     assert list(saved.data.heldout) == ["bundled"]
     assert saved.rewards.rubric.fn.judge.judges[0]._target_ == "rewards.judges.ocr.OCRJudge"
     assert (saved.rewards.rubric.weight, saved.rewards.ocr.weight) == (1.0, 0.5)
+    # a second fresh run into the same folder would let keep_last delete its own new checkpoints
+    again = train_cli(tmp_path)
+    assert again.returncode == 2
+    assert again.stderr.splitlines() == [f"rubricloop-train: bad GRPO config: {tmp_path}/cli already holds checkpoints: "
+                                         "continue it with resume=true, or start a new run with another trainer.run_name"]

@@ -60,7 +60,11 @@ def run(cfg: DictConfig) -> dict:
     check_field_types(fields, GRPOConfig())
     trainer = GRPOConfig(**fields)
     reward_fns = {name: instantiate(spec.fn) for name, spec in cfg.rewards.items()}
-    weights = {name: float(spec.weight) for name, spec in cfg.rewards.items()}
+    weights = {name: spec.weight for name, spec in cfg.rewards.items()}
+    bad = [f"rewards.{n}.weight must be a number, got {w!r}" for n, w in weights.items() if not isinstance(w, (int, float)) or isinstance(w, bool)]
+    if bad:
+        raise ValueError("; ".join(bad))
+    weights = {name: float(w) for name, w in weights.items()}
     train_items, val_items = make_dataset(cfg.data.n, cfg.data.seed, val_fraction=cfg.data.val_fraction)
     check_leakage(train_items, heldout_paths(cfg.data.heldout or []))
     # ``train`` repeats these two checks for direct callers; here they run before the pipeline loads.

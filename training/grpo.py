@@ -168,9 +168,14 @@ class GRPOConfig:
 def check_setup(cfg: GRPOConfig, reward_fns: dict, weights: dict, train_items: Sequence, val_items: Sequence | None = None) -> None:
     """Fail at start, with one line, on a config the loop cannot run (``val_items`` is checked
     when given). Raises ValueError."""
-    problems = []
-    if cfg.num_steps < 1:
-        problems.append(f"num_steps must be >= 1, got {cfg.num_steps}")
+    problems = [f"{name} must be >= 1, got {getattr(cfg, name)}" for name in (
+        "num_steps", "prompts_per_step", "batch_size", "train_sampling_steps", "eval_sampling_steps",
+        "num_inner_epochs", "grad_accum", "eval_every", "save_every", "keep_last") if getattr(cfg, name) < 1]
+    if cfg.num_eval_prompts < 0:
+        problems.append(f"num_eval_prompts must be >= 0, got {cfg.num_eval_prompts}")
+    if not cfg.resume and list_checkpoints(Path(cfg.output_dir) / cfg.run_name):
+        problems.append(f"{Path(cfg.output_dir) / cfg.run_name} already holds checkpoints: continue it with resume=true, "
+                        "or start a new run with another trainer.run_name")
     if val_items is not None and not val_items and cfg.num_eval_prompts > 0:
         problems.append("the validation split is empty (data.n * data.val_fraction rounds to 0): raise data.n or data.val_fraction")
     if cfg.group_size < 2:
@@ -183,7 +188,7 @@ def check_setup(cfg: GRPOConfig, reward_fns: dict, weights: dict, train_items: S
         problems.append(f"adv_std must be 'group' or 'global', got {cfg.adv_std!r}")
     if cfg.mixed_precision not in ("no", "bf16", "fp16"):
         problems.append(f"mixed_precision must be 'no', 'bf16' or 'fp16', got {cfg.mixed_precision!r}")
-    if (cfg.prompts_per_step * cfg.group_size) % cfg.batch_size:
+    if cfg.batch_size >= 1 and (cfg.prompts_per_step * cfg.group_size) % cfg.batch_size:
         problems.append(f"prompts_per_step * group_size = {cfg.prompts_per_step * cfg.group_size} must be divisible by batch_size={cfg.batch_size}")
     if cfg.log_images_every < 0:
         problems.append(f"log_images_every must be >= 0 (0: once per epoch), got {cfg.log_images_every}")
