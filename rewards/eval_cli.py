@@ -119,6 +119,14 @@ def eval_genexam(data: Path, results: Path, out: Path, alpha: float) -> tuple[di
 BENCHMARKS = {"bizgeneval": eval_bizgeneval, "genexam": eval_genexam}
 
 
+def expected_result_name(benchmark: str, data: Path, item_id: str) -> str:
+    """The result file name the scorer looks for, for one item of ``data`` (for error messages)."""
+    if benchmark != "bizgeneval":
+        return f"{item_id}.json"
+    items, _ = load_items(data)
+    return result_filename(next(it for it in items if it.id == item_id))
+
+
 def run(cfg: DictConfig) -> int:
     """Score, write ``<out>/scores.json``, print a short report; returns the exit status."""
     if cfg.benchmark not in BENCHMARKS:
@@ -153,7 +161,9 @@ def run(cfg: DictConfig) -> int:
     print(f"{cfg.benchmark}: {summary['total_items']} items read, {n_missing} without a result file, "
           f"{len(errors)} errors; wrote {out}")
     if summary["total_items"] and n_missing == summary["total_items"]:
-        print(f"error: no result file in {results} matches an item of {data} (wrong folder?)", file=sys.stderr)
+        expected = summary["not_scored"]["missing"][0]
+        print(f"error: no result file in {results} matches an item of {data} (wrong folder? item {expected} "
+              f"expects {results / expected_result_name(cfg.benchmark, data, expected)})", file=sys.stderr)
         return 1
     return 1 if errors else 0
 

@@ -136,7 +136,7 @@ def test_unusable_results_or_alpha_exit_2_and_no_match_exits_1(tmp_path):
     assert "alpha must be a number in (0, 1], got -5" in proc.stderr and "is not a folder of result files" in proc.stderr
     (tmp_path / "empty").mkdir()
     proc = eval_cli(f"data={data}", f"results={tmp_path / 'empty'}", f"out={tmp_path / 'o'}", cwd=tmp_path)
-    assert proc.returncode == 1 and "no result file in" in proc.stderr
+    assert proc.returncode == 1 and "no result file in" in proc.stderr and "expects " in proc.stderr
 
 
 def item_with(meta: dict, item_id="5", n=3) -> Item:

@@ -146,7 +146,7 @@ def test_forward_failure_on_one_row_withholds_that_row(judge, monkeypatch):
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="needs a machine without CUDA")
 def test_cuda_requested_without_cuda_is_a_clear_error():
-    with pytest.raises(RuntimeError, match="judge local_vlm needs a GPU; device=cuda not available; use judge device=cpu"):
+    with pytest.raises(RuntimeError, match="judge local_vlm needs a GPU; device=cuda not available; use device=cpu on that judge"):
         LocalVLMJudge(device="cuda")
     with pytest.raises(RuntimeError, match="writer local_vlm needs a GPU; device=cuda:0 not available"):
         LocalVLMInstructionWriter(device="cuda:0")

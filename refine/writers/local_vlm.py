@@ -67,7 +67,7 @@ class LocalVLMInstructionWriter:
         image_max_side: int = 768,
         tiny: bool = False,
     ):
-        devices.require_device(device, "writer local_vlm", "writer device=cpu")
+        devices.require_device(device, "writer local_vlm", "writer.device=cpu")
         devices.torch_dtype(torch_dtype)
         self.model_id, self.torch_dtype, self.device, self.tiny = model_id, torch_dtype, device, tiny
         self.max_new_tokens, self.image_max_side = max_new_tokens, image_max_side

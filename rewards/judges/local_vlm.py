@@ -136,7 +136,7 @@ class LocalVLMJudge:
             raise ValueError(f"batch_size must be >= 1, got {batch_size}")
         if not 0.0 <= threshold <= 1.0:
             raise ValueError(f"threshold must be in [0, 1], got {threshold}")
-        devices.require_device(device, "judge local_vlm", "judge device=cpu")
+        devices.require_device(device, "judge local_vlm", "device=cpu on that judge, e.g. judge.judges.1.device=cpu")
         devices.torch_dtype(torch_dtype)
         self.model_id, self.torch_dtype, self.device = model_id, torch_dtype, device
         self.batch_size, self.image_max_side, self.tiny, self.threshold = batch_size, image_max_side, tiny, threshold

@@ -18,6 +18,10 @@ from rewards.rubric import Check, TextExpectation, Verdict, withheld
 from rewards.text_match import Line, Match, Word, find_matches
 
 
+MAX_OCR_SIDE = 8000
+"""Pixels: ``scale`` never enlarges an image's longer side beyond this."""
+
+
 class OCRError(RuntimeError):
     """The OCR engine failed on one image (not installed, crashed, bad image)."""
 
@@ -29,7 +33,8 @@ def ocr_lines(image: Image.Image, lang: str = "eng", psm: int = 11, scale: float
         image: any PIL image; converted to RGB.
         lang: tesseract language code(s), e.g. "eng" or "eng+deu".
         psm: tesseract page segmentation mode (11 = sparse text, 3 = automatic page layout).
-        scale: upsampling factor applied before OCR (Lanczos); boxes are mapped back.
+        scale: upsampling factor applied before OCR (Lanczos), lowered so the longer side stays
+            within ``MAX_OCR_SIDE`` (never below 1); boxes are mapped back.
         second_psm: a second pass in this mode (None: none) whose lines that overlap no line of
             the first pass are added: with psm 11 tesseract 5.3 read nothing of a lone white
             title on a navy band, which psm 3 reads; psm 3 alone garbled short isolated lines.
@@ -42,6 +47,9 @@ def ocr_lines(image: Image.Image, lang: str = "eng", psm: int = 11, scale: float
         OCRError: tesseract is missing or failed; the message is one line.
     """
     rgb = image.convert("RGB")
+    # Upsampling helps small text only; tesseract refuses sides over 32767 px, so large images
+    # are never enlarged past MAX_OCR_SIDE.
+    scale = min(scale, max(1.0, MAX_OCR_SIDE / max(rgb.size)))
     if scale != 1.0:
         rgb = rgb.resize((max(1, round(rgb.width * scale)), max(1, round(rgb.height * scale))), Image.Resampling.LANCZOS)
     lines = _read(rgb, lang, psm, scale)
