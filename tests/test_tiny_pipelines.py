@@ -6,6 +6,7 @@ import torch
 from PIL import Image
 
 from refine import tiny_pipelines as tp
+from rewards import tiny_vlm
 
 
 def n_parameters(pipe) -> int:
@@ -96,7 +97,7 @@ def test_sd3_encode_prompt_shapes_and_lora_wrapping():
 
 
 def test_qwen2_5_vl_tokens_processor_and_model_agree():
-    model, processor = tp.tiny_qwen2_5_vl(seed=0)
+    model, processor = tiny_vlm.tiny_qwen2_5_vl(seed=0)
     tokenizer = processor.tokenizer
     assert len(tokenizer) == 270
     assert tokenizer.convert_tokens_to_ids("<|image_pad|>") == 268 == model.config.image_token_id
@@ -119,5 +120,5 @@ def test_qwen2_5_vl_tokens_processor_and_model_agree():
     logits = model(**inputs).logits
     assert logits.shape == (1, inputs["input_ids"].shape[1], 270)
     out = model.generate(**inputs, max_new_tokens=4, do_sample=False)
-    again = tp.tiny_qwen2_5_vl(seed=0)[0].generate(**inputs, max_new_tokens=4, do_sample=False)
+    again = tiny_vlm.tiny_qwen2_5_vl(seed=0)[0].generate(**inputs, max_new_tokens=4, do_sample=False)
     assert torch.equal(out, again)

@@ -10,7 +10,7 @@ where Y are the token ids of "Yes" / " Yes" and N those of "No" / " No" (``answe
 i.e. a softmax restricted to the two answers, so p_yes + p_no = 1. (VQAScore, Lin et al. 2024,
 reads P("Yes") from the same next-token distribution over the whole vocabulary.)
 
-``tiny=True`` builds a random-weight Qwen2.5-VL in code (``refine.tiny_pipelines.tiny_qwen2_5_vl``)
+``tiny=True`` builds a random-weight Qwen2.5-VL in code (``rewards.tiny_vlm.tiny_qwen2_5_vl``)
 so tests and the ``tiny`` Hydra choice run the same code path offline.
 """
 
@@ -46,7 +46,7 @@ def load_qwen2_5_vl(model_id: str, torch_dtype: str, device: str, tiny: bool) ->
     """
     dev, dtype = devices.require_device(device, "local_vlm", "device=cpu"), devices.torch_dtype(torch_dtype)
     if tiny:
-        from refine.tiny_pipelines import tiny_qwen2_5_vl
+        from rewards.tiny_vlm import tiny_qwen2_5_vl
 
         model, processor = tiny_qwen2_5_vl(seed=0)
         model = model.to(dtype)
