@@ -12,8 +12,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-REGIONS = ("top", "bottom", "left", "right")
-"""Image regions a text expectation may name: the top/bottom/left/right half of the image."""
+from rewards.text_match import REGION_FRACTIONS
+
+REGIONS = tuple(REGION_FRACTIONS)
+"""Place names a text expectation may carry (halves, quadrants, corners, bands, centre): see
+``rewards.text_match.REGION_FRACTIONS`` and ``rewards.text_match.region_box``."""
 
 ANSWERS = ("yes", "no", "withheld")
 
@@ -28,11 +31,17 @@ class TextExpectation:
 
     Attributes:
         text: the exact string required, as quoted by the rubric.
-        region: one of ``REGIONS`` (that half of the image), or None for anywhere.
+        region: one of ``REGIONS`` (see ``rewards.text_match.region_box``), or None for anywhere.
+        anchor: a quoted string the text must stand in ``relation`` to ("directly below "MENU""),
+            or None.
+        relation: one of ``rewards.question_compiler.RELATIONS`` ("below", "directly_below",
+            "above", "directly_above", "right_of", "left_of", "same_row", "same_column"), or None.
     """
 
     text: str
     region: str | None = None
+    anchor: str | None = None
+    relation: str | None = None
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,8 @@ Found: the normalised expected string occurs in the text of one OCR line, or of 
 lines of one column joined by one space (a string that wraps; the line after a line is the
 nearest one starting below it that overlaps it horizontally), and the occurrence does not start or end
 inside a word (the characters just outside it are not letters or digits: "AP" is not found in
-"AP50"). With a region, the centre of the occurrence's box must lie in that half of the image.
+"AP50"). With a region, the centre of the occurrence's box must lie in that region of the image
+(``REGION_FRACTIONS``: halves, quadrants, corners, bands, centre).
 """
 
 from __future__ import annotations
@@ -108,20 +109,54 @@ def union_box(boxes) -> tuple[int, int, int, int]:
     return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
+REGION_FRACTIONS: dict[str, tuple[float, float, float, float]] = {
+    # halves
+    "top": (0, 0, 1, 1 / 2), "bottom": (0, 1 / 2, 1, 1), "left": (0, 0, 1 / 2, 1), "right": (1 / 2, 0, 1, 1),
+    # quadrants ("top-left quadrant", "bottom-right of the slide")
+    "top_left": (0, 0, 1 / 2, 1 / 2), "top_right": (1 / 2, 0, 1, 1 / 2),
+    "bottom_left": (0, 1 / 2, 1 / 2, 1), "bottom_right": (1 / 2, 1 / 2, 1, 1),
+    # corners: the outer third of each side ("bottom-right corner")
+    "top_left_corner": (0, 0, 1 / 3, 1 / 3), "top_right_corner": (2 / 3, 0, 1, 1 / 3),
+    "bottom_left_corner": (0, 2 / 3, 1 / 3, 1), "bottom_right_corner": (2 / 3, 2 / 3, 1, 1),
+    # horizontal bands: thirds, and the outer fifth ("very top", "very bottom")
+    "top_band": (0, 0, 1, 1 / 3), "middle_band": (0, 1 / 3, 1, 2 / 3), "bottom_band": (0, 2 / 3, 1, 1),
+    "very_top": (0, 0, 1, 1 / 5), "very_bottom": (0, 4 / 5, 1, 1),
+    # vertical bands: the outer thirds ("far left", "far right")
+    "left_band": (0, 0, 1 / 3, 1), "right_band": (2 / 3, 0, 1, 1),
+    # centre: the middle third both ways; "centered": the text's centre within 10% of the
+    # vertical centre line, at any height, or in the top / bottom band ("top-center")
+    "center": (1 / 3, 1 / 3, 2 / 3, 2 / 3), "centered": (0.4, 0, 0.6, 1),
+    "top_center": (0.4, 0, 0.6, 1 / 3), "bottom_center": (0.4, 2 / 3, 0.6, 1),
+    "very_top_center": (0.4, 0, 0.6, 1 / 5), "very_bottom_center": (0.4, 4 / 5, 0.6, 1),
+}
+"""Every place name a text expectation may carry, as fractions ``(x0, y0, x1, y1)`` of the image's
+width and height. A string is *in* a region when the centre of its box lies in the region's box
+(``region_box``), so these boxes bound where a string's centre may be, not its whole extent."""
+
+
+def region_box(region: str, width: int, height: int) -> tuple[int, int, int, int]:
+    """The pixel box ``(x0, y0, x1, y1)`` of a place name of ``REGION_FRACTIONS`` in a
+    ``width`` x ``height`` image (x1, y1 exclusive, rounded to whole pixels).
+
+    Raises:
+        ValueError: unknown region name.
+    """
+    if region not in REGION_FRACTIONS:
+        raise ValueError(f"unknown region {region!r}; expected one of {', '.join(REGION_FRACTIONS)} or None")
+    fx0, fy0, fx1, fy1 = REGION_FRACTIONS[region]
+    return (round(fx0 * width), round(fy0 * height), round(fx1 * width), round(fy1 * height))
+
+
 def in_region(box, region: str | None, width: int, height: int) -> bool:
-    """True when the centre of ``box`` lies in ``region`` (a half of a width x height image)."""
+    """True when the centre of ``box`` lies in ``region`` (``region_box``; None: anywhere).
+
+    A centre on the edge between two regions belongs to the lower/right one (as for halves).
+    """
     if region is None:
         return True
+    x0, y0, x1, y1 = region_box(region, width, height)
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    if region == "top":
-        return cy < height / 2
-    if region == "bottom":
-        return cy >= height / 2
-    if region == "left":
-        return cx < width / 2
-    if region == "right":
-        return cx >= width / 2
-    raise ValueError(f"unknown region {region!r}; expected top, bottom, left, right or None")
+    return x0 <= cx and (cx < x1 or x1 == width) and y0 <= cy and (cy < y1 or y1 == height)
 
 
 class _Window:
