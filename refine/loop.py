@@ -31,10 +31,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from PIL import Image, UnidentifiedImageError
+from PIL import Image
 
 from refine.interfaces import Editor, Failure, Generator, Writer
 from rewards.item_scores import ITEM_SCORES, score_item
+from rewards.images import ImageError, open_image, to_rgb
 from rewards.judges.base import Judge
 from rewards.rubric import Item, Verdict
 
@@ -98,19 +99,15 @@ def read_result(path: Path) -> "ItemResult | None":
 
 
 def load_image(path: Path, item_id: str) -> Image.Image:
-    """Open an item's starting image as RGB.
+    """Open an item's starting image as 8-bit RGB (any mode: see ``rewards.images``).
 
     Raises:
-        ItemError: missing file or unreadable/corrupt image, naming the item and path.
+        ItemError: missing file, unreadable/corrupt image or unconvertible mode, naming the item and path.
     """
     try:
-        with Image.open(path) as im:
-            im.load()
-            return im.convert("RGB")
-    except FileNotFoundError:
-        raise ItemError(f"item {item_id}: image not found: {path}") from None
-    except (UnidentifiedImageError, Image.DecompressionBombError, OSError, SyntaxError, ValueError) as e:
-        raise ItemError(f"item {item_id}: cannot read image {path} ({type(e).__name__}: {e})") from None
+        return open_image(path)
+    except ImageError as e:
+        raise ItemError(f"item {item_id}: {e}") from None
 
 
 def _write_json(path: Path, data: Any) -> None:
@@ -166,7 +163,7 @@ class RefineLoop:
             return load_image(item.image, item.id)
         if self.generator is None:
             raise ItemError(f"item {item.id}: no 'image' field and no generator configured (set generator=<name>)")
-        return self.generator.generate(item.prompt, seed=self.seed + 1000 * index).convert("RGB")
+        return to_rgb(self.generator.generate(item.prompt, seed=self.seed + 1000 * index))
 
     def refine_item(self, item: Item, index: int, item_dir: Path, on_iteration: Callable[[], None] = lambda: None) -> ItemResult:
         """Refine one item into ``item_dir`` (which must be empty). Raises ItemError on bad input."""
@@ -204,7 +201,7 @@ class RefineLoop:
                 inf.write(json.dumps({"iteration": k + 1, "writer": self.writer.name, "instruction": instruction,
                                       "failed_checks": [c.id for c, _ in failures]}, ensure_ascii=False) + "\n")
                 inf.flush()
-                image = self.editor.edit(image, instruction, failures, seed=self.seed + 1000 * index + k + 1).convert("RGB")
+                image = to_rgb(self.editor.edit(image, instruction, failures, seed=self.seed + 1000 * index + k + 1))
         best_image.save(item_dir / "best.png")
         result.best_image = str(Path(item_dir.name) / "best.png")
         return result
