@@ -4,6 +4,7 @@ import base64
 import io
 import json
 import logging
+import math
 import re
 import time
 
@@ -226,3 +227,128 @@ def test_image_data_url_roundtrip_keeps_small_images():
     url = image_data_url(image, max_side=64)
     back = Image.open(io.BytesIO(base64.b64decode(url.split(",", 1)[1])))
     assert back.size == (12, 4) and np.array_equal(np.asarray(back), np.asarray(image))
+
+
+# ---- p_yes mode: one answer token with logprobs ------------------------------------------------
+
+def logprob_reply(text: str, top: list[tuple[str, float]]) -> Reply:
+    """A one-token chat completion whose first token has ``top`` = [(token, probability)]."""
+    content = [{"token": text, "logprob": math.log(top[0][1]),
+                "top_logprobs": [{"token": t, "logprob": math.log(p), "bytes": list(t.encode())} for t, p in top]}]
+    return Reply(200, {"id": "x", "object": "chat.completion", "choices": [
+        {"index": 0, "message": {"role": "assistant", "content": text}, "logprobs": {"content": content},
+         "finish_reason": "length"}]})
+
+
+def test_p_yes_mode_reads_yes_no_variants_from_top_logprobs():
+    # Per question, the top-5 first-token distribution the server reports (probabilities).
+    tops = {
+        "There are three bars.": [(" Yes", 0.5), ("yes", 0.1), ("YES", 0.05), ("No", 0.25), ("Maybe", 0.1)],
+        "The legend is at the bottom.": [("No", 0.6), (" no", 0.2), ("Ġyes", 0.1), ("The", 0.1)],
+    }
+
+    def respond(seen, n):
+        question = next(q for q in tops if q in seen.text)
+        return logprob_reply(tops[question][0][0], tops[question])
+
+    with ChatServer(respond) as server:
+        judge = VLMJudge(base_url=server.base_url, model="m", mode="p_yes", **FAST)
+        [out] = judge.judge([solid((0, 0, 255))], ["a bar chart"], [CHECKS[1:]])
+    # hand-computed: (0.5 + 0.1 + 0.05) / (0.65 + 0.25) and 0.1 / (0.1 + 0.8)
+    assert out[0].p_yes == pytest.approx(0.65 / 0.90, abs=1e-9) and out[0].answer == "yes"
+    assert out[1].p_yes == pytest.approx(0.1 / 0.9, abs=1e-9) and out[1].answer == "no"
+    assert all(v.evidence == {"p_yes_source": "logprobs"} for v in out)
+    assert judge.calls == 2 and len(server.seen) == 2
+    for seen in server.seen:
+        assert seen.body["max_tokens"] == 1 and seen.body["logprobs"] is True and seen.body["top_logprobs"] == 20
+        parts = seen.body["messages"][-1]["content"]
+        assert [p["type"] for p in parts] == ["image_url", "text"]  # image first, question last
+        assert parts[1]["text"].endswith("Answer Yes or No.") and "a bar chart" in parts[1]["text"]
+    # the two requests about one image share everything before the question (prefix caching)
+    a, b = (json.dumps(s.body["messages"]) for s in server.seen)
+    assert a[: a.index("Question:")] == b[: b.index("Question:")]
+
+
+def test_p_yes_threshold_decides_the_answer():
+    with ChatServer(lambda seen, n: logprob_reply("Yes", [("Yes", 0.6), ("No", 0.4)])) as server:
+        [[v]] = VLMJudge(base_url=server.base_url, model="m", mode="p_yes", threshold=0.7, **FAST).judge(
+            [solid("white")], ["p"], [[CHECKS[0]]])
+    assert v.p_yes == pytest.approx(0.6) and v.answer == "no"
+
+
+def test_p_yes_falls_back_to_the_hard_answer_when_the_server_sends_no_logprobs():
+    with ChatServer(lambda seen, n: ok("Yes" if "three bars" in seen.text else "No")) as server:
+        [out] = VLMJudge(base_url=server.base_url, model="m", mode="p_yes", **FAST).judge(
+            [solid("white")], ["p"], [CHECKS])
+    assert [v.answer for v in out] == ["no", "yes", "no"]
+    assert all(v.p_yes is None and v.evidence == {"p_yes_source": "text"} for v in out)
+    assert all("hard answer from the text (the server returned no logprobs)" == v.reason for v in out)
+
+
+def test_p_yes_without_yes_no_tokens_uses_text_or_withholds():
+    replies = iter([logprob_reply("Yes", [("Sure", 0.9), ("Ok", 0.1)]), logprob_reply("The", [("The", 1.0)])])
+    with ChatServer(lambda seen, n: next(replies)) as server:
+        [out] = VLMJudge(base_url=server.base_url, model="m", mode="p_yes", max_concurrency=1, **FAST).judge(
+            [solid("white")], ["p"], [CHECKS[:2]])
+    assert out[0].answer == "yes" and out[0].p_yes is None and "no Yes/No token among the top 2" in out[0].reason
+    assert out[1].answer == "withheld" and "not yes/no: 'The'" in out[1].reason
+
+
+def test_p_yes_request_failure_is_withheld_with_the_error():
+    with ChatServer(lambda seen, n: Reply(503, {"error": "overloaded"})) as server:
+        [[v]] = VLMJudge(base_url=server.base_url, model="m", mode="p_yes", **FAST).judge([solid("white")], ["p"], [[CHECKS[0]]])
+    assert v.answer == "withheld" and v.reason.startswith("request failed: ") and "HTTP 503" in v.reason
+
+
+def test_checks_of_one_image_run_concurrently_up_to_the_limit():
+    with ChatServer(lambda seen, n: Reply(200, logprob_reply("Yes", [("Yes", 0.9), ("No", 0.1)]).body, delay_s=0.2)) as server:
+        judge = VLMJudge(base_url=server.base_url, model="m", mode="p_yes", max_concurrency=3, **FAST)
+        [out] = judge.judge([solid("white")], ["p"], [CHECKS * 2])
+    assert server.max_in_flight == 3 and len(out) == 6 and judge.calls == 6
+
+
+# ---- self-consistency --------------------------------------------------------------------------
+
+def test_votes_by_samples_take_the_majority_and_count_the_calls():
+    answers = iter(["yes", "no", "yes"])
+    lock = __import__("threading").Lock()
+
+    def respond(seen, n):
+        with lock:
+            return ok(json.dumps({"answer": next(answers), "reason": "r"}))
+
+    with ChatServer(respond) as server:
+        judge = VLMJudge(base_url=server.base_url, model="m", mode="per_check", votes=3, vote_temperature=0.9, **FAST)
+        [[v]] = judge.judge([solid("white")], ["p"], [[CHECKS[0]]])
+    assert judge.calls == 3 and len(server.seen) == 3
+    assert all(s.body["temperature"] == 0.9 for s in server.seen)
+    assert v.answer == "yes" and sorted(v.evidence["votes"]) == ["no", "yes", "yes"]
+    assert v.evidence["agreement"] == pytest.approx(2 / 3) and v.p_yes == pytest.approx(2 / 3)
+
+
+def test_votes_by_paraphrases_send_distinct_phrasings_at_temperature_0():
+    def respond(seen, n):
+        p = 0.9 if "Is the following true" in seen.text else 0.3
+        return logprob_reply("Yes", [("Yes", p), ("No", 1 - p)])
+
+    with ChatServer(respond) as server:
+        judge = VLMJudge(base_url=server.base_url, model="m", mode="p_yes", votes=3, vote_by="paraphrases", **FAST)
+        [[v]] = judge.judge([solid("white")], ["p"], [[CHECKS[0]]])
+    assert len({s.text for s in server.seen}) == 3 and all(s.body["temperature"] == 0 for s in server.seen)
+    # votes: 0.3 -> no, 0.9 -> yes, 0.3 -> no; p_yes is the mean of the votes' p_yes
+    assert v.answer == "no" and v.evidence["agreement"] == pytest.approx(2 / 3)
+    assert v.p_yes == pytest.approx((0.3 + 0.9 + 0.3) / 3)
+
+
+def test_all_votes_failing_keeps_the_request_error():
+    with ChatServer(lambda seen, n: Reply(500, {"error": "down"})) as server:
+        judge = VLMJudge(base_url=server.base_url, model="m", mode="p_yes", votes=2, **FAST)
+        [[v]] = judge.judge([solid("white")], ["p"], [[CHECKS[0]]])
+    assert v.answer == "withheld" and v.reason.startswith("request failed: ") and judge.calls == 2
+
+
+def test_bad_vote_and_p_yes_options_raise():
+    for kwargs, match in [(dict(votes=0), "votes"), (dict(vote_by="x"), "vote_by"), (dict(threshold=2.0), "threshold"),
+                          (dict(top_logprobs=0), "top_logprobs"), (dict(mode="x"), "mode")]:
+        with pytest.raises(ValueError, match=match):
+            VLMJudge(**kwargs, **FAST)

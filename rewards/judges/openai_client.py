@@ -111,7 +111,25 @@ class ChatClient:
                 status and the start of the body), the connection failed or timed out on every
                 attempt, or the 200 response had no message text.
         """
-        payload = {"model": self.model, "messages": messages, "temperature": temperature, "max_tokens": max_tokens}
+        return self.complete(messages, max_tokens=max_tokens, temperature=temperature)[0]
+
+    def complete(
+        self, messages: list[dict[str, Any]], *, max_tokens: int, temperature: float = 0.0, **extra: Any
+    ) -> tuple[str, dict[str, Any]]:
+        """Like :meth:`chat`, and also return the first choice as the server sent it.
+
+        Args:
+            messages, max_tokens, temperature: as :meth:`chat`.
+            extra: more request fields, e.g. ``logprobs=True, top_logprobs=20`` (OpenAI, vLLM and
+                SGLang then put ``choice["logprobs"]["content"][i]["top_logprobs"]`` in the reply).
+
+        Returns:
+            ``(text, choice)``: the message text and the raw ``choices[0]`` dict.
+
+        Raises:
+            ChatError: as :meth:`chat`.
+        """
+        payload = {"model": self.model, "messages": messages, "temperature": temperature, "max_tokens": max_tokens, **extra}
         try:
             resp = self._session.post(self.url, json=payload, timeout=self.timeout_s)
         except requests.RequestException as e:
@@ -128,7 +146,7 @@ class ChatClient:
             content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
         if not content:
             raise ChatError(f"{self.url}: empty message (finish_reason={choice.get('finish_reason')!r})")
-        return content
+        return content, choice
 
     def _scrub(self, text: str) -> str:
         return text.replace(self._key, "<redacted>") if self._key else text
@@ -160,9 +178,12 @@ def image_data_url(image: Image.Image, max_side: int = 1024) -> str:
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-def user_message(text: str, data_url: str) -> dict[str, Any]:
-    """A user message with ``text`` followed by one image (OpenAI vision message format)."""
-    return {"role": "user", "content": [{"type": "text", "text": text}, {"type": "image_url", "image_url": {"url": data_url}}]}
+def user_message(text: str, data_url: str, image_first: bool = False) -> dict[str, Any]:
+    """A user message with ``text`` and one image (OpenAI vision message format): text then
+    image, or with ``image_first`` image then text, so requests about one image share their
+    leading tokens (system prompt + image) and a server's prefix cache can reuse them."""
+    parts = [{"type": "text", "text": text}, {"type": "image_url", "image_url": {"url": data_url}}]
+    return {"role": "user", "content": parts[::-1] if image_first else parts}
 
 
 _FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)\s*```", re.S)

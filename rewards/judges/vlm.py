@@ -7,16 +7,41 @@
 - ``per_check`` (TechImage-Bench §3.3): one request per check to a "hyper-conservative"
   evaluator answering ``{"answer": "yes" | "no", "reason": ...}``, shown the generation prompt
   as context (the paper gives the judge the figure's alt text and title).
+- ``p_yes``: one request per check for a single answer token with ``logprobs`` and
+  ``top_logprobs`` (OpenAI, vLLM, SGLang). With the first token's top log-probs lp,
 
-The prompts are our own wording. Temperature is 0. A request that fails after the client's
-retries, or an answer missing or unreadable for a check, gives that check a ``withheld``
-verdict (never a pass) whose reason says why.
+      p_yes = sum_{t in Yes} e^{lp_t} / (sum_{t in Yes} e^{lp_t} + sum_{t in No} e^{lp_t})
+
+  over the top tokens that read "yes" / "no" once stripped of spaces, ``Ġ``/``▁`` and case
+  (" Yes", "yes", "YES", ...): the answer softmax restricted to the two answers, as the local
+  judge reads it from logits (VQAScore, Lin et al. 2024, reads P("Yes") the same way). The
+  answer is "yes" iff p_yes >= ``threshold``. A server that returns no log-probs gives the hard
+  answer from the reply's text, marked ``evidence["p_yes_source"] == "text"`` with p_yes None.
+
+Per-check requests put the image first and the question last, so that every request about one
+image starts with the same tokens (system prompt, image, generation prompt) and a server's
+prefix cache (vLLM automatic prefix caching) computes the image's tokens once per image.
+
+Self-consistency (``votes=k``): every check is asked k times, with temperature
+``vote_temperature`` (``vote_by="samples"``) or with k phrasings of the request at temperature 0
+(``vote_by="paraphrases"``); the verdict is the majority answer (a tie is "no"), with
+``evidence["votes"]`` and ``evidence["agreement"]`` (share of answered votes equal to the
+majority). It costs k times the requests; ``calls`` counts every request sent.
+
+The prompts are our own wording. Temperature is 0 unless voting by samples. A request that
+fails after the client's retries gives its checks a ``withheld`` verdict whose reason starts
+with ``"request failed: "`` and names the error; an answer missing or unreadable for a check is
+withheld with a reason saying why. Withheld is never a pass. (Outage detection in the refine
+loop relies on failed calls being withheld with that reason: keep it when changing this file.)
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import math
 import re
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Sequence
 
@@ -27,7 +52,8 @@ from rewards.rubric import Check, Verdict, withheld
 
 logger = logging.getLogger(__name__)
 
-MODES = ("per_image", "per_check")
+MODES = ("per_image", "per_check", "p_yes")
+VOTE_BY = ("samples", "paraphrases")
 
 _STRICT_TEXT = (
     "- Text statements need an exact character match: letters, case, digits, punctuation, symbols "
@@ -60,6 +86,22 @@ Quoted text must match character for character.
 Reply with one JSON object and nothing else: {"answer": "yes" or "no", "reason": "<short visible evidence>"}"""
 
 PER_CHECK_USER = "Description the image was generated from:\n{prompt}\n\nQuestion: {question}"
+
+P_YES_SYSTEM = """You are a hyper-conservative evaluator of a generated image. You are given the image, the description it was generated from, and one yes/no question about it.
+Answer Yes only if every detail the question asks about is clearly visible and correct in the image. If anything is missing, wrong, illegible, partly hidden or uncertain, answer No.
+Quoted text must match character for character.
+Reply with one word: Yes or No."""
+
+P_YES_USER = "Description the image was generated from:\n{prompt}\n\nQuestion: {question}\nAnswer Yes or No."
+
+PARAPHRASES = (
+    "{question}",
+    "Is the following true of the image? {question}",
+    "Look at the image carefully. {question}",
+    "Judge strictly from what is visible: {question}",
+    "Verify this against the image: {question}",
+)
+"""Phrasings of one check for ``vote_by="paraphrases"`` (vote v uses ``PARAPHRASES[v % 5]``)."""
 
 _MAX_REASON = 300
 # Salvages per-question results when the reply is not valid JSON (e.g. unescaped quotes in a reason).
@@ -106,6 +148,71 @@ def parse_per_image(text: str, checks: Sequence[Check], judge: str) -> list[Verd
     return verdicts
 
 
+def _answer_word(token: str) -> str | None:
+    """ "yes" / "no" for a token that reads as that answer (" Yes", "YES", "Ġyes", "No."), else None."""
+    word = token.strip().lstrip("Ġ▁").strip().rstrip(".,!:").lower()
+    return word if word in ("yes", "no") else None
+
+
+def p_yes_from_top_logprobs(top: Sequence[dict[str, Any]]) -> float | None:
+    """p_yes from one token's ``top_logprobs`` list (``[{"token": str, "logprob": float}, ...]``),
+    formula in the module docstring; None when no entry reads as yes or no."""
+    mass = {"yes": 0.0, "no": 0.0}
+    for entry in top:
+        word = _answer_word(str(entry.get("token", ""))) if isinstance(entry, dict) else None
+        lp = entry.get("logprob") if word else None
+        if isinstance(lp, (int, float)) and math.isfinite(lp):
+            mass[word] += math.exp(lp)
+    total = mass["yes"] + mass["no"]
+    return mass["yes"] / total if total > 0 else None
+
+
+def first_token_top_logprobs(choice: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """``choice["logprobs"]["content"][0]["top_logprobs"]`` (OpenAI chat format), or None when
+    the server sent no log-probs."""
+    try:
+        top = choice["logprobs"]["content"][0]["top_logprobs"]
+    except (KeyError, IndexError, TypeError):
+        return None
+    return top if isinstance(top, list) and top else None
+
+
+def parse_p_yes(text: str, choice: dict[str, Any], check: Check, judge: str, threshold: float) -> Verdict:
+    """The verdict for one check from a one-token reply: p_yes from the log-probs when the
+    server sent them and they name a Yes or No token, else the hard answer read from ``text``
+    (``evidence["p_yes_source"]`` is "logprobs" or "text"); withheld when neither works."""
+    top = first_token_top_logprobs(choice)
+    p = p_yes_from_top_logprobs(top) if top is not None else None
+    if p is not None:
+        answer = "yes" if p >= threshold else "no"
+        return Verdict(check.id, answer, judge, f"p_yes={p:.4f} from logprobs", {"p_yes_source": "logprobs"}, p_yes=p)
+    why = "the server returned no logprobs" if top is None else f"no Yes/No token among the top {len(top)} logprobs"
+    word = _answer_word(text) or _answer_word(text.split()[0] if text.split() else "")
+    if word is None:
+        return withheld(check, judge, f"{why}, and the reply is not yes/no: {text[:80]!r}")
+    return Verdict(check.id, word, judge, f"hard answer from the text ({why})", {"p_yes_source": "text"})
+
+
+def majority(votes: Sequence[Verdict], check: Check, judge: str) -> Verdict:
+    """The self-consistency verdict of ``votes`` (one check): the majority of the yes/no votes, a
+    tie being "no"; p_yes the mean of the votes' p_yes when every answered vote has one, else
+    the share of "yes" votes. All votes withheld: the first vote's withheld verdict (its reason
+    names the error). ``evidence``: ``votes`` (answers in order), ``agreement`` in [0, 1]."""
+    answered = [v for v in votes if v.answer != "withheld"]
+    if not answered:
+        return votes[0]
+    n_yes = sum(v.answer == "yes" for v in answered)
+    answer = "yes" if n_yes > len(answered) - n_yes else "no"
+    agreement = max(n_yes, len(answered) - n_yes) / len(answered)
+    ps = [v.p_yes for v in answered]
+    p = sum(ps) / len(ps) if all(x is not None for x in ps) else n_yes / len(answered)
+    evidence = {"votes": [v.answer for v in votes], "agreement": agreement}
+    if answered[0].evidence and "p_yes_source" in answered[0].evidence:
+        evidence["p_yes_source"] = answered[0].evidence["p_yes_source"]
+    reason = f"{n_yes} of {len(answered)} answered votes yes (of {len(votes)}); " + answered[0].reason
+    return Verdict(check.id, answer, judge, reason[:_MAX_REASON], evidence, p_yes=p)
+
+
 def parse_per_check(text: str, check: Check, judge: str) -> Verdict:
     """The verdict for one check from a ``{"answer": "yes"|"no", "reason": ...}`` reply
     (withheld when no yes/no answer can be read)."""
@@ -127,19 +234,31 @@ class VLMJudge:
         base_url: API root including the version (``http://127.0.0.1:8000/v1`` for ``vllm serve``).
         model: the served model name; the judge's ``name`` is ``"vlm:<model>"``.
         api_key_env: environment variable holding the API key (None: send none).
-        mode: "per_image" (BizGenEval, one request per image) or "per_check" (TechImage-Bench,
-            one request per check).
+        mode: "per_image" (BizGenEval, one request per image), "per_check" (TechImage-Bench,
+            one request per check) or "p_yes" (one request per check, p_yes from log-probs).
         timeout_s: timeout of one HTTP attempt, in seconds.
         max_retries: retries on 429/5xx, connection errors and timeouts (see ``ChatClient``).
         backoff_s: exponential backoff factor, in seconds.
-        max_tokens: completion budget of one request (20 statements with reasons need ~2k).
+        max_tokens: completion budget of one request (20 statements with reasons need ~2k);
+            "p_yes" always asks for 1 token.
         image_max_side: images are downscaled so their longer side is at most this many pixels.
         lenient_text: forgive a leading bullet and trailing ".?!" in per-image text statements
             (BizGenEval's v2 text prompt); False asks for an exact match (its v1 prompt).
-        max_concurrency: requests in flight at once (one thread each).
+        max_concurrency: requests in flight at once (one thread each). Requests are queued image
+            by image, so the checks of one image run concurrently (and share a prefix cache).
+        top_logprobs: "p_yes": how many top log-probs to ask for (OpenAI allows up to 20).
+        threshold: "p_yes": p_yes at or above it answers "yes", in [0, 1].
+        votes: self-consistency: ask each check (each image in "per_image") this many times
+            and take the majority (module docstring). 1 = no voting.
+        vote_by: "samples" (temperature ``vote_temperature``) or "paraphrases" (``PARAPHRASES``).
+        vote_temperature: sampling temperature of the votes when ``vote_by="samples"``.
+
+    Attributes:
+        calls: requests sent so far (every vote and every check counted; retries not counted).
 
     Raises:
-        ValueError: an unknown ``mode`` or a bad ``base_url``.
+        ValueError: an unknown ``mode`` or ``vote_by``, ``votes`` < 1, ``threshold`` outside
+            [0, 1], ``top_logprobs`` outside 1..20, or a bad ``base_url``.
     """
 
     def __init__(
@@ -156,15 +275,33 @@ class VLMJudge:
         image_max_side: int = 1024,
         lenient_text: bool = False,
         max_concurrency: int = 4,
+        top_logprobs: int = 20,
+        threshold: float = 0.5,
+        votes: int = 1,
+        vote_by: str = "samples",
+        vote_temperature: float = 0.7,
     ):
         if mode not in MODES:
             raise ValueError(f"VLMJudge: mode must be one of {MODES}, got {mode!r}")
+        if vote_by not in VOTE_BY:
+            raise ValueError(f"VLMJudge: vote_by must be one of {VOTE_BY}, got {vote_by!r}")
+        if not isinstance(votes, int) or votes < 1:
+            raise ValueError(f"VLMJudge: votes must be an integer >= 1, got {votes!r}")
+        if not 0.0 <= threshold <= 1.0:
+            raise ValueError(f"VLMJudge: threshold must be in [0, 1], got {threshold!r}")
+        if not 1 <= top_logprobs <= 20:
+            raise ValueError(f"VLMJudge: top_logprobs must be in 1..20, got {top_logprobs!r}")
         self.name = f"vlm:{model}"
-        self.mode = mode
+        self.base_url, self.model, self.mode = base_url, model, mode
         self.max_tokens = max_tokens
         self.image_max_side = image_max_side
         self.max_concurrency = max_concurrency
+        self.top_logprobs, self.threshold = top_logprobs, threshold
+        self.votes, self.vote_by, self.vote_temperature = votes, vote_by, vote_temperature
+        self.lenient_text = lenient_text
         self.per_image_system = PER_IMAGE_SYSTEM.format(text_rule=_LENIENT_TEXT if lenient_text else _STRICT_TEXT)
+        self.calls = 0
+        self._calls_lock = threading.Lock()
         self.client = ChatClient(
             base_url=base_url,
             model=model,
@@ -179,6 +316,19 @@ class VLMJudge:
         """Always True: a VLM can be asked any yes/no question."""
         return True
 
+    def cache_identity(self) -> dict[str, Any]:
+        """What decides this judge's verdicts, for the verdict cache key: the server, model,
+        protocol, options and a hash of the prompt texts (never the API key or its variable)."""
+        prompts = "\n".join([self.per_image_system, PER_IMAGE_USER, PER_CHECK_SYSTEM, PER_CHECK_USER,
+                             P_YES_SYSTEM, P_YES_USER, *PARAPHRASES])
+        return {
+            "class": "VLMJudge", "base_url": self.base_url, "model": self.model, "mode": self.mode,
+            "max_tokens": self.max_tokens, "image_max_side": self.image_max_side, "lenient_text": self.lenient_text,
+            "top_logprobs": self.top_logprobs, "threshold": self.threshold, "votes": self.votes,
+            "vote_by": self.vote_by, "vote_temperature": self.vote_temperature,
+            "prompts_sha256": hashlib.sha256(prompts.encode()).hexdigest(),
+        }
+
     def judge(
         self,
         images: Sequence[Image.Image],
@@ -187,54 +337,83 @@ class VLMJudge:
     ) -> list[list[Verdict]]:
         """Answer ``checks[i]`` about ``images[i]``; see :class:`rewards.judges.base.Judge`.
 
-        Requests run on ``max_concurrency`` threads. Returns one verdict per check, in order.
+        Requests run on ``max_concurrency`` threads, queued image by image. Returns one verdict
+        per check, in order.
 
         Raises:
             ValueError: ``images``, ``prompts`` and ``checks`` differ in length.
         """
         if not len(images) == len(prompts) == len(checks):
             raise ValueError(f"{self.name}: got {len(images)} images, {len(prompts)} prompts, {len(checks)} check lists")
-        # One task per request: (image index, check positions it answers, function -> verdicts).
+        # One task per request: (image index, check positions it answers, vote, function -> verdicts).
         tasks: list[tuple[int, list[int], Callable[[], list[Verdict]]]] = []
         for i, (image, prompt, cs) in enumerate(zip(images, prompts, checks)):
             if not cs:
                 continue
             url = image_data_url(image, self.image_max_side)
-            if self.mode == "per_image":
-                tasks.append((i, list(range(len(cs))), lambda u=url, cs=list(cs): self._ask_per_image(u, cs)))
-            else:
+            for vote in range(self.votes):
+                if self.mode == "per_image":
+                    tasks.append((i, list(range(len(cs))), lambda u=url, cs=list(cs), v=vote: self._ask_per_image(u, cs, v)))
+                    continue
+                ask = self._ask_p_yes if self.mode == "p_yes" else self._ask_per_check
                 for j, c in enumerate(cs):
-                    tasks.append((i, [j], lambda u=url, p=prompt, c=c: [self._ask_per_check(u, p, c)]))
+                    tasks.append((i, [j], lambda u=url, p=prompt, c=c, v=vote, ask=ask: [ask(u, p, c, v)]))
 
-        out: list[list[Verdict | None]] = [[None] * len(cs) for cs in checks]
+        votes: list[list[list[Verdict]]] = [[[] for _ in cs] for cs in checks]
         with ThreadPoolExecutor(max_workers=self.max_concurrency) as pool:
             futures = [pool.submit(fn) for _, _, fn in tasks]
             for (i, positions, _), future in zip(tasks, futures):
                 for j, verdict in zip(positions, future.result()):
-                    out[i][j] = verdict
-        return out  # type: ignore[return-value]  # every position was filled by its task
+                    votes[i][j].append(verdict)
+        if self.votes == 1:
+            return [[vs[0] for vs in row] for row in votes]
+        return [[majority(vs, c, self.name) for vs, c in zip(row, cs)] for row, cs in zip(votes, checks)]
 
-    def _ask_per_image(self, url: str, checks: list[Check]) -> list[Verdict]:
-        statements = "\n".join(f"{n}. {c.question}" for n, c in enumerate(checks, start=1))
+    def _send(self, messages: list[dict[str, Any]], max_tokens: int, **extra: Any) -> tuple[str, dict[str, Any]]:
+        with self._calls_lock:
+            self.calls += 1
+        sampling = self.votes > 1 and self.vote_by == "samples"
+        return self.client.complete(messages, max_tokens=max_tokens,
+                                    temperature=self.vote_temperature if sampling else 0.0, **extra)
+
+    def _question(self, question: str, vote: int) -> str:
+        return PARAPHRASES[vote % len(PARAPHRASES)].format(question=question) if self.vote_by == "paraphrases" else question
+
+    def _ask_per_image(self, url: str, checks: list[Check], vote: int = 0) -> list[Verdict]:
+        statements = "\n".join(f"{n}. {self._question(c.question, vote)}" for n, c in enumerate(checks, start=1))
         messages = [
             {"role": "system", "content": self.per_image_system},
             user_message(PER_IMAGE_USER.format(n=len(checks), statements=statements), url),
         ]
         try:
-            text = self.client.chat(messages, max_tokens=self.max_tokens)
+            text, _ = self._send(messages, self.max_tokens)
         except ChatError as e:
             logger.warning("%s: per-image request failed: %s", self.name, e)
             return [withheld(c, self.name, f"request failed: {e}") for c in checks]
         return parse_per_image(text, checks, self.name)
 
-    def _ask_per_check(self, url: str, prompt: str, check: Check) -> Verdict:
+    def _ask_per_check(self, url: str, prompt: str, check: Check, vote: int = 0) -> Verdict:
         messages = [
             {"role": "system", "content": PER_CHECK_SYSTEM},
-            user_message(PER_CHECK_USER.format(prompt=prompt, question=check.question), url),
+            user_message(PER_CHECK_USER.format(prompt=prompt, question=self._question(check.question, vote)), url,
+                         image_first=True),
         ]
         try:
-            text = self.client.chat(messages, max_tokens=self.max_tokens)
+            text, _ = self._send(messages, self.max_tokens)
         except ChatError as e:
             logger.warning("%s: request for check %s failed: %s", self.name, check.id, e)
             return withheld(check, self.name, f"request failed: {e}")
         return parse_per_check(text, check, self.name)
+
+    def _ask_p_yes(self, url: str, prompt: str, check: Check, vote: int = 0) -> Verdict:
+        messages = [
+            {"role": "system", "content": P_YES_SYSTEM},
+            user_message(P_YES_USER.format(prompt=prompt, question=self._question(check.question, vote)), url,
+                         image_first=True),
+        ]
+        try:
+            text, choice = self._send(messages, 1, logprobs=True, top_logprobs=self.top_logprobs)
+        except ChatError as e:
+            logger.warning("%s: request for check %s failed: %s", self.name, check.id, e)
+            return withheld(check, self.name, f"request failed: {e}")
+        return parse_p_yes(text, choice, check, self.name, self.threshold)
