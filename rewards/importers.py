@@ -4,14 +4,15 @@ Three formats, detected per row by its keys:
 
 - **BizGenEval** (``questions`` + ``easy_qidxs``/``hard_qidxs``; microsoft/BizGenEval
   ``assets/bizgeneval.jsonl``): 20 checks with ids "1".."20", difficulty from the 1-based
-  index lists, tag = the item's dimension. In text-dimension items, the quoted strings that
-  follow "exactly"/"read"/"label"/"include"/"contain" become text expectations (see
-  :func:`text_expectations`).
+  index lists, tag = the item's dimension. Every question is compiled
+  (``rewards.question_compiler``): its code-decidable part becomes ``Check.spec`` and its
+  required strings ``Check.expects``.
 - **GenExam** (``scoring_points``; OpenGVLab/GenExam ``All_Subjects.jsonl``): one check per
   scoring point, weight = its ``score`` (the weights of an item sum to 1).
 - **RubricLoop** (``criteria``): ``{"id", "prompt", "criteria": [{"name", "checks": [{"id",
-  "question", "difficulty"?, "weight"?, "gate"?, "tag"?, "expects"?: [{"text", "region"?}]}]}],
-  "image"?, "meta"?}``.
+  "question", "difficulty"?, "weight"?, "gate"?, "tag"?, "expects"?: [{"text", "region"?}],
+  "spec"?: {...} (see :func:`parse_spec`)}]}], "image"?, "meta"?}``. A check with ``spec`` is
+  decided by it; with only ``expects``, by those; with neither, its question is compiled.
 
 Any row may carry a starting image path in ``image``, relative to the JSONL file's folder.
 A bad row never stops the others: it becomes a one-line error naming ``file:line`` (and the
@@ -25,49 +26,63 @@ import re
 from pathlib import Path
 from typing import Any
 
+from rewards.question_compiler import ARRANGEMENTS, RELATIONS, Anchor, QuestionSpec, TextSpec, compile_question
 from rewards.rubric import REGIONS, Check, Criterion, Item, Rubric, RubricError, TextExpectation
 
-_QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|(?<![A-Za-z0-9])'(.+?)'(?![A-Za-z0-9])", re.S)
-_LIST_GAP = re.compile(r"[\s,;:.]*(?:(?:and|or|then)[\s,;:.]*)?", re.I)
-_KEYWORD = re.compile(r"\b(exact(?:ly)?|reads?|reading|includes?|contains?|label(?:ed|led)?|matches)\b", re.I)
-# Questions that quote text but ask about something OCR cannot decide (count, style, order...).
-_NOT_TEXT_ONLY = re.compile(
-    r"\bexactly (?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b|\bhow many\b|"
-    r"\b(?:bold|italic|underlined?|colou?r(?:ed)?|font|size|larger|smaller|highlighted|"
-    r"order|left to right|top to bottom|followed by|then|aligned|same|match the|each|every|all|"
-    r"icon|symbol|arrow|pointing|logo)\b",
-    re.I,
-)
-
-
 def text_expectations(question: str) -> tuple[TextExpectation, ...]:
-    """The text expectations OCR can decide for a BizGenEval text question, or ``()``.
+    """The text expectations of a question: one per required string of its compiled text part
+    (``rewards.question_compiler.compile_question``), carrying the place and the first anchor, or
+    ``()`` when nothing of the question is code-decidable. They are necessary conditions: the
+    compiled spec (``Check.spec``) says whether they also suffice."""
+    return expectations_of(compile_question(question))
 
-    Rules (conservative: when in doubt the check is left to a VLM):
-    - only quoted strings after the first "exactly"/"read"/"label"/"include"/"contain" count;
-      earlier quotes are position references ("directly below \"MENU\"");
-    - questions about counts, style, colour or order ("exactly 2 legend entries", "bold") get none;
-    - several quoted strings count only as one list ("'A', 'B' and 'C'", one per line); any other
-      words between quotes ("'Advice' with values '53'") make the question one for a VLM;
-    - single quotes must not touch a letter on the outside, so apostrophes are not quotes.
-    - the region is "top" or "bottom" when exactly one of those words occurs in the question,
-      otherwise "left"/"right" likewise, otherwise None.
+
+def expectations_of(spec: QuestionSpec | None) -> tuple[TextExpectation, ...]:
+    """``TextExpectation``s for the required strings of ``spec`` (``()`` without a text part)."""
+    if spec is None or spec.text is None:
+        return ()
+    anchor = spec.text.anchors[0] if spec.text.anchors else None
+    return tuple(TextExpectation(t, spec.text.region, anchor.text if anchor else None, anchor.relation if anchor else None)
+                 for t in dict.fromkeys(spec.text.texts))
+
+
+def parse_spec(raw: Any, where: str) -> QuestionSpec:
+    """A spec given by a RubricLoop row: ``{"texts": [str, ...], "arrangement"?, "count"?, "region"?,
+    "anchors"?: [{"text", "relation"}], "in_box"?, "vlm_parts"?: [str, ...]}`` (see
+    ``rewards.question_compiler.TextSpec``).
+
+    Raises:
+        RubricError: a field is missing or has a bad value (one line naming ``where``).
     """
-    m = _KEYWORD.search(question)
-    if m is None or _NOT_TEXT_ONLY.search(question):
-        return ()
-    quotes = list(_QUOTED.finditer(question, m.end()))
-    if not quotes:
-        return ()
-    for a, b in zip(quotes, quotes[1:]):
-        if not _LIST_GAP.fullmatch(question[a.end():b.start()]):
-            return ()  # a quote that is not part of the required list: "'Advice' with values '53'"
-    texts = [t.strip() for q in quotes if (t := next(g for g in q.groups() if g is not None)).strip()]
-    words = set(re.findall(r"[a-z]+", question.lower()))
-    vertical = [r for r in ("top", "bottom") if r in words]
-    horizontal = [r for r in ("left", "right") if r in words]
-    region = vertical[0] if len(vertical) == 1 else horizontal[0] if len(horizontal) == 1 else None
-    return tuple(TextExpectation(t, region) for t in texts)
+    if not isinstance(raw, dict):
+        raise RubricError(f"{where} must be an object")
+    texts = _require(raw, "texts", list, where)
+    if not texts or not all(isinstance(t, str) and t.strip() for t in texts):
+        raise RubricError(f"{where}: field 'texts' must be a non-empty list of non-empty strings")
+    arrangement = _optional(raw, "arrangement", str, "all", where)
+    if arrangement not in ARRANGEMENTS:
+        raise RubricError(f"{where}: field 'arrangement' must be one of {ARRANGEMENTS}, got {arrangement!r}")
+    count = raw.get("count")
+    if count is not None and (not isinstance(count, int) or isinstance(count, bool) or count < 0):
+        raise RubricError(f"{where}: field 'count' must be a non-negative integer or null, got {count!r}")
+    region = raw.get("region")
+    if region is not None and region not in REGIONS:
+        raise RubricError(f"{where}: field 'region' must be one of {REGIONS} or null, got {region!r}")
+    anchors = []
+    for ai, a in enumerate(_optional(raw, "anchors", list, [], where)):
+        aw = f"{where}.anchors[{ai}]"
+        if not isinstance(a, dict):
+            raise RubricError(f"{aw} must be an object")
+        relation = _require(a, "relation", str, aw)
+        if relation not in RELATIONS:
+            raise RubricError(f"{aw}: field 'relation' must be one of {RELATIONS}, got {relation!r}")
+        anchors.append(Anchor(_require(a, "text", str, aw), relation))
+    vlm_parts = _optional(raw, "vlm_parts", list, [], where)
+    if not all(isinstance(v, str) for v in vlm_parts):
+        raise RubricError(f"{where}: field 'vlm_parts' must be a list of strings")
+    text = TextSpec(tuple(texts), arrangement, count, region, tuple(anchors), _optional(raw, "in_box", bool, False, where))
+    form = "count" if count is not None else "lines" if arrangement == "lines" else "order" if arrangement != "all" else "exact" if len(texts) == 1 else "list"
+    return QuestionSpec(form, text, tuple(vlm_parts))
 
 
 def _require(row: dict, key: str, typ: type | tuple[type, ...], where: str) -> Any:
@@ -108,8 +123,8 @@ def parse_bizgeneval(row: dict, where: str) -> Item:
     checks = []
     for i, q in enumerate(questions, start=1):
         difficulty = "easy" if i in easy else "hard" if i in hard else None
-        expects = text_expectations(q) if dimension == "text" else ()
-        checks.append(Check(str(i), q, difficulty=difficulty, tag=dimension, expects=expects))
+        spec = compile_question(q)
+        checks.append(Check(str(i), q, difficulty=difficulty, tag=dimension, expects=expectations_of(spec), spec=spec))
     # The image-name keys are kept raw: the official result file name is derived from them.
     meta = {k: row[k] for k in ("domain", "dimension", "eval_tag", "easy_qidxs", "hard_qidxs", "aspect_ratio", *BIZGENEVAL_NAME_KEYS) if k in row}
     item_id = str(_require(row, "id", (str, int), where))
@@ -126,7 +141,9 @@ def parse_genexam(row: dict, where: str) -> Item:
             raise RubricError(f"{pw} must be an object")
         question = _require(p, "question", str, pw)
         weight = _require(p, "score", (int, float), pw)
-        checks.append(Check(str(i), question, weight=float(weight), tag=str(row.get("subject", ""))))
+        spec = compile_question(question)
+        checks.append(Check(str(i), question, weight=float(weight), tag=str(row.get("subject", "")),
+                            expects=expectations_of(spec), spec=spec))
     meta = {k: row[k] for k in ("subject", "taxonomy", "img_type", "difficulty", "image_path") if k in row}
     return Item(str(_require(row, "id", (str, int), where)), _require(row, "prompt", str, where), Rubric.flat(checks), source="genexam", meta=meta)
 
@@ -155,17 +172,27 @@ def parse_rubricloop(row: dict, where: str) -> Item:
                 if not text.strip():
                     raise RubricError(f"{ew}: field 'text' is empty")
                 expects.append(TextExpectation(text, region))
+            question = _require(chk, "question", str, kw)
+            if chk.get("spec") is not None:  # the row gives the spec: no compiling
+                spec = parse_spec(chk["spec"], f"{kw}.spec")
+                expects = expects or list(expectations_of(spec))
+            elif expects:  # only expectations: every one must hold, nothing else is asked
+                spec = None
+            else:
+                spec = compile_question(question)
+                expects = list(expectations_of(spec))
             difficulty = chk.get("difficulty")
             if difficulty not in (None, "easy", "hard"):
                 raise RubricError(f"{kw}: field 'difficulty' must be 'easy', 'hard' or null, got {difficulty!r}")
             checks.append(Check(
                 id=str(_require(chk, "id", (str, int), kw)),
-                question=_require(chk, "question", str, kw),
+                question=question,
                 difficulty=difficulty,
                 weight=float(_optional(chk, "weight", (int, float), 1.0, kw)),
                 gate=_optional(chk, "gate", bool, False, kw),
                 tag=_optional(chk, "tag", str, "", kw),
                 expects=tuple(expects),
+                spec=spec,
             ))
         criteria.append(Criterion(_optional(crit, "name", str, f"criterion {ci + 1}", cw), tuple(checks)))
     ids = [c.id for crit in criteria for c in crit.checks]
@@ -204,31 +231,35 @@ def parse_row(row: Any, where: str, base_dir: Path) -> Item:
 
 
 def load_items(path: str | Path) -> tuple[list[Item], list[str]]:
-    """Read a JSONL file of any supported format.
+    """Read a JSONL file of any supported format, one row per line.
+
+    Lines are read as bytes and decoded one by one, so a row that is not UTF-8 (or is bad JSON,
+    nests too deep, holds NaN/Infinity or a lone UTF-16 surrogate, or fails to parse) fails
+    alone. A UTF-8 BOM before the first row and ``\r\n`` line ends are accepted.
 
     Returns:
         (items, errors): the rows that parsed, and one error line per row that did not
-        (``"<file>:<line> (item <id>): ..."``). Blank lines are skipped.
+        (``"<file>:<line> (item <id>): ..."``, e.g. ``"<file>:3: not UTF-8 (...)"`` or
+        ``"... duplicate item id"``). Blank lines are skipped.
 
     Raises:
-        RubricError: when the file itself cannot be read, or two rows share an id.
+        RubricError: when the file itself cannot be opened or read.
     """
     path = Path(path)
     try:
-        lines = path.read_text(encoding="utf-8-sig").splitlines()  # -sig: a leading BOM is not data
-    except (OSError, UnicodeDecodeError) as e:
-        raise RubricError(f"{path}: cannot read rubric file ({e})") from None
+        with open(path, "rb") as f:
+            raw_lines = f.read().split(b"\n")
+    except OSError as e:
+        raise RubricError(f"{path}: cannot read rubric file ({e.strerror or e})") from None
+    if raw_lines and raw_lines[0].startswith(b"\xef\xbb\xbf"):
+        raw_lines[0] = raw_lines[0][3:]  # a leading BOM is not data
     items, errors, seen = [], [], set()
-    for n, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
+    for n, raw in enumerate(raw_lines, start=1):
         where = f"{path}:{n}"
         try:
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise RubricError(f"{where}: malformed JSON ({e.msg} at column {e.colno})") from None
-            item = parse_row(row, where, path.parent)
+            item = _read_row(raw, where, path.parent)
+            if item is None:
+                continue
             if item.id in seen:
                 raise RubricError(f"{where} (item {item.id}): duplicate item id")
             seen.add(item.id)
@@ -236,3 +267,46 @@ def load_items(path: str | Path) -> tuple[list[Item], list[str]]:
         except RubricError as e:
             errors.append(str(e))
     return items, errors
+
+
+def _reject_constant(name: str) -> None:
+    raise RubricError(f"{name} is not a JSON value")
+
+
+def _read_row(raw: bytes, where: str, base_dir: Path) -> Item | None:
+    """One JSONL line (bytes, no newline) -> Item, or None for a blank line.
+
+    Raises:
+        RubricError: one line starting with ``where``.
+    """
+    try:
+        line = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise RubricError(f"{where}: not UTF-8 (byte 0x{raw[e.start]:02x} at byte {e.start + 1} of the line)") from None
+    if not line.strip():
+        return None
+    try:
+        row = json.loads(line, parse_constant=_reject_constant)
+    except json.JSONDecodeError as e:
+        raise RubricError(f"{where}: malformed JSON ({e.msg} at column {e.colno})") from None
+    except RubricError as e:
+        raise RubricError(f"{where}: malformed JSON ({e})") from None
+    except RecursionError:
+        raise RubricError(f"{where}: malformed JSON (nested too deeply)") from None
+    except ValueError as e:  # e.g. an integer literal over Python's digit limit
+        raise RubricError(f"{where}: malformed JSON ({' '.join(str(e).split())[:120]})") from None
+    try:
+        json.dumps(row, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise RubricError(f"{where}: a string holds a lone UTF-16 surrogate (\\ud800-\\udfff escape), not text") from None
+    try:
+        item = parse_row(row, where, base_dir)
+    except RubricError:
+        raise
+    except (ValueError, TypeError, OverflowError, RecursionError) as e:  # a value no parser foresaw
+        raise RubricError(f"{where}: cannot read row ({type(e).__name__}: {' '.join(str(e).split())[:160]})") from None
+    try:
+        item.rubric.require_questions()
+    except RubricError as e:
+        raise RubricError(f"{where} (item {item.id}): {e}") from None
+    return item

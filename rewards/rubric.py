@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from rewards.question_compiler import QuestionSpec
 from rewards.text_match import REGION_FRACTIONS
 
 REGIONS = tuple(REGION_FRACTIONS)
@@ -55,8 +56,11 @@ class Check:
         weight: the point's weight (GenExam / GenOlympiad relaxed scores); 1.0 otherwise.
         gate: True for GenOlympiad easy questions: any failed gate zeroes the task.
         tag: the dimension or question type (e.g. "text", "Legend").
-        expects: machine-verifiable text expectations; the check passes iff all hold. Empty
-            when only a VLM can decide the check.
+        expects: machine-verifiable text expectations (one per required string of ``spec``, or
+            given by the row); the text editor fixes these. Empty when no text part is known.
+        spec: the compiled question (``rewards.question_compiler.compile_question``): what code
+            decides and what only a VLM can; None for rows that give only ``expects`` (then
+            every expectation must hold, and nothing else is asked).
     """
 
     id: str
@@ -66,6 +70,7 @@ class Check:
     gate: bool = False
     tag: str = ""
     expects: tuple[TextExpectation, ...] = ()
+    spec: QuestionSpec | None = None
 
 
 @dataclass(frozen=True)
@@ -96,6 +101,16 @@ class Rubric:
     def flat(checks: list[Check]) -> "Rubric":
         """One criterion per check (BizGenEval, IGenBench, GenExam)."""
         return Rubric(tuple(Criterion(c.id, (c,)) for c in checks))
+
+    def require_questions(self) -> None:
+        """Refuse a check whose question is empty or blank (no judge can answer it).
+
+        Raises:
+            RubricError: "check '<id>': field 'question' is empty" (the caller adds file:line).
+        """
+        for c in self.checks:
+            if not c.question.strip():
+                raise RubricError(f"check {c.id!r}: field 'question' is empty")
 
 
 @dataclass

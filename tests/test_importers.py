@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from rewards.importers import load_items, text_expectations
+from rewards.question_compiler import compile_question
 from rewards.rubric import RubricError, TextExpectation
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "benchmarks"
@@ -30,24 +31,30 @@ def test_bizgeneval_rows():
     assert len(item.rubric.criteria) == 20  # one criterion per check
 
 
-@pytest.mark.parametrize("question, expected", [
-    ("Does the chart title read exactly 'The AI gender imbalance'?", [("The AI gender imbalance", None)]),
+# Expectations are the compiled question's required strings (rewards.question_compiler): they are
+# necessary conditions, so a count, style or relation the compiler cannot check no longer empties
+# them (the spec then lists that part as VLM-only), and a place of another element ("the top of
+# the left panel") is not taken for a place of the image.
+@pytest.mark.parametrize("question, expected, decidable", [
+    ("Does the chart title read exactly 'The AI gender imbalance'?", [("The AI gender imbalance", None, None, None)], True),
     ('Does the single-line subtitle read exactly: "22,582 MW Attributable to CLP Group"?',
-     [("22,582 MW Attributable to CLP Group", None)]),
+     [("22,582 MW Attributable to CLP Group", None, None, None)], True),
     ('Does the heading centered at the top of the left panel, directly below the word "MENU", read exactly "MAIN COURSE"?',
-     [("MAIN COURSE", "top")]),
-    ("Does the footnote along the bottom read exactly \"Note: don't round.\"?", [("Note: don't round.", "bottom")]),
-    ('Are there exactly 2 legend entries ("Female" and "Male")?', []),
-    ("Is there a bold point label reading exactly 'U.S.'?", []),
-    ("Does the x-axis show tick labels at 0, 5, 10, 15, and 20?", []),
-    ("Does the text, from top to bottom, read exactly 'A'?", []),
+     [("MAIN COURSE", "left", "MENU", "directly_below")], True),
+    ("Does the footnote along the bottom read exactly \"Note: don't round.\"?", [("Note: don't round.", "bottom", None, None)], True),
+    ('Are there exactly 2 legend entries ("Female" and "Male")?', [("Female", None, None, None), ("Male", None, None, None)], False),
+    ("Is there a bold point label reading exactly 'U.S.'?", [("U.S.", None, None, None)], False),
+    ("Does the x-axis show tick labels at 0, 5, 10, 15, and 20?", [], False),
+    ("Does the text, from top to bottom, read exactly 'A'?", [("A", None, None, None)], True),
     ("Do the column headers read exactly 'Cue', 'App.', 'Prod.', and 'Cov.'?",
-     [("Cue", None), ("App.", None), ("Prod.", None), ("Cov.", None)]),
-    ("Is there a row labeled exactly 'Advice' with values '53', '30', '24', and '63.6%'?", []),
-    ('Does the phrase read exactly "practices\' data" with an apostrophe after the final "s"?', []),
+     [("Cue", None, None, None), ("App.", None, None, None), ("Prod.", None, None, None), ("Cov.", None, None, None)], True),
+    ("Is there a row labeled exactly 'Advice' with values '53', '30', '24', and '63.6%'?",
+     [(t, None, None, None) for t in ("Advice", "53", "30", "24", "63.6%")], False),
+    ('Does the phrase read exactly "practices\' data" with an apostrophe after the final "s"?', [("practices' data", None, None, None)], True),
 ])
-def test_text_expectations(question, expected):
-    assert text_expectations(question) == tuple(TextExpectation(t, r) for t, r in expected)
+def test_text_expectations(question, expected, decidable):
+    assert text_expectations(question) == tuple(TextExpectation(*e) for e in expected)
+    assert compile_question(question).decidable is decidable
 
 
 def test_genexam_rows_carry_weights():

@@ -1,0 +1,487 @@
+"""The question compiler: a rubric question -> a spec that code can decide from OCR words and boxes.
+
+``compile_question`` reads one yes/no question and returns a :class:`QuestionSpec`: the text
+part code can check (:class:`TextSpec`) and the parts only a VLM can decide (``vlm_parts``).
+It reads the question in these steps, each a small function below:
+
+1. **Quotes** (``_quotes``): "double", “curly”, 'single' (an apostrophe touching a letter is no
+   quote). No quote: nothing to compile (form ``none``).
+2. **Refusals**: negation ("not", "no", "without", "rather than") and choices ("either", "or"
+   between quotes) make the whole question VLM-only: a failed text part would not mean "no".
+3. **Roles of the quotes** (``_split_quotes``): a quote that is part of a longer quote is a
+   clarification ("with an apostrophe after the final "s""); a quote after a relation phrase is
+   an anchor ("directly below "MENU"", "to the right of "Step 1"", "in the 'men' row"); the
+   others are the required strings.
+4. **Form**: lines ("first line X, second line Y", a line break inside the quote, "followed by
+   the two lines"), order ("from top to bottom", "left to right", "in order", "then"), a count
+   of one string ("exactly once", "twice", "3 times"), case ("in uppercase": the strings are
+   upper-cased), else one exact string or a list (all present).
+5. **Place** (``_region``): quadrants, corners, bands, centre, halves of the image
+   (``rewards.text_match.REGION_FRACTIONS``); a side named on a container ("the left panel",
+   "the upper content box") is that side of the image; a place *of* another element ("the top of
+   the legend") is a locator and is not checked. "inside the dashed rectangle" asks for an
+   enclosing box (``TextSpec.in_box``), found by the OCR judge or left unchecked.
+6. **The rest** (``_residue``): locator phrases (the element's role, "the first bullet", "of the
+   left white panel") are removed; every word left must be a known filler, else it is a part only
+   a VLM can decide (style "bold", colour, "icon", counts of elements "exactly 2 legend entries",
+   "each", or any unknown word: the compiler never guesses).
+
+A spec with a text part and no ``vlm_parts`` is decided by code both ways. With ``vlm_parts`` the
+text part is a necessary condition: its failure decides "no", its success decides nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+RELATIONS = ("below", "directly_below", "above", "directly_above", "right_of", "left_of", "same_row", "same_column")
+"""How a required string may stand to a quoted anchor (decided from boxes by
+``rewards.text_match.satisfies_relation``)."""
+
+ARRANGEMENTS = ("all", "lines", "top_to_bottom", "left_to_right", "reading_order")
+"""How several required strings are laid out: all present anywhere; consecutive lines in order;
+centres strictly from top to bottom; strictly left to right; in reading order (each next string
+starts on a later line, or further right on the same line)."""
+
+FORMS = ("exact", "list", "lines", "order", "count", "none")
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """A quoted string the required text must stand in ``relation`` (one of ``RELATIONS``) to."""
+
+    text: str
+    relation: str
+
+
+@dataclass(frozen=True)
+class TextSpec:
+    """The code-decidable text part of a question.
+
+    Attributes:
+        texts: the required strings, exactly as quoted (after the case rule).
+        arrangement: one of ``ARRANGEMENTS``.
+        count: when set, ``texts[0]`` must occur exactly this many times (not inside a word).
+        region: a place name of ``rewards.text_match.REGION_FRACTIONS`` every string's centre
+            must lie in, or None.
+        anchors: every required string must stand in each anchor's relation to one occurrence
+            of the anchor's text.
+        in_box: every required string must lie inside an enclosing box (border or filled panel).
+    """
+
+    texts: tuple[str, ...]
+    arrangement: str = "all"
+    count: int | None = None
+    region: str | None = None
+    anchors: tuple[Anchor, ...] = ()
+    in_box: bool = False
+
+
+@dataclass(frozen=True)
+class QuestionSpec:
+    """What code can decide of one question.
+
+    Attributes:
+        form: one of ``FORMS`` ("none": nothing code-decidable).
+        text: the text part, or None.
+        vlm_parts: what only a VLM can decide, in words ("bold", "colour 'navy'", "negation").
+        note: for form "none", why.
+    """
+
+    form: str
+    text: TextSpec | None = None
+    vlm_parts: tuple[str, ...] = ()
+    note: str = ""
+
+    @property
+    def decidable(self) -> bool:
+        """True when code can answer both "yes" and "no"."""
+        return self.text is not None and not self.vlm_parts
+
+
+def none(note: str) -> QuestionSpec:
+    return QuestionSpec("none", note=note)
+
+
+# ---------------------------------------------------------------------------------- 1. quotes
+_QUOTE = re.compile(r"\"([^\"]+)\"|“([^”]+)”|‘([^’]+)’(?![A-Za-z])|(?<![A-Za-z0-9])'(.+?)'(?![A-Za-z0-9])", re.S)
+
+
+@dataclass(frozen=True)
+class _Quote:
+    start: int
+    end: int
+    text: str
+
+
+def _quotes(question: str) -> list[_Quote]:
+    out = []
+    for m in _QUOTE.finditer(question):
+        text = next(g for g in m.groups() if g is not None)
+        if text.strip():
+            out.append(_Quote(m.start(), m.end(), text.strip()))
+    return out
+
+
+def _bare(question: str, quotes: list[_Quote]) -> str:
+    """The question in lower case with every quote replaced by the placeholder " Q "."""
+    parts, pos = [], 0
+    for q in quotes:
+        parts += [question[pos:q.start], " Q "]
+        pos = q.end
+    return re.sub(r"\s+", " ", "".join(parts + [question[pos:]]).lower()).strip()
+
+
+# ---------------------------------------------------------------------------------- 2. refusals
+_NEGATION = re.compile(r"\b(?:not|no|none|never|without|rather than|instead of|absent|missing|nothing|neither|nor"
+                       r"|isn't|aren't|doesn't|don't|removed|omitted|only)\b|n't\b")
+_CHOICE = re.compile(r"\beither\b|q,? or q\b|\bor (?:the )?(?:word |text |label )?q\b")
+
+# ---------------------------------------------------------------------------------- 3. roles
+_REL_BEFORE = re.compile(
+    r"(?P<adv>\b(?:directly|immediately|just|right)\s+)?"
+    r"(?P<rel>under column|in column|in the row|in the column|in row|below|under(?:neath)?|beneath|above|over|on top of|to the right of|right of|to the left of|left of"
+    r"|next to|beside|between|after|before|near|aligned (?:horizontally |vertically )?with|in line with)"
+    r"(?:\s+(?:the|a|an|this|that|its))?(?:\s+[\w-]+){0,2}?\s*$")
+_UNSUPPORTED_RELATIONS = {"next to", "beside", "between", "after", "before", "near"}
+
+
+def _relation_of(before: str, after: str) -> str | None:
+    """The relation named just before a quote (``before``: the lower-case text since the previous
+    quote), or None when the quote is not an anchor. ``after`` is the text following it."""
+    if re.match(r"^\s*(?:row|line)\b", after) and re.search(r"\b(?:in|on|of) (?:the|that|this)\s*$", before):
+        return "same_row"
+    if re.match(r"^\s*column\b", after) and re.search(r"\b(?:in|under|of) (?:the|that|this)\s*$", before):
+        return "same_column"
+    m = _REL_BEFORE.search(before)
+    if m is None:
+        return None
+    rel, direct = m.group("rel"), bool(m.group("adv"))
+    if rel in _UNSUPPORTED_RELATIONS:
+        return "unsupported:" + rel
+    if rel in ("below", "under", "underneath", "beneath"):
+        return "directly_below" if direct else "below"
+    if rel in ("above", "over", "on top of"):
+        return "directly_above" if direct else "above"
+    if rel in ("to the right of", "right of"):
+        return "right_of"
+    if rel in ("to the left of", "left of"):
+        return "left_of"
+    if rel.startswith("aligned vertically") or "column" in rel:
+        return "same_column"
+    return "same_row"  # aligned (horizontally) with, in line with, in the row
+
+
+def _split_quotes(question: str, quotes: list[_Quote]) -> tuple[list[_Quote], list[tuple[_Quote, str]]]:
+    """(required quotes, [(anchor quote, relation)]); clarifications (a quote inside a longer,
+    earlier quote: "... "practices' data" with an apostrophe after the final "s"") are dropped."""
+    required, anchors = [], []
+    for i, q in enumerate(quotes):
+        if any(q.text != o.text and q.text in o.text for o in quotes[:i]):
+            continue
+        before = question[quotes[i - 1].end if i else 0:q.start].lower()
+        after = question[q.end:q.end + 20].lower()
+        rel = _relation_of(before, after)
+        if rel is None:
+            required.append(q)
+        else:
+            anchors.append((q, rel))
+    # The same string both anchored and required ("...under "MAIN COURSE", ... "MAIN COURSE"")
+    required_texts = {q.text for q in required}
+    anchors = [(q, r) for q, r in anchors if q.text not in required_texts]
+    return required, anchors
+
+
+# ---------------------------------------------------------------------------------- 4. form
+_LINE_BREAK = re.compile(r"\n|\\n")  # a newline, or the two characters backslash-n some rows carry
+_LINES = re.compile(r"\b(?:first|1st|top|upper) line\b.*\b(?:second|2nd|bottom|lower|next) line\b|\bline break\b"
+                    r"|\bfollowed by (?:the |a )?(?:two|three|four|\d) (?:[\w-]+ )?lines\b|\bone per line\b"
+                    r"|\bon (?:separate|consecutive|successive) lines\b|\beach on its own line\b")
+_TOP_TO_BOTTOM = re.compile(r"\b(?:from )?top[- ]to[- ]bottom\b|\bstacked vertically\b")
+_LEFT_TO_RIGHT = re.compile(r"\b(?:from )?left[- ]to[- ]right\b")
+_READING = re.compile(r"\bin (?:that |this |the same |the following |reading )?(?:order|sequence)\b|\bthen\b"
+                      r"|\bfollowed by\b|\bin reading order\b")
+_NUMBER = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+_TIMES = re.compile(r"\b(?:exactly |only |precisely )?(?P<n>once|twice|thrice|(?:\d+|one|two|three|four|five|six|seven"
+                    r"|eight|nine|ten) times)\b")
+_UPPER = re.compile(r"\b(?:in|using|with) (?:all[- ])?(?:upper[- ]?case|capital letters|capitals|block capitals|caps)"
+                    r"(?! [a-z]\b)(?: letters)?\b|\ball[- ]caps\b|\ball (?:upper[- ]?case|capitals)\b")
+_LOWER = re.compile(r"\b(?:in|using) (?:all[- ])?lower[- ]?case(?! [a-z]\b)(?: letters)?\b|\ball lower[- ]?case\b")
+_SPELLING = re.compile(
+    r"\bwith (?:an? |the )?(?:uppercase|capital|lowercase) [a-z]\b(?: followed by lowercase letters)?"
+    r"|\b(?:with )?(?:each|both|all|every) (?:of the )?words? (?:capitalized|capitalised|in title case)"
+    r"|\b(?:with )?capital [a-z](?:,? (?:and )?(?:capital )?[a-z]\b)*"
+    r"|\b(?:and )?the remaining letters (?:in )?lowercase\b"
+    r"|\b(?:and )?separated by (?:a )?single spaces?\b|\bseparated by spaces\b"
+    r"|\b(?:including|with) (?:a |an |the )?(?:single )?(?:comma|period|full stop|colon|semicolon|apostrophe|hyphen|question mark"
+    r"|exclamation mark|dash)(?: (?:at the end|after q|after the final q(?: in q)?|between q and q|before q))?"
+    r"|\bas follows\b")
+
+
+def _times(n: str) -> int:
+    return {"once": 1, "twice": 2, "thrice": 3}.get(n) or int(_NUMBER.get(n.split()[0], n.split()[0]))
+
+
+# ---------------------------------------------------------------------------------- 5. place
+_IMAGE_NOUNS = r"(?:image|slide|page|poster|chart|figure|canvas|document|infographic|dashboard|graphic|picture|design|frame|layout|composition|diagram|flyer|screen|webpage)"
+_CONTAINERS = (r"(?:panel|column|box|half|side|strip|section|card|sidebar|block|container|frame|pane|area|region"
+               r"|rectangle|band)s?\b")
+_CLAIM_VERB = re.compile(r"\b(?:placed|located|positioned|situated|sits?|set|arranged|shown|appears?|aligned|anchored)"
+                         r"(?: (?:\w+ly))? (?:in|at|on|near|inside|within|along|toward|towards|to|in the)? ?(?:the )?(?:very |far )?$")
+_LEAD = re.compile(r"^(?:in|within|inside|on|across|at|along|for) (?:the|that|this) (?:same )?(?P<np>[^,]*?)"
+                   r"(?=,| does\b| do\b| is\b| are\b)")
+
+
+def _region(bare: str) -> tuple[str | None, list[str]]:
+    """The place of the image the question names (a ``REGION_FRACTIONS`` key, or None), and the
+    places it claims relative to another element ("placed in the top-left corner of the inset
+    panel", "in the legend ... on the far right"), which only a VLM can check."""
+    v = h = None
+    very = corner = centered = False
+    relative_claims = []
+    lead = _LEAD.match(bare)
+    lead_end = lead.end() if lead and not re.search(r"\b" + _IMAGE_NOUNS + r"s?$", lead.group("np")) else None
+    for m in re.finditer(r"\b(?:(?:very|far|extreme) )?(?:(?:top|upper|bottom|lower)[- ](?:left|right|center|centre|middle)"
+                         r"|top|bottom|upper|lower|left|right|center|centre|middle|centered|centred)\b"
+                         r"(?:[- ](?:corner|quadrant|half|edge|side|area|part|portion|region|background|band|margin)s?\b)?", bare):
+        words = m.group(0)
+        after = bare[m.end():m.end() + 60]
+        before = bare[max(0, m.start() - 30):m.start()]
+        if re.match(r"^[- ]?(?:to[- ](?:bottom|top|right|left)|aligned|line|row|column|entry|item|bullet|sentence|paragraph|heading|subheading"
+                    r"|title|subtitle|text|word|caption|note|menu|list|group|block|hole)\b", after):
+            continue  # "top to bottom" (an order), "left-aligned", "top line": not a place
+        if re.search(r"\b(?:from|to|the|its|a) (?:the )?$", before) and re.match(r"^ (?:of|edge of) (?:the |a )?(?:\w+ )?(?:stack|arrow|icon)", after):
+            continue
+        relative = re.match(r"^(?:[- ](?:of|in|inside|within|on) (?:the |this |that |each |its |a )?((?:[\w'’-]+ ){0,3}?)([\w-]+))", after)
+        other = relative and not re.fullmatch(_IMAGE_NOUNS + "s?", relative.group(2)) and relative.group(2) not in ("entire", "whole", "overall")
+        claimed = bool(_CLAIM_VERB.search(bare[:m.start()]))
+        if other:
+            if claimed:
+                relative_claims.append(f"place {words!r} of {relative.group(1) + relative.group(2)!r}")
+            continue  # "the top of the legend": a locator inside another element, not checked
+        if lead_end is not None and m.start() >= lead_end and not relative:
+            relative_claims.append(f"place {words!r} inside {lead.group('np')!r}")
+            continue  # "In the legend, ... on the far right": relative to the legend
+        if re.fullmatch(r"(?:center|centre|middle)", words) and re.match(r"^[- ]?(?:[\w-]+ ){0,2}?" + _CONTAINERS, after):
+            continue  # "the middle panel": not the centre of the image
+        if ("center" in words or "centre" in words or "centered" in words or "centred" in words or "middle" in words) and (
+                 re.match(r"^ (?:below|beneath|under|above|directly|immediately|between|within|inside|in the)", after)
+                or re.match(r"^ (?:at|in|on|along|near) (?:the )?(?:very )?(?:top|bottom|upper|lower)? ?(?:of|in|inside|within) (?:the )?(?:[\w-]+ )?(?!" + _IMAGE_NOUNS + r")\w", after)):
+            continue  # centred below / inside another element
+        tokens = re.split(r"[- ]", words)
+        very = very or tokens[0] in ("very", "far", "extreme")
+        corner = corner or "corner" in tokens
+        for t in tokens:
+            if t in ("top", "upper"):
+                v = "bottom" if v == "bottom" else "top" if v in (None, "top") else v
+                if v == "bottom":
+                    return None, relative_claims
+            elif t in ("bottom", "lower"):
+                if v == "top":
+                    return None, relative_claims
+                v = "bottom"
+            elif t in ("left", "right"):
+                if h not in (None, t, "center"):
+                    return None, relative_claims
+                h = t
+            elif t in ("center", "centre", "middle", "centered", "centred"):
+                if h is None:
+                    h = "center"
+                centered = centered or t in ("centered", "centred")
+    return _region_name(v, h, very, corner, centered), relative_claims
+
+
+def _region_name(v: str | None, h: str | None, very: bool, corner: bool, centered: bool) -> str | None:
+    if v is None and h is None:
+        return None
+    if h == "center":
+        if v is None:
+            return "centered" if centered else "center"
+        return ("very_" if very else "") + f"{v}_center"
+    if v and h:
+        return f"{v}_{h}_corner" if corner else f"{v}_{h}"
+    if v:
+        return f"very_{v}" if very else v
+    return f"{h}_band" if very else h
+
+
+_IN_BOX = re.compile(r"\b(?:inside|within|in|enclosed (?:in|by)|contained (?:in|within)|surrounded by)\s+(?:the |a |an |its |that |this |each |one )?"
+                     r"(?P<words>(?:[\w-]+ ){0,3}?)(?:box|rectangle|frame|card|button|badge|pill|callout|bubble|border|container|tile|cell)\b")
+
+
+# ---------------------------------------------------------------------------------- 6. residue
+_STYLE = re.compile(
+    r"\b(?:bold(?:ed|face)?|italic(?:s|ized)?|underlined?|strike(?:d|through)?|font|typeface|serif|sans-serif|handwritten"
+    r"|cursive|script|colou?r(?:s|ed)?|fill(?:ed)?|shaded|highlighted|gradient|outlined?|border(?:ed)?|dotted|shadow"
+    r"|glow(?:ing)?|transparent|translucent|red|green|blue|navy|teal|orange|yellow|purple|violet|pink|white|black|gr[ae]y"
+    r"|gold(?:en)?|silver|brown|beige|cream|olive|crimson|maroon|cyan|magenta|indigo|turquoise|burnt-orange|pale|dark|light"
+    r"|bright|icons?|logos?|arrows?|pointing|points|photos?|pictures?|illustrations?|drawings?|emoji|symbols?|larger|smaller"
+    r"|biggest|largest|smallest|size|sized|rotated|vertical(?:ly)?|horizontal(?:ly)?|diagonal(?:ly)?|curved|circles?"
+    r"|circular|shapes?|same|match(?:es|ing)?|consistent|proportion(?:al)?|visually|legible|readable|overlap(?:s|ping)?"
+    r"|cropped|each|every|both|aligned|alignment|spacing|spaced|gap|chart|bar|bars|slice|wedge|line chart|marker|markers)\b")
+_COUNT_ELEMENTS = re.compile(r"\b(?:exactly|only|precisely|at least|at most) (?:\d+|one|two|three|four|five|six|seven|eight"
+                             r"|nine|ten)\b(?! times)|\bhow many\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|\d+)"
+                             r" (?:distinct|separate|different)\b")
+_ROLE = (r"(?:title|subtitle|heading|headings|header|headers|subheading|label|labels|text|texts|word|words|phrase|string|line"
+         r"|lines|caption|footnote|footer|note|legend|entry|entries|item|items|bullet|bullets|bullet point|paragraph"
+         r"|sentence|sentences|button|link|tag|badge|callout|annotation|name|names|value|values|number|numbers|figure"
+         r"|tick label|tick labels|axis label|column label|row label|cell|cells|menu|tab|tabs|banner|slogan|tagline|quote"
+         r"|headline|kicker|acronym|abbreviation|term|message|sign|stamp|price|prices|date|year|unit|units|mark|list"
+         r"|block|group|content|copy|statement|question|answer|option|options|step|panel|box|section|sidebar|card|column"
+         r"|row|table|mockup|area|region|strip|bar|container|background|stack|element|node|tile|pill|chip|field|form"
+         r"|header bar|navigation|nav|logo text|character|characters|symbol|entry label|sequence|separator|compound word"
+         r"|icon|logo|arrow|photo|image|picture|illustration|circle|rectangle|shape|slice|wedge|segment|axis|grid|frame"
+         r"|mockup|page|slide|poster|chart|figure|diagram|website|document|dashboard|legend|layer|divider|rule|border"
+         r"|items|buttons|cards|panels|boxes|rows|columns|sections|tiles|nodes|icons|photos|descriptions|description"
+         r"|group|groups|part|side|edge|corner|half|top|bottom|centre|center|middle|end|beginning|start|hero|footer|header)")
+_FILLER = set("""
+q does do is are there it its this that these those the a an of in on at to for from by with within inside into as and
+read reads reading exactly exact shown show shows showing display displays displayed contain contains containing include
+includes including labeled labelled label labels written write state states stated say says appear appears appearing
+present visible located placed positioned position set consist consists consisting rendered printed spelled spelt
+typed text word words match matches itself entire whole image slide page poster chart figure canvas document infographic
+dashboard graphic picture single one-line two-line three-line multi-line single-line first second third fourth fifth
+sixth seventh eighth ninth tenth last final next following above below under beneath near along across between top bottom
+left right upper lower center centre middle centered centred corner quadrant side edge area very far part portion half
+region also all any main primary large small big tiny long short wide narrow full complete correctly correct precisely
+just immediately directly right-hand left-hand hand be being has have having follow follows end beginning start begins
+starts ends character characters letter letters capital capitalized uppercase lowercase case period periods comma commas
+colon hyphen apostrophe space spaces single separated punctuation mark marks trailing leading phrase
+front behind beside before after next located closest nearest positioned sits sitting appear appears used using
+one two three four five six seven eight nine ten describing referring named called given listed shown
+""".split()) | {w for alt in _ROLE[3:-1].split("|") for w in alt.split()}
+
+
+def _strip(bare: str, patterns) -> str:
+    for p in patterns:
+        bare = p.sub(" ", bare)
+    return bare
+
+
+_PREP = (r"(?:of|in|inside|within|on|at|from|to|under|below|above|beneath|behind|near|beside|across|along|into|over"
+         r"|around|between|before|after|than|next to|in front of|toward|towards|beyond|throughout|among|amid)")
+_TEXTUAL = {"text", "texts", "word", "words", "letters", "characters", "character", "font", "type"}
+
+
+def _residue(bare: str) -> tuple[str, ...]:
+    """The parts only a VLM can decide, from ``bare`` with every recognised phrase removed.
+
+    Locators are removed first, style words in them included: the question's subject ("Does the
+    large hero heading ...") and prepositional phrases that end in an element noun ("of the left
+    white panel", "to the right of the stethoscope icon"), except "in <colour> text", which is a
+    claim. What is left must be filler words; style words and element counts are VLM parts, and
+    any other word is one too (the compiler does not guess what it means).
+    """
+    parts = [f"count {m.group(0)!r}" for m in _COUNT_ELEMENTS.finditer(bare)]
+    text = _SPELLING.sub(" ", _COUNT_ELEMENTS.sub(" ", bare))
+    text = re.sub(r"(?:^|, )(?:does|do|is|are|was|were|has|have|did|can) (?:the|this|that|these|those) (?:[\w'’-]+ ){0,6}"
+                  + _ROLE + r"\b", " ", text)
+    # "is there a merged header reading ...": the element's kind is a locator, its style a claim
+    text = re.sub(r"\bthere (?:is |are )?(?:a|an|one|any|some) (?:[\w'’-]+ ){0,5}" + _ROLE + r"s?\b",
+                  lambda m: " ".join(w.group(0) for w in _STYLE.finditer(m.group(0))) or " ", text)
+    text = re.sub(r"\b(?:describing|referring to|listing|naming|showing|depicting|for|about) (?:the |a |an |all |its )?"
+                  r"(?:[\w'’-]+ ){0,2}?[\w'’-]+(?=,| q\b| is\b| are\b| read| does\b| do\b| written\b| appear| contain| at\b| in\b)",
+                  " ", text)
+    text = re.sub(r"\b" + _PREP + r" (?:the |a |an |this |that |its |each |all |same |one |both )*(?:[\w'’-]+ ){0,5}?"
+                  + _ROLE + r"(?:s|es)?\b(?: (?:of|for) (?:the )?(?:[\w'’-]+ ){0,2}?" + _ROLE + r"(?:s|es)?\b)?",
+                  lambda m: m.group(0) if m.group(0).split()[-1] in _TEXTUAL and m.group(0).startswith(("in ", "on ")) else " ", text)
+    for m in _STYLE.finditer(text):
+        parts.append(f"style {m.group(0)!r}")
+    text = _STYLE.sub(" ", text)
+    unknown = [w for w in re.findall(r"[a-z][a-z'’]*", text) if w not in _FILLER and w.strip("'’") not in _FILLER]
+    if unknown:
+        parts.append("words " + " ".join(dict.fromkeys(unknown)))
+    return tuple(dict.fromkeys(parts))
+
+
+# ---------------------------------------------------------------------------------- compile
+def compile_question(question: str) -> QuestionSpec:
+    """Compile one yes/no rubric question (module steps 1-6).
+
+    Returns:
+        A ``QuestionSpec``; form "none" (with ``note``) when code can decide nothing of it.
+    """
+    quotes = _quotes(question)
+    if not quotes:
+        return none("no quoted text")
+    bare = _bare(question, quotes)
+    if _NEGATION.search(bare):
+        return none("negation: a missing string would not mean 'no'")
+    if _CHOICE.search(bare):
+        return none("a choice between strings")
+    required, anchors = _split_quotes(question, quotes)
+    if not required:
+        return none("every quote is an anchor or a clarification")
+    texts = [t.strip() for q in required for t in _LINE_BREAK.split(q.text) if t.strip()]
+    vlm_parts: list[str] = []
+    good_anchors = []
+    for q, rel in anchors:
+        if rel.startswith("unsupported:"):
+            vlm_parts.append(f"relation {rel.split(':', 1)[1]!r} to {q.text!r}")
+        else:
+            good_anchors.append(Anchor(q.text, rel))
+
+    # 4. form
+    arrangement, count = "all", None
+    if any(_LINE_BREAK.search(q.text) for q in required) or (len(texts) > 1 and _LINES.search(bare)):
+        arrangement = "lines"
+    elif _TOP_TO_BOTTOM.search(bare):
+        arrangement = "top_to_bottom"
+    elif _LEFT_TO_RIGHT.search(bare):
+        arrangement = "left_to_right"
+    elif len(texts) > 1 and _READING.search(bare):
+        arrangement = "reading_order"
+    if len(texts) == 1 and arrangement != "lines":
+        arrangement = "all"  # "from top to bottom, read exactly 'A'": one string has no order
+    times = _TIMES.search(bare)
+    if times:
+        if len(texts) > 1:
+            return none("a count of several strings")
+        count = _times(times.group("n"))
+    if _UPPER.search(bare):
+        texts = [t.upper() for t in texts]
+    elif _LOWER.search(bare):
+        texts = [t.lower() for t in texts]
+    if len(texts) > 1 and arrangement == "all" and not _list_gaps_ok(question, required):
+        vlm_parts.append("how the quoted strings relate")
+
+    # 5. place
+    region, relative_places = _region(re.sub(r"\b(?:from )?(?:top[- ]to[- ]bottom|left[- ]to[- ]right)\b", " ", bare))
+    vlm_parts += relative_places
+    box = _IN_BOX.search(bare)
+    in_box = bool(box) and not re.search(r"\b(?:left|right|upper|lower|top|bottom|middle)\b", box.group(0))
+
+    # 6. the rest
+    rest = bare
+    rest = _strip(rest, [_TOP_TO_BOTTOM, _LEFT_TO_RIGHT, _READING, _LINES, _TIMES, _UPPER, _LOWER, _IN_BOX,
+                         re.compile(r"\b(?:directly |immediately |just |right )?(?:below|under(?:neath)?|beneath|above|over"
+                                    r"|to the (?:right|left) of|(?:right|left) of|aligned (?:horizontally |vertically )?with"
+                                    r"|in line with|under column|in column)(?: (?:the|a|an|this|that|its))?(?: [\w-]+){0,2}? q"),
+                         re.compile(r"\b(?:in|on|of) (?:the|that|this) q (?:row|line|column)\b")])
+    vlm_parts += _residue(rest)
+    if arrangement == "lines":
+        form = "lines"
+    elif arrangement != "all":
+        form = "order"
+    elif count is not None:
+        form = "count"
+    else:
+        form = "exact" if len(texts) == 1 else "list"
+    spec = TextSpec(tuple(texts), arrangement, count, region, tuple(good_anchors), in_box)
+    return QuestionSpec(form, spec, tuple(dict.fromkeys(vlm_parts)))
+
+
+_GAP_WORDS = set("""and then followed by the a an on first second third fourth fifth line lines next two three four five
+description descriptions also entries items labels words lines in that order as well respectively""".split())
+
+
+def _list_gaps_ok(question: str, required: list[_Quote]) -> bool:
+    """True when the text between consecutive required quotes only separates a list ("'A', 'B',
+    and 'C'", "'X' on the first line and 'Y' on the second line"), not a relation ("'Advice' with
+    values '53'")."""
+    for a, b in zip(required, required[1:]):
+        words = re.findall(r"[a-z]+", question[a.end:b.start].lower())
+        if any(w not in _GAP_WORDS for w in words):
+            return False
+    return True

@@ -1,0 +1,119 @@
+"""The question compiler on real rubric questions: one test per form, with the expected spec.
+
+Questions are from the shared BizGenEval subset (microsoft/BizGenEval, MIT; rows with even
+index, the development half) and the failing examples of issue 6; GenExam rows from
+OpenGVLab/GenExam (MIT, tests/fixtures/genexam).
+"""
+
+from rewards.question_compiler import Anchor, QuestionSpec, TextSpec, compile_question
+
+
+def spec(question):
+    return compile_question(question)
+
+
+def test_exact_string_with_place():
+    s = spec('Does the main title located at the very top-center of the image read exactly "MDPCP at a Glance"?')
+    assert s == QuestionSpec("exact", TextSpec(("MDPCP at a Glance",), region="very_top_center"))
+    assert s.decidable
+
+
+def test_list_of_strings():
+    s = spec("Do the column headers read exactly 'Cue', 'App.', 'Prod.', and 'Cov.'?")
+    assert s == QuestionSpec("list", TextSpec(("Cue", "App.", "Prod.", "Cov.")))
+
+
+def test_lines_first_and_second():
+    s = spec('Does the two-line function-name text inside the dashed rectangle read exactly "[Get_Future_Trajecto" '
+             'on the first line and "ries_for_Objects]" on the second line?')
+    assert s == QuestionSpec("lines", TextSpec(("[Get_Future_Trajecto", "ries_for_Objects]"), "lines", in_box=True))
+
+
+def test_lines_from_a_line_break_inside_the_quote():
+    s = spec('Does the two-line paragraph directly beneath the secondary section heading and above the row of feature '
+             'cards at the bottom of the mockup read exactly as follows, with a line break between the sentences: '
+             '"We believe every small step is a big victory.\\nThrough personalized therapy plans."?')
+    assert s.form == "lines" and s.text.texts == ("We believe every small step is a big victory.", "Through personalized therapy plans.")
+
+
+def test_order_top_to_bottom():
+    s = spec('Does the legend read exactly from top to bottom: "red", "/red/", "红色"?')
+    assert s == QuestionSpec("order", TextSpec(("red", "/red/", "红色"), "top_to_bottom"))
+    s = spec('Does the three-line title group centered at the very top of the image read exactly, from top to bottom: '
+             '"salford & co", then "RESTAURANT", then "MENU"?')
+    assert s.text == TextSpec(("salford & co", "RESTAURANT", "MENU"), "top_to_bottom", region="very_top") and s.decidable
+
+
+def test_order_in_order_under_an_anchor():
+    s = spec('Directly beneath the "DESSERT" heading in the right panel, do the dessert items appear as five single lines '
+             'reading exactly, in order: "Ice Cream $20", "Cheese Cake $18", "Brownies $15", "Pancake $15", and "Cupcake $10"?')
+    assert s.text == TextSpec(("Ice Cream $20", "Cheese Cake $18", "Brownies $15", "Pancake $15", "Cupcake $10"),
+                              "reading_order", region="right", anchors=(Anchor("DESSERT", "directly_below"),))
+
+
+def test_count_of_a_string():
+    s = spec('Does the word "ego" appear exactly once in the question line?')
+    assert s == QuestionSpec("count", TextSpec(("ego",), count=1))
+    assert spec('Does the word "Total" appear twice?').text.count == 2
+
+
+def test_case():
+    s = spec('Is the word "menu" written in uppercase letters?')
+    assert s.text.texts == ("MENU",) and s.decidable
+    # a case description that the exact string already satisfies changes nothing
+    s = spec('Is the fifth navigation item in the website header menu, at the far right end of the text menu just before '
+             'the right side of the mockup header, the word "Gallery" with an uppercase G and the remaining letters lowercase?')
+    assert s.text.texts == ("Gallery",)
+
+
+def test_place_corner_quadrant_and_halves():
+    assert spec('Is the text "Source: internal finance data" placed at the bottom-right of the slide?').text.region == "bottom_right"
+    assert spec('Is the page number "7" in the bottom-right corner?').text.region == "bottom_right_corner"
+    assert spec('Does the footnote along the bottom read exactly "Note: rounded."?').text.region == "bottom"
+    assert spec('Is the slogan "Go" centered on the poster?').text.region == "centered"
+    # a side named on a container is that side of the image; a place of another element is not checked
+    s = spec('Does the heading centered at the top of the right white panel, aligned horizontally with "MAIN COURSE" on '
+             'the left, read exactly "DESSERT"?')
+    assert s.text == TextSpec(("DESSERT",), anchors=(Anchor("MAIN COURSE", "same_row"),))
+
+
+def test_relations_to_quoted_anchors():
+    s = spec('Does the step label at the left side of the second reasoning row, directly below the first "continue '
+             'reasoning" text, read exactly "Step 2"?')
+    assert s == QuestionSpec("exact", TextSpec(("Step 2",), anchors=(Anchor("continue reasoning", "directly_below"),)))
+    s = spec('Is the second navigation item in the website header menu, immediately to the right of "Home", the two-word '
+             'phrase "About Us" with each word capitalized and separated by a single space?')
+    assert s.text.anchors == (Anchor("Home", "right_of"),) and s.decidable
+    s = spec("In the 'men' row under column '_G', is the cell label exactly '0.03'?")
+    assert s.text.anchors == (Anchor("men", "same_row"), Anchor("_G", "same_column")) and s.decidable
+
+
+def test_clarifying_quotes_are_not_required_strings():
+    s = spec('In the fifth bullet line under the partners heading, is the compound word at the beginning written exactly '
+             'as "Community-based" with a single hyphen between "Community" and "based"?')
+    assert s.text.texts == ("Community-based",) and s.decidable
+
+
+def test_necessary_conditions_name_the_vlm_parts():
+    s = spec('Is there a title at the top center reading “Comprehensive Disciplines” in a bold sans-serif font colored navy?')
+    assert s.text == TextSpec(("Comprehensive Disciplines",), region="top_center")
+    assert not s.decidable and any("bold" in p for p in s.vlm_parts) and any("navy" in p for p in s.vlm_parts)
+    s = spec('Are there exactly 2 legend entries ("Female" and "Male")?')
+    assert s.text.texts == ("Female", "Male") and s.vlm_parts == ("count 'exactly 2'",)
+    # GenExam: the labels are necessary, the drawing is for a VLM
+    s = spec("Are two eye cross-sections shown for comparison and clearly labeled as 'Normal vision' and 'Astigmatism'?")
+    assert s.text.texts == ("Normal vision", "Astigmatism") and not s.decidable
+
+
+def test_place_claimed_inside_another_element_is_vlm_only():
+    s = spec('In the legend, is the Sports Equipment Sales value shown exactly as "$35K" on the far right?')
+    assert s.text.texts == ("$35K",) and s.text.region is None and not s.decidable
+    s = spec('Is the label “(B)” placed in the top-left corner of the inset panel inside (A)?')
+    assert s.text.region is None and not s.decidable
+
+
+def test_what_cannot_be_represented_is_withheld():
+    assert spec("Is there no data table present anywhere in the image?").form == "none"
+    assert spec('Is the separator between "CRISP" and "suite" an en dash "–" rather than a simple hyphen?').form == "none"
+    assert spec('Does each tenant label read either “Tenant 1”, “Tenant 2”, or “Tenant 3..N”?').form == "none"
+    assert spec("Is the chart visually balanced?").text is None
