@@ -95,7 +95,8 @@ def test_batched_equals_one_by_one_with_left_padding(judge):
     assert padded["attention_mask"][:, 0].tolist() == [0, 1]  # left padding on the shorter row
     assert padded["attention_mask"][:, -1].tolist() == [1, 1]
 
-    one = LocalVLMJudge(torch_dtype="float32", device="cpu", batch_size=1, image_max_side=128, tiny=True)
+    one = LocalVLMJudge(torch_dtype="float32", device="cpu", batch_size=1, image_max_side=128, tiny=True,
+                        shared_prefix=False)
     one.model, one.processor, one.yes_ids, one.no_ids = judge.model, judge.processor, judge.yes_ids, judge.no_ids
     judge.batch_size = 4
     batched = [[v.p_yes for v in vs] for vs in judge.judge(images, ["p"] * 3, checks)]
@@ -115,7 +116,7 @@ def test_threshold_decides_answer(judge, monkeypatch):
     assert len(set(ps)) > 1  # the random model still gives distinct p_yes per (image, check)
 
     # Fixed p_yes per row: at threshold 0.5, 0.5 itself is "yes" (>=) and 0.4999 is "no".
-    monkeypatch.setattr(judge, "p_yes", lambda imgs, qs: torch.tensor([0.9, 0.5, 0.4999][: len(qs)]))
+    monkeypatch.setattr(judge, "score_questions", lambda prefix, qs: torch.tensor([0.9, 0.5, 0.4999][: len(qs)]))
     [verdicts] = judge.judge([images[0]], ["p"], [CHECKS])
     assert [v.answer for v in verdicts] == ["yes", "yes", "no"]
     assert [v.p_yes for v in verdicts] == pytest.approx([0.9, 0.5, 0.4999])
@@ -130,15 +131,18 @@ def test_corrupt_image_withholds_only_its_checks(judge):
     assert result[2][0].p_yes == pytest.approx(result[0][0].p_yes, abs=1e-6)  # same image, same check
 
 
-def test_forward_failure_on_one_row_withholds_that_row(judge, monkeypatch):
-    real = judge.p_yes
+@pytest.mark.parametrize("shared_prefix", [True, False])
+def test_forward_failure_on_one_row_withholds_that_row(judge, monkeypatch, shared_prefix):
+    method = "score_questions" if shared_prefix else "p_yes"
+    real = getattr(judge, method)
 
-    def failing(imgs, qs):
+    def failing(first, qs):
         if any(q == CHECKS[1].question for q in qs):
             raise RuntimeError("out of memory")
-        return real(imgs, qs)
+        return real(first, qs)
 
-    monkeypatch.setattr(judge, "p_yes", failing)
+    monkeypatch.setattr(judge, method, failing)
+    monkeypatch.setattr(judge, "shared_prefix", shared_prefix)
     [verdicts] = judge.judge([_image(64, 48, (255, 0, 0))], ["p"], [CHECKS])
     assert [v.answer for v in verdicts][1] == "withheld" and "out of memory" in verdicts[1].reason
     assert verdicts[0].p_yes is not None and verdicts[2].p_yes is not None
@@ -205,3 +209,64 @@ def test_writer_falls_back_to_template_on_empty_generation(writer, monkeypatch):
     monkeypatch.setattr(writer.model, "generate", only_eos)
     out = writer.write(_image(64, 48, (255, 0, 0)), ITEM, FAILURES)
     assert out == "Fix: Is there a logo?\nFix: Is the title red?\nFix: Does the chart have a legend?"
+
+
+QUESTIONS = ["Is the title red?", "Does the chart have a legend with three entries?", "Logo?",
+             "Is there a blue bar on the left side of the chart, next to the axis?", "x", "Is the background white?"]
+
+
+@pytest.fixture(scope="module")
+def sharp_judge() -> LocalVLMJudge:
+    """The tiny Qwen2.5-VL with every weight matrix redrawn at std 0.7: the stock init gives
+    p_yes ~0.49 for everything, where a wrong position or a leaked pad would not show."""
+    j = LocalVLMJudge(torch_dtype="float32", device="cpu", batch_size=4, image_max_side=128, tiny=True)
+    j.load()
+    g = torch.Generator().manual_seed(0)
+    with torch.no_grad():
+        for p in j.model.parameters():
+            if p.ndim >= 2:
+                p.copy_(torch.randn(p.shape, generator=g) * 0.7)
+    return j
+
+
+def test_shared_prefix_p_yes_equals_one_check_at_a_time(sharp_judge, monkeypatch):
+    j = sharp_judge
+    images = [_image(112, 56, (255, 0, 0)), _image(64, 96, (0, 0, 255))]
+    encodes = []
+    handle = j.model.model.visual.register_forward_hook(lambda *a: encodes.append(1))
+    try:
+        shared = [j.p_yes_shared(image, QUESTIONS) for image in images]  # batches of 4 and 2, left-padded
+    finally:
+        handle.remove()
+    assert len(encodes) == 2  # the vision tower ran once per image, not once per question
+    one_by_one = [torch.cat([j.p_yes([image], [q]) for q in QUESTIONS]) for image in images]
+    for s, o in zip(shared, one_by_one):
+        assert s.dtype == torch.float32 and s.shape == (len(QUESTIONS),)
+        assert torch.allclose(s, o, atol=1e-4, rtol=0)
+    # The check can fail: the values spread, depend on the image, and shift with the position.
+    assert (one_by_one[0].max() - one_by_one[0].min()) > 0.3
+    assert (one_by_one[0] - one_by_one[1]).abs().max() > 0.01
+    prefix = j.prefill(images[0])
+    shifted = j._score_suffixes([j.processor.tokenizer(QUESTIONS[0] + j.prompt_parts()[1])["input_ids"]],
+                                prefix[0], prefix[1], prefix[2] + 1)
+    assert abs(shifted.item() - one_by_one[0][0].item()) > 1e-3
+
+
+def test_shared_prefix_judge_matches_the_row_path_and_counts_passes(sharp_judge):
+    j = sharp_judge
+    images = [_image(112, 56, (255, 0, 0)), _image(64, 96, (0, 0, 255))]
+    checks = [[Check(str(k), q) for k, q in enumerate(QUESTIONS)], [Check("a", QUESTIONS[2])]]
+    j.calls = j.tokens = 0
+    shared = j.judge(images, ["p", "q"], checks)
+    shared_calls, shared_tokens = j.calls, j.tokens
+    j.shared_prefix, j.calls, j.tokens = False, 0, 0
+    try:
+        rows = j.judge(images, ["p", "q"], checks)
+    finally:
+        j.shared_prefix = True
+    for a, b in zip(shared, rows):
+        assert [v.p_yes for v in a] == pytest.approx([v.p_yes for v in b], abs=1e-4)
+        assert [v.answer for v in a] == [v.answer for v in b]
+    assert shared_calls == 2 + 2 + 1  # per image one prefill; image 0: batches of 4 + 2, image 1: 1
+    assert j.calls == 2  # 7 rows in batches of 4
+    assert shared_tokens < j.tokens  # the image tokens are processed once per image, not per check

@@ -10,12 +10,24 @@ where Y are the token ids of "Yes" / " Yes" and N those of "No" / " No" (``answe
 i.e. a softmax restricted to the two answers, so p_yes + p_no = 1. (VQAScore, Lin et al. 2024,
 reads P("Yes") from the same next-token distribution over the whole vocabulary.)
 
+Shared-prefix scoring (``shared_prefix=True``, the default): every check of one image has the
+same prompt up to the question (chat template start, system prompt if the template has one,
+the image tokens), so the judge runs that prefix once per image (vision tower + prefill, keeping
+the KV cache) and then scores the image's questions ``batch_size`` at a time from a copy of
+that cache: each row is only the question's tokens, left-padded, with the 3-D (M-RoPE)
+positions continuing after the image's (Qwen2-VL §2.1). The p_yes values equal those of one
+full forward pass per check up to float rounding; the cost is one image encoding per image
+instead of one per check. ``shared_prefix=False`` runs the full prompt per (image, check) row.
+
 ``tiny=True`` builds a random-weight Qwen2.5-VL in code (``rewards.tiny_vlm.tiny_qwen2_5_vl``)
 so tests and the ``tiny`` Hydra choice run the same code path offline.
 """
 
 from __future__ import annotations
 
+import copy
+import inspect
+import logging
 from typing import Any, Sequence
 
 import torch
@@ -24,7 +36,10 @@ from PIL import Image
 from rewards import devices
 from rewards.rubric import Check, Verdict, withheld
 
+logger = logging.getLogger(__name__)
+
 QUESTION_SUFFIX = "Answer Yes or No."
+_MARKER = "\x00question\x00"
 YES_WORDS = ("Yes", " Yes")
 NO_WORDS = ("No", " No")
 
@@ -117,6 +132,13 @@ class LocalVLMJudge:
         image_max_side (`int`, defaults to 768): images are shrunk to this longer side (pixels).
         tiny (`bool`, defaults to False): random-weight tiny model built in code (tests).
         threshold (`float`, defaults to 0.5): p_yes at or above it answers "yes".
+        shared_prefix (`bool`, defaults to True): encode each image once and score its checks
+            from the prefix KV cache (module docstring); ``batch_size`` is then questions per
+            pass. False: one full prompt per row, rows batched across images.
+
+    Attributes:
+        calls: forward passes run so far (prefills and question batches).
+        tokens: language-model tokens processed so far (prompt rows, padding included).
 
     Raises:
         RuntimeError: CUDA requested but unavailable. ValueError: bad batch_size/threshold/dtype.
@@ -131,6 +153,7 @@ class LocalVLMJudge:
         image_max_side: int = 768,
         tiny: bool = False,
         threshold: float = 0.5,
+        shared_prefix: bool = True,
     ):
         if batch_size < 1:
             raise ValueError(f"batch_size must be >= 1, got {batch_size}")
@@ -140,13 +163,22 @@ class LocalVLMJudge:
         devices.torch_dtype(torch_dtype)
         self.model_id, self.torch_dtype, self.device = model_id, torch_dtype, device
         self.batch_size, self.image_max_side, self.tiny, self.threshold = batch_size, image_max_side, tiny, threshold
+        self.shared_prefix = shared_prefix
         self.name = f"local_vlm:{'tiny-qwen2.5-vl' if tiny else model_id}"
         self.model = self.processor = None
         self.yes_ids: list[int] = []
         self.no_ids: list[int] = []
+        self.calls = self.tokens = 0
 
     def can_answer(self, check: Check) -> bool:
         return True
+
+    def cache_identity(self) -> dict[str, Any]:
+        """What decides this judge's verdicts, for the verdict cache key. ``shared_prefix`` and
+        ``batch_size`` are left out: they change the cost, not the p_yes (beyond rounding)."""
+        return {"class": "LocalVLMJudge", "model": "tiny-qwen2.5-vl" if self.tiny else self.model_id,
+                "torch_dtype": self.torch_dtype, "image_max_side": self.image_max_side, "threshold": self.threshold,
+                "question_suffix": QUESTION_SUFFIX}
 
     def load(self) -> None:
         """Load the model and processor and look up the answer token ids (once)."""
@@ -164,6 +196,73 @@ class LocalVLMJudge:
         messages = [{"role": "user", "content": content}]
         return self.processor.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
 
+    def prompt_parts(self) -> tuple[str, str]:
+        """``(prefix, tail)`` with ``prompt_text(q) == prefix + q + tail`` for every question q:
+        the prefix (up to and including the image) is shared by all checks of one image."""
+        text = self.prompt_text(_MARKER)
+        head, tail = text.split(_MARKER)
+        return head, tail
+
+    @torch.no_grad()
+    def prefill(self, image: Image.Image) -> tuple[Any, int, int]:
+        """Run the shared prefix (chat start + image) of one image once.
+
+        Args:
+            image: one RGB image, already fitted (``fit_image``).
+
+        Returns:
+            ``(cache, prefix_len, start)``: the prefix KV cache (a transformers ``Cache``, batch
+            1), its length in tokens, and the M-RoPE position of the first token after it.
+        """
+        self.load()
+        head, _ = self.prompt_parts()
+        inputs = self.processor(text=[head], images=[image], return_tensors="pt").to(self.model.device)
+        prefix_len = inputs["input_ids"].shape[1]
+        out = self.model(**inputs, use_cache=True, logits_to_keep=1)
+        self.calls, self.tokens = self.calls + 1, self.tokens + prefix_len
+        cache = out.cache if getattr(out, "cache", None) is not None else out.past_key_values
+        # Text after the image continues at the image's M-RoPE offset: the model stores
+        # rope_deltas on the prefill (position of token t = t + delta).
+        return cache, prefix_len, prefix_len + int(self.model.model.rope_deltas.reshape(-1)[0])
+
+    @torch.no_grad()
+    def score_questions(self, prefix: tuple[Any, int, int], questions: Sequence[str]) -> torch.Tensor:
+        """p_yes of B questions in one forward pass from a ``prefill`` result (not modified).
+
+        Returns:
+            ``(B,)`` float32 p_yes in [0, 1], on the CPU.
+        """
+        _, tail = self.prompt_parts()
+        tokenizer = self.processor.tokenizer
+        return self._score_suffixes([tokenizer(q + tail, add_special_tokens=False)["input_ids"] for q in questions], *prefix)
+
+    def p_yes_shared(self, image: Image.Image, questions: Sequence[str]) -> torch.Tensor:
+        """p_yes of every question about one image: one ``prefill``, then ``score_questions``
+        on ``batch_size`` questions at a time. Returns ``(Q,)`` float32 on the CPU; raises
+        whatever the model raises."""
+        prefix = self.prefill(image)
+        parts = [self.score_questions(prefix, questions[lo : lo + self.batch_size])
+                 for lo in range(0, len(questions), self.batch_size)]
+        return torch.cat(parts) if parts else torch.zeros(0)
+
+    def _score_suffixes(self, rows: list[list[int]], prefix_cache: Any, prefix_len: int, start: int) -> torch.Tensor:
+        """p_yes ``(B,)`` of B question-token rows continued from a copy of ``prefix_cache``.
+        Rows are left-padded (padding masked out), so every row's last token is its own."""
+        device, pad = self.model.device, self.processor.tokenizer.pad_token_id or 0
+        width = max(len(r) for r in rows)
+        input_ids = torch.tensor([[pad] * (width - len(r)) + r for r in rows], device=device)  # (B, S)
+        real = torch.tensor([[0] * (width - len(r)) + [1] * len(r) for r in rows], device=device)  # (B, S)
+        attention_mask = torch.cat([torch.ones(len(rows), prefix_len, dtype=real.dtype, device=device), real], dim=1)
+        positions = (start + real.cumsum(-1) - 1).clamp(min=start)  # (B, S): start, start+1, ... per row
+        cache = copy.deepcopy(prefix_cache)
+        cache.batch_repeat_interleave(len(rows))
+        kwargs = {"cache" if "cache" in inspect.signature(self.model.forward).parameters else "past_key_values": cache}
+        logits = self.model(input_ids=input_ids, attention_mask=attention_mask,
+                            position_ids=positions[None].expand(3, -1, -1), use_cache=True, logits_to_keep=1,
+                            **kwargs).logits[:, -1, :]  # (B, V)
+        self.calls, self.tokens = self.calls + 1, self.tokens + input_ids.numel()
+        return p_yes_from_logits(logits, self.yes_ids, self.no_ids).cpu()
+
     @torch.no_grad()
     def p_yes(self, images: Sequence[Image.Image], questions: Sequence[str]) -> torch.Tensor:
         """One batched forward pass: p_yes of ``questions[b]`` about ``images[b]``.
@@ -180,6 +279,7 @@ class LocalVLMJudge:
         inputs = self.processor(text=texts, images=list(images), padding=True, return_tensors="pt")
         inputs = inputs.to(self.model.device)
         logits = self.model(**inputs, logits_to_keep=1).logits[:, -1, :]  # (B, V)
+        self.calls, self.tokens = self.calls + 1, self.tokens + inputs["input_ids"].numel()
         return p_yes_from_logits(logits, self.yes_ids, self.no_ids).cpu()
 
     def judge(
@@ -190,9 +290,9 @@ class LocalVLMJudge:
     ) -> list[list[Verdict]]:
         """Answer ``checks[i]`` about ``images[i]`` (see ``rewards.judges.base.Judge.judge``).
 
-        An image that cannot be decoded withholds all its checks; a forward pass that fails even
-        for one row alone withholds that row's check. The reason names the error; the other
-        images are still judged.
+        An image that cannot be decoded (or whose prefill fails) withholds all its checks; a
+        forward pass that fails even for one row alone withholds that row's check. The reason
+        names the error; the other images are still judged.
         """
         if not len(images) == len(prompts) == len(checks):
             raise ValueError(
@@ -209,6 +309,8 @@ class LocalVLMJudge:
                 continue
             rows += [(i, j, fitted) for j in range(len(cs))]
 
+        if self.shared_prefix:
+            return self._judge_shared(rows, checks, verdicts)
         for start in range(0, len(rows), self.batch_size):
             batch = rows[start : start + self.batch_size]
             for (i, j, _), p in zip(batch, self._p_yes_rows(batch, checks)):
@@ -219,6 +321,40 @@ class LocalVLMJudge:
                 answer = "yes" if p >= self.threshold else "no"
                 verdicts[i][j] = Verdict(check.id, answer, self.name, f"p_yes={p:.4f}", p_yes=p)
         return verdicts  # type: ignore[return-value]
+
+    def _verdict(self, check: Check, p: float) -> Verdict:
+        return Verdict(check.id, "yes" if p >= self.threshold else "no", self.name, f"p_yes={p:.4f}", p_yes=p)
+
+    def _judge_shared(self, rows, checks, verdicts) -> list[list[Verdict]]:
+        """Fill ``verdicts`` image by image: one prefill per image, its questions in batches of
+        ``batch_size``; a failed batch is retried one question at a time."""
+        by_image: dict[int, Image.Image] = {i: image for i, _, image in rows}
+        for i, image in by_image.items():
+            try:
+                prefix = self.prefill(image)
+            except Exception as e:
+                verdicts[i] = [withheld(c, self.name, f"forward pass failed: {type(e).__name__}: {e}") for c in checks[i]]
+                continue
+            for lo in range(0, len(checks[i]), self.batch_size):
+                chunk = checks[i][lo : lo + self.batch_size]
+                for j, (c, p) in enumerate(zip(chunk, self._score_rows(prefix, chunk)), start=lo):
+                    verdicts[i][j] = (withheld(c, self.name, f"forward pass failed: {type(p).__name__}: {p}")
+                                      if isinstance(p, Exception) else self._verdict(c, p))
+        return verdicts  # type: ignore[return-value]
+
+    def _score_rows(self, prefix, chunk: Sequence[Check]) -> list[float | Exception]:
+        try:
+            return self.score_questions(prefix, [c.question for c in chunk]).tolist()
+        except Exception as e:
+            if len(chunk) == 1:
+                return [e]
+        out: list[float | Exception] = []
+        for c in chunk:
+            try:
+                out.append(self.score_questions(prefix, [c.question]).item())
+            except Exception as e:
+                out.append(e)
+        return out
 
     def _p_yes_rows(self, batch, checks) -> list[float | Exception]:
         """p_yes per row of ``batch``; if the batched pass fails, each row is retried alone so
