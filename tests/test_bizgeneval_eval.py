@@ -217,8 +217,13 @@ def test_genexam_command_reads_official_eval_results(tmp_path):
     assert s["not_scored"]["missing"] == ["Math_2"]
     assert s["scores"]["by_subject"]["Physics"]["relaxed"] == pytest.approx(100 * (1.0 + 0.6) / 2)
     assert s["scores"]["by_subject"]["Math"]["relaxed"] == 0.0
-    # overall = mean of subject means: strict (50 + 0) / 2, relaxed (80 + 0) / 2
-    assert s["scores"]["overall"]["strict"] == pytest.approx(25.0)
-    assert s["scores"]["overall"]["relaxed"] == pytest.approx(40.0)
+    # overall pooled over the 3 scored items (current cal_score.py): strict 1/3, relaxed (1.0 + 0.6 + 0) / 3
+    assert s["scores"]["overall"]["strict"] == pytest.approx(100 / 3)
+    assert s["scores"]["overall"]["relaxed"] == pytest.approx(100 * 1.6 / 3)
+    # the pre-2026-03-29 overall, mean of subject means: strict (50 + 0) / 2, relaxed (80 + 0) / 2
+    assert s["scores"]["overall_subject_mean"]["strict"] == pytest.approx(25.0)
+    assert s["scores"]["overall_subject_mean"]["relaxed"] == pytest.approx(40.0)
+    assert (out / "genexam_scores.csv").read_text().splitlines()[1:] == [
+        "Strict,0.0,50.0,,,,,,,,,33.3,25.0", "Relaxed,0.0,80.0,,,,,,,,,53.3,40.0"]
     verdicts, ratings = read_genexam_result(results, items[1])
     assert [verdicts[k].answer for k in "12"] == ["yes", "withheld"] and ratings["spelling"] == 1

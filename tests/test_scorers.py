@@ -84,13 +84,30 @@ def test_techimage_pools_over_all_criteria():
     b = Item("B", "p", Rubric((Criterion("c3", (Check("1", "?"),)),)))
     results = [(a, verdicts(q1="yes", q2="no", q3="no", q4="yes")), (b, verdicts(q1="withheld"))]
     s = score_techimage(results)
-    # e = (2, 0, 1) over |c| = (3, 1, 1): Eq. 1 = 1 - 3/5; Eq. 2 = (0.5**2 + 0.5**0 + 0.5**1) / 3
-    assert s["rubric_accuracy"] == pytest.approx(1 - 3 / 5)
-    assert s["criterion_score"] == pytest.approx((0.25 + 1 + 0.5) / 3)
-    # a mean of per-task means would give (1 - 2/4 + 0) / 2 = 0.25 and ((0.25 + 1) / 2 + 0.5) / 2 = 0.5625
-    assert s["rubric_accuracy"] != pytest.approx(0.25) and s["criterion_score"] != pytest.approx(0.5625)
-    assert (s["criteria"], s["points"], s["failed_points"]) == (3, 5, 3)
+    # calc_metrics.py: accuracy = points judged yes / points = 2 / 5; score penalises only "no":
+    # e = (2, 0, 0) (B's withheld point is unjudged, not an e_i) -> (0.25 + 1 + 1) / 3
+    assert s["rubric_accuracy"] == pytest.approx(2 / 5)
+    assert s["criterion_score"] == pytest.approx((0.25 + 1 + 1) / 3)
+    # the paper's reading (every point not "yes" fails): e = (2, 0, 1)
+    assert s["criterion_score_all_failed"] == pytest.approx((0.25 + 1 + 0.5) / 3)
+    # a mean of per-task means would give (2/4 + 0) / 2 = 0.25 and ((0.25 + 1) / 2 + 1) / 2 = 0.8125
+    assert s["rubric_accuracy"] != pytest.approx(0.25) and s["criterion_score"] != pytest.approx(0.8125)
+    assert (s["criteria"], s["points"], s["passed_points"], s["failed_points"], s["unjudged_points"]) == (3, 5, 2, 2, 1)
     assert score_techimage([])["rubric_accuracy"] is None
+
+
+def test_techimage_per_domain_by_task_prefix():
+    def task(i, n):
+        return Item(i, "p", Rubric((Criterion("c", tuple(Check(str(k), "?") for k in range(n))),)))
+
+    results = [(task("bio_1", 2), verdicts(q0="yes", q1="no")), (task("bio_2", 1), verdicts(q0="yes")),
+               (task("engineering_1", 2), verdicts(q0="no", q1="no")), (task("misc_1", 1), verdicts(q0="yes"))]
+    s = score_techimage(results)
+    assert set(s["by_domain"]) == {"bio", "engineering"}  # no general_ task; misc_ is only in the total
+    assert s["by_domain"]["bio"]["rubric_accuracy"] == pytest.approx(2 / 3)
+    assert s["by_domain"]["bio"]["criterion_score"] == pytest.approx((0.5 + 1) / 2)
+    assert s["by_domain"]["engineering"]["criterion_score"] == pytest.approx(0.25)
+    assert s["rubric_accuracy"] == pytest.approx(3 / 6)
 
 
 # ---------------------------------------------------------------- IGenBench
@@ -106,10 +123,16 @@ def test_igenbench_q_acc_pooled_and_i_acc():
         (item("3", ["Title"]), {}),
     ]
     s = score_igenbench(results)
-    assert s["q_acc"] == pytest.approx(3 / 6)  # 2 + 1 + 0 satisfied of 2 + 3 + 1
-    assert s["i_acc"] == pytest.approx(1 / 3)  # only image 1 has every question satisfied
-    assert s["by_type"] == {"Axes": {"count": 1, "q_acc": 0.0}, "Legend": {"count": 2, "q_acc": 0.5},
-                            "Title": {"count": 3, "q_acc": pytest.approx(2 / 3)}}
+    # score_cli.py: withheld and missing verdicts are unjudged and leave the denominator
+    assert s["q_acc"] == pytest.approx(3 / 4)  # yes 2 + 1 of judged 2 + 2
+    assert (s["correct"], s["judged"], s["unjudged"]) == (3, 4, 2)
+    assert s["q_acc_all_questions"] == pytest.approx(3 / 6)  # the paper's wording: unjudged = not satisfied
+    # I-ACC: image 1 perfect; images 2 and 3 have unjudged questions -> withheld (paper wording: failed)
+    assert (s["i_acc"], s["i_acc_withheld"]) == (1.0, 2)
+    assert s["i_acc_all_images"] == pytest.approx(1 / 3)
+    assert s["by_type"] == {"Axes": {"correct": 0, "judged": 0, "q_acc": None},
+                            "Legend": {"correct": 1, "judged": 2, "q_acc": 0.5},
+                            "Title": {"correct": 2, "judged": 2, "q_acc": 1.0}}
 
 
 # ---------------------------------------------------------------- GenExam
@@ -137,8 +160,13 @@ def test_genexam_strict_relaxed_per_subject_and_overall():
     phys = s["by_subject"]["Physics"]
     assert (phys["count"], phys["strict"], phys["relaxed"], phys["semantic"]) == pytest.approx((2, 50.0, 100 * (1.0 + 0.425) / 2, 62.5))
     assert s["by_subject"]["Chemistry"]["relaxed"] == pytest.approx(42.0)
-    # overall = mean of subject means: strict (50 + 0) / 2, relaxed (71.25 + 42) / 2, semantic (62.5 + 60) / 2
-    assert s["overall"] == pytest.approx({"strict": 25.0, "relaxed": 56.625, "semantic": 61.25})
+    # overall pooled over the 3 items (current cal_score.py): strict 1/3, relaxed (1 + 0.425 + 0.42) / 3,
+    # semantic (1 + 0.25 + 0.6) / 3
+    assert s["overall"]["strict"] == pytest.approx(100 / 3)
+    assert s["overall"]["relaxed"] == pytest.approx(100 * 1.845 / 3)
+    assert s["overall"]["semantic"] == pytest.approx(100 * 1.85 / 3)
+    # the old overall (mean of subject means): strict (50 + 0) / 2, relaxed (71.25 + 42) / 2
+    assert s["overall_subject_mean"] == pytest.approx({"strict": 25.0, "relaxed": 56.625, "semantic": 61.25})
 
 
 def test_genexam_rejects_bad_weights_and_ratings():

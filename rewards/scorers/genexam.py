@@ -1,18 +1,21 @@
 """GenExam and GenOlympiad strict and relaxed scores, in percent.
 
-GenExam (OpenGVLab/GenExam ``cal_score.py``, commit 39b1767): each item's scoring points carry
-weights summing to 1, and a judge gives three global 0-2 ratings (spelling, readability,
-logical consistency). Per item:
+GenExam (OpenGVLab/GenExam ``cal_score.py``, read at commit 6f324dd, 2026-05-27): each item's
+scoring points carry weights summing to 1, and a judge gives three global 0-2 ratings
+(spelling, readability, logical consistency). Per item, as ``cal_score_single``:
 
-- semantic = sum of the weights of the points answered "yes";
+- semantic = sum of the weights of the points answered "yes", rounded to 4 decimals;
 - strict = 1 iff every point is "yes" and all three ratings are 2;
-- relaxed = 0.7 * semantic + 0.05 * (spelling + readability + logical consistency).
+- relaxed = 0.7 * semantic + 0.05 * (spelling + readability + logical consistency), rounded
+  to 3 decimals.
 
-Per subject: mean over its items. Overall: unweighted mean of the subject means (as
-``cal_score.py``). Reported x100 (the public ``cal_score.py`` prints x80 at that commit; the
-paper's tables are percentages). No per-item rounding (``cal_score.py`` rounds semantic to 4
-and relaxed to 3 decimals). Policy: a withheld or missing verdict is not "yes" (the reference
-counts only ``answer == 1``); an item without ratings is scored with ratings 0 and counted.
+Per subject: mean over its items. Overall (``overall``): the pooled mean over *all* items, as
+the current ``cal_score.py`` (since commit 1341943, 2026-03-29). The older overall, the
+unweighted mean of the subject means (commit 39b1767, used by older tables), is reported as
+``overall_subject_mean``. Reported x100 (the paper's tables are percentages; ``cal_score.py``
+prints ``round(x * 100, 1)``). A withheld or missing verdict is not "yes" (``cal_score.py``
+counts only ``answer == 1``). An item without ratings (only possible through this API: the
+result-file reader refuses such files) is scored with ratings 0 and counted.
 
 GenOlympiad (arXiv 2610.26850 §3.3; Appendix A.3 rule 13): easy questions (``Check.gate``)
 gate the task, then weighted hard questions are scored:
@@ -38,6 +41,9 @@ from rewards.scorers.coverage import Results, Verdicts, coverage
 RATINGS = ("spelling", "readability", "logical_consistency")
 """GenExam's three global ratings, each an integer 0, 1 or 2."""
 
+PERCENT_KEYS = ("strict", "relaxed", "semantic")
+"""GenExam scores reported in percent."""
+
 
 def _check_ratings(item: Item, ratings: Mapping[str, Any]) -> dict[str, int]:
     out = {}
@@ -57,8 +63,9 @@ def genexam_item(item: Item, verdicts: Verdicts, ratings: Mapping[str, Any] | No
             the judge gave none (scored as all 0).
 
     Returns:
-        ``{"id", "subject", "semantic", "strict", "relaxed", "ratings_withheld"}``: semantic
-        and relaxed in [0, 1], strict 0 or 1.
+        ``{"id", "subject", "semantic", "strict", "relaxed", "spelling", "readability",
+        "logical_consistency", "ratings_withheld"}``: semantic (4 decimals) and relaxed (3
+        decimals) in [0, 1], strict 0 or 1, ratings 0-2.
 
     Raises:
         ValueError: naming the item, when its weights do not sum to 1 (to 4 decimals, as
@@ -69,14 +76,15 @@ def genexam_item(item: Item, verdicts: Verdicts, ratings: Mapping[str, Any] | No
     if round(total, 4) != 1:
         raise ValueError(f"item {item.id}: scoring point weights sum to {total}, expected 1")
     r = _check_ratings(item, ratings) if ratings is not None else dict.fromkeys(RATINGS, 0)
-    semantic = sum(c.weight for c in checks if passed(verdicts, c.id))
+    semantic = round(sum(c.weight for c in checks if passed(verdicts, c.id)), 4)
     all_yes = all(passed(verdicts, c.id) for c in checks)
     return {
         "id": item.id,
         "subject": str(item.meta.get("subject", "all")),
         "semantic": semantic,
         "strict": int(all_yes and all(r[k] == 2 for k in RATINGS)),
-        "relaxed": 0.7 * semantic + 0.05 * sum(r.values()),
+        "relaxed": round(0.7 * semantic + 0.05 * sum(r.values()), 3),
+        **r,
         "ratings_withheld": ratings is None,
     }
 
@@ -91,9 +99,13 @@ def score_genexam(results: Results, ratings: Mapping[str, Mapping[str, Any]]) ->
             missing here is scored with ratings 0 and counted in ``ratings_withheld``.
 
     Returns:
-        ``{"overall": {"strict", "relaxed", "semantic"}, "by_subject": {subject: {"count",
+        ``{"overall": {"strict", "relaxed", "semantic", "spelling", "readability",
+        "logical_consistency"}`` (pooled over all items: the current official overall),
+        ``"overall_subject_mean": {"strict", "relaxed", "semantic"}`` (mean of the subject
+        means: the pre-2026-03-29 official overall), ``"by_subject": {subject: {"count",
         "strict", "relaxed", "semantic"}}, "ratings_withheld": int, "items": [...],
-        "coverage": {...}}``; scores in [0, 100]; ``overall`` is None when nothing was scored.
+        "coverage": {...}}``; strict, relaxed and semantic in [0, 100], the ratings as means in
+        [0, 2]; ``overall`` and ``overall_subject_mean`` are None when nothing was scored.
 
     Raises:
         ValueError: see :func:`genexam_item`.
@@ -103,14 +115,17 @@ def score_genexam(results: Results, ratings: Mapping[str, Mapping[str, Any]]) ->
     for r in records:
         groups[r["subject"]].append(r)
     by_subject = {
-        s: {"count": len(rs), **{k: 100 * sum(r[k] for r in rs) / len(rs) for k in ("strict", "relaxed", "semantic")}}
+        s: {"count": len(rs), **{k: 100 * sum(r[k] for r in rs) / len(rs) for k in PERCENT_KEYS}}
         for s, rs in sorted(groups.items())
     }
-    overall = None
-    if by_subject:
-        overall = {k: sum(g[k] for g in by_subject.values()) / len(by_subject) for k in ("strict", "relaxed", "semantic")}
+    overall = subject_mean = None
+    if records:
+        overall = {k: 100 * sum(r[k] for r in records) / len(records) for k in PERCENT_KEYS}
+        overall |= {k: sum(r[k] for r in records) / len(records) for k in RATINGS}
+        subject_mean = {k: sum(g[k] for g in by_subject.values()) / len(by_subject) for k in PERCENT_KEYS}
     return {
         "overall": overall,
+        "overall_subject_mean": subject_mean,
         "by_subject": by_subject,
         "ratings_withheld": sum(r["ratings_withheld"] for r in records),
         "items": records,

@@ -1,6 +1,6 @@
 """GenExam per-image eval-result files, in the official format, read as verdicts and ratings.
 
-Format of OpenGVLab/GenExam ``run_eval.py`` (commit 39b1767), one ``<result_dir>/<id>.json``
+Format of OpenGVLab/GenExam ``run_eval.py`` (read at commit 6f324dd), one ``<result_dir>/<id>.json``
 per image::
 
     {"answers": [{"answer": 1, ...}, {"answer": 0, ...}, ...],   # one per scoring point, in order
@@ -8,8 +8,11 @@ per image::
                            "Logical Consistency": {"score": 2}},
      ...the data row's fields (id, subject, scoring_points, ...)}
 
-``answer`` 1 (or ``true``) -> "yes", 0 (or ``false``) -> "no", anything else -> "withheld"
-(``cal_score.py`` counts only ``answer == 1`` as correct, so all three scorers agree).
+``answer`` 1 (or ``true``) -> "yes", 0 (or ``false``) -> "no", any other value (our writer's
+``null`` for a withheld verdict) -> "withheld" (``cal_score.py`` counts only ``answer == 1`` as
+correct, so all three scorers agree). Where ``cal_score.py`` would stop with an assertion or a
+``KeyError`` (no ``global_evaluation``, no ``answers``, an entry without ``answer``), the reader
+raises one error line naming the file; the caller scores the other files.
 :func:`write_genexam_result` writes the same format from our verdicts.
 """
 
@@ -34,16 +37,17 @@ def result_path(result_dir: str | Path, item: Item) -> Path:
     return Path(result_dir) / f"{item.id}.json"
 
 
-def read_genexam_result(result_dir: str | Path, item: Item) -> tuple[dict[str, Verdict], dict[str, int] | None] | None:
+def read_genexam_result(result_dir: str | Path, item: Item) -> tuple[dict[str, Verdict], dict[str, int]] | None:
     """Read one item's eval result.
 
     Returns:
         None when there is no file; else (verdicts keyed "1".."n" like the item's checks,
-        ratings or None when ``global_evaluation`` is absent).
+        the three ratings).
 
     Raises:
         RubricError: one line naming the file and item, when the file is not JSON, ``answers``
-            is not a list with one entry per scoring point, or a rating is not 0, 1 or 2.
+            is not a list with one entry per scoring point, an entry has no ``answer``,
+            ``global_evaluation`` is missing, or a rating is not 0, 1 or 2.
     """
     path = result_path(result_dir, item)
     if not path.is_file():
@@ -60,22 +64,24 @@ def read_genexam_result(result_dir: str | Path, item: Item) -> tuple[dict[str, V
     if not isinstance(answers, list) or len(answers) != len(checks):
         raise RubricError(f"{where}: field 'answers' must be a list of {len(checks)} entries, one per scoring point")
     verdicts = {}
-    for check, entry in zip(checks, answers):
-        value = entry.get("answer") if isinstance(entry, dict) else None
+    for n, (check, entry) in enumerate(zip(checks, answers), start=1):
+        if not isinstance(entry, dict) or "answer" not in entry:
+            raise RubricError(f"{where}: answers[{n - 1}] has no field 'answer' (scoring point {n})")
+        value = entry["answer"]
         if value is True or value == 1 and not isinstance(value, bool):
             answer = "yes"
         elif value is False or value == 0 and not isinstance(value, bool):
             answer = "no"
         else:
             answer = "withheld"
-        reason = entry.get("reason", "") if isinstance(entry, dict) else ""
+        reason = entry.get("reason", "")
         verdicts[check.id] = Verdict(check.id, answer, JUDGE, reason if isinstance(reason, str) else str(reason))
     glob = data.get("global_evaluation")
-    if glob is None:
-        return verdicts, None
+    if not isinstance(glob, dict):
+        raise RubricError(f"{where}: field 'global_evaluation' is missing or not an object; not scored")
     ratings = {}
     for key in RATINGS:
-        node = glob.get(RATING_NAMES[key]) if isinstance(glob, dict) else None
+        node = glob.get(RATING_NAMES[key])
         score = node.get("score") if isinstance(node, dict) else None
         if score not in (0, 1, 2) or isinstance(score, bool):
             raise RubricError(f"{where}: global_evaluation.{RATING_NAMES[key]}.score must be 0, 1 or 2, got {score!r}")
