@@ -14,6 +14,8 @@ from typing import Sequence
 import pytesseract
 from PIL import Image
 
+from rewards.grounding import decide_text
+from rewards.question_compiler import Anchor, TextSpec
 from rewards.rubric import Check, TextExpectation, Verdict, withheld
 from rewards.text_match import Line, Match, Word, find_matches
 
@@ -109,7 +111,14 @@ def expectation_evidence(exp: TextExpectation, best: Match | None) -> dict:
 
 
 class OCRJudge:
-    """Answers a check "yes" iff every text expectation of the check is read in the image.
+    """Decides the text part of a check from OCR words and boxes (``rewards.grounding``).
+
+    A check's text part is its compiled spec (``Check.spec.text``: strings, lines, order, count,
+    place, relations to quoted anchors, enclosing box) or, for rows that give only expectations,
+    every expectation read in its region. Answers: "no" when the text part fails (it is a
+    necessary condition, whatever else the question asks); "yes" when it holds and the spec has
+    no part only a VLM can decide; otherwise withheld. The reason names the rule that decided,
+    which parts were checked and which were not.
 
     Normalisation and matching follow :mod:`rewards.text_match`: whitespace collapsed, Unicode
     NFKC, typographic quotes/dashes folded to ASCII, case kept unless ``case_sensitive=False``,
@@ -129,8 +138,10 @@ class OCRJudge:
         max_lines: how many consecutive lines a wrapped string may span.
 
     Evidence per verdict: ``{"expects": [{"text", "region", "found", "ocr_text", "box",
-    "similarity"}], "ocr_text", "box"}`` where the top-level ``ocr_text``/``box`` are those of the
-    first expectation not found (else the first), boxes ``[x0, y0, x1, y1]`` in pixels and
+    "similarity", "rule"}], "anchors": [{"text", "relation", "found", "boxes"}], "enclosing_box",
+    "rule", "checked", "not_checked", "ocr_text", "box"}`` where ``rule`` is the rule that decided
+    (``rewards.grounding``: read, region, anchor, box, count, arrangement, all), the top-level
+    ``ocr_text``/``box`` are those of the first string that failed (else the first), boxes ``[x0, y0, x1, y1]`` in pixels and
     similarity in [0, 1] = rapidfuzz ``OSA.normalized_similarity`` of the normalised expected
     string and the best-matching OCR text (1 - optimal string alignment distance / longer
     length; see ``rewards.text_match.Match``), rounded to 4 decimals; 0.0 when nothing matched.
@@ -146,7 +157,15 @@ class OCRJudge:
         self.case_sensitive, self.lenient, self.max_lines = case_sensitive, lenient, max_lines
 
     def can_answer(self, check: Check) -> bool:
-        return bool(check.expects)
+        return bool(self.text_specs(check))
+
+    @staticmethod
+    def text_specs(check: Check) -> list[TextSpec]:
+        """The text parts code decides for ``check``: its compiled spec's, or one per expectation."""
+        if check.spec is not None:
+            return [check.spec.text] if check.spec.text is not None else []
+        return [TextSpec((e.text,), region=e.region, anchors=(Anchor(e.anchor, e.relation),) if e.anchor and e.relation else ())
+                for e in check.expects]
 
     def read(self, image: Image.Image) -> list[Line]:
         """The OCR lines of ``image`` with this judge's settings. Raises OCRError."""
@@ -156,23 +175,33 @@ class OCRJudge:
         """Candidate matches of one expectation, best first (see ``text_match.find_matches``)."""
         return find_matches(exp.text, lines, width, height, exp.region, self.case_sensitive, self.lenient, self.max_lines)
 
-    def judge_lines(self, lines: list[Line], size: tuple[int, int], check: Check) -> Verdict:
-        """The verdict on ``check`` given the OCR ``lines`` of an image of ``size`` (w, h) pixels."""
-        if not check.expects:
-            return withheld(check, self.name, "no text expectation: only a VLM can decide this check")
-        records = []
-        for exp in check.expects:
-            matches = self.match(exp, lines, *size)
-            records.append(expectation_evidence(exp, matches[0] if matches else None))
-        missing = [r for r in records if not r["found"]]
-        head = missing[0] if missing else records[0]
-        evidence = {"expects": records, "ocr_text": head["ocr_text"], "box": head["box"]}
-        if not missing:
-            return Verdict(check.id, "yes", self.name, f"all {len(records)} expected string(s) read", evidence)
-        where = f" in the {head['region']} half" if head["region"] else ""
-        best = f"best match {head['ocr_text']!r}, similarity {head['similarity']:.2f}" if head["ocr_text"] else "no text read"
-        reason = f"{len(missing)}/{len(records)} expected string(s) not read; {head['text']!r} not found{where} ({best})"
-        return Verdict(check.id, "no", self.name, reason, evidence)
+    def judge_lines(self, lines: list[Line], size: tuple[int, int], check: Check, image: Image.Image | None = None) -> Verdict:
+        """The verdict on ``check`` given the OCR ``lines`` of an image of ``size`` (w, h) pixels;
+        ``image`` (optional) lets the judge look for an enclosing box."""
+        specs = self.text_specs(check)
+        if not specs:
+            note = f" ({check.spec.note})" if check.spec is not None and check.spec.note else ""
+            return withheld(check, self.name, f"no text expectation: only a VLM can decide this check{note}")
+        decisions = [decide_text(s, lines, image, size, self.case_sensitive, self.lenient, self.max_lines) for s in specs]
+        records = [dict(r, region=s.region) for s, d in zip(specs, decisions) for r in d.records]
+        failed = next((d for d in decisions if d.holds is False), None)
+        unknown = next((d for d in decisions if d.holds is None), None)
+        head = next((r for r in records if not r["found"]), records[0])
+        checked = "; ".join(_describe(s) for s in specs)
+        not_checked = list(check.spec.vlm_parts) if check.spec is not None else []
+        if unknown is not None:
+            not_checked.append("enclosing box")
+        decided = failed or unknown or decisions[0]
+        evidence = {"expects": records, "anchors": [a for d in decisions for a in d.anchors],
+                    "enclosing_box": next((list(d.enclosing_box) for d in decisions if d.enclosing_box), None),
+                    "rule": decided.rule, "checked": checked, "not_checked": not_checked,
+                    "ocr_text": head["ocr_text"], "box": head["box"]}
+        if failed is not None:
+            return Verdict(check.id, "no", self.name, f"{failed.detail} (checked: {checked})", evidence)
+        if not_checked:
+            reason = f"text part holds (checked: {checked}); only a VLM can decide: {', '.join(not_checked)}"
+            return Verdict(check.id, "withheld", self.name, reason, evidence)
+        return Verdict(check.id, "yes", self.name, f"{decided.detail} (checked: {checked})", evidence)
 
     def judge(self, images: Sequence[Image.Image], prompts: Sequence[str], checks: Sequence[Sequence[Check]]) -> list[list[Verdict]]:
         """One verdict per check per image; each image is OCR'd once. An OCR failure on one image
@@ -186,7 +215,7 @@ class OCRJudge:
         cache: dict[int, list[Line] | OCRError] = {}
         out = []
         for image, image_checks in zip(images, checks):
-            if not any(c.expects for c in image_checks):
+            if not any(self.can_answer(c) for c in image_checks):
                 out.append([self.judge_lines([], image.size, c) for c in image_checks])
                 continue
             if id(image) not in cache:
@@ -198,5 +227,20 @@ class OCRJudge:
             if isinstance(lines, OCRError):
                 out.append([withheld(c, self.name, f"OCR failed: {lines}") for c in image_checks])
             else:
-                out.append([self.judge_lines(lines, image.size, c) for c in image_checks])
+                out.append([self.judge_lines(lines, image.size, c, image) for c in image_checks])
         return out
+
+
+def _describe(spec: TextSpec) -> str:
+    """The parts of ``spec`` code checks, in words (for verdict reasons)."""
+    parts = ["strings " + ", ".join(repr(t) for t in spec.texts) if len(spec.texts) > 1 else f"string {spec.texts[0]!r}"]
+    if spec.arrangement != "all":
+        parts.append(spec.arrangement.replace("_", " "))
+    if spec.count is not None:
+        parts.append(f"count {spec.count}")
+    if spec.region:
+        parts.append(f"place {spec.region}")
+    parts += [f"{a.relation.replace('_', ' ')} {a.text!r}" for a in spec.anchors]
+    if spec.in_box:
+        parts.append("inside a box")
+    return ", ".join(parts)

@@ -1,0 +1,289 @@
+"""Grounded decisions: a compiled text spec decided by code from OCR words and boxes.
+
+``decide_text(spec, lines, image)`` answers whether the text part of a question
+(:class:`rewards.question_compiler.TextSpec`) holds in an image whose OCR lines are ``lines``.
+Rules, applied in this order (the first that fails is named in the result):
+
+1. **read**: each required string occurs exactly (``rewards.text_match`` rules: normalised,
+   not inside a word, a wrapped string across consecutive lines of a column).
+2. **region**: the occurrence's centre lies in the spec's place (``text_match.region_box``).
+3. **anchor**: for every anchor, some exact occurrence of the anchor's text stands in the
+   relation (``satisfies_relation``) to the occurrence. An anchor that is not read fails too
+   (the relation cannot hold); so does an occurrence that *is* the anchor.
+4. **box**: with ``in_box``, an enclosing box (a border or the edge of a filled panel on all four
+   sides, ``enclosing_box``) is found around the occurrence. Not finding one is *unknown*, not a
+   failure: the box part is then left to a VLM.
+5. **count**: the number of distinct occurrences that pass 1-3 equals ``count``.
+6. **arrangement**: one occurrence per string (distinct words) in the spec's arrangement
+   (``in_arrangement``), searched over all combinations of the occurrences that pass 1-4.
+
+Boxes are ``(x0, y0, x1, y1)`` pixels of the judged image.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import product
+
+import numpy as np
+from PIL import Image
+
+from rewards.question_compiler import TextSpec
+from rewards.text_match import Line, Match, find_matches, in_region
+
+Box = tuple[int, int, int, int]
+
+
+@dataclass
+class TextDecision:
+    """The outcome of ``decide_text``.
+
+    Attributes:
+        holds: True (every rule passed), False (``rule`` failed), or None (only the box part is
+            unknown: no enclosing box was found, and everything else holds).
+        rule: the rule that decided: "read", "region", "anchor", "box", "count", "arrangement",
+            or "all" when every rule passed.
+        detail: one line saying why, for the verdict's reason.
+        records: per required string: ``{"text", "found", "ocr_text", "box", "similarity",
+            "rule"}`` (the best exact occurrence, else the best near match).
+        anchors: per anchor: ``{"text", "relation", "found", "boxes"}``.
+        enclosing_box: the box found for ``in_box``, or None.
+    """
+
+    holds: bool | None
+    rule: str
+    detail: str
+    records: list[dict] = field(default_factory=list)
+    anchors: list[dict] = field(default_factory=list)
+    enclosing_box: Box | None = None
+
+
+def _centre(b: Box) -> tuple[float, float]:
+    return (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+
+
+def _x_overlap(a: Box, b: Box) -> bool:
+    return min(a[2], b[2]) > max(a[0], b[0])
+
+
+def _y_overlap(a: Box, b: Box) -> bool:
+    return min(a[3], b[3]) > max(a[1], b[1])
+
+
+def satisfies_relation(box: Box, anchor: Box, relation: str, line_height: float) -> bool:
+    """True when ``box`` stands in ``relation`` to ``anchor`` (pixels; y grows downwards).
+
+    - below / above: the centre of ``box`` is below the anchor's bottom (above its top);
+    - directly_below / directly_above: also overlapping it horizontally, and within 4 line
+      heights (``line_height``: the anchor's height, pixels);
+    - right_of / left_of: the centre is right of the anchor's right edge (left of its left edge)
+      and the two overlap vertically (the same line or row);
+    - same_row: they overlap vertically; same_column: they overlap horizontally.
+    """
+    cx, cy = _centre(box)
+    if relation in ("below", "directly_below"):
+        ok = cy > anchor[3]
+        return ok and (relation == "below" or (_x_overlap(box, anchor) and box[1] - anchor[3] <= 4 * line_height))
+    if relation in ("above", "directly_above"):
+        ok = cy < anchor[1]
+        return ok and (relation == "above" or (_x_overlap(box, anchor) and anchor[1] - box[3] <= 4 * line_height))
+    if relation == "right_of":
+        return cx > anchor[2] and _y_overlap(box, anchor)
+    if relation == "left_of":
+        return cx < anchor[0] and _y_overlap(box, anchor)
+    if relation == "same_row":
+        return _y_overlap(box, anchor)
+    if relation == "same_column":
+        return _x_overlap(box, anchor)
+    raise ValueError(f"unknown relation {relation!r}")
+
+
+def in_arrangement(boxes: list[Box], arrangement: str) -> bool:
+    """True when ``boxes`` (one per required string, in the question's order) are laid out as
+    ``arrangement`` (``rewards.question_compiler.ARRANGEMENTS``):
+
+    - all: always;
+    - top_to_bottom: each next centre is below the previous box's centre and not inside it
+      (its centre below the previous box's bottom - 25% of its height);
+    - left_to_right: each next centre is right of the previous box's right edge - 25% of its width;
+    - reading_order: each next box starts on a later line (centre below the previous bottom) or
+      on the same line (vertical overlap) further right;
+    - lines: each next box starts below the previous one (its top at least the previous centre),
+      within 2.5 line heights of it, overlapping it horizontally.
+    """
+    for a, b in zip(boxes, boxes[1:]):
+        ah, aw = max(1, a[3] - a[1]), max(1, a[2] - a[0])
+        bx, by = _centre(b)
+        if arrangement == "top_to_bottom" and not by > a[3] - 0.25 * ah:
+            return False
+        if arrangement == "left_to_right" and not bx > a[2] - 0.25 * aw:
+            return False
+        if arrangement == "reading_order" and not (by > a[3] or (_y_overlap(a, b) and bx > a[2] - 0.25 * aw)):
+            return False
+        if arrangement == "lines" and not (b[1] >= (a[1] + a[3]) / 2 and b[1] - a[3] <= 2.5 * ah and _x_overlap(a, b)):
+            return False
+    return True
+
+
+def enclosing_box(gray: np.ndarray, box: Box, min_contrast: float = 40.0, probes: int = 7,
+                  min_coverage: float = 0.5) -> Box | None:
+    """A rectangle enclosing ``box`` in ``gray`` (uint8 or float (H, W) luminance), or None.
+
+    A pixel is *ink* when its luminance differs from the text's background (the median of a
+    3-pixel ring around ``box``) by more than ``min_contrast``. From the text box outwards, along
+    ``probes`` rows (for the left and right sides) and columns (top and bottom), every start of
+    an ink run is a candidate edge. A side is the nearest candidate that at least 3 probes share
+    (within 3 px) and whose line is ink along at least ``min_coverage`` of the box's extent on
+    that side: a solid or dashed border, or the edge of a filled panel, and not the aligned feet
+    of another line of text. All four sides must be found.
+
+    Returns:
+        ``(x0, y0, x1, y1)``: pixel positions of the four sides (of a border: its pixels nearest
+        the text; of a filled panel: the first pixels outside the fill), or None.
+    """
+    h, w = gray.shape
+    x0, y0, x1, y1 = (int(v) for v in box)
+    pad = 3
+    ring = np.concatenate([gray[max(0, y0 - pad):y0, max(0, x0):x1].ravel(), gray[y1:min(h, y1 + pad), max(0, x0):x1].ravel(),
+                           gray[max(0, y0):y1, max(0, x0 - pad):x0].ravel(), gray[max(0, y0):y1, x1:min(w, x1 + pad)].ravel()])
+    if ring.size == 0:
+        return None
+    ink = np.abs(gray.astype(np.float64) - float(np.median(ring))) > min_contrast
+    rows = np.linspace(y0, max(y0, y1 - 1), probes).round().astype(int).clip(0, h - 1)
+    cols = np.linspace(x0, max(x0, x1 - 1), probes).round().astype(int).clip(0, w - 1)
+    a, b = max(0, x0 - pad), min(w, x1 + pad)  # the scans start just outside the text
+    c, d = max(0, y0 - pad), min(h, y1 + pad)
+
+    def candidates(line: np.ndarray, start: int, step: int) -> list[int]:
+        """Image positions where an ink run starts, walking from ``start`` by ``step``."""
+        seq = line[start::step] if step > 0 else line[start::-1] if start >= 0 else line[:0]
+        starts = np.nonzero(seq & ~np.concatenate([[False], seq[:-1]]))[0]
+        return [start + step * int(k) for k in starts]
+
+    def side(scans: list[list[int]], coverage) -> int | None:
+        for pos in sorted({p for sc in scans for p in sc}, key=lambda p: min(abs(p - q) for q in (a, b, c, d))):
+            if sum(any(abs(p - pos) <= 3 for p in sc) for sc in scans) >= 3 and coverage(pos):
+                return pos
+        return None
+
+    def rows_covered(y: int, lo: int, hi: int) -> bool:
+        return any(ink[t, lo:hi + 1].mean() >= min_coverage for t in range(max(0, y - 1), min(h, y + 2)) if hi > lo)
+
+    def cols_covered(x: int, lo: int, hi: int) -> bool:
+        return any(ink[lo:hi + 1, t].mean() >= min_coverage for t in range(max(0, x - 1), min(w, x + 2)) if hi > lo)
+
+    left = side([candidates(ink[r], a - 1, -1) for r in rows], lambda x: cols_covered(x, y0, y1))
+    right = side([candidates(ink[r], b, 1) for r in rows], lambda x: cols_covered(x, y0, y1))
+    if left is None or right is None:
+        return None
+    # top and bottom must cover the span between the sides: a text line above or below does not
+    top = side([candidates(ink[:, q], c - 1, -1) for q in cols], lambda y: rows_covered(y, left, right))
+    bottom = side([candidates(ink[:, q], d, 1) for q in cols], lambda y: rows_covered(y, left, right))
+    if top is None or bottom is None:
+        return None
+    if not (rows_covered(top, left, right) and rows_covered(bottom, left, right)
+            and cols_covered(left, top, bottom) and cols_covered(right, top, bottom)):
+        return None
+    return (left, top, right, bottom)
+
+
+def _record(text: str, best: Match | None, rule: str, found: bool) -> dict:
+    return {"text": text, "found": found, "ocr_text": best.text if best else "", "box": list(best.box) if best else None,
+            "similarity": round(best.similarity, 4) if best else 0.0, "rule": rule}
+
+
+def decide_text(spec: TextSpec, lines: list[Line], image: Image.Image | None, size: tuple[int, int],
+                case_sensitive: bool = True, lenient: bool = False, max_lines: int = 4) -> TextDecision:
+    """Decide ``spec`` on OCR ``lines`` of an image of ``size`` (w, h) pixels (module rules 1-6).
+
+    Args:
+        image: the judged image, for the enclosing-box search (``spec.in_box``); None skips it
+            (the box part is then unknown).
+        case_sensitive, lenient, max_lines: matching rules of ``rewards.text_match``.
+    """
+    w, h = size
+
+    def exact(text: str) -> tuple[list[Match], Match | None]:
+        ms = find_matches(text, lines, w, h, None, case_sensitive, lenient, max_lines)
+        return [m for m in ms if m.found], (ms[0] if ms else None)
+
+    anchors = []
+    for a in spec.anchors:
+        occ, _ = exact(a.text)
+        anchors.append({"text": a.text, "relation": a.relation, "found": bool(occ), "boxes": [list(m.box) for m in occ], "_occ": occ})
+    records, passing = [], []
+    gray = np.asarray(image.convert("L")) if image is not None and spec.in_box else None
+    box_unknown, found_box = False, None
+    for text in spec.texts:
+        occ, best = exact(text)
+        if not occ:
+            records.append(_record(text, best, "read", False))
+            passing.append([])
+            continue
+        kept, rule = occ, "all"
+        kept = [m for m in kept if in_region(m.box, spec.region, w, h)]
+        if not kept:
+            rule = "region"
+        for a in anchors:
+            if rule != "all":
+                break
+            lh = max([m.box[3] - m.box[1] for m in a["_occ"]] or [1])
+            kept = [m for m in kept if any(set(m.words).isdisjoint(o.words) and satisfies_relation(m.box, o.box, a["relation"], lh)
+                                           for o in a["_occ"])]
+            if not kept:
+                rule = "anchor"
+        if rule == "all" and spec.in_box:
+            boxed = [(m, enclosing_box(gray, m.box)) if gray is not None else (m, None) for m in kept]
+            with_box = [m for m, b in boxed if b is not None]
+            if with_box:
+                found_box = next(b for m, b in boxed if b is not None)
+                kept = with_box
+            else:
+                box_unknown = True
+        records.append(_record(text, (kept or occ)[0], rule, rule == "all"))
+        passing.append(kept if rule == "all" else [])
+    for a in anchors:
+        a.pop("_occ")
+
+    def result(holds, rule, detail):
+        return TextDecision(holds, rule, detail, records, anchors, found_box)
+
+    for r in records:
+        if r["rule"] == "read":
+            near = f" (best match {r['ocr_text']!r}, similarity {r['similarity']:.2f})" if r["ocr_text"] else " (no text read)"
+            return result(False, "read", f"{r['text']!r} not read{near}")
+        if r["rule"] == "region":
+            where = f"the {spec.region} half" if spec.region in ("top", "bottom", "left", "right") else f"the {spec.region} region"
+            return result(False, "region", f"{r['text']!r} read, but not in {where}")
+        if r["rule"] == "anchor":
+            missing = [a["text"] for a in anchors if not a["found"]]
+            if missing:
+                return result(False, "anchor", f"anchor {missing[0]!r} not read")
+            rels = ", ".join(f"{a['relation']} {a['text']!r}" for a in anchors)
+            return result(False, "anchor", f"{r['text']!r} read, but not {rels}")
+    if spec.count is not None:
+        n = len(passing[0])
+        if n != spec.count:
+            return result(False, "count", f"{spec.texts[0]!r} read {n} time(s), expected {spec.count}")
+    if len(spec.texts) > 1 and spec.arrangement != "all" and not _arranged(passing, spec.arrangement):
+        return result(False, "arrangement", f"the strings are read, but not {spec.arrangement.replace('_', ' ')}")
+    if box_unknown:
+        return result(None, "box", "the strings are read; no enclosing box was found around them")
+    return result(True, "all", "every string read" + (" and placed" if spec.region or spec.anchors or spec.in_box else ""))
+
+
+def _arranged(passing: list[list[Match]], arrangement: str, limit: int = 20000) -> bool:
+    """True when one occurrence per string (distinct words) can be chosen in ``arrangement``."""
+    n = 1
+    for p in passing:
+        n *= max(1, len(p))
+    if n > limit:  # too many combinations: keep the first occurrences of each string
+        passing = [p[:3] for p in passing]
+    for combo in product(*passing):
+        used = [set(m.words) for m in combo]
+        if any(not used[i].isdisjoint(used[j]) for i in range(len(used)) for j in range(i)):
+            continue
+        if in_arrangement([m.box for m in combo], arrangement):
+            return True
+    return False
+

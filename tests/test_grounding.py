@@ -1,0 +1,100 @@
+"""Grounded decisions: compiled questions decided from OCR boxes on small rendered pages
+(needs the tesseract binary). Each page is read once; every check is judged on the same read."""
+
+import shutil
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from rewards.grounding import enclosing_box, in_arrangement, satisfies_relation
+from rewards.judges.ocr import OCRJudge
+from rewards.question_compiler import compile_question
+from rewards.rubric import Check
+
+pytestmark = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
+SERIF = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
+
+
+def menu_page():
+    """640x480: a centred title band, two columns under headings, a boxed note, a footer."""
+    img = Image.new("RGB", (640, 480), (250, 250, 248))
+    d = ImageDraw.Draw(img)
+    f = lambda px: ImageFont.truetype(SERIF, px)  # noqa: E731
+    d.rectangle([0, 0, 640, 70], fill=(30, 45, 90))
+    d.text((320, 35), "MENU", font=f(34), fill=(255, 255, 255), anchor="mm")
+    d.text((60, 100), "MAIN COURSE", font=f(24), fill=(0, 0, 0))
+    for k, line in enumerate(["Beef Steak $45", "Fried Rice $22", "Green Salad $12"]):
+        d.text((60, 140 + 32 * k), line, font=f(20), fill=(0, 0, 0))
+    d.text((380, 100), "DESSERT", font=f(24), fill=(0, 0, 0))
+    d.text((380, 140), "Ice Cream $20", font=f(20), fill=(0, 0, 0))
+    d.text((380, 172), "Brownies $15", font=f(20), fill=(0, 0, 0))
+    d.rectangle([370, 260, 610, 340], outline=(0, 0, 0), width=3)
+    d.text((390, 280), "Open daily", font=f(20), fill=(0, 0, 0))
+    d.text((390, 306), "from noon", font=f(20), fill=(0, 0, 0))
+    d.text((60, 290), "Free water", font=f(20), fill=(0, 0, 0))
+    d.text((60, 320), "Free water", font=f(20), fill=(0, 0, 0))
+    d.text((400, 440), "Source: internal data", font=f(16), fill=(60, 60, 60))
+    return img
+
+
+QUESTIONS = [  # (question, expected answer)
+    ('Does the heading directly below the word "MENU" read exactly "MAIN COURSE"?', "no"),  # MENU is centred: no overlap
+    ('Does the heading below "MENU" read exactly "MAIN COURSE"?', "yes"),
+    ('Directly under the "MAIN COURSE" heading, do the items read exactly, in order: "Beef Steak $45", "Fried Rice $22"?', "yes"),
+    ('Do the items read exactly, from top to bottom: "Fried Rice $22", "Beef Steak $45"?', "no"),
+    ('Is the heading "DESSERT" to the right of "MAIN COURSE"?', "yes"),
+    ('Is the heading "MAIN COURSE" to the right of "DESSERT"?', "no"),
+    ('Does the note inside the box read exactly "Open daily" on the first line and "from noon" on the second line?', "yes"),
+    ('Does the note read exactly "from noon" on the first line and "Open daily" on the second line?', "no"),
+    ('Does the phrase "Free water" appear exactly twice?', "yes"),
+    ('Does the phrase "Free water" appear exactly once?', "no"),
+    ('Is the text "Source: internal data" placed at the bottom-right of the slide?', "yes"),
+    ('Is the text "Source: internal data" placed at the top-left of the slide?', "no"),
+    ('Does the main title at the very top-center of the image read exactly "MENU"?', "yes"),
+    ('Is there a bold heading reading exactly "DESSERT"?', "withheld"),   # text holds, bold unchecked
+    ('Is there a bold heading reading exactly "DESSERTS"?', "no"),        # a failed text part decides
+    ('Does the heading read exactly "Main Course"?', "no"),               # case flipped
+]
+
+
+def test_compiled_questions_decided_from_boxes():
+    checks = [Check(str(k), q, spec=compile_question(q)) for k, (q, _) in enumerate(QUESTIONS)]
+    verdicts = OCRJudge().judge([menu_page()], [""], [checks])[0]
+    got = [(q, v.answer) for (q, _), v in zip(QUESTIONS, verdicts)]
+    assert got == [(q, a) for q, a in QUESTIONS], [v.reason for v in verdicts]
+    by_q = dict(zip([q for q, _ in QUESTIONS], verdicts))
+    v = by_q[QUESTIONS[0][0]]
+    assert v.evidence["rule"] == "anchor" and v.evidence["anchors"][0]["found"] and "directly below 'MENU'" in v.reason
+    boxed = by_q[QUESTIONS[6][0]]
+    x0, y0, x1, y1 = boxed.evidence["enclosing_box"]  # the drawn rectangle, 3 px border
+    assert abs(x0 - 370) <= 3 and abs(y0 - 260) <= 3 and abs(x1 - 610) <= 3 and abs(y1 - 340) <= 3
+    assert "checked:" in by_q[QUESTIONS[13][0]].reason and "bold" in by_q[QUESTIONS[13][0]].reason
+    assert by_q[QUESTIONS[9][0]].evidence["rule"] == "count" and "2 time(s)" in by_q[QUESTIONS[9][0]].reason
+
+
+def test_relation_and_arrangement_rules():
+    anchor = (100, 100, 200, 120)
+    assert satisfies_relation((110, 130, 190, 150), anchor, "directly_below", 20)
+    assert not satisfies_relation((300, 130, 390, 150), anchor, "directly_below", 20)  # no horizontal overlap
+    assert satisfies_relation((300, 130, 390, 150), anchor, "below", 20)
+    assert not satisfies_relation((110, 300, 190, 320), anchor, "directly_below", 20)  # 9 line heights away
+    assert satisfies_relation((250, 105, 300, 118), anchor, "right_of", 20) and not satisfies_relation((250, 105, 300, 118), anchor, "left_of", 20)
+    assert satisfies_relation((500, 101, 520, 119), anchor, "same_row", 20) and not satisfies_relation((500, 130, 520, 150), anchor, "same_row", 20)
+    a, b = (10, 10, 100, 30), (10, 40, 100, 60)
+    assert in_arrangement([a, b], "top_to_bottom") and not in_arrangement([b, a], "top_to_bottom")
+    assert in_arrangement([a, b], "lines") and not in_arrangement([a, (10, 140, 100, 160)], "lines")
+    assert in_arrangement([(10, 10, 50, 30), (60, 12, 90, 30)], "left_to_right")
+    assert in_arrangement([(60, 10, 90, 30), (10, 40, 50, 60)], "reading_order")  # next line, any x
+    assert not in_arrangement([(60, 10, 90, 30), (10, 12, 50, 30)], "reading_order")  # same line, leftwards
+
+
+def test_enclosing_box_needs_four_sides():
+    gray = np.full((100, 200), 250, np.uint8)
+    gray[20:80, 30] = gray[20:80, 170] = gray[20, 30:171] = gray[80, 30:171] = 0
+    assert enclosing_box(gray, (60, 40, 140, 60)) == (30, 20, 170, 80)
+    gray[20:80, 170] = 250  # open on the right
+    assert enclosing_box(gray, (60, 40, 140, 60)) is None
+    filled = np.full((100, 200), 250, np.uint8)
+    filled[10:90, 20:180] = 40  # a dark panel: its edge is the box
+    assert enclosing_box(filled, (60, 40, 140, 60)) == (19, 9, 180, 90)  # the first pixels outside the fill
