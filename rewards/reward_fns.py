@@ -26,6 +26,7 @@ from rapidfuzz.distance import Levenshtein
 
 from rewards.item_scores import ITEM_SCORES
 from rewards.judges.base import Judge
+from rewards.judges.cache import CachedJudge
 from rewards.judges.ocr import OCRError, ocr_lines
 from rewards.rubric import Item, Verdict
 
@@ -54,6 +55,8 @@ class RubricReward:
             verdict counts as a failed check there), or "p_yes": the mean of the judge's
             ``p_yes`` over the checks that have one and are not withheld.
         name: the name the reward is logged under; defaults to ``"rubric_<score>"``.
+        cache: path of a SQLite verdict cache (``rewards.judges.cache``), or None: an image
+            judged before (same pixels, check, prompt and judge configuration) is not judged again.
 
     Call: ``reward(prompts, images, items=..., **columns) -> list[float | None]``; a sample gets
     None when every verdict on it is withheld, or (``p_yes``) when no verdict carries p_yes.
@@ -65,10 +68,10 @@ class RubricReward:
             the wrong number of verdicts for an image.
     """
 
-    def __init__(self, judge: Judge, score: str = "pass_rate", name: str | None = None):
+    def __init__(self, judge: Judge, score: str = "pass_rate", name: str | None = None, cache: str | None = None):
         if score not in RUBRIC_SCORES:
             raise ValueError(f"RubricReward: unknown score {score!r}; choose one of {RUBRIC_SCORES}")
-        self.judge, self.score = judge, score
+        self.judge, self.score = (CachedJudge(judge, cache) if cache else judge), score
         self.name = name or f"rubric_{score}"
         self.last_verdicts: list[list[Verdict]] = []
 

@@ -7,15 +7,20 @@ Fall-through: when a judge returns ``withheld`` for a check (request failed, ans
 OCR unsure), the check goes on to the next judge in the list that can answer it. A check every
 able judge withheld keeps a withheld verdict whose reason lists each judge's reason; a check no
 judge can answer is withheld with "no judge could answer".
+
+Cache: ``Router(judges, cache=<path>)`` (Hydra: ``judge.cache=<path>``) keeps the router's yes/no
+verdicts in a SQLite verdict cache (:mod:`rewards.judges.cache`) keyed by image content, check,
+prompt and the configuration of every judge in the list; cached checks are not routed again.
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 from PIL import Image
 
 from rewards.judges.base import Judge
+from rewards.judges.cache import VerdictCache, judge_identity
 from rewards.rubric import Check, Verdict, withheld
 
 
@@ -25,17 +30,23 @@ class Router:
     Args:
         judges: tried in this order for every check; each must implement
             :class:`rewards.judges.base.Judge`.
+        cache: path of a SQLite verdict cache file, or None (no cache).
 
     Raises:
-        ValueError: ``judges`` is empty.
+        ValueError: ``judges`` is empty, or ``cache`` cannot be opened as a verdict cache.
     """
 
     name = "router"
 
-    def __init__(self, judges: Sequence[Judge]):
+    def __init__(self, judges: Sequence[Judge], cache: str | None = None):
         self.judges = list(judges)
         if not self.judges:
             raise ValueError("Router: needs at least one judge")
+        self.cache = VerdictCache(cache, self.cache_identity()) if cache else None
+
+    def cache_identity(self) -> dict[str, Any]:
+        """The identities of the judges, in order (``rewards.judges.cache.judge_identity``)."""
+        return {"class": "Router", "judges": [judge_identity(j) for j in self.judges]}
 
     def can_answer(self, check: Check) -> bool:
         """True when any of the judges can answer ``check``."""
@@ -58,6 +69,11 @@ class Router:
         """
         if not len(images) == len(prompts) == len(checks):
             raise ValueError(f"router: got {len(images)} images, {len(prompts)} prompts, {len(checks)} check lists")
+        if self.cache is not None:
+            return self.cache.judge(self._route, images, prompts, checks)
+        return self._route(images, prompts, checks)
+
+    def _route(self, images, prompts, checks) -> list[list[Verdict]]:
         answered: list[list[Verdict | None]] = [[None] * len(cs) for cs in checks]
         withheld_by: list[list[list[Verdict]]] = [[[] for _ in cs] for cs in checks]
 
