@@ -4,17 +4,29 @@
     rubricloop-refine data=rubrics.jsonl out=runs/x iterations=5 judge=ocr_vlm editor=flux_kontext
 
 Exit status: 0 when every item finished, 1 when any row or item failed (the others still run
-and the summary records the failure), 130 on Ctrl-C (finished items are kept; re-run to resume).
+and the summary records the failure; a judge whose calls all failed for an item fails it), 2 for
+a bad option, an ``out`` that cannot be written, or an ``out`` another live run holds (its
+``.lock``), 130 on Ctrl-C (finished items are kept; re-run to resume).
+
+Hydra itself writes nothing (``conf/refine.yaml``): ``out`` is checked first, then the run
+writes ``<out>/.hydra/``, ``<out>/refine.log`` and keeps temporary files (tesseract's) in
+``<out>/.tmp``, cleared at the next start, so a killed run leaves none in the system's /tmp.
 """
 
 from __future__ import annotations
 
 import importlib.resources
+import logging
 import os
+import shutil
 import sys
+import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 import hydra
+from filelock import FileLock, Timeout
+from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 from tqdm.auto import tqdm
 
@@ -50,18 +62,32 @@ def start_wandb(cfg: DictConfig, out: Path):
                       config=OmegaConf.to_container(cfg, resolve=True), job_type="refine")
 
 
+log = logging.getLogger("refine")
+
+
+def say(line: str, err: bool = False) -> None:
+    """Print ``line`` (stderr when ``err``) and log it to ``<out>/refine.log``."""
+    print(line, file=sys.stderr if err else sys.stdout)
+    log.log(logging.ERROR if err else logging.INFO, line.strip())
+
+
 def print_summary(summary: dict, out: Path) -> None:
-    print(f"\n{summary['n_finished']} of {summary['n_items']} items finished, {summary['n_failed']} failed")
+    for name, j in summary.get("judges", {}).items():
+        if j["failed"]:
+            down = f"; {j['items_failed']} items failed as an outage" if j["items_failed"] else ""
+            say(f"judge {name}: {j['failed']} of {j['checks']} checks failed as calls{down} (last error: {j['last_error']})",
+                err=bool(j["items_failed"]))
+    say(f"\n{summary['n_finished']} of {summary['n_items']} items finished, {summary['n_failed']} failed")
     if summary["n_finished"]:
-        print(f"{'score':<18}{'initial':>10}{'best':>10}")
+        say(f"{'score':<18}{'initial':>10}{'best':>10}")
         for name, initial in summary["mean_initial"].items():
-            print(f"{name:<18}{initial:>10.3f}{summary['mean_best'][name]:>10.3f}")
+            say(f"{name:<18}{initial:>10.3f}{summary['mean_best'][name]:>10.3f}")
     if summary["withheld"]:
         reasons = "; ".join(f"{n} x {reason}" for reason, n in list(summary["withheld"].items())[:3])
-        print(f"withheld verdicts (never counted as passes): {reasons}")
+        say(f"withheld verdicts (never counted as passes): {reasons}")
     for err in summary["errors"]:
-        print(f"error: {err}", file=sys.stderr)
-    print(f"summary: {out / 'summary.json'}")
+        say(f"error: {err}", err=True)
+    say(f"summary: {out / 'summary.json'}")
 
 
 def check_options(cfg: DictConfig) -> None:
@@ -77,13 +103,88 @@ def check_options(cfg: DictConfig) -> None:
         raise ValueError(f"seed must be an integer, got {cfg.seed!r}")
     if cfg.keep_best_by not in ITEM_SCORES:
         raise ValueError(f"keep_best_by must be one of {sorted(ITEM_SCORES)}, got {cfg.keep_best_by!r}")
-    if not cfg.out or (Path(cfg.out).exists() and not Path(cfg.out).is_dir()):
+    outage = cfg.get("judge_outage", 1.0)
+    if not isinstance(outage, (int, float)) or isinstance(outage, bool) or not 0 < outage <= 1:
+        raise ValueError(f"judge_outage must be a number in (0, 1], got {outage!r}")
+    if not cfg.out:
         raise ValueError(f"out must name a folder, got {cfg.out!r}")
+    if Path(cfg.out).exists() and not Path(cfg.out).is_dir():
+        raise ValueError(f"out={cfg.out}: is an existing file, not a folder")
+
+
+def prepare_out(out: Path) -> bool:
+    """Create ``out`` and check that files can be written there, before anything is written.
+
+    Returns:
+        True when this call created the folder (a rejected run removes it again).
+
+    Raises:
+        ValueError: one line naming the path and the system's reason (read-only file system,
+            permission denied, a file in the way).
+    """
+    created = not out.exists()
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out):
+            pass
+    except OSError as e:
+        raise ValueError(f"out={out}: cannot write there ({e.strerror or type(e).__name__})") from None
+    return created
+
+
+def lock_out(out: Path) -> FileLock:
+    """Hold ``<out>/.lock`` for this run (an OS lock: it dies with the process, so a killed
+    run never blocks the resume).
+
+    Raises:
+        ValueError: another live run holds it (one line).
+    """
+    lock = FileLock(out / ".lock", timeout=0)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise ValueError(f"out={out} is in use by another running rubricloop-refine (it holds {out / '.lock'}); "
+                         "wait for it to finish or use another out=") from None
+    return lock
+
+
+def discard(out: Path, created: bool) -> None:
+    """After a rejected run: remove the folder this run created, if nothing but its lock is in it."""
+    if created and {p.name for p in out.iterdir()} <= {".lock"}:
+        shutil.rmtree(out, ignore_errors=True)
+
+
+@contextmanager
+def run_files(cfg: DictConfig, out: Path):
+    """For the run's duration: log to ``<out>/refine.log``, save the composed config to
+    ``<out>/.hydra/``, and keep temporary files in ``<out>/.tmp`` (emptied first: files a killed
+    run left there; tesseract's temporary images go there too, so none are left in /tmp)."""
+    (out / ".hydra").mkdir(exist_ok=True)
+    OmegaConf.save(cfg, out / ".hydra" / "config.yaml")
+    if HydraConfig.initialized():
+        OmegaConf.save(HydraConfig.get().overrides.task, out / ".hydra" / "overrides.yaml")
+    tmp = out / ".tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir()
+    handler = logging.FileHandler(out / "refine.log", encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root, saved_tempdir, saved_level = logging.getLogger(), tempfile.tempdir, log.level
+    root.addHandler(handler)
+    log.setLevel(logging.INFO)
+    tempfile.tempdir = str(tmp)
+    try:
+        yield
+    finally:
+        tempfile.tempdir = saved_tempdir
+        root.removeHandler(handler)
+        log.setLevel(saved_level)
+        handler.close()
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def run(cfg: DictConfig) -> int:
     """Run the loop for a composed config; returns the exit status (0 ok, 1 an item or row
-    failed, 2 a bad option, 130 interrupted)."""
+    failed, 2 a bad option, an unwritable or busy ``out``, 130 interrupted)."""
     try:
         check_options(cfg)
     except ValueError as e:
@@ -101,28 +202,57 @@ def run(cfg: DictConfig) -> int:
         return 1
     items = items[: cfg.limit]
     try:
-        components = {k: OmegaConf.to_container(cfg[k], resolve=True) for k in ("judge", "writer", "editor", "generator")}
-        loop = RefineLoop(build(cfg, "judge"), build(cfg, "writer"), build(cfg, "editor"), build(cfg, "generator"),
-                          iterations=cfg.iterations, keep_best_by=cfg.keep_best_by, seed=cfg.seed,
-                          run_settings={"data": str(data.resolve()), **components})
-        out.mkdir(parents=True, exist_ok=True)
-        loop.check_settings(out / "run.json")
+        created = prepare_out(out)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    print(f"refining {len(items)} items from {data} -> {out} ({cfg.iterations} iterations)")
-    wandb_run = start_wandb(cfg, out)
+    try:
+        lock = lock_out(out)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    with lock:
+        try:
+            components = {k: OmegaConf.to_container(cfg[k], resolve=True) for k in ("judge", "writer", "editor", "generator")}
+            loop = RefineLoop(build(cfg, "judge"), build(cfg, "writer"), build(cfg, "editor"), build(cfg, "generator"),
+                              iterations=cfg.iterations, keep_best_by=cfg.keep_best_by, seed=cfg.seed,
+                              run_settings={"data": str(data.resolve()), **components},
+                              judge_outage=cfg.get("judge_outage", 1.0))
+            loop.check_settings(out / "run.json")
+        except ValueError as e:
+            print(f"error: {e}", file=sys.stderr)
+            discard(out, created)
+            return 2
+        with run_files(cfg, out):
+            return refine(cfg, loop, items, load_errors, data, out)
+
+
+def refine(cfg: DictConfig, loop: RefineLoop, items: list, load_errors: list[str], data: Path, out: Path) -> int:
+    """The run itself, once ``out`` is checked and locked: skip finished items, refine the rest
+    with a progress bar (and W&B when there is work), print the summary; returns the exit status."""
+    done = loop.finished(items, out)
+    if items and done == len(items):
+        say(f"{done} of {len(items)} items already done in {out}; nothing to refine")
+    else:
+        already = f", {done} already done" if done else ""
+        say(f"refining {len(items) - done} of {len(items)} items from {data} -> {out} ({cfg.iterations} iterations{already})")
+    wandb_run = start_wandb(cfg, out) if done < len(items) else None  # a no-op rerun makes no W&B run
     try:
         with tqdm(total=len(items) * (cfg.iterations + 1), desc="refine", unit="judge") as bar:
             summary = loop.run(items, out, load_errors, progress=bar, log=wandb_run.log if wandb_run else None)
         if wandb_run is not None and summary["n_finished"]:
             wandb_run.summary.update({f"mean_best/{k}": v for k, v in summary["mean_best"].items()})
     except KeyboardInterrupt:
-        print(f"\ninterrupted: finished items are kept in {out}; run the same command again to resume", file=sys.stderr)
+        say(f"\ninterrupted: finished items are kept in {out}; run the same command again to resume", err=True)
         return 130
     finally:
         if wandb_run is not None:
             wandb_run.finish()
+    for r in summary["items"]:
+        if r["error"] is None:
+            log.info("item %s: %s %.3f -> %.3f (best iteration %s, %s)", r["id"], loop.keep_best_by,
+                     r["scores"][0][loop.keep_best_by], r["scores"][r["best_iteration"]][loop.keep_best_by],
+                     r["best_iteration"], r["stop_reason"])
     print_summary(summary, out)
     return 1 if summary["n_failed"] else 0
 

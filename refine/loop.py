@@ -55,6 +55,8 @@ class ItemResult:
         best_image: path of ``best.png``, relative to ``out``.
         stop_reason: why the loop ended ("iterations", "all checks pass", "no failed check to edit").
         withheld: reason -> number of withheld verdicts over all iterations (a dead judge shows here).
+        judges: judge name -> {"checks": verdicts it gave over all iterations, "failed": those
+            withheld because its call failed (see :func:`call_error`), "last_error": str | None}.
         error: one-line error, or None.
     """
 
@@ -64,6 +66,7 @@ class ItemResult:
     best_image: str | None = None
     stop_reason: str | None = None
     withheld: dict[str, int] = field(default_factory=dict)
+    judges: dict[str, dict[str, Any]] = field(default_factory=dict)
     error: str | None = None
 
 
@@ -98,6 +101,24 @@ def read_result(path: Path) -> "ItemResult | None":
         return None
 
 
+_CALL_FAILED = re.compile(r"(?:request failed|forward pass failed|OCR failed|image \d+ unreadable)\b")
+"""Reasons the judges give when their call failed (``vlm``, ``local_vlm``, ``ocr``), as opposed
+to a check they could not decide."""
+
+
+def call_error(verdict: Verdict) -> str | None:
+    """The judge's error when ``verdict`` is withheld because the judge's call failed (HTTP or
+    connection error after retries, a model's forward pass, the OCR engine), else None.
+
+    The router joins the reasons of every judge it tried as ``"<judge>: <reason>; ..."``, the
+    verdict's own judge last, so that judge's part is what follows its name.
+    """
+    if verdict.answer != "withheld":
+        return None
+    own = verdict.reason.rsplit(f"{verdict.judge}: ", 1)[-1]
+    return own if _CALL_FAILED.match(own) else None
+
+
 def load_image(path: Path, item_id: str) -> Image.Image:
     """Open an item's starting image as 8-bit RGB (any mode: see ``rewards.images``).
 
@@ -129,9 +150,12 @@ class RefineLoop:
         seed: base seed; iteration k of item i edits with seed ``seed + 1000 * i + k``.
         run_settings: more settings a rerun must share to resume (the CLI passes the data path
             and the judge/writer/editor/generator configs); recorded in ``<out>/run.json``.
+        judge_outage: in (0, 1]; an item fails (and is redone on resume) when at least this
+            fraction of the verdicts one judge gave it, over all iterations, are failed calls:
+            1.0 = every check sent to that judge failed, i.e. the judge is down, not answering.
 
     Raises:
-        ValueError: unknown ``keep_best_by`` or negative ``iterations``.
+        ValueError: unknown ``keep_best_by``, negative ``iterations`` or ``judge_outage`` outside (0, 1].
     """
 
     def __init__(
@@ -144,11 +168,15 @@ class RefineLoop:
         keep_best_by: str = "pass_rate",
         seed: int = 0,
         run_settings: dict[str, Any] | None = None,
+        judge_outage: float = 1.0,
     ):
         if keep_best_by not in ITEM_SCORES:
             raise ValueError(f"keep_best_by={keep_best_by!r} is not one of {sorted(ITEM_SCORES)}")
         if iterations < 0:
             raise ValueError(f"iterations must be >= 0, got {iterations}")
+        if not 0 < judge_outage <= 1:
+            raise ValueError(f"judge_outage must be in (0, 1], got {judge_outage}")
+        self.judge_outage = judge_outage
         self.judge, self.writer, self.editor, self.generator = judge, writer, editor, generator
         self.iterations, self.keep_best_by, self.seed = iterations, keep_best_by, seed
         self.run_settings = dict(run_settings or {})
@@ -179,6 +207,12 @@ class RefineLoop:
                     v = verdicts.get(check.id) or Verdict(check.id, "withheld", "loop", "judge returned no verdict")
                     if v.answer == "withheld":
                         result.withheld[v.reason] = result.withheld.get(v.reason, 0) + 1
+                    if v.judge not in ("router", "loop"):
+                        calls = result.judges.setdefault(v.judge, {"checks": 0, "failed": 0, "last_error": None})
+                        calls["checks"] += 1
+                        if (error := call_error(v)) is not None:
+                            calls["failed"] += 1
+                            calls["last_error"] = error
                     vf.write(json.dumps({"iteration": k, **v.to_dict()}, ensure_ascii=False) + "\n")
                 scores = score_item(item, verdicts)
                 result.scores.append(scores)
@@ -204,7 +238,15 @@ class RefineLoop:
                 image = to_rgb(self.editor.edit(image, instruction, failures, seed=self.seed + 1000 * index + k + 1))
         best_image.save(item_dir / "best.png")
         result.best_image = str(Path(item_dir.name) / "best.png")
+        down = [f"judge {name} failed on {c['failed']} of {c['checks']} checks sent to it ({c['last_error']})"
+                for name, c in result.judges.items() if c["failed"] and c["failed"] >= self.judge_outage * c["checks"]]
+        if down:  # an outage is not an answer: the item fails and a rerun redoes it
+            result.error = f"item {item.id}: " + "; ".join(down)
         return result
+
+    def finished(self, items: Sequence[Item], out: Path) -> int:
+        """How many of ``items`` already have a readable ``result.json`` in ``out`` (a rerun skips them)."""
+        return sum(read_result(out / name / "result.json") is not None for name in item_dir_names([it.id for it in items]))
 
     def run(self, items: Sequence[Item], out: Path, load_errors: Sequence[str] = (), progress=None, log=None) -> dict[str, Any]:
         """Refine every item into ``out``, resuming finished items; returns the summary dict.
@@ -241,7 +283,8 @@ class RefineLoop:
 
             try:
                 result = self.refine_item(item, index, item_dir, tick)
-                _write_json(done, result.__dict__)
+                if result.error is None:
+                    _write_json(done, result.__dict__)
             except ItemError as e:
                 result = ItemResult(item.id, error=str(e))
             except Exception as e:  # a model, judge or I/O failure fails this item only; Ctrl-C still stops the run
@@ -255,7 +298,7 @@ class RefineLoop:
                 log({f"initial/{k}": v for k, v in result.scores[0].items()}
                     | {f"best/{k}": v for k, v in result.scores[result.best_iteration].items()}
                     | {"best_iteration": result.best_iteration, "item": index})
-            _write_json(out / "summary.json", self.summary(results, load_errors))
+            _write_json(out / "summary.json", self.summary(results, load_errors, complete=False))
         summary = self.summary(results, load_errors)
         _write_json(out / "summary.json", summary)
         return summary
@@ -278,9 +321,19 @@ class RefineLoop:
         else:
             _write_json(path, settings)
 
-    def summary(self, results: Sequence[ItemResult], load_errors: Sequence[str]) -> dict[str, Any]:
+    def summary(self, results: Sequence[ItemResult], load_errors: Sequence[str], complete: bool = True) -> dict[str, Any]:
         """The run summary: per item results, means of the initial and best scores over the
-        items that finished, and every error (parse errors first)."""
+        items that finished, every error (parse errors first), and per judge its verdicts,
+        failed calls and the items it failed (``judges``). ``complete`` is False in the copy
+        written after each item (an interrupted run leaves that one)."""
+        judges: dict[str, dict[str, Any]] = {}
+        for r in results:
+            for name, c in r.judges.items():
+                j = judges.setdefault(name, {"checks": 0, "failed": 0, "items_failed": 0, "last_error": None})
+                j["checks"] += c["checks"]
+                j["failed"] += c["failed"]
+                j["last_error"] = c["last_error"] or j["last_error"]
+                j["items_failed"] += bool(r.error and f"judge {name} failed on" in r.error)
         ok = [r for r in results if r.error is None]
         withheld: dict[str, int] = {}
         for r in ok:
@@ -292,11 +345,13 @@ class RefineLoop:
             return sum(pick(r)[key] for r in ok) / len(ok) if ok else None
 
         return {
+            "complete": complete,
             "keep_best_by": self.keep_best_by,
             "iterations": self.iterations,
             "n_items": len(results) + len(load_errors),
             "n_finished": len(ok),
             "n_failed": len(results) - len(ok) + len(load_errors),
+            "judges": judges,
             "mean_initial": {k: mean(k, lambda r: r.scores[0]) for k in names},
             "mean_best": {k: mean(k, lambda r: r.scores[r.best_iteration]) for k in names},
             "errors": list(load_errors) + [r.error for r in results if r.error],

@@ -84,7 +84,7 @@ def test_ctrl_c_keeps_finished_items_and_rerun_resumes(tmp_path):
     finished = {p.parent.name: p.stat().st_mtime_ns for p in out.glob("*/result.json")}
     assert finished and len(finished) < 3
     partial = json.loads((out / "summary.json").read_text())
-    assert {it["id"] for it in partial["items"]} == set(finished)
+    assert {it["id"] for it in partial["items"]} == set(finished) and partial["complete"] is False
 
     rerun = subprocess.run(cmd, capture_output=True, text=True, env=ENV, timeout=600)
     assert rerun.returncode == 0, rerun.stderr
@@ -92,6 +92,7 @@ def test_ctrl_c_keeps_finished_items_and_rerun_resumes(tmp_path):
         assert (out / name / "result.json").stat().st_mtime_ns == mtime  # skipped, not redone
     summary = json.loads((out / "summary.json").read_text())
     assert summary["n_finished"] == 3 and [it["id"] for it in summary["items"]] == [str(r["id"]) for r in example_rows(3)]
+    assert summary["complete"] is True
 
 
 @pytest.mark.parametrize("option, message", [

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from refine.loop import RefineLoop, item_dir_name
+from refine.loop import RefineLoop, call_error, item_dir_name
 from refine.writers.template import TemplateWriter
 from rewards.rubric import Check, Criterion, Item, Rubric, Verdict
 
@@ -191,3 +191,45 @@ def test_withheld_reasons_are_counted(tmp_path, white_png):
     summary = RefineLoop(ColourJudge(), TemplateWriter(), PaintFirstFailure()).run(
         [colour_item("a", white_png, withheld_check=True)], tmp_path / "out")
     assert summary["withheld"] == {"not a colour check": 3}  # judged 3 times: 0 -> 1/2 -> 1 of the colours
+
+
+class FlakyJudge(ColourJudge):
+    """ColourJudge whose calls fail (as the VLM judge reports it) for the checks in ``down``."""
+
+    name = "flaky"
+
+    def __init__(self, down):
+        super().__init__()
+        self.down = set(down)
+
+    def judge(self, images, prompts, checks):
+        good = super().judge(images, prompts, checks)
+        return [[Verdict(v.check_id, "withheld", self.name, "request failed: http://x/v1: ConnectionError: refused")
+                 if v.check_id in self.down else Verdict(v.check_id, v.answer, self.name, v.reason) for v in vs]
+                for vs in good]
+
+
+@pytest.mark.parametrize("down, outage, error", [
+    ({"top", "bottom"}, 1.0, "item a: judge flaky failed on 2 of 2 checks sent to it "
+                             "(request failed: http://x/v1: ConnectionError: refused)"),
+    ({"top"}, 1.0, None),    # 1 of 2 failed: under the default threshold (all of them)
+    ({"top"}, 0.5, "item a: judge flaky failed on 1 of 2 checks sent to it "
+                   "(request failed: http://x/v1: ConnectionError: refused)"),
+])
+def test_a_judge_outage_fails_the_item_over_the_threshold(tmp_path, white_png, down, outage, error):
+    out = tmp_path / "out"
+    summary = RefineLoop(FlakyJudge(down), TemplateWriter(), PaintFirstFailure(), iterations=0,
+                         judge_outage=outage).run([colour_item("a", white_png)], out)
+    [res] = summary["items"]
+    assert res["error"] == error and res["judges"] == {"flaky": {"checks": 2, "failed": len(down), "last_error":
+                                                                  "request failed: http://x/v1: ConnectionError: refused"}}
+    assert summary["judges"]["flaky"]["items_failed"] == (error is not None)
+    assert summary["n_failed"] == (error is not None) and (out / "a" / "result.json").exists() == (error is None)
+
+
+def test_call_error_reads_the_verdicts_own_judge_part_of_a_router_reason():
+    joined = Verdict("1", "withheld", "vlm:m", "ocr: expected text not read; vlm:m: request failed: HTTP 503")
+    assert call_error(joined) == "request failed: HTTP 503"
+    assert call_error(Verdict("1", "withheld", "ocr", "OCR failed: tesseract failed: not installed")).startswith("OCR failed")
+    assert call_error(Verdict("1", "withheld", "vlm:m", "ocr: request failed here; vlm:m: no yes/no answer")) is None
+    assert call_error(Verdict("1", "no", "vlm:m", "request failed")) is None
