@@ -50,6 +50,26 @@ def bizgeneval_penalty(item: Item, verdicts: Verdicts, alpha: float = 0.1) -> fl
     return max(0.0, 1.0 - alpha * errors)
 
 
+def mean_p_yes(item: Item, verdicts: Verdicts) -> float:
+    """Soft pass rate: the mean over the item's checks of the judge's p_yes, where a verdict
+    without p_yes counts 1 for "yes" and 0 for "no", and a withheld or missing verdict counts 0.
+
+    With a hard judge (OCR) it equals ``pass_rate``; with a p_yes judge (local VLM, or the VLM
+    judge in ``mode=p_yes``) it rises with the judge's confidence even before an answer flips,
+    the soft verdict VQAScore (Lin et al. 2024) scores images with.
+    """
+    checks = item.rubric.checks
+    if not checks:
+        return 0.0
+    total = 0.0
+    for c in checks:
+        v = verdicts.get(c.id)
+        if v is None or v.answer == "withheld":
+            continue
+        total += v.p_yes if v.p_yes is not None else float(v.answer == "yes")
+    return total / len(checks)
+
+
 def coverage(item: Item, verdicts: Verdicts) -> float:
     """Fraction of the item's checks with a yes/no verdict (not withheld, not missing)."""
     checks = item.rubric.checks
@@ -62,6 +82,7 @@ ITEM_SCORES: dict[str, Callable[[Item, Verdicts], float]] = {
     "rubric_accuracy": rubric_accuracy,
     "criterion_score": criterion_score,
     "bizgeneval": bizgeneval_penalty,
+    "mean_p_yes": mean_p_yes,
 }
 """Score name -> function(item, verdicts by check id) -> float in [0, 1]."""
 
