@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -230,3 +231,13 @@ def test_second_live_run_is_refused_and_a_killed_run_resumes(tmp_path):
     assert (out / "ok0" / "result.json").stat().st_mtime_ns == mtime
     assert all(answers(out, r["id"]) == ["yes"] for r in rows)
     assert not (out / ".tmp").exists() and list(system_tmp.iterdir()) == []
+
+
+def test_license_is_an_spdx_expression():
+    """A TOML-table license makes every install print setuptools' deprecation warning (setuptools >= 77
+    reads the SPDX string and writes ``License-Expression: MIT``)."""
+    import tomllib
+
+    meta = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())
+    assert meta["project"]["license"] == "MIT"
+    assert any(r.replace(" ", "").startswith("setuptools>=77") for r in meta["build-system"]["requires"])
