@@ -116,7 +116,8 @@ def test_threshold_decides_answer(judge, monkeypatch):
     assert len(set(ps)) > 1  # the random model still gives distinct p_yes per (image, check)
 
     # Fixed p_yes per row: at threshold 0.5, 0.5 itself is "yes" (>=) and 0.4999 is "no".
-    monkeypatch.setattr(judge, "score_questions", lambda prefix, qs: torch.tensor([0.9, 0.5, 0.4999][: len(qs)]))
+    fixed = dict(zip([c.question for c in CHECKS], [0.9, 0.5, 0.4999]))
+    monkeypatch.setattr(judge, "score_questions", lambda prefix, qs: torch.tensor([fixed[q] for q in qs]))
     [verdicts] = judge.judge([images[0]], ["p"], [CHECKS])
     assert [v.answer for v in verdicts] == ["yes", "yes", "no"]
     assert [v.p_yes for v in verdicts] == pytest.approx([0.9, 0.5, 0.4999])

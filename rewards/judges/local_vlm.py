@@ -241,9 +241,16 @@ class LocalVLMJudge:
         on ``batch_size`` questions at a time. Returns ``(Q,)`` float32 on the CPU; raises
         whatever the model raises."""
         prefix = self.prefill(image)
-        parts = [self.score_questions(prefix, questions[lo : lo + self.batch_size])
-                 for lo in range(0, len(questions), self.batch_size)]
-        return torch.cat(parts) if parts else torch.zeros(0)
+        out = torch.zeros(len(questions))
+        for chunk in self._length_sorted_chunks(questions):
+            out[chunk] = self.score_questions(prefix, [questions[k] for k in chunk])
+        return out
+
+    def _length_sorted_chunks(self, questions: Sequence[str]) -> list[list[int]]:
+        """Positions of ``questions`` in batches of ``batch_size``, by question length, so that a
+        batch pads its rows to similar lengths (padding is wasted compute)."""
+        order = sorted(range(len(questions)), key=lambda k: len(questions[k]))
+        return [order[lo : lo + self.batch_size] for lo in range(0, len(order), self.batch_size)]
 
     def _score_suffixes(self, rows: list[list[int]], prefix_cache: Any, prefix_len: int, start: int) -> torch.Tensor:
         """p_yes ``(B,)`` of B question-token rows continued from a copy of ``prefix_cache``.
@@ -335,9 +342,9 @@ class LocalVLMJudge:
             except Exception as e:
                 verdicts[i] = [withheld(c, self.name, f"forward pass failed: {type(e).__name__}: {e}") for c in checks[i]]
                 continue
-            for lo in range(0, len(checks[i]), self.batch_size):
-                chunk = checks[i][lo : lo + self.batch_size]
-                for j, (c, p) in enumerate(zip(chunk, self._score_rows(prefix, chunk)), start=lo):
+            for positions in self._length_sorted_chunks([c.question for c in checks[i]]):
+                chunk = [checks[i][j] for j in positions]
+                for j, c, p in zip(positions, chunk, self._score_rows(prefix, chunk)):
                     verdicts[i][j] = (withheld(c, self.name, f"forward pass failed: {type(p).__name__}: {p}")
                                       if isinstance(p, Exception) else self._verdict(c, p))
         return verdicts  # type: ignore[return-value]
