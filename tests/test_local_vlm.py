@@ -236,7 +236,7 @@ def test_shared_prefix_p_yes_equals_one_check_at_a_time(sharp_judge, monkeypatch
     encodes = []
     handle = j.model.model.visual.register_forward_hook(lambda *a: encodes.append(1))
     try:
-        shared = [j.p_yes_shared(image, QUESTIONS) for image in images]  # batches of 4 and 2, left-padded
+        shared = [j.p_yes_shared(image, QUESTIONS) for image in images]  # packed passes of 4 and 2 questions
     finally:
         handle.remove()
     assert len(encodes) == 2  # the vision tower ran once per image, not once per question

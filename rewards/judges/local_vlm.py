@@ -14,8 +14,9 @@ Shared-prefix scoring (``shared_prefix=True``, the default): every check of one 
 same prompt up to the question (chat template start, system prompt if the template has one,
 the image tokens), so the judge runs that prefix once per image (vision tower + prefill, keeping
 the KV cache) and then scores the image's questions ``batch_size`` at a time from a copy of
-that cache: each row is only the question's tokens, left-padded, with the 3-D (M-RoPE)
-positions continuing after the image's (Qwen2-VL §2.1). The p_yes values equal those of one
+that cache: the questions' tokens are packed into one sequence (no padding) under a
+block-diagonal causal mask, each question with 3-D (M-RoPE) positions continuing after the
+image's (Qwen2-VL §2.1). The p_yes values equal those of one
 full forward pass per check up to float rounding; the cost is one image encoding per image
 instead of one per check. ``shared_prefix=False`` runs the full prompt per (image, check) row.
 
@@ -133,8 +134,8 @@ class LocalVLMJudge:
         tiny (`bool`, defaults to False): random-weight tiny model built in code (tests).
         threshold (`float`, defaults to 0.5): p_yes at or above it answers "yes".
         shared_prefix (`bool`, defaults to True): encode each image once and score its checks
-            from the prefix KV cache (module docstring); ``batch_size`` is then questions per
-            pass. False: one full prompt per row, rows batched across images.
+            from the prefix KV cache (module docstring); ``batch_size`` is then questions packed
+            into one pass. False: one full prompt per row, rows batched across images.
 
     Attributes:
         calls: forward passes run so far (prefills and question batches).
@@ -241,33 +242,32 @@ class LocalVLMJudge:
         on ``batch_size`` questions at a time. Returns ``(Q,)`` float32 on the CPU; raises
         whatever the model raises."""
         prefix = self.prefill(image)
-        out = torch.zeros(len(questions))
-        for chunk in self._length_sorted_chunks(questions):
-            out[chunk] = self.score_questions(prefix, [questions[k] for k in chunk])
-        return out
-
-    def _length_sorted_chunks(self, questions: Sequence[str]) -> list[list[int]]:
-        """Positions of ``questions`` in batches of ``batch_size``, by question length, so that a
-        batch pads its rows to similar lengths (padding is wasted compute)."""
-        order = sorted(range(len(questions)), key=lambda k: len(questions[k]))
-        return [order[lo : lo + self.batch_size] for lo in range(0, len(order), self.batch_size)]
+        parts = [self.score_questions(prefix, questions[lo : lo + self.batch_size])
+                 for lo in range(0, len(questions), self.batch_size)]
+        return torch.cat(parts) if parts else torch.zeros(0)
 
     def _score_suffixes(self, rows: list[list[int]], prefix_cache: Any, prefix_len: int, start: int) -> torch.Tensor:
         """p_yes ``(B,)`` of B question-token rows continued from a copy of ``prefix_cache``.
-        Rows are left-padded (padding masked out), so every row's last token is its own."""
-        device, pad = self.model.device, self.processor.tokenizer.pad_token_id or 0
-        width = max(len(r) for r in rows)
-        input_ids = torch.tensor([[pad] * (width - len(r)) + r for r in rows], device=device)  # (B, S)
-        real = torch.tensor([[0] * (width - len(r)) + [1] * len(r) for r in rows], device=device)  # (B, S)
-        attention_mask = torch.cat([torch.ones(len(rows), prefix_len, dtype=real.dtype, device=device), real], dim=1)
-        positions = (start + real.cumsum(-1) - 1).clamp(min=start)  # (B, S): start, start+1, ... per row
+
+        The rows are packed into one sequence of sum(len) tokens (no padding). A 4-D additive
+        attention mask lets each token see the whole prefix and the earlier tokens of its own
+        row only, and each row's positions restart at ``start``, so every row is computed
+        exactly as if it followed the prefix alone; p_yes is read at each row's last token.
+        """
+        device, dtype = self.model.device, self.model.dtype
+        ids = torch.tensor([t for r in rows for t in r], device=device)[None]  # (1, S)
+        seg = torch.cat([torch.full((len(r),), k, device=device) for k, r in enumerate(rows)])  # (S,) row of each token
+        offset = torch.cat([torch.arange(len(r), device=device) for r in rows])  # (S,) index within its row
+        own_row = (seg[:, None] == seg[None, :]) & (offset[None, :] <= offset[:, None])  # (S, S)
+        allowed = torch.cat([torch.ones(len(seg), prefix_len, dtype=torch.bool, device=device), own_row], dim=1)
+        mask = torch.zeros(allowed.shape, dtype=dtype, device=device).masked_fill(~allowed, torch.finfo(dtype).min)
+        positions = (start + offset)[None, None].expand(3, 1, -1)  # (3, 1, S): M-RoPE t/h/w equal for text
+        last = torch.tensor([len(r) for r in rows], device=device).cumsum(0) - 1  # (B,) each row's last token
         cache = copy.deepcopy(prefix_cache)
-        cache.batch_repeat_interleave(len(rows))
         kwargs = {"cache" if "cache" in inspect.signature(self.model.forward).parameters else "past_key_values": cache}
-        logits = self.model(input_ids=input_ids, attention_mask=attention_mask,
-                            position_ids=positions[None].expand(3, -1, -1), use_cache=True, logits_to_keep=1,
-                            **kwargs).logits[:, -1, :]  # (B, V)
-        self.calls, self.tokens = self.calls + 1, self.tokens + input_ids.numel()
+        logits = self.model(input_ids=ids, attention_mask=mask[None, None], position_ids=positions, use_cache=True,
+                            logits_to_keep=last, **kwargs).logits[0]  # (B, V)
+        self.calls, self.tokens = self.calls + 1, self.tokens + ids.shape[1]
         return p_yes_from_logits(logits, self.yes_ids, self.no_ids).cpu()
 
     @torch.no_grad()
@@ -342,9 +342,9 @@ class LocalVLMJudge:
             except Exception as e:
                 verdicts[i] = [withheld(c, self.name, f"forward pass failed: {type(e).__name__}: {e}") for c in checks[i]]
                 continue
-            for positions in self._length_sorted_chunks([c.question for c in checks[i]]):
-                chunk = [checks[i][j] for j in positions]
-                for j, c, p in zip(positions, chunk, self._score_rows(prefix, chunk)):
+            for lo in range(0, len(checks[i]), self.batch_size):
+                chunk = checks[i][lo : lo + self.batch_size]
+                for j, c, p in zip(range(lo, lo + len(chunk)), chunk, self._score_rows(prefix, chunk)):
                     verdicts[i][j] = (withheld(c, self.name, f"forward pass failed: {type(p).__name__}: {p}")
                                       if isinstance(p, Exception) else self._verdict(c, p))
         return verdicts  # type: ignore[return-value]
