@@ -241,6 +241,7 @@ def _region(bare: str) -> tuple[str | None, list[str]]:
     very = corner = centered = False
     relative_claims = []
     lead = _LEAD.match(bare)
+    first_quote = bare.find(" q ") if " q " in bare else len(bare)
     lead_end = lead.end() if lead and not re.search(r"\b" + _IMAGE_NOUNS + r"s?$", lead.group("np")) else None
     for m in re.finditer(r"\b(?:(?:very|far|extreme) )?(?:(?:top|upper|bottom|lower)[- ](?:left|right|center|centre|middle)"
                          r"|top|bottom|upper|lower|left|right|center|centre|middle|centered|centred)\b"
@@ -261,7 +262,8 @@ def _region(bare: str) -> tuple[str | None, list[str]]:
                 relative_claims.append(f"place {words!r} of {relative.group(1) + relative.group(2)!r}")
             continue  # "the top of the legend": a locator inside another element, not checked
         if lead_end is not None and m.start() >= lead_end and not relative:
-            relative_claims.append(f"place {words!r} inside {lead.group('np')!r}")
+            if claimed or m.start() > first_quote:  # a claim, not a locator of the element
+                relative_claims.append(f"place {words!r} inside {lead.group('np')!r}")
             continue  # "In the legend, ... on the far right": relative to the legend
         if re.fullmatch(r"(?:center|centre|middle)", words) and re.match(r"^[- ]?(?:[\w-]+ ){0,2}?" + _CONTAINERS, after):
             continue  # "the middle panel": not the centre of the image
@@ -351,6 +353,7 @@ colon hyphen apostrophe space spaces single separated punctuation mark marks tra
 front behind beside before after next located closest nearest positioned sits sitting appear appears used using
 one two three four five six seven eight nine ten describing referring named called given listed shown
 """.split()) | {w for alt in _ROLE[3:-1].split("|") for w in alt.split()}
+_ROLE_WORDS = {w for alt in _ROLE[3:-1].split("|") for w in alt.split()}
 
 
 def _strip(bare: str, patterns) -> str:
@@ -386,13 +389,48 @@ def _residue(bare: str) -> tuple[str, ...]:
     text = re.sub(r"\b" + _PREP + r" (?:the |a |an |this |that |its |each |all |same |one |both )*(?:[\w'’-]+ ){0,5}?"
                   + _ROLE + r"(?:s|es)?\b(?: (?:of|for) (?:the )?(?:[\w'’-]+ ){0,2}?" + _ROLE + r"(?:s|es)?\b)?",
                   lambda m: m.group(0) if m.group(0).split()[-1] in _TEXTUAL and m.group(0).startswith(("in ", "on ")) else " ", text)
-    for m in _STYLE.finditer(text):
+    k = text.find(" q ")
+    pre, claims = (text[:k], text[k:]) if k >= 0 else (text, "")
+    # A definite subject's style words say which element is meant ("Does the large faint word
+    # ..."), unless the question states them of it before the quote ("Is the panel filled with").
+    definite = re.match(r"^(?:(?:in|within|inside|on|at|under|across|along|for|directly|immediately) [^,]*, )?"
+                        r"(?:does|do|is|are|was|were|has|have) (?:the|this|that|these|those)\b", bare)
+    if not definite or _STYLE_PREDICATE.search(pre):
+        claims = pre + claims
+    for m in _STYLE.finditer(claims):
         parts.append(f"style {m.group(0)!r}")
-    text = _STYLE.sub(" ", text)
-    unknown = [w for w in re.findall(r"[a-z][a-z'’]*", text) if w not in _FILLER and w.strip("'’") not in _FILLER]
+    claims = _STYLE.sub(" ", claims)
+    # Before the first quote the words describe which element is meant (its role, its place in a
+    # list: "the first navigation item in that website header menu"): they are locators, unless
+    # the question asks whether a non-text element exists ("Are two eye cross-sections shown ...").
+    first = bare.find(" q ")
+    head = _existential_head(bare[:first] if first >= 0 else bare)
+    if head is not None and head.rstrip("s") not in _ROLE_WORDS and head not in _ROLE_WORDS:
+        parts.append(f"element {head!r}")
+    claims = claims[claims.find(" q "):] if " q " in claims else ""
+    unknown = [w for w in re.findall(r"[a-z][a-z'’]*", claims) if w not in _FILLER and w.strip("'’") not in _FILLER]
     if unknown:
         parts.append("words " + " ".join(dict.fromkeys(unknown)))
     return tuple(dict.fromkeys(parts))
+
+
+_STYLE_PREDICATE = re.compile(r"\b(?:filled|colou?red|set|shown|written in|displayed|rendered|highlighted|drawn|shaded"
+                              r"|printed|styled|formatted|outlined|bolded|underlined|italici[sz]ed|in bold|in italics?)\b"
+                              r"|\bin (?:a |an )?(?:[\w-]+ ){0,3}(?:font|colou?r|text|letters|type)\b")
+_EXISTENTIAL = re.compile(r"\b(?:is|are) there\b|^(?:are|is|do|does) (?:\d+|one|two|three|four|five|six|seven|eight|nine|ten"
+                          r"|several|some|any|multiple)\b")
+
+
+def _existential_head(pre: str) -> str | None:
+    """The head noun of an existential question's subject ("is there a merged header reading" ->
+    "header"), or None when the question is not existential."""
+    if not _EXISTENTIAL.search(pre):
+        return None
+    subject = re.split(r"\b(?:that|which|who|reading|reads|labeled|labelled|with|containing|contains|showing|saying"
+                       r"|displaying|marked|titled|named|called|written|shown|placed|located|in|on|at|under|below|above"
+                       r"|near|inside|within)\b", pre)[0]
+    words = re.findall(r"[a-z][\w'’-]*", subject)
+    return words[-1] if words else None
 
 
 # ---------------------------------------------------------------------------------- compile
@@ -472,16 +510,16 @@ def compile_question(question: str) -> QuestionSpec:
     return QuestionSpec(form, spec, tuple(dict.fromkeys(vlm_parts)))
 
 
-_GAP_WORDS = set("""and then followed by the a an on first second third fourth fifth line lines next two three four five
-description descriptions also entries items labels words lines in that order as well respectively""".split())
+_RELATION_GAP = set("""with without next beside near of for under over above below pointing points pointed connected
+linked from to into inside within between versus vs than same matching match matches per each against""".split())
 
 
 def _list_gaps_ok(question: str, required: list[_Quote]) -> bool:
     """True when the text between consecutive required quotes only separates a list ("'A', 'B',
     and 'C'", "'X' on the first line and 'Y' on the second line"), not a relation ("'Advice' with
-    values '53'")."""
+    values '53'", "'A' pointing to 'B'"): no word of the gap is a relation word."""
     for a, b in zip(required, required[1:]):
         words = re.findall(r"[a-z]+", question[a.end:b.start].lower())
-        if any(w not in _GAP_WORDS for w in words):
+        if any(w in _RELATION_GAP for w in words):
             return False
     return True

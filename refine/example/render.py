@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +26,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from rewards.importers import load_items
+from rewards.keyword_rules import layout_strings
 from rewards.rubric import Item
 from rewards.text_match import contains
 
@@ -90,41 +90,6 @@ def corrupt(text: str, kind: str, rng: random.Random) -> str:
         return text[:i] + new + text[i + 1:]
     i = rng.choice(alnum[1:] or alnum)  # drop: keep the first character so the line is still findable
     return text[:i] + text[i + 1:]
-
-
-# The strings a question asks for, by the keyword rules the bundled images were laid out with
-# (a deliberate frozen copy of ``rewards.importers.text_expectations`` at commit fcbf093): the
-# importer now compiles questions (``rewards.question_compiler``) and finds more strings, which
-# would change the layout of the bundled images and break their reproducibility.
-_QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|(?<![A-Za-z0-9])'(.+?)'(?![A-Za-z0-9])", re.S)
-_LIST_GAP = re.compile(r"[\s,;:.]*(?:(?:and|or|then)[\s,;:.]*)?", re.I)
-_KEYWORD = re.compile(r"\b(exact(?:ly)?|reads?|reading|includes?|contains?|label(?:ed|led)?|matches)\b", re.I)
-_NOT_TEXT_ONLY = re.compile(
-    r"\bexactly (?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b|\bhow many\b|"
-    r"\b(?:bold|italic|underlined?|colou?r(?:ed)?|font|size|larger|smaller|highlighted|"
-    r"order|left to right|top to bottom|followed by|then|aligned|same|match the|each|every|all|"
-    r"icon|symbol|arrow|pointing|logo)\b",
-    re.I,
-)
-
-
-def layout_strings(question: str) -> list[tuple[str, str | None]]:
-    """(string, half or None) pairs a text question asks for, by the frozen keyword rules above."""
-    m = _KEYWORD.search(question)
-    if m is None or _NOT_TEXT_ONLY.search(question):
-        return []
-    quotes = list(_QUOTED.finditer(question, m.end()))
-    if not quotes:
-        return []
-    for a, b in zip(quotes, quotes[1:]):
-        if not _LIST_GAP.fullmatch(question[a.end():b.start()]):
-            return []
-    texts = [t.strip() for q in quotes if (t := next(g for g in q.groups() if g is not None)).strip()]
-    words = set(re.findall(r"[a-z]+", question.lower()))
-    vertical = [r for r in ("top", "bottom") if r in words]
-    horizontal = [r for r in ("left", "right") if r in words]
-    region = vertical[0] if len(vertical) == 1 else horizontal[0] if len(horizontal) == 1 else None
-    return [(t, region) for t in texts]
 
 
 def collect_blocks(item: Item) -> list[Block]:

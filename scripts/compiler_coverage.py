@@ -1,0 +1,62 @@
+"""Share of rubric checks the offline judge decides, per dimension, before and after the compiler.
+
+Before: the former importer's keyword rules (``rewards.keyword_rules``, applied to text-dimension
+rows only, as the importer did); a check with expectations was decided both ways. After: the
+question compiler (``rewards.question_compiler``): *decided* = a text part and nothing only a
+VLM can decide (code answers yes and no); *no-only* = a text part plus VLM-only parts (code can
+only answer "no"). Rows are split by index: even = development half (the compiler's rules were
+written looking at these), odd = report half (only measured).
+
+    python scripts/compiler_coverage.py ../shared/benchmarks/bizgeneval/bizgeneval_subset.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from rewards.keyword_rules import layout_strings  # noqa: E402
+from rewards.question_compiler import compile_question  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("data", type=Path, help="BizGenEval JSONL (questions + dimension per row)")
+    p.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    args = p.parse_args(argv)
+    try:
+        rows = [json.loads(l) for l in args.data.read_text(encoding="utf-8").splitlines() if l.strip()]
+    except (OSError, json.JSONDecodeError) as e:
+        print(f"error: {args.data}: {e}", file=sys.stderr)
+        return 1
+    counts: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for i, row in enumerate(rows):
+        half = "dev" if i % 2 == 0 else "report"
+        dim = row.get("dimension", "?")
+        for q in row.get("questions", []):
+            spec = compile_question(q)
+            for key in ((half, dim), (half, "ALL"), ("both", dim), ("both", "ALL")):
+                c = counts[key]
+                c["n"] += 1
+                c["before"] += bool(dim == "text" and layout_strings(q))
+                c["decided"] += spec.decidable
+                c["no_only"] += spec.text is not None and not spec.decidable
+    out = {f"{h}/{d}": {k: v for k, v in c.items()} for (h, d), c in sorted(counts.items())}
+    print(f"{'half':<7} {'dimension':<10} {'checks':>6} {'before':>7} {'decided':>8} {'no-only':>8} {'withheld':>8}")
+    for (h, d), c in sorted(counts.items()):
+        n = c["n"]
+        print(f"{h:<7} {d:<10} {n:>6} {c['before'] / n:>7.1%} {c['decided'] / n:>8.1%} {c['no_only'] / n:>8.1%} "
+              f"{1 - (c['decided'] + c['no_only']) / n:>8.1%}")
+    if args.json:
+        args.json.write_text(json.dumps(out, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
