@@ -271,3 +271,22 @@ def test_shared_prefix_judge_matches_the_row_path_and_counts_passes(sharp_judge)
     assert shared_calls == 2 + 2 + 1  # per image one prefill; image 0: batches of 4 + 2, image 1: 1
     assert j.calls == 2  # 7 rows in batches of 4
     assert shared_tokens < j.tokens  # the image tokens are processed once per image, not per check
+
+
+def test_paraphrase_votes_share_one_image_encoding(sharp_judge, monkeypatch):
+    from rewards.judges.vlm import PARAPHRASES
+
+    j = sharp_judge
+    image = _image(112, 56, (255, 0, 0))
+    monkeypatch.setattr(j, "votes", 3)
+    j.calls = 0
+    [[verdict]] = j.judge([image], ["p"], [[Check("1", QUESTIONS[1])]])
+    assert j.calls == 2  # one prefill, one pass with the 3 phrasings packed (batch_size 4)
+    ps = j.p_yes_shared(image, [PARAPHRASES[v].format(question=QUESTIONS[1]) for v in range(3)]).tolist()
+    assert verdict.p_yes == pytest.approx(sum(ps) / 3, abs=1e-5)
+    n_yes = sum(p >= 0.5 for p in ps)
+    assert verdict.evidence["votes"] == ["yes" if p >= 0.5 else "no" for p in ps]
+    assert verdict.answer == ("yes" if n_yes >= 2 else "no")
+    assert verdict.evidence["agreement"] == pytest.approx(max(n_yes, 3 - n_yes) / 3)
+    with pytest.raises(ValueError, match="votes"):
+        LocalVLMJudge(device="cpu", tiny=True, votes=0)

@@ -184,8 +184,10 @@ def test_judge_cache_override_reaches_the_router_from_the_judge_configs(tmp_path
             cfg = compose(config_name="refine", overrides=[f"judge={name}"])
             assert cfg.judge.cache is None
         cfg = compose(config_name="refine", overrides=["judge=vlm", f"judge.cache={path}", "judge.judges.0.api_key_env=null"])
+        eval_cfg = compose(config_name="eval", overrides=["judge=ocr", f"judge.cache={path}"])
     judge = instantiate(cfg.judge)
     assert isinstance(judge.cache, VerdictCache) and judge.cache.path == path and path.exists()
+    assert instantiate(eval_cfg.judge).cache.path == path
 
 
 def test_cached_judge_wraps_any_judge(tmp_path):

@@ -27,6 +27,7 @@ so tests and the ``tiny`` Hydra choice run the same code path offline.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import inspect
 import logging
 from typing import Any, Sequence
@@ -35,6 +36,7 @@ import torch
 from PIL import Image
 
 from rewards import devices
+from rewards.judges.vlm import PARAPHRASES, majority
 from rewards.rubric import Check, Verdict, withheld
 
 logger = logging.getLogger(__name__)
@@ -136,6 +138,10 @@ class LocalVLMJudge:
         shared_prefix (`bool`, defaults to True): encode each image once and score its checks
             from the prefix KV cache (module docstring); ``batch_size`` is then questions packed
             into one pass. False: one full prompt per row, rows batched across images.
+        votes (`int`, defaults to 1): self-consistency by paraphrase: each check is asked in
+            ``votes`` phrasings (``rewards.judges.vlm.PARAPHRASES``) and the majority answer is
+            kept, with ``evidence["votes"]``/``["agreement"]`` and p_yes the votes' mean. With
+            the shared prefix the image is still encoded once: the cost is k x the question tokens.
 
     Attributes:
         calls: forward passes run so far (prefills and question batches).
@@ -155,6 +161,7 @@ class LocalVLMJudge:
         tiny: bool = False,
         threshold: float = 0.5,
         shared_prefix: bool = True,
+        votes: int = 1,
     ):
         if batch_size < 1:
             raise ValueError(f"batch_size must be >= 1, got {batch_size}")
@@ -164,7 +171,9 @@ class LocalVLMJudge:
         devices.torch_dtype(torch_dtype)
         self.model_id, self.torch_dtype, self.device = model_id, torch_dtype, device
         self.batch_size, self.image_max_side, self.tiny, self.threshold = batch_size, image_max_side, tiny, threshold
-        self.shared_prefix = shared_prefix
+        if not isinstance(votes, int) or votes < 1:
+            raise ValueError(f"votes must be an integer >= 1, got {votes!r}")
+        self.shared_prefix, self.votes = shared_prefix, votes
         self.name = f"local_vlm:{'tiny-qwen2.5-vl' if tiny else model_id}"
         self.model = self.processor = None
         self.yes_ids: list[int] = []
@@ -179,7 +188,8 @@ class LocalVLMJudge:
         ``batch_size`` are left out: they change the cost, not the p_yes (beyond rounding)."""
         return {"class": "LocalVLMJudge", "model": "tiny-qwen2.5-vl" if self.tiny else self.model_id,
                 "torch_dtype": self.torch_dtype, "image_max_side": self.image_max_side, "threshold": self.threshold,
-                "question_suffix": QUESTION_SUFFIX}
+                "question_suffix": QUESTION_SUFFIX, "votes": self.votes,
+                **({"paraphrases": list(PARAPHRASES)} if self.votes > 1 else {})}
 
     def load(self) -> None:
         """Load the model and processor and look up the answer token ids (once)."""
@@ -305,6 +315,16 @@ class LocalVLMJudge:
             raise ValueError(
                 f"{self.name}: got {len(images)} images, {len(prompts)} prompts, {len(checks)} check lists"
             )
+        if self.votes == 1:
+            return self._judge_once(images, checks)
+        k = self.votes
+        asked = [[dataclasses.replace(c, question=PARAPHRASES[v % len(PARAPHRASES)].format(question=c.question))
+                  for c in cs for v in range(k)] for cs in checks]
+        flat = self._judge_once(images, asked)
+        return [[majority(row[j * k : (j + 1) * k], c, self.name) for j, c in enumerate(cs)]
+                for row, cs in zip(flat, checks)]
+
+    def _judge_once(self, images: Sequence[Image.Image], checks: Sequence[Sequence[Check]]) -> list[list[Verdict]]:
         self.load()
         verdicts: list[list[Verdict | None]] = [[None] * len(cs) for cs in checks]
         rows: list[tuple[int, int, Image.Image]] = []  # (image index, check index, fitted image)
