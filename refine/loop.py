@@ -37,6 +37,7 @@ from refine.interfaces import Editor, Failure, Generator, Writer
 from rewards.item_scores import ITEM_SCORES, score_item
 from rewards.images import ImageError, open_image, to_rgb
 from rewards.judges.base import Judge
+from rewards.one_line import one_line
 from rewards.rubric import Item, Verdict
 
 
@@ -289,6 +290,8 @@ class RefineLoop:
                 result = ItemResult(item.id, error=str(e))
             except Exception as e:  # a model, judge or I/O failure fails this item only; Ctrl-C still stops the run
                 result = ItemResult(item.id, error=f"item {item.id}: {type(e).__name__}: {e}")
+            if result.error:
+                result.error = one_line(result.error)
             if progress is not None:
                 progress.update(self.iterations + 1 - steps)
                 if result.error:

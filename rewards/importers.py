@@ -26,6 +26,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from rewards.one_line import one_line
 from rewards.question_compiler import ARRANGEMENTS, RELATIONS, Anchor, QuestionSpec, TextSpec, compile_question
 from rewards.rubric import REGIONS, Check, Criterion, Item, Rubric, RubricError, TextExpectation
 
@@ -265,7 +266,7 @@ def load_items(path: str | Path) -> tuple[list[Item], list[str]]:
             seen.add(item.id)
             items.append(item)
         except RubricError as e:
-            errors.append(str(e))
+            errors.append(one_line(str(e)))
     return items, errors
 
 

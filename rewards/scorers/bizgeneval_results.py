@@ -133,7 +133,7 @@ def read_result_file(result_dir: str | Path, item: Item) -> tuple[str, dict[str,
         Only "ok" items are scored, as in the official summarize.
     """
     path = Path(result_dir) / result_filename(item)
-    if not path.is_file():
+    if not os.path.isfile(path):  # False, as the official os.path.exists, also for a name too long to stat
         return "missing", None
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
