@@ -41,6 +41,7 @@ from peft import LoraConfig
 
 from training.grpo import Minibatch, Policy, minibatch_plan, update_minibatch
 from training.rollout import FluxFamily, SD3Family, schedule_sigmas
+from training.timesteps import subset_steps
 
 ROOT = Path(__file__).resolve().parent.parent
 REAL = {  # model -> (config file, family, text tokens, VAE scale factor)
@@ -49,7 +50,7 @@ REAL = {  # model -> (config file, family, text tokens, VAE scale factor)
 }
 MODES = {  # key -> (label, T -> (SDE steps, trained steps))
     "full": ("full trajectory", lambda T: (list(range(T)), list(range(T)))),
-    "subset": ("timestep subset (50%)", lambda T: (list(range(T)), list(range(0, T, 2)))),
+    "subset": ("timestep subset (50%)", lambda T: (list(range(T)), subset_steps(T, 0.5))),
     "window": ("SDE window (2 steps)", lambda T: ([2, 3], [2, 3])),
 }
 
@@ -107,7 +108,7 @@ def grpo_step(policy: Policy, accelerator: Accelerator, optimizer, cond: dict, s
     total = 0.0
     for idx, weight in plan:
         mb = Minibatch(r.latents[idx][:, keep_idx], r.next_latents[idx][:, keep_idx], r.log_probs[idx][:, keep_idx], advantages[idx],
-                       {k: v[idx] for k, v in cond.items()}, train_steps, weight)
+                       {k: v[idx] for k, v in cond.items()}, torch.tensor(train_steps).expand(len(idx), -1), weight)
         stats = update_minibatch(mb, policy, accelerator=accelerator, sigmas=sigmas, clip_range=1e-4, beta=0.04, grad_accum=len(plan))
         total += sum(stats["loss"])
     optimizer.step()

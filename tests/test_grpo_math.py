@@ -10,13 +10,13 @@ from training.grpo_math import clipped_policy_loss, ema_update, group_advantages
 
 def test_group_advantages_per_group_std():
     r = torch.tensor([1.0, 3.0, 0.0, 0.0, 2.0, 4.0, 6.0, 8.0])
-    adv = group_advantages(r, group_size=4, eps=0.0)
+    adv = group_advantages(r, group_size=4, std_scope="group", eps=0.0)
     # group 1: mean 1, population std sqrt((0 + 4 + 1 + 1) / 4) = sqrt(1.5)
     s1 = math.sqrt(1.5)
     # group 2: mean 5, std sqrt((9 + 1 + 1 + 9) / 4) = sqrt(5)
     s2 = math.sqrt(5.0)
-    expected = torch.tensor([0 / s1, 2 / s1, -1 / s1, -1 / s1, -3 / s2, -1 / s2, 1 / s2, 3 / s2])
-    assert torch.allclose(adv, expected, atol=1e-6)
+    expected = torch.tensor([0 / s1, 2 / s1, -1 / s1, -1 / s1, -3 / s2, -1 / s2, 1 / s2, 3 / s2], dtype=torch.float64)
+    assert adv.dtype == torch.float64 and torch.allclose(adv, expected, atol=1e-12)
 
 
 def test_group_advantages_global_std_and_clip():
@@ -24,9 +24,9 @@ def test_group_advantages_global_std_and_clip():
     adv = group_advantages(r, group_size=2, std_scope="global", eps=0.0)
     std = r.std(unbiased=False).item()  # sqrt(mean(r^2) - mean^2) = sqrt(51 - 30.25)
     assert std == pytest.approx(math.sqrt(20.75))
-    assert torch.allclose(adv, torch.tensor([-1 / std, 1 / std, 0.0, 0.0]), atol=1e-6)
-    clipped = group_advantages(torch.tensor([0.0, 1.0]), 2, eps=0.0, clip=0.5)  # raw +-1
-    assert torch.equal(clipped, torch.tensor([-0.5, 0.5]))
+    assert torch.allclose(adv, torch.tensor([-1 / std, 1 / std, 0.0, 0.0], dtype=torch.float64), atol=1e-12)
+    clipped = group_advantages(torch.tensor([0.0, 1.0]), 2, std_scope="group", eps=0.0, clip=0.5)  # raw +-1
+    assert torch.equal(clipped, torch.tensor([-0.5, 0.5], dtype=torch.float64))
 
 
 def test_group_advantages_bad_input():
@@ -67,14 +67,17 @@ def test_clipped_policy_loss_on_policy_ratio_one_and_gradient():
     assert torch.allclose(logp.grad, torch.tensor([-0.5, 0.25]))
 
 
-def test_step_kl_closed_form_matches_distributions():
+def test_step_kl_exact_form_is_the_gaussian_kl_of_the_step():
     g = torch.Generator().manual_seed(0)
     m1, m2 = torch.randn(2, 3, 4, generator=g), torch.randn(2, 3, 4, generator=g)
-    std = torch.tensor(0.3)
-    kl = step_kl(m1, m2, std)
-    ref = torch.distributions.kl_divergence(torch.distributions.Normal(m1, std), torch.distributions.Normal(m2, std))
+    std_t, dt = torch.tensor(0.3), torch.tensor(-0.2)
+    kl = step_kl(m1, m2, std_t, dt, "exact")
+    step = std_t * torch.sqrt(-dt)
+    ref = torch.distributions.kl_divergence(torch.distributions.Normal(m1, step), torch.distributions.Normal(m2, step))
     assert torch.allclose(kl, ref.mean(dim=(1, 2)), atol=1e-5)
-    assert torch.equal(step_kl(m1, m1, std), torch.zeros(2))
+    assert torch.equal(step_kl(m1, m1, std_t, dt), torch.zeros(2))
+    with pytest.raises(ValueError, match="form"):
+        step_kl(m1, m2, std_t, dt, "kl")
 
 
 def test_ema_update():

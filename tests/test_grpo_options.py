@@ -6,7 +6,9 @@ every test asserts a value computed independently of the trainer."""
 import math
 import os
 from dataclasses import replace
+from types import SimpleNamespace
 
+import numpy as np
 import pytest
 import torch
 import transformers
@@ -34,7 +36,7 @@ def tiny_cfg(tmp_path, **kw) -> GRPOConfig:
     base = GRPOConfig(
         output_dir=str(tmp_path), run_name="run", num_steps=1, prompts_per_step=2, group_size=4, batch_size=8,
         resolution=16, train_sampling_steps=4, eval_sampling_steps=2, cfg=False, beta=0.0, lr=3e-2,
-        lora_rank=4, lora_alpha=4, eval_every=100, num_eval_prompts=2, save_every=100,
+        lora_rank=4, lora_alpha=4, eval_every=100, num_eval_prompts=2, save_every=100, timestep_fraction=1.0,
     )
     return replace(base, **kw)
 
@@ -127,21 +129,38 @@ def test_one_grpo_step_first_update_ratio_one_kl_zero(preset, tmp_path, monkeypa
 
 # ---------------------------------------------------------------- which steps are trained
 
-def test_sde_window_trains_only_the_window_and_is_ode_outside(tmp_path, monkeypatch):
-    samples, losses, steps = spy(monkeypatch, "sample"), spy(monkeypatch, "clipped_policy_loss"), spy(monkeypatch, "sde_step")
-    run(tiny_cfg(tmp_path, num_steps=2, sde_window=2))
+@pytest.mark.parametrize("window_range, starts", [([], {0, 1}), ([1, 4], {1, 2})])
+def test_sde_window_is_drawn_per_sampling_batch_inside_its_range(window_range, starts, tmp_path, monkeypatch):
+    """Flow-GRPO-Fast: each sampling batch (here 2 per GRPO step) draws its own window start in
+    [lo, hi - w] (default range [0, T // 2)); only the window is SDE and trained, each sample
+    re-scored at its own batch's sigmas even after the minibatches are shuffled."""
+    samples, steps = spy(monkeypatch, "sample"), spy(monkeypatch, "sde_step")
+    w = 1 if not window_range else 2
+    run(tiny_cfg(tmp_path, num_steps=3, batch_size=4, sde_window=w, sde_window_range=window_range))
     rollouts = rollout_calls(samples)
-    assert len(rollouts) == 2  # one chunk per GRPO step
+    assert len(rollouts) == 3 * 2  # two chunks of 4 per GRPO step
+    drawn = set()
     for args, _, r in rollouts:
         window = args[4]
-        assert len(window) == 2 and window[1] == window[0] + 1 and 0 <= window[0] <= 2
-        assert r.steps == window and r.log_probs.shape == (B, 2) and r.latents.shape == (B, 2, 4, 16, 16)
-    assert len(losses) == 2 * 2  # 2 GRPO steps x K = 2 trained steps
-    # The update re-scores exactly the window's sigmas.
+        assert window == list(range(window[0], window[0] + w)) and window[0] in starts
+        assert r.steps == window and r.log_probs.shape == (4, w) and r.latents.shape == (4, w, 4, 16, 16)
+        drawn.add(window[0])
+    assert drawn == starts  # both allowed starts occur in 6 draws (seeded)
     sigmas = schedule_sigmas(tiny_sd3_pipeline(0).scheduler, 4, 256)
-    scored = [c[0][2] for c in steps if c[1].get("next_sample") is not None]
-    want = [sigmas[t].item() for args, _, _ in rollouts for t in args[4]]
-    assert scored == pytest.approx(want, abs=0)
+    scored = [c[0][2] for c in steps if c[1].get("next_sample") is not None]  # (b,) sigmas of each update call
+    assert len(scored) == 3 * 2 * w  # 2 minibatches of 4 x w trained steps per GRPO step
+    for g in range(3):  # per GRPO step: the multiset of (sample, step) sigmas equals the rollouts' windows
+        want = sorted(sigmas[t].item() for args, _, _ in rollouts[2 * g : 2 * g + 2] for t in args[4] for _ in range(4))
+        got = sorted(x for call in scored[2 * w * g : 2 * w * (g + 1)] for x in call.tolist())
+        assert got == pytest.approx(want, abs=0)
+
+
+def test_mixgrpo_window_slides_with_the_grpo_step(tmp_path, monkeypatch):
+    """MixGRPO: a window of 1 step starting at 0, moved by stride 1 every 2 GRPO steps, stopped
+    at hi - w = 2 - 1 = 1 (default range [0, T - 2)): steps 0, 0, 1, 1, 1 over 5 GRPO steps."""
+    samples = spy(monkeypatch, "sample")
+    run(tiny_cfg(tmp_path, num_steps=5, sde_window=1, window_schedule="mixgrpo", window_shift_every=2, window_stride=1))
+    assert [args[4] for args, _, _ in rollout_calls(samples)] == [[0], [0], [1], [1], [1]]
 
 
 def test_ode_steps_outside_the_window_are_deterministic_euler():
@@ -165,41 +184,55 @@ def test_ode_steps_outside_the_window_are_deterministic_euler():
     assert not torch.allclose(r.next_latents[:, 0], euler(r.latents[:, 0], 1), atol=1e-3)
 
 
-def test_timestep_fraction_trains_a_subset_of_sde_steps(tmp_path, monkeypatch):
-    """fraction 0.6 of T = 4: all 4 steps are SDE, K = round(2.4) = 2 of them are trained."""
+@pytest.mark.parametrize("fraction, trained", [(0.6, [0, 1]), (0.99, [0, 1, 2]), (1.0, [0, 1, 2, 3])])
+def test_timestep_fraction_trains_the_first_steps(fraction, trained, tmp_path, monkeypatch):
+    """All 4 steps are SDE; the first int(4 * fraction) are trained (Flow-GRPO train_sd3.py:
+    0.6 -> 2, 0.99 -> 3: the last step is not), each with the rollout's own old log-probs."""
     samples, losses, steps = spy(monkeypatch, "sample"), spy(monkeypatch, "clipped_policy_loss"), spy(monkeypatch, "sde_step")
-    run(tiny_cfg(tmp_path, timestep_fraction=0.6))
+    run(tiny_cfg(tmp_path, timestep_fraction=fraction))
     [(args, _, r)] = rollout_calls(samples)
     assert args[4] == [0, 1, 2, 3] and r.log_probs.shape == (B, 4)
-    assert len(losses) == 2
-    sigmas = schedule_sigmas(tiny_sd3_pipeline(0).scheduler, 4, 256)[:4].tolist()
+    assert trained == list(range(int(4 * fraction)))
+    sigmas = schedule_sigmas(tiny_sd3_pipeline(0).scheduler, 4, 256)
     scored = [c[0][2] for c in steps if c[1].get("next_sample") is not None]
-    cols = [sigmas.index(s) for s in scored]  # the trained step indices
-    assert len(cols) == 2 and cols[0] < cols[1]
-    # Each trained step's old log-probs are the rollout's own column for that step.
-    for (loss_args, _, _), col in zip(losses, cols, strict=True):
-        assert torch.equal(loss_args[1], r.log_probs[:, col])
+    assert [call.tolist() for call in scored] == [[sigmas[t].item()] * B for t in trained]
+    # Each trained step's old log-probs are the rollout's own column for that step (shuffled rows).
+    for (loss_args, _, _), col in zip(losses, trained, strict=True):
+        assert sorted(loss_args[1].tolist()) == sorted(r.log_probs[:, col].tolist())
 
 
 # ---------------------------------------------------------------- advantages, accumulation
 
-def test_global_std_advantages(tmp_path, monkeypatch):
+@pytest.mark.parametrize("adv_std", ["global", "group"])
+def test_advantages_match_the_reference_tracker_and_minibatches_are_shuffled(adv_std, tmp_path, monkeypatch):
+    """Advantages of each sample equal Flow-GRPO's PerPromptStatTracker formula (float64 numpy,
+    flow_grpo/stat_tracking.py; global std = np.std of all rewards); each of 2 inner epochs
+    runs the 8 samples as 2 minibatches of 4 in a fresh permutation (train_sd3.py: randperm per
+    inner epoch), so one prompt's group is no longer one minibatch."""
     seen = []
 
     def reward(prompts, images, **columns):
         values = redness(prompts, images)
-        if len(images) == B:  # the rollout chunk (the start-up check scores 2, evaluation 2)
-            seen.append(values)
+        if len(images) == 4 and prompts[0].startswith("a slide"):  # the two rollout chunks
+            seen.extend(values)
         return values
 
+    plans = spy(monkeypatch, "minibatch_plan")
     losses = spy(monkeypatch, "clipped_policy_loss")
-    run(tiny_cfg(tmp_path, adv_std="global"), reward=reward)
-    r = torch.tensor(seen[0], dtype=torch.float64).view(2, 4)  # (P, G)
-    global_adv = ((r - r.mean(1, keepdim=True)) / (r.std(unbiased=False) + 1e-4)).clamp(-5, 5).flatten()
-    group_adv = ((r - r.mean(1, keepdim=True)) / (r.std(1, unbiased=False, keepdim=True) + 1e-4)).clamp(-5, 5).flatten()
-    assert not torch.allclose(global_adv, group_adv, atol=1e-2)  # the option changes the advantages
-    for args, _, _ in losses:
-        assert torch.allclose(args[2].double(), global_adv, atol=1e-5)
+    run(tiny_cfg(tmp_path, adv_std=adv_std, batch_size=4, num_inner_epochs=2, train_sampling_steps=2), reward=reward)
+    # float32 rewards (combine_rewards; the reference also takes .float()), then float64 like the tracker
+    r = np.asarray(seen, dtype=np.float32).astype(np.float64).reshape(2, 4)  # (P, G)
+    std = np.std(r) if adv_std == "global" else np.std(r, axis=1, keepdims=True)
+    want = ((r - r.mean(axis=1, keepdims=True)) / (std + 1e-4)).clip(-5, 5).reshape(-1)  # (B,)
+    assert len(plans) == 2
+    orders = [torch.cat([idx for idx, _ in plan]).tolist() for _, _, plan in plans]
+    assert all(sorted(o) == list(range(8)) for o in orders)
+    assert orders[0] != orders[1] and orders[0] != list(range(8))  # permuted, and again each inner epoch
+    used = [args[2].double() for args, _, _ in losses]  # 2 epochs x 2 minibatches x 2 trained steps
+    for e, order in enumerate(orders):
+        for m in range(2):
+            for k in range(2):
+                assert torch.allclose(used[4 * e + 2 * m + k], torch.from_numpy(want[order[4 * m : 4 * m + 4]]), atol=1e-6, rtol=0)
 
 
 @pytest.mark.parametrize("grad_accum, optimizer_steps", [(1, 2), (2, 1)])
@@ -211,6 +244,63 @@ def test_grad_accum_sets_optimizer_steps(grad_accum, optimizer_steps, tmp_path, 
     state = torch.load(list_checkpoints(tmp_path / "run")[-1] / STATE_FILE, weights_only=False)
     assert {float(s["step"]) for s in state["optimizer"]["state"].values()} == {optimizer_steps}
     assert state["lr_scheduler"]["last_epoch"] == optimizer_steps
+
+
+def test_partial_accumulation_group_and_lr_schedule_length(tmp_path, monkeypatch):
+    """3 minibatches with grad_accum 2: the first two share an optimizer step (each loss / 2),
+    the last is alone (/ 1, not / 2); the linear LR schedule counts ceil(3 / 2) = 2 updates per
+    GRPO step, so after step 0 of 2 the LR is half the base (floor division gave 0)."""
+    calls = spy(monkeypatch, "update_minibatch")
+    rows = []
+    monkeypatch.setattr(grpo, "_init_wandb", lambda *a: SimpleNamespace(log=lambda row, step: rows.append(row), finish=lambda: None))
+    run(tiny_cfg(tmp_path, num_steps=2, prompts_per_step=3, batch_size=4, grad_accum=2, lr_scheduler="linear", train_sampling_steps=1,
+                 timestep_fraction=1.0))
+    assert [kw["grad_accum"] for _, kw, _ in calls] == [2, 2, 1] * 2
+    state = torch.load(list_checkpoints(tmp_path / "run")[-1] / STATE_FILE, weights_only=False)
+    assert state["lr_scheduler"]["last_epoch"] == 4  # 2 optimizer steps per GRPO step
+    train_rows = [r for r in rows if "lr" in r]
+    assert train_rows[0]["lr"] == pytest.approx(3e-2 * (1 - 2 / 4)) and train_rows[1]["lr"] == 0.0
+
+
+def test_constant_groups_are_dropped_and_counted(tmp_path, monkeypatch):
+    """A prompt whose 4 images all score 1/3 is dropped (advantages exactly 0): groups_kept
+    counts only the others, and no update sees its samples."""
+    drawn, rows = [], []
+
+    def reward(prompts, images, **columns):
+        if len(images) == B:
+            drawn.extend(prompts[::4])
+        return [1 / 3 if int(p[-1]) % 2 == 0 else v for p, v in zip(prompts, redness(prompts, images))]
+
+    monkeypatch.setattr(grpo, "_init_wandb", lambda *a: SimpleNamespace(log=lambda row, step: rows.append(row), finish=lambda: None))
+    plans = spy(monkeypatch, "minibatch_plan")
+    run(tiny_cfg(tmp_path, num_steps=3), reward=reward)
+    for step in range(3):
+        prompts = drawn[2 * step : 2 * step + 2]
+        varied = [g for g, p in enumerate(prompts) if int(p[-1]) % 2 == 1]
+        assert [r for r in rows if "groups_kept" in r][step]["groups_kept"] == len(varied)
+        kept = sorted(plans[step][0][0].tolist()) if varied else []  # the kept sample indices (B_kept,)
+        assert kept == [4 * g + i for g in varied for i in range(4)]
+    assert any(int(p[-1]) % 2 == 0 for p in drawn) and any(int(p[-1]) % 2 == 1 for p in drawn)
+
+
+def test_wandb_mode_option(tmp_path, monkeypatch):
+    """trainer.wandb_mode: "disabled" starts no run even without WANDB_MODE; "offline" and
+    "auto" (no WANDB_API_KEY) start an offline run in the run folder."""
+    import wandb
+    from accelerate import Accelerator
+
+    inits = []
+    monkeypatch.setattr(wandb, "init", lambda **kw: inits.append(kw) or "run")
+    monkeypatch.delenv("WANDB_MODE", raising=False)
+    monkeypatch.delenv("WANDB_API_KEY", raising=False)
+    acc = Accelerator(cpu=True)
+    assert grpo._init_wandb(tiny_cfg(tmp_path, wandb_mode="disabled"), acc, tmp_path) is None
+    for mode in ("offline", "auto"):
+        assert grpo._init_wandb(tiny_cfg(tmp_path, wandb_mode=mode), acc, tmp_path) == "run"
+    assert [kw["mode"] for kw in inits] == ["offline", "offline"] and inits[0]["dir"] == str(tmp_path)
+    with pytest.raises(ValueError, match="wandb_mode must be"):
+        grpo.check_setup(tiny_cfg(tmp_path, wandb_mode="sometimes"), {"r": redness}, {"r": 1.0}, TRAIN)
 
 
 # ---------------------------------------------------------------- EMA, save and resume

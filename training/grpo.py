@@ -41,9 +41,10 @@ from tqdm.auto import tqdm
 from rewards.image_stats import image_stats
 from rewards.reward_fns import AsyncRewarder, RewardFn, RubricReward, combine_rewards, tag_pass_rates
 from training.checkpoint import list_checkpoints, load_checkpoint, restore_rng_states, rng_states, save_checkpoint
-from training.grpo_math import clipped_policy_loss, ema_update, group_advantages, nonzero_group_mask, step_kl
+from training.grpo_math import KL_FORMS, clipped_policy_loss, ema_update, group_advantages, nonzero_group_mask, step_kl
 from training.rollout import Cond, Rollout, family_for, guided_velocity, sample, schedule_sigmas, to_pil
-from training.sde import sde_step
+from training.sde import sde_std, sde_step
+from training.timesteps import draw_steps, num_trained_steps, window_range
 
 
 class NamedReward:
@@ -78,7 +79,40 @@ class NamedReward:
 
 @dataclass
 class GRPOConfig:
-    """Every knob of ``train``. Defaults follow Flow-GRPO's SD3.5 OCR config where one exists."""
+    """Every knob of ``train``. Defaults follow Flow-GRPO's SD3.5 OCR config where one exists.
+
+    Checked against yifan123/flow_grpo (commit 74db6919, ``scripts/train_sd3.py``,
+    ``scripts/train_sd3_fast.py``, ``flow_grpo/diffusers_patch/sd3_sde_with_logprob.py``,
+    ``flow_grpo/stat_tracking.py``, ``config/grpo.py:general_ocr_sd3``, ``config/base.py``).
+    Matching the reference: the SDE step and its log-prob; the KL (``kl_form="flow_grpo"``,
+    denominator 2 std_t^2); float64 advantages with constant groups dropped; global std; the
+    first int(T * fraction) steps trained; the Flow-GRPO-Fast window drawn per sampling batch
+    in ``sde_window_range`` (first half by default); samples permuted each inner epoch; the loss
+    of each trained step divided by K * (minibatches accumulated); beta 0.04, clip_range 1e-4,
+    adv_clip 5, noise_level 0.7, lr 3e-4, weight_decay 1e-4, LoRA r 32 / alpha 64, T 10 / 40.
+
+    Remaining deviations from the reference:
+
+    * ``group_size`` 8 (reference 24) and ``prompts_per_step`` 4: the reference fills 48 groups
+      over 32 GPUs; set them to your hardware.
+    * ``ema_decay`` 0 (EMA off). The reference SD3 configs set ``train.ema = True`` with
+      ``EMAModuleWrapper(decay=0.9, update_step_interval=8)`` and a warm-up decay
+      min((1 + n) / (10 + n), 0.9) (``flow_grpo/ema.py``); ours, when on, is a plain EMA with a
+      constant decay after every optimizer step.
+    * Dropped groups are not padded back: the reference re-adds random zero-advantage samples
+      until the kept count divides ``num_batches_per_epoch`` (fixed tensor shapes); here a last
+      partial minibatch runs as it is, and every rank runs as many minibatches
+      (``minibatch_plan``).
+    * A group is zeroed when its rewards are all equal (max == min), not only when float64
+      arithmetic happens to make r - mean exactly 0; for G = 8 and rewards k/n (n <= 10) the
+      two agree.
+    * ``lr_scheduler``/``lr_warmup_steps``: the reference has a constant LR and no scheduler.
+    * MixGRPO (``window_schedule="mixgrpo"``, Tencent-Hunyuan/MixGRPO
+      ``fastvideo/utils/grpo_states.py``, progressive strategy with overlap): the same windows
+      while they fit in [0, T - 2); there the reference keeps sliding, cutting the window at
+      T - 2 until it is empty, while ours stops once the window end reaches
+      ``sde_window_range[1]`` (default T - 2) and keeps ``sde_window`` steps.
+    """
 
     run_name: str = "grpo"
     """checkpoints go to <output_dir>/<run_name>/step_<n>/"""
@@ -102,24 +136,41 @@ class GRPOConfig:
     """ODE steps of evaluation samples"""
     noise_level: float = 0.7
     """SDE noise level a"""
-    timestep_fraction: float = 1.0
-    """share of the T steps trained each GRPO step (all sampled with the SDE); used when sde_window == 0"""
+    timestep_fraction: float = 0.99
+    """sde_window == 0: every step is SDE and the first int(T * fraction) steps are trained
+    (reference ``train.timestep_fraction``; 0.99 of T = 10 trains steps 0-8)"""
     sde_window: int = 0
-    """> 0: SDE only inside a random window of this many steps, ODE outside, and only those trained (Flow-GRPO-Fast)"""
+    """> 0: SDE only inside a window of this many steps, ODE outside, only those trained
+    (Flow-GRPO-Fast ``sample.sde_window_size``; 3 in its SD3 fast configs)"""
+    sde_window_range: list[int] = field(default_factory=list)
+    """[lo, hi): the steps a window may cover; [] = [0, T // 2] for "fast" (reference
+    ``sde_window_range = (0, num_steps // 2)``), [0, T - 2] for MixGRPO (its ``max_timesteps``)"""
+    window_schedule: str = "fast"
+    """"fast": a uniform window start in [lo, hi - sde_window] per sampling batch
+    (Flow-GRPO-Fast); "mixgrpo": the start slides from lo by window_stride every
+    window_shift_every GRPO steps (MixGRPO progressive schedule)"""
+    window_shift_every: int = 25
+    """MixGRPO shift interval tau, in GRPO steps"""
+    window_stride: int = 1
+    """MixGRPO stride s, in denoising steps"""
     cfg: bool = True
     """classifier-free guidance in rollouts and updates"""
     cfg_scale: float = 4.5
     """CFG scale s"""
     negative_prompt: str = ""
     """the unconditional prompt for CFG"""
-    adv_std: str = "group"
-    """advantage std over each prompt "group" or the whole gathered batch ("global")"""
+    adv_std: str = "global"
+    """advantage std over the whole gathered batch ("global", reference ``sample.global_std =
+    True``) or over each prompt's group ("group")"""
     adv_clip: float = 5.0
     """advantages are clipped to +-adv_clip"""
     clip_range: float = 1e-4
     """PPO ratio clip eps"""
     beta: float = 0.04
     """weight of the KL to the LoRA-disabled reference (0 skips the reference pass)"""
+    kl_form: str = "flow_grpo"
+    """"flow_grpo": KL denominator 2 std_t^2 as in the reference, so its beta carries over;
+    "exact": 2 (std_t sqrt(-dt))^2, the true per-step Gaussian KL (1 / |dt| larger)"""
     num_inner_epochs: int = 1
     """update passes over each step's samples"""
     lr: float = 3e-4
@@ -131,7 +182,7 @@ class GRPOConfig:
     weight_decay: float = 1e-4
     """AdamW weight decay"""
     grad_accum: int = 1
-    """minibatches per optimizer step"""
+    """minibatches per optimizer step (a last, smaller group is averaged over its own count)"""
     max_grad_norm: float = 1.0
     """gradient clipping norm"""
     lora_rank: int = 32
@@ -162,7 +213,10 @@ class GRPOConfig:
     resume: bool = False
     """continue from the run's latest checkpoint"""
     wandb_project: str = "rubricloop"
-    """W&B project (offline without WANDB_API_KEY; WANDB_MODE=disabled turns it off)"""
+    """W&B project"""
+    wandb_mode: str = "auto"
+    """"auto" (online when WANDB_API_KEY is set, else offline into the run folder), "online",
+    "offline" or "disabled" (the environment's WANDB_MODE=disabled also turns it off)"""
 
 
 def check_setup(cfg: GRPOConfig, reward_fns: dict, weights: dict, train_items: Sequence, val_items: Sequence | None = None) -> None:
@@ -184,6 +238,24 @@ def check_setup(cfg: GRPOConfig, reward_fns: dict, weights: dict, train_items: S
         problems.append(f"sde_window must be in [0, train_sampling_steps={cfg.train_sampling_steps}], got {cfg.sde_window}")
     if not 0 < cfg.timestep_fraction <= 1:
         problems.append(f"timestep_fraction must be in (0, 1], got {cfg.timestep_fraction}")
+    elif cfg.sde_window == 0 and cfg.train_sampling_steps >= 1 and int(cfg.train_sampling_steps * cfg.timestep_fraction) < 1:
+        problems.append(f"timestep_fraction={cfg.timestep_fraction} of train_sampling_steps={cfg.train_sampling_steps} trains no step (int(T * fraction) = 0)")
+    if cfg.window_schedule not in ("fast", "mixgrpo"):
+        problems.append(f"window_schedule must be 'fast' or 'mixgrpo', got {cfg.window_schedule!r}")
+    elif cfg.sde_window > 0:
+        if cfg.sde_window_range and (len(cfg.sde_window_range) != 2 or not all(isinstance(v, int) for v in cfg.sde_window_range)):
+            problems.append(f"sde_window_range must be [] or two integers [lo, hi], got {cfg.sde_window_range}")
+        else:
+            lo, hi = window_range(cfg.train_sampling_steps, cfg.sde_window_range, cfg.window_schedule)
+            if not 0 <= lo <= hi - cfg.sde_window or hi > cfg.train_sampling_steps:
+                problems.append(f"the window of sde_window={cfg.sde_window} steps must fit in sde_window_range [{lo}, {hi}) within "
+                                f"[0, train_sampling_steps={cfg.train_sampling_steps}]")
+    if cfg.window_shift_every < 1 or cfg.window_stride < 0:
+        problems.append(f"window_shift_every must be >= 1 and window_stride >= 0, got {cfg.window_shift_every} and {cfg.window_stride}")
+    if cfg.kl_form not in KL_FORMS:
+        problems.append(f"kl_form must be one of {list(KL_FORMS)}, got {cfg.kl_form!r}")
+    if cfg.wandb_mode not in ("auto", "online", "offline", "disabled"):
+        problems.append(f"wandb_mode must be 'auto', 'online', 'offline' or 'disabled', got {cfg.wandb_mode!r}")
     if cfg.adv_std not in ("group", "global"):
         problems.append(f"adv_std must be 'group' or 'global', got {cfg.adv_std!r}")
     if cfg.mixed_precision not in ("no", "bf16", "fp16"):
@@ -294,7 +366,8 @@ class Minibatch:
         old_log_probs: float32 (b, K) log-probs recorded by the rollout (never recomputed).
         advantages: float32 (b,).
         cond: conditioning, each tensor (b, ...).
-        steps: the K trained step indices into ``sigmas``.
+        steps: int64 (b, K) trained step indices into ``sigmas``, per sample (Flow-GRPO-Fast
+            windows differ between sampling batches, and a shuffled minibatch mixes them).
         weight: loss multiplier from ``minibatch_plan`` (1 in one process; 0 for padding).
     """
 
@@ -303,7 +376,7 @@ class Minibatch:
     old_log_probs: torch.Tensor
     advantages: torch.Tensor
     cond: Cond
-    steps: list[int]
+    steps: torch.Tensor
     weight: float
 
 
@@ -335,12 +408,12 @@ def minibatch_plan(keep: torch.Tensor, kept_per_rank: Sequence[int], batch_size:
     return plan
 
 
-def update_minibatch(mb: Minibatch, policy: Policy, *, accelerator: Accelerator, sigmas: torch.Tensor, clip_range: float, beta: float, grad_accum: int) -> dict[str, list[float]]:
+def update_minibatch(mb: Minibatch, policy: Policy, *, accelerator: Accelerator, sigmas: torch.Tensor, clip_range: float, beta: float, grad_accum: int, kl_form: str = "flow_grpo") -> dict[str, list[float]]:
     """Backward of the GRPO loss of one minibatch, one trained denoising step at a time.
 
     Per step k: the policy velocity re-scores the rollout's own step (``sde_step`` with
     ``next_sample``), loss_k = clipped policy loss against the rollout's old log-probs
-    (Flow-GRPO Eq. 5) + beta * KL to the LoRA-disabled reference (closed form on the step
+    (Flow-GRPO Eq. 5) + beta * KL to the LoRA-disabled reference (``step_kl`` on the step
     means, Eq. 6), and ``accelerator.backward(weight * loss_k / (K * grad_accum))``. No
     optimizer step. Both passes run ``policy.model``; the reference pass switches the LoRA off
     on ``policy.reference`` (beta == 0 skips it).
@@ -352,7 +425,8 @@ def update_minibatch(mb: Minibatch, policy: Policy, *, accelerator: Accelerator,
         sigmas: float32 (T + 1,) sampling sigmas.
         clip_range: PPO ratio clip eps.
         beta: KL weight.
-        grad_accum: minibatches per optimizer step (the loss is divided by it).
+        grad_accum: minibatches accumulated into this optimizer step (the loss is divided by it).
+        kl_form: ``step_kl``'s form ("flow_grpo" or "exact").
 
     Returns:
         {"loss", "kl", "ratio", "clip_fraction", "approx_kl"}: one float per trained step (the
@@ -360,20 +434,24 @@ def update_minibatch(mb: Minibatch, policy: Policy, *, accelerator: Accelerator,
         of OpenAI Baselines ppo2 and Flow-GRPO); empty lists for a padding minibatch (weight 0).
     """
     stats: dict[str, list[float]] = {"loss": [], "kl": [], "ratio": [], "clip_fraction": [], "approx_kl": []}
-    for j, t in enumerate(mb.steps):
-        s, s_next = sigmas[t].item(), sigmas[t + 1].item()
+    n_steps = mb.steps.shape[1]
+    for j in range(n_steps):
+        t = mb.steps[:, j].cpu()  # (b,)
+        s, s_next = sigmas[t], sigmas[t + 1]  # (b,) each
         x, x_next, old_log_prob = mb.latents[:, j], mb.next_latents[:, j], mb.old_log_probs[:, j]  # (b, ...), (b, ...), (b,)
         v = policy.velocity(x, s, mb.cond)
-        _, log_prob, mean, step_std = sde_step(v, x, s, s_next, policy.noise_level, next_sample=x_next)
+        _, log_prob, mean, _ = sde_step(v, x, s, s_next, policy.noise_level, next_sample=x_next)
         policy_loss, ratio, clip_fraction = clipped_policy_loss(log_prob, old_log_prob, mb.advantages, clip_range)
         kl = torch.zeros(())
         if beta > 0:
             with torch.no_grad(), lora_disabled(policy.reference):
                 v_ref = policy.velocity(x, s, mb.cond)
             _, _, ref_mean, _ = sde_step(v_ref, x, s, s_next, policy.noise_level, next_sample=x_next)
-            kl = step_kl(mean, ref_mean, step_std).mean()
+            col = (-1,) + (1,) * (x.ndim - 1)
+            sigma, sigma_next = s.to(x.device).view(col), s_next.to(x.device).view(col)
+            kl = step_kl(mean, ref_mean, sde_std(sigma, sigma_next, policy.noise_level), sigma_next - sigma, kl_form).mean()
         loss = policy_loss + beta * kl
-        accelerator.backward(loss * mb.weight / (len(mb.steps) * grad_accum))
+        accelerator.backward(loss * mb.weight / (n_steps * grad_accum))
         if mb.weight == 0:
             continue
         approx_kl = 0.5 * ((log_prob.detach() - old_log_prob) ** 2).mean()
@@ -458,11 +536,14 @@ def _nanstd(x: torch.Tensor) -> float:
 
 
 def _init_wandb(cfg, accelerator, run_dir):
-    if not accelerator.is_main_process or os.environ.get("WANDB_MODE") == "disabled":
+    """The W&B run on the main process, or None (``cfg.wandb_mode`` "disabled", or WANDB_MODE=disabled)."""
+    if not accelerator.is_main_process or "disabled" in (cfg.wandb_mode, os.environ.get("WANDB_MODE")):
         return None
     import wandb
 
-    mode = os.environ.get("WANDB_MODE") or ("online" if os.environ.get("WANDB_API_KEY") else "offline")
+    mode = cfg.wandb_mode
+    if mode == "auto":
+        mode = os.environ.get("WANDB_MODE") or ("online" if os.environ.get("WANDB_API_KEY") else "offline")
     return wandb.init(project=cfg.wandb_project, name=cfg.run_name, config=asdict(cfg), mode=mode, dir=str(run_dir))
 
 
@@ -533,7 +614,7 @@ def _setup_run(cfg: GRPOConfig, accelerator: Accelerator, pipe, transformer, lor
     if accelerator.distributed_type == DistributedType.DEEPSPEED:
         # The DeepSpeed engine steps the optimizer itself, every gradient_accumulation_steps backward
         # passes; the loop makes one backward pass per trained step per minibatch.
-        trained = cfg.sde_window or max(1, round(cfg.timestep_fraction * cfg.train_sampling_steps))
+        trained = num_trained_steps(cfg.train_sampling_steps, cfg.sde_window, cfg.timestep_fraction)
         want = trained * cfg.grad_accum
         have = accelerator.state.deepspeed_plugin.deepspeed_config.get("gradient_accumulation_steps")
         if have != want:
@@ -541,8 +622,8 @@ def _setup_run(cfg: GRPOConfig, accelerator: Accelerator, pipe, transformer, lor
                              f"({trained} trained steps x grad_accum {cfg.grad_accum} backward passes per optimizer step), not {have}")
     rank = accelerator.process_index
     optimizer = torch.optim.AdamW(lora_params, lr=cfg.lr, weight_decay=cfg.weight_decay)
-    n_minibatches = cfg.prompts_per_step * cfg.group_size // cfg.batch_size
-    updates_per_step = cfg.num_inner_epochs * max(1, n_minibatches // cfg.grad_accum)
+    n_minibatches = math.ceil(cfg.prompts_per_step * cfg.group_size / cfg.batch_size)
+    updates_per_step = cfg.num_inner_epochs * math.ceil(n_minibatches / cfg.grad_accum)  # at most; dropped groups make fewer
     lr_scheduler = get_scheduler(cfg.lr_scheduler, optimizer, num_warmup_steps=cfg.lr_warmup_steps, num_training_steps=cfg.num_steps * updates_per_step)
     run_dir = Path(cfg.output_dir) / cfg.run_name
     checkpoints = list_checkpoints(run_dir) if cfg.resume else []
@@ -655,20 +736,23 @@ def train(cfg: GRPOConfig, pipe, reward_fns: dict[str, RewardFn], weights: dict[
             drawn = run.prompt_rng.sample(range(len(train_items)), cfg.prompts_per_step * world)
             items = [train_items[i] for i in drawn[rank * cfg.prompts_per_step : (rank + 1) * cfg.prompts_per_step] for _ in range(cfg.group_size)]
             prompts = [it.prompt for it in items]  # (B,) each prompt G times in a row
-            sde_steps, train_steps = _draw_steps(run.prompt_rng, cfg.train_sampling_steps, cfg.sde_window, cfg.timestep_fraction)
             cond = family.encode(prompts[:: cfg.group_size], device)
             cond = {k: v.repeat_interleave(cfg.group_size, dim=0) for k, v in cond.items()}  # each (B, ...)
             run.model.eval()
-            rollouts, futures, images = [], [], []
+            parts, futures, images = [], [], []
             for c in range(0, len(prompts), cfg.batch_size):
                 part = slice(c, c + cfg.batch_size)
-                rollouts.append(policy.rollout({k: v[part] for k, v in cond.items()}, sigmas, sde_steps, run.rollout_gen))
-                images.extend(to_pil(family.decode(rollouts[-1].final)))
+                # SDE and trained steps per sampling batch (the Flow-GRPO-Fast window is drawn per batch).
+                sde_steps, train_steps = draw_steps(
+                    cfg.train_sampling_steps, sde_window=cfg.sde_window, timestep_fraction=cfg.timestep_fraction,
+                    schedule=cfg.window_schedule, sde_window_range=cfg.sde_window_range, shift_every=cfg.window_shift_every,
+                    stride=cfg.window_stride, grpo_step=step, generator=run.rollout_gen)
+                r = policy.rollout({k: v[part] for k, v in cond.items()}, sigmas, sde_steps, run.rollout_gen)
+                cols = [sde_steps.index(t) for t in train_steps]
+                parts.append((r.latents[:, cols], r.next_latents[:, cols], r.log_probs[:, cols], torch.tensor(train_steps).expand(len(r.final), -1)))
+                images.extend(to_pil(family.decode(r.final)))
                 futures.append(rewarder.submit(prompts[part], images[part], items=items[part]))
-            keep_idx = [sde_steps.index(s) for s in train_steps]
-            latents = torch.cat([r.latents[:, keep_idx] for r in rollouts])  # (B, K, ...)
-            next_latents = torch.cat([r.next_latents[:, keep_idx] for r in rollouts])  # (B, K, ...)
-            old_log_probs = torch.cat([r.log_probs[:, keep_idx] for r in rollouts])  # (B, K)
+            latents, next_latents, old_log_probs, trained = (torch.cat(x) for x in zip(*parts))  # (B, K, ...), (B, K, ...), (B, K), (B, K)
 
             # 2. Reward: weighted sum per image, gathered over ranks before normalising.
             results = [f.result() for f in futures]
@@ -685,24 +769,29 @@ def train(cfg: GRPOConfig, pipe, reward_fns: dict[str, RewardFn], weights: dict[
             if step % images_every == 0:
                 logs["samples"] = _grid(images, cfg.group_size)  # (P rows, G columns)
 
-            # 3. Advantages: group-relative, clipped; groups with all-zero advantages dropped.
-            advantages = group_advantages(all_rewards, cfg.group_size, cfg.adv_std, clip=cfg.adv_clip)  # (world * B,)
+            # 3. Advantages: group-relative in float64, clipped; groups of equal rewards dropped.
+            advantages = group_advantages(all_rewards, cfg.group_size, cfg.adv_std, clip=cfg.adv_clip)  # (world * B,) float64
             advantages = advantages.view(world, -1)[rank]  # (B,)
             keep = nonzero_group_mask(advantages, cfg.group_size).nonzero().squeeze(1)  # (B_kept,)
+            advantages = advantages.float()
             kept_per_rank = accelerator.gather(torch.tensor([len(keep)], device=device)).tolist()  # (world,)
 
             # 4. Update: clipped policy loss + beta * KL on each trained step, old log-probs from
-            # the rollout; the same number of minibatches on every rank (``minibatch_plan``).
+            # the rollout; samples permuted each inner epoch (as the reference); the same number
+            # of minibatches on every rank (``minibatch_plan``).
             run.model.train()
-            plan = minibatch_plan(keep, kept_per_rank, cfg.batch_size)
             mb_stats, grad_norms = [], []
-            for i in range(cfg.num_inner_epochs * len(plan)):
-                m = i % len(plan)
-                idx, weight = plan[m]
-                mb = Minibatch(latents[idx], next_latents[idx], old_log_probs[idx], advantages[idx], {k: v[idx] for k, v in cond.items()}, train_steps, weight)
-                mb_stats.append(update_minibatch(mb, policy, accelerator=accelerator, sigmas=sigmas, clip_range=cfg.clip_range, beta=cfg.beta, grad_accum=cfg.grad_accum))
-                if (m + 1) % cfg.grad_accum == 0 or m == len(plan) - 1:
-                    grad_norms.append(_optimizer_step(run, cfg.max_grad_norm, cfg.ema_decay))
+            for _ in range(cfg.num_inner_epochs):
+                order = keep[torch.randperm(len(keep), generator=run.rollout_gen).to(keep.device)]  # (B_kept,)
+                plan = minibatch_plan(order, kept_per_rank, cfg.batch_size)
+                for m, (idx, weight) in enumerate(plan):
+                    first = m - m % cfg.grad_accum  # first minibatch of this accumulation group
+                    accumulated = min(cfg.grad_accum, len(plan) - first)
+                    mb = Minibatch(latents[idx], next_latents[idx], old_log_probs[idx], advantages[idx], {k: v[idx] for k, v in cond.items()}, trained[idx], weight)
+                    mb_stats.append(update_minibatch(mb, policy, accelerator=accelerator, sigmas=sigmas, clip_range=cfg.clip_range, beta=cfg.beta,
+                                                     grad_accum=accumulated, kl_form=cfg.kl_form))
+                    if m + 1 - first == accumulated:
+                        grad_norms.append(_optimizer_step(run, cfg.max_grad_norm, cfg.ema_decay))
 
             # 5. Log/checkpoint.
             means = {k: float(np.mean(v)) if v else 0.0 for k, v in _pool(mb_stats, grad_norm=grad_norms).items()}
@@ -726,17 +815,6 @@ def train(cfg: GRPOConfig, pipe, reward_fns: dict[str, RewardFn], weights: dict[
         if tracker is not None:
             tracker.finish()
     return history
-
-
-def _draw_steps(rng: random.Random, num_steps: int, sde_window: int, timestep_fraction: float) -> tuple[list[int], list[int]]:
-    """(SDE steps, trained steps) of one GRPO step: a random window of ``sde_window`` steps (both),
-    or SDE everywhere with a random ``timestep_fraction`` of the T steps trained (ascending)."""
-    if sde_window > 0:
-        first = rng.randint(0, num_steps - sde_window)
-        steps = list(range(first, first + sde_window))
-        return steps, steps
-    sde_steps = list(range(num_steps))
-    return sde_steps, sorted(rng.sample(sde_steps, max(1, round(timestep_fraction * num_steps))))
 
 
 def _pool(mb_stats: list[dict[str, list[float]]], **more: list[float]) -> dict[str, list[float]]:

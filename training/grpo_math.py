@@ -12,25 +12,29 @@ import torch
 def group_advantages(
     rewards: torch.Tensor,
     group_size: int,
-    std_scope: str = "group",
+    std_scope: str = "global",
     eps: float = 1e-4,
     clip: float = 5.0,
 ) -> torch.Tensor:
     """Group-relative advantages A = (r - mean_group) / (std + eps), clipped to [-clip, clip].
 
     Flow-GRPO Eq. 4 (std over the group) or its "global std" variant (std over the whole
-    gathered batch, which stops tiny reward gaps inside a group being blown up).
+    gathered batch, ``sample.global_std = True`` in the reference SD3 configs), computed in
+    float64 like the reference tracker (``flow_grpo/stat_tracking.py``, PerPromptStatTracker).
+    A group whose rewards are all equal gets advantages of exactly 0 (in float32 the mean of
+    eight copies of 1/3 rounds away from 1/3 and leaves |A| up to 6e-4), so
+    ``nonzero_group_mask`` drops it as the reference does.
 
     Args:
         rewards: float (P * G,) where each run of ``group_size`` consecutive entries holds the
             G images of one prompt. Gather across ranks *before* calling this.
         group_size: G >= 2.
-        std_scope: "group" or "global".
+        std_scope: "global" (reference SD3 default) or "group".
         eps: added to the std (1e-4 in Flow-GRPO).
-        clip: advantages are clipped to +-clip (5 in Flow-GRPO).
+        clip: advantages are clipped to +-clip (``adv_clip_max`` = 5 in Flow-GRPO).
 
     Returns:
-        float32 (P * G,) advantages.
+        float64 (P * G,) advantages.
 
     Raises:
         ValueError: bad group size, a length not divisible by G, an unknown std_scope, or
@@ -42,14 +46,17 @@ def group_advantages(
         raise ValueError(f"group_advantages: rewards must be 1-D with a length divisible by {group_size}, got {tuple(rewards.shape)}")
     if not torch.isfinite(rewards).all():
         raise ValueError("group_advantages: rewards contain NaN or inf")
-    grouped = rewards.float().view(-1, group_size)  # (P, G)
+    r = rewards.double()
+    grouped = r.view(-1, group_size)  # (P, G)
     centered = grouped - grouped.mean(dim=1, keepdim=True)  # (P, G)
     if std_scope == "group":
         std = grouped.std(dim=1, unbiased=False, keepdim=True)  # (P, 1)
     elif std_scope == "global":
-        std = rewards.float().std(unbiased=False)
+        std = r.std(unbiased=False)
     else:
         raise ValueError(f"group_advantages: std_scope must be 'group' or 'global', got {std_scope!r}")
+    constant = grouped.amax(dim=1, keepdim=True) == grouped.amin(dim=1, keepdim=True)  # (P, 1)
+    centered = torch.where(constant, torch.zeros_like(centered), centered)
     return (centered / (std + eps)).clamp(-clip, clip).reshape(-1)  # (P * G,)
 
 
@@ -90,21 +97,42 @@ def clipped_policy_loss(
     return loss, ratio.detach(), clip_fraction.detach()
 
 
-def step_kl(mean: torch.Tensor, ref_mean: torch.Tensor, step_std: torch.Tensor) -> torch.Tensor:
-    """KL(N(mean, s^2 I) || N(ref_mean, s^2 I)) per element, averaged over non-batch dims.
+KL_FORMS = ("flow_grpo", "exact")
 
-    Closed form for equal-variance Gaussians: ||mean - ref_mean||^2 / (2 s^2) (Flow-GRPO Eq. 6,
-    with s = std_t sqrt(-dt), the step's own standard deviation; averaged like the log-prob).
+
+def step_kl(mean: torch.Tensor, ref_mean: torch.Tensor, std_t: torch.Tensor, dt: torch.Tensor, form: str = "flow_grpo") -> torch.Tensor:
+    """The KL penalty of one denoising step to the reference policy, averaged over non-batch dims.
+
+    Both forms are ||mean - ref_mean||^2 / (2 s^2) per element (Flow-GRPO Eq. 6, the closed-form
+    KL of two equal-variance Gaussians), with
+
+    * ``"flow_grpo"`` (default): s = std_t, the SDE's diffusion coefficient, exactly as the
+      reference computes it (``scripts/train_sd3.py``: ``(prev_sample_mean -
+      prev_sample_mean_ref) ** 2 ... / (2 * std_dev_t ** 2)``), so a beta copied from a
+      Flow-GRPO config means the same thing here;
+    * ``"exact"``: s = std_t sqrt(-dt), the step's own standard deviation, which is the true
+      per-step KL; it is larger by 1 / |dt| (about 23x at T = 10), so beta must shrink to match.
 
     Args:
         mean: float32 (B, ...) policy step mean (grad).
         ref_mean: float32 (B, ...) reference step mean (LoRA disabled, no grad).
-        step_std: float32 broadcastable to (B, ...).
+        std_t: float32 broadcastable to (B, ...): ``training.sde.sde_std`` of the step.
+        dt: float32 broadcastable to (B, ...): sigma_next - sigma (< 0).
+        form: "flow_grpo" or "exact".
 
     Returns:
         float32 (B,), >= 0.
+
+    Raises:
+        ValueError: unknown form.
     """
-    kl = (mean - ref_mean.detach()) ** 2 / (2 * step_std**2)
+    if form == "flow_grpo":
+        var = std_t**2
+    elif form == "exact":
+        var = std_t**2 * (-dt)
+    else:
+        raise ValueError(f"step_kl: form must be one of {KL_FORMS}, got {form!r}")
+    kl = (mean - ref_mean.detach()) ** 2 / (2 * var)
     return kl.mean(dim=tuple(range(1, kl.ndim)))
 
 

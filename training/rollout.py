@@ -48,6 +48,13 @@ def _to_unit_images(decoded: torch.Tensor) -> torch.Tensor:
     return (decoded.float() / 2 + 0.5).clamp(0, 1)
 
 
+def _timesteps(sigma, batch: int, device, scale: float = 1.0) -> torch.Tensor:
+    """The transformer's timestep input (batch,) = scale * sigma, from a float or a (batch,) tensor
+    (samples of one update minibatch may sit at different steps: Flow-GRPO-Fast windows)."""
+    # float64 product, then float32: a float sigma and the same value as a tensor give the same timestep
+    return (torch.as_tensor(sigma, device=device).double() * scale).float().expand(batch).clone()
+
+
 class SD3Family:
     """StableDiffusion3Pipeline (SD3, SD3.5). Latents (B, C, H/f, W/f); timestep = 1000 sigma."""
 
@@ -69,8 +76,8 @@ class SD3Family:
     def image_seq_len(self) -> int:
         return (self.height // self.scale) * (self.width // self.scale)
 
-    def velocity(self, transformer, latents: torch.Tensor, sigma: float, cond: Cond) -> torch.Tensor:
-        timestep = torch.full((latents.shape[0],), sigma * 1000.0, device=latents.device)
+    def velocity(self, transformer, latents: torch.Tensor, sigma: "float | torch.Tensor", cond: Cond) -> torch.Tensor:
+        timestep = _timesteps(sigma, latents.shape[0], latents.device, 1000.0)
         return transformer(hidden_states=latents, timestep=timestep, return_dict=False, **cond)[0]
 
     @torch.no_grad()
@@ -104,12 +111,12 @@ class FluxFamily:
     def image_seq_len(self) -> int:
         return (self.height // (self.scale * 2)) * (self.width // (self.scale * 2))
 
-    def velocity(self, transformer, latents: torch.Tensor, sigma: float, cond: Cond) -> torch.Tensor:
+    def velocity(self, transformer, latents: torch.Tensor, sigma: "float | torch.Tensor", cond: Cond) -> torch.Tensor:
         b, device = latents.shape[0], latents.device
         guidance = None if self.guidance is None else torch.full((b,), self.guidance, device=device)
         txt_ids = torch.zeros(cond["encoder_hidden_states"].shape[1], 3, device=device)
         return transformer(
-            hidden_states=latents, timestep=torch.full((b,), sigma, device=device), guidance=guidance,
+            hidden_states=latents, timestep=_timesteps(sigma, b, device), guidance=guidance,
             txt_ids=txt_ids, img_ids=self.img_ids.to(device), return_dict=False, **cond,
         )[0]
 
@@ -142,8 +149,8 @@ class SanaFamily:
     def image_seq_len(self) -> int:
         return (self.height // self.scale) * (self.width // self.scale)
 
-    def velocity(self, transformer, latents: torch.Tensor, sigma: float, cond: Cond) -> torch.Tensor:
-        timestep = torch.full((latents.shape[0],), sigma * 1000.0 * self.timestep_scale, device=latents.device)
+    def velocity(self, transformer, latents: torch.Tensor, sigma: "float | torch.Tensor", cond: Cond) -> torch.Tensor:
+        timestep = _timesteps(sigma, latents.shape[0], latents.device, 1000.0 * self.timestep_scale)
         return transformer(latents, timestep=timestep, return_dict=False, **cond)[0]
 
     @torch.no_grad()
@@ -172,11 +179,11 @@ class QwenImageFamily:
     def image_seq_len(self) -> int:
         return (self.height // (self.scale * 2)) * (self.width // (self.scale * 2))
 
-    def velocity(self, transformer, latents: torch.Tensor, sigma: float, cond: Cond) -> torch.Tensor:
+    def velocity(self, transformer, latents: torch.Tensor, sigma: "float | torch.Tensor", cond: Cond) -> torch.Tensor:
         b = latents.shape[0]
         img_shapes = [[(1, self.height // self.scale // 2, self.width // self.scale // 2)]] * b
         return transformer(
-            hidden_states=latents, timestep=torch.full((b,), sigma, device=latents.device),
+            hidden_states=latents, timestep=_timesteps(sigma, b, latents.device),
             img_shapes=img_shapes, return_dict=False, **cond,
         )[0]
 
@@ -225,7 +232,7 @@ def schedule_sigmas(scheduler, num_steps: int, image_seq_len: int) -> torch.Tens
     return scheduler.sigmas.detach().float().cpu().clone()
 
 
-def guided_velocity(family, transformer, latents, sigma: float, cond: Cond, uncond: Cond | None, cfg_scale: float):
+def guided_velocity(family, transformer, latents, sigma: "float | torch.Tensor", cond: Cond, uncond: Cond | None, cfg_scale: float):
     """v = v_u + s (v_c - v_u) when ``uncond`` is given (CFG), else v_c. Two forward passes, so
     that conditionings of different token lengths (Qwen-Image) need no padding."""
     v = family.velocity(transformer, latents, sigma, cond)
