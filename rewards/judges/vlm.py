@@ -345,7 +345,7 @@ class VLMJudge:
         """
         if not len(images) == len(prompts) == len(checks):
             raise ValueError(f"{self.name}: got {len(images)} images, {len(prompts)} prompts, {len(checks)} check lists")
-        # One task per request: (image index, check positions it answers, vote, function -> verdicts).
+        # One task per request: (image index, check positions it answers, function -> verdicts).
         tasks: list[tuple[int, list[int], Callable[[], list[Verdict]]]] = []
         for i, (image, prompt, cs) in enumerate(zip(images, prompts, checks)):
             if not cs:
