@@ -8,6 +8,10 @@ cd "$(dirname "$0")/.."
 missing=()
 command -v tesseract >/dev/null 2>&1 || missing+=(tesseract-ocr)
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
+# tesseract models for the non-Latin scripts benchmark questions quote (rewards/judges/ocr_langs.py)
+for lang in chi_sim jpn kor rus ell; do
+  ls /usr/share/tesseract-ocr/*/tessdata/$lang.traineddata >/dev/null 2>&1 || missing+=("tesseract-ocr-${lang//_/-}")
+done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${missing[*]}"
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"

@@ -1,101 +1,23 @@
 """The offline OCR judge: decides checks that carry text expectations, with tesseract.
 
-Engine: Debian tesseract 5 through pytesseract's ``image_to_data`` (word boxes), words grouped
-into lines by tesseract's (block, paragraph, line) numbers. Measured on rendered documents
-(see /work/shared/notes/offline-models.md): upsampling 2x makes light-on-dark titles readable
-(at 1x tesseract 5.3 dropped half of a white-on-navy title) for ~1.3x the time. Two passes,
-sparse text (psm 11) then automatic layout (psm 3), each catch lines the other misses.
+Reading (``ocr_lines``, ``OCRError``) lives in :mod:`rewards.judges.ocr_read`: two whole-page
+tesseract passes at 2x plus a pass over coloured fills (badges, buttons, bands) and small text,
+each binarised and inverted on its own.
 """
 
 from __future__ import annotations
 
 from typing import Sequence
 
-import pytesseract
+import pytesseract  # noqa: F401  (tests patch rewards.judges.ocr.pytesseract.image_to_data)
 from PIL import Image
 
 from rewards.grounding import decide_text
 from rewards.question_compiler import Anchor, TextSpec
 from rewards.rubric import Check, TextExpectation, Verdict, withheld
 from rewards.text_match import Line, Match, Word, find_matches
-
-
-MAX_OCR_SIDE = 8000
-"""Pixels: ``scale`` never enlarges an image's longer side beyond this."""
-
-
-class OCRError(RuntimeError):
-    """The OCR engine failed on one image (not installed, crashed, bad image)."""
-
-
-def ocr_lines(image: Image.Image, lang: str = "eng", psm: int = 11, scale: float = 2.0, second_psm: int | None = 3) -> list[Line]:
-    """Read the text lines of ``image`` with tesseract.
-
-    Args:
-        image: any PIL image; converted to RGB.
-        lang: tesseract language code(s), e.g. "eng" or "eng+deu".
-        psm: tesseract page segmentation mode (11 = sparse text, 3 = automatic page layout).
-        scale: upsampling factor applied before OCR (Lanczos), lowered so the longer side stays
-            within ``MAX_OCR_SIDE`` (never below 1); boxes are mapped back.
-        second_psm: a second pass in this mode (None: none) whose lines that overlap no line of
-            the first pass are added: with psm 11 tesseract 5.3 read nothing of a lone white
-            title on a navy band, which psm 3 reads; psm 3 alone garbled short isolated lines.
-
-    Returns:
-        Lines in tesseract's reading order, split at column gaps (``split_columns``); word boxes
-        ``(x0, y0, x1, y1)`` in pixels of ``image`` (not of the upsampled copy).
-
-    Raises:
-        OCRError: tesseract is missing or failed; the message is one line.
-    """
-    rgb = image.convert("RGB")
-    # Upsampling helps small text only; tesseract refuses sides over 32767 px, so large images
-    # are never enlarged past MAX_OCR_SIDE.
-    scale = min(scale, max(1.0, MAX_OCR_SIDE / max(rgb.size)))
-    if scale != 1.0:
-        rgb = rgb.resize((max(1, round(rgb.width * scale)), max(1, round(rgb.height * scale))), Image.Resampling.LANCZOS)
-    lines = _read(rgb, lang, psm, scale)
-    if second_psm is not None and second_psm != psm:
-        boxes = [ln.box for ln in lines]
-        lines += [ln for ln in _read(rgb, lang, second_psm, scale) if not any(_overlap(ln.box, b) for b in boxes)]
-    return lines
-
-
-def _overlap(a, b) -> bool:
-    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
-
-
-def _read(rgb: Image.Image, lang: str, psm: int, scale: float) -> list[Line]:
-    try:
-        data = pytesseract.image_to_data(rgb, lang=lang, config=f"--psm {psm}", output_type=pytesseract.Output.DICT)
-    except (pytesseract.TesseractError, pytesseract.TesseractNotFoundError, OSError, RuntimeError) as e:
-        raise OCRError(f"tesseract failed: {' '.join(str(e).split())[:200]}") from None
-    grouped: dict[tuple[int, int, int], list[Word]] = {}
-    for i, text in enumerate(data["text"]):
-        text = (text or "").strip()
-        if not text or float(data["conf"][i]) < 0:
-            continue
-        x, y, w, h = (data[k][i] for k in ("left", "top", "width", "height"))
-        box = (int(x / scale), int(y / scale), int(round((x + w) / scale)), int(round((y + h) / scale)))
-        key = (data["block_num"][i], data["par_num"][i], data["line_num"][i])
-        grouped.setdefault(key, []).append(Word(text, box))
-    return [piece for words in grouped.values() for piece in split_columns(words)]
-
-
-def split_columns(words: list[Word], gap: float = 1.5) -> list[Line]:
-    """Split one engine line where two neighbouring words are more than ``gap`` x the line's
-    median word height apart: tesseract joins text of two columns at the same height into one
-    line, which would break matching of a string that wraps inside its column."""
-    words = sorted(words, key=lambda wd: wd.box[0])
-    heights = sorted(wd.box[3] - wd.box[1] for wd in words)
-    limit = gap * max(1, heights[len(heights) // 2])
-    pieces, cur = [], [words[0]]
-    for prev, wd in zip(words, words[1:]):
-        if wd.box[0] - prev.box[2] > limit:
-            pieces.append(Line(tuple(cur)))
-            cur = []
-        cur.append(wd)
-    return pieces + [Line(tuple(cur))]
+from rewards.judges.ocr_langs import tesseract_lang, unreadable
+from rewards.judges.ocr_read import MAX_OCR_SIDE, OCRError, ocr_lines, split_columns  # noqa: F401  (re-exported)
 
 
 def expectation_evidence(exp: TextExpectation, best: Match | None) -> dict:
@@ -167,9 +89,14 @@ class OCRJudge:
         return [TextSpec((e.text,), region=e.region, anchors=(Anchor(e.anchor, e.relation),) if e.anchor and e.relation else ())
                 for e in check.expects]
 
-    def read(self, image: Image.Image) -> list[Line]:
-        """The OCR lines of ``image`` with this judge's settings. Raises OCRError."""
-        return ocr_lines(image, self.lang, self.psm, self.scale, self.second_psm)
+    def read(self, image: Image.Image, lang: str | None = None) -> list[Line]:
+        """The OCR lines of ``image`` with this judge's settings, in ``lang`` when given (else
+        ``self.lang``). Raises OCRError."""
+        return ocr_lines(image, lang or self.lang, self.psm, self.scale, self.second_psm)
+
+    def expected_texts(self, check: Check) -> list[str]:
+        """Every string the check's text parts quote (required strings and anchors)."""
+        return [t for s in self.text_specs(check) for t in (*s.texts, *(a.text for a in s.anchors))]
 
     def match(self, exp: TextExpectation, lines: list[Line], width: int, height: int) -> list[Match]:
         """Candidate matches of one expectation, best first (see ``text_match.find_matches``)."""
@@ -212,23 +139,35 @@ class OCRJudge:
         """
         if len(images) != len(checks):
             raise ValueError(f"OCRJudge.judge: {len(images)} images but {len(checks)} check lists")
-        cache: dict[int, list[Line] | OCRError] = {}
+        cache: dict[tuple[int, str], list[Line] | OCRError] = {}
         out = []
         for image, image_checks in zip(images, checks):
             if not any(self.can_answer(c) for c in image_checks):
                 out.append([self.judge_lines([], image.size, c) for c in image_checks])
                 continue
-            if id(image) not in cache:
+            # Read in the languages of the scripts the checks quote (eng + chi_sim for "红色").
+            lang = tesseract_lang([t for c in image_checks for t in self.expected_texts(c)], self.lang)
+            key = (id(image), lang)
+            if key not in cache:
                 try:
-                    cache[id(image)] = self.read(image)
+                    cache[key] = self.read(image, lang)
                 except OCRError as e:
-                    cache[id(image)] = e
-            lines = cache[id(image)]
+                    cache[key] = e
+            lines = cache[key]
             if isinstance(lines, OCRError):
                 out.append([withheld(c, self.name, f"OCR failed: {lines}") for c in image_checks])
             else:
-                out.append([self.judge_lines(lines, image.size, c, image) for c in image_checks])
+                out.append([self._unreadable(c) or self.judge_lines(lines, image.size, c, image) for c in image_checks])
         return out
+
+    def _unreadable(self, check: Check) -> Verdict | None:
+        """Withheld when the check quotes characters OCR cannot read here (IPA, a script whose
+        tesseract model is not installed): a garbled read would otherwise answer "no"."""
+        chars = "".join(dict.fromkeys("".join(unreadable(t) for t in self.expected_texts(check))))
+        if not chars:
+            return None
+        return withheld(check, self.name, f"OCR cannot read {chars!r} here (IPA has no tesseract model; other scripts "
+                                          f"need their pack, see rewards.judges.ocr_langs.DEBIAN_PACKS)")
 
 
 def _describe(spec: TextSpec) -> str:
