@@ -325,6 +325,7 @@ class LocalVLMJudge:
                 for row, cs in zip(flat, checks)]
 
     def _judge_once(self, images: Sequence[Image.Image], checks: Sequence[Sequence[Check]]) -> list[list[Verdict]]:
+        """One verdict per check, each asked once (shared-prefix or row path)."""
         self.load()
         verdicts: list[list[Verdict | None]] = [[None] * len(cs) for cs in checks]
         rows: list[tuple[int, int, Image.Image]] = []  # (image index, check index, fitted image)
@@ -342,11 +343,8 @@ class LocalVLMJudge:
             batch = rows[start : start + self.batch_size]
             for (i, j, _), p in zip(batch, self._p_yes_rows(batch, checks)):
                 check = checks[i][j]
-                if isinstance(p, Exception):
-                    verdicts[i][j] = withheld(check, self.name, f"forward pass failed: {type(p).__name__}: {p}")
-                    continue
-                answer = "yes" if p >= self.threshold else "no"
-                verdicts[i][j] = Verdict(check.id, answer, self.name, f"p_yes={p:.4f}", p_yes=p)
+                verdicts[i][j] = (withheld(check, self.name, f"forward pass failed: {type(p).__name__}: {p}")
+                                  if isinstance(p, Exception) else self._verdict(check, p))
         return verdicts  # type: ignore[return-value]
 
     def _verdict(self, check: Check, p: float) -> Verdict:
