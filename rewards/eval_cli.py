@@ -112,6 +112,7 @@ def check_options(cfg: DictConfig) -> dict[str, Any]:
 def run_settings(cfg: DictConfig) -> dict[str, Any]:
     """What a resumed run must share with the first one (``run.json``)."""
     return {"benchmark": cfg.benchmark, "data": str(Path(cfg.data).resolve()), "seed": cfg.seed, "limit": cfg.limit,
+            "alpha": float(cfg.alpha),
             "images": str(Path(cfg.images).resolve()) if cfg.images else None,
             "lora": str(Path(cfg.lora).resolve()) if cfg.lora else None, "resolution_multiple": cfg.resolution_multiple,
             "generator": OmegaConf.to_container(cfg.generator, resolve=True) if cfg.get("generator") is not None else None,
@@ -135,13 +136,15 @@ def check_settings(path: Path, settings: dict[str, Any]) -> None:
     path.write_text(json.dumps(settings, indent=2), encoding="utf-8")
 
 
-def score_and_write(benchmark: str, data: Path | None, results: Path, out: Path, alpha: float) -> tuple[dict[str, Any], list[str]]:
-    """Score ``results``, write ``scores.json`` and the tables into ``out``.
+def score_and_write(benchmark: str, data: Path | None, results: Path, out: Path, alpha: float,
+                    only: set[str] | None = None) -> tuple[dict[str, Any], list[str]]:
+    """Score ``results`` (only the item ids in ``only``, when given), write ``scores.json`` and
+    the tables into ``out``.
 
     Raises:
         RubricError: the data (or TechImage ``results.json``) cannot be read.
     """
-    summary, errors = SCORERS[benchmark](data, results, alpha)
+    summary, errors = SCORERS[benchmark](data, results, alpha, only)
     out.mkdir(parents=True, exist_ok=True)
     write_outputs(benchmark, summary, out)
     (out / "scores.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False), encoding="utf-8")
@@ -163,8 +166,9 @@ def log_wandb(cfg: DictConfig, out: Path, benchmark: str, summary: dict[str, Any
         wb.log({stem: wandb.Table(columns=header, data=rows) for stem, header, rows in TABLES[benchmark](summary)})
 
 
-def generate_or_judge(cfg: DictConfig, opts: dict[str, Any], out: Path) -> tuple[list[str], int]:
-    """Steps 1-3 of :mod:`rewards.eval_generate` over the (sharded) items; returns (errors, n_items).
+def generate_or_judge(cfg: DictConfig, opts: dict[str, Any], out: Path) -> tuple[list[str], set[str]]:
+    """Steps 1-3 of :mod:`rewards.eval_generate` over the (limited, sharded) items; returns
+    (errors, the item ids taken).
 
     Raises:
         RubricError: the data cannot be read. OptionError: other settings than ``run.json``.
@@ -172,6 +176,13 @@ def generate_or_judge(cfg: DictConfig, opts: dict[str, Any], out: Path) -> tuple
     from rewards.eval_generate import generate_and_judge, load_benchmark_items
     from rewards.eval_lora import apply_lora, warn_leakage
 
+    if opts["mode"] == "generate":
+        import diffusers
+        import transformers
+
+        # prompt-truncation and LoRA-prefix notices would repeat for every item
+        transformers.utils.logging.set_verbosity_error()
+        diffusers.utils.logging.set_verbosity_error()
     items, errors = load_benchmark_items(cfg.benchmark, opts["data"])
     selected = select_shard(items[: cfg.limit], cfg.shard)
     check_settings(out / RUN_FILE, run_settings(cfg))
@@ -187,7 +198,7 @@ def generate_or_judge(cfg: DictConfig, opts: dict[str, Any], out: Path) -> tuple
     with tqdm(total=len(selected), desc=f"eval {cfg.benchmark} ({what})", unit="item") as bar:
         errors += generate_and_judge(cfg.benchmark, selected, out, judge, generator,
                                      Path(cfg.images) if cfg.images else None, cfg.seed, cfg.resolution_multiple, bar)
-    return errors, len(selected)
+    return errors, {it.id for _, it in selected}
 
 
 def run(cfg: DictConfig) -> int:
@@ -196,15 +207,16 @@ def run(cfg: DictConfig) -> int:
         opts = check_options(cfg)
         out = opts["out"] / shard_dir_name(cfg.shard) if cfg.shard else opts["out"]
         errors: list[str] = []
+        only = None
         if opts["mode"] != "score":
-            errors, n = generate_or_judge(cfg, opts, out)
+            errors, only = generate_or_judge(cfg, opts, out)
             if cfg.shard:
                 for err in errors:
                     print(f"error: {err}", file=sys.stderr)
-                print(f"{cfg.benchmark}: shard {cfg.shard}: {n} items, {len(errors)} errors; wrote {out} "
+                print(f"{cfg.benchmark}: shard {cfg.shard}: {len(only)} items, {len(errors)} errors; wrote {out} "
                       f"(score all shards with: rubricloop-eval merge {opts['out']})")
                 return 1 if errors else 0
-        summary, score_errors = score_and_write(cfg.benchmark, opts["data"], opts["results"], out, float(cfg.alpha))
+        summary, score_errors = score_and_write(cfg.benchmark, opts["data"], opts["results"], out, float(cfg.alpha), only)
     except (OptionError, RubricError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

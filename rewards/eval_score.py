@@ -1,6 +1,7 @@
 """Score one benchmark's official result files: the ``score`` step of ``rubricloop-eval``.
 
-Each ``score_<benchmark>(data, results, out, alpha)`` returns ``(summary, errors)``: the
+Each ``score_<benchmark>(data, results, alpha, only=None)`` (``only``: score just these item
+ids, e.g. the ``limit=`` first items of a generated run) returns ``(summary, errors)``: the
 ``scores.json`` object (full precision, with coverage and not-scored / withheld counts, and a
 ``per_item`` list used by ``rubricloop-eval compare``) and one error line per bad row or file.
 Formats and formulas: :mod:`rewards.scorers`.
@@ -34,13 +35,18 @@ UNSCORED_FILE_PROBLEMS = {
 }
 
 
-def score_bizgeneval_results(data: Path, results: Path, alpha: float) -> tuple[dict[str, Any], list[str]]:
+def _load(data: Path, only: set[str] | None) -> tuple[list[Item], list[str]]:
+    items, errors = load_items(data)
+    return [it for it in items if only is None or it.id in only], errors
+
+
+def score_bizgeneval_results(data: Path, results: Path, alpha: float, only: set[str] | None = None) -> tuple[dict[str, Any], list[str]]:
     """Score BizGenEval result files like the official summarize.
 
     Raises:
         RubricError: when ``data`` cannot be read.
     """
-    items, data_errors = load_items(data)
+    items, data_errors = _load(data, only)
     file_errors = []
     scored, unscored = [], {"missing": [], "unreadable": [], "malformed": [], "empty": []}
     for item in items:
@@ -80,13 +86,13 @@ def score_bizgeneval_results(data: Path, results: Path, alpha: float) -> tuple[d
     return summary, data_errors + file_errors
 
 
-def score_genexam_results(data: Path, results: Path, alpha: float) -> tuple[dict[str, Any], list[str]]:
+def score_genexam_results(data: Path, results: Path, alpha: float, only: set[str] | None = None) -> tuple[dict[str, Any], list[str]]:
     """Score GenExam eval-result files (``<results>/<id>.json``) like ``cal_score.py``.
 
     A file without ``global_evaluation`` or an ``answer`` is an error line naming it, and is
     not scored (``cal_score.py`` would stop there). ``alpha`` is unused.
     """
-    items, errors = load_items(data)
+    items, errors = _load(data, only)
     scored, ratings, missing, bad = [], {}, [], []
     for item in items:
         try:
@@ -111,7 +117,7 @@ def score_genexam_results(data: Path, results: Path, alpha: float) -> tuple[dict
     return summary, errors
 
 
-def score_igenbench_results(data: Path | None, results: Path, alpha: float) -> tuple[dict[str, Any], list[str]]:
+def score_igenbench_results(data: Path | None, results: Path, alpha: float, only: set[str] | None = None) -> tuple[dict[str, Any], list[str]]:
     """Score IGenBench ``<results>/*/*.json`` like ``score_cli.py``, per (gen_model, eval_model).
 
     ``data`` and ``alpha`` are unused (the result files carry their questions).
@@ -138,7 +144,7 @@ def score_igenbench_results(data: Path | None, results: Path, alpha: float) -> t
     return summary, errors
 
 
-def score_techimage_results(data: Path | None, results: Path, alpha: float) -> tuple[dict[str, Any], list[str]]:
+def score_techimage_results(data: Path | None, results: Path, alpha: float, only: set[str] | None = None) -> tuple[dict[str, Any], list[str]]:
     """Score ``<results>/results.json`` like ``calc_metrics.py`` in every mode (all, bio, engineering, general).
 
     Raises:
@@ -160,9 +166,9 @@ def score_techimage_results(data: Path | None, results: Path, alpha: float) -> t
     return summary, errors
 
 
-def score_genolympiad_results(data: Path, results: Path, alpha: float) -> tuple[dict[str, Any], list[str]]:
+def score_genolympiad_results(data: Path, results: Path, alpha: float, only: set[str] | None = None) -> tuple[dict[str, Any], list[str]]:
     """Score GenOlympiad-style rubric rows (gates, weights) from per-item verdict files."""
-    items, errors = load_items(data)
+    items, errors = _load(data, only)
     scored, missing = [], []
     for item in items:
         try:

@@ -9,6 +9,7 @@ Layout of one checkpoint folder:
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import shutil
@@ -75,6 +76,17 @@ def save_checkpoint(
     for old in list_checkpoints(run_dir)[:-keep_last]:
         shutil.rmtree(old)
     return folder
+
+
+def write_run_record(run_dir: str | Path, name: str, text: str) -> Path:
+    """Write ``<run_dir>/<name>`` atomically: the run's record for ``rubricloop-eval`` (its
+    ``training_data.jsonl``, the leakage check's input) and ``rubricloop-report`` (``history.json``)."""
+    path = Path(run_dir) / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f"{name}.{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+    return path
 
 
 def list_checkpoints(run_dir: str | Path) -> list[Path]:

@@ -12,6 +12,7 @@ stderr, ``rubricloop-train: <what is wrong>``, and exit status 2, before the pip
 from __future__ import annotations
 
 import importlib.resources
+import json
 import os
 import sys
 from pathlib import Path
@@ -51,6 +52,7 @@ def run(cfg: DictConfig) -> dict:
     # Imported here so that composition errors (see ``main``) come back without loading torch.
     from training.data import make_dataset
     from training.grpo import GRPOConfig, NamedReward, check_rewards, check_setup, train
+    from training.checkpoint import write_run_record
     from training.leakage import check_leakage
 
     fields = OmegaConf.to_container(cfg.trainer, resolve=True)
@@ -67,6 +69,8 @@ def run(cfg: DictConfig) -> dict:
     weights = {name: float(w) for name, w in weights.items()}
     train_items, val_items = make_dataset(cfg.data.n, cfg.data.seed, val_fraction=cfg.data.val_fraction)
     check_leakage(train_items, heldout_paths(cfg.data.heldout or []))
+    write_run_record(Path(trainer.output_dir) / trainer.run_name, "training_data.jsonl",  # read by rubricloop-eval lora=...
+                     "".join(json.dumps({"id": it.id, "prompt": it.prompt}) + "\n" for it in train_items))
     # ``train`` repeats these two checks for direct callers; here they run before the pipeline loads.
     check_setup(trainer, reward_fns, weights, train_items, val_items)
     check_rewards([NamedReward(n, fn) for n, fn in reward_fns.items()], list(weights.values()), train_items, trainer.resolution)
@@ -121,6 +125,9 @@ def _main(cfg: DictConfig) -> None:
     # own "Error executing job ..." line first. SystemExit passes through Hydra untouched.
     try:
         history = run(cfg)
+        from training.checkpoint import write_run_record
+
+        write_run_record(f"{cfg.trainer.output_dir}/{cfg.trainer.run_name}", "history.json", json.dumps(history, default=float))
     except (ValueError, HydraException) as e:
         fail(e)
     except KeyboardInterrupt:
