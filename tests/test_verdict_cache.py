@@ -53,7 +53,10 @@ def test_warm_rerun_makes_zero_model_calls(tmp_path):
         warm = fresh_router.judge([im.copy() for im in images], prompts, checks)
         assert len(server.seen) == 5  # not one request more
         assert fresh_router.cache.hits == 5 and fresh_router.cache.misses == 0
-    assert [[v.to_dict() for v in row] for row in warm] == [[v.to_dict() for v in row] for row in cold]
+    assert all(v.evidence["cached"] is True for row in warm for v in row)  # not sent to the judge this time
+    unmarked = [[{**v.to_dict(), "evidence": {k: x for k, x in v.evidence.items() if k != "cached"}} for v in row] for row in warm]
+    assert unmarked == [[v.to_dict() for v in row] for row in cold]
+    assert not any("cached" in (v.evidence or {}) for row in cold for v in row)
     assert warm[0][0].p_yes == pytest.approx(0.8) and warm[0][1].p_yes == pytest.approx(0.3)
 
 

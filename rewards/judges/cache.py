@@ -17,6 +17,10 @@ the SHA-256 of:
   never part of it: judges hold only the name of the environment variable, and attributes named
   like a key, token, secret or password are left out.
 
+A verdict served from the cache carries ``evidence["cached"] = True`` (otherwise it equals the
+stored one): it was not sent to the judge this time, so counts of a judge's calls, such as the
+refine loop's outage detection (a judge whose calls all fail fails the item), should skip it.
+
 Only yes/no verdicts are stored. A withheld verdict (a failed request, an unreadable answer) is
 asked again next time, so an outage is never cached as an answer. Each batch of new verdicts is
 written in one transaction: SQLite's journal makes it atomic, so a process killed mid-write
@@ -125,7 +129,8 @@ class VerdictCache:
         return hashlib.sha256(json.dumps(parts).encode()).hexdigest()
 
     def get(self, keys: Sequence[str]) -> dict[str, Verdict]:
-        """The stored verdicts among ``keys`` (a row that no longer parses counts as missing)."""
+        """The stored verdicts among ``keys``, marked ``evidence["cached"] = True`` (a row that no
+        longer parses counts as missing)."""
         found: dict[str, Verdict] = {}
         with self._lock:
             for lo in range(0, len(keys), 500):  # SQLite limits the number of bound parameters
@@ -133,7 +138,8 @@ class VerdictCache:
                 marks = ",".join("?" * len(chunk))
                 for key, text in self._db.execute(f"SELECT key, verdict FROM verdicts WHERE key IN ({marks})", chunk):
                     try:
-                        found[key] = Verdict.from_dict(json.loads(text))
+                        verdict = Verdict.from_dict(json.loads(text))
+                        found[key] = dataclasses.replace(verdict, evidence={**(verdict.evidence or {}), "cached": True})
                     except (ValueError, TypeError):
                         logger.warning("verdict cache %s: unreadable row %s ignored", self.path, key[:12])
         return found
