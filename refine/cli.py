@@ -34,6 +34,7 @@ from refine.loop import RefineLoop
 from rewards.item_scores import ITEM_SCORES
 from rewards.importers import load_items
 from rewards.rubric import RubricError
+from rewards.shards import parse_shard, select_shard
 
 
 def bundled_example() -> Path:
@@ -99,6 +100,7 @@ def check_options(cfg: DictConfig) -> None:
         raise ValueError(f"iterations must be an integer >= 0, got {cfg.iterations!r}")
     if cfg.limit is not None and (not is_int(cfg.limit) or cfg.limit < 1):
         raise ValueError(f"limit must be an integer >= 1 or null, got {cfg.limit!r}")
+    parse_shard(cfg.get("shard"))  # shard=i/n (rewards/shards.py); raises a one-line ValueError
     if not is_int(cfg.seed):
         raise ValueError(f"seed must be an integer, got {cfg.seed!r}")
     if cfg.keep_best_by not in ITEM_SCORES:
@@ -201,6 +203,7 @@ def run(cfg: DictConfig) -> int:
         print(f"error: {data} holds no items", file=sys.stderr)
         return 1
     items = items[: cfg.limit]
+    items = [it for _, it in select_shard(items, cfg.get("shard"))]
     try:
         created = prepare_out(out)
     except ValueError as e:
@@ -264,5 +267,26 @@ def _main(cfg: DictConfig) -> None:
         raise SystemExit(code)
 
 
+def check_overrides(args: list[str]) -> str | None:
+    """Compose the config once with the command-line overrides; the one-line reason when Hydra
+    refuses them (unknown option or choice, bad syntax), else None. Hydra's own flags (``-m``,
+    ``--cfg``, ``--help``) are left to Hydra."""
+    if any(a.startswith("-") for a in args):
+        return None
+    from hydra import compose, initialize_config_module
+
+    try:
+        with initialize_config_module(config_module="conf", version_base="1.3"):
+            compose(config_name="refine", overrides=args)
+    except Exception as e:  # any refusal to compose is an option error
+        return " ".join(str(e).split())[:400] or type(e).__name__
+    return None
+
+
 def main() -> None:
+    """Console entry point: option errors exit 2 in one line, before Hydra runs the app."""
+    problem = check_overrides(sys.argv[1:])
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        raise SystemExit(2)
     _main()

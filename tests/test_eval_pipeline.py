@@ -232,3 +232,19 @@ def test_compare_refine_iteration_zero_with_best(tmp_path):
     rows = compare(a, b, n_boot=100)
     assert label_a.endswith(":initial") and set(a) == {"a", "b"}
     assert rows[0]["delta"] == pytest.approx((0.4 + 0.0) / 2)
+
+
+def test_refine_takes_shard_too(tmp_path):
+    from refine.cli import run as refine_run
+
+    outs = []
+    with initialize_config_module(config_module="conf", version_base="1.3"):
+        for spec in ("0/2", "1/2"):
+            out = tmp_path / spec.replace("/", "-of-")
+            cfg = compose(config_name="refine", overrides=["~judge", "+judge={_target_: eval_helpers.PixelJudge}", "iterations=0",
+                                                           "limit=5", f"shard={spec}", f"out={out}", "wandb.mode=disabled"])
+            assert refine_run(cfg) == 0
+            outs.append([it["id"] for it in json.loads((out / "summary.json").read_text())["items"]])
+    items, _ = load_items(DATA)
+    ids = [it.id for it in items[:5]]
+    assert outs == [ids[0::2], ids[1::2]]
