@@ -195,3 +195,37 @@ def test_techimage_dataset_rows_merge_general_and_write_official_entries(tmp_pat
     s, _ = score_entries(entries)
     # 4 points, 2 ones -> Acc 0.5; Cell one 0 -> 0.5, Clarity no 0 (null is unjudged) -> 1; Score 0.75
     assert (s["Acc"], s["Score"]) == (0.5, 0.75)
+
+
+# ---------------------------------------------------------------- tables through rubricloop-eval's score step
+
+def test_score_step_writes_each_papers_table(tmp_path):
+    from rewards.eval_cli import score_and_write
+    from rewards.rubric import Verdict
+    from rewards.scorers.verdict_results import write_verdicts
+
+    ig = score_and_write("igenbench", None, igenbench_files(tmp_path / "ig"), tmp_path / "o_ig", 0.1)
+    assert (tmp_path / "o_ig" / "igenbench_scores.csv").read_text().splitlines() == [
+        "Gen Model,Eval Model,Q-ACC,I-ACC", "A,em,0.50,0.50", "B,em,0.00,"]  # B's one image has an unjudged question
+    assert len(ig[1]) == 1 and "5.json" in ig[1][0]
+    (tmp_path / "ti").mkdir()
+    (tmp_path / "ti" / "results.json").write_text(json.dumps(TECHIMAGE))
+    score_and_write("techimage", None, tmp_path / "ti", tmp_path / "o_ti", 0.1)
+    # calc_metrics.py: bio 0.625 / 0.6875, engineering 0.4286 / 0.8333, general 0.4 / 0.5625, all 0.5 / 0.7083
+    assert (tmp_path / "o_ti" / "techimage_scores.csv").read_text().splitlines()[1] == \
+        "0.625,0.688,0.429,0.833,0.400,0.562,0.500,0.708"
+    assert "| Bio (Acc) | Bio (Score) |" in (tmp_path / "o_ti" / "techimage_scores.md").read_text()
+    # GenOlympiad-style rows: two gates, weighted hard checks; verdict files written by our judge step
+    rows = [{"id": f"t{k}", "prompt": "p", "criteria": [{"name": "all", "checks": [
+        {"id": "g1", "question": "?", "gate": True}, {"id": "h1", "question": "?", "weight": 3},
+        {"id": "h2", "question": "?", "weight": 1}]}]} for k in range(4)]
+    data = tmp_path / "olymp.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    items, _ = load_items(data)
+    answers = [("yes", "yes", "no"), ("no", "yes", "yes"), ("yes", "withheld", "yes"), ("yes", "yes", "yes")]
+    for item, (g, h1, h2) in zip(items, answers):
+        write_verdicts(tmp_path / "ol", item, {c: Verdict(c, a, "j") for c, a in zip(("g1", "h1", "h2"), (g, h1, h2))})
+    summary, errors = score_and_write("genolympiad", data, tmp_path / "ol", tmp_path / "o_ol", 0.1)
+    # t0 relaxed 75 strict 0; t1 gate fails -> 0; t2 withheld; t3 100 / 100 -> strict 100/3, relaxed 175/3
+    assert not errors and summary["withheld"] == 1
+    assert (tmp_path / "o_ol" / "genolympiad_scores.csv").read_text().splitlines()[1] == "33.3,58.3,2,1,1"
