@@ -279,7 +279,10 @@ def check_overrides(args: list[str]) -> str | None:
         with initialize_config_module(config_module="conf", version_base="1.3"):
             compose(config_name="refine", overrides=args)
     except Exception as e:  # any refusal to compose is an option error
-        return " ".join(str(e).split())[:400] or type(e).__name__
+        text = str(e).split("Config search path")[0]
+        if e.__cause__ is not None:
+            text += f" ({str(e.__cause__).splitlines()[0] if str(e.__cause__) else type(e.__cause__).__name__})"
+        return " ".join(text.split())[:400] or type(e).__name__
     return None
 
 

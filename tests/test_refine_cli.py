@@ -99,11 +99,17 @@ def test_ctrl_c_keeps_finished_items_and_rerun_resumes(tmp_path):
     ("iterations=-1", "error: iterations must be an integer >= 0, got -1"),
     ("keep_best_by=foo", "error: keep_best_by must be one of"),
     ("limit=0", "error: limit must be an integer >= 1 or null, got 0"),
+    ("judge_outage=0", "error: judge_outage must be a number in (0, 1], got 0"),
+    ("judge=nonexist", "error: In 'refine': Could not find 'judge/nonexist' Available options in 'judge': ocr "),
+    ("foo=1", "error: Could not override 'foo'. To append to your config use +foo=1"),
+    ("judge.judges.1.base_url=x", "error: Error merging override judge.judges.1.base_url=x (list index out of range)"),
 ])
 def test_bad_options_are_one_line_and_exit_2(tmp_path, option, message):
-    proc = subprocess.run([str(SCRIPT), f"out={tmp_path / 'out'}", option], capture_output=True, text=True, env=ENV, timeout=300)
+    proc = subprocess.run([str(SCRIPT), f"out={tmp_path / 'out'}", option], capture_output=True, text=True, env=ENV,
+                          timeout=300, cwd=tmp_path)
     assert proc.returncode == 2
     assert proc.stderr.strip().startswith(message) and len(proc.stderr.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []  # a rejected run leaves no out/, .hydra or refine.log
 
 
 def test_rerun_with_another_component_is_refused(tmp_path):
