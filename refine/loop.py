@@ -56,8 +56,9 @@ class ItemResult:
         best_image: path of ``best.png``, relative to ``out``.
         stop_reason: why the loop ended ("iterations", "all checks pass", "no failed check to edit").
         withheld: reason -> number of withheld verdicts over all iterations (a dead judge shows here).
-        judges: judge name -> {"checks": verdicts it gave over all iterations, "failed": those
-            withheld because its call failed (see :func:`call_error`), "last_error": str | None}.
+        judges: judge name -> {"checks": verdicts it gave over all iterations (not from the verdict
+            cache), "failed": those withheld because its call failed (see :func:`call_error`),
+            "last_error": str | None}.
         error: one-line error, or None.
     """
 
@@ -208,7 +209,7 @@ class RefineLoop:
                     v = verdicts.get(check.id) or Verdict(check.id, "withheld", "loop", "judge returned no verdict")
                     if v.answer == "withheld":
                         result.withheld[v.reason] = result.withheld.get(v.reason, 0) + 1
-                    if v.judge not in ("router", "loop"):
+                    if v.judge not in ("router", "loop") and not (v.evidence or {}).get("cached"):  # a cached verdict made no call
                         calls = result.judges.setdefault(v.judge, {"checks": 0, "failed": 0, "last_error": None})
                         calls["checks"] += 1
                         if (error := call_error(v)) is not None:

@@ -233,3 +233,15 @@ def test_call_error_reads_the_verdicts_own_judge_part_of_a_router_reason():
     assert call_error(Verdict("1", "withheld", "ocr", "OCR failed: tesseract failed: not installed")).startswith("OCR failed")
     assert call_error(Verdict("1", "withheld", "vlm:m", "ocr: request failed here; vlm:m: no yes/no answer")) is None
     assert call_error(Verdict("1", "no", "vlm:m", "request failed")) is None
+
+
+def test_cached_verdicts_made_no_call_and_do_not_hide_an_outage(tmp_path, white_png):
+    class CachedTop(FlakyJudge):
+        def judge(self, images, prompts, checks):
+            return [[Verdict(v.check_id, "no", self.name, "cached answer", {"cached": True}) if v.check_id == "top" else v
+                     for v in vs] for vs in super().judge(images, prompts, checks)]
+
+    summary = RefineLoop(CachedTop({"bottom"}), TemplateWriter(), PaintFirstFailure(), iterations=0).run(
+        [colour_item("a", white_png)], tmp_path / "out")
+    [res] = summary["items"]
+    assert res["judges"]["flaky"]["checks"] == 1 and res["error"].startswith("item a: judge flaky failed on 1 of 1 checks")
