@@ -181,7 +181,8 @@ def bizgeneval_strips(run: Path, summary: dict[str, Any]) -> list[dict[str, Any]
         if item.id not in metrics or not path.is_file():
             continue
         meta = json.loads(path.read_text(encoding="utf-8")).get("meta_info", {})
-        failed = [{"check": f"Q{q}: {e.get('raw_description', '')}", "reason": f"{e.get('answer', 'no')}: {e.get('reason', '')}"}
+        failed = [{"check": f"Q{q}: {e.get('raw_description', '')}", "reason": f"{e.get('answer', 'no')}: {e.get('reason', '')}",
+                   "kind": "withheld" if e.get("answer") == "withheld" else "no"}
                   for q, e in meta.items() if isinstance(e, dict) and e.get("result") is not True]
         frames = [{"label": f"{item.meta.get('domain', '')} / {item.meta.get('dimension', '')}", "best": False,
                    "score": f"all {metrics[item.id].get('all', 0):.2f}", "failed": failed, "image": image}]
@@ -200,7 +201,7 @@ def generic_strips(run: Path, summary: dict[str, Any]) -> list[dict[str, Any]]:
         failed = []
         if path.is_file() and summary["benchmark"] == "genolympiad":
             data = json.loads(path.read_text(encoding="utf-8"))
-            failed = [{"check": v["check_id"], "reason": f"{v['answer']}: {v.get('reason', '')}"}
+            failed = [{"check": v["check_id"], "reason": f"{v['answer']}: {v.get('reason', '')}", "kind": v["answer"]}
                       for v in data.get("verdicts", []) if v.get("answer") != "yes"]
         score = ", ".join(f"{m} {v:.2f}" for m, v in r["metrics"].items() if v is not None)
         out.append({"id": r["id"], "frames": [{"label": "image", "best": False, "score": score, "failed": failed, "image": image}]})
@@ -248,7 +249,8 @@ def refine_report(run: Path, summary: dict[str, Any]) -> Report:
                 if v["answer"] != "yes":
                     q = questions.get(it["id"], {}).get(v["check_id"], "")
                     by_iter.setdefault(v["iteration"], []).append(
-                        {"check": f"{v['check_id']}: {q}" if q else v["check_id"], "reason": f"{v['answer']}: {v.get('reason', '')}"})
+                        {"check": f"{v['check_id']}: {q}" if q else v["check_id"], "reason": f"{v['answer']}: {v.get('reason', '')}",
+                         "kind": v["answer"]})
         frames = [{"label": f"iter {k}", "best": k == it["best_iteration"], "image": folder / f"iter_{k}.png",
                    "score": f"{curve_key} {s.get(curve_key, 0):.2f}", "failed": by_iter.get(k, [])}
                   for k, s in enumerate(it["scores"])]

@@ -64,7 +64,7 @@ def test_refine_report_tables_curve_and_strips(tmp_path):
     # best score after N iterations, mean over items: N=0 (0 + 0.5) / 2, N=1 (0.5 + 0.5) / 2, N=2 1.0
     assert "<td>0</td><td>0.250</td>" in html and "<td>1</td><td>0.500</td>" in html and "<td>2</td><td>1.000</td>" in html
     # iteration 0 of item a failed both checks; the question and the judge's reason (hover) are shown
-    assert 'title="no: ocr read &#39;X0t&#39;">t: Title of a?</li>' in html
+    assert '<li class="no" title="no: ocr read &#39;X0t&#39;">t: Title of a?</li>' in html
     assert html.count("<figure") == 6 and len(list((run / FILES).glob("img_*.png"))) == 6
     assert len(list((run / FILES).glob("chart_*.png"))) == 2
 
