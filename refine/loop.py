@@ -10,7 +10,7 @@ Output layout under ``out`` (one folder per item, named by :func:`item_dir_name`
     <out>/<item>/iter_0.png ... iter_<k>.png   every iteration's image (iter_0 = start image)
     <out>/<item>/best.png                      copy of the best iteration
     <out>/<item>/verdicts.jsonl                one line per (iteration, check)
-    <out>/<item>/instructions.jsonl            one line per edit: iteration, instruction
+    <out>/<item>/instructions.jsonl            one line per edit: iteration, instruction, editor_actions
     <out>/<item>/result.json                   written last: the item is finished
     <out>/summary.json                         per item scores, best iteration, errors; means
     <out>/run.json                             the settings (iterations, keep_best_by, seed)
@@ -33,6 +33,7 @@ from typing import Any, Callable, Sequence
 
 from PIL import Image
 
+from refine.editors.edit_log import tally_edits
 from refine.interfaces import Editor, Failure, Generator, Writer
 from rewards.item_scores import ITEM_SCORES, score_item
 from rewards.images import ImageError, open_image, to_rgb
@@ -59,6 +60,8 @@ class ItemResult:
         judges: judge name -> {"checks": verdicts it gave over all iterations (not from the verdict
             cache), "failed": those withheld because its call failed (see :func:`call_error`),
             "last_error": str | None}.
+        edits: what a structured editor did to the expected strings: distinct strings "added",
+            "rewritten" and "left_alone" (see ``refine.editors.edit_log.tally_edits``).
         error: one-line error, or None.
     """
 
@@ -69,6 +72,7 @@ class ItemResult:
     stop_reason: str | None = None
     withheld: dict[str, int] = field(default_factory=dict)
     judges: dict[str, dict[str, Any]] = field(default_factory=dict)
+    edits: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
 
 
@@ -234,10 +238,15 @@ class RefineLoop:
                     result.stop_reason = "iterations"
                     break
                 instruction = self.writer.write(image, item, failures)
-                inf.write(json.dumps({"iteration": k + 1, "writer": self.writer.name, "instruction": instruction,
-                                      "failed_checks": [c.id for c, _ in failures]}, ensure_ascii=False) + "\n")
-                inf.flush()
                 image = to_rgb(self.editor.edit(image, instruction, failures, seed=self.seed + 1000 * index + k + 1))
+                record = {"iteration": k + 1, "writer": self.writer.name, "instruction": instruction,
+                          "failed_checks": [c.id for c, _ in failures]}
+                actions = getattr(self.editor, "last_actions", None)
+                if actions is not None:  # a structured editor's log: what it wrote per string, and why not
+                    record["editor_actions"] = actions
+                    tally_edits(result.edits, actions)
+                inf.write(json.dumps(record, ensure_ascii=False) + "\n")
+                inf.flush()
         best_image.save(item_dir / "best.png")
         result.best_image = str(Path(item_dir.name) / "best.png")
         down = [f"judge {name} failed on {c['failed']} of {c['checks']} checks sent to it ({c['last_error']})"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install RubricLoop on a fresh Debian machine (Python >= 3.11): Debian's tesseract (the OCR judge)
-# and DejaVu fonts (the text editor) when missing, then a virtual environment in .venv with the
+# and DejaVu and Liberation fonts (the text editor) when missing, then a virtual environment in .venv with the
 # project and its test tools. Safe to run again: it only installs what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 missing=()
 command -v tesseract >/dev/null 2>&1 || missing+=(tesseract-ocr)
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
+# Liberation (Arial/Times/Courier metrics): the text editor matches the type of text it rewrites among these
+[ -e /usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf ] || missing+=(fonts-liberation)
 # tesseract models for the non-Latin scripts benchmark questions quote (rewards/judges/ocr_langs.py)
 for lang in chi_sim jpn kor rus ell; do
   ls /usr/share/tesseract-ocr/*/tessdata/$lang.traineddata >/dev/null 2>&1 || missing+=("tesseract-ocr-${lang//_/-}")

@@ -60,31 +60,3 @@ def test_missing_string_placed_in_region():
     out = editor.edit(img, "", failing(judge, img, [chk]), seed=0)
     assert editor.last_actions[0]["action"] == "place" and editor.last_actions[0]["box"][1] >= 180
     assert judge.judge([out], [""], [[chk]])[0][0].answer == "yes"
-
-
-def test_fix_rate_on_example_documents():
-    """One edit on three bundled documents: injected errors the judge accepts afterwards."""
-    items = {it.id: it for it in load_items(EXAMPLE / "bizgeneval_text.jsonl")[0]}
-    manifest = {e["id"]: e for e in json.loads((EXAMPLE / "manifest.json").read_text())["items"]}
-    judge, editor = OCRJudge(), TextEditor()
-    fixed = errors = broken = kept = 0
-    for item_id in ("140", "20", "22"):
-        item, img = items[item_id], Image.open(items[item_id].image).convert("RGB")
-        strings = manifest[item_id]["strings"]
-        probes = [Check(str(k), "q", expects=(TextExpectation(s["text"], s["regions"][0] if len(s["regions"]) == 1 else None),))
-                  for k, s in enumerate(strings)]
-        checks = [c for c in item.rubric.checks if c.expects]
-        before = judge.judge([img], [""], [probes])[0]
-        out = editor.edit(img, "", failing(judge, img, checks), seed=0)
-        after = judge.judge([out], [""], [probes])[0]
-        for s, b, a in zip(strings, before, after):
-            if s["corrupted"]:
-                errors += 1
-                fixed += a.passed
-            elif b.passed:
-                kept += 1
-                broken += not a.passed
-    # Measured 2026-11-30: 26/27 fixed, 0/24 broken (tesseract 5.3, DejaVu Serif).
-    assert errors == 27
-    assert fixed / errors >= 0.85
-    assert broken <= 1 and kept >= 20

@@ -1,40 +1,64 @@
-"""The offline text editor: rewrites wrong text in place, or adds missing text in free space.
+"""The offline text editor: rewrites wrong text in its own type, or adds missing text in free space.
 
 For every failed check with text expectations, each expected string that OCR does not find is
-fixed in one of two ways:
+handled in one of these ways (``last_actions`` records which, with the pixels it changed):
 
-1. **Replace.** The best near match among the OCR lines (rapidfuzz alignment over lines and
-   windows of consecutive lines, snapped to whole words; ``similarity >= min_similarity``) is
-   erased with its local background colour and the expected string is typeset in the same place,
-   in the original text colour, with a font fitted to the box height (from the OCR'd text's ink
-   height) and width. A match that spans several lines keeps the line breaks.
-2. **Place.** With no near match, the string is typeset in the first free rectangle (flat
-   background, no OCR text) of the check's region, else anywhere; wrapped when too wide.
+1. **Rewrite** (``replace``). The best near match among the OCR lines (rapidfuzz alignment over
+   lines and windows of consecutive lines, snapped to whole words; ``similarity >=
+   min_similarity``) is erased from its background (``erase``: a plane fitted to the
+   surrounding pixels, so gradients and coloured fills are restored, only the old glyph pixels
+   are replaced) and the expected string is typeset in the original's type (``type_match``:
+   face, weight, slant and size that best reproduce the OCR-read string's pixels), colour,
+   baseline and alignment (left, centre or right, from the block's lines or the fill the line
+   sits in). A match over several lines is retypeset as one block: one size, the original line
+   pitch, wrapped within the block's width. Layouts that would run into other text or graphics
+   are tried narrower/smaller first (at most 9% smaller).
+2. **Look harder, then leave alone** (``skip: already on the page (judge missed it)``). With no
+   near match, coloured regions and unread marks are read again (``look_harder``); a string
+   found there, or a near match a judge accepts (same up to case and the look-alikes O/0, l/1/I,
+   S/5, B/8), is not written again.
+3. **Place** (``place``). A string that is really missing is typeset in the page's body type
+   (the face and size of most of the page's text) in the check's place (its region, or the side
+   of its anchor its relation names), left-aligned to a column edge, topmost first, in a free
+   rectangle with a margin of about one line (``placement``); with no such rectangle it is not
+   written (``skip: no free space ...``).
 
-Text and background colours come from two-means clustering of the box's luminance (the cluster
-closest to the surrounding ring is background), not from the darkest/lightest pixel: a measured
-trap of min/max was blanking light-on-dark titles.
+Bounds: an expected string over ``max_chars`` characters, or a string whose layouts exceed
+``max_layout_trials``, is not edited and gets a one-line ``fail: ...`` action.
 
 Never touched: strings that already match, words of a found expectation, and words whose text
 contains the expected string inside a longer one ("Female" is not rewritten to "Male").
+Text and background colours come from two-means clustering of the box's luminance (the cluster
+closest to the surrounding ring is background): min/max was blanking light-on-dark titles.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image
 
+from refine.editors.erase import composite, erase
+from refine.editors.look_harder import candidate_regions, read_regions
+from refine.editors.placement import busy_mask, column_edges, is_free, target_area, topmost_free
+from refine.editors.type_match import Face, TypeStyle, installed_faces, match_type, render_coverage
 from refine.interfaces import Failure
 from rewards.judges.ocr import ocr_lines
 from rewards.rubric import TextExpectation
 from rewards.text_match import Line, Match, contains, find_matches, in_region, normalize, union_box
 
-DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf")
-"""Serif by default: tesseract reads DejaVu Sans "AI" as "Al" (I and l are the same bar)."""
-
+LOOKALIKES = str.maketrans({"o": "0", "l": "1", "i": "1", "|": "1", "s": "5", "b": "8"})
+"""Characters OCR and judges confuse, folded (after case-folding) when deciding that a string
+read by the harder pass is already on the page."""
+SHRINK = (1.0, 0.97, 0.94, 0.91)
+"""Size factors a rewrite may use to fit its room (the original's size first)."""
+WIDEN = (1.0, 1.05, 1.1, 1.2)
+"""Width factors a rewrite may use to fit its room."""
+LONG_LINES = 16
+"""Lines a long expected string (> 40 characters) may wrap over when the editor looks for it."""
 
 def two_means_colours(pixels: np.ndarray, ring: np.ndarray) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
     """(text colour, background colour) of a text box.
@@ -69,44 +93,72 @@ def two_means_colours(pixels: np.ndarray, ring: np.ndarray) -> tuple[tuple[int, 
     return tuple(int(v) for v in np.median(core, axis=0)), bg
 
 
+
+
+@dataclass
+class _Block:
+    """What is rewritten: the matched words of each OCR line, their boxes and their type."""
+
+    boxes: list[tuple[int, int, int, int]]
+    style: TypeStyle
+    bg: tuple[int, int, int]
+    align: str  # "left" | "centre" | "right"
+    left: float  # ink left edge of the block (left-aligned) / centre x / right edge
+    width: float
+    pitch: float
+    first_baseline: float
+    indent: float  # extra left offset of the first line (words before the match on it)
+
+
 class TextEditor:
     """Editor (refine.interfaces.Editor) that fixes text expectations directly in the pixels.
 
     Args:
-        font: path of a TrueType font; None = DejaVu Serif if installed, else Pillow's default.
+        font: path of a TrueType font to use for all new text (no type matching); None = match
+            the original's type among the installed DejaVu and Liberation faces.
         min_similarity: least similarity (rapidfuzz OSA, in [0, 1]) for a near match to be
-            rewritten in place; below it the string is placed in free space. At 0.6 the bundled
-            example lost correct text ("encoder" rewritten to a missing "decoder", similarity 0.71);
-            0.75 still accepts one wrong character in a 4-character string.
+            rewritten in place; below it the string is looked for harder, then placed. At 0.6 the
+            bundled example lost correct text ("encoder" rewritten to a missing "decoder",
+            similarity 0.71); 0.75 still accepts one wrong character in a 4-character string.
         lang, psm, scale, second_psm: tesseract settings (see ``rewards.judges.ocr.ocr_lines``).
         case_sensitive, lenient, max_lines: matching rules (see ``rewards.text_match``); use the
             judge's values so that "already matches" means the same for both.
+        max_chars: longest expected string (characters) the editor works on.
+        max_layout_trials: most layouts (size x width x position) tried per string.
+        look_harder: read coloured regions and unread marks again before placing a string.
 
-    After each ``edit``, ``last_actions`` lists what was done: dicts with ``text``, ``action``
-    ("replace", "place", "skip: ..."), ``box`` (pixels) and ``was`` (the OCR text replaced).
+    After each ``edit``, ``last_actions`` lists one dict per expected string handled: ``text``,
+    ``check`` (id), ``action`` ("replace", "place", "skip: ...", "fail: ..."), ``box`` (the
+    main box, pixels, or None), ``was`` (the OCR text replaced), ``boxes`` (every box changed),
+    ``changed_px`` and ``outside_share`` (pixels changed, and their share of the image that lies
+    outside ``boxes``: 0.0 by construction, measured), and for written text ``type`` (family,
+    bold, italic, size px, align, lines).
+
+    Raises:
+        ValueError: ``min_similarity`` outside [0, 1] or a bound < 1.
+        FileNotFoundError: ``font`` is not a file.
     """
 
     name = "text"
 
     def __init__(self, font: str | None = None, min_similarity: float = 0.75, lang: str = "eng", psm: int = 11,
                  scale: float = 2.0, case_sensitive: bool = True, lenient: bool = False, max_lines: int = 4,
-                 second_psm: int | None = 3):
+                 second_psm: int | None = 3, max_chars: int = 2000, max_layout_trials: int = 400,
+                 look_harder: bool = True):
         if not 0.0 <= min_similarity <= 1.0:
             raise ValueError(f"TextEditor: min_similarity must be in [0, 1], got {min_similarity}")
+        if max_chars < 1 or max_layout_trials < 1:
+            raise ValueError(f"TextEditor: max_chars and max_layout_trials must be >= 1, got {max_chars}, {max_layout_trials}")
         if font is not None and not Path(font).is_file():
             raise FileNotFoundError(f"TextEditor: font file {font} does not exist")
-        self.font_path = font or (str(DEJAVU) if DEJAVU.is_file() else None)
+        self.faces = [Face(Path(font).stem, False, False, str(font))] if font else installed_faces()
+        if not self.faces:
+            raise FileNotFoundError("TextEditor: no DejaVu or Liberation font installed (apt-get install fonts-dejavu-core)")
         self.min_similarity = min_similarity
         self.lang, self.psm, self.scale, self.second_psm = lang, psm, scale, second_psm
         self.case_sensitive, self.lenient, self.max_lines = case_sensitive, lenient, max_lines
+        self.max_chars, self.max_layout_trials, self.look_harder = max_chars, max_layout_trials, look_harder
         self.last_actions: list[dict] = []
-
-    def font(self, size: int) -> ImageFont.FreeTypeFont:
-        """The editor's font at ``size`` pixels (>= 6)."""
-        size = max(6, int(size))
-        if self.font_path is None:
-            return ImageFont.load_default(size)
-        return ImageFont.truetype(self.font_path, size)
 
     def edit(self, image: Image.Image, instruction: str, failures: Sequence[Failure], seed: int) -> Image.Image:
         """Return a new RGB image with the failed text expectations fixed; ``instruction`` and
@@ -115,157 +167,384 @@ class TextEditor:
         Raises:
             rewards.judges.ocr.OCRError: tesseract failed on ``image``.
         """
-        out = image.convert("RGB")  # always a copy
+        img = image.convert("RGB")
+        arr = np.array(img)  # (H, W, 3) uint8, a copy
+        h, w = arr.shape[:2]
         self.last_actions = []
-        expects: list[TextExpectation] = []
+        expects: list[tuple[TextExpectation, str]] = []
         for check, _verdict in failures:
             for exp in check.expects:
-                if exp not in expects:
-                    expects.append(exp)
-        if not expects:
-            return out
-        lines = ocr_lines(out, self.lang, self.psm, self.scale, self.second_psm)
-        w, h = out.size
-        matches = {exp: find_matches(exp.text, lines, w, h, exp.region, self.case_sensitive, self.lenient, self.max_lines)
-                   for exp in expects}
+                if all(exp != e for e, _ in expects):
+                    expects.append((exp, check.id))
+        work = []
+        for exp, cid in expects:
+            if len(exp.text) > self.max_chars:
+                self._record(exp, cid, f"fail: expected string of {len(exp.text)} characters is over max_chars={self.max_chars}")
+            elif normalize(exp.text):
+                work.append((exp, cid))
+        if not work:
+            return Image.fromarray(arr)
+        lines = ocr_lines(img, self.lang, self.psm, self.scale, self.second_psm)
+        matches = {exp: self._matches(exp, lines, w, h) for exp, _ in work}
         protected = {wd for ms in matches.values() for m in ms if m.similarity == 1.0 for wd in m.words}
-        todo = [exp for exp in expects if not (matches[exp] and matches[exp][0].found)]
-        busy = _busy_mask(out, lines)
-        draw = ImageDraw.Draw(out)
-        # Closest near matches first, so a good candidate is not taken by a weaker one.
-        todo.sort(key=lambda e: -(matches[e][0].similarity if matches[e] else 0.0))
+        todo = [(exp, cid) for exp, cid in work if not (matches[exp] and matches[exp][0].found)]
+        # A paragraph that wraps over more lines than the judge joins is on the page all the same.
+        for exp, cid in list(todo):
+            long = self._matches(exp, lines, w, h, LONG_LINES) if len(exp.text) > 40 else []
+            if long and long[0].found:
+                n = len({li for li, _ in long[0].words})
+                self._record(exp, cid, f"skip: already on the page (judge missed it: it wraps over {n} lines, "
+                             f"the judge joins at most max_lines={self.max_lines})", box=long[0].box, was=long[0].text)
+                todo.remove((exp, cid))
+            elif long and long[0].similarity > (matches[exp][0].similarity if matches[exp] else 0.0):
+                matches[exp] = long
+        busy = busy_mask(arr, lines)
+        extra: list[Line] | None = None
+        body: tuple[TypeStyle, tuple[int, int, int], float] | None = None
+        # Strings inside another one to fix come after it (written with it, not apart); then closest
+        # near matches first, so a good candidate is not taken by a weaker one.
+        inner = {exp for exp, _ in todo if any(o != exp and contains(o.text, exp.text, self.case_sensitive) for o, _ in todo)}
+        todo.sort(key=lambda ec: (ec[0] in inner, -(matches[ec[0]][0].similarity if matches[ec[0]] else 0.0)))
         written: list[str] = []
-        for exp in todo:
-            if any(contains(t, exp.text) for t in written):
-                self.last_actions.append({"text": exp.text, "action": "skip: inside text just written", "box": None, "was": ""})
+        for exp, cid in todo:
+            if any(contains(t, exp.text, self.case_sensitive) for t in written):
+                self._record(exp, cid, "skip: inside text just written")
                 continue
-            written.append(exp.text)
-            cand = self._candidate(exp, matches[exp], protected, w, h)
+            source, ms = lines, matches[exp]
+            cand = self._candidate(exp, ms, protected, w, h)
+            if cand is None and self.look_harder:
+                if extra is None:
+                    extra = read_regions(Image.fromarray(arr), candidate_regions(arr, lines, _max_text_height(lines, h)), self.lang)
+                source = lines + extra  # main lines keep their indices, so ``protected`` still applies
+                ms = self._matches(exp, source, w, h)
+                seen = next((m for m in ms if self._accepts(exp, m, w, h)), None)
+                if seen is not None:
+                    self._record(exp, cid, "skip: already on the page (judge missed it)", box=seen.box, was=seen.text)
+                    continue
+                cand = self._candidate(exp, ms, protected, w, h)
+            if cand is None:
+                elsewhere = next((m for m in ms if self._accepts(exp, m, w, h, anywhere=True)), None)
+                if elsewhere is not None:
+                    self._record(exp, cid, "skip: on the page outside its place (moving it is a layout edit)",
+                                 box=elsewhere.box, was=elsewhere.text)
+                    continue
+            elif self._accepts(exp, cand, w, h, anywhere=True) and self._drawn_as_expected(arr, source, cand, exp.text):
+                self._record(exp, cid, "skip: already on the page (judge missed it: the pixels match the expected string "
+                             "better than the OCR text)", box=cand.box, was=cand.text)
+                continue
+            before = arr.copy()
             if cand is not None:
-                box = self._replace(out, draw, lines, cand, exp.text)
+                result = self._rewrite(arr, source, cand, exp.text, busy)
+                if isinstance(result, str):
+                    self._record(exp, cid, result, box=cand.box, was=cand.text)
+                    continue
+                boxes, info = result
                 protected.update(cand.words)
-                self.last_actions.append({"text": exp.text, "action": "replace", "box": list(box), "was": cand.text})
-                busy[box[1]:box[3], box[0]:box[2]] = True
+                action = "replace" if in_region(cand.box, exp.region, w, h) else "replace (outside its place: fixed where it is)"
+                self._record(exp, cid, action, cand.box, cand.text, boxes, info, before, arr)
             else:
-                box = self._place(out, draw, busy, lines, exp)
-                action = "place" if box else "skip: no free space"
-                self.last_actions.append({"text": exp.text, "action": action, "box": list(box) if box else None, "was": ""})
-        return out
+                if body is None:
+                    body = self._body_type(arr, lines)
+                result = self._place(arr, busy, lines, exp, body, w, h)
+                if isinstance(result, str):
+                    self._record(exp, cid, result)
+                    continue
+                boxes, info = result
+                self._record(exp, cid, "place", boxes[0], "", boxes, info, before, arr)
+            written.append(exp.text)
+            for b in boxes:
+                busy[max(0, b[1] - 2):b[3] + 2, max(0, b[0] - 2):b[2] + 2] = True
+        return Image.fromarray(arr)
+
+    # --- helpers of edit ---------------------------------------------------------------------
+
+    def _matches(self, exp: TextExpectation, lines: list[Line], w: int, h: int, max_lines: int | None = None) -> list[Match]:
+        return find_matches(exp.text, lines, w, h, exp.region, self.case_sensitive, self.lenient, max_lines or self.max_lines)
+
+    def _record(self, exp, cid, action, box=None, was="", boxes=(), info=None, before=None, after=None) -> None:
+        rec = {"text": exp.text if len(exp.text) <= 200 else exp.text[:200] + "...", "check": cid, "action": action,
+               "box": [int(v) for v in box] if box is not None else None, "was": was,
+               "boxes": [[int(v) for v in b] for b in boxes]}
+        if before is not None:
+            changed = (before != after).any(2)
+            inside = np.zeros(changed.shape, bool)
+            for x0, y0, x1, y1 in rec["boxes"]:
+                inside[max(0, y0):max(0, y1), max(0, x0):max(0, x1)] = True
+            rec["changed_px"] = int(changed.sum())
+            rec["outside_share"] = float((changed & ~inside).sum() / changed.size)
+        if info is not None:
+            rec["type"] = info
+        self.last_actions.append(rec)
+
+    def _accepts(self, exp: TextExpectation, m: Match, w: int, h: int, anywhere: bool = False) -> bool:
+        """A judge would accept ``m`` as ``exp``: exact, or equal up to case and look-alikes, in
+        its region (``anywhere``: in any place)."""
+        if not anywhere and not in_region(m.box, exp.region, w, h):
+            return False
+        if m.found or m.similarity == 1.0:
+            return True
+        return _fold(exp.text) == _fold(m.text)
 
     def _candidate(self, exp: TextExpectation, matches: list[Match], protected: set, w: int, h: int) -> Match | None:
-        """The best near match that may be rewritten, or None."""
+        """The best near match that may be rewritten, in the check's place if there is one there,
+        else anywhere (the spelling is fixed where the string is; its place is a layout edit);
+        None when there is none."""
         target = normalize(exp.text, case_sensitive=False)
-        for m in matches:
-            if m.similarity < self.min_similarity:
-                break
-            if m.similarity == 1.0 or not in_region(m.box, exp.region, w, h) or protected.intersection(m.words):
-                continue  # exact elsewhere (correct text), out of region, or someone else's words
-            seen = normalize(m.text, case_sensitive=False)
-            if target in seen and len(seen) > len(target):
-                continue  # a longer word/phrase that contains the string: not a misspelling of it
-            return m
+        if any(m.similarity == 1.0 for m in matches):
+            return None  # the string is on the page (outside its place): nothing to rewrite
+        for anywhere in (False, True):
+            for m in matches:
+                if m.similarity < self.min_similarity:
+                    break
+                if (not anywhere and not in_region(m.box, exp.region, w, h)) or protected.intersection(m.words):
+                    continue  # out of region (first pass), or someone else's words
+                seen = normalize(m.text, case_sensitive=False)
+                if target in seen and len(seen) > len(target):
+                    continue  # a longer word/phrase that contains the string: not a misspelling of it
+                return m
         return None
 
-    def _replace(self, img: Image.Image, draw: ImageDraw.ImageDraw, lines: list[Line], m: Match, text: str):
-        """Erase the matched words line by line and typeset ``text`` split across the same lines."""
-        arr = np.asarray(img)
-        segments: dict[int, list[int]] = {}
+    def _drawn_as_expected(self, arr: np.ndarray, lines: list[Line], m: Match, text: str) -> bool:
+        """For a near match equal to ``text`` up to look-alikes ("Al" read for "AI"): True when
+        the pixels match ``text`` in the matched type at least as well as the OCR text."""
+        li = m.words[0][0]
+        if any(l2 != li for l2, _ in m.words) or len(text.split()) != len(m.words):
+            return False
+        words = [lines[li].words[wi] for _, wi in m.words]
+        pad = max(2, round(0.2 * (m.box[3] - m.box[1])))
+        ink, bg = two_means_colours(_crop(arr, m.box, 0), _ring(arr, m.box, pad + 2))
+        seen = match_type(arr, m.box, m.text, ink, bg, self.faces, [(wd.box, wd.text) for wd in words])
+        if seen is None:
+            return False
+        want = match_type(arr, m.box, text, ink, bg, [seen.face], [(wd.box, t) for wd, t in zip(words, text.split())])
+        return want is not None and want.score >= seen.score
+
+    # --- rewriting ---------------------------------------------------------------------------
+
+    def _block(self, arr: np.ndarray, lines: list[Line], m: Match) -> _Block | str:
+        """The matched words grouped per line, with the type of the longest line."""
+        segs: dict[int, list[int]] = {}
         for li, wi in m.words:
-            segments.setdefault(li, []).append(wi)
-        seg_words = [[lines[li].words[wi] for wi in wis] for li, wis in segments.items()]
-        parts = _split_words(text.split(), [sum(len(wd.text) for wd in ws) for ws in seg_words])
-        boxes = []
-        for words, part in zip(seg_words, parts):
-            box = union_box(wd.box for wd in words)
-            seen = " ".join(wd.text for wd in words)
-            x0, y0, x1, y1 = box
-            bh = max(1, y1 - y0)
-            pad = max(2, round(0.2 * bh))
-            ink, bg = two_means_colours(_crop(arr, box, 0), _ring(arr, box, pad + 2))
-            draw.rectangle([x0 - pad, y0 - pad, x1 + pad, y1 + pad], fill=bg)
-            if part:
-                size = self._fit(seen, part, x1 - x0, bh)
-                fnt = self.font(size)
-                left, top, _, _ = fnt.getbbox(part)
-                draw.text((x0 - left, y0 - top), part, font=fnt, fill=ink)
-            boxes.append((x0 - pad, y0 - pad, x1 + pad, y1 + pad))
-        return union_box(boxes)
+            segs.setdefault(li, []).append(wi)
+        order = list(segs)
+        boxes = [union_box(lines[li].words[wi].box for wi in segs[li]) for li in order]
+        texts = [" ".join(lines[li].words[wi].text for wi in segs[li]) for li in order]
+        k = max(range(len(order)), key=lambda i: len(texts[i]))
+        x0, y0, x1, y1 = boxes[k]
+        pad = max(2, round(0.2 * (y1 - y0)))
+        ink, bg = two_means_colours(_crop(arr, boxes[k], 0), _ring(arr, boxes[k], pad + 2))
+        words = [(lines[order[k]].words[wi].box, lines[order[k]].words[wi].text) for wi in segs[order[k]]]
+        style = match_type(arr, boxes[k], texts[k], ink, bg, self.faces, words)
+        if style is None:
+            return "skip: no ink in the matched box"
+        n = len(order)
+        lefts = [b[0] for b in boxes]
+        rights = [b[2] for b in boxes]
+        tops = [b[1] for b in boxes]
+        leading = min(segs[order[0]]) > 0  # words before the match on its first line
+        pitch = float(np.median(np.diff(tops))) if n > 1 else round(style.size * 1.25)
+        align = "left"
+        if n > 1:
+            body_lefts = lefts[1:] if leading else lefts
+            centres = [(a + b) / 2 for a, b in zip(lefts, rights)]
+            if max(body_lefts) - min(body_lefts) > 3:
+                align = "centre" if max(centres) - min(centres) <= 3 else "right" if max(rights) - min(rights) <= 3 else "left"
+        elif not leading and max(segs[order[0]]) == len(lines[order[0]].words) - 1:
+            align = _single_line_alignment(arr, boxes[0], bg)
+        left = min(lefts[1:] if leading and n > 1 else lefts)
+        right = max(rights)
+        anchor_x = {"left": left, "centre": (left + right) / 2, "right": right}[align]
+        indent = (lefts[0] - left) if leading and align == "left" else 0.0
+        return _Block(boxes, style, bg, align, float(anchor_x), float(right - left), pitch,
+                      style.baseline - k * pitch, float(indent))
 
-    def _fit(self, seen: str, part: str, width: int, height: int) -> int:
-        """Font size (pixels) whose ink height for ``seen`` equals ``height`` and whose width for
-        ``part`` stays within ``width`` plus half an em (a dropped character needs a little room)."""
-        ref = self.font(100)
-        _, t, _, b = ref.getbbox(seen)
-        size = 100 * height / max(1, b - t)
-        length = ref.getlength(part) / 100
-        if length * size > width + 0.5 * size:
-            size = width / max(1e-6, length - 0.5)
-        return max(6, int(size))
+    def _rewrite(self, arr: np.ndarray, lines: list[Line], m: Match, text: str, busy: np.ndarray):
+        """Erase the matched words and typeset ``text`` as one block; (boxes, type info) or a
+        one-line reason when nothing was written."""
+        blk = self._block(arr, lines, m)
+        if isinstance(blk, str):
+            return blk
+        pads = [max(2, round(0.15 * (b[3] - b[1]))) for b in blk.boxes]
+        erase_boxes = [(b[0] - p, b[1] - p, b[2] + p, b[3] + p) for b, p in zip(blk.boxes, pads)]
+        room = busy.copy()
+        for x0, y0, x1, y1 in erase_boxes:
+            room[max(0, y0 - 2):y1 + 2, max(0, x0 - 2):x1 + 2] = False
+        n_orig = len(blk.boxes)
+        best, trials = None, 0
+        for shrink in SHRINK:
+            fnt = blk.style.face.font(blk.style.size * shrink)
+            for widen in WIDEN:
+                trials += 1
+                if trials > self.max_layout_trials:
+                    break
+                width = blk.width * widen
+                rows = [" ".join(text.split())] if n_orig == 1 else _wrap(text, fnt, width, blk.indent)
+                if n_orig == 1 and fnt.getlength(rows[0]) > width and widen == WIDEN[-1] and shrink == SHRINK[-1]:
+                    rows = _wrap(text, fnt, width, 0.0)
+                placed = self._set_rows(rows, fnt, blk, shrink)
+                overlap = sum(int(room[max(0, b[1] - 1):max(0, b[3] + 1), max(0, b[0] - 1):max(0, b[2] + 1)].sum())
+                              for _, _, b in placed)
+                key = (overlap, trials)
+                if best is None or key < best[0]:
+                    best = (key, placed, fnt, shrink, rows)
+                if overlap == 0:
+                    break
+            if best is not None and best[0][0] == 0:
+                break
+        (_, placed, fnt, shrink, rows) = best
+        for b in erase_boxes:
+            erase(arr, b)
+        ink_boxes = []
+        for alpha, origin, box in placed:
+            composite(arr, alpha, origin, blk.style.ink)
+            ink_boxes.append(box)
+        face = blk.style.face
+        info = {"family": face.family, "bold": face.bold, "italic": face.italic, "size": round(blk.style.size * shrink, 2),
+                "align": blk.align, "lines": len(rows), "match_score": round(blk.style.score, 3)}
+        if best[0][0]:
+            info["overlap_px"] = best[0][0]
+        return erase_boxes + ink_boxes, info
 
-    def _place(self, img: Image.Image, draw: ImageDraw.ImageDraw, busy: np.ndarray, lines: list[Line], exp: TextExpectation):
-        """Typeset ``exp.text`` in the first free rectangle of its region; returns the box or None."""
-        w, h = img.size
-        heights = sorted(ln.box[3] - ln.box[1] for ln in lines) or [16]
-        start = int(np.clip(heights[len(heights) // 2] * 1.25, 12, 48))
-        areas = [_region_box(exp.region, w, h)] + ([(0, 0, w, h)] if exp.region else [])
-        for area in areas:
-            for size in range(start, 11, -2):
-                fnt = self.font(size)
-                for n_lines in range(1, 5):
-                    rows = _wrap_n(exp.text, fnt, n_lines)
-                    line_h = round(size * 1.3)
-                    tw = int(max(fnt.getlength(r) for r in rows)) + 1
-                    th = line_h * len(rows)
-                    spot = _free_spot(busy, area, tw + 16, th + 16)
-                    if spot is None:
-                        continue
-                    x, y = spot[0] + 8, spot[1] + 8
-                    arr = np.asarray(img)
-                    bg = tuple(int(v) for v in np.median(_crop(arr, (x, y, x + tw, y + th), 0), axis=0))
-                    lum = 0.299 * bg[0] + 0.587 * bg[1] + 0.114 * bg[2]
-                    ink = (25, 25, 25) if lum >= 128 else (250, 250, 250)
-                    for k, row in enumerate(rows):
-                        draw.text((x, y + k * line_h), row, font=fnt, fill=ink)
-                    busy[y - 8:y + th + 8, x - 8:x + tw + 8] = True
-                    return (x, y, x + tw, y + th)
-        return None
+    @staticmethod
+    def _set_rows(rows: list[str], fnt, blk: _Block, shrink: float):
+        """(coverage, top-left origin, ink box) of each row laid out in ``blk``."""
+        out = []
+        for i, row in enumerate(rows):
+            alpha, (bx0, by0, bx1, by1) = render_coverage(row, fnt)
+            base_y = blk.first_baseline + i * blk.pitch * (shrink if i else 1.0)
+            if blk.align == "left":
+                pen_x = blk.left + (blk.indent if i == 0 else 0.0) - bx0
+            elif blk.align == "centre":
+                pen_x = blk.left - (bx0 + bx1) / 2
+            else:
+                pen_x = blk.left - bx1
+            ox, oy = int(round(pen_x + bx0)), int(round(base_y + by0))
+            out.append((alpha, (ox, oy), (ox, oy, ox + alpha.shape[1], oy + alpha.shape[0])))
+        return out
+
+    # --- placing -----------------------------------------------------------------------------
+
+    def _body_type(self, arr: np.ndarray, lines: list[Line]):
+        """(style, background colour, line pitch px) of the page's body text: the two longest
+        lines whose height is within 20% of the median line height (each line counts once, so a
+        long title does not outweigh many short labels)."""
+        cands = [ln for ln in lines if sum(ch.isalnum() for ch in ln.text) >= 2]
+        if not cands:
+            face = self.faces[0]
+            size = max(12.0, arr.shape[0] / 45)
+            bg = tuple(int(v) for v in np.median(arr.reshape(-1, 3), 0))
+            ink = (25, 25, 25) if np.dot(bg, [0.299, 0.587, 0.114]) >= 128 else (250, 250, 250)
+            return TypeStyle(face, size, 0.0, 0.0, ink, 0.0), bg, round(size * 1.3)
+        med = float(np.median([ln.box[3] - ln.box[1] for ln in cands]))
+        body = sorted((ln for ln in cands if abs((ln.box[3] - ln.box[1]) - med) <= 0.2 * med), key=lambda ln: -len(ln.text))[:2]
+        styles = []
+        for ln in body:
+            x0, y0, x1, y1 = ln.box
+            ink, bg = two_means_colours(_crop(arr, ln.box, 0), _ring(arr, ln.box, max(2, round(0.2 * (y1 - y0))) + 2))
+            st = match_type(arr, ln.box, ln.text, ink, bg, self.faces, [(wd.box, wd.text) for wd in ln.words])
+            if st is not None:
+                styles.append((st, bg))
+        if not styles:
+            return self._body_type(arr, [])
+        faces = [st.face for st, _ in styles]
+        face = max(set(faces), key=faces.count)
+        st, bg = next((s, b) for s, b in styles if s.face == face)
+        size = float(np.median([s.size for s, _ in styles]))
+        return TypeStyle(face, size, 0.0, 0.0, st.ink, st.score), bg, round(size * 1.3)
+
+    def _place(self, arr: np.ndarray, busy: np.ndarray, lines: list[Line], exp: TextExpectation, body, w: int, h: int):
+        """Typeset ``exp.text`` in body type in a free rectangle of its place; (boxes, info) or
+        a one-line reason when it was not written."""
+        style, body_bg, pitch = body
+        anchor_box = None
+        if getattr(exp, "anchor", None):
+            ms = find_matches(exp.anchor, lines, w, h, None, self.case_sensitive, self.lenient, self.max_lines)
+            anchor_box = ms[0].box if ms and ms[0].found else None
+        area = target_area(exp, w, h, anchor_box)
+        fnt = style.face.font(style.size)
+        margin = max(8, round(0.8 * style.size))
+        inner = (area[0] + margin, area[1], area[2] - margin, area[3])
+        # column edges of the text in the place, then of the columns that run through it, then its margin
+        edges = [x for x in column_edges(lines, area) + column_edges(lines, (area[0], 0, area[2], h))
+                 if inner[0] <= x < inner[2]] + [inner[0]]
+        ascent, descent = fnt.getmetrics()
+        trials = 0
+        all_edges = column_edges(lines, (0, 0, w, h))
+        for x in dict.fromkeys(edges):
+            # the column runs to the next column's edge (less a gutter), within the place
+            nxt = min([e for e in all_edges if e > x + 4 * style.size] + [w])
+            right = min(inner[2], nxt - margin)
+            for right in ([right] if right - x >= 4 * style.size else []):
+                trials += 1
+                if trials > self.max_layout_trials:
+                    return f"fail: more than max_layout_trials={self.max_layout_trials} layouts tried"
+                rows = _wrap(exp.text, fnt, right - x, 0.0)
+                tw = int(np.ceil(max(fnt.getlength(r) for r in rows)))
+                if x + tw > inner[2]:
+                    continue
+                th = (len(rows) - 1) * pitch + ascent + descent
+                y = topmost_free(busy, x - margin, area, tw + 2 * margin, th + 2 * margin)
+                if y is None:
+                    continue
+                top = y + margin
+                bg = tuple(int(v) for v in np.median(_crop(arr, (x, top, x + tw, top + th), 0), axis=0))
+                lum = lambda c: 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2]
+                ink = style.ink if abs(lum(style.ink) - lum(bg)) >= 100 else ((25, 25, 25) if lum(bg) >= 128 else (250, 250, 250))
+                boxes = []
+                for i, row in enumerate(rows):
+                    alpha, (bx0, by0, _, _) = render_coverage(row, fnt)
+                    ox, oy = int(round(x)), int(round(top + ascent + i * pitch + by0))
+                    composite(arr, alpha, (ox, oy), ink)
+                    boxes.append((ox, oy, ox + alpha.shape[1], oy + alpha.shape[0]))
+                info = {"family": style.face.family, "bold": style.face.bold, "italic": style.face.italic,
+                        "size": style.size, "align": "left", "lines": len(rows)}
+                return [union_box(boxes)] + boxes, info
+        where = f"the {exp.region} region" if exp.region else "the page"
+        return f"skip: no free space for {len(exp.text)} characters in {where} at body size {style.size:g} px (margin {margin} px)"
 
 
-def _split_words(words: list[str], weights: list[int]) -> list[str]:
-    """Split ``words`` into len(weights) consecutive parts with character counts ~ ``weights``."""
-    if len(weights) == 1:
-        return [" ".join(words)]
-    total, parts, k = sum(weights) or 1, [], 0
-    chars = sum(len(wd) for wd in words) or 1
-    for i, wgt in enumerate(weights):
-        if i == len(weights) - 1:
-            parts.append(" ".join(words[k:]))
-            break
-        goal, taken, acc = chars * wgt / total, [], 0
-        while k < len(words) and (not taken or acc + len(words[k]) / 2 <= goal):
-            acc += len(words[k])
-            taken.append(words[k])
-            k += 1
-        parts.append(" ".join(taken))
-    return parts
+def _fold(text: str) -> str:
+    return normalize(text, case_sensitive=False).translate(LOOKALIKES)
 
 
-def _wrap_n(text: str, fnt: ImageFont.FreeTypeFont, n: int) -> list[str]:
-    """``text`` wrapped into about ``n`` lines of similar pixel width."""
-    words = text.split()
-    if n <= 1 or len(words) < 2:
-        return [text]
-    goal = fnt.getlength(text) / n
+def _max_text_height(lines: list[Line], h: int) -> int:
+    """Tallest region the harder read looks at (a badge, a title band): 5x the median OCR line
+    height, at least 100 px."""
+    heights = sorted(ln.box[3] - ln.box[1] for ln in lines)
+    return int(max(100, 5 * heights[len(heights) // 2])) if heights else max(100, h // 6)
+
+
+def _single_line_alignment(arr: np.ndarray, box, bg) -> str:
+    """"centre" when the line sits centred (within 3 px) in the run of its background colour
+    along its middle row and that run is narrower than the image (a badge, a button, a centred
+    title), else "left"."""
+    H, W = arr.shape[:2]
+    y = min(H - 1, (box[1] + box[3]) // 2)
+    row = np.abs(arr[y].astype(np.int16) - np.asarray(bg, np.int16)).max(1) <= 12
+    x0, x1 = box[0], box[2]
+    a = x0
+    while a > 0 and (row[a - 1] or x0 - a < 2):
+        a -= 1
+    b = x1
+    while b < W and (row[b] or b - x1 < 2):
+        b += 1
+    if a <= 0 and b >= W:  # the line's fill spans the page: centred on the page?
+        return "centre" if abs((x0 + x1) / 2 - W / 2) <= 3 and x0 > 0.1 * W else "left"
+    return "centre" if a > 0 and b < W and abs((x0 - a) - (b - x1)) <= 3 else "left"
+
+
+def _wrap(text: str, fnt, width: float, indent: float) -> list[str]:
+    """Greedy word wrap of ``text`` to ``width`` pixels; the first line is ``indent`` px shorter."""
     rows, cur = [], ""
-    for word in words:
+    for word in text.split():
         trial = f"{cur} {word}".strip()
-        if cur and fnt.getlength(trial) > goal * 1.1:
+        limit = width - (indent if not rows else 0.0)
+        if cur and fnt.getlength(trial) > limit:
             rows.append(cur)
             cur = word
         else:
             cur = trial
-    return rows + [cur]
-
+    return rows + ([cur] if cur else [])
 
 def _crop(arr: np.ndarray, box, pad: int) -> np.ndarray:
     """Pixels (N, 3) of ``box`` grown by ``pad``, clipped to the image."""
@@ -285,42 +564,3 @@ def _ring(arr: np.ndarray, box, pad: int) -> np.ndarray:
     return ring if len(ring) else _crop(arr, box, 0)
 
 
-def _busy_mask(img: Image.Image, lines: list[Line]) -> np.ndarray:
-    """bool (H, W): True where something is drawn (an edge within 6 px, or an OCR word)."""
-    gray = np.asarray(img.convert("L"), dtype=np.int16)
-    edge = np.zeros(gray.shape, dtype=bool)
-    edge[:, 1:] |= np.abs(np.diff(gray, axis=1)) > 12
-    edge[1:, :] |= np.abs(np.diff(gray, axis=0)) > 12
-    busy = edge.copy()
-    for shift in (2, 4, 6):  # cheap dilation
-        busy[shift:, :] |= edge[:-shift, :]
-        busy[:-shift, :] |= edge[shift:, :]
-        busy[:, shift:] |= edge[:, :-shift]
-        busy[:, :-shift] |= edge[:, shift:]
-    for line in lines:
-        x0, y0, x1, y1 = line.box
-        busy[max(0, y0 - 4):y1 + 4, max(0, x0 - 4):x1 + 4] = True
-    return busy
-
-
-def _region_box(region: str | None, w: int, h: int) -> tuple[int, int, int, int]:
-    """The half of a w x h image named ``region`` (the whole image for None)."""
-    return {"top": (0, 0, w, h // 2), "bottom": (0, h // 2, w, h), "left": (0, 0, w // 2, h),
-            "right": (w // 2, 0, w, h)}.get(region, (0, 0, w, h))
-
-
-def _free_spot(busy: np.ndarray, area, rw: int, rh: int, step: int = 4):
-    """Top-left (x, y) of the first rw x rh rectangle inside ``area`` with no busy pixel, scanning
-    rows top to bottom (step pixels), or None."""
-    x0, y0, x1, y1 = area
-    if x1 - x0 < rw or y1 - y0 < rh:
-        return None
-    ii = np.pad(busy[y0:y1, x0:x1].astype(np.int32).cumsum(0).cumsum(1), ((1, 0), (1, 0)))
-    ys = np.arange(0, y1 - y0 - rh + 1, step)
-    xs = np.arange(0, x1 - x0 - rw + 1, step)
-    sums = ii[ys[:, None] + rh, xs[None, :] + rw] - ii[ys[:, None], xs[None, :] + rw] - ii[ys[:, None] + rh, xs[None, :]] + ii[ys[:, None], xs[None, :]]
-    free = np.argwhere(sums == 0)
-    if not len(free):
-        return None
-    r, c = free[0]
-    return int(x0 + xs[c]), int(y0 + ys[r])

@@ -1,0 +1,109 @@
+"""Erasing text from its background, and compositing new text over it.
+
+The background under a box is modelled from a ring of pixels around it by a per-channel
+least-squares plane ``c + a x + b y`` (flat fills and linear gradients are reproduced exactly),
+refitted twice without the ring pixels that are far from the fit (a neighbouring glyph, the
+edge of a badge). Only pixels of the box that differ from the model (the old glyphs and their
+anti-aliased fringe, dilated by one pixel) are replaced, so untouched background keeps its
+noise and texture, and there is no halo of a flat rectangle.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+TOLERANCE = 10.0
+"""Largest per-channel difference (0-255) from the background model still counted as background."""
+
+
+def clip_box(box, w: int, h: int) -> tuple[int, int, int, int]:
+    """``box`` (x0, y0, x1, y1) rounded outward and clipped to a w x h image."""
+    return (max(0, int(np.floor(box[0]))), max(0, int(np.floor(box[1]))),
+            min(w, int(np.ceil(box[2]))), min(h, int(np.ceil(box[3]))))
+
+
+def background_model(arr: np.ndarray, box, ring: int = 3) -> np.ndarray | None:
+    """float32 (h, w, 3): the modelled background inside ``box`` (clipped), or None when the
+    ring around it is empty (the box covers the image).
+
+    Args:
+        arr: uint8 (H, W, 3) image.
+        box: (x0, y0, x1, y1) pixels.
+        ring: width in pixels of the band around ``box`` the plane is fitted to.
+    """
+    H, W = arr.shape[:2]
+    x0, y0, x1, y1 = clip_box(box, W, H)
+    X0, Y0, X1, Y1 = max(0, x0 - ring), max(0, y0 - ring), min(W, x1 + ring), min(H, y1 + ring)
+    mask = np.ones((Y1 - Y0, X1 - X0), bool)
+    mask[y0 - Y0:y1 - Y0, x0 - X0:x1 - X0] = False
+    ys, xs = np.nonzero(mask)
+    if len(ys) < 3:
+        return None
+    vals = arr[Y0:Y1, X0:X1][mask].astype(np.float64)  # (M, 3)
+    # Coordinates relative to the box centre keep the system well conditioned.
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    A = np.stack([np.ones(len(xs)), xs + X0 - cx, ys + Y0 - cy], 1)
+    keep = np.ones(len(xs), bool)
+    # Start from the median colour: the majority of the ring is background.
+    keep &= np.abs(vals - np.median(vals, 0)).max(1) <= 3 * TOLERANCE
+    if keep.sum() < 3:
+        keep[:] = True
+    coef = None
+    for _ in range(3):
+        coef, *_ = np.linalg.lstsq(A[keep], vals[keep], rcond=None)
+        resid = np.abs(A @ coef - vals).max(1)
+        new_keep = resid <= max(TOLERANCE, 3 * float(np.median(resid[keep])))
+        if new_keep.sum() < 3 or (new_keep == keep).all():
+            break
+        keep = new_keep
+    gy, gx = np.mgrid[y0:y1, x0:x1]
+    B = np.stack([np.ones(gx.size), gx.ravel() - cx, gy.ravel() - cy], 1)
+    return (B @ coef).reshape(y1 - y0, x1 - x0, 3).astype(np.float32)
+
+
+def erase(arr: np.ndarray, box, ring: int = 3) -> np.ndarray:
+    """Replace the foreground pixels of ``box`` by the modelled background, in place.
+
+    Args:
+        arr: uint8 (H, W, 3) image, modified.
+        box: (x0, y0, x1, y1) pixels, the text's box with its padding.
+
+    Returns:
+        bool (H, W): the pixels replaced.
+    """
+    H, W = arr.shape[:2]
+    changed = np.zeros((H, W), bool)
+    x0, y0, x1, y1 = clip_box(box, W, H)
+    model = background_model(arr, (x0, y0, x1, y1), ring)
+    if model is None or x1 <= x0 or y1 <= y0:
+        return changed
+    patch = arr[y0:y1, x0:x1].astype(np.float32)
+    fg = np.abs(patch - model).max(2) > TOLERANCE
+    grown = fg.copy()  # one-pixel dilation catches the anti-aliased fringe
+    grown[1:] |= fg[:-1]
+    grown[:-1] |= fg[1:]
+    grown[:, 1:] |= fg[:, :-1]
+    grown[:, :-1] |= fg[:, 1:]
+    new = np.clip(np.rint(model), 0, 255).astype(np.uint8)
+    arr[y0:y1, x0:x1][grown] = new[grown]
+    changed[y0:y1, x0:x1] = grown & (np.abs(patch - new).max(2) > 0)
+    return changed
+
+
+def composite(arr: np.ndarray, alpha: np.ndarray, origin: tuple[int, int], ink) -> np.ndarray:
+    """Draw coverage ``alpha`` (float (h, w) in [0, 1]) in colour ``ink`` over ``arr`` with its
+    top-left at ``origin`` (x, y), in place (alpha blending over what is there, so the erased
+    background shows between glyphs). Returns the bool (H, W) mask of pixels changed."""
+    H, W = arr.shape[:2]
+    ox, oy = origin
+    h, w = alpha.shape
+    X0, Y0, X1, Y1 = max(0, ox), max(0, oy), min(W, ox + w), min(H, oy + h)
+    changed = np.zeros((H, W), bool)
+    if X1 <= X0 or Y1 <= Y0:
+        return changed
+    a = alpha[Y0 - oy:Y1 - oy, X0 - ox:X1 - ox, None]
+    old = arr[Y0:Y1, X0:X1].astype(np.float32)
+    new = np.clip(np.rint(old * (1 - a) + np.asarray(ink, np.float32) * a), 0, 255).astype(np.uint8)
+    changed[Y0:Y1, X0:X1] = (new != arr[Y0:Y1, X0:X1]).any(2)
+    arr[Y0:Y1, X0:X1] = new
+    return changed

@@ -1,0 +1,88 @@
+"""Where a missing string may go: free space, column edges, the check's place.
+
+A pixel is *busy* when something is drawn there: an edge (a luminance step > 12 between
+neighbours, so smooth gradients are free but glyphs, rules and shapes are not) or an OCR'd word.
+A string is placed only in a rectangle whose text box grown by a margin holds no busy pixel,
+left-aligned to a column edge (the left edge shared by text lines in the area), topmost first.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import ndimage
+
+from rewards.text_match import Line, region_box
+
+RELATION_AREAS = ("below", "directly_below", "above", "directly_above", "right_of", "left_of", "same_row", "same_column")
+
+
+def busy_mask(arr: np.ndarray, lines: list[Line], grow: int = 2) -> np.ndarray:
+    """bool (H, W): True where something is drawn (an edge, grown by ``grow`` px, or an OCR word)."""
+    gray = arr.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
+    edge = np.zeros(gray.shape, bool)
+    edge[:, 1:] |= np.abs(np.diff(gray, axis=1)) > 12
+    edge[1:, :] |= np.abs(np.diff(gray, axis=0)) > 12
+    busy = ndimage.binary_dilation(edge, iterations=grow) if grow else edge
+    for line in lines:
+        for wd in line.words:
+            x0, y0, x1, y1 = wd.box
+            busy[max(0, y0):y1, max(0, x0):x1] = True
+    return busy
+
+
+def is_free(busy: np.ndarray, box) -> bool:
+    """True when ``box`` (x0, y0, x1, y1) lies inside the image and holds no busy pixel."""
+    H, W = busy.shape
+    x0, y0, x1, y1 = (int(round(v)) for v in box)
+    if x0 < 0 or y0 < 0 or x1 > W or y1 > H or x1 <= x0 or y1 <= y0:
+        return False
+    return not busy[y0:y1, x0:x1].any()
+
+
+def topmost_free(busy: np.ndarray, x0: int, area, rw: int, rh: int, step: int = 2) -> int | None:
+    """The smallest y such that the rw x rh rectangle at (x0, y) inside ``area`` is free, or None."""
+    ax0, ay0, ax1, ay1 = area
+    if x0 < ax0 or x0 + rw > ax1 or ay1 - ay0 < rh or x0 < 0 or x0 + rw > busy.shape[1]:
+        return None
+    col = busy[ay0:ay1, x0:x0 + rw].any(1).astype(np.int32)  # (rows,) any busy pixel in the row
+    run = np.concatenate([[0], np.cumsum(col)])
+    ys = np.arange(0, ay1 - ay0 - rh + 1, step)
+    ok = (run[ys + rh] - run[ys]) == 0
+    return int(ay0 + ys[np.argmax(ok)]) if ok.any() else None
+
+
+def column_edges(lines: list[Line], area, tol: int = 4) -> list[int]:
+    """Left x of the text columns inside ``area``: left edges of lines of >= 4 letters or digits
+    (fragments of a misread are not columns) within ``tol`` px clustered, most lines first
+    (ties: leftmost first)."""
+    ax0, ay0, ax1, ay1 = area
+    lefts = sorted(ln.box[0] for ln in lines if ax0 <= ln.box[0] < ax1 and ay0 <= (ln.box[1] + ln.box[3]) / 2 < ay1
+                   and sum(ch.isalnum() for ch in ln.text) >= 4)
+    clusters: list[list[int]] = []
+    for x in lefts:
+        if clusters and x - clusters[-1][-1] <= tol:
+            clusters[-1].append(x)
+        else:
+            clusters.append([x])
+    clusters.sort(key=lambda c: (-len(c), c[0]))
+    return [min(c) for c in clusters]
+
+
+def target_area(exp, width: int, height: int, anchor_box=None) -> tuple[int, int, int, int]:
+    """The box a placed string's text must lie in: the check's region (``region_box``), cut to
+    the side of the anchor's box its relation names; the whole page without either."""
+    area = region_box(exp.region, width, height) if exp.region else (0, 0, width, height)
+    relation = getattr(exp, "relation", None)
+    if anchor_box is None or relation is None:
+        return area
+    x0, y0, x1, y1 = area
+    a0, b0, a1, b1 = anchor_box
+    side = {
+        "below": (x0, max(y0, b1), x1, y1), "directly_below": (a0, max(y0, b1), x1, y1),
+        "above": (x0, y0, x1, min(y1, b0)), "directly_above": (a0, y0, x1, min(y1, b0)),
+        "right_of": (max(x0, a1), max(y0, b0 - (b1 - b0)), x1, min(y1, b1 + (b1 - b0))),
+        "left_of": (x0, max(y0, b0 - (b1 - b0)), min(x1, a0), min(y1, b1 + (b1 - b0))),
+        "same_row": (x0, max(y0, b0 - (b1 - b0)), x1, min(y1, b1 + (b1 - b0))),
+        "same_column": (a0, y0, x1, y1),
+    }.get(relation, area)
+    return side if side[2] > side[0] and side[3] > side[1] else area

@@ -1,0 +1,206 @@
+"""Type matching: which installed face, size and baseline reproduce the text in a box.
+
+The OCR-read string is rendered in every candidate face (family x weight x slant) at the size
+that gives its ink the box's ink height (and, as a second guess, its ink width); the candidate
+whose coverage map is closest to the crop's (mean absolute difference of coverage in [0, 1],
+over the union of both ink boxes) wins. Coverage of the crop is its luminance rescaled between
+the background and the text colour, so anti-aliased edges count fractionally and the comparison
+works the same for dark-on-light and light-on-dark text.
+
+Candidate faces are the DejaVu and Liberation families Debian installs (``scripts/setup.sh``
+installs both when missing); faces whose file is absent are skipped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/truetype/liberation"))
+_FILES = {  # (family, bold, italic) -> file name
+    ("DejaVu Serif", False, False): "DejaVuSerif.ttf", ("DejaVu Serif", True, False): "DejaVuSerif-Bold.ttf",
+    ("DejaVu Serif", False, True): "DejaVuSerif-Italic.ttf", ("DejaVu Serif", True, True): "DejaVuSerif-BoldItalic.ttf",
+    ("DejaVu Sans", False, False): "DejaVuSans.ttf", ("DejaVu Sans", True, False): "DejaVuSans-Bold.ttf",
+    ("DejaVu Sans", False, True): "DejaVuSans-Oblique.ttf", ("DejaVu Sans", True, True): "DejaVuSans-BoldOblique.ttf",
+    ("Liberation Serif", False, False): "LiberationSerif-Regular.ttf", ("Liberation Serif", True, False): "LiberationSerif-Bold.ttf",
+    ("Liberation Serif", False, True): "LiberationSerif-Italic.ttf", ("Liberation Serif", True, True): "LiberationSerif-BoldItalic.ttf",
+    ("Liberation Sans", False, False): "LiberationSans-Regular.ttf", ("Liberation Sans", True, False): "LiberationSans-Bold.ttf",
+    ("Liberation Sans", False, True): "LiberationSans-Italic.ttf", ("Liberation Sans", True, True): "LiberationSans-BoldItalic.ttf",
+}
+
+
+@dataclass(frozen=True)
+class Face:
+    """One installed font file: family name, weight (bold or regular), slant (italic or upright)."""
+
+    family: str
+    bold: bool
+    italic: bool
+    path: str
+
+    def font(self, size: float) -> ImageFont.FreeTypeFont:
+        """This face at ``size`` pixels (em size, >= 4)."""
+        return _font(self.path, round(max(4.0, size) * 4) / 4)
+
+
+@lru_cache(maxsize=512)
+def _font(path: str, size: float) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(path, size)
+
+
+def installed_faces() -> list[Face]:
+    """The candidate faces whose file exists, DejaVu Serif regular first (the fallback)."""
+    faces = []
+    for (family, bold, italic), name in _FILES.items():
+        for folder in FONT_DIRS:
+            if (folder / name).is_file():
+                faces.append(Face(family, bold, italic, str(folder / name)))
+                break
+    return faces
+
+
+@dataclass(frozen=True)
+class TypeStyle:
+    """The type of one line of text.
+
+    Attributes:
+        face: the matched face.
+        size: em size in pixels.
+        baseline: y of the baseline in image pixels.
+        left: x where the pen starts (anchor "ls") so the ink starts where the original's did.
+        ink: RGB text colour.
+        score: 1 - mean absolute coverage difference to the crop, in [0, 1] (1 = identical).
+    """
+
+    face: Face
+    size: float
+    baseline: float
+    left: float
+    ink: tuple[int, int, int]
+    score: float
+
+
+def coverage(crop: np.ndarray, ink: tuple[int, int, int], bg: tuple[int, int, int]) -> np.ndarray:
+    """float32 (H, W) in [0, 1]: how much of each pixel of ``crop`` (uint8 (H, W, 3)) is text,
+    from its luminance between ``bg`` (0) and ``ink`` (1), ITU-R BT.601 weights."""
+    wts = np.array([0.299, 0.587, 0.114], np.float32)
+    lum = crop.astype(np.float32) @ wts
+    li, lb = float(np.dot(ink, wts)), float(np.dot(bg, wts))
+    if abs(li - lb) < 1e-3:
+        return np.zeros(lum.shape, np.float32)
+    return np.clip((lum - lb) / (li - lb), 0.0, 1.0)
+
+
+def render_coverage(text: str, font: ImageFont.FreeTypeFont) -> tuple[np.ndarray, tuple[int, int, int, int]]:
+    """Coverage map float32 (h, w) in [0, 1] of ``text``'s ink and its ink box relative to the
+    pen position (anchor "ls": left end of the baseline)."""
+    x0, y0, x1, y1 = font.getbbox(text, anchor="ls")
+    w, h = max(1, x1 - x0), max(1, y1 - y0)
+    im = Image.new("L", (w, h), 0)
+    ImageDraw.Draw(im).text((-x0, -y0), text, font=font, fill=255, anchor="ls")
+    return np.asarray(im, np.float32) / 255.0, (x0, y0, x1, y1)
+
+
+def ink_bounds(cov: np.ndarray, level: float = 0.35) -> tuple[int, int, int, int] | None:
+    """Box (x0, y0, x1, y1) of pixels with coverage >= ``level``, or None when there are none."""
+    ys, xs = np.nonzero(cov >= level)
+    if not len(ys):
+        return None
+    return int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1
+
+
+def _compare(obs: np.ndarray, ren: np.ndarray) -> float:
+    """1 - mean |obs - ren| over the padded union of the two maps, both aligned at their top-left."""
+    h, w = max(obs.shape[0], ren.shape[0]), max(obs.shape[1], ren.shape[1])
+    a, b = np.zeros((h, w), np.float32), np.zeros((h, w), np.float32)
+    a[:obs.shape[0], :obs.shape[1]] = obs
+    b[:ren.shape[0], :ren.shape[1]] = ren
+    union = (a > 0.1) | (b > 0.1)
+    return 1.0 - float(np.abs(a - b)[union].mean()) if union.any() else 0.0
+
+
+def _observed(arr: np.ndarray, box, ink, bg):
+    """(coverage cropped to its ink, ink box in image pixels) of ``box`` grown by 2 px, or None."""
+    h_img, w_img = arr.shape[:2]
+    x0, y0 = max(0, int(box[0]) - 2), max(0, int(box[1]) - 2)
+    x1, y1 = min(w_img, int(box[2]) + 2), min(h_img, int(box[3]) + 2)
+    if x1 <= x0 or y1 <= y0:
+        return None
+    cov = coverage(arr[y0:y1, x0:x1], ink, bg)
+    ib = ink_bounds(cov)
+    if ib is None:
+        return None
+    return cov[ib[1]:ib[3], ib[0]:ib[2]], (x0 + ib[0], y0 + ib[1], x0 + ib[2], y0 + ib[3])
+
+
+def match_type(arr: np.ndarray, box, text: str, ink, bg, faces: list[Face], words=None) -> TypeStyle | None:
+    """The face, size and pen position that best reproduce ``text`` as drawn in ``box``.
+
+    Args:
+        arr: uint8 (H, W, 3) image.
+        box: (x0, y0, x1, y1) pixels around the text (an OCR box; a loose box is fine).
+        text: the string as OCR read it from the box (what the pixels show).
+        ink, bg: RGB text and background colours (``text_editor.two_means_colours``).
+        faces: candidates (``installed_faces()``).
+        words: optional ``[(box, text)]`` of the line's words: each is then compared on its own
+            (aligned at its own ink), so word spacing and one misread letter do not decide the face.
+
+    Returns:
+        The best ``TypeStyle`` or None when the box holds no ink or ``text`` is blank.
+    """
+    text = " ".join(text.split())
+    if not text or not faces:
+        return None
+    whole = _observed(arr, box, ink, bg)
+    if whole is None:
+        return None
+    obs, (ix0, iy0, ix1, iy1) = whole
+    parts = [(o[0], t) for o, t in ((_observed(arr, b, ink, bg), t) for b, t in (words or [])) if o is not None and t.strip()]
+    if len(parts) < 2:
+        parts = [(obs, text)]
+    best = None
+    for face in faces:
+        ref = face.font(100)
+        rx0, ry0, rx1, ry1 = ref.getbbox(text, anchor="ls")
+        guesses = {100 * (iy1 - iy0) / max(1, ry1 - ry0), 100 * (ix1 - ix0) / max(1, rx1 - rx0)}
+        mid = sum(guesses) / len(guesses)
+        # integer sizes near the guesses too: documents are mostly typeset at whole pixel sizes
+        guesses |= {mid, float(round(mid)), float(round(mid)) - 1, float(round(mid)) + 1}
+        for size in sorted(guesses):
+            if not 4 <= size <= 4 * max(iy1 - iy0, 8):
+                continue
+            fnt = face.font(size)
+            total = weight = 0.0
+            for part_obs, part_text in parts:
+                ren, _ = render_coverage(part_text, fnt)
+                rb = ink_bounds(ren)
+                if rb is None:
+                    continue
+                wgt = float(part_obs.size)
+                total += wgt * _compare(part_obs, ren[rb[1]:rb[3], rb[0]:rb[2]])
+                weight += wgt
+            score = total / weight if weight else 0.0
+            if best is None or score > best.score:
+                # pen position: the whole rendered string's ink top-left lands on the observed one's
+                ren, (bx0, by0, _, _) = render_coverage(text, fnt)
+                rb = ink_bounds(ren) or (0, 0, 1, 1)
+                best = TypeStyle(face, round(size * 4) / 4, float(iy0 - (by0 + rb[1])), float(ix0 - (bx0 + rb[0])),
+                                 tuple(ink), score)
+    return best
+
+
+def stroke_width(cov: np.ndarray, level: float = 0.5) -> float:
+    """Mean stroke width in pixels of the ink in a coverage map: 2 x ink area / ink perimeter
+    (a stroke of width w and length L has area wL and perimeter ~2L). 0.0 without ink."""
+    ink = cov >= level
+    area = int(ink.sum())
+    if not area:
+        return 0.0
+    pad = np.pad(ink, 1)
+    edges = (pad[1:-1, 1:-1] & ~pad[:-2, 1:-1]).sum() + (pad[1:-1, 1:-1] & ~pad[2:, 1:-1]).sum() \
+        + (pad[1:-1, 1:-1] & ~pad[1:-1, :-2]).sum() + (pad[1:-1, 1:-1] & ~pad[1:-1, 2:]).sum()
+    return 2.0 * area / max(1, int(edges))

@@ -1,0 +1,198 @@
+"""Text editor on rendered documents: type matching, erasing, blocks, badges, placement, bounds.
+
+Every page is drawn here with known fonts, sizes and colours, so each property is checked
+against the truth: the face and weight the editor matched, its size within 10%, pixels outside
+the reported boxes unchanged, a badge's string read by the harder pass and never written twice.
+"""
+
+import json
+import shutil
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw
+
+from refine.editors.erase import erase
+from refine.editors.look_harder import candidate_regions, read_regions
+from refine.editors.text_editor import TextEditor
+from refine.editors.type_match import installed_faces, match_type
+from refine.loop import RefineLoop
+from refine.writers.template import TemplateWriter
+from rewards.judges.ocr import OCRJudge, ocr_lines
+from rewards.rubric import Check, Criterion, Item, Rubric, TextExpectation
+
+pytestmark = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
+FACES = {(f.family, f.bold, f.italic): f for f in installed_faces()}
+SERIF, SERIF_BOLD = FACES[("DejaVu Serif", False, False)], FACES[("DejaVu Serif", True, False)]
+SANS, SANS_BOLD = FACES[("DejaVu Sans", False, False)], FACES[("DejaVu Sans", True, False)]
+
+
+def draw(img, xy, text, face, size, fill):
+    """Draw ``text`` with its baseline's left end at ``xy``; returns its ink box."""
+    d = ImageDraw.Draw(img)
+    fnt = face.font(size)
+    d.text(xy, text, font=fnt, fill=fill, anchor="ls")
+    return d.textbbox(xy, text, font=fnt, anchor="ls")
+
+
+def failing(judge, img, checks):
+    verdicts = judge.judge([img], [""], [checks])[0]
+    return [(c, v) for c, v in zip(checks, verdicts) if v.answer == "no"]
+
+
+def unchanged_outside(before, after, actions):
+    changed = (np.asarray(before) != np.asarray(after)).any(2)
+    inside = np.zeros(changed.shape, bool)
+    for a in actions:
+        for x0, y0, x1, y1 in a["boxes"]:
+            inside[max(0, y0):max(0, y1), max(0, x0):max(0, x1)] = True
+    return int((changed & ~inside).sum()) == 0 and all(a.get("outside_share", 0.0) == 0.0 for a in actions)
+
+
+def test_type_match_finds_face_weight_size_and_baseline():
+    # No OCR: the crop of a known rendering is matched among all installed faces.
+    cases = [("Annual Report", SERIF_BOLD, 30, (250, 250, 250), (30, 40, 90)),
+             ("revenue by region", SANS, 17, (30, 30, 30), (250, 250, 250))]
+    if ("Liberation Sans", False, False) in FACES:
+        cases.append(("Quarterly plan", FACES[("Liberation Sans", False, False)], 19, (20, 20, 20), (240, 240, 235)))
+    for text, face, size, ink, bg in cases:
+        img = Image.new("RGB", (420, 70), bg)
+        box = draw(img, (20, 48), text, face, size, ink)
+        st = match_type(np.asarray(img), box, text, ink, bg, list(FACES.values()))
+        assert (st.face.family, st.face.bold, st.face.italic) == (face.family, face.bold, face.italic)
+        assert abs(st.size / size - 1) < 0.05 and abs(st.baseline - 48) <= 1 and abs(st.left - 20) <= 1
+
+
+def test_erase_restores_a_gradient_without_halo():
+    ramp = np.linspace(40, 200, 300, dtype=np.float32)
+    clean = np.repeat(np.stack([ramp, ramp * 0.8, 255 - ramp], 1)[None], 80, 0).round().astype(np.uint8)  # (80, 300, 3)
+    img = Image.fromarray(clean.copy())
+    box = draw(img, (40, 55), "Gradient title", SANS_BOLD, 28, (255, 255, 255))
+    arr = np.array(img)
+    changed = erase(arr, (box[0] - 3, box[1] - 3, box[2] + 3, box[3] + 3))
+    assert changed.sum() > 500  # the glyphs went
+    assert np.abs(arr.astype(int) - clean.astype(int)).max() <= 2  # background back to within 2 levels, no halo
+    untouched = np.ones(changed.shape, bool)
+    untouched[box[1] - 3:box[3] + 3, box[0] - 3:box[2] + 3] = False
+    assert not changed[untouched].any()
+
+
+def test_bold_title_rewritten_in_its_type_through_the_loop(tmp_path):
+    img = Image.new("RGB", (560, 300), (248, 246, 240))
+    ImageDraw.Draw(img).rectangle([0, 0, 560, 70], fill=(40, 30, 100))
+    truth = draw(img, (24, 48), "Quartely Results", SERIF_BOLD, 30, (250, 250, 250))
+    draw(img, (24, 130), "Revenue grew in every region", SERIF, 18, (30, 30, 30))
+    draw(img, (24, 160), "Costs stayed flat", SERIF, 18, (30, 30, 30))
+    img.save(tmp_path / "start.png")
+    checks = (Check("1", "q", expects=(TextExpectation("Quarterly Results", "top"),)),
+              Check("2", "q", expects=(TextExpectation("Costs stayed flat"),)))
+    item = Item("deck", "p", Rubric((Criterion("text", checks),)), image=tmp_path / "start.png")
+    summary = RefineLoop(OCRJudge(), TemplateWriter(), TextEditor(), iterations=1).run([item], tmp_path / "out")
+    [res] = summary["items"]
+    assert res["scores"][-1]["pass_rate"] == 1.0 and res["scores"][0]["pass_rate"] == 0.5
+    assert res["edits"]["rewritten"] == 1 and res["edits"]["added"] == 0
+    [record] = [json.loads(x) for x in (tmp_path / "out" / "deck" / "instructions.jsonl").read_text().splitlines()]
+    [act] = record["editor_actions"]
+    assert act["action"] == "replace" and act["type"]["bold"] and act["type"]["family"] == "DejaVu Serif"
+    assert abs(act["type"]["size"] / 30 - 1) < 0.1 and act["outside_share"] == 0.0
+    after = Image.open(tmp_path / "out" / "deck" / "iter_1.png").convert("RGB")
+    assert unchanged_outside(img, after, [act])
+    # light text on the band still: the new glyphs are light, the band around them navy
+    band = np.asarray(after)[truth[1]:truth[3], truth[0]:truth[2] + 20].reshape(-1, 3).astype(int)
+    assert (band.sum(1) > 700).sum() > 300 and np.median(band.sum(1)) < 250
+
+
+def test_badge_text_read_by_the_harder_pass_and_not_written_again():
+    img = Image.new("RGB", (420, 260), (243, 236, 220))
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle([30, 40, 86, 82], radius=8, fill=(30, 90, 80))
+    draw(img, (42, 70), "03", SERIF_BOLD, 22, (255, 255, 255))
+    d.rounded_rectangle([200, 150, 330, 190], radius=8, fill=(200, 90, 40))
+    draw(img, (212, 177), "10k+", SANS_BOLD, 20, (255, 255, 255))
+    draw(img, (30, 140), "Stay safe at work", SERIF, 18, (40, 30, 30))
+    arr = np.asarray(img)
+    lines = ocr_lines(img)
+    extra = read_regions(img, candidate_regions(arr, lines, 100))
+    assert {"03", "10k+"} <= {ln.text for ln in extra}
+    checks = [Check("1", "q", expects=(TextExpectation("03", "top"),)), Check("2", "q", expects=(TextExpectation("10k+"),))]
+    verdict = OCRJudge().judge([img], [""], [checks])[0]
+    editor = TextEditor()
+    out = editor.edit(img, "", [(c, v) for c, v in zip(checks, verdict)], seed=0)  # as if both had failed
+    assert np.array_equal(np.asarray(out), arr)  # nothing written twice
+    assert all(a["action"].startswith("skip: already on the page") for a in editor.last_actions)
+
+
+def test_badge_misspelling_fixed_inside_the_badge():
+    img = Image.new("RGB", (420, 200), (250, 250, 250))
+    ImageDraw.Draw(img).rounded_rectangle([30, 60, 190, 102], radius=8, fill=(30, 90, 80))
+    draw(img, (42, 89), "Regitser now", SANS_BOLD, 18, (255, 255, 255))
+    draw(img, (30, 160), "Opening hours", SANS, 18, (20, 20, 20))
+    judge, editor = OCRJudge(), TextEditor()
+    checks = [Check("1", "q", expects=(TextExpectation("Register now"),)), Check("2", "q", expects=(TextExpectation("Opening hours"),))]
+    out = editor.edit(img, "", failing(judge, img, checks), seed=0)
+    [act] = editor.last_actions
+    assert act["action"] == "replace" and act["type"]["bold"] and act["type"]["family"] == "DejaVu Sans"
+    assert all(30 <= b[0] and b[2] <= 190 and 60 <= b[1] and b[3] <= 102 for b in act["boxes"])  # inside the badge
+    assert unchanged_outside(img, out, [act])
+    assert [v.answer for v in judge.judge([out], [""], [checks])[0]] == ["yes", "yes"]
+
+
+def test_wrapped_paragraph_retypeset_as_one_block():
+    img = Image.new("RGB", (520, 260), (252, 250, 246))
+    text = "Our team delivered the new platform on time and under budget this year."
+    wrong = text.replace("platform", "platfrom")
+    fnt, rows, cur = SERIF.font(18), [], ""
+    for word in wrong.split():  # wrap at 300 px, as a layout tool would
+        if cur and fnt.getlength(f"{cur} {word}") > 300:
+            rows.append(cur)
+            cur = word
+        else:
+            cur = f"{cur} {word}".strip()
+    rows.append(cur)
+    for k, row in enumerate(rows):
+        draw(img, (30, 60 + 24 * k), row, SERIF, 18, (25, 25, 25))
+    judge, editor = OCRJudge(), TextEditor()
+    checks = [Check("1", "q", expects=(TextExpectation(text),))]
+    out = editor.edit(img, "", failing(judge, img, checks), seed=0)
+    [act] = editor.last_actions
+    assert act["action"] == "replace" and act["type"]["lines"] == len(rows) >= 3
+    assert abs(act["type"]["size"] / 18 - 1) < 0.1 and not act["type"]["bold"]
+    assert all(b[2] <= 30 + 300 * 1.2 for b in act["boxes"])  # within the block's width
+    assert unchanged_outside(img, out, [act])
+    assert judge.judge([out], [""], [checks])[0][0].answer == "yes"
+
+
+def test_missing_string_placed_in_free_space_or_not_at_all():
+    img = Image.new("RGB", (520, 320), (250, 250, 250))
+    for k, t in enumerate(["Sales rose by ten percent", "Costs fell in the north", "Hiring starts in spring"]):
+        draw(img, (30, 50 + 28 * k), t, SERIF, 18, (25, 25, 25))
+    judge, editor = OCRJudge(), TextEditor()
+    chk = Check("1", "q", expects=(TextExpectation("Call us today", "bottom"),))
+    out = editor.edit(img, "", failing(judge, img, [chk]), seed=0)
+    [act] = editor.last_actions
+    x0, y0, x1, y1 = act["box"]
+    assert act["action"] == "place" and y0 >= 160 and x0 == pytest.approx(30, abs=3)  # bottom half, left column edge
+    assert abs(act["type"]["size"] / 18 - 1) < 0.1  # body size
+    assert not (np.asarray(img)[y0 - 8:y1 + 8, x0 - 8:x1 + 8] != 250).any()  # was empty, with a margin
+    assert judge.judge([out], [""], [[chk]])[0][0].answer == "yes"
+    # A full page: nothing is written, and the log says why.
+    full = Image.new("RGB", (300, 120), (250, 250, 250))
+    for k in range(4):
+        draw(full, (10, 25 + 28 * k), "Busy line of text here", SERIF, 20, (25, 25, 25))
+    out = editor.edit(full, "", failing(judge, full, [chk]), seed=0)
+    assert np.array_equal(np.asarray(out), np.asarray(full))
+    assert editor.last_actions[0]["action"].startswith("skip: no free space")
+
+
+def test_huge_expected_string_fails_that_check_in_one_line():
+    img = Image.new("RGB", (200, 80), (250, 250, 250))
+    draw(img, (10, 40), "Hello", SERIF, 18, (20, 20, 20))
+    huge = Check("1", "q", expects=(TextExpectation("word " * 20000),))
+    fine = Check("2", "q", expects=(TextExpectation("Hallo"),))
+    editor = TextEditor()
+    from rewards.rubric import Verdict
+    out = editor.edit(img, "", [(huge, Verdict("1", "no", "ocr", "")), (fine, Verdict("2", "no", "ocr", ""))], seed=0)
+    first = editor.last_actions[0]
+    assert first["check"] == "1" and first["action"] == "fail: expected string of 100000 characters is over max_chars=2000"
+    assert "\n" not in first["action"] and len(first["text"]) < 300
+    assert [a["check"] for a in editor.last_actions] == ["1", "2"]  # the other check was still edited
