@@ -248,3 +248,45 @@ def test_refine_takes_shard_too(tmp_path):
     items, _ = load_items(DATA)
     ids = [it.id for it in items[:5]]
     assert outs == [ids[0::2], ids[1::2]]
+
+
+def _noise_images(folder: Path, names: list[str]) -> Path:
+    folder.mkdir(parents=True)
+    rng = np.random.default_rng(1)
+    for name in names:
+        Image.fromarray(rng.integers(0, 255, (16, 24, 3), dtype=np.uint8)).save(folder / f"{name}.png")
+    return folder
+
+
+def test_judge_writes_official_techimage_and_igenbench_files(tmp_path):
+    from rewards.scorers.igenbench_results import read_igenbench_results
+    from rewards.scorers.techimage_results import score_results_file
+
+    bench = [{"task_id": "general_rubric", "rubrics": [{"Clarity": ["Legible?", "Clean?"]}]},
+             {"task_id": "bio_1", "detailed_description": "A cell", "rubrics": [{"Cell": ["Nucleus?", "Wall?", "Label?"]}]},
+             {"task_id": "engineering_2", "detailed_description": "A gear", "rubrics": [{"Gear": ["Teeth?"]}, {"Axis": ["Axis?"]}]}]
+    (tmp_path / "ProImageBench.json").write_text(json.dumps(bench))
+    images = _noise_images(tmp_path / "ti_images", ["bio_1", "engineering_2"])
+    out = tmp_path / "ti"
+    assert eval_run("benchmark=techimage", f"data={tmp_path / 'ProImageBench.json'}", f"images={images}", f"out={out}", "report=false") == 0
+    entries = json.loads((out / "results" / "results.json").read_text())
+    assert [e["task_id"] for e in entries] == ["bio_1", "bio_1_general", "engineering_2", "engineering_2_general"]
+    assert all(v in (0, 1) for e in entries for c in e["rubrics"] for vs in c.values() for v in vs)
+    scores = json.loads((out / "scores.json").read_text())
+    official, _ = score_results_file(out / "results")
+    assert scores["scores"]["all"]["Acc"] == official["all"]["Acc"] and set(scores["scores"]) == {"all", "bio", "engineering"}
+
+    data = tmp_path / "igen"
+    data.mkdir()
+    for i in ("1", "2"):
+        (data / f"{i}.json").write_text(json.dumps({"id": i, "t2i_prompt": "A chart", "evaluation": [
+            {"source": "prompt", "ground": "4", "question": "How many bars?", "question_type": "Data Marks", "judgments": []},
+            {"source": "seed", "ground": "Q4", "question": "Which is highest?", "question_type": "Data Ordering", "judgments": []}]}))
+    images = _noise_images(tmp_path / "ig_images", ["1", "2"])
+    out = tmp_path / "ig"
+    assert eval_run("benchmark=igenbench", f"data={data}", f"images={images}", f"out={out}", "report=false") == 0
+    per_pair, errors = read_igenbench_results(out / "results")
+    assert not errors and list(per_pair) == [("images:ig_images", "pixel")]
+    scores = json.loads((out / "scores.json").read_text())
+    judged = [q for q in per_pair[("images:ig_images", "pixel")]]
+    assert scores["models"][0]["scores"]["judged"] == sum(len(q.answers) for q in judged) == 4
