@@ -74,8 +74,13 @@ def real_judge(device: str, dtype: torch.dtype) -> LocalVLMJudge:
                               image_token_id=tid("<|image_pad|>"), video_token_id=tid("<|video_pad|>"),
                               vision_start_token_id=tid("<|vision_start|>"), vision_end_token_id=tid("<|vision_end|>"))
     torch.manual_seed(0)
-    with torch.device(device):
-        model = Qwen2_5_VLForConditionalGeneration(config).to(dtype).eval()
+    default = torch.get_default_dtype()
+    torch.set_default_dtype(dtype)  # build in bf16 directly: a float32 copy of 8 B weights would need 33 GB
+    try:
+        with torch.device(device):
+            model = Qwen2_5_VLForConditionalGeneration(config).to(dtype).eval()
+    finally:
+        torch.set_default_dtype(default)
     judge = LocalVLMJudge(torch_dtype=str(dtype).removeprefix("torch."), device=device, image_max_side=10_000)
     judge.model, judge.processor = model, processor
     processor.tokenizer.padding_side = "left"
