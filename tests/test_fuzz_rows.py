@@ -129,3 +129,37 @@ def _numbers(obj):
             yield from _numbers(v)
     elif isinstance(obj, (int, float)) and not isinstance(obj, bool):
         yield obj
+
+
+def test_fuzzed_rows_and_images_through_eval_judging(tmp_path, capsys):
+    """``rubricloop-eval images=...``: the OCR judge answers every item whose image opens (any mode),
+    the rest fail alone with a named line."""
+    made = make_images(tmp_path)
+    cases = make_cases(30, 3, images={}, formats=("bizgeneval",))
+    data = tmp_path / "bizgeneval.jsonl"
+    data.write_bytes(b"\n".join(c.line for c in cases) + b"\n")
+    folder = tmp_path / "judge_these"
+    folder.mkdir()
+    pool = sorted(made)
+    for k, c in enumerate(cases):  # the image each row names, in a random mode or broken
+        src = tmp_path / made[pool[(7 * k) % len(pool)]]
+        if src.is_file():
+            (folder / f"slides_text_{10_000 + k}.png").write_bytes(src.read_bytes())
+    out = tmp_path / "out"
+    cfg = config("eval", ["benchmark=bizgeneval", f"data={data}", f"images={folder}", f"out={out}", "report=false",
+                          *FAST_OCR])
+    with deadline(90):
+        code = eval_run(cfg)
+    stdout, stderr = capsys.readouterr()
+    assert "Traceback" not in stderr and "Traceback" not in stdout and code in (0, 1)
+    errors = error_lines(stderr)
+    assert all(e.startswith((f"{data}:", "item ", "no result file")) and "\n" not in e for e in errors), errors[:5]
+    checked = 0
+    for k, c in enumerate(cases):
+        name = pool[(7 * k) % len(pool)]
+        if c.mutations or not name.startswith("ok"):
+            continue
+        result = json.loads((out / "results" / f"slides_text_{10_000 + k}.json").read_text())
+        assert result["meta_info"]["1"]["result"] is True, (name, result["meta_info"]["1"])  # "exactly 'Q3 Revenue'"
+        checked += 1
+    assert checked >= 5
