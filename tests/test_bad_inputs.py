@@ -224,6 +224,8 @@ def test_second_live_run_is_refused_and_a_killed_run_resumes(tmp_path):
     assert first.returncode == -signal.SIGKILL
     mtime = (out / "ok0" / "result.json").stat().st_mtime_ns
     assert (out / ".lock").exists() and list(system_tmp.iterdir()) == []
+    partial = json.loads((out / "summary.json").read_text())
+    assert partial["complete"] is False and [it["id"] for it in partial["items"]] == ["ok0"]
 
     resumed = refine(*args, env=env)
     assert resumed.returncode == 0, resumed.stderr
@@ -231,6 +233,7 @@ def test_second_live_run_is_refused_and_a_killed_run_resumes(tmp_path):
     assert (out / "ok0" / "result.json").stat().st_mtime_ns == mtime
     assert all(answers(out, r["id"]) == ["yes"] for r in rows)
     assert not (out / ".tmp").exists() and list(system_tmp.iterdir()) == []
+    assert json.loads((out / "summary.json").read_text())["complete"] is True
 
 
 def test_license_is_an_spdx_expression():
