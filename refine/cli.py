@@ -5,8 +5,9 @@
 
 Exit status: 0 when every item finished, 1 when any row or item failed (the others still run
 and the summary records the failure; a judge whose calls all failed for an item fails it), 2 for
-a bad option, an ``out`` that cannot be written, or an ``out`` another live run holds (its
-``.lock``), 130 on Ctrl-C (finished items are kept; re-run to resume).
+a bad option, a ``data`` file that cannot be read or holds no rows, an ``out`` that cannot be
+written, or an ``out`` another live run holds (its ``.lock``), 130 on Ctrl-C (finished items
+are kept; re-run to resume).
 
 Hydra itself writes nothing (``conf/refine.yaml``): ``out`` is checked first, then the run
 writes ``<out>/.hydra/``, ``<out>/refine.log`` and keeps temporary files (tesseract's) in
@@ -196,12 +197,12 @@ def run(cfg: DictConfig) -> int:
     out = Path(cfg.out)
     try:
         items, load_errors = load_items(data)
-    except RubricError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
+    except RubricError as e:  # data= names no readable file: an option error
+        print(f"error: data={e}", file=sys.stderr)  # e: "<path>: cannot read rubric file (<reason>)"
+        return 2
     if not items and not load_errors:
-        print(f"error: {data} holds no items", file=sys.stderr)
-        return 1
+        print(f"error: data={data} holds no items", file=sys.stderr)
+        return 2
     items = items[: cfg.limit]
     items = [it for _, it in select_shard(items, cfg.get("shard"))]
     try:

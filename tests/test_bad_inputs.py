@@ -244,3 +244,22 @@ def test_license_is_an_spdx_expression():
     meta = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())
     assert meta["project"]["license"] == "MIT"
     assert any(r.replace(" ", "").startswith("setuptools>=77") for r in meta["build-system"]["requires"])
+
+
+@pytest.mark.parametrize("make, reason", [
+    (lambda d: d / "none.jsonl", "cannot read rubric file (No such file or directory)"),
+    (lambda d: d, "cannot read rubric file (Is a directory)"),
+])
+def test_unreadable_data_is_an_option_error(tmp_path, make, reason):
+    data = make(tmp_path)
+    proc = refine(f"data={data}", f"out={tmp_path / 'out'}", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == f"error: data={data}: {reason}"
+    assert not (tmp_path / "out").exists()
+
+
+def test_data_without_rows_is_an_option_error(tmp_path):
+    data = write_rows(tmp_path, ["", "   "])
+    proc = refine(f"data={data}", f"out={tmp_path / 'out'}", cwd=tmp_path)
+    assert proc.returncode == 2 and proc.stderr.strip() == f"error: data={data} holds no items"
+    assert not (tmp_path / "out").exists()
