@@ -98,3 +98,18 @@ def test_enclosing_box_needs_four_sides():
     filled = np.full((100, 200), 250, np.uint8)
     filled[10:90, 20:180] = 40  # a dark panel: its edge is the box
     assert enclosing_box(filled, (60, 40, 140, 60)) == (19, 9, 180, 90)  # the first pixels outside the fill
+
+
+def test_look_again_before_no():
+    """A page pass that dropped words is not taken for a "no": the strip is re-read on its own."""
+    img = Image.new("RGB", (520, 120), (250, 250, 247))
+    ImageDraw.Draw(img).text((40, 50), "Prepared June 2021 for the board", font=ImageFont.truetype(SERIF, 18), fill=(40, 40, 40))
+    judge = OCRJudge()
+    full = judge.read(img)
+    assert any("Prepared June 2021" in ln.text for ln in full)
+    line = next(ln for ln in full if "board" in ln.text)
+    dropped = [type(line)(tuple(w for w in line.words if w.text not in ("Prepared", "June")))]  # as the page pass misread it
+    q = 'Is the subtitle text exactly "Prepared June 2021 for the board"?'
+    v = judge.judge_lines(dropped, img.size, Check("1", q, spec=compile_question(q)), img)
+    assert v.answer == "yes" and len(v.evidence["reread"]) == 1
+    assert judge.judge_lines(dropped, img.size, Check("1", q, spec=compile_question(q))).answer == "no"  # no image: no second look

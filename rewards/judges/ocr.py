@@ -103,13 +103,23 @@ class OCRJudge:
         return find_matches(exp.text, lines, width, height, exp.region, self.case_sensitive, self.lenient, self.max_lines)
 
     def judge_lines(self, lines: list[Line], size: tuple[int, int], check: Check, image: Image.Image | None = None) -> Verdict:
-        """The verdict on ``check`` given the OCR ``lines`` of an image of ``size`` (w, h) pixels;
-        ``image`` (optional) lets the judge look for an enclosing box."""
+        """The verdict on ``check`` given the OCR ``lines`` of an image of ``size`` (w, h) pixels.
+
+        ``image`` (optional) lets the judge look for an enclosing box, and look again before it
+        answers "no" because a string was not read: the strip around the best near match is
+        re-read on its own (``reread_strip``) and the check decided on the lines read there.
+        """
         specs = self.text_specs(check)
         if not specs:
             note = f" ({check.spec.note})" if check.spec is not None and check.spec.note else ""
             return withheld(check, self.name, f"no text expectation: only a VLM can decide this check{note}")
         decisions = [decide_text(s, lines, image, size, self.case_sensitive, self.lenient, self.max_lines) for s in specs]
+        reread = []
+        if image is not None and any(d.holds is False and d.rule == "read" for d in decisions):
+            for rec in (r for d in decisions for r in d.records if r["rule"] == "read" and r["box"] and r["similarity"] >= 0.3):
+                lines, strip = self.reread_strip(image, lines, rec["text"], rec["box"], rec["ocr_text"])
+                reread.append(list(strip))
+            decisions = [decide_text(s, lines, image, size, self.case_sensitive, self.lenient, self.max_lines) for s in specs]
         records = [dict(r, region=s.region) for s, d in zip(specs, decisions) for r in d.records]
         failed = next((d for d in decisions if d.holds is False), None)
         unknown = next((d for d in decisions if d.holds is None), None)
@@ -121,7 +131,7 @@ class OCRJudge:
         decided = failed or unknown or decisions[0]
         evidence = {"expects": records, "anchors": [a for d in decisions for a in d.anchors],
                     "enclosing_box": next((list(d.enclosing_box) for d in decisions if d.enclosing_box), None),
-                    "rule": decided.rule, "checked": checked, "not_checked": not_checked,
+                    "rule": decided.rule, "checked": checked, "not_checked": not_checked, "reread": reread,
                     "ocr_text": head["ocr_text"], "box": head["box"]}
         if failed is not None:
             return Verdict(check.id, "no", self.name, f"{failed.detail} (checked: {checked})", evidence)
@@ -129,6 +139,37 @@ class OCRJudge:
             reason = f"text part holds (checked: {checked}); only a VLM can decide: {', '.join(not_checked)}"
             return Verdict(check.id, "withheld", self.name, reason, evidence)
         return Verdict(check.id, "yes", self.name, f"{decided.detail} (checked: {checked})", evidence)
+
+    def reread_strip(self, image: Image.Image, lines: list[Line], expected: str, box, matched: str,
+                     scale: float = 3.0) -> tuple[list[Line], tuple[int, int, int, int]]:
+        """Read again, on its own, the strip of ``image`` around a near match of ``expected``.
+
+        The strip is the near match's box grown by one line height up and down and, sideways, by
+        the width the missing characters would take (the matched text's mean character width
+        times the length difference, plus 4 characters); it is read as one text line (psm 7) at
+        ``scale`` with no fill pass. Page passes drop words next to a misread (tesseract 5.3 read
+        "2021 for the board" of "Prepared June 2021 for the board" in small serif type on the
+        fidelity set; the strip alone reads it all).
+
+        Returns:
+            (lines, strip): ``lines`` with those whose centre lies in the strip replaced by the
+            strip's lines (boxes in pixels of ``image``), and the strip's box. On an OCR error the
+            lines are returned unchanged.
+        """
+        x0, y0, x1, y1 = box
+        char_w = (x1 - x0) / max(1, len(matched))
+        grow_x = char_w * (max(0, len(expected) - len(matched)) + 4)
+        grow_y = y1 - y0
+        strip = (max(0, int(x0 - grow_x)), max(0, y0 - grow_y), min(image.width, int(x1 + grow_x + 1)), min(image.height, y1 + grow_y))
+        try:
+            found = ocr_lines(image.crop(strip), self.lang, 7, scale, None, fills=False)
+        except OCRError:
+            return lines, strip
+        dx, dy = strip[0], strip[1]
+        moved = [Line(tuple(Word(w.text, (w.box[0] + dx, w.box[1] + dy, w.box[2] + dx, w.box[3] + dy)) for w in ln.words))
+                 for ln in found]
+        inside = lambda b: strip[0] <= (b[0] + b[2]) / 2 <= strip[2] and strip[1] <= (b[1] + b[3]) / 2 <= strip[3]  # noqa: E731
+        return [ln for ln in lines if not inside(ln.box)] + moved, strip
 
     def judge(self, images: Sequence[Image.Image], prompts: Sequence[str], checks: Sequence[Sequence[Check]]) -> list[list[Verdict]]:
         """One verdict per check per image; each image is OCR'd once. An OCR failure on one image
