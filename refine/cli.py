@@ -227,6 +227,9 @@ def run(cfg: DictConfig) -> int:
             print(f"error: {e}", file=sys.stderr)
             discard(out, created)
             return 2
+        except KeyboardInterrupt:  # while models load: leave no empty out behind
+            discard(out, created)
+            raise
         with run_files(cfg, out):
             return refine(cfg, loop, items, load_errors, data, out)
 
@@ -263,7 +266,11 @@ def refine(cfg: DictConfig, loop: RefineLoop, items: list, load_errors: list[str
 
 @hydra.main(config_path="pkg://conf", config_name="refine", version_base="1.3")
 def _main(cfg: DictConfig) -> None:
-    code = run(cfg)
+    try:
+        code = run(cfg)
+    except KeyboardInterrupt:  # while loading models, before the loop: nothing to keep yet
+        print("\ninterrupted", file=sys.stderr)
+        code = 130
     if code:
         raise SystemExit(code)
 
