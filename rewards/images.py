@@ -10,7 +10,8 @@ they store (often black, so black text on a transparent PNG disappears). The rul
   (32-bit float) are mapped by the range their values fit: ``F`` within [0, 1] is a
   [0, 1] image, anything within [0, 255] is already 8-bit, within [0, 65535] is 16-bit;
   values outside 0..65535 (or NaN) are refused, since no range is known for them;
-- ``1``, ``L``, ``P``, ``RGB``, ``CMYK``, ``YCbCr``, ``LAB``, ``HSV`` use Pillow's conversion;
+- ``1``, ``L``, ``P``, ``RGB``, ``RGBX``, ``CMYK``, ``YCbCr``, ``LAB``, ``HSV`` use Pillow's
+  conversion; a mode Pillow cannot convert (``La``, which no file reader produces) is refused;
 - the EXIF orientation of a photo is applied, and a multi-frame file gives its first frame.
 """
 
@@ -23,7 +24,7 @@ import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 WHITE = (255, 255, 255)
-ALPHA_MODES = ("LA", "PA", "RGBA", "RGBa", "La")
+ALPHA_MODES = ("LA", "PA", "RGBA", "RGBa", "La")  # La: refused, Pillow has no conversion
 WIDE_MODES = ("I;16", "I;16L", "I;16B", "I;16N", "I", "F")
 
 
@@ -73,8 +74,6 @@ def to_rgb(image: Image.Image, background: tuple[int, int, int] = WHITE) -> Imag
                 gray = Image.merge("LA", (gray, alpha))
             image = gray
             mode = image.mode
-        elif mode == "La":
-            image = image.convert("RGBa")
         if mode in ALPHA_MODES or image.mode in ALPHA_MODES or transparency is not None:
             rgba = image.convert("RGBA")
             page = Image.new("RGBA", rgba.size, (*background, 255))

@@ -154,3 +154,21 @@ def test_unreadable_files_are_one_line_errors(tmp_path):
         with pytest.raises(ImageError) as e:
             open_image(path)
         assert str(e.value).startswith(start) and "\n" not in str(e.value)
+
+
+def test_the_remaining_modes():
+    pa = Image.new("PA", (2, 1))
+    pa.putpalette([0, 0, 0] * 256)
+    pa.putpixel((0, 0), (0, 255))  # black, opaque; (1, 0) stays black at alpha 0
+    assert [px(to_rgb(pa), (x, 0)) for x in range(2)] == [(0, 0, 0), (255, 255, 255)]
+    premultiplied = Image.new("RGBa", (1, 1), (100, 0, 0, 128))  # red 200 at alpha 128, premultiplied
+    r = px(to_rgb(premultiplied), (0, 0))
+    assert abs(r[0] - round(200 * 128 / 255 + 255 * 127 / 255)) <= 1 and abs(r[1] - 127) <= 1
+    big_endian = Image.frombytes("I;16B", (2, 1), bytes([0xFF, 0xFF, 0x80, 0x80]))  # 65535, 32896
+    assert [px(to_rgb(big_endian), (x, 0))[0] for x in range(2)] == [255, 128]
+    ycc = Image.new("YCbCr", (1, 1), (255, 128, 128))  # luma 255, no chroma: white
+    assert px(to_rgb(ycc), (0, 0)) == (255, 255, 255)
+    assert px(to_rgb(Image.new("HSV", (1, 1), (0, 255, 255))), (0, 0)) == (255, 0, 0)
+    assert px(to_rgb(Image.new("RGBX", (1, 1), (1, 2, 3, 0))), (0, 0)) == (1, 2, 3)
+    with pytest.raises(ImageError, match=r"^cannot convert mode La to RGB \(ValueError: conversion from La"):
+        to_rgb(Image.new("La", (1, 1)))
