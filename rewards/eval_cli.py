@@ -87,6 +87,9 @@ def check_options(cfg: DictConfig) -> dict[str, Any]:
         problems.append(f"results={results} is not a folder of result files")
     if mode == "judge" and not Path(cfg.images).is_dir():
         problems.append(f"images={cfg.images} is not a folder of images")
+    if cfg.benchmark == "genexam" and mode != "score":
+        problems.append("benchmark=genexam: its official result files need the judge's three global 0-2 ratings, "
+                        "which no judge preset gives; score an existing result folder with results=...")
     if cfg.lora and not Path(cfg.lora).is_dir():
         problems.append(f"lora={cfg.lora} is not a checkpoint folder (checkpoints/<run>/step_<n>)")
     if cfg.lora and mode != "generate":

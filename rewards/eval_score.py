@@ -65,6 +65,8 @@ def score_bizgeneval_results(data: Path, results: Path, alpha: float, only: set[
             entry = per_item.setdefault(r["id"], {"id": r["id"], "groups": {"domain": r["domain"], "dimension": r["dimension"]},
                                                   "metrics": {}})
             entry["metrics"][subset] = r["error_score"]
+            if subset == "all":  # share of questions answered True: informative where the penalty floors at 0
+                entry["metrics"]["accuracy"] = r["accuracy"]
     summary = {
         "benchmark": "bizgeneval",
         "data": str(data),

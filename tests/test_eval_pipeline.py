@@ -78,6 +78,9 @@ def test_generate_judge_score_writes_official_files_tables_report_and_resumes(tm
     assert Image.open(out / "images" / "140.png").size == (48, 80)
     per_item = {r["id"]: r["metrics"]["all"] for r in scores["per_item"]}
     assert per_item == {it.id: pytest.approx(official_penalty(out / "results" / f"{it.id}.json")) for it in items[:3]}
+    # the share of questions answered True equals the "accuracy" the official judge stores in the file
+    assert {r["id"]: r["metrics"]["accuracy"] for r in scores["per_item"]} == \
+        {it.id: pytest.approx(json.loads((out / "results" / f"{it.id}.json").read_text())["accuracy"]) for it in items[:3]}
     assert scores["coverage"]["withheld"] == sum(1 for it in items[:3] for c in it.rubric.checks if c.id.endswith("9"))
     for name in ("summary_by_domain.csv", "summary_by_dimension.csv", "summary_by_domain.md", "report.html"):
         assert (out / name).is_file(), name
@@ -91,6 +94,9 @@ def test_generate_judge_score_writes_official_files_tables_report_and_resumes(tm
     assert eval_run(f"data={DATA}", "generator=tiny", *sizes, "limit=3", "seed=5", f"out={out}") == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "other settings (seed" in err
+    # GenExam's official files need global ratings no judge preset gives: refused up front
+    assert eval_run("benchmark=genexam", f"data={DATA}", "generator=tiny", f"out={tmp_path / 'gx'}") == 2
+    assert "need the judge's three global 0-2 ratings" in capsys.readouterr().err
 
 
 def test_judge_existing_images_and_score_only(tmp_path):
