@@ -108,7 +108,7 @@ def read_regions(image: Image.Image, boxes, lang: str = "eng") -> list[Line]:
     for tile, x, ty in tiles:
         mosaic.paste(tile, (x, ty))
     out = []
-    for line in ocr_lines(mosaic, lang, psm=11, scale=1.0, second_psm=None):
+    for line in ocr_lines(mosaic, lang, psm=11, scale=1.0, second_psm=None, fills=False):
         words = []
         for wd in line.words:
             cy = (wd.box[1] + wd.box[3]) / 2

@@ -12,6 +12,12 @@ from rewards.rubric import Check, Item
 _WHERE = {"top": " at the top", "bottom": " at the bottom", "left": " on the left", "right": " on the right", None: ""}
 
 
+def _where(region: str | None) -> str:
+    """Where a string goes, in words: the halves by name, any other place name of
+    ``rewards.text_match.REGION_FRACTIONS`` as "in the <place>" ("top_right" -> "in the top right")."""
+    return _WHERE[region] if region in _WHERE else f" in the {region.replace('_', ' ')}"
+
+
 def edit_for(check: Check) -> str:
     """One imperative edit for a failed check.
 
@@ -20,7 +26,7 @@ def edit_for(check: Check) -> str:
     "<question>" is yes``.
     """
     if check.expects:
-        return "; ".join(f'Render the text "{e.text}" exactly{_WHERE[e.region]}' for e in check.expects)
+        return "; ".join(f'Render the text "{e.text}" exactly{_where(e.region)}' for e in check.expects)
     return f'Change the image so that the answer to "{check.question}" is yes'
 
 
