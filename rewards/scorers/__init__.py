@@ -8,6 +8,9 @@ coverage (:func:`rewards.scorers.coverage.coverage`):
 - :mod:`rewards.scorers.igenbench`: IGenBench Q-ACC and I-ACC.
 - :mod:`rewards.scorers.genexam`: GenExam and GenOlympiad strict and relaxed scores.
 
-Result-file interop with the official tools lives in :mod:`rewards.scorers.bizgeneval_results`
-and :mod:`rewards.scorers.genexam_results`.
+Result-file interop with the official tools (read and written in their formats):
+:mod:`rewards.scorers.bizgeneval_results`, :mod:`rewards.scorers.genexam_results`,
+:mod:`rewards.scorers.igenbench_results` (VISItem files), :mod:`rewards.scorers.techimage_results`
+(ProImage-Bench ``results.json``), and :mod:`rewards.scorers.verdict_results` (our per-item
+verdicts, for GenOlympiad-style rubric rows).
 """
