@@ -110,3 +110,23 @@ def test_bom_is_not_data_and_empty_expected_text_is_an_error(tmp_path):
 def test_unreadable_file_raises_one_line(tmp_path):
     with pytest.raises(RubricError, match="cannot read rubric file"):
         load_items(tmp_path / "nope.jsonl")
+
+
+def test_rubricloop_row_gives_the_spec(tmp_path):
+    spec = {"texts": ["MAIN COURSE"], "region": "top_left", "anchors": [{"text": "MENU", "relation": "directly_below"}],
+            "vlm_parts": ["style 'bold'"]}
+    rows = [{"id": "a", "prompt": "p", "criteria": [{"checks": [{"id": "1", "question": "Heading?", "spec": spec}]}]},
+            {"id": "b", "prompt": "p", "criteria": [{"checks": [{"id": "1", "question": "q", "spec": {"texts": ["x"], "anchors": [
+                {"text": "y", "relation": "near"}]}}]}]},
+            {"id": "c", "prompt": "p", "criteria": [{"checks": [{"id": "1", "question": 'Is the title "Q3" at the very top?'}]}]}]
+    path = tmp_path / "own.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in rows))
+    items, errors = load_items(path)
+    check = items[0].rubric.checks[0]
+    assert check.spec.text.region == "top_left" and check.spec.text.anchors[0].relation == "directly_below"
+    assert check.spec.vlm_parts == ("style 'bold'",) and not check.spec.decidable
+    assert check.expects == (TextExpectation("MAIN COURSE", "top_left", "MENU", "directly_below"),)
+    assert errors == [f"{path}:2 (item b): criteria[0].checks[0].spec.anchors[0]: field 'relation' must be one of "
+                      "('below', 'directly_below', 'above', 'directly_above', 'right_of', 'left_of', 'same_row', 'same_column'), got 'near'"]
+    compiled = items[1].rubric.checks[0]  # no spec and no expects: the question is compiled
+    assert compiled.spec.text.texts == ("Q3",) and compiled.spec.text.region == "very_top"
