@@ -122,3 +122,12 @@ def test_judge_reads_with_the_checks_language_and_withholds_ipa():
     v1, v2 = OCRJudge().judge([im], [""], [checks])[0]
     assert v1.answer == "yes"
     assert v2.answer == "withheld" and "'ɛ'" in v2.reason
+
+
+def test_a_word_reread_alone_never_replaces_its_line():
+    # bundled example item 322: "once" (no ascenders) looked like small text, and its re-read
+    # replaced the whole page line "About once a wcek"
+    im = Image.new("RGB", (360, 60), (250, 250, 247))
+    ImageDraw.Draw(im).text((20, 18), "About once a week", font=ImageFont.truetype(FONT.replace("-Bold", ""), 17), fill=(33, 33, 33))
+    assert texts(ocr_lines(im, fills=False)) == ["About once a week"]
+    assert texts(ocr_lines(im)) == ["About once a week"]

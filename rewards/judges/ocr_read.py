@@ -224,15 +224,15 @@ def find_fills(rgb: Image.Image, colors: int = 16, min_side: int = 10, min_solid
 
 def find_small_text(rgb: Image.Image, known: list[tuple[int, int, int, int]], max_height: int = SMALL_TEXT_HEIGHT,
                     contrast: int = 40, max_boxes: int = MAX_FILLS) -> list[Fill]:
-    """Runs of small ink (text up to ``max_height`` pixels high) that overlap none of the ``known``
-    boxes (lines already read, fills): at the page passes' 2x, 7-8 px text is still too small
-    for tesseract, so these are cut out and read at ``FILL_TEXT_HEIGHT``.
+    """Runs of small ink (text lines up to ``max_height`` pixels high) that overlap none of the
+    ``known`` boxes (the fills): at the page passes' 2x, 7-8 px text is still too small for
+    tesseract, so these are cut out and read at ``FILL_TEXT_HEIGHT``.
 
     Ink is every pixel whose luminance differs from the page's (the median) by more than
-    ``contrast``; ink closed over 2 px vertically and 6 px horizontally joins the letters of a
-    line into one component; components 4..``max_height`` pixels high and at least 8 wide are
-    kept, padded by 3 px. Images whose longer side exceeds ``MAX_OCR_SIDE / 4`` are skipped
-    (their small text is already large for the page passes' scale... and the cost would grow).
+    ``contrast``; ink dilated by 1 px vertically and 6 px horizontally joins the words of a line
+    into one component (so a word without ascenders is not taken for small text); components
+    4..``max_height`` pixels high and at least 8 wide are kept, padded by 3 px. Images whose
+    longer side exceeds ``MAX_OCR_SIDE / 4`` are skipped, to bound the cost (not measured there).
 
     Returns:
         At most ``max_boxes`` fills (``shape`` all True, ``fill`` = the non-ink pixels).
@@ -241,11 +241,11 @@ def find_small_text(rgb: Image.Image, known: list[tuple[int, int, int, int]], ma
         return []
     gray = np.asarray(rgb.convert("L")).astype(np.int16)
     ink = np.abs(gray - int(np.median(gray))) > contrast
-    runs = ndimage.binary_dilation(ink, structure=np.ones((3, 7), bool))
+    runs = ndimage.binary_dilation(ink, structure=np.ones((3, 13), bool))
     labels, _ = ndimage.label(runs)
     out = []
     for sl in ndimage.find_objects(labels):
-        y0, y1, x0, x1 = sl[0].start + 1, sl[0].stop - 1, sl[1].start + 3, sl[1].stop - 3  # undo the dilation
+        y0, y1, x0, x1 = sl[0].start + 1, sl[0].stop - 1, sl[1].start + 6, sl[1].stop - 6  # undo the dilation
         h, w = y1 - y0, x1 - x0
         if not 4 <= h <= max_height or w < 8:
             continue
@@ -353,13 +353,15 @@ def merge_fill_lines(page: list[_ReadLine], fill_lines: list[_ReadLine]) -> list
     """Page lines plus fill lines, without duplicates.
 
     A fill line that overlaps no page line is added when its confidence is at least
-    ``MIN_FILL_CONF``. One that overlaps page lines replaces them when every one of them has its
-    centre inside the fill line's fill and their character-weighted mean confidence is lower (the
-    badge read as "o"); otherwise the page lines are kept and the fill line is dropped.
+    ``MIN_FILL_CONF``. One that overlaps page lines replaces them when every one of them lies
+    (80% of its box) inside the fill line's fill and their character-weighted mean confidence is
+    lower (the badge read as "o"); otherwise the page lines are kept and the fill line is dropped:
+    a word re-read alone never replaces the page line it is part of.
     """
-    def inside(box, fbox):
-        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-        return fbox[0] <= cx <= fbox[2] and fbox[1] <= cy <= fbox[3]
+    def inside(box, fbox):  # at least 80% of the line's box lies in the fill's box
+        w = max(0, min(box[2], fbox[2]) - max(box[0], fbox[0]))
+        h = max(0, min(box[3], fbox[3]) - max(box[1], fbox[1]))
+        return w * h >= 0.8 * max(1, (box[2] - box[0]) * (box[3] - box[1]))
 
     kept = list(page)
     for r in fill_lines:
