@@ -137,6 +137,8 @@ def _bare(question: str, quotes: list[_Quote]) -> str:
 _NEGATION = re.compile(r"\b(?:not|no|none|never|without|rather than|instead of|absent|missing|nothing|neither|nor"
                        r"|isn't|aren't|doesn't|don't|removed|omitted|only)\b|n't\b")
 _CHOICE = re.compile(r"\beither\b|q,? or q\b|\bor (?:the )?(?:word |text |label )?q\b")
+_EXAMPLES = re.compile(r"\be\.g\.|\bfor example\b|\bfor instance\b|\bsuch as\b|\blike q\b|\bsimilar to\b|\bmeaning\b"
+                       r"|\btranslat\w*|\bequivalent\b|\bsynonym")
 
 # ---------------------------------------------------------------------------------- 3. roles
 _REL_BEFORE = re.compile(
@@ -177,9 +179,15 @@ def _split_quotes(question: str, quotes: list[_Quote]) -> tuple[list[_Quote], li
     """(required quotes, [(anchor quote, relation)]); clarifications (a quote inside a longer,
     earlier quote: "... "practices' data" with an apostrophe after the final "s"") are dropped."""
     required, anchors = [], []
+    clarification = False
     for i, q in enumerate(quotes):
-        if any(q.text != o.text and q.text in o.text for o in quotes[:i]):
+        gap = question[quotes[i - 1].end:q.start].lower() if i else ""
+        in_list = bool(i) and re.fullmatch(r"[\s,;:]*(?:and|then|or)?[\s,;:]*", gap) is not None
+        inside = any(q.text != o.text and q.text in o.text for o in quotes[:i])
+        if inside and (not in_list or clarification):  # "'subdominant', 'tonic', and 'dominant'" is a list
+            clarification = True
             continue
+        clarification = False
         before = question[quotes[i - 1].end if i else 0:q.start].lower()
         after = question[q.end:q.end + 20].lower()
         rel = _relation_of(before, after)
@@ -321,7 +329,7 @@ _STYLE = re.compile(
     r"|bright|icons?|logos?|arrows?|pointing|points|photos?|pictures?|illustrations?|drawings?|emoji|symbols?|larger|smaller"
     r"|biggest|largest|smallest|size|sized|rotated|vertical(?:ly)?|horizontal(?:ly)?|diagonal(?:ly)?|curved|circles?"
     r"|circular|shapes?|same|match(?:es|ing)?|consistent|proportion(?:al)?|visually|legible|readable|overlap(?:s|ping)?"
-    r"|cropped|each|every|both|aligned|alignment|spacing|spaced|gap|chart|bar|bars|slice|wedge|line chart|marker|markers)\b")
+    r"|cropped|aligned|alignment|spacing|spaced|gap|chart|bar|bars|slice|wedge|line chart|marker|markers)\b")
 _COUNT_ELEMENTS = re.compile(r"\b(?:exactly|only|precisely|at least|at most) (?:\d+|one|two|three|four|five|six|seven|eight"
                              r"|nine|ten)\b(?! times)|\bhow many\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|\d+)"
                              r" (?:distinct|separate|different)\b")
@@ -377,6 +385,7 @@ def _residue(bare: str) -> tuple[str, ...]:
     any other word is one too (the compiler does not guess what it means).
     """
     parts = [f"count {m.group(0)!r}" for m in _COUNT_ELEMENTS.finditer(bare)]
+    parts += [f"quantifier {m.group(0)!r}" for m in _QUANTIFIER.finditer(_SPELLING.sub(" ", bare))]
     text = _SPELLING.sub(" ", _COUNT_ELEMENTS.sub(" ", bare))
     text = re.sub(r"(?:^|, )(?:does|do|is|are|was|were|has|have|did|can) (?:the|this|that|these|those) (?:[\w'’-]+ ){0,6}"
                   + _ROLE + r"\b", " ", text)
@@ -414,6 +423,7 @@ def _residue(bare: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(parts))
 
 
+_QUANTIFIER = re.compile(r"\b(?:each|every|both|all of the|all (?:the )?(?:\w+ )?(?:labels|entries|items|panels|boxes|cells|nodes))\b")
 _STYLE_PREDICATE = re.compile(r"\b(?:filled|colou?red|set|shown|written in|displayed|rendered|highlighted|drawn|shaded"
                               r"|printed|styled|formatted|outlined|bolded|underlined|italici[sz]ed|in bold|in italics?)\b"
                               r"|\bin (?:a |an )?(?:[\w-]+ ){0,3}(?:font|colou?r|text|letters|type)\b")
@@ -448,6 +458,8 @@ def compile_question(question: str) -> QuestionSpec:
         return none("negation: a missing string would not mean 'no'")
     if _CHOICE.search(bare):
         return none("a choice between strings")
+    if _EXAMPLES.search(bare):
+        return none("the quotes are examples or meanings, not required strings")
     required, anchors = _split_quotes(question, quotes)
     if not required:
         return none("every quote is an anchor or a clarification")

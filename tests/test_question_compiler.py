@@ -117,3 +117,12 @@ def test_what_cannot_be_represented_is_withheld():
     assert spec('Is the separator between "CRISP" and "suite" an en dash "–" rather than a simple hyphen?').form == "none"
     assert spec('Does each tenant label read either “Tenant 1”, “Tenant 2”, or “Tenant 3..N”?').form == "none"
     assert spec("Is the chart visually balanced?").text is None
+
+
+def test_genexam_lists_examples_and_quantifiers():
+    # a list item inside an earlier one is still required (GenExam, Music)
+    s = spec("Are there small text labels beneath each note reading, from left to right, 'subdominant', 'tonic', and 'dominant'?")
+    assert s.text.texts == ("subdominant", "tonic", "dominant") and s.text.arrangement == "left_to_right"
+    assert not s.decidable and any("each" in p for p in s.vlm_parts)
+    # quotes given as examples are not required strings
+    assert spec("Are the fields in each format clearly labeled within the boxes (e.g., 'OPCODE' and 'ADDRESS/ADDR')?").form == "none"
