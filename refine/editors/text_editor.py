@@ -42,7 +42,7 @@ import numpy as np
 from PIL import Image
 
 from refine.editors.erase import composite, erase
-from refine.editors.look_harder import candidate_regions, read_regions
+from refine.editors.look_harder import candidate_regions, page_background, read_regions
 from refine.editors.placement import busy_mask, column_edges, is_free, target_area, topmost_free
 from refine.editors.type_match import Face, TypeStyle, installed_faces, match_type, render_coverage
 from refine.interfaces import Failure
@@ -199,12 +199,17 @@ class TextEditor:
             elif long and long[0].similarity > (matches[exp][0].similarity if matches[exp] else 0.0):
                 matches[exp] = long
         busy = busy_mask(arr, lines)
+        # fills (bands, badges, pictures) are graphics: nothing is placed on them
+        fills = np.abs(arr.astype(np.int16) - page_background(arr)[None, None]).max(2) > 40
         extra: list[Line] | None = None
         body: tuple[TypeStyle, tuple[int, int, int], float] | None = None
         # Strings inside another one to fix come after it (written with it, not apart); then closest
         # near matches first, so a good candidate is not taken by a weaker one.
         inner = {exp for exp, _ in todo if any(o != exp and contains(o.text, exp.text, self.case_sensitive) for o, _ in todo)}
-        todo.sort(key=lambda ec: (ec[0] in inner, -(matches[ec[0]][0].similarity if matches[ec[0]] else 0.0)))
+        # The same string asked in two places goes to the narrower one first ("bottom_center" before
+        # "bottom"), so one placement satisfies both.
+        todo.sort(key=lambda ec: (ec[0] in inner, -(matches[ec[0]][0].similarity if matches[ec[0]] else 0.0),
+                                  _area(target_area(ec[0], w, h))))
         written: list[str] = []
         for exp, cid in todo:
             if any(contains(t, exp.text, self.case_sensitive) for t in written):
@@ -245,7 +250,7 @@ class TextEditor:
             else:
                 if body is None:
                     body = self._body_type(arr, lines)
-                result = self._place(arr, busy, lines, exp, body, w, h)
+                result = self._place(arr, busy | fills, lines, exp, body, w, h)
                 if isinstance(result, str):
                     self._record(exp, cid, result)
                     continue
@@ -426,8 +431,9 @@ class TextEditor:
 
     def _body_type(self, arr: np.ndarray, lines: list[Line]):
         """(style, background colour, line pitch px) of the page's body text: the two longest
-        lines whose height is within 20% of the median line height (each line counts once, so a
-        long title does not outweigh many short labels)."""
+        lines on the page's own background (not in a badge or a band) whose height is within 20%
+        of the median line height (each line counts once, so a long title does not outweigh many
+        short labels)."""
         cands = [ln for ln in lines if sum(ch.isalnum() for ch in ln.text) >= 2]
         if not cands:
             face = self.faces[0]
@@ -436,7 +442,14 @@ class TextEditor:
             ink = (25, 25, 25) if np.dot(bg, [0.299, 0.587, 0.114]) >= 128 else (250, 250, 250)
             return TypeStyle(face, size, 0.0, 0.0, ink, 0.0), bg, round(size * 1.3)
         med = float(np.median([ln.box[3] - ln.box[1] for ln in cands]))
-        body = sorted((ln for ln in cands if abs((ln.box[3] - ln.box[1]) - med) <= 0.2 * med), key=lambda ln: -len(ln.text))[:2]
+        page = page_background(arr)
+
+        def on_page(ln) -> bool:  # body text sits on the page, not on a badge or a band
+            ring = _ring(arr, ln.box, 3)
+            return bool(np.abs(np.median(ring, 0) - page).max() <= 40)
+
+        body = sorted((ln for ln in cands if abs((ln.box[3] - ln.box[1]) - med) <= 0.2 * med),
+                      key=lambda ln: (not on_page(ln), -len(ln.text)))[:2]
         styles = []
         for ln in body:
             x0, y0, x1, y1 = ln.box
@@ -501,6 +514,10 @@ class TextEditor:
                 return [union_box(boxes)] + boxes, info
         where = f"the {exp.region} region" if exp.region else "the page"
         return f"skip: no free space for {len(exp.text)} characters in {where} at body size {style.size:g} px (margin {margin} px)"
+
+
+def _area(box) -> int:
+    return (box[2] - box[0]) * (box[3] - box[1])
 
 
 def _fold(text: str) -> str:
