@@ -382,7 +382,8 @@ class TextEditor:
                 trials += 1
                 if trials > self.max_layout_trials:
                     break
-                width = blk.width * widen
+                # the widest line's ink, plus the side bearings a pen advance adds (half an em)
+                width = (blk.width + 0.5 * blk.style.size) * widen
                 rows = [" ".join(text.split())] if n_orig == 1 else _wrap(text, fnt, width, blk.indent)
                 if n_orig == 1 and fnt.getlength(rows[0]) > width and widen == WIDEN[-1] and shrink == SHRINK[-1]:
                     rows = _wrap(text, fnt, width, 0.0)
