@@ -40,6 +40,7 @@ from refine.cli import build, discard, lock_out, prepare_out
 from refine.loop import ItemError, _write_json, load_image
 from rewards.importers import load_items
 from rewards.item_scores import score_item
+from rewards.one_line import one_line
 from rewards.rubric import Check, Item, RubricError, Verdict
 from rewards.scorers.bizgeneval import score_bizgeneval
 from rewards.scorers.bizgeneval_results import write_result_file, write_summary_csvs
@@ -248,6 +249,7 @@ def judge_all(cfg: DictConfig, judge, items: list[Item], load_errors: list[str],
                     verdicts, error = None, f"item {item.id}: {type(e).__name__}: {' '.join(str(e).split())[:300]}"
                 bar.update(1)
                 if verdicts is None:
+                    error = one_line(error)  # a path or id with control characters stays one line
                     errors.append(error)
                     bar.write(error)  # as it happens; the summary repeats it as an error: line on stderr
                     continue
