@@ -22,7 +22,6 @@ item id when one could be read), returned beside the good items.
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 

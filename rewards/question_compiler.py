@@ -232,11 +232,25 @@ def _times(n: str) -> int:
 
 
 # ---------------------------------------------------------------------------------- 5. place
-_IMAGE_NOUNS = r"(?:image|slide|page|poster|chart|figure|canvas|document|infographic|dashboard|graphic|picture|design|frame|layout|composition|diagram|flyer|screen|webpage)"
+_IMAGE_NOUNS = (r"(?:image|slide|page|poster|chart|figure|canvas|document|infographic|dashboard|graphic|picture|design"
+                r"|frame|layout|composition|diagram|flyer|screen|webpage)")
 _CONTAINERS = (r"(?:panel|column|box|half|side|strip|section|card|sidebar|block|container|frame|pane|area|region"
                r"|rectangle|band)s?\b")
+_PLACE_WORDS = re.compile(
+    r"\b(?:(?:very|far|extreme) )?(?:(?:top|upper|bottom|lower)[- ](?:left|right|center|centre|middle)"
+    r"|top|bottom|upper|lower|left|right|center|centre|middle|centered|centred)\b"
+    r"(?:[- ](?:corner|quadrant|half|edge|side|area|part|portion|region|background|band|margin)s?\b)?")
+_NOT_A_PLACE = re.compile(  # "top to bottom" (an order), "left-aligned", "top line", "center hole"
+    r"^[- ]?(?:to[- ](?:bottom|top|right|left)|aligned|line|row|column|entry|item|bullet|sentence|paragraph|heading"
+    r"|subheading|title|subtitle|text|word|caption|note|menu|list|group|block|hole)\b")
+_OF_ELEMENT = re.compile(r"^(?:[- ](?:of|in|inside|within|on) (?:the |this |that |each |its |a )?((?:[\w'’-]+ ){0,3}?)([\w-]+))")
+_CENTRED_BY_ELEMENT = re.compile(
+    r"^ (?:below|beneath|under|above|directly|immediately|between|within|inside|in the)"
+    r"|^ (?:at|in|on|along|near) (?:the )?(?:very )?(?:top|bottom|upper|lower)? ?(?:of|in|inside|within) (?:the )?"
+    r"(?:[\w-]+ )?(?!" + _IMAGE_NOUNS + r")\w")
 _CLAIM_VERB = re.compile(r"\b(?:placed|located|positioned|situated|sits?|set|arranged|shown|appears?|aligned|anchored)"
-                         r"(?: (?:\w+ly))? (?:in|at|on|near|inside|within|along|toward|towards|to|in the)? ?(?:the )?(?:very |far )?$")
+                         r"(?: (?:\w+ly))? (?:in|at|on|near|inside|within|along|toward|towards|to|in the)? ?(?:the )?"
+                         r"(?:very |far )?$")
 _LEAD = re.compile(r"^(?:in|within|inside|on|across|at|along|for) (?:the|that|this) (?:same )?(?P<np>[^,]*?)"
                    r"(?=,| does\b| do\b| is\b| are\b)")
 
@@ -244,76 +258,62 @@ _LEAD = re.compile(r"^(?:in|within|inside|on|across|at|along|for) (?:the|that|th
 def _region(bare: str) -> tuple[str | None, list[str]]:
     """The place of the image the question names (a ``REGION_FRACTIONS`` key, or None), and the
     places it claims relative to another element ("placed in the top-left corner of the inset
-    panel", "in the legend ... on the far right"), which only a VLM can check."""
-    v = h = None
-    very = corner = centered = False
-    relative_claims = []
+    panel", "in the legend ... on the far right"), which only a VLM can check.
+
+    A place word is a place of the image unless it names no place (``_NOT_A_PLACE``), is a
+    place *of* another element ("the top of the legend": a locator, or a claim after a placing
+    verb), follows a leading "In the <element>," (relative to that element), or says the centre
+    of another element ("centered below the title"). Contradicting places give None.
+    """
+    relative_claims, tokens = [], []
     lead = _LEAD.match(bare)
-    first_quote = bare.find(" q ") if " q " in bare else len(bare)
     lead_end = lead.end() if lead and not re.search(r"\b" + _IMAGE_NOUNS + r"s?$", lead.group("np")) else None
-    for m in re.finditer(r"\b(?:(?:very|far|extreme) )?(?:(?:top|upper|bottom|lower)[- ](?:left|right|center|centre|middle)"
-                         r"|top|bottom|upper|lower|left|right|center|centre|middle|centered|centred)\b"
-                         r"(?:[- ](?:corner|quadrant|half|edge|side|area|part|portion|region|background|band|margin)s?\b)?", bare):
-        words = m.group(0)
-        after = bare[m.end():m.end() + 60]
-        before = bare[max(0, m.start() - 30):m.start()]
-        if re.match(r"^[- ]?(?:to[- ](?:bottom|top|right|left)|aligned|line|row|column|entry|item|bullet|sentence|paragraph|heading|subheading"
-                    r"|title|subtitle|text|word|caption|note|menu|list|group|block|hole)\b", after):
-            continue  # "top to bottom" (an order), "left-aligned", "top line": not a place
-        if re.search(r"\b(?:from|to|the|its|a) (?:the )?$", before) and re.match(r"^ (?:of|edge of) (?:the |a )?(?:\w+ )?(?:stack|arrow|icon)", after):
+    first_quote = bare.find(" q ") if " q " in bare else len(bare)
+    for m in _PLACE_WORDS.finditer(bare):
+        words, after = m.group(0), bare[m.end():m.end() + 60]
+        if _NOT_A_PLACE.match(after):
             continue
-        relative = re.match(r"^(?:[- ](?:of|in|inside|within|on) (?:the |this |that |each |its |a )?((?:[\w'’-]+ ){0,3}?)([\w-]+))", after)
-        other = relative and not re.fullmatch(_IMAGE_NOUNS + "s?", relative.group(2)) and relative.group(2) not in ("entire", "whole", "overall")
+        of = _OF_ELEMENT.match(after)
+        of_other = of and not re.fullmatch(_IMAGE_NOUNS + "s?", of.group(2)) and of.group(2) not in ("entire", "whole", "overall")
         claimed = bool(_CLAIM_VERB.search(bare[:m.start()]))
-        if other:
+        if of_other:
             if claimed:
-                relative_claims.append(f"place {words!r} of {relative.group(1) + relative.group(2)!r}")
-            continue  # "the top of the legend": a locator inside another element, not checked
-        if lead_end is not None and m.start() >= lead_end and not relative:
+                relative_claims.append(f"place {words!r} of {of.group(1) + of.group(2)!r}")
+            continue
+        if lead_end is not None and m.start() >= lead_end and not of:
             if claimed or m.start() > first_quote:  # a claim, not a locator of the element
                 relative_claims.append(f"place {words!r} inside {lead.group('np')!r}")
-            continue  # "In the legend, ... on the far right": relative to the legend
-        if re.fullmatch(r"(?:center|centre|middle)", words) and re.match(r"^[- ]?(?:[\w-]+ ){0,2}?" + _CONTAINERS, after):
-            continue  # "the middle panel": not the centre of the image
-        if ("center" in words or "centre" in words or "centered" in words or "centred" in words or "middle" in words) and (
-                 re.match(r"^ (?:below|beneath|under|above|directly|immediately|between|within|inside|in the)", after)
-                or re.match(r"^ (?:at|in|on|along|near) (?:the )?(?:very )?(?:top|bottom|upper|lower)? ?(?:of|in|inside|within) (?:the )?(?:[\w-]+ )?(?!" + _IMAGE_NOUNS + r")\w", after)):
-            continue  # centred below / inside another element
-        tokens = re.split(r"[- ]", words)
-        very = very or tokens[0] in ("very", "far", "extreme")
-        corner = corner or "corner" in tokens
-        for t in tokens:
-            if t in ("top", "upper"):
-                v = "bottom" if v == "bottom" else "top" if v in (None, "top") else v
-                if v == "bottom":
-                    return None, relative_claims
-            elif t in ("bottom", "lower"):
-                if v == "top":
-                    return None, relative_claims
-                v = "bottom"
-            elif t in ("left", "right"):
-                if h not in (None, t, "center"):
-                    return None, relative_claims
-                h = t
-            elif t in ("center", "centre", "middle", "centered", "centred"):
-                if h is None:
-                    h = "center"
-                centered = centered or t in ("centered", "centred")
-    return _region_name(v, h, very, corner, centered), relative_claims
+            continue
+        centre = re.search(r"cent(?:er|re|red)|middle", words)
+        if centre and (re.fullmatch(r"center|centre|middle", words) and re.match(r"^[- ]?(?:[\w-]+ ){0,2}?" + _CONTAINERS, after)
+                       or _CENTRED_BY_ELEMENT.match(after)):
+            continue  # "the middle panel", "centered below the title": not the centre of the image
+        tokens += re.split(r"[- ]", words)
+    return _region_name(tokens), relative_claims
 
 
-def _region_name(v: str | None, h: str | None, very: bool, corner: bool, centered: bool) -> str | None:
-    if v is None and h is None:
+def _region_name(tokens: list[str]) -> str | None:
+    """Merge the words of every place mention into one ``REGION_FRACTIONS`` name (None when they
+    contradict: "top" and "bottom", "left" and "right")."""
+    v = {"top": "top", "upper": "top", "bottom": "bottom", "lower": "bottom"}
+    vs = {v[t] for t in tokens if t in v}
+    hs = {t for t in tokens if t in ("left", "right")}
+    centre = any(t in ("center", "centre", "middle", "centered", "centred") for t in tokens)
+    if len(vs) > 1 or len(hs) > 1:
         return None
-    if h == "center":
-        if v is None:
-            return "centered" if centered else "center"
-        return ("very_" if very else "") + f"{v}_center"
-    if v and h:
-        return f"{v}_{h}_corner" if corner else f"{v}_{h}"
-    if v:
-        return f"very_{v}" if very else v
-    return f"{h}_band" if very else h
+    vert, horiz = next(iter(vs), None), next(iter(hs), None) or ("center" if centre else None)
+    very = any(t in ("very", "far", "extreme") for t in tokens)
+    if vert is None and horiz is None:
+        return None
+    if horiz == "center":
+        if vert is None:
+            return "centered" if any(t in ("centered", "centred") for t in tokens) else "center"
+        return ("very_" if very else "") + f"{vert}_center"
+    if vert and horiz:
+        return f"{vert}_{horiz}_corner" if "corner" in tokens else f"{vert}_{horiz}"
+    if vert:
+        return f"very_{vert}" if very else vert
+    return f"{horiz}_band" if very else horiz
 
 
 _IN_BOX = re.compile(r"\b(?:inside|within|in|enclosed (?:in|by)|contained (?:in|within)|surrounded by)\s+(?:the |a |an |its |that |this |each |one )?"
