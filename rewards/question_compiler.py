@@ -143,7 +143,8 @@ _EXAMPLES = re.compile(r"\be\.g\.|\bfor example\b|\bfor instance\b|\bsuch as\b|\
 # ---------------------------------------------------------------------------------- 3. roles
 _REL_BEFORE = re.compile(
     r"(?P<adv>\b(?:directly|immediately|just|right)\s+)?"
-    r"(?P<rel>under column|in column|in the row|in the column|in row|below|under(?:neath)?|beneath|above|over|on top of|to the right of|right of|to the left of|left of"
+    r"(?P<rel>under column|in column|in the row|in the column|in row|below|under(?:neath)?|beneath|above|over"
+    r"|on top of|to the right of|right of|to the left of|left of"
     r"|next to|beside|between|after|before|near|aligned (?:horizontally |vertically )?with|in line with)"
     r"(?:\s+(?:the|a|an|this|that|its))?(?:\s+[\w-]+){0,2}?\s*$")
 _UNSUPPORTED_RELATIONS = {"next to", "beside", "between", "after", "before", "near"}
@@ -316,8 +317,9 @@ def _region_name(tokens: list[str]) -> str | None:
     return f"{horiz}_band" if very else horiz
 
 
-_IN_BOX = re.compile(r"\b(?:inside|within|in|enclosed (?:in|by)|contained (?:in|within)|surrounded by)\s+(?:the |a |an |its |that |this |each |one )?"
-                     r"(?P<words>(?:[\w-]+ ){0,3}?)(?:box|rectangle|frame|card|button|badge|pill|callout|bubble|border|container|tile|cell)\b")
+_IN_BOX = re.compile(r"\b(?:inside|within|in|enclosed (?:in|by)|contained (?:in|within)|surrounded by)\s+"
+                     r"(?:the |a |an |its |that |this |each |one )?(?P<words>(?:[\w-]+ ){0,3}?)"
+                     r"(?:box|rectangle|frame|card|button|badge|pill|callout|bubble|border|container|tile|cell)\b")
 
 
 # ---------------------------------------------------------------------------------- 6. residue
@@ -397,7 +399,8 @@ def _residue(bare: str) -> tuple[str, ...]:
                   " ", text)
     text = re.sub(r"\b" + _PREP + r" (?:the |a |an |this |that |its |each |all |same |one |both )*(?:[\w'’-]+ ){0,5}?"
                   + _ROLE + r"(?:s|es)?\b(?: (?:of|for) (?:the )?(?:[\w'’-]+ ){0,2}?" + _ROLE + r"(?:s|es)?\b)?",
-                  lambda m: m.group(0) if m.group(0).split()[-1] in _TEXTUAL and m.group(0).startswith(("in ", "on ")) else " ", text)
+                  lambda m: m.group(0) if m.group(0).split()[-1] in _TEXTUAL and m.group(0).startswith(("in ", "on ")) else " ",
+                  text)
     k = text.find(" q ")
     pre, claims = (text[:k], text[k:]) if k >= 0 else (text, "")
     # A definite subject's style words say which element is meant ("Does the large faint word
@@ -423,7 +426,8 @@ def _residue(bare: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(parts))
 
 
-_QUANTIFIER = re.compile(r"\b(?:each|every|both|all of the|all (?:the )?(?:\w+ )?(?:labels|entries|items|panels|boxes|cells|nodes))\b")
+_QUANTIFIER = re.compile(r"\b(?:each|every|both|all of the"
+                         r"|all (?:the )?(?:\w+ )?(?:labels|entries|items|panels|boxes|cells|nodes))\b")
 _STYLE_PREDICATE = re.compile(r"\b(?:filled|colou?red|set|shown|written in|displayed|rendered|highlighted|drawn|shaded"
                               r"|printed|styled|formatted|outlined|bolded|underlined|italici[sz]ed|in bold|in italics?)\b"
                               r"|\bin (?:a |an )?(?:[\w-]+ ){0,3}(?:font|colou?r|text|letters|type)\b")
