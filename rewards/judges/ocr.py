@@ -61,10 +61,11 @@ class OCRJudge:
 
     Evidence per verdict: ``{"expects": [{"text", "region", "found", "ocr_text", "box",
     "similarity", "rule"}], "anchors": [{"text", "relation", "found", "boxes"}], "enclosing_box",
-    "rule", "checked", "not_checked", "ocr_text", "box"}`` where ``rule`` is the rule that decided
-    (``rewards.grounding``: read, region, anchor, box, count, arrangement, all), the top-level
-    ``ocr_text``/``box`` are those of the first string that failed (else the first), boxes ``[x0, y0, x1, y1]`` in pixels and
-    similarity in [0, 1] = rapidfuzz ``OSA.normalized_similarity`` of the normalised expected
+    "rule", "checked", "not_checked", "reread", "ocr_text", "box"}`` where ``rule`` is the rule
+    that decided (``rewards.grounding``: read, region, anchor, box, count, arrangement, all),
+    ``reread`` the strips read again before a "no" (``reread_strip``), the top-level
+    ``ocr_text``/``box`` are those of the first string that failed (else the first), boxes
+    ``[x0, y0, x1, y1]`` in pixels and similarity in [0, 1] = rapidfuzz ``OSA.normalized_similarity`` of the normalised expected
     string and the best-matching OCR text (1 - optimal string alignment distance / longer
     length; see ``rewards.text_match.Match``), rounded to 4 decimals; 0.0 when nothing matched.
     """
