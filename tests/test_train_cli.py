@@ -66,6 +66,7 @@ def only_reward(cls_name):
         (["trainer.batch_size=0", "trainer.save_every=0", "trainer.grad_accum=0"],
          "bad GRPO config: batch_size must be >= 1, got 0; grad_accum must be >= 1, got 0; save_every must be >= 1, got 0"),
         (["rewards.ocr.weight=abc"], "rewards.ocr.weight must be a number, got 'abc'"),
+        (["wandb.mode=sometimes"], "bad GRPO config: wandb_mode must be 'auto', 'online', 'offline' or 'disabled', got 'sometimes'"),
         (["data.n=10"],
          "bad GRPO config: the validation split is empty (data.n * data.val_fraction rounds to 0): raise data.n or data.val_fraction"),
         (["trainer.lora_rnak=4"],
@@ -100,6 +101,9 @@ def test_leak_of_a_heldout_item_ends_with_one_line_and_exit_2(tmp_path):
 def test_one_step_run_with_default_rewards_writes_a_checkpoint(tmp_path):
     out = train_cli(tmp_path)
     assert out.returncode == 0, out.stderr
+    # the prompts are longer than CLIP's 77 and T5's 16 tokens: no truncation or torchvision notices
+    noise = [line for line in out.stderr.splitlines() if "truncated" in line or "torchvision" in line or "Token indices" in line]
+    assert not noise, noise[:3]
     ckpt = tmp_path / "cli" / "step_1"
     assert (ckpt / STATE_FILE).exists()
     with safe_open(ckpt / LORA_FILE, "pt") as f:
@@ -117,3 +121,24 @@ def test_one_step_run_with_default_rewards_writes_a_checkpoint(tmp_path):
     assert again.returncode == 2
     assert again.stderr.splitlines() == [f"rubricloop-train: bad GRPO config: {tmp_path}/cli already holds checkpoints: "
                                          "continue it with resume=true, or start a new run with another trainer.run_name"]
+
+
+def test_learning_task_preset_composes():
+    """``+experiment=tiny_redness`` (the README's first command): tiny SD3, the redness reward
+    alone, and trainer fields GRPOConfig accepts."""
+    from hydra import compose, initialize_config_module
+
+    from training.grpo import GRPOConfig
+    from training.toy_rewards import MeanRedness
+
+    with initialize_config_module(config_module="conf", version_base="1.3"):
+        cfg = compose("train", overrides=["+experiment=tiny_redness"])
+    assert cfg.model.pipeline._target_ == "refine.tiny_pipelines.tiny_sd3_pipeline"
+    assert list(cfg.rewards) == ["redness"] and cfg.rewards.redness.fn._target_ == "training.toy_rewards.MeanRedness"
+    trainer = GRPOConfig(**OmegaConf.to_container(cfg.trainer, resolve=True))
+    assert (trainer.beta, trainer.timestep_fraction, trainer.num_steps) == (0.0, 1.0, 30)
+    # the reward: pure red 1, grey 0, pure green -0.5
+    from PIL import Image
+
+    images = [Image.new("RGB", (4, 4), c) for c in ((255, 0, 0), (128, 128, 128), (0, 255, 0))]
+    assert MeanRedness()(["p"] * 3, images) == pytest.approx([1.0, 0.0, -0.5], abs=1e-6)

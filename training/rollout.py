@@ -12,7 +12,7 @@ with a FlowMatchEulerDiscreteScheduler) and Qwen-Image (QwenImagePipeline).
 
 from __future__ import annotations
 
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 
 import numpy as np
@@ -43,6 +43,24 @@ def load_pipeline(model_id: str, pipeline_class: str, torch_dtype: str = "bfloat
     return pipe
 
 
+@contextmanager
+def _truncation_quiet():
+    """Encoding with diffusers' prompt-truncation warnings off: each family cuts prompts to its
+    text encoders' lengths (CLIP 77 tokens, ``max_sequence_length`` for T5/Gemma/Qwen) by
+    design, and the warning repeats for every batch of every GRPO step."""
+    from diffusers.utils import logging as diffusers_logging
+    from transformers.utils import logging as transformers_logging
+
+    levels = diffusers_logging.get_verbosity(), transformers_logging.get_verbosity()
+    diffusers_logging.set_verbosity_error()
+    transformers_logging.set_verbosity_error()  # "Token indices sequence length is longer than ..."
+    try:
+        yield
+    finally:
+        diffusers_logging.set_verbosity(levels[0])
+        transformers_logging.set_verbosity(levels[1])
+
+
 def _to_unit_images(decoded: torch.Tensor) -> torch.Tensor:
     """VAE output in [-1, 1] (B, 3, H, W) -> float32 [0, 1]."""
     return (decoded.float() / 2 + 0.5).clamp(0, 1)
@@ -64,10 +82,11 @@ class SD3Family:
         self.scale = pipe.vae_scale_factor
 
     def encode(self, prompts: list[str], device) -> Cond:
-        embeds, _, pooled, _ = self.pipe.encode_prompt(
-            prompts, prompts, prompts, device=device, do_classifier_free_guidance=False,
-            max_sequence_length=self.max_sequence_length,
-        )
+        with _truncation_quiet():
+            embeds, _, pooled, _ = self.pipe.encode_prompt(
+                prompts, prompts, prompts, device=device, do_classifier_free_guidance=False,
+                max_sequence_length=self.max_sequence_length,
+            )
         return {"encoder_hidden_states": embeds, "pooled_projections": pooled}
 
     def latent_shape(self, batch: int) -> tuple[int, ...]:
@@ -100,9 +119,10 @@ class FluxFamily:
         self.img_ids = pipe._prepare_latent_image_ids(1, h // 2, w // 2, "cpu", torch.float32)  # (N, 3)
 
     def encode(self, prompts: list[str], device) -> Cond:
-        embeds, pooled, _ = self.pipe.encode_prompt(
-            prompts, prompts, device=device, max_sequence_length=self.max_sequence_length
-        )
+        with _truncation_quiet():
+            embeds, pooled, _ = self.pipe.encode_prompt(
+                prompts, prompts, device=device, max_sequence_length=self.max_sequence_length
+            )
         return {"encoder_hidden_states": embeds, "pooled_projections": pooled}
 
     def latent_shape(self, batch: int) -> tuple[int, ...]:
@@ -138,9 +158,10 @@ class SanaFamily:
         self.timestep_scale = pipe.transformer.config.timestep_scale
 
     def encode(self, prompts: list[str], device) -> Cond:
-        embeds, mask, _, _ = self.pipe.encode_prompt(
-            prompts, do_classifier_free_guidance=False, device=device, max_sequence_length=self.max_sequence_length
-        )
+        with _truncation_quiet():
+            embeds, mask, _, _ = self.pipe.encode_prompt(
+                prompts, do_classifier_free_guidance=False, device=device, max_sequence_length=self.max_sequence_length
+            )
         return {"encoder_hidden_states": embeds, "encoder_attention_mask": mask}
 
     def latent_shape(self, batch: int) -> tuple[int, ...]:
@@ -168,7 +189,8 @@ class QwenImageFamily:
         self.scale = pipe.vae_scale_factor
 
     def encode(self, prompts: list[str], device) -> Cond:
-        embeds, mask = self.pipe.encode_prompt(prompts, device=device, max_sequence_length=self.max_sequence_length)
+        with _truncation_quiet():
+            embeds, mask = self.pipe.encode_prompt(prompts, device=device, max_sequence_length=self.max_sequence_length)
         # The pipeline returns mask None when no token is padding; the transformer reads a
         # missing mask the same way, and a Cond holds tensors only.
         return {"encoder_hidden_states": embeds} if mask is None else {"encoder_hidden_states": embeds, "encoder_hidden_states_mask": mask}
