@@ -196,3 +196,16 @@ def test_huge_expected_string_fails_that_check_in_one_line():
     assert first["check"] == "1" and first["action"] == "fail: expected string of 100000 characters is over max_chars=2000"
     assert "\n" not in first["action"] and len(first["text"]) < 300
     assert [a["check"] for a in editor.last_actions] == ["1", "2"]  # the other check was still edited
+
+
+def test_a_word_of_running_text_is_not_taken_for_a_missing_label():
+    # "Finance" (a badge label, missing) must not be "fixed" by capitalising "finance" in a sentence.
+    img = Image.new("RGB", (560, 300), (246, 246, 242))
+    draw(img, (30, 60), "Goals product finance budget design", SANS, 18, (25, 25, 25))
+    judge, editor = OCRJudge(), TextEditor()
+    chk = Check("1", "q", expects=(TextExpectation("Finance"),))
+    out = editor.edit(img, "", failing(judge, img, [chk]), seed=0)
+    [act] = editor.last_actions
+    assert act["action"] == "place" and act["box"][1] > 75  # written apart, below the sentence
+    sentence = Check("2", "q", expects=(TextExpectation("Goals product finance budget design"),))
+    assert [v.answer for v in judge.judge([out], [""], [[chk, sentence]])[0]] == ["yes", "yes"]

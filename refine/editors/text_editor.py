@@ -15,8 +15,8 @@ handled in one of these ways (``last_actions`` records which, with the pixels it
    are tried narrower/smaller first (at most 9% smaller).
 2. **Look harder, then leave alone** (``skip: already on the page (judge missed it)``). With no
    near match, coloured regions and unread marks are read again (``look_harder``); a string
-   found there, or a near match a judge accepts (same up to case and the look-alikes O/0, l/1/I,
-   S/5, B/8), is not written again.
+   found there, or a near match a judge accepts (same up to the look-alikes O/0, l/1/I, S/5, B/8,
+   and case when the judge ignores case), is not written again.
 3. **Place** (``place``). A string that is really missing is typeset in the page's body type
    (the face and size of most of the page's text) in the check's place (its region, or the side
    of its anchor its relation names), left-aligned to a column edge, topmost first, in a free
@@ -50,13 +50,16 @@ from rewards.judges.ocr import ocr_lines
 from rewards.rubric import TextExpectation
 from rewards.text_match import Line, Match, contains, find_matches, in_region, normalize, union_box
 
-LOOKALIKES = str.maketrans({"o": "0", "l": "1", "i": "1", "|": "1", "s": "5", "b": "8"})
-"""Characters OCR and judges confuse, folded (after case-folding) when deciding that a string
-read by the harder pass is already on the page."""
+LOOKALIKES = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", "|": "1", "S": "5", "B": "8"})
+"""Characters OCR and judges confuse, folded when deciding that a string read by the harder pass
+is already on the page (case is kept when the judge is case-sensitive)."""
 SHRINK = (1.0, 0.97, 0.94, 0.91)
 """Size factors a rewrite may use to fit its room (the original's size first)."""
 WIDEN = (1.0, 1.05, 1.1, 1.2)
 """Width factors a rewrite may use to fit its room."""
+INSIDE_LINE_SIMILARITY = 0.85
+"""Least similarity for rewriting a near match that is only part of its OCR line(s): running text
+around it makes a chance resemblance likelier than a misspelt label."""
 LONG_LINES = 16
 """Lines a long expected string (> 40 characters) may wrap over when the editor looks for it."""
 
@@ -216,7 +219,7 @@ class TextEditor:
                 self._record(exp, cid, "skip: inside text just written")
                 continue
             source, ms = lines, matches[exp]
-            cand = self._candidate(exp, ms, protected, w, h)
+            cand = self._candidate(exp, ms, protected, w, h, source)
             if cand is None and self.look_harder:
                 if extra is None:
                     extra = read_regions(Image.fromarray(arr), candidate_regions(arr, lines, _max_text_height(lines, h)), self.lang)
@@ -226,7 +229,7 @@ class TextEditor:
                 if seen is not None:
                     self._record(exp, cid, "skip: already on the page (judge missed it)", box=seen.box, was=seen.text)
                     continue
-                cand = self._candidate(exp, ms, protected, w, h)
+                cand = self._candidate(exp, ms, protected, w, h, source)
             if cand is None:
                 elsewhere = next((m for m in ms if self._accepts(exp, m, w, h, anywhere=True)), None)
                 if elsewhere is not None:
@@ -288,9 +291,10 @@ class TextEditor:
             return False
         if m.found or m.similarity == 1.0:
             return True
-        return _fold(exp.text) == _fold(m.text)
+        return _fold(exp.text, self.case_sensitive) == _fold(m.text, self.case_sensitive)
 
-    def _candidate(self, exp: TextExpectation, matches: list[Match], protected: set, w: int, h: int) -> Match | None:
+    def _candidate(self, exp: TextExpectation, matches: list[Match], protected: set, w: int, h: int,
+                   lines: list[Line]) -> Match | None:
         """The best near match that may be rewritten, in the check's place if there is one there,
         else anywhere (the spelling is fixed where the string is; its place is a layout edit);
         None when there is none."""
@@ -306,6 +310,8 @@ class TextEditor:
                 seen = normalize(m.text, case_sensitive=False)
                 if target in seen and len(seen) > len(target):
                     continue  # a longer word/phrase that contains the string: not a misspelling of it
+                if _inside_longer_line(m, lines) and (seen == target or m.similarity < INSIDE_LINE_SIMILARITY):
+                    continue  # a word of running text ("finance" in a sentence is not the label "Finance")
                 return m
         return None
 
@@ -517,12 +523,20 @@ class TextEditor:
         return f"skip: no free space for {len(exp.text)} characters in {where} at body size {style.size:g} px (margin {margin} px)"
 
 
+def _inside_longer_line(m: Match, lines: list[Line]) -> bool:
+    """True when the matched words leave other words on their first or last line."""
+    by_line: dict[int, list[int]] = {}
+    for li, wi in m.words:
+        by_line.setdefault(li, []).append(wi)
+    return any(len(wis) < len(lines[li].words) for li, wis in by_line.items())
+
+
 def _area(box) -> int:
     return (box[2] - box[0]) * (box[3] - box[1])
 
 
-def _fold(text: str) -> str:
-    return normalize(text, case_sensitive=False).translate(LOOKALIKES)
+def _fold(text: str, case_sensitive: bool) -> str:
+    return normalize(text, case_sensitive).translate(LOOKALIKES)
 
 
 def _max_text_height(lines: list[Line], h: int) -> int:
