@@ -12,8 +12,8 @@ Threshold: the step-0 evaluation reward (the same for every run: the LoRA starts
 ``--fraction`` of the full trajectory's gain, gain = mean over its seeds of the mean of its last
 three evaluations, minus the step-0 reward. For each run: the first evaluation step at or above
 the threshold, and the training seconds up to it. Printed per mode: median and [min, max] over
-seeds, and the median as a ratio to the full trajectory's; "not reached" when a seed never
-reaches it (its ratio is then a lower bound, shown with ">").
+seeds, and the median as a ratio to the full trajectory's; a seed that never reaches it counts
+as infinite and shows as "n/r" (not reached).
 
     python benchmarks/grpo_time_to_reward.py                    # 4 modes x 3 seeds, about 8-12 min on 2 cores
     python benchmarks/grpo_time_to_reward.py --seeds 1 2 --steps 20 --workers 1
@@ -45,7 +45,6 @@ MODES = {  # key -> (label, GRPOConfig overrides as a function of T and the numb
 def run_one(mode: str, seed: int, args: argparse.Namespace) -> dict:
     """Train one (mode, seed) in this process; returns its eval curve and per-step train seconds."""
     os.environ["WANDB_MODE"] = "disabled"
-    os.environ["TQDM_DISABLE"] = "1"  # no progress bars from the parallel runs
     import torch
     import transformers
 
@@ -67,6 +66,8 @@ def run_one(mode: str, seed: int, args: argparse.Namespace) -> dict:
             pass
 
     grpo._init_wandb = lambda *a: Recorder()
+    real_tqdm = grpo.tqdm
+    grpo.tqdm = lambda *a, **k: real_tqdm(*a, **{**k, "disable": True})  # no progress bars from the parallel runs
     eval_seconds: list[float] = []
     real_evaluate = grpo.evaluate
 
