@@ -107,6 +107,12 @@ class GRPOConfig:
       arithmetic happens to make r - mean exactly 0; for G = 8 and rewards k/n (n <= 10) the
       two agree.
     * ``lr_scheduler``/``lr_warmup_steps``: the reference has a constant LR and no scheduler.
+    * Groups are the G consecutive samples of one prompt on one rank (the reference tracker
+      groups by prompt text after gathering, its sampler spreading a group over GPUs); the
+      gathered rewards still set the global std, and prompts of one step are distinct.
+    * The Flow-GRPO-Fast window is drawn per rollout chunk of ``batch_size`` images (whole
+      groups) from the rank's rollout generator; the reference draws it per pipeline call
+      from Python's ``random``.
     * MixGRPO (``window_schedule="mixgrpo"``, Tencent-Hunyuan/MixGRPO
       ``fastvideo/utils/grpo_states.py``, progressive strategy with overlap): the same windows
       while they fit in [0, T - 2); there the reference keeps sliding, cutting the window at

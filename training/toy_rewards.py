@@ -28,13 +28,3 @@ class MeanRedness:
     def __call__(self, prompts: Sequence[str], images: Sequence[Image.Image], **columns: Any) -> list[float]:
         weights = np.array([1.0, -0.5, -0.5], dtype=np.float32)
         return [float((np.asarray(im.convert("RGB"), dtype=np.float32) / 255.0 @ weights).mean()) for im in images]
-
-
-class MeanBrightness:
-    """Mean luma Y = 0.299 R + 0.587 G + 0.114 B (ITU-R BT.601) over pixels, channels in [0, 1]; in [0, 1]."""
-
-    name = "brightness"
-
-    def __call__(self, prompts: Sequence[str], images: Sequence[Image.Image], **columns: Any) -> list[float]:
-        weights = np.array([0.299, 0.587, 0.114], dtype=np.float32)
-        return [float((np.asarray(im.convert("RGB"), dtype=np.float32) / 255.0 @ weights).mean()) for im in images]
