@@ -375,6 +375,8 @@ class TextEditor:
         blk = self._block(arr, lines, m)
         if isinstance(blk, str):
             return blk
+        # OCR often drops a word's trailing punctuation: grow each box over ink that touches it
+        blk.boxes = [_grow_over_touching_ink(arr, b, blk.bg, round(0.35 * blk.style.size)) for b in blk.boxes]
         pads = [max(2, round(0.15 * (b[3] - b[1]))) for b in blk.boxes]
         erase_boxes = [(b[0] - p, b[1] - p, b[2] + p, b[3] + p) for b, p in zip(blk.boxes, pads)]
         room = busy.copy()
@@ -521,6 +523,28 @@ class TextEditor:
                 return [union_box(boxes)] + boxes, info
         where = f"the {exp.region} region" if exp.region else "the page"
         return f"skip: no free space for {len(exp.text)} characters in {where} at body size {style.size:g} px (margin {margin} px)"
+
+
+def _grow_over_touching_ink(arr: np.ndarray, box, bg, limit: int) -> tuple[int, int, int, int]:
+    """``box`` widened, at most ``limit`` px each side, over columns holding ink (a pixel > 40 off
+    ``bg``) that follow it with at most 2 blank columns between (the "." or "," OCR left out;
+    a word space is wider)."""
+    H, W = arr.shape[:2]
+    x0, y0, x1, y1 = (int(v) for v in box)
+    rows = arr[max(0, y0):min(H, y1)].astype(np.int16)
+    inked = (np.abs(rows - np.asarray(bg, np.int16)).max(2) > 40).any(0) if len(rows) else np.zeros(W, bool)
+    hi, lo = min(W, int(box[2]) + limit), max(0, int(box[0]) - limit)
+    while x1 < hi:
+        ahead = np.nonzero(inked[x1:min(hi, x1 + 3)])[0]
+        if not len(ahead):
+            break
+        x1 += int(ahead[-1]) + 1
+    while x0 > lo:
+        behind = np.nonzero(inked[max(lo, x0 - 3):x0])[0]
+        if not len(behind):
+            break
+        x0 = max(lo, x0 - 3) + int(behind[0])
+    return (x0, y0, x1, y1)
 
 
 def _inside_longer_line(m: Match, lines: list[Line]) -> bool:
