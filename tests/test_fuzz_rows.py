@@ -1,5 +1,5 @@
-"""Fuzz: a few hundred seeded malformed rows, result files and images through `rubricloop-refine`
-and `rubricloop-eval`, many rows per run, called in-process (their ``run(cfg)``).
+"""Fuzz: a few hundred seeded malformed rows, result files and images through `rubricloop-refine`,
+`rubricloop-eval` and `rubricloop-judge`, many rows per run, called in-process (their ``run(cfg)``).
 
 Every case must end with a named one-line error or a correct result: each line of the data file
 is either one ``<file>:<line>`` error or one item; each item either finished (its best image is
@@ -163,3 +163,33 @@ def test_fuzzed_rows_and_images_through_eval_judging(tmp_path, capsys):
         assert result["meta_info"]["1"]["result"] is True, (name, result["meta_info"]["1"])  # "exactly 'Q3 Revenue'"
         checked += 1
     assert checked >= 5
+
+
+def test_fuzzed_rows_through_judge(tmp_path, capsys):
+    """``rubricloop-judge``: every line is one named row error or one judged/failed item."""
+    from refine.judge_cli import run as judge_run
+
+    images = make_images(tmp_path)
+    cases = make_cases(80, 4, images, p_good_image=0.3)
+    data = tmp_path / "data.jsonl"
+    data.write_bytes(b"\n".join(c.line for c in cases) + b"\n")
+    out = tmp_path / "out"
+    cfg = config("judge_run", [f"data={data}", f"out={out}", *FAST_OCR])
+    with deadline(90):
+        code = judge_run(cfg)
+    stdout, stderr = capsys.readouterr()
+    assert "Traceback" not in stderr and "Traceback" not in stdout
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["complete"] is True and code == (1 if summary["errors"] else 0)
+    errors = error_lines(stderr)
+    assert all(e.startswith((f"{data}:", "item ")) and "\n" not in e for e in errors), errors[:5]
+    row_errors = {int(m.group(1)) for e in errors if (m := re.match(rf"{re.escape(str(data))}:(\d+)[: ]", e))}
+    assert summary["n_items"] == len(cases) and len(row_errors) == sum(e.startswith(f"{data}:") for e in errors)
+    assert summary["n_judged"] + sum(e.startswith("item ") for e in errors) + len(row_errors) == len(cases)
+    verdicts = [json.loads(line) for line in (out / "verdicts.jsonl").read_text().splitlines()]
+    checked = 0
+    for k, c in enumerate(cases):
+        if not c.mutations and c.fmt == "rubricloop" and b"images/ok" in c.line:
+            assert [v["answer"] for v in verdicts if v["item_id"] == f"r{k}" and v["check"] == "t"] == ["yes"], k
+            checked += 1
+    assert checked >= 2
