@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/text_editor.py                       # dev seeds 0-7, report seeds 1000-1007
+    python benchmarks/text_editor.py                       # dev seeds 0-5, report seeds 1000-1005
     python benchmarks/text_editor.py --dev 0 20 --report 1000 1020 --iterations 3 --out runs/bench_text
     python benchmarks/text_editor.py --strip docs/images/text_editor_strip.png   # also a before/after strip
 
@@ -354,8 +354,8 @@ def strip(seeds: list[int], out: Path, path: Path, width: int = 360) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--dev", type=int, nargs=2, default=(0, 8), metavar=("FIRST", "END"), help="dev seeds [FIRST, END)")
-    ap.add_argument("--report", type=int, nargs=2, default=(1000, 1008), metavar=("FIRST", "END"), help="report seeds [FIRST, END)")
+    ap.add_argument("--dev", type=int, nargs=2, default=(0, 6), metavar=("FIRST", "END"), help="dev seeds [FIRST, END)")
+    ap.add_argument("--report", type=int, nargs=2, default=(1000, 1006), metavar=("FIRST", "END"), help="report seeds [FIRST, END)")
     ap.add_argument("--iterations", type=int, default=3)
     ap.add_argument("--out", type=Path, default=None, help="keep the documents and runs here (default: a temp folder)")
     ap.add_argument("--strip", type=Path, default=None, help="write a before/after strip of the first 3 report documents")
