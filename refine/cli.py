@@ -135,7 +135,7 @@ def prepare_out(out: Path) -> bool:
     return created
 
 
-def lock_out(out: Path) -> FileLock:
+def lock_out(out: Path, command: str = "rubricloop-refine") -> FileLock:
     """Hold ``<out>/.lock`` for this run (an OS lock: it dies with the process, so a killed
     run never blocks the resume).
 
@@ -146,7 +146,7 @@ def lock_out(out: Path) -> FileLock:
     try:
         lock.acquire()
     except Timeout:
-        raise ValueError(f"out={out} is in use by another running rubricloop-refine (it holds {out / '.lock'}); "
+        raise ValueError(f"out={out} is in use by another running {command} (it holds {out / '.lock'}); "
                          "wait for it to finish or use another out=") from None
     return lock
 
