@@ -158,8 +158,8 @@ def discard(out: Path, created: bool) -> None:
 
 
 @contextmanager
-def run_files(cfg: DictConfig, out: Path):
-    """For the run's duration: log to ``<out>/refine.log``, save the composed config to
+def run_files(cfg: DictConfig, out: Path, log_name: str = "refine.log"):
+    """For the run's duration: log to ``<out>/<log_name>``, save the composed config to
     ``<out>/.hydra/``, and keep temporary files in ``<out>/.tmp`` (emptied first: files a killed
     run left there; tesseract's temporary images go there too, so none are left in /tmp)."""
     (out / ".hydra").mkdir(exist_ok=True)
@@ -169,7 +169,7 @@ def run_files(cfg: DictConfig, out: Path):
     tmp = out / ".tmp"
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir()
-    handler = logging.FileHandler(out / "refine.log", encoding="utf-8")
+    handler = logging.FileHandler(out / log_name, encoding="utf-8")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root, saved_tempdir, saved_level = logging.getLogger(), tempfile.tempdir, log.level
     root.addHandler(handler)
