@@ -21,7 +21,12 @@ an item a killed run left half-written are dropped and the item is judged again.
 
 Exit status as ``rubricloop-refine``: 0 when every row and item was judged, 1 when any row or
 image failed (one ``error:`` line each naming file:line or the item; the others are judged), 2
-for an option error or an unusable ``out``, 130 on Ctrl-C (judged items are kept).
+for an option error, a ``data`` file that cannot be read or holds no rows, an unusable ``out``
+or one another live run holds, 130 on Ctrl-C (judged items are kept).
+
+Hydra itself writes nothing (``conf/judge_run.yaml``): an option error leaves no ``out``
+behind. The run writes ``<out>/.hydra/``, ``<out>/judge.log`` and keeps temporary files
+(tesseract's) in ``<out>/.tmp``, removed at the end.
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ import hydra
 from omegaconf import DictConfig, OmegaConf
 from tqdm.auto import tqdm
 
-from refine.cli import build, discard, lock_out, prepare_out
+from refine.cli import build, discard, lock_out, prepare_out, run_files
 from refine.loop import ItemError, _write_json, load_image
 from rewards.importers import load_items
 from rewards.item_scores import score_item
@@ -190,16 +195,16 @@ def run(cfg: DictConfig) -> int:
     data, out = Path(cfg.data), Path(cfg.out)
     try:
         items, load_errors = load_items(data)
-    except RubricError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
+    except RubricError as e:  # data= names no readable file: an option error, as in rubricloop-refine
+        print(f"error: data={e}", file=sys.stderr)  # e: "<path>: cannot read rubric file (<reason>)"
+        return 2
     if not items and not load_errors:
-        print(f"error: {data} holds no items", file=sys.stderr)
-        return 1
+        print(f"error: data={data} holds no items", file=sys.stderr)
+        return 2
     items = items[: cfg.limit]
     try:
         created = prepare_out(out)
-        lock = lock_out(out)
+        lock = lock_out(out, command="rubricloop-judge")
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -219,7 +224,8 @@ def run(cfg: DictConfig) -> int:
             discard(out, created)
             return 2
         _write_json(out / "run.json", settings)
-        return judge_all(cfg, judge, items, load_errors, out)
+        with run_files(cfg, out, log_name="judge.log"):  # tesseract's temporary images go to <out>/.tmp
+            return judge_all(cfg, judge, items, load_errors, out)
 
 
 def judge_all(cfg: DictConfig, judge, items: list[Item], load_errors: list[str], out: Path) -> int:

@@ -23,7 +23,8 @@ Exit status: 0 when every data row, item and existing result file was fine; 1 wh
 (one ``error:`` line each on stderr; the others are still scored and written), or when no item
 has a result file; 2 for an option error (one line): ``data`` / ``out`` missing or unusable,
 ``results`` not a folder, ``alpha`` not in (0, 1], an unknown ``benchmark``, a bad ``shard``,
-a data file that cannot be read, a rerun with other settings.
+a data file that cannot be read or holds no items, a rerun with other settings. Hydra itself
+creates nothing (``conf/eval.yaml``), so an option error leaves no ``out`` behind.
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ def check_options(cfg: DictConfig) -> dict[str, Any]:
         problems.append(f"alpha must be a number in (0, 1], got {alpha!r}")
     out = Path(cfg.out)
     if out.exists() and not out.is_dir():
-        problems.append(f"out={out} exists and is not a folder")
+        problems.append(f"out={out}: is an existing file, not a folder")
     results = Path(cfg.results) if mode == "score" else out / "results"
     if mode == "score" and not results.is_dir():
         problems.append(f"results={results} is not a folder of result files")
@@ -186,7 +187,12 @@ def generate_or_judge(cfg: DictConfig, opts: dict[str, Any], out: Path) -> tuple
         # prompt-truncation and LoRA-prefix notices would repeat for every item
         transformers.utils.logging.set_verbosity_error()
         diffusers.utils.logging.set_verbosity_error()
-    items, errors = load_benchmark_items(cfg.benchmark, opts["data"])
+    try:
+        items, errors = load_benchmark_items(cfg.benchmark, opts["data"])
+    except RubricError as e:  # data= names no readable file or folder: an option error
+        raise OptionError(f"data={e}") from None
+    if not items and not errors:
+        raise OptionError(f"data={opts['data']} holds no items")
     selected = select_shard(items[: cfg.limit], cfg.shard)
     check_settings(out / RUN_FILE, run_settings(cfg))
     if cfg.shard:

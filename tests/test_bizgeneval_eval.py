@@ -227,3 +227,19 @@ def test_genexam_command_reads_official_eval_results(tmp_path):
         "Strict,0.0,50.0,,,,,,,,,33.3,25.0", "Relaxed,0.0,80.0,,,,,,,,,53.3,40.0"]
     verdicts, ratings = read_genexam_result(results, items[1])
     assert [verdicts[k].answer for k in "12"] == ["yes", "withheld"] and ratings["spelling"] == 1
+
+
+def test_option_errors_leave_no_out_folder(tmp_path):
+    """As rubricloop-refine: Hydra creates no out folder, so out= an existing file is named in one
+    line and an option error leaves nothing behind."""
+    (tmp_path / "afile").write_text("x")
+    (tmp_path / "empty.jsonl").write_text("\n")
+    cases = [(["data=bad.jsonl", "images=.", "out=afile"], "error: out=afile: is an existing file, not a folder"),
+             (["data=nope.jsonl", "images=.", "out=o"], "error: data=nope.jsonl: cannot read rubric file (No such file or directory)"),
+             (["data=empty.jsonl", "images=.", "out=o"], "error: data=empty.jsonl holds no items"),
+             (["data=empty.jsonl", "images=.", "out=o", "shard=a/b"],
+              "error: shard must be i/n with 0 <= i < n (e.g. shard=0/4), got 'a/b'")]
+    for args, line in cases:
+        proc = eval_cli("benchmark=bizgeneval", *args, cwd=tmp_path)
+        assert (proc.returncode, proc.stderr) == (2, line + "\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile", "empty.jsonl"]

@@ -107,3 +107,57 @@ def test_option_errors_exit_2(tmp_path, capsys):
         assert "is an existing file" in capsys.readouterr().err
         assert run(compose("judge_run", overrides=[f"data={tmp_path / 'd.jsonl'}", f"out={tmp_path / 'o'}",
                                                    "benchmark=genexam"])) == 2
+
+
+def test_option_errors_leave_no_out_and_name_the_option(tmp_path, capsys):
+    """As rubricloop-refine: out= an existing file, an unreadable or empty data= and a bad option
+    exit 2 with one line, and Hydra creates no out folder before the check."""
+    (tmp_path / "afile").write_text("x")
+    (tmp_path / "empty.jsonl").write_text("\n")
+    cases = [(["data=bad.jsonl", "out=afile"], "error: out=afile: is an existing file, not a folder"),
+             (["data=bad.jsonl", "out=o", "limit=-3"], "error: limit must be an integer >= 1 or null, got -3")]
+    for args, line in cases:
+        proc = subprocess.run([str(SCRIPT), *args], cwd=tmp_path, capture_output=True, text=True, env=ENV, timeout=300)
+        assert (proc.returncode, proc.stderr) == (2, line + "\n")
+    with initialize_config_module("conf", version_base="1.3"):
+        for data, line in (("nope.jsonl", "error: data=nope.jsonl: cannot read rubric file (No such file or directory)"),
+                           ("empty.jsonl", "error: data=empty.jsonl holds no items")):
+            cwd = os.getcwd()
+            os.chdir(tmp_path)
+            try:
+                code = run(compose("judge_run", overrides=[f"data={data}", "out=o"]))
+            finally:
+                os.chdir(cwd)
+            assert (code, capsys.readouterr().err) == (2, line + "\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile", "empty.jsonl"]
+
+
+def test_lock_names_rubricloop_judge_and_temp_files_stay_in_out(tmp_path, capsys, monkeypatch):
+    import tempfile
+
+    from filelock import FileLock
+
+    import refine.judge_cli as judge_cli
+
+    page(tmp_path / "a.png", "Quarterly Revenue")
+    data, out = tmp_path / "data.jsonl", tmp_path / "out"
+    data.write_text(json.dumps(bizgeneval_row("a", "a.png")) + "\n")
+    seen = []
+    real_judge_item = judge_cli.judge_item
+
+    def judge_item(judge, item):  # where tesseract (pytesseract uses tempfile) writes its images
+        seen.append(tempfile.gettempdir())
+        return real_judge_item(judge, item)
+
+    monkeypatch.setattr(judge_cli, "judge_item", judge_item)
+    with initialize_config_module("conf", version_base="1.3"):
+        cfg = compose("judge_run", overrides=[f"data={data}", f"out={out}"])
+        out.mkdir()
+        with FileLock(out / ".lock", timeout=0):
+            capsys.readouterr()
+            assert run(cfg) == 2
+        assert capsys.readouterr().err == (f"error: out={out} is in use by another running rubricloop-judge (it holds "
+                                           f"{out / '.lock'}); wait for it to finish or use another out=\n")
+        assert run(cfg) == 0
+    assert seen == [str(out / ".tmp")] and tempfile.gettempdir() != str(out / ".tmp")
+    assert not (out / ".tmp").exists() and (out / "judge.log").is_file() and (out / ".hydra" / "config.yaml").is_file()
