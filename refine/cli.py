@@ -5,9 +5,9 @@
 
 Exit status: 0 when every item finished, 1 when any row or item failed (the others still run
 and the summary records the failure; a judge whose calls all failed for an item fails it), 2 for
-a bad option, a ``data`` file that cannot be read or holds no rows, an ``out`` that cannot be
+a bad option, a judge/writer/editor/generator that cannot be built, a ``data`` file that cannot be read or holds no rows, an ``out`` that cannot be
 written, or an ``out`` another live run holds (its ``.lock``), 130 on Ctrl-C (finished items
-are kept; re-run to resume).
+are kept, ``summary.json`` says ``"complete": false``; re-run to resume).
 
 Hydra itself writes nothing (``conf/refine.yaml``): ``out`` is checked first, then the run
 writes ``<out>/.hydra/``, ``<out>/refine.log`` and keeps temporary files (tesseract's) in
@@ -28,12 +28,14 @@ from pathlib import Path
 import hydra
 from filelock import FileLock, Timeout
 from hydra.core.hydra_config import HydraConfig
+from hydra.errors import InstantiationException
 from omegaconf import DictConfig, OmegaConf
 from tqdm.auto import tqdm
 
 from refine.loop import RefineLoop
 from rewards.item_scores import ITEM_SCORES
 from rewards.importers import load_items
+from rewards.one_line import one_line
 from rewards.rubric import RubricError
 from rewards.shards import parse_shard, select_shard
 
@@ -49,6 +51,26 @@ def build(cfg: DictConfig, key: str):
     if node is None or "_target_" not in node:
         return None
     return hydra.utils.instantiate(node)
+
+
+def build_component(cfg: DictConfig, key: str):
+    """:func:`build`, with any failure to build (a bad setting, a missing model or package)
+    turned into one line naming the component.
+
+    Raises:
+        ValueError: ``"<key>: <reason>"``; a ValueError of our own code (which names its
+            option, e.g. ``judge.cache=...``) is passed on as it is, without Hydra's wrapper.
+    """
+    try:
+        return build(cfg, key)
+    except Exception as e:
+        cause = e
+        while isinstance(cause, InstantiationException) and cause.__cause__ is not None:
+            cause = cause.__cause__  # Hydra's "Error in call to target ..." wraps the real error
+        text = one_line(" ".join(str(cause).split()), limit=400)
+        if isinstance(cause, ValueError) and text:
+            raise ValueError(text) from None
+        raise ValueError(f"{key}: {type(cause).__name__}: {text}" if text else f"{key}: {type(cause).__name__}") from None
 
 
 def start_wandb(cfg: DictConfig, out: Path):
@@ -203,8 +225,10 @@ def run(cfg: DictConfig) -> int:
     if not items and not load_errors:
         print(f"error: data={data} holds no items", file=sys.stderr)
         return 2
-    items = items[: cfg.limit]
-    items = [it for _, it in select_shard(items, cfg.get("shard"))]
+    # Seeds follow an item's index in the data (limit keeps a prefix), so shard i/n makes the
+    # same images as the unsharded run for its items.
+    indices, items = zip(*select_shard(items[: cfg.limit], cfg.get("shard"))) if items else ((), ())
+    indices, items = list(indices), list(items)
     try:
         created = prepare_out(out)
     except ValueError as e:
@@ -218,7 +242,8 @@ def run(cfg: DictConfig) -> int:
     with lock:
         try:
             components = {k: OmegaConf.to_container(cfg[k], resolve=True) for k in ("judge", "writer", "editor", "generator")}
-            loop = RefineLoop(build(cfg, "judge"), build(cfg, "writer"), build(cfg, "editor"), build(cfg, "generator"),
+            components["judge"].pop("cache", None)  # the verdict cache changes no verdict: a resume may add or move it
+            loop = RefineLoop(*(build_component(cfg, k) for k in ("judge", "writer", "editor", "generator")),
                               iterations=cfg.iterations, keep_best_by=cfg.keep_best_by, seed=cfg.seed,
                               run_settings={"data": str(data.resolve()), **components},
                               judge_outage=cfg.get("judge_outage", 1.0))
@@ -231,12 +256,14 @@ def run(cfg: DictConfig) -> int:
             discard(out, created)
             raise
         with run_files(cfg, out):
-            return refine(cfg, loop, items, load_errors, data, out)
+            return refine(cfg, loop, items, load_errors, data, out, indices)
 
 
-def refine(cfg: DictConfig, loop: RefineLoop, items: list, load_errors: list[str], data: Path, out: Path) -> int:
+def refine(cfg: DictConfig, loop: RefineLoop, items: list, load_errors: list[str], data: Path, out: Path,
+           indices: list[int] | None = None) -> int:
     """The run itself, once ``out`` is checked and locked: skip finished items, refine the rest
-    with a progress bar (and W&B when there is work), print the summary; returns the exit status."""
+    with a progress bar (and W&B when there is work), print the summary; returns the exit status.
+    ``indices``: each item's index in the data (its seeds), None = its position in ``items``."""
     done = loop.finished(items, out)
     if items and done == len(items):
         say(f"{done} of {len(items)} items already done in {out}; nothing to refine")
@@ -246,7 +273,8 @@ def refine(cfg: DictConfig, loop: RefineLoop, items: list, load_errors: list[str
     wandb_run = start_wandb(cfg, out) if done < len(items) else None  # a no-op rerun makes no W&B run
     try:
         with tqdm(total=len(items) * (cfg.iterations + 1), desc="refine", unit="judge") as bar:
-            summary = loop.run(items, out, load_errors, progress=bar, log=wandb_run.log if wandb_run else None)
+            summary = loop.run(items, out, load_errors, progress=bar, log=wandb_run.log if wandb_run else None,
+                               indices=indices)
         if wandb_run is not None and summary["n_finished"]:
             wandb_run.summary.update({f"mean_best/{k}": v for k, v in summary["mean_best"].items()})
     except KeyboardInterrupt:

@@ -153,7 +153,8 @@ class RefineLoop:
         generator: makes the start image of items without one; None = such items fail.
         iterations: maximum number of edits per item (N); the item is judged N + 1 times at most.
         keep_best_by: a key of ``rewards.item_scores.ITEM_SCORES``; ties keep the earliest iteration.
-        seed: base seed; iteration k of item i edits with seed ``seed + 1000 * i + k``.
+        seed: base seed; iteration k of item i (its index in the data, see :meth:`run`) edits
+            with seed ``seed + 1000 * i + k``.
         run_settings: more settings a rerun must share to resume (the CLI passes the data path
             and the judge/writer/editor/generator configs); recorded in ``<out>/run.json``.
         judge_outage: in (0, 1]; an item fails (and is redone on resume) when at least this
@@ -259,7 +260,8 @@ class RefineLoop:
         """How many of ``items`` already have a readable ``result.json`` in ``out`` (a rerun skips them)."""
         return sum(read_result(out / name / "result.json") is not None for name in item_dir_names([it.id for it in items]))
 
-    def run(self, items: Sequence[Item], out: Path, load_errors: Sequence[str] = (), progress=None, log=None) -> dict[str, Any]:
+    def run(self, items: Sequence[Item], out: Path, load_errors: Sequence[str] = (), progress=None, log=None,
+            indices: Sequence[int] | None = None) -> dict[str, Any]:
         """Refine every item into ``out``, resuming finished items; returns the summary dict.
 
         Args:
@@ -268,12 +270,33 @@ class RefineLoop:
             load_errors: one-line errors of rows that did not parse; recorded in the summary.
             progress: a tqdm-like bar (``update(n)``) over items x (iterations + 1), or None.
             log: ``fn(dict)`` called once per finished item with its scores (e.g. ``wandb.log``), or None.
+            indices: each item's index in the whole data set, which seeds it (so one shard of the
+                data makes the same images as the unsharded run); None = its position in ``items``.
+
+        Raises:
+            KeyboardInterrupt: passed on after writing ``summary.json`` with ``"complete": false``
+                (the items finished so far, possibly none).
         """
         out.mkdir(parents=True, exist_ok=True)
         self.check_settings(out / "run.json")
         results: list[ItemResult] = []
+        try:
+            self._run_items(items, out, load_errors, progress, log, list(indices) if indices is not None else None, results)
+        except KeyboardInterrupt:
+            _write_json(out / "summary.json", self.summary(results, load_errors, complete=False))
+            raise
+        summary = self.summary(results, load_errors)
+        _write_json(out / "summary.json", summary)
+        return summary
+
+    def _run_items(self, items, out, load_errors, progress, log, indices, results: list[ItemResult]) -> None:
+        """The body of :meth:`run`: appends each item's result to ``results`` as it finishes."""
         dirs = item_dir_names([it.id for it in items])
-        for index, (item, name) in enumerate(zip(items, dirs)):
+        if indices is None:
+            indices = list(range(len(items)))
+        if len(indices) != len(items):
+            raise ValueError(f"indices: {len(indices)} given for {len(items)} items")
+        for index, item, name in zip(indices, items, dirs):
             item_dir = out / name
             done = item_dir / "result.json"
             finished = read_result(done)
@@ -312,9 +335,6 @@ class RefineLoop:
                     | {f"best/{k}": v for k, v in result.scores[result.best_iteration].items()}
                     | {"best_iteration": result.best_iteration, "item": index})
             _write_json(out / "summary.json", self.summary(results, load_errors, complete=False))
-        summary = self.summary(results, load_errors)
-        _write_json(out / "summary.json", summary)
-        return summary
 
     def check_settings(self, path: Path) -> None:
         """Record the loop's settings in ``<out>/run.json``; on a rerun, refuse different ones

@@ -117,6 +117,9 @@ def parse_bizgeneval(row: dict, where: str) -> Item:
     questions = _require(row, "questions", list, where)
     if not all(isinstance(q, str) for q in questions):
         raise RubricError(f"{where}: field 'questions' must be a list of strings")
+    for i, q in enumerate(questions):  # before the index lists: an empty question is the row's real fault
+        if not q.strip():
+            raise RubricError(f"{where}: questions[{i}]: empty question")
     dimension = _require(row, "dimension", str, where)
     easy = _qidxs(row, "easy_qidxs", len(questions), where)
     hard = _qidxs(row, "hard_qidxs", len(questions), where)

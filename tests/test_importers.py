@@ -130,3 +130,13 @@ def test_rubricloop_row_gives_the_spec(tmp_path):
                       "('below', 'directly_below', 'above', 'directly_above', 'right_of', 'left_of', 'same_row', 'same_column'), got 'near'"]
     compiled = items[1].rubric.checks[0]  # no spec and no expects: the question is compiled
     assert compiled.spec.text.texts == ("Q3",) and compiled.spec.text.region == "very_top"
+
+
+def test_an_empty_bizgeneval_question_is_named_before_the_index_lists(tmp_path):
+    row = {"id": "e", "prompt": "p", "dimension": "text", "questions": [""], "easy_qidxs": [1, 2], "hard_qidxs": []}
+    ok = {**row, "id": "ok", "questions": ["Is there a title?", "Is it red?"]}
+    path = tmp_path / "biz.jsonl"
+    path.write_text(json.dumps(row) + "\n" + json.dumps(ok) + "\n")
+    items, errors = load_items(path)
+    assert [it.id for it in items] == ["ok"]
+    assert errors == [f"{path}:1 (item e): questions[0]: empty question"]

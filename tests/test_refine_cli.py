@@ -122,3 +122,92 @@ def test_rerun_with_another_component_is_refused(tmp_path):
     assert again.returncode == 2
     assert again.stderr.splitlines()[-1] == (f"error: {out} holds a run made with another editor (see {out / 'run.json'}); "
                                              "use those settings to resume, or a new out=")
+
+
+def run_in_process(tmp_path, *overrides):
+    """``refine.cli.run`` on the composed config (no subprocess): (exit status, stderr lines)."""
+    from hydra import compose, initialize_config_module
+
+    from refine.cli import run
+
+    with initialize_config_module(config_module="conf", version_base="1.3"):
+        cfg = compose(config_name="refine", overrides=["wandb.mode=disabled", *overrides])
+    return run(cfg)
+
+
+def error_lines(text):
+    return [line for line in text.splitlines() if line.startswith("error: ")]
+
+
+def test_a_judge_that_cannot_be_built_is_one_line_exit_2_and_leaves_nothing(tmp_path, capsys):
+    data = write_data(tmp_path, example_rows(1))
+    not_sqlite = tmp_path / "afile"
+    not_sqlite.write_text("plain text, not a database\n" * 10)
+    out = tmp_path / "x"
+    assert run_in_process(tmp_path, f"data={data}", f"out={out}", f"judge.cache={not_sqlite}") == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"error: judge.cache={not_sqlite}: cannot use it as a verdict cache")
+    assert not out.exists()  # no .lock, no empty folder
+
+
+def test_a_component_error_that_is_not_ours_names_the_component(tmp_path, capsys):
+    data = write_data(tmp_path, example_rows(1))
+    out = tmp_path / "x"
+    assert run_in_process(tmp_path, f"data={data}", f"out={out}", "editor._target_=no_such_module.Editor") == 2
+    [line] = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith("error: editor: ") and "no_such_module" in line
+    assert not out.exists()
+
+
+def test_shard_seeds_items_by_their_index_in_the_data(tmp_path, monkeypatch, capsys):
+    from refine.loop import ItemError, RefineLoop
+
+    data = write_data(tmp_path, example_rows(5))
+    ids = [str(r["id"]) for r in example_rows(5)]
+    seen = {}
+
+    def record(self, item, index, item_dir, on_iteration=lambda: None):
+        seen[shard][item.id] = index  # the index that seeds the item (seed + 1000 * index + k)
+        raise ItemError(f"item {item.id}: recorded")
+
+    monkeypatch.setattr(RefineLoop, "refine_item", record)
+    for shard in (None, "1/2"):
+        seen[shard] = {}
+        args = [f"data={data}", f"out={tmp_path / str(shard).replace('/', '-')}", "limit=4"]
+        assert run_in_process(tmp_path, *args, *([f"shard={shard}"] if shard else [])) == 1
+    assert seen[None] == dict(zip(ids[:4], range(4)))
+    assert seen["1/2"] == {ids[1]: 1, ids[3]: 3}
+
+
+def test_resume_may_add_a_verdict_cache_but_not_change_iterations(tmp_path, monkeypatch, capsys):
+    from refine.loop import ItemError, RefineLoop
+
+    def fail(self, item, index, item_dir, on_iteration=lambda: None):
+        raise ItemError(f"item {item.id}: not refined in this test")
+
+    monkeypatch.setattr(RefineLoop, "refine_item", fail)
+    data = write_data(tmp_path, example_rows(1))
+    out = tmp_path / "out"
+    assert run_in_process(tmp_path, f"data={data}", f"out={out}", "iterations=0") == 1
+    capsys.readouterr()
+    assert run_in_process(tmp_path, f"data={data}", f"out={out}", "iterations=0",
+                          f"judge.cache={tmp_path / 'verdicts.sqlite'}") == 1
+    assert error_lines(capsys.readouterr().err) == [f"error: item {example_rows(1)[0]['id']}: not refined in this test"]
+    assert (tmp_path / "verdicts.sqlite").exists()
+    assert run_in_process(tmp_path, f"data={data}", f"out={out}", "iterations=1") == 2
+    assert error_lines(capsys.readouterr().err)[0].startswith(f"error: {out} holds a run made with iterations=0")
+
+
+def test_ctrl_c_in_the_first_item_writes_an_incomplete_summary(tmp_path, monkeypatch, capsys):
+    from refine.loop import RefineLoop
+
+    def interrupt(self, item, index, item_dir, on_iteration=lambda: None):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(RefineLoop, "refine_item", interrupt)
+    data = write_data(tmp_path, example_rows(2))
+    out = tmp_path / "out"
+    assert run_in_process(tmp_path, f"data={data}", f"out={out}", "iterations=0") == 130
+    assert "run the same command again to resume" in capsys.readouterr().err
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["complete"] is False and summary["n_finished"] == 0 and summary["items"] == []

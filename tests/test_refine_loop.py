@@ -245,3 +245,49 @@ def test_cached_verdicts_made_no_call_and_do_not_hide_an_outage(tmp_path, white_
         [colour_item("a", white_png)], tmp_path / "out")
     [res] = summary["items"]
     assert res["judges"]["flaky"]["checks"] == 1 and res["error"].startswith("item a: judge flaky failed on 1 of 1 checks")
+
+
+class InterruptedJudge(ColourJudge):
+    """ColourJudge that is Ctrl-C'd on its first call."""
+
+    def judge(self, images, prompts, checks):
+        raise KeyboardInterrupt
+
+
+def test_ctrl_c_before_any_item_finished_still_writes_an_incomplete_summary(tmp_path, white_png):
+    out = tmp_path / "out"
+    with pytest.raises(KeyboardInterrupt):
+        RefineLoop(InterruptedJudge(), TemplateWriter(), PaintFirstFailure()).run(
+            [colour_item("a", white_png), colour_item("b", white_png)], out, ["data.jsonl:3: malformed JSON"])
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["complete"] is False and summary["n_finished"] == 0 and summary["items"] == []
+    assert summary["errors"] == ["data.jsonl:3: malformed JSON"] and summary["n_failed"] == 1
+    assert not (out / "a" / "result.json").exists()
+
+
+class SeedEditor(PaintFirstFailure):
+    """PaintFirstFailure that records the seed of every edit."""
+
+    def __init__(self):
+        super().__init__()
+        self.seeds = []
+
+    def edit(self, image, instruction, failures, seed):
+        self.seeds.append(seed)
+        return super().edit(image, instruction, failures, seed)
+
+
+def test_items_are_seeded_by_their_index_in_the_data_not_in_the_shard(tmp_path, white_png):
+    from rewards.shards import select_shard
+
+    items = [colour_item(f"i{k}", white_png) for k in range(4)]
+    seeds = {}
+    for shard in (None, "1/2"):
+        editor = SeedEditor()
+        indices, part = zip(*select_shard(items, shard))
+        RefineLoop(ColourJudge(), TemplateWriter(), editor, seed=7).run(list(part), tmp_path / str(shard), indices=indices)
+        # two edits per item (white -> top red -> bottom blue): seeds 7 + 1000 * index + 1, + 2
+        assert len(editor.seeds) == 2 * len(part)
+        seeds[shard] = {it.id: editor.seeds[2 * k: 2 * k + 2] for k, it in enumerate(part)}
+    assert seeds[None]["i3"] == [3008, 3009]
+    assert seeds["1/2"] == {k: seeds[None][k] for k in ("i1", "i3")} == {"i1": [1008, 1009], "i3": [3008, 3009]}
