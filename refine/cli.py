@@ -5,9 +5,10 @@
 
 Exit status: 0 when every item finished, 1 when any row or item failed (the others still run
 and the summary records the failure; a judge whose calls all failed for an item fails it), 2 for
-a bad option, a judge/writer/editor/generator that cannot be built, a ``data`` file that cannot be read or holds no rows, an ``out`` that cannot be
-written, or an ``out`` another live run holds (its ``.lock``), 130 on Ctrl-C (finished items
-are kept, ``summary.json`` says ``"complete": false``; re-run to resume).
+a bad option, a judge/writer/editor/generator that cannot be built, a ``data`` file that cannot
+be read or holds no rows, an ``out`` that cannot be written, or an ``out`` another live run
+holds (its ``.lock``), 130 on Ctrl-C (finished items are kept, ``summary.json`` says
+``"complete": false``; re-run to resume).
 
 Hydra itself writes nothing (``conf/refine.yaml``): ``out`` is checked first, then the run
 writes ``<out>/.hydra/``, ``<out>/refine.log`` and keeps temporary files (tesseract's) in
