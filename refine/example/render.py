@@ -271,12 +271,16 @@ def render_item(item: Item, rng: random.Random) -> tuple[Image.Image, dict]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Render every item of ``ITEM_IDS``; writes images/, manifest.json, bizgeneval_text.jsonl."""
+    """Render the items of ``--ids`` (default ``ITEM_IDS``); writes images/, manifest.json, bizgeneval_text.jsonl."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--source", type=Path, default=SOURCE, help="BizGenEval JSONL to take the items from")
     ap.add_argument("--out", type=Path, default=HERE, help="folder to write into")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--ids", default=",".join(ITEM_IDS), help="comma-separated item ids to render (default: the bundled example's)")
     args = ap.parse_args(argv)
+    ids = [i.strip() for i in args.ids.split(",") if i.strip()]
+    if not ids:
+        ap.error("--ids: no item id given")
     items, errors = load_items(args.source)
     if errors:
         raise SystemExit(errors[0])
@@ -284,7 +288,7 @@ def main(argv: list[str] | None = None) -> None:
     rows = {str(json.loads(line)["id"]): json.loads(line) for line in args.source.read_text().splitlines() if line.strip()}
     (args.out / "images").mkdir(parents=True, exist_ok=True)
     manifest, out_rows = {"seed": args.seed, "source": str(args.source), "items": []}, []
-    for k, item_id in enumerate(ITEM_IDS):
+    for k, item_id in enumerate(ids):
         if item_id not in by_id:
             raise SystemExit(f"{args.source}: item {item_id} not found")
         img, entry = render_item(by_id[item_id], random.Random(args.seed * 1000 + k))
