@@ -50,12 +50,13 @@ sys.path.insert(0, str(ROOT))
 
 from refine.editors.text_editor import TextEditor, two_means_colours  # noqa: E402
 from refine.editors.type_match import coverage, installed_faces, stroke_width  # noqa: E402
-from refine.example.render import corrupt  # noqa: E402
+from refine.example.render import corrupt, wrap  # noqa: E402
 from refine.loop import RefineLoop  # noqa: E402
 from refine.writers.template import TemplateWriter  # noqa: E402
 from rewards.judges.ocr import OCRJudge  # noqa: E402
 from rewards.rubric import Check, Criterion, Item, Rubric, TextExpectation  # noqa: E402
-from rewards.text_match import Line, Word, next_lines, normalize  # noqa: E402
+from rewards.text_match import Line, next_lines, normalize  # noqa: E402
+from scripts.verify_example import rapidocr_reader  # noqa: E402
 
 WORDS = ("market growth revenue customer service quality design team report annual plan budget "
          "strategy product launch sales region partner network energy future digital cloud data "
@@ -102,18 +103,6 @@ def _gradient(size, c0, c1, vertical: bool) -> Image.Image:
     ramp = (np.asarray(c0, np.float32)[None] * (1 - t[:, None]) + np.asarray(c1, np.float32)[None] * t[:, None])
     arr = np.repeat(ramp[:, None], w, 1) if vertical else np.repeat(ramp[None], h, 0)
     return Image.fromarray(np.clip(np.rint(arr), 0, 255).astype(np.uint8))
-
-
-def _wrap(text, fnt, width):
-    rows, cur = [], ""
-    for word in text.split():
-        trial = f"{cur} {word}".strip()
-        if cur and fnt.getlength(trial) > width:
-            rows.append(cur)
-            cur = word
-        else:
-            cur = trial
-    return rows + ([cur] if cur else [])
 
 
 def render_document(seed: int, corrupt_fraction: float = 0.4):
@@ -166,7 +155,7 @@ def render_document(seed: int, corrupt_fraction: float = 0.4):
                 p = Placed(_phrase(rng, rng.randint(1, 2), used), "badge", family, True, body, region)
             face = faces[(family, p.bold, False)]
             fnt = face.font(p.size)
-            p.lines = _wrap(p.text, fnt, x1 - x0) if role == "para" else [p.text]
+            p.lines = wrap(p.text, fnt, x1 - x0) if role == "para" else [p.text]
             pitch = round(p.size * 1.35)
             height = pitch * len(p.lines) + (12 if role == "badge" else 0)
             if y + height > H - 150:
@@ -189,7 +178,7 @@ def render_document(seed: int, corrupt_fraction: float = 0.4):
         for p, face, colour, x, baseline, width, badge in draw_ops:
             text = getattr(p, which)
             fnt = face.font(p.size)
-            rows = _wrap(text, fnt, width) if width else ([text] if text else [])
+            rows = wrap(text, fnt, width) if width else ([text] if text else [])
             pitch = round(p.size * 1.35)
             if badge:
                 bw = fnt.getlength(p.text) + 24
@@ -209,23 +198,6 @@ def make_item(seed: int, strings: list[Placed], image: Path) -> Item:
     checks = tuple(Check(str(k), f'Does the page read exactly "{p.text}"?', expects=(TextExpectation(p.text, p.region),))
                    for k, p in enumerate(strings))
     return Item(f"doc{seed}", "a document", Rubric((Criterion("text", checks),)), image=image)
-
-
-def rapidocr_reader():
-    """image -> list[Line] with RapidOCR (one line per detected box)."""
-    from rapidocr_onnxruntime import RapidOCR
-
-    engine = RapidOCR()
-
-    def read(image: Image.Image) -> list[Line]:
-        result, _ = engine(np.asarray(image.convert("RGB"))[:, :, ::-1])
-        out = []
-        for points, text, _score in result or []:
-            xs, ys = [q[0] for q in points], [q[1] for q in points]
-            out.append(Line((Word(text, (int(min(xs)), int(min(ys)), int(max(xs)), int(max(ys)))),)))
-        return out
-
-    return read
 
 
 def occurrences(text: str, lines: list[Line], max_lines: int = 8) -> int:
