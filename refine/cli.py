@@ -35,6 +35,7 @@ from tqdm.auto import tqdm
 
 from refine.loop import RefineLoop
 from rewards.item_scores import ITEM_SCORES
+from rewards.judges.cache import judge_settings
 from rewards.importers import load_items
 from rewards.one_line import one_line
 from rewards.rubric import RubricError
@@ -243,7 +244,7 @@ def run(cfg: DictConfig) -> int:
     with lock:
         try:
             components = {k: OmegaConf.to_container(cfg[k], resolve=True) for k in ("judge", "writer", "editor", "generator")}
-            components["judge"].pop("cache", None)  # the verdict cache changes no verdict: a resume may add or move it
+            components["judge"] = judge_settings(components["judge"])
             loop = RefineLoop(*(build_component(cfg, k) for k in ("judge", "writer", "editor", "generator")),
                               iterations=cfg.iterations, keep_best_by=cfg.keep_best_by, seed=cfg.seed,
                               run_settings={"data": str(data.resolve()), **components},

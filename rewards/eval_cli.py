@@ -40,6 +40,7 @@ from omegaconf import DictConfig, OmegaConf
 from tqdm.auto import tqdm
 
 from rewards.eval_score import NEEDS_DATA, SCORERS, expected_result_name, write_outputs
+from rewards.judges.cache import judge_settings
 from rewards.rubric import RubricError
 from rewards.shards import parse_shard, select_shard, shard_dir_name
 
@@ -120,7 +121,7 @@ def run_settings(cfg: DictConfig) -> dict[str, Any]:
             "images": str(Path(cfg.images).resolve()) if cfg.images else None,
             "lora": str(Path(cfg.lora).resolve()) if cfg.lora else None, "resolution_multiple": cfg.resolution_multiple,
             "generator": OmegaConf.to_container(cfg.generator, resolve=True) if cfg.get("generator") is not None else None,
-            "judge": OmegaConf.to_container(cfg.judge, resolve=True)}
+            "judge": judge_settings(OmegaConf.to_container(cfg.judge, resolve=True))}
 
 
 def check_settings(path: Path, settings: dict[str, Any]) -> None:

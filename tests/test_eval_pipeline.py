@@ -296,3 +296,16 @@ def test_judge_writes_official_techimage_and_igenbench_files(tmp_path):
     scores = json.loads((out / "scores.json").read_text())
     judged = [q for q in per_pair[("images:ig_images", "pixel")]]
     assert scores["models"][0]["scores"]["judged"] == sum(len(q.answers) for q in judged) == 4
+
+
+def test_a_resume_may_add_the_verdict_cache():
+    """The verdict cache changes no verdict, so it is not part of what a resumed run must share."""
+    from rewards.eval_cli import run_settings
+
+    def settings(*overrides):
+        with initialize_config_module(config_module="conf", version_base="1.3"):
+            return run_settings(compose(config_name="eval", overrides=[f"data={DATA}", "generator=tiny", *overrides]))
+
+    plain, cached = settings(), settings("judge.cache=/tmp/v.sqlite")
+    assert plain == cached and "cache" not in plain["judge"]
+    assert settings("judge=tiny")["judge"] != plain["judge"]  # another judge is still another setting

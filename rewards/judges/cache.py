@@ -92,6 +92,12 @@ def judge_identity(judge: Any) -> dict[str, Any]:
     return {"class": f"{type(judge).__module__}.{type(judge).__qualname__}", **attrs}
 
 
+def judge_settings(judge_cfg: dict[str, Any]) -> dict[str, Any]:
+    """The judge's config as a resumed run must share it (``run.json``): without ``cache``,
+    since the verdict cache changes no verdict, so a resume may add, move or drop it."""
+    return {k: v for k, v in judge_cfg.items() if k != "cache"}
+
+
 class VerdictCache:
     """Yes/no verdicts of one judge configuration, stored in a SQLite file.
 
