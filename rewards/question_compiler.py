@@ -35,24 +35,35 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-RELATIONS = ("below", "directly_below", "above", "directly_above", "right_of", "left_of", "same_row", "same_column")
+RELATIONS = ("below", "directly_below", "above", "directly_above", "right_of", "left_of", "same_row", "same_column",
+             "between")
 """How a required string may stand to a quoted anchor (decided from boxes by
-``rewards.text_match.satisfies_relation``)."""
+``rewards.grounding.satisfies_relation``). "between" takes two anchors (``Anchor.other``)."""
 
-ARRANGEMENTS = ("all", "lines", "top_to_bottom", "left_to_right", "reading_order")
+WEIGHTS = ("bold", "regular")
+"""The stroke weight a question may ask of its strings (``TextSpec.weight``)."""
+
+COLOURS = ("white", "black", "gray", "red", "orange", "yellow", "green", "blue", "purple", "pink", "brown")
+"""The ink colour names a question may ask of its strings (``TextSpec.colour``); synonyms
+("grey", "navy", "teal", ...) are mapped onto these by the compiler."""
+
+ARRANGEMENTS = ("all", "lines", "top_to_bottom", "left_to_right", "reading_order", "row")
 """How several required strings are laid out: all present anywhere; consecutive lines in order;
 centres strictly from top to bottom; strictly left to right; in reading order (each next string
-starts on a later line, or further right on the same line)."""
+starts on a later line, or further right on the same line); one table row (left to right, every
+box overlapping the first one's height band: "a row labeled 'A' with values '1', '2'")."""
 
 FORMS = ("exact", "list", "lines", "order", "count", "none")
 
 
 @dataclass(frozen=True)
 class Anchor:
-    """A quoted string the required text must stand in ``relation`` (one of ``RELATIONS``) to."""
+    """A quoted string the required text must stand in ``relation`` (one of ``RELATIONS``) to;
+    for "between", ``other`` is the second anchor's text."""
 
     text: str
     relation: str
+    other: str | None = None
 
 
 @dataclass(frozen=True)
@@ -68,6 +79,8 @@ class TextSpec:
         anchors: every required string must stand in each anchor's relation to one occurrence
             of the anchor's text.
         in_box: every required string must lie inside an enclosing box (border or filled panel).
+        weight: "bold" or "regular" (``WEIGHTS``): the stroke weight of every required string, or None.
+        colour: a ``COLOURS`` name: the ink colour of every required string, or None.
     """
 
     texts: tuple[str, ...]
@@ -76,6 +89,8 @@ class TextSpec:
     region: str | None = None
     anchors: tuple[Anchor, ...] = ()
     in_box: bool = False
+    weight: str | None = None
+    colour: str | None = None
 
 
 @dataclass(frozen=True)
