@@ -8,7 +8,8 @@ Rules, applied in this order (the first that fails is named in the result):
    not inside a word, a wrapped string across consecutive lines of a column).
 2. **region**: the occurrence's centre lies in the spec's place (``text_match.region_box``).
 3. **anchor**: for every anchor, some exact occurrence of the anchor's text stands in the
-   relation (``satisfies_relation``) to the occurrence. An anchor that is not read fails too
+   relation (``satisfies_relation``; for "between", ``between`` and an occurrence of
+   ``Anchor.other`` too) to the occurrence. An anchor that is not read fails too
    (the relation cannot hold); so does an occurrence that *is* the anchor.
 4. **box**: with ``in_box``, an enclosing box (a border or the edge of a filled panel on all four
    sides, ``enclosing_box``) is found around the occurrence. Not finding one is *unknown*, not a
@@ -78,7 +79,8 @@ def satisfies_relation(box: Box, anchor: Box, relation: str, line_height: float)
       heights (``line_height``: the anchor's height, pixels);
     - right_of / left_of: the centre is right of the anchor's right edge (left of its left edge)
       and the two overlap vertically (the same line or row);
-    - same_row: they overlap vertically; same_column: they overlap horizontally.
+    - same_row: they overlap vertically; same_column: they overlap horizontally;
+    - context: always (the anchor names the element asked about; it only has to be read).
     """
     cx, cy = _centre(box)
     if relation in ("below", "directly_below"):
@@ -95,7 +97,25 @@ def satisfies_relation(box: Box, anchor: Box, relation: str, line_height: float)
         return _y_overlap(box, anchor)
     if relation == "same_column":
         return _x_overlap(box, anchor)
+    if relation == "context":
+        return True
     raise ValueError(f"unknown relation {relation!r}")
+
+
+def between(box: Box, first: Box, second: Box) -> bool:
+    """True when ``box`` stands between the anchors ``first`` and ``second`` (either order):
+    its centre projects strictly inside the segment joining their centres, and lies within one
+    anchor height of that segment (so "between 'About Us' and 'Blog'" holds for the menu item
+    in the row between them, and "between two lines of a list" for the line in the list)."""
+    (ax, ay), (bx, by), (cx, cy) = _centre(first), _centre(second), _centre(box)
+    dx, dy = bx - ax, by - ay
+    length2 = dx * dx + dy * dy
+    if length2 == 0:
+        return False
+    t = ((cx - ax) * dx + (cy - ay) * dy) / length2
+    dist = abs((cx - ax) * dy - (cy - ay) * dx) / length2 ** 0.5
+    height = max(first[3] - first[1], second[3] - second[1], 1)
+    return 0.0 < t < 1.0 and dist <= height
 
 
 def in_arrangement(boxes: list[Box], arrangement: str) -> bool:
@@ -109,7 +129,9 @@ def in_arrangement(boxes: list[Box], arrangement: str) -> bool:
     - reading_order: each next box starts on a later line (centre below the previous bottom) or
       on the same line (vertical overlap) further right;
     - lines: each next box starts below the previous one (its top at least the previous centre),
-      within 2.5 line heights of it, overlapping it horizontally.
+      within 2.5 line heights of it, overlapping it horizontally;
+    - row: left to right, and every next centre within the first box's height band (one table
+      row: "a row labeled 'Advice' with values '53', '30'").
     """
     for a, b in zip(boxes, boxes[1:]):
         ah, aw = max(1, a[3] - a[1]), max(1, a[2] - a[0])
@@ -121,6 +143,8 @@ def in_arrangement(boxes: list[Box], arrangement: str) -> bool:
         if arrangement == "reading_order" and not (by > a[3] or (_y_overlap(a, b) and bx > a[2] - 0.25 * aw)):
             return False
         if arrangement == "lines" and not (b[1] >= (a[1] + a[3]) / 2 and b[1] - a[3] <= 2.5 * ah and _x_overlap(a, b)):
+            return False
+        if arrangement == "row" and not (bx > a[2] - 0.25 * aw and boxes[0][1] < by < boxes[0][3]):
             return False
     return True
 
@@ -210,7 +234,10 @@ def decide_text(spec: TextSpec, lines: list[Line], image: Image.Image | None, si
     anchors = []
     for a in spec.anchors:
         occ, _ = exact(a.text)
-        anchors.append({"text": a.text, "relation": a.relation, "found": bool(occ), "boxes": [list(m.box) for m in occ], "_occ": occ})
+        other = exact(a.other)[0] if a.relation == "between" and a.other else []
+        anchors.append({"text": a.text, "relation": a.relation, "found": bool(occ) and (a.relation != "between" or bool(other)),
+                        "boxes": [list(m.box) for m in occ], "_occ": occ, "_other": other}
+                       | ({"other": a.other, "other_boxes": [list(m.box) for m in other]} if a.relation == "between" else {}))
     records, passing = [], []
     gray = np.asarray(image.convert("L")) if image is not None and spec.in_box else None
     box_unknown, found_box = False, None
@@ -228,8 +255,12 @@ def decide_text(spec: TextSpec, lines: list[Line], image: Image.Image | None, si
             if rule != "all":
                 break
             lh = max([m.box[3] - m.box[1] for m in a["_occ"]] or [1])
-            kept = [m for m in kept if any(set(m.words).isdisjoint(o.words) and satisfies_relation(m.box, o.box, a["relation"], lh)
-                                           for o in a["_occ"])]
+            if a["relation"] == "between":
+                kept = [m for m in kept if any(set(m.words).isdisjoint(o.words) and set(m.words).isdisjoint(p.words)
+                                               and between(m.box, o.box, p.box) for o in a["_occ"] for p in a["_other"])]
+            else:
+                kept = [m for m in kept if any(set(m.words).isdisjoint(o.words) and satisfies_relation(m.box, o.box, a["relation"], lh)
+                                               for o in a["_occ"])]
             if not kept:
                 rule = "anchor"
         if rule == "all" and spec.in_box:
@@ -243,7 +274,7 @@ def decide_text(spec: TextSpec, lines: list[Line], image: Image.Image | None, si
         records.append(_record(text, (kept or occ)[0], rule, rule == "all"))
         passing.append(kept if rule == "all" else [])
     for a in anchors:
-        a.pop("_occ")
+        a.pop("_occ"), a.pop("_other")
 
     def result(holds, rule, detail):
         return TextDecision(holds, rule, detail, records, anchors, found_box)
@@ -256,10 +287,10 @@ def decide_text(spec: TextSpec, lines: list[Line], image: Image.Image | None, si
             where = f"the {spec.region} half" if spec.region in ("top", "bottom", "left", "right") else f"the {spec.region} region"
             return result(False, "region", f"{r['text']!r} read, but not in {where}")
         if r["rule"] == "anchor":
-            missing = [a["text"] for a in anchors if not a["found"]]
+            missing = [a["text"] + (f"' and '{a['other']}" if "other" in a else "") for a in anchors if not a["found"]]
             if missing:
                 return result(False, "anchor", f"anchor {missing[0]!r} not read")
-            rels = ", ".join(f"{a['relation']} {a['text']!r}" for a in anchors)
+            rels = ", ".join(f"{a['relation']} {a['text']!r}" + (f" and {a['other']!r}" if "other" in a else "") for a in anchors)
             return result(False, "anchor", f"{r['text']!r} read, but not {rels}")
     if spec.count is not None:
         n = len(passing[0])

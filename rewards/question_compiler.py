@@ -36,9 +36,10 @@ import re
 from dataclasses import dataclass
 
 RELATIONS = ("below", "directly_below", "above", "directly_above", "right_of", "left_of", "same_row", "same_column",
-             "between")
+             "between", "context")
 """How a required string may stand to a quoted anchor (decided from boxes by
-``rewards.grounding.satisfies_relation``). "between" takes two anchors (``Anchor.other``)."""
+``rewards.grounding.satisfies_relation``). "between" takes two anchors (``Anchor.other``);
+"context" (a quote naming the element asked about) only needs the anchor read."""
 
 WEIGHTS = ("bold", "regular")
 """The stroke weight a question may ask of its strings (``TextSpec.weight``)."""
@@ -221,7 +222,7 @@ def _split_quotes(question: str, quotes: list[_Quote]) -> tuple[list[_Quote], li
 _LINE_BREAK = re.compile(r"\n|\\n")  # a newline, or the two characters backslash-n some rows carry
 _LINES = re.compile(r"\b(?:first|1st|top|upper) line\b.*\b(?:second|2nd|bottom|lower|next) line\b|\bline break\b"
                     r"|\bfollowed by (?:the |a )?(?:two|three|four|\d) (?:[\w-]+ )?lines\b|\bone per line\b"
-                    r"|\bon (?:separate|consecutive|successive) lines\b|\beach on its own line\b")
+                    r"|\bon (?:separate|consecutive|successive) lines\b|\beach (?:on|as) its own line\b")
 _TOP_TO_BOTTOM = re.compile(r"\b(?:from )?top[- ]to[- ]bottom\b|\bstacked vertically\b")
 _LEFT_TO_RIGHT = re.compile(r"\b(?:from )?left[- ]to[- ]right\b")
 _READING = re.compile(r"\bin (?:that |this |the same |the following |reading )?(?:order|sequence)\b|\bthen\b"
@@ -267,6 +268,8 @@ _CENTRED_BY_ELEMENT = re.compile(
 _CLAIM_VERB = re.compile(r"\b(?:placed|located|positioned|situated|sits?|set|arranged|shown|appears?|aligned|anchored)"
                          r"(?: (?:\w+ly))? (?:in|at|on|near|inside|within|along|toward|towards|to|in the)? ?(?:the )?"
                          r"(?:very |far )?$")
+_MAIN_VERB = re.compile(r"\b(?:read|reads|contain|contains|show|shows|display|displays|say|says|state|states|consist"
+                        r"|consists|include|includes|spell|spells|labeled|labelled|exactly|titled|named|appear|appears)\b")
 _LEAD = re.compile(r"^(?:in|within|inside|on|across|at|along|for) (?:the|that|this) (?:same )?(?P<np>[^,]*?)"
                    r"(?=,| does\b| do\b| is\b| are\b)")
 
@@ -291,13 +294,13 @@ def _region(bare: str) -> tuple[str | None, list[str]]:
             continue
         of = _OF_ELEMENT.match(after)
         of_other = of and not re.fullmatch(_IMAGE_NOUNS + "s?", of.group(2)) and of.group(2) not in ("entire", "whole", "overall")
-        claimed = bool(_CLAIM_VERB.search(bare[:m.start()]))
+        claimed = bool(_CLAIM_VERB.search(bare[:m.start()])) and not _MAIN_VERB.search(bare[m.end():first_quote])
         if of_other:
             if claimed:
                 relative_claims.append(f"place {words!r} of {of.group(1) + of.group(2)!r}")
             continue
         if lead_end is not None and m.start() >= lead_end and not of:
-            if claimed or m.start() > first_quote:  # a claim, not a locator of the element
+            if claimed or m.start() > first_quote:  # a claim, not a locator of the element ("placed at")
                 relative_claims.append(f"place {words!r} inside {lead.group('np')!r}")
             continue
         centre = re.search(r"cent(?:er|re|red)|middle", words)
@@ -404,7 +407,7 @@ def _residue(bare: str) -> tuple[str, ...]:
     parts = [f"count {m.group(0)!r}" for m in _COUNT_ELEMENTS.finditer(bare)]
     parts += [f"quantifier {m.group(0)!r}" for m in _QUANTIFIER.finditer(_SPELLING.sub(" ", bare))]
     text = _SPELLING.sub(" ", _COUNT_ELEMENTS.sub(" ", bare))
-    text = re.sub(r"(?:^|, )(?:does|do|is|are|was|were|has|have|did|can) (?:the|this|that|these|those) (?:[\w'’-]+ ){0,6}"
+    text = re.sub(r"(?:^|, )(?:does|do|is|are|was|were|has|have|did|can) (?:the|this|that|these|those) (?:(?!q )[\w'’-]+ ){0,6}"
                   + _ROLE + r"\b", " ", text)
     # "is there a merged header reading ...": the element's kind is a locator, its style a claim
     text = re.sub(r"\bthere (?:is |are )?(?:a|an|one|any|some) (?:[\w'’-]+ ){0,5}" + _ROLE + r"s?\b",
@@ -412,6 +415,8 @@ def _residue(bare: str) -> tuple[str, ...]:
     text = re.sub(r"\b(?:describing|referring to|listing|naming|showing|depicting|for|about) (?:the |a |an |all |its )?"
                   r"(?:[\w'’-]+ ){0,2}?[\w'’-]+(?=,| q\b| is\b| are\b| read| does\b| do\b| written\b| appear| contain| at\b| in\b)",
                   " ", text)
+    text = re.sub(r"\b(?:horizontally |vertically )?(?:aligned|in line|level) with (?:the |a |an |its )?(?:[\w'’-]+ ){0,4}?"
+                  + _ROLE + r"s?\b", " ", text)  # "horizontally aligned with the top-left box": a locator
     text = re.sub(r"\b" + _PREP + r" (?:the |a |an |this |that |its |each |all |same |one |both )*(?:[\w'’-]+ ){0,5}?"
                   + _ROLE + r"(?:s|es)?\b(?: (?:of|for) (?:the )?(?:[\w'’-]+ ){0,2}?" + _ROLE + r"(?:s|es)?\b)?",
                   lambda m: m.group(0) if m.group(0).split()[-1] in _TEXTUAL and m.group(0).startswith(("in ", "on ")) else " ",
@@ -420,8 +425,9 @@ def _residue(bare: str) -> tuple[str, ...]:
     pre, claims = (text[:k], text[k:]) if k >= 0 else (text, "")
     # A definite subject's style words say which element is meant ("Does the large faint word
     # ..."), unless the question states them of it before the quote ("Is the panel filled with").
-    definite = re.match(r"^(?:(?:in|within|inside|on|at|under|across|along|for|directly|immediately) [^,]*, )?"
-                        r"(?:does|do|is|are|was|were|has|have) (?:the|this|that|these|those)\b", bare)
+    definite = re.match(r"^(?:(?:in|within|inside|on|at|under|across|along|for|directly|immediately) [^,]*, (?:[^,]*, ){0,2})?"
+                        r"(?:does|do|is|are|was|were|has|have) (?:the|this|that|these|those)\b"
+                        r"|^(?:does|do) (?:a|an|any) (?:[\w'’-]+ ){0,8}?(?:read|reads|contain|contains|show|shows|display|say)\b", bare)
     if not definite or _STYLE_PREDICATE.search(pre):
         claims = pre + claims
     for m in _STYLE.finditer(claims):
@@ -441,7 +447,9 @@ def _residue(bare: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(parts))
 
 
-_QUANTIFIER = re.compile(r"\b(?:each|every|both|all of the"
+_QUANTIFIER = re.compile(r"\b(?:each(?! (?:as|on) its own line)|every"
+                         r"|(?<!above )(?<!below )(?<!under )(?<!beneath )(?<!between )(?<!across )(?<!over )"
+                         r"both(?! (?:of )?(?:the )?(?:exact )?(?:[\w-]+ )?q,? and q)|all of the"
                          r"|all (?:the )?(?:\w+ )?(?:labels|entries|items|panels|boxes|cells|nodes))\b")
 _STYLE_PREDICATE = re.compile(r"\b(?:filled|colou?red|set|shown|written in|displayed|rendered|highlighted|drawn|shaded"
                               r"|printed|styled|formatted|outlined|bolded|underlined|italici[sz]ed|in bold|in italics?)\b"
@@ -455,11 +463,11 @@ def _existential_head(pre: str) -> str | None:
     "header"), or None when the question is not existential."""
     if not _EXISTENTIAL.search(pre):
         return None
-    subject = re.split(r"\b(?:that|which|who|reading|reads|labeled|labelled|with|containing|contains|showing|saying"
+    subject = re.split(r"\b(?:that|which|who|reading|reads|exactly|labeled|labelled|with|containing|contains|showing|saying"
                        r"|displaying|marked|titled|named|called|written|shown|placed|located|in|on|at|under|below|above"
                        r"|near|inside|within)\b", pre)[0]
     words = re.findall(r"[a-z][\w'’-]*", subject)
-    return words[-1] if words else None
+    return words[-1] if words and words[-1] not in ("there", "is", "are", "does", "do") else None
 
 
 # ---------------------------------------------------------------------------------- compile
@@ -480,16 +488,24 @@ def compile_question(question: str) -> QuestionSpec:
     if _EXAMPLES.search(bare):
         return none("the quotes are examples or meanings, not required strings")
     required, anchors = _split_quotes(question, quotes)
+    required, context = _context_quotes(question, required)
     if not required:
         return none("every quote is an anchor or a clarification")
     texts = [t.strip() for q in required for t in _LINE_BREAK.split(q.text) if t.strip()]
     vlm_parts: list[str] = []
-    good_anchors = []
+    good_anchors = [Anchor(q.text, "context") for q in context]
     for q, rel in anchors:
-        if rel.startswith("unsupported:"):
+        pair = _between_pair(question, q, required) if rel == "unsupported:between" else None
+        if pair is not None:
+            good_anchors.append(Anchor(q.text, "between", pair.text))
+            required = [r for r in required if r is not pair]
+            texts = [t.strip() for r in required for t in _LINE_BREAK.split(r.text) if t.strip()]
+        elif rel.startswith("unsupported:"):
             vlm_parts.append(f"relation {rel.split(':', 1)[1]!r} to {q.text!r}")
         else:
             good_anchors.append(Anchor(q.text, rel))
+    if not texts:
+        return none("every quote is an anchor or a clarification")
 
     # 4. form
     arrangement, count = "all", None
@@ -512,6 +528,13 @@ def compile_question(question: str) -> QuestionSpec:
         texts = [t.upper() for t in texts]
     elif _LOWER.search(bare):
         texts = [t.lower() for t in texts]
+    lines_n = _N_LINES.search(bare)
+    if len(texts) > 1 and arrangement == "all" and lines_n and _NUMBER.get(lines_n.group(1)) == len(texts) \
+            and _gaps_within(question, required, _LINE_GAP):
+        arrangement = "lines"  # "'Asia' with '4600' as a two-line label"
+    if len(texts) > 1 and arrangement == "all" and _ROW_SUBJECT.search(bare.split(" q ")[0]) \
+            and _gaps_within(question, required, _ROW_GAP):
+        arrangement = "row"  # "a row labeled 'Advice' with values '53', '30'", "the first data row show 'in' with '47%'"
     if len(texts) > 1 and arrangement == "all" and not _list_gaps_ok(question, required):
         vlm_parts.append("how the quoted strings relate")
 
@@ -528,7 +551,9 @@ def compile_question(question: str) -> QuestionSpec:
                                     r"|to the (?:right|left) of|(?:right|left) of|aligned (?:horizontally |vertically )?with"
                                     r"|in line with|under column|in column)(?: (?:the|a|an|this|that|its))?(?: [\w-]+){0,2}? q"),
                          re.compile(r"\b(?:in|on|of) (?:the|that|this) q (?:row|line|column)\b")])
-    vlm_parts += _residue(rest)
+    residue = _residue(rest)
+    weight, colour, residue = _text_style(bare, residue)
+    vlm_parts += residue
     if arrangement == "lines":
         form = "lines"
     elif arrangement != "all":
@@ -537,8 +562,76 @@ def compile_question(question: str) -> QuestionSpec:
         form = "count"
     else:
         form = "exact" if len(texts) == 1 else "list"
-    spec = TextSpec(tuple(texts), arrangement, count, region, tuple(good_anchors), in_box)
+    spec = TextSpec(tuple(texts), arrangement, count, region, tuple(good_anchors), in_box, weight, colour)
     return QuestionSpec(form, spec, tuple(dict.fromkeys(vlm_parts)))
+
+
+_BOLD = {"bold", "bolded", "boldface", "boldfaced"}
+_COLOUR_NAMES = {"white": "white", "black": "black", "gray": "gray", "grey": "gray", "silver": "gray", "red": "red",
+                 "crimson": "red", "maroon": "red", "orange": "orange", "yellow": "yellow", "green": "green", "blue": "blue",
+                 "navy": "blue", "purple": "purple", "violet": "purple", "pink": "pink", "brown": "brown"}
+_SHADES = {"dark", "light", "pale", "bright"}
+_TEXT_NOUN = (r"(?:text|texts|font|type|letters?|lettering|ink|label|labels|title|heading|headline|word|words|digits?"
+              r"|numbers?|numerals?|characters?|caption|value|values|string|line|lines|note|paragraph|sentence)")
+_COLOUR_WORD = "(?:" + "|".join(_COLOUR_NAMES) + ")"
+_TEXT_COLOUR = re.compile(
+    r"\b(?:in|written in|colou?red|set in|printed in|rendered in|shown in|displayed in|appears? in) (?:a |an )?"
+    r"(?:(?:dark|light|pale|bright)[- ])?(?P<a>" + _COLOUR_WORD + r")(?: (?:colou?r|" + _TEXT_NOUN + r"))?\b"
+    r"|\b(?:(?:dark|light|pale|bright)[- ])?(?P<b>" + _COLOUR_WORD + r")(?:-colou?red)? (?:(?!q )[\w-]+ ){0,2}?"
+    + _TEXT_NOUN + r"\b")
+
+
+def _text_style(bare: str, residue: tuple[str, ...]) -> tuple[str | None, str | None, tuple[str, ...]]:
+    """(weight, colour, the residue without them): a claimed "bold" becomes ``TextSpec.weight``,
+    and one claimed colour of the text itself ("in white", "white text", "written in dark
+    green", "red-colored label") becomes ``TextSpec.colour`` (``COLOURS``). A colour said of
+    anything else (a fill, a panel, "dark" alone) stays a VLM part."""
+    styles = [p[len("style '"):-1] for p in residue if p.startswith("style '")]
+    weight = "bold" if any(w in _BOLD for w in styles) else None
+    hues = {_COLOUR_NAMES[w] for w in styles if w in _COLOUR_NAMES}
+    said_of_text = {_COLOUR_NAMES[g] for m in _TEXT_COLOUR.finditer(bare) for g in (m.group("a"), m.group("b"))
+                    if g in _COLOUR_NAMES}
+    colour = next(iter(hues)) if len(hues) == 1 and hues == said_of_text else None
+    others = [w for w in styles if w not in _BOLD and w not in _COLOUR_NAMES
+              and not (colour and (w in _SHADES or w.startswith(("colo", "hue"))))]
+    dropped = {f"style {w!r}" for w in styles if w not in others and (w in _BOLD or colour)}
+    return weight, colour, tuple(p for p in residue if p not in dropped)
+
+
+_N_LINES = re.compile(r"\b(two|three|four|five)[- ]line\b")
+_LINE_GAP = set("with and as a an the on its first second third fourth line then followed by".split())
+_ROW_SUBJECT = re.compile(r"\brows?\b")
+_ROW_GAP = set("with values value and entries cells numbers then followed by".split())
+_READ_VERB = re.compile(r"\b(?:read|reads|reading|contain|contains|show|shows|display|displays|say|says|state|states|consist"
+                        r"|consists|include|includes|spell|spells|list|lists)\b")
+
+
+def _gaps_within(question: str, required: list[_Quote], allowed: set[str]) -> bool:
+    """True when every word between consecutive required quotes is in ``allowed``."""
+    return all(set(re.findall(r"[a-z]+", question[a.end:b.start].lower())) <= allowed for a, b in zip(required, required[1:]))
+
+
+def _context_quotes(question: str, required: list[_Quote]) -> tuple[list[_Quote], list[_Quote]]:
+    """(required, context): a quote before the question's reading verb, when other quotes follow
+    that verb, names the element being asked about ("In the section labeled "Overall NYC media",
+    does the first bullet read exactly "..."", "the label under the bar with the numeric label
+    "54" ... read exactly "..."): it must be read, where it stands is not checked (a "context"
+    anchor)."""
+    for m in _READ_VERB.finditer(question.lower()):
+        if any(q.start <= m.start() < q.end for q in required):
+            continue  # a verb inside a quote
+        before = [q for q in required if q.end <= m.start()]
+        after = [q for q in required if q.start >= m.end()]
+        return (after, before) if before and after else (required, [])
+    return required, []
+
+
+def _between_pair(question: str, first: _Quote, required: list[_Quote]) -> _Quote | None:
+    """The quote that closes "between "A" and "B"" after ``first``, when it is a required quote."""
+    for q in required:
+        if q.start > first.end and re.fullmatch(r"\s*,?\s*and\s*", question[first.end:q.start]):
+            return q
+    return None
 
 
 _RELATION_GAP = set("""with without next beside near of for under over above below pointing points pointed connected
