@@ -52,7 +52,7 @@ QUESTIONS = [  # (question, expected answer)
     ('Is the text "Source: internal data" placed at the bottom-right of the slide?', "yes"),
     ('Is the text "Source: internal data" placed at the top-left of the slide?', "no"),
     ('Does the main title at the very top-center of the image read exactly "MENU"?', "yes"),
-    ('Is there a bold heading reading exactly "DESSERT"?', "withheld"),   # text holds, bold unchecked
+    ('Is there a bold heading reading exactly "DESSERT"?', "no"),         # drawn regular: the stroke weight decides
     ('Is there a bold heading reading exactly "DESSERTS"?', "no"),        # a failed text part decides
     ('Does the heading read exactly "Main Course"?', "no"),               # case flipped
 ]
