@@ -162,7 +162,7 @@ _REL_BEFORE = re.compile(
     r"(?P<rel>under column|in column|in the row|in the column|in row|below|under(?:neath)?|beneath|above|over"
     r"|on top of|to the right of|right of|to the left of|left of"
     r"|next to|beside|between|after|before|near|aligned (?:horizontally |vertically )?with|in line with)"
-    r"(?:\s+(?:the|a|an|this|that|its))?(?:\s+[\w-]+){0,2}?\s*$")
+    r"(?:\s+(?:the|a|an|this|that|its))?(?:\s+(?!exactly\b|reads?\b|is\b|are\b)[\w-]+){0,2}?\s*$")
 _UNSUPPORTED_RELATIONS = {"next to", "beside", "between", "after", "before", "near"}
 
 
@@ -225,6 +225,8 @@ _LINES = re.compile(r"\b(?:first|1st|top|upper) line\b.*\b(?:second|2nd|bottom|l
                     r"|\bon (?:separate|consecutive|successive) lines\b|\beach (?:on|as) its own line\b")
 _TOP_TO_BOTTOM = re.compile(r"\b(?:from )?top[- ]to[- ]bottom\b|\bstacked vertically\b")
 _LEFT_TO_RIGHT = re.compile(r"\b(?:from )?left[- ]to[- ]right\b")
+_SIDE_BY_SIDE = re.compile(r"\b(?:arranged|placed|set|shown) (?:horizontally|side by side|in (?:a|one) row)\b|\bside by side\b"
+                           r"|\bon the same (?:line|row)\b")
 _READING = re.compile(r"\bin (?:that |this |the same |the following |reading )?(?:order|sequence)\b|\bthen\b"
                       r"|\bfollowed by\b|\bin reading order\b")
 _NUMBER = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
@@ -241,7 +243,10 @@ _SPELLING = re.compile(
     r"|\b(?:and )?separated by (?:a )?single spaces?\b|\bseparated by spaces\b"
     r"|\b(?:including|with) (?:a |an |the )?(?:single )?(?:comma|period|full stop|colon|semicolon|apostrophe|hyphen|question mark"
     r"|exclamation mark|dash)(?: (?:at the end|after q|after the final q(?: in q)?|between q and q|before q))?"
-    r"|\bas follows\b")
+    r"|\bas follows\b"
+    r"|\b(?:including|with) (?:the |both )?(?:single |double )?(?:quotes|quotation marks|parentheses|brackets) around"
+    r" (?:[\w-]+ ){0,3}?(?:[\w-]+)(?= and\b|,|\?|$)"
+    r"|\b(?:and )?(?:the |a )?trailing (?:digit|number|numeral|letter|character|period|comma|colon|symbol) ?[\w.]?(?=\W|$)")
 
 
 def _times(n: str) -> int:
@@ -379,6 +384,7 @@ just immediately directly right-hand left-hand hand be being has have having fol
 starts ends character characters letter letters capital capitalized uppercase lowercase case period periods comma commas
 colon hyphen apostrophe space spaces single separated punctuation mark marks trailing leading phrase
 front behind beside before after next located closest nearest positioned sits sitting appear appears used using
+supporting explanatory descriptive accompanying introductory respective respectively
 one two three four five six seven eight nine ten describing referring named called given listed shown
 """.split()) | {w for alt in _ROLE[3:-1].split("|") for w in alt.split()}
 _ROLE_WORDS = {w for alt in _ROLE[3:-1].split("|") for w in alt.split()}
@@ -517,6 +523,8 @@ def compile_question(question: str) -> QuestionSpec:
         arrangement = "left_to_right"
     elif len(texts) > 1 and _READING.search(bare):
         arrangement = "reading_order"
+    elif len(texts) > 1 and _SIDE_BY_SIDE.search(bare):
+        arrangement = "row"
     if len(texts) == 1 and arrangement != "lines":
         arrangement = "all"  # "from top to bottom, read exactly 'A'": one string has no order
     times = _TIMES.search(bare)
@@ -546,7 +554,7 @@ def compile_question(question: str) -> QuestionSpec:
 
     # 6. the rest
     rest = bare
-    rest = _strip(rest, [_TOP_TO_BOTTOM, _LEFT_TO_RIGHT, _READING, _LINES, _TIMES, _UPPER, _LOWER, _IN_BOX,
+    rest = _strip(rest, [_TOP_TO_BOTTOM, _LEFT_TO_RIGHT, _SIDE_BY_SIDE, _READING, _LINES, _TIMES, _UPPER, _LOWER, _IN_BOX,
                          re.compile(r"\b(?:directly |immediately |just |right )?(?:below|under(?:neath)?|beneath|above|over"
                                     r"|to the (?:right|left) of|(?:right|left) of|aligned (?:horizontally |vertically )?with"
                                     r"|in line with|under column|in column)(?: (?:the|a|an|this|that|its))?(?: [\w-]+){0,2}? q"),
