@@ -5,7 +5,8 @@ part code can check (:class:`TextSpec`) and the parts only a VLM can decide (``v
 It reads the question in these steps, each a small function below:
 
 1. **Quotes** (``_quotes``): "double", “curly”, 'single' (an apostrophe touching a letter is no
-   quote). No quote: nothing to compile (form ``none``).
+   quote). No quote: nothing to compile (form ``none``), except one unquoted string after
+   "exactly:" that runs to the final "?" of a singular question (``_UNQUOTED``).
 2. **Refusals**: negation ("not", "no", "without", "rather than") and choices ("either", "or"
    between quotes) make the whole question VLM-only: a failed text part would not mean "no".
 3. **Roles of the quotes** (``_split_quotes``): a quote that is part of a longer quote is a
@@ -148,6 +149,11 @@ def _bare(question: str, quotes: list[_Quote]) -> str:
         pos = q.end
     return re.sub(r"\s+", " ", "".join(parts + [question[pos:]]).lower()).strip()
 
+
+_UNQUOTED = re.compile(r"^(?P<head>(?:[^:]*?, )?(?:does|is) (?:the|this|that) [^:\"“”‘’']*?\bexactly(?: as)?):\s*"
+                       r"(?P<text>[^\"“”]+?)\s*\?\s*$", re.S)
+"""A question that gives its one string unquoted after "exactly:" and up to the final "?" (a
+singular subject: "do the titles read exactly: A, B" may list several strings and is left alone)."""
 
 # ---------------------------------------------------------------------------------- 2. refusals
 _NEGATION = re.compile(r"\b(?:not|no|none|never|without|rather than|instead of|absent|missing|nothing|neither|nor"
@@ -292,14 +298,17 @@ def _region(bare: str) -> tuple[str | None, list[str]]:
     relative_claims, tokens = [], []
     lead = _LEAD.match(bare)
     lead_end = lead.end() if lead and not re.search(r"\b" + _IMAGE_NOUNS + r"s?$", lead.group("np")) else None
-    first_quote = bare.find(" q ") if " q " in bare else len(bare)
+    first_quote = bare.find(" q ", lead_end or 0) if " q " in bare[lead_end or 0:] else len(bare)
+    last_quote = bare.rfind(" q ")
     for m in _PLACE_WORDS.finditer(bare):
         words, after = m.group(0), bare[m.end():m.end() + 60]
         if _NOT_A_PLACE.match(after):
             continue
         of = _OF_ELEMENT.match(after)
         of_other = of and not re.fullmatch(_IMAGE_NOUNS + "s?", of.group(2)) and of.group(2) not in ("entire", "whole", "overall")
-        claimed = bool(_CLAIM_VERB.search(bare[:m.start()])) and not _MAIN_VERB.search(bare[m.end():first_quote])
+        # "the heading positioned to the right of the icon ... read exactly 'X'": a locator of the subject
+        claimed = bool(_CLAIM_VERB.search(bare[:m.start()])) and not (m.start() < last_quote
+                                                                      and _MAIN_VERB.search(bare[m.end():]))
         if of_other:
             if claimed:
                 relative_claims.append(f"place {words!r} of {of.group(1) + of.group(2)!r}")
@@ -485,7 +494,11 @@ def compile_question(question: str) -> QuestionSpec:
     """
     quotes = _quotes(question)
     if not quotes:
-        return none("no quoted text")
+        unquoted = _UNQUOTED.match(question)
+        if unquoted is None:
+            return none("no quoted text")
+        # "Does the first line read exactly: 1. Pfizer's Substantial Footprint?": one string after the colon
+        return compile_question(f'{unquoted.group("head")} "{unquoted.group("text")}"?')
     bare = _bare(question, quotes)
     if _NEGATION.search(bare):
         return none("negation: a missing string would not mean 'no'")
@@ -494,6 +507,8 @@ def compile_question(question: str) -> QuestionSpec:
     if _EXAMPLES.search(bare):
         return none("the quotes are examples or meanings, not required strings")
     required, anchors = _split_quotes(question, quotes)
+    pairs = {id(q): _between_pair(question, q, required) for q, rel in anchors if rel == "unsupported:between"}
+    required = [r for r in required if all(r is not p for p in pairs.values())]
     required, context = _context_quotes(question, required)
     if not required:
         return none("every quote is an anchor or a clarification")
@@ -501,17 +516,12 @@ def compile_question(question: str) -> QuestionSpec:
     vlm_parts: list[str] = []
     good_anchors = [Anchor(q.text, "context") for q in context]
     for q, rel in anchors:
-        pair = _between_pair(question, q, required) if rel == "unsupported:between" else None
-        if pair is not None:
-            good_anchors.append(Anchor(q.text, "between", pair.text))
-            required = [r for r in required if r is not pair]
-            texts = [t.strip() for r in required for t in _LINE_BREAK.split(r.text) if t.strip()]
+        if pairs.get(id(q)) is not None:
+            good_anchors.append(Anchor(q.text, "between", pairs[id(q)].text))
         elif rel.startswith("unsupported:"):
             vlm_parts.append(f"relation {rel.split(':', 1)[1]!r} to {q.text!r}")
         else:
             good_anchors.append(Anchor(q.text, rel))
-    if not texts:
-        return none("every quote is an anchor or a clarification")
 
     # 4. form
     arrangement, count = "all", None
@@ -580,7 +590,10 @@ _COLOUR_NAMES = {"white": "white", "black": "black", "gray": "gray", "grey": "gr
                  "navy": "blue", "purple": "purple", "violet": "purple", "pink": "pink", "brown": "brown"}
 _SHADES = {"dark", "light", "pale", "bright"}
 _TEXT_NOUN = (r"(?:text|texts|font|type|letters?|lettering|ink|label|labels|title|heading|headline|word|words|digits?"
-              r"|numbers?|numerals?|characters?|caption|value|values|string|line|lines|note|paragraph|sentence)")
+              r"|numbers?|numerals?|characters?|caption|value|values|string|note|paragraph|sentence)")
+_NOT_TEXT = re.compile(r"\b(?:swatch(?:es)?|markers?|circles?|bars?|icons?|box(?:es)?|rectangles?|shapes?|fill|filled|background"
+                       r"|bands?|panels?|cards?|buttons?|arrows?|dots?|segments?|slices?|wedges?|squares?|tiles?|lines?|legend"
+                       r"|borders?|outlined?|frames?|badges?|pills?|banners?|strips?|areas?|regions?)\b")
 _COLOUR_WORD = "(?:" + "|".join(_COLOUR_NAMES) + ")"
 _TEXT_COLOUR = re.compile(
     r"\b(?:in|written in|colou?red|set in|printed in|rendered in|shown in|displayed in|appears? in) (?:a |an )?"
@@ -597,8 +610,11 @@ def _text_style(bare: str, residue: tuple[str, ...]) -> tuple[str | None, str | 
     styles = [p[len("style '"):-1] for p in residue if p.startswith("style '")]
     weight = "bold" if any(w in _BOLD for w in styles) else None
     hues = {_COLOUR_NAMES[w] for w in styles if w in _COLOUR_NAMES}
+    # "in <colour>" / "colored <colour>" with no text noun of its own is said of the text only when
+    # the question names no other element it could colour ("is the swatch labeled 'Four' colored purple")
     said_of_text = {_COLOUR_NAMES[g] for m in _TEXT_COLOUR.finditer(bare) for g in (m.group("a"), m.group("b"))
-                    if g in _COLOUR_NAMES}
+                    if g in _COLOUR_NAMES and (m.group("b") or re.search(_TEXT_NOUN + r"\b", m.group(0))
+                                               or not _NOT_TEXT.search(bare))}
     colour = next(iter(hues)) if len(hues) == 1 and hues == said_of_text else None
     others = [w for w in styles if w not in _BOLD and w not in _COLOUR_NAMES
               and not (colour and (w in _SHADES or w.startswith(("colo", "hue"))))]
