@@ -122,7 +122,9 @@ def none(note: str) -> QuestionSpec:
 
 
 # ---------------------------------------------------------------------------------- 1. quotes
-_QUOTE = re.compile(r"\"([^\"]+)\"|“([^”]+)”|‘([^’]+)’(?![A-Za-z])|(?<![A-Za-z0-9])'(.+?)'(?![A-Za-z0-9])", re.S)
+_QUOTE = re.compile(r"\"((?:[^\"\\]|\\.)+)\"|“([^”]+)”|‘([^’]+)’(?![A-Za-z])|(?<![A-Za-z0-9])'(?!s\b)(.+?)'(?![A-Za-z0-9])", re.S)
+"""Double quotes may hold backslash-escaped quotes ("\"God made the integers\"", as JSON rows
+carry them); a single quote opens a quote unless it touches a letter or is a possessive ("(a)'s")."""
 
 
 @dataclass(frozen=True)
@@ -136,6 +138,8 @@ def _quotes(question: str) -> list[_Quote]:
     out = []
     for m in _QUOTE.finditer(question):
         text = next(g for g in m.groups() if g is not None)
+        if m.group(1) is not None:
+            text = re.sub(r'\\(["\\])', r"\1", text)
         if text.strip():
             out.append(_Quote(m.start(), m.end(), text.strip()))
     return out
@@ -394,6 +398,8 @@ starts ends character characters letter letters capital capitalized uppercase lo
 colon hyphen apostrophe space spaces single separated punctuation mark marks trailing leading phrase
 front behind beside before after next located closest nearest positioned sits sitting appear appears used using
 supporting explanatory descriptive accompanying introductory respective respectively
+so way wording clause closing opening body snippet substring expression continuation numeral numerals parentheses
+brackets enclosed surrounded
 one two three four five six seven eight nine ten describing referring named called given listed shown
 """.split()) | {w for alt in _ROLE[3:-1].split("|") for w in alt.split()}
 _ROLE_WORDS = {w for alt in _ROLE[3:-1].split("|") for w in alt.split()}
@@ -599,7 +605,8 @@ _TEXT_COLOUR = re.compile(
     r"\b(?:in|written in|colou?red|set in|printed in|rendered in|shown in|displayed in|appears? in) (?:a |an )?"
     r"(?:(?:dark|light|pale|bright)[- ])?(?P<a>" + _COLOUR_WORD + r")(?: (?:colou?r|" + _TEXT_NOUN + r"))?\b"
     r"|\b(?:(?:dark|light|pale|bright)[- ])?(?P<b>" + _COLOUR_WORD + r")(?:-colou?red)? (?:(?!q )[\w-]+ ){0,2}?"
-    + _TEXT_NOUN + r"\b")
+    + _TEXT_NOUN + r"\b(?! (?:bar|box|band|banner|panel|area|card|background|strip|rectangle|block|container|cell|row|column"
+    r"|frame|tile|pill|button|badge|shape|region)s?\b)")
 
 
 def _text_style(bare: str, residue: tuple[str, ...]) -> tuple[str | None, str | None, tuple[str, ...]]:
