@@ -10,7 +10,8 @@ Normalisation (applied to the expected string and to every OCR word):
 2. Typographic quotes fold to ASCII (‘ ’ ‚ ‛ ′ -> ', “ ” „ ‟ ″ -> "), and dashes fold to the
    hyphen-minus (‐ ‑ ‒ – — ― − -> -): OCR engines do not tell these apart reliably, and
    BizGenEval's VLM judge does not either.
-3. Whitespace runs collapse to one space; leading/trailing whitespace is dropped.
+3. Whitespace runs collapse to one space; leading/trailing whitespace is dropped; no space is
+   kept between two Han or kana characters (Chinese and Japanese put none between words).
 4. Case: kept when ``case_sensitive`` (BizGenEval asks for an exact character match),
    otherwise both sides are case-folded.
 5. ``lenient`` (BizGenEval's lenient variant): a leading bullet (• · ▪ ◦ ‣ * - o followed by a
@@ -88,10 +89,22 @@ class Match:
     words: tuple[tuple[int, int], ...]
 
 
+_HAN_KANA = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_SPACE_IN_CJK = re.compile(f"(?<=[{_HAN_KANA}]) (?=[{_HAN_KANA}])")
+
+
+def joins_without_space(a: str, b: str) -> bool:
+    """True when text ``a`` followed by ``b`` is written without a space between them: Chinese
+    and Japanese (Han, kana) put none between words, and tesseract's chi_sim/jpn models return
+    one word per character or two ("季 度 收入" for "季度收入")."""
+    return bool(a and b and _SPACE_IN_CJK.search(a[-1] + " " + b[0]))
+
+
 def normalize(text: str, case_sensitive: bool = True) -> str:
-    """Steps 1-4 of the module rules: NFKC, ASCII quotes/dashes, collapsed whitespace, case."""
+    """Steps 1-4 of the module rules: NFKC, ASCII quotes/dashes, collapsed whitespace (none kept
+    between two Han or kana characters), case."""
     text = unicodedata.normalize("NFKC", text).translate(_FOLD)
-    text = _SPACE.sub(" ", text).strip()
+    text = _SPACE_IN_CJK.sub("", _SPACE.sub(" ", text).strip())
     return text if case_sensitive else text.casefold()
 
 
@@ -169,10 +182,14 @@ class _Window:
                 norm = normalize(word.text, case_sensitive)
                 if not norm:
                     continue
+                if parts and joins_without_space(parts[-1], norm):
+                    pos -= 1  # no space between two Han/kana words
+                    parts[-1] += norm
+                else:
+                    parts.append(norm)
                 self.ids.append((li, wi))
                 self.raw.append(word)
                 self.spans.append((pos, pos + len(norm)))
-                parts.append(norm)
                 pos += len(norm) + 1
         self.text = " ".join(parts)
 

@@ -1,6 +1,7 @@
 """OCR judge on rendered images with known text (needs the tesseract binary)."""
 
 import shutil
+from pathlib import Path
 
 import pytest
 import pytesseract
@@ -111,3 +112,25 @@ def test_withheld_and_one_ocr_per_image(monkeypatch):
     assert "VLM" in out[1][2].reason
     assert calls == [(1282, 720), (1280, 720), (1280, 720)]  # each image read once at scale 2 (two passes)
     assert OCRJudge().can_answer(no_text) is False and OCRJudge().can_answer(check("x")) is True
+
+
+CJK = "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"
+
+
+@pytest.mark.skipif(not (Path(CJK).exists() and "chi_sim" in pytesseract.get_languages()),
+                    reason="fonts-wqy-microhei or tesseract-ocr-chi-sim not installed (scripts/setup.sh installs both)")
+def test_chinese_strings_read_in_their_script():
+    """The page is read in chi_sim+eng because a check quotes Han characters; tesseract returns
+    one word per character or two ("季 度 收入"), which match "季度收入" (no spaces between Han)."""
+    from rewards.question_compiler import compile_question
+
+    img = Image.new("RGB", (480, 220), (250, 250, 248))
+    d = ImageDraw.Draw(img)
+    d.text((40, 30), "季度收入", font=ImageFont.truetype(CJK, 32), fill=(20, 20, 20))
+    d.text((40, 110), "红色 Revenue", font=ImageFont.truetype(CJK, 24), fill=(20, 20, 20))
+    questions = [('Is the heading exactly "季度收入"?', "yes"), ('Is the heading exactly "季度支出"?', "no"),
+                 ('Does the label read exactly "红色 Revenue"?', "yes"), ('Does the label read exactly "绿色 Revenue"?', "no")]
+    checks = [Check(str(k), q, spec=compile_question(q)) for k, (q, _) in enumerate(questions)]
+    verdicts = OCRJudge().judge([img], [""], [checks])[0]
+    assert [v.answer for v in verdicts] == [a for _, a in questions], [v.reason for v in verdicts]
+    assert normalize("季 度 收入 Q3") == "季度收入 Q3" and normalize("한국 어") == "한국 어"  # Hangul keeps its spaces
