@@ -4,15 +4,22 @@ Before: the former importer's keyword rules (``rewards.keyword_rules``, applied 
 rows only, as the importer did); a check with expectations was decided both ways. After: the
 question compiler (``rewards.question_compiler``): *decided* = a text part and nothing only a
 VLM can decide (code answers yes and no); *no-only* = a text part plus VLM-only parts (code can
-only answer "no"). Rows are split by index: even = development half (the compiler's rules were
-written looking at these), odd = report half (only measured).
+only answer "no").
+
+Rows are shown in two halves. By default the halves are the even and odd rows of the file. With
+``--split id-hash`` a row's half is ``sha1(str(id)) % 2`` (0 = dev, 1 = report), which does not
+depend on the file's order; ``--exclude`` drops the rows whose id is in another file. The README's
+held-out figures are the report half of the official BizGenEval file without the shared subset:
 
     python scripts/compiler_coverage.py ../shared/benchmarks/bizgeneval/bizgeneval_subset.jsonl
+    python scripts/compiler_coverage.py bizgeneval.jsonl --exclude ../shared/benchmarks/bizgeneval/bizgeneval_subset.jsonl \
+        --split id-hash
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 from collections import defaultdict
@@ -29,15 +36,22 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("data", type=Path, help="BizGenEval JSONL (questions + dimension per row)")
     p.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    p.add_argument("--split", choices=("index", "id-hash"), default="index",
+                   help="halves by row index parity (default) or by sha1 of the row id")
+    p.add_argument("--exclude", type=Path, default=None, help="drop rows whose id is in this JSONL")
     args = p.parse_args(argv)
     try:
         rows = [json.loads(l) for l in args.data.read_text(encoding="utf-8").splitlines() if l.strip()]
-    except (OSError, json.JSONDecodeError) as e:
-        print(f"error: {args.data}: {e}", file=sys.stderr)
+        drop = ({json.loads(l)["id"] for l in args.exclude.read_text(encoding="utf-8").splitlines() if l.strip()}
+                if args.exclude else set())
+    except (OSError, json.JSONDecodeError, KeyError) as e:
+        print(f"error: {args.exclude if args.exclude else args.data}: {e}", file=sys.stderr)
         return 1
+    rows = [r for r in rows if r.get("id") not in drop]
     counts: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for i, row in enumerate(rows):
-        half = "dev" if i % 2 == 0 else "report"
+        key = int(hashlib.sha1(str(row.get("id")).encode()).hexdigest(), 16) if args.split == "id-hash" else i
+        half = "dev" if key % 2 == 0 else "report"
         dim = row.get("dimension", "?")
         for q in row.get("questions", []):
             spec = compile_question(q)
