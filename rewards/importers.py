@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from rewards.one_line import one_line
-from rewards.question_compiler import ARRANGEMENTS, RELATIONS, Anchor, QuestionSpec, TextSpec, compile_question
+from rewards.question_compiler import ARRANGEMENTS, COLOURS, RELATIONS, WEIGHTS, Anchor, QuestionSpec, TextSpec, compile_question
 from rewards.rubric import REGIONS, Check, Criterion, Item, Rubric, RubricError, TextExpectation
 
 def text_expectations(question: str) -> tuple[TextExpectation, ...]:
@@ -48,8 +48,8 @@ def expectations_of(spec: QuestionSpec | None) -> tuple[TextExpectation, ...]:
 
 def parse_spec(raw: Any, where: str) -> QuestionSpec:
     """A spec given by a RubricLoop row: ``{"texts": [str, ...], "arrangement"?, "count"?, "region"?,
-    "anchors"?: [{"text", "relation"}], "in_box"?, "vlm_parts"?: [str, ...]}`` (see
-    ``rewards.question_compiler.TextSpec``).
+    "anchors"?: [{"text", "relation", "other"?}], "in_box"?, "weight"?, "colour"?, "vlm_parts"?: [str, ...]}``
+    (see ``rewards.question_compiler.TextSpec``; "other" is the second anchor of "between").
 
     Raises:
         RubricError: a field is missing or has a bad value (one line naming ``where``).
@@ -76,11 +76,20 @@ def parse_spec(raw: Any, where: str) -> QuestionSpec:
         relation = _require(a, "relation", str, aw)
         if relation not in RELATIONS:
             raise RubricError(f"{aw}: field 'relation' must be one of {RELATIONS}, got {relation!r}")
-        anchors.append(Anchor(_require(a, "text", str, aw), relation))
+        other = _optional(a, "other", str, None, aw) if relation == "between" else None
+        if relation == "between" and other is None:
+            raise RubricError(f"{aw}: relation 'between' needs field 'other' (the second anchor's text)")
+        anchors.append(Anchor(_require(a, "text", str, aw), relation, other))
+    weight, colour = raw.get("weight"), raw.get("colour")
+    if weight is not None and weight not in WEIGHTS:
+        raise RubricError(f"{where}: field 'weight' must be one of {WEIGHTS} or null, got {weight!r}")
+    if colour is not None and colour not in COLOURS:
+        raise RubricError(f"{where}: field 'colour' must be one of {COLOURS} or null, got {colour!r}")
     vlm_parts = _optional(raw, "vlm_parts", list, [], where)
     if not all(isinstance(v, str) for v in vlm_parts):
         raise RubricError(f"{where}: field 'vlm_parts' must be a list of strings")
-    text = TextSpec(tuple(texts), arrangement, count, region, tuple(anchors), _optional(raw, "in_box", bool, False, where))
+    text = TextSpec(tuple(texts), arrangement, count, region, tuple(anchors), _optional(raw, "in_box", bool, False, where),
+                    weight, colour)
     form = "count" if count is not None else "lines" if arrangement == "lines" else "order" if arrangement != "all" else "exact" if len(texts) == 1 else "list"
     return QuestionSpec(form, text, tuple(vlm_parts))
 

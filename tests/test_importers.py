@@ -43,13 +43,13 @@ def test_bizgeneval_rows():
      [("MAIN COURSE", "left", "MENU", "directly_below")], True),
     ("Does the footnote along the bottom read exactly \"Note: don't round.\"?", [("Note: don't round.", "bottom", None, None)], True),
     ('Are there exactly 2 legend entries ("Female" and "Male")?', [("Female", None, None, None), ("Male", None, None, None)], False),
-    ("Is there a bold point label reading exactly 'U.S.'?", [("U.S.", None, None, None)], False),
+    ("Is there a bold point label reading exactly 'U.S.'?", [("U.S.", None, None, None)], True),  # bold: measured (TextSpec.weight)
     ("Does the x-axis show tick labels at 0, 5, 10, 15, and 20?", [], False),
     ("Does the text, from top to bottom, read exactly 'A'?", [("A", None, None, None)], True),
     ("Do the column headers read exactly 'Cue', 'App.', 'Prod.', and 'Cov.'?",
      [("Cue", None, None, None), ("App.", None, None, None), ("Prod.", None, None, None), ("Cov.", None, None, None)], True),
     ("Is there a row labeled exactly 'Advice' with values '53', '30', '24', and '63.6%'?",
-     [(t, None, None, None) for t in ("Advice", "53", "30", "24", "63.6%")], False),
+     [(t, None, None, None) for t in ("Advice", "53", "30", "24", "63.6%")], True),  # one table row, left to right
     ('Does the phrase read exactly "practices\' data" with an apostrophe after the final "s"?', [("practices' data", None, None, None)], True),
 ])
 def test_text_expectations(question, expected, decidable):
@@ -127,7 +127,8 @@ def test_rubricloop_row_gives_the_spec(tmp_path):
     assert check.spec.vlm_parts == ("style 'bold'",) and not check.spec.decidable
     assert check.expects == (TextExpectation("MAIN COURSE", "top_left", "MENU", "directly_below"),)
     assert errors == [f"{path}:2 (item b): criteria[0].checks[0].spec.anchors[0]: field 'relation' must be one of "
-                      "('below', 'directly_below', 'above', 'directly_above', 'right_of', 'left_of', 'same_row', 'same_column'), got 'near'"]
+                      "('below', 'directly_below', 'above', 'directly_above', 'right_of', 'left_of', 'same_row', 'same_column', "
+                      "'between', 'context'), got 'near'"]
     compiled = items[1].rubric.checks[0]  # no spec and no expects: the question is compiled
     assert compiled.spec.text.texts == ("Q3",) and compiled.spec.text.region == "very_top"
 
@@ -140,3 +141,21 @@ def test_an_empty_bizgeneval_question_is_named_before_the_index_lists(tmp_path):
     items, errors = load_items(path)
     assert [it.id for it in items] == ["ok"]
     assert errors == [f"{path}:1 (item e): questions[0]: empty question"]
+
+
+def test_own_row_spec_with_between_weight_and_colour(tmp_path):
+    good = {"texts": ["Programs"], "anchors": [{"text": "About", "relation": "between", "other": "Blog"}],
+            "weight": "bold", "colour": "white"}
+    rows = [{"id": "a", "prompt": "p", "criteria": [{"checks": [{"id": "1", "question": "Nav?", "spec": good}]}]},
+            {"id": "b", "prompt": "p", "criteria": [{"checks": [{"id": "1", "question": "q", "spec": {
+                "texts": ["x"], "anchors": [{"text": "y", "relation": "between"}]}}]}]},
+            {"id": "c", "prompt": "p", "criteria": [{"checks": [{"id": "1", "question": "q", "spec": {
+                "texts": ["x"], "colour": "navy"}}]}]}]
+    path = tmp_path / "own.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in rows))
+    items, errors = load_items(path)
+    text = items[0].rubric.checks[0].spec.text
+    assert text.anchors[0].other == "Blog" and text.weight == "bold" and text.colour == "white"
+    assert errors[0] == (f"{path}:2 (item b): criteria[0].checks[0].spec.anchors[0]: relation 'between' needs field 'other' "
+                         "(the second anchor's text)")
+    assert errors[1].startswith(f"{path}:3 (item c): criteria[0].checks[0].spec: field 'colour' must be one of ('white',")
