@@ -11,7 +11,16 @@ judge). Question phrasing follows the shared BizGenEval subset ("read exactly", 
 bottom", "directly below", "placed at the bottom-right of the slide", "appear exactly once").
 
 Question types (``Question.qtype``): exact, list, lines, order, count, case, place, relation,
-style (text plus a style only a VLM can see: code may only say "no").
+weight (bold asked of bold headings, titles and items, and of regular ones), colour (white asked
+of the title band's and badges' text and of dark body text; a note drawn in red, blue, green,
+orange, purple or gray asked in its colour or another), between (the navigation item between
+two others, webpages), row (a table row's label and values, slides and charts: true rows, values
+of another row, a near-miss value), style (text plus a style only a VLM can see, an underline:
+code may only say "no").
+
+The elements added for weight, colour, between, row and style draw their choices from a second
+generator (``random.Random(seed + EXTRA_SEED)``), so every other element and question is the
+one the seed drew before they were added.
 
 Splits by seed: dev = seeds 0..n-1, test = seeds 1000..1000+n-1 (``split_seeds``).
 """
@@ -26,9 +35,11 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
-SANS, SANS_BOLD, SERIF = "DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSerif.ttf"
+SANS, SANS_BOLD, SERIF, SERIF_BOLD = "DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSerif.ttf", "DejaVuSerif-Bold.ttf"
 KINDS = ("slide", "chart", "poster", "webpage")
-QTYPES = ("exact", "list", "lines", "order", "count", "case", "place", "relation", "style")
+QTYPES = ("exact", "list", "lines", "order", "count", "case", "place", "relation", "weight", "colour", "between", "row",
+          "style")
+EXTRA_SEED = 7_919_000
 
 VOCAB = {
     "slide": {"titles": ["Quarterly Revenue Review", "Market Outlook 2025", "Operating Plan FY24", "Customer Growth Update"],
@@ -57,6 +68,14 @@ BADGES = ["NEW", "03", "TOP", "Q3", "BETA", "24"]
 COUNT_WORDS = ["Total", "Bonus", "Draft"]
 DARK = [(25, 40, 90), (20, 80, 60), (90, 30, 40), (40, 40, 40)]
 BADGE_FILL = [(200, 60, 40), (30, 120, 70), (40, 70, 160), (120, 50, 140)]
+LIGHT_BADGE = (245, 205, 70)  # a yellow badge with dark text: its text is not white
+INKS = {"red": [(200, 30, 30), (220, 50, 40)], "blue": [(30, 70, 190), (20, 90, 210)], "green": [(30, 135, 55), (20, 150, 80)],
+        "orange": [(235, 125, 20), (225, 110, 30)], "purple": [(125, 45, 165), (140, 60, 180)], "gray": [(128, 128, 128), (140, 140, 140)]}
+COLOUR_NOTES = ["Updated weekly", "Preliminary figures", "Limited seats", "Offer ends Friday", "Subject to change",
+                "Best seller", "Members only", "Call for details"]
+TABLE_LABELS = {"chart": ["Solar", "Wind", "Hydro", "Coal", "Gas", "Nuclear"],
+                "slide": ["North", "South", "East", "West", "Online", "Retail"]}
+TABLE_HEADS = {"chart": ("Source", "2023", "2024", "Share"), "slide": ("Region", "Q1", "Q2", "Margin")}
 
 
 @dataclass(frozen=True)
@@ -121,9 +140,46 @@ def _word_count(word: str, texts: list[str]) -> int:
     return sum(len(re.findall(rf"(?<![A-Za-z0-9]){re.escape(word)}(?![A-Za-z0-9])", t)) for t in texts)
 
 
+def _table(d: ImageDraw.ImageDraw, kind: str, rng: random.Random, at: tuple[int, int], ask) -> None:
+    """Draw a table (header plus 2-3 rows: a label and three values) at ``at`` (pixels) and ask
+    two row questions: a true row, or a row asked with another row's values or a near-miss value."""
+    labels = rng.sample(TABLE_LABELS[kind], rng.choice([2, 3]))
+    rows = []
+    for label in labels:
+        a, b = rng.sample(range(10, 100), 2)
+        rows.append((label, str(a), str(b), f"{rng.randint(2, 40)}%"))
+    x, y = at
+    col_w = (110, 70, 70, 80)
+    hf, f = _font(SANS_BOLD, 16), _font(SANS, 16)
+    for r, cells in enumerate([TABLE_HEADS[kind], *rows]):
+        cx = x
+        for c, cell in enumerate(cells):
+            d.text((cx, y + 28 * r), cell, font=hf if r == 0 else f, fill=(25, 25, 25))
+            cx += col_w[c]
+        if r == 0:
+            d.line([x, y + 23, x + sum(col_w) - 20, y + 23], fill=(120, 120, 120), width=1)
+    for _ in range(2):
+        k = rng.randrange(len(rows))
+        label, values = rows[k][0], list(rows[k][1:])
+        pick = rng.random()
+        if pick < 0.45:
+            truth = True
+        elif pick < 0.75:  # the values of another row
+            values = list(rows[(k + 1) % len(rows)][1:])
+            truth = values == list(rows[k][1:])
+        else:  # one value one digit off
+            i = rng.randrange(3)
+            values[i] = near_miss(values[i], rng) if any(ch.isdigit() for ch in values[i]) else values[i]
+            while not any(ch.isdigit() for ch in values[i]) or values[i] == rows[k][1 + i]:
+                values[i] = str(rng.randint(10, 99))
+            truth = False
+        ask("row", f'Is there a row labeled exactly "{label}" with values "{values[0]}", "{values[1]}", and "{values[2]}"?', truth)
+
+
 def make_document(seed: int) -> Document:
     """Render document ``seed`` and its labelled questions (deterministic in ``seed``)."""
     rng = random.Random(seed)
+    extra = random.Random(seed + EXTRA_SEED)  # the added elements' choices (module docstring)
     kind = KINDS[seed % len(KINDS)]
     vocab = VOCAB[kind]
     w, h = {"slide": (800, 600), "chart": (800, 600), "poster": (600, 800), "webpage": (900, 640)}[kind]
@@ -150,6 +206,8 @@ def make_document(seed: int) -> Document:
     ask("place", f'Does the main title located at the very top-center of the image read exactly "{title}"?',
         title_drawn == title and centred)
     ask("exact", f'Is the title text exactly "{title}"?', title_drawn == title)
+    # colour + weight: the title is drawn white and bold
+    ask("colour", f'Is the title "{title}" in white text?', title_drawn == title)
     y = band_h + 14
     if kind == "webpage":  # a navigation bar under the band, read left to right
         nav = rng.sample(NAV, 4)
@@ -160,6 +218,13 @@ def make_document(seed: int) -> Document:
         asked = list(nav) if rng.random() < 0.5 else [nav[1], nav[0], nav[2], nav[3]]
         ask("order", "Does the navigation menu read exactly, from left to right: " + ", ".join(f'"{t}"' for t in asked) + "?",
             asked == nav)
+        # between: the item drawn between two neighbours, or another item asked there
+        for i in (1, 2):
+            # a wrong item: one drawn elsewhere or not drawn, never a neighbour (its own anchor)
+            asked_item = nav[i] if extra.random() < 0.5 else extra.choice([t for t in NAV if t not in nav[i - 1:i + 2]])
+            phrase = extra.choice(['Is the navigation item located between "{a}" and "{b}" the single word "{c}"?',
+                                   'Does the menu item between "{a}" and "{b}" read exactly "{c}"?'])
+            ask("between", phrase.format(a=nav[i - 1], b=nav[i + 1], c=asked_item), asked_item == nav[i])
         y += 40
     # Subtitle: small serif text.
     subtitle = f"Prepared {rng.choice(['March', 'June', 'October'])} {rng.randint(2021, 2025)} for the board"
@@ -167,6 +232,10 @@ def make_document(seed: int) -> Document:
     d.text((40 if not centred else w / 2, y + 8), sub_drawn, font=_font(SERIF, 15), fill=(60, 60, 60),
            anchor="lm" if not centred else "mm")
     ask("exact", f'Is the subtitle text exactly "{subtitle}"?', sub_drawn == subtitle)
+    if extra.random() < 0.5:  # weight: the bold title, or the regular subtitle
+        ask("weight", f'Is the title "{title}" written in bold?', title_drawn == title)
+    else:
+        ask("weight", f'Is the subtitle "{subtitle}" written in bold?', False)
     y += 40
     # Two columns under bold headings.
     h1, h2 = rng.choice(vocab["heads"])
@@ -177,12 +246,19 @@ def make_document(seed: int) -> Document:
         items[k] = f"{count_word} {items[k]}"
     drawn = [miss(t) for t in items]
     col_x = (50, w // 2 + 20)
-    hf, itf = _font(SANS_BOLD, 22), _font(SERIF if rng.random() < 0.5 else SANS, 17)
+    serif_items = rng.random() < 0.5
+    hf, itf = _font(SANS_BOLD, 22), _font(SERIF if serif_items else SANS, 17)
+    bold_item = extra.randrange(6) if extra.random() < 0.6 else None  # one item drawn bold
+    itf_bold = _font(SERIF_BOLD if serif_items else SANS_BOLD, 17)
+    underlined = extra.random() < 0.5
     d.text((col_x[0], y), h1, font=hf, fill=(20, 20, 20))
     d.text((col_x[1], y), h2, font=hf, fill=(20, 20, 20))
+    if underlined:  # style: an underline under the left heading
+        d.line([col_x[0], y + 27, col_x[0] + d.textlength(h1, font=hf), y + 27], fill=(20, 20, 20), width=2)
     for col in range(2):
         for k in range(3):
-            d.text((col_x[col], y + 36 + 28 * k), drawn[3 * col + k], font=itf, fill=(35, 35, 35))
+            d.text((col_x[col], y + 36 + 28 * k), drawn[3 * col + k], font=itf_bold if 3 * col + k == bold_item else itf,
+                   fill=(35, 35, 35))
     left, right = items[:3], items[3:]
     left_drawn, right_drawn = drawn[:3], drawn[3:]
     # relation: the first item directly below the left heading is left_drawn[0]
@@ -209,9 +285,18 @@ def make_document(seed: int) -> Document:
     n_drawn = _word_count(count_word, drawn)
     asked_n = rng.choice([1, 2])
     ask("count", f'Does the word "{count_word}" appear exactly {"once" if asked_n == 1 else "twice"}?', n_drawn == asked_n)
-    # style: the headings are drawn bold, so the truth is the string's; code can only say "no"
+    # weight: the headings are drawn bold, so the truth is the string's
     asked = h2 if rng.random() < 0.5 else near_miss(h2, rng)
-    ask("style", f'Is there a bold heading reading exactly "{asked}"?', asked == h2)
+    ask("weight", f'Is there a bold heading reading exactly "{asked}"?', asked == h2)
+    # weight: an item asked bold (the one drawn bold, or a regular one)
+    j = bold_item if bold_item is not None and extra.random() < 0.5 else extra.randrange(6)
+    ask("weight", f'Is the item "{items[j]}" written in bold?', j == bold_item and drawn[j] == items[j])
+    # colour: dark body text asked as white
+    j = extra.randrange(6)
+    ask("colour", f'Is the item "{items[j]}" written in white?', False)
+    # style (VLM-only): the underline; code may only say "no" (when the string is not read)
+    asked = h1 if extra.random() < 0.6 else near_miss(h1, extra)
+    ask("style", f'Is the heading "{asked}" underlined?', underlined and asked == h1)
     y += 36 + 28 * 3 + 24
     if kind == "chart":  # bars with value labels
         base = y + 150
@@ -227,6 +312,15 @@ def make_document(seed: int) -> Document:
     d.rectangle([bx0, by0, bx0 + bw, by0 + 78], outline=(40, 40, 40), width=2)
     d.text((bx0 + 18, by0 + 16), note_drawn[0], font=_font(SANS, 16), fill=(20, 20, 20))
     d.text((bx0 + 18, by0 + 44), note_drawn[1], font=_font(SANS, 16), fill=(20, 20, 20))
+    # colour: a note in a real colour, left column (below the bars on charts)
+    note_colour = extra.choice(list(INKS))
+    colour_note = extra.choice(COLOUR_NOTES)
+    cf = _font(extra.choice([SANS, SERIF, SANS_BOLD]), extra.choice([17, 20, 24]))
+    d.text((50, y + 175 if kind == "chart" else y + 14), colour_note, font=cf, fill=extra.choice(INKS[note_colour]))
+    asked_colour = note_colour if extra.random() < 0.5 else extra.choice([c for c in INKS if c != note_colour])
+    ask("colour", f'Is the note "{colour_note}" written in {asked_colour}?', asked_colour == note_colour)
+    if kind in TABLE_LABELS:  # row: a small table, header plus 2-3 rows
+        _table(d, kind, extra, (50, y + 60) if kind == "slide" else (w // 2 + 20, y + 100), ask)
     if rng.random() < 0.5:
         ask("lines", f'Does the two-line note inside the box read exactly "{note[0]}" on the first line and "{note[1]}" on the second line?',
             note_drawn == note)
@@ -243,8 +337,11 @@ def make_document(seed: int) -> Document:
     cx, cy = (w - tw / 2 - 34, band_h + 40) if corner == "top_right" else (tw / 2 + 34, h - 60)
     if kind == "webpage" and corner == "top_right":
         cy = h / 2 - 40  # the nav bar holds the top: the badge sits at the right, mid-height
-    d.rounded_rectangle([cx - tw / 2 - 14, cy - 18, cx + tw / 2 + 14, cy + 18], radius=10, fill=rng.choice(BADGE_FILL))
-    d.text((cx, cy), badge_drawn, font=bf, fill=(255, 255, 255), anchor="mm")
+    fill = rng.choice(BADGE_FILL)
+    light_badge = extra.random() < 0.3
+    d.rounded_rectangle([cx - tw / 2 - 14, cy - 18, cx + tw / 2 + 14, cy + 18], radius=10, fill=LIGHT_BADGE if light_badge else fill)
+    d.text((cx, cy), badge_drawn, font=bf, fill=(30, 30, 30) if light_badge else (255, 255, 255), anchor="mm")
+    ask("colour", f'Is the badge text "{badge_drawn}" written in white?', not light_badge)
     if badge.isalpha():
         ask("case", f'Is the badge word "{badge.lower()}" written in all capital letters?', upper)
     where = {"top_right": cy < h / 2 and cx >= w / 2, "bottom_left": cy >= h / 2 and cx < w / 2}

@@ -14,9 +14,13 @@ Rules, applied in this order (the first that fails is named in the result):
 4. **box**: with ``in_box``, an enclosing box (a border or the edge of a filled panel on all four
    sides, ``enclosing_box``) is found around the occurrence. Not finding one is *unknown*, not a
    failure: the box part is then left to a VLM.
-5. **count**: the number of distinct occurrences that pass 1-3 equals ``count``.
-6. **arrangement**: one occurrence per string (distinct words) in the spec's arrangement
-   (``in_arrangement``), searched over all combinations of the occurrences that pass 1-4.
+5. **style**: with ``weight`` or ``colour``, only occurrences whose measured stroke weight and
+   ink colour (``rewards.text_style.measure`` on each matched word's box) match are kept. None
+   left and every estimate a clear mismatch fails; an estimate that cannot tell (too small, too
+   little ink, a colour at a bin edge, no image) is *unknown*: that part is left to a VLM.
+6. **count**: the number of distinct occurrences that pass 1-5 equals ``count``.
+7. **arrangement**: one occurrence per string (distinct words) in the spec's arrangement
+   (``in_arrangement``), searched over all combinations of the occurrences that pass 1-5.
 
 Boxes are ``(x0, y0, x1, y1)`` pixels of the judged image.
 """
@@ -30,6 +34,7 @@ import numpy as np
 from PIL import Image
 
 from rewards.question_compiler import TextSpec
+from rewards.text_style import Style, matches as style_matches, measure as measure_style
 from rewards.text_match import Line, Match, find_matches, in_region
 
 Box = tuple[int, int, int, int]
@@ -40,15 +45,17 @@ class TextDecision:
     """The outcome of ``decide_text``.
 
     Attributes:
-        holds: True (every rule passed), False (``rule`` failed), or None (only the box part is
-            unknown: no enclosing box was found, and everything else holds).
-        rule: the rule that decided: "read", "region", "anchor", "box", "count", "arrangement",
-            or "all" when every rule passed.
+        holds: True (every rule passed), False (``rule`` failed), or None (only the box or style
+            part is unknown: no enclosing box was found, or the style could not be measured, and
+            everything else holds).
+        rule: the rule that decided: "read", "region", "anchor", "box", "style", "count",
+            "arrangement", or "all" when every rule passed.
         detail: one line saying why, for the verdict's reason.
         records: per required string: ``{"text", "found", "ocr_text", "box", "similarity",
             "rule"}`` (the best exact occurrence, else the best near match).
         anchors: per anchor: ``{"text", "relation", "found", "boxes"}``.
         enclosing_box: the box found for ``in_box``, or None.
+        unknown: the parts left unknown, in words ("enclosing box", "weight 'bold'", "colour 'white'").
     """
 
     holds: bool | None
@@ -57,6 +64,14 @@ class TextDecision:
     records: list[dict] = field(default_factory=list)
     anchors: list[dict] = field(default_factory=list)
     enclosing_box: Box | None = None
+    unknown: list[str] = field(default_factory=list)
+
+
+def _style_mismatch(text: str, style: Style, weight: str | None, colour: str | None) -> str:
+    """Why ``style`` is not the asked one, for the verdict's reason."""
+    if colour is not None and style.rgb is not None and style.colour != colour:
+        return f"{text!r} read, but its ink is {style.colour or 'of mixed colours'} {tuple(style.rgb)}, not {colour}"
+    return f"{text!r} read, but its strokes are {style.weight} (stroke/em {style.stroke_ratio:.3f}), not {weight}"
 
 
 def _centre(b: Box) -> tuple[float, float]:
@@ -184,8 +199,8 @@ def enclosing_box(gray: np.ndarray, box: Box, min_contrast: float = 40.0, probes
         starts = np.nonzero(seq & ~np.concatenate([[False], seq[:-1]]))[0]
         return [start + step * int(k) for k in starts]
 
-    def side(scans: list[list[int]], coverage) -> int | None:
-        for pos in sorted({p for sc in scans for p in sc}, key=lambda p: min(abs(p - q) for q in (a, b, c, d))):
+    def side(scans: list[list[int]], coverage, start: int) -> int | None:
+        for pos in sorted({p for sc in scans for p in sc}, key=lambda p: abs(p - start)):  # nearest the text first
             if sum(any(abs(p - pos) <= 3 for p in sc) for sc in scans) >= 3 and coverage(pos):
                 return pos
         return None
@@ -196,13 +211,13 @@ def enclosing_box(gray: np.ndarray, box: Box, min_contrast: float = 40.0, probes
     def cols_covered(x: int, lo: int, hi: int) -> bool:
         return any(ink[lo:hi + 1, t].mean() >= min_coverage for t in range(max(0, x - 1), min(w, x + 2)) if hi > lo)
 
-    left = side([candidates(ink[r], a - 1, -1) for r in rows], lambda x: cols_covered(x, y0, y1))
-    right = side([candidates(ink[r], b, 1) for r in rows], lambda x: cols_covered(x, y0, y1))
+    left = side([candidates(ink[r], a - 1, -1) for r in rows], lambda x: cols_covered(x, y0, y1), a)
+    right = side([candidates(ink[r], b, 1) for r in rows], lambda x: cols_covered(x, y0, y1), b)
     if left is None or right is None:
         return None
     # top and bottom must cover the span between the sides: a text line above or below does not
-    top = side([candidates(ink[:, q], c - 1, -1) for q in cols], lambda y: rows_covered(y, left, right))
-    bottom = side([candidates(ink[:, q], d, 1) for q in cols], lambda y: rows_covered(y, left, right))
+    top = side([candidates(ink[:, q], c - 1, -1) for q in cols], lambda y: rows_covered(y, left, right), c)
+    bottom = side([candidates(ink[:, q], d, 1) for q in cols], lambda y: rows_covered(y, left, right), d)
     if top is None or bottom is None:
         return None
     if not (rows_covered(top, left, right) and rows_covered(bottom, left, right)
@@ -241,6 +256,8 @@ def decide_text(spec: TextSpec, lines: list[Line], image: Image.Image | None, si
     records, passing = [], []
     gray = np.asarray(image.convert("L")) if image is not None and spec.in_box else None
     box_unknown, found_box = False, None
+    rgb = np.asarray(image.convert("RGB")) if image is not None and (spec.weight or spec.colour) else None
+    style_unknown, style_detail = False, ""
     for text in spec.texts:
         occ, best = exact(text)
         if not occ:
@@ -271,13 +288,32 @@ def decide_text(spec: TextSpec, lines: list[Line], image: Image.Image | None, si
                 kept = with_box
             else:
                 box_unknown = True
+        style = None
+        if rule == "all" and (spec.weight or spec.colour):
+            styles = [measure_style(rgb, [(lines[li].words[wi].box, lines[li].words[wi].text) for li, wi in m.words])
+                      if rgb is not None else Style(None, None, None, None) for m in kept]
+            verdicts = [style_matches(st, spec.weight, spec.colour) for st in styles]
+            styled = [(m, st) for m, st, v in zip(kept, styles, verdicts) if v is True]
+            if styled:
+                style_unknown |= spec.count is not None and None in verdicts
+                kept, style = [m for m, _ in styled], styled[0][1]
+            elif all(v is False for v in verdicts):
+                rule, style = "style", styles[0]
+                style_detail = style_detail or _style_mismatch(text, style, spec.weight, spec.colour)
+            else:
+                style_unknown, style = True, styles[verdicts.index(None)]
         records.append(_record(text, (kept or occ)[0], rule, rule == "all"))
+        if style is not None:
+            records[-1]["style"] = style.as_dict()
         passing.append(kept if rule == "all" else [])
     for a in anchors:
         a.pop("_occ"), a.pop("_other")
 
+    asked = [f"weight {spec.weight!r}"] * bool(spec.weight) + [f"colour {spec.colour!r}"] * bool(spec.colour)
+
     def result(holds, rule, detail):
-        return TextDecision(holds, rule, detail, records, anchors, found_box)
+        unknown = (["enclosing box"] if box_unknown else []) + (asked if style_unknown else []) if holds is None else []
+        return TextDecision(holds, rule, detail, records, anchors, found_box, unknown)
 
     for r in records:
         if r["rule"] == "read":
@@ -292,6 +328,8 @@ def decide_text(spec: TextSpec, lines: list[Line], image: Image.Image | None, si
                 return result(False, "anchor", f"anchor {missing[0]!r} not read")
             rels = ", ".join(f"{a['relation']} {a['text']!r}" + (f" and {a['other']!r}" if "other" in a else "") for a in anchors)
             return result(False, "anchor", f"{r['text']!r} read, but not {rels}")
+        if r["rule"] == "style":
+            return result(False, "style", style_detail)
     if spec.count is not None:
         n = len(passing[0])
         if n != spec.count:
@@ -300,6 +338,8 @@ def decide_text(spec: TextSpec, lines: list[Line], image: Image.Image | None, si
         return result(False, "arrangement", f"the strings are read, but not {spec.arrangement.replace('_', ' ')}")
     if box_unknown:
         return result(None, "box", "the strings are read; no enclosing box was found around them")
+    if style_unknown:
+        return result(None, "style", f"the strings are read; their {' and '.join(asked)} could not be measured")
     return result(True, "all", "every string read" + (" and placed" if spec.region or spec.anchors or spec.in_box else ""))
 
 

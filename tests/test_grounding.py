@@ -113,3 +113,27 @@ def test_look_again_before_no():
     v = judge.judge_lines(dropped, img.size, Check("1", q, spec=compile_question(q)), img)
     assert v.answer == "yes" and len(v.evidence["reread"]) == 1
     assert judge.judge_lines(dropped, img.size, Check("1", q, spec=compile_question(q))).answer == "no"  # no image: no second look
+
+
+def test_style_rule_on_ocr_boxes():
+    """Bold and colour decided from tesseract's word boxes: the measured style is the evidence."""
+    img = Image.new("RGB", (560, 200), (250, 250, 247))
+    d = ImageDraw.Draw(img)
+    bold = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", 24)
+    d.text((30, 30), "Quarterly Revenue", font=bold, fill=(20, 20, 20))
+    d.text((30, 90), "Europe 31%", font=ImageFont.truetype(SERIF, 20), fill=(20, 20, 20))
+    d.rectangle([330, 80, 520, 130], fill=(20, 80, 60))
+    d.text((425, 105), "Open now", font=bold, fill=(255, 255, 255), anchor="mm")
+    d.text((30, 150), "Subject to change", font=ImageFont.truetype(SERIF, 20), fill=(200, 30, 30))
+    from rewards.question_compiler import QuestionSpec, TextSpec
+    judge = OCRJudge()
+    lines = judge.read(img)
+    cases = [(TextSpec(("Quarterly Revenue",), weight="bold"), "yes"), (TextSpec(("Europe 31%",), weight="bold"), "no"),
+             (TextSpec(("Open now",), colour="white"), "yes"), (TextSpec(("Europe 31%",), colour="white"), "no"),
+             (TextSpec(("Subject to change",), colour="red"), "yes"), (TextSpec(("Subject to change",), colour="green"), "no")]
+    got = [judge.judge_lines(lines, img.size, Check(str(k), "", spec=QuestionSpec("exact", s)), img) for k, (s, _) in enumerate(cases)]
+    assert [v.answer for v in got] == [a for _, a in cases], [v.reason for v in got]
+    assert got[3].evidence["rule"] == "style" and "ink is black" in got[3].reason and "colour white" in got[3].reason
+    assert got[1].evidence["expects"][0]["style"]["weight"] == "regular"
+    no_image = judge.judge_lines(lines, img.size, Check("x", "", spec=QuestionSpec("exact", cases[0][0])))
+    assert no_image.answer == "withheld" and no_image.evidence["not_checked"] == ["weight 'bold'"]

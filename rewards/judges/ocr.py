@@ -128,7 +128,7 @@ class OCRJudge:
         checked = "; ".join(_describe(s) for s in specs)
         not_checked = list(check.spec.vlm_parts) if check.spec is not None else []
         if unknown is not None:
-            not_checked.append("enclosing box")
+            not_checked += unknown.unknown or ["enclosing box"]
         decided = failed or unknown or decisions[0]
         evidence = {"expects": records, "anchors": [a for d in decisions for a in d.anchors],
                     "enclosing_box": next((list(d.enclosing_box) for d in decisions if d.enclosing_box), None),
@@ -224,4 +224,5 @@ def _describe(spec: TextSpec) -> str:
     parts += [f"{a.relation.replace('_', ' ')} {a.text!r}" for a in spec.anchors]
     if spec.in_box:
         parts.append("inside a box")
+    parts += [f"weight {spec.weight}"] * bool(spec.weight) + [f"colour {spec.colour}"] * bool(spec.colour)
     return ", ".join(parts)
