@@ -73,6 +73,9 @@ INKS = {"red": [(200, 30, 30), (220, 50, 40)], "blue": [(30, 70, 190), (20, 90, 
         "orange": [(235, 125, 20), (225, 110, 30)], "purple": [(125, 45, 165), (140, 60, 180)], "gray": [(128, 128, 128), (140, 140, 140)]}
 COLOUR_NOTES = ["Updated weekly", "Preliminary figures", "Limited seats", "Offer ends Friday", "Subject to change",
                 "Best seller", "Members only", "Call for details"]
+NOTE_FACES = [("dejavu/DejaVuSans.ttf", False), ("dejavu/DejaVuSans-Bold.ttf", True), ("dejavu/DejaVuSerif.ttf", False),
+              ("liberation/LiberationSans-Regular.ttf", False), ("liberation/LiberationSans-Bold.ttf", True),
+              ("liberation/LiberationSerif-Regular.ttf", False), ("liberation/LiberationSerif-Bold.ttf", True)]
 TABLE_LABELS = {"chart": ["Solar", "Wind", "Hydro", "Coal", "Gas", "Nuclear"],
                 "slide": ["North", "South", "East", "West", "Online", "Retail"]}
 TABLE_HEADS = {"chart": ("Source", "2023", "2024", "Share"), "slide": ("Region", "Q1", "Q2", "Margin")}
@@ -315,10 +318,12 @@ def make_document(seed: int) -> Document:
     # colour: a note in a real colour, left column (below the bars on charts)
     note_colour = extra.choice(list(INKS))
     colour_note = extra.choice(COLOUR_NOTES)
-    cf = _font(extra.choice([SANS, SERIF, SANS_BOLD]), extra.choice([17, 20, 24]))
+    face, note_bold = extra.choice(NOTE_FACES)
+    cf = ImageFont.truetype(str(FONT_DIR.parent / face), extra.choice([17, 20, 24]))
     d.text((50, y + 175 if kind == "chart" else y + 14), colour_note, font=cf, fill=extra.choice(INKS[note_colour]))
     asked_colour = note_colour if extra.random() < 0.5 else extra.choice([c for c in INKS if c != note_colour])
     ask("colour", f'Is the note "{colour_note}" written in {asked_colour}?', asked_colour == note_colour)
+    ask("weight", f'Is the note "{colour_note}" written in bold?', note_bold)
     if kind in TABLE_LABELS:  # row: a small table, header plus 2-3 rows
         _table(d, kind, extra, (50, y + 60) if kind == "slide" else (w // 2 + 20, y + 100), ask)
     if rng.random() < 0.5:

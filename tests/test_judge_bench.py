@@ -50,7 +50,7 @@ def test_bench_prints_kappa_per_judge(tmp_path, capsys):
     out = capsys.readouterr().out
     lines = [l for l in out.splitlines() if l.startswith("kappa ")]
     assert [l.split()[2] for l in lines] == ["judge=ocr", "judge=ocr-keywords"]
-    n_checks = len(make_document(0).questions)  # 23 since weight, colour, row and style were added
+    n_checks = len(make_document(0).questions)  # 24 since weight, colour, between, row and style were added
     assert (tmp_path / "judge_bench.json").exists() and (tmp_path / "verdicts.jsonl").read_text().count("\n") == 2 * n_checks
 
 
