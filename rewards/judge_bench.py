@@ -13,7 +13,9 @@ counted as wrong), Cohen's kappa with withheld counted as a wrong answer, kappa 
 checks alone, false yes and false no (counts), and seconds per check (the image's OCR time
 shared over its checks, plus the judge's own time). It prints one line ``kappa <value>`` per
 judge (all types, withheld counted wrong), and writes ``<out>/judge_bench.json`` and
-``<out>/verdicts.jsonl`` when ``--out`` is given.
+``<out>/verdicts.jsonl`` when ``--out`` is given; ``--markdown`` also prints the ``ocr`` judge's
+per-type table in the README's form. Question types are ``rewards.fidelity_set.QTYPES`` (exact,
+list, lines, order, count, case, place, relation, weight, colour, between, row, style).
 
 Cohen's kappa: (p_o - p_e) / (1 - p_e), p_o the observed agreement, p_e = sum over answers of
 the product of both raters' marginal shares (Cohen 1960, Eq. 1); 1.0 when p_e = 1 and p_o = 1.
@@ -128,16 +130,34 @@ def print_report(report: dict) -> None:
         print(f"kappa {_fmt(res['all']['kappa'])} judge={name} split={report['split']}")
 
 
+def markdown_table(report: dict, judge: str = "ocr", baseline: str = "ocr-keywords") -> str:
+    """The per-type table of ``judge`` as Markdown (the README's fidelity table), with the
+    baseline judge's coverage and kappa in the last two columns."""
+    lines = [f"| type | n | coverage | agreement | kappa | k_dec | false yes | false no | s/check | {baseline}: coverage | kappa |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    res, base = report["judges"][judge], report["judges"].get(baseline, {"by_type": {}, "all": None})
+    for t, m in [*res["by_type"].items(), ("all", res["all"])]:
+        b = base["by_type"].get(t) if t != "all" else base["all"]
+        lines.append(f"| {t} | {m['n']} | {_fmt(m['coverage'], 2)} | {_fmt(m['agreement'], 2)} | {_fmt(m['kappa'])} | "
+                     f"{_fmt(m['kappa_decided'])} | {m['false_yes']} | {m['false_no']} | {_fmt(m['seconds_per_check'], 2)} | "
+                     f"{_fmt(b['coverage'] if b else None, 2)} | {_fmt(b['kappa'] if b else None)} |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Console entry point; option errors exit 2 (argparse)."""
     p = argparse.ArgumentParser(prog="rubricloop-judge-bench", description=__doc__.split("\n\n")[0])
     p.add_argument("--split", choices=("dev", "test"), default="test", help="fidelity split (default: test)")
     p.add_argument("--docs", type=int, default=24, help="documents in the split (default 24)")
     p.add_argument("--out", type=Path, default=None, help="folder for judge_bench.json and verdicts.jsonl")
+    p.add_argument("--markdown", action="store_true", help="also print the ocr judge's per-type table as Markdown")
     args = p.parse_args(argv)
     if args.docs < 1:
         p.error("--docs must be >= 1")
-    print_report(run(args.split, args.docs, args.out))
+    report = run(args.split, args.docs, args.out)
+    print_report(report)
+    if args.markdown:
+        print(markdown_table(report))
     return 0
 
 

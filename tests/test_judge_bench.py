@@ -58,3 +58,13 @@ def test_bad_option_exits_2():
     with pytest.raises(SystemExit) as e:
         main(["--docs", "0"])
     assert e.value.code == 2
+
+
+def test_markdown_table_rows():
+    from rewards.judge_bench import markdown_table
+    m = summarize([{"truth": "yes", "answer": "yes", "seconds": 0.5}, {"truth": "no", "answer": "withheld", "seconds": 0.25}])
+    report = {"judges": {"ocr": {"all": m, "by_type": {"weight": m}}, "ocr-keywords": {"all": m, "by_type": {}}}}
+    rows = markdown_table(report).splitlines()
+    # coverage 1/2, agreement 1/2 (withheld counted wrong: yes, yes vs yes, no -> p_o 1/2, p_e 1/2 -> kappa 0)
+    assert rows[2] == "| weight | 2 | 0.50 | 0.50 | 0.000 | 1.000 | 0 | 0 | 0.38 | - | - |"
+    assert rows[3].startswith("| all | 2 | 0.50 |") and rows[3].endswith("| 0.50 | 0.000 |")
