@@ -58,8 +58,8 @@ BLACK_VALUE, WHITE_VALUE = 78.0, 205.0
 """Achromatic value (max channel) up to BLACK_VALUE is black, from WHITE_VALUE white, between gray."""
 VALUE_MARGIN = 14.0
 """Value within this of BLACK_VALUE or WHITE_VALUE: unknown."""
-HUE_BINS = ((15, "red"), (45, "orange"), (70, "yellow"), (165, "green"), (255, "blue"), (290, "purple"),
-            (335, "pink"), (360, "red"))
+HUE_BINS = ((15, "red"), (45, "orange"), (70, "yellow"), (165, "green"), (255, "blue"), (315, "purple"),
+            (340, "pink"), (360, "red"))
 """Upper hue edge (degrees, exclusive) of each bin, in order."""
 HUE_MARGIN = 5.0
 """Hue within this many degrees of a bin edge: unknown."""
@@ -174,7 +174,7 @@ def colour_name(rgb: tuple[int, int, int]) -> str | None:
     hue = colorsys.rgb_to_hsv(r / 255, g / 255, b / 255)[0] * 360.0
     if 8 <= hue < 45 and value < BROWN_MAX_VALUE + VALUE_MARGIN:  # dark orange-red: brown
         return "brown" if value <= BROWN_MAX_VALUE - VALUE_MARGIN else None
-    if (hue < 15 or hue >= 335) and value > 200 and chroma / value < 0.45:  # light, pale red: pink
+    if (hue < 15 or hue >= 340) and value > 200 and chroma / value < 0.45:  # light, pale red: pink
         return "pink"
     if any(abs(hue - edge) < HUE_MARGIN for edge, _ in HUE_BINS[:-1]):
         return None
