@@ -4,9 +4,9 @@
 box's outer ``PAD``-pixel ring is the local background (its per-channel median). Each pixel's
 *inkness* is its RGB distance to the background; two means (Lloyd's 2-means on that distance,
 started at 0 and at the 98th percentile) split background from ink. This works for dark text on
-a light page and for light text on a dark band or badge alike. ``alpha`` in [0, 1] is the
-distance over the ink mean's distance: an anti-aliased edge pixel counts as part ink, so
-coverage is measured below one pixel.
+a light page and for light text on a dark band or badge alike. ``alpha`` in [0, 1] is (distance - background mean) / (ink mean -
+background mean), clipped: an anti-aliased edge pixel counts as part ink, so coverage is
+measured below one pixel.
 
 **Colour** (``colour_name``). The ink colour is the median RGB of the core ink (pixels with
 alpha >= 0.75), named from HSV: low chroma is white / gray / black by value, otherwise the hue
@@ -25,8 +25,9 @@ Bold is a ratio above ``BOLD_RATIO``, regular below ``REGULAR_RATIO``; between, 
 is under ``MIN_EM_PX``, None. Thresholds were calibrated on renders of the installed faces
 (``scripts/calibrate_text_style.py``, seeds of the fidelity set's dev split).
 
-Boxes are ``(x0, y0, x1, y1)`` pixels of the image, x1/y1 exclusive. Nothing here raises on a
-box outside the image: it is clipped, and an empty crop gives None estimates.
+Boxes are ``(x0, y0, x1, y1)`` pixels of the image, x1/y1 exclusive. A box outside the image is
+clipped, and an empty crop gives None estimates; an image that is not uint8 (H, W, 3) raises
+ValueError.
 """
 
 from __future__ import annotations
@@ -116,7 +117,7 @@ class Style:
     word_colours: tuple[tuple[str | None, int], ...] = ()
 
     def as_dict(self) -> dict:
-        """JSON-ready evidence: ``{"rgb", "colour", "stroke_ratio", "weight"}``."""
+        """JSON-ready evidence: ``{"rgb", "colour", "stroke_ratio", "weight", "word_colours"}``."""
         return {"rgb": list(self.rgb) if self.rgb else None, "colour": self.colour,
                 "stroke_ratio": None if self.stroke_ratio is None else round(self.stroke_ratio, 4), "weight": self.weight,
                 "word_colours": [c for c, _ in self.word_colours]}
@@ -128,7 +129,12 @@ def ink_of(rgb: np.ndarray, box: tuple[int, int, int, int], pad: int = PAD) -> I
     Returns None when the box is empty after clipping, the ink lies less than ``MIN_CONTRAST``
     from the background, the background ring is not flat (``MAX_RING_SPREAD``), or fewer than
     ``MIN_INK_PIXELS`` core ink pixels remain.
+
+    Raises:
+        ValueError: ``rgb`` is not a uint8 array of shape (H, W, 3).
     """
+    if rgb.dtype != np.uint8 or rgb.ndim != 3 or rgb.shape[2] != 3:
+        raise ValueError(f"ink_of: expected a uint8 (H, W, 3) image, got {rgb.dtype} {rgb.shape}")
     h, w = rgb.shape[:2]
     x0, y0, x1, y1 = (int(round(v)) for v in box)
     gx0, gy0, gx1, gy1 = max(0, x0 - pad), max(0, y0 - pad), min(w, x1 + pad), min(h, y1 + pad)
@@ -235,6 +241,9 @@ def measure(rgb: np.ndarray, words: list[tuple[tuple[int, int, int, int], str]])
     name they share, else None; ``Style.word_colours`` keeps every word's (name, characters).
     Weight: the character-weighted median of the words' stroke ratios, named by
     ``weight_name``. ``Style.rgb`` is the ink colour of the longest word with ink.
+
+    Raises:
+        ValueError: ``rgb`` is not a uint8 array of shape (H, W, 3) (``ink_of``).
     """
     inks = [(ink_of(rgb, box), text) for box, text in words]
     word_colours = tuple((colour_name(i.rgb) if i is not None else None, len(t)) for i, t in inks)

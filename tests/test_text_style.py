@@ -118,3 +118,8 @@ def test_matches_needs_half_the_characters_known():
     assert matches(st, None, "red") is True and matches(st, None, "blue") is False
     st = Style((200, 30, 30), None, None, None, (("red", 2), (None, 5)))
     assert matches(st, None, "red") is None and matches(st, "bold", None) is None
+
+
+def test_not_an_rgb_image_is_a_clear_error():
+    with pytest.raises(ValueError, match=r"uint8 \(H, W, 3\)"):
+        ink_of(np.zeros((20, 20), np.uint8), (2, 2, 10, 10))
