@@ -276,8 +276,9 @@ def decide_text(spec: TextSpec, lines: list[Line], image: Image.Image | None, si
                 kept = [m for m in kept if any(set(m.words).isdisjoint(o.words) and set(m.words).isdisjoint(p.words)
                                                and between(m.box, o.box, p.box) for o in a["_occ"] for p in a["_other"])]
             else:
-                kept = [m for m in kept if any(set(m.words).isdisjoint(o.words) and satisfies_relation(m.box, o.box, a["relation"], lh)
-                                               for o in a["_occ"])]
+                # a context anchor may be part of the string it names ("the note with the year '2024'")
+                kept = [m for m in kept if any((a["relation"] == "context" or set(m.words).isdisjoint(o.words))
+                                               and satisfies_relation(m.box, o.box, a["relation"], lh) for o in a["_occ"])]
             if not kept:
                 rule = "anchor"
         if rule == "all" and spec.in_box:
@@ -323,7 +324,8 @@ def decide_text(spec: TextSpec, lines: list[Line], image: Image.Image | None, si
             where = f"the {spec.region} half" if spec.region in ("top", "bottom", "left", "right") else f"the {spec.region} region"
             return result(False, "region", f"{r['text']!r} read, but not in {where}")
         if r["rule"] == "anchor":
-            missing = [a["text"] + (f"' and '{a['other']}" if "other" in a else "") for a in anchors if not a["found"]]
+            missing = [t for a in anchors if not a["found"] for t in (a["text"], a.get("other"))
+                       if t is not None and not (a["boxes"] if t == a["text"] else a["other_boxes"])]
             if missing:
                 return result(False, "anchor", f"anchor {missing[0]!r} not read")
             rels = ", ".join(f"{a['relation']} {a['text']!r}" + (f" and {a['other']!r}" if "other" in a else "") for a in anchors)

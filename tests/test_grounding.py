@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from rewards.grounding import enclosing_box, in_arrangement, satisfies_relation
+from rewards.grounding import between, enclosing_box, in_arrangement, satisfies_relation
 from rewards.judges.ocr import OCRJudge
 from rewards.question_compiler import compile_question
 from rewards.rubric import Check
@@ -113,6 +113,52 @@ def test_look_again_before_no():
     v = judge.judge_lines(dropped, img.size, Check("1", q, spec=compile_question(q)), img)
     assert v.answer == "yes" and len(v.evidence["reread"]) == 1
     assert judge.judge_lines(dropped, img.size, Check("1", q, spec=compile_question(q))).answer == "no"  # no image: no second look
+
+
+def table_page():
+    """560x300: a navigation row and a three-row table (label + values), DejaVu Sans."""
+    img = Image.new("RGB", (560, 300), (250, 250, 248))
+    d = ImageDraw.Draw(img)
+    f = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 20)
+    for x, item in zip((30, 130, 250, 370), ("Home", "About", "Programs", "Blog")):
+        d.text((x, 20), item, font=f, fill=(20, 20, 20))
+    for y, row in zip((110, 160, 210), (("Solar", "24", "31", "12%"), ("Wind", "18", "27", "9%"), ("Hydro", "40", "22", "15%"))):
+        for x, cell in zip((40, 220, 320, 420), row):
+            d.text((x, y), cell, font=f, fill=(20, 20, 20))
+    d.text((40, 260), "Source: 2024 survey", font=f, fill=(20, 20, 20))
+    return img
+
+
+TABLE_QUESTIONS = [
+    ("Is there a row labeled exactly 'Solar' with values '24', '31', and '12%'?", "yes"),
+    ("Is there a row labeled exactly 'Solar' with values '18', '27', and '9%'?", "no"),   # another row's values
+    ("Is there a row labeled exactly 'Wind' with values '27', '18', and '9%'?", "no"),   # values out of order
+    ('Is the navigation item located between "About" and "Blog" the single word "Programs"?', "yes"),
+    ('Is the navigation item located between "Home" and "About" the single word "Programs"?', "no"),
+    ('Is the navigation item located between "About" and "Menu" the single word "Programs"?', "no"),  # anchor not on the page
+    ('Does the value in the row labeled "Hydro" read exactly "40"?', "yes"),
+    ('Does the note under the table with the year "2024" read exactly "Source: 2024 survey"?', "yes"),
+]
+
+
+def test_rows_between_and_context_decided_from_boxes():
+    checks = [Check(str(k), q, spec=compile_question(q)) for k, (q, _) in enumerate(TABLE_QUESTIONS)]
+    assert all(c.spec.decidable for c in checks), [c.spec for c in checks if not c.spec.decidable]
+    verdicts = OCRJudge().judge([table_page()], [""], [checks])[0]
+    assert [v.answer for v in verdicts] == [a for _, a in TABLE_QUESTIONS], [v.reason for v in verdicts]
+    assert verdicts[1].evidence["rule"] == "arrangement" and verdicts[5].evidence["rule"] == "anchor"
+    assert "'Menu'" in verdicts[5].reason
+
+
+def test_between_and_row_geometry():
+    left, right = (10, 10, 60, 30), (200, 10, 250, 30)
+    assert between((100, 12, 150, 30), left, right) and between((100, 12, 150, 30), right, left)
+    assert not between((300, 12, 350, 30), left, right) and not between((100, 80, 150, 100), left, right)
+    top, bottom = (10, 10, 200, 30), (10, 90, 200, 110)
+    assert between((10, 50, 180, 70), top, bottom)  # a list line between two others
+    assert in_arrangement([(10, 10, 60, 30), (100, 14, 130, 30), (200, 12, 230, 30)], "row")
+    assert not in_arrangement([(10, 10, 60, 30), (100, 44, 130, 60)], "row")  # the next row
+    assert not in_arrangement([(100, 10, 160, 30), (10, 12, 50, 30)], "row")  # leftwards
 
 
 def test_style_rule_on_ocr_boxes():

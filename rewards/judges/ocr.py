@@ -148,7 +148,8 @@ class OCRJudge:
         The strip is the near match's box grown by one line height up and down and, sideways, by
         the width the missing characters would take (the matched text's mean character width
         times the length difference, plus 4 characters); it is read as one text line (psm 7) at
-        ``scale`` with no fill pass. Page passes drop words next to a misread (tesseract 5.3 read
+        ``scale`` with no fill pass, in the languages of ``expected``'s scripts
+        (``ocr_langs.tesseract_lang``). Page passes drop words next to a misread (tesseract 5.3 read
         "2021 for the board" of "Prepared June 2021 for the board" in small serif type on the
         fidelity set; the strip alone reads it all).
 
@@ -163,7 +164,8 @@ class OCRJudge:
         grow_y = y1 - y0
         strip = (max(0, int(x0 - grow_x)), max(0, y0 - grow_y), min(image.width, int(x1 + grow_x + 1)), min(image.height, y1 + grow_y))
         try:
-            found = ocr_lines(image.crop(strip), self.lang, 7, scale, None, fills=False)
+            # in the language of the string's own script ("红色" is re-read with chi_sim), as the page was
+            found = ocr_lines(image.crop(strip), tesseract_lang([expected], self.lang), 7, scale, None, fills=False)
         except OCRError:
             return lines, strip
         dx, dy = strip[0], strip[1]
