@@ -145,7 +145,8 @@ def _word_count(word: str, texts: list[str]) -> int:
 
 def _table(d: ImageDraw.ImageDraw, kind: str, rng: random.Random, at: tuple[int, int], ask) -> None:
     """Draw a table (header plus 2-3 rows: a label and three values) at ``at`` (pixels) and ask
-    two row questions: a true row, or a row asked with another row's values or a near-miss value."""
+    two row questions: a true row, or a row asked with another row's values, a near-miss value, or
+    its first two values swapped (a row reads left to right)."""
     labels = rng.sample(TABLE_LABELS[kind], rng.choice([2, 3]))
     rows = []
     for label in labels:
@@ -165,11 +166,14 @@ def _table(d: ImageDraw.ImageDraw, kind: str, rng: random.Random, at: tuple[int,
         k = rng.randrange(len(rows))
         label, values = rows[k][0], list(rows[k][1:])
         pick = rng.random()
-        if pick < 0.45:
+        if pick < 0.4:
             truth = True
-        elif pick < 0.75:  # the values of another row
+        elif pick < 0.65:  # the values of another row
             values = list(rows[(k + 1) % len(rows)][1:])
             truth = values == list(rows[k][1:])
+        elif pick < 0.85:  # the first two values swapped
+            values[0], values[1] = values[1], values[0]
+            truth = False  # the two values of a row always differ (rng.sample)
         else:  # one value one digit off
             i = rng.randrange(3)
             values[i] = near_miss(values[i], rng) if any(ch.isdigit() for ch in values[i]) else values[i]
@@ -221,13 +225,14 @@ def make_document(seed: int) -> Document:
         asked = list(nav) if rng.random() < 0.5 else [nav[1], nav[0], nav[2], nav[3]]
         ask("order", "Does the navigation menu read exactly, from left to right: " + ", ".join(f'"{t}"' for t in asked) + "?",
             asked == nav)
-        # between: the item drawn between two neighbours, or another item asked there
+        # between: each inner item asked as drawn, and a wrong item asked there (one drawn elsewhere
+        # or not drawn, never a neighbour: that is its own anchor), in random order
         for i in (1, 2):
-            # a wrong item: one drawn elsewhere or not drawn, never a neighbour (its own anchor)
-            asked_item = nav[i] if extra.random() < 0.5 else extra.choice([t for t in NAV if t not in nav[i - 1:i + 2]])
-            phrase = extra.choice(['Is the navigation item located between "{a}" and "{b}" the single word "{c}"?',
-                                   'Does the menu item between "{a}" and "{b}" read exactly "{c}"?'])
-            ask("between", phrase.format(a=nav[i - 1], b=nav[i + 1], c=asked_item), asked_item == nav[i])
+            wrong = extra.choice([t for t in NAV if t not in nav[i - 1:i + 2]])
+            for asked_item in extra.sample([nav[i], wrong], 2):
+                phrase = extra.choice(['Is the navigation item located between "{a}" and "{b}" the single word "{c}"?',
+                                       'Does the menu item between "{a}" and "{b}" read exactly "{c}"?'])
+                ask("between", phrase.format(a=nav[i - 1], b=nav[i + 1], c=asked_item), asked_item == nav[i])
         y += 40
     # Subtitle: small serif text.
     subtitle = f"Prepared {rng.choice(['March', 'June', 'October'])} {rng.randint(2021, 2025)} for the board"
