@@ -10,7 +10,7 @@ import shutil
 
 import numpy as np
 import pytest
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageOps
 
 from refine.editors.erase import erase
 from refine.editors.look_harder import candidate_regions, read_regions
@@ -209,3 +209,56 @@ def test_a_word_of_running_text_is_not_taken_for_a_missing_label():
     assert act["action"] == "place" and act["box"][1] > 75  # written apart, below the sentence
     sentence = Check("2", "q", expects=(TextExpectation("Goals product finance budget design"),))
     assert [v.answer for v in judge.judge([out], [""], [[chk, sentence]])[0]] == ["yes", "yes"]
+
+
+def test_empty_badge_refilled_in_the_badge_type():
+    # A missing badge label leaves its badge empty: the label goes back into it, centred, in the
+    # type of the page's other badge (white bold sans), not loose in free space.
+    img = Image.new("RGB", (560, 320), (244, 243, 239))
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle([30, 60, 120, 96], radius=8, fill=(107, 105, 66))  # empty
+    d.rounded_rectangle([300, 60, 442, 96], radius=8, fill=(107, 105, 66))
+    draw(img, (312, 84), "Winter digital", SANS_BOLD, 16, (255, 255, 255))
+    draw(img, (30, 150), "Goals product finance budget design region", SANS, 16, (30, 30, 30))
+    judge, editor = OCRJudge(), TextEditor()
+    chk = Check("1", "q", expects=(TextExpectation("Finance", "left"),))
+    out = editor.edit(img, "", failing(judge, img, [chk]), seed=0)
+    [act] = editor.last_actions
+    assert act["action"] == "place (in its empty badge)" and act["type"]["badge"] == [30, 60, 121, 97]
+    x0, y0, x1, y1 = act["box"]
+    assert abs((x0 + x1) / 2 - 75.5) <= 1.5 and 60 < y0 and y1 < 97  # centred inside the badge
+    assert act["type"]["bold"] and act["type"]["family"] == "DejaVu Sans" and abs(act["type"]["size"] - 16) <= 1
+    glyphs = np.asarray(out)[y0:y1, x0:x1].reshape(-1, 3).astype(int)
+    assert (glyphs.min(1) > 230).sum() > 40  # white glyphs, as in the other badge
+    assert unchanged_outside(img, out, [act])
+    # the badge now reads "Finance" (read inverted and enlarged: the page OCR misses small white text)
+    crop = ImageOps.autocontrast(ImageOps.invert(out.crop((x0 - 5, y0 - 5, x1 + 5, y1 + 5)).convert("L")))
+    crop = ImageOps.expand(crop.resize((crop.width * 3, crop.height * 3), Image.Resampling.LANCZOS), 30, fill=255)
+    assert [ln.text for ln in ocr_lines(crop)] == ["Finance"]
+
+
+def test_missing_line_placed_under_its_neighbour_in_the_page_face():
+    # A serif poster whose only body text is two-character labels: the missing heading of box "01"
+    # goes directly under "01", at its left edge, in its serif face and size (not a sans guess);
+    # a string whose narrower place has no room is not written loose elsewhere.
+    img = Image.new("RGB", (704, 560), (243, 236, 220))
+    ImageDraw.Draw(img).rectangle([0, 0, 704, 92], fill=(110, 30, 40))
+    draw(img, (28, 62), "STAY SAFE!", SERIF_BOLD, 35, (250, 250, 250))
+    draw(img, (28, 180), "01", SERIF, 22, (40, 30, 30))
+    draw(img, (28, 420), "02", SERIF, 22, (40, 30, 30))
+    ImageDraw.Draw(img).ellipse([120, 400, 680, 540], fill=(225, 190, 150))  # no room right of "02"
+    judge, editor = OCRJudge(), TextEditor()
+    checks = [Check("1", "q", expects=(TextExpectation("01", "top_left"), TextExpectation("REPORT HAZARDS", "top_left"))),
+              Check("2", "q", expects=(TextExpectation("06", "left", "02", "same_row"),)),
+              Check("3", "q", expects=(TextExpectation("06"),))]
+    out = editor.edit(img, "", failing(judge, img, checks), seed=0)
+    acts = {a["check"]: a for a in editor.last_actions}
+    head = acts["1"]
+    assert head["action"] == "place (next to '01')"
+    assert (head["type"]["family"], head["type"]["bold"]) == ("DejaVu Serif", False) and abs(head["type"]["size"] - 22) <= 1
+    x0, y0, x1, y1 = head["box"]
+    assert abs(x0 - 28) <= 2 and 185 < y0 < 180 + 2 * 22  # the next line under "01", same left edge
+    assert acts["2"]["action"].startswith("skip: no free space")
+    assert acts["3"]["action"].startswith("skip: its narrower place (region left, same_row '02')")
+    assert unchanged_outside(img, out, [head])
+    assert judge.judge([out], [""], [checks[:1]])[0][0].answer == "yes"

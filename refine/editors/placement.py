@@ -68,6 +68,35 @@ def column_edges(lines: list[Line], area, tol: int = 4) -> list[int]:
     return [min(c) for c in clusters]
 
 
+def empty_badges(arr: np.ndarray, page_bg) -> list[tuple[tuple[int, int, int, int], tuple[int, int, int]]]:
+    """Empty badges: (box, fill colour) of flat fills (> 40 per channel from ``page_bg``) shaped
+    like a label's background: 12..100 px high, at least 1.5x as wide as high and at most 60% of
+    the page wide (not a band), filling >= 85% of their box (a rounded rectangle, not a disc),
+    whose inside (less a fifth of the height all round) is flat: every pixel within 24 per
+    channel of its median (no glyph; OCR's stray reads of an empty fill, a "(" over it, do not
+    count)."""
+    H, W = arr.shape[:2]
+    fg = np.abs(arr.astype(np.int16) - np.asarray(page_bg, np.int16)[None, None]).max(2) > 40
+    labels, _ = ndimage.label(fg)
+    out = []
+    for k, sl in enumerate(ndimage.find_objects(labels), start=1):
+        if sl is None:
+            continue
+        y0, y1, x0, x1 = sl[0].start, sl[0].stop, sl[1].start, sl[1].stop
+        h, w = y1 - y0, x1 - x0
+        if not 12 <= h <= 100 or w < 1.5 * h or w > 0.6 * W:
+            continue
+        if (labels[sl] == k).mean() < 0.85:
+            continue
+        m = max(3, h // 5)
+        inside = arr[y0 + m:y1 - m, x0 + m:x1 - m].reshape(-1, 3).astype(np.int16)
+        fill = np.median(inside, 0)
+        if not len(inside) or np.abs(inside - fill).max() > 24:
+            continue
+        out.append(((x0, y0, x1, y1), tuple(int(v) for v in fill)))
+    return out
+
+
 def target_area(exp, width: int, height: int, anchor_box=None) -> tuple[int, int, int, int]:
     """The box a placed string's text must lie in: the check's region (``region_box``), cut to
     the side of the anchor's box its relation names; the whole page without either."""

@@ -34,6 +34,7 @@ closest to the surrounding ring is background): min/max was blanking light-on-da
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -43,12 +44,12 @@ from PIL import Image
 
 from refine.editors.erase import composite, erase
 from refine.editors.look_harder import candidate_regions, page_background, read_regions
-from refine.editors.placement import busy_mask, column_edges, is_free, target_area, topmost_free
-from refine.editors.type_match import Face, TypeStyle, installed_faces, match_type, render_coverage
+from refine.editors.placement import RELATION_AREAS, busy_mask, column_edges, empty_badges, is_free, target_area, topmost_free
+from refine.editors.type_match import Face, TypeStyle, coverage, installed_faces, match_type, render_coverage
 from refine.interfaces import Failure
 from rewards.judges.ocr import ocr_lines
 from rewards.rubric import TextExpectation
-from rewards.text_match import Line, Match, contains, find_matches, in_region, normalize, union_box
+from rewards.text_match import Line, Match, Word, contains, find_matches, in_region, normalize, union_box
 
 LOOKALIKES = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", "|": "1", "S": "5", "B": "8"})
 """Characters OCR and judges confuse, folded when deciding that a string read by the harder pass
@@ -60,6 +61,8 @@ WIDEN = (1.0, 1.05, 1.1, 1.2)
 INSIDE_LINE_SIMILARITY = 0.85
 """Least similarity for rewriting a near match that is only part of its OCR line(s): running text
 around it makes a chance resemblance likelier than a misspelt label."""
+DESCENDERS = set("gjpqyQ,;()[]{}|/@$")
+"""Characters whose ink goes below the baseline: a line holding one has no baseline at its box bottom."""
 LONG_LINES = 16
 """Lines a long expected string (> 40 characters) may wrap over when the editor looks for it."""
 
@@ -111,6 +114,7 @@ class _Block:
     pitch: float
     first_baseline: float
     indent: float  # extra left offset of the first line (words before the match on it)
+    texts: tuple[str, ...] = ()  # the OCR text of each matched line (what its pixels show)
 
 
 class TextEditor:
@@ -162,6 +166,11 @@ class TextEditor:
         self.case_sensitive, self.lenient, self.max_lines = case_sensitive, lenient, max_lines
         self.max_chars, self.max_layout_trials, self.look_harder = max_chars, max_layout_trials, look_harder
         self.last_actions: list[dict] = []
+        # what the last edit wrote, and a digest of the image it returned: when the loop hands that
+        # image back (the judge still fails a check), the strings it wrote are on the page even if
+        # the judge's OCR cannot read them (small light text on a badge), and are not written again
+        self._last_output: str | None = None
+        self._last_written: dict[str, tuple[int, int, int, int]] = {}
 
     def edit(self, image: Image.Image, instruction: str, failures: Sequence[Failure], seed: int) -> Image.Image:
         """Return a new RGB image with the failed text expectations fixed; ``instruction`` and
@@ -174,11 +183,18 @@ class TextEditor:
         arr = np.array(img)  # (H, W, 3) uint8, a copy
         h, w = arr.shape[:2]
         self.last_actions = []
+        previous = self._last_written if _digest(arr) == self._last_output else {}
+        self._last_written, self._last_output = dict(previous), _digest(arr)
         expects: list[tuple[TextExpectation, str]] = []
+        # the strings of each check in their order: a missing one goes next to its neighbours
+        sequences: dict[TextExpectation, list[tuple[tuple[TextExpectation, ...], str]]] = {}
         for check, _verdict in failures:
             for exp in check.expects:
                 if all(exp != e for e, _ in expects):
                     expects.append((exp, check.id))
+                if len(check.expects) > 1:
+                    arrangement = getattr(getattr(check.spec, "text", None), "arrangement", "all")
+                    sequences.setdefault(exp, []).append((tuple(check.expects), arrangement))
         work = []
         for exp, cid in expects:
             if len(exp.text) > self.max_chars:
@@ -206,17 +222,33 @@ class TextEditor:
         fills = np.abs(arr.astype(np.int16) - page_background(arr)[None, None]).max(2) > 40
         extra: list[Line] | None = None
         body: tuple[TypeStyle, tuple[int, int, int], float] | None = None
-        # Strings inside another one to fix come after it (written with it, not apart); then closest
-        # near matches first, so a good candidate is not taken by a weaker one.
+        # Strings inside another one to fix come after it (written with it, not apart); then strings
+        # with a near match to rewrite, closest first, so a good candidate is not taken by a weaker
+        # one; then strings to place, the narrowest place first (a string asked in two places goes
+        # to the narrower one, "bottom_center" before "bottom", so one placement satisfies both; a
+        # string free to go anywhere does not take the room of one that must go in the top half).
         inner = {exp for exp, _ in todo if any(o != exp and contains(o.text, exp.text, self.case_sensitive) for o, _ in todo)}
-        # The same string asked in two places goes to the narrower one first ("bottom_center" before
-        # "bottom"), so one placement satisfies both.
-        todo.sort(key=lambda ec: (ec[0] in inner, -(matches[ec[0]][0].similarity if matches[ec[0]] else 0.0),
-                                  _area(target_area(ec[0], w, h))))
+
+        def order(ec):
+            sim = matches[ec[0]][0].similarity if matches[ec[0]] else 0.0
+            near = sim >= self.min_similarity
+            return (ec[0] in inner, not near, -sim if near else 0.0, _area(target_area(ec[0], w, h)),
+                    not _anchored(ec[0]), rank[ec])
+
+        rank = {ec: k for k, ec in enumerate(work)}  # a check's strings in their order: each goes under the one before
+
+        todo.sort(key=order)
         written: list[str] = []
+        unplaced: list[TextExpectation] = []  # strings whose place had no room
+        placed_lines: list[Line] = []  # what was placed, one line per row
         for exp, cid in todo:
             if any(contains(t, exp.text, self.case_sensitive) for t in written):
                 self._record(exp, cid, "skip: inside text just written")
+                continue
+            mine = previous.get(normalize(exp.text, self.case_sensitive))
+            if mine is not None and in_region(mine, exp.region, w, h):
+                self._record(exp, cid, "skip: already on the page (written by the previous edit; the judge does not read it)",
+                             box=mine)
                 continue
             source, ms = lines, matches[exp]
             cand = self._candidate(exp, ms, protected, w, h, source)
@@ -248,20 +280,42 @@ class TextEditor:
                     continue
                 boxes, info = result
                 protected.update(cand.words)
+                self._last_written[normalize(exp.text, self.case_sensitive)] = tuple(int(v) for v in cand.box)
                 action = "replace" if in_region(cand.box, exp.region, w, h) else "replace (outside its place: fixed where it is)"
                 self._record(exp, cid, action, cand.box, cand.text, boxes, info, before, arr)
             else:
+                narrower = next((o for o in unplaced if normalize(o.text, self.case_sensitive) == normalize(exp.text, self.case_sensitive)
+                                 and _inside(target_area(o, w, h), target_area(exp, w, h))), None)
+                if narrower is not None:  # "06" of "same row as '02'" is not written loose elsewhere
+                    self._record(exp, cid, f"skip: its narrower place ({_where(narrower)}) has no room; not written elsewhere")
+                    continue
                 if body is None:
                     body = self._body_type(arr, lines)
-                result = self._place(arr, busy | fills, lines, exp, body, w, h)
+                result = self._refill_badge(arr, busy, lines, exp, body, w, h)
+                action = "place (in its empty badge)"
+                if result is None:
+                    result = self._place_by_neighbour(arr, busy | fills, lines + placed_lines, exp, sequences.get(exp, []), w, h)
+                    action = "place (next to its neighbour line)"
+                if result is None:
+                    result = self._place(arr, busy | fills, lines, exp, body, w, h)
+                    action = "place"
                 if isinstance(result, str):
+                    unplaced.append(exp)
                     self._record(exp, cid, result)
                     continue
                 boxes, info = result
-                self._record(exp, cid, "place", boxes[0], "", boxes, info, before, arr)
+                if "next_to" in info:
+                    action = f"place (next to {info['next_to']!r})"
+                rows = info.pop("rows_text", [exp.text])
+                self._record(exp, cid, action, boxes[0], "", boxes, info, before, arr)
+                # a neighbour for the strings after it: one line per row written
+                placed_lines.extend(Line(tuple(Word(t, b) for t in row.split())) for row, b in zip(rows, boxes[1:]))
+                self._last_written[normalize(exp.text, self.case_sensitive)] = tuple(int(v) for v in boxes[0])
             written.append(exp.text)
             for b in boxes:
                 busy[max(0, b[1] - 2):b[3] + 2, max(0, b[0] - 2):b[2] + 2] = True
+                fills[max(0, b[1] - 2):b[3] + 2, max(0, b[0] - 2):b[2] + 2] = True
+        self._last_output = _digest(arr)
         return Image.fromarray(arr)
 
     # --- helpers of edit ---------------------------------------------------------------------
@@ -367,7 +421,7 @@ class TextEditor:
         anchor_x = {"left": left, "centre": (left + right) / 2, "right": right}[align]
         indent = (lefts[0] - left) if leading and align == "left" else 0.0
         return _Block(boxes, style, bg, align, float(anchor_x), float(right - left), pitch,
-                      style.baseline - k * pitch, float(indent))
+                      style.baseline - k * pitch, float(indent), tuple(texts))
 
     def _rewrite(self, arr: np.ndarray, lines: list[Line], m: Match, text: str, busy: np.ndarray):
         """Erase the matched words and typeset ``text`` as one block; (boxes, type info) or a
@@ -406,6 +460,8 @@ class TextEditor:
             if best is not None and best[0][0] == 0:
                 break
         (_, placed, fnt, shrink, rows) = best
+        dx, dy = _registration(arr, blk, self._set_rows(list(blk.texts), blk.style.face.font(blk.style.size), blk, 1.0))
+        placed = [(alpha, (ox + dx, oy + dy), (b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy)) for alpha, (ox, oy), b in placed]
         for b in erase_boxes:
             erase(arr, b)
         ink_boxes = []
@@ -442,7 +498,10 @@ class TextEditor:
         """(style, background colour, line pitch px) of the page's body text: the two longest
         lines on the page's own background (not in a badge or a band) whose height is within 20%
         of the median line height (each line counts once, so a long title does not outweigh many
-        short labels)."""
+        short labels) give weight and size. The family is voted by the page's six longest lines,
+        each weighing its letters and digits (the two body lines in full, the others half), so
+        two-character labels ("01", "02") do not decide it alone: their digits look alike in
+        every face, while the title's letters say serif."""
         cands = [ln for ln in lines if sum(ch.isalnum() for ch in ln.text) >= 2]
         if not cands:
             face = self.faces[0]
@@ -459,11 +518,22 @@ class TextEditor:
 
         body = sorted((ln for ln in cands if abs((ln.box[3] - ln.box[1]) - med) <= 0.2 * med),
                       key=lambda ln: (not on_page(ln), -len(ln.text)))[:2]
-        styles = []
-        for ln in body:
+        def typed(ln, faces):
             x0, y0, x1, y1 = ln.box
             ink, bg = two_means_colours(_crop(arr, ln.box, 0), _ring(arr, ln.box, max(2, round(0.2 * (y1 - y0))) + 2))
-            st = match_type(arr, ln.box, ln.text, ink, bg, self.faces, [(wd.box, wd.text) for wd in ln.words])
+            return match_type(arr, ln.box, ln.text, ink, bg, faces, [(wd.box, wd.text) for wd in ln.words]), bg
+
+        votes: dict[str, float] = {}
+        for ln in sorted(cands, key=lambda ln: -sum(ch.isalnum() for ch in ln.text))[:6]:
+            st, _ = typed(ln, self.faces)
+            if st is not None:
+                weight = 1.0 if ln in body else 0.5
+                votes[st.face.family] = votes.get(st.face.family, 0.0) + weight * sum(ch.isalnum() for ch in ln.text)
+        family = max(votes, key=votes.get) if votes else None
+        faces = [f for f in self.faces if f.family == family] or self.faces
+        styles = []
+        for ln in body:
+            st, bg = typed(ln, faces)
             if st is not None:
                 styles.append((st, bg))
         if not styles:
@@ -474,9 +544,165 @@ class TextEditor:
         size = float(np.median([s.size for s, _ in styles]))
         return TypeStyle(face, size, 0.0, 0.0, st.ink, st.score), bg, round(size * 1.3)
 
+    def _refill_badge(self, arr: np.ndarray, busy: np.ndarray, lines: list[Line], exp: TextExpectation, body, w: int, h: int):
+        """Typeset ``exp.text`` centred in an empty badge of its place (``placement.empty_badges``)
+        whose width fits it (the text fills 55-100% of the badge less its padding, at the type of
+        the page's other badges, or bold body type in the colour that contrasts with the fill);
+        (boxes, info), or None when no empty badge fits."""
+        if _anchored(exp):
+            return None
+        area = target_area(exp, w, h)
+        style, _, _ = body
+        best = None
+        for (x0, y0, x1, y1), fill in empty_badges(arr, page_background(arr)):
+            if not _inside((x0, y0, x1, y1), area):
+                continue
+            face, size, ink = self._badge_type(arr, lines, fill, y1 - y0, style)
+            pad = max(6, round(0.25 * (y1 - y0)))
+            for shrink in SHRINK:
+                fnt = face.font(size * shrink)
+                tw = fnt.getlength(exp.text)
+                if tw <= (x1 - x0) - 2 * pad:
+                    break
+            fit = tw / max(1, (x1 - x0) - 2 * pad)
+            if 0.55 <= fit <= 1.0 and (best is None or fit > best[0]):
+                best = (fit, (x0, y0, x1, y1), fnt, face, ink)
+        if best is None:
+            return None
+        _, (x0, y0, x1, y1), fnt, face, ink = best
+        alpha, (bx0, by0, bx1, by1) = render_coverage(exp.text, fnt)
+        cap = -fnt.getbbox("H", anchor="ls")[1]  # cap height: the label's capitals sit centred in the badge
+        base_y = (y0 + y1) / 2 + cap / 2
+        ox, oy = int(round((x0 + x1) / 2 - (bx1 - bx0) / 2)), int(round(base_y + by0))
+        composite(arr, alpha, (ox, oy), ink)
+        box = (ox, oy, ox + alpha.shape[1], oy + alpha.shape[0])
+        info = {"family": face.family, "bold": face.bold, "italic": face.italic, "size": round(fnt.size, 2),
+                "align": "centre", "lines": 1, "badge": [int(x0), int(y0), int(x1), int(y1)]}
+        return [box, box], info
+
+    def _badge_type(self, arr: np.ndarray, lines: list[Line], fill, height: int, body_style: TypeStyle):
+        """(face, size px, ink) of text on fills of ``fill``'s colour (within 40 per channel) in
+        lines at most 0.8x the badge's ``height`` (px; a title band's big type is not a badge's):
+        the page's other badges, matched; else the body family's bold face at body size, white on
+        a dark fill, near-black on a light one."""
+        for ln in sorted(lines, key=lambda ln: -len(ln.text)):
+            if sum(ch.isalnum() for ch in ln.text) < 2 or ln.box[3] - ln.box[1] > 0.8 * height:
+                continue
+            ring = _ring(arr, ln.box, 3)
+            if np.abs(np.median(ring, 0) - np.asarray(fill, np.float64)).max() > 40:
+                continue
+            x0, y0, x1, y1 = ln.box
+            ink, bg = two_means_colours(_crop(arr, ln.box, 0), _ring(arr, ln.box, max(2, round(0.2 * (y1 - y0))) + 2))
+            st = match_type(arr, ln.box, ln.text, ink, bg, self.faces, [(wd.box, wd.text) for wd in ln.words])
+            if st is not None and st.score > 0.5:
+                return st.face, st.size, st.ink
+        face = next((f for f in self.faces if f.family == body_style.face.family and f.bold and not f.italic), body_style.face)
+        lum = 0.299 * fill[0] + 0.587 * fill[1] + 0.114 * fill[2]
+        return face, body_style.size, (255, 255, 255) if lum < 128 else (25, 25, 25)
+
+    def _place_by_neighbour(self, arr: np.ndarray, busy: np.ndarray, lines: list[Line], exp: TextExpectation,
+                            sequences, w: int, h: int):
+        """Typeset ``exp.text`` in the slot next to a string of the same check that is on the page.
+
+        For a check whose strings run down (lines, top to bottom, or just listed): directly below
+        the string before it, or directly above the one after it, at its pen position and at the
+        sequence's own line pitch (the distance between the neighbour and the string beyond it,
+        when both are in one column; else 1.3 em). For a check whose strings run left to right (a
+        menu, a table row): on the neighbour's baseline, after the string before it or before the
+        one after it, at the sequence's own gap (else 1.5 em). Always in the neighbour's type
+        (face, size, colour). A neighbour on a badge or a band is not used (its type is not the
+        page's).
+
+        Returns:
+            (boxes, info) when written; a one-line reason when a neighbour is on the page but its
+            slot is not free (a margin of half an em each side, 0.15 em above and below), leaves
+            the check's place while the neighbour is in it, or the neighbour is on a fill (the
+            string is then not written loose elsewhere: it would break its group), also when only
+            strings farther along its check are on the page; None when no string of its checks is
+            on the page.
+        """
+        if _anchored(exp):
+            return None
+        reason = None
+        page = page_background(arr)
+        for seq, arrangement in sequences:
+            i = seq.index(exp) if exp in seq else -1
+            across = arrangement in ("left_to_right", "row")
+            for after, j, k in ((True, i - 1, i - 2), (False, i + 1, i + 2)):
+                if i < 0 or not 0 <= j < len(seq):
+                    continue
+                nb = self._found_line(seq[j].text, lines, w, h, last=after)
+                if nb is None:
+                    continue
+                box, text_nb, wds = nb
+                pad = max(2, round(0.2 * (box[3] - box[1])))
+                ink, bg = two_means_colours(_crop(arr, box, 0), _ring(arr, box, pad + 2))
+                if np.abs(np.asarray(bg, np.float64) - page).max() > 40:
+                    reason = reason or f"skip: its neighbour {seq[j].text[:40]!r} sits on a badge or a band; not written loose elsewhere"
+                    continue
+                style = match_type(arr, box, text_nb, ink, bg, self.faces, [(wd.box, wd.text) for wd in wds])
+                if style is None:
+                    continue
+                fnt = style.face.font(style.size)
+                beyond = self._found_line(seq[k].text, lines, w, h, last=not after) if 0 <= k < len(seq) else None
+                if across:
+                    gap = (beyond[0][0] - box[2] if after else box[0] - beyond[0][2]) if beyond else 0
+                    gap = gap if 0.3 * style.size <= gap <= 4 * style.size else round(1.5 * style.size)
+                    rows = [" ".join(exp.text.split())]
+                    alpha, (bx0, by0, bx1, _) = render_coverage(rows[0], fnt)
+                    x = box[2] + gap if after else box[0] - gap - (bx1 - bx0)
+                    ox, oy = int(round(x)), int(round(style.baseline + by0))
+                    placed = [(alpha, (ox, oy), (ox, oy, ox + alpha.shape[1], oy + alpha.shape[0]))]
+                else:
+                    pitch = abs(box[1] - beyond[0][1]) if beyond and abs(beyond[0][0] - box[0]) <= 4 else round(1.3 * style.size)
+                    if pitch < 1.1 * (box[3] - box[1]) or pitch > 4 * style.size:
+                        pitch = round(1.3 * style.size)
+                    edges = [e for e in column_edges(lines, (0, 0, w, h)) if e > box[0] + 4 * style.size]
+                    right = min(edges + [w]) - max(8, round(0.8 * style.size))
+                    rows = _wrap(exp.text, fnt, right - box[0], 0.0)
+                    if max(fnt.getlength(r) for r in rows) > right - box[0]:
+                        reason = reason or f"skip: no room beside its neighbour {seq[j].text[:40]!r}; not written loose elsewhere"
+                        continue
+                    first = style.baseline + pitch if after else style.baseline - pitch * len(rows)
+                    placed = []
+                    for r, row in enumerate(rows):
+                        alpha, (bx0, by0, _, _) = render_coverage(row, fnt)
+                        ox, oy = int(round(style.left + bx0)), int(round(first + r * pitch + by0))
+                        placed.append((alpha, (ox, oy), (ox, oy, ox + alpha.shape[1], oy + alpha.shape[0])))
+                u = union_box(b for _, _, b in placed)
+                mh, mv = max(4, round(0.5 * style.size)), max(2, round(0.15 * style.size))
+                area = target_area(exp, w, h)
+                if not is_free(busy, (u[0] - mh, u[1] - mv, u[2] + mh, u[3] + mv)) or (_inside(box, area) and not _inside(u, area)):
+                    reason = reason or (f"skip: the slot {'after' if after else 'before'} its neighbour {seq[j].text[:40]!r} "
+                                        "is taken or outside its place; not written loose elsewhere")
+                    continue
+                for alpha, origin, _ in placed:
+                    composite(arr, alpha, origin, style.ink)
+                face = style.face
+                info = {"family": face.family, "bold": face.bold, "italic": face.italic, "size": style.size,
+                        "align": "left", "lines": len(rows), "next_to": seq[j].text[:40], "rows_text": rows}
+                return [u] + [b for _, _, b in placed], info
+            if reason is None and i >= 0:
+                on_page = next((o.text for o in seq if o != exp and self._found_line(o.text, lines, w, h, last=True)), None)
+                if on_page is not None:
+                    reason = (f"skip: its group is on the page ({on_page[:40]!r}) but not the strings next to it; "
+                              "not written loose elsewhere")
+        return reason
+
+    def _found_line(self, text: str, lines: list[Line], w: int, h: int, last: bool):
+        """(box, OCR text, words) of the last (``last``) or first line of an exact occurrence of
+        ``text`` on the page (any place), or None."""
+        ms = find_matches(text, lines, w, h, None, self.case_sensitive, self.lenient, self.max_lines)
+        if not ms or not ms[0].found:
+            return None
+        li = ms[0].words[-1][0] if last else ms[0].words[0][0]
+        wds = [lines[li].words[wi] for l2, wi in ms[0].words if l2 == li]
+        return union_box(wd.box for wd in wds), " ".join(wd.text for wd in wds), wds
+
     def _place(self, arr: np.ndarray, busy: np.ndarray, lines: list[Line], exp: TextExpectation, body, w: int, h: int):
-        """Typeset ``exp.text`` in body type in a free rectangle of its place; (boxes, info) or
-        a one-line reason when it was not written."""
+        """Typeset ``exp.text`` in body type in a free rectangle of its place, left-aligned to a
+        column edge, a single line on the baseline of a line already in the place when that row
+        is free there, else topmost; (boxes, info) or a one-line reason when it was not written."""
         style, body_bg, pitch = body
         anchor_box = None
         if getattr(exp, "anchor", None):
@@ -492,6 +718,10 @@ class TextEditor:
         ascent, descent = fnt.getmetrics()
         trials = 0
         all_edges = column_edges(lines, (0, 0, w, h))
+        # baselines of the lines whose middle is in the place (box bottom; lines with descenders
+        # or brackets are skipped, their bottom is not the baseline), top to bottom
+        row_baselines = sorted({ln.box[3] for ln in lines if area[1] <= (ln.box[1] + ln.box[3]) / 2 < area[3]
+                                and not any(c in DESCENDERS for c in ln.text)})
         for x in dict.fromkeys(edges):
             # the column runs to the next column's edge (less a gutter), within the place
             nxt = min([e for e in all_edges if e > x + 4 * style.size] + [w])
@@ -505,10 +735,16 @@ class TextEditor:
                 if x + tw > inner[2]:
                     continue
                 th = (len(rows) - 1) * pitch + ascent + descent
-                y = topmost_free(busy, x - margin, area, tw + 2 * margin, th + 2 * margin)
-                if y is None:
-                    continue
-                top = y + margin
+                # on the baseline of a line already in the place (a label beside "01" sits on its
+                # row), else the topmost free rectangle
+                tops = [b - ascent for b in row_baselines if len(rows) == 1]
+                top = next((t for t in tops if area[1] <= t - margin and t + th + margin <= area[3]
+                            and is_free(busy, (x - margin, t - margin, x + tw + margin, t + th + margin))), None)
+                if top is None:
+                    y = topmost_free(busy, x - margin, area, tw + 2 * margin, th + 2 * margin)
+                    if y is None:
+                        continue
+                    top = y + margin
                 bg = tuple(int(v) for v in np.median(_crop(arr, (x, top, x + tw, top + th), 0), axis=0))
                 lum = lambda c: 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2]
                 ink = style.ink if abs(lum(style.ink) - lum(bg)) >= 100 else ((25, 25, 25) if lum(bg) >= 128 else (250, 250, 250))
@@ -519,10 +755,42 @@ class TextEditor:
                     composite(arr, alpha, (ox, oy), ink)
                     boxes.append((ox, oy, ox + alpha.shape[1], oy + alpha.shape[0]))
                 info = {"family": style.face.family, "bold": style.face.bold, "italic": style.face.italic,
-                        "size": style.size, "align": "left", "lines": len(rows)}
+                        "size": style.size, "align": "left", "lines": len(rows), "rows_text": rows}
                 return [union_box(boxes)] + boxes, info
         where = f"the {exp.region} region" if exp.region else "the page"
         return f"skip: no free space for {len(exp.text)} characters in {where} at body size {style.size:g} px (margin {margin} px)"
+
+
+def _registration(arr: np.ndarray, blk: _Block, seen_rows) -> tuple[int, int]:
+    """(dx, dy) pixels, each in -2..2, that best align the block's own text as OCR read it,
+    laid out as the rewrite lays out rows (``seen_rows``: (coverage, origin, box) per line), with
+    the pixels it stands for (coverage between the block's ink and background, over the lines'
+    boxes): an OCR box is often a pixel off the ink, and a rewrite one pixel off its original is
+    visible as a jump and makes other OCR engines split or join words. (0, 0) unless a shift
+    lowers the mean absolute coverage difference by more than 5%."""
+    H, W = arr.shape[:2]
+    x0, y0, x1, y1 = union_box([b for _, _, b in seen_rows] + list(blk.boxes))
+    x0, y0, x1, y1 = max(0, x0 - 4), max(0, y0 - 4), min(W, x1 + 4), min(H, y1 + 4)
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return 0, 0
+    obs = coverage(arr[y0:y1, x0:x1], blk.style.ink, blk.bg)
+    mask = np.zeros(obs.shape, bool)
+    for b in blk.boxes:
+        mask[max(0, b[1] - y0 - 2):max(0, b[3] - y0 + 2), max(0, b[0] - x0 - 2):max(0, b[2] - x0 + 2)] = True
+    costs = {}
+    for dx in range(-2, 3):
+        for dy in range(-2, 3):
+            ren = np.zeros(obs.shape, np.float32)
+            for alpha, (ox, oy), _ in seen_rows:
+                ax, ay = ox + dx - x0, oy + dy - y0
+                sy0, sx0 = max(0, -ay), max(0, -ax)
+                ey, ex = min(alpha.shape[0], ren.shape[0] - ay), min(alpha.shape[1], ren.shape[1] - ax)
+                if ey > sy0 and ex > sx0:
+                    region = ren[ay + sy0:ay + ey, ax + sx0:ax + ex]
+                    np.maximum(region, alpha[sy0:ey, sx0:ex], out=region)
+            costs[(dx, dy)] = float(np.abs(ren - obs)[mask].mean()) if mask.any() else 0.0
+    best = min(costs, key=lambda k: (costs[k], abs(k[0]) + abs(k[1])))
+    return best if costs[best] < 0.95 * costs[(0, 0)] else (0, 0)
 
 
 def _grow_over_touching_ink(arr: np.ndarray, box, bg, limit: int) -> tuple[int, int, int, int]:
@@ -557,6 +825,28 @@ def _inside_longer_line(m: Match, lines: list[Line]) -> bool:
 
 def _area(box) -> int:
     return (box[2] - box[0]) * (box[3] - box[1])
+
+
+def _digest(arr: np.ndarray) -> str:
+    """SHA-1 of an image's pixels and shape (is this the image the last edit returned?)."""
+    return hashlib.sha1(arr.tobytes() + str(arr.shape).encode()).hexdigest()
+
+
+def _inside(box, area) -> bool:
+    """True when ``box`` lies within ``area`` (both (x0, y0, x1, y1) pixels)."""
+    return area[0] <= box[0] and area[1] <= box[1] and box[2] <= area[2] and box[3] <= area[3]
+
+
+def _anchored(exp: TextExpectation) -> bool:
+    """True when the check places ``exp`` by an anchor (below it, in its row...), not just names
+    the element with it (relation "context")."""
+    return exp.anchor is not None and exp.relation in RELATION_AREAS
+
+
+def _where(exp: TextExpectation) -> str:
+    """The place a check names for its string, in words ("region top_left, same_row '02'")."""
+    parts = ([f"region {exp.region}"] if exp.region else []) + ([f"{exp.relation} {exp.anchor!r}"] if exp.anchor else [])
+    return ", ".join(parts) or "anywhere"
 
 
 def _fold(text: str, case_sensitive: bool) -> str:

@@ -166,10 +166,11 @@ def match_type(arr: np.ndarray, box, text: str, ink, bg, faces: list[Face], word
     for face in faces:
         ref = face.font(100)
         rx0, ry0, rx1, ry1 = ref.getbbox(text, anchor="ls")
-        guesses = {100 * (iy1 - iy0) / max(1, ry1 - ry0), 100 * (ix1 - ix0) / max(1, rx1 - rx0)}
-        mid = sum(guesses) / len(guesses)
-        # integer sizes near the guesses too: documents are mostly typeset at whole pixel sizes
-        guesses |= {mid, float(round(mid)), float(round(mid)) - 1, float(round(mid)) + 1}
+        by_height, by_width = 100 * (iy1 - iy0) / max(1, ry1 - ry0), 100 * (ix1 - ix0) / max(1, rx1 - rx0)
+        mid = (by_height + by_width) / 2
+        # integer sizes near each guess too: documents are mostly typeset at whole pixel sizes, and
+        # the two guesses of a short string ("01") can straddle its size
+        guesses = {by_height, by_width, mid} | {float(round(g) + d) for g in (by_height, mid) for d in (-1, 0, 1)}
         for size in sorted(guesses):
             if not 4 <= size <= 4 * max(iy1 - iy0, 8):
                 continue
