@@ -621,6 +621,7 @@ def _text_style(bare: str, residue: tuple[str, ...]) -> tuple[str | None, str | 
     # the question names no other element it could colour ("is the swatch labeled 'Four' colored purple")
     said_of_text = {_COLOUR_NAMES[g] for m in _TEXT_COLOUR.finditer(bare) for g in (m.group("a"), m.group("b"))
                     if g in _COLOUR_NAMES and (m.group("b") or re.search(_TEXT_NOUN + r"\b", m.group(0))
+                                               or re.search(r"\b" + _TEXT_NOUN + r" q\b", bare)  # "the badge text 'NEW'"
                                                or not _NOT_TEXT.search(bare))}
     colour = next(iter(hues)) if len(hues) == 1 and hues == said_of_text else None
     others = [w for w in styles if w not in _BOLD and w not in _COLOUR_NAMES
