@@ -4,9 +4,11 @@
 box's outer ``PAD``-pixel ring is the local background (its per-channel median). Each pixel's
 *inkness* is its RGB distance to the background; two means (Lloyd's 2-means on that distance,
 started at 0 and at the 98th percentile) split background from ink. This works for dark text on
-a light page and for light text on a dark band or badge alike. ``alpha`` in [0, 1] is (distance - background mean) / (ink mean -
-background mean), clipped: an anti-aliased edge pixel counts as part ink, so coverage is
-measured below one pixel.
+a light page and for light text on a dark band or badge alike. When that "ink" covers most of
+the box (``FILL_COVERAGE``: OCR gave the box of a whole badge or button), it is a fill, and the
+text is separated again among the pixels the fill encloses, against the fill's median colour.
+``alpha`` in [0, 1] is (distance - background mean) / (ink mean - background mean), clipped: an
+anti-aliased edge pixel counts as part ink, so coverage is measured below one pixel.
 
 **Colour** (``colour_name``). The ink colour is the median RGB of the core ink (pixels with
 alpha >= 0.75), named from HSV: low chroma is white / gray / black by value, otherwise the hue
@@ -36,6 +38,7 @@ import colorsys
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import ndimage
 
 PAD = 3
 """Pixels the box is grown by; the grown box's outer ring of this width is the background."""
@@ -45,6 +48,14 @@ MIN_CONTRAST = 40.0
 
 MIN_INK_PIXELS = 12
 """Core ink pixels needed for a colour or weight estimate."""
+
+FILL_COVERAGE = 0.6
+"""Share of the box's pixels: "ink" covering more is a fill (a badge or button the OCR box
+spans whole), and the text is then looked for in the fill's holes, against the fill's colour."""
+
+RING_INK = 0.2
+"""Share of the ring's pixels: "ink" in more of the ring means the box cuts a fill (OCR gave
+part of a badge), handled as ``FILL_COVERAGE``."""
 
 MAX_RING_SPREAD = 0.35
 """The ring's median distance to the background over the ink's: above it the background is
@@ -141,29 +152,80 @@ def ink_of(rgb: np.ndarray, box: tuple[int, int, int, int], pad: int = PAD) -> I
     if gx1 - gx0 <= 2 * pad or gy1 - gy0 <= 2 * pad:
         return None
     crop = rgb[gy0:gy1, gx0:gx1].astype(np.float64)
-    ring_mask = np.ones(crop.shape[:2], bool)
-    ring_mask[pad:-pad, pad:-pad] = False
-    bg = np.median(crop[ring_mask], axis=0)
-    dist = np.linalg.norm(crop - bg, axis=2)
-    # 2-means on the distance to the background: centre 0 = background, centre 1 = ink
-    lo, hi = 0.0, float(np.percentile(dist, 98))
-    for _ in range(20):
-        is_ink = dist > (lo + hi) / 2
-        if not is_ink.any() or is_ink.all():
-            return None
-        new_lo, new_hi = float(dist[~is_ink].mean()), float(dist[is_ink].mean())
-        if abs(new_lo - lo) < 0.1 and abs(new_hi - hi) < 0.1:
-            break
-        lo, hi = new_lo, new_hi
-    if hi - lo < MIN_CONTRAST or float(np.median(dist[ring_mask])) > MAX_RING_SPREAD * hi:
+    ring = np.ones(crop.shape[:2], bool)
+    ring[pad:-pad, pad:-pad] = False
+    bg = np.median(crop[ring], axis=0)
+    alpha = _two_means(crop, bg, ~ring)
+    if alpha is None:
         return None
-    alpha = np.clip((dist - lo) / (hi - lo), 0.0, 1.0)
-    alpha[ring_mask] = 0.0
+    if (alpha[~ring] >= 0.5).mean() > FILL_COVERAGE or (alpha[ring] >= 0.5).mean() > RING_INK:
+        # the box spans or cuts a filled badge: its text is what the fill encloses, against the fill
+        return _ink_in_fill(rgb, (gx0, gy0, gx1, gy1), np.median(crop[alpha >= 0.75], axis=0))
+    if float(np.median(np.linalg.norm(crop[ring] - bg, axis=1))) > MAX_RING_SPREAD * _contrast(crop, bg, alpha):
+        return None
+    alpha[ring] = 0.0
+    return _ink(crop, alpha, bg)
+
+
+def _ink_in_fill(rgb: np.ndarray, grown: tuple[int, int, int, int], fill_rgb: np.ndarray) -> Ink | None:
+    """The ink inside ``grown`` (the box plus its ring, pixels) that a flat fill of colour
+    ``fill_rgb`` encloses: the fill is followed in a window grown by the box's longer side, its
+    holes are the text, and the text is separated from the fill's colour."""
+    h, w = rgb.shape[:2]
+    x0, y0, x1, y1 = grown
+    g = max(x1 - x0, y1 - y0)
+    wx0, wy0, wx1, wy1 = max(0, x0 - g), max(0, y0 - g), min(w, x1 + g), min(h, y1 + g)
+    win = rgb[wy0:wy1, wx0:wx1].astype(np.float64)
+    in_box = np.zeros(win.shape[:2], bool)
+    in_box[y0 - wy0:y1 - wy0, x0 - wx0:x1 - wx0] = True
+    near_fill = np.linalg.norm(win - fill_rgb, axis=2) < MIN_CONTRAST / 2
+    labels, _ = ndimage.label(near_fill)
+    fill = np.isin(labels, np.unique(labels[in_box & near_fill]))
+    inside = ndimage.binary_erosion(ndimage.binary_fill_holes(fill), iterations=2) & in_box
+    if not (inside & ~fill).any():
+        return None
+    bg = np.median(win[fill & inside], axis=0) if (fill & inside).any() else fill_rgb
+    alpha = _two_means(win, bg, inside)
+    if alpha is None:
+        return None
+    alpha[~inside] = 0.0
+    rows, cols = slice(y0 - wy0, y1 - wy0), slice(x0 - wx0, x1 - wx0)
+    return _ink(win[rows, cols], alpha[rows, cols], bg)
+
+
+def _ink(crop: np.ndarray, alpha: np.ndarray, bg: np.ndarray) -> Ink | None:
     core = alpha >= 0.75
     if core.sum() < MIN_INK_PIXELS:
         return None
     ink_rgb = np.median(crop[core], axis=0)
     return Ink(alpha, tuple(int(round(c)) for c in ink_rgb), tuple(int(round(c)) for c in bg), int(core.sum()))
+
+
+def _contrast(crop: np.ndarray, bg: np.ndarray, alpha: np.ndarray) -> float:
+    """The ink's mean RGB distance to ``bg`` (pixels with alpha >= 0.75)."""
+    return float(np.linalg.norm(crop[alpha >= 0.75] - bg, axis=1).mean())
+
+
+def _two_means(crop: np.ndarray, bg: np.ndarray, where: np.ndarray) -> np.ndarray | None:
+    """Alpha (H, W) in [0, 1] of the ink against colour ``bg``, by 2-means on the RGB distance to
+    ``bg`` among the pixels ``where`` (alpha is computed for every pixel). None: no ink (all one
+    cluster, or the clusters' means less than ``MIN_CONTRAST`` apart)."""
+    dist = np.linalg.norm(crop - bg, axis=2)
+    values = dist[where]
+    if values.size == 0:
+        return None
+    lo, hi = 0.0, float(np.percentile(values, 98))
+    for _ in range(20):
+        is_ink = values > (lo + hi) / 2
+        if not is_ink.any() or is_ink.all():
+            return None
+        new_lo, new_hi = float(values[~is_ink].mean()), float(values[is_ink].mean())
+        if abs(new_lo - lo) < 0.1 and abs(new_hi - hi) < 0.1:
+            break
+        lo, hi = new_lo, new_hi
+    if hi - lo < MIN_CONTRAST:
+        return None
+    return np.clip((dist - lo) / (hi - lo), 0.0, 1.0)
 
 
 def colour_name(rgb: tuple[int, int, int]) -> str | None:

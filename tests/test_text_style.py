@@ -123,3 +123,24 @@ def test_matches_needs_half_the_characters_known():
 def test_not_an_rgb_image_is_a_clear_error():
     with pytest.raises(ValueError, match=r"uint8 \(H, W, 3\)"):
         ink_of(np.zeros((20, 20), np.uint8), (2, 2, 10, 10))
+
+
+def test_box_spanning_a_whole_badge_finds_the_text_inside():
+    """OCR may box a badge whole: the fill is then the background and its holes the text."""
+    img = Image.new("RGB", (160, 80), (250, 250, 247))
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle([20, 15, 140, 65], radius=10, fill=(30, 120, 70))
+    d.text((80, 40), "NEW", font=ImageFont.truetype(f"{FONTS}/{FACES['DejaVuSans'][1]}", 22), fill=(255, 255, 255), anchor="mm")
+    ink = ink_of(np.asarray(img), (20, 15, 141, 66))
+    assert ink is not None and ink.background == (30, 120, 70) and colour_name(ink.rgb) == "white"
+    assert measure(np.asarray(img), [((20, 15, 141, 66), "NEW")]).weight == "bold"
+
+
+def test_box_cutting_a_badge_follows_the_fill():
+    """A box over the badge's left part and the page below it: the fill is followed outside the box."""
+    img = Image.new("RGB", (160, 100), (250, 250, 247))
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle([20, 15, 140, 55], radius=10, fill=(200, 60, 40))
+    d.text((80, 35), "NEW", font=ImageFont.truetype(f"{FONTS}/{FACES['DejaVuSans'][1]}", 22), fill=(255, 255, 255), anchor="mm")
+    ink = ink_of(np.asarray(img), (50, 17, 86, 75))  # the "N", part of "E", and 20 px of page below
+    assert ink is not None and ink.background == (200, 60, 40) and colour_name(ink.rgb) == "white"
