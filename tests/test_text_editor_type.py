@@ -235,6 +235,11 @@ def test_empty_badge_refilled_in_the_badge_type():
     crop = ImageOps.autocontrast(ImageOps.invert(out.crop((x0 - 5, y0 - 5, x1 + 5, y1 + 5)).convert("L")))
     crop = ImageOps.expand(crop.resize((crop.width * 3, crop.height * 3), Image.Resampling.LANCZOS), 30, fill=255)
     assert [ln.text for ln in ocr_lines(crop)] == ["Finance"]
+    # the judge still fails the check (it does not read it): handed its own image back, the editor
+    # knows it wrote "Finance" there and writes nothing
+    again = editor.edit(out, "", failing(judge, out, [chk]), seed=0)
+    assert np.array_equal(np.asarray(again), np.asarray(out))
+    assert editor.last_actions[0]["action"].startswith("skip: already on the page (written by the previous edit")
 
 
 def test_missing_line_placed_under_its_neighbour_in_the_page_face():
@@ -262,3 +267,18 @@ def test_missing_line_placed_under_its_neighbour_in_the_page_face():
     assert acts["3"]["action"].startswith("skip: its narrower place (region left, same_row '02')")
     assert unchanged_outside(img, out, [head])
     assert judge.judge([out], [""], [checks[:1]])[0][0].answer == "yes"
+
+
+def test_rewrite_lands_on_the_original_pixels():
+    # Only "Femalc" is wrong: the rewritten line must be the clean rendering to the pixel (the OCR
+    # box is a pixel off the ink; unregistered, the whole line moved 1 px and RapidOCR then read
+    # "Atleast" in it).
+    page, ink = (250, 250, 247), (33, 33, 33)
+    start, clean = Image.new("RGB", (620, 90), page), Image.new("RGB", (620, 90), page)
+    for img, text in ((start, "At least once a week: Femalc totals 27%"), (clean, "At least once a week: Female totals 27%")):
+        ImageDraw.Draw(img).text((30, 30), text, font=SERIF.font(22), fill=ink)  # as the example's renderer draws
+    judge, editor = OCRJudge(), TextEditor()
+    chk = Check("1", "q", expects=(TextExpectation("At least once a week: Female totals 27%"),))
+    out = editor.edit(start, "", failing(judge, start, [chk]), seed=0)
+    assert editor.last_actions[0]["action"] == "replace"
+    assert np.abs(np.asarray(out).astype(int) - np.asarray(clean).astype(int)).max() <= 2

@@ -12,16 +12,30 @@ handled in one of these ways (``last_actions`` records which, with the pixels it
    baseline and alignment (left, centre or right, from the block's lines or the fill the line
    sits in). A match over several lines is retypeset as one block: one size, the original line
    pitch, wrapped within the block's width. Layouts that would run into other text or graphics
-   are tried narrower/smaller first (at most 9% smaller).
+   are tried narrower/smaller first (at most 9% smaller). The new text is registered to the old
+   to the pixel (the OCR-read text, laid out the same way, is shifted by up to 2 px to fit the
+   pixels best), so the unchanged words land exactly where they were.
 2. **Look harder, then leave alone** (``skip: already on the page (judge missed it)``). With no
    near match, coloured regions and unread marks are read again (``look_harder``); a string
    found there, or a near match a judge accepts (same up to the look-alikes O/0, l/1/I, S/5, B/8,
    and case when the judge ignores case), is not written again.
-3. **Place** (``place``). A string that is really missing is typeset in the page's body type
-   (the face and size of most of the page's text) in the check's place (its region, or the side
-   of its anchor its relation names), left-aligned to a column edge, topmost first, in a free
-   rectangle with a margin of about one line (``placement``); with no such rectangle it is not
-   written (``skip: no free space ...``).
+3. **Place** (``place ...``). A string that is really missing goes, in this order of choice:
+   into an empty badge of its place that its text fits (``place (in its empty badge)``: centred,
+   in the type of the page's other badges); into the slot next to a string of the same check
+   that is on the page (``place (next to '...')``: under the string before it, or after it when
+   the check's strings run left to right, in that string's type and at the check's own pitch);
+   else in the page's body type (face voted by the page's longest lines, weight and size of its
+   body lines) in the check's place (its region, or the side of its anchor its relation
+   names), left-aligned to a column edge, on the baseline of a line already there or topmost,
+   in a free rectangle with a margin of about one line (``placement``). It is not written
+   (``skip: ...``, saying why) when there is no such rectangle, when strings of its check are on
+   the page but the slot next to them is taken and the check names no place (a loose line
+   would break the group; a check that names a region gets free space in it), or when
+   the same string has a narrower place in another check that had no room.
+
+Strings written by the previous edit are not written again when the loop hands its image back
+(the judge's OCR may not read small light text on a badge): ``skip: already on the page
+(written by the previous edit ...)``.
 
 Bounds: an expected string over ``max_chars`` characters, or a string whose layouts exceed
 ``max_layout_trials``, is not edited and gets a one-line ``fail: ...`` action.
@@ -135,7 +149,8 @@ class TextEditor:
         look_harder: read coloured regions and unread marks again before placing a string.
 
     After each ``edit``, ``last_actions`` lists one dict per expected string handled: ``text``,
-    ``check`` (id), ``action`` ("replace", "place", "skip: ...", "fail: ..."), ``box`` (the
+    ``check`` (id), ``action`` ("replace", "place", "place (in its empty badge)", "place (next to
+    '...')", "skip: ...", "fail: ..."), ``box`` (the
     main box, pixels, or None), ``was`` (the OCR text replaced), ``boxes`` (every box changed),
     ``changed_px`` and ``outside_share`` (pixels changed, and their share of the image that lies
     outside ``boxes``: 0.0 by construction, measured), and for written text ``type`` (family,
@@ -279,6 +294,9 @@ class TextEditor:
                     self._record(exp, cid, result, box=cand.box, was=cand.text)
                     continue
                 boxes, info = result
+                rows = info.pop("rows_text")
+                # the corrected text is a neighbour for the strings placed after it
+                placed_lines.extend(Line(tuple(Word(t, b) for t in row.split())) for row, b in zip(rows, boxes[-len(rows):]))
                 protected.update(cand.words)
                 self._last_written[normalize(exp.text, self.case_sensitive)] = tuple(int(v) for v in cand.box)
                 action = "replace" if in_region(cand.box, exp.region, w, h) else "replace (outside its place: fixed where it is)"
@@ -296,6 +314,8 @@ class TextEditor:
                 if result is None:
                     result = self._place_by_neighbour(arr, busy | fills, lines + placed_lines, exp, sequences.get(exp, []), w, h)
                     action = "place (next to its neighbour line)"
+                    if isinstance(result, str) and exp.region is not None:
+                        result = None  # no slot by its group, but the check names a place: free space there will do
                 if result is None:
                     result = self._place(arr, busy | fills, lines, exp, body, w, h)
                     action = "place"
@@ -470,7 +490,7 @@ class TextEditor:
             ink_boxes.append(box)
         face = blk.style.face
         info = {"family": face.family, "bold": face.bold, "italic": face.italic, "size": round(blk.style.size * shrink, 2),
-                "align": blk.align, "lines": len(rows), "match_score": round(blk.style.score, 3)}
+                "align": blk.align, "lines": len(rows), "match_score": round(blk.style.score, 3), "rows_text": rows}
         if best[0][0]:
             info["overlap_px"] = best[0][0]
         return erase_boxes + ink_boxes, info
@@ -616,10 +636,10 @@ class TextEditor:
         Returns:
             (boxes, info) when written; a one-line reason when a neighbour is on the page but its
             slot is not free (a margin of half an em each side, 0.15 em above and below), leaves
-            the check's place while the neighbour is in it, or the neighbour is on a fill (the
-            string is then not written loose elsewhere: it would break its group), also when only
-            strings farther along its check are on the page; None when no string of its checks is
-            on the page.
+            the check's place while the neighbour is in it, or the neighbour is on a fill, and
+            when only strings farther along its check are on the page (``edit`` then writes it
+            loose only in a place its check names: elsewhere it would break its group); None when
+            no string of its checks is on the page.
         """
         if _anchored(exp):
             return None
@@ -640,7 +660,9 @@ class TextEditor:
                 if np.abs(np.asarray(bg, np.float64) - page).max() > 40:
                     reason = reason or f"skip: its neighbour {seq[j].text[:40]!r} sits on a badge or a band; not written loose elsewhere"
                     continue
-                style = match_type(arr, box, text_nb, ink, bg, self.faces, [(wd.box, wd.text) for wd in wds])
+                # word by word, unless the words are a row just written (they share its box)
+                words = [(wd.box, wd.text) for wd in wds] if len({wd.box for wd in wds}) == len(wds) else None
+                style = match_type(arr, box, text_nb, ink, bg, self.faces, words)
                 if style is None:
                     continue
                 fnt = style.face.font(style.size)
