@@ -70,6 +70,9 @@ BLACK_VALUE, WHITE_VALUE = 78.0, 205.0
 """Achromatic value (max channel) up to BLACK_VALUE is black, from WHITE_VALUE white, between gray."""
 VALUE_MARGIN = 14.0
 """Value within this of BLACK_VALUE or WHITE_VALUE: unknown."""
+PALE_SATURATION = 0.15
+"""A light colour (value above WHITE_VALUE + VALUE_MARGIN) with HSV saturation below this is
+white whatever its chroma: JPEG chroma subsampling tints thin white strokes with the fill."""
 HUE_BINS = ((15, "red"), (45, "orange"), (70, "yellow"), (165, "green"), (255, "blue"), (315, "purple"),
             (340, "pink"), (360, "red"))
 """Upper hue edge (degrees, exclusive) of each bin, in order."""
@@ -233,9 +236,10 @@ def colour_name(rgb: tuple[int, int, int]) -> str | None:
     edge (see the module docstring; bins in ``HUE_BINS`` and the value/chroma constants)."""
     r, g, b = (float(c) for c in rgb)
     value, chroma = max(r, g, b), max(r, g, b) - min(r, g, b)
-    if abs(chroma - ACHROMATIC_CHROMA) < CHROMA_MARGIN:
+    pale = value > WHITE_VALUE + VALUE_MARGIN and chroma / value < PALE_SATURATION  # a white tinted by its fill
+    if abs(chroma - ACHROMATIC_CHROMA) < CHROMA_MARGIN and not pale:
         return None
-    if chroma < ACHROMATIC_CHROMA:
+    if chroma < ACHROMATIC_CHROMA or pale:
         if abs(value - BLACK_VALUE) < VALUE_MARGIN or abs(value - WHITE_VALUE) < VALUE_MARGIN:
             return None
         return "black" if value < BLACK_VALUE else "white" if value > WHITE_VALUE else "gray"

@@ -43,6 +43,8 @@ def test_colour_bins_by_hand():
     assert colour_name((255, 215, 0)) == "yellow" and colour_name((30, 135, 55)) == "green"
     assert colour_name((139, 69, 19)) == "brown" and colour_name((255, 192, 203)) == "pink"
     assert colour_name((80, 80, 80)) is None  # value 80, within 14 of the black/gray edge (78)
+    # a JPEG-tinted white stroke: chroma 28 lies in the chroma margin, but value 255, saturation 0.11
+    assert colour_name((255, 242, 227)) == "white" and colour_name((255, 192, 203)) == "pink"
     assert colour_name((120, 100, 95)) is None  # chroma 25: between achromatic and coloured
     # hue = 60 * G / 255 for (255, G, 0): 54.1 is yellow, 44.7 and 49.9 lie within 5 of the orange/yellow edge (45)
     assert colour_name((255, 230, 0)) == "yellow" and colour_name((255, 190, 0)) is None and colour_name((255, 212, 0)) is None
