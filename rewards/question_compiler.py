@@ -224,7 +224,7 @@ def _split_quotes(question: str, quotes: list[_Quote]) -> tuple[list[_Quote], li
             anchors.append((q, rel))
     # The same string both anchored and required ("...under "MAIN COURSE", ... "MAIN COURSE"")
     required_texts = {q.text for q in required}
-    anchors = [(q, r) for q, r in anchors if q.text not in required_texts]
+    anchors = [(q, r) for q, r in anchors if q.text not in required_texts or r == "unsupported:between"]
     return required, anchors
 
 

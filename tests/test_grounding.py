@@ -136,6 +136,7 @@ TABLE_QUESTIONS = [
     ('Is the navigation item located between "About" and "Blog" the single word "Programs"?', "yes"),
     ('Is the navigation item located between "Home" and "About" the single word "Programs"?', "no"),
     ('Is the navigation item located between "About" and "Menu" the single word "Programs"?', "no"),  # anchor not on the page
+    ('Is the navigation item located between "About" and "Blog" the single word "About"?', "no"),  # an anchor is not between
     ('Does the value in the row labeled "Hydro" read exactly "40"?', "yes"),
     ('Does the note under the table with the year "2024" read exactly "Source: 2024 survey"?', "yes"),
 ]
@@ -146,7 +147,7 @@ def test_rows_between_and_context_decided_from_boxes():
     assert all(c.spec.decidable for c in checks), [c.spec for c in checks if not c.spec.decidable]
     verdicts = OCRJudge().judge([table_page()], [""], [checks])[0]
     assert [v.answer for v in verdicts] == [a for _, a in TABLE_QUESTIONS], [v.reason for v in verdicts]
-    assert verdicts[1].evidence["rule"] == "arrangement" and verdicts[5].evidence["rule"] == "anchor"
+    assert verdicts[1].evidence["rule"] == "arrangement" and verdicts[5].evidence["rule"] == verdicts[6].evidence["rule"] == "anchor"
     assert "'Menu'" in verdicts[5].reason
 
 
