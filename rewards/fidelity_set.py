@@ -11,7 +11,8 @@ judge). Question phrasing follows the shared BizGenEval subset ("read exactly", 
 bottom", "directly below", "placed at the bottom-right of the slide", "appear exactly once").
 
 Question types (``Question.qtype``): exact, list, lines, order, count, case, place, relation,
-weight (bold asked of bold headings, titles and items, and of regular ones), colour (white asked
+context (a quote naming the element: an item of the named heading's column, or of the other
+column), weight (bold asked of bold headings, titles and items, and of regular ones), colour (white asked
 of the title band's and badges' text and of dark body text; a note drawn in red, blue, green,
 orange, purple or gray asked in its colour or another), between (the navigation item between
 two others, webpages), row (a table row's label and values, slides and charts: true rows, values
@@ -19,8 +20,9 @@ of another row, a near-miss value), style (text plus a style only a VLM can see,
 code may only say "no").
 
 The elements added for weight, colour, between, row and style draw their choices from a second
-generator (``random.Random(seed + EXTRA_SEED)``), so every other element and question is the
-one the seed drew before they were added.
+generator (``random.Random(seed + EXTRA_SEED)``), and the context question from a third
+(``seed + 2 * EXTRA_SEED``), so every other element and question is the one the seed drew before
+they were added.
 
 Splits by seed: dev = seeds 0..n-1, test = seeds 1000..1000+n-1 (``split_seeds``).
 """
@@ -37,8 +39,8 @@ from PIL import Image, ImageDraw, ImageFont
 FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
 SANS, SANS_BOLD, SERIF, SERIF_BOLD = "DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSerif.ttf", "DejaVuSerif-Bold.ttf"
 KINDS = ("slide", "chart", "poster", "webpage")
-QTYPES = ("exact", "list", "lines", "order", "count", "case", "place", "relation", "weight", "colour", "between", "row",
-          "style")
+QTYPES = ("exact", "list", "lines", "order", "count", "case", "place", "relation", "context", "weight", "colour", "between",
+          "row", "style")
 EXTRA_SEED = 7_919_000
 
 VOCAB = {
@@ -279,6 +281,13 @@ def make_document(seed: int) -> Document:
         ask("relation", f'Is the heading "{h2}" to the right of "{h1}"?', True)
     else:
         ask("relation", f'Is the heading "{h1}" to the right of "{h2}"?', False)
+    # context: a quote naming the element ("the item under the heading with the word ..."): the
+    # second item of that column, or (asked wrongly) the other column's
+    ctx = random.Random(seed + 2 * EXTRA_SEED)
+    k, own = ctx.randrange(3), ctx.random() < 0.5
+    asked = left[k] if own else right[k]
+    ask("context", f'Does the item under the heading with the word "{h1}" read exactly "{asked}"?',
+        own and left_drawn[k] == left[k])
     # order: the right column from top to bottom, sometimes asked with two items swapped
     asked = list(right) if rng.random() < 0.5 else [right[1], right[0], right[2]]
     ask("order", f'Under the "{h2}" heading, do the items read exactly, from top to bottom: ' + ", ".join(f'"{t}"' for t in asked) + "?",

@@ -86,6 +86,10 @@ def _y_overlap(a: Box, b: Box) -> bool:
     return min(a[3], b[3]) > max(a[1], b[1])
 
 
+CONTEXT_REACH = 15
+"""How far (in anchor line heights) the element a context quote names may stand from it."""
+
+
 def satisfies_relation(box: Box, anchor: Box, relation: str, line_height: float) -> bool:
     """True when ``box`` stands in ``relation`` to ``anchor`` (pixels; y grows downwards).
 
@@ -95,7 +99,10 @@ def satisfies_relation(box: Box, anchor: Box, relation: str, line_height: float)
     - right_of / left_of: the centre is right of the anchor's right edge (left of its left edge)
       and the two overlap vertically (the same line or row);
     - same_row: they overlap vertically; same_column: they overlap horizontally;
-    - context: always (the anchor names the element asked about; it only has to be read).
+    - context (the anchor names the element asked about: "the label under the bar with the
+      numeric label '54'", "In the section labeled 'Overall NYC media'"): they overlap, or stand
+      in one column (horizontal overlap) or one row (vertical overlap) at most ``CONTEXT_REACH``
+      anchor heights apart.
     """
     cx, cy = _centre(box)
     if relation in ("below", "directly_below"):
@@ -112,8 +119,12 @@ def satisfies_relation(box: Box, anchor: Box, relation: str, line_height: float)
         return _y_overlap(box, anchor)
     if relation == "same_column":
         return _x_overlap(box, anchor)
-    if relation == "context":
-        return True
+    if relation == "context":  # the element the anchor names: in its column or its row, nearby
+        reach = CONTEXT_REACH * line_height
+        gap_y = max(box[1] - anchor[3], anchor[1] - box[3], 0)
+        gap_x = max(box[0] - anchor[2], anchor[0] - box[2], 0)
+        return (_x_overlap(box, anchor) and gap_y <= reach) or (_y_overlap(box, anchor) and gap_x <= reach) \
+            or (gap_x == 0 and gap_y == 0)
     raise ValueError(f"unknown relation {relation!r}")
 
 

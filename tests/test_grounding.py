@@ -139,6 +139,8 @@ TABLE_QUESTIONS = [
     ('Is the navigation item located between "About" and "Blog" the single word "About"?', "no"),  # an anchor is not between
     ('Does the value in the row labeled "Hydro" read exactly "40"?', "yes"),
     ('Does the note under the table with the year "2024" read exactly "Source: 2024 survey"?', "yes"),
+    ('In the menu with the item "Blog", does the first item read exactly "Home"?', "yes"),  # the context's row
+    ('In the menu with the item "Blog", does the first item read exactly "Hydro"?', "no"),  # read, but not near "Blog"
 ]
 
 
