@@ -154,7 +154,7 @@ def _bare(question: str, quotes: list[_Quote]) -> str:
     return re.sub(r"\s+", " ", "".join(parts + [question[pos:]]).lower()).strip()
 
 
-_UNQUOTED = re.compile(r"^(?P<head>(?:[^:]*?, )?(?:does|is) (?:the|this|that) [^:\"“”‘’']*?\bexactly(?: as)?):\s*"
+_UNQUOTED = re.compile(r"^(?P<head>(?:[^:]*?, )?(?:[Dd]oes|[Ii]s) (?:the|this|that) [^:\"“”‘’']*?\bexactly(?: as)?):\s*"
                        r"(?P<text>[^\"“”]+?)\s*\?\s*$", re.S)
 """A question that gives its one string unquoted after "exactly:" and up to the final "?" (a
 singular subject: "do the titles read exactly: A, B" may list several strings and is left alone)."""
@@ -377,7 +377,7 @@ _ROLE = (r"(?:title|subtitle|heading|headings|header|headers|subheading|label|la
          r"|tick label|tick labels|axis label|column label|row label|cell|cells|menu|tab|tabs|banner|slogan|tagline|quote"
          r"|headline|kicker|acronym|abbreviation|term|message|sign|stamp|price|prices|date|year|unit|units|mark|list"
          r"|block|group|content|copy|statement|question|answer|option|options|step|panel|box|section|sidebar|card|column"
-         r"|row|table|mockup|area|region|strip|bar|container|background|stack|element|node|tile|pill|chip|field|form"
+         r"|row|table|mockup|area|region|strip|bar|band|container|background|stack|element|node|tile|pill|chip|field|form"
          r"|header bar|navigation|nav|logo text|character|characters|symbol|entry label|sequence|separator|compound word"
          r"|icon|logo|arrow|photo|image|picture|illustration|circle|rectangle|shape|slice|wedge|segment|axis|grid|frame"
          r"|mockup|page|slide|poster|chart|figure|diagram|website|document|dashboard|legend|layer|divider|rule|border"
@@ -440,8 +440,10 @@ def _residue(bare: str) -> tuple[str, ...]:
                   + _ROLE + r"s?\b", " ", text)  # "horizontally aligned with the top-left box": a locator
     text = re.sub(r"\b" + _PREP + r" (?:the |a |an |this |that |its |each |all |same |one |both )*(?:[\w'’-]+ ){0,5}?"
                   + _ROLE + r"(?:s|es)?\b(?: (?:of|for) (?:the )?(?:[\w'’-]+ ){0,2}?" + _ROLE + r"(?:s|es)?\b)?",
-                  lambda m: m.group(0) if m.group(0).split()[-1] in _TEXTUAL and m.group(0).startswith(("in ", "on ")) else " ",
-                  text)
+                  lambda m: m.group(0) if m.group(0).split()[-1] in _TEXTUAL and m.group(0).startswith(("in ", "on ")) else
+                  # after the last quote, "on a green badge" claims the badge's colour: its style words stay
+                  " " + " ".join(w.group(0) for w in _STYLE.finditer(m.group(0))) + " " if m.start() > text.rfind(" q ") >= 0
+                  else " ", text)
     k = text.find(" q ")
     pre, claims = (text[:k], text[k:]) if k >= 0 else (text, "")
     # A definite subject's style words say which element is meant ("Does the large faint word
@@ -498,6 +500,7 @@ def compile_question(question: str) -> QuestionSpec:
     Returns:
         A ``QuestionSpec``; form "none" (with ``note``) when code can decide nothing of it.
     """
+    question = re.sub(r"[ \t]{2,}", " ", question)  # runs of spaces (matching collapses them too)
     quotes = _quotes(question)
     if not quotes:
         unquoted = _UNQUOTED.match(question)
@@ -596,7 +599,8 @@ _COLOUR_NAMES = {"white": "white", "black": "black", "gray": "gray", "grey": "gr
                  "navy": "blue", "purple": "purple", "violet": "purple", "pink": "pink", "brown": "brown"}
 _SHADES = {"dark", "light", "pale", "bright"}
 _TEXT_NOUN = (r"(?:text|texts|font|type|letters?|lettering|ink|label|labels|title|heading|headline|word|words|digits?"
-              r"|numbers?|numerals?|characters?|caption|value|values|string|note|paragraph|sentence)")
+              r"|numbers?|numerals?|characters?|caption|value|values|string|note|paragraph|sentence|footer|footnote"
+              r"|subtitle|tagline|slogan|link|links)")
 _NOT_TEXT = re.compile(r"\b(?:swatch(?:es)?|markers?|circles?|bars?|icons?|box(?:es)?|rectangles?|shapes?|fill|filled|background"
                        r"|bands?|panels?|cards?|buttons?|arrows?|dots?|segments?|slices?|wedges?|squares?|tiles?|lines?|legend"
                        r"|borders?|outlined?|frames?|badges?|pills?|banners?|strips?|areas?|regions?)\b")
@@ -609,6 +613,10 @@ _TEXT_COLOUR = re.compile(
     r"|frame|tile|pill|button|badge|shape|region)s?\b)")
 
 
+_REGULAR = re.compile(r"\b(?:non-?bold(?:ed)?|un-?bold(?:ed)?|(?:regular|normal|plain)(?:[- ]weight)?,? (?:\(?non-?bold\)? )?"
+                      r"(?=text|font|type|weight|letters|face|style)|(?:regular|normal) (?:font[- ])?weight)\b")
+
+
 def _text_style(bare: str, residue: tuple[str, ...]) -> tuple[str | None, str | None, tuple[str, ...]]:
     """(weight, colour, the residue without them): a claimed "bold" becomes ``TextSpec.weight``,
     and one claimed colour of the text itself ("in white", "white text", "written in dark
@@ -616,6 +624,13 @@ def _text_style(bare: str, residue: tuple[str, ...]) -> tuple[str | None, str | 
     anything else (a fill, a panel, "dark" alone) stays a VLM part."""
     styles = [p[len("style '"):-1] for p in residue if p.startswith("style '")]
     weight = "bold" if any(w in _BOLD for w in styles) else None
+    if _REGULAR.search(bare):  # "in non-bold text", "in regular weight": bold said of nothing else
+        if weight is None or not re.search(r"\bbold(?:ed|face)?\b", _REGULAR.sub(" ", bare)):
+            weight = "regular"
+            residue = tuple(p for p in residue if not re.match(r"words (?:regular|normal|plain|weight|non|un|bold| )+$", p)
+                            and p not in ("style 'font'", "style 'type'", "style 'typeface'"))
+        else:
+            return None, None, residue + ("weight: bold and regular both named",)
     hues = {_COLOUR_NAMES[w] for w in styles if w in _COLOUR_NAMES}
     # "in <colour>" / "colored <colour>" with no text noun of its own is said of the text only when
     # the question names no other element it could colour ("is the swatch labeled 'Four' colored purple")
@@ -623,10 +638,17 @@ def _text_style(bare: str, residue: tuple[str, ...]) -> tuple[str | None, str | 
                     if g in _COLOUR_NAMES and (m.group("b") or re.search(_TEXT_NOUN + r"\b", m.group(0))
                                                or re.search(r"\b" + _TEXT_NOUN + r" q\b", bare)  # "the badge text 'NEW'"
                                                or not _NOT_TEXT.search(bare))}
-    colour = next(iter(hues)) if len(hues) == 1 and hues == said_of_text else None
+    # one colour said of the text ("in white text on the navy band": white); others stay VLM parts
+    colour = next(iter(said_of_text)) if len(said_of_text) == 1 and said_of_text <= hues else None
+    subject = [m.group("b") for m in _TEXT_COLOUR.finditer(bare.split(" q ")[0]) if m.group("b")]
+    if not hues and len({_COLOUR_NAMES[g] for g in subject}) == 1:  # "the gray source note 'X'"
+        colour = _COLOUR_NAMES[subject[0]]
     others = [w for w in styles if w not in _BOLD and w not in _COLOUR_NAMES
               and not (colour and (w in _SHADES or w.startswith(("colo", "hue"))))]
-    dropped = {f"style {w!r}" for w in styles if w not in others and (w in _BOLD or colour)}
+    dropped = {f"style {w!r}" for w in styles if w not in others and (w in _BOLD or colour)
+               and (w not in _COLOUR_NAMES or _COLOUR_NAMES[w] == colour)}
+    if len(hues) > 1:  # a shade ("dark") may belong to the other colour: keep it
+        dropped -= {f"style {w!r}" for w in _SHADES}
     return weight, colour, tuple(p for p in residue if p not in dropped)
 
 

@@ -22,7 +22,7 @@ Found: the normalised expected string occurs in the text of one OCR line, or of 
 lines of one column joined by one space (a string that wraps; the line after a line is the
 nearest one starting below it that overlaps it horizontally), and the occurrence does not start or end
 inside a word (the characters just outside it are not letters or digits: "AP" is not found in
-"AP50"). With a region, the centre of the occurrence's box must lie in that region of the image
+"AP50") or inside a longer number ("2%" is not found in "-2%", "95" not in "95.5"). With a region, the centre of the occurrence's box must lie in that region of the image
 (``REGION_FRACTIONS``: halves, quadrants, corners, bands, centre).
 """
 
@@ -210,9 +210,15 @@ def contains(outer: str, inner: str, case_sensitive: bool = True) -> bool:
 
 
 def _boundary_ok(text: str, start: int, end: int) -> bool:
+    """Not inside a word, and a number not inside a longer number: "2%" is not in "-2%" (a sign,
+    not a hyphen as in "COVID-19"), "95" not in "95.5" or "1,206"."""
     before = text[start - 1] if start > 0 else " "
     after = text[end] if end < len(text) else " "
-    return not before.isalnum() and not after.isalnum()
+    if before.isalnum() or after.isalnum():
+        return False
+    if text[start:start + 1].isdigit() and before in "+-" and (start < 2 or not text[start - 2].isalnum()):
+        return False
+    return not (text[end - 1:end].isdigit() and after in ".," and text[end + 1:end + 2].isdigit())
 
 
 def find_matches(

@@ -134,3 +134,11 @@ def test_chinese_strings_read_in_their_script():
     verdicts = OCRJudge().judge([img], [""], [checks])[0]
     assert [v.answer for v in verdicts] == [a for _, a in questions], [v.reason for v in verdicts]
     assert normalize("季 度 收入 Q3") == "季度收入 Q3" and normalize("한국 어") == "한국 어"  # Hangul keeps its spaces
+
+
+def test_a_number_is_not_found_inside_a_longer_number():
+    img = page([("South 95 -2%", (40, 60), 28, (20, 20, 20)), ("COVID-19 cases 1,206", (40, 160), 28, (20, 20, 20))])
+    judge = OCRJudge()
+    assert one(judge, img, check("-2%")).answer == "yes" and one(judge, img, check("2%")).answer == "no"
+    assert one(judge, img, check("19")).answer == "yes"  # after a hyphen inside a word: a part of its own
+    assert one(judge, img, check("1,206")).answer == "yes" and one(judge, img, check("1")).answer == "no"

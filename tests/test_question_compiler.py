@@ -184,3 +184,21 @@ def test_one_unquoted_string_after_exactly_colon():  # row 98, question 2
     assert s == QuestionSpec("exact", TextSpec(("1. Pfizer's Substantial Footprint",), region="top_right"))
     # a plural subject may list several strings: left alone
     assert spec("do the two chart titles read exactly: Lung cancer PDXs, CRC PDXs?").form == "none"
+
+
+def test_colours_of_other_elements_and_regular_weight():
+    """Cases a new user found (issue 6 review): a colour after the quote said of a badge or a
+    background is a claim only a VLM can check; "non-bold" asks regular weight; a colour of the
+    subject's text noun is checked; an unquoted string after a capitalised "Does"."""
+    s = spec('Is the text "NEW" written in black on a green badge?')
+    assert s.text.colour == "black" and s.vlm_parts == ("style 'green'",)  # black is checked, green is not
+    for q in ('Does the badge read exactly "NEW" on a dark red badge?', 'Is "Key Results" written in red on a white background?'):
+        assert not spec(q).decidable, q
+    assert spec('Is "Growth was strong this quarter" in non-bold text?') == QuestionSpec(
+        "exact", TextSpec(("Growth was strong this quarter",), weight="regular"))
+    assert spec('Is the heading "Key Results" in regular (non-bold) weight?').text.weight == "regular"
+    s = spec("In the main hero headline, is the word 'Future' styled in bold while the surrounding words are in regular weight?")
+    assert s.text.weight is None and not s.decidable  # both weights named: left to a VLM
+    assert spec('Does the gray source note read exactly "www.example.com"?') == QuestionSpec(
+        "exact", TextSpec(("www.example.com",), colour="gray"))
+    assert spec("Does the subtitle read exactly: Growth was strong this quarter?").text.texts == ("Growth was strong this quarter",)

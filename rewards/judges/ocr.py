@@ -223,7 +223,7 @@ def _describe(spec: TextSpec) -> str:
         parts.append(f"count {spec.count}")
     if spec.region:
         parts.append(f"place {spec.region}")
-    parts += [f"{a.relation.replace('_', ' ')} {a.text!r}" for a in spec.anchors]
+    parts += [f"{a.relation.replace('_', ' ')} {a.text!r}" + (f" and {a.other!r}" if a.other else "") for a in spec.anchors]
     if spec.in_box:
         parts.append("inside a box")
     parts += [f"weight {spec.weight}"] * bool(spec.weight) + [f"colour {spec.colour}"] * bool(spec.colour)

@@ -110,7 +110,8 @@ class Router:
                 if answered[i][k] is not None:
                     row.append(answered[i][k])
                 elif not tried:
-                    row.append(withheld(c, self.name, "no judge could answer"))
+                    why = f": {c.spec.note}" if c.spec is not None and c.spec.note else ""  # "negation: ..."
+                    row.append(withheld(c, self.name, f"no judge could answer{why}"))
                 elif len(tried) == 1:
                     row.append(tried[0])
                 else:
