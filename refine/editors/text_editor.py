@@ -309,7 +309,7 @@ class TextEditor:
                     continue
                 if body is None:
                     body = self._body_type(arr, lines)
-                result = self._refill_badge(arr, busy, lines, exp, body, w, h)
+                result = self._refill_badge(arr, lines, exp, body, w, h)
                 action = "place (in its empty badge)"
                 if result is None:
                     result = self._place_by_neighbour(arr, busy | fills, lines + placed_lines, exp, sequences.get(exp, []), w, h)
@@ -564,7 +564,7 @@ class TextEditor:
         size = float(np.median([s.size for s, _ in styles]))
         return TypeStyle(face, size, 0.0, 0.0, st.ink, st.score), bg, round(size * 1.3)
 
-    def _refill_badge(self, arr: np.ndarray, busy: np.ndarray, lines: list[Line], exp: TextExpectation, body, w: int, h: int):
+    def _refill_badge(self, arr: np.ndarray, lines: list[Line], exp: TextExpectation, body, w: int, h: int):
         """Typeset ``exp.text`` centred in an empty badge of its place (``placement.empty_badges``)
         whose width fits it (the text fills 55-100% of the badge less its padding, at the type of
         the page's other badges, or bold body type in the colour that contrasts with the fill);
