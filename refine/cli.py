@@ -37,7 +37,7 @@ from refine.loop import RefineLoop
 from rewards.item_scores import ITEM_SCORES
 from rewards.judges.cache import judge_settings
 from rewards.importers import load_items
-from rewards.one_line import one_line
+from rewards.one_line import check_overrides, one_line
 from rewards.rubric import RubricError
 from rewards.shards import parse_shard, select_shard
 
@@ -305,28 +305,9 @@ def _main(cfg: DictConfig) -> None:
         raise SystemExit(code)
 
 
-def check_overrides(args: list[str]) -> str | None:
-    """Compose the config once with the command-line overrides; the one-line reason when Hydra
-    refuses them (unknown option or choice, bad syntax), else None. Hydra's own flags (``-m``,
-    ``--cfg``, ``--help``) are left to Hydra."""
-    if any(a.startswith("-") for a in args):
-        return None
-    from hydra import compose, initialize_config_module
-
-    try:
-        with initialize_config_module(config_module="conf", version_base="1.3"):
-            compose(config_name="refine", overrides=args)
-    except Exception as e:  # any refusal to compose is an option error
-        text = str(e).split("Config search path")[0]
-        if e.__cause__ is not None:
-            text += f" ({str(e.__cause__).splitlines()[0] if str(e.__cause__) else type(e.__cause__).__name__})"
-        return " ".join(text.split())[:400] or type(e).__name__
-    return None
-
-
 def main() -> None:
     """Console entry point: option errors exit 2 in one line, before Hydra runs the app."""
-    problem = check_overrides(sys.argv[1:])
+    problem = check_overrides(sys.argv[1:], "refine")
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         raise SystemExit(2)

@@ -17,3 +17,23 @@ def one_line(text: str, limit: int = 600) -> str:
         cut = len(text) - limit + 40
         text = f"{text[: limit - 200]} [... {cut} characters ...] {text[-160:]}"
     return text
+
+
+def check_overrides(args: list[str], config_name: str) -> str | None:
+    """Compose the Hydra config ``config_name`` (package ``conf``) once with the command-line
+    overrides ``args``; the one-line reason when Hydra refuses them (unknown option or choice, bad
+    syntax), else None, so a console script can exit 2 in one line before Hydra prints its
+    multi-line report. Hydra's own flags (``-m``, ``--cfg``, ``--help``) are left to Hydra."""
+    if any(a.startswith("-") for a in args):
+        return None
+    from hydra import compose, initialize_config_module
+
+    try:
+        with initialize_config_module(config_module="conf", version_base="1.3"):
+            compose(config_name=config_name, overrides=args)
+    except Exception as e:  # any refusal to compose is an option error
+        text = str(e).split("Config search path")[0]
+        if e.__cause__ is not None:
+            text += f" ({str(e.__cause__).splitlines()[0] if str(e.__cause__) else type(e.__cause__).__name__})"
+        return one_line(" ".join(text.split())[:400] or type(e).__name__)
+    return None

@@ -161,3 +161,14 @@ def test_lock_names_rubricloop_judge_and_temp_files_stay_in_out(tmp_path, capsys
         assert run(cfg) == 0
     assert seen == [str(out / ".tmp")] and tempfile.gettempdir() != str(out / ".tmp")
     assert not (out / ".tmp").exists() and (out / "judge.log").is_file() and (out / ".hydra" / "config.yaml").is_file()
+
+
+def test_option_errors_are_one_line_for_every_console_script():
+    from rewards.one_line import check_overrides
+
+    assert check_overrides(["data=x.jsonl", "out=/tmp/o"], "judge_run") is None
+    assert check_overrides(["bogus=1"], "judge_run").startswith("Could not override 'bogus'")
+    problem = check_overrides(["judge=nosuch"], "judge_run")
+    assert "Could not find 'judge/nosuch'" in problem and "\n" not in problem
+    assert check_overrides(["bogus=2"], "eval").startswith("Could not override 'bogus'")
+    assert check_overrides(["--cfg", "job"], "refine") is None  # Hydra's own flags are Hydra's
