@@ -29,8 +29,9 @@ handled in one of these ways (``last_actions`` records which, with the pixels it
    names), left-aligned to a column edge, on the baseline of a line already there or topmost,
    in a free rectangle with a margin of about one line (``placement``). It is not written
    (``skip: ...``, saying why) when there is no such rectangle, when strings of its check are on
-   the page but the slot next to them is taken and the check names no place (a loose line
-   would break the group; a check that names a region gets free space in it), or when
+   the page but the slot next to them is taken and the check names no place or an order (a
+   loose line would break the group, or its order: a fourth menu item under another label; a
+   check that names a region and no order gets free space in it), or when
    the same string has a narrower place in another check that had no room.
 
 Strings written by the previous edit are not written again when the loop hands its image back
@@ -314,8 +315,9 @@ class TextEditor:
                 if result is None:
                     result = self._place_by_neighbour(arr, busy | fills, lines + placed_lines, exp, sequences.get(exp, []), w, h)
                     action = "place (next to its neighbour line)"
-                    if isinstance(result, str) and exp.region is not None:
-                        result = None  # no slot by its group, but the check names a place: free space there will do
+                    unordered = all(arr_ == "all" for _, arr_ in sequences.get(exp, []))
+                    if isinstance(result, str) and exp.region is not None and unordered:
+                        result = None  # no slot by its group, but the check names a place and no order: free space there will do
                 if result is None:
                     result = self._place(arr, busy | fills, lines, exp, body, w, h)
                     action = "place"
