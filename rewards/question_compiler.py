@@ -189,6 +189,8 @@ def _relation_of(before: str, after: str) -> str | None:
     rel, direct = m.group("rel"), bool(m.group("adv"))
     if rel in _UNSUPPORTED_RELATIONS:
         return "unsupported:" + rel
+    if rel.startswith(("aligned", "in line")) and re.match(r"^\s*(?:box|panel|card|tile|section|block|row|column|cell)s?\b", after):
+        return "unsupported:aligned with the box of"  # "aligned with the "02" box": boxes align, not the strings
     if rel in ("below", "under", "underneath", "beneath"):
         return "directly_below" if direct else "below"
     if rel in ("above", "over", "on top of"):
@@ -308,6 +310,8 @@ def _region(bare: str) -> tuple[str | None, list[str]]:
         words, after = m.group(0), bare[m.end():m.end() + 60]
         if _NOT_A_PLACE.match(after):
             continue
+        if re.search(r"\bq (?:[\w-]+ ){0,2}?" + _CONTAINERS + r" (?:on|at|in) (?:the )?(?:very |far )?$", bare[:m.start()]):
+            continue  # "aligned with the "02" box on the left": the place of the anchor's element
         of = _OF_ELEMENT.match(after)
         of_other = of and not re.fullmatch(_IMAGE_NOUNS + "s?", of.group(2)) and of.group(2) not in ("entire", "whole", "overall")
         # "the heading positioned to the right of the icon ... read exactly 'X'": a locator of the subject
