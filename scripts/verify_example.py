@@ -54,8 +54,12 @@ def tesseract_reader():
     return lambda image: ocr_lines(image, psm=3, scale=1.0)
 
 
-def found(text: str, lines: list[Line], size: tuple[int, int]) -> bool:
-    """True when ``text`` is read exactly (text_match rules, any region)."""
+def found(text: str, lines: list[Line], size: tuple[int, int], ignore_spaces: bool = False) -> bool:
+    """True when ``text`` is read exactly (text_match rules, any region); with ``ignore_spaces``
+    spaces are dropped from both sides first (RapidOCR drops some: "CHOOSE TOBEFREE")."""
+    if ignore_spaces:
+        text = text.replace(" ", "")
+        lines = [Line((Word(ln.text.replace(" ", ""), ln.box),)) for ln in lines]
     ms = find_matches(text, lines, size[0], size[1])
     return bool(ms) and ms[0].found
 
@@ -66,6 +70,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--manifest", type=Path, default=EXAMPLE / "manifest.json")
     ap.add_argument("--engine", choices=("rapidocr", "tesseract"), default="rapidocr")
     ap.add_argument("--json", type=Path, default=None, help="also write the report here")
+    ap.add_argument("--ignore-spaces", action="store_true",
+                    help="compare without spaces (the engine's dropped spaces are not counted as errors)")
     args = ap.parse_args(argv)
     if not args.out.is_dir():
         print(f"{args.out}: not a refine output folder", file=sys.stderr)
@@ -93,13 +99,13 @@ def main(argv: list[str] | None = None) -> int:
         start_lines, best_lines = read(start_img), read(best_img)
         row = {"fixed": 0, "errors": 0, "broken": 0, "correct": 0, "unfixed": [], "broken_strings": []}
         for s in entry["strings"]:
-            after = found(s["text"], best_lines, best_img.size)
+            after = found(s["text"], best_lines, best_img.size, args.ignore_spaces)
             if s["corrupted"]:
                 row["errors"] += 1
                 row["fixed"] += after
                 if not after:
                     row["unfixed"].append(s["text"])
-            elif found(s["text"], start_lines, start_img.size):
+            elif found(s["text"], start_lines, start_img.size, args.ignore_spaces):
                 row["correct"] += 1
                 if not after:
                     row["broken"] += 1
@@ -109,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
         broken, correct = broken + row["broken"], correct + row["correct"]
         print(f"item {entry['id']}: fixed {row['fixed']}/{row['errors']}, broken {row['broken']}/{row['correct']}")
     report.update(fixed=fixed, errors=errors, broken=broken, correct=correct)
-    print(f"[{args.engine}] injected errors fixed: {fixed}/{errors}; correct strings broken: {broken}/{correct}")
+    print(f"[{args.engine}{', spaces ignored' if args.ignore_spaces else ''}] injected errors fixed: {fixed}/{errors}; correct strings broken: {broken}/{correct}")
     if args.json:
         args.json.write_text(json.dumps(report, indent=1) + "\n")
     return 0
