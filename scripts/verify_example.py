@@ -56,12 +56,16 @@ def tesseract_reader():
 
 def found(text: str, lines: list[Line], size: tuple[int, int], ignore_spaces: bool = False) -> bool:
     """True when ``text`` is read exactly (text_match rules, any region); with ``ignore_spaces``
-    spaces are dropped from both sides first (RapidOCR drops some: "CHOOSE TOBEFREE")."""
-    if ignore_spaces:
-        text = text.replace(" ", "")
-        lines = [Line((Word(ln.text.replace(" ", ""), ln.box),)) for ln in lines]
+    also when it is read with the spaces of both sides dropped, one line at a time (RapidOCR drops
+    some: "CHOOSE TOBEFREE")."""
     ms = find_matches(text, lines, size[0], size[1])
-    return bool(ms) and ms[0].found
+    if ms and ms[0].found:
+        return True
+    if ignore_spaces:
+        squeezed = [Line((Word(ln.text.replace(" ", ""), ln.box),)) for ln in lines]
+        ms = find_matches(text.replace(" ", ""), squeezed, size[0], size[1], max_lines=1)
+        return bool(ms) and ms[0].found
+    return False
 
 
 def main(argv: list[str] | None = None) -> int:
