@@ -12,11 +12,14 @@ It reads the question in these steps, each a small function below:
 3. **Roles of the quotes** (``_split_quotes``): a quote that is part of a longer quote is a
    clarification ("with an apostrophe after the final "s""); a quote after a relation phrase is
    an anchor ("directly below "MENU"", "to the right of "Step 1"", "in the 'men' row"); the
-   others are the required strings.
+   others are the required strings. "between "A" and "B"" pairs two anchors; a quote before the
+   question's reading verb, when required quotes follow it, names the element asked about (a
+   "context" anchor: "the label under the bar with the numeric label "54" ... read exactly").
 4. **Form**: lines ("first line X, second line Y", a line break inside the quote, "followed by
    the two lines"), order ("from top to bottom", "left to right", "in order", "then"), a count
    of one string ("exactly once", "twice", "3 times"), case ("in uppercase": the strings are
-   upper-cased), else one exact string or a list (all present).
+   upper-cased), a table row ("a row labeled 'A' with values '1', '2'", "arranged horizontally"),
+   else one exact string or a list (all present).
 5. **Place** (``_region``): quadrants, corners, bands, centre, halves of the image
    (``rewards.text_match.REGION_FRACTIONS``); a side named on a container ("the left panel",
    "the upper content box") is that side of the image; a place *of* another element ("the top of
@@ -24,8 +27,11 @@ It reads the question in these steps, each a small function below:
    enclosing box (``TextSpec.in_box``), found by the OCR judge or left unchecked.
 6. **The rest** (``_residue``): locator phrases (the element's role, "the first bullet", "of the
    left white panel") are removed; every word left must be a known filler, else it is a part only
-   a VLM can decide (style "bold", colour, "icon", counts of elements "exactly 2 legend entries",
-   "each", or any unknown word: the compiler never guesses).
+   a VLM can decide (a typeface, "icon", counts of elements "exactly 2 legend entries", "each",
+   or any unknown word: the compiler never guesses). Bold / regular weight and a colour said of
+   the text itself ("in white text", "the gray source note") become ``TextSpec.weight`` and
+   ``TextSpec.colour``, measured from pixels (``_text_style``); a colour said of a badge, fill or
+   background stays a VLM part.
 
 A spec with a text part and no ``vlm_parts`` is decided by code both ways. With ``vlm_parts`` the
 text part is a necessary condition: its failure decides "no", its success decides nothing.
@@ -40,7 +46,8 @@ RELATIONS = ("below", "directly_below", "above", "directly_above", "right_of", "
              "between", "context")
 """How a required string may stand to a quoted anchor (decided from boxes by
 ``rewards.grounding.satisfies_relation``). "between" takes two anchors (``Anchor.other``);
-"context" (a quote naming the element asked about) only needs the anchor read."""
+"context" (a quote naming the element asked about) needs the anchor read and the string in its
+column or row nearby (``rewards.grounding.CONTEXT_REACH``)."""
 
 WEIGHTS = ("bold", "regular")
 """The stroke weight a question may ask of its strings (``TextSpec.weight``)."""
