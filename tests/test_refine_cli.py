@@ -71,7 +71,9 @@ def test_ctrl_c_keeps_finished_items_and_rerun_resumes(tmp_path):
     data = write_data(tmp_path, example_rows(3))
     out = tmp_path / "out"
     cmd = [str(SCRIPT), f"data={data}", f"out={out}", "iterations=1"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+    # a job started in the background (`cmd &`, nohup) inherits SIGINT ignored: give the child the default
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.time() + 900  # a loaded machine may take minutes for the first item
     while not list(out.glob("*/result.json")) and time.time() < deadline and proc.poll() is None:
         time.sleep(0.2)
