@@ -37,7 +37,7 @@ from refine.loop import RefineLoop
 from rewards.item_scores import ITEM_SCORES
 from rewards.judges.cache import judge_settings
 from rewards.importers import load_items
-from rewards.one_line import check_overrides, one_line
+from rewards.one_line import exit_on_bad_overrides, one_line
 from rewards.rubric import RubricError
 from rewards.shards import parse_shard, select_shard
 
@@ -307,8 +307,5 @@ def _main(cfg: DictConfig) -> None:
 
 def main() -> None:
     """Console entry point: option errors exit 2 in one line, before Hydra runs the app."""
-    problem = check_overrides(sys.argv[1:], "refine")
-    if problem:
-        print(f"error: {problem}", file=sys.stderr)
-        raise SystemExit(2)
+    exit_on_bad_overrides("refine")  # option errors: one line, exit 2
     _main()

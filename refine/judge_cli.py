@@ -45,7 +45,7 @@ from refine.cli import build, discard, lock_out, prepare_out, run_files
 from refine.loop import ItemError, _write_json, load_image
 from rewards.importers import load_items
 from rewards.item_scores import score_item
-from rewards.one_line import check_overrides, one_line
+from rewards.one_line import exit_on_bad_overrides, one_line
 from rewards.rubric import Check, Item, RubricError, Verdict
 from rewards.scorers.bizgeneval import score_bizgeneval
 from rewards.scorers.bizgeneval_results import write_result_file, write_summary_csvs
@@ -287,8 +287,5 @@ def _main(cfg: DictConfig) -> None:
 
 def main() -> None:
     """Console entry point: option errors exit 2 in one line, before Hydra runs the app."""
-    problem = check_overrides(sys.argv[1:], "judge_run")
-    if problem:
-        print(f"error: {problem}", file=sys.stderr)
-        raise SystemExit(2)
+    exit_on_bad_overrides("judge_run")  # option errors: one line, exit 2
     _main()

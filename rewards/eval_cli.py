@@ -41,7 +41,7 @@ from tqdm.auto import tqdm
 
 from rewards.eval_score import NEEDS_DATA, SCORERS, expected_result_name, write_outputs
 from rewards.judges.cache import judge_settings
-from rewards.one_line import check_overrides
+from rewards.one_line import exit_on_bad_overrides
 from rewards.rubric import RubricError
 from rewards.shards import parse_shard, select_shard, shard_dir_name
 
@@ -273,10 +273,7 @@ def main() -> None:
         from rewards.eval_merge import main as merge_main
 
         sys.exit(merge_main(sys.argv[1:]))
-    problem = check_overrides(sys.argv[1:], "eval")  # option errors: one line, exit 2
-    if problem:
-        print(f"error: {problem}", file=sys.stderr)
-        raise SystemExit(2)
+    exit_on_bad_overrides("eval")  # option errors: one line, exit 2
     _main()
 
 

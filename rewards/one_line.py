@@ -37,3 +37,18 @@ def check_overrides(args: list[str], config_name: str) -> str | None:
             text += f" ({str(e.__cause__).splitlines()[0] if str(e.__cause__) else type(e.__cause__).__name__})"
         return one_line(" ".join(text.split())[:400] or type(e).__name__)
     return None
+
+
+def exit_on_bad_overrides(config_name: str) -> None:
+    """The console scripts' first step: when Hydra refuses this process's command-line
+    overrides (``check_overrides``), print ``error: <reason>`` in one line and exit 2.
+
+    Raises:
+        SystemExit: 2, on an option error.
+    """
+    import sys
+
+    problem = check_overrides(sys.argv[1:], config_name)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        raise SystemExit(2)
