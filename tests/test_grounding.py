@@ -115,6 +115,25 @@ def test_look_again_before_no():
     assert judge.judge_lines(dropped, img.size, Check("1", q, spec=compile_question(q))).answer == "no"  # no image: no second look
 
 
+def test_look_again_never_reads_in_what_is_not_printed():
+    """The strip is believed for a "yes" only when 3x and 2x both read the string: at 3x alone
+    tesseract read the clearly printed "Ablation Tablc" (item 381 of the bundled example) as
+    "Ablation Table"."""
+    bold = ImageFont.truetype(SERIF.replace("Serif.ttf", "Serif-Bold.ttf"), 30)
+    judge, q = OCRJudge(), 'Is the top title exactly "Ablation Table"?'
+    check = Check("1", q, spec=compile_question(q))
+    for printed, answer in (("Ablation Tablc", "no"), ("Ablation Table", "yes")):
+        img = Image.new("RGB", (480, 90), (42, 42, 42))
+        ImageDraw.Draw(img).text((27, 30), printed, font=bold, fill=(245, 245, 245))
+        v = judge.judge([img], [""], [[check]])[0][0]
+        assert v.answer == answer, (printed, v.reason)
+    assert v.evidence["reread"] == []  # read at once: no second look
+    img = Image.new("RGB", (480, 90), (42, 42, 42))
+    ImageDraw.Draw(img).text((27, 30), "Ablation Tablc", font=bold, fill=(245, 245, 245))
+    v = judge.judge([img], [""], [[check]])[0][0]
+    assert len(v.evidence["reread"]) == 1 and v.evidence["expects"][0]["ocr_text"] == "Ablation Tablc"
+
+
 def table_page():
     """560x300: a navigation row and a three-row table (label + values), DejaVu Sans."""
     img = Image.new("RGB", (560, 300), (250, 250, 248))
