@@ -282,3 +282,57 @@ def test_rewrite_lands_on_the_original_pixels():
     out = editor.edit(start, "", failing(judge, start, [chk]), seed=0)
     assert editor.last_actions[0]["action"] == "replace"
     assert np.abs(np.asarray(out).astype(int) - np.asarray(clean).astype(int)).max() <= 2
+
+
+def test_paragraph_under_its_subtitle_and_its_phrase_never_alone():
+    # A slide whose top half holds the title band and a subtitle: the missing paragraph asked "at
+    # the top" runs past the middle with its centre above it (where the judge looks); a phrase of
+    # a paragraph that has no room is not written on its own.
+    img = Image.new("RGB", (640, 400), (248, 248, 250))
+    ImageDraw.Draw(img).rectangle([0, 0, 640, 60], fill=(0, 70, 120))
+    draw(img, (20, 42), "Program at a Glance", SERIF_BOLD, 28, (250, 250, 250))
+    draw(img, (20, 104), "Infrastructure Development", SERIF, 20, (30, 30, 30))
+    para = ("Building a strong primary care delivery system to identify and respond to medical and "
+            "social needs of every patient in the state, while contributing to controlling the growth of "
+            "the costs of care.")
+    judge, editor = OCRJudge(), TextEditor()
+    checks = [Check("1", "q", expects=(TextExpectation(para, "top"),)),
+              Check("2", "q", expects=(TextExpectation("medical and social needs"),))]
+    out = editor.edit(img, "", failing(judge, img, checks), seed=0)
+    acts = {a["check"]: a for a in editor.last_actions}
+    x0, y0, x1, y1 = acts["1"]["box"]
+    assert acts["1"]["action"] == "place" and abs(x0 - 20) <= 3 and 110 < y0 < 150  # under the subtitle
+    assert y1 > 200 > (y0 + y1) / 2  # past the middle, centred above it
+    assert acts["2"]["action"] == "skip: inside text just written"
+    assert [v.answer for v in judge.judge([out], [""], [checks])[0]] == ["yes", "yes"]
+    narrow = img.crop((0, 0, 640, 170))  # no room for the paragraph: its phrase is not written apart
+    editor.edit(narrow, "", failing(judge, narrow, checks), seed=0)
+    acts = {a["check"]: a for a in editor.last_actions}
+    assert acts["1"]["action"].startswith("skip: no free space")
+    assert acts["2"]["action"] == f"skip: part of {para[:40]!r}, which was not written; not written apart"
+
+
+def test_a_missing_group_is_placed_whole_or_not_at_all():
+    # Box "06" (number, heading, sentence) is missing as a whole: with room, the three go one
+    # under the other; where only one line fits, no lone "06" is written.
+    judge, editor = OCRJudge(), TextEditor()
+    exps = (TextExpectation("06"), TextExpectation("KEEP YOUR WORKSPACE CLEAN"), TextExpectation("A tidy space prevents accidents"))
+    checks = [Check("1", "q", expects=exps)]
+    for height, placed in ((360, True), (170, False)):
+        img = Image.new("RGB", (560, height), (243, 236, 220))
+        ImageDraw.Draw(img).rectangle([0, 0, 560, 70], fill=(110, 30, 40))
+        draw(img, (24, 48), "STAY SAFE!", SERIF_BOLD, 30, (250, 250, 250))
+        draw(img, (24, 120), "Workplace guidelines for everyone", SERIF, 20, (40, 30, 30))
+        out = editor.edit(img, "", failing(judge, img, checks), seed=0)
+        acts = [a["action"] for a in editor.last_actions]
+        if placed:
+            assert acts == ["place (first of its group of 3)", "place (next to '06')",
+                            "place (next to 'KEEP YOUR WORKSPACE CLEAN')"]
+            tops = [a["box"][1] for a in editor.last_actions]
+            lefts = [a["box"][0] for a in editor.last_actions]
+            assert tops == sorted(tops) and max(lefts) - min(lefts) <= 3
+            assert judge.judge([out], [""], [checks])[0][0].answer == "yes"
+        else:
+            assert acts[0].startswith("skip: no free space for its group of 3 strings")
+            assert all(a.startswith("skip: the first string of its group ('06') had no room") for a in acts[1:])
+            assert np.array_equal(np.asarray(out), np.asarray(img))

@@ -27,12 +27,16 @@ handled in one of these ways (``last_actions`` records which, with the pixels it
    else in the page's body type (face voted by the page's longest lines, weight and size of its
    body lines) in the check's place (its region, or the side of its anchor its relation
    names), left-aligned to a column edge, on the baseline of a line already there or topmost,
-   in a free rectangle with a margin of about one line (``placement``). It is not written
-   (``skip: ...``, saying why) when there is no such rectangle, when strings of its check are on
-   the page but the slot next to them is taken and the check names no place or an order (a
-   loose line would break the group, or its order: a fourth menu item under another label; a
-   check that names a region and no order gets free space in it), or when
-   the same string has a narrower place in another check that had no room.
+   in a free rectangle with a margin of about one line (``placement``); a block may run past
+   its region's edge while its centre stays inside (where the judge looks). A group of a check
+   none of whose strings is on the page ("06", its heading, its sentence) is placed with room
+   for all of it: its first string in a rectangle that holds the whole group, the others under
+   it. It is not written (``skip: ...``, saying why) when there is no such rectangle, when
+   strings of its check are on the page but the slot next to them is taken (a loose line would
+   break the group, or its order: a heading far from its number, a fourth menu item under
+   another label), when its group's first string had no room, when it is part of a longer
+   missing string that was not written ("380" of a missing paragraph), or when the same string
+   has a narrower place in another check that had no room.
 
 Strings written by the previous edit are not written again when the loop hands its image back
 (the judge's OCR may not read small light text on a badge): ``skip: already on the page
@@ -243,7 +247,9 @@ class TextEditor:
         # one; then strings to place, the narrowest place first (a string asked in two places goes
         # to the narrower one, "bottom_center" before "bottom", so one placement satisfies both; a
         # string free to go anywhere does not take the room of one that must go in the top half).
-        inner = {exp for exp, _ in todo if any(o != exp and contains(o.text, exp.text, self.case_sensitive) for o, _ in todo)}
+        inner_of = {exp: [o for o, _ in todo if len(normalize(o.text)) > len(normalize(exp.text))
+                          and contains(o.text, exp.text, self.case_sensitive)] for exp, _ in todo}
+        inner = {exp for exp, outer in inner_of.items() if outer}
 
         def order(ec):
             sim = matches[ec[0]][0].similarity if matches[ec[0]] else 0.0
@@ -256,6 +262,7 @@ class TextEditor:
         todo.sort(key=order)
         written: list[str] = []
         unplaced: list[TextExpectation] = []  # strings whose place had no room
+        held: dict[TextExpectation, str] = {}  # strings of a group whose first string had no room -> that string
         placed_lines: list[Line] = []  # what was placed, one line per row
         for exp, cid in todo:
             if any(contains(t, exp.text, self.case_sensitive) for t in written):
@@ -303,6 +310,10 @@ class TextEditor:
                 action = "replace" if in_region(cand.box, exp.region, w, h) else "replace (outside its place: fixed where it is)"
                 self._record(exp, cid, action, cand.box, cand.text, boxes, info, before, arr)
             else:
+                parent = next((o for o in inner_of.get(exp, ()) if o.text not in written), None)
+                if parent is not None:  # "380" of a missing paragraph goes in with it, or not at all
+                    self._record(exp, cid, f"skip: part of {parent.text[:40]!r}, which was not written; not written apart")
+                    continue
                 narrower = next((o for o in unplaced if normalize(o.text, self.case_sensitive) == normalize(exp.text, self.case_sensitive)
                                  and _inside(target_area(o, w, h), target_area(exp, w, h))), None)
                 if narrower is not None:  # "06" of "same row as '02'" is not written loose elsewhere
@@ -315,15 +326,17 @@ class TextEditor:
                 if result is None:
                     result = self._place_by_neighbour(arr, busy | fills, lines + placed_lines, exp, sequences.get(exp, []), w, h)
                     action = "place (next to its neighbour line)"
-                    unordered = all(arr_ == "all" for _, arr_ in sequences.get(exp, []))
-                    if isinstance(result, str) and exp.region is not None and unordered:
-                        result = None  # no slot by its group, but the check names a place and no order: free space there will do
+                if result is None and exp in held:
+                    result = f"skip: the first string of its group ({held[exp][:40]!r}) had no room; not written apart"
                 if result is None:
-                    result = self._place(arr, busy | fills, lines, exp, body, w, h)
-                    action = "place"
+                    group = self._missing_group(exp, sequences.get(exp, []), todo, written, lines, w, h)
+                    result = self._place(arr, busy | fills, lines, exp, body, w, h, group)
+                    action = "place" if len(group) == 1 else f"place (first of its group of {len(group)})"
                 if isinstance(result, str):
                     unplaced.append(exp)
                     self._record(exp, cid, result)
+                    if result.startswith("skip: no free space for its group"):
+                        held.update({o: exp.text for s_, _ in sequences.get(exp, []) if s_ and s_[0] == exp for o in s_[1:]})
                     continue
                 boxes, info = result
                 if "next_to" in info:
@@ -540,6 +553,8 @@ class TextEditor:
 
         body = sorted((ln for ln in cands if abs((ln.box[3] - ln.box[1]) - med) <= 0.2 * med),
                       key=lambda ln: (not on_page(ln), -len(ln.text)))[:2]
+        if len(body) == 2 and on_page(body[0]) and not on_page(body[1]):
+            body = body[:1]  # a title on a band is not body text when the page has its own lines
         def typed(ln, faces):
             x0, y0, x1, y1 = ln.box
             ink, bg = two_means_colours(_crop(arr, ln.box, 0), _ring(arr, ln.box, max(2, round(0.2 * (y1 - y0))) + 2))
@@ -723,10 +738,33 @@ class TextEditor:
         wds = [lines[li].words[wi] for l2, wi in ms[0].words if l2 == li]
         return union_box(wd.box for wd in wds), " ".join(wd.text for wd in wds), wds
 
-    def _place(self, arr: np.ndarray, busy: np.ndarray, lines: list[Line], exp: TextExpectation, body, w: int, h: int):
+    def _missing_group(self, exp: TextExpectation, sequences, todo, written: list[str], lines: list[Line],
+                       w: int, h: int) -> list[str]:
+        """The strings to reserve room for when ``exp`` is placed in free space: ``exp.text`` and,
+        when it heads a top-to-bottom group of its check none of whose strings is on the page
+        ("06", its heading and its sentence), the group's strings after it, which then go under
+        it one by one. Reserving the group's whole height keeps a number label from being written
+        where its heading cannot follow it."""
+        pending = {o for o, _ in todo}
+        for seq, arrangement in sequences:
+            if arrangement in ("left_to_right", "row") or exp not in seq or seq.index(exp) != 0:
+                continue
+            if any(o.text in written or self._found_line(o.text, lines, w, h, last=True) for o in seq):
+                continue
+            return [exp.text] + [o.text for o in seq[1:] if o in pending]
+        return [exp.text]
+
+    def _place(self, arr: np.ndarray, busy: np.ndarray, lines: list[Line], exp: TextExpectation, body, w: int, h: int,
+               group: Sequence[str] = ()):
         """Typeset ``exp.text`` in body type in a free rectangle of its place, left-aligned to a
         column edge, a single line on the baseline of a line already in the place when that row
-        is free there, else topmost; (boxes, info) or a one-line reason when it was not written."""
+        is free there, else topmost; (boxes, info) or a one-line reason when it was not written.
+
+        The place is where the judge looks: a block may run past its region's top or bottom edge
+        as long as its centre stays in the region (``text_match.in_region``), so a paragraph
+        asked "at the top" starts under the subtitle even when the top half cannot hold all of it.
+        ``group`` (``_missing_group``): the free rectangle must also hold these strings stacked
+        under ``exp.text`` at the body pitch (only ``exp.text`` is written)."""
         style, body_bg, pitch = body
         anchor_box = None
         if getattr(exp, "anchor", None):
@@ -736,8 +774,11 @@ class TextEditor:
         fnt = style.face.font(style.size)
         margin = max(8, round(0.8 * style.size))
         inner = (area[0] + margin, area[1], area[2] - margin, area[3])
-        # column edges of the text in the place, then of the columns that run through it, then its margin
-        edges = [x for x in column_edges(lines, area) + column_edges(lines, (area[0], 0, area[2], h))
+        # column edges of the text in the place, then of the columns that run through it, then its
+        # margin; text on a badge or a band is inset in its fill and makes no column edge
+        page = page_background(arr)
+        on_page = [ln for ln in lines if np.abs(np.median(_ring(arr, ln.box, 3), 0) - page).max() <= 40]
+        edges = [x for x in column_edges(on_page, area) + column_edges(on_page, (area[0], 0, area[2], h))
                  if inner[0] <= x < inner[2]] + [inner[0]]
         ascent, descent = fnt.getmetrics()
         trials = 0
@@ -755,17 +796,26 @@ class TextEditor:
                 if trials > self.max_layout_trials:
                     return f"fail: more than max_layout_trials={self.max_layout_trials} layouts tried"
                 rows = _wrap(exp.text, fnt, right - x, 0.0)
-                tw = int(np.ceil(max(fnt.getlength(r) for r in rows)))
+                reserved = [r for t in group[1:] for r in _wrap(t, fnt, right - x, 0.0)]
+                tw = int(np.ceil(max(fnt.getlength(r) for r in rows + reserved)))
                 if x + tw > inner[2]:
                     continue
                 th = (len(rows) - 1) * pitch + ascent + descent
+                room = th + len(reserved) * round(1.3 * style.size)  # the group's strings go under it at 1.3 em
                 # on the baseline of a line already in the place (a label beside "01" sits on its
                 # row), else the topmost free rectangle
-                tops = [b - ascent for b in row_baselines if len(rows) == 1]
+                tops = [b - ascent for b in row_baselines if len(rows) == 1 and not reserved]
                 top = next((t for t in tops if area[1] <= t - margin and t + th + margin <= area[3]
                             and is_free(busy, (x - margin, t - margin, x + tw + margin, t + th + margin))), None)
                 if top is None:
-                    y = topmost_free(busy, x - margin, area, tw + 2 * margin, th + 2 * margin)
+                    # inside the place, else with the block's centre in it (half its height past the edges)
+                    reach = (room + 2 * margin) // 2 if exp.region and anchor_box is None else 0
+                    y = None
+                    for r in dict.fromkeys((0, reach)):
+                        search = (area[0], max(0, area[1] - r), area[2], min(h, area[3] + r))
+                        y = topmost_free(busy, x - margin, search, tw + 2 * margin, room + 2 * margin)
+                        if y is not None:
+                            break
                     if y is None:
                         continue
                     top = y + margin
@@ -782,7 +832,8 @@ class TextEditor:
                         "size": style.size, "align": "left", "lines": len(rows), "rows_text": rows}
                 return [union_box(boxes)] + boxes, info
         where = f"the {exp.region} region" if exp.region else "the page"
-        return f"skip: no free space for {len(exp.text)} characters in {where} at body size {style.size:g} px (margin {margin} px)"
+        what = f"{len(exp.text)} characters" if len(group) < 2 else f"its group of {len(group)} strings ({sum(map(len, group))} characters)"
+        return f"skip: no free space for {what} in {where} at body size {style.size:g} px (margin {margin} px)"
 
 
 def _registration(arr: np.ndarray, blk: _Block, seen_rows) -> tuple[int, int]:
