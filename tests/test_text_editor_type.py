@@ -336,3 +336,23 @@ def test_a_missing_group_is_placed_whole_or_not_at_all():
             assert acts[0].startswith("skip: no free space for its group of 3 strings")
             assert all(a.startswith("skip: the first string of its group ('06') had no room") for a in acts[1:])
             assert np.array_equal(np.asarray(out), np.asarray(img))
+
+
+def test_heading_and_sentence_go_under_their_number_badge():
+    # Box "04" has only its number, white on a green badge: its heading and sentence go under the
+    # badge, at its left edge, in the page's body type, one under the other.
+    img = Image.new("RGB", (560, 420), (243, 236, 220))
+    draw(img, (24, 60), "Guidelines for the whole team", SERIF, 22, (40, 30, 30))
+    ImageDraw.Draw(img).rounded_rectangle([300, 120, 356, 162], radius=6, fill=(30, 90, 80))
+    draw(img, (312, 150), "04", SERIF_BOLD, 22, (250, 250, 250))
+    judge, editor = OCRJudge(), TextEditor()
+    exps = (TextExpectation("04"), TextExpectation("FOLLOW PROCEDURES"), TextExpectation("Stick to safety protocols"))
+    checks = [Check("1", "q", expects=exps)]
+    out = editor.edit(img, "", failing(judge, img, checks), seed=0)
+    acts = editor.last_actions
+    assert [a["action"] for a in acts] == ["place (next to '04')", "place (next to 'FOLLOW PROCEDURES')"]
+    (hx0, hy0, _, hy1), (sx0, sy0, _, _) = acts[0]["box"], acts[1]["box"]
+    assert abs(hx0 - 300) <= 3 and 162 < hy0 < 162 + 22 and abs(sx0 - hx0) <= 3 and hy1 < sy0 < hy1 + 22
+    assert acts[0]["type"]["family"] == "DejaVu Serif" and not acts[0]["type"]["bold"] and abs(acts[0]["type"]["size"] - 22) <= 1
+    assert unchanged_outside(img, out, acts)
+    assert judge.judge([out], [""], [checks])[0][0].answer == "yes"

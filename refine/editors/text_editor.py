@@ -60,6 +60,7 @@ from typing import Sequence
 
 import numpy as np
 from PIL import Image
+from scipy import ndimage
 
 from refine.editors.erase import composite, erase
 from refine.editors.look_harder import candidate_regions, page_background, read_regions
@@ -675,15 +676,24 @@ class TextEditor:
                 pad = max(2, round(0.2 * (box[3] - box[1])))
                 ink, bg = two_means_colours(_crop(arr, box, 0), _ring(arr, box, pad + 2))
                 if np.abs(np.asarray(bg, np.float64) - page).max() > 40:
-                    reason = reason or f"skip: its neighbour {seq[j].text[:40]!r} sits on a badge or a band; not written loose elsewhere"
-                    continue
-                # word by word, unless the words are a row just written (they share its box)
-                words = [(wd.box, wd.text) for wd in wds] if len({wd.box for wd in wds}) == len(wds) else None
-                style = match_type(arr, box, text_nb, ink, bg, self.faces, words)
+                    badge = _fill_box(arr, box, bg) if after and not across else None
+                    if badge is None:
+                        reason = reason or f"skip: its neighbour {seq[j].text[:40]!r} sits on a band; not written loose elsewhere"
+                        continue
+                    # under a number badge ("04" on green, then its heading): in the page's body
+                    # type, at the badge's left edge, as if the badge were a line of text
+                    body_style, _, _ = self._body_type(arr, lines)
+                    box, beyond_ok = badge, False
+                    style = TypeStyle(body_style.face, body_style.size, float(badge[3]), float(badge[0]), body_style.ink, 0.0)
+                else:
+                    beyond_ok = True
+                    # word by word, unless the words are a row just written (they share its box)
+                    words = [(wd.box, wd.text) for wd in wds] if len({wd.box for wd in wds}) == len(wds) else None
+                    style = match_type(arr, box, text_nb, ink, bg, self.faces, words)
                 if style is None:
                     continue
                 fnt = style.face.font(style.size)
-                beyond = self._found_line(seq[k].text, lines, w, h, last=not after) if 0 <= k < len(seq) else None
+                beyond = self._found_line(seq[k].text, lines, w, h, last=not after) if 0 <= k < len(seq) and beyond_ok else None
                 if across:
                     gap = (beyond[0][0] - box[2] if after else box[0] - beyond[0][2]) if beyond else 0
                     gap = gap if 0.3 * style.size <= gap <= 4 * style.size else round(1.5 * style.size)
@@ -693,7 +703,11 @@ class TextEditor:
                     ox, oy = int(round(x)), int(round(style.baseline + by0))
                     placed = [(alpha, (ox, oy), (ox, oy, ox + alpha.shape[1], oy + alpha.shape[0]))]
                 else:
-                    pitch = abs(box[1] - beyond[0][1]) if beyond and abs(beyond[0][0] - box[0]) <= 4 else round(1.3 * style.size)
+                    # the pitch between the two strings' facing lines (a wrapped heading is not one line)
+                    near = self._found_line(seq[j].text, lines, w, h, last=not after) if beyond else None
+                    far = self._found_line(seq[k].text, lines, w, h, last=after) if beyond else None
+                    pitch = (abs(near[0][1] - far[0][1]) if near and far and abs(far[0][0] - box[0]) <= 4
+                             else round(1.3 * style.size))
                     if pitch < 1.1 * (box[3] - box[1]) or pitch > 4 * style.size:
                         pitch = round(1.3 * style.size)
                     edges = [e for e in column_edges(lines, (0, 0, w, h)) if e > box[0] + 4 * style.size]
@@ -711,7 +725,11 @@ class TextEditor:
                 u = union_box(b for _, _, b in placed)
                 mh, mv = max(4, round(0.5 * style.size)), max(2, round(0.15 * style.size))
                 area = target_area(exp, w, h)
-                if not is_free(busy, (u[0] - mh, u[1] - mv, u[2] + mh, u[3] + mv)) or (_inside(box, area) and not _inside(u, area)):
+                # room below for the strings of the group still to come (a heading's sentence)
+                rest = [r for o in seq[i + 1:] if not across and after and self._found_line(o.text, lines, w, h, last=True) is None
+                        for r in _wrap(o.text, fnt, right - box[0], 0.0)]
+                need = (u[0] - mh, u[1] - mv, u[2] + mh, u[3] + mv + len(rest) * round(1.3 * style.size))
+                if not is_free(busy, need) or (_inside(box, area) and not _inside(u, area)):
                     reason = reason or (f"skip: the slot {'after' if after else 'before'} its neighbour {seq[j].text[:40]!r} "
                                         "is taken or outside its place; not written loose elsewhere")
                     continue
@@ -779,7 +797,8 @@ class TextEditor:
         page = page_background(arr)
         on_page = [ln for ln in lines if np.abs(np.median(_ring(arr, ln.box, 3), 0) - page).max() <= 40]
         edges = [x for x in column_edges(on_page, area) + column_edges(on_page, (area[0], 0, area[2], h))
-                 if inner[0] <= x < inner[2]] + [inner[0]]
+                 + column_edges(lines, (area[0], 0, area[2], h)) if inner[0] <= x < inner[2]]
+        edges = edges or [inner[0]]  # the margin only where no column runs through the place
         ascent, descent = fnt.getmetrics()
         trials = 0
         all_edges = column_edges(lines, (0, 0, w, h))
@@ -834,6 +853,28 @@ class TextEditor:
         where = f"the {exp.region} region" if exp.region else "the page"
         what = f"{len(exp.text)} characters" if len(group) < 2 else f"its group of {len(group)} strings ({sum(map(len, group))} characters)"
         return f"skip: no free space for {what} in {where} at body size {style.size:g} px (margin {margin} px)"
+
+
+def _fill_box(arr: np.ndarray, box, fill, tol: int = 24, max_grow: float = 3.0):
+    """The box (x0, y0, x1, y1) of the flat fill of colour ``fill`` that holds the text ``box``
+    (a badge), or None when that fill is not a badge: more than ``max_grow`` x the text's height
+    or 60% of the page wide (a band, a panel)."""
+    H, W = arr.shape[:2]
+    th = box[3] - box[1]
+    x0, y0 = max(0, box[0] - round(max_grow * th)), max(0, box[1] - round(max_grow * th))
+    x1, y1 = min(W, box[2] + round(max_grow * th)), min(H, box[3] + round(max_grow * th))
+    near = np.abs(arr[y0:y1, x0:x1].astype(np.int16) - np.asarray(fill, np.int16)).max(2) <= tol
+    labels, _ = ndimage.label(near)
+    ring = labels[max(0, box[1] - y0 - 2):box[3] - y0 + 2, max(0, box[0] - x0 - 2):box[2] - x0 + 2]
+    ids = np.bincount(ring[ring > 0].ravel())
+    if not len(ids) or ids.max() == 0:
+        return None
+    ys, xs = np.nonzero(labels == int(ids.argmax()))
+    fx0, fy0, fx1, fy1 = x0 + int(xs.min()), y0 + int(ys.min()), x0 + int(xs.max()) + 1, y0 + int(ys.max()) + 1
+    touches = fx0 == x0 > 0 or fy0 == y0 > 0 or fx1 == x1 < W or fy1 == y1 < H  # runs past the window: not a badge
+    if touches or fx0 == 0 or fx1 == W or fx1 - fx0 > 0.6 * W or fy1 - fy0 > max_grow * th:
+        return None
+    return fx0, fy0, fx1, fy1
 
 
 def _registration(arr: np.ndarray, blk: _Block, seen_rows) -> tuple[int, int]:
