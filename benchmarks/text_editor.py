@@ -50,12 +50,12 @@ sys.path.insert(0, str(ROOT))
 
 from refine.editors.text_editor import TextEditor, two_means_colours  # noqa: E402
 from refine.editors.type_match import coverage, installed_faces, stroke_width  # noqa: E402
+from refine.edit_audit import action_per_string, changed_outside, kept_actions, occurrences  # noqa: E402
 from refine.example.render import corrupt, wrap  # noqa: E402
 from refine.loop import RefineLoop  # noqa: E402
 from refine.writers.template import TemplateWriter  # noqa: E402
 from rewards.judges.ocr import OCRJudge  # noqa: E402
 from rewards.rubric import Check, Criterion, Item, Rubric, TextExpectation  # noqa: E402
-from rewards.text_match import Line, next_lines, normalize  # noqa: E402
 from scripts.verify_example import rapidocr_reader  # noqa: E402
 
 WORDS = ("market growth revenue customer service quality design team report annual plan budget "
@@ -200,28 +200,6 @@ def make_item(seed: int, strings: list[Placed], image: Path) -> Item:
     return Item(f"doc{seed}", "a document", Rubric((Criterion("text", checks),)), image=image)
 
 
-def occurrences(text: str, lines: list[Line], max_lines: int = 8) -> int:
-    """How many separate occurrences of ``text`` a reader's lines hold, ignoring spaces
-    (RapidOCR's English model drops the spaces of some lines: "Impactplansafety"): for each line,
-    the chain of up to ``max_lines`` lines that continue it in its column
-    (``text_match.next_lines``) is joined without spaces, and an occurrence must start inside
-    the first line."""
-    target = normalize(text).replace(" ", "")
-    if not target:
-        return 0
-    flat = [normalize(ln.text).replace(" ", "") for ln in lines]
-    after = next_lines(lines)
-    count = 0
-    for i in range(len(lines)):
-        chain, joined = [i], flat[i]
-        while len(joined) < len(flat[i]) + len(target) and len(chain) < max_lines and after[chain[-1]] not in (None, *chain):
-            chain.append(after[chain[-1]])
-            joined += flat[chain[-1]]
-        k = joined.find(target)
-        count += 0 <= k < len(flat[i])
-    return count
-
-
 def measure(seed: int, out: Path, read, iterations: int) -> dict:
     """Render, refine and verify one document; per-document counts."""
     clean, start, strings = render_document(seed)
@@ -235,29 +213,17 @@ def measure(seed: int, out: Path, read, iterations: int) -> dict:
     loop.run([item], out / "runs" / f"doc{seed}")
     seconds = time.time() - t0
     run_dir = out / "runs" / f"doc{seed}" / f"doc{seed}"
-    result = json.loads((run_dir / "result.json").read_text())
     best = Image.open(run_dir / "best.png").convert("RGB")
-    records = [json.loads(ln) for ln in (run_dir / "instructions.jsonl").read_text().splitlines()]
-    kept_actions = [a for r in records if r["iteration"] <= result["best_iteration"] for a in r.get("editor_actions", [])]
-    # pixels changed outside every reported box
-    changed = (np.asarray(best) != np.asarray(start)).any(2)
-    inside = np.zeros(changed.shape, bool)
-    for a in kept_actions:
-        for x0, y0, x1, y1 in a.get("boxes", []):
-            inside[max(0, y0):max(0, y1), max(0, x0):max(0, x1)] = True
+    kept = kept_actions(run_dir)
     lines = {name: read(img) for name, img in (("clean", clean), ("start", start), ("best", best))}
     size = start.size
     row = {"seed": seed, "errors": 0, "fixed": 0, "correct": 0, "kept": 0, "duplicated": 0, "seconds": seconds,
-           "outside_px": int((changed & ~inside).sum()), "pixels": int(changed.size), "size_err": [], "weight_ok": [],
+           "outside_px": changed_outside(start, best, kept), "pixels": size[0] * size[1], "size_err": [], "weight_ok": [],
            "stroke_ratio": [], "actions": {}}
-    for a in kept_actions:
+    for a in kept:
         key = a["action"].split(":")[0].split(" (")[0]
         row["actions"][key] = row["actions"].get(key, 0) + 1
-    last = {}
-    for a in kept_actions:
-        last.setdefault(a["text"], a)
-        if a["action"].startswith("replace"):
-            last[a["text"]] = a
+    last = action_per_string(kept)
     for p in strings:
         n_clean, n_start, n_best = (occurrences(p.text, lines[k]) for k in ("clean", "start", "best"))
         if p.corruption:
