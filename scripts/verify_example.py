@@ -167,11 +167,14 @@ def measure_item(entry: dict, start_reads: list[list[Line]], best_reads: list[li
 
 
 def type_figures(replaced: list[dict] | None) -> dict:
-    """Median size error and right-weight count over replaced strings (None when unknown or none)."""
+    """Median size error ([0, inf), 0.05 = 5%), right-weight count and share ([0, 1]) over replaced
+    strings (None when unknown or none)."""
     if not replaced:
-        return {"replaced": 0 if replaced is not None else None, "median_size_error": None, "right_weight": None}
+        return {"replaced": 0 if replaced is not None else None, "median_size_error": None, "right_weight": None,
+                "right_weight_share": None}
+    right = sum(r["bold"] == r["true_bold"] for r in replaced)
     return {"replaced": len(replaced), "median_size_error": statistics.median(r["size_err"] for r in replaced),
-            "right_weight": sum(r["bold"] == r["true_bold"] for r in replaced)}
+            "right_weight": right, "right_weight_share": right / len(replaced)}
 
 
 def summarise(rows: dict[str, dict]) -> dict:
@@ -266,6 +269,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"[{args.engine}{', spaces ignored' if args.ignore_spaces else ''}] injected errors fixed: {t['fixed']}/{t['errors']}; "
           f"correct strings broken: {t['broken']}/{t['correct']}; duplicated strings: {t['duplicated']}; "
           f"pixels changed outside edit boxes: {total['outside_px']}")
+    if total["replaced"]:
+        print(f"replaced corrupted strings: {total['replaced']}, median font-size error "
+              f"{100 * total['median_size_error']:.1f}%, right weight {100 * total['right_weight_share']:.1f}%")
     for item_id, r in rows.items():
         m = r[mode]
         for key in ("unfixed", "read_in_start", "broken_strings", "duplicated_strings", "expected_repeats"):

@@ -154,9 +154,12 @@ def test_report_figures_on_a_synthetic_run(tmp_path, monkeypatch, capsys):
     assert (report["fixed"], report["errors"], report["broken"], report["correct"], report["duplicated"]) == (4, 5, 1, 3, 1)
     # size errors |30/32 - 1| = 0.0625, |20/20 - 1| = 0, |16/16 - 1| = 0 -> median 0; weight right for 2 of 3
     assert t["replaced"] == 3 and t["median_size_error"] == 0.0 and t["right_weight"] == 2
+    assert t["right_weight_share"] == pytest.approx(2 / 3)
+    assert verify_example.type_figures(a["replaced"])["median_size_error"] == pytest.approx(0.03125)  # item a: median of 0.0625 and 0
     assert sorted(r["size_err"] for r in a["replaced"]) == [0.0, 0.0625]
     out = capsys.readouterr().out
     assert "all" in out and "4/5" in out and "2/3" in out and "read_in_start: Sum" in out
+    assert "median font-size error 0.0%, right weight 66.7%" in out
 
 
 def test_missing_best_is_recorded_and_the_rest_measured(tmp_path, monkeypatch, capsys):
