@@ -356,3 +356,29 @@ def test_heading_and_sentence_go_under_their_number_badge():
     assert acts[0]["type"]["family"] == "DejaVu Serif" and not acts[0]["type"]["bold"] and abs(acts[0]["type"]["size"] - 22) <= 1
     assert unchanged_outside(img, out, acts)
     assert judge.judge([out], [""], [checks])[0][0].answer == "yes"
+
+
+def test_table_cell_at_its_column_and_footnote_at_the_bottom():
+    # A table whose row "Advice" lacks its last value: the cell starts at the column edge of its
+    # header ("Rank"), on the row's baseline. A footnote whose check names no place goes in the
+    # bottom half (a designer's place; the judge does not ask for it).
+    from rewards.importers import expectations_of
+    from rewards.question_compiler import compile_question
+    img = Image.new("RGB", (600, 420), (250, 250, 248))
+    for x, t in ((40, "Name"), (220, "Score"), (400, "Rank")):
+        draw(img, (x, 60), t, SANS_BOLD, 20, (30, 30, 30))
+    for y, row in ((110, ("Advice", "53")), (150, ("Budget", "41", "7"))):
+        for x, t in zip((40, 220, 400), row):
+            draw(img, (x, y), t, SANS, 20, (30, 30, 30))
+    judge, editor = OCRJudge(), TextEditor()
+    qs = ["Is there a row labeled exactly 'Advice' with values '53' and '30'?",
+          "Does the footnote read exactly 'Source: survey of 2024 members'?"]
+    checks = [Check(str(k), q, expects=expectations_of(compile_question(q)), spec=compile_question(q)) for k, q in enumerate(qs)]
+    out = editor.edit(img, "", failing(judge, img, checks), seed=0)
+    acts = {a["text"]: a for a in editor.last_actions}
+    cell = acts["30"]
+    assert cell["action"] == "place (next to '53')" and abs(cell["box"][0] - 400) <= 3 and abs(cell["box"][3] - 110) <= 2
+    foot = acts["Source: survey of 2024 members"]
+    assert foot["action"] == "place" and foot["box"][1] >= 210
+    assert unchanged_outside(img, out, editor.last_actions)
+    assert [v.answer for v in judge.judge([out], [""], [checks])[0]] == ["yes", "yes"]

@@ -54,7 +54,8 @@ closest to the surrounding ring is background): min/max was blanking light-on-da
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Sequence
 
@@ -83,6 +84,9 @@ INSIDE_LINE_SIMILARITY = 0.85
 around it makes a chance resemblance likelier than a misspelt label."""
 DESCENDERS = set("gjpqyQ,;()[]{}|/@$")
 """Characters whose ink goes below the baseline: a line holding one has no baseline at its box bottom."""
+FOOT_WORDS = re.compile(r"\b(foot-?notes?|footers?)\b", re.IGNORECASE)
+"""Words of a check that place its string at the bottom of the page when the check names no
+place (the editor's choice only: the judge does not ask for it)."""
 LONG_LINES = 16
 """Lines a long expected string (> 40 characters) may wrap over when the editor looks for it."""
 
@@ -209,10 +213,14 @@ class TextEditor:
         expects: list[tuple[TextExpectation, str]] = []
         # the strings of each check in their order: a missing one goes next to its neighbours
         sequences: dict[TextExpectation, list[tuple[tuple[TextExpectation, ...], str]]] = {}
+        # a designer's place for a string whose check names none: a footnote or a footer goes at the bottom
+        at_bottom: set[TextExpectation] = set()
         for check, _verdict in failures:
             for exp in check.expects:
                 if all(exp != e for e, _ in expects):
                     expects.append((exp, check.id))
+                if exp.region is None and exp.anchor is None and FOOT_WORDS.search(check.question):
+                    at_bottom.add(exp)
                 if len(check.expects) > 1:
                     arrangement = getattr(getattr(check.spec, "text", None), "arrangement", "all")
                     sequences.setdefault(exp, []).append((tuple(check.expects), arrangement))
@@ -261,6 +269,17 @@ class TextEditor:
         rank = {ec: k for k, ec in enumerate(work)}  # a check's strings in their order: each goes under the one before
 
         todo.sort(key=order)
+        # a string to place comes after the strings before it in its top-to-bottom group ("61.6"
+        # after its callout "Best AP50"), so it goes next to them rather than ahead of them
+        for _ in range(len(todo)):
+            at = {e: k for k, (e, _) in enumerate(todo)}
+            late = next(((k, max(at[o] for o in before)) for k, (e, _) in enumerate(todo)
+                         for before in [[o for sq, arr_ in sequences.get(e, []) if arr_ not in ("left_to_right", "row") and e in sq
+                                         for o in sq[:sq.index(e)] if at.get(o, -1) > k]] if before), None)
+            if late is None:
+                break
+            k, after_k = late
+            todo.insert(after_k, todo.pop(k))
         written: list[str] = []
         unplaced: list[TextExpectation] = []  # strings whose place had no room
         held: dict[TextExpectation, str] = {}  # strings of a group whose first string had no room -> that string
@@ -331,7 +350,8 @@ class TextEditor:
                     result = f"skip: the first string of its group ({held[exp][:40]!r}) had no room; not written apart"
                 if result is None:
                     group = self._missing_group(exp, sequences.get(exp, []), todo, written, lines, w, h)
-                    result = self._place(arr, busy | fills, lines, exp, body, w, h, group)
+                    where = replace(exp, region="bottom") if exp in at_bottom else exp
+                    result = self._place(arr, busy | fills, lines, where, body, w, h, group)
                     action = "place" if len(group) == 1 else f"place (first of its group of {len(group)})"
                 if isinstance(result, str):
                     unplaced.append(exp)
@@ -678,7 +698,7 @@ class TextEditor:
                 if np.abs(np.asarray(bg, np.float64) - page).max() > 40:
                     badge = _fill_box(arr, box, bg) if after and not across else None
                     if badge is None:
-                        reason = reason or f"skip: its neighbour {seq[j].text[:40]!r} sits on a band; not written loose elsewhere"
+                        reason = reason or f"skip: its neighbour {seq[j].text[:40]!r} sits on a badge or a band; not written loose elsewhere"
                         continue
                     # under a number badge ("04" on green, then its heading): in the page's body
                     # type, at the badge's left edge, as if the badge were a line of text
@@ -700,6 +720,14 @@ class TextEditor:
                     rows = [" ".join(exp.text.split())]
                     alpha, (bx0, by0, bx1, _) = render_coverage(rows[0], fnt)
                     x = box[2] + gap if after else box[0] - gap - (bx1 - bx0)
+                    if arrangement == "row":  # a table cell starts at a column edge, as the row's other cells
+                        cols = column_edges(lines, (0, 0, w, h))
+                        fits = ([e for e in cols if e >= box[2] + 0.5 * style.size] if after
+                                else [e for e in cols if e + (bx1 - bx0) <= box[0] - 0.5 * style.size])
+                        if not fits:
+                            reason = reason or f"skip: no column {'after' if after else 'before'} its neighbour {seq[j].text[:40]!r} for the cell; not written loose elsewhere"
+                            continue
+                        x = min(fits) if after else max(fits)
                     ox, oy = int(round(x)), int(round(style.baseline + by0))
                     placed = [(alpha, (ox, oy), (ox, oy, ox + alpha.shape[1], oy + alpha.shape[0]))]
                 else:
