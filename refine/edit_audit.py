@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from rewards.text_match import Line, Word, _boundary_ok, find_matches, next_lines, normalize
+from rewards.text_match import Line, Word, boundary_ok, find_matches, next_lines, normalize
 
 MAX_LINES = 12
 """Lines of one column an occurrence may span (a paragraph of the example wraps over 6)."""
@@ -54,7 +54,7 @@ def occurrences(text: str, lines: list[Line], ignore_spaces: bool = True, max_li
         while 0 <= k < len(flat[i]):
             end = k + len(target)
             view = joined[:end] + " " + joined[end:] if end in ends else joined  # a line break ends a word
-            count += _boundary_ok(view, k, end)
+            count += boundary_ok(view, k, end)
             k = joined.find(target, k + 1)
     return max(exact, count)
 

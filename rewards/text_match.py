@@ -203,13 +203,13 @@ def contains(outer: str, inner: str, case_sensitive: bool = True) -> bool:
     o, i = normalize(outer, case_sensitive), normalize(inner, case_sensitive)
     k = o.find(i) if i else -1
     while k >= 0:
-        if _boundary_ok(o, k, k + len(i)):
+        if boundary_ok(o, k, k + len(i)):
             return True
         k = o.find(i, k + 1)
     return False
 
 
-def _boundary_ok(text: str, start: int, end: int) -> bool:
+def boundary_ok(text: str, start: int, end: int) -> bool:
     """Not inside a word, and a number not inside a longer number: "2%" is not in "-2%" (a sign,
     not a hyphen as in "COVID-19"), "95" not in "95.5" or "1,206"."""
     before = text[start - 1] if start > 0 else " "
@@ -285,7 +285,7 @@ def _scan(win: _Window, target: str, add) -> None:
     start = win.text.find(target)
     while start >= 0:
         end = start + len(target)
-        if _boundary_ok(win.text, start, end):
+        if boundary_ok(win.text, start, end):
             add(win, win.words_in(start, end), True, 1.0)
         start = win.text.find(target, start + 1)
     # Best fuzzy substring, snapped to whole words.

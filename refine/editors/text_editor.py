@@ -31,7 +31,10 @@ handled in one of these ways (``last_actions`` records which, with the pixels it
    its region's edge while its centre stays inside (where the judge looks). A group of a check
    none of whose strings is on the page ("06", its heading, its sentence) is placed with room
    for all of it: its first string in a rectangle that holds the whole group, the others under
-   it. It is not written (``skip: ...``, saying why) when there is no such rectangle, when
+   it; a string is placed after the strings before it in its group. The heading of a number
+   badge goes under the badge in the page's body type; a table cell starts at its column's
+   edge; a footnote or footer whose check names no place goes in the bottom half.
+   It is not written (``skip: ...``, saying why) when there is no such rectangle, when
    strings of its check are on the page but the slot next to them is taken (a loose line would
    break the group, or its order: a heading far from its number, a fourth menu item under
    another label), when its group's first string had no room, when it is part of a longer
@@ -667,9 +670,11 @@ class TextEditor:
         sequence's own line pitch (the distance between the neighbour and the string beyond it,
         when both are in one column; else 1.3 em). For a check whose strings run left to right (a
         menu, a table row): on the neighbour's baseline, after the string before it or before the
-        one after it, at the sequence's own gap (else 1.5 em). Always in the neighbour's type
-        (face, size, colour). A neighbour on a badge or a band is not used (its type is not the
-        page's).
+        one after it, at the sequence's own gap (else 1.5 em); a table row's cell (arrangement
+        "row") starts at the nearest column edge instead. In the neighbour's type (face, size,
+        colour), except under a number badge: a string after a badge's label ("04") goes under
+        the badge, at its left edge, in the page's body type. A neighbour on a band is not used.
+        The slot must also leave room below for the group's strings still to come.
 
         Returns:
             (boxes, info) when written; a one-line reason when a neighbour is on the page but its
