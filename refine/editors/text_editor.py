@@ -273,10 +273,12 @@ class TextEditor:
 
         todo.sort(key=order)
         # a string to place comes after the strings before it in its top-to-bottom group ("61.6"
-        # after its callout "Best AP50"), so it goes next to them rather than ahead of them
+        # after its callout "Best AP50"), so it goes next to them rather than ahead of them; a
+        # rewrite keeps its turn (the strings placed next to it need it corrected first)
+        placing = {e for e, _ in todo if self._candidate(e, matches[e], protected, w, h, lines) is None}
         for _ in range(len(todo)):
             at = {e: k for k, (e, _) in enumerate(todo)}
-            late = next(((k, max(at[o] for o in before)) for k, (e, _) in enumerate(todo)
+            late = next(((k, max(at[o] for o in before)) for k, (e, _) in enumerate(todo) if e in placing
                          for before in [[o for sq, arr_ in sequences.get(e, []) if arr_ not in ("left_to_right", "row") and e in sq
                                          for o in sq[:sq.index(e)] if at.get(o, -1) > k]] if before), None)
             if late is None:
