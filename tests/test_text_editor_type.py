@@ -382,3 +382,27 @@ def test_table_cell_at_its_column_and_footnote_at_the_bottom():
     assert foot["action"] == "place" and foot["box"][1] >= 210
     assert unchanged_outside(img, out, editor.last_actions)
     assert [v.answer for v in judge.judge([out], [""], [checks])[0]] == ["yes", "yes"]
+
+
+def test_words_missing_are_rewritten_in_place_and_other_labels_are_left_alone():
+    # "Q3 Review" is "Q3 Revenue Review" with a word missing: it is rewritten in the band, not
+    # written again below it in a guessed type. "Segment 1" is another label than the wanted
+    # "Segment 8" (no place, no check-mate beside it): it is left alone. A footer goes at the bottom.
+    img = Image.new("RGB", (720, 420), (255, 255, 255))
+    ImageDraw.Draw(img).rectangle([0, 0, 720, 80], fill=(30, 45, 90))
+    draw(img, (36, 55), "Q3 Review", SANS_BOLD, 34, (240, 240, 245))
+    draw(img, (36, 140), "Segment 1", SANS_BOLD, 16, (20, 40, 80))
+    draw(img, (36, 170), "Subscriptions grew in every region this quarter.", SANS, 17, (40, 40, 40))
+    judge, editor = OCRJudge(), TextEditor()
+    qs = {"1": ('Is the title at the top exactly "Q3 Revenue Review"?', TextExpectation("Q3 Revenue Review", "top")),
+          "2": ('Does the grid contain a box headed "Segment 8"?', TextExpectation("Segment 8")),
+          "3": ('Is the footer exactly "Confidential"?', TextExpectation("Confidential"))}
+    checks = [Check(k, q, expects=(e,)) for k, (q, e) in qs.items()]
+    out = editor.edit(img, "", failing(judge, img, checks), seed=0)
+    acts = {a["check"]: a for a in editor.last_actions}
+    assert acts["1"]["action"] == "replace" and acts["1"]["was"] == "Q3 Review" and acts["1"]["type"]["bold"]
+    assert acts["1"]["box"][3] <= 80  # in the band
+    assert acts["2"]["action"] == "place" and acts["2"]["box"][1] > 180  # "Segment 1" is kept
+    assert acts["3"]["action"] == "place" and acts["3"]["box"][1] > 350  # lowest free row, not mid-page
+    assert unchanged_outside(img, out, editor.last_actions)
+    assert [v.answer for v in judge.judge([out], [""], [checks + [Check("4", "q", expects=(TextExpectation("Segment 1"),))]])[0]] == ["yes"] * 4

@@ -39,8 +39,9 @@ def is_free(busy: np.ndarray, box) -> bool:
     return not busy[y0:y1, x0:x1].any()
 
 
-def topmost_free(busy: np.ndarray, x0: int, area, rw: int, rh: int, step: int = 2) -> int | None:
-    """The smallest y such that the rw x rh rectangle at (x0, y) inside ``area`` is free, or None."""
+def topmost_free(busy: np.ndarray, x0: int, area, rw: int, rh: int, step: int = 2, from_bottom: bool = False) -> int | None:
+    """The smallest y (``from_bottom``: the largest) such that the rw x rh rectangle at (x0, y)
+    inside ``area`` is free, or None."""
     ax0, ay0, ax1, ay1 = area
     if x0 < ax0 or x0 + rw > ax1 or ay1 - ay0 < rh or x0 < 0 or x0 + rw > busy.shape[1]:
         return None
@@ -48,7 +49,9 @@ def topmost_free(busy: np.ndarray, x0: int, area, rw: int, rh: int, step: int = 
     run = np.concatenate([[0], np.cumsum(col)])
     ys = np.arange(0, ay1 - ay0 - rh + 1, step)
     ok = (run[ys + rh] - run[ys]) == 0
-    return int(ay0 + ys[np.argmax(ok)]) if ok.any() else None
+    if not ok.any():
+        return None
+    return int(ay0 + (ys[np.flatnonzero(ok)[-1]] if from_bottom else ys[np.argmax(ok)]))
 
 
 def column_edges(lines: list[Line], area, tol: int = 4) -> list[int]:

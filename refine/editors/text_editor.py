@@ -64,6 +64,7 @@ from typing import Sequence
 
 import numpy as np
 from PIL import Image
+from rapidfuzz import fuzz
 from scipy import ndimage
 
 from refine.editors.erase import composite, erase
@@ -90,6 +91,10 @@ DESCENDERS = set("gjpqyQ,;()[]{}|/@$")
 FOOT_WORDS = re.compile(r"\b(foot-?notes?|footers?)\b", re.IGNORECASE)
 """Words of a check that place its string at the bottom of the page when the check names no
 place (the editor's choice only: the judge does not ask for it)."""
+PARTIAL_SIMILARITY = 0.4
+"""Least similarity of a near match that is the expected string with words or a line missing
+(``_words_in_order``: "Q3 Review" for "Q3 Revenue Review"); it is rewritten as the whole string
+(a string written beside it would repeat its words)."""
 LONG_LINES = 16
 """Lines a long expected string (> 40 characters) may wrap over when the editor looks for it."""
 
@@ -216,13 +221,13 @@ class TextEditor:
         expects: list[tuple[TextExpectation, str]] = []
         # the strings of each check in their order: a missing one goes next to its neighbours
         sequences: dict[TextExpectation, list[tuple[tuple[TextExpectation, ...], str]]] = {}
-        # a designer's place for a string whose check names none: a footnote or a footer goes at the bottom
+        # a designer's place: a footnote or a footer goes at the bottom, lowest first (in its bottom region if named)
         at_bottom: set[TextExpectation] = set()
         for check, _verdict in failures:
             for exp in check.expects:
                 if all(exp != e for e, _ in expects):
                     expects.append((exp, check.id))
-                if exp.region is None and exp.anchor is None and FOOT_WORDS.search(check.question):
+                if (exp.region or "bottom").startswith("bottom") and exp.anchor is None and FOOT_WORDS.search(check.question):
                     at_bottom.add(exp)
                 if len(check.expects) > 1:
                     arrangement = getattr(getattr(check.spec, "text", None), "arrangement", "all")
@@ -275,7 +280,10 @@ class TextEditor:
         # a string to place comes after the strings before it in its top-to-bottom group ("61.6"
         # after its callout "Best AP50"), so it goes next to them rather than ahead of them; a
         # rewrite keeps its turn (the strings placed next to it need it corrected first)
-        placing = {e for e, _ in todo if self._candidate(e, matches[e], protected, w, h, lines) is None}
+        # boxes of each string's check-mates that are on the page: a near match among them is the string's own
+        found_box = {e: ms[0].box for e, ms in matches.items() if ms and ms[0].found}
+        group_boxes = {e: [found_box[o] for sq, _ in sequences.get(e, []) for o in sq if o != e and o in found_box] for e, _ in todo}
+        placing = {e for e, _ in todo if self._candidate(e, matches[e], protected, w, h, lines, group_boxes[e]) is None}
         for _ in range(len(todo)):
             at = {e: k for k, (e, _) in enumerate(todo)}
             late = next(((k, max(at[o] for o in before)) for k, (e, _) in enumerate(todo) if e in placing
@@ -299,7 +307,7 @@ class TextEditor:
                              box=mine)
                 continue
             source, ms = lines, matches[exp]
-            cand = self._candidate(exp, ms, protected, w, h, source)
+            cand = self._candidate(exp, ms, protected, w, h, source, group_boxes[exp])
             if cand is None and self.look_harder:
                 if extra is None:
                     extra = read_regions(Image.fromarray(arr), candidate_regions(arr, lines, _max_text_height(lines, h)), self.lang)
@@ -309,7 +317,7 @@ class TextEditor:
                 if seen is not None:
                     self._record(exp, cid, "skip: already on the page (judge missed it)", box=seen.box, was=seen.text)
                     continue
-                cand = self._candidate(exp, ms, protected, w, h, source)
+                cand = self._candidate(exp, ms, protected, w, h, source, group_boxes[exp])
             if cand is None:
                 elsewhere = next((m for m in ms if self._accepts(exp, m, w, h, anywhere=True)), None)
                 if elsewhere is not None:
@@ -355,8 +363,8 @@ class TextEditor:
                     result = f"skip: the first string of its group ({held[exp][:40]!r}) had no room; not written apart"
                 if result is None:
                     group = self._missing_group(exp, sequences.get(exp, []), todo, written, lines, w, h)
-                    where = replace(exp, region="bottom") if exp in at_bottom else exp
-                    result = self._place(arr, busy | fills, lines, where, body, w, h, group)
+                    where = replace(exp, region=exp.region or "bottom") if exp in at_bottom else exp
+                    result = self._place(arr, busy | fills, lines, where, body, w, h, group, bottom_up=exp in at_bottom)
                     action = "place" if len(group) == 1 else f"place (first of its group of {len(group)})"
                 if isinstance(result, str):
                     unplaced.append(exp)
@@ -409,22 +417,37 @@ class TextEditor:
         return _fold(exp.text, self.case_sensitive) == _fold(m.text, self.case_sensitive)
 
     def _candidate(self, exp: TextExpectation, matches: list[Match], protected: set, w: int, h: int,
-                   lines: list[Line]) -> Match | None:
+                   lines: list[Line], group_boxes=()) -> Match | None:
         """The best near match that may be rewritten, in the check's place if there is one there,
         else anywhere (the spelling is fixed where the string is; its place is a layout edit);
-        None when there is none."""
+        None when there is none.
+
+        A near match whose numbers differ from the string's ("Segment 1" for "Segment 8", "-6.6"
+        for "-6.5") is another label unless the check locates it: it lies in the place the check
+        names, or it stands by one of the check's other strings on the page (``group_boxes``; in
+        its row or column, or within 4 line heights: "-6.6" on the row of "55.2"). Numbers of another length
+        ("Segment 18") are never a typo of it."""
         target = normalize(exp.text, case_sensitive=False)
         if any(m.similarity == 1.0 for m in matches):
             return None  # the string is on the page (outside its place): nothing to rewrite
         for anywhere in (False, True):
             for m in matches:
-                if m.similarity < self.min_similarity:
+                if m.similarity < PARTIAL_SIMILARITY:
                     break
                 if (not anywhere and not in_region(m.box, exp.region, w, h)) or protected.intersection(m.words):
                     continue  # out of region (first pass), or someone else's words
                 seen = normalize(m.text, case_sensitive=False)
+                if m.similarity < self.min_similarity and (not _words_in_order(seen, target) or _inside_longer_line(m, lines)):
+                    continue  # far from the string, unless it is the string with words missing ("Q3 Review")
                 if target in seen and len(seen) > len(target):
                     continue  # a longer word/phrase that contains the string: not a misspelling of it
+                if _number_lengths(seen) != _number_lengths(target):
+                    continue  # "Segment 18" is another label than "Segment 8", not a typo of it
+                if _numbers(seen) != _numbers(target):
+                    placed = exp.region is not None and not anywhere
+                    near = any(_beside(m.box, b) for b in group_boxes)
+                    if not (placed or near):
+                        continue  # "Segment 1" is another label than "Segment 8" unless the check points at it
                 if _inside_longer_line(m, lines) and (seen == target or m.similarity < INSIDE_LINE_SIMILARITY):
                     continue  # a word of running text ("finance" in a sentence is not the label "Finance")
                 return m
@@ -579,6 +602,8 @@ class TextEditor:
 
         body = sorted((ln for ln in cands if abs((ln.box[3] - ln.box[1]) - med) <= 0.2 * med),
                       key=lambda ln: (not on_page(ln), -len(ln.text)))[:2]
+        if not body:  # a title and one body line: neither is near their median height; the page's own line is body
+            body = sorted(cands, key=lambda ln: (not on_page(ln), abs((ln.box[3] - ln.box[1]) - med)))[:1]
         if len(body) == 2 and on_page(body[0]) and not on_page(body[1]):
             body = body[:1]  # a title on a band is not body text when the page has its own lines
         def typed(ln, faces):
@@ -808,7 +833,7 @@ class TextEditor:
         return [exp.text]
 
     def _place(self, arr: np.ndarray, busy: np.ndarray, lines: list[Line], exp: TextExpectation, body, w: int, h: int,
-               group: Sequence[str] = ()):
+               group: Sequence[str] = (), bottom_up: bool = False):
         """Typeset ``exp.text`` in body type in a free rectangle of its place, left-aligned to a
         column edge, a single line on the baseline of a line already in the place when that row
         is free there, else topmost; (boxes, info) or a one-line reason when it was not written.
@@ -817,7 +842,8 @@ class TextEditor:
         as long as its centre stays in the region (``text_match.in_region``), so a paragraph
         asked "at the top" starts under the subtitle even when the top half cannot hold all of it.
         ``group`` (``_missing_group``): the free rectangle must also hold these strings stacked
-        under ``exp.text`` at the body pitch (only ``exp.text`` is written)."""
+        under ``exp.text`` at the body pitch (only ``exp.text`` is written). ``bottom_up``: the
+        lowest free rectangle instead of the topmost (a footer)."""
         style, body_bg, pitch = body
         anchor_box = None
         if getattr(exp, "anchor", None):
@@ -858,7 +884,7 @@ class TextEditor:
                 room = th + len(reserved) * round(1.3 * style.size)  # the group's strings go under it at 1.3 em
                 # on the baseline of a line already in the place (a label beside "01" sits on its
                 # row), else the topmost free rectangle
-                tops = [b - ascent for b in row_baselines if len(rows) == 1 and not reserved]
+                tops = [b - ascent for b in row_baselines if len(rows) == 1 and not reserved][::-1 if bottom_up else 1]
                 top = next((t for t in tops if area[1] <= t - margin and t + th + margin <= area[3]
                             and is_free(busy, (x - margin, t - margin, x + tw + margin, t + th + margin))), None)
                 if top is None:
@@ -867,7 +893,7 @@ class TextEditor:
                     y = None
                     for r in dict.fromkeys((0, reach)):
                         search = (area[0], max(0, area[1] - r), area[2], min(h, area[3] + r))
-                        y = topmost_free(busy, x - margin, search, tw + 2 * margin, room + 2 * margin)
+                        y = topmost_free(busy, x - margin, search, tw + 2 * margin, room + 2 * margin, from_bottom=bottom_up)
                         if y is not None:
                             break
                     if y is None:
@@ -998,6 +1024,47 @@ def _where(exp: TextExpectation) -> str:
     """The place a check names for its string, in words ("region top_left, same_row '02'")."""
     parts = ([f"region {exp.region}"] if exp.region else []) + ([f"{exp.relation} {exp.anchor!r}"] if exp.anchor else [])
     return ", ".join(parts) or "anywhere"
+
+
+def _words_in_order(seen: str, target: str, min_share: float = 0.4) -> bool:
+    """True when ``seen`` is ``target`` with whole words missing: each of its words is, in order,
+    a word of ``target`` (one of them may be misspelt: rapidfuzz ratio >= 75), it has fewer words,
+    and it holds at least ``min_share`` of ``target``'s characters. Both normalized."""
+    have, want = seen.split(), target.split()
+    if not have or len(have) >= len(want) or len(seen) < min_share * len(target):
+        return False
+    k, typos = 0, 0
+    for word in have:
+        while k < len(want) and want[k] != word and fuzz.ratio(want[k], word) < 75:
+            k += 1
+        if k == len(want):
+            return False
+        typos += want[k] != word
+        k += 1
+    return typos <= 1
+
+
+def _numbers(text: str) -> list[str]:
+    """The numbers of ``text`` as digit strings, look-alikes folded in words that hold a digit."""
+    words = (w.translate(LOOKALIKES) if any(c.isdigit() for c in w) else w for w in text.split())
+    return [run for w in words for run in re.findall(r"\d+", w)]
+
+
+def _beside(a, b) -> bool:
+    """Box ``a`` stands by box ``b``: on its row (centres within half a line height), in its
+    column (left edges within 4 px), or within 4 of ``a``'s line heights of it."""
+    line = a[3] - a[1]
+    dx = max(0, max(a[0], b[0]) - min(a[2], b[2]))
+    dy = max(0, max(a[1], b[1]) - min(a[3], b[3]))
+    same_row = abs((a[1] + a[3]) - (b[1] + b[3])) / 2 <= 0.5 * line
+    return same_row or abs(a[0] - b[0]) <= 4 or float(np.hypot(dx, dy)) <= 4 * line
+
+
+def _number_lengths(text: str) -> list[int]:
+    """Digit counts of the numbers in ``text`` ("Segment 18, 14%" -> [2, 2]); look-alikes are
+    folded in words that hold a digit ("2O25" -> [4]: an O for a 0 is a typo of the same number),
+    not in other words ("source" holds no number)."""
+    return [len(run) for run in _numbers(text)]
 
 
 def _fold(text: str, case_sensitive: bool) -> str:
