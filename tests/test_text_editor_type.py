@@ -406,3 +406,21 @@ def test_words_missing_are_rewritten_in_place_and_other_labels_are_left_alone():
     assert acts["3"]["action"] == "place" and acts["3"]["box"][1] > 350  # lowest free row, not mid-page
     assert unchanged_outside(img, out, editor.last_actions)
     assert [v.answer for v in judge.judge([out], [""], [checks + [Check("4", "q", expects=(TextExpectation("Segment 1"),))]])[0]] == ["yes"] * 4
+
+
+def test_directly_below_starts_under_its_anchor():
+    # "directly below" is what the judge checks: overlapping the anchor, within 4 of its line
+    # heights; the free column far to the right does not satisfy it.
+    img = Image.new("RGB", (760, 420), (248, 248, 246))
+    draw(img, (40, 60), "How We Work", SANS_BOLD, 30, (30, 30, 30))
+    draw(img, (130, 150), "Design", SANS_BOLD, 20, (30, 30, 30))
+    draw(img, (130, 180), "Sketch options and test them quickly.", SANS, 15, (60, 60, 60))
+    ImageDraw.Draw(img).rectangle([520, 120, 760, 300], fill=(220, 224, 236))
+    anchor = "Sketch options and test them quickly."
+    exp = TextExpectation("Deliver", None, anchor, "directly_below")
+    judge, editor = OCRJudge(), TextEditor()
+    checks = [Check("1", f'Is "Deliver" directly below "{anchor}"?', expects=(exp,))]
+    out = editor.edit(img, "", failing(judge, img, checks), seed=0)
+    [act] = editor.last_actions
+    assert act["action"] == "place" and abs(act["box"][0] - 130) <= 3 and 180 < act["box"][1] < 180 + 4 * 15
+    assert judge.judge([out], [""], [checks])[0][0].answer == "yes"

@@ -860,6 +860,11 @@ class TextEditor:
         edges = [x for x in column_edges(on_page, area) + column_edges(on_page, (area[0], 0, area[2], h))
                  + column_edges(lines, (area[0], 0, area[2], h)) if inner[0] <= x < inner[2]]
         edges = edges or [inner[0]]  # the margin only where no column runs through the place
+        directly = anchor_box is not None and exp.relation in ("directly_below", "directly_above")
+        if directly:  # the judge wants it overlapping the anchor and within 4 of its line heights
+            edges = [anchor_box[0]] + [x for x in column_edges(on_page, (0, 0, w, h)) if anchor_box[0] < x < anchor_box[2]]
+            bottom_up = exp.relation == "directly_above"
+            area = (max(0, min(edges) - margin), area[1], area[2], area[3])  # the margin may reach left of the anchor
         ascent, descent = fnt.getmetrics()
         trials = 0
         all_edges = column_edges(lines, (0, 0, w, h))
@@ -899,6 +904,10 @@ class TextEditor:
                     if y is None:
                         continue
                     top = y + margin
+                    if directly:
+                        reach_px = 4 * (anchor_box[3] - anchor_box[1])
+                        if (top - anchor_box[3] if exp.relation == "directly_below" else anchor_box[1] - (top + th)) > reach_px:
+                            continue
                 bg = tuple(int(v) for v in np.median(_crop(arr, (x, top, x + tw, top + th), 0), axis=0))
                 lum = lambda c: 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2]
                 ink = style.ink if abs(lum(style.ink) - lum(bg)) >= 100 else ((25, 25, 25) if lum(bg) >= 128 else (250, 250, 250))
