@@ -126,8 +126,6 @@ def parse_bizgeneval(row: dict, where: str) -> Item:
     questions = _require(row, "questions", list, where)
     if not all(isinstance(q, str) for q in questions):
         raise RubricError(f"{where}: field 'questions' must be a list of strings")
-    if not questions:  # an empty rubric would pass every check vacuously
-        raise RubricError(f"{where}: field 'questions' is empty: the rubric holds no checks")
     for i, q in enumerate(questions):  # before the index lists: an empty question is the row's real fault
         if not q.strip():
             raise RubricError(f"{where}: questions[{i}]: empty question")
@@ -148,8 +146,6 @@ def parse_bizgeneval(row: dict, where: str) -> Item:
 def parse_genexam(row: dict, where: str) -> Item:
     """One GenExam row -> Item; check weights are the scoring points' ``score``."""
     points = _require(row, "scoring_points", list, where)
-    if not points:
-        raise RubricError(f"{where}: field 'scoring_points' is empty: the rubric holds no checks")
     checks = []
     for i, p in enumerate(points, start=1):
         pw = f"{where}: scoring_points[{i - 1}]"

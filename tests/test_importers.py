@@ -143,19 +143,6 @@ def test_an_empty_bizgeneval_question_is_named_before_the_index_lists(tmp_path):
     assert errors == [f"{path}:1 (item e): questions[0]: empty question"]
 
 
-def test_a_row_without_questions_is_refused_not_passed(tmp_path):
-    # An empty rubric would pass every check vacuously (pass_rate 1.0 into the run's mean).
-    rows = [{"id": "b", "prompt": "p", "dimension": "text", "questions": []},
-            {"id": "g", "prompt": "p", "scoring_points": []},
-            {"id": "ok", "prompt": "p", "dimension": "text", "questions": ["Is there a title?"]}]
-    path = tmp_path / "rows.jsonl"
-    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    items, errors = load_items(path)
-    assert [it.id for it in items] == ["ok"]
-    assert errors == [f"{path}:1 (item b): field 'questions' is empty: the rubric holds no checks",
-                      f"{path}:2 (item g): field 'scoring_points' is empty: the rubric holds no checks"]
-
-
 def test_own_row_spec_with_between_weight_and_colour(tmp_path):
     good = {"texts": ["Programs"], "anchors": [{"text": "About", "relation": "between", "other": "Blog"}],
             "weight": "bold", "colour": "white"}
