@@ -36,7 +36,7 @@ from tqdm.auto import tqdm
 from refine.loop import RefineLoop
 from rewards.item_scores import ITEM_SCORES
 from rewards.judges.cache import judge_settings
-from rewards.importers import load_items
+from rewards.importers import load_items, split_empty_rubrics
 from rewards.one_line import exit_on_bad_overrides, one_line
 from rewards.rubric import RubricError
 from rewards.shards import parse_shard, select_shard
@@ -224,6 +224,8 @@ def run(cfg: DictConfig) -> int:
     except RubricError as e:  # data= names no readable file: an option error
         print(f"error: data={e}", file=sys.stderr)  # e: "<path>: cannot read rubric file (<reason>)"
         return 2
+    items, empty = split_empty_rubrics(items, data)
+    load_errors += empty
     if not items and not load_errors:
         print(f"error: data={data} holds no items", file=sys.stderr)
         return 2

@@ -43,7 +43,7 @@ from tqdm.auto import tqdm
 
 from refine.cli import build, discard, lock_out, prepare_out, run_files
 from refine.loop import ItemError, _write_json, load_image
-from rewards.importers import load_items
+from rewards.importers import load_items, split_empty_rubrics
 from rewards.item_scores import score_item
 from rewards.one_line import exit_on_bad_overrides, one_line
 from rewards.rubric import Check, Item, RubricError, Verdict
@@ -198,6 +198,8 @@ def run(cfg: DictConfig) -> int:
     except RubricError as e:  # data= names no readable file: an option error, as in rubricloop-refine
         print(f"error: data={e}", file=sys.stderr)  # e: "<path>: cannot read rubric file (<reason>)"
         return 2
+    items, empty = split_empty_rubrics(items, data)
+    load_errors += empty
     if not items and not load_errors:
         print(f"error: data={data} holds no items", file=sys.stderr)
         return 2

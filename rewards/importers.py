@@ -322,3 +322,16 @@ def _read_row(raw: bytes, where: str, base_dir: Path) -> Item | None:
     except RubricError as e:
         raise RubricError(f"{where} (item {item.id}): {e}") from None
     return item
+
+
+def split_empty_rubrics(items: list[Item], path: str | Path) -> tuple[list[Item], list[str]]:
+    """(items with at least one check, one error line per item without any).
+
+    A BizGenEval row with ``"questions": []`` loads (the official summarize skips it when
+    scoring), but judging or refining it would pass every check vacuously and count 1.0 into a
+    run's mean, so ``rubricloop-refine`` and ``rubricloop-judge`` refuse it: ``"<file> (item
+    <id>): the rubric holds no checks"``.
+    """
+    kept = [it for it in items if it.rubric.checks]
+    errors = [f"{path} (item {it.id}): the rubric holds no checks" for it in items if not it.rubric.checks]
+    return kept, errors

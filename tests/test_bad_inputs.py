@@ -263,3 +263,16 @@ def test_data_without_rows_is_an_option_error(tmp_path):
     proc = refine(f"data={data}", f"out={tmp_path / 'out'}", cwd=tmp_path)
     assert proc.returncode == 2 and proc.stderr.strip() == f"error: data={data} holds no items"
     assert not (tmp_path / "out").exists()
+
+
+def test_a_row_without_questions_is_refused_and_the_others_refined(tmp_path):
+    # An empty rubric would pass every check vacuously and count 1.0 into the run's mean.
+    rows = good_rows(tmp_path, 1)
+    empty = {"id": "b", "prompt": "p", "dimension": "text", "questions": [], "image": rows[0]["image"]}
+    data = write_rows(tmp_path, [rows[0], empty])
+    out = tmp_path / "out"
+    proc = refine(f"data={data}", f"out={out}", "iterations=0", cwd=tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    assert error_lines(proc.stderr) == [f"error: {data} (item b): the rubric holds no checks"]
+    summary = json.loads((out / "summary.json").read_text())
+    assert [it["id"] for it in summary["items"]] == ["ok0"] and summary["mean_best"]["pass_rate"] == 1.0
