@@ -329,9 +329,9 @@ def split_empty_rubrics(items: list[Item], path: str | Path) -> tuple[list[Item]
 
     A BizGenEval row with ``"questions": []`` loads (the official summarize skips it when
     scoring), but judging or refining it would pass every check vacuously and count 1.0 into a
-    run's mean, so ``rubricloop-refine`` and ``rubricloop-judge`` refuse it: ``"<file> (item
-    <id>): the rubric holds no checks"``.
+    run's mean, so ``rubricloop-refine`` and ``rubricloop-judge`` refuse it: ``"item <id>: the
+    rubric holds no checks (<file>)"``, like the other per-item failures.
     """
     kept = [it for it in items if it.rubric.checks]
-    errors = [f"{path} (item {it.id}): the rubric holds no checks" for it in items if not it.rubric.checks]
+    errors = [f"item {it.id}: the rubric holds no checks ({path})" for it in items if not it.rubric.checks]
     return kept, errors

@@ -273,6 +273,6 @@ def test_a_row_without_questions_is_refused_and_the_others_refined(tmp_path):
     out = tmp_path / "out"
     proc = refine(f"data={data}", f"out={out}", "iterations=0", cwd=tmp_path)
     assert proc.returncode == 1, proc.stderr
-    assert error_lines(proc.stderr) == [f"error: {data} (item b): the rubric holds no checks"]
+    assert error_lines(proc.stderr) == [f"error: item b: the rubric holds no checks ({data})"]
     summary = json.loads((out / "summary.json").read_text())
     assert [it["id"] for it in summary["items"]] == ["ok0"] and summary["mean_best"]["pass_rate"] == 1.0
