@@ -424,3 +424,16 @@ def test_directly_below_starts_under_its_anchor():
     [act] = editor.last_actions
     assert act["action"] == "place" and abs(act["box"][0] - 130) <= 3 and 180 < act["box"][1] < 180 + 4 * 15
     assert judge.judge([out], [""], [checks])[0][0].answer == "yes"
+
+
+def test_a_misspelt_label_with_superscripts_is_rewritten_not_written_twice():
+    # OCR reads "km²" as "km2" (or "km?"): that is no other number, the label is rewritten in place.
+    img = Image.new("RGB", (640, 240), (250, 250, 248))
+    draw(img, (30, 60), "Area by country", SERIF_BOLD, 26, (30, 30, 30))
+    draw(img, (30, 120), "Polnad – 313k km², 124 ppl/km²", SERIF, 20, (30, 30, 30))
+    judge, editor = OCRJudge(), TextEditor()
+    checks = [Check("1", "q", expects=(TextExpectation("Poland – 313k km², 124 ppl/km²"),))]
+    out = editor.edit(img, "", failing(judge, img, checks), seed=0)
+    [act] = editor.last_actions
+    assert act["action"] == "replace" and act["box"][1] < 125, act
+    assert unchanged_outside(img, out, [act])

@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Sequence
@@ -422,8 +423,8 @@ class TextEditor:
         else anywhere (the spelling is fixed where the string is; its place is a layout edit);
         None when there is none.
 
-        A near match whose numbers differ from the string's ("Segment 1" for "Segment 8", "-6.6"
-        for "-6.5") is another label unless the check locates it: it lies in the place the check
+        A near match that differs from the string only in its numbers ("Segment 1" for "Segment
+        8", "-6.6" for "-6.5") is another label unless the check locates it: it lies in the place the check
         names, or it stands by one of the check's other strings on the page (``group_boxes``; in
         its row or column, or within 4 line heights: "-6.6" on the row of "55.2"). Numbers of another length
         ("Segment 18") are never a typo of it."""
@@ -441,9 +442,9 @@ class TextEditor:
                     continue  # far from the string, unless it is the string with words missing ("Q3 Review")
                 if target in seen and len(seen) > len(target):
                     continue  # a longer word/phrase that contains the string: not a misspelling of it
-                if _number_lengths(seen) != _number_lengths(target):
-                    continue  # "Segment 18" is another label than "Segment 8", not a typo of it
-                if _numbers(seen) != _numbers(target):
+                if _only_numbers_differ(seen, target):
+                    if [len(n) for n in _numbers(seen)] != [len(n) for n in _numbers(target)]:
+                        continue  # "Segment 18" is another label than "Segment 8", not a typo of it
                     placed = exp.region is not None and not anywhere
                     near = any(_beside(m.box, b) for b in group_boxes)
                     if not (placed or near):
@@ -1054,9 +1055,22 @@ def _words_in_order(seen: str, target: str, min_share: float = 0.4) -> bool:
 
 
 def _numbers(text: str) -> list[str]:
-    """The numbers of ``text`` as digit strings, look-alikes folded in words that hold a digit."""
-    words = (w.translate(LOOKALIKES) if any(c.isdigit() for c in w) else w for w in text.split())
-    return [run for w in words for run in re.findall(r"\d+", w)]
+    """The numbers of ``text`` as ASCII digit strings (NFKC: "km²" holds a 2), look-alikes folded
+    in words that hold a digit ("2O25" -> "2025")."""
+    return [run for w in _folded_words(text) for run in re.findall(r"[0-9]+", w)]
+
+
+def _only_numbers_differ(seen: str, target: str) -> bool:
+    """True when ``seen`` and ``target`` differ, and only in their numbers: the same text once
+    the digits are taken out ("segment 18" / "segment 8"; not "km?" / "km²", an OCR slip)."""
+    a, b = (re.sub(r"[0-9]+", "#", " ".join(_folded_words(t))) for t in (seen, target))
+    return a == b and _numbers(seen) != _numbers(target)
+
+
+def _folded_words(text: str) -> list[str]:
+    """``text``'s words after NFKC, look-alikes folded in words that hold a digit."""
+    text = unicodedata.normalize("NFKC", text)
+    return [w.translate(LOOKALIKES) if any(c in "0123456789" for c in w) else w for w in text.split()]
 
 
 def _beside(a, b) -> bool:
@@ -1067,13 +1081,6 @@ def _beside(a, b) -> bool:
     dy = max(0, max(a[1], b[1]) - min(a[3], b[3]))
     same_row = abs((a[1] + a[3]) - (b[1] + b[3])) / 2 <= 0.5 * line
     return same_row or abs(a[0] - b[0]) <= 4 or float(np.hypot(dx, dy)) <= 4 * line
-
-
-def _number_lengths(text: str) -> list[int]:
-    """Digit counts of the numbers in ``text`` ("Segment 18, 14%" -> [2, 2]); look-alikes are
-    folded in words that hold a digit ("2O25" -> [4]: an O for a 0 is a typo of the same number),
-    not in other words ("source" holds no number)."""
-    return [len(run) for run in _numbers(text)]
 
 
 def _fold(text: str, case_sensitive: bool) -> str:
