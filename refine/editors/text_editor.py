@@ -65,7 +65,6 @@ from typing import Sequence
 
 import numpy as np
 from PIL import Image
-from rapidfuzz import fuzz
 from scipy import ndimage
 
 from refine.editors.erase import composite, erase
@@ -93,9 +92,11 @@ FOOT_WORDS = re.compile(r"\b(foot-?notes?|footers?)\b", re.IGNORECASE)
 """Words of a check that place its string at the bottom of the page when the check names no
 place (the editor's choice only: the judge does not ask for it)."""
 PARTIAL_SIMILARITY = 0.4
-"""Least similarity of a near match that is the expected string with words or a line missing
-(``_words_in_order``: "Q3 Review" for "Q3 Revenue Review"); it is rewritten as the whole string
-(a string written beside it would repeat its words)."""
+"""Least similarity of a near match that is the expected string with words missing
+(``_words_in_order``: "Q3 Review" for "Q3 Revenue Review"), on a line of its own
+(``_lone_line``); it is rewritten as the whole string (a string written beside it would repeat
+its words). Lines of a paragraph are not taken: the last line "verdicts." of a subtitle is not
+"Verdict: NEI", nor two lines of a paragraph the whole paragraph."""
 LONG_LINES = 16
 """Lines a long expected string (> 40 characters) may wrap over when the editor looks for it."""
 
@@ -438,7 +439,7 @@ class TextEditor:
                 if (not anywhere and not in_region(m.box, exp.region, w, h)) or protected.intersection(m.words):
                     continue  # out of region (first pass), or someone else's words
                 seen = normalize(m.text, case_sensitive=False)
-                if m.similarity < self.min_similarity and (not _words_in_order(seen, target) or _inside_longer_line(m, lines)):
+                if m.similarity < self.min_similarity and not (_words_in_order(seen, target) and _lone_line(m, lines)):
                     continue  # far from the string, unless it is the string with words missing ("Q3 Review")
                 if target in seen and len(seen) > len(target):
                     continue  # a longer word/phrase that contains the string: not a misspelling of it
@@ -1037,21 +1038,37 @@ def _where(exp: TextExpectation) -> str:
 
 
 def _words_in_order(seen: str, target: str, min_share: float = 0.4) -> bool:
-    """True when ``seen`` is ``target`` with whole words missing: each of its words is, in order,
-    a word of ``target`` (one of them may be misspelt: rapidfuzz ratio >= 75), it has fewer words,
-    and it holds at least ``min_share`` of ``target``'s characters. Both normalized."""
-    have, want = seen.split(), target.split()
-    if not have or len(have) >= len(want) or len(seen) < min_share * len(target):
+    """True when ``seen`` is ``target`` with whole words missing: at least two words, each, in
+    order, a word of ``target`` (punctuation at a word's ends ignored), fewer words than
+    ``target``, and at least ``min_share`` of its characters. Both normalized."""
+    strip = lambda t: [w.strip(".,;:!?") for w in t.split()]  # noqa: E731
+    have, want = strip(seen), strip(target)
+    if len(have) < 2 or len(have) >= len(want) or len(seen) < min_share * len(target):
         return False
-    k, typos = 0, 0
+    k = 0
     for word in have:
-        while k < len(want) and want[k] != word and fuzz.ratio(want[k], word) < 75:
+        while k < len(want) and want[k] != word:
             k += 1
         if k == len(want):
             return False
-        typos += want[k] != word
         k += 1
-    return typos <= 1
+    return True
+
+
+def _lone_line(m: Match, lines: list[Line]) -> bool:
+    """True when ``m`` is one whole OCR line that no line of the same size continues just above
+    or below it in its column (it is not a line of a paragraph)."""
+    ids = {li for li, _ in m.words}
+    if len(ids) != 1 or _inside_longer_line(m, lines):
+        return False
+    x0, y0, x1, y1 = lines[ids.pop()].box
+    hgt = y1 - y0
+    for ln in lines:
+        a0, b0, a1, b1 = ln.box
+        same = abs((b1 - b0) - hgt) <= 0.2 * hgt and abs(a0 - x0) <= 4 and ln.box != (x0, y0, x1, y1)
+        if same and (0 <= b0 - y1 <= hgt or 0 <= y0 - b1 <= hgt):
+            return False
+    return True
 
 
 def _numbers(text: str) -> list[str]:
