@@ -60,7 +60,7 @@ def build(scale: str, model: str, device: str, group_size: int, accelerator: Acc
     conditioning for one group (each tensor (G, ...))."""
     preset = OmegaConf.load(ROOT / "conf" / "model" / f"{'tiny_sd3' if scale == 'tiny' else model}.yaml")
     if scale == "tiny":
-        from refine.tiny_pipelines import tiny_sd3_pipeline
+        from rewards.models.tiny_pipelines import tiny_sd3_pipeline
 
         pipe = tiny_sd3_pipeline(0)
         transformer, family_cls, tokens, res, dtype, rank = pipe.transformer, SD3Family, 16, 32, torch.float32, 4

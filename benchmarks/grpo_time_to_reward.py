@@ -2,7 +2,7 @@
 Flow-GRPO-Fast window vs MixGRPO sliding window, several seeds each, in one run (CPU).
 
 The task is the tiny learning task of the README (``conf/experiment/tiny_redness.yaml``: tiny
-random-weight SD3 at 16 px, reward ``training.toy_rewards.MeanRedness``), with T sampling steps,
+random-weight SD3 at 16 px, reward ``rewards.toy_rewards.MeanRedness``), with T sampling steps,
 evaluated every ``--eval-every`` steps by ODE samples of 8 fixed validation prompts from fixed
 noise (``eval_seed``). Every run calls ``training.grpo.train`` itself. Per run, the wall-clock
 time of each GRPO step comes from the trainer's ``s_per_step`` log minus the time of the
@@ -50,10 +50,10 @@ def run_one(mode: str, seed: int, args: argparse.Namespace) -> dict:
 
     torch.set_num_threads(1)
     transformers.logging.set_verbosity_error()
-    from refine.tiny_pipelines import tiny_sd3_pipeline
+    from rewards.models.tiny_pipelines import tiny_sd3_pipeline
     from training import grpo
     from training.data import make_dataset
-    from training.toy_rewards import MeanRedness
+    from rewards.toy_rewards import MeanRedness
 
     train_items, val_items = make_dataset(200, 0, val_fraction=0.05)
     logs: dict[int, dict] = {}

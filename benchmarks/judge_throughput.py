@@ -55,7 +55,7 @@ def real_judge(device: str, dtype: torch.dtype) -> LocalVLMJudge:
     from transformers import Qwen2_5_VLConfig, Qwen2_5_VLForConditionalGeneration
     from transformers.models.qwen2_vl.image_processing_pil_qwen2_vl import Qwen2VLImageProcessorPil
 
-    from rewards.tiny_vlm import QWEN_CHAT_TEMPLATE, TinyQwen2_5_VLProcessor, tiny_qwen2_tokenizer
+    from rewards.models.tiny_vlm import QWEN_CHAT_TEMPLATE, TinyQwen2_5_VLProcessor, tiny_qwen2_tokenizer
 
     spec = json.loads(REAL_CONFIG.read_text())
     tokenizer = tiny_qwen2_tokenizer()

@@ -1,5 +1,5 @@
 """OCR recall on rendered documents with badges, bands, buttons and small text: page passes only
-vs page passes + fill pass (``rewards.judges.ocr_read``), measured in the same run.
+vs page passes + fill pass (``rewards.text.ocr_read``), measured in the same run.
 
     python benchmarks/ocr_recall.py                 # dev seeds and report seeds, 12 documents each
     python benchmarks/ocr_recall.py --n 4 --split dev
@@ -9,7 +9,7 @@ Each seeded document (slide, poster, webpage or chart-like page) carries unique 
 kind and place: a title band (light text on a dark band), body lines, small text (7-12 px
 footnotes), badges (light digits or labels on small dark pills), buttons (white or dark text on
 saturated fills), and a dark side panel with light lines. A string counts as read when
-``rewards.text_match.find_matches`` finds it exactly (case-sensitive) with the match's box
+``rewards.text.text_match.find_matches`` finds it exactly (case-sensitive) with the match's box
 centre inside the string's drawn box; words read that belong to no drawn string are counted
 too (misreads and junk). Printed per split: recall per kind, overall recall and
 The ``example`` split reads the bundled refine example's start images and counts the strings
@@ -31,8 +31,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from rewards.judges.ocr_read import ocr_lines
-from rewards.text_match import find_matches
+from rewards.text.ocr_read import ocr_lines
+from rewards.text.text_match import find_matches
 
 FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
 FONTS = {"sans": "DejaVuSans.ttf", "sans_bold": "DejaVuSans-Bold.ttf", "serif": "DejaVuSerif.ttf",

@@ -34,12 +34,12 @@ from omegaconf import DictConfig, OmegaConf
 from tqdm.auto import tqdm
 
 from refine.loop import RefineLoop
-from rewards.item_scores import ITEM_SCORES
+from rewards.scorers.item_scores import ITEM_SCORES
 from rewards.judges.cache import judge_settings
 from rewards.importers import load_items, split_empty_rubrics
-from rewards.one_line import exit_on_bad_overrides, one_line
+from rewards.common.one_line import exit_on_bad_overrides, one_line
 from rewards.rubric import RubricError
-from rewards.shards import parse_shard, select_shard
+from rewards.common.shards import parse_shard, select_shard
 
 
 def bundled_example() -> Path:
@@ -125,7 +125,7 @@ def check_options(cfg: DictConfig) -> None:
         raise ValueError(f"iterations must be an integer >= 0, got {cfg.iterations!r}")
     if cfg.limit is not None and (not is_int(cfg.limit) or cfg.limit < 1):
         raise ValueError(f"limit must be an integer >= 1 or null, got {cfg.limit!r}")
-    parse_shard(cfg.get("shard"))  # shard=i/n (rewards/shards.py); raises a one-line ValueError
+    parse_shard(cfg.get("shard"))  # shard=i/n (rewards/common/shards.py); raises a one-line ValueError
     if not is_int(cfg.seed):
         raise ValueError(f"seed must be an integer, got {cfg.seed!r}")
     if cfg.keep_best_by not in ITEM_SCORES:

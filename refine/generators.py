@@ -1,7 +1,7 @@
 """Text-to-image generators for an item's first image: SD3, FLUX, Qwen-Image and Sana (diffusers).
 
 Each loads lazily on the first ``generate`` with ``<Pipeline>.from_pretrained(model_id)``, or,
-with ``tiny=True``, builds a random-weight pipeline in code (refine.tiny_pipelines) so tests and
+with ``tiny=True``, builds a random-weight pipeline in code (rewards.models.tiny_pipelines) so tests and
 CPU smoke runs exercise the same calls without a model hub.
 """
 
@@ -14,8 +14,8 @@ from PIL import Image
 
 from diffusers import FluxPipeline, QwenImagePipeline, SanaPipeline, StableDiffusion3Pipeline
 
-from refine import tiny_pipelines
-from rewards import devices
+from rewards.models import tiny_pipelines
+from rewards.models import devices
 
 PIPELINES: dict[str, tuple[type, Callable]] = {
     "sd3": (StableDiffusion3Pipeline, tiny_pipelines.tiny_sd3_pipeline),
@@ -43,7 +43,7 @@ def load_pipeline(
     Tiny: ``tiny_builder(seed=0)`` in float32 (``torch_dtype`` is ignored; CPU has no fast bf16).
 
     Raises:
-        RuntimeError: CUDA requested but unavailable (see ``rewards.devices.require_device``).
+        RuntimeError: CUDA requested but unavailable (see ``rewards.models.devices.require_device``).
         ValueError: unknown ``torch_dtype``.
     """
     devices.require_device(device, f"{kind}={name}", f"{kind}=tiny or device=cpu")

@@ -35,10 +35,10 @@ from PIL import Image
 
 from refine.editors.edit_log import tally_edits
 from refine.interfaces import Editor, Failure, Generator, Writer
-from rewards.item_scores import ITEM_SCORES, score_item
-from rewards.images import ImageError, open_image, to_rgb
+from rewards.scorers.item_scores import ITEM_SCORES, score_item
+from rewards.common.images import ImageError, open_image, to_rgb
 from rewards.judges.base import Judge
-from rewards.one_line import one_line
+from rewards.common.one_line import one_line
 from rewards.rubric import Item, Verdict
 
 
@@ -52,7 +52,7 @@ class ItemResult:
 
     Attributes:
         id: item id.
-        scores: per iteration, every score of ``rewards.item_scores.score_item`` (floats in [0, 1]).
+        scores: per iteration, every score of ``rewards.scorers.item_scores.score_item`` (floats in [0, 1]).
         best_iteration: index into ``scores`` of the kept iteration (by ``keep_best_by``).
         best_image: path of ``best.png``, relative to ``out``.
         stop_reason: why the loop ended ("iterations", "all checks pass", "no failed check to edit").
@@ -126,7 +126,7 @@ def call_error(verdict: Verdict) -> str | None:
 
 
 def load_image(path: Path, item_id: str) -> Image.Image:
-    """Open an item's starting image as 8-bit RGB (any mode: see ``rewards.images``).
+    """Open an item's starting image as 8-bit RGB (any mode: see ``rewards.common.images``).
 
     Raises:
         ItemError: missing file, unreadable/corrupt image or unconvertible mode, naming the item and path.
@@ -152,7 +152,7 @@ class RefineLoop:
         editor: image + instruction -> edited image.
         generator: makes the start image of items without one; None = such items fail.
         iterations: maximum number of edits per item (N); the item is judged N + 1 times at most.
-        keep_best_by: a key of ``rewards.item_scores.ITEM_SCORES``; ties keep the earliest iteration.
+        keep_best_by: a key of ``rewards.scorers.item_scores.ITEM_SCORES``; ties keep the earliest iteration.
         seed: base seed; iteration k of item i (its index in the data, see :meth:`run`) edits
             with seed ``seed + 1000 * i + k``.
         run_settings: more settings a rerun must share to resume (the CLI passes the data path

@@ -1,1 +1,21 @@
-"""The rubric core: data model, importers, verdicts, scorers, judges and reward functions."""
+"""The rubric core: data model, importers, judges, scorers, reward functions and the evaluation app.
+
+Rooms, lowest first; a room imports only the standard library, third-party packages and the
+rooms below it (``tests/test_import_rules.py`` walks every module with ``ast`` and fails on an
+arrow up):
+
+1. ``rewards.common``: images, one-line errors, shards, run-folder plumbing, W&B mode, the
+   console-script wrapper.
+2. ``rewards.models``: device helpers, tiny random-weight builders, pipeline and VLM loaders,
+   the OpenAI-compatible chat client.
+3. ``rewards.text``: what the offline judge reads and reasons with (OCR, languages, question
+   compiler, grounding, text matching and style, keyword rules). Never a judge.
+4. The core modules at the top of ``rewards``: ``rubric``, ``importers``, ``image_stats``,
+   ``leakage``, ``toy_rewards``.
+5. ``rewards.judges`` and ``rewards.scorers``: side by side, neither imports the other.
+6. ``rewards.reward_fns``: rewards for training, from judges and per-item scores.
+7. ``rewards.eval``: the evaluation application (``rubricloop-eval``, ``-judge``, ``-report``,
+   ``-judge-bench``). Nothing outside it imports it.
+
+``rewards`` never imports ``refine`` or ``training``.
+"""

@@ -5,7 +5,7 @@ Three formats, detected per row by its keys:
 - **BizGenEval** (``questions`` + ``easy_qidxs``/``hard_qidxs``; microsoft/BizGenEval
   ``assets/bizgeneval.jsonl``): 20 checks with ids "1".."20", difficulty from the 1-based
   index lists, tag = the item's dimension. Every question is compiled
-  (``rewards.question_compiler``): its code-decidable part becomes ``Check.spec`` and its
+  (``rewards.text.question_compiler``): its code-decidable part becomes ``Check.spec`` and its
   required strings ``Check.expects``.
 - **GenExam** (``scoring_points``; OpenGVLab/GenExam ``All_Subjects.jsonl``): one check per
   scoring point, weight = its ``score`` (the weights of an item sum to 1).
@@ -25,13 +25,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-from rewards.one_line import one_line
-from rewards.question_compiler import ARRANGEMENTS, COLOURS, RELATIONS, WEIGHTS, Anchor, QuestionSpec, TextSpec, compile_question
+from rewards.common.one_line import one_line
+from rewards.text.question_compiler import ARRANGEMENTS, COLOURS, RELATIONS, WEIGHTS, Anchor, QuestionSpec, TextSpec, compile_question
 from rewards.rubric import REGIONS, Check, Criterion, Item, Rubric, RubricError, TextExpectation
 
 def text_expectations(question: str) -> tuple[TextExpectation, ...]:
     """The text expectations of a question: one per required string of its compiled text part
-    (``rewards.question_compiler.compile_question``), carrying the place and the first anchor, or
+    (``rewards.text.question_compiler.compile_question``), carrying the place and the first anchor, or
     ``()`` when nothing of the question is code-decidable. They are necessary conditions: the
     compiled spec (``Check.spec``) says whether they also suffice."""
     return expectations_of(compile_question(question))
@@ -49,7 +49,7 @@ def expectations_of(spec: QuestionSpec | None) -> tuple[TextExpectation, ...]:
 def parse_spec(raw: Any, where: str) -> QuestionSpec:
     """A spec given by a RubricLoop row: ``{"texts": [str, ...], "arrangement"?, "count"?, "region"?,
     "anchors"?: [{"text", "relation", "other"?}], "in_box"?, "weight"?, "colour"?, "vlm_parts"?: [str, ...]}``
-    (see ``rewards.question_compiler.TextSpec``; "other" is the second anchor of "between").
+    (see ``rewards.text.question_compiler.TextSpec``; "other" is the second anchor of "between").
 
     Raises:
         RubricError: a field is missing or has a bad value (one line naming ``where``).

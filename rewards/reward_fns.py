@@ -24,7 +24,7 @@ import torch
 from PIL import Image
 from rapidfuzz.distance import Levenshtein
 
-from rewards.item_scores import ITEM_SCORES
+from rewards.scorers.item_scores import ITEM_SCORES
 from rewards.judges.base import Judge
 from rewards.judges.cache import CachedJudge
 from rewards.judges.ocr import OCRError, ocr_lines
@@ -51,7 +51,7 @@ class RubricReward:
     Args:
         judge: any ``rewards.judges.base.Judge`` (OCR, VLM, router).
         score: "pass_rate", "rubric_accuracy", "criterion_score" or "bizgeneval" (the
-            ``rewards.item_scores.ITEM_SCORES`` function of that name, in [0, 1]; a withheld
+            ``rewards.scorers.item_scores.ITEM_SCORES`` function of that name, in [0, 1]; a withheld
             verdict counts as a failed check there), or "p_yes": the mean of the judge's
             ``p_yes`` over the checks that have one and are not withheld.
         name: the name the reward is logged under; defaults to ``"rubric_<score>"``.

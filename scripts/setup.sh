@@ -12,7 +12,7 @@ command -v tesseract >/dev/null 2>&1 || missing+=(tesseract-ocr)
 [ -e /usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf ] || missing+=(fonts-liberation)
 # a CJK face (1.6 MB): the text editor writes Chinese, Japanese and Korean strings, and a test renders them
 [ -e /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ] || missing+=(fonts-wqy-microhei)
-# tesseract models for the non-Latin scripts benchmark questions quote (rewards/judges/ocr_langs.py)
+# tesseract models for the non-Latin scripts benchmark questions quote (rewards/text/ocr_langs.py)
 for lang in chi_sim jpn kor rus ell; do
   ls /usr/share/tesseract-ocr/*/tessdata/$lang.traineddata >/dev/null 2>&1 || missing+=("tesseract-ocr-${lang//_/-}")
 done

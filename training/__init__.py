@@ -2,6 +2,8 @@
 
 Follows Flow-GRPO (arXiv 2505.05470): SDE rollouts with per-step log-probs, group-relative
 advantages, a clipped-ratio policy loss and a closed-form KL to the LoRA-disabled reference.
+
+May import: ``rewards`` (never ``rewards.eval``) and ``training`` itself; never ``refine``.
 """
 
 import logging

@@ -45,7 +45,7 @@ def run(cfg: DictConfig) -> dict:
 
     Raises:
         ValueError: an unknown trainer field, a bad config or reward (``check_setup``,
-            ``check_rewards``), a leak (``training.leakage.LeakageError``), a bad held-out file
+            ``check_rewards``), a leak (``rewards.leakage.LeakageError``), a bad held-out file
             (``rewards.rubric.RubricError``); one line each.
         hydra.errors.InstantiationException: a reward or pipeline ``_target_`` fails to build.
     """
@@ -53,7 +53,7 @@ def run(cfg: DictConfig) -> dict:
     from training.data import make_dataset
     from training.grpo import GRPOConfig, NamedReward, check_rewards, check_setup, train
     from training.checkpoint import write_run_record
-    from training.leakage import check_leakage
+    from rewards.leakage import check_leakage
 
     fields = OmegaConf.to_container(cfg.trainer, resolve=True)
     unknown = sorted(set(fields) - set(GRPOConfig.__dataclass_fields__))

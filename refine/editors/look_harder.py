@@ -15,7 +15,7 @@ from PIL import Image
 from scipy import ndimage
 
 from rewards.judges.ocr import ocr_lines
-from rewards.text_match import Line, Word
+from rewards.text.text_match import Line, Word
 
 MAX_REGIONS = 40
 """At most this many regions are read per page (the smallest first: badges before pictures)."""

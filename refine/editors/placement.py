@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import ndimage
 
-from rewards.text_match import Line, region_box
+from rewards.text.text_match import Line, region_box
 
 RELATION_AREAS = ("below", "directly_below", "above", "directly_above", "right_of", "left_of", "same_row", "same_column")
 

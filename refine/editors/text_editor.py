@@ -74,7 +74,7 @@ from refine.editors.type_match import Face, TypeStyle, coverage, installed_faces
 from refine.interfaces import Failure
 from rewards.judges.ocr import ocr_lines
 from rewards.rubric import TextExpectation
-from rewards.text_match import Line, Match, Word, contains, find_matches, in_region, normalize, union_box
+from rewards.text.text_match import Line, Match, Word, contains, find_matches, in_region, normalize, union_box
 
 LOOKALIKES = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", "|": "1", "S": "5", "B": "8"})
 """Characters OCR and judges confuse, folded when deciding that a string read by the harder pass
@@ -162,7 +162,7 @@ class TextEditor:
             bundled example lost correct text ("encoder" rewritten to a missing "decoder",
             similarity 0.71); 0.75 still accepts one wrong character in a 4-character string.
         lang, psm, scale, second_psm: tesseract settings (see ``rewards.judges.ocr.ocr_lines``).
-        case_sensitive, lenient, max_lines: matching rules (see ``rewards.text_match``); use the
+        case_sensitive, lenient, max_lines: matching rules (see ``rewards.text.text_match``); use the
             judge's values so that "already matches" means the same for both.
         max_chars: longest expected string (characters) the editor works on.
         max_layout_trials: most layouts (size x width x position) tried per string.

@@ -26,9 +26,9 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from rewards.importers import load_items
-from rewards.keyword_rules import layout_strings
+from rewards.text.keyword_rules import layout_strings
 from rewards.rubric import Item
-from rewards.text_match import contains
+from rewards.text.text_match import contains
 
 HERE = Path(__file__).resolve().parent
 SOURCE = Path("/work/shared/benchmarks/bizgeneval/bizgeneval_subset.jsonl")

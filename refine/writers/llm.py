@@ -4,7 +4,7 @@ TechImage-Bench §5.1: "for every criterion with a score of 0, we used those poi
 the original image to generate editing instructions via an LMM". The model sees the current
 image, the original prompt and the failed checks grouped per criterion, and replies with one
 imperative instruction per criterion, as JSON. It runs over the same OpenAI-compatible API as the
-VLM judge (:mod:`rewards.judges.openai_client`).
+VLM judge (:mod:`rewards.models.openai_client`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Sequence
 from PIL import Image
 
 from refine.interfaces import Failure, failures_by_criterion
-from rewards.judges.openai_client import ChatClient, ChatError, image_data_url, parse_json_object, user_message
+from rewards.models.openai_client import ChatClient, ChatError, image_data_url, parse_json_object, user_message
 from rewards.rubric import Criterion, Item
 
 SYSTEM = """You write editing instructions for an image-editing model.

@@ -20,7 +20,7 @@ image's (Qwen2-VL §2.1). The p_yes values equal those of one
 full forward pass per check up to float rounding; the cost is one image encoding per image
 instead of one per check. ``shared_prefix=False`` runs the full prompt per (image, check) row.
 
-``tiny=True`` builds a random-weight Qwen2.5-VL in code (``rewards.tiny_vlm.tiny_qwen2_5_vl``)
+``tiny=True`` builds a random-weight Qwen2.5-VL in code (``rewards.models.tiny_vlm.tiny_qwen2_5_vl``)
 so tests and the ``tiny`` Hydra choice run the same code path offline.
 """
 
@@ -35,7 +35,7 @@ from typing import Any, Sequence
 import torch
 from PIL import Image
 
-from rewards import devices
+from rewards.models import devices
 from rewards.judges.vlm import PARAPHRASES, majority
 from rewards.rubric import Check, Verdict, withheld
 
@@ -64,7 +64,7 @@ def load_qwen2_5_vl(model_id: str, torch_dtype: str, device: str, tiny: bool) ->
     """
     dev, dtype = devices.require_device(device, "local_vlm", "device=cpu"), devices.torch_dtype(torch_dtype)
     if tiny:
-        from rewards.tiny_vlm import tiny_qwen2_5_vl
+        from rewards.models.tiny_vlm import tiny_qwen2_5_vl
 
         model, processor = tiny_qwen2_5_vl(seed=0)
         model = model.to(dtype)

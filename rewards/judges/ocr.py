@@ -1,6 +1,6 @@
 """The offline OCR judge: decides checks that carry text expectations, with tesseract.
 
-Reading (``ocr_lines``, ``OCRError``) lives in :mod:`rewards.judges.ocr_read`: two whole-page
+Reading (``ocr_lines``, ``OCRError``) lives in :mod:`rewards.text.ocr_read`: two whole-page
 tesseract passes at 2x plus a pass over coloured fills (badges, buttons, bands) and small text,
 each binarised and inverted on its own.
 """
@@ -12,12 +12,12 @@ from typing import Sequence
 import pytesseract  # noqa: F401  (tests patch rewards.judges.ocr.pytesseract.image_to_data)
 from PIL import Image
 
-from rewards.grounding import decide_text
-from rewards.question_compiler import Anchor, TextSpec
+from rewards.text.grounding import decide_text
+from rewards.text.question_compiler import Anchor, TextSpec
 from rewards.rubric import Check, TextExpectation, Verdict, withheld
-from rewards.text_match import Line, Match, Word, find_matches
-from rewards.judges.ocr_langs import tesseract_lang, unreadable
-from rewards.judges.ocr_read import MAX_OCR_SIDE, OCRError, ocr_lines, split_columns  # noqa: F401  (re-exported)
+from rewards.text.text_match import Line, Match, Word, find_matches
+from rewards.text.ocr_langs import tesseract_lang, unreadable
+from rewards.text.ocr_read import MAX_OCR_SIDE, OCRError, ocr_lines, split_columns  # noqa: F401  (re-exported)
 
 
 def expectation_evidence(exp: TextExpectation, best: Match | None) -> dict:
@@ -33,7 +33,7 @@ def expectation_evidence(exp: TextExpectation, best: Match | None) -> dict:
 
 
 class OCRJudge:
-    """Decides the text part of a check from OCR words and boxes (``rewards.grounding``).
+    """Decides the text part of a check from OCR words and boxes (``rewards.text.grounding``).
 
     A check's text part is its compiled spec (``Check.spec.text``: strings, lines, order, count,
     place, relations to quoted anchors, enclosing box) or, for rows that give only expectations,
@@ -42,7 +42,7 @@ class OCRJudge:
     no part only a VLM can decide; otherwise withheld. The reason names the rule that decided,
     which parts were checked and which were not.
 
-    Normalisation and matching follow :mod:`rewards.text_match`: whitespace collapsed, Unicode
+    Normalisation and matching follow :mod:`rewards.text.text_match`: whitespace collapsed, Unicode
     NFKC, typographic quotes/dashes folded to ASCII, case kept unless ``case_sensitive=False``,
     ``lenient`` forgives a leading bullet and trailing punctuation (BizGenEval's lenient
     variant); a string that wraps is matched contiguously across consecutive OCR lines joined by
@@ -62,12 +62,12 @@ class OCRJudge:
     Evidence per verdict: ``{"expects": [{"text", "region", "found", "ocr_text", "box",
     "similarity", "rule"}], "anchors": [{"text", "relation", "found", "boxes"}], "enclosing_box",
     "rule", "checked", "not_checked", "reread", "ocr_text", "box"}`` where ``rule`` is the rule
-    that decided (``rewards.grounding``: read, region, anchor, box, count, arrangement, all),
+    that decided (``rewards.text.grounding``: read, region, anchor, box, count, arrangement, all),
     ``reread`` the strips read again before a "no" (``reread_strip``), the top-level
     ``ocr_text``/``box`` are those of the first string that failed (else the first), boxes
     ``[x0, y0, x1, y1]`` in pixels and similarity in [0, 1] = rapidfuzz ``OSA.normalized_similarity`` of the normalised expected
     string and the best-matching OCR text (1 - optimal string alignment distance / longer
-    length; see ``rewards.text_match.Match``), rounded to 4 decimals; 0.0 when nothing matched.
+    length; see ``rewards.text.text_match.Match``), rounded to 4 decimals; 0.0 when nothing matched.
     """
 
     name = "ocr"
@@ -223,7 +223,7 @@ class OCRJudge:
         if not chars:
             return None
         return withheld(check, self.name, f"OCR cannot read {chars!r} here (IPA has no tesseract model; other scripts "
-                                          f"need their pack, see rewards.judges.ocr_langs.DEBIAN_PACKS)")
+                                          f"need their pack, see rewards.text.ocr_langs.DEBIAN_PACKS)")
 
 
 def _describe(spec: TextSpec) -> str:

@@ -47,7 +47,7 @@ from typing import Any, Callable, Sequence
 
 from PIL import Image
 
-from rewards.judges.openai_client import ChatClient, ChatError, image_data_url, parse_json_object, user_message
+from rewards.models.openai_client import ChatClient, ChatError, image_data_url, parse_json_object, user_message
 from rewards.rubric import Check, Verdict, withheld
 
 logger = logging.getLogger(__name__)

@@ -12,5 +12,8 @@ Result-file interop with the official tools (read and written in their formats):
 :mod:`rewards.scorers.bizgeneval_results`, :mod:`rewards.scorers.genexam_results`,
 :mod:`rewards.scorers.igenbench_results` (VISItem files), :mod:`rewards.scorers.techimage_results`
 (ProImage-Bench ``results.json``), and :mod:`rewards.scorers.verdict_results` (our per-item
-verdicts, for GenOlympiad-style rubric rows).
+verdicts, for GenOlympiad-style rubric rows). Per-item scores: :mod:`rewards.scorers.item_scores`.
+
+May import: ``rewards.common``, ``rewards.text`` and the core modules (``rewards.rubric``,
+``rewards.importers``). Never a judge, ``rewards.reward_fns`` or ``rewards.eval``.
 """

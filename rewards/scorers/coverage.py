@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from rewards.item_scores import Verdicts
+from rewards.scorers.item_scores import Verdicts
 from rewards.rubric import Item
 
 Results = Sequence[tuple[Item, Verdicts]]

@@ -35,7 +35,7 @@ from collections import defaultdict
 from typing import Any, Mapping
 
 from rewards.rubric import Item
-from rewards.item_scores import passed
+from rewards.scorers.item_scores import passed
 from rewards.scorers.coverage import Results, Verdicts, coverage
 
 RATINGS = ("spelling", "readability", "logical_consistency")

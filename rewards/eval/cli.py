@@ -1,0 +1,281 @@
+"""``rubricloop-eval``: held-out benchmark evaluation, scored as the official scorers do.
+
+    # score an existing folder of official result files
+    rubricloop-eval benchmark=bizgeneval data=bizgeneval.jsonl results=eval_results/ out=summary/
+    # generate -> judge -> score (optionally with a LoRA from rubricloop-train)
+    rubricloop-eval benchmark=bizgeneval data=bizgeneval.jsonl generator=sd3 out=runs/eval/base
+    rubricloop-eval ... generator=sd3 lora=checkpoints/ocr1/step_200 out=runs/eval/lora
+    # judge an existing folder of images (named as the benchmark's result files, .png)
+    rubricloop-eval benchmark=bizgeneval data=bizgeneval.jsonl images=my_images/ out=runs/eval/mine
+    # compare runs, split over machines, merge shards
+    rubricloop-eval compare runs/eval/base runs/eval/lora
+    rubricloop-eval ... shard=0/4 ;  rubricloop-eval merge runs/eval/base
+
+Writes into ``out``: ``scores.json`` (full precision, coverage, not-scored and withheld
+counts, per-item values), the benchmark's tables as CSV and Markdown (BizGenEval's two CSVs
+byte-identical to microsoft/BizGenEval ``evaluation/summarize.py``), ``report.html`` (unless
+``report=false``) and, when generating or judging, ``images/`` and ``results/`` (the official
+result files) and ``run.json`` (the settings; a rerun with other settings is refused, the same
+command resumes). With ``shard=i/n`` the items ``k % n == i`` go to ``<out>/shard_i-of-n/`` and
+are scored by ``rubricloop-eval merge <out>``.
+
+Exit status: 0 when every data row, item and existing result file was fine; 1 when any was bad
+(one ``error:`` line each on stderr; the others are still scored and written), or when no item
+has a result file; 2 for an option error (one line): ``data`` / ``out`` missing or unusable,
+``results`` not a folder, ``alpha`` not in (0, 1], an unknown ``benchmark``, a bad ``shard``,
+a data file that cannot be read or holds no items, a rerun with other settings. Hydra itself
+creates nothing (``conf/eval.yaml``), so an option error leaves no ``out`` behind.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import hydra
+from omegaconf import DictConfig, OmegaConf
+from tqdm.auto import tqdm
+
+from rewards.eval.score import NEEDS_DATA, SCORERS, expected_result_name, write_outputs
+from rewards.judges.cache import judge_settings
+from rewards.common.one_line import exit_on_bad_overrides
+from rewards.rubric import RubricError
+from rewards.common.shards import parse_shard, select_shard, shard_dir_name
+
+RUN_FILE = "run.json"
+SHARD_FILE = "shard.json"
+
+
+class OptionError(ValueError):
+    """A bad option: exit 2 with one line."""
+
+
+def _build(cfg: DictConfig, key: str):
+    node = cfg.get(key)
+    if node is None or "_target_" not in node:
+        return None
+    return hydra.utils.instantiate(node)
+
+
+def check_options(cfg: DictConfig) -> dict[str, Any]:
+    """Validate the options; returns ``{"mode": "score" | "judge" | "generate", paths...}``.
+
+    Raises:
+        OptionError: one line naming every bad option.
+    """
+    if cfg.benchmark not in SCORERS:
+        raise OptionError(f"benchmark={cfg.benchmark!r} is not one of {sorted(SCORERS)}")
+    has_generator = cfg.get("generator") is not None and "_target_" in cfg.generator
+    mode = "generate" if has_generator else "judge" if cfg.images else "score"
+    required = ["out"]
+    if cfg.benchmark in NEEDS_DATA or mode != "score":
+        required.insert(0, "data")
+    if mode == "score":
+        required.insert(1 if "data" in required else 0, "results")
+    missing = [k for k in required if OmegaConf.is_missing(cfg, k) or cfg.get(k) in (None, "")]
+    if missing:
+        raise OptionError(f"missing required argument(s): {' '.join(f'{k}=...' for k in missing)}")
+    problems = []
+    alpha = cfg.alpha
+    if not isinstance(alpha, (int, float)) or isinstance(alpha, bool) or not 0 < alpha <= 1:
+        problems.append(f"alpha must be a number in (0, 1], got {alpha!r}")
+    out = Path(cfg.out)
+    if out.exists() and not out.is_dir():
+        problems.append(f"out={out}: is an existing file, not a folder")
+    results = Path(cfg.results) if mode == "score" else out / "results"
+    if mode == "score" and not results.is_dir():
+        problems.append(f"results={results} is not a folder of result files")
+    if mode == "judge" and not Path(cfg.images).is_dir():
+        problems.append(f"images={cfg.images} is not a folder of images")
+    if cfg.benchmark == "genexam" and mode != "score":
+        problems.append("benchmark=genexam: its official result files need the judge's three global 0-2 ratings, "
+                        "which no judge preset gives; score an existing result folder with results=...")
+    if cfg.lora and not Path(cfg.lora).is_dir():
+        problems.append(f"lora={cfg.lora} is not a checkpoint folder (checkpoints/<run>/step_<n>)")
+    if cfg.lora and mode != "generate":
+        problems.append("lora=... needs a generator (generator=sd3 | flux | ...)")
+    if not isinstance(cfg.seed, int) or isinstance(cfg.seed, bool):
+        problems.append(f"seed must be an integer, got {cfg.seed!r}")
+    if cfg.limit is not None and (not isinstance(cfg.limit, int) or isinstance(cfg.limit, bool) or cfg.limit < 1):
+        problems.append(f"limit must be an integer >= 1 or null, got {cfg.limit!r}")
+    if not isinstance(cfg.resolution_multiple, int) or cfg.resolution_multiple < 1:
+        problems.append(f"resolution_multiple must be an integer >= 1, got {cfg.resolution_multiple!r}")
+    try:
+        shard = parse_shard(cfg.shard)
+    except ValueError as e:
+        problems.append(str(e))
+        shard = None
+    if shard and mode == "score":
+        problems.append("shard=... splits generate/judge runs; to score shards use: rubricloop-eval merge <out>")
+    if problems:
+        raise OptionError("; ".join(problems))
+    return {"mode": mode, "out": out, "results": results, "data": Path(cfg.data) if cfg.data else None}
+
+
+def run_settings(cfg: DictConfig) -> dict[str, Any]:
+    """What a resumed run must share with the first one (``run.json``)."""
+    return {"benchmark": cfg.benchmark, "data": str(Path(cfg.data).resolve()), "seed": cfg.seed, "limit": cfg.limit,
+            "alpha": float(cfg.alpha),
+            "images": str(Path(cfg.images).resolve()) if cfg.images else None,
+            "lora": str(Path(cfg.lora).resolve()) if cfg.lora else None, "resolution_multiple": cfg.resolution_multiple,
+            "generator": OmegaConf.to_container(cfg.generator, resolve=True) if cfg.get("generator") is not None else None,
+            "judge": judge_settings(OmegaConf.to_container(cfg.judge, resolve=True))}
+
+
+def check_settings(path: Path, settings: dict[str, Any]) -> None:
+    """Write ``run.json`` on the first run; refuse a rerun whose settings differ.
+
+    Raises:
+        OptionError: naming the first setting that differs.
+    """
+    if path.is_file():
+        old = json.loads(path.read_text(encoding="utf-8"))
+        for key in settings:
+            if old.get(key) != settings[key]:
+                raise OptionError(f"{path.parent} was made with other settings ({key}: {old.get(key)!r} there, "
+                                  f"{settings[key]!r} now); use another out=... or the same settings")
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(settings, indent=2), encoding="utf-8")
+
+
+def score_and_write(benchmark: str, data: Path | None, results: Path, out: Path, alpha: float,
+                    only: set[str] | None = None) -> tuple[dict[str, Any], list[str]]:
+    """Score ``results`` (only the item ids in ``only``, when given), write ``scores.json`` and
+    the tables into ``out``.
+
+    Raises:
+        RubricError: the data (or TechImage ``results.json``) cannot be read.
+    """
+    summary, errors = SCORERS[benchmark](data, results, alpha, only)
+    out.mkdir(parents=True, exist_ok=True)
+    write_outputs(benchmark, summary, out)
+    (out / "scores.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False), encoding="utf-8")
+    return summary, errors
+
+
+def log_wandb(cfg: DictConfig, out: Path, benchmark: str, summary: dict[str, Any]) -> None:
+    """The benchmark's tables as W&B Tables, when ``wandb.mode`` is not disabled."""
+    mode = cfg.wandb.mode
+    if mode == "auto":
+        mode = "online" if os.environ.get("WANDB_API_KEY") else "offline"
+    if mode == "disabled" or os.environ.get("WANDB_MODE") == "disabled":
+        return
+    import wandb
+
+    from rewards.eval.tables import TABLES
+
+    with wandb.init(project=cfg.wandb.project, name=cfg.wandb.name, mode=mode, dir=str(out), job_type="eval") as wb:
+        wb.log({stem: wandb.Table(columns=header, data=rows) for stem, header, rows in TABLES[benchmark](summary)})
+
+
+def generate_or_judge(cfg: DictConfig, opts: dict[str, Any], out: Path) -> tuple[list[str], set[str]]:
+    """Steps 1-3 of :mod:`rewards.eval.generate` over the (limited, sharded) items; returns
+    (errors, the item ids taken).
+
+    Raises:
+        RubricError: the data cannot be read. OptionError: other settings than ``run.json``.
+    """
+    from rewards.eval.generate import generate_and_judge, load_benchmark_items
+    from rewards.eval.lora import apply_lora, warn_leakage
+
+    if opts["mode"] == "generate":
+        import diffusers
+        import transformers
+
+        # prompt-truncation and LoRA-prefix notices would repeat for every item
+        transformers.utils.logging.set_verbosity_error()
+        diffusers.utils.logging.set_verbosity_error()
+    try:
+        items, errors = load_benchmark_items(cfg.benchmark, opts["data"])
+    except RubricError as e:  # data= names no readable file or folder: an option error
+        raise OptionError(f"data={e}") from None
+    if not items and not errors:
+        raise OptionError(f"data={opts['data']} holds no items")
+    selected = select_shard(items[: cfg.limit], cfg.shard)
+    check_settings(out / RUN_FILE, run_settings(cfg))
+    if cfg.shard:
+        (out / SHARD_FILE).write_text(json.dumps({"shard": cfg.shard, "items": [it.id for _, it in selected]}, indent=2),
+                                      encoding="utf-8")
+    generator = _build(cfg, "generator") if opts["mode"] == "generate" else None
+    if cfg.lora:
+        warn_leakage(Path(cfg.lora), [it for _, it in selected], opts["data"])
+        apply_lora(generator, Path(cfg.lora))
+    judge = _build(cfg, "judge")
+    what = "generate + judge" if generator is not None else "judge"
+    with tqdm(total=len(selected), desc=f"eval {cfg.benchmark} ({what})", unit="item") as bar:
+        errors += generate_and_judge(cfg.benchmark, selected, out, judge, generator,
+                                     Path(cfg.images) if cfg.images else None, cfg.seed, cfg.resolution_multiple, bar)
+    return errors, {it.id for _, it in selected}
+
+
+def run(cfg: DictConfig) -> int:
+    """Run one evaluation; returns the exit status (see the module docstring)."""
+    try:
+        opts = check_options(cfg)
+        out = opts["out"] / shard_dir_name(cfg.shard) if cfg.shard else opts["out"]
+        errors: list[str] = []
+        only = None
+        if opts["mode"] != "score":
+            errors, only = generate_or_judge(cfg, opts, out)
+            if cfg.shard:
+                for err in errors:
+                    print(f"error: {err}", file=sys.stderr)
+                print(f"{cfg.benchmark}: shard {cfg.shard}: {len(only)} items, {len(errors)} errors; wrote {out} "
+                      f"(score all shards with: rubricloop-eval merge {opts['out']})")
+                return 1 if errors else 0
+        summary, score_errors = score_and_write(cfg.benchmark, opts["data"], opts["results"], out, float(cfg.alpha), only)
+    except (OptionError, RubricError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    errors += score_errors
+    for err in errors:
+        print(f"error: {err}", file=sys.stderr)
+    if cfg.report:
+        from rewards.eval.report import write_report
+
+        print(f"report: {write_report(out)}")
+    log_wandb(cfg, out, cfg.benchmark, summary)
+    missing = summary.get("not_scored", {}).get("missing", [])
+    total = summary.get("total_items", len(summary.get("per_item", [])))
+    print(f"{cfg.benchmark}: {total} items read, {len(missing)} without a result file, {len(errors)} errors; wrote {out}")
+    if total and len(missing) == total:
+        from rewards.eval.generate import load_benchmark_items
+
+        items, _ = load_benchmark_items(cfg.benchmark, opts["data"])
+        print(f"error: no result file in {opts['results']} matches an item of {opts['data']} (wrong folder? item {missing[0]} "
+              f"expects {opts['results'] / expected_result_name(cfg.benchmark, items, missing[0])})", file=sys.stderr)
+        return 1
+    if not total and not summary.get("per_item"):
+        print(f"error: no result files found in {opts['results']}", file=sys.stderr)
+        return 1
+    return 1 if errors else 0
+
+
+@hydra.main(config_path="pkg://conf", config_name="eval", version_base="1.3")
+def _main(cfg: DictConfig) -> None:
+    code = run(cfg)
+    if code:
+        sys.exit(code)
+
+
+def main() -> None:
+    """Console entry point: ``compare`` and ``merge`` subcommands, else the Hydra app."""
+    if len(sys.argv) > 1 and sys.argv[1] in ("compare", "merge"):
+        sub = sys.argv.pop(1)
+        if sub == "compare":
+            from rewards.eval.compare import main as compare_main
+
+            sys.exit(compare_main(sys.argv[1:]))
+        from rewards.eval.merge import main as merge_main
+
+        sys.exit(merge_main(sys.argv[1:]))
+    exit_on_bad_overrides("eval")  # option errors: one line, exit 2
+    _main()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,293 @@
+"""``rubricloop-judge``: judge existing images against their rows' rubrics, nothing else.
+
+    rubricloop-judge data=rubrics.jsonl out=runs/judge                  # offline OCR judge
+    rubricloop-judge data=bizgeneval.jsonl out=runs/judge benchmark=bizgeneval judge=ocr_vlm
+
+Each row names its image in ``image`` (relative to the JSONL). Writes into ``out``:
+
+    verdicts.jsonl     one line per check: item_id, check (BizGenEval: the 1-based question
+                       index), question, tag, form, answer (yes/no/withheld), p_yes (when the
+                       judge has one), judge, reason, evidence
+    summary.json       coverage (decided / withheld, per question form, per tag, per benchmark
+                       dimension), mean item scores (rewards.scorers.item_scores), the benchmark's
+                       scores, errors, and ``complete`` (false after Ctrl-C)
+    results/<name>.json, summary_by_domain.csv, summary_by_dimension.csv
+                       with ``benchmark=bizgeneval``: the official per-image result files
+                       (rewards.scorers.bizgeneval_results) and the official summary tables
+    run.json           the settings; a rerun with others is refused
+
+Resume: an item whose every check has a line in ``verdicts.jsonl`` is not judged again; lines of
+an item a killed run left half-written are dropped and the item is judged again.
+
+Exit status as ``rubricloop-refine``: 0 when every row and item was judged, 1 when any row or
+image failed (one ``error:`` line each naming file:line or the item; the others are judged), 2
+for an option error, a ``data`` file that cannot be read or holds no rows, an unusable ``out``
+or one another live run holds, 130 on Ctrl-C (judged items are kept).
+
+Hydra itself writes nothing (``conf/judge_run.yaml``): an option error leaves no ``out``
+behind. The run writes ``<out>/.hydra/``, ``<out>/judge.log`` and keeps temporary files
+(tesseract's) in ``<out>/.tmp``, removed at the end.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+import hydra
+from omegaconf import DictConfig, OmegaConf
+from tqdm.auto import tqdm
+
+from refine.cli import build, discard, lock_out, prepare_out, run_files
+from refine.loop import ItemError, _write_json, load_image
+from rewards.importers import load_items, split_empty_rubrics
+from rewards.scorers.item_scores import score_item
+from rewards.common.one_line import exit_on_bad_overrides, one_line
+from rewards.rubric import Check, Item, RubricError, Verdict
+from rewards.scorers.bizgeneval import score_bizgeneval
+from rewards.scorers.bizgeneval_results import write_result_file, write_summary_csvs
+
+BENCHMARKS = (None, "bizgeneval")
+VERDICTS = "verdicts.jsonl"
+
+
+def check_options(cfg: DictConfig) -> None:
+    """Validate the options. Raises ValueError with one line naming the option."""
+    missing = [k for k in ("data", "out") if OmegaConf.is_missing(cfg, k) or cfg.get(k) in (None, "")]
+    if missing:
+        raise ValueError(f"missing required argument(s): {' '.join(f'{k}=...' for k in missing)}")
+    if cfg.benchmark not in BENCHMARKS:
+        raise ValueError(f"benchmark must be one of {[b for b in BENCHMARKS if b]} or null, got {cfg.benchmark!r}")
+    if cfg.limit is not None and (not isinstance(cfg.limit, int) or isinstance(cfg.limit, bool) or cfg.limit < 1):
+        raise ValueError(f"limit must be an integer >= 1 or null, got {cfg.limit!r}")
+    if not isinstance(cfg.alpha, (int, float)) or isinstance(cfg.alpha, bool) or not 0 < cfg.alpha <= 1:
+        raise ValueError(f"alpha must be a number in (0, 1], got {cfg.alpha!r}")
+    if Path(cfg.out).exists() and not Path(cfg.out).is_dir():
+        raise ValueError(f"out={cfg.out}: is an existing file, not a folder")
+
+
+def check_form(check: Check) -> str:
+    """The question form the compiler gave the check (``rewards.text.question_compiler.FORMS``);
+    "expects" for a row that gives text expectations directly, "none" otherwise."""
+    spec = getattr(check, "spec", None)
+    if spec is not None:
+        return spec.form
+    return "expects" if check.expects else "none"
+
+
+def verdict_line(item: Item, check: Check, v: Verdict) -> dict[str, Any]:
+    """One line of ``verdicts.jsonl``."""
+    line = {"item_id": item.id, "check": check.id, "question": check.question, "tag": check.tag,
+            "form": check_form(check), "answer": v.answer}
+    if v.p_yes is not None:
+        line["p_yes"] = v.p_yes
+    return line | {"judge": v.judge, "reason": v.reason, "evidence": v.evidence}
+
+
+def read_done(path: Path, items: list[Item]) -> dict[str, dict[str, Verdict]]:
+    """Verdicts of the items ``path`` holds a line for every check of; rewrites ``path`` without
+    the lines of other items (half-written by a killed run, or no longer in the data)."""
+    if not path.exists():
+        return {}
+    by_item: dict[str, dict[str, Verdict]] = defaultdict(dict)
+    for raw in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        try:
+            d = json.loads(raw)
+            by_item[str(d["item_id"])][str(d["check"])] = Verdict(str(d["check"]), d["answer"], d["judge"], d.get("reason", ""),
+                                                                  d.get("evidence"), d.get("p_yes"))
+        except (ValueError, KeyError, TypeError):
+            continue  # the torn last line of a killed run
+    done = {it.id: by_item[it.id] for it in items if it.id in by_item and set(by_item[it.id]) == {c.id for c in it.rubric.checks}}
+    keep = [json.dumps(verdict_line(it, c, done[it.id][c.id]), ensure_ascii=False) for it in items if it.id in done
+            for c in it.rubric.checks]
+    tmp = path.with_suffix(".jsonl.tmp")
+    tmp.write_text("".join(line + "\n" for line in keep), encoding="utf-8")
+    tmp.replace(path)
+    return done
+
+
+def judge_item(judge, item: Item) -> dict[str, Verdict]:
+    """Verdicts for every check of ``item`` on its image. Raises ItemError (no image, bad image)."""
+    if item.image is None:
+        raise ItemError(f"item {item.id}: no 'image' field (rubricloop-judge judges existing images)")
+    image = load_image(item.image, item.id)
+    [verdicts] = judge.judge([image], [item.prompt], [item.rubric.checks])
+    got = {v.check_id: v for v in verdicts}
+    return {c.id: got.get(c.id) or Verdict(c.id, "withheld", "loop", "judge returned no verdict") for c in item.rubric.checks}
+
+
+def _tally(groups: dict[str, Counter]) -> dict[str, dict[str, Any]]:
+    out = {}
+    for key, c in sorted(groups.items()):
+        checks = c["yes"] + c["no"] + c["withheld"]
+        out[key] = {"checks": checks, "decided": c["yes"] + c["no"], "withheld": c["withheld"],
+                    "yes": c["yes"], "no": c["no"], "coverage": (c["yes"] + c["no"]) / checks if checks else 0.0}
+    return out
+
+
+def summarize(results: list[tuple[Item, dict[str, Verdict]]], errors: list[str], n_items: int,
+              benchmark: str | None, alpha: float, complete: bool) -> dict[str, Any]:
+    """The run summary: coverage overall and per form / tag / dimension, withheld reasons, mean
+    item scores over the judged items, the benchmark's scores, and the errors."""
+    by_form, by_tag, by_dim, reasons = defaultdict(Counter), defaultdict(Counter), defaultdict(Counter), Counter()
+    total = Counter()
+    for item, verdicts in results:
+        for c in item.rubric.checks:
+            v = verdicts[c.id]
+            for groups, key in ((by_form, check_form(c)), (by_tag, c.tag or "-"), (by_dim, str(item.meta.get("dimension", "-")))):
+                groups[key][v.answer] += 1
+            total[v.answer] += 1
+            if v.answer == "withheld":
+                reasons[v.reason[:160]] += 1
+    means = {}
+    if results:
+        per_item = [score_item(item, verdicts) for item, verdicts in results]
+        means = {k: sum(s[k] for s in per_item) / len(per_item) for k in per_item[0]}
+    scores: dict[str, Any] = {"mean_item_scores": means}
+    if benchmark == "bizgeneval":
+        scores["bizgeneval"] = score_bizgeneval(results, alpha=alpha)
+    return {
+        "complete": complete,
+        "n_items": n_items,
+        "n_judged": len(results),
+        "n_failed": len(errors),
+        "coverage": _tally({"all": total})["all"],
+        "by_form": _tally(by_form),
+        "by_tag": _tally(by_tag),
+        "by_dimension": _tally(by_dim),
+        "withheld_reasons": dict(reasons.most_common(10)),
+        "scores": scores,
+        "errors": errors,
+    }
+
+
+def print_summary(summary: dict[str, Any], out: Path) -> None:
+    cov = summary["coverage"]
+    print(f"\n{summary['n_judged']} of {summary['n_items']} items judged, {summary['n_failed']} failed")
+    print(f"checks decided {cov['decided']} of {cov['checks']} ({cov['coverage']:.1%}): yes {cov['yes']}, no {cov['no']}, "
+          f"withheld {cov['withheld']}")
+    for title, key in (("dimension", "by_dimension"), ("form", "by_form")):
+        if len(summary[key]) > 1 or title == "form":
+            print(f"{title:<14}{'checks':>8}{'decided':>9}{'coverage':>10}")
+            for k, t in summary[key].items():
+                print(f"{k:<14}{t['checks']:>8}{t['decided']:>9}{t['coverage']:>10.3f}")
+    for name, value in summary["scores"]["mean_item_scores"].items():
+        print(f"mean {name}: {value:.3f}")
+    if "bizgeneval" in summary["scores"]:
+        avg = summary["scores"]["bizgeneval"]["subsets"]["all"]["average_by_dimension"]
+        if avg is not None:
+            print(f"BizGenEval all-questions Average (by dimension): {avg:.4f}")
+    for err in summary["errors"]:
+        print(f"error: {err}", file=sys.stderr)
+    print(f"verdicts: {out / VERDICTS}\nsummary: {out / 'summary.json'}")
+
+
+def run(cfg: DictConfig) -> int:
+    """Judge every row's image; returns the exit status (module docstring)."""
+    try:
+        check_options(cfg)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    data, out = Path(cfg.data), Path(cfg.out)
+    try:
+        items, load_errors = load_items(data)
+    except RubricError as e:  # data= names no readable file: an option error, as in rubricloop-refine
+        print(f"error: data={e}", file=sys.stderr)  # e: "<path>: cannot read rubric file (<reason>)"
+        return 2
+    items, empty = split_empty_rubrics(items, data)
+    load_errors += empty
+    if not items and not load_errors:
+        print(f"error: data={data} holds no items", file=sys.stderr)
+        return 2
+    items = items[: cfg.limit]
+    try:
+        created = prepare_out(out)
+        lock = lock_out(out, command="rubricloop-judge")
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    with lock:
+        settings = {"data": str(data.resolve()), "benchmark": cfg.benchmark, "alpha": cfg.alpha,
+                    "judge": OmegaConf.to_container(cfg.judge, resolve=True)}
+        before = json.loads((out / "run.json").read_text(encoding="utf-8")) if (out / "run.json").exists() else None
+        if before is not None and before != settings:
+            changed = ", ".join(k for k in settings if before.get(k) != settings[k])
+            print(f"error: {out} holds a run made with another {changed} (see {out / 'run.json'}); "
+                  "use those settings to resume, or a new out=", file=sys.stderr)
+            return 2
+        try:
+            judge = build(cfg, "judge")
+        except Exception as e:  # a judge that cannot be built (bad option, missing model) is an option error
+            print(f"error: judge: {type(e).__name__}: {' '.join(str(e).split())[:300]}", file=sys.stderr)
+            discard(out, created)
+            return 2
+        _write_json(out / "run.json", settings)
+        with run_files(cfg, out, log_name="judge.log"):  # tesseract's temporary images go to <out>/.tmp
+            return judge_all(cfg, judge, items, load_errors, out)
+
+
+def judge_all(cfg: DictConfig, judge, items: list[Item], load_errors: list[str], out: Path) -> int:
+    """Judge the items not already in ``verdicts.jsonl``, append their lines, write the summary."""
+    done = read_done(out / VERDICTS, items)
+    results = [(it, done[it.id]) for it in items if it.id in done]
+    errors = list(load_errors)
+    n_items = len(items) + len(load_errors)
+    todo = [it for it in items if it.id not in done]
+    print(f"judging {len(todo)} of {len(items)} items -> {out}" + (f" ({len(done)} already done)" if done else ""))
+
+    def finish(complete: bool) -> dict[str, Any]:
+        summary = summarize(results, errors, n_items, cfg.benchmark, cfg.alpha, complete)
+        _write_json(out / "summary.json", summary)
+        if cfg.benchmark == "bizgeneval" and complete:
+            write_summary_csvs(summary["scores"]["bizgeneval"], out)
+        return summary
+
+    try:
+        with open(out / VERDICTS, "a", encoding="utf-8") as vf, tqdm(total=len(todo), desc="judge", unit="item") as bar:
+            for item in todo:
+                try:
+                    verdicts = judge_item(judge, item)
+                except ItemError as e:
+                    verdicts, error = None, str(e)
+                except Exception as e:  # a judge or I/O failure fails this item only; Ctrl-C still stops the run
+                    verdicts, error = None, f"item {item.id}: {type(e).__name__}: {' '.join(str(e).split())[:300]}"
+                bar.update(1)
+                if verdicts is None:
+                    error = one_line(error)  # a path or id with control characters stays one line
+                    errors.append(error)
+                    bar.write(error)  # as it happens; the summary repeats it as an error: line on stderr
+                    continue
+                vf.write("".join(json.dumps(verdict_line(item, c, verdicts[c.id]), ensure_ascii=False) + "\n"
+                                 for c in item.rubric.checks))
+                vf.flush()
+                if cfg.benchmark == "bizgeneval":
+                    write_result_file(out / "results", item, verdicts)
+                results.append((item, verdicts))
+    except KeyboardInterrupt:
+        finish(complete=False)
+        print(f"\ninterrupted: judged items are kept in {out}; run the same command again to resume", file=sys.stderr)
+        return 130
+    if cfg.benchmark == "bizgeneval":
+        for item, verdicts in results:  # resumed items too, so results/ is whole
+            if item.id in done:
+                write_result_file(out / "results", item, verdicts)
+    summary = finish(complete=True)
+    print_summary(summary, out)
+    return 1 if errors else 0
+
+
+@hydra.main(config_path="pkg://conf", config_name="judge_run", version_base="1.3")
+def _main(cfg: DictConfig) -> None:
+    code = run(cfg)
+    if code:
+        raise SystemExit(code)
+
+
+def main() -> None:
+    """Console entry point: option errors exit 2 in one line, before Hydra runs the app."""
+    exit_on_bad_overrides("judge_run")  # option errors: one line, exit 2
+    _main()

@@ -1,0 +1,127 @@
+"""``rubricloop-eval merge <out>``: combine the shard folders of a sharded evaluation and score them.
+
+Each ``rubricloop-eval ... shard=i/n out=<out>`` job wrote ``<out>/shard_i-of-n/`` with its
+``run.json`` (settings), ``shard.json`` (its item ids), ``images/`` and ``results/``. Merge
+checks that the n shards share the settings, that all n are present, and that every item of the
+data was covered by exactly one shard and has its result file; then it copies the images and
+result files into ``<out>/images`` and ``<out>/results`` (TechImage: one ``results.json``
+with every shard's entries) and scores them as a plain run (tables, ``scores.json``, report).
+
+Exit status: 0 merged; 1 an item is missing, duplicated or has no result file (nothing is
+scored), or scoring found bad files; 2 no shard folders or settings that differ.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import sys
+from pathlib import Path
+
+from rewards.rubric import RubricError
+
+_SHARD = re.compile(r"^shard_(\d+)-of-(\d+)$")
+
+
+def find_shards(out: Path) -> dict[int, tuple[int, Path]]:
+    """``{i: (n, folder)}`` for every ``<out>/shard_i-of-n`` folder."""
+    found = {}
+    for p in sorted(out.iterdir()) if out.is_dir() else []:
+        m = _SHARD.match(p.name)
+        if m and p.is_dir():
+            found[int(m.group(1))] = (int(m.group(2)), p)
+    return found
+
+
+def check_coverage(data_ids: list[str], shard_items: dict[int, list[str]]) -> list[str]:
+    """One problem line per item not covered exactly once (missing, in two shards, unknown)."""
+    seen: dict[str, list[int]] = {}
+    for i, ids in sorted(shard_items.items()):
+        for item_id in ids:
+            seen.setdefault(item_id, []).append(i)
+    problems = [f"item {i} is in no shard" for i in data_ids if i not in seen]
+    problems += [f"item {i} is in shards {s}" for i, s in seen.items() if len(s) > 1]
+    known = set(data_ids)
+    problems += [f"item {i} (shard {s[0]}) is not in the data" for i, s in seen.items() if i not in known]
+    return problems
+
+
+def merge(out: Path, report: bool = True) -> int:
+    """Merge and score; returns the exit status (see the module docstring)."""
+    from rewards.eval.cli import RUN_FILE, SHARD_FILE, score_and_write
+    from rewards.eval.generate import load_benchmark_items, result_done
+
+    shards = find_shards(out)
+    if not shards:
+        print(f"error: {out} holds no shard_<i>-of-<n> folders", file=sys.stderr)
+        return 2
+    ns = {n for n, _ in shards.values()}
+    settings = [json.loads((p / RUN_FILE).read_text(encoding="utf-8")) for _, p in shards.values()]
+    if len(ns) > 1 or any(s != settings[0] for s in settings):
+        print(f"error: the shards in {out} were made with different settings or shard counts {sorted(ns)}", file=sys.stderr)
+        return 2
+    n = ns.pop()
+    absent = [i for i in range(n) if i not in shards]
+    if absent:
+        print(f"error: {out}: shard(s) {', '.join(f'{i}/{n}' for i in absent)} missing", file=sys.stderr)
+        return 1
+    run = settings[0]
+    benchmark, data = run["benchmark"], Path(run["data"])
+    try:
+        items, _ = load_benchmark_items(benchmark, data)
+    except RubricError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    items = items[: run.get("limit")]
+    shard_items = {i: json.loads((p / SHARD_FILE).read_text(encoding="utf-8"))["items"] for i, (_, p) in shards.items()}
+    problems = check_coverage([it.id for it in items], shard_items)
+    owner = {item_id: shards[i][1] for i, ids in shard_items.items() for item_id in ids}
+    problems += [f"item {it.id}: no result file in {owner[it.id] / 'results'}" for it in items
+                 if it.id in owner and not result_done(benchmark, owner[it.id] / "results", it)]
+    if problems:
+        for p in problems:
+            print(f"error: {p}", file=sys.stderr)
+        print(f"error: {len(problems)} coverage problem(s); nothing merged", file=sys.stderr)
+        return 1
+    results = out / "results"
+    for _, folder in sorted(shards.values(), key=lambda v: v[1].name):
+        for sub in ("images", "results"):
+            src = folder / sub
+            if not src.is_dir():
+                continue
+            for f in src.rglob("*"):
+                if f.is_file() and not (benchmark == "techimage" and f.name == "results.json"):
+                    target = out / sub / f.relative_to(src)
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copy2(f, target)
+    if benchmark == "techimage":
+        from rewards.scorers.techimage_results import upsert_results
+
+        for _, folder in shards.values():
+            upsert_results(results, json.loads((folder / "results" / "results.json").read_text(encoding="utf-8")))
+    (out / RUN_FILE).write_text(json.dumps(run, indent=2), encoding="utf-8")
+    try:
+        summary, errors = score_and_write(benchmark, data, results, out, run.get("alpha", 0.1), {it.id for it in items})
+    except RubricError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    summary["shards"] = {"n": n, "items_per_shard": {str(i): len(ids) for i, ids in sorted(shard_items.items())}}
+    (out / "scores.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False), encoding="utf-8")
+    for err in errors:
+        print(f"error: {err}", file=sys.stderr)
+    if report:
+        from rewards.eval.report import write_report
+
+        print(f"report: {write_report(out)}")
+    print(f"{benchmark}: merged {n} shards, {len(items)} items, each covered once; wrote {out}")
+    return 1 if errors else 0
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="rubricloop-eval merge", description=__doc__.splitlines()[0])
+    parser.add_argument("out", type=Path, help="the out=... folder the shards were written under")
+    parser.add_argument("--no-report", action="store_true", help="do not write report.html")
+    args = parser.parse_args(argv)
+    return merge(args.out, report=not args.no_report)

@@ -1,0 +1,373 @@
+"""Grounded decisions: a compiled text spec decided by code from OCR words and boxes.
+
+``decide_text(spec, lines, image)`` answers whether the text part of a question
+(:class:`rewards.text.question_compiler.TextSpec`) holds in an image whose OCR lines are ``lines``.
+Rules, applied in this order (the first that fails is named in the result):
+
+1. **read**: each required string occurs exactly (``rewards.text.text_match`` rules: normalised,
+   not inside a word, a wrapped string across consecutive lines of a column).
+2. **region**: the occurrence's centre lies in the spec's place (``text_match.region_box``).
+3. **anchor**: for every anchor, some exact occurrence of the anchor's text stands in the
+   relation (``satisfies_relation``; for "between", ``between`` and an occurrence of
+   ``Anchor.other`` too) to the occurrence. An anchor that is not read fails too
+   (the relation cannot hold); so does an occurrence that *is* the anchor.
+4. **box**: with ``in_box``, an enclosing box (a border or the edge of a filled panel on all four
+   sides, ``enclosing_box``) is found around the occurrence. Not finding one is *unknown*, not a
+   failure: the box part is then left to a VLM.
+5. **style**: with ``weight`` or ``colour``, only occurrences whose measured stroke weight and
+   ink colour (``rewards.text.text_style.measure`` on each matched word's box) match are kept. None
+   left and every estimate a clear mismatch fails; an estimate that cannot tell (too small, too
+   little ink, a colour at a bin edge, no image) is *unknown*: that part is left to a VLM.
+6. **count**: the number of distinct occurrences that pass 1-5 equals ``count``.
+7. **arrangement**: one occurrence per string (distinct words) in the spec's arrangement
+   (``in_arrangement``), searched over all combinations of the occurrences that pass 1-5.
+
+Boxes are ``(x0, y0, x1, y1)`` pixels of the judged image.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import product
+
+import numpy as np
+from PIL import Image
+
+from rewards.text.question_compiler import TextSpec
+from rewards.text.text_style import Style, matches as style_matches, measure as measure_style
+from rewards.text.text_match import Line, Match, find_matches, in_region
+
+Box = tuple[int, int, int, int]
+
+
+@dataclass
+class TextDecision:
+    """The outcome of ``decide_text``.
+
+    Attributes:
+        holds: True (every rule passed), False (``rule`` failed), or None (only the box or style
+            part is unknown: no enclosing box was found, or the style could not be measured, and
+            everything else holds).
+        rule: the rule that decided: "read", "region", "anchor", "box", "style", "count",
+            "arrangement", or "all" when every rule passed.
+        detail: one line saying why, for the verdict's reason.
+        records: per required string: ``{"text", "found", "ocr_text", "box", "similarity",
+            "rule"}`` (the best exact occurrence, else the best near match).
+        anchors: per anchor: ``{"text", "relation", "found", "boxes"}``.
+        enclosing_box: the box found for ``in_box``, or None.
+        unknown: the parts left unknown, in words ("enclosing box", "weight 'bold'", "colour 'white'").
+    """
+
+    holds: bool | None
+    rule: str
+    detail: str
+    records: list[dict] = field(default_factory=list)
+    anchors: list[dict] = field(default_factory=list)
+    enclosing_box: Box | None = None
+    unknown: list[str] = field(default_factory=list)
+
+
+def _style_mismatch(text: str, style: Style, weight: str | None, colour: str | None) -> str:
+    """Why ``style`` is not the asked one, for the verdict's reason."""
+    if colour is not None and style.rgb is not None and style.colour != colour:
+        return f"{text!r} read, but its ink is {style.colour or 'of mixed colours'} {tuple(style.rgb)}, not {colour}"
+    return f"{text!r} read, but its strokes are {style.weight} (stroke/em {style.stroke_ratio:.3f}), not {weight}"
+
+
+def _centre(b: Box) -> tuple[float, float]:
+    return (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+
+
+def _x_overlap(a: Box, b: Box) -> bool:
+    return min(a[2], b[2]) > max(a[0], b[0])
+
+
+def _y_overlap(a: Box, b: Box) -> bool:
+    return min(a[3], b[3]) > max(a[1], b[1])
+
+
+CONTEXT_REACH = 15
+"""How far (in anchor line heights) the element a context quote names may stand from it."""
+
+
+def satisfies_relation(box: Box, anchor: Box, relation: str, line_height: float) -> bool:
+    """True when ``box`` stands in ``relation`` to ``anchor`` (pixels; y grows downwards).
+
+    - below / above: the centre of ``box`` is below the anchor's bottom (above its top);
+    - directly_below / directly_above: also overlapping it horizontally, and within 4 line
+      heights (``line_height``: the anchor's height, pixels);
+    - right_of / left_of: the centre is right of the anchor's right edge (left of its left edge)
+      and the two overlap vertically (the same line or row);
+    - same_row: they overlap vertically; same_column: they overlap horizontally;
+    - context (the anchor names the element asked about: "the label under the bar with the
+      numeric label '54'", "In the section labeled 'Overall NYC media'"): they overlap, or stand
+      in one column (horizontal overlap) or one row (vertical overlap) at most ``CONTEXT_REACH``
+      anchor heights apart.
+    """
+    cx, cy = _centre(box)
+    if relation in ("below", "directly_below"):
+        ok = cy > anchor[3]
+        return ok and (relation == "below" or (_x_overlap(box, anchor) and box[1] - anchor[3] <= 4 * line_height))
+    if relation in ("above", "directly_above"):
+        ok = cy < anchor[1]
+        return ok and (relation == "above" or (_x_overlap(box, anchor) and anchor[1] - box[3] <= 4 * line_height))
+    if relation == "right_of":
+        return cx > anchor[2] and _y_overlap(box, anchor)
+    if relation == "left_of":
+        return cx < anchor[0] and _y_overlap(box, anchor)
+    if relation == "same_row":
+        return _y_overlap(box, anchor)
+    if relation == "same_column":
+        return _x_overlap(box, anchor)
+    if relation == "context":  # the element the anchor names: in its column or its row, nearby
+        reach = CONTEXT_REACH * line_height
+        gap_y = max(box[1] - anchor[3], anchor[1] - box[3], 0)
+        gap_x = max(box[0] - anchor[2], anchor[0] - box[2], 0)
+        return (_x_overlap(box, anchor) and gap_y <= reach) or (_y_overlap(box, anchor) and gap_x <= reach) \
+            or (gap_x == 0 and gap_y == 0)
+    raise ValueError(f"unknown relation {relation!r}")
+
+
+def between(box: Box, first: Box, second: Box) -> bool:
+    """True when ``box`` stands between the anchors ``first`` and ``second`` (either order):
+    its centre projects strictly inside the segment joining their centres, and lies within one
+    anchor height of that segment (so "between 'About Us' and 'Blog'" holds for the menu item
+    in the row between them, and "between two lines of a list" for the line in the list)."""
+    (ax, ay), (bx, by), (cx, cy) = _centre(first), _centre(second), _centre(box)
+    dx, dy = bx - ax, by - ay
+    length2 = dx * dx + dy * dy
+    if length2 == 0:
+        return False
+    t = ((cx - ax) * dx + (cy - ay) * dy) / length2
+    dist = abs((cx - ax) * dy - (cy - ay) * dx) / length2 ** 0.5
+    height = max(first[3] - first[1], second[3] - second[1], 1)
+    return 0.0 < t < 1.0 and dist <= height
+
+
+def in_arrangement(boxes: list[Box], arrangement: str) -> bool:
+    """True when ``boxes`` (one per required string, in the question's order) are laid out as
+    ``arrangement`` (``rewards.text.question_compiler.ARRANGEMENTS``):
+
+    - all: always;
+    - top_to_bottom: each next centre is below the previous box's centre and not inside it
+      (its centre below the previous box's bottom - 25% of its height);
+    - left_to_right: each next centre is right of the previous box's right edge - 25% of its width;
+    - reading_order: each next box starts on a later line (centre below the previous bottom) or
+      on the same line (vertical overlap) further right;
+    - lines: each next box starts below the previous one (its top at least the previous centre),
+      within 2.5 line heights of it, overlapping it horizontally;
+    - row: left to right, and every next centre within the first box's height band (one table
+      row: "a row labeled 'Advice' with values '53', '30'").
+    """
+    for a, b in zip(boxes, boxes[1:]):
+        ah, aw = max(1, a[3] - a[1]), max(1, a[2] - a[0])
+        bx, by = _centre(b)
+        if arrangement == "top_to_bottom" and not by > a[3] - 0.25 * ah:
+            return False
+        if arrangement == "left_to_right" and not bx > a[2] - 0.25 * aw:
+            return False
+        if arrangement == "reading_order" and not (by > a[3] or (_y_overlap(a, b) and bx > a[2] - 0.25 * aw)):
+            return False
+        if arrangement == "lines" and not (b[1] >= (a[1] + a[3]) / 2 and b[1] - a[3] <= 2.5 * ah and _x_overlap(a, b)):
+            return False
+        if arrangement == "row" and not (bx > a[2] - 0.25 * aw and boxes[0][1] < by < boxes[0][3]):
+            return False
+    return True
+
+
+def enclosing_box(gray: np.ndarray, box: Box, min_contrast: float = 40.0, probes: int = 7,
+                  min_coverage: float = 0.5) -> Box | None:
+    """A rectangle enclosing ``box`` in ``gray`` (uint8 or float (H, W) luminance), or None.
+
+    A pixel is *ink* when its luminance differs from the text's background (the median of a
+    3-pixel ring around ``box``) by more than ``min_contrast``. From the text box outwards, along
+    ``probes`` rows (for the left and right sides) and columns (top and bottom), every start of
+    an ink run is a candidate edge. A side is the nearest candidate that at least 3 probes share
+    (within 3 px) and whose line is ink along at least ``min_coverage`` of the box's extent on
+    that side: a solid or dashed border, or the edge of a filled panel, and not the aligned feet
+    of another line of text. All four sides must be found.
+
+    Returns:
+        ``(x0, y0, x1, y1)``: pixel positions of the four sides (of a border: its pixels nearest
+        the text; of a filled panel: the first pixels outside the fill), or None.
+    """
+    h, w = gray.shape
+    x0, y0, x1, y1 = (int(v) for v in box)
+    pad = 3
+    ring = np.concatenate([gray[max(0, y0 - pad):y0, max(0, x0):x1].ravel(), gray[y1:min(h, y1 + pad), max(0, x0):x1].ravel(),
+                           gray[max(0, y0):y1, max(0, x0 - pad):x0].ravel(), gray[max(0, y0):y1, x1:min(w, x1 + pad)].ravel()])
+    if ring.size == 0:
+        return None
+    ink = np.abs(gray.astype(np.float64) - float(np.median(ring))) > min_contrast
+    rows = np.linspace(y0, max(y0, y1 - 1), probes).round().astype(int).clip(0, h - 1)
+    cols = np.linspace(x0, max(x0, x1 - 1), probes).round().astype(int).clip(0, w - 1)
+    a, b = max(0, x0 - pad), min(w, x1 + pad)  # the scans start just outside the text
+    c, d = max(0, y0 - pad), min(h, y1 + pad)
+
+    def candidates(line: np.ndarray, start: int, step: int) -> list[int]:
+        """Image positions where an ink run starts, walking from ``start`` by ``step``."""
+        seq = line[start::step] if step > 0 else line[start::-1] if start >= 0 else line[:0]
+        starts = np.nonzero(seq & ~np.concatenate([[False], seq[:-1]]))[0]
+        return [start + step * int(k) for k in starts]
+
+    def side(scans: list[list[int]], coverage, start: int) -> int | None:
+        for pos in sorted({p for sc in scans for p in sc}, key=lambda p: abs(p - start)):  # nearest the text first
+            if sum(any(abs(p - pos) <= 3 for p in sc) for sc in scans) >= 3 and coverage(pos):
+                return pos
+        return None
+
+    def rows_covered(y: int, lo: int, hi: int) -> bool:
+        return any(ink[t, lo:hi + 1].mean() >= min_coverage for t in range(max(0, y - 1), min(h, y + 2)) if hi > lo)
+
+    def cols_covered(x: int, lo: int, hi: int) -> bool:
+        return any(ink[lo:hi + 1, t].mean() >= min_coverage for t in range(max(0, x - 1), min(w, x + 2)) if hi > lo)
+
+    left = side([candidates(ink[r], a - 1, -1) for r in rows], lambda x: cols_covered(x, y0, y1), a)
+    right = side([candidates(ink[r], b, 1) for r in rows], lambda x: cols_covered(x, y0, y1), b)
+    if left is None or right is None:
+        return None
+    # top and bottom must cover the span between the sides: a text line above or below does not
+    top = side([candidates(ink[:, q], c - 1, -1) for q in cols], lambda y: rows_covered(y, left, right), c)
+    bottom = side([candidates(ink[:, q], d, 1) for q in cols], lambda y: rows_covered(y, left, right), d)
+    if top is None or bottom is None:
+        return None
+    if not (rows_covered(top, left, right) and rows_covered(bottom, left, right)
+            and cols_covered(left, top, bottom) and cols_covered(right, top, bottom)):
+        return None
+    return (left, top, right, bottom)
+
+
+def _record(text: str, best: Match | None, rule: str, found: bool) -> dict:
+    return {"text": text, "found": found, "ocr_text": best.text if best else "", "box": list(best.box) if best else None,
+            "similarity": round(best.similarity, 4) if best else 0.0, "rule": rule}
+
+
+def decide_text(spec: TextSpec, lines: list[Line], image: Image.Image | None, size: tuple[int, int],
+                case_sensitive: bool = True, lenient: bool = False, max_lines: int = 4) -> TextDecision:
+    """Decide ``spec`` on OCR ``lines`` of an image of ``size`` (w, h) pixels (module rules 1-6).
+
+    Args:
+        image: the judged image, for the enclosing-box search (``spec.in_box``); None skips it
+            (the box part is then unknown).
+        case_sensitive, lenient, max_lines: matching rules of ``rewards.text.text_match``.
+    """
+    w, h = size
+
+    def exact(text: str) -> tuple[list[Match], Match | None]:
+        ms = find_matches(text, lines, w, h, None, case_sensitive, lenient, max_lines)
+        return [m for m in ms if m.found], (ms[0] if ms else None)
+
+    anchors = []
+    for a in spec.anchors:
+        occ, _ = exact(a.text)
+        other = exact(a.other)[0] if a.relation == "between" and a.other else []
+        anchors.append({"text": a.text, "relation": a.relation, "found": bool(occ) and (a.relation != "between" or bool(other)),
+                        "boxes": [list(m.box) for m in occ], "_occ": occ, "_other": other}
+                       | ({"other": a.other, "other_boxes": [list(m.box) for m in other]} if a.relation == "between" else {}))
+    records, passing = [], []
+    gray = np.asarray(image.convert("L")) if image is not None and spec.in_box else None
+    box_unknown, found_box = False, None
+    rgb = np.asarray(image.convert("RGB")) if image is not None and (spec.weight or spec.colour) else None
+    style_unknown, style_detail = False, ""
+    for text in spec.texts:
+        occ, best = exact(text)
+        if not occ:
+            records.append(_record(text, best, "read", False))
+            passing.append([])
+            continue
+        kept, rule = occ, "all"
+        kept = [m for m in kept if in_region(m.box, spec.region, w, h)]
+        if not kept:
+            rule = "region"
+        for a in anchors:
+            if rule != "all":
+                break
+            lh = max([m.box[3] - m.box[1] for m in a["_occ"]] or [1])
+            if a["relation"] == "between":
+                kept = [m for m in kept if any(set(m.words).isdisjoint(o.words) and set(m.words).isdisjoint(p.words)
+                                               and between(m.box, o.box, p.box) for o in a["_occ"] for p in a["_other"])]
+            else:
+                # a context anchor may be part of the string it names ("the note with the year '2024'")
+                kept = [m for m in kept if any((a["relation"] == "context" or set(m.words).isdisjoint(o.words))
+                                               and satisfies_relation(m.box, o.box, a["relation"], lh) for o in a["_occ"])]
+            if not kept:
+                rule = "anchor"
+        if rule == "all" and spec.in_box:
+            boxed = [(m, enclosing_box(gray, m.box)) if gray is not None else (m, None) for m in kept]
+            with_box = [m for m, b in boxed if b is not None]
+            if with_box:
+                found_box = next(b for m, b in boxed if b is not None)
+                kept = with_box
+            else:
+                box_unknown = True
+        style = None
+        if rule == "all" and (spec.weight or spec.colour):
+            styles = [measure_style(rgb, [(lines[li].words[wi].box, lines[li].words[wi].text) for li, wi in m.words])
+                      if rgb is not None else Style(None, None, None, None) for m in kept]
+            verdicts = [style_matches(st, spec.weight, spec.colour) for st in styles]
+            styled = [(m, st) for m, st, v in zip(kept, styles, verdicts) if v is True]
+            if styled:
+                style_unknown |= spec.count is not None and None in verdicts
+                kept, style = [m for m, _ in styled], styled[0][1]
+            elif all(v is False for v in verdicts):
+                rule, style = "style", styles[0]
+                style_detail = style_detail or _style_mismatch(text, style, spec.weight, spec.colour)
+            else:
+                style_unknown, style = True, styles[verdicts.index(None)]
+        records.append(_record(text, (kept or occ)[0], rule, rule == "all"))
+        if style is not None:
+            records[-1]["style"] = style.as_dict()
+        passing.append(kept if rule == "all" else [])
+    for a in anchors:
+        a.pop("_occ"), a.pop("_other")
+
+    asked = [f"weight {spec.weight!r}"] * bool(spec.weight) + [f"colour {spec.colour!r}"] * bool(spec.colour)
+
+    def result(holds, rule, detail):
+        unknown = (["enclosing box"] if box_unknown else []) + (asked if style_unknown else []) if holds is None else []
+        return TextDecision(holds, rule, detail, records, anchors, found_box, unknown)
+
+    for r in records:
+        if r["rule"] == "read":
+            near = f" (best match {r['ocr_text']!r}, similarity {r['similarity']:.2f})" if r["ocr_text"] else " (no text read)"
+            return result(False, "read", f"{r['text']!r} not read{near}")
+        if r["rule"] == "region":
+            where = f"the {spec.region} half" if spec.region in ("top", "bottom", "left", "right") else f"the {spec.region} region"
+            return result(False, "region", f"{r['text']!r} read, but not in {where}")
+        if r["rule"] == "anchor":
+            missing = [t for a in anchors if not a["found"] for t in (a["text"], a.get("other"))
+                       if t is not None and not (a["boxes"] if t == a["text"] else a["other_boxes"])]
+            if missing:
+                return result(False, "anchor", f"anchor {missing[0]!r} not read")
+            rels = ", ".join(f"{a['relation']} {a['text']!r}" + (f" and {a['other']!r}" if "other" in a else "") for a in anchors)
+            return result(False, "anchor", f"{r['text']!r} read, but not {rels}")
+        if r["rule"] == "style":
+            return result(False, "style", style_detail)
+    if spec.count is not None:
+        n = len(passing[0])
+        if n != spec.count:
+            return result(False, "count", f"{spec.texts[0]!r} read {n} time(s), expected {spec.count}")
+    if len(spec.texts) > 1 and spec.arrangement != "all" and not _arranged(passing, spec.arrangement):
+        return result(False, "arrangement", f"the strings are read, but not {spec.arrangement.replace('_', ' ')}")
+    if box_unknown:
+        return result(None, "box", "the strings are read; no enclosing box was found around them")
+    if style_unknown:
+        return result(None, "style", f"the strings are read; their {' and '.join(asked)} could not be measured")
+    return result(True, "all", "every string read" + (" and placed" if spec.region or spec.anchors or spec.in_box else ""))
+
+
+def _arranged(passing: list[list[Match]], arrangement: str, limit: int = 20000) -> bool:
+    """True when one occurrence per string (distinct words) can be chosen in ``arrangement``."""
+    n = 1
+    for p in passing:
+        n *= max(1, len(p))
+    if n > limit:  # too many combinations: keep the first occurrences of each string
+        passing = [p[:3] for p in passing]
+    for combo in product(*passing):
+        used = [set(m.words) for m in combo]
+        if any(not used[i].isdisjoint(used[j]) for i in range(len(used)) for j in range(i)):
+            continue
+        if in_arrangement([m.box for m in combo], arrangement):
+            return True
+    return False
+

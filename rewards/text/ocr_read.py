@@ -1,0 +1,375 @@
+"""Reading the text of a document image with tesseract: whole-page passes plus coloured fills.
+
+Engine: Debian tesseract 5 through pytesseract's ``image_to_data`` (word boxes and confidences),
+words grouped into lines by tesseract's (block, paragraph, line) numbers.
+
+Whole-page passes: upsampling 2x makes light-on-dark titles readable (at 1x tesseract 5.3
+dropped half of a white-on-navy title) for ~1.3x the time; sparse text (psm 11) then automatic
+layout (psm 3), each catch lines the other misses.
+
+Fill pass: tesseract binarises the page with one global threshold, so short light text on a
+dark fill (a white "03" on a dark green badge, a label on a button) ends up as a solid blob and
+is dropped or read as "o". :func:`find_fills` segments the page into flat colour regions
+(median-cut palette, connected components) that enclose something else (the text is a hole in
+the fill); each fill is cut out, everything outside its shape is painted with the fill colour,
+binarised on its own (Otsu), inverted when the text is lighter than the fill, scaled so its text
+is ~32 px high, and all fills are stacked into one mosaic read by a single tesseract call. A fill
+line replaces the page lines it overlaps when it is read with higher confidence; page lines
+that reach outside the fill are kept.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pytesseract
+from PIL import Image
+from scipy import ndimage
+
+from rewards.text.text_match import Line, Word
+
+
+MAX_OCR_SIDE = 8000
+"""Pixels: ``scale`` never enlarges an image's longer side beyond this."""
+
+SEGMENT_SIDE = 1024
+"""Pixels: fills are found on a copy whose longer side is at most this (box-filter downsampling)."""
+
+FILL_TEXT_HEIGHT = 32.0
+"""Pixels: a fill is scaled so the median height of what it encloses (its text) becomes this."""
+
+MAX_FILLS = 48
+"""At most this many fills are read per image (smallest first: large ones the page pass reads)."""
+
+SMALL_TEXT_HEIGHT = 11
+"""Pixels: ink runs up to this high that the page passes did not read are re-read like fills."""
+
+MIN_FILL_CONF = 50.0
+"""Tesseract confidence (0-100) a fill line needs when it overlaps nothing the page pass read."""
+
+
+class OCRError(RuntimeError):
+    """The OCR engine failed on one image (not installed, crashed, bad image)."""
+
+
+@dataclass(frozen=True)
+class Fill:
+    """A flat-coloured region that encloses other pixels (text, usually).
+
+    Attributes:
+        box: ``(x0, y0, x1, y1)`` in pixels of the original image (x1, y1 exclusive).
+        shape: bool array ``(y1 - y0, x1 - x0)``, True inside the fill's outline (holes included).
+        fill: bool array of the same shape, True on the fill colour itself.
+        text_height: median height in pixels of the enclosed components (the text size).
+    """
+
+    box: tuple[int, int, int, int]
+    shape: np.ndarray
+    fill: np.ndarray
+    text_height: float
+
+
+@dataclass(frozen=True)
+class _ReadLine:
+    line: Line
+    conf: float  # mean tesseract word confidence, 0-100
+    fill_box: tuple[int, int, int, int] | None = None  # the fill it was read in (fill lines only)
+
+
+def ocr_lines(image: Image.Image, lang: str = "eng", psm: int = 11, scale: float = 2.0,
+              second_psm: int | None = 3, fills: bool = True) -> list[Line]:
+    """Read the text lines of ``image`` with tesseract.
+
+    Args:
+        image: any PIL image; converted to RGB.
+        lang: tesseract language code(s), e.g. "eng" or "chi_sim+eng" (see
+            ``rewards.text.ocr_langs.tesseract_lang``).
+        psm: tesseract page segmentation mode (11 = sparse text, 3 = automatic page layout).
+        scale: upsampling factor applied before OCR (Lanczos), lowered so the longer side stays
+            within ``MAX_OCR_SIDE`` (never below 1); boxes are mapped back.
+        second_psm: a second pass in this mode (None: none) whose lines that overlap no line of
+            the first pass are added: with psm 11 tesseract 5.3 read nothing of a lone white
+            title on a navy band, which psm 3 reads; psm 3 alone garbled short isolated lines.
+        fills: also read flat-coloured fills (badges, buttons, bands) one by one, binarised
+            and inverted on their own (module docstring); False = the page passes only.
+
+    Returns:
+        Lines in reading order of the passes (page passes, then fill lines), split at column
+        gaps (``split_columns``); word boxes ``(x0, y0, x1, y1)`` in pixels of ``image``.
+
+    Raises:
+        OCRError: tesseract is missing or failed; the message is one line.
+    """
+    rgb = image.convert("RGB")
+    # Upsampling helps small text only; tesseract refuses sides over 32767 px, so large images
+    # are never enlarged past MAX_OCR_SIDE.
+    scale = min(scale, max(1.0, MAX_OCR_SIDE / max(rgb.size)))
+    big = rgb
+    if scale != 1.0:
+        big = rgb.resize((max(1, round(rgb.width * scale)), max(1, round(rgb.height * scale))), Image.Resampling.LANCZOS)
+    lines = _read(big, lang, psm, scale)
+    if second_psm is not None and second_psm != psm:
+        boxes = [r.line.box for r in lines]
+        lines += [r for r in _read(big, lang, second_psm, scale) if not any(_overlap(r.line.box, b) for b in boxes)]
+    if fills:
+        found = find_fills(rgb)
+        found += find_small_text(rgb, [f.box for f in found])
+        if found:
+            lines = merge_fill_lines(lines, read_fills(rgb, found, lang))
+    return [r.line for r in lines]
+
+
+def _overlap(a, b) -> bool:
+    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+
+
+def _tesseract(image: Image.Image, lang: str, psm: int) -> dict:
+    try:
+        return pytesseract.image_to_data(image, lang=lang, config=f"--psm {psm}", output_type=pytesseract.Output.DICT)
+    except (pytesseract.TesseractError, pytesseract.TesseractNotFoundError, OSError, RuntimeError) as e:
+        raise OCRError(f"tesseract failed: {' '.join(str(e).split())[:200]}") from None
+
+
+def _words(data: dict):
+    """``(key, text, conf, (x, y, w, h))`` per non-empty word of tesseract's ``image_to_data``."""
+    for i, text in enumerate(data["text"]):
+        text = (text or "").strip()
+        conf = float(data["conf"][i])
+        if text and conf >= 0:
+            key = (data["block_num"][i], data["par_num"][i], data["line_num"][i])
+            yield key, text, conf, tuple(data[k][i] for k in ("left", "top", "width", "height"))
+
+
+def _lines(grouped: dict[tuple, list[tuple[Word, float]]], fill_boxes: dict[tuple, tuple] | None = None) -> list[_ReadLine]:
+    out = []
+    for key, words in grouped.items():
+        confs = {w: c for w, c in words}
+        for piece in split_columns([w for w, _ in words]):
+            conf = sum(confs[w] for w in piece.words) / len(piece.words)
+            out.append(_ReadLine(piece, conf, (fill_boxes or {}).get(key)))
+    return out
+
+
+def _read(rgb: Image.Image, lang: str, psm: int, scale: float) -> list[_ReadLine]:
+    grouped: dict[tuple, list[tuple[Word, float]]] = {}
+    for key, text, conf, (x, y, w, h) in _words(_tesseract(rgb, lang, psm)):
+        box = (int(x / scale), int(y / scale), int(round((x + w) / scale)), int(round((y + h) / scale)))
+        grouped.setdefault(key, []).append((Word(text, box), conf))
+    return _lines(grouped)
+
+
+def split_columns(words: list[Word], gap: float = 1.5) -> list[Line]:
+    """Split one engine line where two neighbouring words are more than ``gap`` x the line's
+    median word height apart: tesseract joins text of two columns at the same height into one
+    line, which would break matching of a string that wraps inside its column."""
+    words = sorted(words, key=lambda wd: wd.box[0])
+    heights = sorted(wd.box[3] - wd.box[1] for wd in words)
+    limit = gap * max(1, heights[len(heights) // 2])
+    pieces, cur = [], [words[0]]
+    for prev, wd in zip(words, words[1:]):
+        if wd.box[0] - prev.box[2] > limit:
+            pieces.append(Line(tuple(cur)))
+            cur = []
+        cur.append(wd)
+    return pieces + [Line(tuple(cur))]
+
+
+def find_fills(rgb: Image.Image, colors: int = 16, min_side: int = 10, min_solidity: float = 0.5,
+               max_fills: int = MAX_FILLS) -> list[Fill]:
+    """Flat-coloured regions of ``rgb`` that enclose other pixels: badges, buttons, bands, boxes.
+
+    The image (downsampled to ``SEGMENT_SIDE``) is reduced to a ``colors``-entry median-cut
+    palette; every connected component (4-connectivity) of one palette colour, other than the
+    most frequent colour (the page), whose box is at least ``min_side`` pixels (original scale)
+    on both sides, that covers at least ``min_solidity`` of its box (letters with counters such as
+    "A" cover ~0.3) and that has holes, is a fill. The holes' median height is its text height.
+
+    Returns:
+        At most ``max_fills`` fills, smallest area first.
+    """
+    f = min(1.0, SEGMENT_SIDE / max(rgb.size))
+    small = rgb if f == 1.0 else rgb.resize((max(1, round(rgb.width * f)), max(1, round(rgb.height * f))), Image.Resampling.BOX)
+    index = np.asarray(small.quantize(colors=colors, method=Image.Quantize.MEDIANCUT))
+    counts = np.bincount(index.ravel(), minlength=colors)
+    page = int(counts.argmax())
+    min_px = max(2, int(min_side * f))
+    found = []
+    for c in np.flatnonzero(counts):
+        if c == page:
+            continue
+        labels, _ = ndimage.label(index == c)
+        for k, sl in enumerate(ndimage.find_objects(labels), start=1):
+            h, w = sl[0].stop - sl[0].start, sl[1].stop - sl[1].start
+            if h < min_px or w < min_px:
+                continue
+            comp = labels[sl] == k
+            if comp.sum() < min_solidity * h * w:
+                continue
+            shape = ndimage.binary_fill_holes(comp)
+            holes, n_holes = ndimage.label(shape & ~comp)
+            if n_holes == 0:
+                continue
+            heights = [s[0].stop - s[0].start for s in ndimage.find_objects(holes)]
+            found.append((h * w, sl, comp, shape, float(np.median(heights)) / f))
+    found.sort(key=lambda t: t[0])
+    fills = []
+    for _, sl, comp, shape, text_h in found[:max_fills]:
+        box = (int(sl[1].start / f), int(sl[0].start / f), min(rgb.width, int(np.ceil(sl[1].stop / f))),
+               min(rgb.height, int(np.ceil(sl[0].stop / f))))
+        size = (box[2] - box[0], box[3] - box[1])
+        fills.append(Fill(box, _resize_mask(shape, size), _resize_mask(comp, size), text_h))
+    return fills
+
+
+def find_small_text(rgb: Image.Image, known: list[tuple[int, int, int, int]], max_height: int = SMALL_TEXT_HEIGHT,
+                    contrast: int = 40, max_boxes: int = MAX_FILLS) -> list[Fill]:
+    """Runs of small ink (text lines up to ``max_height`` pixels high) that overlap none of the
+    ``known`` boxes (the fills): at the page passes' 2x, 7-8 px text is still too small for
+    tesseract, so these are cut out and read at ``FILL_TEXT_HEIGHT``.
+
+    Ink is every pixel whose luminance differs from the page's (the median) by more than
+    ``contrast``; ink dilated by 1 px vertically and 6 px horizontally joins the words of a line
+    into one component (so a word without ascenders is not taken for small text); components
+    4..``max_height`` pixels high and at least 8 wide are kept, padded by 3 px. Images whose
+    longer side exceeds ``MAX_OCR_SIDE / 4`` are skipped, to bound the cost (not measured there).
+
+    Returns:
+        At most ``max_boxes`` fills (``shape`` all True, ``fill`` = the non-ink pixels).
+    """
+    if max(rgb.size) > MAX_OCR_SIDE // 4:
+        return []
+    gray = np.asarray(rgb.convert("L")).astype(np.int16)
+    ink = np.abs(gray - int(np.median(gray))) > contrast
+    runs = ndimage.binary_dilation(ink, structure=np.ones((3, 13), bool))
+    labels, _ = ndimage.label(runs)
+    out = []
+    for sl in ndimage.find_objects(labels):
+        y0, y1, x0, x1 = sl[0].start + 1, sl[0].stop - 1, sl[1].start + 6, sl[1].stop - 6  # undo the dilation
+        h, w = y1 - y0, x1 - x0
+        if not 4 <= h <= max_height or w < 8:
+            continue
+        box = (max(0, x0 - 3), max(0, y0 - 3), min(rgb.width, x1 + 3), min(rgb.height, y1 + 3))
+        if any(_overlap(box, k) for k in known):
+            continue
+        region = ink[box[1]:box[3], box[0]:box[2]]
+        out.append(Fill(box, np.ones_like(region), ~region, float(h)))
+        if len(out) >= max_boxes:
+            break
+    return out
+
+
+def _resize_mask(mask: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    if mask.shape[::-1] == size:
+        return mask
+    return np.asarray(Image.fromarray(mask.astype(np.uint8) * 255).resize(size, Image.Resampling.NEAREST)) > 127
+
+
+def otsu_threshold(values: np.ndarray) -> float:
+    """Otsu's threshold (N. Otsu, IEEE Trans. SMC 9(1), 1979, Eq. 18: the level maximising the
+    between-class variance) of uint8 ``values``; pixels > threshold form the upper class."""
+    hist = np.bincount(values.ravel(), minlength=256).astype(float)
+    p = hist / max(1.0, hist.sum())
+    omega = np.cumsum(p)
+    mu = np.cumsum(p * np.arange(256))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        between = (mu[-1] * omega - mu) ** 2 / (omega * (1 - omega))
+    return float(np.nanargmax(np.nan_to_num(between, nan=-1.0)))
+
+
+def fill_tile(gray: np.ndarray, fill: Fill, max_width: int = 4000) -> tuple[np.ndarray, float]:
+    """One fill as black text on white, ready for tesseract.
+
+    Args:
+        gray: uint8 luminance of the whole image, shape (H, W).
+        fill: the fill to cut out.
+
+    Returns:
+        (tile, s): uint8 array (h, w) in {0, 255} with a white margin of ``pad(s)`` pixels, and the
+        scale ``s`` from original pixels to tile pixels (before the margin).
+    """
+    x0, y0, x1, y1 = fill.box
+    crop = gray[y0:y1, x0:x1].astype(np.uint8).copy()
+    level = float(np.median(crop[fill.fill])) if fill.fill.any() else float(np.median(crop))
+    # Only the fill and what it encloses remain; a 2 px rim inside the outline (anti-aliased or
+    # outlined edges, which would read as brackets) takes the fill's level too.
+    crop[~ndimage.binary_erosion(fill.shape, iterations=2)] = round(level)
+    s = float(np.clip(FILL_TEXT_HEIGHT / max(1.0, fill.text_height), 1.0, 4.0))
+    s = min(s, max_width / max(1, crop.shape[1]))
+    big = np.asarray(Image.fromarray(crop).resize((max(1, round(crop.shape[1] * s)), max(1, round(crop.shape[0] * s))),
+                                                  Image.Resampling.LANCZOS))
+    t = otsu_threshold(big)
+    other = big[(big > t) != (level > t)]  # the class the fill is not in: the text
+    ink = float(np.median(other)) if other.size else 255.0 - level
+    # Grey levels stretched so the fill is white and the text black (inverted when the text is
+    # lighter): tesseract reads small text better from grey edges than from a binarised copy.
+    tile = np.clip((big.astype(np.float32) - level) / (ink - level if ink != level else 1.0), 0, 1)
+    tile = np.round(255 * (1 - tile)).astype(np.uint8)
+    pad = _pad(s)
+    return np.pad(tile, pad, constant_values=255), s
+
+
+def _pad(s: float) -> int:
+    return int(round(0.5 * FILL_TEXT_HEIGHT)) + 4
+
+
+def read_fills(rgb: Image.Image, fills: list[Fill], lang: str = "eng", psm: int = 11) -> list[_ReadLine]:
+    """Read every fill in one tesseract call on a vertical mosaic of their tiles (``fill_tile``).
+
+    Returns lines with boxes in pixels of ``rgb``; a word belongs to the tile its centre is in.
+
+    Raises:
+        OCRError: tesseract failed.
+    """
+    gray = np.asarray(rgb.convert("L"))
+    tiles = [fill_tile(gray, f) for f in fills]
+    width = max(t.shape[1] for t, _ in tiles)
+    offsets, y = [], 0
+    for t, _ in tiles:
+        offsets.append(y)
+        y += t.shape[0]
+    mosaic = np.full((y, width), 255, np.uint8)
+    for (t, _), oy in zip(tiles, offsets):
+        mosaic[oy:oy + t.shape[0], :t.shape[1]] = t
+    grouped: dict[tuple, list[tuple[Word, float]]] = {}
+    for key, text, conf, (x, wy, w, h) in _words(_tesseract(Image.fromarray(mosaic), lang, psm)):
+        i = int(np.searchsorted(offsets, wy + h / 2, side="right")) - 1
+        (_, s), f = tiles[i], fills[i]
+        pad = _pad(s)
+        bx, by = f.box[0] - pad / s, f.box[1] - pad / s  # the tile's origin in original pixels
+        ty = wy - offsets[i]
+        box = (int(bx + x / s), int(by + ty / s), int(round(bx + (x + w) / s)), int(round(by + (ty + h) / s)))
+        box = (max(f.box[0], box[0]), max(f.box[1], box[1]), min(f.box[2], box[2]), min(f.box[3], box[3]))
+        grouped.setdefault((i, *key), []).append((Word(text, box), conf))
+    return _lines(grouped, {k: fills[k[0]].box for k in grouped})
+
+
+def _mean_conf(lines: list[_ReadLine]) -> float:
+    sizes = [max(1, len(r.line.text)) for r in lines]
+    return sum(r.conf * n for r, n in zip(lines, sizes)) / sum(sizes)
+
+
+def merge_fill_lines(page: list[_ReadLine], fill_lines: list[_ReadLine]) -> list[_ReadLine]:
+    """Page lines plus fill lines, without duplicates.
+
+    A fill line that overlaps no page line is added when its confidence is at least
+    ``MIN_FILL_CONF``. One that overlaps page lines replaces them when every one of them lies
+    (80% of its box) inside the fill line's fill and their character-weighted mean confidence is
+    lower (the badge read as "o"); otherwise the page lines are kept and the fill line is dropped:
+    a word re-read alone never replaces the page line it is part of.
+    """
+    def inside(box, fbox):  # at least 80% of the line's box lies in the fill's box
+        w = max(0, min(box[2], fbox[2]) - max(box[0], fbox[0]))
+        h = max(0, min(box[3], fbox[3]) - max(box[1], fbox[1]))
+        return w * h >= 0.8 * max(1, (box[2] - box[0]) * (box[3] - box[1]))
+
+    kept = list(page)
+    for r in fill_lines:
+        fbox = r.fill_box
+        hits = [p for p in kept if _overlap(p.line.box, r.line.box)]
+        if not hits:
+            if r.conf >= MIN_FILL_CONF:
+                kept.append(r)
+        elif fbox is not None and all(inside(p.line.box, fbox) for p in hits) and r.conf > _mean_conf(hits):
+            kept = [p for p in kept if not any(p is h for h in hits)] + [r]
+    return kept

@@ -1,0 +1,174 @@
+"""`rubricloop-judge` as a user runs it: verdict lines, bad rows and images, official result files, resume."""
+
+import csv
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from hydra import compose, initialize_config_module
+from PIL import Image, ImageDraw, ImageFont
+
+from rewards.eval.judge_cli import run
+
+SCRIPT = Path(sys.executable).with_name("rubricloop-judge")
+ENV = {**os.environ, "WANDB_MODE": "disabled", "OMP_NUM_THREADS": "1"}
+FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
+QUESTIONS = ['Is the slide title exactly "Quarterly Revenue"?',
+             'Does the footer read exactly "Annual Outlook"?',
+             "Is the background a light colour?"]
+
+
+def page(path: Path, text: str) -> None:
+    im = Image.new("RGB", (420, 110), (255, 255, 255))
+    ImageDraw.Draw(im).text((24, 30), text, font=ImageFont.truetype(FONT, 30), fill=(20, 20, 20))
+    im.save(path)
+
+
+def bizgeneval_row(item_id: str, image: str) -> dict:
+    return {"id": item_id, "domain": "slides", "dimension": "text", "prompt": "a slide", "questions": QUESTIONS,
+            "easy_qidxs": [1], "hard_qidxs": [2, 3], "image": image}
+
+
+def write_data(tmp_path: Path) -> Path:
+    page(tmp_path / "good.png", "Quarterly Revenue")
+    (tmp_path / "corrupt.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00garbage")
+    lines = [json.dumps(bizgeneval_row("good", "good.png")),
+             '{"id": "half-a-line", "questions": ',
+             json.dumps(bizgeneval_row("broken", "corrupt.png"))]
+    data = tmp_path / "data.jsonl"
+    data.write_text("\n".join(lines) + "\n")
+    return data
+
+
+def test_bad_row_and_corrupt_image_fail_alone_and_the_rest_is_judged(tmp_path):
+    data, out = write_data(tmp_path), tmp_path / "out"
+    proc = subprocess.run([str(SCRIPT), f"data={data}", f"out={out}", "benchmark=bizgeneval"],
+                          capture_output=True, text=True, env=ENV, timeout=600)
+    assert proc.returncode == 1, proc.stderr
+    errors = [ln for ln in proc.stderr.splitlines() if ln.startswith("error: ")]
+    assert len(errors) == 2, proc.stderr
+    assert errors[0].startswith(f"error: {data}:2: malformed JSON")
+    assert errors[1].startswith("error: item broken: ") and "corrupt.png" in errors[1]
+    assert "Traceback" not in proc.stderr
+
+    lines = [json.loads(ln) for ln in (out / "verdicts.jsonl").read_text().splitlines()]
+    assert [(ln["item_id"], ln["check"]) for ln in lines] == [("good", "1"), ("good", "2"), ("good", "3")]
+    assert [ln["answer"] for ln in lines] == ["yes", "no", "withheld"]
+    assert [ln["judge"] for ln in lines[:2]] == ["ocr", "ocr"]  # the withheld one names the router
+    assert all(ln["reason"] and "p_yes" not in ln for ln in lines)  # OCR has no p_yes
+    assert lines[0]["evidence"]["expects"][0]["ocr_text"] == "Quarterly Revenue"
+
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["complete"] is True
+    assert (summary["n_items"], summary["n_judged"], summary["n_failed"]) == (3, 1, 2)
+    assert summary["coverage"] == {"checks": 3, "decided": 2, "withheld": 1, "yes": 1, "no": 1, "coverage": 2 / 3}
+    assert summary["by_dimension"]["text"]["decided"] == 2
+    # BizGenEval penalty on all 3 questions, 2 errors (a "no" and a withheld): 1 - 0.1 * 2
+    biz = summary["scores"]["bizgeneval"]["subsets"]["all"]
+    assert abs(biz["by_dimension"]["text"]["error_score"] - 0.8) < 1e-12
+
+    # The official per-image result file, named after the row's image, as summarize.py reads it.
+    result = json.loads((out / "results" / "good.json").read_text())
+    assert [result["meta_info"][q]["result"] for q in ("1", "2", "3")] == [True, False, False]
+    assert result["meta_info"]["3"]["answer"] == "withheld"
+    rows = list(csv.reader((out / "summary_by_dimension.csv").open(newline="")))
+    assert rows[0][:4] == ["Split", "Layout", "Attribute", "Text"] and rows[-1][0] == "all" and rows[-1][3] == "0.8000"
+
+
+def test_rerun_resumes_and_redoes_a_half_written_item(tmp_path):
+    page(tmp_path / "a.png", "Quarterly Revenue")
+    page(tmp_path / "b.png", "Annual Outlook")
+    data = tmp_path / "data.jsonl"
+    data.write_text(json.dumps(bizgeneval_row("a", "a.png")) + "\n" + json.dumps(bizgeneval_row("b", "b.png")) + "\n")
+    out = tmp_path / "out"
+    with initialize_config_module("conf", version_base="1.3"):
+        cfg = compose("judge_run", overrides=[f"data={data}", f"out={out}"])
+        assert run(cfg) == 0
+        verdicts = out / "verdicts.jsonl"
+        first = verdicts.read_text()
+        assert len(first.splitlines()) == 6
+        # a killed run: item b's lines are half written
+        torn = "".join(first.splitlines(keepends=True)[:4]) + '{"item_id": "b", "check": "2", "ans'
+        verdicts.write_text(torn)
+        assert run(cfg) == 0
+        assert verdicts.read_text() == first  # b judged again, a kept, nothing twice
+        other = compose("judge_run", overrides=[f"data={data}", f"out={out}", "benchmark=bizgeneval"])
+        assert run(other) == 2  # another setting into the same folder is refused
+
+
+def test_option_errors_exit_2(tmp_path, capsys):
+    with initialize_config_module("conf", version_base="1.3"):
+        assert run(compose("judge_run", overrides=[f"out={tmp_path / 'o'}"])) == 2
+        assert "missing required argument(s): data=..." in capsys.readouterr().err
+        (tmp_path / "file").write_text("x")
+        assert run(compose("judge_run", overrides=[f"data={tmp_path / 'd.jsonl'}", f"out={tmp_path / 'file'}"])) == 2
+        assert "is an existing file" in capsys.readouterr().err
+        assert run(compose("judge_run", overrides=[f"data={tmp_path / 'd.jsonl'}", f"out={tmp_path / 'o'}",
+                                                   "benchmark=genexam"])) == 2
+
+
+def test_option_errors_leave_no_out_and_name_the_option(tmp_path, capsys):
+    """As rubricloop-refine: out= an existing file, an unreadable or empty data= and a bad option
+    exit 2 with one line, and Hydra creates no out folder before the check."""
+    (tmp_path / "afile").write_text("x")
+    (tmp_path / "empty.jsonl").write_text("\n")
+    cases = [(["data=bad.jsonl", "out=afile"], "error: out=afile: is an existing file, not a folder"),
+             (["data=bad.jsonl", "out=o", "limit=-3"], "error: limit must be an integer >= 1 or null, got -3")]
+    for args, line in cases:
+        proc = subprocess.run([str(SCRIPT), *args], cwd=tmp_path, capture_output=True, text=True, env=ENV, timeout=300)
+        assert (proc.returncode, proc.stderr) == (2, line + "\n")
+    with initialize_config_module("conf", version_base="1.3"):
+        for data, line in (("nope.jsonl", "error: data=nope.jsonl: cannot read rubric file (No such file or directory)"),
+                           ("empty.jsonl", "error: data=empty.jsonl holds no items")):
+            cwd = os.getcwd()
+            os.chdir(tmp_path)
+            try:
+                code = run(compose("judge_run", overrides=[f"data={data}", "out=o"]))
+            finally:
+                os.chdir(cwd)
+            assert (code, capsys.readouterr().err) == (2, line + "\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile", "empty.jsonl"]
+
+
+def test_lock_names_rubricloop_judge_and_temp_files_stay_in_out(tmp_path, capsys, monkeypatch):
+    import tempfile
+
+    from filelock import FileLock
+
+    import rewards.eval.judge_cli as judge_cli
+
+    page(tmp_path / "a.png", "Quarterly Revenue")
+    data, out = tmp_path / "data.jsonl", tmp_path / "out"
+    data.write_text(json.dumps(bizgeneval_row("a", "a.png")) + "\n")
+    seen = []
+    real_judge_item = judge_cli.judge_item
+
+    def judge_item(judge, item):  # where tesseract (pytesseract uses tempfile) writes its images
+        seen.append(tempfile.gettempdir())
+        return real_judge_item(judge, item)
+
+    monkeypatch.setattr(judge_cli, "judge_item", judge_item)
+    with initialize_config_module("conf", version_base="1.3"):
+        cfg = compose("judge_run", overrides=[f"data={data}", f"out={out}"])
+        out.mkdir()
+        with FileLock(out / ".lock", timeout=0):
+            capsys.readouterr()
+            assert run(cfg) == 2
+        assert capsys.readouterr().err == (f"error: out={out} is in use by another running rubricloop-judge (it holds "
+                                           f"{out / '.lock'}); wait for it to finish or use another out=\n")
+        assert run(cfg) == 0
+    assert seen == [str(out / ".tmp")] and tempfile.gettempdir() != str(out / ".tmp")
+    assert not (out / ".tmp").exists() and (out / "judge.log").is_file() and (out / ".hydra" / "config.yaml").is_file()
+
+
+def test_option_errors_are_one_line_for_every_console_script():
+    from rewards.common.one_line import check_overrides
+
+    assert check_overrides(["data=x.jsonl", "out=/tmp/o"], "judge_run") is None
+    assert check_overrides(["bogus=1"], "judge_run").startswith("Could not override 'bogus'")
+    problem = check_overrides(["judge=nosuch"], "judge_run")
+    assert "Could not find 'judge/nosuch'" in problem and "\n" not in problem
+    assert check_overrides(["bogus=2"], "eval").startswith("Could not override 'bogus'")
+    assert check_overrides(["--cfg", "job"], "refine") is None  # Hydra's own flags are Hydra's

@@ -1,0 +1,62 @@
+"""Text editor on rendered documents: colours, in-place fixes, placement, fix rate on the example."""
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from refine.editors.text_editor import TextEditor, two_means_colours
+from rewards.importers import load_items
+from rewards.judges.ocr import OCRJudge
+from rewards.rubric import Check, TextExpectation
+from pages import page
+
+pytestmark = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
+EXAMPLE = Path(__file__).resolve().parents[2] / "refine" / "example"
+
+
+def failing(judge, img, checks):
+    verdicts = judge.judge([img], [""], [checks])[0]
+    return [(c, v) for c, v in zip(checks, verdicts) if v.answer == "no"]
+
+
+def test_two_means_light_on_dark():
+    # 30% white glyph pixels on navy: min/max would call navy the "text"; two-means must not.
+    navy, white = np.array([25, 40, 90], np.uint8), np.array([250, 250, 250], np.uint8)
+    pixels = np.vstack([np.tile(navy, (70, 1)), np.tile(white, (30, 1))])
+    ink, bg = two_means_colours(pixels, np.tile(navy, (40, 1)))
+    assert ink == (250, 250, 250) and bg == (25, 40, 90)
+    ink, bg = two_means_colours(255 - pixels, np.tile(255 - navy, (40, 1)))
+    assert ink == (5, 5, 5) and bg == (230, 215, 165)
+
+
+def test_replace_light_on_dark_and_keep_correct_text():
+    img = page([("Market Outlok 2025", (30, 22), 30, (250, 250, 250)),
+                ("Female", (40, 200), 24, (20, 20, 20)),
+                ("Revenue by region", (40, 280), 24, (20, 20, 20))], band=(0, 80, (25, 40, 90)))
+    judge, editor = OCRJudge(), TextEditor()
+    checks = [Check("1", "q", expects=(TextExpectation("Market Outlook 2025", "top"),)),
+              Check("2", "q", expects=(TextExpectation("Male"),)),
+              Check("3", "q", expects=(TextExpectation("Revenue by region"),)),
+              Check("4", "Is the chart pleasing?")]
+    fails = failing(judge, img, checks)
+    assert [c.id for c, _ in fails] == ["1", "2"]
+    out = editor.edit(img, "", fails, seed=0)
+    assert [a["action"] for a in editor.last_actions] == ["replace", "place"]  # "Female" is not rewritten
+    assert [v.answer for v in judge.judge([out], [""], [checks[:3] + [Check("5", "q", expects=(TextExpectation("Female"),))]])[0]] == ["yes"] * 4
+    band = np.asarray(out)[:80].reshape(-1, 3).astype(int)
+    assert np.median(band.sum(1)) < 200 and (band.sum(1) > 700).sum() > 500  # still light text on navy
+    # Failures without expectations leave the image as it was.
+    assert np.array_equal(np.asarray(editor.edit(img, "", [(checks[3], fails[0][1])], 0)), np.asarray(img))
+
+
+def test_missing_string_placed_in_region():
+    img = page([("Quarterly results", (40, 30), 26, (0, 0, 0))])
+    judge, editor = OCRJudge(), TextEditor()
+    chk = Check("1", "q", expects=(TextExpectation("Call us today", "bottom"),))
+    out = editor.edit(img, "", failing(judge, img, [chk]), seed=0)
+    assert editor.last_actions[0]["action"] == "place" and editor.last_actions[0]["box"][1] >= 180
+    assert judge.judge([out], [""], [[chk]])[0][0].answer == "yes"
