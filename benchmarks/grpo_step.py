@@ -73,9 +73,17 @@ def build(scale: str, model: str, device: str, group_size: int, accelerator: Acc
         with torch.device(device):  # random init on the GPU: fast, and no 48 GB fp32 copy in host RAM
             transformer = cls.from_config(config).to(torch.bfloat16)
         res, dtype, rank = 512, torch.bfloat16, 32
-        pipe = SimpleNamespace(transformer=transformer, vae_scale_factor=vae_scale, _prepare_latent_image_ids=FluxPipeline._prepare_latent_image_ids)
+        pipe = SimpleNamespace(
+            transformer=transformer,
+            vae_scale_factor=vae_scale,
+            _prepare_latent_image_ids=FluxPipeline._prepare_latent_image_ids,
+        )
     transformer.requires_grad_(False)
-    transformer.add_adapter(LoraConfig(r=rank, lora_alpha=rank, init_lora_weights="gaussian", target_modules=list(preset.lora_target_modules)))
+    transformer.add_adapter(
+        LoraConfig(
+            r=rank, lora_alpha=rank, init_lora_weights="gaussian", target_modules=list(preset.lora_target_modules)
+        )
+    )
     for p in transformer.parameters():
         if p.requires_grad:
             p.data = p.data.float()
@@ -94,11 +102,22 @@ def build(scale: str, model: str, device: str, group_size: int, accelerator: Acc
 
     cond = random_cond(group_size)
     uncond = random_cond(1) if preset.cfg else None
-    policy = Policy(family, transformer, transformer, dtype, device, uncond, float(preset.cfg_scale), 0.7, accelerator.autocast)
+    policy = Policy(
+        family, transformer, transformer, dtype, device, uncond, float(preset.cfg_scale), 0.7, accelerator.autocast
+    )
     return policy, cond
 
 
-def grpo_step(policy: Policy, accelerator: Accelerator, optimizer, cond: dict, sigmas, sde_steps: list[int], train_steps: list[int], batch: int) -> float:
+def grpo_step(
+    policy: Policy,
+    accelerator: Accelerator,
+    optimizer,
+    cond: dict,
+    sigmas,
+    sde_steps: list[int],
+    train_steps: list[int],
+    batch: int,
+) -> float:
     """One GRPO step as the trainer runs it; returns its summed loss (so no work is skipped)."""
     r = policy.rollout(cond, sigmas, sde_steps, torch.Generator().manual_seed(0))
     group = r.final.shape[0]
@@ -107,9 +126,18 @@ def grpo_step(policy: Policy, accelerator: Accelerator, optimizer, cond: dict, s
     plan = minibatch_plan(torch.arange(group, device=r.final.device), [group], batch)
     total = 0.0
     for idx, weight in plan:
-        mb = Minibatch(r.latents[idx][:, keep_idx], r.next_latents[idx][:, keep_idx], r.log_probs[idx][:, keep_idx], advantages[idx],
-                       {k: v[idx] for k, v in cond.items()}, torch.tensor(train_steps).expand(len(idx), -1), weight)
-        stats = update_minibatch(mb, policy, accelerator=accelerator, sigmas=sigmas, clip_range=1e-4, beta=0.04, grad_accum=len(plan))
+        mb = Minibatch(
+            r.latents[idx][:, keep_idx],
+            r.next_latents[idx][:, keep_idx],
+            r.log_probs[idx][:, keep_idx],
+            advantages[idx],
+            {k: v[idx] for k, v in cond.items()},
+            torch.tensor(train_steps).expand(len(idx), -1),
+            weight,
+        )
+        stats = update_minibatch(
+            mb, policy, accelerator=accelerator, sigmas=sigmas, clip_range=1e-4, beta=0.04, grad_accum=len(plan)
+        )
         total += sum(stats["loss"])
     optimizer.step()
     optimizer.zero_grad()
@@ -137,7 +165,11 @@ def run_mode(args: argparse.Namespace) -> dict:
     if device == "cuda":
         torch.cuda.synchronize()
     seconds = (time.perf_counter() - t0) / args.repeats
-    peak = torch.cuda.max_memory_allocated() / 2**30 if device == "cuda" else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+    peak = (
+        torch.cuda.max_memory_allocated() / 2**30
+        if device == "cuda"
+        else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+    )
     return {"mode": args.mode, "s_per_step": seconds, "peak_gib": peak}
 
 
@@ -155,18 +187,24 @@ def main() -> None:
         print(json.dumps(run_mode(args)))
         return
     model = args.model if args.scale == "real" else "tiny_sd3"
-    print(f"scale={args.scale} model={model} G={args.group_size} b={args.batch_size} T={args.steps} device={'cuda' if args.scale == 'real' else 'cpu'}")
+    print(
+        f"scale={args.scale} model={model} G={args.group_size} b={args.batch_size} T={args.steps} device={'cuda' if args.scale == 'real' else 'cpu'}"
+    )
     results = {}
     for key, (label, _) in MODES.items():  # a fresh process per mode: peak memory is that mode's alone
         proc = subprocess.run([sys.executable, __file__, *sys.argv[1:], "--mode", key], capture_output=True, text=True)
         if proc.returncode != 0:
-            sys.exit(f"grpo_step: mode {key!r} failed (exit {proc.returncode}): {proc.stderr.strip().splitlines()[-1:]}")
+            sys.exit(
+                f"grpo_step: mode {key!r} failed (exit {proc.returncode}): {proc.stderr.strip().splitlines()[-1:]}"
+            )
         results[label] = json.loads(proc.stdout.strip().splitlines()[-1])
     base = results["full trajectory"]
     mem = "peak GiB (CUDA allocated)" if args.scale == "real" else "peak RSS GiB (own process)"
     print(f"{'mode':<24}{'s/step':>10}{'x full':>9}{mem:>30}{'x full':>9}")
     for name, r in results.items():
-        print(f"{name:<24}{r['s_per_step']:>10.3f}{r['s_per_step'] / base['s_per_step']:>9.2f}{r['peak_gib']:>30.3f}{r['peak_gib'] / base['peak_gib']:>9.2f}")
+        print(
+            f"{name:<24}{r['s_per_step']:>10.3f}{r['s_per_step'] / base['s_per_step']:>9.2f}{r['peak_gib']:>30.3f}{r['peak_gib'] / base['peak_gib']:>9.2f}"
+        )
 
 
 if __name__ == "__main__":

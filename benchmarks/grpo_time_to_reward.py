@@ -38,7 +38,10 @@ MODES = {  # key -> (label, GRPOConfig overrides as a function of T and the numb
     "full": ("full trajectory", lambda T, n: {"timestep_fraction": 1.0}),
     "subset": ("timestep subset 0.5", lambda T, n: {"timestep_fraction": 0.5}),
     "fast": ("Flow-GRPO-Fast window", lambda T, n: {"sde_window": 2}),
-    "mixgrpo": ("MixGRPO sliding window", lambda T, n: {"sde_window": 2, "window_schedule": "mixgrpo", "window_shift_every": max(1, n // 3)}),
+    "mixgrpo": (
+        "MixGRPO sliding window",
+        lambda T, n: {"sde_window": 2, "window_schedule": "mixgrpo", "window_shift_every": max(1, n // 3)},
+    ),
 }
 
 
@@ -51,9 +54,9 @@ def run_one(mode: str, seed: int, args: argparse.Namespace) -> dict:
     torch.set_num_threads(1)
     transformers.logging.set_verbosity_error()
     from rewards.models.tiny_pipelines import tiny_sd3_pipeline
+    from rewards.toy_rewards import MeanRedness
     from training import grpo
     from training.data import make_dataset
-    from rewards.toy_rewards import MeanRedness
 
     train_items, val_items = make_dataset(200, 0, val_fraction=0.05)
     logs: dict[int, dict] = {}
@@ -80,16 +83,48 @@ def run_one(mode: str, seed: int, args: argparse.Namespace) -> dict:
     grpo.evaluate = timed_evaluate
     with tempfile.TemporaryDirectory() as out:
         cfg = grpo.GRPOConfig(
-            output_dir=out, run_name=f"{mode}_{seed}", seed=seed, num_steps=args.steps, prompts_per_step=2, group_size=8,
-            batch_size=16, resolution=16, train_sampling_steps=args.T, eval_sampling_steps=args.T, cfg=False, beta=0.0,
-            lr=3e-2, lora_rank=4, lora_alpha=4, lora_target_modules=["to_q", "to_k", "to_v", "to_out.0", "proj_out"],
-            eval_every=args.eval_every, num_eval_prompts=8, save_every=args.steps, keep_last=1,
+            output_dir=out,
+            run_name=f"{mode}_{seed}",
+            seed=seed,
+            num_steps=args.steps,
+            prompts_per_step=2,
+            group_size=8,
+            batch_size=16,
+            resolution=16,
+            train_sampling_steps=args.T,
+            eval_sampling_steps=args.T,
+            cfg=False,
+            beta=0.0,
+            lr=3e-2,
+            lora_rank=4,
+            lora_alpha=4,
+            lora_target_modules=["to_q", "to_k", "to_v", "to_out.0", "proj_out"],
+            eval_every=args.eval_every,
+            num_eval_prompts=8,
+            save_every=args.steps,
+            keep_last=1,
         )
         cfg = replace(cfg, **MODES[mode][1](args.T, args.steps))
-        history = grpo.train(cfg, tiny_sd3_pipeline(0), {"redness": MeanRedness()}, {"redness": 1.0}, train_items, val_items, {"max_sequence_length": 16})
+        history = grpo.train(
+            cfg,
+            tiny_sd3_pipeline(0),
+            {"redness": MeanRedness()},
+            {"redness": 1.0},
+            train_items,
+            val_items,
+            {"max_sequence_length": 16},
+        )
     evals_in_loop = iter(eval_seconds)
-    seconds = [logs[s]["s_per_step"] - (next(evals_in_loop) if s % args.eval_every == 0 else 0.0) for s in range(args.steps)]
-    return {"mode": mode, "seed": seed, "eval_step": history["eval_step"], "eval_reward": history["eval_reward"], "seconds": seconds}
+    seconds = [
+        logs[s]["s_per_step"] - (next(evals_in_loop) if s % args.eval_every == 0 else 0.0) for s in range(args.steps)
+    ]
+    return {
+        "mode": mode,
+        "seed": seed,
+        "eval_step": history["eval_step"],
+        "eval_reward": history["eval_reward"],
+        "seconds": seconds,
+    }
 
 
 def time_to(run: dict, threshold: float) -> tuple[float, float]:
@@ -105,16 +140,22 @@ def spread(values: list[float], fmt: str) -> str:
     med = statistics.median(values)
     lo, hi = min(values), max(values)
     show = lambda v: "n/r" if v == float("inf") else format(v, fmt)  # noqa: E731
-    return f"{show(med)} [{show(lo)}, {show(hi)}]" + ("" if len(finite) == len(values) else f" ({len(values) - len(finite)} not reached)")
+    return f"{show(med)} [{show(lo)}, {show(hi)}]" + (
+        "" if len(finite) == len(values) else f" ({len(values) - len(finite)} not reached)"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3], help="report seeds (seed 0 was used for tuning)")
+    parser.add_argument(
+        "--seeds", type=int, nargs="+", default=[1, 2, 3], help="report seeds (seed 0 was used for tuning)"
+    )
     parser.add_argument("--steps", type=int, default=30, help="GRPO steps per run")
     parser.add_argument("-T", type=int, default=6, help="sampling steps")
     parser.add_argument("--eval-every", type=int, default=2)
-    parser.add_argument("--fraction", type=float, default=0.5, help="share of the full trajectory's reward gain to reach")
+    parser.add_argument(
+        "--fraction", type=float, default=0.5, help="share of the full trajectory's reward gain to reach"
+    )
     parser.add_argument("--workers", type=int, default=2, help="runs in parallel (one CPU thread each)")
     parser.add_argument("--modes", nargs="+", choices=sorted(MODES), default=list(MODES))
     args = parser.parse_args()
@@ -129,9 +170,13 @@ def main() -> None:
     final = lambda r: statistics.mean(r["eval_reward"][-3:])  # noqa: E731
     gain = statistics.mean(final(r) for r in by_mode["full"]) - start
     threshold = start + args.fraction * gain
-    print(f"tiny SD3 16 px, redness reward, T={args.T}, {args.steps} GRPO steps, B=16 (2 prompts x G=8), seeds {args.seeds}, "
-          f"eval every {args.eval_every} steps; wall {time.perf_counter() - t0:.0f} s with {args.workers} workers")
-    print(f"step-0 eval reward {start:.4f}; full-trajectory final {start + gain:.4f}; threshold {threshold:.4f} ({args.fraction:.0%} of the gain)")
+    print(
+        f"tiny SD3 16 px, redness reward, T={args.T}, {args.steps} GRPO steps, B=16 (2 prompts x G=8), seeds {args.seeds}, "
+        f"eval every {args.eval_every} steps; wall {time.perf_counter() - t0:.0f} s with {args.workers} workers"
+    )
+    print(
+        f"step-0 eval reward {start:.4f}; full-trajectory final {start + gain:.4f}; threshold {threshold:.4f} ({args.fraction:.0%} of the gain)"
+    )
     header = f"{'mode':<24}{'s/step':>8}{'steps to thr. med [min, max]':>32}{'x full':>8}{'s to thr. med [min, max]':>34}{'x full':>8}{'final reward med [min, max]':>36}"
     print(header)
     base_steps = statistics.median(time_to(r, threshold)[0] for r in by_mode["full"])
@@ -142,8 +187,10 @@ def main() -> None:
         secs = [time_to(r, threshold)[1] for r in rs]
         per_step = statistics.mean(statistics.mean(r["seconds"][1:]) for r in rs)
         ratio = lambda v, b: "n/r" if v == float("inf") or b == float("inf") else f"{v / b:.2f}"  # noqa: E731
-        print(f"{MODES[m][0]:<24}{per_step:>8.2f}{spread(steps, '.0f'):>32}{ratio(statistics.median(steps), base_steps):>8}"
-              f"{spread(secs, '.1f'):>34}{ratio(statistics.median(secs), base_secs):>8}{spread([final(r) for r in rs], '.4f'):>36}")
+        print(
+            f"{MODES[m][0]:<24}{per_step:>8.2f}{spread(steps, '.0f'):>32}{ratio(statistics.median(steps), base_steps):>8}"
+            f"{spread(secs, '.1f'):>34}{ratio(statistics.median(secs), base_secs):>8}{spread([final(r) for r in rs], '.4f'):>36}"
+        )
 
 
 if __name__ == "__main__":

@@ -41,13 +41,16 @@ from PIL import Image
 
 from refine.cli import bundled_example
 from rewards.importers import load_items
-from rewards.judges.local_vlm import LocalVLMJudge, answer_token_ids, fit_image, NO_WORDS, YES_WORDS
+from rewards.judges.local_vlm import NO_WORDS, YES_WORDS, LocalVLMJudge, answer_token_ids, fit_image
 from rewards.judges.vlm import PER_IMAGE_USER
 
 ROOT = Path(__file__).resolve().parent.parent
 REAL_CONFIG = ROOT / "benchmarks" / "configs" / "qwen2_5_vl_7b_instruct.json"
-MODES = {"per_check": "one request per check", "all_in_one": "all checks in one request",
-         "p_yes_shared": "per-check P(yes), shared prefix"}
+MODES = {
+    "per_check": "one request per check",
+    "all_in_one": "all checks in one request",
+    "p_yes_shared": "per-check P(yes), shared prefix",
+}
 
 
 def real_judge(device: str, dtype: torch.dtype) -> LocalVLMJudge:
@@ -63,16 +66,38 @@ def real_judge(device: str, dtype: torch.dtype) -> LocalVLMJudge:
     pre = spec["preprocessor"]
     processor = TinyQwen2_5_VLProcessor(
         image_processor=Qwen2VLImageProcessorPil(min_pixels=pre["min_pixels"], max_pixels=pre["max_pixels"]),
-        tokenizer=tokenizer, chat_template=QWEN_CHAT_TEMPLATE)
-    text_keys = ("hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads", "num_key_value_heads",
-                 "hidden_act", "max_position_embeddings", "rms_norm_eps", "rope_theta", "vocab_size", "tie_word_embeddings")
+        tokenizer=tokenizer,
+        chat_template=QWEN_CHAT_TEMPLATE,
+    )
+    text_keys = (
+        "hidden_size",
+        "intermediate_size",
+        "num_hidden_layers",
+        "num_attention_heads",
+        "num_key_value_heads",
+        "hidden_act",
+        "max_position_embeddings",
+        "rms_norm_eps",
+        "rope_theta",
+        "vocab_size",
+        "tie_word_embeddings",
+    )
     text = {k: spec[k] for k in text_keys}
-    text["rope_scaling"] = {"mrope_section": spec["rope_scaling"]["mrope_section"], "rope_type": "default", "type": "default"}
+    text["rope_scaling"] = {
+        "mrope_section": spec["rope_scaling"]["mrope_section"],
+        "rope_type": "default",
+        "type": "default",
+    }
     # The tiny tokenizer's special-token ids (the real vocabulary size is kept).
     text.update(bos_token_id=tid("<|endoftext|>"), eos_token_id=tid("<|im_end|>"), pad_token_id=tid("<|endoftext|>"))
-    config = Qwen2_5_VLConfig(text_config=text, vision_config=spec["vision_config"],
-                              image_token_id=tid("<|image_pad|>"), video_token_id=tid("<|video_pad|>"),
-                              vision_start_token_id=tid("<|vision_start|>"), vision_end_token_id=tid("<|vision_end|>"))
+    config = Qwen2_5_VLConfig(
+        text_config=text,
+        vision_config=spec["vision_config"],
+        image_token_id=tid("<|image_pad|>"),
+        video_token_id=tid("<|video_pad|>"),
+        vision_start_token_id=tid("<|vision_start|>"),
+        vision_end_token_id=tid("<|vision_end|>"),
+    )
     torch.manual_seed(0)
     default = torch.get_default_dtype()
     torch.set_default_dtype(dtype)  # build in bf16 directly: a float32 copy of 8 B weights would need 33 GB
@@ -108,7 +133,8 @@ def all_in_one_prompt(judge: LocalVLMJudge, questions: list[str]) -> tuple[str, 
     """The chat prompt carrying every question, and the shortest reply the per-image parser reads."""
     statements = "\n".join(f"{n}. {q}" for n, q in enumerate(questions, start=1))
     text = PER_IMAGE_USER.format(n=len(questions), statements=statements) + (
-        '\nReply with one JSON object mapping each statement number to true or false, e.g. {"1": true, "2": false}.')
+        '\nReply with one JSON object mapping each statement number to true or false, e.g. {"1": true, "2": false}.'
+    )
     messages = [{"role": "user", "content": [{"type": "image"}, {"type": "text", "text": text}]}]
     prompt = judge.processor.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
     reply = "{" + ", ".join(f'"{n}": {"true" if n % 2 else "false"}' for n in range(1, len(questions) + 1)) + "}"
@@ -159,8 +185,13 @@ def main() -> None:
     side = args.side or (448 if args.scale == "tiny" else 1024)
     items, _ = load_items(bundled_example())
     items = [it for it in items if it.image is not None][: args.images]
-    work = [(fit_image(Image.open(it.image), 10_000).resize((side, side), Image.Resampling.BICUBIC),
-             [c.question for c in it.rubric.checks][: args.checks]) for it in items]
+    work = [
+        (
+            fit_image(Image.open(it.image), 10_000).resize((side, side), Image.Resampling.BICUBIC),
+            [c.question for c in it.rubric.checks][: args.checks],
+        )
+        for it in items
+    ]
     n_checks = sum(len(qs) for _, qs in work)
 
     rows = {}
@@ -177,14 +208,22 @@ def main() -> None:
         rows[mode] = (statistics.median(times), tokens, encodes)
 
     base_t, base_tok, _ = rows["all_in_one"]
-    image_tokens = judge.processor(text=["<|vision_start|><|image_pad|><|vision_end|>"], images=[work[0][0]],
-                                   return_tensors="pt")["input_ids"].shape[1] - 2
-    print(f"scale={args.scale} device={args.device} images={len(work)} checks={n_checks} side={side}px "
-          f"image tokens={image_tokens} batch_size={args.batch_size} repeats={args.repeats} (median)")
-    print(f"| mode | checks/s | tokens/check | image encodes | time vs all-in-one | tokens vs all-in-one |")
+    image_tokens = (
+        judge.processor(text=["<|vision_start|><|image_pad|><|vision_end|>"], images=[work[0][0]], return_tensors="pt")[
+            "input_ids"
+        ].shape[1]
+        - 2
+    )
+    print(
+        f"scale={args.scale} device={args.device} images={len(work)} checks={n_checks} side={side}px "
+        f"image tokens={image_tokens} batch_size={args.batch_size} repeats={args.repeats} (median)"
+    )
+    print("| mode | checks/s | tokens/check | image encodes | time vs all-in-one | tokens vs all-in-one |")
     print("|---|---:|---:|---:|---:|---:|")
     for mode, (t, tok, enc) in rows.items():
-        print(f"| {MODES[mode]} | {n_checks / t:.1f} | {tok / n_checks:.0f} | {enc} | {t / base_t:.2f}x | {tok / base_tok:.2f}x |")
+        print(
+            f"| {MODES[mode]} | {n_checks / t:.1f} | {tok / n_checks:.0f} | {enc} | {t / base_t:.2f}x | {tok / base_tok:.2f}x |"
+        )
 
 
 if __name__ == "__main__":

@@ -35,12 +35,18 @@ from rewards.text.ocr_read import ocr_lines
 from rewards.text.text_match import find_matches
 
 FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
-FONTS = {"sans": "DejaVuSans.ttf", "sans_bold": "DejaVuSans-Bold.ttf", "serif": "DejaVuSerif.ttf",
-         "serif_bold": "DejaVuSerif-Bold.ttf"}
-WORDS = ("Revenue Growth Market Share Pipeline Forecast Budget Customer Churn Margin Sales Region "
-         "North South Europe Asia Quarter Annual Target Launch Roadmap Strategy Product Platform Users "
-         "Retention Cost Savings Digital Cloud Security Partner Network Support Training Quality Risk "
-         "Review Summary Outlook Highlights Agenda Timeline Milestone Delivery Service Operations Team").split()
+FONTS = {
+    "sans": "DejaVuSans.ttf",
+    "sans_bold": "DejaVuSans-Bold.ttf",
+    "serif": "DejaVuSerif.ttf",
+    "serif_bold": "DejaVuSerif-Bold.ttf",
+}
+WORDS = (
+    "Revenue Growth Market Share Pipeline Forecast Budget Customer Churn Margin Sales Region "
+    "North South Europe Asia Quarter Annual Target Launch Roadmap Strategy Product Platform Users "
+    "Retention Cost Savings Digital Cloud Security Partner Network Support Training Quality Risk "
+    "Review Summary Outlook Highlights Agenda Timeline Milestone Delivery Service Operations Team"
+).split()
 LABELS = ("NEW", "HOT", "SALE", "TOP", "BETA", "PRO", "LIVE", "FREE", "KPI", "Q1", "Q2", "Q3", "Q4", "VIP")
 BUTTONS = ("Sign up", "Learn more", "Buy now", "Contact", "Download", "Subscribe", "Get started", "Book demo")
 DARK = ((28, 45, 82), (30, 90, 80), (110, 30, 40), (40, 40, 40), (60, 40, 110), (0, 70, 120), (90, 60, 20))
@@ -135,16 +141,18 @@ class Doc:
             fnt = font(regular, rng.randint(16, 24))
             s = self.phrase(rng.randint(1, 3))
             tw, th = int(fnt.getlength(s)) + 4, fnt.size + 6
-            if (xy := self.place(tw, th, area)):
+            if xy := self.place(tw, th, area):
                 self.taken.append((*xy, xy[0] + tw, xy[1] + th))
                 self.text("body", s, xy, fnt, ink)
         # Badges: light digits or short labels on small dark pills.
         for _ in range(rng.randint(2, 5)):
-            s = self.unique(lambda: rng.choice((f"{rng.randint(1, 99):02d}", rng.choice(LABELS), f"{rng.randint(10, 99)}%")))
+            s = self.unique(
+                lambda: rng.choice((f"{rng.randint(1, 99):02d}", rng.choice(LABELS), f"{rng.randint(10, 99)}%"))
+            )
             fnt = font(bold, rng.randint(14, 22))
             tw, th = int(fnt.getlength(s)), fnt.size
             pad = rng.randint(6, 12)
-            if (xy := self.place(tw + 2 * pad, th + 2 * pad, area)):
+            if xy := self.place(tw + 2 * pad, th + 2 * pad, area):
                 x, y = xy
                 box = (x, y, x + tw + 2 * pad, y + th + 2 * pad)
                 self.draw.rounded_rectangle(box, radius=rng.randint(3, (th + 2 * pad) // 2), fill=rng.choice(DARK))
@@ -157,7 +165,7 @@ class Doc:
             color = (20, 20, 20) if luminance(fill) > 150 else (255, 255, 255)
             fnt = font(bold if rng.random() < 0.5 else regular, rng.randint(14, 20))
             tw, th = int(fnt.getlength(s)), fnt.size
-            if (xy := self.place(tw + 32, th + 20, area)):
+            if xy := self.place(tw + 32, th + 20, area):
                 x, y = xy
                 box = (x, y, x + tw + 32, y + th + 20)
                 self.draw.rounded_rectangle(box, radius=8, fill=fill)
@@ -168,7 +176,7 @@ class Doc:
             fnt = font(regular, rng.randint(7, 12))
             s = self.phrase(rng.randint(2, 4))
             tw, th = int(fnt.getlength(s)) + 4, fnt.size + 4
-            if (xy := self.place(tw, th, area)):
+            if xy := self.place(tw, th, area):
                 self.taken.append((*xy, xy[0] + tw, xy[1] + th))
                 self.text("small", s, xy, fnt, rng.choice((ink, (110, 110, 110))))
         return self
@@ -274,10 +282,14 @@ def main() -> None:
         sb, sa = b["seconds"] / b["images"], a["seconds"] / a["images"]
         print(f"{'all':<14}{sum(t for _, t in b['hits'].values()):>8}{rb:>9.3f}{ra:>9.3f}")
         cb, ca = b["cpu"] / b["images"], a["cpu"] / a["images"]
-        print(f"recall after/before {ra / rb:.3f}   words read that are in no drawn string:"
-              f" before {b['spurious']}/{b['words']}, after {a['spurious']}/{a['words']}")
-        print(f"wall s/image before {sb:.2f} after {sa:.2f} (ratio {sa / sb:.2f});"
-              f" CPU s/image before {cb:.2f} after {ca:.2f} (ratio {ca / cb:.2f})")
+        print(
+            f"recall after/before {ra / rb:.3f}   words read that are in no drawn string:"
+            f" before {b['spurious']}/{b['words']}, after {a['spurious']}/{a['words']}"
+        )
+        print(
+            f"wall s/image before {sb:.2f} after {sa:.2f} (ratio {sa / sb:.2f});"
+            f" CPU s/image before {cb:.2f} after {ca:.2f} (ratio {ca / cb:.2f})"
+        )
 
 
 if __name__ == "__main__":

@@ -48,9 +48,9 @@ from PIL import Image, ImageDraw
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from refine.edit_audit import action_per_string, changed_outside, kept_actions, occurrences  # noqa: E402
 from refine.editors.text_editor import TextEditor, two_means_colours  # noqa: E402
 from refine.editors.type_match import coverage, installed_faces, stroke_width  # noqa: E402
-from refine.edit_audit import action_per_string, changed_outside, kept_actions, occurrences  # noqa: E402
 from refine.example.render import corrupt, wrap  # noqa: E402
 from refine.loop import RefineLoop  # noqa: E402
 from refine.writers.template import TemplateWriter  # noqa: E402
@@ -58,10 +58,12 @@ from rewards.judges.ocr import OCRJudge  # noqa: E402
 from rewards.rubric import Check, Criterion, Item, Rubric, TextExpectation  # noqa: E402
 from scripts.verify_example import rapidocr_reader  # noqa: E402
 
-WORDS = ("market growth revenue customer service quality design team report annual plan budget "
-         "strategy product launch sales region partner network energy future digital cloud data "
-         "insight value support program event summer winter health safety travel finance share "
-         "global local people vision mission impact focus review results goals brand story").split()
+WORDS = (
+    "market growth revenue customer service quality design team report annual plan budget "
+    "strategy product launch sales region partner network energy future digital cloud data "
+    "insight value support program event summer winter health safety travel finance share "
+    "global local people vision mission impact focus review results goals brand story"
+).split()
 KINDS = ("drop", "swap", "substitute", "missing")
 
 
@@ -100,7 +102,7 @@ def _sentence(rng: random.Random, n: int, used: set) -> str:
 def _gradient(size, c0, c1, vertical: bool) -> Image.Image:
     w, h = size
     t = np.linspace(0, 1, h if vertical else w, dtype=np.float32)
-    ramp = (np.asarray(c0, np.float32)[None] * (1 - t[:, None]) + np.asarray(c1, np.float32)[None] * t[:, None])
+    ramp = np.asarray(c0, np.float32)[None] * (1 - t[:, None]) + np.asarray(c1, np.float32)[None] * t[:, None]
     arr = np.repeat(ramp[:, None], w, 1) if vertical else np.repeat(ramp[None], h, 0)
     return Image.fromarray(np.clip(np.rint(arr), 0, 255).astype(np.uint8))
 
@@ -115,13 +117,21 @@ def render_document(seed: int, corrupt_fraction: float = 0.4):
     """
     rng = random.Random(seed)
     faces = {(f.family, f.bold, f.italic): f for f in installed_faces()}
-    family = rng.choice([f for f in ("DejaVu Serif", "DejaVu Sans", "Liberation Serif", "Liberation Sans")
-                         if (f, False, False) in faces])
+    family = rng.choice(
+        [
+            f
+            for f in ("DejaVu Serif", "DejaVu Sans", "Liberation Serif", "Liberation Sans")
+            if (f, False, False) in faces
+        ]
+    )
     title_family = rng.choice([family, "DejaVu Serif" if "Sans" in family else "DejaVu Sans"])
     W, H = 800, 600
     page0 = tuple(rng.randint(238, 252) for _ in range(3))
-    page = _gradient((W, H), page0, tuple(max(0, c - rng.randint(10, 30)) for c in page0), True) if rng.random() < 0.4 \
+    page = (
+        _gradient((W, H), page0, tuple(max(0, c - rng.randint(10, 30)) for c in page0), True)
+        if rng.random() < 0.4
         else Image.new("RGB", (W, H), page0)
+    )
     band_c = tuple(rng.randint(20, 90) for _ in range(3))
     band_h = rng.randint(74, 92)
     if rng.random() < 0.5:
@@ -140,7 +150,9 @@ def render_document(seed: int, corrupt_fraction: float = 0.4):
     tface = faces[(title_family, True, False)]
     tw = tface.font(tsize).getlength(title.text)
     centred = rng.random() < 0.4
-    draw_ops.append((title, tface, (250, 250, 250), (W - tw) / 2 if centred else 32, band_h / 2 + tsize * 0.36, None, False))
+    draw_ops.append(
+        (title, tface, (250, 250, 250), (W - tw) / 2 if centred else 32, band_h / 2 + tsize * 0.36, None, False)
+    )
     for col, (x0, x1) in enumerate(((32, 376), (424, 768))):
         y = band_h + 34
         region = ("left", "right")[col]
@@ -160,8 +172,17 @@ def render_document(seed: int, corrupt_fraction: float = 0.4):
             height = pitch * len(p.lines) + (12 if role == "badge" else 0)
             if y + height > H - 150:
                 continue
-            draw_ops.append((p, face, (255, 255, 255) if role == "badge" else ink, x0 + (12 if role == "badge" else 0),
-                             y + (6 if role == "badge" else 0) + p.size * 0.8, x1 - x0 if role == "para" else None, role == "badge"))
+            draw_ops.append(
+                (
+                    p,
+                    face,
+                    (255, 255, 255) if role == "badge" else ink,
+                    x0 + (12 if role == "badge" else 0),
+                    y + (6 if role == "badge" else 0) + p.size * 0.8,
+                    x1 - x0 if role == "para" else None,
+                    role == "badge",
+                )
+            )
             strings.append(p)
             y += height + round(body * 1.1)
     # Errors: a seeded share of the strings of >= 4 characters (the title is never missing).
@@ -182,21 +203,35 @@ def render_document(seed: int, corrupt_fraction: float = 0.4):
             pitch = round(p.size * 1.35)
             if badge:
                 bw = fnt.getlength(p.text) + 24
-                draw.rounded_rectangle([x - 12, baseline - p.size * 0.8 - 6, x - 12 + bw, baseline - p.size * 0.8 + pitch + 6],
-                                       radius=8, fill=badge_c)
+                draw.rounded_rectangle(
+                    [x - 12, baseline - p.size * 0.8 - 6, x - 12 + bw, baseline - p.size * 0.8 + pitch + 6],
+                    radius=8,
+                    fill=badge_c,
+                )
             for k, row in enumerate(rows):
                 draw.text((x, baseline + k * pitch), row, font=fnt, fill=colour, anchor="ls")
             if which == "text":
-                boxes = [draw.textbbox((x, baseline + k * pitch), row, font=fnt, anchor="ls") for k, row in enumerate(rows)]
-                p.box = tuple(int(v) for v in (min(b[0] for b in boxes), min(b[1] for b in boxes),
-                                                max(b[2] for b in boxes), max(b[3] for b in boxes)))
+                boxes = [
+                    draw.textbbox((x, baseline + k * pitch), row, font=fnt, anchor="ls") for k, row in enumerate(rows)
+                ]
+                p.box = tuple(
+                    int(v)
+                    for v in (
+                        min(b[0] for b in boxes),
+                        min(b[1] for b in boxes),
+                        max(b[2] for b in boxes),
+                        max(b[3] for b in boxes),
+                    )
+                )
     return clean, start, strings
 
 
 def make_item(seed: int, strings: list[Placed], image: Path) -> Item:
     """The rubric of a rendered document: one check per string, in its half of the page."""
-    checks = tuple(Check(str(k), f'Does the page read exactly "{p.text}"?', expects=(TextExpectation(p.text, p.region),))
-                   for k, p in enumerate(strings))
+    checks = tuple(
+        Check(str(k), f'Does the page read exactly "{p.text}"?', expects=(TextExpectation(p.text, p.region),))
+        for k, p in enumerate(strings)
+    )
     return Item(f"doc{seed}", "a document", Rubric((Criterion("text", checks),)), image=image)
 
 
@@ -217,9 +252,21 @@ def measure(seed: int, out: Path, read, iterations: int) -> dict:
     kept = kept_actions(run_dir)
     lines = {name: read(img) for name, img in (("clean", clean), ("start", start), ("best", best))}
     size = start.size
-    row = {"seed": seed, "errors": 0, "fixed": 0, "correct": 0, "kept": 0, "duplicated": 0, "seconds": seconds,
-           "outside_px": changed_outside(start, best, kept), "pixels": size[0] * size[1], "size_err": [], "weight_ok": [],
-           "stroke_ratio": [], "actions": {}}
+    row = {
+        "seed": seed,
+        "errors": 0,
+        "fixed": 0,
+        "correct": 0,
+        "kept": 0,
+        "duplicated": 0,
+        "seconds": seconds,
+        "outside_px": changed_outside(start, best, kept),
+        "pixels": size[0] * size[1],
+        "size_err": [],
+        "weight_ok": [],
+        "stroke_ratio": [],
+        "actions": {},
+    }
     for a in kept:
         key = a["action"].split(":")[0].split(" (")[0]
         row["actions"][key] = row["actions"].get(key, 0) + 1
@@ -238,10 +285,15 @@ def measure(seed: int, out: Path, read, iterations: int) -> dict:
             row["size_err"].append(abs(act["type"]["size"] / p.size - 1))
             row["weight_ok"].append(act["type"]["bold"] == p.bold)
             b = p.box
-            ring = np.concatenate([np.asarray(clean)[max(0, b[1] - 3), b[0]:b[2]], np.asarray(clean)[min(size[1] - 1, b[3] + 3), b[0]:b[2]]])
-            ink, bg = two_means_colours(np.asarray(clean)[b[1]:b[3], b[0]:b[2]].reshape(-1, 3), ring)
-            s0 = stroke_width(coverage(np.asarray(clean)[b[1]:b[3], b[0]:b[2]], ink, bg))
-            s1 = stroke_width(coverage(np.asarray(best)[b[1]:b[3], b[0]:b[2]], ink, bg))
+            ring = np.concatenate(
+                [
+                    np.asarray(clean)[max(0, b[1] - 3), b[0] : b[2]],
+                    np.asarray(clean)[min(size[1] - 1, b[3] + 3), b[0] : b[2]],
+                ]
+            )
+            ink, bg = two_means_colours(np.asarray(clean)[b[1] : b[3], b[0] : b[2]].reshape(-1, 3), ring)
+            s0 = stroke_width(coverage(np.asarray(clean)[b[1] : b[3], b[0] : b[2]], ink, bg))
+            s1 = stroke_width(coverage(np.asarray(best)[b[1] : b[3], b[0] : b[2]], ink, bg))
             if s0 > 0:
                 row["stroke_ratio"].append(s1 / s0)
     return row
@@ -258,10 +310,13 @@ def summarise(rows: list[dict]) -> dict:
             actions[k] = actions.get(k, 0) + v
     return {
         "documents": len(rows),
-        "errors_fixed": f"{tot('fixed')}/{tot('errors')}", "fixed_rate": tot("fixed") / max(1, tot("errors")),
-        "correct_kept": f"{tot('kept')}/{tot('correct')}", "kept_rate": tot("kept") / max(1, tot("correct")),
+        "errors_fixed": f"{tot('fixed')}/{tot('errors')}",
+        "fixed_rate": tot("fixed") / max(1, tot("errors")),
+        "correct_kept": f"{tot('kept')}/{tot('correct')}",
+        "kept_rate": tot("kept") / max(1, tot("correct")),
         "duplicated_strings": tot("duplicated"),
-        "pixels_changed_outside_boxes": tot("outside_px"), "outside_share": tot("outside_px") / max(1, tot("pixels")),
+        "pixels_changed_outside_boxes": tot("outside_px"),
+        "outside_share": tot("outside_px") / max(1, tot("pixels")),
         "rewritten_measured": len(size_err),
         "median_size_error": statistics.median(size_err) if size_err else None,
         "right_weight": sum(weight) / len(weight) if weight else None,
@@ -293,10 +348,14 @@ def strip(seeds: list[int], out: Path, path: Path, width: int = 360) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--dev", type=int, nargs=2, default=(0, 6), metavar=("FIRST", "END"), help="dev seeds [FIRST, END)")
-    ap.add_argument("--report", type=int, nargs=2, default=(1000, 1006), metavar=("FIRST", "END"), help="report seeds [FIRST, END)")
+    ap.add_argument(
+        "--report", type=int, nargs=2, default=(1000, 1006), metavar=("FIRST", "END"), help="report seeds [FIRST, END)"
+    )
     ap.add_argument("--iterations", type=int, default=3)
     ap.add_argument("--out", type=Path, default=None, help="keep the documents and runs here (default: a temp folder)")
-    ap.add_argument("--strip", type=Path, default=None, help="write a before/after strip of the first 3 report documents")
+    ap.add_argument(
+        "--strip", type=Path, default=None, help="write a before/after strip of the first 3 report documents"
+    )
     ap.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = ap.parse_args(argv)
     try:
@@ -311,8 +370,11 @@ def main(argv: list[str] | None = None) -> int:
         for seed in range(a, b):
             rows.append(measure(seed, out, read, args.iterations))
             r = rows[-1]
-            print(f"{split} doc{seed}: fixed {r['fixed']}/{r['errors']}, kept {r['kept']}/{r['correct']}, "
-                  f"duplicated {r['duplicated']}, outside px {r['outside_px']}, {r['seconds']:.1f} s", flush=True)
+            print(
+                f"{split} doc{seed}: fixed {r['fixed']}/{r['errors']}, kept {r['kept']}/{r['correct']}, "
+                f"duplicated {r['duplicated']}, outside px {r['outside_px']}, {r['seconds']:.1f} s",
+                flush=True,
+            )
         report[split] = summarise(rows)
     for split, s in report.items():
         print(f"\n[{split}] seeds {getattr(args, split)[0]}..{getattr(args, split)[1] - 1}: {s['documents']} documents")

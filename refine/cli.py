@@ -34,12 +34,12 @@ from omegaconf import DictConfig, OmegaConf
 from tqdm.auto import tqdm
 
 from refine.loop import RefineLoop
-from rewards.scorers.item_scores import ITEM_SCORES
-from rewards.judges.cache import judge_settings
-from rewards.importers import load_items, split_empty_rubrics
 from rewards.common.one_line import exit_on_bad_overrides, one_line
-from rewards.rubric import RubricError
 from rewards.common.shards import parse_shard, select_shard
+from rewards.importers import load_items, split_empty_rubrics
+from rewards.judges.cache import judge_settings
+from rewards.rubric import RubricError
+from rewards.scorers.item_scores import ITEM_SCORES
 
 
 def bundled_example() -> Path:
@@ -72,7 +72,9 @@ def build_component(cfg: DictConfig, key: str):
         text = one_line(" ".join(str(cause).split()), limit=400)
         if isinstance(cause, ValueError) and text:
             raise ValueError(text) from None
-        raise ValueError(f"{key}: {type(cause).__name__}: {text}" if text else f"{key}: {type(cause).__name__}") from None
+        raise ValueError(
+            f"{key}: {type(cause).__name__}: {text}" if text else f"{key}: {type(cause).__name__}"
+        ) from None
 
 
 def start_wandb(cfg: DictConfig, out: Path):
@@ -84,8 +86,14 @@ def start_wandb(cfg: DictConfig, out: Path):
         return None
     import wandb
 
-    return wandb.init(project=cfg.wandb.project, name=cfg.wandb.name, mode=mode, dir=str(out),
-                      config=OmegaConf.to_container(cfg, resolve=True), job_type="refine")
+    return wandb.init(
+        project=cfg.wandb.project,
+        name=cfg.wandb.name,
+        mode=mode,
+        dir=str(out),
+        config=OmegaConf.to_container(cfg, resolve=True),
+        job_type="refine",
+    )
 
 
 log = logging.getLogger("refine")
@@ -101,8 +109,10 @@ def print_summary(summary: dict, out: Path) -> None:
     for name, j in summary.get("judges", {}).items():
         if j["failed"]:
             down = f"; {j['items_failed']} items failed as an outage" if j["items_failed"] else ""
-            say(f"judge {name}: {j['failed']} of {j['checks']} checks failed as calls{down} (last error: {j['last_error']})",
-                err=bool(j["items_failed"]))
+            say(
+                f"judge {name}: {j['failed']} of {j['checks']} checks failed as calls{down} (last error: {j['last_error']})",
+                err=bool(j["items_failed"]),
+            )
     say(f"\n{summary['n_finished']} of {summary['n_items']} items finished, {summary['n_failed']} failed")
     if summary["n_finished"]:
         say(f"{'score':<18}{'initial':>10}{'best':>10}")
@@ -118,6 +128,7 @@ def print_summary(summary: dict, out: Path) -> None:
 
 def check_options(cfg: DictConfig) -> None:
     """Validate the top-level options. Raises ValueError with one line naming the option."""
+
     def is_int(v):
         return isinstance(v, int) and not isinstance(v, bool)
 
@@ -170,8 +181,10 @@ def lock_out(out: Path, command: str = "rubricloop-refine") -> FileLock:
     try:
         lock.acquire()
     except Timeout:
-        raise ValueError(f"out={out} is in use by another running {command} (it holds {out / '.lock'}); "
-                         "wait for it to finish or use another out=") from None
+        raise ValueError(
+            f"out={out} is in use by another running {command} (it holds {out / '.lock'}); "
+            "wait for it to finish or use another out="
+        ) from None
     return lock
 
 
@@ -245,12 +258,18 @@ def run(cfg: DictConfig) -> int:
         return 2
     with lock:
         try:
-            components = {k: OmegaConf.to_container(cfg[k], resolve=True) for k in ("judge", "writer", "editor", "generator")}
+            components = {
+                k: OmegaConf.to_container(cfg[k], resolve=True) for k in ("judge", "writer", "editor", "generator")
+            }
             components["judge"] = judge_settings(components["judge"])
-            loop = RefineLoop(*(build_component(cfg, k) for k in ("judge", "writer", "editor", "generator")),
-                              iterations=cfg.iterations, keep_best_by=cfg.keep_best_by, seed=cfg.seed,
-                              run_settings={"data": str(data.resolve()), **components},
-                              judge_outage=cfg.get("judge_outage", 1.0))
+            loop = RefineLoop(
+                *(build_component(cfg, k) for k in ("judge", "writer", "editor", "generator")),
+                iterations=cfg.iterations,
+                keep_best_by=cfg.keep_best_by,
+                seed=cfg.seed,
+                run_settings={"data": str(data.resolve()), **components},
+                judge_outage=cfg.get("judge_outage", 1.0),
+            )
             loop.check_settings(out / "run.json")
         except ValueError as e:
             print(f"error: {e}", file=sys.stderr)
@@ -263,8 +282,15 @@ def run(cfg: DictConfig) -> int:
             return refine(cfg, loop, items, load_errors, data, out, indices)
 
 
-def refine(cfg: DictConfig, loop: RefineLoop, items: list, load_errors: list[str], data: Path, out: Path,
-           indices: list[int] | None = None) -> int:
+def refine(
+    cfg: DictConfig,
+    loop: RefineLoop,
+    items: list,
+    load_errors: list[str],
+    data: Path,
+    out: Path,
+    indices: list[int] | None = None,
+) -> int:
     """The run itself, once ``out`` is checked and locked: skip finished items, refine the rest
     with a progress bar (and W&B when there is work), print the summary; returns the exit status.
     ``indices``: each item's index in the data (its seeds), None = its position in ``items``."""
@@ -273,12 +299,15 @@ def refine(cfg: DictConfig, loop: RefineLoop, items: list, load_errors: list[str
         say(f"{done} of {len(items)} items already done in {out}; nothing to refine")
     else:
         already = f", {done} already done" if done else ""
-        say(f"refining {len(items) - done} of {len(items)} items from {data} -> {out} ({cfg.iterations} iterations{already})")
+        say(
+            f"refining {len(items) - done} of {len(items)} items from {data} -> {out} ({cfg.iterations} iterations{already})"
+        )
     wandb_run = start_wandb(cfg, out) if done < len(items) else None  # a no-op rerun makes no W&B run
     try:
         with tqdm(total=len(items) * (cfg.iterations + 1), desc="refine", unit="judge") as bar:
-            summary = loop.run(items, out, load_errors, progress=bar, log=wandb_run.log if wandb_run else None,
-                               indices=indices)
+            summary = loop.run(
+                items, out, load_errors, progress=bar, log=wandb_run.log if wandb_run else None, indices=indices
+            )
         if wandb_run is not None and summary["n_finished"]:
             wandb_run.summary.update({f"mean_best/{k}": v for k, v in summary["mean_best"].items()})
     except KeyboardInterrupt:
@@ -289,9 +318,15 @@ def refine(cfg: DictConfig, loop: RefineLoop, items: list, load_errors: list[str
             wandb_run.finish()
     for r in summary["items"]:
         if r["error"] is None:
-            log.info("item %s: %s %.3f -> %.3f (best iteration %s, %s)", r["id"], loop.keep_best_by,
-                     r["scores"][0][loop.keep_best_by], r["scores"][r["best_iteration"]][loop.keep_best_by],
-                     r["best_iteration"], r["stop_reason"])
+            log.info(
+                "item %s: %s %.3f -> %.3f (best iteration %s, %s)",
+                r["id"],
+                loop.keep_best_by,
+                r["scores"][0][loop.keep_best_by],
+                r["scores"][r["best_iteration"]][loop.keep_best_by],
+                r["best_iteration"],
+                r["stop_reason"],
+            )
     print_summary(summary, out)
     return 1 if summary["n_failed"] else 0
 

@@ -46,7 +46,11 @@ def occurrences(text: str, lines: list[Line], ignore_spaces: bool = True, max_li
     count = 0
     for i in range(len(lines)):
         chain, joined, ends = [i], flat[i], {len(flat[i])}
-        while len(joined) < len(flat[i]) + len(target) and len(chain) < max_lines and after[chain[-1]] not in (None, *chain):
+        while (
+            len(joined) < len(flat[i]) + len(target)
+            and len(chain) < max_lines
+            and after[chain[-1]] not in (None, *chain)
+        ):
             chain.append(after[chain[-1]])
             joined += flat[chain[-1]]
             ends.add(len(joined))
@@ -103,7 +107,7 @@ def changed_outside(start: Image.Image, best: Image.Image, actions: list[dict]) 
     inside = np.zeros(changed.shape, bool)
     for a in actions:
         for x0, y0, x1, y1 in a.get("boxes", []):
-            inside[max(0, y0):max(0, y1), max(0, x0):max(0, x1)] = True
+            inside[max(0, y0) : max(0, y1), max(0, x0) : max(0, x1)] = True
     return int((changed & ~inside).sum())
 
 

@@ -10,12 +10,10 @@ from __future__ import annotations
 from typing import Callable
 
 import torch
+from diffusers import FluxPipeline, QwenImagePipeline, SanaPipeline, StableDiffusion3Pipeline
 from PIL import Image
 
-from diffusers import FluxPipeline, QwenImagePipeline, SanaPipeline, StableDiffusion3Pipeline
-
-from rewards.models import tiny_pipelines
-from rewards.models import devices
+from rewards.models import devices, tiny_pipelines
 
 PIPELINES: dict[str, tuple[type, Callable]] = {
     "sd3": (StableDiffusion3Pipeline, tiny_pipelines.tiny_sd3_pipeline),
@@ -24,6 +22,7 @@ PIPELINES: dict[str, tuple[type, Callable]] = {
     "sana": (SanaPipeline, tiny_pipelines.tiny_sana_pipeline),
 }
 """pipeline name -> (diffusers pipeline class, tiny random-weight builder)."""
+
 
 def load_pipeline(
     kind: str,
@@ -108,8 +107,15 @@ class DiffusersGenerator:
         if self._pipe is None:
             pipeline_class, tiny_builder = PIPELINES[self.pipeline]
             self._pipe = load_pipeline(
-                "generator", self.pipeline, pipeline_class, tiny_builder, self.model_id, self.torch_dtype,
-                self.device, self.tiny, self.enable_model_cpu_offload,
+                "generator",
+                self.pipeline,
+                pipeline_class,
+                tiny_builder,
+                self.model_id,
+                self.torch_dtype,
+                self.device,
+                self.tiny,
+                self.enable_model_cpu_offload,
             )
         return self._pipe
 

@@ -35,11 +35,11 @@ from PIL import Image
 
 from refine.editors.edit_log import tally_edits
 from refine.interfaces import Editor, Failure, Generator, Writer
-from rewards.scorers.item_scores import ITEM_SCORES, score_item
 from rewards.common.images import ImageError, open_image, to_rgb
-from rewards.judges.base import Judge
 from rewards.common.one_line import one_line
+from rewards.judges.base import Judge
 from rewards.rubric import Item, Verdict
+from rewards.scorers.item_scores import ITEM_SCORES, score_item
 
 
 class ItemError(Exception):
@@ -200,13 +200,17 @@ class RefineLoop:
             raise ItemError(f"item {item.id}: no 'image' field and no generator configured (set generator=<name>)")
         return to_rgb(self.generator.generate(item.prompt, seed=self.seed + 1000 * index))
 
-    def refine_item(self, item: Item, index: int, item_dir: Path, on_iteration: Callable[[], None] = lambda: None) -> ItemResult:
+    def refine_item(
+        self, item: Item, index: int, item_dir: Path, on_iteration: Callable[[], None] = lambda: None
+    ) -> ItemResult:
         """Refine one item into ``item_dir`` (which must be empty). Raises ItemError on bad input."""
         result = ItemResult(item.id)
         image = self.start_image(item, index)
         best_score, best_image = -1.0, None
-        with open(item_dir / "verdicts.jsonl", "w", encoding="utf-8") as vf, \
-                open(item_dir / "instructions.jsonl", "w", encoding="utf-8") as inf:
+        with (
+            open(item_dir / "verdicts.jsonl", "w", encoding="utf-8") as vf,
+            open(item_dir / "instructions.jsonl", "w", encoding="utf-8") as inf,
+        ):
             for k in range(self.iterations + 1):
                 image.save(item_dir / f"iter_{k}.png")
                 verdicts = self.judge_one(image, item)
@@ -214,7 +218,9 @@ class RefineLoop:
                     v = verdicts.get(check.id) or Verdict(check.id, "withheld", "loop", "judge returned no verdict")
                     if v.answer == "withheld":
                         result.withheld[v.reason] = result.withheld.get(v.reason, 0) + 1
-                    if v.judge not in ("router", "loop") and not (v.evidence or {}).get("cached"):  # a cached verdict made no call
+                    if v.judge not in ("router", "loop") and not (v.evidence or {}).get(
+                        "cached"
+                    ):  # a cached verdict made no call
                         calls = result.judges.setdefault(v.judge, {"checks": 0, "failed": 0, "last_error": None})
                         calls["checks"] += 1
                         if (error := call_error(v)) is not None:
@@ -227,8 +233,11 @@ class RefineLoop:
                     best_score, best_image, result.best_iteration = scores[self.keep_best_by], image, k
                 on_iteration()
 
-                failures: list[Failure] = [(c, verdicts[c.id]) for c in item.rubric.checks
-                                           if c.id in verdicts and verdicts[c.id].answer == "no"]
+                failures: list[Failure] = [
+                    (c, verdicts[c.id])
+                    for c in item.rubric.checks
+                    if c.id in verdicts and verdicts[c.id].answer == "no"
+                ]
                 if all(c.id in verdicts and verdicts[c.id].passed for c in item.rubric.checks):
                     result.stop_reason = "all checks pass"
                     break
@@ -240,8 +249,12 @@ class RefineLoop:
                     break
                 instruction = self.writer.write(image, item, failures)
                 image = to_rgb(self.editor.edit(image, instruction, failures, seed=self.seed + 1000 * index + k + 1))
-                record = {"iteration": k + 1, "writer": self.writer.name, "instruction": instruction,
-                          "failed_checks": [c.id for c, _ in failures]}
+                record = {
+                    "iteration": k + 1,
+                    "writer": self.writer.name,
+                    "instruction": instruction,
+                    "failed_checks": [c.id for c, _ in failures],
+                }
                 actions = getattr(self.editor, "last_actions", None)
                 if actions is not None:  # a structured editor's log: what it wrote per string, and why not
                     record["editor_actions"] = actions
@@ -250,18 +263,30 @@ class RefineLoop:
                 inf.flush()
         best_image.save(item_dir / "best.png")
         result.best_image = str(Path(item_dir.name) / "best.png")
-        down = [f"judge {name} failed on {c['failed']} of {c['checks']} checks sent to it ({c['last_error']})"
-                for name, c in result.judges.items() if c["failed"] and c["failed"] >= self.judge_outage * c["checks"]]
+        down = [
+            f"judge {name} failed on {c['failed']} of {c['checks']} checks sent to it ({c['last_error']})"
+            for name, c in result.judges.items()
+            if c["failed"] and c["failed"] >= self.judge_outage * c["checks"]
+        ]
         if down:  # an outage is not an answer: the item fails and a rerun redoes it
             result.error = f"item {item.id}: " + "; ".join(down)
         return result
 
     def finished(self, items: Sequence[Item], out: Path) -> int:
         """How many of ``items`` already have a readable ``result.json`` in ``out`` (a rerun skips them)."""
-        return sum(read_result(out / name / "result.json") is not None for name in item_dir_names([it.id for it in items]))
+        return sum(
+            read_result(out / name / "result.json") is not None for name in item_dir_names([it.id for it in items])
+        )
 
-    def run(self, items: Sequence[Item], out: Path, load_errors: Sequence[str] = (), progress=None, log=None,
-            indices: Sequence[int] | None = None) -> dict[str, Any]:
+    def run(
+        self,
+        items: Sequence[Item],
+        out: Path,
+        load_errors: Sequence[str] = (),
+        progress=None,
+        log=None,
+        indices: Sequence[int] | None = None,
+    ) -> dict[str, Any]:
         """Refine every item into ``out``, resuming finished items; returns the summary dict.
 
         Args:
@@ -281,7 +306,9 @@ class RefineLoop:
         self.check_settings(out / "run.json")
         results: list[ItemResult] = []
         try:
-            self._run_items(items, out, load_errors, progress, log, list(indices) if indices is not None else None, results)
+            self._run_items(
+                items, out, load_errors, progress, log, list(indices) if indices is not None else None, results
+            )
         except KeyboardInterrupt:
             _write_json(out / "summary.json", self.summary(results, load_errors, complete=False))
             raise
@@ -331,9 +358,11 @@ class RefineLoop:
                     progress.write(result.error)
             results.append(result)
             if log is not None and not result.error:
-                log({f"initial/{k}": v for k, v in result.scores[0].items()}
+                log(
+                    {f"initial/{k}": v for k, v in result.scores[0].items()}
                     | {f"best/{k}": v for k, v in result.scores[result.best_iteration].items()}
-                    | {"best_iteration": result.best_iteration, "item": index})
+                    | {"best_iteration": result.best_iteration, "item": index}
+                )
             _write_json(out / "summary.json", self.summary(results, load_errors, complete=False))
 
     def check_settings(self, path: Path) -> None:
@@ -343,18 +372,30 @@ class RefineLoop:
         Raises:
             ValueError: ``out`` holds a run made with other settings (one line).
         """
-        settings = {"iterations": self.iterations, "keep_best_by": self.keep_best_by, "seed": self.seed, **self.run_settings}
+        settings = {
+            "iterations": self.iterations,
+            "keep_best_by": self.keep_best_by,
+            "seed": self.seed,
+            **self.run_settings,
+        }
         if path.exists():
             before = json.loads(path.read_text(encoding="utf-8"))
             if before != settings:
-                changed = ", ".join(f"another {k}" if isinstance(before.get(k), dict) else f"{k}={before.get(k)!r}"
-                                    for k in sorted(set(settings) | set(before)) if before.get(k) != settings.get(k))
-                raise ValueError(f"{path.parent} holds a run made with {changed} (see {path}); "
-                                 "use those settings to resume, or a new out=")
+                changed = ", ".join(
+                    f"another {k}" if isinstance(before.get(k), dict) else f"{k}={before.get(k)!r}"
+                    for k in sorted(set(settings) | set(before))
+                    if before.get(k) != settings.get(k)
+                )
+                raise ValueError(
+                    f"{path.parent} holds a run made with {changed} (see {path}); "
+                    "use those settings to resume, or a new out="
+                )
         else:
             _write_json(path, settings)
 
-    def summary(self, results: Sequence[ItemResult], load_errors: Sequence[str], complete: bool = True) -> dict[str, Any]:
+    def summary(
+        self, results: Sequence[ItemResult], load_errors: Sequence[str], complete: bool = True
+    ) -> dict[str, Any]:
         """The run summary: per item results, means of the initial and best scores over the
         items that finished, every error (parse errors first), and per judge its verdicts,
         failed calls and the items it failed (``judges``). ``complete`` is False in the copy

@@ -26,8 +26,18 @@ from pathlib import Path
 from typing import Any
 
 from rewards.common.one_line import one_line
-from rewards.text.question_compiler import ARRANGEMENTS, COLOURS, RELATIONS, WEIGHTS, Anchor, QuestionSpec, TextSpec, compile_question
 from rewards.rubric import REGIONS, Check, Criterion, Item, Rubric, RubricError, TextExpectation
+from rewards.text.question_compiler import (
+    ARRANGEMENTS,
+    COLOURS,
+    RELATIONS,
+    WEIGHTS,
+    Anchor,
+    QuestionSpec,
+    TextSpec,
+    compile_question,
+)
+
 
 def text_expectations(question: str) -> tuple[TextExpectation, ...]:
     """The text expectations of a question: one per required string of its compiled text part
@@ -42,8 +52,10 @@ def expectations_of(spec: QuestionSpec | None) -> tuple[TextExpectation, ...]:
     if spec is None or spec.text is None:
         return ()
     anchor = spec.text.anchors[0] if spec.text.anchors else None
-    return tuple(TextExpectation(t, spec.text.region, anchor.text if anchor else None, anchor.relation if anchor else None)
-                 for t in dict.fromkeys(spec.text.texts))
+    return tuple(
+        TextExpectation(t, spec.text.region, anchor.text if anchor else None, anchor.relation if anchor else None)
+        for t in dict.fromkeys(spec.text.texts)
+    )
 
 
 def parse_spec(raw: Any, where: str) -> QuestionSpec:
@@ -88,9 +100,27 @@ def parse_spec(raw: Any, where: str) -> QuestionSpec:
     vlm_parts = _optional(raw, "vlm_parts", list, [], where)
     if not all(isinstance(v, str) for v in vlm_parts):
         raise RubricError(f"{where}: field 'vlm_parts' must be a list of strings")
-    text = TextSpec(tuple(texts), arrangement, count, region, tuple(anchors), _optional(raw, "in_box", bool, False, where),
-                    weight, colour)
-    form = "count" if count is not None else "lines" if arrangement == "lines" else "order" if arrangement != "all" else "exact" if len(texts) == 1 else "list"
+    text = TextSpec(
+        tuple(texts),
+        arrangement,
+        count,
+        region,
+        tuple(anchors),
+        _optional(raw, "in_box", bool, False, where),
+        weight,
+        colour,
+    )
+    form = (
+        "count"
+        if count is not None
+        else "lines"
+        if arrangement == "lines"
+        else "order"
+        if arrangement != "all"
+        else "exact"
+        if len(texts) == 1
+        else "list"
+    )
     return QuestionSpec(form, text, tuple(vlm_parts))
 
 
@@ -99,8 +129,13 @@ def _require(row: dict, key: str, typ: type | tuple[type, ...], where: str) -> A
         raise RubricError(f"{where}: missing field '{key}'")
     value = row[key]
     if not isinstance(value, typ) or isinstance(value, bool) and typ is not bool:
-        names = ("a number" if typ == (int, float) else typ.__name__ if isinstance(typ, type)
-                 else "/".join(t.__name__ for t in typ))
+        names = (
+            "a number"
+            if typ == (int, float)
+            else typ.__name__
+            if isinstance(typ, type)
+            else "/".join(t.__name__ for t in typ)
+        )
         raise RubricError(f"{where}: field '{key}' must be {names}, got {type(value).__name__}")
     return value
 
@@ -138,7 +173,11 @@ def parse_bizgeneval(row: dict, where: str) -> Item:
         spec = compile_question(q)
         checks.append(Check(str(i), q, difficulty=difficulty, tag=dimension, expects=expectations_of(spec), spec=spec))
     # The image-name keys are kept raw: the official result file name is derived from them.
-    meta = {k: row[k] for k in ("domain", "dimension", "eval_tag", "easy_qidxs", "hard_qidxs", "aspect_ratio", *BIZGENEVAL_NAME_KEYS) if k in row}
+    meta = {
+        k: row[k]
+        for k in ("domain", "dimension", "eval_tag", "easy_qidxs", "hard_qidxs", "aspect_ratio", *BIZGENEVAL_NAME_KEYS)
+        if k in row
+    }
     item_id = str(_require(row, "id", (str, int), where))
     return Item(item_id, _require(row, "prompt", str, where), Rubric.flat(checks), source="bizgeneval", meta=meta)
 
@@ -154,10 +193,24 @@ def parse_genexam(row: dict, where: str) -> Item:
         question = _require(p, "question", str, pw)
         weight = _require(p, "score", (int, float), pw)
         spec = compile_question(question)
-        checks.append(Check(str(i), question, weight=float(weight), tag=str(row.get("subject", "")),
-                            expects=expectations_of(spec), spec=spec))
+        checks.append(
+            Check(
+                str(i),
+                question,
+                weight=float(weight),
+                tag=str(row.get("subject", "")),
+                expects=expectations_of(spec),
+                spec=spec,
+            )
+        )
     meta = {k: row[k] for k in ("subject", "taxonomy", "img_type", "difficulty", "image_path") if k in row}
-    return Item(str(_require(row, "id", (str, int), where)), _require(row, "prompt", str, where), Rubric.flat(checks), source="genexam", meta=meta)
+    return Item(
+        str(_require(row, "id", (str, int), where)),
+        _require(row, "prompt", str, where),
+        Rubric.flat(checks),
+        source="genexam",
+        meta=meta,
+    )
 
 
 def parse_rubricloop(row: dict, where: str) -> Item:
@@ -196,16 +249,18 @@ def parse_rubricloop(row: dict, where: str) -> Item:
             difficulty = chk.get("difficulty")
             if difficulty not in (None, "easy", "hard"):
                 raise RubricError(f"{kw}: field 'difficulty' must be 'easy', 'hard' or null, got {difficulty!r}")
-            checks.append(Check(
-                id=str(_require(chk, "id", (str, int), kw)),
-                question=question,
-                difficulty=difficulty,
-                weight=float(_optional(chk, "weight", (int, float), 1.0, kw)),
-                gate=_optional(chk, "gate", bool, False, kw),
-                tag=_optional(chk, "tag", str, "", kw),
-                expects=tuple(expects),
-                spec=spec,
-            ))
+            checks.append(
+                Check(
+                    id=str(_require(chk, "id", (str, int), kw)),
+                    question=question,
+                    difficulty=difficulty,
+                    weight=float(_optional(chk, "weight", (int, float), 1.0, kw)),
+                    gate=_optional(chk, "gate", bool, False, kw),
+                    tag=_optional(chk, "tag", str, "", kw),
+                    expects=tuple(expects),
+                    spec=spec,
+                )
+            )
         criteria.append(Criterion(_optional(crit, "name", str, f"criterion {ci + 1}", cw), tuple(checks)))
     ids = [c.id for crit in criteria for c in crit.checks]
     if len(ids) != len(set(ids)):
@@ -213,7 +268,12 @@ def parse_rubricloop(row: dict, where: str) -> Item:
     meta = row.get("meta") or {}
     if not isinstance(meta, dict):
         raise RubricError(f"{where}: field 'meta' must be an object")
-    return Item(str(_require(row, "id", (str, int), where)), _require(row, "prompt", str, where), Rubric(tuple(criteria)), meta=dict(meta))
+    return Item(
+        str(_require(row, "id", (str, int), where)),
+        _require(row, "prompt", str, where),
+        Rubric(tuple(criteria)),
+        meta=dict(meta),
+    )
 
 
 def parse_row(row: Any, where: str, base_dir: Path) -> Item:
@@ -310,7 +370,9 @@ def _read_row(raw: bytes, where: str, base_dir: Path) -> Item | None:
     try:
         json.dumps(row, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
-        raise RubricError(f"{where}: a string holds a lone UTF-16 surrogate (\\ud800-\\udfff escape), not text") from None
+        raise RubricError(
+            f"{where}: a string holds a lone UTF-16 surrogate (\\ud800-\\udfff escape), not text"
+        ) from None
     try:
         item = parse_row(row, where, base_dir)
     except RubricError:

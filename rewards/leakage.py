@@ -123,13 +123,21 @@ def find_leaks(
     for n in np.unique(train_words).tolist():
         rows = np.flatnonzero(train_words == n)
         lo = np.searchsorted(sorted_words, n * min_length_ratio, side="left")
-        hi = len(sorted_words) if min_length_ratio == 0 else np.searchsorted(sorted_words, n / min_length_ratio, side="right")
+        hi = (
+            len(sorted_words)
+            if min_length_ratio == 0
+            else np.searchsorted(sorted_words, n / min_length_ratio, side="right")
+        )
         cols = by_length[lo:hi]
         if len(cols) == 0:
             continue
         scores = process.cdist(
-            [train[i] for i in rows], [held[j] for j in cols], scorer=fuzz.token_set_ratio,
-            score_cutoff=threshold, dtype=np.float32, workers=workers,
+            [train[i] for i in rows],
+            [held[j] for j in cols],
+            scorer=fuzz.token_set_ratio,
+            score_cutoff=threshold,
+            dtype=np.float32,
+            workers=workers,
         )  # (len(rows), len(cols))
         for r, c in zip(*np.nonzero(scores >= max(threshold, 1e-6))):
             near.setdefault(int(rows[r]), {})[int(cols[c])] = float(scores[r, c])

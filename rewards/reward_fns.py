@@ -24,11 +24,11 @@ import torch
 from PIL import Image
 from rapidfuzz.distance import Levenshtein
 
-from rewards.scorers.item_scores import ITEM_SCORES
 from rewards.judges.base import Judge
 from rewards.judges.cache import CachedJudge
 from rewards.judges.ocr import OCRError, ocr_lines
 from rewards.rubric import Item, Verdict
+from rewards.scorers.item_scores import ITEM_SCORES
 
 logger = logging.getLogger(__name__)
 
@@ -75,19 +75,27 @@ class RubricReward:
         self.name = name or f"rubric_{score}"
         self.last_verdicts: list[list[Verdict]] = []
 
-    def __call__(self, prompts: Sequence[str], images: Sequence[Image.Image], items: Sequence[Item] | None = None, **columns: Any) -> list[float | None]:
+    def __call__(
+        self, prompts: Sequence[str], images: Sequence[Image.Image], items: Sequence[Item] | None = None, **columns: Any
+    ) -> list[float | None]:
         if items is None:
             raise ValueError(f"reward {self.name!r} needs the 'items' column (one Item per image)")
         if not len(items) == len(images) == len(prompts):
-            raise ValueError(f"reward {self.name!r}: got {len(prompts)} prompts, {len(images)} images and {len(items)} items")
+            raise ValueError(
+                f"reward {self.name!r}: got {len(prompts)} prompts, {len(images)} images and {len(items)} items"
+            )
         checks = [item.rubric.checks for item in items]
         verdicts = self.judge.judge(list(images), list(prompts), checks)
         if len(verdicts) != len(images):
-            raise ValueError(f"reward {self.name!r}: judge {self.judge.name!r} returned {len(verdicts)} verdict lists for {len(images)} images")
+            raise ValueError(
+                f"reward {self.name!r}: judge {self.judge.name!r} returned {len(verdicts)} verdict lists for {len(images)} images"
+            )
         out: list[float | None] = []
         for item, item_checks, vs in zip(items, checks, verdicts):
             if len(vs) != len(item_checks):
-                raise ValueError(f"reward {self.name!r}: judge {self.judge.name!r} returned {len(vs)} verdicts for the {len(item_checks)} checks of item {item.id}")
+                raise ValueError(
+                    f"reward {self.name!r}: judge {self.judge.name!r} returned {len(vs)} verdicts for the {len(item_checks)} checks of item {item.id}"
+                )
             answered = [v for v in vs if v.answer != "withheld"]
             if not answered:
                 out.append(None)
@@ -137,6 +145,7 @@ def ocr_text_reward(ocr_text: str | Sequence[str], target: str, case_sensitive: 
     Raises:
         ValueError: the target is empty after removing spaces.
     """
+
     def canon(s: str) -> str:
         s = "".join(s.split())
         return s if case_sensitive else s.lower()
@@ -169,12 +178,21 @@ class OCRTextReward:
         RuntimeError: at construction, when the tesseract binary is not installed.
     """
 
-    def __init__(self, lang: str = "eng", psm: int = 3, scale: float = 2.0, per_line: bool = False,
-                 case_sensitive: bool = False, name: str = "ocr"):
+    def __init__(
+        self,
+        lang: str = "eng",
+        psm: int = 3,
+        scale: float = 2.0,
+        per_line: bool = False,
+        case_sensitive: bool = False,
+        name: str = "ocr",
+    ):
         try:
             pytesseract.get_tesseract_version()
         except (pytesseract.TesseractNotFoundError, OSError) as e:
-            raise RuntimeError(f"OCRTextReward needs the tesseract binary (apt-get install tesseract-ocr): {e}") from None
+            raise RuntimeError(
+                f"OCRTextReward needs the tesseract binary (apt-get install tesseract-ocr): {e}"
+            ) from None
         self.lang, self.psm, self.scale = lang, psm, scale
         self.per_line, self.case_sensitive, self.name = per_line, case_sensitive, name
 
@@ -227,7 +245,9 @@ def _validate(name: str, values: Any, n: int) -> list[float]:
             out.append(math.nan)
             continue
         if isinstance(v, bool) or not isinstance(v, numbers.Real):
-            raise ValueError(f"reward function {name!r} returned a {type(v).__name__} for sample {i}, expected float or None")
+            raise ValueError(
+                f"reward function {name!r} returned a {type(v).__name__} for sample {i}, expected float or None"
+            )
         if not math.isfinite(v):
             raise ValueError(f"reward function {name!r} returned {v} for sample {i}; return None for no reward")
         out.append(float(v))
@@ -235,8 +255,11 @@ def _validate(name: str, values: Any, n: int) -> list[float]:
 
 
 def combine_rewards(
-    reward_fns: Sequence[RewardFn], weights: Sequence[float], prompts: Sequence[str],
-    images: Sequence[Image.Image], **columns: Any,
+    reward_fns: Sequence[RewardFn],
+    weights: Sequence[float],
+    prompts: Sequence[str],
+    images: Sequence[Image.Image],
+    **columns: Any,
 ) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
     """Call every reward function and sum the weighted rewards per sample.
 
@@ -269,13 +292,17 @@ def combine_rewards(
         name = reward_name(fn)
         if name in per_fn:
             raise ValueError(f"combine_rewards: two reward functions are named {name!r}; give one a distinct name")
-        per_fn[name] = torch.tensor(_validate(name, fn(prompts=list(prompts), images=list(images), **columns), n), dtype=torch.float32)  # (N,)
+        per_fn[name] = torch.tensor(
+            _validate(name, fn(prompts=list(prompts), images=list(images), **columns), n), dtype=torch.float32
+        )  # (N,)
     w = torch.tensor([float(x) for x in weights], dtype=torch.float32)  # (K,)
     rewards = torch.stack(list(per_fn.values()), dim=1) if per_fn else torch.zeros(n, 0)  # (N, K)
     missing = torch.isnan(rewards).all(dim=1)
     if n and missing.any():
-        logger.warning("combine_rewards: every reward function returned None for sample(s) %s; their reward is 0",
-                       torch.nonzero(missing).flatten().tolist())
+        logger.warning(
+            "combine_rewards: every reward function returned None for sample(s) %s; their reward is 0",
+            torch.nonzero(missing).flatten().tolist(),
+        )
     total = torch.nansum(rewards * w, dim=1)  # (N,)
     return total, per_fn
 

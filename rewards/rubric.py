@@ -157,7 +157,9 @@ class Verdict:
 
     def __post_init__(self):
         if self.answer not in ANSWERS:
-            raise ValueError(f"verdict for check {self.check_id!r}: answer must be one of {ANSWERS}, got {self.answer!r}")
+            raise ValueError(
+                f"verdict for check {self.check_id!r}: answer must be one of {ANSWERS}, got {self.answer!r}"
+            )
 
     @property
     def passed(self) -> bool:

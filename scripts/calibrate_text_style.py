@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from rewards.text import text_style as ts
 from rewards.eval.fidelity_set import VOCAB, split_seeds
+from rewards.text import text_style as ts
 
 FACES = {  # (regular, bold)
     "DejaVuSans": ("dejavu/DejaVuSans.ttf", "dejavu/DejaVuSans-Bold.ttf"),
@@ -29,8 +29,16 @@ FACES = {  # (regular, bold)
     "LiberationSerif": ("liberation/LiberationSerif-Regular.ttf", "liberation/LiberationSerif-Bold.ttf"),
 }
 ROOT = Path("/usr/share/fonts/truetype")
-INKS = {"white": (250, 250, 250), "black": (25, 25, 25), "gray": (128, 128, 128), "red": (200, 35, 30),
-        "blue": (35, 70, 190), "green": (30, 135, 60), "orange": (230, 125, 25), "purple": (125, 45, 160)}
+INKS = {
+    "white": (250, 250, 250),
+    "black": (25, 25, 25),
+    "gray": (128, 128, 128),
+    "red": (200, 35, 30),
+    "blue": (35, 70, 190),
+    "green": (30, 135, 60),
+    "orange": (230, 125, 25),
+    "purple": (125, 45, 160),
+}
 
 
 def render_word(word: str, face: str, px: int, ink, bg) -> tuple[np.ndarray, tuple[int, int, int, int]]:
@@ -52,12 +60,24 @@ def samples(seeds: list[int]):
                 for px in (12, 14, 17, 20, 24, 30, 36, 48):
                     word = rng.choice(words)
                     ink_name = rng.choice(list(INKS))
-                    bg = (250, 250, 247) if ink_name != "white" else rng.choice([(25, 40, 90), (20, 80, 60), (200, 60, 40)])
+                    bg = (
+                        (250, 250, 247)
+                        if ink_name != "white"
+                        else rng.choice([(25, 40, 90), (20, 80, 60), (200, 60, 40)])
+                    )
                     arr, (x0, y0, x1, y1) = render_word(word, pair[bold], px, INKS[ink_name], bg)
                     g = [rng.randint(0, 2) for _ in range(4)]
                     ink = ts.ink_of(arr, (x0 - g[0], y0 - g[1], x1 + g[2], y1 + g[3]))
                     r = ts.stroke_ratio(ink, word) if ink else None
-                    yield face, bold, px, word, ink_name, (r[0] if r else None), (ts.colour_name(ink.rgb) if ink else None)
+                    yield (
+                        face,
+                        bold,
+                        px,
+                        word,
+                        ink_name,
+                        (r[0] if r else None),
+                        (ts.colour_name(ink.rgb) if ink else None),
+                    )
 
 
 def main() -> None:
@@ -76,10 +96,14 @@ def main() -> None:
                 wrong = sum(n == ("regular" if bold else "bold") for n in names)
                 unknown = sum(n is None for n in names)
                 q = np.percentile(known, [5, 50, 95]) if known.size else [np.nan] * 3
-                print(f"{face:<16} {'bold' if bold else 'regular':<8} {band[0]:>3} {q[0]:6.3f} {q[1]:6.3f} {q[2]:6.3f} {wrong:>5} {unknown:>7}")
+                print(
+                    f"{face:<16} {'bold' if bold else 'regular':<8} {band[0]:>3} {q[0]:6.3f} {q[1]:6.3f} {q[2]:6.3f} {wrong:>5} {unknown:>7}"
+                )
     reg = np.array([r for *_, r, _ in [(x[1], x[5], x[6]) for x in rows if not x[1]] if r is not None])
     bol = np.array([r for *_, r, _ in [(x[1], x[5], x[6]) for x in rows if x[1]] if r is not None])
-    print(f"all sizes: regular p95 {np.percentile(reg, 95):.3f} max {reg.max():.3f}; bold p5 {np.percentile(bol, 5):.3f} min {bol.min():.3f}")
+    print(
+        f"all sizes: regular p95 {np.percentile(reg, 95):.3f} max {reg.max():.3f}; bold p5 {np.percentile(bol, 5):.3f} min {bol.min():.3f}"
+    )
     print("colour: measured name per ink (counts)")
     for name in INKS:
         got = [c for *_, ink, _, c in rows if ink == name]

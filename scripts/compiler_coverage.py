@@ -36,14 +36,21 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("data", type=Path, help="BizGenEval JSONL (questions + dimension per row)")
     p.add_argument("--json", type=Path, default=None, help="also write the figures here")
-    p.add_argument("--split", choices=("index", "id-hash"), default="index",
-                   help="halves by row index parity (default) or by sha1 of the row id")
+    p.add_argument(
+        "--split",
+        choices=("index", "id-hash"),
+        default="index",
+        help="halves by row index parity (default) or by sha1 of the row id",
+    )
     p.add_argument("--exclude", type=Path, default=None, help="drop rows whose id is in this JSONL")
     args = p.parse_args(argv)
     try:
         rows = [json.loads(l) for l in args.data.read_text(encoding="utf-8").splitlines() if l.strip()]
-        drop = ({json.loads(l)["id"] for l in args.exclude.read_text(encoding="utf-8").splitlines() if l.strip()}
-                if args.exclude else set())
+        drop = (
+            {json.loads(l)["id"] for l in args.exclude.read_text(encoding="utf-8").splitlines() if l.strip()}
+            if args.exclude
+            else set()
+        )
     except (OSError, json.JSONDecodeError, KeyError) as e:
         print(f"error: {args.exclude if args.exclude else args.data}: {e}", file=sys.stderr)
         return 1
@@ -65,8 +72,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'half':<7} {'dimension':<10} {'checks':>6} {'before':>7} {'decided':>8} {'no-only':>8} {'withheld':>8}")
     for (h, d), c in sorted(counts.items()):
         n = c["n"]
-        print(f"{h:<7} {d:<10} {n:>6} {c['before'] / n:>7.1%} {c['decided'] / n:>8.1%} {c['no_only'] / n:>8.1%} "
-              f"{1 - (c['decided'] + c['no_only']) / n:>8.1%}")
+        print(
+            f"{h:<7} {d:<10} {n:>6} {c['before'] / n:>7.1%} {c['decided'] / n:>8.1%} {c['no_only'] / n:>8.1%} "
+            f"{1 - (c['decided'] + c['no_only']) / n:>8.1%}"
+        )
     if args.json:
         args.json.write_text(json.dumps(out, indent=2))
     return 0

@@ -117,21 +117,40 @@ def count(text: str, reads: list[list[Line]], ignore_spaces: bool) -> int:
 def written_inside(text: str, actions: list[dict], ignore_spaces: bool) -> int:
     """How many more occurrences of ``text`` the written (placed or rewritten) strings other than
     ``text`` itself hold than the text they replaced."""
+
     def held(s: str) -> int:
         return occurrences(text, [Line((Word(s, (0, 0, 1, 1)),))], ignore_spaces) if s else 0
 
-    return sum(max(0, held(a["text"]) - held(a.get("was") or "")) for a in actions
-               if a["text"] != text and category(a["action"]) != "left_alone")
+    return sum(
+        max(0, held(a["text"]) - held(a.get("was") or ""))
+        for a in actions
+        if a["text"] != text and category(a["action"]) != "left_alone"
+    )
 
 
-def measure_item(entry: dict, start_reads: list[list[Line]], best_reads: list[list[Line]],
-                 outside_px: int | None, actions: list[dict] | None) -> dict:
+def measure_item(
+    entry: dict,
+    start_reads: list[list[Line]],
+    best_reads: list[list[Line]],
+    outside_px: int | None,
+    actions: list[dict] | None,
+) -> dict:
     """One item's figures: per mode the counts and the strings behind them; the outside pixels;
     the type of each replaced corrupted string (``actions`` None: not known)."""
     row: dict = {"outside_px": outside_px}
     for mode, ignore in MODES.items():
-        m = {"fixed": 0, "errors": 0, "broken": 0, "correct": 0, "duplicated": 0,
-             "unfixed": [], "read_in_start": [], "broken_strings": [], "duplicated_strings": [], "expected_repeats": []}
+        m = {
+            "fixed": 0,
+            "errors": 0,
+            "broken": 0,
+            "correct": 0,
+            "duplicated": 0,
+            "unfixed": [],
+            "read_in_start": [],
+            "broken_strings": [],
+            "duplicated_strings": [],
+            "expected_repeats": [],
+        }
         for s in entry["strings"]:
             n_start, n_best = count(s["text"], start_reads, ignore), count(s["text"], best_reads, ignore)
             n_written = written_inside(s["text"], actions or [], ignore)
@@ -149,7 +168,9 @@ def measure_item(entry: dict, start_reads: list[list[Line]], best_reads: list[li
                     m["broken_strings"].append(s["text"])
             if n_best > max(1, n_start + n_written):
                 m["duplicated"] += 1
-                m["duplicated_strings"].append(f"{s['text']} ({n_start} -> {n_best}, {n_written} inside written strings)")
+                m["duplicated_strings"].append(
+                    f"{s['text']} ({n_start} -> {n_best}, {n_written} inside written strings)"
+                )
             elif n_best > max(1, n_start):
                 m["expected_repeats"].append(f"{s['text']} ({n_start} -> {n_best}, {n_written} inside written strings)")
         row[mode] = m
@@ -160,9 +181,16 @@ def measure_item(entry: dict, start_reads: list[list[Line]], best_reads: list[li
         for s in entry["strings"]:
             act, truth = decided.get(s["text"]), original_type(entry, s)
             if s["corrupted"] and truth and act and act["action"].startswith("replace") and "type" in act:
-                row["replaced"].append({"text": s["text"], "size": act["type"]["size"], "true_size": truth[0],
-                                        "size_err": abs(act["type"]["size"] / truth[0] - 1),
-                                        "bold": act["type"]["bold"], "true_bold": truth[1]})
+                row["replaced"].append(
+                    {
+                        "text": s["text"],
+                        "size": act["type"]["size"],
+                        "true_size": truth[0],
+                        "size_err": abs(act["type"]["size"] / truth[0] - 1),
+                        "bold": act["type"]["bold"],
+                        "true_bold": truth[1],
+                    }
+                )
     return row
 
 
@@ -170,11 +198,19 @@ def type_figures(replaced: list[dict] | None) -> dict:
     """Median size error ([0, inf), 0.05 = 5%), right-weight count and share ([0, 1]) over replaced
     strings (None when unknown or none)."""
     if not replaced:
-        return {"replaced": 0 if replaced is not None else None, "median_size_error": None, "right_weight": None,
-                "right_weight_share": None}
+        return {
+            "replaced": 0 if replaced is not None else None,
+            "median_size_error": None,
+            "right_weight": None,
+            "right_weight_share": None,
+        }
     right = sum(r["bold"] == r["true_bold"] for r in replaced)
-    return {"replaced": len(replaced), "median_size_error": statistics.median(r["size_err"] for r in replaced),
-            "right_weight": right, "right_weight_share": right / len(replaced)}
+    return {
+        "replaced": len(replaced),
+        "median_size_error": statistics.median(r["size_err"] for r in replaced),
+        "right_weight": right,
+        "right_weight_share": right / len(replaced),
+    }
 
 
 def summarise(rows: dict[str, dict]) -> dict:
@@ -182,7 +218,9 @@ def summarise(rows: dict[str, dict]) -> dict:
     unknown) and the type figures over all replaced strings."""
     out = {}
     for mode in MODES:
-        out[mode] = {k: sum(r[mode][k] for r in rows.values()) for k in ("fixed", "errors", "broken", "correct", "duplicated")}
+        out[mode] = {
+            k: sum(r[mode][k] for r in rows.values()) for k in ("fixed", "errors", "broken", "correct", "duplicated")
+        }
     px = [r["outside_px"] for r in rows.values()]
     out["outside_px"] = None if None in px else sum(px)
     known = [r["replaced"] for r in rows.values() if r["replaced"] is not None]
@@ -192,13 +230,17 @@ def summarise(rows: dict[str, dict]) -> dict:
 
 def table(rows: dict[str, dict], total: dict) -> str:
     """The figures as a text table, one row per item and a total row."""
-    head = (f"{'':8s}{'exact':^22s}| {'spaces ignored':^21s}|\n"
-            f"{'item':8s}{'fixed':>8s}{'broken':>8s}{'dup':>5s} |{'fixed':>8s}{'broken':>8s}{'dup':>5s} |"
-            f"{'outside px':>11s}{'size err':>10s}{'weight':>8s}")
+    head = (
+        f"{'':8s}{'exact':^22s}| {'spaces ignored':^21s}|\n"
+        f"{'item':8s}{'fixed':>8s}{'broken':>8s}{'dup':>5s} |{'fixed':>8s}{'broken':>8s}{'dup':>5s} |"
+        f"{'outside px':>11s}{'size err':>10s}{'weight':>8s}"
+    )
 
     def fmt(name: str, r: dict, t: dict) -> str:
-        cells = "".join(f"{r[m]['fixed']:>4d}/{r[m]['errors']:<3d}{r[m]['broken']:>4d}/{r[m]['correct']:<3d}{r[m]['duplicated']:>5d} |"
-                        for m in MODES)
+        cells = "".join(
+            f"{r[m]['fixed']:>4d}/{r[m]['errors']:<3d}{r[m]['broken']:>4d}/{r[m]['correct']:<3d}{r[m]['duplicated']:>5d} |"
+            for m in MODES
+        )
         px = "n/a" if r["outside_px"] is None else str(r["outside_px"])
         err = "n/a" if t["median_size_error"] is None else f"{100 * t['median_size_error']:.1f}%"
         weight = "n/a" if t["right_weight"] is None else f"{t['right_weight']}/{t['replaced']}"
@@ -215,11 +257,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, required=True, help="refine output dir holding <item_id>/best.png")
     ap.add_argument("--manifest", type=Path, default=EXAMPLE / "manifest.json")
     ap.add_argument("--engine", choices=("rapidocr", "tesseract"), default="rapidocr")
-    ap.add_argument("--scales", type=float, nargs="+", default=[1.0, 2.0],
-                    help="read each image at these scale factors; found in any read counts (default 1 2)")
+    ap.add_argument(
+        "--scales",
+        type=float,
+        nargs="+",
+        default=[1.0, 2.0],
+        help="read each image at these scale factors; found in any read counts (default 1 2)",
+    )
     ap.add_argument("--json", type=Path, default=None, help="also write the report here")
-    ap.add_argument("--ignore-spaces", action="store_true",
-                    help="the totals line and the JSON's top-level counts compare without spaces")
+    ap.add_argument(
+        "--ignore-spaces",
+        action="store_true",
+        help="the totals line and the JSON's top-level counts compare without spaces",
+    )
     args = ap.parse_args(argv)
     if any(s <= 0 for s in args.scales):
         ap.error("--scales: every factor must be > 0")
@@ -236,8 +286,11 @@ def main(argv: list[str] | None = None) -> int:
         make = rapidocr_reader if args.engine == "rapidocr" else tesseract_reader
         readers = [make(s) for s in args.scales]
     except ImportError:
-        print("rapidocr-onnxruntime is not installed: .venv/bin/pip install -e .[verify], or rerun with "
-              "--engine tesseract (not independent of the judge)", file=sys.stderr)
+        print(
+            "rapidocr-onnxruntime is not installed: .venv/bin/pip install -e .[verify], or rerun with "
+            "--engine tesseract (not independent of the judge)",
+            file=sys.stderr,
+        )
         return 2
     rows, failed = {}, {}
     for entry in entries:
@@ -266,20 +319,31 @@ def main(argv: list[str] | None = None) -> int:
     print(f"[{args.engine}, reads at {reads}]")
     print(table(rows, total))
     t = total[mode]
-    print(f"[{args.engine}{', spaces ignored' if args.ignore_spaces else ''}] injected errors fixed: {t['fixed']}/{t['errors']}; "
-          f"correct strings broken: {t['broken']}/{t['correct']}; duplicated strings: {t['duplicated']}; "
-          f"pixels changed outside edit boxes: {total['outside_px']}")
+    print(
+        f"[{args.engine}{', spaces ignored' if args.ignore_spaces else ''}] injected errors fixed: {t['fixed']}/{t['errors']}; "
+        f"correct strings broken: {t['broken']}/{t['correct']}; duplicated strings: {t['duplicated']}; "
+        f"pixels changed outside edit boxes: {total['outside_px']}"
+    )
     if total["replaced"]:
-        print(f"replaced corrupted strings: {total['replaced']}, median font-size error "
-              f"{100 * total['median_size_error']:.1f}%, right weight {100 * total['right_weight_share']:.1f}%")
+        print(
+            f"replaced corrupted strings: {total['replaced']}, median font-size error "
+            f"{100 * total['median_size_error']:.1f}%, right weight {100 * total['right_weight_share']:.1f}%"
+        )
     for item_id, r in rows.items():
         m = r[mode]
         for key in ("unfixed", "read_in_start", "broken_strings", "duplicated_strings", "expected_repeats"):
             for text in m[key]:
                 print(f"  item {item_id} {key.replace('_strings', '')}: {text[:90]}")
     if args.json:
-        report = {"engine": args.engine, "scales": args.scales, "ignore_spaces": args.ignore_spaces,
-                  **t, "totals": total, "items": rows, "failed": failed}
+        report = {
+            "engine": args.engine,
+            "scales": args.scales,
+            "ignore_spaces": args.ignore_spaces,
+            **t,
+            "totals": total,
+            "items": rows,
+            "failed": failed,
+        }
         args.json.write_text(json.dumps(report, indent=1) + "\n")
     return 1 if failed else 0
 

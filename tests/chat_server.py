@@ -28,8 +28,14 @@ class Reply:
 
 def ok(content: str | None) -> Reply:
     """A 200 chat-completion response whose message text is ``content``."""
-    return Reply(200, {"id": "x", "object": "chat.completion", "choices": [
-        {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}]})
+    return Reply(
+        200,
+        {
+            "id": "x",
+            "object": "chat.completion",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+        },
+    )
 
 
 @dataclass

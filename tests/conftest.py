@@ -13,4 +13,6 @@ import pytest
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "slow: starts subprocesses, Chromium or several processes (deselect: -m 'not slow')")
+    config.addinivalue_line(
+        "markers", "slow: starts subprocesses, Chromium or several processes (deselect: -m 'not slow')"
+    )

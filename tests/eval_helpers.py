@@ -27,6 +27,8 @@ class PixelJudge:
                 if c.id.endswith("9"):
                     verdicts.append(Verdict(c.id, "withheld", self.name, "pixel judge withholds ids ending in 9"))
                 else:
-                    verdicts.append(Verdict(c.id, "yes" if (total + k) % 3 == 0 else "no", self.name, f"sum {total} + {k}"))
+                    verdicts.append(
+                        Verdict(c.id, "yes" if (total + k) % 3 == 0 else "no", self.name, f"sum {total} + {k}")
+                    )
             out.append(verdicts)
         return out

@@ -17,12 +17,28 @@ from typing import Any
 
 import numpy as np
 from PIL import Image
-
 from refine_rows import text_page
 
-ODD_TEXT = ["", " ", "\u202eRTL override", "e\u0301\u0301\u0301", "\U0001F44D\U0001F3FD emoji", "nul\u0000byte",
-            "line\u2028sep", "\ufeffbom", "\U0010FFFF", "tab\tand\rcr", "\u200b\u200b", "Ωmega «quotes» “curly”",
-            "a" * 20000, "../../etc/passwd", "C:\\\\windows", "%s%n{0}", "'\"'\"", "\x1b[31mred"]
+ODD_TEXT = [
+    "",
+    " ",
+    "\u202eRTL override",
+    "e\u0301\u0301\u0301",
+    "\U0001f44d\U0001f3fd emoji",
+    "nul\u0000byte",
+    "line\u2028sep",
+    "\ufeffbom",
+    "\U0010ffff",
+    "tab\tand\rcr",
+    "\u200b\u200b",
+    "Ωmega «quotes» “curly”",
+    "a" * 20000,
+    "../../etc/passwd",
+    "C:\\\\windows",
+    "%s%n{0}",
+    "'\"'\"",
+    "\x1b[31mred",
+]
 WRONG_VALUES = [None, 0, -1, 3.5, 1e308, True, False, [], {}, [1, "a"], {"a": 1}, "", "x" * 20000, [[[[[]]]]]]
 BAD_BYTES = [b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xc0\xaf", b"\x80\x80"]
 
@@ -70,19 +86,61 @@ def make_images(folder: Path) -> dict[str, str]:
 
 def _base_row(fmt: str, k: int, rng: random.Random, image: str) -> dict[str, Any]:
     if fmt == "rubricloop":
-        return {"id": f"r{k}", "prompt": "a slide titled Q3 Revenue", "image": image, "criteria": [
-            {"name": "text", "checks": [{"id": "t", "question": "Does the title read 'Q3 Revenue'?",
-                                         "expects": [{"text": "Q3 Revenue", "region": rng.choice([None, "top"])}]}]},
-            {"name": "style", "checks": [{"id": "s", "question": "Is the background white?", "difficulty": "easy",
-                                          "weight": 2, "gate": False, "tag": "style"}]}]}
+        return {
+            "id": f"r{k}",
+            "prompt": "a slide titled Q3 Revenue",
+            "image": image,
+            "criteria": [
+                {
+                    "name": "text",
+                    "checks": [
+                        {
+                            "id": "t",
+                            "question": "Does the title read 'Q3 Revenue'?",
+                            "expects": [{"text": "Q3 Revenue", "region": rng.choice([None, "top"])}],
+                        }
+                    ],
+                },
+                {
+                    "name": "style",
+                    "checks": [
+                        {
+                            "id": "s",
+                            "question": "Is the background white?",
+                            "difficulty": "easy",
+                            "weight": 2,
+                            "gate": False,
+                            "tag": "style",
+                        }
+                    ],
+                },
+            ],
+        }
     if fmt == "bizgeneval":
-        return {"id": 10_000 + k, "domain": "slides", "dimension": "text", "prompt": "a slide titled Q3 Revenue",
-                "image": image, "questions": ["Does the title read exactly \"Q3 Revenue\"?", "Is the title bold?",
-                                              "Does the slide contain \"Q3\"?"],
-                "easy_qidxs": [1], "hard_qidxs": [2, 3]}
-    return {"id": f"g{k}", "prompt": "a slide titled Q3 Revenue", "image": image, "subject": "Economics",
-            "scoring_points": [{"question": "Is the title 'Q3 Revenue'?", "score": 0.5},
-                               {"question": "Is there a chart?", "score": 0.5}]}
+        return {
+            "id": 10_000 + k,
+            "domain": "slides",
+            "dimension": "text",
+            "prompt": "a slide titled Q3 Revenue",
+            "image": image,
+            "questions": [
+                'Does the title read exactly "Q3 Revenue"?',
+                "Is the title bold?",
+                'Does the slide contain "Q3"?',
+            ],
+            "easy_qidxs": [1],
+            "hard_qidxs": [2, 3],
+        }
+    return {
+        "id": f"g{k}",
+        "prompt": "a slide titled Q3 Revenue",
+        "image": image,
+        "subject": "Economics",
+        "scoring_points": [
+            {"question": "Is the title 'Q3 Revenue'?", "score": 0.5},
+            {"question": "Is there a chart?", "score": 0.5},
+        ],
+    }
 
 
 def _paths(obj: Any, prefix=()) -> list[tuple]:
@@ -105,8 +163,13 @@ def _parent(row, path):
     return row
 
 
-def make_case(k: int, rng: random.Random, images: dict[str, str], formats=("rubricloop", "bizgeneval", "genexam"),
-              p_good_image: float = 1.0) -> Case:
+def make_case(
+    k: int,
+    rng: random.Random,
+    images: dict[str, str],
+    formats=("rubricloop", "bizgeneval", "genexam"),
+    p_good_image: float = 1.0,
+) -> Case:
     """Case number ``k``: a valid row of a random format with 0-2 random mutations. With
     ``images`` empty the row has no ``image`` field (BizGenEval result files are then named
     ``<domain>_<dimension>_<id>.json``). The start image is a readable one (``ok*``) with
@@ -167,8 +230,13 @@ def make_case(k: int, rng: random.Random, images: dict[str, str], formats=("rubr
     return Case(line, fmt, mutations)
 
 
-def make_cases(n: int, seed: int, images: dict[str, str], formats=("rubricloop", "bizgeneval", "genexam"),
-               p_good_image: float = 1.0) -> list[Case]:
+def make_cases(
+    n: int,
+    seed: int,
+    images: dict[str, str],
+    formats=("rubricloop", "bizgeneval", "genexam"),
+    p_good_image: float = 1.0,
+) -> list[Case]:
     """``n`` cases from ``random.Random(seed)``; about one in four gets no mutation."""
     rng = random.Random(seed)
     return [make_case(k, rng, images, formats, p_good_image) for k in range(n)]
@@ -176,9 +244,15 @@ def make_cases(n: int, seed: int, images: dict[str, str], formats=("rubricloop",
 
 RESULT_FILES = [
     b'{"meta_info": {"1": {"result": true, "reason": "ok"}, "2": {"result": false}, "3": {"result": true}}}',
-    b'{"meta_info": {}}', b'{"meta_info": []}', b'[]', b'{', b'', b'\xff\xfe{"meta_info": {}}',
+    b'{"meta_info": {}}',
+    b'{"meta_info": []}',
+    b"[]",
+    b"{",
+    b"",
+    b'\xff\xfe{"meta_info": {}}',
     b'{"meta_info": {"1": {"result": "maybe"}, "2": null, "3": {"result": 1}}}',
-    b'{"meta_info": {"1": {"result": true}}, "extra": NaN}', b'\xef\xbb\xbf{"meta_info": {"1": {"result": false}}}',
+    b'{"meta_info": {"1": {"result": true}}, "extra": NaN}',
+    b'\xef\xbb\xbf{"meta_info": {"1": {"result": false}}}',
     b'{"meta_info": {"99": {"result": true}, "-1": {"result": false}, "x": {"result": true}}}',
     b'{"meta_info": {"1": {"result": true, "reason": "' + b"r" * 100000 + b'"}}}',
 ]

@@ -29,8 +29,12 @@ def text_page(text: str, size=(360, 80)) -> Image.Image:
 def text_row(item_id: str, image: str, text: str, extra_checks=()) -> dict:
     """A RubricLoop row: one check that ``text`` is rendered, plus ``extra_checks`` (dicts)."""
     checks = [{"id": "t", "question": f"Does the page read '{text}'?", "expects": [{"text": text}]}, *extra_checks]
-    return {"id": item_id, "prompt": f"a page that reads {text}", "image": image,
-            "criteria": [{"name": "text", "checks": checks}]}
+    return {
+        "id": item_id,
+        "prompt": f"a page that reads {text}",
+        "image": image,
+        "criteria": [{"name": "text", "checks": checks}],
+    }
 
 
 def write_rows(folder: Path, rows, name="data.jsonl") -> Path:

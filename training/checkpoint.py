@@ -49,7 +49,14 @@ def restore_rng_states(states: dict, rollout_generator: torch.Generator, prompt_
 
 
 def save_checkpoint(
-    run_dir: str | Path, step: int, pipeline_class, transformer, state: dict, keep_last: int, *, lora_layers: dict | None = None
+    run_dir: str | Path,
+    step: int,
+    pipeline_class,
+    transformer,
+    state: dict,
+    keep_last: int,
+    *,
+    lora_layers: dict | None = None,
 ) -> Path:
     """Write ``<run_dir>/step_<step>/`` and delete all but the newest ``keep_last`` checkpoints.
 
@@ -94,7 +101,9 @@ def list_checkpoints(run_dir: str | Path) -> list[Path]:
     run_dir = Path(run_dir)
     if not run_dir.is_dir():
         return []
-    found = [(int(m.group(1)), p) for p in run_dir.iterdir() if (m := _STEP_DIR.match(p.name)) and (p / STATE_FILE).exists()]
+    found = [
+        (int(m.group(1)), p) for p in run_dir.iterdir() if (m := _STEP_DIR.match(p.name)) and (p / STATE_FILE).exists()
+    ]
     return [p for _, p in sorted(found)]
 
 
@@ -115,8 +124,10 @@ def load_checkpoint(folder: str | Path, transformer) -> dict:
         result = set_peft_model_state_dict(transformer, lora, adapter_name="default")
     except RuntimeError as e:  # size mismatch
         first = str(e).strip().splitlines()[-1].strip()
-        raise ValueError(f"checkpoint {folder}: LoRA shapes do not match this config (lora_rank or "
-                         f"lora_target_modules changed?): {first}") from None
+        raise ValueError(
+            f"checkpoint {folder}: LoRA shapes do not match this config (lora_rank or "
+            f"lora_target_modules changed?): {first}"
+        ) from None
     missing = [k for k in result.missing_keys if "lora_" in k]
     if result.unexpected_keys or missing:
         bad = (result.unexpected_keys or missing)[0]

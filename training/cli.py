@@ -50,10 +50,10 @@ def run(cfg: DictConfig) -> dict:
         hydra.errors.InstantiationException: a reward or pipeline ``_target_`` fails to build.
     """
     # Imported here so that composition errors (see ``main``) come back without loading torch.
+    from rewards.leakage import check_leakage
+    from training.checkpoint import write_run_record
     from training.data import make_dataset
     from training.grpo import GRPOConfig, NamedReward, check_rewards, check_setup, train
-    from training.checkpoint import write_run_record
-    from rewards.leakage import check_leakage
 
     fields = OmegaConf.to_container(cfg.trainer, resolve=True)
     unknown = sorted(set(fields) - set(GRPOConfig.__dataclass_fields__))
@@ -63,17 +63,26 @@ def run(cfg: DictConfig) -> dict:
     trainer = GRPOConfig(**fields)
     reward_fns = {name: instantiate(spec.fn) for name, spec in cfg.rewards.items()}
     weights = {name: spec.weight for name, spec in cfg.rewards.items()}
-    bad = [f"rewards.{n}.weight must be a number, got {w!r}" for n, w in weights.items() if not isinstance(w, (int, float)) or isinstance(w, bool)]
+    bad = [
+        f"rewards.{n}.weight must be a number, got {w!r}"
+        for n, w in weights.items()
+        if not isinstance(w, (int, float)) or isinstance(w, bool)
+    ]
     if bad:
         raise ValueError("; ".join(bad))
     weights = {name: float(w) for name, w in weights.items()}
     train_items, val_items = make_dataset(cfg.data.n, cfg.data.seed, val_fraction=cfg.data.val_fraction)
     check_leakage(train_items, heldout_paths(cfg.data.heldout or []))
-    write_run_record(Path(trainer.output_dir) / trainer.run_name, "training_data.jsonl",  # read by rubricloop-eval lora=...
-                     "".join(json.dumps({"id": it.id, "prompt": it.prompt}) + "\n" for it in train_items))
+    write_run_record(
+        Path(trainer.output_dir) / trainer.run_name,
+        "training_data.jsonl",  # read by rubricloop-eval lora=...
+        "".join(json.dumps({"id": it.id, "prompt": it.prompt}) + "\n" for it in train_items),
+    )
     # ``train`` repeats these two checks for direct callers; here they run before the pipeline loads.
     check_setup(trainer, reward_fns, weights, train_items, val_items)
-    check_rewards([NamedReward(n, fn) for n, fn in reward_fns.items()], list(weights.values()), train_items, trainer.resolution)
+    check_rewards(
+        [NamedReward(n, fn) for n, fn in reward_fns.items()], list(weights.values()), train_items, trainer.resolution
+    )
     pipe = instantiate(cfg.model.pipeline)
     family_kwargs = OmegaConf.to_container(cfg.model.family_kwargs, resolve=True)
     return train(trainer, pipe, reward_fns, weights, train_items, val_items, family_kwargs)
@@ -103,7 +112,9 @@ def one_line(err: Exception) -> str:
         group, _, name = err.missing_cfg_file.rpartition("/")
         return f"unknown {group} preset {name!r}; choose one of: {', '.join(err.options)}"
     message = " ".join(line.strip() for line in str(err).splitlines() if line.strip())
-    cause = str(err.__cause__).strip().splitlines()[0].strip() if isinstance(err, HydraException) and err.__cause__ else ""
+    cause = (
+        str(err.__cause__).strip().splitlines()[0].strip() if isinstance(err, HydraException) and err.__cause__ else ""
+    )
     return f"{message} ({cause})" if cause and cause not in message else message
 
 
@@ -127,16 +138,23 @@ def _main(cfg: DictConfig) -> None:
         history = run(cfg)
         from training.checkpoint import write_run_record
 
-        write_run_record(f"{cfg.trainer.output_dir}/{cfg.trainer.run_name}", "history.json", json.dumps(history, default=float))
+        write_run_record(
+            f"{cfg.trainer.output_dir}/{cfg.trainer.run_name}", "history.json", json.dumps(history, default=float)
+        )
     except (ValueError, HydraException) as e:
         fail(e)
     except KeyboardInterrupt:
-        print(f"rubricloop-train: interrupted; checkpoints so far are in {cfg.trainer.output_dir}/{cfg.trainer.run_name}/ "
-              "(continue with resume=true)", file=sys.stderr)
+        print(
+            f"rubricloop-train: interrupted; checkpoints so far are in {cfg.trainer.output_dir}/{cfg.trainer.run_name}/ "
+            "(continue with resume=true)",
+            file=sys.stderr,
+        )
         sys.exit(130)
     run_dir = f"{cfg.trainer.output_dir}/{cfg.trainer.run_name}"
-    print(f"rubricloop-train: {len(history['step'])} GRPO steps done; eval reward {history['eval_reward']} "
-          f"at steps {history['eval_step']}; checkpoints in {run_dir}/")
+    print(
+        f"rubricloop-train: {len(history['step'])} GRPO steps done; eval reward {history['eval_reward']} "
+        f"at steps {history['eval_step']}; checkpoints in {run_dir}/"
+    )
 
 
 def main() -> None:

@@ -29,9 +29,24 @@ from rewards.rubric import Check, Criterion, Item, Rubric, RubricError, TextExpe
 KINDS = ("slide", "chart", "poster")
 
 COMPANIES = (
-    "Acme Corp", "Northwind", "Globex", "Initech", "Umbrella Labs", "Stark Freight", "Hooli",
-    "Vandelay Imports", "Soylent Foods", "Tyrell Energy", "Wonka Brands", "Aperture Systems",
-    "Blue Harbor", "Red Mesa", "Silver Pine", "Kestrel Bank", "Orion Health", "Lumen Telecom",
+    "Acme Corp",
+    "Northwind",
+    "Globex",
+    "Initech",
+    "Umbrella Labs",
+    "Stark Freight",
+    "Hooli",
+    "Vandelay Imports",
+    "Soylent Foods",
+    "Tyrell Energy",
+    "Wonka Brands",
+    "Aperture Systems",
+    "Blue Harbor",
+    "Red Mesa",
+    "Silver Pine",
+    "Kestrel Bank",
+    "Orion Health",
+    "Lumen Telecom",
 )
 METRICS = {  # metric -> (unit shown on the y-axis, value range)
     "Revenue": ("USD millions", (10, 95)),
@@ -51,21 +66,46 @@ QUARTERS = ("Q1", "Q2", "Q3", "Q4")
 YEARS = tuple(str(y) for y in range(2019, 2027))
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 MONTH_NAMES = (
-    "January", "February", "March", "April", "May", "June", "July", "August", "September",
-    "October", "November", "December",
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
 )
 MARKETS = ("North", "South", "East", "West", "Europe", "Asia", "Africa", "Canada", "Brazil", "Japan")
 PRODUCTS = ("Cloud", "Mobile", "Retail", "Payments", "Hardware", "Services", "Licensing", "Ads")
 STYLES = ("clean", "minimal", "modern", "corporate", "flat", "bold")
 BACKGROUNDS = ("white", "light grey", "navy", "cream", "pale blue", "charcoal")
 BULLETS = (
-    "{metric} up {n}%", "{metric} down {n}%", "Expand to {market}", "Hire {n} engineers",
-    "Cut costs by {n}%", "Launch {product} in {market}", "Target {n}% margin", "Close {n} deals",
-    "Open {n} new stores", "Grow {product} by {n}%",
+    "{metric} up {n}%",
+    "{metric} down {n}%",
+    "Expand to {market}",
+    "Hire {n} engineers",
+    "Cut costs by {n}%",
+    "Launch {product} in {market}",
+    "Target {n}% margin",
+    "Close {n} deals",
+    "Open {n} new stores",
+    "Grow {product} by {n}%",
 )
 EVENTS = (
-    "Summer Sale", "Product Launch", "Annual Gala", "Tech Summit", "Career Fair", "Grand Opening",
-    "Charity Run", "Design Week", "Investor Day", "Winter Clearance",
+    "Summer Sale",
+    "Product Launch",
+    "Annual Gala",
+    "Tech Summit",
+    "Career Fair",
+    "Grand Opening",
+    "Charity Run",
+    "Design Week",
+    "Investor Day",
+    "Winter Clearance",
 )
 VENUES = ("City Hall", "Pier 39", "Grand Arena", "Central Library", "Harbor Center", "Expo Hall B", "Union Square")
 NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
@@ -83,7 +123,9 @@ def _quoted(texts: Sequence[str]) -> str:
 
 def _bullet(rng: random.Random) -> str:
     return rng.choice(BULLETS).format(
-        metric=rng.choice(list(METRICS)), n=rng.randint(2, 60), market=rng.choice(MARKETS),
+        metric=rng.choice(list(METRICS)),
+        n=rng.randint(2, 60),
+        market=rng.choice(MARKETS),
         product=rng.choice(PRODUCTS),
     )
 
@@ -91,10 +133,14 @@ def _bullet(rng: random.Random) -> str:
 def make_slide(rng: random.Random, item_id: str) -> Item:
     """A title slide with 2-4 bullets and a footer; checks: title (top), each bullet, footer (bottom)."""
     metric = rng.choice(list(METRICS))
-    title = rng.choice((
-        f"{rng.choice(QUARTERS)} {metric} Review", f"{rng.choice(YEARS)} {metric} Outlook",
-        f"{rng.choice(MARKETS)} {metric} Summary", f"{rng.choice(PRODUCTS)} Strategy {rng.choice(YEARS)}",
-    ))
+    title = rng.choice(
+        (
+            f"{rng.choice(QUARTERS)} {metric} Review",
+            f"{rng.choice(YEARS)} {metric} Outlook",
+            f"{rng.choice(MARKETS)} {metric} Summary",
+            f"{rng.choice(PRODUCTS)} Strategy {rng.choice(YEARS)}",
+        )
+    )
     bullets: list[str] = []
     n_bullets = rng.randint(2, 4)
     while len(bullets) < n_bullets:
@@ -103,18 +149,36 @@ def make_slide(rng: random.Random, item_id: str) -> Item:
             bullets.append(b)
     footer = rng.choice(COMPANIES)
     prompt = (
-        f'A {rng.choice(STYLES)} business presentation slide on a {rng.choice(BACKGROUNDS)} background, '
+        f"A {rng.choice(STYLES)} business presentation slide on a {rng.choice(BACKGROUNDS)} background, "
         f'titled "{title}" at the top, with {NUMBER_WORDS[n_bullets]} bullet points reading {_quoted(bullets)}, '
         f'and the footer "{footer}" at the bottom.'
     )
-    rubric = Rubric((
-        Criterion("Title", (_check("title", f"Does the title at the top read exactly '{title}'?", "title", (title, "top")),)),
-        Criterion("Bullets", tuple(
-            _check(f"bullet-{i}", f"Is there a bullet point reading exactly '{b}'?", "body_text", (b, None))
-            for i, b in enumerate(bullets, start=1)
-        )),
-        Criterion("Footer", (_check("footer", f"Does the footer at the bottom read exactly '{footer}'?", "body_text", (footer, "bottom")),)),
-    ))
+    rubric = Rubric(
+        (
+            Criterion(
+                "Title",
+                (_check("title", f"Does the title at the top read exactly '{title}'?", "title", (title, "top")),),
+            ),
+            Criterion(
+                "Bullets",
+                tuple(
+                    _check(f"bullet-{i}", f"Is there a bullet point reading exactly '{b}'?", "body_text", (b, None))
+                    for i, b in enumerate(bullets, start=1)
+                ),
+            ),
+            Criterion(
+                "Footer",
+                (
+                    _check(
+                        "footer",
+                        f"Does the footer at the bottom read exactly '{footer}'?",
+                        "body_text",
+                        (footer, "bottom"),
+                    ),
+                ),
+            ),
+        )
+    )
     spec = {"title": title, "bullets": bullets, "footer": footer}
     return Item(item_id, prompt, rubric, meta={"kind": "slide", "spec": spec})
 
@@ -144,9 +208,7 @@ def make_chart(rng: random.Random, item_id: str) -> Item:
     title = rng.choice((f"{metric} by {x_label} {year}", f"{rng.choice(COMPANIES)} {metric}", f"{metric} Trend {year}"))
     y_label = f"{metric} ({unit})"
     mark = "bar" if chart == "bar" else "point"
-    data = "; ".join(
-        f"{s}: " + ", ".join(f"{t} = {v}" for t, v in zip(ticks, vals)) for s, vals in zip(series, values)
-    )
+    data = "; ".join(f"{s}: " + ", ".join(f"{t} = {v}" for t, v in zip(ticks, vals)) for s, vals in zip(series, values))
     grouped = "grouped bar chart" if chart == "bar" and n_series == 2 else f"{chart} chart"
     prompt = (
         f'A {rng.choice(STYLES)} {grouped} titled "{title}" at the top, x-axis labeled "{x_label}", '
@@ -156,23 +218,50 @@ def make_chart(rng: random.Random, item_id: str) -> Item:
     value_checks = []
     for s, vals in zip(series, values):
         for t, v in zip(ticks, vals):
-            question = f"Is the {mark} for '{t}'" + (f" in series '{s}'" if n_series > 1 else "") + f" labelled with the value '{v}'?"
+            question = (
+                f"Is the {mark} for '{t}'"
+                + (f" in series '{s}'" if n_series > 1 else "")
+                + f" labelled with the value '{v}'?"
+            )
             value_checks.append(_check(f"value-{s}-{t}", question, "data_value", (str(v), None)))
-    rubric = Rubric((
-        Criterion("Title", (_check("title", f"Does the chart title at the top read exactly '{title}'?", "title", (title, "top")),)),
-        Criterion("Axes", (
-            _check("x-label", f"Is the x-axis labelled '{x_label}'?", "axis", (x_label, "bottom")),
-            _check("y-label", f"Is the y-axis labelled '{y_label}'?", "axis", (y_label, "left")),
-            *(_check(f"tick-{t}", f"Is there an x-axis tick label '{t}'?", "axis", (t, "bottom")) for t in ticks),
-        )),
-        Criterion("Data values", tuple(value_checks)),
-        Criterion("Legend", tuple(
-            _check(f"legend-{s}", f"Does the legend on the right include the entry '{s}'?", "legend", (s, "right"))
-            for s in series
-        )),
-    ))
-    spec = {"chart": chart, "title": title, "x_label": x_label, "y_label": y_label, "ticks": ticks,
-            "series": series, "values": values}
+    rubric = Rubric(
+        (
+            Criterion(
+                "Title",
+                (_check("title", f"Does the chart title at the top read exactly '{title}'?", "title", (title, "top")),),
+            ),
+            Criterion(
+                "Axes",
+                (
+                    _check("x-label", f"Is the x-axis labelled '{x_label}'?", "axis", (x_label, "bottom")),
+                    _check("y-label", f"Is the y-axis labelled '{y_label}'?", "axis", (y_label, "left")),
+                    *(
+                        _check(f"tick-{t}", f"Is there an x-axis tick label '{t}'?", "axis", (t, "bottom"))
+                        for t in ticks
+                    ),
+                ),
+            ),
+            Criterion("Data values", tuple(value_checks)),
+            Criterion(
+                "Legend",
+                tuple(
+                    _check(
+                        f"legend-{s}", f"Does the legend on the right include the entry '{s}'?", "legend", (s, "right")
+                    )
+                    for s in series
+                ),
+            ),
+        )
+    )
+    spec = {
+        "chart": chart,
+        "title": title,
+        "x_label": x_label,
+        "y_label": y_label,
+        "ticks": ticks,
+        "series": series,
+        "values": values,
+    }
     return Item(item_id, prompt, rubric, meta={"kind": "chart", "spec": spec})
 
 
@@ -183,27 +272,55 @@ def make_poster(rng: random.Random, item_id: str) -> Item:
     headline = f"{rng.choice(EVENTS)} {year}"
     date = f"{rng.choice(MONTH_NAMES)} {rng.randint(1, 28)}, {year}"
     venue = rng.choice(VENUES)
-    offer = rng.choice((f"Up to {rng.randint(2, 9)}0% off", f"Free entry for {rng.randint(2, 9)}00 guests", f"{rng.randint(2, 60)} speakers"))
+    offer = rng.choice(
+        (
+            f"Up to {rng.randint(2, 9)}0% off",
+            f"Free entry for {rng.randint(2, 9)}00 guests",
+            f"{rng.randint(2, 60)} speakers",
+        )
+    )
     cta = f"Register at {re.sub(r'[^a-z]', '', company.lower())}.com"
     prompt = (
-        f'A {rng.choice(STYLES)} event poster on a {rng.choice(BACKGROUNDS)} background with the headline '
+        f"A {rng.choice(STYLES)} event poster on a {rng.choice(BACKGROUNDS)} background with the headline "
         f'"{headline}" at the top, the date "{date}", the venue "{venue}", the line "{offer}", '
         f'and "{cta}" at the bottom.'
     )
-    rubric = Rubric((
-        Criterion("Headline", (_check("headline", f"Does the headline at the top read exactly '{headline}'?", "title", (headline, "top")),)),
-        Criterion("Details", (
-            _check("date", f"Does the poster show the date '{date}'?", "body_text", (date, None)),
-            _check("venue", f"Does the poster name the venue '{venue}'?", "body_text", (venue, None)),
-            _check("offer", f"Does the poster include the line '{offer}'?", "body_text", (offer, None)),
-        )),
-        Criterion("Call to action", (_check("cta", f"Does the bottom of the poster read '{cta}'?", "body_text", (cta, "bottom")),)),
-    ))
+    rubric = Rubric(
+        (
+            Criterion(
+                "Headline",
+                (
+                    _check(
+                        "headline",
+                        f"Does the headline at the top read exactly '{headline}'?",
+                        "title",
+                        (headline, "top"),
+                    ),
+                ),
+            ),
+            Criterion(
+                "Details",
+                (
+                    _check("date", f"Does the poster show the date '{date}'?", "body_text", (date, None)),
+                    _check("venue", f"Does the poster name the venue '{venue}'?", "body_text", (venue, None)),
+                    _check("offer", f"Does the poster include the line '{offer}'?", "body_text", (offer, None)),
+                ),
+            ),
+            Criterion(
+                "Call to action",
+                (_check("cta", f"Does the bottom of the poster read '{cta}'?", "body_text", (cta, "bottom")),),
+            ),
+        )
+    )
     spec = {"headline": headline, "date": date, "venue": venue, "offer": offer, "cta": cta}
     return Item(item_id, prompt, rubric, meta={"kind": "poster", "spec": spec})
 
 
-MAKERS: dict[str, Callable[[random.Random, str], Item]] = {"slide": make_slide, "chart": make_chart, "poster": make_poster}
+MAKERS: dict[str, Callable[[random.Random, str], Item]] = {
+    "slide": make_slide,
+    "chart": make_chart,
+    "poster": make_poster,
+}
 
 
 def make_dataset(

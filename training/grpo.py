@@ -225,39 +225,72 @@ class GRPOConfig:
     "offline" or "disabled" (the environment's WANDB_MODE=disabled also turns it off)"""
 
 
-def check_setup(cfg: GRPOConfig, reward_fns: dict, weights: dict, train_items: Sequence, val_items: Sequence | None = None) -> None:
+def check_setup(
+    cfg: GRPOConfig, reward_fns: dict, weights: dict, train_items: Sequence, val_items: Sequence | None = None
+) -> None:
     """Fail at start, with one line, on a config the loop cannot run (``val_items`` is checked
     when given). Raises ValueError."""
-    problems = [f"{name} must be >= 1, got {getattr(cfg, name)}" for name in (
-        "num_steps", "prompts_per_step", "batch_size", "train_sampling_steps", "eval_sampling_steps",
-        "num_inner_epochs", "grad_accum", "eval_every", "save_every", "keep_last") if getattr(cfg, name) < 1]
+    problems = [
+        f"{name} must be >= 1, got {getattr(cfg, name)}"
+        for name in (
+            "num_steps",
+            "prompts_per_step",
+            "batch_size",
+            "train_sampling_steps",
+            "eval_sampling_steps",
+            "num_inner_epochs",
+            "grad_accum",
+            "eval_every",
+            "save_every",
+            "keep_last",
+        )
+        if getattr(cfg, name) < 1
+    ]
     if cfg.num_eval_prompts < 0:
         problems.append(f"num_eval_prompts must be >= 0, got {cfg.num_eval_prompts}")
     if not cfg.resume and list_checkpoints(Path(cfg.output_dir) / cfg.run_name):
-        problems.append(f"{Path(cfg.output_dir) / cfg.run_name} already holds checkpoints: continue it with resume=true, "
-                        "or start a new run with another trainer.run_name")
+        problems.append(
+            f"{Path(cfg.output_dir) / cfg.run_name} already holds checkpoints: continue it with resume=true, "
+            "or start a new run with another trainer.run_name"
+        )
     if val_items is not None and not val_items and cfg.num_eval_prompts > 0:
-        problems.append("the validation split is empty (data.n * data.val_fraction rounds to 0): raise data.n or data.val_fraction")
+        problems.append(
+            "the validation split is empty (data.n * data.val_fraction rounds to 0): raise data.n or data.val_fraction"
+        )
     if cfg.group_size < 2:
         problems.append(f"group_size must be >= 2 (GRPO compares images of one prompt), got {cfg.group_size}")
     if cfg.sde_window < 0 or cfg.sde_window > cfg.train_sampling_steps:
-        problems.append(f"sde_window must be in [0, train_sampling_steps={cfg.train_sampling_steps}], got {cfg.sde_window}")
+        problems.append(
+            f"sde_window must be in [0, train_sampling_steps={cfg.train_sampling_steps}], got {cfg.sde_window}"
+        )
     if not 0 < cfg.timestep_fraction <= 1:
         problems.append(f"timestep_fraction must be in (0, 1], got {cfg.timestep_fraction}")
-    elif cfg.sde_window == 0 and cfg.train_sampling_steps >= 1 and int(cfg.train_sampling_steps * cfg.timestep_fraction) < 1:
-        problems.append(f"timestep_fraction={cfg.timestep_fraction} of train_sampling_steps={cfg.train_sampling_steps} trains no step (int(T * fraction) = 0)")
+    elif (
+        cfg.sde_window == 0
+        and cfg.train_sampling_steps >= 1
+        and int(cfg.train_sampling_steps * cfg.timestep_fraction) < 1
+    ):
+        problems.append(
+            f"timestep_fraction={cfg.timestep_fraction} of train_sampling_steps={cfg.train_sampling_steps} trains no step (int(T * fraction) = 0)"
+        )
     if cfg.window_schedule not in ("fast", "mixgrpo"):
         problems.append(f"window_schedule must be 'fast' or 'mixgrpo', got {cfg.window_schedule!r}")
     elif cfg.sde_window > 0:
-        if cfg.sde_window_range and (len(cfg.sde_window_range) != 2 or not all(isinstance(v, int) for v in cfg.sde_window_range)):
+        if cfg.sde_window_range and (
+            len(cfg.sde_window_range) != 2 or not all(isinstance(v, int) for v in cfg.sde_window_range)
+        ):
             problems.append(f"sde_window_range must be [] or two integers [lo, hi], got {cfg.sde_window_range}")
         else:
             lo, hi = window_range(cfg.train_sampling_steps, cfg.sde_window_range, cfg.window_schedule)
             if not 0 <= lo <= hi - cfg.sde_window or hi > cfg.train_sampling_steps:
-                problems.append(f"the window of sde_window={cfg.sde_window} steps must fit in sde_window_range [{lo}, {hi}) within "
-                                f"[0, train_sampling_steps={cfg.train_sampling_steps}]")
+                problems.append(
+                    f"the window of sde_window={cfg.sde_window} steps must fit in sde_window_range [{lo}, {hi}) within "
+                    f"[0, train_sampling_steps={cfg.train_sampling_steps}]"
+                )
     if cfg.window_shift_every < 1 or cfg.window_stride < 0:
-        problems.append(f"window_shift_every must be >= 1 and window_stride >= 0, got {cfg.window_shift_every} and {cfg.window_stride}")
+        problems.append(
+            f"window_shift_every must be >= 1 and window_stride >= 0, got {cfg.window_shift_every} and {cfg.window_stride}"
+        )
     if cfg.kl_form not in KL_FORMS:
         problems.append(f"kl_form must be one of {list(KL_FORMS)}, got {cfg.kl_form!r}")
     if cfg.wandb_mode not in ("auto", "online", "offline", "disabled"):
@@ -267,7 +300,9 @@ def check_setup(cfg: GRPOConfig, reward_fns: dict, weights: dict, train_items: S
     if cfg.mixed_precision not in ("no", "bf16", "fp16"):
         problems.append(f"mixed_precision must be 'no', 'bf16' or 'fp16', got {cfg.mixed_precision!r}")
     if cfg.batch_size >= 1 and (cfg.prompts_per_step * cfg.group_size) % cfg.batch_size:
-        problems.append(f"prompts_per_step * group_size = {cfg.prompts_per_step * cfg.group_size} must be divisible by batch_size={cfg.batch_size}")
+        problems.append(
+            f"prompts_per_step * group_size = {cfg.prompts_per_step * cfg.group_size} must be divisible by batch_size={cfg.batch_size}"
+        )
     if cfg.log_images_every < 0:
         problems.append(f"log_images_every must be >= 0 (0: once per epoch), got {cfg.log_images_every}")
     if not reward_fns:
@@ -354,12 +389,31 @@ class Policy:
     def rollout(self, cond: Cond, sigmas: torch.Tensor, sde_steps: list[int], generator: torch.Generator) -> Rollout:
         """``training.rollout.sample`` for the b samples of ``cond`` (each tensor (b, ...)), no grad."""
         b = next(iter(cond.values())).shape[0]
-        return sample(self.family, self, cond, sigmas, sde_steps, self.noise_level, generator, _expand(self.uncond, b), self.cfg_scale, self.autocast)
+        return sample(
+            self.family,
+            self,
+            cond,
+            sigmas,
+            sde_steps,
+            self.noise_level,
+            generator,
+            _expand(self.uncond, b),
+            self.cfg_scale,
+            self.autocast,
+        )
 
     def velocity(self, latents: torch.Tensor, sigma: float, cond: Cond) -> torch.Tensor:
         """Guided velocity (b, ...) at ``latents`` float32 (b, ...) and ``sigma``, under autocast."""
         with self.autocast():
-            return guided_velocity(self.family, self, latents.to(self.dtype), sigma, cond, _expand(self.uncond, latents.shape[0]), self.cfg_scale)
+            return guided_velocity(
+                self.family,
+                self,
+                latents.to(self.dtype),
+                sigma,
+                cond,
+                _expand(self.uncond, latents.shape[0]),
+                self.cfg_scale,
+            )
 
 
 @dataclass
@@ -386,7 +440,9 @@ class Minibatch:
     weight: float
 
 
-def minibatch_plan(keep: torch.Tensor, kept_per_rank: Sequence[int], batch_size: int) -> list[tuple[torch.Tensor, float]]:
+def minibatch_plan(
+    keep: torch.Tensor, kept_per_rank: Sequence[int], batch_size: int
+) -> list[tuple[torch.Tensor, float]]:
     """This rank's update minibatches: as many on every rank, each with its loss weight.
 
     DDP and DeepSpeed all-reduce gradients inside every backward pass (and FSDP gathers weights
@@ -414,7 +470,17 @@ def minibatch_plan(keep: torch.Tensor, kept_per_rank: Sequence[int], batch_size:
     return plan
 
 
-def update_minibatch(mb: Minibatch, policy: Policy, *, accelerator: Accelerator, sigmas: torch.Tensor, clip_range: float, beta: float, grad_accum: int, kl_form: str = "flow_grpo") -> dict[str, list[float]]:
+def update_minibatch(
+    mb: Minibatch,
+    policy: Policy,
+    *,
+    accelerator: Accelerator,
+    sigmas: torch.Tensor,
+    clip_range: float,
+    beta: float,
+    grad_accum: int,
+    kl_form: str = "flow_grpo",
+) -> dict[str, list[float]]:
     """Backward of the GRPO loss of one minibatch, one trained denoising step at a time.
 
     Per step k: the policy velocity re-scores the rollout's own step (``sde_step`` with
@@ -444,7 +510,11 @@ def update_minibatch(mb: Minibatch, policy: Policy, *, accelerator: Accelerator,
     for j in range(n_steps):
         t = mb.steps[:, j].cpu()  # (b,)
         s, s_next = sigmas[t], sigmas[t + 1]  # (b,) each
-        x, x_next, old_log_prob = mb.latents[:, j], mb.next_latents[:, j], mb.old_log_probs[:, j]  # (b, ...), (b, ...), (b,)
+        x, x_next, old_log_prob = (
+            mb.latents[:, j],
+            mb.next_latents[:, j],
+            mb.old_log_probs[:, j],
+        )  # (b, ...), (b, ...), (b,)
         v = policy.velocity(x, s, mb.cond)
         _, log_prob, mean, _ = sde_step(v, x, s, s_next, policy.noise_level, next_sample=x_next)
         policy_loss, ratio, clip_fraction = clipped_policy_loss(log_prob, old_log_prob, mb.advantages, clip_range)
@@ -455,18 +525,28 @@ def update_minibatch(mb: Minibatch, policy: Policy, *, accelerator: Accelerator,
             _, _, ref_mean, _ = sde_step(v_ref, x, s, s_next, policy.noise_level, next_sample=x_next)
             col = (-1,) + (1,) * (x.ndim - 1)
             sigma, sigma_next = s.to(x.device).view(col), s_next.to(x.device).view(col)
-            kl = step_kl(mean, ref_mean, sde_std(sigma, sigma_next, policy.noise_level), sigma_next - sigma, kl_form).mean()
+            kl = step_kl(
+                mean, ref_mean, sde_std(sigma, sigma_next, policy.noise_level), sigma_next - sigma, kl_form
+            ).mean()
         loss = policy_loss + beta * kl
         accelerator.backward(loss * mb.weight / (n_steps * grad_accum))
         if mb.weight == 0:
             continue
         approx_kl = 0.5 * ((log_prob.detach() - old_log_prob) ** 2).mean()
-        for k, val in (("loss", loss), ("kl", kl), ("ratio", ratio.mean()), ("clip_fraction", clip_fraction), ("approx_kl", approx_kl)):
+        for k, val in (
+            ("loss", loss),
+            ("kl", kl),
+            ("ratio", ratio.mean()),
+            ("clip_fraction", clip_fraction),
+            ("approx_kl", approx_kl),
+        ):
             stats[k].append(val.item())
     return stats
 
 
-def evaluate(policy: Policy, *, sigmas: torch.Tensor, items: Sequence, named: list[NamedReward], weights: list[float], seed: int) -> dict[str, Any]:
+def evaluate(
+    policy: Policy, *, sigmas: torch.Tensor, items: Sequence, named: list[NamedReward], weights: list[float], seed: int
+) -> dict[str, Any]:
     """ODE samples of ``items`` (one image each) from fixed noise, scored by the rewards.
 
     Args:
@@ -487,7 +567,12 @@ def evaluate(policy: Policy, *, sigmas: torch.Tensor, items: Sequence, named: li
     images = to_pil(policy.family.decode(rollout.final))
     total, per = combine_rewards(named, weights, prompts, images, items=items)
     checks = {f"eval/{k}": v for k, v in check_pass_rates(named, items).items()}
-    return {"eval/reward_mean": total.mean().item(), **{f"eval/{n}": v.nanmean().item() for n, v in per.items()}, **checks, "_images": images}
+    return {
+        "eval/reward_mean": total.mean().item(),
+        **{f"eval/{n}": v.nanmean().item() for n, v in per.items()},
+        **checks,
+        "_images": images,
+    }
 
 
 def check_pass_rates(named: Sequence[NamedReward], items: Sequence) -> dict[str, float]:
@@ -597,7 +682,14 @@ def _add_lora(pipe, cfg: GRPOConfig, device) -> tuple[Any, list[torch.Tensor]]:
         if isinstance(module, torch.nn.Module):
             module.requires_grad_(False)
     transformer = pipe.transformer
-    transformer.add_adapter(LoraConfig(r=cfg.lora_rank, lora_alpha=cfg.lora_alpha, init_lora_weights="gaussian", target_modules=list(cfg.lora_target_modules)))
+    transformer.add_adapter(
+        LoraConfig(
+            r=cfg.lora_rank,
+            lora_alpha=cfg.lora_alpha,
+            init_lora_weights="gaussian",
+            target_modules=list(cfg.lora_target_modules),
+        )
+    )
     lora_params = [p for p in transformer.parameters() if p.requires_grad]
     for p in lora_params:
         p.data = p.data.float()  # trainable weights in fp32 even when the base is bf16
@@ -606,7 +698,9 @@ def _add_lora(pipe, cfg: GRPOConfig, device) -> tuple[Any, list[torch.Tensor]]:
     return transformer, lora_params
 
 
-def _setup_run(cfg: GRPOConfig, accelerator: Accelerator, pipe, transformer, lora_params: list[torch.Tensor]) -> tuple[RunState, int]:
+def _setup_run(
+    cfg: GRPOConfig, accelerator: Accelerator, pipe, transformer, lora_params: list[torch.Tensor]
+) -> tuple[RunState, int]:
     """Optimizer, LR schedule, accelerate wrapping, EMA and the loop's generators, restored from
     the run's latest checkpoint when ``cfg.resume``. Returns the state and the first step to run.
 
@@ -616,7 +710,9 @@ def _setup_run(cfg: GRPOConfig, accelerator: Accelerator, pipe, transformer, lor
             equal the backward passes per optimizer step.
     """
     if cfg.ema_decay > 0 and accelerator.distributed_type == DistributedType.FSDP:
-        raise ValueError("ema_decay > 0 is not supported under FSDP (the EMA would hold sharded LoRA weights); set ema_decay=0")
+        raise ValueError(
+            "ema_decay > 0 is not supported under FSDP (the EMA would hold sharded LoRA weights); set ema_decay=0"
+        )
     if accelerator.distributed_type == DistributedType.DEEPSPEED:
         # The DeepSpeed engine steps the optimizer itself, every gradient_accumulation_steps backward
         # passes; the loop makes one backward pass per trained step per minibatch.
@@ -624,18 +720,29 @@ def _setup_run(cfg: GRPOConfig, accelerator: Accelerator, pipe, transformer, lor
         want = trained * cfg.grad_accum
         have = accelerator.state.deepspeed_plugin.deepspeed_config.get("gradient_accumulation_steps")
         if have != want:
-            raise ValueError(f"DeepSpeed: set gradient_accumulation_steps: {want} in the accelerate config "
-                             f"({trained} trained steps x grad_accum {cfg.grad_accum} backward passes per optimizer step), not {have}")
+            raise ValueError(
+                f"DeepSpeed: set gradient_accumulation_steps: {want} in the accelerate config "
+                f"({trained} trained steps x grad_accum {cfg.grad_accum} backward passes per optimizer step), not {have}"
+            )
     rank = accelerator.process_index
     optimizer = torch.optim.AdamW(lora_params, lr=cfg.lr, weight_decay=cfg.weight_decay)
     n_minibatches = math.ceil(cfg.prompts_per_step * cfg.group_size / cfg.batch_size)
-    updates_per_step = cfg.num_inner_epochs * math.ceil(n_minibatches / cfg.grad_accum)  # at most; dropped groups make fewer
-    lr_scheduler = get_scheduler(cfg.lr_scheduler, optimizer, num_warmup_steps=cfg.lr_warmup_steps, num_training_steps=cfg.num_steps * updates_per_step)
+    updates_per_step = cfg.num_inner_epochs * math.ceil(
+        n_minibatches / cfg.grad_accum
+    )  # at most; dropped groups make fewer
+    lr_scheduler = get_scheduler(
+        cfg.lr_scheduler,
+        optimizer,
+        num_warmup_steps=cfg.lr_warmup_steps,
+        num_training_steps=cfg.num_steps * updates_per_step,
+    )
     run_dir = Path(cfg.output_dir) / cfg.run_name
     checkpoints = list_checkpoints(run_dir) if cfg.resume else []
     if cfg.resume and not checkpoints and accelerator.is_main_process:
         print(f"resume=true but {run_dir} holds no checkpoint: starting at step 0", file=sys.stderr)
-    saved = load_checkpoint(checkpoints[-1], transformer) if checkpoints else None  # before prepare: FSDP shards what it finds
+    saved = (
+        load_checkpoint(checkpoints[-1], transformer) if checkpoints else None
+    )  # before prepare: FSDP shards what it finds
     if saved is not None and cfg.ema_decay > 0:
         if "ema" not in saved:
             raise ValueError(f"checkpoint {checkpoints[-1]}: no EMA weights to resume with ema_decay={cfg.ema_decay}")
@@ -644,9 +751,19 @@ def _setup_run(cfg: GRPOConfig, accelerator: Accelerator, pipe, transformer, lor
                 p.copy_(live)
     model, optimizer = accelerator.prepare(transformer, optimizer)
     ema = [p.detach().clone() for p in lora_params] if cfg.ema_decay > 0 else None
-    run = RunState(accelerator, model, transformer, type(pipe), optimizer, lr_scheduler, lora_params, ema,
-                   rollout_gen=torch.Generator().manual_seed(cfg.seed * 1000 + rank),
-                   prompt_rng=random.Random(cfg.seed), run_dir=run_dir)  # prompt_rng identical on all ranks: ranks split one draw
+    run = RunState(
+        accelerator,
+        model,
+        transformer,
+        type(pipe),
+        optimizer,
+        lr_scheduler,
+        lora_params,
+        ema,
+        rollout_gen=torch.Generator().manual_seed(cfg.seed * 1000 + rank),
+        prompt_rng=random.Random(cfg.seed),
+        run_dir=run_dir,
+    )  # prompt_rng identical on all ranks: ranks split one draw
     if saved is None:
         return run, 0
     optimizer.load_state_dict(saved["optimizer"])
@@ -671,7 +788,15 @@ def _optimizer_step(run: RunState, max_grad_norm: float, ema_decay: float) -> fl
     return math.nan if norm is None else float(norm)
 
 
-def train(cfg: GRPOConfig, pipe, reward_fns: dict[str, RewardFn], weights: dict[str, float], train_items: Sequence, val_items: Sequence, family_kwargs: dict[str, Any] | None = None) -> dict[str, list]:
+def train(
+    cfg: GRPOConfig,
+    pipe,
+    reward_fns: dict[str, RewardFn],
+    weights: dict[str, float],
+    train_items: Sequence,
+    val_items: Sequence,
+    family_kwargs: dict[str, Any] | None = None,
+) -> dict[str, list]:
     """Train a LoRA on ``pipe.transformer`` with Flow-GRPO; returns the per-step history.
 
     Args:
@@ -718,21 +843,60 @@ def train(cfg: GRPOConfig, pipe, reward_fns: dict[str, RewardFn], weights: dict[
     dtype = transformer.dtype  # read before prepare: wrappers hide it
     run, start = _setup_run(cfg, accelerator, pipe, transformer, lora_params)
     uncond = family.encode([cfg.negative_prompt], device) if cfg.cfg else None  # each (1, ...)
-    policy = Policy(family, run.model, accelerator.unwrap_model(run.model), dtype, device, uncond, cfg.cfg_scale, cfg.noise_level, accelerator.autocast)
+    policy = Policy(
+        family,
+        run.model,
+        accelerator.unwrap_model(run.model),
+        dtype,
+        device,
+        uncond,
+        cfg.cfg_scale,
+        cfg.noise_level,
+        accelerator.autocast,
+    )
     sigmas = schedule_sigmas(pipe.scheduler, cfg.train_sampling_steps, family.image_seq_len())  # (T + 1,)
     eval_sigmas = schedule_sigmas(pipe.scheduler, cfg.eval_sampling_steps, family.image_seq_len())
     images_every = cfg.log_images_every or math.ceil(len(train_items) / (cfg.prompts_per_step * world))  # one epoch
-    history = {k: [] for k in ("step", "loss", "reward_mean", "kl", "approx_kl", "ratio_mean", "clip_fraction", "image_stats", "check_pass_rates", "eval_step", "eval_reward")}
+    history = {
+        k: []
+        for k in (
+            "step",
+            "loss",
+            "reward_mean",
+            "kl",
+            "approx_kl",
+            "ratio_mean",
+            "clip_fraction",
+            "image_stats",
+            "check_pass_rates",
+            "eval_step",
+            "eval_reward",
+        )
+    }
 
     def evaluate_ema(step: int) -> dict[str, Any]:
         with ema_weights(run.lora_params, run.ema):
-            ev = evaluate(policy, sigmas=eval_sigmas, items=val_items[: cfg.num_eval_prompts], named=named, weights=weight_list, seed=cfg.eval_seed)
+            ev = evaluate(
+                policy,
+                sigmas=eval_sigmas,
+                items=val_items[: cfg.num_eval_prompts],
+                named=named,
+                weights=weight_list,
+                seed=cfg.eval_seed,
+            )
         return _eval_logs(ev, step, history)
 
     tracker = _init_wandb(cfg, accelerator, run.run_dir)
     # One reward thread: chunk k is scored while chunk k+1 samples, calls stay in order.
     rewarder = AsyncRewarder(named, weight_list, max_workers=1)
-    bar = tqdm(range(start, cfg.num_steps), initial=start, total=cfg.num_steps, desc="GRPO", unit="step", disable=not accelerator.is_main_process)
+    bar = tqdm(
+        range(start, cfg.num_steps),
+        initial=start,
+        total=cfg.num_steps,
+        desc="GRPO",
+        unit="step",
+        disable=not accelerator.is_main_process,
+    )
     try:
         for step in bar:
             t0 = time.perf_counter()
@@ -740,7 +904,11 @@ def train(cfg: GRPOConfig, pipe, reward_fns: dict[str, RewardFn], weights: dict[
 
             # 1. Sample: P prompts x G images, SDE steps recorded with their log-probs.
             drawn = run.prompt_rng.sample(range(len(train_items)), cfg.prompts_per_step * world)
-            items = [train_items[i] for i in drawn[rank * cfg.prompts_per_step : (rank + 1) * cfg.prompts_per_step] for _ in range(cfg.group_size)]
+            items = [
+                train_items[i]
+                for i in drawn[rank * cfg.prompts_per_step : (rank + 1) * cfg.prompts_per_step]
+                for _ in range(cfg.group_size)
+            ]
             prompts = [it.prompt for it in items]  # (B,) each prompt G times in a row
             cond = family.encode(prompts[:: cfg.group_size], device)
             cond = {k: v.repeat_interleave(cfg.group_size, dim=0) for k, v in cond.items()}  # each (B, ...)
@@ -750,15 +918,31 @@ def train(cfg: GRPOConfig, pipe, reward_fns: dict[str, RewardFn], weights: dict[
                 part = slice(c, c + cfg.batch_size)
                 # SDE and trained steps per sampling batch (the Flow-GRPO-Fast window is drawn per batch).
                 sde_steps, train_steps = draw_steps(
-                    cfg.train_sampling_steps, sde_window=cfg.sde_window, timestep_fraction=cfg.timestep_fraction,
-                    schedule=cfg.window_schedule, sde_window_range=cfg.sde_window_range, shift_every=cfg.window_shift_every,
-                    stride=cfg.window_stride, grpo_step=step, generator=run.rollout_gen)
+                    cfg.train_sampling_steps,
+                    sde_window=cfg.sde_window,
+                    timestep_fraction=cfg.timestep_fraction,
+                    schedule=cfg.window_schedule,
+                    sde_window_range=cfg.sde_window_range,
+                    shift_every=cfg.window_shift_every,
+                    stride=cfg.window_stride,
+                    grpo_step=step,
+                    generator=run.rollout_gen,
+                )
                 r = policy.rollout({k: v[part] for k, v in cond.items()}, sigmas, sde_steps, run.rollout_gen)
                 cols = [sde_steps.index(t) for t in train_steps]
-                parts.append((r.latents[:, cols], r.next_latents[:, cols], r.log_probs[:, cols], torch.tensor(train_steps).expand(len(r.final), -1)))
+                parts.append(
+                    (
+                        r.latents[:, cols],
+                        r.next_latents[:, cols],
+                        r.log_probs[:, cols],
+                        torch.tensor(train_steps).expand(len(r.final), -1),
+                    )
+                )
                 images.extend(to_pil(family.decode(r.final)))
                 futures.append(rewarder.submit(prompts[part], images[part], items=items[part]))
-            latents, next_latents, old_log_probs, trained = (torch.cat(x) for x in zip(*parts))  # (B, K, ...), (B, K, ...), (B, K), (B, K)
+            latents, next_latents, old_log_probs, trained = (
+                torch.cat(x) for x in zip(*parts)
+            )  # (B, K, ...), (B, K, ...), (B, K), (B, K)
 
             # 2. Reward: weighted sum per image, gathered over ranks before normalising.
             results = [f.result() for f in futures]
@@ -776,7 +960,9 @@ def train(cfg: GRPOConfig, pipe, reward_fns: dict[str, RewardFn], weights: dict[
                 logs["samples"] = _grid(images, cfg.group_size)  # (P rows, G columns)
 
             # 3. Advantages: group-relative in float64, clipped; groups of equal rewards dropped.
-            advantages = group_advantages(all_rewards, cfg.group_size, cfg.adv_std, clip=cfg.adv_clip)  # (world * B,) float64
+            advantages = group_advantages(
+                all_rewards, cfg.group_size, cfg.adv_std, clip=cfg.adv_clip
+            )  # (world * B,) float64
             advantages = advantages.view(world, -1)[rank]  # (B,)
             keep = nonzero_group_mask(advantages, cfg.group_size).nonzero().squeeze(1)  # (B_kept,)
             advantages = advantages.float()
@@ -793,9 +979,27 @@ def train(cfg: GRPOConfig, pipe, reward_fns: dict[str, RewardFn], weights: dict[
                 for m, (idx, weight) in enumerate(plan):
                     first = m - m % cfg.grad_accum  # first minibatch of this accumulation group
                     accumulated = min(cfg.grad_accum, len(plan) - first)
-                    mb = Minibatch(latents[idx], next_latents[idx], old_log_probs[idx], advantages[idx], {k: v[idx] for k, v in cond.items()}, trained[idx], weight)
-                    mb_stats.append(update_minibatch(mb, policy, accelerator=accelerator, sigmas=sigmas, clip_range=cfg.clip_range, beta=cfg.beta,
-                                                     grad_accum=accumulated, kl_form=cfg.kl_form))
+                    mb = Minibatch(
+                        latents[idx],
+                        next_latents[idx],
+                        old_log_probs[idx],
+                        advantages[idx],
+                        {k: v[idx] for k, v in cond.items()},
+                        trained[idx],
+                        weight,
+                    )
+                    mb_stats.append(
+                        update_minibatch(
+                            mb,
+                            policy,
+                            accelerator=accelerator,
+                            sigmas=sigmas,
+                            clip_range=cfg.clip_range,
+                            beta=cfg.beta,
+                            grad_accum=accumulated,
+                            kl_form=cfg.kl_form,
+                        )
+                    )
                     if m + 1 - first == accumulated:
                         grad_norms.append(_optimizer_step(run, cfg.max_grad_norm, cfg.ema_decay))
 
@@ -803,13 +1007,31 @@ def train(cfg: GRPOConfig, pipe, reward_fns: dict[str, RewardFn], weights: dict[
             means = {k: float(np.mean(v)) if v else 0.0 for k, v in _pool(mb_stats, grad_norm=grad_norms).items()}
             history["step"].append(step)
             history["reward_mean"].append(all_rewards.mean().item())
-            for k, key in (("loss", "loss"), ("kl", "kl"), ("approx_kl", "approx_kl"), ("ratio", "ratio_mean"), ("clip_fraction", "clip_fraction")):
+            for k, key in (
+                ("loss", "loss"),
+                ("kl", "kl"),
+                ("approx_kl", "approx_kl"),
+                ("ratio", "ratio_mean"),
+                ("clip_fraction", "clip_fraction"),
+            ):
                 history[key].append(means[k])
             history["image_stats"].append(stats_images)
             history["check_pass_rates"].append(pass_rates)
-            logs.update({"reward/mean": all_rewards.mean().item(), "reward/std": all_rewards.std().item(), "loss/policy": means["loss"], "loss/kl": means["kl"],
-                         "approx_kl": means["approx_kl"], "ratio_mean": means["ratio"], "clip_fraction": means["clip_fraction"], "grad_norm": means["grad_norm"],
-                         "lr": run.lr_scheduler.get_last_lr()[0], "groups_kept": sum(kept_per_rank) / cfg.group_size, "s_per_step": time.perf_counter() - t0})
+            logs.update(
+                {
+                    "reward/mean": all_rewards.mean().item(),
+                    "reward/std": all_rewards.std().item(),
+                    "loss/policy": means["loss"],
+                    "loss/kl": means["kl"],
+                    "approx_kl": means["approx_kl"],
+                    "ratio_mean": means["ratio"],
+                    "clip_fraction": means["clip_fraction"],
+                    "grad_norm": means["grad_norm"],
+                    "lr": run.lr_scheduler.get_last_lr()[0],
+                    "groups_kept": sum(kept_per_rank) / cfg.group_size,
+                    "s_per_step": time.perf_counter() - t0,
+                }
+            )
             bar.set_postfix(reward=f"{logs['reward/mean']:.3f}", kl=f"{means['kl']:.2g}")
             _log(tracker, logs, step)
             if (step + 1) % cfg.save_every == 0 or step + 1 == cfg.num_steps:
@@ -829,7 +1051,9 @@ def _pool(mb_stats: list[dict[str, list[float]]], **more: list[float]) -> dict[s
     return {**{k: [x for s in mb_stats for x in s[k]] for k in keys}, **more}
 
 
-def check_rewards(named: Sequence[NamedReward], weights: Sequence[float], train_items: Sequence, resolution: int) -> None:
+def check_rewards(
+    named: Sequence[NamedReward], weights: Sequence[float], train_items: Sequence, resolution: int
+) -> None:
     """Score two grey images (the first two training prompts) once, so a broken reward fails before step 1.
 
     Args:
@@ -859,7 +1083,9 @@ def check_rewards(named: Sequence[NamedReward], weights: Sequence[float], train_
     for i, item in enumerate(items):
         if all(math.isnan(v[i].item()) for v in per.values()):
             name = getattr(item, "id", None) or repr(item.prompt[:60])
-            raise ValueError(f"{where}: every reward ({', '.join(per)}) returned None for training item {name}: no reward to train on")
+            raise ValueError(
+                f"{where}: every reward ({', '.join(per)}) returned None for training item {name}: no reward to train on"
+            )
 
 
 def lora_state_dict(accelerator: Accelerator, model) -> dict[str, torch.Tensor] | None:

@@ -43,7 +43,9 @@ def group_advantages(
     if group_size < 2:
         raise ValueError(f"group_advantages: group_size must be >= 2, got {group_size}")
     if rewards.ndim != 1 or rewards.numel() % group_size:
-        raise ValueError(f"group_advantages: rewards must be 1-D with a length divisible by {group_size}, got {tuple(rewards.shape)}")
+        raise ValueError(
+            f"group_advantages: rewards must be 1-D with a length divisible by {group_size}, got {tuple(rewards.shape)}"
+        )
     if not torch.isfinite(rewards).all():
         raise ValueError("group_advantages: rewards contain NaN or inf")
     r = rewards.double()
@@ -100,7 +102,9 @@ def clipped_policy_loss(
 KL_FORMS = ("flow_grpo", "exact")
 
 
-def step_kl(mean: torch.Tensor, ref_mean: torch.Tensor, std_t: torch.Tensor, dt: torch.Tensor, form: str = "flow_grpo") -> torch.Tensor:
+def step_kl(
+    mean: torch.Tensor, ref_mean: torch.Tensor, std_t: torch.Tensor, dt: torch.Tensor, form: str = "flow_grpo"
+) -> torch.Tensor:
     """The KL penalty of one denoising step to the reference policy, averaged over non-batch dims.
 
     Both forms are ||mean - ref_mean||^2 / (2 s^2) per element (Flow-GRPO Eq. 6, the closed-form

@@ -24,7 +24,9 @@ from training.sde import ode_step, sde_step
 Cond = dict[str, torch.Tensor]
 
 
-def load_pipeline(model_id: str, pipeline_class: str, torch_dtype: str = "bfloat16", scheduler_shift: float | None = None):
+def load_pipeline(
+    model_id: str, pipeline_class: str, torch_dtype: str = "bfloat16", scheduler_shift: float | None = None
+):
     """Load a real pipeline with ``<pipeline_class>.from_pretrained(model_id)`` (needs the hub).
 
     Args:
@@ -84,7 +86,11 @@ class SD3Family:
     def encode(self, prompts: list[str], device) -> Cond:
         with _truncation_quiet():
             embeds, _, pooled, _ = self.pipe.encode_prompt(
-                prompts, prompts, prompts, device=device, do_classifier_free_guidance=False,
+                prompts,
+                prompts,
+                prompts,
+                device=device,
+                do_classifier_free_guidance=False,
                 max_sequence_length=self.max_sequence_length,
             )
         return {"encoder_hidden_states": embeds, "pooled_projections": pooled}
@@ -136,8 +142,13 @@ class FluxFamily:
         guidance = None if self.guidance is None else torch.full((b,), self.guidance, device=device)
         txt_ids = torch.zeros(cond["encoder_hidden_states"].shape[1], 3, device=device)
         return transformer(
-            hidden_states=latents, timestep=_timesteps(sigma, b, device), guidance=guidance,
-            txt_ids=txt_ids, img_ids=self.img_ids.to(device), return_dict=False, **cond,
+            hidden_states=latents,
+            timestep=_timesteps(sigma, b, device),
+            guidance=guidance,
+            txt_ids=txt_ids,
+            img_ids=self.img_ids.to(device),
+            return_dict=False,
+            **cond,
         )[0]
 
     @torch.no_grad()
@@ -193,7 +204,11 @@ class QwenImageFamily:
             embeds, mask = self.pipe.encode_prompt(prompts, device=device, max_sequence_length=self.max_sequence_length)
         # The pipeline returns mask None when no token is padding; the transformer reads a
         # missing mask the same way, and a Cond holds tensors only.
-        return {"encoder_hidden_states": embeds} if mask is None else {"encoder_hidden_states": embeds, "encoder_hidden_states_mask": mask}
+        return (
+            {"encoder_hidden_states": embeds}
+            if mask is None
+            else {"encoder_hidden_states": embeds, "encoder_hidden_states_mask": mask}
+        )
 
     def latent_shape(self, batch: int) -> tuple[int, ...]:
         return (batch, self.image_seq_len(), self.channels)
@@ -205,14 +220,19 @@ class QwenImageFamily:
         b = latents.shape[0]
         img_shapes = [[(1, self.height // self.scale // 2, self.width // self.scale // 2)]] * b
         return transformer(
-            hidden_states=latents, timestep=_timesteps(sigma, b, latents.device),
-            img_shapes=img_shapes, return_dict=False, **cond,
+            hidden_states=latents,
+            timestep=_timesteps(sigma, b, latents.device),
+            img_shapes=img_shapes,
+            return_dict=False,
+            **cond,
         )[0]
 
     @torch.no_grad()
     def decode(self, latents: torch.Tensor) -> torch.Tensor:
         vae = self.pipe.vae
-        latents = self.pipe._unpack_latents(latents, self.height, self.width, self.scale).to(vae.dtype)  # (B, C, 1, h, w)
+        latents = self.pipe._unpack_latents(latents, self.height, self.width, self.scale).to(
+            vae.dtype
+        )  # (B, C, 1, h, w)
         shape = (1, vae.config.z_dim, 1, 1, 1)
         mean = torch.tensor(vae.config.latents_mean).view(shape).to(latents)
         std = torch.tensor(vae.config.latents_std).view(shape).to(latents)
@@ -254,7 +274,9 @@ def schedule_sigmas(scheduler, num_steps: int, image_seq_len: int) -> torch.Tens
     return scheduler.sigmas.detach().float().cpu().clone()
 
 
-def guided_velocity(family, transformer, latents, sigma: "float | torch.Tensor", cond: Cond, uncond: Cond | None, cfg_scale: float):
+def guided_velocity(
+    family, transformer, latents, sigma: "float | torch.Tensor", cond: Cond, uncond: Cond | None, cfg_scale: float
+):
     """v = v_u + s (v_c - v_u) when ``uncond`` is given (CFG), else v_c. Two forward passes, so
     that conditionings of different token lengths (Qwen-Image) need no padding."""
     v = family.velocity(transformer, latents, sigma, cond)

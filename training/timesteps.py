@@ -33,7 +33,9 @@ def subset_steps(num_steps: int, timestep_fraction: float) -> list[int]:
     """
     k = int(num_steps * timestep_fraction)
     if k < 1:
-        raise ValueError(f"timestep_fraction={timestep_fraction} of {num_steps} steps trains no step (int(T * fraction) = 0)")
+        raise ValueError(
+            f"timestep_fraction={timestep_fraction} of {num_steps} steps trains no step (int(T * fraction) = 0)"
+        )
     return list(range(k))
 
 

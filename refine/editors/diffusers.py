@@ -11,14 +11,12 @@ import math
 from typing import Sequence
 
 import torch
+from diffusers import FluxKontextPipeline, QwenImageEditPipeline, StableDiffusionInstructPix2PixPipeline
 from PIL import Image
 
-from diffusers import FluxKontextPipeline, QwenImageEditPipeline, StableDiffusionInstructPix2PixPipeline
-
-from rewards.models import tiny_pipelines
 from refine.generators import load_pipeline
 from refine.interfaces import Failure
-from rewards.models import devices
+from rewards.models import devices, tiny_pipelines
 
 PIPELINES = {
     "flux_kontext": (FluxKontextPipeline, tiny_pipelines.tiny_flux_kontext_pipeline),
@@ -102,8 +100,15 @@ class DiffusersEditor:
         if self._pipe is None:
             pipeline_class, tiny_builder = PIPELINES[self.pipeline]
             self._pipe = load_pipeline(
-                "editor", self.pipeline, pipeline_class, tiny_builder, self.model_id, self.torch_dtype,
-                self.device, self.tiny, self.enable_model_cpu_offload,
+                "editor",
+                self.pipeline,
+                pipeline_class,
+                tiny_builder,
+                self.model_id,
+                self.torch_dtype,
+                self.device,
+                self.tiny,
+                self.enable_model_cpu_offload,
             )
         return self._pipe
 
@@ -111,12 +116,19 @@ class DiffusersEditor:
         """The pipeline-specific ``__call__`` arguments (diffusers 0.42 signatures)."""
         if self.pipeline == "flux_kontext":
             return dict(
-                height=height, width=width, guidance_scale=self.guidance_scale, max_area=self.max_area,
-                _auto_resize=self.auto_resize, max_sequence_length=self.max_sequence_length,
+                height=height,
+                width=width,
+                guidance_scale=self.guidance_scale,
+                max_area=self.max_area,
+                _auto_resize=self.auto_resize,
+                max_sequence_length=self.max_sequence_length,
             )
         if self.pipeline == "qwen_image_edit":
             return dict(
-                height=height, width=width, true_cfg_scale=self.true_cfg_scale, negative_prompt=" ",
+                height=height,
+                width=width,
+                true_cfg_scale=self.true_cfg_scale,
+                negative_prompt=" ",
                 max_sequence_length=self.max_sequence_length,
             )
         # InstructPix2Pix edits at the size of the image it is given.

@@ -18,8 +18,12 @@ TOLERANCE = 10.0
 
 def clip_box(box, w: int, h: int) -> tuple[int, int, int, int]:
     """``box`` (x0, y0, x1, y1) rounded outward and clipped to a w x h image."""
-    return (max(0, int(np.floor(box[0]))), max(0, int(np.floor(box[1]))),
-            min(w, int(np.ceil(box[2]))), min(h, int(np.ceil(box[3]))))
+    return (
+        max(0, int(np.floor(box[0]))),
+        max(0, int(np.floor(box[1]))),
+        min(w, int(np.ceil(box[2]))),
+        min(h, int(np.ceil(box[3]))),
+    )
 
 
 def background_model(arr: np.ndarray, box, ring: int = 3) -> np.ndarray | None:
@@ -35,7 +39,7 @@ def background_model(arr: np.ndarray, box, ring: int = 3) -> np.ndarray | None:
     x0, y0, x1, y1 = clip_box(box, W, H)
     X0, Y0, X1, Y1 = max(0, x0 - ring), max(0, y0 - ring), min(W, x1 + ring), min(H, y1 + ring)
     mask = np.ones((Y1 - Y0, X1 - X0), bool)
-    mask[y0 - Y0:y1 - Y0, x0 - X0:x1 - X0] = False
+    mask[y0 - Y0 : y1 - Y0, x0 - X0 : x1 - X0] = False
     ys, xs = np.nonzero(mask)
     if len(ys) < 3:
         return None
@@ -101,7 +105,7 @@ def composite(arr: np.ndarray, alpha: np.ndarray, origin: tuple[int, int], ink) 
     changed = np.zeros((H, W), bool)
     if X1 <= X0 or Y1 <= Y0:
         return changed
-    a = alpha[Y0 - oy:Y1 - oy, X0 - ox:X1 - ox, None]
+    a = alpha[Y0 - oy : Y1 - oy, X0 - ox : X1 - ox, None]
     old = arr[Y0:Y1, X0:X1].astype(np.float32)
     new = np.clip(np.rint(old * (1 - a) + np.asarray(ink, np.float32) * a), 0, 255).astype(np.uint8)
     changed[Y0:Y1, X0:X1] = (new != arr[Y0:Y1, X0:X1]).any(2)

@@ -44,7 +44,7 @@ def candidate_regions(arr: np.ndarray, lines: list[Line], max_height: int) -> li
         for wd in ln.words:
             if sum(ch.isalnum() for ch in wd.text) < 2:
                 continue  # a stray one-character read ("o" for a badge) does not count as read
-            read[wd.box[1]:wd.box[3], wd.box[0]:wd.box[2]] = True
+            read[wd.box[1] : wd.box[3], wd.box[0] : wd.box[2]] = True
     boxes = []
     for k, sl in enumerate(ndimage.find_objects(labels), start=1):
         if sl is None:
@@ -94,11 +94,13 @@ def read_regions(image: Image.Image, boxes, lang: str = "eng") -> list[Line]:
     H, W = arr.shape[:2]
     page_bg = page_background(arr)
     tiles, placed, y = [], [], GAP
-    for (x0, y0, x1, y1) in boxes:
+    for x0, y0, x1, y1 in boxes:
         X0, Y0, X1, Y1 = x0, y0, x1, y1
         grey = _normalised(arr[Y0:Y1, X0:X1], page_bg)
         s = float(np.clip(MOSAIC_HEIGHT / max(1, Y1 - Y0), 1.0, 4.0))
-        tile = Image.fromarray(grey).resize((max(1, round((X1 - X0) * s)), max(1, round((Y1 - Y0) * s))), Image.Resampling.LANCZOS)
+        tile = Image.fromarray(grey).resize(
+            (max(1, round((X1 - X0) * s)), max(1, round((Y1 - Y0) * s))), Image.Resampling.LANCZOS
+        )
         tiles.append((tile, GAP, y))
         placed.append((y, y + tile.height, X0, Y0, s))
         y += tile.height + GAP
@@ -112,10 +114,14 @@ def read_regions(image: Image.Image, boxes, lang: str = "eng") -> list[Line]:
         words = []
         for wd in line.words:
             cy = (wd.box[1] + wd.box[3]) / 2
-            for (ty0, ty1, X0, Y0, s) in placed:
+            for ty0, ty1, X0, Y0, s in placed:
                 if ty0 <= cy < ty1:
-                    bx = (X0 + (wd.box[0] - GAP) / s, Y0 + (wd.box[1] - ty0) / s,
-                          X0 + (wd.box[2] - GAP) / s, Y0 + (wd.box[3] - ty0) / s)
+                    bx = (
+                        X0 + (wd.box[0] - GAP) / s,
+                        Y0 + (wd.box[1] - ty0) / s,
+                        X0 + (wd.box[2] - GAP) / s,
+                        Y0 + (wd.box[3] - ty0) / s,
+                    )
                     words.append((ty0, Word(wd.text, tuple(int(round(v)) for v in bx))))
                     break
         for tile_y in sorted({t for t, _ in words}):

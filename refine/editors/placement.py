@@ -13,7 +13,16 @@ from scipy import ndimage
 
 from rewards.text.text_match import Line, region_box
 
-RELATION_AREAS = ("below", "directly_below", "above", "directly_above", "right_of", "left_of", "same_row", "same_column")
+RELATION_AREAS = (
+    "below",
+    "directly_below",
+    "above",
+    "directly_above",
+    "right_of",
+    "left_of",
+    "same_row",
+    "same_column",
+)
 
 
 def busy_mask(arr: np.ndarray, lines: list[Line], grow: int = 2) -> np.ndarray:
@@ -26,7 +35,7 @@ def busy_mask(arr: np.ndarray, lines: list[Line], grow: int = 2) -> np.ndarray:
     for line in lines:
         for wd in line.words:
             x0, y0, x1, y1 = wd.box
-            busy[max(0, y0):y1, max(0, x0):x1] = True
+            busy[max(0, y0) : y1, max(0, x0) : x1] = True
     return busy
 
 
@@ -39,13 +48,15 @@ def is_free(busy: np.ndarray, box) -> bool:
     return not busy[y0:y1, x0:x1].any()
 
 
-def topmost_free(busy: np.ndarray, x0: int, area, rw: int, rh: int, step: int = 2, from_bottom: bool = False) -> int | None:
+def topmost_free(
+    busy: np.ndarray, x0: int, area, rw: int, rh: int, step: int = 2, from_bottom: bool = False
+) -> int | None:
     """The smallest y (``from_bottom``: the largest) such that the rw x rh rectangle at (x0, y)
     inside ``area`` is free, or None."""
     ax0, ay0, ax1, ay1 = area
     if x0 < ax0 or x0 + rw > ax1 or ay1 - ay0 < rh or x0 < 0 or x0 + rw > busy.shape[1]:
         return None
-    col = busy[ay0:ay1, x0:x0 + rw].any(1).astype(np.int32)  # (rows,) any busy pixel in the row
+    col = busy[ay0:ay1, x0 : x0 + rw].any(1).astype(np.int32)  # (rows,) any busy pixel in the row
     run = np.concatenate([[0], np.cumsum(col)])
     ys = np.arange(0, ay1 - ay0 - rh + 1, step)
     ok = (run[ys + rh] - run[ys]) == 0
@@ -59,8 +70,13 @@ def column_edges(lines: list[Line], area, tol: int = 4) -> list[int]:
     (fragments of a misread are not columns) within ``tol`` px clustered, most lines first
     (ties: leftmost first)."""
     ax0, ay0, ax1, ay1 = area
-    lefts = sorted(ln.box[0] for ln in lines if ax0 <= ln.box[0] < ax1 and ay0 <= (ln.box[1] + ln.box[3]) / 2 < ay1
-                   and sum(ch.isalnum() for ch in ln.text) >= 4)
+    lefts = sorted(
+        ln.box[0]
+        for ln in lines
+        if ax0 <= ln.box[0] < ax1
+        and ay0 <= (ln.box[1] + ln.box[3]) / 2 < ay1
+        and sum(ch.isalnum() for ch in ln.text) >= 4
+    )
     clusters: list[list[int]] = []
     for x in lefts:
         if clusters and x - clusters[-1][-1] <= tol:
@@ -92,7 +108,7 @@ def empty_badges(arr: np.ndarray, page_bg) -> list[tuple[tuple[int, int, int, in
         if (labels[sl] == k).mean() < 0.85:
             continue
         m = max(3, h // 5)
-        inside = arr[y0 + m:y1 - m, x0 + m:x1 - m].reshape(-1, 3).astype(np.int16)
+        inside = arr[y0 + m : y1 - m, x0 + m : x1 - m].reshape(-1, 3).astype(np.int16)
         fill = np.median(inside, 0)
         if not len(inside) or np.abs(inside - fill).max() > 24:
             continue
@@ -110,8 +126,10 @@ def target_area(exp, width: int, height: int, anchor_box=None) -> tuple[int, int
     x0, y0, x1, y1 = area
     a0, b0, a1, b1 = anchor_box
     side = {
-        "below": (x0, max(y0, b1), x1, y1), "directly_below": (a0, max(y0, b1), x1, y1),
-        "above": (x0, y0, x1, min(y1, b0)), "directly_above": (a0, y0, x1, min(y1, b0)),
+        "below": (x0, max(y0, b1), x1, y1),
+        "directly_below": (a0, max(y0, b1), x1, y1),
+        "above": (x0, y0, x1, min(y1, b0)),
+        "directly_above": (a0, y0, x1, min(y1, b0)),
         "right_of": (max(x0, a1), max(y0, b0 - (b1 - b0)), x1, min(y1, b1 + (b1 - b0))),
         "left_of": (x0, max(y0, b0 - (b1 - b0)), min(x1, a0), min(y1, b1 + (b1 - b0))),
         "same_row": (x0, max(y0, b0 - (b1 - b0)), x1, min(y1, b1 + (b1 - b0))),

@@ -69,7 +69,15 @@ from scipy import ndimage
 
 from refine.editors.erase import composite, erase
 from refine.editors.look_harder import candidate_regions, page_background, read_regions
-from refine.editors.placement import RELATION_AREAS, busy_mask, column_edges, empty_badges, is_free, target_area, topmost_free
+from refine.editors.placement import (
+    RELATION_AREAS,
+    busy_mask,
+    column_edges,
+    empty_badges,
+    is_free,
+    target_area,
+    topmost_free,
+)
 from refine.editors.type_match import Face, TypeStyle, coverage, installed_faces, match_type, render_coverage
 from refine.interfaces import Failure
 from rewards.judges.ocr import ocr_lines
@@ -99,6 +107,7 @@ its words). Lines of a paragraph are not taken: the last line "verdicts." of a s
 "Verdict: NEI", nor two lines of a paragraph the whole paragraph."""
 LONG_LINES = 16
 """Lines a long expected string (> 40 characters) may wrap over when the editor looks for it."""
+
 
 def two_means_colours(pixels: np.ndarray, ring: np.ndarray) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
     """(text colour, background colour) of a text box.
@@ -131,8 +140,6 @@ def two_means_colours(pixels: np.ndarray, ring: np.ndarray) -> tuple[tuple[int, 
     dist = np.abs(text_lum - ring_lum)
     core = text_px[dist >= np.median(dist)]
     return tuple(int(v) for v in np.median(core, axis=0)), bg
-
-
 
 
 @dataclass
@@ -183,19 +190,34 @@ class TextEditor:
 
     name = "text"
 
-    def __init__(self, font: str | None = None, min_similarity: float = 0.75, lang: str = "eng", psm: int = 11,
-                 scale: float = 2.0, case_sensitive: bool = True, lenient: bool = False, max_lines: int = 4,
-                 second_psm: int | None = 3, max_chars: int = 2000, max_layout_trials: int = 400,
-                 look_harder: bool = True):
+    def __init__(
+        self,
+        font: str | None = None,
+        min_similarity: float = 0.75,
+        lang: str = "eng",
+        psm: int = 11,
+        scale: float = 2.0,
+        case_sensitive: bool = True,
+        lenient: bool = False,
+        max_lines: int = 4,
+        second_psm: int | None = 3,
+        max_chars: int = 2000,
+        max_layout_trials: int = 400,
+        look_harder: bool = True,
+    ):
         if not 0.0 <= min_similarity <= 1.0:
             raise ValueError(f"TextEditor: min_similarity must be in [0, 1], got {min_similarity}")
         if max_chars < 1 or max_layout_trials < 1:
-            raise ValueError(f"TextEditor: max_chars and max_layout_trials must be >= 1, got {max_chars}, {max_layout_trials}")
+            raise ValueError(
+                f"TextEditor: max_chars and max_layout_trials must be >= 1, got {max_chars}, {max_layout_trials}"
+            )
         if font is not None and not Path(font).is_file():
             raise FileNotFoundError(f"TextEditor: font file {font} does not exist")
         self.faces = [Face(Path(font).stem, False, False, str(font))] if font else installed_faces()
         if not self.faces:
-            raise FileNotFoundError("TextEditor: no DejaVu or Liberation font installed (apt-get install fonts-dejavu-core)")
+            raise FileNotFoundError(
+                "TextEditor: no DejaVu or Liberation font installed (apt-get install fonts-dejavu-core)"
+            )
         self.min_similarity = min_similarity
         self.lang, self.psm, self.scale, self.second_psm = lang, psm, scale, second_psm
         self.case_sensitive, self.lenient, self.max_lines = case_sensitive, lenient, max_lines
@@ -229,7 +251,11 @@ class TextEditor:
             for exp in check.expects:
                 if all(exp != e for e, _ in expects):
                     expects.append((exp, check.id))
-                if (exp.region or "bottom").startswith("bottom") and exp.anchor is None and FOOT_WORDS.search(check.question):
+                if (
+                    (exp.region or "bottom").startswith("bottom")
+                    and exp.anchor is None
+                    and FOOT_WORDS.search(check.question)
+                ):
                     at_bottom.add(exp)
                 if len(check.expects) > 1:
                     arrangement = getattr(getattr(check.spec, "text", None), "arrangement", "all")
@@ -237,7 +263,9 @@ class TextEditor:
         work = []
         for exp, cid in expects:
             if len(exp.text) > self.max_chars:
-                self._record(exp, cid, f"fail: expected string of {len(exp.text)} characters is over max_chars={self.max_chars}")
+                self._record(
+                    exp, cid, f"fail: expected string of {len(exp.text)} characters is over max_chars={self.max_chars}"
+                )
             elif normalize(exp.text):
                 work.append((exp, cid))
         if not work:
@@ -251,8 +279,14 @@ class TextEditor:
             long = self._matches(exp, lines, w, h, LONG_LINES) if len(exp.text) > 40 else []
             if long and long[0].found:
                 n = len({li for li, _ in long[0].words})
-                self._record(exp, cid, f"skip: already on the page (judge missed it: it wraps over {n} lines, "
-                             f"the judge joins at most max_lines={self.max_lines})", box=long[0].box, was=long[0].text)
+                self._record(
+                    exp,
+                    cid,
+                    f"skip: already on the page (judge missed it: it wraps over {n} lines, "
+                    f"the judge joins at most max_lines={self.max_lines})",
+                    box=long[0].box,
+                    was=long[0].text,
+                )
                 todo.remove((exp, cid))
             elif long and long[0].similarity > (matches[exp][0].similarity if matches[exp] else 0.0):
                 matches[exp] = long
@@ -266,15 +300,27 @@ class TextEditor:
         # one; then strings to place, the narrowest place first (a string asked in two places goes
         # to the narrower one, "bottom_center" before "bottom", so one placement satisfies both; a
         # string free to go anywhere does not take the room of one that must go in the top half).
-        inner_of = {exp: [o for o, _ in todo if len(normalize(o.text)) > len(normalize(exp.text))
-                          and contains(o.text, exp.text, self.case_sensitive)] for exp, _ in todo}
+        inner_of = {
+            exp: [
+                o
+                for o, _ in todo
+                if len(normalize(o.text)) > len(normalize(exp.text)) and contains(o.text, exp.text, self.case_sensitive)
+            ]
+            for exp, _ in todo
+        }
         inner = {exp for exp, outer in inner_of.items() if outer}
 
         def order(ec):
             sim = matches[ec[0]][0].similarity if matches[ec[0]] else 0.0
             near = sim >= self.min_similarity
-            return (ec[0] in inner, not near, -sim if near else 0.0, _area(target_area(ec[0], w, h)),
-                    not _anchored(ec[0]), rank[ec])
+            return (
+                ec[0] in inner,
+                not near,
+                -sim if near else 0.0,
+                _area(target_area(ec[0], w, h)),
+                not _anchored(ec[0]),
+                rank[ec],
+            )
 
         rank = {ec: k for k, ec in enumerate(work)}  # a check's strings in their order: each goes under the one before
 
@@ -284,13 +330,31 @@ class TextEditor:
         # rewrite keeps its turn (the strings placed next to it need it corrected first)
         # boxes of each string's check-mates that are on the page: a near match among them is the string's own
         found_box = {e: ms[0].box for e, ms in matches.items() if ms and ms[0].found}
-        group_boxes = {e: [found_box[o] for sq, _ in sequences.get(e, []) for o in sq if o != e and o in found_box] for e, _ in todo}
+        group_boxes = {
+            e: [found_box[o] for sq, _ in sequences.get(e, []) for o in sq if o != e and o in found_box]
+            for e, _ in todo
+        }
         placing = {e for e, _ in todo if self._candidate(e, matches[e], protected, w, h, lines, group_boxes[e]) is None}
         for _ in range(len(todo)):
             at = {e: k for k, (e, _) in enumerate(todo)}
-            late = next(((k, max(at[o] for o in before)) for k, (e, _) in enumerate(todo) if e in placing
-                         for before in [[o for sq, arr_ in sequences.get(e, []) if arr_ not in ("left_to_right", "row") and e in sq
-                                         for o in sq[:sq.index(e)] if at.get(o, -1) > k]] if before), None)
+            late = next(
+                (
+                    (k, max(at[o] for o in before))
+                    for k, (e, _) in enumerate(todo)
+                    if e in placing
+                    for before in [
+                        [
+                            o
+                            for sq, arr_ in sequences.get(e, [])
+                            if arr_ not in ("left_to_right", "row") and e in sq
+                            for o in sq[: sq.index(e)]
+                            if at.get(o, -1) > k
+                        ]
+                    ]
+                    if before
+                ),
+                None,
+            )
             if late is None:
                 break
             k, after_k = late
@@ -305,14 +369,20 @@ class TextEditor:
                 continue
             mine = previous.get(normalize(exp.text, self.case_sensitive))
             if mine is not None and in_region(mine, exp.region, w, h):
-                self._record(exp, cid, "skip: already on the page (written by the previous edit; the judge does not read it)",
-                             box=mine)
+                self._record(
+                    exp,
+                    cid,
+                    "skip: already on the page (written by the previous edit; the judge does not read it)",
+                    box=mine,
+                )
                 continue
             source, ms = lines, matches[exp]
             cand = self._candidate(exp, ms, protected, w, h, source, group_boxes[exp])
             if cand is None and self.look_harder:
                 if extra is None:
-                    extra = read_regions(Image.fromarray(arr), candidate_regions(arr, lines, _max_text_height(lines, h)), self.lang)
+                    extra = read_regions(
+                        Image.fromarray(arr), candidate_regions(arr, lines, _max_text_height(lines, h)), self.lang
+                    )
                 source = lines + extra  # main lines keep their indices, so ``protected`` still applies
                 ms = self._matches(exp, source, w, h)
                 seen = next((m for m in ms if self._accepts(exp, m, w, h)), None)
@@ -323,12 +393,23 @@ class TextEditor:
             if cand is None:
                 elsewhere = next((m for m in ms if self._accepts(exp, m, w, h, anywhere=True)), None)
                 if elsewhere is not None:
-                    self._record(exp, cid, "skip: on the page outside its place (moving it is a layout edit)",
-                                 box=elsewhere.box, was=elsewhere.text)
+                    self._record(
+                        exp,
+                        cid,
+                        "skip: on the page outside its place (moving it is a layout edit)",
+                        box=elsewhere.box,
+                        was=elsewhere.text,
+                    )
                     continue
             elif self._accepts(exp, cand, w, h, anywhere=True) and self._drawn_as_expected(arr, source, cand, exp.text):
-                self._record(exp, cid, "skip: already on the page (judge missed it: the pixels match the expected string "
-                             "better than the OCR text)", box=cand.box, was=cand.text)
+                self._record(
+                    exp,
+                    cid,
+                    "skip: already on the page (judge missed it: the pixels match the expected string "
+                    "better than the OCR text)",
+                    box=cand.box,
+                    was=cand.text,
+                )
                 continue
             before = arr.copy()
             if cand is not None:
@@ -339,27 +420,46 @@ class TextEditor:
                 boxes, info = result
                 rows = info.pop("rows_text")
                 # the corrected text is a neighbour for the strings placed after it
-                placed_lines.extend(Line(tuple(Word(t, b) for t in row.split())) for row, b in zip(rows, boxes[-len(rows):]))
+                placed_lines.extend(
+                    Line(tuple(Word(t, b) for t in row.split())) for row, b in zip(rows, boxes[-len(rows) :])
+                )
                 protected.update(cand.words)
                 self._last_written[normalize(exp.text, self.case_sensitive)] = tuple(int(v) for v in cand.box)
-                action = "replace" if in_region(cand.box, exp.region, w, h) else "replace (outside its place: fixed where it is)"
+                action = (
+                    "replace"
+                    if in_region(cand.box, exp.region, w, h)
+                    else "replace (outside its place: fixed where it is)"
+                )
                 self._record(exp, cid, action, cand.box, cand.text, boxes, info, before, arr)
             else:
                 parent = next((o for o in inner_of.get(exp, ()) if o.text not in written), None)
                 if parent is not None:  # "380" of a missing paragraph goes in with it, or not at all
-                    self._record(exp, cid, f"skip: part of {parent.text[:40]!r}, which was not written; not written apart")
+                    self._record(
+                        exp, cid, f"skip: part of {parent.text[:40]!r}, which was not written; not written apart"
+                    )
                     continue
-                narrower = next((o for o in unplaced if normalize(o.text, self.case_sensitive) == normalize(exp.text, self.case_sensitive)
-                                 and _inside(target_area(o, w, h), target_area(exp, w, h))), None)
+                narrower = next(
+                    (
+                        o
+                        for o in unplaced
+                        if normalize(o.text, self.case_sensitive) == normalize(exp.text, self.case_sensitive)
+                        and _inside(target_area(o, w, h), target_area(exp, w, h))
+                    ),
+                    None,
+                )
                 if narrower is not None:  # "06" of "same row as '02'" is not written loose elsewhere
-                    self._record(exp, cid, f"skip: its narrower place ({_where(narrower)}) has no room; not written elsewhere")
+                    self._record(
+                        exp, cid, f"skip: its narrower place ({_where(narrower)}) has no room; not written elsewhere"
+                    )
                     continue
                 if body is None:
                     body = self._body_type(arr, lines)
                 result = self._refill_badge(arr, lines, exp, body, w, h)
                 action = "place (in its empty badge)"
                 if result is None:
-                    result = self._place_by_neighbour(arr, busy | fills, lines + placed_lines, exp, sequences.get(exp, []), w, h)
+                    result = self._place_by_neighbour(
+                        arr, busy | fills, lines + placed_lines, exp, sequences.get(exp, []), w, h
+                    )
                     action = "place (next to its neighbour line)"
                 if result is None and exp in held:
                     result = f"skip: the first string of its group ({held[exp][:40]!r}) had no room; not written apart"
@@ -372,7 +472,9 @@ class TextEditor:
                     unplaced.append(exp)
                     self._record(exp, cid, result)
                     if result.startswith("skip: no free space for its group"):
-                        held.update({o: exp.text for s_, _ in sequences.get(exp, []) if s_ and s_[0] == exp for o in s_[1:]})
+                        held.update(
+                            {o: exp.text for s_, _ in sequences.get(exp, []) if s_ and s_[0] == exp for o in s_[1:]}
+                        )
                     continue
                 boxes, info = result
                 if "next_to" in info:
@@ -384,25 +486,34 @@ class TextEditor:
                 self._last_written[normalize(exp.text, self.case_sensitive)] = tuple(int(v) for v in boxes[0])
             written.append(exp.text)
             for b in boxes:
-                busy[max(0, b[1] - 2):b[3] + 2, max(0, b[0] - 2):b[2] + 2] = True
-                fills[max(0, b[1] - 2):b[3] + 2, max(0, b[0] - 2):b[2] + 2] = True
+                busy[max(0, b[1] - 2) : b[3] + 2, max(0, b[0] - 2) : b[2] + 2] = True
+                fills[max(0, b[1] - 2) : b[3] + 2, max(0, b[0] - 2) : b[2] + 2] = True
         self._last_output = _digest(arr)
         return Image.fromarray(arr)
 
     # --- helpers of edit ---------------------------------------------------------------------
 
-    def _matches(self, exp: TextExpectation, lines: list[Line], w: int, h: int, max_lines: int | None = None) -> list[Match]:
-        return find_matches(exp.text, lines, w, h, exp.region, self.case_sensitive, self.lenient, max_lines or self.max_lines)
+    def _matches(
+        self, exp: TextExpectation, lines: list[Line], w: int, h: int, max_lines: int | None = None
+    ) -> list[Match]:
+        return find_matches(
+            exp.text, lines, w, h, exp.region, self.case_sensitive, self.lenient, max_lines or self.max_lines
+        )
 
     def _record(self, exp, cid, action, box=None, was="", boxes=(), info=None, before=None, after=None) -> None:
-        rec = {"text": exp.text if len(exp.text) <= 200 else exp.text[:200] + "...", "check": cid, "action": action,
-               "box": [int(v) for v in box] if box is not None else None, "was": was,
-               "boxes": [[int(v) for v in b] for b in boxes]}
+        rec = {
+            "text": exp.text if len(exp.text) <= 200 else exp.text[:200] + "...",
+            "check": cid,
+            "action": action,
+            "box": [int(v) for v in box] if box is not None else None,
+            "was": was,
+            "boxes": [[int(v) for v in b] for b in boxes],
+        }
         if before is not None:
             changed = (before != after).any(2)
             inside = np.zeros(changed.shape, bool)
             for x0, y0, x1, y1 in rec["boxes"]:
-                inside[max(0, y0):max(0, y1), max(0, x0):max(0, x1)] = True
+                inside[max(0, y0) : max(0, y1), max(0, x0) : max(0, x1)] = True
             rec["changed_px"] = int(changed.sum())
             rec["outside_share"] = float((changed & ~inside).sum() / changed.size)
         if info is not None:
@@ -418,8 +529,16 @@ class TextEditor:
             return True
         return _fold(exp.text, self.case_sensitive) == _fold(m.text, self.case_sensitive)
 
-    def _candidate(self, exp: TextExpectation, matches: list[Match], protected: set, w: int, h: int,
-                   lines: list[Line], group_boxes=()) -> Match | None:
+    def _candidate(
+        self,
+        exp: TextExpectation,
+        matches: list[Match],
+        protected: set,
+        w: int,
+        h: int,
+        lines: list[Line],
+        group_boxes=(),
+    ) -> Match | None:
         """The best near match that may be rewritten, in the check's place if there is one there,
         else anywhere (the spelling is fixed where the string is; its place is a layout edit);
         None when there is none.
@@ -499,15 +618,31 @@ class TextEditor:
             body_lefts = lefts[1:] if leading else lefts
             centres = [(a + b) / 2 for a, b in zip(lefts, rights)]
             if max(body_lefts) - min(body_lefts) > 3:
-                align = "centre" if max(centres) - min(centres) <= 3 else "right" if max(rights) - min(rights) <= 3 else "left"
+                align = (
+                    "centre"
+                    if max(centres) - min(centres) <= 3
+                    else "right"
+                    if max(rights) - min(rights) <= 3
+                    else "left"
+                )
         elif not leading and max(segs[order[0]]) == len(lines[order[0]].words) - 1:
             align = _single_line_alignment(arr, boxes[0], bg)
         left = min(lefts[1:] if leading and n > 1 else lefts)
         right = max(rights)
         anchor_x = {"left": left, "centre": (left + right) / 2, "right": right}[align]
         indent = (lefts[0] - left) if leading and align == "left" else 0.0
-        return _Block(boxes, style, bg, align, float(anchor_x), float(right - left), pitch,
-                      style.baseline - k * pitch, float(indent), tuple(texts))
+        return _Block(
+            boxes,
+            style,
+            bg,
+            align,
+            float(anchor_x),
+            float(right - left),
+            pitch,
+            style.baseline - k * pitch,
+            float(indent),
+            tuple(texts),
+        )
 
     def _rewrite(self, arr: np.ndarray, lines: list[Line], m: Match, text: str, busy: np.ndarray):
         """Erase the matched words and typeset ``text`` as one block; (boxes, type info) or a
@@ -521,7 +656,7 @@ class TextEditor:
         erase_boxes = [(b[0] - p, b[1] - p, b[2] + p, b[3] + p) for b, p in zip(blk.boxes, pads)]
         room = busy.copy()
         for x0, y0, x1, y1 in erase_boxes:
-            room[max(0, y0 - 2):y1 + 2, max(0, x0 - 2):x1 + 2] = False
+            room[max(0, y0 - 2) : y1 + 2, max(0, x0 - 2) : x1 + 2] = False
         n_orig = len(blk.boxes)
         best, trials = None, 0
         for shrink in SHRINK:
@@ -536,8 +671,10 @@ class TextEditor:
                 if n_orig == 1 and fnt.getlength(rows[0]) > width and widen == WIDEN[-1] and shrink == SHRINK[-1]:
                     rows = _wrap(text, fnt, width, 0.0)
                 placed = self._set_rows(rows, fnt, blk, shrink)
-                overlap = sum(int(room[max(0, b[1] - 1):max(0, b[3] + 1), max(0, b[0] - 1):max(0, b[2] + 1)].sum())
-                              for _, _, b in placed)
+                overlap = sum(
+                    int(room[max(0, b[1] - 1) : max(0, b[3] + 1), max(0, b[0] - 1) : max(0, b[2] + 1)].sum())
+                    for _, _, b in placed
+                )
                 key = (overlap, trials)
                 if best is None or key < best[0]:
                     best = (key, placed, fnt, shrink, rows)
@@ -547,7 +684,9 @@ class TextEditor:
                 break
         (_, placed, fnt, shrink, rows) = best
         dx, dy = _registration(arr, blk, self._set_rows(list(blk.texts), blk.style.face.font(blk.style.size), blk, 1.0))
-        placed = [(alpha, (ox + dx, oy + dy), (b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy)) for alpha, (ox, oy), b in placed]
+        placed = [
+            (alpha, (ox + dx, oy + dy), (b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy)) for alpha, (ox, oy), b in placed
+        ]
         for b in erase_boxes:
             erase(arr, b)
         ink_boxes = []
@@ -555,8 +694,16 @@ class TextEditor:
             composite(arr, alpha, origin, blk.style.ink)
             ink_boxes.append(box)
         face = blk.style.face
-        info = {"family": face.family, "bold": face.bold, "italic": face.italic, "size": round(blk.style.size * shrink, 2),
-                "align": blk.align, "lines": len(rows), "match_score": round(blk.style.score, 3), "rows_text": rows}
+        info = {
+            "family": face.family,
+            "bold": face.bold,
+            "italic": face.italic,
+            "size": round(blk.style.size * shrink, 2),
+            "align": blk.align,
+            "lines": len(rows),
+            "match_score": round(blk.style.score, 3),
+            "rows_text": rows,
+        }
         if best[0][0]:
             info["overlap_px"] = best[0][0]
         return erase_boxes + ink_boxes, info
@@ -602,12 +749,15 @@ class TextEditor:
             ring = _ring(arr, ln.box, 3)
             return bool(np.abs(np.median(ring, 0) - page).max() <= 40)
 
-        body = sorted((ln for ln in cands if abs((ln.box[3] - ln.box[1]) - med) <= 0.2 * med),
-                      key=lambda ln: (not on_page(ln), -len(ln.text)))[:2]
+        body = sorted(
+            (ln for ln in cands if abs((ln.box[3] - ln.box[1]) - med) <= 0.2 * med),
+            key=lambda ln: (not on_page(ln), -len(ln.text)),
+        )[:2]
         if not body:  # a title and one body line: neither is near their median height; the page's own line is body
             body = sorted(cands, key=lambda ln: (not on_page(ln), abs((ln.box[3] - ln.box[1]) - med)))[:1]
         if len(body) == 2 and on_page(body[0]) and not on_page(body[1]):
             body = body[:1]  # a title on a band is not body text when the page has its own lines
+
         def typed(ln, faces):
             x0, y0, x1, y1 = ln.box
             ink, bg = two_means_colours(_crop(arr, ln.box, 0), _ring(arr, ln.box, max(2, round(0.2 * (y1 - y0))) + 2))
@@ -666,8 +816,15 @@ class TextEditor:
         ox, oy = int(round((x0 + x1) / 2 - (bx1 - bx0) / 2)), int(round(base_y + by0))
         composite(arr, alpha, (ox, oy), ink)
         box = (ox, oy, ox + alpha.shape[1], oy + alpha.shape[0])
-        info = {"family": face.family, "bold": face.bold, "italic": face.italic, "size": round(fnt.size, 2),
-                "align": "centre", "lines": 1, "badge": [int(x0), int(y0), int(x1), int(y1)]}
+        info = {
+            "family": face.family,
+            "bold": face.bold,
+            "italic": face.italic,
+            "size": round(fnt.size, 2),
+            "align": "centre",
+            "lines": 1,
+            "badge": [int(x0), int(y0), int(x1), int(y1)],
+        }
         return [box, box], info
 
     def _badge_type(self, arr: np.ndarray, lines: list[Line], fill, height: int, body_style: TypeStyle):
@@ -686,12 +843,15 @@ class TextEditor:
             st = match_type(arr, ln.box, ln.text, ink, bg, self.faces, [(wd.box, wd.text) for wd in ln.words])
             if st is not None and st.score > 0.5:
                 return st.face, st.size, st.ink
-        face = next((f for f in self.faces if f.family == body_style.face.family and f.bold and not f.italic), body_style.face)
+        face = next(
+            (f for f in self.faces if f.family == body_style.face.family and f.bold and not f.italic), body_style.face
+        )
         lum = 0.299 * fill[0] + 0.587 * fill[1] + 0.114 * fill[2]
         return face, body_style.size, (255, 255, 255) if lum < 128 else (25, 25, 25)
 
-    def _place_by_neighbour(self, arr: np.ndarray, busy: np.ndarray, lines: list[Line], exp: TextExpectation,
-                            sequences, w: int, h: int):
+    def _place_by_neighbour(
+        self, arr: np.ndarray, busy: np.ndarray, lines: list[Line], exp: TextExpectation, sequences, w: int, h: int
+    ):
         """Typeset ``exp.text`` in the slot next to a string of the same check that is on the page.
 
         For a check whose strings run down (lines, top to bottom, or just listed): directly below
@@ -732,13 +892,18 @@ class TextEditor:
                 if np.abs(np.asarray(bg, np.float64) - page).max() > 40:
                     badge = _fill_box(arr, box, bg) if after and not across else None
                     if badge is None:
-                        reason = reason or f"skip: its neighbour {seq[j].text[:40]!r} sits on a badge or a band; not written loose elsewhere"
+                        reason = (
+                            reason
+                            or f"skip: its neighbour {seq[j].text[:40]!r} sits on a badge or a band; not written loose elsewhere"
+                        )
                         continue
                     # under a number badge ("04" on green, then its heading): in the page's body
                     # type, at the badge's left edge, as if the badge were a line of text
                     body_style, _, _ = self._body_type(arr, lines)
                     box, beyond_ok = badge, False
-                    style = TypeStyle(body_style.face, body_style.size, float(badge[3]), float(badge[0]), body_style.ink, 0.0)
+                    style = TypeStyle(
+                        body_style.face, body_style.size, float(badge[3]), float(badge[0]), body_style.ink, 0.0
+                    )
                 else:
                     beyond_ok = True
                     # word by word, unless the words are a row just written (they share its box)
@@ -747,7 +912,11 @@ class TextEditor:
                 if style is None:
                     continue
                 fnt = style.face.font(style.size)
-                beyond = self._found_line(seq[k].text, lines, w, h, last=not after) if 0 <= k < len(seq) and beyond_ok else None
+                beyond = (
+                    self._found_line(seq[k].text, lines, w, h, last=not after)
+                    if 0 <= k < len(seq) and beyond_ok
+                    else None
+                )
                 if across:
                     gap = (beyond[0][0] - box[2] if after else box[0] - beyond[0][2]) if beyond else 0
                     gap = gap if 0.3 * style.size <= gap <= 4 * style.size else round(1.5 * style.size)
@@ -756,10 +925,16 @@ class TextEditor:
                     x = box[2] + gap if after else box[0] - gap - (bx1 - bx0)
                     if arrangement == "row":  # a table cell starts at a column edge, as the row's other cells
                         cols = column_edges(lines, (0, 0, w, h))
-                        fits = ([e for e in cols if e >= box[2] + 0.5 * style.size] if after
-                                else [e for e in cols if e + (bx1 - bx0) <= box[0] - 0.5 * style.size])
+                        fits = (
+                            [e for e in cols if e >= box[2] + 0.5 * style.size]
+                            if after
+                            else [e for e in cols if e + (bx1 - bx0) <= box[0] - 0.5 * style.size]
+                        )
                         if not fits:
-                            reason = reason or f"skip: no column {'after' if after else 'before'} its neighbour {seq[j].text[:40]!r} for the cell; not written loose elsewhere"
+                            reason = (
+                                reason
+                                or f"skip: no column {'after' if after else 'before'} its neighbour {seq[j].text[:40]!r} for the cell; not written loose elsewhere"
+                            )
                             continue
                         x = min(fits) if after else max(fits)
                     ox, oy = int(round(x)), int(round(style.baseline + by0))
@@ -768,15 +943,21 @@ class TextEditor:
                     # the pitch between the two strings' facing lines (a wrapped heading is not one line)
                     near = self._found_line(seq[j].text, lines, w, h, last=not after) if beyond else None
                     far = self._found_line(seq[k].text, lines, w, h, last=after) if beyond else None
-                    pitch = (abs(near[0][1] - far[0][1]) if near and far and abs(far[0][0] - box[0]) <= 4
-                             else round(1.3 * style.size))
+                    pitch = (
+                        abs(near[0][1] - far[0][1])
+                        if near and far and abs(far[0][0] - box[0]) <= 4
+                        else round(1.3 * style.size)
+                    )
                     if pitch < 1.1 * (box[3] - box[1]) or pitch > 4 * style.size:
                         pitch = round(1.3 * style.size)
                     edges = [e for e in column_edges(lines, (0, 0, w, h)) if e > box[0] + 4 * style.size]
                     right = min(edges + [w]) - max(8, round(0.8 * style.size))
                     rows = _wrap(exp.text, fnt, right - box[0], 0.0)
                     if max(fnt.getlength(r) for r in rows) > right - box[0]:
-                        reason = reason or f"skip: no room beside its neighbour {seq[j].text[:40]!r}; not written loose elsewhere"
+                        reason = (
+                            reason
+                            or f"skip: no room beside its neighbour {seq[j].text[:40]!r}; not written loose elsewhere"
+                        )
                         continue
                     first = style.baseline + pitch if after else style.baseline - pitch * len(rows)
                     placed = []
@@ -788,24 +969,42 @@ class TextEditor:
                 mh, mv = max(4, round(0.5 * style.size)), max(2, round(0.15 * style.size))
                 area = target_area(exp, w, h)
                 # room below for the strings of the group still to come (a heading's sentence)
-                rest = [r for o in seq[i + 1:] if not across and after and self._found_line(o.text, lines, w, h, last=True) is None
-                        for r in _wrap(o.text, fnt, right - box[0], 0.0)]
+                rest = [
+                    r
+                    for o in seq[i + 1 :]
+                    if not across and after and self._found_line(o.text, lines, w, h, last=True) is None
+                    for r in _wrap(o.text, fnt, right - box[0], 0.0)
+                ]
                 need = (u[0] - mh, u[1] - mv, u[2] + mh, u[3] + mv + len(rest) * round(1.3 * style.size))
                 if not is_free(busy, need) or (_inside(box, area) and not _inside(u, area)):
-                    reason = reason or (f"skip: the slot {'after' if after else 'before'} its neighbour {seq[j].text[:40]!r} "
-                                        "is taken or outside its place; not written loose elsewhere")
+                    reason = reason or (
+                        f"skip: the slot {'after' if after else 'before'} its neighbour {seq[j].text[:40]!r} "
+                        "is taken or outside its place; not written loose elsewhere"
+                    )
                     continue
                 for alpha, origin, _ in placed:
                     composite(arr, alpha, origin, style.ink)
                 face = style.face
-                info = {"family": face.family, "bold": face.bold, "italic": face.italic, "size": style.size,
-                        "align": "left", "lines": len(rows), "next_to": seq[j].text[:40], "rows_text": rows}
+                info = {
+                    "family": face.family,
+                    "bold": face.bold,
+                    "italic": face.italic,
+                    "size": style.size,
+                    "align": "left",
+                    "lines": len(rows),
+                    "next_to": seq[j].text[:40],
+                    "rows_text": rows,
+                }
                 return [u] + [b for _, _, b in placed], info
             if reason is None and i >= 0:
-                on_page = next((o.text for o in seq if o != exp and self._found_line(o.text, lines, w, h, last=True)), None)
+                on_page = next(
+                    (o.text for o in seq if o != exp and self._found_line(o.text, lines, w, h, last=True)), None
+                )
                 if on_page is not None:
-                    reason = (f"skip: its group is on the page ({on_page[:40]!r}) but not the strings next to it; "
-                              "not written loose elsewhere")
+                    reason = (
+                        f"skip: its group is on the page ({on_page[:40]!r}) but not the strings next to it; "
+                        "not written loose elsewhere"
+                    )
         return reason
 
     def _found_line(self, text: str, lines: list[Line], w: int, h: int, last: bool):
@@ -818,8 +1017,9 @@ class TextEditor:
         wds = [lines[li].words[wi] for l2, wi in ms[0].words if l2 == li]
         return union_box(wd.box for wd in wds), " ".join(wd.text for wd in wds), wds
 
-    def _missing_group(self, exp: TextExpectation, sequences, todo, written: list[str], lines: list[Line],
-                       w: int, h: int) -> list[str]:
+    def _missing_group(
+        self, exp: TextExpectation, sequences, todo, written: list[str], lines: list[Line], w: int, h: int
+    ) -> list[str]:
         """The strings to reserve room for when ``exp`` is placed in free space: ``exp.text`` and,
         when it heads a top-to-bottom group of its check none of whose strings is on the page
         ("06", its heading and its sentence), the group's strings after it, which then go under
@@ -834,8 +1034,18 @@ class TextEditor:
             return [exp.text] + [o.text for o in seq[1:] if o in pending]
         return [exp.text]
 
-    def _place(self, arr: np.ndarray, busy: np.ndarray, lines: list[Line], exp: TextExpectation, body, w: int, h: int,
-               group: Sequence[str] = (), bottom_up: bool = False):
+    def _place(
+        self,
+        arr: np.ndarray,
+        busy: np.ndarray,
+        lines: list[Line],
+        exp: TextExpectation,
+        body,
+        w: int,
+        h: int,
+        group: Sequence[str] = (),
+        bottom_up: bool = False,
+    ):
         """Typeset ``exp.text`` in body type in a free rectangle of its place, left-aligned to a
         column edge, a single line on the baseline of a line already in the place when that row
         is free there, else topmost; (boxes, info) or a one-line reason when it was not written.
@@ -859,12 +1069,19 @@ class TextEditor:
         # margin; text on a badge or a band is inset in its fill and makes no column edge
         page = page_background(arr)
         on_page = [ln for ln in lines if np.abs(np.median(_ring(arr, ln.box, 3), 0) - page).max() <= 40]
-        edges = [x for x in column_edges(on_page, area) + column_edges(on_page, (area[0], 0, area[2], h))
-                 + column_edges(lines, (area[0], 0, area[2], h)) if inner[0] <= x < inner[2]]
+        edges = [
+            x
+            for x in column_edges(on_page, area)
+            + column_edges(on_page, (area[0], 0, area[2], h))
+            + column_edges(lines, (area[0], 0, area[2], h))
+            if inner[0] <= x < inner[2]
+        ]
         edges = edges or [inner[0]]  # the margin only where no column runs through the place
         directly = anchor_box is not None and exp.relation in ("directly_below", "directly_above")
         if directly:  # the judge wants it overlapping the anchor and within 4 of its line heights
-            edges = [anchor_box[0]] + [x for x in column_edges(on_page, (0, 0, w, h)) if anchor_box[0] < x < anchor_box[2]]
+            edges = [anchor_box[0]] + [
+                x for x in column_edges(on_page, (0, 0, w, h)) if anchor_box[0] < x < anchor_box[2]
+            ]
             bottom_up = exp.relation == "directly_above"
             area = (max(0, min(edges) - margin), area[1], area[2], area[3])  # the margin may reach left of the anchor
         ascent, descent = fnt.getmetrics()
@@ -872,13 +1089,18 @@ class TextEditor:
         all_edges = column_edges(lines, (0, 0, w, h))
         # baselines of the lines whose middle is in the place (box bottom; lines with descenders
         # or brackets are skipped, their bottom is not the baseline), top to bottom
-        row_baselines = sorted({ln.box[3] for ln in lines if area[1] <= (ln.box[1] + ln.box[3]) / 2 < area[3]
-                                and not any(c in DESCENDERS for c in ln.text)})
+        row_baselines = sorted(
+            {
+                ln.box[3]
+                for ln in lines
+                if area[1] <= (ln.box[1] + ln.box[3]) / 2 < area[3] and not any(c in DESCENDERS for c in ln.text)
+            }
+        )
         for x in dict.fromkeys(edges):
             # the column runs to the next column's edge (less a gutter), within the place
             nxt = min([e for e in all_edges if e > x + 4 * style.size] + [w])
             right = min(inner[2], nxt - margin)
-            for right in ([right] if right - x >= 4 * style.size else []):
+            for right in [right] if right - x >= 4 * style.size else []:
                 trials += 1
                 if trials > self.max_layout_trials:
                     return f"fail: more than max_layout_trials={self.max_layout_trials} layouts tried"
@@ -891,16 +1113,26 @@ class TextEditor:
                 room = th + len(reserved) * round(1.3 * style.size)  # the group's strings go under it at 1.3 em
                 # on the baseline of a line already in the place (a label beside "01" sits on its
                 # row), else the topmost free rectangle
-                tops = [b - ascent for b in row_baselines if len(rows) == 1 and not reserved][::-1 if bottom_up else 1]
-                top = next((t for t in tops if area[1] <= t - margin and t + th + margin <= area[3]
-                            and is_free(busy, (x - margin, t - margin, x + tw + margin, t + th + margin))), None)
+                tops = [b - ascent for b in row_baselines if len(rows) == 1 and not reserved][:: -1 if bottom_up else 1]
+                top = next(
+                    (
+                        t
+                        for t in tops
+                        if area[1] <= t - margin
+                        and t + th + margin <= area[3]
+                        and is_free(busy, (x - margin, t - margin, x + tw + margin, t + th + margin))
+                    ),
+                    None,
+                )
                 if top is None:
                     # inside the place, else with the block's centre in it (half its height past the edges)
                     reach = (room + 2 * margin) // 2 if exp.region and anchor_box is None else 0
                     y = None
                     for r in dict.fromkeys((0, reach)):
                         search = (area[0], max(0, area[1] - r), area[2], min(h, area[3] + r))
-                        y = topmost_free(busy, x - margin, search, tw + 2 * margin, room + 2 * margin, from_bottom=bottom_up)
+                        y = topmost_free(
+                            busy, x - margin, search, tw + 2 * margin, room + 2 * margin, from_bottom=bottom_up
+                        )
                         if y is not None:
                             break
                     if y is None:
@@ -908,22 +1140,39 @@ class TextEditor:
                     top = y + margin
                     if directly:
                         reach_px = 4 * (anchor_box[3] - anchor_box[1])
-                        if (top - anchor_box[3] if exp.relation == "directly_below" else anchor_box[1] - (top + th)) > reach_px:
+                        if (
+                            top - anchor_box[3] if exp.relation == "directly_below" else anchor_box[1] - (top + th)
+                        ) > reach_px:
                             continue
                 bg = tuple(int(v) for v in np.median(_crop(arr, (x, top, x + tw, top + th), 0), axis=0))
                 lum = lambda c: 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2]
-                ink = style.ink if abs(lum(style.ink) - lum(bg)) >= 100 else ((25, 25, 25) if lum(bg) >= 128 else (250, 250, 250))
+                ink = (
+                    style.ink
+                    if abs(lum(style.ink) - lum(bg)) >= 100
+                    else ((25, 25, 25) if lum(bg) >= 128 else (250, 250, 250))
+                )
                 boxes = []
                 for i, row in enumerate(rows):
                     alpha, (bx0, by0, _, _) = render_coverage(row, fnt)
                     ox, oy = int(round(x)), int(round(top + ascent + i * pitch + by0))
                     composite(arr, alpha, (ox, oy), ink)
                     boxes.append((ox, oy, ox + alpha.shape[1], oy + alpha.shape[0]))
-                info = {"family": style.face.family, "bold": style.face.bold, "italic": style.face.italic,
-                        "size": style.size, "align": "left", "lines": len(rows), "rows_text": rows}
+                info = {
+                    "family": style.face.family,
+                    "bold": style.face.bold,
+                    "italic": style.face.italic,
+                    "size": style.size,
+                    "align": "left",
+                    "lines": len(rows),
+                    "rows_text": rows,
+                }
                 return [union_box(boxes)] + boxes, info
         where = f"the {exp.region} region" if exp.region else "the page"
-        what = f"{len(exp.text)} characters" if len(group) < 2 else f"its group of {len(group)} strings ({sum(map(len, group))} characters)"
+        what = (
+            f"{len(exp.text)} characters"
+            if len(group) < 2
+            else f"its group of {len(group)} strings ({sum(map(len, group))} characters)"
+        )
         return f"skip: no free space for {what} in {where} at body size {style.size:g} px (margin {margin} px)"
 
 
@@ -937,7 +1186,7 @@ def _fill_box(arr: np.ndarray, box, fill, tol: int = 24, max_grow: float = 3.0):
     x1, y1 = min(W, box[2] + round(max_grow * th)), min(H, box[3] + round(max_grow * th))
     near = np.abs(arr[y0:y1, x0:x1].astype(np.int16) - np.asarray(fill, np.int16)).max(2) <= tol
     labels, _ = ndimage.label(near)
-    ring = labels[max(0, box[1] - y0 - 2):box[3] - y0 + 2, max(0, box[0] - x0 - 2):box[2] - x0 + 2]
+    ring = labels[max(0, box[1] - y0 - 2) : box[3] - y0 + 2, max(0, box[0] - x0 - 2) : box[2] - x0 + 2]
     ids = np.bincount(ring[ring > 0].ravel())
     if not len(ids) or ids.max() == 0:
         return None
@@ -964,7 +1213,7 @@ def _registration(arr: np.ndarray, blk: _Block, seen_rows) -> tuple[int, int]:
     obs = coverage(arr[y0:y1, x0:x1], blk.style.ink, blk.bg)
     mask = np.zeros(obs.shape, bool)
     for b in blk.boxes:
-        mask[max(0, b[1] - y0 - 2):max(0, b[3] - y0 + 2), max(0, b[0] - x0 - 2):max(0, b[2] - x0 + 2)] = True
+        mask[max(0, b[1] - y0 - 2) : max(0, b[3] - y0 + 2), max(0, b[0] - x0 - 2) : max(0, b[2] - x0 + 2)] = True
     costs = {}
     for dx in range(-2, 3):
         for dy in range(-2, 3):
@@ -974,7 +1223,7 @@ def _registration(arr: np.ndarray, blk: _Block, seen_rows) -> tuple[int, int]:
                 sy0, sx0 = max(0, -ay), max(0, -ax)
                 ey, ex = min(alpha.shape[0], ren.shape[0] - ay), min(alpha.shape[1], ren.shape[1] - ax)
                 if ey > sy0 and ex > sx0:
-                    region = ren[ay + sy0:ay + ey, ax + sx0:ax + ex]
+                    region = ren[ay + sy0 : ay + ey, ax + sx0 : ax + ex]
                     np.maximum(region, alpha[sy0:ey, sx0:ex], out=region)
             costs[(dx, dy)] = float(np.abs(ren - obs)[mask].mean()) if mask.any() else 0.0
     best = min(costs, key=lambda k: (costs[k], abs(k[0]) + abs(k[1])))
@@ -987,16 +1236,16 @@ def _grow_over_touching_ink(arr: np.ndarray, box, bg, limit: int) -> tuple[int, 
     a word space is wider)."""
     H, W = arr.shape[:2]
     x0, y0, x1, y1 = (int(v) for v in box)
-    rows = arr[max(0, y0):min(H, y1)].astype(np.int16)
+    rows = arr[max(0, y0) : min(H, y1)].astype(np.int16)
     inked = (np.abs(rows - np.asarray(bg, np.int16)).max(2) > 40).any(0) if len(rows) else np.zeros(W, bool)
     hi, lo = min(W, int(box[2]) + limit), max(0, int(box[0]) - limit)
     while x1 < hi:
-        ahead = np.nonzero(inked[x1:min(hi, x1 + 3)])[0]
+        ahead = np.nonzero(inked[x1 : min(hi, x1 + 3)])[0]
         if not len(ahead):
             break
         x1 += int(ahead[-1]) + 1
     while x0 > lo:
-        behind = np.nonzero(inked[max(lo, x0 - 3):x0])[0]
+        behind = np.nonzero(inked[max(lo, x0 - 3) : x0])[0]
         if not len(behind):
             break
         x0 = max(lo, x0 - 3) + int(behind[0])
@@ -1033,7 +1282,9 @@ def _anchored(exp: TextExpectation) -> bool:
 
 def _where(exp: TextExpectation) -> str:
     """The place a check names for its string, in words ("region top_left, same_row '02'")."""
-    parts = ([f"region {exp.region}"] if exp.region else []) + ([f"{exp.relation} {exp.anchor!r}"] if exp.anchor else [])
+    parts = ([f"region {exp.region}"] if exp.region else []) + (
+        [f"{exp.relation} {exp.anchor!r}"] if exp.anchor else []
+    )
     return ", ".join(parts) or "anywhere"
 
 
@@ -1112,7 +1363,7 @@ def _max_text_height(lines: list[Line], h: int) -> int:
 
 
 def _single_line_alignment(arr: np.ndarray, box, bg) -> str:
-    """"centre" when the line sits centred (within 3 px) in the run of its background colour
+    """ "centre" when the line sits centred (within 3 px) in the run of its background colour
     along its middle row and that run is narrower than the image (a badge, a button, a centred
     title), else "left"."""
     H, W = arr.shape[:2]
@@ -1143,11 +1394,12 @@ def _wrap(text: str, fnt, width: float, indent: float) -> list[str]:
             cur = trial
     return rows + ([cur] if cur else [])
 
+
 def _crop(arr: np.ndarray, box, pad: int) -> np.ndarray:
     """Pixels (N, 3) of ``box`` grown by ``pad``, clipped to the image."""
     h, w = arr.shape[:2]
     x0, y0, x1, y1 = max(0, box[0] - pad), max(0, box[1] - pad), min(w, box[2] + pad), min(h, box[3] + pad)
-    patch = arr[y0:max(y1, y0 + 1), x0:max(x1, x0 + 1)]
+    patch = arr[y0 : max(y1, y0 + 1), x0 : max(x1, x0 + 1)]
     return patch.reshape(-1, 3) if patch.size else arr[:1, :1].reshape(-1, 3)
 
 
@@ -1156,8 +1408,6 @@ def _ring(arr: np.ndarray, box, pad: int) -> np.ndarray:
     h, w = arr.shape[:2]
     x0, y0, x1, y1 = max(0, box[0] - pad), max(0, box[1] - pad), min(w, box[2] + pad), min(h, box[3] + pad)
     mask = np.ones((y1 - y0, x1 - x0), dtype=bool)
-    mask[max(0, box[1] - y0):box[3] - y0, max(0, box[0] - x0):box[2] - x0] = False
+    mask[max(0, box[1] - y0) : box[3] - y0, max(0, box[0] - x0) : box[2] - x0] = False
     ring = arr[y0:y1, x0:x1][mask]
     return ring if len(ring) else _crop(arr, box, 0)
-
-

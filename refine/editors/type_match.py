@@ -22,14 +22,22 @@ from PIL import Image, ImageDraw, ImageFont
 
 FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/truetype/liberation"))
 _FILES = {  # (family, bold, italic) -> file name
-    ("DejaVu Serif", False, False): "DejaVuSerif.ttf", ("DejaVu Serif", True, False): "DejaVuSerif-Bold.ttf",
-    ("DejaVu Serif", False, True): "DejaVuSerif-Italic.ttf", ("DejaVu Serif", True, True): "DejaVuSerif-BoldItalic.ttf",
-    ("DejaVu Sans", False, False): "DejaVuSans.ttf", ("DejaVu Sans", True, False): "DejaVuSans-Bold.ttf",
-    ("DejaVu Sans", False, True): "DejaVuSans-Oblique.ttf", ("DejaVu Sans", True, True): "DejaVuSans-BoldOblique.ttf",
-    ("Liberation Serif", False, False): "LiberationSerif-Regular.ttf", ("Liberation Serif", True, False): "LiberationSerif-Bold.ttf",
-    ("Liberation Serif", False, True): "LiberationSerif-Italic.ttf", ("Liberation Serif", True, True): "LiberationSerif-BoldItalic.ttf",
-    ("Liberation Sans", False, False): "LiberationSans-Regular.ttf", ("Liberation Sans", True, False): "LiberationSans-Bold.ttf",
-    ("Liberation Sans", False, True): "LiberationSans-Italic.ttf", ("Liberation Sans", True, True): "LiberationSans-BoldItalic.ttf",
+    ("DejaVu Serif", False, False): "DejaVuSerif.ttf",
+    ("DejaVu Serif", True, False): "DejaVuSerif-Bold.ttf",
+    ("DejaVu Serif", False, True): "DejaVuSerif-Italic.ttf",
+    ("DejaVu Serif", True, True): "DejaVuSerif-BoldItalic.ttf",
+    ("DejaVu Sans", False, False): "DejaVuSans.ttf",
+    ("DejaVu Sans", True, False): "DejaVuSans-Bold.ttf",
+    ("DejaVu Sans", False, True): "DejaVuSans-Oblique.ttf",
+    ("DejaVu Sans", True, True): "DejaVuSans-BoldOblique.ttf",
+    ("Liberation Serif", False, False): "LiberationSerif-Regular.ttf",
+    ("Liberation Serif", True, False): "LiberationSerif-Bold.ttf",
+    ("Liberation Serif", False, True): "LiberationSerif-Italic.ttf",
+    ("Liberation Serif", True, True): "LiberationSerif-BoldItalic.ttf",
+    ("Liberation Sans", False, False): "LiberationSans-Regular.ttf",
+    ("Liberation Sans", True, False): "LiberationSans-Bold.ttf",
+    ("Liberation Sans", False, True): "LiberationSans-Italic.ttf",
+    ("Liberation Sans", True, True): "LiberationSans-BoldItalic.ttf",
 }
 
 
@@ -117,8 +125,8 @@ def _compare(obs: np.ndarray, ren: np.ndarray) -> float:
     """1 - mean |obs - ren| over the padded union of the two maps, both aligned at their top-left."""
     h, w = max(obs.shape[0], ren.shape[0]), max(obs.shape[1], ren.shape[1])
     a, b = np.zeros((h, w), np.float32), np.zeros((h, w), np.float32)
-    a[:obs.shape[0], :obs.shape[1]] = obs
-    b[:ren.shape[0], :ren.shape[1]] = ren
+    a[: obs.shape[0], : obs.shape[1]] = obs
+    b[: ren.shape[0], : ren.shape[1]] = ren
     union = (a > 0.1) | (b > 0.1)
     return 1.0 - float(np.abs(a - b)[union].mean()) if union.any() else 0.0
 
@@ -134,7 +142,7 @@ def _observed(arr: np.ndarray, box, ink, bg):
     ib = ink_bounds(cov)
     if ib is None:
         return None
-    return cov[ib[1]:ib[3], ib[0]:ib[2]], (x0 + ib[0], y0 + ib[1], x0 + ib[2], y0 + ib[3])
+    return cov[ib[1] : ib[3], ib[0] : ib[2]], (x0 + ib[0], y0 + ib[1], x0 + ib[2], y0 + ib[3])
 
 
 def match_type(arr: np.ndarray, box, text: str, ink, bg, faces: list[Face], words=None) -> TypeStyle | None:
@@ -159,7 +167,9 @@ def match_type(arr: np.ndarray, box, text: str, ink, bg, faces: list[Face], word
     if whole is None:
         return None
     obs, (ix0, iy0, ix1, iy1) = whole
-    parts = [(o[0], t) for o, t in ((_observed(arr, b, ink, bg), t) for b, t in (words or [])) if o is not None and t.strip()]
+    parts = [
+        (o[0], t) for o, t in ((_observed(arr, b, ink, bg), t) for b, t in (words or [])) if o is not None and t.strip()
+    ]
     if len(parts) < 2:
         parts = [(obs, text)]
     best = None
@@ -182,15 +192,16 @@ def match_type(arr: np.ndarray, box, text: str, ink, bg, faces: list[Face], word
                 if rb is None:
                     continue
                 wgt = float(part_obs.size)
-                total += wgt * _compare(part_obs, ren[rb[1]:rb[3], rb[0]:rb[2]])
+                total += wgt * _compare(part_obs, ren[rb[1] : rb[3], rb[0] : rb[2]])
                 weight += wgt
             score = total / weight if weight else 0.0
             if best is None or score > best.score:
                 # pen position: the whole rendered string's ink top-left lands on the observed one's
                 ren, (bx0, by0, _, _) = render_coverage(text, fnt)
                 rb = ink_bounds(ren) or (0, 0, 1, 1)
-                best = TypeStyle(face, round(size * 4) / 4, float(iy0 - (by0 + rb[1])), float(ix0 - (bx0 + rb[0])),
-                                 tuple(ink), score)
+                best = TypeStyle(
+                    face, round(size * 4) / 4, float(iy0 - (by0 + rb[1])), float(ix0 - (bx0 + rb[0])), tuple(ink), score
+                )
     return best
 
 
@@ -202,6 +213,10 @@ def stroke_width(cov: np.ndarray, level: float = 0.5) -> float:
     if not area:
         return 0.0
     pad = np.pad(ink, 1)
-    edges = (pad[1:-1, 1:-1] & ~pad[:-2, 1:-1]).sum() + (pad[1:-1, 1:-1] & ~pad[2:, 1:-1]).sum() \
-        + (pad[1:-1, 1:-1] & ~pad[1:-1, :-2]).sum() + (pad[1:-1, 1:-1] & ~pad[1:-1, 2:]).sum()
+    edges = (
+        (pad[1:-1, 1:-1] & ~pad[:-2, 1:-1]).sum()
+        + (pad[1:-1, 1:-1] & ~pad[2:, 1:-1]).sum()
+        + (pad[1:-1, 1:-1] & ~pad[1:-1, :-2]).sum()
+        + (pad[1:-1, 1:-1] & ~pad[1:-1, 2:]).sum()
+    )
     return 2.0 * area / max(1, int(edges))

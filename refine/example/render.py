@@ -26,8 +26,8 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from rewards.importers import load_items
-from rewards.text.keyword_rules import layout_strings
 from rewards.rubric import Item
+from rewards.text.keyword_rules import layout_strings
 from rewards.text.text_match import contains
 
 HERE = Path(__file__).resolve().parent
@@ -68,7 +68,9 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     """DejaVu Serif (Bold) at ``size`` pixels (serif: OCR tells "AI" from "Al"). Raises FileNotFoundError naming the missing file."""
     path = FONT_DIR / ("DejaVuSerif-Bold.ttf" if bold else "DejaVuSerif.ttf")
     if not path.exists():
-        raise FileNotFoundError(f"{path}: DejaVu fonts are needed to re-render the example (apt-get install fonts-dejavu-core)")
+        raise FileNotFoundError(
+            f"{path}: DejaVu fonts are needed to re-render the example (apt-get install fonts-dejavu-core)"
+        )
     return ImageFont.truetype(str(path), size)
 
 
@@ -81,15 +83,15 @@ def corrupt(text: str, kind: str, rng: random.Random) -> str:
         pairs = [i for i in alnum if i + 1 < len(text) and text[i + 1].isalnum() and text[i] != text[i + 1]]
         if pairs:
             i = rng.choice(pairs)
-            return text[:i] + text[i + 1] + text[i] + text[i + 2:]
+            return text[:i] + text[i + 1] + text[i] + text[i + 2 :]
         kind = "substitute"
     if kind == "substitute":
         subs = [i for i in alnum if text[i] in LOOKALIKE]
         i = rng.choice(subs or alnum)
         new = LOOKALIKE.get(text[i], "x" if text[i] != "x" else "y")
-        return text[:i] + new + text[i + 1:]
+        return text[:i] + new + text[i + 1 :]
     i = rng.choice(alnum[1:] or alnum)  # drop: keep the first character so the line is still findable
-    return text[:i] + text[i + 1:]
+    return text[:i] + text[i + 1 :]
 
 
 def collect_blocks(item: Item) -> list[Block]:
@@ -276,7 +278,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--source", type=Path, default=SOURCE, help="BizGenEval JSONL to take the items from")
     ap.add_argument("--out", type=Path, default=HERE, help="folder to write into")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--ids", default=",".join(ITEM_IDS), help="comma-separated item ids to render (default: the bundled example's)")
+    ap.add_argument(
+        "--ids", default=",".join(ITEM_IDS), help="comma-separated item ids to render (default: the bundled example's)"
+    )
     args = ap.parse_args(argv)
     ids = [i.strip() for i in args.ids.split(",") if i.strip()]
     if not ids:
@@ -285,7 +289,9 @@ def main(argv: list[str] | None = None) -> None:
     if errors:
         raise SystemExit(errors[0])
     by_id = {it.id: it for it in items}
-    rows = {str(json.loads(line)["id"]): json.loads(line) for line in args.source.read_text().splitlines() if line.strip()}
+    rows = {
+        str(json.loads(line)["id"]): json.loads(line) for line in args.source.read_text().splitlines() if line.strip()
+    }
     (args.out / "images").mkdir(parents=True, exist_ok=True)
     manifest, out_rows = {"seed": args.seed, "source": str(args.source), "items": []}, []
     for k, item_id in enumerate(ids):

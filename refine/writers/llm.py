@@ -96,8 +96,13 @@ class LLMInstructionWriter:
         self.temperature = temperature
         self.image_max_side = image_max_side
         self.client = ChatClient(
-            base_url=base_url, model=model, api_key_env=api_key_env,
-            timeout_s=timeout_s, max_retries=max_retries, backoff_s=backoff_s, pool_size=1,
+            base_url=base_url,
+            model=model,
+            api_key_env=api_key_env,
+            timeout_s=timeout_s,
+            max_retries=max_retries,
+            backoff_s=backoff_s,
+            pool_size=1,
         )
 
     def write(self, image: Image.Image, item: Item, failures: Sequence[Failure]) -> str:
@@ -123,7 +128,7 @@ class LLMInstructionWriter:
         instructions = parse_instructions(text, len(groups))
         if instructions is None:
             raise WriterError(
-                f"{self.name}, item {item.id}: expected {{\"instructions\": [...]}} with {len(groups)} "
+                f'{self.name}, item {item.id}: expected {{"instructions": [...]}} with {len(groups)} '
                 f"non-empty strings, got {' '.join(text.split())[:120]!r}"
             )
         return "\n".join(instructions)

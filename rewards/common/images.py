@@ -42,8 +42,10 @@ def _wide_to_l(image: Image.Image) -> Image.Image:
     a = np.asarray(image, dtype=np.float64)  # (H, W)
     if not np.isfinite(a).all() or (a.size and (a.min() < 0 or a.max() > 65535)):
         lo, hi = (float(np.nanmin(a)), float(np.nanmax(a))) if np.isfinite(a).any() else (float("nan"),) * 2
-        raise ImageError(f"mode {image.mode} pixel values span {lo:g}..{hi:g} (or are NaN): "
-                         "only 0..1, 0..255 or 0..65535 can be mapped to 8 bits")
+        raise ImageError(
+            f"mode {image.mode} pixel values span {lo:g}..{hi:g} (or are NaN): "
+            "only 0..1, 0..255 or 0..65535 can be mapped to 8 bits"
+        )
     top = float(a.max()) if a.size else 0.0
     if image.mode.startswith("I;16"):
         full = 65535.0
@@ -112,7 +114,16 @@ def open_image(path: str | Path, background: tuple[int, int, int] = WHITE) -> Im
         raise ImageError(f"cannot read image {path} (a folder, not a file)") from None
     except ImageError as e:
         raise ImageError(f"cannot read image {path} ({e})") from None
-    except (UnidentifiedImageError, Image.DecompressionBombError, OSError, SyntaxError, ValueError, EOFError,
-            TypeError, IndexError, KeyError, struct.error) as e:  # Pillow plugins raise all of these on bad files
+    except (
+        UnidentifiedImageError,
+        Image.DecompressionBombError,
+        OSError,
+        SyntaxError,
+        ValueError,
+        EOFError,
+        TypeError,
+        IndexError,
+        KeyError,
+        struct.error,
+    ) as e:  # Pillow plugins raise all of these on bad files
         raise ImageError(f"cannot read image {path} ({_one_line(e)})") from None
-

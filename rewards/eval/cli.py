@@ -39,11 +39,11 @@ import hydra
 from omegaconf import DictConfig, OmegaConf
 from tqdm.auto import tqdm
 
+from rewards.common.one_line import exit_on_bad_overrides
+from rewards.common.shards import parse_shard, select_shard, shard_dir_name
 from rewards.eval.score import NEEDS_DATA, SCORERS, expected_result_name, write_outputs
 from rewards.judges.cache import judge_settings
-from rewards.common.one_line import exit_on_bad_overrides
 from rewards.rubric import RubricError
-from rewards.common.shards import parse_shard, select_shard, shard_dir_name
 
 RUN_FILE = "run.json"
 SHARD_FILE = "shard.json"
@@ -91,8 +91,10 @@ def check_options(cfg: DictConfig) -> dict[str, Any]:
     if mode == "judge" and not Path(cfg.images).is_dir():
         problems.append(f"images={cfg.images} is not a folder of images")
     if cfg.benchmark == "genexam" and mode != "score":
-        problems.append("benchmark=genexam: its official result files need the judge's three global 0-2 ratings, "
-                        "which no judge preset gives; score an existing result folder with results=...")
+        problems.append(
+            "benchmark=genexam: its official result files need the judge's three global 0-2 ratings, "
+            "which no judge preset gives; score an existing result folder with results=..."
+        )
     if cfg.lora and not Path(cfg.lora).is_dir():
         problems.append(f"lora={cfg.lora} is not a checkpoint folder (checkpoints/<run>/step_<n>)")
     if cfg.lora and mode != "generate":
@@ -117,12 +119,18 @@ def check_options(cfg: DictConfig) -> dict[str, Any]:
 
 def run_settings(cfg: DictConfig) -> dict[str, Any]:
     """What a resumed run must share with the first one (``run.json``)."""
-    return {"benchmark": cfg.benchmark, "data": str(Path(cfg.data).resolve()), "seed": cfg.seed, "limit": cfg.limit,
-            "alpha": float(cfg.alpha),
-            "images": str(Path(cfg.images).resolve()) if cfg.images else None,
-            "lora": str(Path(cfg.lora).resolve()) if cfg.lora else None, "resolution_multiple": cfg.resolution_multiple,
-            "generator": OmegaConf.to_container(cfg.generator, resolve=True) if cfg.get("generator") is not None else None,
-            "judge": judge_settings(OmegaConf.to_container(cfg.judge, resolve=True))}
+    return {
+        "benchmark": cfg.benchmark,
+        "data": str(Path(cfg.data).resolve()),
+        "seed": cfg.seed,
+        "limit": cfg.limit,
+        "alpha": float(cfg.alpha),
+        "images": str(Path(cfg.images).resolve()) if cfg.images else None,
+        "lora": str(Path(cfg.lora).resolve()) if cfg.lora else None,
+        "resolution_multiple": cfg.resolution_multiple,
+        "generator": OmegaConf.to_container(cfg.generator, resolve=True) if cfg.get("generator") is not None else None,
+        "judge": judge_settings(OmegaConf.to_container(cfg.judge, resolve=True)),
+    }
 
 
 def check_settings(path: Path, settings: dict[str, Any]) -> None:
@@ -135,15 +143,18 @@ def check_settings(path: Path, settings: dict[str, Any]) -> None:
         old = json.loads(path.read_text(encoding="utf-8"))
         for key in settings:
             if old.get(key) != settings[key]:
-                raise OptionError(f"{path.parent} was made with other settings ({key}: {old.get(key)!r} there, "
-                                  f"{settings[key]!r} now); use another out=... or the same settings")
+                raise OptionError(
+                    f"{path.parent} was made with other settings ({key}: {old.get(key)!r} there, "
+                    f"{settings[key]!r} now); use another out=... or the same settings"
+                )
         return
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(settings, indent=2), encoding="utf-8")
 
 
-def score_and_write(benchmark: str, data: Path | None, results: Path, out: Path, alpha: float,
-                    only: set[str] | None = None) -> tuple[dict[str, Any], list[str]]:
+def score_and_write(
+    benchmark: str, data: Path | None, results: Path, out: Path, alpha: float, only: set[str] | None = None
+) -> tuple[dict[str, Any], list[str]]:
     """Score ``results`` (only the item ids in ``only``, when given), write ``scores.json`` and
     the tables into ``out``.
 
@@ -198,8 +209,9 @@ def generate_or_judge(cfg: DictConfig, opts: dict[str, Any], out: Path) -> tuple
     selected = select_shard(items[: cfg.limit], cfg.shard)
     check_settings(out / RUN_FILE, run_settings(cfg))
     if cfg.shard:
-        (out / SHARD_FILE).write_text(json.dumps({"shard": cfg.shard, "items": [it.id for _, it in selected]}, indent=2),
-                                      encoding="utf-8")
+        (out / SHARD_FILE).write_text(
+            json.dumps({"shard": cfg.shard, "items": [it.id for _, it in selected]}, indent=2), encoding="utf-8"
+        )
     generator = _build(cfg, "generator") if opts["mode"] == "generate" else None
     if cfg.lora:
         warn_leakage(Path(cfg.lora), [it for _, it in selected], opts["data"])
@@ -207,8 +219,17 @@ def generate_or_judge(cfg: DictConfig, opts: dict[str, Any], out: Path) -> tuple
     judge = _build(cfg, "judge")
     what = "generate + judge" if generator is not None else "judge"
     with tqdm(total=len(selected), desc=f"eval {cfg.benchmark} ({what})", unit="item") as bar:
-        errors += generate_and_judge(cfg.benchmark, selected, out, judge, generator,
-                                     Path(cfg.images) if cfg.images else None, cfg.seed, cfg.resolution_multiple, bar)
+        errors += generate_and_judge(
+            cfg.benchmark,
+            selected,
+            out,
+            judge,
+            generator,
+            Path(cfg.images) if cfg.images else None,
+            cfg.seed,
+            cfg.resolution_multiple,
+            bar,
+        )
     return errors, {it.id for _, it in selected}
 
 
@@ -224,10 +245,14 @@ def run(cfg: DictConfig) -> int:
             if cfg.shard:
                 for err in errors:
                     print(f"error: {err}", file=sys.stderr)
-                print(f"{cfg.benchmark}: shard {cfg.shard}: {len(only)} items, {len(errors)} errors; wrote {out} "
-                      f"(score all shards with: rubricloop-eval merge {opts['out']})")
+                print(
+                    f"{cfg.benchmark}: shard {cfg.shard}: {len(only)} items, {len(errors)} errors; wrote {out} "
+                    f"(score all shards with: rubricloop-eval merge {opts['out']})"
+                )
                 return 1 if errors else 0
-        summary, score_errors = score_and_write(cfg.benchmark, opts["data"], opts["results"], out, float(cfg.alpha), only)
+        summary, score_errors = score_and_write(
+            cfg.benchmark, opts["data"], opts["results"], out, float(cfg.alpha), only
+        )
     except (OptionError, RubricError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -241,13 +266,18 @@ def run(cfg: DictConfig) -> int:
     log_wandb(cfg, out, cfg.benchmark, summary)
     missing = summary.get("not_scored", {}).get("missing", [])
     total = summary.get("total_items", len(summary.get("per_item", [])))
-    print(f"{cfg.benchmark}: {total} items read, {len(missing)} without a result file, {len(errors)} errors; wrote {out}")
+    print(
+        f"{cfg.benchmark}: {total} items read, {len(missing)} without a result file, {len(errors)} errors; wrote {out}"
+    )
     if total and len(missing) == total:
         from rewards.eval.generate import load_benchmark_items
 
         items, _ = load_benchmark_items(cfg.benchmark, opts["data"])
-        print(f"error: no result file in {opts['results']} matches an item of {opts['data']} (wrong folder? item {missing[0]} "
-              f"expects {opts['results'] / expected_result_name(cfg.benchmark, items, missing[0])})", file=sys.stderr)
+        print(
+            f"error: no result file in {opts['results']} matches an item of {opts['data']} (wrong folder? item {missing[0]} "
+            f"expects {opts['results'] / expected_result_name(cfg.benchmark, items, missing[0])})",
+            file=sys.stderr,
+        )
         return 1
     if not total and not summary.get("per_item"):
         print(f"error: no result files found in {opts['results']}", file=sys.stderr)

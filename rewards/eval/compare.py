@@ -61,7 +61,9 @@ def load_per_item(run: str) -> tuple[str, dict[str, dict[str, Any]]]:
     raise ValueError(f"{run}: no scores.json (rubricloop-eval) or summary.json (rubricloop-refine) in {folder}")
 
 
-def paired_bootstrap(a: np.ndarray, b: np.ndarray, n_boot: int, alpha: float, rng: np.random.Generator) -> tuple[float, float, float]:
+def paired_bootstrap(
+    a: np.ndarray, b: np.ndarray, n_boot: int, alpha: float, rng: np.random.Generator
+) -> tuple[float, float, float]:
     """(mean(b - a), CI low, CI high) by the paired percentile bootstrap.
 
     Args:
@@ -74,7 +76,9 @@ def paired_bootstrap(a: np.ndarray, b: np.ndarray, n_boot: int, alpha: float, rn
     return float(d.mean()), float(lo), float(hi)
 
 
-def compare(base: dict[str, dict], other: dict[str, dict], n_boot: int = 2000, alpha: float = 0.05, seed: int = 0) -> list[dict[str, Any]]:
+def compare(
+    base: dict[str, dict], other: dict[str, dict], n_boot: int = 2000, alpha: float = 0.05, seed: int = 0
+) -> list[dict[str, Any]]:
     """Delta rows of ``other`` against ``base`` (see the module docstring).
 
     Returns:
@@ -91,15 +95,30 @@ def compare(base: dict[str, dict], other: dict[str, dict], n_boot: int = 2000, a
     rows = []
     for name in ["all", *sorted(g for g in groups if g != "all")]:
         for metric in metrics:
-            ids = [i for i in groups[name] if base[i]["metrics"].get(metric) is not None and other[i]["metrics"].get(metric) is not None]
+            ids = [
+                i
+                for i in groups[name]
+                if base[i]["metrics"].get(metric) is not None and other[i]["metrics"].get(metric) is not None
+            ]
             if not ids:
                 continue
             a = np.array([base[i]["metrics"][metric] for i in ids], dtype=float)
             b = np.array([other[i]["metrics"][metric] for i in ids], dtype=float)
             rng = np.random.default_rng(seed)
             delta, lo, hi = paired_bootstrap(a, b, n_boot, alpha, rng)
-            rows.append({"group": name, "metric": metric, "n": len(ids), "a": float(a.mean()), "b": float(b.mean()),
-                         "delta": delta, "ci_low": lo, "ci_high": hi, "contains_zero": bool(lo <= 0 <= hi)})
+            rows.append(
+                {
+                    "group": name,
+                    "metric": metric,
+                    "n": len(ids),
+                    "a": float(a.mean()),
+                    "b": float(b.mean()),
+                    "delta": delta,
+                    "ci_low": lo,
+                    "ci_high": hi,
+                    "contains_zero": bool(lo <= 0 <= hi),
+                }
+            )
     return rows
 
 
@@ -108,14 +127,28 @@ HEADER = ["group", "metric", "n", "a", "b", "delta", "ci_low", "ci_high", "flag"
 
 def format_rows(rows: list[dict[str, Any]]) -> list[list[str]]:
     """Rows as strings, 4 decimals; flag "~" when the interval contains 0, else "*"."""
-    return [[r["group"], r["metric"], str(r["n"]), f"{r['a']:.4f}", f"{r['b']:.4f}", f"{r['delta']:+.4f}",
-             f"{r['ci_low']:+.4f}", f"{r['ci_high']:+.4f}", "~" if r["contains_zero"] else "*"] for r in rows]
+    return [
+        [
+            r["group"],
+            r["metric"],
+            str(r["n"]),
+            f"{r['a']:.4f}",
+            f"{r['b']:.4f}",
+            f"{r['delta']:+.4f}",
+            f"{r['ci_low']:+.4f}",
+            f"{r['ci_high']:+.4f}",
+            "~" if r["contains_zero"] else "*",
+        ]
+        for r in rows
+    ]
 
 
 def main(argv: list[str]) -> int:
     """CLI: prints one delta table per later run; ``--out`` also writes ``compare.json`` / ``.csv`` / ``.md``."""
     parser = argparse.ArgumentParser(prog="rubricloop-eval compare", description=__doc__.splitlines()[0])
-    parser.add_argument("runs", nargs="+", help="eval output folders, or refine folders as <folder>:initial / <folder>:best")
+    parser.add_argument(
+        "runs", nargs="+", help="eval output folders, or refine folders as <folder>:initial / <folder>:best"
+    )
     parser.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples (default 2000)")
     parser.add_argument("--alpha", type=float, default=0.05, help="1 - confidence level (default 0.05: 95%% intervals)")
     parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
@@ -139,7 +172,9 @@ def main(argv: list[str]) -> int:
         if not rows:
             print(f"error: {label_a} and {label_b} share no scored item", file=sys.stderr)
             return 1
-        results.append({"a": label_a, "b": label_b, "n_boot": args.n_boot, "alpha": args.alpha, "seed": args.seed, "rows": rows})
+        results.append(
+            {"a": label_a, "b": label_b, "n_boot": args.n_boot, "alpha": args.alpha, "seed": args.seed, "rows": rows}
+        )
         title = f"{label_b} - {label_a} (paired bootstrap, {100 * (1 - args.alpha):g}% CI, {args.n_boot} resamples; ~ = CI contains 0)"
         table = markdown(HEADER, format_rows(rows))
         md.append(f"### {title}\n\n{table}")

@@ -39,47 +39,139 @@ from PIL import Image, ImageDraw, ImageFont
 FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
 SANS, SANS_BOLD, SERIF, SERIF_BOLD = "DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSerif.ttf", "DejaVuSerif-Bold.ttf"
 KINDS = ("slide", "chart", "poster", "webpage")
-QTYPES = ("exact", "list", "lines", "order", "count", "case", "place", "relation", "context", "weight", "colour", "between",
-          "row", "style")
+QTYPES = (
+    "exact",
+    "list",
+    "lines",
+    "order",
+    "count",
+    "case",
+    "place",
+    "relation",
+    "context",
+    "weight",
+    "colour",
+    "between",
+    "row",
+    "style",
+)
 EXTRA_SEED = 7_919_000
 
 VOCAB = {
-    "slide": {"titles": ["Quarterly Revenue Review", "Market Outlook 2025", "Operating Plan FY24", "Customer Growth Update"],
-              "heads": [("Revenue", "Costs"), ("Highlights", "Risks"), ("Regions", "Products")],
-              "items": ["North America 42%", "Europe 31%", "Asia Pacific 19%", "Latin America 8%", "Net margin 12.5%",
-                        "Churn rate 3.2%", "New accounts 1,240", "Headcount 318", "Capex $4.2M", "Opex $9.8M"]},
-    "chart": {"titles": ["Sales by Region 2024", "Energy Mix by Source", "Monthly Active Users", "Revenue per Segment"],
-              "heads": [("Series", "Notes"), ("Legend", "Key facts")],
-              "items": ["Solar 24%", "Wind 31%", "Hydro 12%", "Coal 18%", "Gas 15%", "Peak in July", "Low in February",
-                        "Growth 7.4%", "Average 3,150", "Median 2,980"]},
-    "poster": {"titles": ["Spring Design Festival", "City Jazz Night", "Annual Science Fair", "Open Studio Weekend"],
-               "heads": [("Program", "Tickets"), ("Speakers", "Venue")],
-               "items": ["Doors open 18:00", "Main stage 19:30", "Adults $25", "Students $12", "Hall B, Level 2",
-                         "Workshops daily", "Free parking", "Live music", "Food market", "Family area"]},
-    "webpage": {"titles": ["Every Child Deserves Care", "Build Faster With Us", "Fresh Food Delivered", "Learn Data Science"],
-                "heads": [("Features", "Pricing"), ("Services", "Contact")],
-                "items": ["Free trial 14 days", "Basic plan $9", "Pro plan $29", "Team plan $99", "Support 24/7",
-                          "Call 555-0142", "Open Monday to Friday", "Secure payments", "Fast setup", "Cancel anytime"]},
+    "slide": {
+        "titles": ["Quarterly Revenue Review", "Market Outlook 2025", "Operating Plan FY24", "Customer Growth Update"],
+        "heads": [("Revenue", "Costs"), ("Highlights", "Risks"), ("Regions", "Products")],
+        "items": [
+            "North America 42%",
+            "Europe 31%",
+            "Asia Pacific 19%",
+            "Latin America 8%",
+            "Net margin 12.5%",
+            "Churn rate 3.2%",
+            "New accounts 1,240",
+            "Headcount 318",
+            "Capex $4.2M",
+            "Opex $9.8M",
+        ],
+    },
+    "chart": {
+        "titles": ["Sales by Region 2024", "Energy Mix by Source", "Monthly Active Users", "Revenue per Segment"],
+        "heads": [("Series", "Notes"), ("Legend", "Key facts")],
+        "items": [
+            "Solar 24%",
+            "Wind 31%",
+            "Hydro 12%",
+            "Coal 18%",
+            "Gas 15%",
+            "Peak in July",
+            "Low in February",
+            "Growth 7.4%",
+            "Average 3,150",
+            "Median 2,980",
+        ],
+    },
+    "poster": {
+        "titles": ["Spring Design Festival", "City Jazz Night", "Annual Science Fair", "Open Studio Weekend"],
+        "heads": [("Program", "Tickets"), ("Speakers", "Venue")],
+        "items": [
+            "Doors open 18:00",
+            "Main stage 19:30",
+            "Adults $25",
+            "Students $12",
+            "Hall B, Level 2",
+            "Workshops daily",
+            "Free parking",
+            "Live music",
+            "Food market",
+            "Family area",
+        ],
+    },
+    "webpage": {
+        "titles": ["Every Child Deserves Care", "Build Faster With Us", "Fresh Food Delivered", "Learn Data Science"],
+        "heads": [("Features", "Pricing"), ("Services", "Contact")],
+        "items": [
+            "Free trial 14 days",
+            "Basic plan $9",
+            "Pro plan $29",
+            "Team plan $99",
+            "Support 24/7",
+            "Call 555-0142",
+            "Open Monday to Friday",
+            "Secure payments",
+            "Fast setup",
+            "Cancel anytime",
+        ],
+    },
 }
 NAV = ["Home", "About", "Programs", "Blog", "Gallery", "Contact"]
-SOURCES = ["Source: internal finance data", "Source: company filings 2024", "Data: national statistics office",
-           "Source: annual survey 2023"]
-NOTES = [("Results are unaudited", "and may change"), ("Figures in thousands", "unless stated"),
-         ("Tickets sold at the door", "while stocks last"), ("Prices include tax", "for all plans")]
+SOURCES = [
+    "Source: internal finance data",
+    "Source: company filings 2024",
+    "Data: national statistics office",
+    "Source: annual survey 2023",
+]
+NOTES = [
+    ("Results are unaudited", "and may change"),
+    ("Figures in thousands", "unless stated"),
+    ("Tickets sold at the door", "while stocks last"),
+    ("Prices include tax", "for all plans"),
+]
 BADGES = ["NEW", "03", "TOP", "Q3", "BETA", "24"]
 COUNT_WORDS = ["Total", "Bonus", "Draft"]
 DARK = [(25, 40, 90), (20, 80, 60), (90, 30, 40), (40, 40, 40)]
 BADGE_FILL = [(200, 60, 40), (30, 120, 70), (40, 70, 160), (120, 50, 140)]
 LIGHT_BADGE = (245, 205, 70)  # a yellow badge with dark text: its text is not white
-INKS = {"red": [(200, 30, 30), (220, 50, 40)], "blue": [(30, 70, 190), (20, 90, 210)], "green": [(30, 135, 55), (20, 150, 80)],
-        "orange": [(235, 125, 20), (225, 110, 30)], "purple": [(125, 45, 165), (140, 60, 180)], "gray": [(128, 128, 128), (140, 140, 140)]}
-COLOUR_NOTES = ["Updated weekly", "Preliminary figures", "Limited seats", "Offer ends Friday", "Subject to change",
-                "Best seller", "Members only", "Call for details"]
-NOTE_FACES = [("dejavu/DejaVuSans.ttf", False), ("dejavu/DejaVuSans-Bold.ttf", True), ("dejavu/DejaVuSerif.ttf", False),
-              ("liberation/LiberationSans-Regular.ttf", False), ("liberation/LiberationSans-Bold.ttf", True),
-              ("liberation/LiberationSerif-Regular.ttf", False), ("liberation/LiberationSerif-Bold.ttf", True)]
-TABLE_LABELS = {"chart": ["Solar", "Wind", "Hydro", "Coal", "Gas", "Nuclear"],
-                "slide": ["North", "South", "East", "West", "Online", "Retail"]}
+INKS = {
+    "red": [(200, 30, 30), (220, 50, 40)],
+    "blue": [(30, 70, 190), (20, 90, 210)],
+    "green": [(30, 135, 55), (20, 150, 80)],
+    "orange": [(235, 125, 20), (225, 110, 30)],
+    "purple": [(125, 45, 165), (140, 60, 180)],
+    "gray": [(128, 128, 128), (140, 140, 140)],
+}
+COLOUR_NOTES = [
+    "Updated weekly",
+    "Preliminary figures",
+    "Limited seats",
+    "Offer ends Friday",
+    "Subject to change",
+    "Best seller",
+    "Members only",
+    "Call for details",
+]
+NOTE_FACES = [
+    ("dejavu/DejaVuSans.ttf", False),
+    ("dejavu/DejaVuSans-Bold.ttf", True),
+    ("dejavu/DejaVuSerif.ttf", False),
+    ("liberation/LiberationSans-Regular.ttf", False),
+    ("liberation/LiberationSans-Bold.ttf", True),
+    ("liberation/LiberationSerif-Regular.ttf", False),
+    ("liberation/LiberationSerif-Bold.ttf", True),
+]
+TABLE_LABELS = {
+    "chart": ["Solar", "Wind", "Hydro", "Coal", "Gas", "Nuclear"],
+    "slide": ["North", "South", "East", "West", "Online", "Retail"],
+}
 TABLE_HEADS = {"chart": ("Source", "2023", "2024", "Share"), "slide": ("Region", "Q1", "Q2", "Margin")}
 
 
@@ -119,22 +211,22 @@ def near_miss(text: str, rng: random.Random) -> str:
     kind = rng.choice(kinds)
     if kind == "digit":
         i = rng.choice(digits)
-        return text[:i] + str((int(text[i]) + rng.randint(1, 8)) % 10) + text[i + 1:]
+        return text[:i] + str((int(text[i]) + rng.randint(1, 8)) % 10) + text[i + 1 :]
     if kind == "case":
         m = rng.choice(words)
         w = m.group(0)
         flipped = w.lower() if w[0].isupper() else w.capitalize()
         flipped = w.upper() if flipped == w else flipped
-        return text[:m.start()] + flipped + text[m.end():]
+        return text[: m.start()] + flipped + text[m.end() :]
     if kind == "drop":
         m = rng.choice(words)
         i = rng.randrange(m.start() + 1, m.end())
-        return text[:i] + text[i + 1:]
+        return text[:i] + text[i + 1 :]
     last = list(re.finditer(r"[A-Za-z]+", text))
     if not last:
         return text + "s"
     m = last[-1]
-    return text[:m.end()] + "s" + text[m.end():]
+    return text[: m.end()] + "s" + text[m.end() :]
 
 
 def _font(name: str, px: int) -> ImageFont.FreeTypeFont:
@@ -182,7 +274,11 @@ def _table(d: ImageDraw.ImageDraw, kind: str, rng: random.Random, at: tuple[int,
             while not any(ch.isdigit() for ch in values[i]) or values[i] == rows[k][1 + i]:
                 values[i] = str(rng.randint(10, 99))
             truth = False
-        ask("row", f'Is there a row labeled exactly "{label}" with values "{values[0]}", "{values[1]}", and "{values[2]}"?', truth)
+        ask(
+            "row",
+            f'Is there a row labeled exactly "{label}" with values "{values[0]}", "{values[1]}", and "{values[2]}"?',
+            truth,
+        )
 
 
 def make_document(seed: int) -> Document:
@@ -212,8 +308,11 @@ def make_document(seed: int) -> Document:
     else:
         d.text((24, band_h / 2), title_drawn, font=tf, fill=(250, 250, 250), anchor="lm")
     # exact + place: a centred title is in very_top_center; a left one is not
-    ask("place", f'Does the main title located at the very top-center of the image read exactly "{title}"?',
-        title_drawn == title and centred)
+    ask(
+        "place",
+        f'Does the main title located at the very top-center of the image read exactly "{title}"?',
+        title_drawn == title and centred,
+    )
     ask("exact", f'Is the title text exactly "{title}"?', title_drawn == title)
     # colour + weight: the title is drawn white and bold
     ask("colour", f'Is the title "{title}" in white text?', title_drawn == title)
@@ -225,22 +324,34 @@ def make_document(seed: int) -> Document:
             d.text((x, y), item, font=_font(SANS, 18), fill=(30, 30, 30))
             x += int(d.textlength(item, font=_font(SANS, 18))) + 48
         asked = list(nav) if rng.random() < 0.5 else [nav[1], nav[0], nav[2], nav[3]]
-        ask("order", "Does the navigation menu read exactly, from left to right: " + ", ".join(f'"{t}"' for t in asked) + "?",
-            asked == nav)
+        ask(
+            "order",
+            "Does the navigation menu read exactly, from left to right: " + ", ".join(f'"{t}"' for t in asked) + "?",
+            asked == nav,
+        )
         # between: each inner item asked as drawn, and a wrong item asked there (one drawn elsewhere
         # or not drawn, never a neighbour: that is its own anchor), in random order
         for i in (1, 2):
-            wrong = extra.choice([t for t in NAV if t not in nav[i - 1:i + 2]])
+            wrong = extra.choice([t for t in NAV if t not in nav[i - 1 : i + 2]])
             for asked_item in extra.sample([nav[i], wrong], 2):
-                phrase = extra.choice(['Is the navigation item located between "{a}" and "{b}" the single word "{c}"?',
-                                       'Does the menu item between "{a}" and "{b}" read exactly "{c}"?'])
+                phrase = extra.choice(
+                    [
+                        'Is the navigation item located between "{a}" and "{b}" the single word "{c}"?',
+                        'Does the menu item between "{a}" and "{b}" read exactly "{c}"?',
+                    ]
+                )
                 ask("between", phrase.format(a=nav[i - 1], b=nav[i + 1], c=asked_item), asked_item == nav[i])
         y += 40
     # Subtitle: small serif text.
     subtitle = f"Prepared {rng.choice(['March', 'June', 'October'])} {rng.randint(2021, 2025)} for the board"
     sub_drawn = miss(subtitle)
-    d.text((40 if not centred else w / 2, y + 8), sub_drawn, font=_font(SERIF, 15), fill=(60, 60, 60),
-           anchor="lm" if not centred else "mm")
+    d.text(
+        (40 if not centred else w / 2, y + 8),
+        sub_drawn,
+        font=_font(SERIF, 15),
+        fill=(60, 60, 60),
+        anchor="lm" if not centred else "mm",
+    )
     ask("exact", f'Is the subtitle text exactly "{subtitle}"?', sub_drawn == subtitle)
     if extra.random() < 0.5:  # weight: the bold title, or the regular subtitle
         ask("weight", f'Is the title "{title}" written in bold?', title_drawn == title)
@@ -267,14 +378,22 @@ def make_document(seed: int) -> Document:
         d.line([col_x[0], y + 27, col_x[0] + d.textlength(h1, font=hf), y + 27], fill=(20, 20, 20), width=2)
     for col in range(2):
         for k in range(3):
-            d.text((col_x[col], y + 36 + 28 * k), drawn[3 * col + k], font=itf_bold if 3 * col + k == bold_item else itf,
-                   fill=(35, 35, 35))
+            d.text(
+                (col_x[col], y + 36 + 28 * k),
+                drawn[3 * col + k],
+                font=itf_bold if 3 * col + k == bold_item else itf,
+                fill=(35, 35, 35),
+            )
     left, right = items[:3], items[3:]
     left_drawn, right_drawn = drawn[:3], drawn[3:]
     # relation: the first item directly below the left heading is left_drawn[0]
     pick = rng.random()
     if pick < 0.5:
-        ask("relation", f'Does the first item directly below the "{h1}" heading read exactly "{left[0]}"?', left_drawn[0] == left[0])
+        ask(
+            "relation",
+            f'Does the first item directly below the "{h1}" heading read exactly "{left[0]}"?',
+            left_drawn[0] == left[0],
+        )
     else:  # an item of the other column is not directly below this heading
         ask("relation", f'Does the first item directly below the "{h1}" heading read exactly "{right[0]}"?', False)
     if rng.random() < 0.5:
@@ -286,22 +405,37 @@ def make_document(seed: int) -> Document:
     ctx = random.Random(seed + 2 * EXTRA_SEED)
     k, own = ctx.randrange(3), ctx.random() < 0.5
     asked = left[k] if own else right[k]
-    ask("context", f'Does the item under the heading with the word "{h1}" read exactly "{asked}"?',
-        own and left_drawn[k] == left[k])
+    ask(
+        "context",
+        f'Does the item under the heading with the word "{h1}" read exactly "{asked}"?',
+        own and left_drawn[k] == left[k],
+    )
     # order: the right column from top to bottom, sometimes asked with two items swapped
     asked = list(right) if rng.random() < 0.5 else [right[1], right[0], right[2]]
-    ask("order", f'Under the "{h2}" heading, do the items read exactly, from top to bottom: ' + ", ".join(f'"{t}"' for t in asked) + "?",
-        asked == right_drawn)
+    ask(
+        "order",
+        f'Under the "{h2}" heading, do the items read exactly, from top to bottom: '
+        + ", ".join(f'"{t}"' for t in asked)
+        + "?",
+        asked == right_drawn,
+    )
     # list: the left column's items, all present
-    ask("list", "Does the left column include the items " + ", ".join(f'"{t}"' for t in left[:2]) + f', and "{left[2]}"?',
-        left_drawn == left)
+    ask(
+        "list",
+        "Does the left column include the items " + ", ".join(f'"{t}"' for t in left[:2]) + f', and "{left[2]}"?',
+        left_drawn == left,
+    )
     # exact near misses on single items
     k = rng.randrange(6)
     ask("exact", f'Is there an item that reads exactly "{items[k]}"?', items[k] in drawn)
     # count: how often a word was drawn (as a whole word)
     n_drawn = _word_count(count_word, drawn)
     asked_n = rng.choice([1, 2])
-    ask("count", f'Does the word "{count_word}" appear exactly {"once" if asked_n == 1 else "twice"}?', n_drawn == asked_n)
+    ask(
+        "count",
+        f'Does the word "{count_word}" appear exactly {"once" if asked_n == 1 else "twice"}?',
+        n_drawn == asked_n,
+    )
     # weight: the headings are drawn bold, so the truth is the string's
     asked = h2 if rng.random() < 0.5 else near_miss(h2, rng)
     ask("weight", f'Is there a bold heading reading exactly "{asked}"?', asked == h2)
@@ -341,11 +475,17 @@ def make_document(seed: int) -> Document:
     if kind in TABLE_LABELS:  # row: a small table, header plus 2-3 rows
         _table(d, kind, extra, (50, y + 60) if kind == "slide" else (w // 2 + 20, y + 100), ask)
     if rng.random() < 0.5:
-        ask("lines", f'Does the two-line note inside the box read exactly "{note[0]}" on the first line and "{note[1]}" on the second line?',
-            note_drawn == note)
+        ask(
+            "lines",
+            f'Does the two-line note inside the box read exactly "{note[0]}" on the first line and "{note[1]}" on the second line?',
+            note_drawn == note,
+        )
     else:  # the lines asked in the wrong order
-        ask("lines", f'Does the two-line note inside the box read exactly "{note[1]}" on the first line and "{note[0]}" on the second line?',
-            False)
+        ask(
+            "lines",
+            f'Does the two-line note inside the box read exactly "{note[1]}" on the first line and "{note[0]}" on the second line?',
+            False,
+        )
     # Badge: light text on a coloured fill, in the top-right corner below the band, or bottom-left.
     badge = rng.choice(BADGES)
     upper = rng.random() < 0.6 or not badge.isalpha()
@@ -358,15 +498,20 @@ def make_document(seed: int) -> Document:
         cy = h / 2 - 40  # the nav bar holds the top: the badge sits at the right, mid-height
     fill = rng.choice(BADGE_FILL)
     light_badge = extra.random() < 0.3
-    d.rounded_rectangle([cx - tw / 2 - 14, cy - 18, cx + tw / 2 + 14, cy + 18], radius=10, fill=LIGHT_BADGE if light_badge else fill)
+    d.rounded_rectangle(
+        [cx - tw / 2 - 14, cy - 18, cx + tw / 2 + 14, cy + 18], radius=10, fill=LIGHT_BADGE if light_badge else fill
+    )
     d.text((cx, cy), badge_drawn, font=bf, fill=(30, 30, 30) if light_badge else (255, 255, 255), anchor="mm")
     ask("colour", f'Is the badge text "{badge_drawn}" written in white?', not light_badge)
     if badge.isalpha():
         ask("case", f'Is the badge word "{badge.lower()}" written in all capital letters?', upper)
     where = {"top_right": cy < h / 2 and cx >= w / 2, "bottom_left": cy >= h / 2 and cx < w / 2}
     asked_corner = rng.choice(["top-right", "bottom-left"])
-    ask("place", f'Is the badge "{badge_drawn}" located in the {asked_corner} quadrant of the image?',
-        where[asked_corner.replace("-", "_")])
+    ask(
+        "place",
+        f'Is the badge "{badge_drawn}" located in the {asked_corner} quadrant of the image?',
+        where[asked_corner.replace("-", "_")],
+    )
     # Source line: small text at the bottom-right or bottom-left.
     source = rng.choice(SOURCES)
     src_right = rng.random() < 0.5

@@ -16,17 +16,13 @@ do not give: ``benchmark=genexam`` can be scored from existing result folders on
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import re
-import sys
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Sequence
 
-from PIL import Image
-
-from rewards.common.images import open_image, ImageError
+from rewards.common.images import ImageError, open_image
 from rewards.importers import load_items
 from rewards.rubric import Item, RubricError, Verdict
 from rewards.scorers.bizgeneval_results import image_name, result_filename, write_result_file
@@ -101,8 +97,15 @@ def result_done(benchmark: str, results: Path, item: Item) -> bool:
     return (results / result_name(item.id)).is_file()
 
 
-def write_results(benchmark: str, results: Path, item: Item, verdicts: dict[str, Verdict], gen_model: str,
-                  eval_model: str, image_path: str) -> None:
+def write_results(
+    benchmark: str,
+    results: Path,
+    item: Item,
+    verdicts: dict[str, Verdict],
+    gen_model: str,
+    eval_model: str,
+    image_path: str,
+) -> None:
     """Write the item's official result file(s)."""
     if benchmark == "bizgeneval":
         write_result_file(results, item, verdicts)
@@ -111,8 +114,10 @@ def write_results(benchmark: str, results: Path, item: Item, verdicts: dict[str,
     elif benchmark == "techimage":
         upsert_results(results, result_entries(item, verdicts, image_path))
     elif benchmark == "genexam":
-        raise RubricError("benchmark=genexam: the official result files need the judge's three global ratings, "
-                          "which no configured judge gives; score an existing result folder with results=...")
+        raise RubricError(
+            "benchmark=genexam: the official result files need the judge's three global ratings, "
+            "which no configured judge gives; score an existing result folder with results=..."
+        )
     else:
         write_verdicts(results, item, verdicts)
 
@@ -122,8 +127,17 @@ def item_seed(seed: int, index: int) -> int:
     return seed + index
 
 
-def generate_and_judge(benchmark: str, items: Sequence[tuple[int, Item]], out: Path, judge, generator=None,
-                       images: Path | None = None, seed: int = 0, multiple: int = 16, progress=None) -> list[str]:
+def generate_and_judge(
+    benchmark: str,
+    items: Sequence[tuple[int, Item]],
+    out: Path,
+    judge,
+    generator=None,
+    images: Path | None = None,
+    seed: int = 0,
+    multiple: int = 16,
+    progress=None,
+) -> list[str]:
     """Steps 1-3 of the module docstring for ``(index in data, item)`` pairs.
 
     Args:
@@ -162,12 +176,21 @@ def generate_and_judge(benchmark: str, items: Sequence[tuple[int, Item]], out: P
                 image.save(target)
             checks = item.rubric.checks
             verdicts = {v.check_id: v for v in judge.judge([image], [item.prompt], [checks])[0]}
-            write_results(benchmark, results, item, verdicts, gen_model, getattr(judge, "name", "judge"),
-                          str(target.relative_to(out)))
+            write_results(
+                benchmark,
+                results,
+                item,
+                verdicts,
+                gen_model,
+                getattr(judge, "name", "judge"),
+                str(target.relative_to(out)),
+            )
         except (ImageError, RubricError) as e:
             errors.append(f"item {item.id}: {e}")
         except Exception as e:  # a model error fails this item only
-            errors.append(f"item {item.id}: {type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}")
+            errors.append(
+                f"item {item.id}: {type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}"
+            )
         finally:
             if progress is not None:
                 progress.update(1)

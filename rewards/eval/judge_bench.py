@@ -32,11 +32,11 @@ from pathlib import Path
 from tqdm import tqdm
 
 from rewards.eval.fidelity_set import QTYPES, make_document, split_seeds
-from rewards.judges.ocr import OCRJudge
-from rewards.text.question_compiler import compile_question
-from rewards.rubric import Check, TextExpectation
 from rewards.importers import expectations_of
+from rewards.judges.ocr import OCRJudge
+from rewards.rubric import Check, TextExpectation
 from rewards.text.keyword_rules import layout_strings
+from rewards.text.question_compiler import compile_question
 
 
 def cohen_kappa(truth: list[str], answers: list[str]) -> float | None:
@@ -90,20 +90,36 @@ def run(split: str, n_docs: int, out: Path | None = None) -> dict:
         read_s = (time.perf_counter() - t0) / max(1, len(doc.questions))
         for q in doc.questions:
             spec = compile_question(q.question)
-            checks = {"ocr": Check(q.id, q.question, tag=q.qtype, expects=expectations_of(spec), spec=spec),
-                      "ocr-keywords": keyword_check(q.id, q.question)}
+            checks = {
+                "ocr": Check(q.id, q.question, tag=q.qtype, expects=expectations_of(spec), spec=spec),
+                "ocr-keywords": keyword_check(q.id, q.question),
+            }
             for name, check in checks.items():
                 t1 = time.perf_counter()
                 v = judge.judge_lines(lines, doc.image.size, check, doc.image)
                 seconds = read_s + time.perf_counter() - t1
                 rows[name].append({"qtype": q.qtype, "truth": q.answer, "answer": v.answer, "seconds": seconds})
-                verdict_lines.append({"judge": name, "doc": doc.id, "check": q.id, "qtype": q.qtype, "question": q.question,
-                                      "truth": q.answer, "answer": v.answer, "reason": v.reason, "evidence": v.evidence})
+                verdict_lines.append(
+                    {
+                        "judge": name,
+                        "doc": doc.id,
+                        "check": q.id,
+                        "qtype": q.qtype,
+                        "question": q.question,
+                        "truth": q.answer,
+                        "answer": v.answer,
+                        "reason": v.reason,
+                        "evidence": v.evidence,
+                    }
+                )
     report = {"split": split, "n_docs": n_docs, "judges": {}}
     for name, rs in rows.items():
-        report["judges"][name] = {"all": summarize(rs),
-                                  "by_type": {t: summarize([r for r in rs if r["qtype"] == t]) for t in QTYPES
-                                              if any(r["qtype"] == t for r in rs)}}
+        report["judges"][name] = {
+            "all": summarize(rs),
+            "by_type": {
+                t: summarize([r for r in rs if r["qtype"] == t]) for t in QTYPES if any(r["qtype"] == t for r in rs)
+            },
+        }
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
         (out / "judge_bench.json").write_text(json.dumps(report, indent=2))
@@ -124,8 +140,10 @@ def print_report(report: dict) -> None:
     print(head)
     for name, res in report["judges"].items():
         for t, m in [*res["by_type"].items(), ("ALL", res["all"])]:
-            print(f"{name:<13} {t:<9} {m['n']:>4} {_fmt(m['coverage'], 2):>6} {_fmt(m['agreement'], 2):>6} {_fmt(m['kappa']):>6} "
-                  f"{_fmt(m['kappa_decided']):>6} {m['false_yes']:>5} {m['false_no']:>5} {_fmt(m['seconds_per_check'], 3):>6}")
+            print(
+                f"{name:<13} {t:<9} {m['n']:>4} {_fmt(m['coverage'], 2):>6} {_fmt(m['agreement'], 2):>6} {_fmt(m['kappa']):>6} "
+                f"{_fmt(m['kappa_decided']):>6} {m['false_yes']:>5} {m['false_no']:>5} {_fmt(m['seconds_per_check'], 3):>6}"
+            )
     for name, res in report["judges"].items():
         print(f"kappa {_fmt(res['all']['kappa'])} judge={name} split={report['split']}")
 
@@ -133,14 +151,18 @@ def print_report(report: dict) -> None:
 def markdown_table(report: dict, judge: str = "ocr", baseline: str = "ocr-keywords") -> str:
     """The per-type table of ``judge`` as Markdown (the README's fidelity table), with the
     baseline judge's coverage and kappa in the last two columns."""
-    lines = [f"| type | n | coverage | agreement | kappa | k_dec | false yes | false no | s/check | {baseline}: coverage | kappa |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = [
+        f"| type | n | coverage | agreement | kappa | k_dec | false yes | false no | s/check | {baseline}: coverage | kappa |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     res, base = report["judges"][judge], report["judges"].get(baseline, {"by_type": {}, "all": None})
     for t, m in [*res["by_type"].items(), ("all", res["all"])]:
         b = base["by_type"].get(t) if t != "all" else base["all"]
-        lines.append(f"| {t} | {m['n']} | {_fmt(m['coverage'], 2)} | {_fmt(m['agreement'], 2)} | {_fmt(m['kappa'])} | "
-                     f"{_fmt(m['kappa_decided'])} | {m['false_yes']} | {m['false_no']} | {_fmt(m['seconds_per_check'], 2)} | "
-                     f"{_fmt(b['coverage'] if b else None, 2)} | {_fmt(b['kappa'] if b else None)} |")
+        lines.append(
+            f"| {t} | {m['n']} | {_fmt(m['coverage'], 2)} | {_fmt(m['agreement'], 2)} | {_fmt(m['kappa'])} | "
+            f"{_fmt(m['kappa_decided'])} | {m['false_yes']} | {m['false_no']} | {_fmt(m['seconds_per_check'], 2)} | "
+            f"{_fmt(b['coverage'] if b else None, 2)} | {_fmt(b['kappa'] if b else None)} |"
+        )
     return "\n".join(lines)
 
 

@@ -43,12 +43,12 @@ from tqdm.auto import tqdm
 
 from refine.cli import build, discard, lock_out, prepare_out, run_files
 from refine.loop import ItemError, _write_json, load_image
-from rewards.importers import load_items, split_empty_rubrics
-from rewards.scorers.item_scores import score_item
 from rewards.common.one_line import exit_on_bad_overrides, one_line
+from rewards.importers import load_items, split_empty_rubrics
 from rewards.rubric import Check, Item, RubricError, Verdict
 from rewards.scorers.bizgeneval import score_bizgeneval
 from rewards.scorers.bizgeneval_results import write_result_file, write_summary_csvs
+from rewards.scorers.item_scores import score_item
 
 BENCHMARKS = (None, "bizgeneval")
 VERDICTS = "verdicts.jsonl"
@@ -80,8 +80,14 @@ def check_form(check: Check) -> str:
 
 def verdict_line(item: Item, check: Check, v: Verdict) -> dict[str, Any]:
     """One line of ``verdicts.jsonl``."""
-    line = {"item_id": item.id, "check": check.id, "question": check.question, "tag": check.tag,
-            "form": check_form(check), "answer": v.answer}
+    line = {
+        "item_id": item.id,
+        "check": check.id,
+        "question": check.question,
+        "tag": check.tag,
+        "form": check_form(check),
+        "answer": v.answer,
+    }
     if v.p_yes is not None:
         line["p_yes"] = v.p_yes
     return line | {"judge": v.judge, "reason": v.reason, "evidence": v.evidence}
@@ -96,13 +102,22 @@ def read_done(path: Path, items: list[Item]) -> dict[str, dict[str, Verdict]]:
     for raw in path.read_text(encoding="utf-8", errors="replace").splitlines():
         try:
             d = json.loads(raw)
-            by_item[str(d["item_id"])][str(d["check"])] = Verdict(str(d["check"]), d["answer"], d["judge"], d.get("reason", ""),
-                                                                  d.get("evidence"), d.get("p_yes"))
+            by_item[str(d["item_id"])][str(d["check"])] = Verdict(
+                str(d["check"]), d["answer"], d["judge"], d.get("reason", ""), d.get("evidence"), d.get("p_yes")
+            )
         except (ValueError, KeyError, TypeError):
             continue  # the torn last line of a killed run
-    done = {it.id: by_item[it.id] for it in items if it.id in by_item and set(by_item[it.id]) == {c.id for c in it.rubric.checks}}
-    keep = [json.dumps(verdict_line(it, c, done[it.id][c.id]), ensure_ascii=False) for it in items if it.id in done
-            for c in it.rubric.checks]
+    done = {
+        it.id: by_item[it.id]
+        for it in items
+        if it.id in by_item and set(by_item[it.id]) == {c.id for c in it.rubric.checks}
+    }
+    keep = [
+        json.dumps(verdict_line(it, c, done[it.id][c.id]), ensure_ascii=False)
+        for it in items
+        if it.id in done
+        for c in it.rubric.checks
+    ]
     tmp = path.with_suffix(".jsonl.tmp")
     tmp.write_text("".join(line + "\n" for line in keep), encoding="utf-8")
     tmp.replace(path)
@@ -116,20 +131,35 @@ def judge_item(judge, item: Item) -> dict[str, Verdict]:
     image = load_image(item.image, item.id)
     [verdicts] = judge.judge([image], [item.prompt], [item.rubric.checks])
     got = {v.check_id: v for v in verdicts}
-    return {c.id: got.get(c.id) or Verdict(c.id, "withheld", "loop", "judge returned no verdict") for c in item.rubric.checks}
+    return {
+        c.id: got.get(c.id) or Verdict(c.id, "withheld", "loop", "judge returned no verdict")
+        for c in item.rubric.checks
+    }
 
 
 def _tally(groups: dict[str, Counter]) -> dict[str, dict[str, Any]]:
     out = {}
     for key, c in sorted(groups.items()):
         checks = c["yes"] + c["no"] + c["withheld"]
-        out[key] = {"checks": checks, "decided": c["yes"] + c["no"], "withheld": c["withheld"],
-                    "yes": c["yes"], "no": c["no"], "coverage": (c["yes"] + c["no"]) / checks if checks else 0.0}
+        out[key] = {
+            "checks": checks,
+            "decided": c["yes"] + c["no"],
+            "withheld": c["withheld"],
+            "yes": c["yes"],
+            "no": c["no"],
+            "coverage": (c["yes"] + c["no"]) / checks if checks else 0.0,
+        }
     return out
 
 
-def summarize(results: list[tuple[Item, dict[str, Verdict]]], errors: list[str], n_items: int,
-              benchmark: str | None, alpha: float, complete: bool) -> dict[str, Any]:
+def summarize(
+    results: list[tuple[Item, dict[str, Verdict]]],
+    errors: list[str],
+    n_items: int,
+    benchmark: str | None,
+    alpha: float,
+    complete: bool,
+) -> dict[str, Any]:
     """The run summary: coverage overall and per form / tag / dimension, withheld reasons, mean
     item scores over the judged items, the benchmark's scores, and the errors."""
     by_form, by_tag, by_dim, reasons = defaultdict(Counter), defaultdict(Counter), defaultdict(Counter), Counter()
@@ -137,7 +167,11 @@ def summarize(results: list[tuple[Item, dict[str, Verdict]]], errors: list[str],
     for item, verdicts in results:
         for c in item.rubric.checks:
             v = verdicts[c.id]
-            for groups, key in ((by_form, check_form(c)), (by_tag, c.tag or "-"), (by_dim, str(item.meta.get("dimension", "-")))):
+            for groups, key in (
+                (by_form, check_form(c)),
+                (by_tag, c.tag or "-"),
+                (by_dim, str(item.meta.get("dimension", "-"))),
+            ):
                 groups[key][v.answer] += 1
             total[v.answer] += 1
             if v.answer == "withheld":
@@ -167,8 +201,10 @@ def summarize(results: list[tuple[Item, dict[str, Verdict]]], errors: list[str],
 def print_summary(summary: dict[str, Any], out: Path) -> None:
     cov = summary["coverage"]
     print(f"\n{summary['n_judged']} of {summary['n_items']} items judged, {summary['n_failed']} failed")
-    print(f"checks decided {cov['decided']} of {cov['checks']} ({cov['coverage']:.1%}): yes {cov['yes']}, no {cov['no']}, "
-          f"withheld {cov['withheld']}")
+    print(
+        f"checks decided {cov['decided']} of {cov['checks']} ({cov['coverage']:.1%}): yes {cov['yes']}, no {cov['no']}, "
+        f"withheld {cov['withheld']}"
+    )
     for title, key in (("dimension", "by_dimension"), ("form", "by_form")):
         if len(summary[key]) > 1 or title == "form":
             print(f"{title:<14}{'checks':>8}{'decided':>9}{'coverage':>10}")
@@ -211,13 +247,20 @@ def run(cfg: DictConfig) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     with lock:
-        settings = {"data": str(data.resolve()), "benchmark": cfg.benchmark, "alpha": cfg.alpha,
-                    "judge": OmegaConf.to_container(cfg.judge, resolve=True)}
+        settings = {
+            "data": str(data.resolve()),
+            "benchmark": cfg.benchmark,
+            "alpha": cfg.alpha,
+            "judge": OmegaConf.to_container(cfg.judge, resolve=True),
+        }
         before = json.loads((out / "run.json").read_text(encoding="utf-8")) if (out / "run.json").exists() else None
         if before is not None and before != settings:
             changed = ", ".join(k for k in settings if before.get(k) != settings[k])
-            print(f"error: {out} holds a run made with another {changed} (see {out / 'run.json'}); "
-                  "use those settings to resume, or a new out=", file=sys.stderr)
+            print(
+                f"error: {out} holds a run made with another {changed} (see {out / 'run.json'}); "
+                "use those settings to resume, or a new out=",
+                file=sys.stderr,
+            )
             return 2
         try:
             judge = build(cfg, "judge")
@@ -261,8 +304,12 @@ def judge_all(cfg: DictConfig, judge, items: list[Item], load_errors: list[str],
                     errors.append(error)
                     bar.write(error)  # as it happens; the summary repeats it as an error: line on stderr
                     continue
-                vf.write("".join(json.dumps(verdict_line(item, c, verdicts[c.id]), ensure_ascii=False) + "\n"
-                                 for c in item.rubric.checks))
+                vf.write(
+                    "".join(
+                        json.dumps(verdict_line(item, c, verdicts[c.id]), ensure_ascii=False) + "\n"
+                        for c in item.rubric.checks
+                    )
+                )
                 vf.flush()
                 if cfg.benchmark == "bizgeneval":
                     write_result_file(out / "results", item, verdicts)

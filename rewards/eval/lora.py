@@ -26,7 +26,9 @@ def apply_lora(generator, checkpoint: Path) -> None:
         ValueError: the generator has no diffusers pipeline, or the folder has no LoRA file.
     """
     if not (checkpoint / "pytorch_lora_weights.safetensors").is_file():
-        raise ValueError(f"lora={checkpoint}: no pytorch_lora_weights.safetensors (a checkpoints/<run>/step_<n> folder?)")
+        raise ValueError(
+            f"lora={checkpoint}: no pytorch_lora_weights.safetensors (a checkpoints/<run>/step_<n> folder?)"
+        )
     load = getattr(generator, "_load", None)
     if load is None:
         raise ValueError(f"lora=... needs a diffusers generator, got {type(generator).__name__}")
@@ -50,17 +52,25 @@ def warn_leakage(checkpoint: Path, items: Sequence[Item], data: Path, threshold:
     ``threshold``). Returns the leaks; warns too when the run recorded no training data."""
     train = training_prompts(checkpoint)
     if train is None:
-        print(f"WARNING: {checkpoint.parent} has no {TRAINING_DATA_FILE}: cannot check this LoRA's training data "
-              "for benchmark items", file=sys.stderr)
+        print(
+            f"WARNING: {checkpoint.parent} has no {TRAINING_DATA_FILE}: cannot check this LoRA's training data "
+            "for benchmark items",
+            file=sys.stderr,
+        )
         return []
     from rewards.leakage import find_leaks
 
     leaks = find_leaks(train, [(str(data), it) for it in items], threshold=threshold)
     for lk in leaks:
-        print(f"WARNING: LEAKAGE: benchmark item {lk.heldout_id} of {data} {'equals' if lk.exact else 'nearly duplicates'} "
-              f"training prompt {lk.train_id} of {checkpoint.parent} (score {lk.score:.0f}); its score is not held out",
-              file=sys.stderr)
+        print(
+            f"WARNING: LEAKAGE: benchmark item {lk.heldout_id} of {data} {'equals' if lk.exact else 'nearly duplicates'} "
+            f"training prompt {lk.train_id} of {checkpoint.parent} (score {lk.score:.0f}); its score is not held out",
+            file=sys.stderr,
+        )
     if leaks:
-        print(f"WARNING: LEAKAGE: {len({lk.heldout_id for lk in leaks})} of {len(items)} benchmark items were in the "
-              "training data", file=sys.stderr)
+        print(
+            f"WARNING: LEAKAGE: {len({lk.heldout_id for lk in leaks})} of {len(items)} benchmark items were in the "
+            "training data",
+            file=sys.stderr,
+        )
     return leaks

@@ -60,7 +60,10 @@ def merge(out: Path, report: bool = True) -> int:
     ns = {n for n, _ in shards.values()}
     settings = [json.loads((p / RUN_FILE).read_text(encoding="utf-8")) for _, p in shards.values()]
     if len(ns) > 1 or any(s != settings[0] for s in settings):
-        print(f"error: the shards in {out} were made with different settings or shard counts {sorted(ns)}", file=sys.stderr)
+        print(
+            f"error: the shards in {out} were made with different settings or shard counts {sorted(ns)}",
+            file=sys.stderr,
+        )
         return 2
     n = ns.pop()
     absent = [i for i in range(n) if i not in shards]
@@ -78,8 +81,11 @@ def merge(out: Path, report: bool = True) -> int:
     shard_items = {i: json.loads((p / SHARD_FILE).read_text(encoding="utf-8"))["items"] for i, (_, p) in shards.items()}
     problems = check_coverage([it.id for it in items], shard_items)
     owner = {item_id: shards[i][1] for i, ids in shard_items.items() for item_id in ids}
-    problems += [f"item {it.id}: no result file in {owner[it.id] / 'results'}" for it in items
-                 if it.id in owner and not result_done(benchmark, owner[it.id] / "results", it)]
+    problems += [
+        f"item {it.id}: no result file in {owner[it.id] / 'results'}"
+        for it in items
+        if it.id in owner and not result_done(benchmark, owner[it.id] / "results", it)
+    ]
     if problems:
         for p in problems:
             print(f"error: {p}", file=sys.stderr)

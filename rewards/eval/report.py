@@ -81,8 +81,14 @@ class Report:
     def render(self) -> Path:
         env = jinja2.Environment(loader=jinja2.PackageLoader("rewards.eval", "templates"), autoescape=True)
         html = env.get_template("report.html.j2").render(
-            title=f"RubricLoop {self.kind} report", kind=self.kind, run=str(self.run), note=self.note,
-            tables=self.tables, charts=self.charts, items=self.items)
+            title=f"RubricLoop {self.kind} report",
+            kind=self.kind,
+            run=str(self.run),
+            note=self.note,
+            tables=self.tables,
+            charts=self.charts,
+            items=self.items,
+        )
         path = self.run / "report.html"
         path.write_text(html, encoding="utf-8")
         return path
@@ -121,18 +127,34 @@ def line_chart(series: dict[str, tuple[list[float], list[float]]], title: str, x
 
 # ---------------------------------------------------------------- eval runs
 
+
 def _eval_bars(summary: dict[str, Any]) -> list[tuple[str, dict[str, float], str]]:
     b = summary["benchmark"]
     if b == "bizgeneval":
         s = summary["subsets"]["all"]
-        return [(f"BizGenEval penalty score by {k}", {g: v["error_score"] for g, v in s[f"by_{k}"].items()}, "score (all questions)")
-                for k in ("domain", "dimension") if s[f"by_{k}"]]
+        return [
+            (
+                f"BizGenEval penalty score by {k}",
+                {g: v["error_score"] for g, v in s[f"by_{k}"].items()},
+                "score (all questions)",
+            )
+            for k in ("domain", "dimension")
+            if s[f"by_{k}"]
+        ]
     if b == "genexam":
         by = summary["scores"]["by_subject"]
-        return [(f"GenExam {k} by subject", {g: v[k] / 100 for g, v in by.items()}, f"{k} / 100") for k in ("strict", "relaxed") if by]
+        return [
+            (f"GenExam {k} by subject", {g: v[k] / 100 for g, v in by.items()}, f"{k} / 100")
+            for k in ("strict", "relaxed")
+            if by
+        ]
     if b == "techimage":
         modes = {m: v for m, v in summary["scores"].items() if m != "all"}
-        return [(f"TechImage-Bench {k} by domain", {m: v[k] for m, v in modes.items()}, k) for k in ("Acc", "Score") if modes]
+        return [
+            (f"TechImage-Bench {k} by domain", {m: v[k] for m, v in modes.items()}, k)
+            for k in ("Acc", "Score")
+            if modes
+        ]
     if b == "igenbench":
         out = []
         for m in summary["models"]:
@@ -181,11 +203,24 @@ def bizgeneval_strips(run: Path, summary: dict[str, Any]) -> list[dict[str, Any]
         if item.id not in metrics or not path.is_file():
             continue
         meta = json.loads(path.read_text(encoding="utf-8")).get("meta_info", {})
-        failed = [{"check": f"Q{q}: {e.get('raw_description', '')}", "reason": f"{e.get('answer', 'no')}: {e.get('reason', '')}",
-                   "kind": "withheld" if e.get("answer") == "withheld" else "no"}
-                  for q, e in meta.items() if isinstance(e, dict) and e.get("result") is not True]
-        frames = [{"label": f"{item.meta.get('domain', '')} / {item.meta.get('dimension', '')}", "best": False,
-                   "score": f"all {metrics[item.id].get('all', 0):.2f}", "failed": failed, "image": image}]
+        failed = [
+            {
+                "check": f"Q{q}: {e.get('raw_description', '')}",
+                "reason": f"{e.get('answer', 'no')}: {e.get('reason', '')}",
+                "kind": "withheld" if e.get("answer") == "withheld" else "no",
+            }
+            for q, e in meta.items()
+            if isinstance(e, dict) and e.get("result") is not True
+        ]
+        frames = [
+            {
+                "label": f"{item.meta.get('domain', '')} / {item.meta.get('dimension', '')}",
+                "best": False,
+                "score": f"all {metrics[item.id].get('all', 0):.2f}",
+                "failed": failed,
+                "image": image,
+            }
+        ]
         out.append({"id": item.id, "frames": frames, "note": f"{len(failed)} of {len(meta)} questions failed"})
     return out
 
@@ -201,23 +236,37 @@ def generic_strips(run: Path, summary: dict[str, Any]) -> list[dict[str, Any]]:
         failed = []
         if path.is_file() and summary["benchmark"] == "genolympiad":
             data = json.loads(path.read_text(encoding="utf-8"))
-            failed = [{"check": v["check_id"], "reason": f"{v['answer']}: {v.get('reason', '')}", "kind": v["answer"]}
-                      for v in data.get("verdicts", []) if v.get("answer") != "yes"]
+            failed = [
+                {"check": v["check_id"], "reason": f"{v['answer']}: {v.get('reason', '')}", "kind": v["answer"]}
+                for v in data.get("verdicts", [])
+                if v.get("answer") != "yes"
+            ]
         score = ", ".join(f"{m} {v:.2f}" for m, v in r["metrics"].items() if v is not None)
-        out.append({"id": r["id"], "frames": [{"label": "image", "best": False, "score": score, "failed": failed, "image": image}]})
+        out.append(
+            {
+                "id": r["id"],
+                "frames": [{"label": "image", "best": False, "score": score, "failed": failed, "image": image}],
+            }
+        )
     return out
 
 
 # ---------------------------------------------------------------- refine runs
 
+
 def refine_report(run: Path, summary: dict[str, Any]) -> Report:
     rep = Report(run, "refine")
     items = [it for it in summary.get("items", []) if it.get("scores")]
-    rep.note = f"{summary.get('n_finished', len(items))} of {summary.get('n_items', len(items))} items finished, " \
-               f"{summary.get('iterations')} iterations"
+    rep.note = (
+        f"{summary.get('n_finished', len(items))} of {summary.get('n_items', len(items))} items finished, "
+        f"{summary.get('iterations')} iterations"
+    )
     names = list(summary.get("mean_initial", {}))
-    rep.table("mean scores", ["score", "initial", "best"],
-              [[n, f"{summary['mean_initial'][n]:.3f}", f"{summary['mean_best'][n]:.3f}"] for n in names])
+    rep.table(
+        "mean scores",
+        ["score", "initial", "best"],
+        [[n, f"{summary['mean_initial'][n]:.3f}", f"{summary['mean_best'][n]:.3f}"] for n in names],
+    )
     n_iter = max((len(it["scores"]) for it in items), default=0)
     curve_key = summary.get("keep_best_by") or "pass_rate"
     series = {}
@@ -230,11 +279,19 @@ def refine_report(run: Path, summary: dict[str, Any]) -> Report:
             ys.append(sum(max(s[name] for s in it["scores"][: k + 1]) for it in items) / len(items))
         series[name] = (list(range(n_iter)), ys)
     if series:
-        rep.table("best score after N iterations (mean over items)", ["N", *series],
-                  [[k, *(f"{series[n][1][k]:.3f}" for n in series)] for k in range(n_iter)])
-        rep.chart("score vs iteration", line_chart(series, "best score after N edits (mean over items)", "iteration N", "score"))
+        rep.table(
+            "best score after N iterations (mean over items)",
+            ["N", *series],
+            [[k, *(f"{series[n][1][k]:.3f}" for n in series)] for k in range(n_iter)],
+        )
+        rep.chart(
+            "score vs iteration",
+            line_chart(series, "best score after N edits (mean over items)", "iteration N", "score"),
+        )
     if items:
-        last = {n: sum(it["scores"][it["best_iteration"]][n] for it in items) / len(items) for n in names if n != "coverage"}
+        last = {
+            n: sum(it["scores"][it["best_iteration"]][n] for it in items) / len(items) for n in names if n != "coverage"
+        }
         rep.chart("best scores by dimension", bar_chart(last, "mean best score per score", "score"))
     questions = _refine_questions(run)
     for it in items[:MAX_ITEMS]:
@@ -249,11 +306,22 @@ def refine_report(run: Path, summary: dict[str, Any]) -> Report:
                 if v["answer"] != "yes":
                     q = questions.get(it["id"], {}).get(v["check_id"], "")
                     by_iter.setdefault(v["iteration"], []).append(
-                        {"check": f"{v['check_id']}: {q}" if q else v["check_id"], "reason": f"{v['answer']}: {v.get('reason', '')}",
-                         "kind": v["answer"]})
-        frames = [{"label": f"iter {k}", "best": k == it["best_iteration"], "image": folder / f"iter_{k}.png",
-                   "score": f"{curve_key} {s.get(curve_key, 0):.2f}", "failed": by_iter.get(k, [])}
-                  for k, s in enumerate(it["scores"])]
+                        {
+                            "check": f"{v['check_id']}: {q}" if q else v["check_id"],
+                            "reason": f"{v['answer']}: {v.get('reason', '')}",
+                            "kind": v["answer"],
+                        }
+                    )
+        frames = [
+            {
+                "label": f"iter {k}",
+                "best": k == it["best_iteration"],
+                "image": folder / f"iter_{k}.png",
+                "score": f"{curve_key} {s.get(curve_key, 0):.2f}",
+                "failed": by_iter.get(k, []),
+            }
+            for k, s in enumerate(it["scores"])
+        ]
         rep.items.append({"id": it["id"], "frames": frames, "note": it.get("stop_reason") or ""})
     return rep
 
@@ -272,14 +340,20 @@ def _refine_questions(run: Path) -> dict[str, dict[str, str]]:
 
 # ---------------------------------------------------------------- train runs
 
+
 def train_report(run: Path, history: dict[str, Any]) -> Report:
     rep = Report(run, "train")
     steps = history.get("step", [])
     rep.note = f"{len(steps)} GRPO steps"
     curves = {k: history[k] for k in ("reward_mean", "kl", "approx_kl", "loss", "clip_fraction") if history.get(k)}
-    rep.table("training log (every step)", ["step", *curves],
-              [[s, *(f"{curves[k][i]:.4g}" if i < len(curves[k]) and curves[k][i] is not None else "" for k in curves)]
-               for i, s in enumerate(steps)])
+    rep.table(
+        "training log (every step)",
+        ["step", *curves],
+        [
+            [s, *(f"{curves[k][i]:.4g}" if i < len(curves[k]) and curves[k][i] is not None else "" for k in curves)]
+            for i, s in enumerate(steps)
+        ],
+    )
     if history.get("reward_mean"):
         series = {"train reward (mean)": (steps, history["reward_mean"])}
         if history.get("eval_reward"):
@@ -290,7 +364,9 @@ def train_report(run: Path, history: dict[str, Any]) -> Report:
         rep.chart("KL", line_chart(kl, "KL to the reference", "step", "KL"))
     rates = history.get("check_pass_rates") or []
     if rates and isinstance(rates[-1], dict) and rates[-1]:
-        rep.chart("check pass rates (last step)", bar_chart(rates[-1], "pass rate per check tag (last step)", "pass rate"))
+        rep.chart(
+            "check pass rates (last step)", bar_chart(rates[-1], "pass rate per check tag (last step)", "pass rate")
+        )
     ckpts = sorted(p.name for p in run.glob("step_*") if p.is_dir())
     if ckpts:
         rep.table("checkpoints", ["folder"], [[c] for c in ckpts])
@@ -298,6 +374,7 @@ def train_report(run: Path, history: dict[str, Any]) -> Report:
 
 
 # ---------------------------------------------------------------- entry points
+
 
 def _finish(rep: Report) -> Path:
     """Thumbnail every frame's image, then render."""
@@ -345,8 +422,11 @@ def log_wandb(rep: Report, mode: str, project: str) -> None:
 
     with wandb.init(project=project, mode=mode, dir=str(rep.run), job_type=f"{rep.kind}-report") as wb:
         logs = {t["title"]: wandb.Table(columns=t["header"], data=t["rows"]) for t in rep.tables}
-        rows = [[it["id"], f["label"], wandb.Image(str(rep.run / f["src"])), "; ".join(x["check"] for x in f["failed"])]
-                for it in rep.items for f in it["frames"]]
+        rows = [
+            [it["id"], f["label"], wandb.Image(str(rep.run / f["src"])), "; ".join(x["check"] for x in f["failed"])]
+            for it in rep.items
+            for f in it["frames"]
+        ]
         if rows:
             logs["image strips"] = wandb.Table(columns=["item", "frame", "image", "failed checks"], data=rows)
         wb.log(logs)
@@ -355,8 +435,12 @@ def log_wandb(rep: Report, mode: str, project: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="rubricloop-report", description=__doc__.splitlines()[0])
     parser.add_argument("run", type=Path, help="an eval, refine or train run folder")
-    parser.add_argument("--wandb", choices=["disabled", "offline", "online"], default="disabled",
-                        help="also log the tables and image strips to W&B (default disabled)")
+    parser.add_argument(
+        "--wandb",
+        choices=["disabled", "offline", "online"],
+        default="disabled",
+        help="also log the tables and image strips to W&B (default disabled)",
+    )
     parser.add_argument("--wandb-project", default="rubricloop")
     args = parser.parse_args(argv)
     try:

@@ -40,7 +40,9 @@ def _load(data: Path, only: set[str] | None) -> tuple[list[Item], list[str]]:
     return [it for it in items if only is None or it.id in only], errors
 
 
-def score_bizgeneval_results(data: Path, results: Path, alpha: float, only: set[str] | None = None) -> tuple[dict[str, Any], list[str]]:
+def score_bizgeneval_results(
+    data: Path, results: Path, alpha: float, only: set[str] | None = None
+) -> tuple[dict[str, Any], list[str]]:
     """Score BizGenEval result files like the official summarize.
 
     Raises:
@@ -56,14 +58,17 @@ def score_bizgeneval_results(data: Path, results: Path, alpha: float, only: set[
             continue
         unscored[status].append(item.id)
         if status != "missing":
-            file_errors.append(f"{results / result_filename(item)} (item {item.id}): {UNSCORED_FILE_PROBLEMS[status]}; not scored")
+            file_errors.append(
+                f"{results / result_filename(item)} (item {item.id}): {UNSCORED_FILE_PROBLEMS[status]}; not scored"
+            )
     scores = score_bizgeneval(scored, alpha=alpha)
     subsets = scores["subsets"]
     per_item: dict[str, dict[str, Any]] = {}
     for subset in ("easy", "hard", "all"):
         for r in subsets[subset]["items"]:
-            entry = per_item.setdefault(r["id"], {"id": r["id"], "groups": {"domain": r["domain"], "dimension": r["dimension"]},
-                                                  "metrics": {}})
+            entry = per_item.setdefault(
+                r["id"], {"id": r["id"], "groups": {"domain": r["domain"], "dimension": r["dimension"]}, "metrics": {}}
+            )
             entry["metrics"][subset] = r["error_score"]
             if subset == "all":  # share of questions answered True: informative where the penalty floors at 0
                 entry["metrics"]["accuracy"] = r["accuracy"]
@@ -88,7 +93,9 @@ def score_bizgeneval_results(data: Path, results: Path, alpha: float, only: set[
     return summary, data_errors + file_errors
 
 
-def score_genexam_results(data: Path, results: Path, alpha: float, only: set[str] | None = None) -> tuple[dict[str, Any], list[str]]:
+def score_genexam_results(
+    data: Path, results: Path, alpha: float, only: set[str] | None = None
+) -> tuple[dict[str, Any], list[str]]:
     """Score GenExam eval-result files (``<results>/<id>.json``) like ``cal_score.py``.
 
     A file without ``global_evaluation`` or an ``answer`` is an error line naming it, and is
@@ -110,16 +117,35 @@ def score_genexam_results(data: Path, results: Path, alpha: float, only: set[str
         verdicts, ratings[item.id] = found
         scored.append((item, verdicts))
     scores = score_genexam(scored, ratings)
-    per_item = [{"id": r["id"], "groups": {"subject": r["subject"]},
-                 "metrics": {"strict": 100.0 * r["strict"], "relaxed": 100.0 * r["relaxed"], "semantic": 100.0 * r["semantic"]}}
-                for r in scores["items"]]
-    summary = {"benchmark": "genexam", "data": str(data), "results": str(results), "total_items": len(items),
-               "total_scored": len(scored), "not_scored": {"missing": missing, "bad_file": bad},
-               "coverage": scores["coverage"], "scores": scores, "per_item": per_item}
+    per_item = [
+        {
+            "id": r["id"],
+            "groups": {"subject": r["subject"]},
+            "metrics": {
+                "strict": 100.0 * r["strict"],
+                "relaxed": 100.0 * r["relaxed"],
+                "semantic": 100.0 * r["semantic"],
+            },
+        }
+        for r in scores["items"]
+    ]
+    summary = {
+        "benchmark": "genexam",
+        "data": str(data),
+        "results": str(results),
+        "total_items": len(items),
+        "total_scored": len(scored),
+        "not_scored": {"missing": missing, "bad_file": bad},
+        "coverage": scores["coverage"],
+        "scores": scores,
+        "per_item": per_item,
+    }
     return summary, errors
 
 
-def score_igenbench_results(data: Path | None, results: Path, alpha: float, only: set[str] | None = None) -> tuple[dict[str, Any], list[str]]:
+def score_igenbench_results(
+    data: Path | None, results: Path, alpha: float, only: set[str] | None = None
+) -> tuple[dict[str, Any], list[str]]:
     """Score IGenBench ``<results>/*/*.json`` like ``score_cli.py``, per (gen_model, eval_model).
 
     ``data`` and ``alpha`` are unused (the result files carry their questions).
@@ -136,17 +162,28 @@ def score_igenbench_results(data: Path | None, results: Path, alpha: float, only
             judged = sum(len(q.answers) for q in qs)
             if judged:
                 correct = sum(str(a) == "1" for q in qs for a in q.answers)
-                per_item.append({"id": image, "groups": {"model": f"{gm} / {em}"}, "metrics": {"q_acc": correct / judged}})
-    summary = {"benchmark": "igenbench", "results": str(results), "models": models, "file_errors": len(errors),
-               "coverage": {"questions": sum(m["scores"]["questions"] for m in models),
-                            "judged_questions": sum(m["scores"]["questions"] - m["scores"]["unjudged"] for m in models),
-                            "unjudged": sum(m["scores"]["unjudged"] for m in models),
-                            "i_acc_withheld": sum(m["scores"]["i_acc_withheld"] for m in models)},
-               "per_item": per_item}
+                per_item.append(
+                    {"id": image, "groups": {"model": f"{gm} / {em}"}, "metrics": {"q_acc": correct / judged}}
+                )
+    summary = {
+        "benchmark": "igenbench",
+        "results": str(results),
+        "models": models,
+        "file_errors": len(errors),
+        "coverage": {
+            "questions": sum(m["scores"]["questions"] for m in models),
+            "judged_questions": sum(m["scores"]["questions"] - m["scores"]["unjudged"] for m in models),
+            "unjudged": sum(m["scores"]["unjudged"] for m in models),
+            "i_acc_withheld": sum(m["scores"]["i_acc_withheld"] for m in models),
+        },
+        "per_item": per_item,
+    }
     return summary, errors
 
 
-def score_techimage_results(data: Path | None, results: Path, alpha: float, only: set[str] | None = None) -> tuple[dict[str, Any], list[str]]:
+def score_techimage_results(
+    data: Path | None, results: Path, alpha: float, only: set[str] | None = None
+) -> tuple[dict[str, Any], list[str]]:
     """Score ``<results>/results.json`` like ``calc_metrics.py`` in every mode (all, bio, engineering, general).
 
     Raises:
@@ -156,19 +193,35 @@ def score_techimage_results(data: Path | None, results: Path, alpha: float, only
     tasks = modes["all"].pop("tasks")
     for m in modes.values():
         m.pop("tasks", None)
-    per_item = [{"id": tid, "groups": {"domain": domain_of(tid) or "other"},
-                 "metrics": {"Acc": t["ones"] / t["points"] if t["points"] else 0.0,
-                             "Score": t["score_sum"] / t["criteria"] if t["criteria"] else 0.0}}
-                for tid, t in sorted(tasks.items())]
+    per_item = [
+        {
+            "id": tid,
+            "groups": {"domain": domain_of(tid) or "other"},
+            "metrics": {
+                "Acc": t["ones"] / t["points"] if t["points"] else 0.0,
+                "Score": t["score_sum"] / t["criteria"] if t["criteria"] else 0.0,
+            },
+        }
+        for tid, t in sorted(tasks.items())
+    ]
     total = modes["all"]
-    summary = {"benchmark": "techimage", "results": str(results), "scores": modes,
-               "coverage": {"points": total["rubric_total"], "judged_points": total["rubric_ones"] + total["rubric_zeros"],
-                            "unjudged_points": total["rubric_total"] - total["rubric_ones"] - total["rubric_zeros"]},
-               "per_item": per_item}
+    summary = {
+        "benchmark": "techimage",
+        "results": str(results),
+        "scores": modes,
+        "coverage": {
+            "points": total["rubric_total"],
+            "judged_points": total["rubric_ones"] + total["rubric_zeros"],
+            "unjudged_points": total["rubric_total"] - total["rubric_ones"] - total["rubric_zeros"],
+        },
+        "per_item": per_item,
+    }
     return summary, errors
 
 
-def score_genolympiad_results(data: Path, results: Path, alpha: float, only: set[str] | None = None) -> tuple[dict[str, Any], list[str]]:
+def score_genolympiad_results(
+    data: Path, results: Path, alpha: float, only: set[str] | None = None
+) -> tuple[dict[str, Any], list[str]]:
     """Score GenOlympiad-style rubric rows (gates, weights) from per-item verdict files."""
     items, errors = _load(data, only)
     scored, missing = [], []
@@ -186,16 +239,32 @@ def score_genolympiad_results(data: Path, results: Path, alpha: float, only: set
         scores = score_genolympiad(scored)
     except ValueError as e:
         raise RubricError(str(e)) from None
-    per_item = [{"id": t["id"], "groups": {}, "metrics": {"strict": t["strict"], "relaxed": t["relaxed"]}}
-                for t in scores["tasks"] if t["outcome"] != "withheld"]
-    summary = {"benchmark": "genolympiad", "data": str(data), "results": str(results), "total_items": len(items),
-               "not_scored": {"missing": missing}, "withheld": scores["counts"]["withheld"],
-               "coverage": scores["coverage"], "scores": scores, "per_item": per_item}
+    per_item = [
+        {"id": t["id"], "groups": {}, "metrics": {"strict": t["strict"], "relaxed": t["relaxed"]}}
+        for t in scores["tasks"]
+        if t["outcome"] != "withheld"
+    ]
+    summary = {
+        "benchmark": "genolympiad",
+        "data": str(data),
+        "results": str(results),
+        "total_items": len(items),
+        "not_scored": {"missing": missing},
+        "withheld": scores["counts"]["withheld"],
+        "coverage": scores["coverage"],
+        "scores": scores,
+        "per_item": per_item,
+    }
     return summary, errors
 
 
-SCORERS = {"bizgeneval": score_bizgeneval_results, "genexam": score_genexam_results, "igenbench": score_igenbench_results,
-           "techimage": score_techimage_results, "genolympiad": score_genolympiad_results}
+SCORERS = {
+    "bizgeneval": score_bizgeneval_results,
+    "genexam": score_genexam_results,
+    "igenbench": score_igenbench_results,
+    "techimage": score_techimage_results,
+    "genolympiad": score_genolympiad_results,
+}
 """benchmark -> its scoring function."""
 
 NEEDS_DATA = {"bizgeneval", "genexam", "genolympiad"}

@@ -25,9 +25,18 @@ from rewards.scorers.bizgeneval_results import summary_rows
 Table = tuple[str, list[str], list[list[str]]]
 """(file stem, header, rows) of one table."""
 
-GENEXAM_COLUMNS = (("Math", ("Mathematics", "Math")), ("Phy", ("Physics",)), ("Chem", ("Chemistry",)),
-                   ("Bio", ("Biology",)), ("Geo", ("Geography",)), ("Comp", ("Computer_Science",)),
-                   ("Eng", ("Engineering",)), ("Econ", ("Economics",)), ("Music", ("Music",)), ("Hist", ("History",)))
+GENEXAM_COLUMNS = (
+    ("Math", ("Mathematics", "Math")),
+    ("Phy", ("Physics",)),
+    ("Chem", ("Chemistry",)),
+    ("Bio", ("Biology",)),
+    ("Geo", ("Geography",)),
+    ("Comp", ("Computer_Science",)),
+    ("Eng", ("Engineering",)),
+    ("Econ", ("Economics",)),
+    ("Music", ("Music",)),
+    ("Hist", ("History",)),
+)
 """GenExam leaderboard column -> the subject names it shows (the data's ``subject``)."""
 
 
@@ -37,7 +46,10 @@ def _f(value: Any, digits: int) -> str:
 
 def bizgeneval_tables(summary: dict[str, Any]) -> list[Table]:
     scores = {"subsets": summary["subsets"]}
-    return [(f"summary_by_{by}", *(lambda rows: (rows[0], rows[1:]))(summary_rows(scores, by))) for by in ("domain", "dimension")]
+    return [
+        (f"summary_by_{by}", *(lambda rows: (rows[0], rows[1:]))(summary_rows(scores, by)))
+        for by in ("domain", "dimension")
+    ]
 
 
 def genexam_tables(summary: dict[str, Any]) -> list[Table]:
@@ -49,7 +61,9 @@ def genexam_tables(summary: dict[str, Any]) -> list[Table]:
         for _, names in GENEXAM_COLUMNS:
             found = next((s["by_subject"][n] for n in names if n in s["by_subject"]), {})
             cells.append(_f(found.get(key), 1))
-        rows.append([label, *cells, _f((s["overall"] or {}).get(key), 1), _f((s["overall_subject_mean"] or {}).get(key), 1)])
+        rows.append(
+            [label, *cells, _f((s["overall"] or {}).get(key), 1), _f((s["overall_subject_mean"] or {}).get(key), 1)]
+        )
     return [("genexam_scores", header, rows)]
 
 
@@ -60,9 +74,24 @@ def igenbench_tables(summary: dict[str, Any]) -> list[Table]:
         main_rows.append([pair["gen_model"], pair["eval_model"], _f(s["q_acc"], 2), _f(s["i_acc"], 2)])
         for kind in ("source", "type"):
             for name, v in s[f"by_{kind}"].items():
-                detail_rows.append([pair["gen_model"], pair["eval_model"], kind, name, _f(v["q_acc"], 2), f"{v['correct']}/{v['judged']}"])
-    return [("igenbench_scores", ["Gen Model", "Eval Model", "Q-ACC", "I-ACC"], main_rows),
-            ("igenbench_by_type_source", ["Gen Model", "Eval Model", "Split", "Name", "Q-ACC", "correct/judged"], detail_rows)]
+                detail_rows.append(
+                    [
+                        pair["gen_model"],
+                        pair["eval_model"],
+                        kind,
+                        name,
+                        _f(v["q_acc"], 2),
+                        f"{v['correct']}/{v['judged']}",
+                    ]
+                )
+    return [
+        ("igenbench_scores", ["Gen Model", "Eval Model", "Q-ACC", "I-ACC"], main_rows),
+        (
+            "igenbench_by_type_source",
+            ["Gen Model", "Eval Model", "Split", "Name", "Q-ACC", "correct/judged"],
+            detail_rows,
+        ),
+    ]
 
 
 def techimage_tables(summary: dict[str, Any]) -> list[Table]:
@@ -78,12 +107,22 @@ def techimage_tables(summary: dict[str, Any]) -> list[Table]:
 def genolympiad_tables(summary: dict[str, Any]) -> list[Table]:
     s = summary["scores"]
     c = s["counts"]
-    return [("genolympiad_scores", ["Strict", "Relaxed", "Scored", "Zero", "Withheld"],
-             [[_f(s["strict"], 1), _f(s["relaxed"], 1), str(c["scored"]), str(c["zero"]), str(c["withheld"])]])]
+    return [
+        (
+            "genolympiad_scores",
+            ["Strict", "Relaxed", "Scored", "Zero", "Withheld"],
+            [[_f(s["strict"], 1), _f(s["relaxed"], 1), str(c["scored"]), str(c["zero"]), str(c["withheld"])]],
+        )
+    ]
 
 
-TABLES = {"bizgeneval": bizgeneval_tables, "genexam": genexam_tables, "igenbench": igenbench_tables,
-          "techimage": techimage_tables, "genolympiad": genolympiad_tables}
+TABLES = {
+    "bizgeneval": bizgeneval_tables,
+    "genexam": genexam_tables,
+    "igenbench": igenbench_tables,
+    "techimage": techimage_tables,
+    "genolympiad": genolympiad_tables,
+}
 """benchmark -> function(scores.json object) -> its tables."""
 
 

@@ -87,8 +87,11 @@ def judge_identity(judge: Any) -> dict[str, Any]:
     of those), leaving out names like key/token/secret/password (``*_env`` names are kept)."""
     if hasattr(judge, "cache_identity"):
         return judge.cache_identity()
-    attrs = {k: v for k, v in sorted(vars(judge).items())
-             if not k.startswith("_") and _plain(v) and (k.endswith("_env") or not _SECRET_NAME.search(k))}
+    attrs = {
+        k: v
+        for k, v in sorted(vars(judge).items())
+        if not k.startswith("_") and _plain(v) and (k.endswith("_env") or not _SECRET_NAME.search(k))
+    }
     return {"class": f"{type(judge).__module__}.{type(judge).__qualname__}", **attrs}
 
 
@@ -124,8 +127,10 @@ class VerdictCache:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, timeout=timeout_s, check_same_thread=False)
             with self._db:
-                self._db.execute("CREATE TABLE IF NOT EXISTS verdicts "
-                                 "(key TEXT PRIMARY KEY, verdict TEXT NOT NULL, created REAL NOT NULL)")
+                self._db.execute(
+                    "CREATE TABLE IF NOT EXISTS verdicts "
+                    "(key TEXT PRIMARY KEY, verdict TEXT NOT NULL, created REAL NOT NULL)"
+                )
         except (sqlite3.Error, OSError) as e:
             raise ValueError(f"judge.cache={self.path}: cannot use it as a verdict cache: {e}") from None
 
@@ -159,8 +164,13 @@ class VerdictCache:
         with self._lock, self._db:
             self._db.executemany("INSERT OR REPLACE INTO verdicts (key, verdict, created) VALUES (?, ?, ?)", rows)
 
-    def judge(self, judge_fn: JudgeFn, images: Sequence[Image.Image], prompts: Sequence[str],
-              checks: Sequence[Sequence[Check]]) -> list[list[Verdict]]:
+    def judge(
+        self,
+        judge_fn: JudgeFn,
+        images: Sequence[Image.Image],
+        prompts: Sequence[str],
+        checks: Sequence[Sequence[Check]],
+    ) -> list[list[Verdict]]:
         """``judge_fn(images, prompts, checks)`` for the checks not in the cache only, merged
         with the cached verdicts in the original order; the new yes/no verdicts are stored.
         An image that cannot be hashed (undecodable) is passed on uncached. ``judge_fn`` is not
@@ -182,8 +192,11 @@ class VerdictCache:
         self.hits += sum(len(cs) for cs in checks) - n_missing
         self.misses += n_missing
         if todo:
-            fresh = judge_fn([images[i] for i, _ in todo], [prompts[i] for i, _ in todo],
-                             [[checks[i][j] for j in js] for i, js in todo])
+            fresh = judge_fn(
+                [images[i] for i, _ in todo],
+                [prompts[i] for i, _ in todo],
+                [[checks[i][j] for j in js] for i, js in todo],
+            )
             new_rows = []
             for (i, js), verdicts in zip(todo, fresh):
                 for j, v in zip(js, verdicts):
@@ -219,7 +232,8 @@ class CachedJudge:
     def cache_identity(self) -> dict[str, Any]:
         return judge_identity(self.inner)
 
-    def judge(self, images: Sequence[Image.Image], prompts: Sequence[str],
-              checks: Sequence[Sequence[Check]]) -> list[list[Verdict]]:
+    def judge(
+        self, images: Sequence[Image.Image], prompts: Sequence[str], checks: Sequence[Sequence[Check]]
+    ) -> list[list[Verdict]]:
         """As :meth:`rewards.judges.base.Judge.judge`, from the cache where possible."""
         return self.cache.judge(self.inner.judge, images, prompts, checks)

@@ -35,8 +35,8 @@ from typing import Any, Sequence
 import torch
 from PIL import Image
 
-from rewards.models import devices
 from rewards.judges.vlm import PARAPHRASES, majority
+from rewards.models import devices
 from rewards.rubric import Check, Verdict, withheld
 
 logger = logging.getLogger(__name__)
@@ -186,10 +186,16 @@ class LocalVLMJudge:
     def cache_identity(self) -> dict[str, Any]:
         """What decides this judge's verdicts, for the verdict cache key. ``shared_prefix`` and
         ``batch_size`` are left out: they change the cost, not the p_yes (beyond rounding)."""
-        return {"class": "LocalVLMJudge", "model": "tiny-qwen2.5-vl" if self.tiny else self.model_id,
-                "torch_dtype": self.torch_dtype, "image_max_side": self.image_max_side, "threshold": self.threshold,
-                "question_suffix": QUESTION_SUFFIX, "votes": self.votes,
-                **({"paraphrases": list(PARAPHRASES)} if self.votes > 1 else {})}
+        return {
+            "class": "LocalVLMJudge",
+            "model": "tiny-qwen2.5-vl" if self.tiny else self.model_id,
+            "torch_dtype": self.torch_dtype,
+            "image_max_side": self.image_max_side,
+            "threshold": self.threshold,
+            "question_suffix": QUESTION_SUFFIX,
+            "votes": self.votes,
+            **({"paraphrases": list(PARAPHRASES)} if self.votes > 1 else {}),
+        }
 
     def load(self) -> None:
         """Load the model and processor and look up the answer token ids (once)."""
@@ -245,15 +251,19 @@ class LocalVLMJudge:
         """
         _, tail = self.prompt_parts()
         tokenizer = self.processor.tokenizer
-        return self._score_suffixes([tokenizer(q + tail, add_special_tokens=False)["input_ids"] for q in questions], *prefix)
+        return self._score_suffixes(
+            [tokenizer(q + tail, add_special_tokens=False)["input_ids"] for q in questions], *prefix
+        )
 
     def p_yes_shared(self, image: Image.Image, questions: Sequence[str]) -> torch.Tensor:
         """p_yes of every question about one image: one ``prefill``, then ``score_questions``
         on ``batch_size`` questions at a time. Returns ``(Q,)`` float32 on the CPU; raises
         whatever the model raises."""
         prefix = self.prefill(image)
-        parts = [self.score_questions(prefix, questions[lo : lo + self.batch_size])
-                 for lo in range(0, len(questions), self.batch_size)]
+        parts = [
+            self.score_questions(prefix, questions[lo : lo + self.batch_size])
+            for lo in range(0, len(questions), self.batch_size)
+        ]
         return torch.cat(parts) if parts else torch.zeros(0)
 
     def _score_suffixes(self, rows: list[list[int]], prefix_cache: Any, prefix_len: int, start: int) -> torch.Tensor:
@@ -275,8 +285,14 @@ class LocalVLMJudge:
         last = torch.tensor([len(r) for r in rows], device=device).cumsum(0) - 1  # (B,) each row's last token
         cache = copy.deepcopy(prefix_cache)
         kwargs = {"cache" if "cache" in inspect.signature(self.model.forward).parameters else "past_key_values": cache}
-        logits = self.model(input_ids=ids, attention_mask=mask[None, None], position_ids=positions, use_cache=True,
-                            logits_to_keep=last, **kwargs).logits[0]  # (B, V)
+        logits = self.model(
+            input_ids=ids,
+            attention_mask=mask[None, None],
+            position_ids=positions,
+            use_cache=True,
+            logits_to_keep=last,
+            **kwargs,
+        ).logits[0]  # (B, V)
         self.calls, self.tokens = self.calls + 1, self.tokens + ids.shape[1]
         return p_yes_from_logits(logits, self.yes_ids, self.no_ids).cpu()
 
@@ -318,11 +334,19 @@ class LocalVLMJudge:
         if self.votes == 1:
             return self._judge_once(images, checks)
         k = self.votes
-        asked = [[dataclasses.replace(c, question=PARAPHRASES[v % len(PARAPHRASES)].format(question=c.question))
-                  for c in cs for v in range(k)] for cs in checks]
+        asked = [
+            [
+                dataclasses.replace(c, question=PARAPHRASES[v % len(PARAPHRASES)].format(question=c.question))
+                for c in cs
+                for v in range(k)
+            ]
+            for cs in checks
+        ]
         flat = self._judge_once(images, asked)
-        return [[majority(row[j * k : (j + 1) * k], c, self.name) for j, c in enumerate(cs)]
-                for row, cs in zip(flat, checks)]
+        return [
+            [majority(row[j * k : (j + 1) * k], c, self.name) for j, c in enumerate(cs)]
+            for row, cs in zip(flat, checks)
+        ]
 
     def _judge_once(self, images: Sequence[Image.Image], checks: Sequence[Sequence[Check]]) -> list[list[Verdict]]:
         """One verdict per check, each asked once (shared-prefix or row path)."""
@@ -343,8 +367,11 @@ class LocalVLMJudge:
             batch = rows[start : start + self.batch_size]
             for (i, j, _), p in zip(batch, self._p_yes_rows(batch, checks)):
                 check = checks[i][j]
-                verdicts[i][j] = (withheld(check, self.name, f"forward pass failed: {type(p).__name__}: {p}")
-                                  if isinstance(p, Exception) else self._verdict(check, p))
+                verdicts[i][j] = (
+                    withheld(check, self.name, f"forward pass failed: {type(p).__name__}: {p}")
+                    if isinstance(p, Exception)
+                    else self._verdict(check, p)
+                )
         return verdicts  # type: ignore[return-value]
 
     def _verdict(self, check: Check, p: float) -> Verdict:
@@ -358,13 +385,18 @@ class LocalVLMJudge:
             try:
                 prefix = self.prefill(image)
             except Exception as e:
-                verdicts[i] = [withheld(c, self.name, f"forward pass failed: {type(e).__name__}: {e}") for c in checks[i]]
+                verdicts[i] = [
+                    withheld(c, self.name, f"forward pass failed: {type(e).__name__}: {e}") for c in checks[i]
+                ]
                 continue
             for lo in range(0, len(checks[i]), self.batch_size):
                 chunk = checks[i][lo : lo + self.batch_size]
                 for j, c, p in zip(range(lo, lo + len(chunk)), chunk, self._score_rows(prefix, chunk)):
-                    verdicts[i][j] = (withheld(c, self.name, f"forward pass failed: {type(p).__name__}: {p}")
-                                      if isinstance(p, Exception) else self._verdict(c, p))
+                    verdicts[i][j] = (
+                        withheld(c, self.name, f"forward pass failed: {type(p).__name__}: {p}")
+                        if isinstance(p, Exception)
+                        else self._verdict(c, p)
+                    )
         return verdicts  # type: ignore[return-value]
 
     def _score_rows(self, prefix, chunk: Sequence[Check]) -> list[float | Exception]:

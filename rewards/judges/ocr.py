@@ -12,12 +12,12 @@ from typing import Sequence
 import pytesseract  # noqa: F401  (tests patch rewards.judges.ocr.pytesseract.image_to_data)
 from PIL import Image
 
-from rewards.text.grounding import decide_text
-from rewards.text.question_compiler import Anchor, TextSpec
 from rewards.rubric import Check, TextExpectation, Verdict, withheld
-from rewards.text.text_match import Line, Match, Word, find_matches
+from rewards.text.grounding import decide_text
 from rewards.text.ocr_langs import tesseract_lang, unreadable
 from rewards.text.ocr_read import MAX_OCR_SIDE, OCRError, ocr_lines, split_columns  # noqa: F401  (re-exported)
+from rewards.text.question_compiler import Anchor, TextSpec
+from rewards.text.text_match import Line, Match, Word, find_matches
 
 
 def expectation_evidence(exp: TextExpectation, best: Match | None) -> dict:
@@ -72,8 +72,16 @@ class OCRJudge:
 
     name = "ocr"
 
-    def __init__(self, lang: str = "eng", psm: int = 11, case_sensitive: bool = True, lenient: bool = False,
-                 scale: float = 2.0, max_lines: int = 4, second_psm: int | None = 3):
+    def __init__(
+        self,
+        lang: str = "eng",
+        psm: int = 11,
+        case_sensitive: bool = True,
+        lenient: bool = False,
+        scale: float = 2.0,
+        max_lines: int = 4,
+        second_psm: int | None = 3,
+    ):
         if scale <= 0:
             raise ValueError(f"OCRJudge: scale must be > 0, got {scale}")
         self.lang, self.psm, self.scale, self.second_psm = lang, psm, scale, second_psm
@@ -87,8 +95,12 @@ class OCRJudge:
         """The text parts code decides for ``check``: its compiled spec's, or one per expectation."""
         if check.spec is not None:
             return [check.spec.text] if check.spec.text is not None else []
-        return [TextSpec((e.text,), region=e.region, anchors=(Anchor(e.anchor, e.relation),) if e.anchor and e.relation else ())
-                for e in check.expects]
+        return [
+            TextSpec(
+                (e.text,), region=e.region, anchors=(Anchor(e.anchor, e.relation),) if e.anchor and e.relation else ()
+            )
+            for e in check.expects
+        ]
 
     def read(self, image: Image.Image, lang: str | None = None) -> list[Line]:
         """The OCR lines of ``image`` with this judge's settings, in ``lang`` when given (else
@@ -101,9 +113,13 @@ class OCRJudge:
 
     def match(self, exp: TextExpectation, lines: list[Line], width: int, height: int) -> list[Match]:
         """Candidate matches of one expectation, best first (see ``text_match.find_matches``)."""
-        return find_matches(exp.text, lines, width, height, exp.region, self.case_sensitive, self.lenient, self.max_lines)
+        return find_matches(
+            exp.text, lines, width, height, exp.region, self.case_sensitive, self.lenient, self.max_lines
+        )
 
-    def judge_lines(self, lines: list[Line], size: tuple[int, int], check: Check, image: Image.Image | None = None) -> Verdict:
+    def judge_lines(
+        self, lines: list[Line], size: tuple[int, int], check: Check, image: Image.Image | None = None
+    ) -> Verdict:
         """The verdict on ``check`` given the OCR ``lines`` of an image of ``size`` (w, h) pixels.
 
         ``image`` (optional) lets the judge look for an enclosing box, and look again before it
@@ -114,13 +130,19 @@ class OCRJudge:
         if not specs:
             note = f" ({check.spec.note})" if check.spec is not None and check.spec.note else ""
             return withheld(check, self.name, f"no text expectation: only a VLM can decide this check{note}")
-        decisions = [decide_text(s, lines, image, size, self.case_sensitive, self.lenient, self.max_lines) for s in specs]
+        decisions = [
+            decide_text(s, lines, image, size, self.case_sensitive, self.lenient, self.max_lines) for s in specs
+        ]
         reread = []
         if image is not None and any(d.holds is False and d.rule == "read" for d in decisions):
-            for rec in (r for d in decisions for r in d.records if r["rule"] == "read" and r["box"] and r["similarity"] >= 0.3):
+            for rec in (
+                r for d in decisions for r in d.records if r["rule"] == "read" and r["box"] and r["similarity"] >= 0.3
+            ):
                 lines, strip = self.reread_strip(image, lines, rec["text"], rec["box"], rec["ocr_text"])
                 reread.append(list(strip))
-            decisions = [decide_text(s, lines, image, size, self.case_sensitive, self.lenient, self.max_lines) for s in specs]
+            decisions = [
+                decide_text(s, lines, image, size, self.case_sensitive, self.lenient, self.max_lines) for s in specs
+            ]
         records = [dict(r, region=s.region) for s, d in zip(specs, decisions) for r in d.records]
         failed = next((d for d in decisions if d.holds is False), None)
         unknown = next((d for d in decisions if d.holds is None), None)
@@ -130,10 +152,17 @@ class OCRJudge:
         if unknown is not None:
             not_checked += unknown.unknown or ["enclosing box"]
         decided = failed or unknown or decisions[0]
-        evidence = {"expects": records, "anchors": [a for d in decisions for a in d.anchors],
-                    "enclosing_box": next((list(d.enclosing_box) for d in decisions if d.enclosing_box), None),
-                    "rule": decided.rule, "checked": checked, "not_checked": not_checked, "reread": reread,
-                    "ocr_text": head["ocr_text"], "box": head["box"]}
+        evidence = {
+            "expects": records,
+            "anchors": [a for d in decisions for a in d.anchors],
+            "enclosing_box": next((list(d.enclosing_box) for d in decisions if d.enclosing_box), None),
+            "rule": decided.rule,
+            "checked": checked,
+            "not_checked": not_checked,
+            "reread": reread,
+            "ocr_text": head["ocr_text"],
+            "box": head["box"],
+        }
         if failed is not None:
             return Verdict(check.id, "no", self.name, f"{failed.detail} (checked: {checked})", evidence)
         if not_checked:
@@ -141,8 +170,15 @@ class OCRJudge:
             return Verdict(check.id, "withheld", self.name, reason, evidence)
         return Verdict(check.id, "yes", self.name, f"{decided.detail} (checked: {checked})", evidence)
 
-    def reread_strip(self, image: Image.Image, lines: list[Line], expected: str, box, matched: str,
-                     scales: tuple[float, ...] = (3.0, 2.0)) -> tuple[list[Line], tuple[int, int, int, int]]:
+    def reread_strip(
+        self,
+        image: Image.Image,
+        lines: list[Line],
+        expected: str,
+        box,
+        matched: str,
+        scales: tuple[float, ...] = (3.0, 2.0),
+    ) -> tuple[list[Line], tuple[int, int, int, int]]:
         """Read again, on its own, the strip of ``image`` around a near match of ``expected``.
 
         The strip is the near match's box grown by one line height up and down and, sideways, by
@@ -168,7 +204,12 @@ class OCRJudge:
         char_w = (x1 - x0) / max(1, len(matched))
         grow_x = char_w * (max(0, len(expected) - len(matched)) + 4)
         grow_y = y1 - y0
-        strip = (max(0, int(x0 - grow_x)), max(0, y0 - grow_y), min(image.width, int(x1 + grow_x + 1)), min(image.height, y1 + grow_y))
+        strip = (
+            max(0, int(x0 - grow_x)),
+            max(0, y0 - grow_y),
+            min(image.width, int(x1 + grow_x + 1)),
+            min(image.height, y1 + grow_y),
+        )
         dx, dy = strip[0], strip[1]
         reads = []
         for scale in scales:
@@ -177,16 +218,24 @@ class OCRJudge:
                 found = ocr_lines(image.crop(strip), tesseract_lang([expected], self.lang), 7, scale, None, fills=False)
             except OCRError:
                 return lines, strip
-            moved = [Line(tuple(Word(w.text, (w.box[0] + dx, w.box[1] + dy, w.box[2] + dx, w.box[3] + dy)) for w in ln.words))
-                     for ln in found]
+            moved = [
+                Line(
+                    tuple(Word(w.text, (w.box[0] + dx, w.box[1] + dy, w.box[2] + dx, w.box[3] + dy)) for w in ln.words)
+                )
+                for ln in found
+            ]
             reads.append(moved)
-            best = find_matches(expected, moved, image.width, image.height, None, self.case_sensitive, self.lenient, self.max_lines)
+            best = find_matches(
+                expected, moved, image.width, image.height, None, self.case_sensitive, self.lenient, self.max_lines
+            )
             if not (best and best[0].found):
                 break
         inside = lambda b: strip[0] <= (b[0] + b[2]) / 2 <= strip[2] and strip[1] <= (b[1] + b[3]) / 2 <= strip[3]  # noqa: E731
         return [ln for ln in lines if not inside(ln.box)] + reads[-1], strip
 
-    def judge(self, images: Sequence[Image.Image], prompts: Sequence[str], checks: Sequence[Sequence[Check]]) -> list[list[Verdict]]:
+    def judge(
+        self, images: Sequence[Image.Image], prompts: Sequence[str], checks: Sequence[Sequence[Check]]
+    ) -> list[list[Verdict]]:
         """One verdict per check per image; each image is OCR'd once. An OCR failure on one image
         withholds that image's checks (reason names the failure); the others go on.
 
@@ -222,20 +271,28 @@ class OCRJudge:
         chars = "".join(dict.fromkeys("".join(unreadable(t) for t in self.expected_texts(check))))
         if not chars:
             return None
-        return withheld(check, self.name, f"OCR cannot read {chars!r} here (IPA has no tesseract model; other scripts "
-                                          f"need their pack, see rewards.text.ocr_langs.DEBIAN_PACKS)")
+        return withheld(
+            check,
+            self.name,
+            f"OCR cannot read {chars!r} here (IPA has no tesseract model; other scripts "
+            f"need their pack, see rewards.text.ocr_langs.DEBIAN_PACKS)",
+        )
 
 
 def _describe(spec: TextSpec) -> str:
     """The parts of ``spec`` code checks, in words (for verdict reasons)."""
-    parts = ["strings " + ", ".join(repr(t) for t in spec.texts) if len(spec.texts) > 1 else f"string {spec.texts[0]!r}"]
+    parts = [
+        "strings " + ", ".join(repr(t) for t in spec.texts) if len(spec.texts) > 1 else f"string {spec.texts[0]!r}"
+    ]
     if spec.arrangement != "all":
         parts.append(spec.arrangement.replace("_", " "))
     if spec.count is not None:
         parts.append(f"count {spec.count}")
     if spec.region:
         parts.append(f"place {spec.region}")
-    parts += [f"{a.relation.replace('_', ' ')} {a.text!r}" + (f" and {a.other!r}" if a.other else "") for a in spec.anchors]
+    parts += [
+        f"{a.relation.replace('_', ' ')} {a.text!r}" + (f" and {a.other!r}" if a.other else "") for a in spec.anchors
+    ]
     if spec.in_box:
         parts.append("inside a box")
     parts += [f"weight {spec.weight}"] * bool(spec.weight) + [f"colour {spec.colour}"] * bool(spec.colour)

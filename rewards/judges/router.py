@@ -92,7 +92,9 @@ class Router:
                 [[checks[i][k] for k in ks] for i, ks in todo],
             )
             if len(results) != len(todo):
-                raise ValueError(f"router: judge {judge.name} returned {len(results)} verdict lists for {len(todo)} images")
+                raise ValueError(
+                    f"router: judge {judge.name} returned {len(results)} verdict lists for {len(todo)} images"
+                )
             for (i, ks), verdicts in zip(todo, results):
                 if [v.check_id for v in verdicts] != [checks[i][k].id for k in ks]:
                     raise ValueError(f"router: judge {judge.name} returned verdicts for the wrong checks of image {i}")

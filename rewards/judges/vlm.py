@@ -60,8 +60,7 @@ _STRICT_TEXT = (
     "and spaces. A single wrong, missing or extra character makes the statement false."
 )
 _LENIENT_TEXT = (
-    _STRICT_TEXT + " Only a leading bullet marker (such as \"-\" or \"•\") and a trailing \".\", \"?\" "
-    "or \"!\" may differ."
+    _STRICT_TEXT + ' Only a leading bullet marker (such as "-" or "•") and a trailing ".", "?" or "!" may differ.'
 )
 
 PER_IMAGE_SYSTEM = """You are a strict evaluator of generated business and technical images (slides, webpages, posters, charts, scientific figures).
@@ -319,13 +318,30 @@ class VLMJudge:
     def cache_identity(self) -> dict[str, Any]:
         """What decides this judge's verdicts, for the verdict cache key: the server, model,
         protocol, options and a hash of the prompt texts (never the API key or its variable)."""
-        prompts = "\n".join([self.per_image_system, PER_IMAGE_USER, PER_CHECK_SYSTEM, PER_CHECK_USER,
-                             P_YES_SYSTEM, P_YES_USER, *PARAPHRASES])
+        prompts = "\n".join(
+            [
+                self.per_image_system,
+                PER_IMAGE_USER,
+                PER_CHECK_SYSTEM,
+                PER_CHECK_USER,
+                P_YES_SYSTEM,
+                P_YES_USER,
+                *PARAPHRASES,
+            ]
+        )
         return {
-            "class": "VLMJudge", "base_url": self.base_url, "model": self.model, "mode": self.mode,
-            "max_tokens": self.max_tokens, "image_max_side": self.image_max_side, "lenient_text": self.lenient_text,
-            "top_logprobs": self.top_logprobs, "threshold": self.threshold, "votes": self.votes,
-            "vote_by": self.vote_by, "vote_temperature": self.vote_temperature,
+            "class": "VLMJudge",
+            "base_url": self.base_url,
+            "model": self.model,
+            "mode": self.mode,
+            "max_tokens": self.max_tokens,
+            "image_max_side": self.image_max_side,
+            "lenient_text": self.lenient_text,
+            "top_logprobs": self.top_logprobs,
+            "threshold": self.threshold,
+            "votes": self.votes,
+            "vote_by": self.vote_by,
+            "vote_temperature": self.vote_temperature,
             "prompts_sha256": hashlib.sha256(prompts.encode()).hexdigest(),
         }
 
@@ -344,7 +360,9 @@ class VLMJudge:
             ValueError: ``images``, ``prompts`` and ``checks`` differ in length.
         """
         if not len(images) == len(prompts) == len(checks):
-            raise ValueError(f"{self.name}: got {len(images)} images, {len(prompts)} prompts, {len(checks)} check lists")
+            raise ValueError(
+                f"{self.name}: got {len(images)} images, {len(prompts)} prompts, {len(checks)} check lists"
+            )
         # One task per request: (image index, check positions it answers, function -> verdicts).
         tasks: list[tuple[int, list[int], Callable[[], list[Verdict]]]] = []
         for i, (image, prompt, cs) in enumerate(zip(images, prompts, checks)):
@@ -353,7 +371,9 @@ class VLMJudge:
             url = image_data_url(image, self.image_max_side)
             for vote in range(self.votes):
                 if self.mode == "per_image":
-                    tasks.append((i, list(range(len(cs))), lambda u=url, cs=list(cs), v=vote: self._ask_per_image(u, cs, v)))
+                    tasks.append(
+                        (i, list(range(len(cs))), lambda u=url, cs=list(cs), v=vote: self._ask_per_image(u, cs, v))
+                    )
                     continue
                 ask = self._ask_p_yes if self.mode == "p_yes" else self._ask_per_check
                 for j, c in enumerate(cs):
@@ -373,11 +393,16 @@ class VLMJudge:
         with self._calls_lock:
             self.calls += 1
         sampling = self.votes > 1 and self.vote_by == "samples"
-        return self.client.complete(messages, max_tokens=max_tokens,
-                                    temperature=self.vote_temperature if sampling else 0.0, **extra)
+        return self.client.complete(
+            messages, max_tokens=max_tokens, temperature=self.vote_temperature if sampling else 0.0, **extra
+        )
 
     def _question(self, question: str, vote: int) -> str:
-        return PARAPHRASES[vote % len(PARAPHRASES)].format(question=question) if self.vote_by == "paraphrases" else question
+        return (
+            PARAPHRASES[vote % len(PARAPHRASES)].format(question=question)
+            if self.vote_by == "paraphrases"
+            else question
+        )
 
     def _ask_per_image(self, url: str, checks: list[Check], vote: int = 0) -> list[Verdict]:
         statements = "\n".join(f"{n}. {self._question(c.question, vote)}" for n, c in enumerate(checks, start=1))
@@ -395,8 +420,11 @@ class VLMJudge:
     def _ask_per_check(self, url: str, prompt: str, check: Check, vote: int = 0) -> Verdict:
         messages = [
             {"role": "system", "content": PER_CHECK_SYSTEM},
-            user_message(PER_CHECK_USER.format(prompt=prompt, question=self._question(check.question, vote)), url,
-                         image_first=True),
+            user_message(
+                PER_CHECK_USER.format(prompt=prompt, question=self._question(check.question, vote)),
+                url,
+                image_first=True,
+            ),
         ]
         try:
             text, _ = self._send(messages, self.max_tokens)
@@ -408,8 +436,9 @@ class VLMJudge:
     def _ask_p_yes(self, url: str, prompt: str, check: Check, vote: int = 0) -> Verdict:
         messages = [
             {"role": "system", "content": P_YES_SYSTEM},
-            user_message(P_YES_USER.format(prompt=prompt, question=self._question(check.question, vote)), url,
-                         image_first=True),
+            user_message(
+                P_YES_USER.format(prompt=prompt, question=self._question(check.question, vote)), url, image_first=True
+            ),
         ]
         try:
             text, choice = self._send(messages, 1, logprobs=True, top_logprobs=self.top_logprobs)

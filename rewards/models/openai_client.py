@@ -129,7 +129,13 @@ class ChatClient:
         Raises:
             ChatError: as :meth:`chat`.
         """
-        payload = {"model": self.model, "messages": messages, "temperature": temperature, "max_tokens": max_tokens, **extra}
+        payload = {
+            "model": self.model,
+            "messages": messages,
+            "temperature": temperature,
+            "max_tokens": max_tokens,
+            **extra,
+        }
         try:
             resp = self._session.post(self.url, json=payload, timeout=self.timeout_s)
         except requests.RequestException as e:

@@ -16,22 +16,6 @@ GRPO training); the outputs are noise-like images. Real users load real checkpoi
 from __future__ import annotations
 
 import torch
-from tokenizers.pre_tokenizers import ByteLevel
-from transformers import (
-    CLIPTextConfig,
-    CLIPTextModel,
-    CLIPTextModelWithProjection,
-    CLIPTokenizer,
-    Gemma2Config,
-    Gemma2Model,
-    GemmaTokenizer,
-    T5Config,
-    T5EncoderModel,
-    T5Tokenizer,
-)
-
-from rewards.models.tiny_vlm import tiny_qwen2_5_vl
-
 from diffusers import (
     AutoencoderDC,
     AutoencoderKL,
@@ -51,6 +35,21 @@ from diffusers import (
     StableDiffusionInstructPix2PixPipeline,
     UNet2DConditionModel,
 )
+from tokenizers.pre_tokenizers import ByteLevel
+from transformers import (
+    CLIPTextConfig,
+    CLIPTextModel,
+    CLIPTextModelWithProjection,
+    CLIPTokenizer,
+    Gemma2Config,
+    Gemma2Model,
+    GemmaTokenizer,
+    T5Config,
+    T5EncoderModel,
+    T5Tokenizer,
+)
+
+from rewards.models.tiny_vlm import tiny_qwen2_5_vl
 
 CLIP_MAX_LENGTH = 77
 """CLIP's context length; the pipelines pad the CLIP prompt to this many tokens."""

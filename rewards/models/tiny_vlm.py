@@ -25,7 +25,6 @@ from transformers import (
 from transformers.models.qwen2_vl.image_processing_pil_qwen2_vl import Qwen2VLImageProcessorPil
 from transformers.processing_utils import ProcessorMixin
 
-
 QWEN_SPECIAL_TOKENS = (
     "<|endoftext|>",
     "<|im_start|>",

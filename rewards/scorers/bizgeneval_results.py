@@ -85,7 +85,13 @@ def verdicts_to_result(item: Item, verdicts: Mapping[str, Verdict]) -> dict[str,
     n = len(item.rubric.checks)
     true_count = sum(1 for e in meta_info.values() if e["result"] is True)
     accuracy = true_count / n if n else 0.0
-    return {"meta_info": meta_info, "prompt": item.prompt, "accuracy": accuracy, "is_correct": accuracy == 1, "n_questions": n}
+    return {
+        "meta_info": meta_info,
+        "prompt": item.prompt,
+        "accuracy": accuracy,
+        "is_correct": accuracy == 1,
+        "n_questions": n,
+    }
 
 
 def write_result_file(result_dir: str | Path, item: Item, verdicts: Mapping[str, Verdict]) -> Path:

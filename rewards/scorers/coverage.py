@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from rewards.scorers.item_scores import Verdicts
 from rewards.rubric import Item
+from rewards.scorers.item_scores import Verdicts
 
 Results = Sequence[tuple[Item, Verdicts]]
 """What every scorer takes: one ``(item, verdicts by check id)`` pair per scored image."""

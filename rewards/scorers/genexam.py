@@ -35,8 +35,8 @@ from collections import defaultdict
 from typing import Any, Mapping
 
 from rewards.rubric import Item
-from rewards.scorers.item_scores import passed
 from rewards.scorers.coverage import Results, Verdicts, coverage
+from rewards.scorers.item_scores import passed
 
 RATINGS = ("spelling", "readability", "logical_consistency")
 """GenExam's three global ratings, each an integer 0, 1 or 2."""
@@ -152,15 +152,31 @@ def genolympiad_task(item: Item, verdicts: Verdicts) -> dict[str, Any]:
         raise ValueError(f"item {item.id}: GenOlympiad needs hard (gate=False) checks with positive total weight")
     failed_gate = next((c for c in easy if c.id in verdicts and verdicts[c.id].answer == "no"), None)
     if failed_gate is not None:
-        return {"id": item.id, "outcome": "zero", "strict": 0.0, "relaxed": 0.0, "reason": f"easy check {failed_gate.id} failed"}
+        return {
+            "id": item.id,
+            "outcome": "zero",
+            "strict": 0.0,
+            "relaxed": 0.0,
+            "reason": f"easy check {failed_gate.id} failed",
+        }
     unanswered = next((c for c in easy + hard if c.id not in verdicts or verdicts[c.id].answer == "withheld"), None)
     if unanswered is not None:
-        return {"id": item.id, "outcome": "withheld", "strict": None, "relaxed": None,
-                "reason": f"check {unanswered.id} has no yes/no verdict"}
+        return {
+            "id": item.id,
+            "outcome": "withheld",
+            "strict": None,
+            "relaxed": None,
+            "reason": f"check {unanswered.id} has no yes/no verdict",
+        }
     passed = sum(c.weight for c in hard if verdicts[c.id].answer == "yes")
     all_pass = all(verdicts[c.id].answer == "yes" for c in hard)
-    return {"id": item.id, "outcome": "scored", "strict": 100.0 if all_pass else 0.0,
-            "relaxed": 100.0 * passed / total, "reason": ""}
+    return {
+        "id": item.id,
+        "outcome": "scored",
+        "strict": 100.0 if all_pass else 0.0,
+        "relaxed": 100.0 * passed / total,
+        "reason": "",
+    }
 
 
 def score_genolympiad(results: Results) -> dict[str, Any]:

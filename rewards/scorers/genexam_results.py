@@ -28,7 +28,11 @@ from rewards.scorers.genexam import RATINGS
 JUDGE = "genexam-result"
 """Judge name of verdicts read from a result file."""
 
-RATING_NAMES = {"spelling": "Spelling", "readability": "Clarity and Readability", "logical_consistency": "Logical Consistency"}
+RATING_NAMES = {
+    "spelling": "Spelling",
+    "readability": "Clarity and Readability",
+    "logical_consistency": "Logical Consistency",
+}
 """Our rating key -> the key of ``global_evaluation`` in the official file."""
 
 
@@ -89,8 +93,9 @@ def read_genexam_result(result_dir: str | Path, item: Item) -> tuple[dict[str, V
     return verdicts, ratings
 
 
-def write_genexam_result(result_dir: str | Path, item: Item, verdicts: Mapping[str, Verdict],
-                         ratings: Mapping[str, int]) -> Path:
+def write_genexam_result(
+    result_dir: str | Path, item: Item, verdicts: Mapping[str, Verdict], ratings: Mapping[str, int]
+) -> Path:
     """Write one image's eval result in the official format; returns its path.
 
     "yes" -> ``answer`` 1, "no" -> 0, withheld or missing -> null (read back as withheld).

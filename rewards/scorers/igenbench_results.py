@@ -38,8 +38,9 @@ def _load(path: Path) -> dict[str, Any]:
     return data
 
 
-def read_igenbench_results(output_dir: str | Path, gen_model: str | None = None, eval_model: str | None = None
-                           ) -> tuple[dict[tuple[str, str], list[Judged]], list[str]]:
+def read_igenbench_results(
+    output_dir: str | Path, gen_model: str | None = None, eval_model: str | None = None
+) -> tuple[dict[tuple[str, str], list[Judged]], list[str]]:
     """Every question of every ``<output_dir>/*/*.json``, grouped by (gen_model, eval_model).
 
     Args:
@@ -72,8 +73,14 @@ def read_igenbench_results(output_dir: str | Path, gen_model: str | None = None,
                 answers[(gm, em)][k].append(j.get("answer", ""))
         for pair, per_entry in answers.items():
             for entry, found in zip(entries, per_entry):
-                per_pair[pair].append(Judged(str(data["id"]), str(entry.get("source") or ""),
-                                             str(entry.get("question_type") or ""), tuple(found)))
+                per_pair[pair].append(
+                    Judged(
+                        str(data["id"]),
+                        str(entry.get("source") or ""),
+                        str(entry.get("question_type") or ""),
+                        tuple(found),
+                    )
+                )
     return dict(per_pair), errors
 
 
@@ -92,16 +99,28 @@ def igenbench_item(path: str | Path) -> Item:
     entries = data.get("evaluation") or []
     if not isinstance(data.get("t2i_prompt"), str) or not entries:
         raise RubricError(f"{path}: needs a string 't2i_prompt' and a non-empty 'evaluation'")
-    checks = [Check(str(k), f"{e.get('question', '')} (expected answer: {e.get('ground', '')})",
-                    tag=str(e.get("question_type") or "")) for k, e in enumerate(entries, start=1)]
+    checks = [
+        Check(
+            str(k),
+            f"{e.get('question', '')} (expected answer: {e.get('ground', '')})",
+            tag=str(e.get("question_type") or ""),
+        )
+        for k, e in enumerate(entries, start=1)
+    ]
     meta = {key: data.get(key) for key in ("chart_type", "reference_image_url")}
     meta["question_sources"] = {c.id: str(e.get("source") or "") for c, e in zip(checks, entries)}
     meta["igenbench_row"] = data
     return Item(str(data["id"]), data["t2i_prompt"], Rubric.flat(checks), source="igenbench", meta=meta)
 
 
-def write_igenbench_result(output_dir: str | Path, item: Item, verdicts: Mapping[str, Verdict], gen_model: str,
-                           eval_model: str, image_path: str) -> Path:
+def write_igenbench_result(
+    output_dir: str | Path,
+    item: Item,
+    verdicts: Mapping[str, Verdict],
+    gen_model: str,
+    eval_model: str,
+    image_path: str,
+) -> Path:
     """Write ``<output_dir>/<id>/<id>.json`` with one judgment per answered check.
 
     "yes" -> answer "1", "no" -> "0"; a withheld or missing verdict adds no judgment (the
@@ -112,14 +131,31 @@ def write_igenbench_result(output_dir: str | Path, item: Item, verdicts: Mapping
     old = row.get("evaluation") or []
     evaluation = []
     for k, check in enumerate(item.rubric.checks):
-        entry = dict(old[k]) if k < len(old) else {"source": sources.get(check.id, ""), "ground": "",
-                                                    "question": check.question, "question_type": check.tag}
+        entry = (
+            dict(old[k])
+            if k < len(old)
+            else {
+                "source": sources.get(check.id, ""),
+                "ground": "",
+                "question": check.question,
+                "question_type": check.tag,
+            }
+        )
         v = verdicts.get(check.id)
-        judgments = [j for j in entry.get("judgments") or []
-                     if not (j.get("gen_model") == gen_model and j.get("eval_model") == eval_model)]
+        judgments = [
+            j
+            for j in entry.get("judgments") or []
+            if not (j.get("gen_model") == gen_model and j.get("eval_model") == eval_model)
+        ]
         if v is not None and v.answer != "withheld":
-            judgments.append({"gen_model": gen_model, "eval_model": eval_model, "analysis": v.reason,
-                              "answer": "1" if v.answer == "yes" else "0"})
+            judgments.append(
+                {
+                    "gen_model": gen_model,
+                    "eval_model": eval_model,
+                    "analysis": v.reason,
+                    "answer": "1" if v.answer == "yes" else "0",
+                }
+            )
         entry["judgments"] = judgments
         evaluation.append(entry)
     row.update(id=item.id, evaluation=evaluation, generation={**(row.get("generation") or {}), gen_model: image_path})

@@ -59,7 +59,7 @@ def _pooled(results: Results) -> dict[str, Any]:
             points += len(answers)
             yes += n_yes
             no += n_no
-            score_sum += 0.5 ** n_no
+            score_sum += 0.5**n_no
             score_all_failed_sum += 0.5 ** (len(answers) - n_yes)
     return {
         "rubric_accuracy": yes / points if points else None,

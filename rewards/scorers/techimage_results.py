@@ -51,7 +51,9 @@ def read_entries(results_dir: str | Path) -> tuple[list[Any], Path]:
     return (data if isinstance(data, list) else [data]), path
 
 
-def score_entries(entries: list[Any], path: Path | str = RESULTS_FILE, mode: str = "all") -> tuple[dict[str, Any], list[str]]:
+def score_entries(
+    entries: list[Any], path: Path | str = RESULTS_FILE, mode: str = "all"
+) -> tuple[dict[str, Any], list[str]]:
     """One ``calc_metrics.py`` mode over result entries.
 
     Returns:
@@ -90,7 +92,7 @@ def score_entries(entries: list[Any], path: Path | str = RESULTS_FILE, mode: str
                 t["ones"] += sum(1 for s in scores if s == 1)
                 t["zeros"] += zeros
                 t["criteria"] += 1
-                t["score_sum"] += 0.5 ** zeros
+                t["score_sum"] += 0.5**zeros
     total = {key: sum(t[key] for t in tasks.values()) for key in ("points", "ones", "zeros", "criteria", "score_sum")}
     return {
         "mode": mode,
@@ -143,7 +145,10 @@ def result_entries(item: Item, verdicts: Mapping[str, Verdict], image_path: str)
         target = general if crit.checks and crit.checks[0].id.startswith("general.") else own
         target.append({crit.name: [_score_value(verdicts.get(c.id)) for c in crit.checks]})
     common = {"detailed_description": item.prompt, "image_path": image_path}
-    return [{"task_id": item.id, **common, "rubrics": own}, {"task_id": f"{item.id}_general", **common, "rubrics": general}]
+    return [
+        {"task_id": item.id, **common, "rubrics": own},
+        {"task_id": f"{item.id}_general", **common, "rubrics": general},
+    ]
 
 
 def upsert_results(results_dir: str | Path, entries: list[dict[str, Any]]) -> Path:
@@ -154,8 +159,10 @@ def upsert_results(results_dir: str | Path, entries: list[dict[str, Any]]) -> Pa
     by_id.update({e["task_id"]: e for e in entries})
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(sorted(by_id.values(), key=lambda e: e.get("task_id", "")), indent=2, ensure_ascii=False),
-                   encoding="utf-8")
+    tmp.write_text(
+        json.dumps(sorted(by_id.values(), key=lambda e: e.get("task_id", "")), indent=2, ensure_ascii=False),
+        encoding="utf-8",
+    )
     tmp.replace(path)
     return path
 
@@ -173,11 +180,13 @@ def _rubric(rubrics: Any, where: str) -> Rubric:
             continue
         if not isinstance(crit, dict) or len(crit) != 1:
             raise RubricError(f"{where}: each rubric entry must be one {{criterion: [checks]}} object")
-        (name, points), = crit.items()
+        ((name, points),) = crit.items()
         if not isinstance(points, list) or not all(isinstance(q, str) for q in points):
             raise RubricError(f"{where}: criterion {name!r} must list its checks as strings")
         prefix = re.sub(r"[^A-Za-z0-9]+", "_", str(name))[:40]
-        criteria.append(Criterion(str(name), tuple(Check(f"{len(criteria)}.{k}.{prefix}", q) for k, q in enumerate(points))))
+        criteria.append(
+            Criterion(str(name), tuple(Check(f"{len(criteria)}.{k}.{prefix}", q) for k, q in enumerate(points)))
+        )
     return Rubric(tuple(criteria))
 
 
@@ -215,7 +224,12 @@ def techimage_items(path: str | Path) -> tuple[list[Item], list[str]]:
         except RubricError as e:
             errors.append(str(e))
             continue
-        item = Item(row["task_id"], str(row.get("detailed_description", "")), rubric, source="techimage",
-                    meta={"image_path": row.get("image_path", "")})
+        item = Item(
+            row["task_id"],
+            str(row.get("detailed_description", "")),
+            rubric,
+            source="techimage",
+            meta={"image_path": row.get("image_path", "")},
+        )
         items.append(with_general(item, general))
     return items, errors

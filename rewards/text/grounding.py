@@ -34,8 +34,10 @@ import numpy as np
 from PIL import Image
 
 from rewards.text.question_compiler import TextSpec
-from rewards.text.text_style import Style, matches as style_matches, measure as measure_style
 from rewards.text.text_match import Line, Match, find_matches, in_region
+from rewards.text.text_style import Style
+from rewards.text.text_style import matches as style_matches
+from rewards.text.text_style import measure as measure_style
 
 Box = tuple[int, int, int, int]
 
@@ -123,8 +125,11 @@ def satisfies_relation(box: Box, anchor: Box, relation: str, line_height: float)
         reach = CONTEXT_REACH * line_height
         gap_y = max(box[1] - anchor[3], anchor[1] - box[3], 0)
         gap_x = max(box[0] - anchor[2], anchor[0] - box[2], 0)
-        return (_x_overlap(box, anchor) and gap_y <= reach) or (_y_overlap(box, anchor) and gap_x <= reach) \
+        return (
+            (_x_overlap(box, anchor) and gap_y <= reach)
+            or (_y_overlap(box, anchor) and gap_x <= reach)
             or (gap_x == 0 and gap_y == 0)
+        )
     raise ValueError(f"unknown relation {relation!r}")
 
 
@@ -139,7 +144,7 @@ def between(box: Box, first: Box, second: Box) -> bool:
     if length2 == 0:
         return False
     t = ((cx - ax) * dx + (cy - ay) * dy) / length2
-    dist = abs((cx - ax) * dy - (cy - ay) * dx) / length2 ** 0.5
+    dist = abs((cx - ax) * dy - (cy - ay) * dx) / length2**0.5
     height = max(first[3] - first[1], second[3] - second[1], 1)
     return 0.0 < t < 1.0 and dist <= height
 
@@ -175,8 +180,9 @@ def in_arrangement(boxes: list[Box], arrangement: str) -> bool:
     return True
 
 
-def enclosing_box(gray: np.ndarray, box: Box, min_contrast: float = 40.0, probes: int = 7,
-                  min_coverage: float = 0.5) -> Box | None:
+def enclosing_box(
+    gray: np.ndarray, box: Box, min_contrast: float = 40.0, probes: int = 7, min_coverage: float = 0.5
+) -> Box | None:
     """A rectangle enclosing ``box`` in ``gray`` (uint8 or float (H, W) luminance), or None.
 
     A pixel is *ink* when its luminance differs from the text's background (the median of a
@@ -194,8 +200,14 @@ def enclosing_box(gray: np.ndarray, box: Box, min_contrast: float = 40.0, probes
     h, w = gray.shape
     x0, y0, x1, y1 = (int(v) for v in box)
     pad = 3
-    ring = np.concatenate([gray[max(0, y0 - pad):y0, max(0, x0):x1].ravel(), gray[y1:min(h, y1 + pad), max(0, x0):x1].ravel(),
-                           gray[max(0, y0):y1, max(0, x0 - pad):x0].ravel(), gray[max(0, y0):y1, x1:min(w, x1 + pad)].ravel()])
+    ring = np.concatenate(
+        [
+            gray[max(0, y0 - pad) : y0, max(0, x0) : x1].ravel(),
+            gray[y1 : min(h, y1 + pad), max(0, x0) : x1].ravel(),
+            gray[max(0, y0) : y1, max(0, x0 - pad) : x0].ravel(),
+            gray[max(0, y0) : y1, x1 : min(w, x1 + pad)].ravel(),
+        ]
+    )
     if ring.size == 0:
         return None
     ink = np.abs(gray.astype(np.float64) - float(np.median(ring))) > min_contrast
@@ -217,10 +229,10 @@ def enclosing_box(gray: np.ndarray, box: Box, min_contrast: float = 40.0, probes
         return None
 
     def rows_covered(y: int, lo: int, hi: int) -> bool:
-        return any(ink[t, lo:hi + 1].mean() >= min_coverage for t in range(max(0, y - 1), min(h, y + 2)) if hi > lo)
+        return any(ink[t, lo : hi + 1].mean() >= min_coverage for t in range(max(0, y - 1), min(h, y + 2)) if hi > lo)
 
     def cols_covered(x: int, lo: int, hi: int) -> bool:
-        return any(ink[lo:hi + 1, t].mean() >= min_coverage for t in range(max(0, x - 1), min(w, x + 2)) if hi > lo)
+        return any(ink[lo : hi + 1, t].mean() >= min_coverage for t in range(max(0, x - 1), min(w, x + 2)) if hi > lo)
 
     left = side([candidates(ink[r], a - 1, -1) for r in rows], lambda x: cols_covered(x, y0, y1), a)
     right = side([candidates(ink[r], b, 1) for r in rows], lambda x: cols_covered(x, y0, y1), b)
@@ -231,19 +243,36 @@ def enclosing_box(gray: np.ndarray, box: Box, min_contrast: float = 40.0, probes
     bottom = side([candidates(ink[:, q], d, 1) for q in cols], lambda y: rows_covered(y, left, right), d)
     if top is None or bottom is None:
         return None
-    if not (rows_covered(top, left, right) and rows_covered(bottom, left, right)
-            and cols_covered(left, top, bottom) and cols_covered(right, top, bottom)):
+    if not (
+        rows_covered(top, left, right)
+        and rows_covered(bottom, left, right)
+        and cols_covered(left, top, bottom)
+        and cols_covered(right, top, bottom)
+    ):
         return None
     return (left, top, right, bottom)
 
 
 def _record(text: str, best: Match | None, rule: str, found: bool) -> dict:
-    return {"text": text, "found": found, "ocr_text": best.text if best else "", "box": list(best.box) if best else None,
-            "similarity": round(best.similarity, 4) if best else 0.0, "rule": rule}
+    return {
+        "text": text,
+        "found": found,
+        "ocr_text": best.text if best else "",
+        "box": list(best.box) if best else None,
+        "similarity": round(best.similarity, 4) if best else 0.0,
+        "rule": rule,
+    }
 
 
-def decide_text(spec: TextSpec, lines: list[Line], image: Image.Image | None, size: tuple[int, int],
-                case_sensitive: bool = True, lenient: bool = False, max_lines: int = 4) -> TextDecision:
+def decide_text(
+    spec: TextSpec,
+    lines: list[Line],
+    image: Image.Image | None,
+    size: tuple[int, int],
+    case_sensitive: bool = True,
+    lenient: bool = False,
+    max_lines: int = 4,
+) -> TextDecision:
     """Decide ``spec`` on OCR ``lines`` of an image of ``size`` (w, h) pixels (module rules 1-6).
 
     Args:
@@ -261,9 +290,17 @@ def decide_text(spec: TextSpec, lines: list[Line], image: Image.Image | None, si
     for a in spec.anchors:
         occ, _ = exact(a.text)
         other = exact(a.other)[0] if a.relation == "between" and a.other else []
-        anchors.append({"text": a.text, "relation": a.relation, "found": bool(occ) and (a.relation != "between" or bool(other)),
-                        "boxes": [list(m.box) for m in occ], "_occ": occ, "_other": other}
-                       | ({"other": a.other, "other_boxes": [list(m.box) for m in other]} if a.relation == "between" else {}))
+        anchors.append(
+            {
+                "text": a.text,
+                "relation": a.relation,
+                "found": bool(occ) and (a.relation != "between" or bool(other)),
+                "boxes": [list(m.box) for m in occ],
+                "_occ": occ,
+                "_other": other,
+            }
+            | ({"other": a.other, "other_boxes": [list(m.box) for m in other]} if a.relation == "between" else {})
+        )
     records, passing = [], []
     gray = np.asarray(image.convert("L")) if image is not None and spec.in_box else None
     box_unknown, found_box = False, None
@@ -284,12 +321,28 @@ def decide_text(spec: TextSpec, lines: list[Line], image: Image.Image | None, si
                 break
             lh = max([m.box[3] - m.box[1] for m in a["_occ"]] or [1])
             if a["relation"] == "between":
-                kept = [m for m in kept if any(set(m.words).isdisjoint(o.words) and set(m.words).isdisjoint(p.words)
-                                               and between(m.box, o.box, p.box) for o in a["_occ"] for p in a["_other"])]
+                kept = [
+                    m
+                    for m in kept
+                    if any(
+                        set(m.words).isdisjoint(o.words)
+                        and set(m.words).isdisjoint(p.words)
+                        and between(m.box, o.box, p.box)
+                        for o in a["_occ"]
+                        for p in a["_other"]
+                    )
+                ]
             else:
                 # a context anchor may be part of the string it names ("the note with the year '2024'")
-                kept = [m for m in kept if any((a["relation"] == "context" or set(m.words).isdisjoint(o.words))
-                                               and satisfies_relation(m.box, o.box, a["relation"], lh) for o in a["_occ"])]
+                kept = [
+                    m
+                    for m in kept
+                    if any(
+                        (a["relation"] == "context" or set(m.words).isdisjoint(o.words))
+                        and satisfies_relation(m.box, o.box, a["relation"], lh)
+                        for o in a["_occ"]
+                    )
+                ]
             if not kept:
                 rule = "anchor"
         if rule == "all" and spec.in_box:
@@ -302,8 +355,12 @@ def decide_text(spec: TextSpec, lines: list[Line], image: Image.Image | None, si
                 box_unknown = True
         style = None
         if rule == "all" and (spec.weight or spec.colour):
-            styles = [measure_style(rgb, [(lines[li].words[wi].box, lines[li].words[wi].text) for li, wi in m.words])
-                      if rgb is not None else Style(None, None, None, None) for m in kept]
+            styles = [
+                measure_style(rgb, [(lines[li].words[wi].box, lines[li].words[wi].text) for li, wi in m.words])
+                if rgb is not None
+                else Style(None, None, None, None)
+                for m in kept
+            ]
             verdicts = [style_matches(st, spec.weight, spec.colour) for st in styles]
             styled = [(m, st) for m, st, v in zip(kept, styles, verdicts) if v is True]
             if styled:
@@ -329,17 +386,32 @@ def decide_text(spec: TextSpec, lines: list[Line], image: Image.Image | None, si
 
     for r in records:
         if r["rule"] == "read":
-            near = f" (best match {r['ocr_text']!r}, similarity {r['similarity']:.2f})" if r["ocr_text"] else " (no text read)"
+            near = (
+                f" (best match {r['ocr_text']!r}, similarity {r['similarity']:.2f})"
+                if r["ocr_text"]
+                else " (no text read)"
+            )
             return result(False, "read", f"{r['text']!r} not read{near}")
         if r["rule"] == "region":
-            where = f"the {spec.region} half" if spec.region in ("top", "bottom", "left", "right") else f"the {spec.region} region"
+            where = (
+                f"the {spec.region} half"
+                if spec.region in ("top", "bottom", "left", "right")
+                else f"the {spec.region} region"
+            )
             return result(False, "region", f"{r['text']!r} read, but not in {where}")
         if r["rule"] == "anchor":
-            missing = [t for a in anchors if not a["found"] for t in (a["text"], a.get("other"))
-                       if t is not None and not (a["boxes"] if t == a["text"] else a["other_boxes"])]
+            missing = [
+                t
+                for a in anchors
+                if not a["found"]
+                for t in (a["text"], a.get("other"))
+                if t is not None and not (a["boxes"] if t == a["text"] else a["other_boxes"])
+            ]
             if missing:
                 return result(False, "anchor", f"anchor {missing[0]!r} not read")
-            rels = ", ".join(f"{a['relation']} {a['text']!r}" + (f" and {a['other']!r}" if "other" in a else "") for a in anchors)
+            rels = ", ".join(
+                f"{a['relation']} {a['text']!r}" + (f" and {a['other']!r}" if "other" in a else "") for a in anchors
+            )
             return result(False, "anchor", f"{r['text']!r} read, but not {rels}")
         if r["rule"] == "style":
             return result(False, "style", style_detail)
@@ -353,7 +425,9 @@ def decide_text(spec: TextSpec, lines: list[Line], image: Image.Image | None, si
         return result(None, "box", "the strings are read; no enclosing box was found around them")
     if style_unknown:
         return result(None, "style", f"the strings are read; their {' and '.join(asked)} could not be measured")
-    return result(True, "all", "every string read" + (" and placed" if spec.region or spec.anchors or spec.in_box else ""))
+    return result(
+        True, "all", "every string read" + (" and placed" if spec.region or spec.anchors or spec.in_box else "")
+    )
 
 
 def _arranged(passing: list[list[Match]], arrangement: str, limit: int = 20000) -> bool:
@@ -370,4 +444,3 @@ def _arranged(passing: list[list[Match]], arrangement: str, limit: int = 20000) 
         if in_arrangement([m.box for m in combo], arrangement):
             return True
     return False
-

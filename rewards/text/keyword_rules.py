@@ -35,7 +35,7 @@ def layout_strings(question: str) -> list[tuple[str, str | None]]:
     if not quotes:
         return []
     for a, b in zip(quotes, quotes[1:]):
-        if not _LIST_GAP.fullmatch(question[a.end():b.start()]):
+        if not _LIST_GAP.fullmatch(question[a.end() : b.start()]):
             return []
     texts = [t.strip() for q in quotes if (t := next(g for g in q.groups() if g is not None)).strip()]
     words = set(re.findall(r"[a-z]+", question.lower()))
@@ -43,5 +43,3 @@ def layout_strings(question: str) -> list[tuple[str, str | None]]:
     horizontal = [r for r in ("left", "right") if r in words]
     region = vertical[0] if len(vertical) == 1 else horizontal[0] if len(horizontal) == 1 else None
     return [(t, region) for t in texts]
-
-

@@ -24,8 +24,16 @@ from typing import Iterable
 import pytesseract
 
 SCRIPT_LANGS = {
-    "CJK": "chi_sim", "HIRAGANA": "jpn", "KATAKANA": "jpn", "HANGUL": "kor", "CYRILLIC": "rus",
-    "GREEK": "ell", "ARABIC": "ara", "HEBREW": "heb", "DEVANAGARI": "hin", "THAI": "tha",
+    "CJK": "chi_sim",
+    "HIRAGANA": "jpn",
+    "KATAKANA": "jpn",
+    "HANGUL": "kor",
+    "CYRILLIC": "rus",
+    "GREEK": "ell",
+    "ARABIC": "ara",
+    "HEBREW": "heb",
+    "DEVANAGARI": "hin",
+    "THAI": "tha",
 }
 """First word of a character's Unicode name -> the tesseract model that reads that script.
 Han ideographs go to Simplified Chinese; any kana in the text switches them to Japanese."""

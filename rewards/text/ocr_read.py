@@ -29,7 +29,6 @@ from scipy import ndimage
 
 from rewards.text.text_match import Line, Word
 
-
 MAX_OCR_SIDE = 8000
 """Pixels: ``scale`` never enlarges an image's longer side beyond this."""
 
@@ -77,8 +76,14 @@ class _ReadLine:
     fill_box: tuple[int, int, int, int] | None = None  # the fill it was read in (fill lines only)
 
 
-def ocr_lines(image: Image.Image, lang: str = "eng", psm: int = 11, scale: float = 2.0,
-              second_psm: int | None = 3, fills: bool = True) -> list[Line]:
+def ocr_lines(
+    image: Image.Image,
+    lang: str = "eng",
+    psm: int = 11,
+    scale: float = 2.0,
+    second_psm: int | None = 3,
+    fills: bool = True,
+) -> list[Line]:
     """Read the text lines of ``image`` with tesseract.
 
     Args:
@@ -107,7 +112,9 @@ def ocr_lines(image: Image.Image, lang: str = "eng", psm: int = 11, scale: float
     scale = min(scale, max(1.0, MAX_OCR_SIDE / max(rgb.size)))
     big = rgb
     if scale != 1.0:
-        big = rgb.resize((max(1, round(rgb.width * scale)), max(1, round(rgb.height * scale))), Image.Resampling.LANCZOS)
+        big = rgb.resize(
+            (max(1, round(rgb.width * scale)), max(1, round(rgb.height * scale))), Image.Resampling.LANCZOS
+        )
     lines = _read(big, lang, psm, scale)
     if second_psm is not None and second_psm != psm:
         boxes = [r.line.box for r in lines]
@@ -141,7 +148,9 @@ def _words(data: dict):
             yield key, text, conf, tuple(data[k][i] for k in ("left", "top", "width", "height"))
 
 
-def _lines(grouped: dict[tuple, list[tuple[Word, float]]], fill_boxes: dict[tuple, tuple] | None = None) -> list[_ReadLine]:
+def _lines(
+    grouped: dict[tuple, list[tuple[Word, float]]], fill_boxes: dict[tuple, tuple] | None = None
+) -> list[_ReadLine]:
     out = []
     for key, words in grouped.items():
         confs = {w: c for w, c in words}
@@ -175,8 +184,9 @@ def split_columns(words: list[Word], gap: float = 1.5) -> list[Line]:
     return pieces + [Line(tuple(cur))]
 
 
-def find_fills(rgb: Image.Image, colors: int = 16, min_side: int = 10, min_solidity: float = 0.5,
-               max_fills: int = MAX_FILLS) -> list[Fill]:
+def find_fills(
+    rgb: Image.Image, colors: int = 16, min_side: int = 10, min_solidity: float = 0.5, max_fills: int = MAX_FILLS
+) -> list[Fill]:
     """Flat-coloured regions of ``rgb`` that enclose other pixels: badges, buttons, bands, boxes.
 
     The image (downsampled to ``SEGMENT_SIDE``) is reduced to a ``colors``-entry median-cut
@@ -189,7 +199,11 @@ def find_fills(rgb: Image.Image, colors: int = 16, min_side: int = 10, min_solid
         At most ``max_fills`` fills, smallest area first.
     """
     f = min(1.0, SEGMENT_SIDE / max(rgb.size))
-    small = rgb if f == 1.0 else rgb.resize((max(1, round(rgb.width * f)), max(1, round(rgb.height * f))), Image.Resampling.BOX)
+    small = (
+        rgb
+        if f == 1.0
+        else rgb.resize((max(1, round(rgb.width * f)), max(1, round(rgb.height * f))), Image.Resampling.BOX)
+    )
     index = np.asarray(small.quantize(colors=colors, method=Image.Quantize.MEDIANCUT))
     counts = np.bincount(index.ravel(), minlength=colors)
     page = int(counts.argmax())
@@ -215,15 +229,24 @@ def find_fills(rgb: Image.Image, colors: int = 16, min_side: int = 10, min_solid
     found.sort(key=lambda t: t[0])
     fills = []
     for _, sl, comp, shape, text_h in found[:max_fills]:
-        box = (int(sl[1].start / f), int(sl[0].start / f), min(rgb.width, int(np.ceil(sl[1].stop / f))),
-               min(rgb.height, int(np.ceil(sl[0].stop / f))))
+        box = (
+            int(sl[1].start / f),
+            int(sl[0].start / f),
+            min(rgb.width, int(np.ceil(sl[1].stop / f))),
+            min(rgb.height, int(np.ceil(sl[0].stop / f))),
+        )
         size = (box[2] - box[0], box[3] - box[1])
         fills.append(Fill(box, _resize_mask(shape, size), _resize_mask(comp, size), text_h))
     return fills
 
 
-def find_small_text(rgb: Image.Image, known: list[tuple[int, int, int, int]], max_height: int = SMALL_TEXT_HEIGHT,
-                    contrast: int = 40, max_boxes: int = MAX_FILLS) -> list[Fill]:
+def find_small_text(
+    rgb: Image.Image,
+    known: list[tuple[int, int, int, int]],
+    max_height: int = SMALL_TEXT_HEIGHT,
+    contrast: int = 40,
+    max_boxes: int = MAX_FILLS,
+) -> list[Fill]:
     """Runs of small ink (text lines up to ``max_height`` pixels high) that overlap none of the
     ``known`` boxes (the fills): at the page passes' 2x, 7-8 px text is still too small for
     tesseract, so these are cut out and read at ``FILL_TEXT_HEIGHT``.
@@ -252,7 +275,7 @@ def find_small_text(rgb: Image.Image, known: list[tuple[int, int, int, int]], ma
         box = (max(0, x0 - 3), max(0, y0 - 3), min(rgb.width, x1 + 3), min(rgb.height, y1 + 3))
         if any(_overlap(box, k) for k in known):
             continue
-        region = ink[box[1]:box[3], box[0]:box[2]]
+        region = ink[box[1] : box[3], box[0] : box[2]]
         out.append(Fill(box, np.ones_like(region), ~region, float(h)))
         if len(out) >= max_boxes:
             break
@@ -296,8 +319,11 @@ def fill_tile(gray: np.ndarray, fill: Fill, max_width: int = 4000) -> tuple[np.n
     crop[~ndimage.binary_erosion(fill.shape, iterations=2)] = round(level)
     s = float(np.clip(FILL_TEXT_HEIGHT / max(1.0, fill.text_height), 1.0, 4.0))
     s = min(s, max_width / max(1, crop.shape[1]))
-    big = np.asarray(Image.fromarray(crop).resize((max(1, round(crop.shape[1] * s)), max(1, round(crop.shape[0] * s))),
-                                                  Image.Resampling.LANCZOS))
+    big = np.asarray(
+        Image.fromarray(crop).resize(
+            (max(1, round(crop.shape[1] * s)), max(1, round(crop.shape[0] * s))), Image.Resampling.LANCZOS
+        )
+    )
     t = otsu_threshold(big)
     other = big[(big > t) != (level > t)]  # the class the fill is not in: the text
     ink = float(np.median(other)) if other.size else 255.0 - level
@@ -330,7 +356,7 @@ def read_fills(rgb: Image.Image, fills: list[Fill], lang: str = "eng", psm: int 
         y += t.shape[0]
     mosaic = np.full((y, width), 255, np.uint8)
     for (t, _), oy in zip(tiles, offsets):
-        mosaic[oy:oy + t.shape[0], :t.shape[1]] = t
+        mosaic[oy : oy + t.shape[0], : t.shape[1]] = t
     grouped: dict[tuple, list[tuple[Word, float]]] = {}
     for key, text, conf, (x, wy, w, h) in _words(_tesseract(Image.fromarray(mosaic), lang, psm)):
         i = int(np.searchsorted(offsets, wy + h / 2, side="right")) - 1
@@ -358,6 +384,7 @@ def merge_fill_lines(page: list[_ReadLine], fill_lines: list[_ReadLine]) -> list
     lower (the badge read as "o"); otherwise the page lines are kept and the fill line is dropped:
     a word re-read alone never replaces the page line it is part of.
     """
+
     def inside(box, fbox):  # at least 80% of the line's box lies in the fill's box
         w = max(0, min(box[2], fbox[2]) - max(box[0], fbox[0]))
         h = max(0, min(box[3], fbox[3]) - max(box[1], fbox[1]))

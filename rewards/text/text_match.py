@@ -35,11 +35,27 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz
 from rapidfuzz.distance import OSA
 
-_FOLD = str.maketrans({
-    "‘": "'", "’": "'", "‚": "'", "‛": "'", "′": "'",
-    "“": '"', "”": '"', "„": '"', "‟": '"', "″": '"',
-    "‐": "-", "‑": "-", "‒": "-", "–": "-", "—": "-", "―": "-", "−": "-",
-})
+_FOLD = str.maketrans(
+    {
+        "‘": "'",
+        "’": "'",
+        "‚": "'",
+        "‛": "'",
+        "′": "'",
+        "“": '"',
+        "”": '"',
+        "„": '"',
+        "‟": '"',
+        "″": '"',
+        "‐": "-",
+        "‑": "-",
+        "‒": "-",
+        "–": "-",
+        "—": "-",
+        "―": "-",
+        "−": "-",
+    }
+)
 _SPACE = re.compile(r"\s+")
 _BULLET = re.compile(r"^(?:[•·▪◦‣*\-]|o)\s+")
 _TRAILING_PUNCT = re.compile(r"[.,;:!?]+$")
@@ -124,23 +140,37 @@ def union_box(boxes) -> tuple[int, int, int, int]:
 
 REGION_FRACTIONS: dict[str, tuple[float, float, float, float]] = {
     # halves
-    "top": (0, 0, 1, 1 / 2), "bottom": (0, 1 / 2, 1, 1), "left": (0, 0, 1 / 2, 1), "right": (1 / 2, 0, 1, 1),
+    "top": (0, 0, 1, 1 / 2),
+    "bottom": (0, 1 / 2, 1, 1),
+    "left": (0, 0, 1 / 2, 1),
+    "right": (1 / 2, 0, 1, 1),
     # quadrants ("top-left quadrant", "bottom-right of the slide")
-    "top_left": (0, 0, 1 / 2, 1 / 2), "top_right": (1 / 2, 0, 1, 1 / 2),
-    "bottom_left": (0, 1 / 2, 1 / 2, 1), "bottom_right": (1 / 2, 1 / 2, 1, 1),
+    "top_left": (0, 0, 1 / 2, 1 / 2),
+    "top_right": (1 / 2, 0, 1, 1 / 2),
+    "bottom_left": (0, 1 / 2, 1 / 2, 1),
+    "bottom_right": (1 / 2, 1 / 2, 1, 1),
     # corners: the outer third of each side ("bottom-right corner")
-    "top_left_corner": (0, 0, 1 / 3, 1 / 3), "top_right_corner": (2 / 3, 0, 1, 1 / 3),
-    "bottom_left_corner": (0, 2 / 3, 1 / 3, 1), "bottom_right_corner": (2 / 3, 2 / 3, 1, 1),
+    "top_left_corner": (0, 0, 1 / 3, 1 / 3),
+    "top_right_corner": (2 / 3, 0, 1, 1 / 3),
+    "bottom_left_corner": (0, 2 / 3, 1 / 3, 1),
+    "bottom_right_corner": (2 / 3, 2 / 3, 1, 1),
     # horizontal bands: thirds, and the outer fifth ("very top", "very bottom")
-    "top_band": (0, 0, 1, 1 / 3), "middle_band": (0, 1 / 3, 1, 2 / 3), "bottom_band": (0, 2 / 3, 1, 1),
-    "very_top": (0, 0, 1, 1 / 5), "very_bottom": (0, 4 / 5, 1, 1),
+    "top_band": (0, 0, 1, 1 / 3),
+    "middle_band": (0, 1 / 3, 1, 2 / 3),
+    "bottom_band": (0, 2 / 3, 1, 1),
+    "very_top": (0, 0, 1, 1 / 5),
+    "very_bottom": (0, 4 / 5, 1, 1),
     # vertical bands: the outer thirds ("far left", "far right")
-    "left_band": (0, 0, 1 / 3, 1), "right_band": (2 / 3, 0, 1, 1),
+    "left_band": (0, 0, 1 / 3, 1),
+    "right_band": (2 / 3, 0, 1, 1),
     # centre: the middle third both ways; "centered": the text's centre within 10% of the
     # vertical centre line, at any height, or in the top / bottom band ("top-center")
-    "center": (1 / 3, 1 / 3, 2 / 3, 2 / 3), "centered": (0.4, 0, 0.6, 1),
-    "top_center": (0.4, 0, 0.6, 1 / 3), "bottom_center": (0.4, 2 / 3, 0.6, 1),
-    "very_top_center": (0.4, 0, 0.6, 1 / 5), "very_bottom_center": (0.4, 4 / 5, 0.6, 1),
+    "center": (1 / 3, 1 / 3, 2 / 3, 2 / 3),
+    "centered": (0.4, 0, 0.6, 1),
+    "top_center": (0.4, 0, 0.6, 1 / 3),
+    "bottom_center": (0.4, 2 / 3, 0.6, 1),
+    "very_top_center": (0.4, 0, 0.6, 1 / 5),
+    "very_bottom_center": (0.4, 4 / 5, 0.6, 1),
 }
 """Every place name a text expectation may carry, as fractions ``(x0, y0, x1, y1)`` of the image's
 width and height. A string is *in* a region when the centre of its box lies in the region's box
@@ -216,9 +246,9 @@ def boundary_ok(text: str, start: int, end: int) -> bool:
     after = text[end] if end < len(text) else " "
     if before.isalnum() or after.isalnum():
         return False
-    if text[start:start + 1].isdigit() and before in "+-" and (start < 2 or not text[start - 2].isalnum()):
+    if text[start : start + 1].isdigit() and before in "+-" and (start < 2 or not text[start - 2].isalnum()):
         return False
-    return not (text[end - 1:end].isdigit() and after in ".," and text[end + 1:end + 2].isdigit())
+    return not (text[end - 1 : end].isdigit() and after in ".," and text[end + 1 : end + 2].isdigit())
 
 
 def find_matches(
@@ -276,7 +306,9 @@ def find_matches(
             if len(chain) >= max_lines or after[chain[-1]] is None or after[chain[-1]] in chain:
                 break
             chain.append(after[chain[-1]])
-    return sorted(seen.values(), key=lambda m: (m.found, m.similarity, in_region(m.box, region, width, height)), reverse=True)
+    return sorted(
+        seen.values(), key=lambda m: (m.found, m.similarity, in_region(m.box, region, width, height)), reverse=True
+    )
 
 
 def _scan(win: _Window, target: str, add) -> None:
@@ -299,7 +331,7 @@ def _scan(win: _Window, target: str, add) -> None:
     for a in (lo - 1, lo, lo + 1):
         for b in (hi - 1, hi, hi + 1):
             if 0 <= a <= b < len(win.ids):
-                cand = win.text[win.spans[a][0]:win.spans[b][1]]
+                cand = win.text[win.spans[a][0] : win.spans[b][1]]
                 add(win, list(range(a, b + 1)), cand == target, OSA.normalized_similarity(target, cand))
 
 

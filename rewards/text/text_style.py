@@ -73,8 +73,16 @@ VALUE_MARGIN = 14.0
 PALE_SATURATION = 0.15
 """A light colour (value above WHITE_VALUE + VALUE_MARGIN) with HSV saturation below this is
 white whatever its chroma: JPEG chroma subsampling tints thin white strokes with the fill."""
-HUE_BINS = ((15, "red"), (45, "orange"), (70, "yellow"), (165, "green"), (255, "blue"), (315, "purple"),
-            (340, "pink"), (360, "red"))
+HUE_BINS = (
+    (15, "red"),
+    (45, "orange"),
+    (70, "yellow"),
+    (165, "green"),
+    (255, "blue"),
+    (315, "purple"),
+    (340, "pink"),
+    (360, "red"),
+)
 """Upper hue edge (degrees, exclusive) of each bin, in order."""
 HUE_MARGIN = 5.0
 """Hue within this many degrees of a bin edge: unknown."""
@@ -132,9 +140,13 @@ class Style:
 
     def as_dict(self) -> dict:
         """JSON-ready evidence: ``{"rgb", "colour", "stroke_ratio", "weight", "word_colours"}``."""
-        return {"rgb": list(self.rgb) if self.rgb else None, "colour": self.colour,
-                "stroke_ratio": None if self.stroke_ratio is None else round(self.stroke_ratio, 4), "weight": self.weight,
-                "word_colours": [c for c, _ in self.word_colours]}
+        return {
+            "rgb": list(self.rgb) if self.rgb else None,
+            "colour": self.colour,
+            "stroke_ratio": None if self.stroke_ratio is None else round(self.stroke_ratio, 4),
+            "weight": self.weight,
+            "word_colours": [c for c, _ in self.word_colours],
+        }
 
 
 def ink_of(rgb: np.ndarray, box: tuple[int, int, int, int], pad: int = PAD) -> Ink | None:
@@ -180,7 +192,7 @@ def _ink_in_fill(rgb: np.ndarray, grown: tuple[int, int, int, int], fill_rgb: np
     wx0, wy0, wx1, wy1 = max(0, x0 - g), max(0, y0 - g), min(w, x1 + g), min(h, y1 + g)
     win = rgb[wy0:wy1, wx0:wx1].astype(np.float64)
     in_box = np.zeros(win.shape[:2], bool)
-    in_box[y0 - wy0:y1 - wy0, x0 - wx0:x1 - wx0] = True
+    in_box[y0 - wy0 : y1 - wy0, x0 - wx0 : x1 - wx0] = True
     near_fill = np.linalg.norm(win - fill_rgb, axis=2) < MIN_CONTRAST / 2
     labels, _ = ndimage.label(near_fill)
     fill = np.isin(labels, np.unique(labels[in_box & near_fill]))
@@ -295,7 +307,7 @@ def stroke_ratio(ink: Ink, text: str) -> tuple[float, float] | None:
 
 
 def weight_name(ratio: float) -> str | None:
-    """"bold", "regular", or None between ``REGULAR_RATIO`` and ``BOLD_RATIO``."""
+    """ "bold", "regular", or None between ``REGULAR_RATIO`` and ``BOLD_RATIO``."""
     return "bold" if ratio >= BOLD_RATIO else "regular" if ratio <= REGULAR_RATIO else None
 
 
@@ -322,8 +334,13 @@ def measure(rgb: np.ndarray, words: list[tuple[tuple[int, int, int, int], str]])
         if acc >= sum(k for _, k in ratios) / 2:
             ratio = r
             break
-    return Style(longest, names.pop() if len(names) == 1 else None, ratio,
-                 weight_name(ratio) if ratio is not None else None, word_colours)
+    return Style(
+        longest,
+        names.pop() if len(names) == 1 else None,
+        ratio,
+        weight_name(ratio) if ratio is not None else None,
+        word_colours,
+    )
 
 
 def matches(style: Style, weight: str | None, colour: str | None) -> bool | None:

@@ -16,16 +16,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PIL import Image
-
 from refine_rows import ENV, SCRIPT, answers, error_lines, good_rows, same_pixels, text_page, text_row, write_rows
-
 
 FAST_OCR = ("++judge.judges.0.second_psm=null", "++judge.judges.0.scale=1")  # one tesseract pass, no upsampling
 
 
 def refine(*args, env=ENV, cwd=None, timeout=300):
-    return subprocess.run([str(SCRIPT), *map(str, args), *FAST_OCR], capture_output=True, text=True, env=env,
-                          cwd=cwd, timeout=timeout)
+    return subprocess.run(
+        [str(SCRIPT), *map(str, args), *FAST_OCR], capture_output=True, text=True, env=env, cwd=cwd, timeout=timeout
+    )
 
 
 def test_every_image_mode_keeps_its_text(tmp_path):
@@ -38,15 +37,19 @@ def test_every_image_mode_keeps_its_text(tmp_path):
     # name -> (image saved, the start image it must give, tolerance in 8-bit levels)
     files = {
         "rgb.png": (page, page, 0),
-        "gray16.png": (Image.fromarray(gray.astype(np.uint16) * 257), page, 0),                # I;16
-        "rgba.png": (Image.fromarray(np.dstack([np.zeros_like(gray)] * 3 + [ink]), "RGBA"), page, 1),  # ink on a transparent page
+        "gray16.png": (Image.fromarray(gray.astype(np.uint16) * 257), page, 0),  # I;16
+        "rgba.png": (
+            Image.fromarray(np.dstack([np.zeros_like(gray)] * 3 + [ink]), "RGBA"),
+            page,
+            1,
+        ),  # ink on a transparent page
         "la.png": (Image.fromarray(np.dstack([np.zeros_like(gray), ink]), "LA"), page, 1),
-        "int32.tiff": (Image.fromarray(gray.astype(np.int32) * 257), page, 0),                 # I, 16-bit range
-        "float.tiff": (Image.fromarray(gray.astype(np.float32) / 255), page, 0),               # F in [0, 1]
+        "int32.tiff": (Image.fromarray(gray.astype(np.int32) * 257), page, 0),  # I, 16-bit range
+        "float.tiff": (Image.fromarray(gray.astype(np.float32) / 255), page, 0),  # F in [0, 1]
         "bilevel.png": (page.convert("1"), page.convert("1").convert("RGB"), 0),
         "palette.gif": (page.convert("P"), page.convert("P").convert("RGB"), 0),
         "cmyk.tiff": (page.convert("CMYK"), page, 0),
-        "photo.jpg": (page, page, 80),   # lossy: ringing around the glyphs
+        "photo.jpg": (page, page, 80),  # lossy: ringing around the glyphs
         "page.webp": (page, page, 80),
     }
     for name, (image, _, _) in files.items():
@@ -63,7 +66,8 @@ def test_every_image_mode_keeps_its_text(tmp_path):
     bad = tmp_path / "images" / "bad_float.tiff"
     assert error_lines(proc.stderr) == [
         f"error: item bad_float: cannot read image {bad} (mode F pixel values span 0..255000 (or are NaN): "
-        "only 0..1, 0..255 or 0..65535 can be mapped to 8 bits)"]
+        "only 0..1, 0..255 or 0..65535 can be mapped to 8 bits)"
+    ]
     for item_id, (_, expected, tol) in zip(ids, files.values()):
         assert answers(out, item_id) == ["yes"], item_id
         start = Image.open(out / item_id / "iter_0.png")
@@ -74,8 +78,7 @@ def test_every_image_mode_keeps_its_text(tmp_path):
 
 def test_invalid_utf8_and_empty_question_fail_alone(tmp_path):
     good = good_rows(tmp_path, 2)
-    empty_q = text_row("blank-q", "images/ok0.png", "Q3 Revenue",
-                       extra_checks=[{"id": "style", "question": "   "}])
+    empty_q = text_row("blank-q", "images/ok0.png", "Q3 Revenue", extra_checks=[{"id": "style", "question": "   "}])
     bad_bytes = json.dumps(text_row("latin1", "images/ok0.png", "Caf_")).encode().replace(b"Caf_", b"Caf\xe9")
     data = write_rows(tmp_path, [b"\xef\xbb\xbf" + json.dumps(good[0]).encode(), bad_bytes, empty_q, good[1]])
     out = tmp_path / "out"
@@ -107,8 +110,10 @@ def _read_only_mount(tmp_path, script):
     tmpfs holding a folder ``existing``; skips where user namespaces are not allowed."""
     ro = tmp_path / "ro"
     ro.mkdir()
-    setup = (f"mount -t tmpfs tmpfs {ro} && mkdir {ro}/existing && mount -o remount,ro {ro} "
-             f"&& ! touch {ro}/probe 2>/dev/null && {script}")
+    setup = (
+        f"mount -t tmpfs tmpfs {ro} && mkdir {ro}/existing && mount -o remount,ro {ro} "
+        f"&& ! touch {ro}/probe 2>/dev/null && {script}"
+    )
     proc = subprocess.run(["unshare", "-rm", "sh", "-c", setup], capture_output=True, text=True, env=ENV, timeout=120)
     if proc.returncode not in (0, 2) or "Read-only" not in proc.stderr:
         pytest.skip(f"no read-only mount here: {proc.stderr.strip()[:200]}")
@@ -133,25 +138,45 @@ def closed_port() -> int:
 def test_dead_vlm_judge_is_an_outage_not_an_answer(tmp_path):
     port = closed_port()
     rows = good_rows(tmp_path, 2)
-    rows.append(text_row("needs-vlm", "images/ok0.png", "Q3 Revenue",
-                         extra_checks=[{"id": "bg", "question": "Is the background white?"}]))
+    rows.append(
+        text_row(
+            "needs-vlm",
+            "images/ok0.png",
+            "Q3 Revenue",
+            extra_checks=[{"id": "bg", "question": "Is the background white?"}],
+        )
+    )
     data = write_rows(tmp_path, rows)
     out = tmp_path / "out"
     t0 = time.time()
-    proc = refine(f"data={data}", f"out={out}", "iterations=1", "judge=ocr_vlm",
-                  f"judge.judges.1.base_url=http://127.0.0.1:{port}/v1", "judge.judges.1.max_retries=1",
-                  "+judge.judges.1.backoff_s=0", "judge.judges.1.timeout_s=5")
+    proc = refine(
+        f"data={data}",
+        f"out={out}",
+        "iterations=1",
+        "judge=ocr_vlm",
+        f"judge.judges.1.base_url=http://127.0.0.1:{port}/v1",
+        "judge.judges.1.max_retries=1",
+        "+judge.judges.1.backoff_s=0",
+        "judge.judges.1.timeout_s=5",
+    )
     assert time.time() - t0 < 120
     assert proc.returncode == 1, proc.stderr
     url = f"http://127.0.0.1:{port}/v1/chat/completions"
     [err] = error_lines(proc.stderr)
-    assert err.startswith(f"error: item needs-vlm: judge vlm:Qwen/Qwen2.5-VL-7B-Instruct failed on 1 of 1 checks "
-                          f"sent to it (request failed: {url}: ")
+    assert err.startswith(
+        f"error: item needs-vlm: judge vlm:Qwen/Qwen2.5-VL-7B-Instruct failed on 1 of 1 checks "
+        f"sent to it (request failed: {url}: "
+    )
     assert "Connection refused" in err and err.endswith("(after 1 retries))")
     # shown at the top of the summary, before the score table
     top = proc.stderr.splitlines()
-    assert any(line.startswith("judge vlm:Qwen/Qwen2.5-VL-7B-Instruct: 1 of 1 checks failed as calls; "
-                               "1 items failed as an outage (last error: request failed:") for line in top)
+    assert any(
+        line.startswith(
+            "judge vlm:Qwen/Qwen2.5-VL-7B-Instruct: 1 of 1 checks failed as calls; "
+            "1 items failed as an outage (last error: request failed:"
+        )
+        for line in top
+    )
     assert proc.stdout.index("2 of 3 items finished, 1 failed") >= 0
     summary = json.loads((out / "summary.json").read_text())
     assert summary["judges"]["vlm:Qwen/Qwen2.5-VL-7B-Instruct"]["items_failed"] == 1
@@ -202,10 +227,20 @@ def test_second_live_run_is_refused_and_a_killed_run_resumes(tmp_path):
     (bin_dir / "tesseract").write_text(BLOCKING_TESSERACT)
     (bin_dir / "tesseract").chmod(0o755)
     env = {**ENV, "TMPDIR": str(system_tmp)}
-    blocking = {**env, "PATH": f"{bin_dir}:{env['PATH']}", "CALLS": str(calls), "REAL_TESSERACT": shutil.which("tesseract")}
+    blocking = {
+        **env,
+        "PATH": f"{bin_dir}:{env['PATH']}",
+        "CALLS": str(calls),
+        "REAL_TESSERACT": shutil.which("tesseract"),
+    }
     args = [f"data={data}", f"out={out}", "iterations=0"]
-    first = subprocess.Popen([str(SCRIPT), *args, *FAST_OCR], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             env=blocking, start_new_session=True)
+    first = subprocess.Popen(
+        [str(SCRIPT), *args, *FAST_OCR],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=blocking,
+        start_new_session=True,
+    )
     try:
         deadline = time.time() + 120
         while len(list(calls.iterdir())) < 2 and first.poll() is None and time.time() < deadline:
@@ -216,8 +251,10 @@ def test_second_live_run_is_refused_and_a_killed_run_resumes(tmp_path):
 
         second = refine(*args, env=env)
         assert second.returncode == 2
-        assert second.stderr.strip() == (f"error: out={out} is in use by another running rubricloop-refine "
-                                         f"(it holds {out / '.lock'}); wait for it to finish or use another out=")
+        assert second.stderr.strip() == (
+            f"error: out={out} is in use by another running rubricloop-refine "
+            f"(it holds {out / '.lock'}); wait for it to finish or use another out="
+        )
     finally:
         os.killpg(first.pid, signal.SIGKILL)  # the run and its hanging tesseract
         first.wait(timeout=60)
@@ -229,7 +266,9 @@ def test_second_live_run_is_refused_and_a_killed_run_resumes(tmp_path):
 
     resumed = refine(*args, env=env)
     assert resumed.returncode == 0, resumed.stderr
-    assert resumed.stdout.splitlines()[0] == f"refining 2 of 3 items from {data} -> {out} (0 iterations, 1 already done)"
+    assert (
+        resumed.stdout.splitlines()[0] == f"refining 2 of 3 items from {data} -> {out} (0 iterations, 1 already done)"
+    )
     assert (out / "ok0" / "result.json").stat().st_mtime_ns == mtime
     assert all(answers(out, r["id"]) == ["yes"] for r in rows)
     assert not (out / ".tmp").exists() and list(system_tmp.iterdir()) == []
@@ -246,10 +285,13 @@ def test_license_is_an_spdx_expression():
     assert any(r.replace(" ", "").startswith("setuptools>=77") for r in meta["build-system"]["requires"])
 
 
-@pytest.mark.parametrize("make, reason", [
-    (lambda d: d / "none.jsonl", "cannot read rubric file (No such file or directory)"),
-    (lambda d: d, "cannot read rubric file (Is a directory)"),
-])
+@pytest.mark.parametrize(
+    "make, reason",
+    [
+        (lambda d: d / "none.jsonl", "cannot read rubric file (No such file or directory)"),
+        (lambda d: d, "cannot read rubric file (Is a directory)"),
+    ],
+)
 def test_unreadable_data_is_an_option_error(tmp_path, make, reason):
     data = make(tmp_path)
     proc = refine(f"data={data}", f"out={tmp_path / 'out'}", cwd=tmp_path)

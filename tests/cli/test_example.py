@@ -53,6 +53,7 @@ def test_manifest_corruptions():
 
 def test_corrupt_kinds():
     import random
+
     rng = random.Random(0)
     assert render.corrupt("Total", "missing", rng) == ""
     dropped, swapped, subbed = (render.corrupt("Revenue", k, rng) for k in ("drop", "swap", "substitute"))
@@ -64,7 +65,10 @@ def test_corrupt_kinds():
 @pytest.mark.skipif(not (render.SOURCE.exists() and render.FONT_DIR.exists()), reason="source or DejaVu fonts missing")
 def test_rerender_is_deterministic(tmp_path):
     render.main(["--out", str(tmp_path)])
-    assert json.loads((tmp_path / "manifest.json").read_text())["items"] == json.loads((EXAMPLE / "manifest.json").read_text())["items"]
+    assert (
+        json.loads((tmp_path / "manifest.json").read_text())["items"]
+        == json.loads((EXAMPLE / "manifest.json").read_text())["items"]
+    )
     for item_id in render.ITEM_IDS:
         a = np.asarray(Image.open(tmp_path / "images" / f"{item_id}.png"))
         b = np.asarray(Image.open(EXAMPLE / "images" / f"{item_id}.png"))
@@ -81,9 +85,23 @@ def test_verify_script_counts(tmp_path):
     (tmp_path / "m" / "manifest.json").write_text(json.dumps({"items": [entry]}))
     (tmp_path / "out" / "21").mkdir(parents=True)
     (tmp_path / "out" / "21" / "best.png").write_bytes((EXAMPLE / entry["image"]).read_bytes())
-    res = subprocess.run([sys.executable, str(ROOT / "scripts" / "verify_example.py"), "--out", str(tmp_path / "out"),
-                          "--manifest", str(tmp_path / "m" / "manifest.json"), "--engine", "tesseract",
-                          "--json", str(tmp_path / "r.json")], capture_output=True, text=True, timeout=120)
+    res = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "verify_example.py"),
+            "--out",
+            str(tmp_path / "out"),
+            "--manifest",
+            str(tmp_path / "m" / "manifest.json"),
+            "--engine",
+            "tesseract",
+            "--json",
+            str(tmp_path / "r.json"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert res.returncode == 0, res.stderr
     report = json.loads((tmp_path / "r.json").read_text())
     n_bad = sum(s["corrupted"] for s in entry["strings"])

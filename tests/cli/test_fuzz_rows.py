@@ -14,14 +14,14 @@ import signal
 from contextlib import contextmanager
 
 import pytest
+from fuzz_rows import make_cases, make_images, write_result_files
 from hydra import compose, initialize_config_module
 from PIL import Image
 
-from fuzz_rows import make_cases, make_images, write_result_files
 from refine.cli import run as refine_run
 from refine.loop import item_dir_names
-from rewards.eval.cli import run as eval_run
 from rewards.common.one_line import one_line
+from rewards.eval.cli import run as eval_run
 
 FAST_OCR = ("++judge.judges.0.second_psm=null", "++judge.judges.0.scale=1")
 
@@ -29,6 +29,7 @@ FAST_OCR = ("++judge.judges.0.second_psm=null", "++judge.judges.0.scale=1")
 @contextmanager
 def deadline(seconds: int):
     """Raise TimeoutError if the block runs longer than ``seconds`` (a hang is a failure)."""
+
     def on_alarm(*_):
         raise TimeoutError(f"still running after {seconds} s")
 
@@ -47,7 +48,7 @@ def config(name, overrides):
 
 
 def error_lines(stderr):
-    return [line[len("error: "):] for line in stderr.splitlines() if line.startswith("error: ")]
+    return [line[len("error: ") :] for line in stderr.splitlines() if line.startswith("error: ")]
 
 
 @pytest.mark.parametrize("seed, n, iterations, p_good_image", [(0, 240, 0, 0.3), (1, 24, 1, 1.0)])
@@ -76,7 +77,9 @@ def test_fuzzed_rows_through_refine(tmp_path, capsys, seed, n, iterations, p_goo
     assert [e for e in printed if e.startswith(f"{data}:")] == row_errors
 
     valid = {k + 1 for k, c in enumerate(cases) if not c.mutations and b"images/ok" in c.line}
-    assert not valid & set(lines), [e for e in row_errors if int(re.match(rf".*?:(\d+)", e[len(str(data)):]).group(1)) in valid]
+    assert not valid & set(lines), [
+        e for e in row_errors if int(re.match(r".*?:(\d+)", e[len(str(data)) :]).group(1)) in valid
+    ]
     dirs = dict(zip([it["id"] for it in summary["items"]], item_dir_names([it["id"] for it in summary["items"]])))
     finished = 0
     for it in summary["items"]:
@@ -146,8 +149,9 @@ def test_fuzzed_rows_and_images_through_eval_judging(tmp_path, capsys):
         if src.is_file():
             (folder / f"slides_text_{10_000 + k}.png").write_bytes(src.read_bytes())
     out = tmp_path / "out"
-    cfg = config("eval", ["benchmark=bizgeneval", f"data={data}", f"images={folder}", f"out={out}", "report=false",
-                          *FAST_OCR])
+    cfg = config(
+        "eval", ["benchmark=bizgeneval", f"data={data}", f"images={folder}", f"out={out}", "report=false", *FAST_OCR]
+    )
     with deadline(90):
         code = eval_run(cfg)
     stdout, stderr = capsys.readouterr()

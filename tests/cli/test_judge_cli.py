@@ -15,9 +15,11 @@ from rewards.eval.judge_cli import run
 SCRIPT = Path(sys.executable).with_name("rubricloop-judge")
 ENV = {**os.environ, "WANDB_MODE": "disabled", "OMP_NUM_THREADS": "1"}
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
-QUESTIONS = ['Is the slide title exactly "Quarterly Revenue"?',
-             'Does the footer read exactly "Annual Outlook"?',
-             "Is the background a light colour?"]
+QUESTIONS = [
+    'Is the slide title exactly "Quarterly Revenue"?',
+    'Does the footer read exactly "Annual Outlook"?',
+    "Is the background a light colour?",
+]
 
 
 def page(path: Path, text: str) -> None:
@@ -27,16 +29,26 @@ def page(path: Path, text: str) -> None:
 
 
 def bizgeneval_row(item_id: str, image: str) -> dict:
-    return {"id": item_id, "domain": "slides", "dimension": "text", "prompt": "a slide", "questions": QUESTIONS,
-            "easy_qidxs": [1], "hard_qidxs": [2, 3], "image": image}
+    return {
+        "id": item_id,
+        "domain": "slides",
+        "dimension": "text",
+        "prompt": "a slide",
+        "questions": QUESTIONS,
+        "easy_qidxs": [1],
+        "hard_qidxs": [2, 3],
+        "image": image,
+    }
 
 
 def write_data(tmp_path: Path) -> Path:
     page(tmp_path / "good.png", "Quarterly Revenue")
     (tmp_path / "corrupt.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00garbage")
-    lines = [json.dumps(bizgeneval_row("good", "good.png")),
-             '{"id": "half-a-line", "questions": ',
-             json.dumps(bizgeneval_row("broken", "corrupt.png"))]
+    lines = [
+        json.dumps(bizgeneval_row("good", "good.png")),
+        '{"id": "half-a-line", "questions": ',
+        json.dumps(bizgeneval_row("broken", "corrupt.png")),
+    ]
     data = tmp_path / "data.jsonl"
     data.write_text("\n".join(lines) + "\n")
     return data
@@ -44,8 +56,13 @@ def write_data(tmp_path: Path) -> Path:
 
 def test_bad_row_and_corrupt_image_fail_alone_and_the_rest_is_judged(tmp_path):
     data, out = write_data(tmp_path), tmp_path / "out"
-    proc = subprocess.run([str(SCRIPT), f"data={data}", f"out={out}", "benchmark=bizgeneval"],
-                          capture_output=True, text=True, env=ENV, timeout=600)
+    proc = subprocess.run(
+        [str(SCRIPT), f"data={data}", f"out={out}", "benchmark=bizgeneval"],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=600,
+    )
     assert proc.returncode == 1, proc.stderr
     errors = [ln for ln in proc.stderr.splitlines() if ln.startswith("error: ")]
     assert len(errors) == 2, proc.stderr
@@ -105,8 +122,15 @@ def test_option_errors_exit_2(tmp_path, capsys):
         (tmp_path / "file").write_text("x")
         assert run(compose("judge_run", overrides=[f"data={tmp_path / 'd.jsonl'}", f"out={tmp_path / 'file'}"])) == 2
         assert "is an existing file" in capsys.readouterr().err
-        assert run(compose("judge_run", overrides=[f"data={tmp_path / 'd.jsonl'}", f"out={tmp_path / 'o'}",
-                                                   "benchmark=genexam"])) == 2
+        assert (
+            run(
+                compose(
+                    "judge_run",
+                    overrides=[f"data={tmp_path / 'd.jsonl'}", f"out={tmp_path / 'o'}", "benchmark=genexam"],
+                )
+            )
+            == 2
+        )
 
 
 def test_option_errors_leave_no_out_and_name_the_option(tmp_path, capsys):
@@ -114,14 +138,18 @@ def test_option_errors_leave_no_out_and_name_the_option(tmp_path, capsys):
     exit 2 with one line, and Hydra creates no out folder before the check."""
     (tmp_path / "afile").write_text("x")
     (tmp_path / "empty.jsonl").write_text("\n")
-    cases = [(["data=bad.jsonl", "out=afile"], "error: out=afile: is an existing file, not a folder"),
-             (["data=bad.jsonl", "out=o", "limit=-3"], "error: limit must be an integer >= 1 or null, got -3")]
+    cases = [
+        (["data=bad.jsonl", "out=afile"], "error: out=afile: is an existing file, not a folder"),
+        (["data=bad.jsonl", "out=o", "limit=-3"], "error: limit must be an integer >= 1 or null, got -3"),
+    ]
     for args, line in cases:
         proc = subprocess.run([str(SCRIPT), *args], cwd=tmp_path, capture_output=True, text=True, env=ENV, timeout=300)
         assert (proc.returncode, proc.stderr) == (2, line + "\n")
     with initialize_config_module("conf", version_base="1.3"):
-        for data, line in (("nope.jsonl", "error: data=nope.jsonl: cannot read rubric file (No such file or directory)"),
-                           ("empty.jsonl", "error: data=empty.jsonl holds no items")):
+        for data, line in (
+            ("nope.jsonl", "error: data=nope.jsonl: cannot read rubric file (No such file or directory)"),
+            ("empty.jsonl", "error: data=empty.jsonl holds no items"),
+        ):
             cwd = os.getcwd()
             os.chdir(tmp_path)
             try:
@@ -156,8 +184,10 @@ def test_lock_names_rubricloop_judge_and_temp_files_stay_in_out(tmp_path, capsys
         with FileLock(out / ".lock", timeout=0):
             capsys.readouterr()
             assert run(cfg) == 2
-        assert capsys.readouterr().err == (f"error: out={out} is in use by another running rubricloop-judge (it holds "
-                                           f"{out / '.lock'}); wait for it to finish or use another out=\n")
+        assert capsys.readouterr().err == (
+            f"error: out={out} is in use by another running rubricloop-judge (it holds "
+            f"{out / '.lock'}); wait for it to finish or use another out=\n"
+        )
         assert run(cfg) == 0
     assert seen == [str(out / ".tmp")] and tempfile.gettempdir() != str(out / ".tmp")
     assert not (out / ".tmp").exists() and (out / "judge.log").is_file() and (out / ".hydra" / "config.yaml").is_file()

@@ -51,8 +51,13 @@ def test_bad_input_fails_alone_and_exits_nonzero(tmp_path):
     ]
     data = write_data(tmp_path, rows)
     out = tmp_path / "out"
-    proc = subprocess.run([str(SCRIPT), f"data={data}", f"out={out}", "iterations=1"],
-                          capture_output=True, text=True, env=ENV, timeout=600)
+    proc = subprocess.run(
+        [str(SCRIPT), f"data={data}", f"out={out}", "iterations=1"],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=600,
+    )
     assert proc.returncode == 1, proc.stderr
     errors = [line for line in proc.stderr.splitlines() if line.startswith("error: ")]
     assert any(f"{data}:4: malformed JSON" in e for e in errors)
@@ -72,8 +77,14 @@ def test_ctrl_c_keeps_finished_items_and_rerun_resumes(tmp_path):
     out = tmp_path / "out"
     cmd = [str(SCRIPT), f"data={data}", f"out={out}", "iterations=1"]
     # a job started in the background (`cmd &`, nohup) inherits SIGINT ignored: give the child the default
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    proc = subprocess.Popen(
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     deadline = time.time() + 900  # a loaded machine may take minutes for the first item
     while not list(out.glob("*/result.json")) and time.time() < deadline and proc.poll() is None:
         time.sleep(0.2)
@@ -93,22 +104,36 @@ def test_ctrl_c_keeps_finished_items_and_rerun_resumes(tmp_path):
     for name, mtime in finished.items():
         assert (out / name / "result.json").stat().st_mtime_ns == mtime  # skipped, not redone
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["n_finished"] == 3 and [it["id"] for it in summary["items"]] == [str(r["id"]) for r in example_rows(3)]
+    assert summary["n_finished"] == 3 and [it["id"] for it in summary["items"]] == [
+        str(r["id"]) for r in example_rows(3)
+    ]
     assert summary["complete"] is True
 
 
-@pytest.mark.parametrize("option, message", [
-    ("iterations=-1", "error: iterations must be an integer >= 0, got -1"),
-    ("keep_best_by=foo", "error: keep_best_by must be one of"),
-    ("limit=0", "error: limit must be an integer >= 1 or null, got 0"),
-    ("judge_outage=0", "error: judge_outage must be a number in (0, 1], got 0"),
-    ("judge=nonexist", "error: In 'refine': Could not find 'judge/nonexist' Available options in 'judge': ocr "),
-    ("foo=1", "error: Could not override 'foo'. To append to your config use +foo=1"),
-    ("judge.judges.1.base_url=x", "error: Error merging override judge.judges.1.base_url=x (list index out of range)"),
-])
+@pytest.mark.parametrize(
+    "option, message",
+    [
+        ("iterations=-1", "error: iterations must be an integer >= 0, got -1"),
+        ("keep_best_by=foo", "error: keep_best_by must be one of"),
+        ("limit=0", "error: limit must be an integer >= 1 or null, got 0"),
+        ("judge_outage=0", "error: judge_outage must be a number in (0, 1], got 0"),
+        ("judge=nonexist", "error: In 'refine': Could not find 'judge/nonexist' Available options in 'judge': ocr "),
+        ("foo=1", "error: Could not override 'foo'. To append to your config use +foo=1"),
+        (
+            "judge.judges.1.base_url=x",
+            "error: Error merging override judge.judges.1.base_url=x (list index out of range)",
+        ),
+    ],
+)
 def test_bad_options_are_one_line_and_exit_2(tmp_path, option, message):
-    proc = subprocess.run([str(SCRIPT), f"out={tmp_path / 'out'}", option], capture_output=True, text=True, env=ENV,
-                          timeout=300, cwd=tmp_path)
+    proc = subprocess.run(
+        [str(SCRIPT), f"out={tmp_path / 'out'}", option],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=300,
+        cwd=tmp_path,
+    )
     assert proc.returncode == 2
     assert proc.stderr.strip().startswith(message) and len(proc.stderr.strip().splitlines()) == 1
     assert list(tmp_path.iterdir()) == []  # a rejected run leaves no out/, .hydra or refine.log
@@ -117,13 +142,26 @@ def test_bad_options_are_one_line_and_exit_2(tmp_path, option, message):
 def test_rerun_with_another_component_is_refused(tmp_path):
     data = write_data(tmp_path, example_rows(1))
     out = tmp_path / "out"
-    first = subprocess.run([str(SCRIPT), f"data={data}", f"out={out}", "iterations=0"], capture_output=True, text=True, env=ENV, timeout=300)
+    first = subprocess.run(
+        [str(SCRIPT), f"data={data}", f"out={out}", "iterations=0"],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=300,
+    )
     assert first.returncode == 0, first.stderr
-    again = subprocess.run([str(SCRIPT), f"data={data}", f"out={out}", "iterations=0", "editor=tiny"],
-                           capture_output=True, text=True, env=ENV, timeout=300)
+    again = subprocess.run(
+        [str(SCRIPT), f"data={data}", f"out={out}", "iterations=0", "editor=tiny"],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=300,
+    )
     assert again.returncode == 2
-    assert again.stderr.splitlines()[-1] == (f"error: {out} holds a run made with another editor (see {out / 'run.json'}); "
-                                             "use those settings to resume, or a new out=")
+    assert again.stderr.splitlines()[-1] == (
+        f"error: {out} holds a run made with another editor (see {out / 'run.json'}); "
+        "use those settings to resume, or a new out="
+    )
 
 
 def run_in_process(tmp_path, *overrides):
@@ -192,8 +230,12 @@ def test_resume_may_add_a_verdict_cache_but_not_change_iterations(tmp_path, monk
     out = tmp_path / "out"
     assert run_in_process(tmp_path, f"data={data}", f"out={out}", "iterations=0") == 1
     capsys.readouterr()
-    assert run_in_process(tmp_path, f"data={data}", f"out={out}", "iterations=0",
-                          f"judge.cache={tmp_path / 'verdicts.sqlite'}") == 1
+    assert (
+        run_in_process(
+            tmp_path, f"data={data}", f"out={out}", "iterations=0", f"judge.cache={tmp_path / 'verdicts.sqlite'}"
+        )
+        == 1
+    )
     assert error_lines(capsys.readouterr().err) == [f"error: item {example_rows(1)[0]['id']}: not refined in this test"]
     assert (tmp_path / "verdicts.sqlite").exists()
     assert run_in_process(tmp_path, f"data={data}", f"out={out}", "iterations=1") == 2

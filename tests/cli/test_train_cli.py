@@ -19,9 +19,17 @@ from training.data import make_dataset, write_jsonl
 ROOT = Path(__file__).resolve().parents[2]
 EXE = Path(sys.executable).parent / "rubricloop-train"
 TINY = [
-    "model=tiny_sd3", "trainer.num_steps=1", "trainer.prompts_per_step=1", "trainer.group_size=2",
-    "trainer.batch_size=2", "trainer.train_sampling_steps=2", "trainer.eval_sampling_steps=2",
-    "trainer.num_eval_prompts=1", "trainer.lora_rank=2", "trainer.lora_alpha=2", "data.n=16",
+    "model=tiny_sd3",
+    "trainer.num_steps=1",
+    "trainer.prompts_per_step=1",
+    "trainer.group_size=2",
+    "trainer.batch_size=2",
+    "trainer.train_sampling_steps=2",
+    "trainer.eval_sampling_steps=2",
+    "trainer.num_eval_prompts=1",
+    "trainer.lora_rank=2",
+    "trainer.lora_alpha=2",
+    "data.n=16",
     "trainer.run_name=cli",
 ]
 
@@ -41,7 +49,12 @@ class NaNReward:
 
 
 def train_cli(tmp_path, *overrides):
-    env = {**os.environ, "WANDB_MODE": "disabled", "PYTHONPATH": f"{ROOT}:{ROOT / 'tests' / 'cli'}", "HYDRA_FULL_ERROR": ""}
+    env = {
+        **os.environ,
+        "WANDB_MODE": "disabled",
+        "PYTHONPATH": f"{ROOT}:{ROOT / 'tests' / 'cli'}",
+        "HYDRA_FULL_ERROR": "",
+    }
     args = [str(EXE), *TINY, f"trainer.output_dir={tmp_path}", *overrides]
     return subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
 
@@ -54,30 +67,52 @@ def only_reward(cls_name):
 @pytest.mark.parametrize(
     "overrides, line",
     [
-        (["trainer.group_size=1"],
-         "bad GRPO config: group_size must be >= 2 (GRPO compares images of one prompt), got 1; "
-         "prompts_per_step * group_size = 1 must be divisible by batch_size=2"),
-        (["model=sd4_ultra"],
-         "unknown model preset 'sd4_ultra'; choose one of: flux_dev, qwen_image, sana, sd35_medium, tiny_flux, "
-         "tiny_qwen_image, tiny_sana, tiny_sd3"),
-        (["trainer.lr=abc", "trainer.num_steps=1.5"],
-         "trainer.num_steps must be int, got 1.5; trainer.lr must be float, got 'abc'"),
+        (
+            ["trainer.group_size=1"],
+            "bad GRPO config: group_size must be >= 2 (GRPO compares images of one prompt), got 1; "
+            "prompts_per_step * group_size = 1 must be divisible by batch_size=2",
+        ),
+        (
+            ["model=sd4_ultra"],
+            "unknown model preset 'sd4_ultra'; choose one of: flux_dev, qwen_image, sana, sd35_medium, tiny_flux, "
+            "tiny_qwen_image, tiny_sana, tiny_sd3",
+        ),
+        (
+            ["trainer.lr=abc", "trainer.num_steps=1.5"],
+            "trainer.num_steps must be int, got 1.5; trainer.lr must be float, got 'abc'",
+        ),
         (["trainer.num_steps=0"], "bad GRPO config: num_steps must be >= 1, got 0"),
-        (["trainer.batch_size=0", "trainer.save_every=0", "trainer.grad_accum=0"],
-         "bad GRPO config: batch_size must be >= 1, got 0; grad_accum must be >= 1, got 0; save_every must be >= 1, got 0"),
+        (
+            ["trainer.batch_size=0", "trainer.save_every=0", "trainer.grad_accum=0"],
+            "bad GRPO config: batch_size must be >= 1, got 0; grad_accum must be >= 1, got 0; save_every must be >= 1, got 0",
+        ),
         (["rewards.ocr.weight=abc"], "rewards.ocr.weight must be a number, got 'abc'"),
-        (["wandb.mode=sometimes"], "bad GRPO config: wandb_mode must be 'auto', 'online', 'offline' or 'disabled', got 'sometimes'"),
-        (["data.n=10"],
-         "bad GRPO config: the validation split is empty (data.n * data.val_fraction rounds to 0): raise data.n or data.val_fraction"),
-        (["trainer.lora_rnak=4"],
-         "Could not override 'trainer.lora_rnak'. To append to your config use +trainer.lora_rnak=4 "
-         "(Key 'lora_rnak' is not in struct)"),
-        (["+trainer.lora_rnak=4"], "trainer: unknown field(s) ['lora_rnak']; training.grpo.GRPOConfig has no such field"),
-        (only_reward("WrongLength"),
-         "reward check on 2 grey 16x16 images before step 1: reward function 'bad' returned 1 values for 2 samples"),
-        (only_reward("NaNReward"),
-         "reward check on 2 grey 16x16 images before step 1: reward function 'bad' returned nan for sample 0; "
-         "return None for no reward"),
+        (
+            ["wandb.mode=sometimes"],
+            "bad GRPO config: wandb_mode must be 'auto', 'online', 'offline' or 'disabled', got 'sometimes'",
+        ),
+        (
+            ["data.n=10"],
+            "bad GRPO config: the validation split is empty (data.n * data.val_fraction rounds to 0): raise data.n or data.val_fraction",
+        ),
+        (
+            ["trainer.lora_rnak=4"],
+            "Could not override 'trainer.lora_rnak'. To append to your config use +trainer.lora_rnak=4 "
+            "(Key 'lora_rnak' is not in struct)",
+        ),
+        (
+            ["+trainer.lora_rnak=4"],
+            "trainer: unknown field(s) ['lora_rnak']; training.grpo.GRPOConfig has no such field",
+        ),
+        (
+            only_reward("WrongLength"),
+            "reward check on 2 grey 16x16 images before step 1: reward function 'bad' returned 1 values for 2 samples",
+        ),
+        (
+            only_reward("NaNReward"),
+            "reward check on 2 grey 16x16 images before step 1: reward function 'bad' returned nan for sample 0; "
+            "return None for no reward",
+        ),
     ],
 )
 def test_bad_config_ends_with_one_line_and_exit_2(tmp_path, overrides, line):
@@ -102,7 +137,11 @@ def test_one_step_run_with_default_rewards_writes_a_checkpoint(tmp_path):
     out = train_cli(tmp_path)
     assert out.returncode == 0, out.stderr
     # the prompts are longer than CLIP's 77 and T5's 16 tokens: no truncation or torchvision notices
-    noise = [line for line in out.stderr.splitlines() if "truncated" in line or "torchvision" in line or "Token indices" in line]
+    noise = [
+        line
+        for line in out.stderr.splitlines()
+        if "truncated" in line or "torchvision" in line or "Token indices" in line
+    ]
     assert not noise, noise[:3]
     ckpt = tmp_path / "cli" / "step_1"
     assert (ckpt / STATE_FILE).exists()
@@ -119,8 +158,10 @@ def test_one_step_run_with_default_rewards_writes_a_checkpoint(tmp_path):
     # a second fresh run into the same folder would let keep_last delete its own new checkpoints
     again = train_cli(tmp_path)
     assert again.returncode == 2
-    assert again.stderr.splitlines() == [f"rubricloop-train: bad GRPO config: {tmp_path}/cli already holds checkpoints: "
-                                         "continue it with resume=true, or start a new run with another trainer.run_name"]
+    assert again.stderr.splitlines() == [
+        f"rubricloop-train: bad GRPO config: {tmp_path}/cli already holds checkpoints: "
+        "continue it with resume=true, or start a new run with another trainer.run_name"
+    ]
 
 
 def test_learning_task_preset_composes():
@@ -128,8 +169,8 @@ def test_learning_task_preset_composes():
     alone, and trainer fields GRPOConfig accepts."""
     from hydra import compose, initialize_config_module
 
-    from training.grpo import GRPOConfig
     from rewards.toy_rewards import MeanRedness
+    from training.grpo import GRPOConfig
 
     with initialize_config_module(config_module="conf", version_base="1.3"):
         cfg = compose("train", overrides=["+experiment=tiny_redness"])

@@ -5,9 +5,9 @@ import json
 import hydra.utils
 import numpy as np
 import pytest
+from chat_server import ChatServer, Reply, ok
 from PIL import Image
 
-from chat_server import ChatServer, Reply, ok
 from refine.writers.llm import LLMInstructionWriter, WriterError, parse_instructions
 from rewards.rubric import Check, Criterion, Item, Rubric, TextExpectation, Verdict
 
@@ -17,8 +17,11 @@ TITLE = Check("t1", 'The title reads "Q3 Revenue".', expects=(TextExpectation("Q
 TITLE_BOLD = Check("t2", "The title is bold.")
 BARS = Check("c1", "There are three bars.")
 LEGEND = Check("l1", "The legend is at the bottom.")
-ITEM = Item("slide-7", "A slide titled Q3 Revenue with a 3-bar chart and a bottom legend.", Rubric((
-    Criterion("title", (TITLE, TITLE_BOLD)), Criterion("chart", (BARS,)), Criterion("legend", (LEGEND,)))))
+ITEM = Item(
+    "slide-7",
+    "A slide titled Q3 Revenue with a 3-bar chart and a bottom legend.",
+    Rubric((Criterion("title", (TITLE, TITLE_BOLD)), Criterion("chart", (BARS,)), Criterion("legend", (LEGEND,)))),
+)
 
 
 def no(check, reason):
@@ -38,29 +41,34 @@ def test_request_groups_failures_per_criterion_and_reply_is_parsed():
     (seen,) = server.seen
     assert seen.body["model"] == "writer-m" and seen.body["temperature"] == 0
     assert "one imperative instruction" in seen.body["messages"][0]["content"]
-    expected = "\n".join([
-        "Original prompt:",
-        ITEM.prompt,
-        "",
-        "Failed checks, by criterion:",
-        "Criterion 1: title",
-        '  - The title reads "Q3 Revenue". [required text: "Q3 Revenue"] (judge: read "Q3 Revenu")',
-        "  - The title is bold.",
-        "Criterion 2: legend",
-        "  - The legend is at the bottom. (judge: legend is on the right)",
-        "",
-        "Write 2 instruction(s), one per criterion, in this order.",
-    ])
+    expected = "\n".join(
+        [
+            "Original prompt:",
+            ITEM.prompt,
+            "",
+            "Failed checks, by criterion:",
+            "Criterion 1: title",
+            '  - The title reads "Q3 Revenue". [required text: "Q3 Revenue"] (judge: read "Q3 Revenu")',
+            "  - The title is bold.",
+            "Criterion 2: legend",
+            "  - The legend is at the bottom. (judge: legend is on the right)",
+            "",
+            "Write 2 instruction(s), one per criterion, in this order.",
+        ]
+    )
     assert seen.text == expected
     assert np.array_equal(np.asarray(seen.image.convert("RGB")), np.asarray(image))
 
 
-@pytest.mark.parametrize("reply", [
-    '{"instructions": ["only one"]}',
-    '{"instructions": ["one", "  "]}',
-    '{"steps": ["a", "b"]}',
-    "Make the title bold and move the legend.",
-])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        '{"instructions": ["only one"]}',
+        '{"instructions": ["one", "  "]}',
+        '{"steps": ["a", "b"]}',
+        "Make the title bold and move the legend.",
+    ],
+)
 def test_reply_without_one_instruction_per_criterion_raises(reply):
     with ChatServer(lambda seen, n: ok(reply)) as server:
         writer = LLMInstructionWriter(base_url=server.base_url, model="m", **FAST)
@@ -93,6 +101,8 @@ def test_parse_instructions_accepts_objects_and_normalises_whitespace():
 
 
 def test_hydra_instantiates_writer():
-    writer = hydra.utils.instantiate({"_target_": "refine.writers.llm.LLMInstructionWriter", "model": "w", "max_tokens": 64})
+    writer = hydra.utils.instantiate(
+        {"_target_": "refine.writers.llm.LLMInstructionWriter", "model": "w", "max_tokens": 64}
+    )
     assert writer.name == "llm:w" and writer.max_tokens == 64
     assert writer.client.url == "http://127.0.0.1:8000/v1/chat/completions"

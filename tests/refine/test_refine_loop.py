@@ -65,8 +65,10 @@ class PaintFirstFailure:
 
 
 def colour_item(item_id, image_path, withheld_check=False):
-    checks = [Check("top", "Is the top half red?", tag="colour:top:red"),
-              Check("bottom", "Is the bottom half blue?", tag="colour:bottom:blue")]
+    checks = [
+        Check("top", "Is the top half red?", tag="colour:top:red"),
+        Check("bottom", "Is the bottom half blue?", tag="colour:bottom:blue"),
+    ]
     criteria = [Criterion("colours", tuple(checks))]
     if withheld_check:
         criteria.append(Criterion("style", (Check("style", "Is it elegant?"),)))
@@ -120,7 +122,8 @@ def test_best_iteration_is_kept_when_an_edit_makes_things_worse(tmp_path):
     a[:8] = COLOURS["red"]
     Image.fromarray(a).save(start)
     [res] = RefineLoop(ColourJudge(), TemplateWriter(), Vandal(), iterations=2).run(
-        [colour_item("a", start)], tmp_path / "out")["items"]
+        [colour_item("a", start)], tmp_path / "out"
+    )["items"]
     assert [s["pass_rate"] for s in res["scores"]] == [0.5, 0.0, 0.0]
     assert res["best_iteration"] == 0 and res["stop_reason"] == "iterations"
     best = np.asarray(Image.open(tmp_path / "out" / "a" / "best.png"))
@@ -130,10 +133,15 @@ def test_best_iteration_is_kept_when_an_edit_makes_things_worse(tmp_path):
 def test_bad_images_fail_alone_and_are_recorded(tmp_path, white_png):
     corrupt = tmp_path / "corrupt.png"
     corrupt.write_bytes(b"\x89PNG\r\n\x1a\n not really a png")
-    items = [colour_item("missing", tmp_path / "nope.png"), colour_item("corrupt", corrupt),
-             colour_item("good", white_png), Item("nogen", "p", colour_item("x", None).rubric)]
+    items = [
+        colour_item("missing", tmp_path / "nope.png"),
+        colour_item("corrupt", corrupt),
+        colour_item("good", white_png),
+        Item("nogen", "p", colour_item("x", None).rubric),
+    ]
     summary = RefineLoop(ColourJudge(), TemplateWriter(), PaintFirstFailure()).run(
-        items, tmp_path / "out", load_errors=["data.jsonl:7: malformed JSON"])
+        items, tmp_path / "out", load_errors=["data.jsonl:7: malformed JSON"]
+    )
     errors = summary["errors"]
     assert errors[0] == "data.jsonl:7: malformed JSON"
     assert any(e.startswith("item missing: image not found") for e in errors)
@@ -184,12 +192,15 @@ def test_corrupt_result_json_is_redone_and_other_settings_refused(tmp_path, whit
     summary = RefineLoop(judge, TemplateWriter(), PaintFirstFailure()).run([colour_item("a", white_png)], out)
     assert judge.calls == 3 and summary["n_finished"] == 1
     with pytest.raises(ValueError, match="holds a run made with iterations=3 .see .*run.json.; use those settings"):
-        RefineLoop(ColourJudge(), TemplateWriter(), PaintFirstFailure(), iterations=1).run([colour_item("a", white_png)], out)
+        RefineLoop(ColourJudge(), TemplateWriter(), PaintFirstFailure(), iterations=1).run(
+            [colour_item("a", white_png)], out
+        )
 
 
 def test_withheld_reasons_are_counted(tmp_path, white_png):
     summary = RefineLoop(ColourJudge(), TemplateWriter(), PaintFirstFailure()).run(
-        [colour_item("a", white_png, withheld_check=True)], tmp_path / "out")
+        [colour_item("a", white_png, withheld_check=True)], tmp_path / "out"
+    )
     assert summary["withheld"] == {"not a colour check": 3}  # judged 3 times: 0 -> 1/2 -> 1 of the colours
 
 
@@ -204,25 +215,48 @@ class FlakyJudge(ColourJudge):
 
     def judge(self, images, prompts, checks):
         good = super().judge(images, prompts, checks)
-        return [[Verdict(v.check_id, "withheld", self.name, "request failed: http://x/v1: ConnectionError: refused")
-                 if v.check_id in self.down else Verdict(v.check_id, v.answer, self.name, v.reason) for v in vs]
-                for vs in good]
+        return [
+            [
+                Verdict(v.check_id, "withheld", self.name, "request failed: http://x/v1: ConnectionError: refused")
+                if v.check_id in self.down
+                else Verdict(v.check_id, v.answer, self.name, v.reason)
+                for v in vs
+            ]
+            for vs in good
+        ]
 
 
-@pytest.mark.parametrize("down, outage, error", [
-    ({"top", "bottom"}, 1.0, "item a: judge flaky failed on 2 of 2 checks sent to it "
-                             "(request failed: http://x/v1: ConnectionError: refused)"),
-    ({"top"}, 1.0, None),    # 1 of 2 failed: under the default threshold (all of them)
-    ({"top"}, 0.5, "item a: judge flaky failed on 1 of 2 checks sent to it "
-                   "(request failed: http://x/v1: ConnectionError: refused)"),
-])
+@pytest.mark.parametrize(
+    "down, outage, error",
+    [
+        (
+            {"top", "bottom"},
+            1.0,
+            "item a: judge flaky failed on 2 of 2 checks sent to it "
+            "(request failed: http://x/v1: ConnectionError: refused)",
+        ),
+        ({"top"}, 1.0, None),  # 1 of 2 failed: under the default threshold (all of them)
+        (
+            {"top"},
+            0.5,
+            "item a: judge flaky failed on 1 of 2 checks sent to it "
+            "(request failed: http://x/v1: ConnectionError: refused)",
+        ),
+    ],
+)
 def test_a_judge_outage_fails_the_item_over_the_threshold(tmp_path, white_png, down, outage, error):
     out = tmp_path / "out"
-    summary = RefineLoop(FlakyJudge(down), TemplateWriter(), PaintFirstFailure(), iterations=0,
-                         judge_outage=outage).run([colour_item("a", white_png)], out)
+    summary = RefineLoop(
+        FlakyJudge(down), TemplateWriter(), PaintFirstFailure(), iterations=0, judge_outage=outage
+    ).run([colour_item("a", white_png)], out)
     [res] = summary["items"]
-    assert res["error"] == error and res["judges"] == {"flaky": {"checks": 2, "failed": len(down), "last_error":
-                                                                  "request failed: http://x/v1: ConnectionError: refused"}}
+    assert res["error"] == error and res["judges"] == {
+        "flaky": {
+            "checks": 2,
+            "failed": len(down),
+            "last_error": "request failed: http://x/v1: ConnectionError: refused",
+        }
+    }
     assert summary["judges"]["flaky"]["items_failed"] == (error is not None)
     assert summary["n_failed"] == (error is not None) and (out / "a" / "result.json").exists() == (error is None)
 
@@ -230,7 +264,9 @@ def test_a_judge_outage_fails_the_item_over_the_threshold(tmp_path, white_png, d
 def test_call_error_reads_the_verdicts_own_judge_part_of_a_router_reason():
     joined = Verdict("1", "withheld", "vlm:m", "ocr: expected text not read; vlm:m: request failed: HTTP 503")
     assert call_error(joined) == "request failed: HTTP 503"
-    assert call_error(Verdict("1", "withheld", "ocr", "OCR failed: tesseract failed: not installed")).startswith("OCR failed")
+    assert call_error(Verdict("1", "withheld", "ocr", "OCR failed: tesseract failed: not installed")).startswith(
+        "OCR failed"
+    )
     assert call_error(Verdict("1", "withheld", "vlm:m", "ocr: request failed here; vlm:m: no yes/no answer")) is None
     assert call_error(Verdict("1", "no", "vlm:m", "request failed")) is None
 
@@ -238,13 +274,23 @@ def test_call_error_reads_the_verdicts_own_judge_part_of_a_router_reason():
 def test_cached_verdicts_made_no_call_and_do_not_hide_an_outage(tmp_path, white_png):
     class CachedTop(FlakyJudge):
         def judge(self, images, prompts, checks):
-            return [[Verdict(v.check_id, "no", self.name, "cached answer", {"cached": True}) if v.check_id == "top" else v
-                     for v in vs] for vs in super().judge(images, prompts, checks)]
+            return [
+                [
+                    Verdict(v.check_id, "no", self.name, "cached answer", {"cached": True})
+                    if v.check_id == "top"
+                    else v
+                    for v in vs
+                ]
+                for vs in super().judge(images, prompts, checks)
+            ]
 
     summary = RefineLoop(CachedTop({"bottom"}), TemplateWriter(), PaintFirstFailure(), iterations=0).run(
-        [colour_item("a", white_png)], tmp_path / "out")
+        [colour_item("a", white_png)], tmp_path / "out"
+    )
     [res] = summary["items"]
-    assert res["judges"]["flaky"]["checks"] == 1 and res["error"].startswith("item a: judge flaky failed on 1 of 1 checks")
+    assert res["judges"]["flaky"]["checks"] == 1 and res["error"].startswith(
+        "item a: judge flaky failed on 1 of 1 checks"
+    )
 
 
 class InterruptedJudge(ColourJudge):
@@ -258,7 +304,8 @@ def test_ctrl_c_before_any_item_finished_still_writes_an_incomplete_summary(tmp_
     out = tmp_path / "out"
     with pytest.raises(KeyboardInterrupt):
         RefineLoop(InterruptedJudge(), TemplateWriter(), PaintFirstFailure()).run(
-            [colour_item("a", white_png), colour_item("b", white_png)], out, ["data.jsonl:3: malformed JSON"])
+            [colour_item("a", white_png), colour_item("b", white_png)], out, ["data.jsonl:3: malformed JSON"]
+        )
     summary = json.loads((out / "summary.json").read_text())
     assert summary["complete"] is False and summary["n_finished"] == 0 and summary["items"] == []
     assert summary["errors"] == ["data.jsonl:3: malformed JSON"] and summary["n_failed"] == 1
@@ -285,9 +332,11 @@ def test_items_are_seeded_by_their_index_in_the_data_not_in_the_shard(tmp_path, 
     for shard in (None, "1/2"):
         editor = SeedEditor()
         indices, part = zip(*select_shard(items, shard))
-        RefineLoop(ColourJudge(), TemplateWriter(), editor, seed=7).run(list(part), tmp_path / str(shard), indices=indices)
+        RefineLoop(ColourJudge(), TemplateWriter(), editor, seed=7).run(
+            list(part), tmp_path / str(shard), indices=indices
+        )
         # two edits per item (white -> top red -> bottom blue): seeds 7 + 1000 * index + 1, + 2
         assert len(editor.seeds) == 2 * len(part)
-        seeds[shard] = {it.id: editor.seeds[2 * k: 2 * k + 2] for k, it in enumerate(part)}
+        seeds[shard] = {it.id: editor.seeds[2 * k : 2 * k + 2] for k, it in enumerate(part)}
     assert seeds[None]["i3"] == [3008, 3009]
     assert seeds["1/2"] == {k: seeds[None][k] for k in ("i1", "i3")} == {"i1": [1008, 1009], "i3": [3008, 3009]}

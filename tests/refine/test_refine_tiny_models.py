@@ -13,11 +13,29 @@ from PIL import Image
 
 from refine.cli import run
 
-ROW = {"id": "deck/1", "prompt": "A slide titled \"Q3 Revenue\" with a blue bar chart", "criteria": [
-    {"name": "title", "checks": [{"id": "title", "question": "Does the title read exactly 'Q3 Revenue'?",
-                                  "expects": [{"text": "Q3 Revenue", "region": "top"}]}]},
-    {"name": "chart", "checks": [{"id": "bars", "question": "Is there a bar chart?"},
-                                 {"id": "blue", "question": "Are the bars blue?"}]}]}
+ROW = {
+    "id": "deck/1",
+    "prompt": 'A slide titled "Q3 Revenue" with a blue bar chart',
+    "criteria": [
+        {
+            "name": "title",
+            "checks": [
+                {
+                    "id": "title",
+                    "question": "Does the title read exactly 'Q3 Revenue'?",
+                    "expects": [{"text": "Q3 Revenue", "region": "top"}],
+                }
+            ],
+        },
+        {
+            "name": "chart",
+            "checks": [
+                {"id": "bars", "question": "Is there a bar chart?"},
+                {"id": "blue", "question": "Are the bars blue?"},
+            ],
+        },
+    ],
+}
 
 
 @pytest.mark.parametrize("editor", ["tiny", "tiny_qwen_image_edit", "tiny_instruct_pix2pix"])
@@ -27,10 +45,23 @@ def test_tiny_loop(tmp_path, monkeypatch, editor):
     data.write_text(json.dumps(ROW) + "\n")
     out = tmp_path / "out"
     with initialize_config_module("conf", version_base="1.3"):
-        cfg = compose("refine", overrides=[
-            f"data={data}", f"out={out}", "iterations=2", "judge=tiny", "judge.judges.1.threshold=1.0",
-            "writer=template", f"editor={editor}", "generator=tiny", "generator.height=32", "generator.width=32",
-            "generator.num_inference_steps=2", "editor.num_inference_steps=2"])
+        cfg = compose(
+            "refine",
+            overrides=[
+                f"data={data}",
+                f"out={out}",
+                "iterations=2",
+                "judge=tiny",
+                "judge.judges.1.threshold=1.0",
+                "writer=template",
+                f"editor={editor}",
+                "generator=tiny",
+                "generator.height=32",
+                "generator.width=32",
+                "generator.num_inference_steps=2",
+                "editor.num_inference_steps=2",
+            ],
+        )
     assert run(cfg) == 0
 
     summary = json.loads((out / "summary.json").read_text())
@@ -43,8 +74,12 @@ def test_tiny_loop(tmp_path, monkeypatch, editor):
     assert images[0].tobytes() != images[1].tobytes()  # the editor changed the image
     verdicts = [json.loads(line) for line in (item_dir / "verdicts.jsonl").read_text().splitlines()]
     vlm = [v for v in verdicts if v["check_id"] in ("bars", "blue")]
-    assert len(vlm) == 6 and all(v["judge"].startswith("local_vlm") and 0 <= v["p_yes"] < 1 and v["answer"] == "no" for v in vlm)
+    assert len(vlm) == 6 and all(
+        v["judge"].startswith("local_vlm") and 0 <= v["p_yes"] < 1 and v["answer"] == "no" for v in vlm
+    )
     title = [v for v in verdicts if v["check_id"] == "title"]
     assert all(v["judge"] == "ocr" and v["answer"] == "no" for v in title)  # noise images carry no title
     instructions = [json.loads(line) for line in (item_dir / "instructions.jsonl").read_text().splitlines()]
-    assert len(instructions) == 2 and 'Render the text "Q3 Revenue" exactly at the top' in instructions[0]["instruction"]
+    assert (
+        len(instructions) == 2 and 'Render the text "Q3 Revenue" exactly at the top' in instructions[0]["instruction"]
+    )

@@ -37,10 +37,19 @@ def test_ocr_plus_vlm_judge_and_llm_writer(tmp_path, monkeypatch):
     out = tmp_path / "out"
     with ChatServer(respond) as server:
         with initialize_config_module("conf", version_base="1.3"):
-            cfg = compose("refine", overrides=[
-                f"data={data}", f"out={out}", "iterations=1", "judge=ocr_vlm", "writer=llm",
-                f"judge.judges.1.base_url={server.base_url}", f"writer.base_url={server.base_url}",
-                "judge.judges.1.max_retries=0"])
+            cfg = compose(
+                "refine",
+                overrides=[
+                    f"data={data}",
+                    f"out={out}",
+                    "iterations=1",
+                    "judge=ocr_vlm",
+                    "writer=llm",
+                    f"judge.judges.1.base_url={server.base_url}",
+                    f"writer.base_url={server.base_url}",
+                    "judge.judges.1.max_retries=0",
+                ],
+            )
         code = run(cfg)
     assert code == 0
     [item] = json.loads((out / "summary.json").read_text())["items"]
@@ -52,7 +61,9 @@ def test_ocr_plus_vlm_judge_and_llm_writer(tmp_path, monkeypatch):
     assert judges == {"ocr", "vlm:Qwen/Qwen2.5-VL-7B-Instruct"}
     assert all(v["answer"] == "yes" for v in verdicts if v["judge"].startswith("vlm"))
     [instruction] = [json.loads(line) for line in (item_dir / "instructions.jsonl").read_text().splitlines()]
-    assert instruction["writer"] == "llm:Qwen/Qwen2.5-VL-7B-Instruct" and instruction["instruction"].startswith("fix criterion 1")
+    assert instruction["writer"] == "llm:Qwen/Qwen2.5-VL-7B-Instruct" and instruction["instruction"].startswith(
+        "fix criterion 1"
+    )
     # the API key reached the server but none of the outputs
     assert all(s.headers.get("Authorization") == "Bearer sk-test-not-logged" for s in server.seen)
     assert not any("sk-test-not-logged" in p.read_text(errors="ignore") for p in out.rglob("*") if p.is_file())

@@ -1,18 +1,15 @@
 """Text editor on rendered documents: colours, in-place fixes, placement, fix rate on the example."""
 
-import json
 import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
-from PIL import Image
+from pages import page
 
 from refine.editors.text_editor import TextEditor, two_means_colours
-from rewards.importers import load_items
 from rewards.judges.ocr import OCRJudge
 from rewards.rubric import Check, TextExpectation
-from pages import page
 
 pytestmark = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
 EXAMPLE = Path(__file__).resolve().parents[2] / "refine" / "example"
@@ -34,19 +31,29 @@ def test_two_means_light_on_dark():
 
 
 def test_replace_light_on_dark_and_keep_correct_text():
-    img = page([("Market Outlok 2025", (30, 22), 30, (250, 250, 250)),
-                ("Female", (40, 200), 24, (20, 20, 20)),
-                ("Revenue by region", (40, 280), 24, (20, 20, 20))], band=(0, 80, (25, 40, 90)))
+    img = page(
+        [
+            ("Market Outlok 2025", (30, 22), 30, (250, 250, 250)),
+            ("Female", (40, 200), 24, (20, 20, 20)),
+            ("Revenue by region", (40, 280), 24, (20, 20, 20)),
+        ],
+        band=(0, 80, (25, 40, 90)),
+    )
     judge, editor = OCRJudge(), TextEditor()
-    checks = [Check("1", "q", expects=(TextExpectation("Market Outlook 2025", "top"),)),
-              Check("2", "q", expects=(TextExpectation("Male"),)),
-              Check("3", "q", expects=(TextExpectation("Revenue by region"),)),
-              Check("4", "Is the chart pleasing?")]
+    checks = [
+        Check("1", "q", expects=(TextExpectation("Market Outlook 2025", "top"),)),
+        Check("2", "q", expects=(TextExpectation("Male"),)),
+        Check("3", "q", expects=(TextExpectation("Revenue by region"),)),
+        Check("4", "Is the chart pleasing?"),
+    ]
     fails = failing(judge, img, checks)
     assert [c.id for c, _ in fails] == ["1", "2"]
     out = editor.edit(img, "", fails, seed=0)
     assert [a["action"] for a in editor.last_actions] == ["replace", "place"]  # "Female" is not rewritten
-    assert [v.answer for v in judge.judge([out], [""], [checks[:3] + [Check("5", "q", expects=(TextExpectation("Female"),))]])[0]] == ["yes"] * 4
+    assert [
+        v.answer
+        for v in judge.judge([out], [""], [checks[:3] + [Check("5", "q", expects=(TextExpectation("Female"),))]])[0]
+    ] == ["yes"] * 4
     band = np.asarray(out)[:80].reshape(-1, 3).astype(int)
     assert np.median(band.sum(1)) < 200 and (band.sum(1) > 700).sum() > 500  # still light text on navy
     # Failures without expectations leave the image as it was.

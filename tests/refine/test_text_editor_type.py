@@ -45,14 +45,16 @@ def unchanged_outside(before, after, actions):
     inside = np.zeros(changed.shape, bool)
     for a in actions:
         for x0, y0, x1, y1 in a["boxes"]:
-            inside[max(0, y0):max(0, y1), max(0, x0):max(0, x1)] = True
+            inside[max(0, y0) : max(0, y1), max(0, x0) : max(0, x1)] = True
     return int((changed & ~inside).sum()) == 0 and all(a.get("outside_share", 0.0) == 0.0 for a in actions)
 
 
 def test_type_match_finds_face_weight_size_and_baseline():
     # No OCR: the crop of a known rendering is matched among all installed faces.
-    cases = [("Annual Report", SERIF_BOLD, 30, (250, 250, 250), (30, 40, 90)),
-             ("revenue by region", SANS, 17, (30, 30, 30), (250, 250, 250))]
+    cases = [
+        ("Annual Report", SERIF_BOLD, 30, (250, 250, 250), (30, 40, 90)),
+        ("revenue by region", SANS, 17, (30, 30, 30), (250, 250, 250)),
+    ]
     if ("Liberation Sans", False, False) in FACES:
         cases.append(("Quarterly plan", FACES[("Liberation Sans", False, False)], 19, (20, 20, 20), (240, 240, 235)))
     for text, face, size, ink, bg in cases:
@@ -73,7 +75,7 @@ def test_erase_restores_a_gradient_without_halo():
     assert changed.sum() > 500  # the glyphs went
     assert np.abs(arr.astype(int) - clean.astype(int)).max() <= 2  # background back to within 2 levels, no halo
     untouched = np.ones(changed.shape, bool)
-    untouched[box[1] - 3:box[3] + 3, box[0] - 3:box[2] + 3] = False
+    untouched[box[1] - 3 : box[3] + 3, box[0] - 3 : box[2] + 3] = False
     assert not changed[untouched].any()
 
 
@@ -84,8 +86,10 @@ def test_bold_title_rewritten_in_its_type_through_the_loop(tmp_path):
     draw(img, (24, 130), "Revenue grew in every region", SERIF, 18, (30, 30, 30))
     draw(img, (24, 160), "Costs stayed flat", SERIF, 18, (30, 30, 30))
     img.save(tmp_path / "start.png")
-    checks = (Check("1", "q", expects=(TextExpectation("Quarterly Results", "top"),)),
-              Check("2", "q", expects=(TextExpectation("Costs stayed flat"),)))
+    checks = (
+        Check("1", "q", expects=(TextExpectation("Quarterly Results", "top"),)),
+        Check("2", "q", expects=(TextExpectation("Costs stayed flat"),)),
+    )
     item = Item("deck", "p", Rubric((Criterion("text", checks),)), image=tmp_path / "start.png")
     summary = RefineLoop(OCRJudge(), TemplateWriter(), TextEditor(), iterations=1).run([item], tmp_path / "out")
     [res] = summary["items"]
@@ -98,7 +102,7 @@ def test_bold_title_rewritten_in_its_type_through_the_loop(tmp_path):
     after = Image.open(tmp_path / "out" / "deck" / "iter_1.png").convert("RGB")
     assert unchanged_outside(img, after, [act])
     # light text on the band still: the new glyphs are light, the band around them navy
-    band = np.asarray(after)[truth[1]:truth[3], truth[0]:truth[2] + 20].reshape(-1, 3).astype(int)
+    band = np.asarray(after)[truth[1] : truth[3], truth[0] : truth[2] + 20].reshape(-1, 3).astype(int)
     assert (band.sum(1) > 700).sum() > 300 and np.median(band.sum(1)) < 250
 
 
@@ -114,7 +118,10 @@ def test_badge_text_read_by_the_harder_pass_and_not_written_again():
     lines = ocr_lines(img)
     extra = read_regions(img, candidate_regions(arr, lines, 100))
     assert {"03", "10k+"} <= {ln.text for ln in extra}
-    checks = [Check("1", "q", expects=(TextExpectation("03", "top"),)), Check("2", "q", expects=(TextExpectation("10k+"),))]
+    checks = [
+        Check("1", "q", expects=(TextExpectation("03", "top"),)),
+        Check("2", "q", expects=(TextExpectation("10k+"),)),
+    ]
     verdict = OCRJudge().judge([img], [""], [checks])[0]
     editor = TextEditor()
     out = editor.edit(img, "", [(c, v) for c, v in zip(checks, verdict)], seed=0)  # as if both had failed
@@ -128,7 +135,10 @@ def test_badge_misspelling_fixed_inside_the_badge():
     draw(img, (42, 89), "Regitser now", SANS_BOLD, 18, (255, 255, 255))
     draw(img, (30, 160), "Opening hours", SANS, 18, (20, 20, 20))
     judge, editor = OCRJudge(), TextEditor()
-    checks = [Check("1", "q", expects=(TextExpectation("Register now"),)), Check("2", "q", expects=(TextExpectation("Opening hours"),))]
+    checks = [
+        Check("1", "q", expects=(TextExpectation("Register now"),)),
+        Check("2", "q", expects=(TextExpectation("Opening hours"),)),
+    ]
     out = editor.edit(img, "", failing(judge, img, checks), seed=0)
     [act] = editor.last_actions
     assert act["action"] == "replace" and act["type"]["bold"] and act["type"]["family"] == "DejaVu Sans"
@@ -173,7 +183,7 @@ def test_missing_string_placed_in_free_space_or_not_at_all():
     x0, y0, x1, y1 = act["box"]
     assert act["action"] == "place" and y0 >= 160 and x0 == pytest.approx(30, abs=3)  # bottom half, left column edge
     assert abs(act["type"]["size"] / 18 - 1) < 0.1  # body size
-    assert not (np.asarray(img)[y0 - 8:y1 + 8, x0 - 8:x1 + 8] != 250).any()  # was empty, with a margin
+    assert not (np.asarray(img)[y0 - 8 : y1 + 8, x0 - 8 : x1 + 8] != 250).any()  # was empty, with a margin
     assert judge.judge([out], [""], [[chk]])[0][0].answer == "yes"
     # A full page: nothing is written, and the log says why.
     full = Image.new("RGB", (300, 120), (250, 250, 250))
@@ -191,9 +201,12 @@ def test_huge_expected_string_fails_that_check_in_one_line():
     fine = Check("2", "q", expects=(TextExpectation("Hallo"),))
     editor = TextEditor()
     from rewards.rubric import Verdict
-    out = editor.edit(img, "", [(huge, Verdict("1", "no", "ocr", "")), (fine, Verdict("2", "no", "ocr", ""))], seed=0)
+
+    editor.edit(img, "", [(huge, Verdict("1", "no", "ocr", "")), (fine, Verdict("2", "no", "ocr", ""))], seed=0)
     first = editor.last_actions[0]
-    assert first["check"] == "1" and first["action"] == "fail: expected string of 100000 characters is over max_chars=2000"
+    assert (
+        first["check"] == "1" and first["action"] == "fail: expected string of 100000 characters is over max_chars=2000"
+    )
     assert "\n" not in first["action"] and len(first["text"]) < 300
     assert [a["check"] for a in editor.last_actions] == ["1", "2"]  # the other check was still edited
 
@@ -253,14 +266,18 @@ def test_missing_line_placed_under_its_neighbour_in_the_page_face():
     draw(img, (28, 420), "02", SERIF, 22, (40, 30, 30))
     ImageDraw.Draw(img).ellipse([120, 400, 680, 540], fill=(225, 190, 150))  # no room right of "02"
     judge, editor = OCRJudge(), TextEditor()
-    checks = [Check("1", "q", expects=(TextExpectation("01", "top_left"), TextExpectation("REPORT HAZARDS", "top_left"))),
-              Check("2", "q", expects=(TextExpectation("06", "left", "02", "same_row"),)),
-              Check("3", "q", expects=(TextExpectation("06"),))]
+    checks = [
+        Check("1", "q", expects=(TextExpectation("01", "top_left"), TextExpectation("REPORT HAZARDS", "top_left"))),
+        Check("2", "q", expects=(TextExpectation("06", "left", "02", "same_row"),)),
+        Check("3", "q", expects=(TextExpectation("06"),)),
+    ]
     out = editor.edit(img, "", failing(judge, img, checks), seed=0)
     acts = {a["check"]: a for a in editor.last_actions}
     head = acts["1"]
     assert head["action"] == "place (next to '01')"
-    assert (head["type"]["family"], head["type"]["bold"]) == ("DejaVu Serif", False) and abs(head["type"]["size"] - 22) <= 1
+    assert (head["type"]["family"], head["type"]["bold"]) == ("DejaVu Serif", False) and abs(
+        head["type"]["size"] - 22
+    ) <= 1
     x0, y0, x1, y1 = head["box"]
     assert abs(x0 - 28) <= 2 and 185 < y0 < 180 + 2 * 22  # the next line under "01", same left edge
     assert acts["2"]["action"].startswith("skip: no free space")
@@ -275,7 +292,10 @@ def test_rewrite_lands_on_the_original_pixels():
     # "Atleast" in it).
     page, ink = (250, 250, 247), (33, 33, 33)
     start, clean = Image.new("RGB", (620, 90), page), Image.new("RGB", (620, 90), page)
-    for img, text in ((start, "At least once a week: Femalc totals 27%"), (clean, "At least once a week: Female totals 27%")):
+    for img, text in (
+        (start, "At least once a week: Femalc totals 27%"),
+        (clean, "At least once a week: Female totals 27%"),
+    ):
         ImageDraw.Draw(img).text((30, 30), text, font=SERIF.font(22), fill=ink)  # as the example's renderer draws
     judge, editor = OCRJudge(), TextEditor()
     chk = Check("1", "q", expects=(TextExpectation("At least once a week: Female totals 27%"),))
@@ -292,12 +312,16 @@ def test_paragraph_under_its_subtitle_and_its_phrase_never_alone():
     ImageDraw.Draw(img).rectangle([0, 0, 640, 60], fill=(0, 70, 120))
     draw(img, (20, 42), "Program at a Glance", SERIF_BOLD, 28, (250, 250, 250))
     draw(img, (20, 104), "Infrastructure Development", SERIF, 20, (30, 30, 30))
-    para = ("Building a strong primary care delivery system to identify and respond to medical and "
-            "social needs of every patient in the state, while contributing to controlling the growth of "
-            "the costs of care.")
+    para = (
+        "Building a strong primary care delivery system to identify and respond to medical and "
+        "social needs of every patient in the state, while contributing to controlling the growth of "
+        "the costs of care."
+    )
     judge, editor = OCRJudge(), TextEditor()
-    checks = [Check("1", "q", expects=(TextExpectation(para, "top"),)),
-              Check("2", "q", expects=(TextExpectation("medical and social needs"),))]
+    checks = [
+        Check("1", "q", expects=(TextExpectation(para, "top"),)),
+        Check("2", "q", expects=(TextExpectation("medical and social needs"),)),
+    ]
     out = editor.edit(img, "", failing(judge, img, checks), seed=0)
     acts = {a["check"]: a for a in editor.last_actions}
     x0, y0, x1, y1 = acts["1"]["box"]
@@ -316,7 +340,11 @@ def test_a_missing_group_is_placed_whole_or_not_at_all():
     # Box "06" (number, heading, sentence) is missing as a whole: with room, the three go one
     # under the other; where only one line fits, no lone "06" is written.
     judge, editor = OCRJudge(), TextEditor()
-    exps = (TextExpectation("06"), TextExpectation("KEEP YOUR WORKSPACE CLEAN"), TextExpectation("A tidy space prevents accidents"))
+    exps = (
+        TextExpectation("06"),
+        TextExpectation("KEEP YOUR WORKSPACE CLEAN"),
+        TextExpectation("A tidy space prevents accidents"),
+    )
     checks = [Check("1", "q", expects=exps)]
     for height, placed in ((360, True), (170, False)):
         img = Image.new("RGB", (560, height), (243, 236, 220))
@@ -326,8 +354,11 @@ def test_a_missing_group_is_placed_whole_or_not_at_all():
         out = editor.edit(img, "", failing(judge, img, checks), seed=0)
         acts = [a["action"] for a in editor.last_actions]
         if placed:
-            assert acts == ["place (first of its group of 3)", "place (next to '06')",
-                            "place (next to 'KEEP YOUR WORKSPACE CLEAN')"]
+            assert acts == [
+                "place (first of its group of 3)",
+                "place (next to '06')",
+                "place (next to 'KEEP YOUR WORKSPACE CLEAN')",
+            ]
             tops = [a["box"][1] for a in editor.last_actions]
             lefts = [a["box"][0] for a in editor.last_actions]
             assert tops == sorted(tops) and max(lefts) - min(lefts) <= 3
@@ -353,7 +384,11 @@ def test_heading_and_sentence_go_under_their_number_badge():
     assert [a["action"] for a in acts] == ["place (next to '04')", "place (next to 'FOLLOW PROCEDURES')"]
     (hx0, hy0, _, hy1), (sx0, sy0, _, _) = acts[0]["box"], acts[1]["box"]
     assert abs(hx0 - 300) <= 3 and 162 < hy0 < 162 + 22 and abs(sx0 - hx0) <= 3 and hy1 < sy0 < hy1 + 22
-    assert acts[0]["type"]["family"] == "DejaVu Serif" and not acts[0]["type"]["bold"] and abs(acts[0]["type"]["size"] - 22) <= 1
+    assert (
+        acts[0]["type"]["family"] == "DejaVu Serif"
+        and not acts[0]["type"]["bold"]
+        and abs(acts[0]["type"]["size"] - 22) <= 1
+    )
     assert unchanged_outside(img, out, acts)
     assert judge.judge([out], [""], [checks])[0][0].answer == "yes"
 
@@ -364,6 +399,7 @@ def test_table_cell_at_its_column_and_footnote_at_the_bottom():
     # bottom half (a designer's place; the judge does not ask for it).
     from rewards.importers import expectations_of
     from rewards.text.question_compiler import compile_question
+
     img = Image.new("RGB", (600, 420), (250, 250, 248))
     for x, t in ((40, "Name"), (220, "Score"), (400, "Rank")):
         draw(img, (x, 60), t, SANS_BOLD, 20, (30, 30, 30))
@@ -371,13 +407,20 @@ def test_table_cell_at_its_column_and_footnote_at_the_bottom():
         for x, t in zip((40, 220, 400), row):
             draw(img, (x, y), t, SANS, 20, (30, 30, 30))
     judge, editor = OCRJudge(), TextEditor()
-    qs = ["Is there a row labeled exactly 'Advice' with values '53' and '30'?",
-          "Does the footnote read exactly 'Source: survey of 2024 members'?"]
-    checks = [Check(str(k), q, expects=expectations_of(compile_question(q)), spec=compile_question(q)) for k, q in enumerate(qs)]
+    qs = [
+        "Is there a row labeled exactly 'Advice' with values '53' and '30'?",
+        "Does the footnote read exactly 'Source: survey of 2024 members'?",
+    ]
+    checks = [
+        Check(str(k), q, expects=expectations_of(compile_question(q)), spec=compile_question(q))
+        for k, q in enumerate(qs)
+    ]
     out = editor.edit(img, "", failing(judge, img, checks), seed=0)
     acts = {a["text"]: a for a in editor.last_actions}
     cell = acts["30"]
-    assert cell["action"] == "place (next to '53')" and abs(cell["box"][0] - 400) <= 3 and abs(cell["box"][3] - 110) <= 2
+    assert (
+        cell["action"] == "place (next to '53')" and abs(cell["box"][0] - 400) <= 3 and abs(cell["box"][3] - 110) <= 2
+    )
     foot = acts["Source: survey of 2024 members"]
     assert foot["action"] == "place" and foot["box"][1] >= 210
     assert unchanged_outside(img, out, editor.last_actions)
@@ -394,9 +437,11 @@ def test_words_missing_are_rewritten_in_place_and_other_labels_are_left_alone():
     draw(img, (36, 140), "Segment 1", SANS_BOLD, 16, (20, 40, 80))
     draw(img, (36, 170), "Subscriptions grew in every region this quarter.", SANS, 17, (40, 40, 40))
     judge, editor = OCRJudge(), TextEditor()
-    qs = {"1": ('Is the title at the top exactly "Q3 Revenue Review"?', TextExpectation("Q3 Revenue Review", "top")),
-          "2": ('Does the grid contain a box headed "Segment 8"?', TextExpectation("Segment 8")),
-          "3": ('Is the footer exactly "Confidential"?', TextExpectation("Confidential"))}
+    qs = {
+        "1": ('Is the title at the top exactly "Q3 Revenue Review"?', TextExpectation("Q3 Revenue Review", "top")),
+        "2": ('Does the grid contain a box headed "Segment 8"?', TextExpectation("Segment 8")),
+        "3": ('Is the footer exactly "Confidential"?', TextExpectation("Confidential")),
+    }
     checks = [Check(k, q, expects=(e,)) for k, (q, e) in qs.items()]
     out = editor.edit(img, "", failing(judge, img, checks), seed=0)
     acts = {a["check"]: a for a in editor.last_actions}
@@ -405,7 +450,10 @@ def test_words_missing_are_rewritten_in_place_and_other_labels_are_left_alone():
     assert acts["2"]["action"] == "place" and acts["2"]["box"][1] > 180  # "Segment 1" is kept
     assert acts["3"]["action"] == "place" and acts["3"]["box"][1] > 350  # lowest free row, not mid-page
     assert unchanged_outside(img, out, editor.last_actions)
-    assert [v.answer for v in judge.judge([out], [""], [checks + [Check("4", "q", expects=(TextExpectation("Segment 1"),))]])[0]] == ["yes"] * 4
+    assert [
+        v.answer
+        for v in judge.judge([out], [""], [checks + [Check("4", "q", expects=(TextExpectation("Segment 1"),))]])[0]
+    ] == ["yes"] * 4
 
 
 def test_directly_below_starts_under_its_anchor():

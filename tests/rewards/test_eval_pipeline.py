@@ -19,14 +19,15 @@ from hydra import compose, initialize_config_module
 from PIL import Image
 
 from refine.cli import bundled_example
-from rewards.eval.compare import compare, load_per_item, main as compare_main
+from rewards.common.shards import parse_shard, select_shard
 from rewards.eval.cli import run
+from rewards.eval.compare import compare, load_per_item
+from rewards.eval.compare import main as compare_main
 from rewards.eval.generate import resolution
 from rewards.eval.merge import merge
 from rewards.importers import load_items
-from rewards.rubric import Check, Item, Rubric
+from rewards.rubric import Item, Rubric
 from rewards.scorers.bizgeneval_results import read_result_file
-from rewards.common.shards import parse_shard, select_shard
 
 JUDGE = "judge._target_=eval_helpers.PixelJudge"
 DATA = bundled_example()
@@ -40,7 +41,9 @@ def _helpers_importable(monkeypatch):
 
 def eval_run(*overrides: str) -> int:
     with initialize_config_module(config_module="conf", version_base="1.3"):
-        cfg = compose(config_name="eval", overrides=["~judge", "+judge={_target_: eval_helpers.PixelJudge}", *overrides])
+        cfg = compose(
+            config_name="eval", overrides=["~judge", "+judge={_target_: eval_helpers.PixelJudge}", *overrides]
+        )
     return run(cfg)
 
 
@@ -55,7 +58,7 @@ def test_resolution_follows_the_benchmark_aspect_ratio():
         return Item("1", "p", Rubric(()), meta={"aspect_ratio": ar, "reference_image_wh": wh})
 
     assert resolution(item(), 1024, 1024) == (1024, 1024)
-    assert resolution(item("16:9"), 1024, 1024) == (768, 1360)      # sqrt(1024^2 * 9/16) = 768, * 16/9 = 1365.3 -> 1360
+    assert resolution(item("16:9"), 1024, 1024) == (768, 1360)  # sqrt(1024^2 * 9/16) = 768, * 16/9 = 1365.3 -> 1360
     assert resolution(item("16:9", "1000x1000"), 1024, 1024) == (1024, 1024)  # reference_image_wh wins
     assert resolution(item("2:3", "938x1330"), 512, 512, multiple=64) == (640, 448)  # 608.9 -> 640, 429.4 -> 448
     assert resolution(item("garbage"), 32, 32) == (32, 32)
@@ -79,8 +82,10 @@ def test_generate_judge_score_writes_official_files_tables_report_and_resumes(tm
     per_item = {r["id"]: r["metrics"]["all"] for r in scores["per_item"]}
     assert per_item == {it.id: pytest.approx(official_penalty(out / "results" / f"{it.id}.json")) for it in items[:3]}
     # the share of questions answered True equals the "accuracy" the official judge stores in the file
-    assert {r["id"]: r["metrics"]["accuracy"] for r in scores["per_item"]} == \
-        {it.id: pytest.approx(json.loads((out / "results" / f"{it.id}.json").read_text())["accuracy"]) for it in items[:3]}
+    assert {r["id"]: r["metrics"]["accuracy"] for r in scores["per_item"]} == {
+        it.id: pytest.approx(json.loads((out / "results" / f"{it.id}.json").read_text())["accuracy"])
+        for it in items[:3]
+    }
     assert scores["coverage"]["withheld"] == sum(1 for it in items[:3] for c in it.rubric.checks if c.id.endswith("9"))
     for name in ("summary_by_domain.csv", "summary_by_dimension.csv", "summary_by_domain.md", "report.html"):
         assert (out / name).is_file(), name
@@ -104,7 +109,9 @@ def test_judge_existing_images_and_score_only(tmp_path):
     assert eval_run(f"data={DATA}", f"images={DATA.parent / 'images'}", "limit=2", f"out={out}", "report=false") == 0
     items, _ = load_items(DATA)
     for item in items[:2]:  # the images were copied, unchanged
-        assert np.array_equal(np.asarray(Image.open(out / "images" / f"{item.id}.png")), np.asarray(Image.open(item.image).convert("RGB")))
+        assert np.array_equal(
+            np.asarray(Image.open(out / "images" / f"{item.id}.png")), np.asarray(Image.open(item.image).convert("RGB"))
+        )
     rescored = tmp_path / "rescored"
     assert eval_run(f"data={DATA}", f"results={out / 'results'}", f"out={rescored}", "report=false") == 0
     a, b = (json.loads((p / "scores.json").read_text()) for p in (out, rescored))
@@ -130,8 +137,9 @@ def make_lora_checkpoint(run_dir: Path) -> Path:
             if "lora_" in name:
                 p.normal_(0, 0.5)
     folder = run_dir / "step_1"
-    StableDiffusion3Pipeline.save_lora_weights(folder, transformer_lora_layers=get_peft_model_state_dict(pipe.transformer),
-                                               safe_serialization=True)
+    StableDiffusion3Pipeline.save_lora_weights(
+        folder, transformer_lora_layers=get_peft_model_state_dict(pipe.transformer), safe_serialization=True
+    )
     return folder
 
 
@@ -140,8 +148,11 @@ def test_lora_changes_the_images_and_leakage_is_flagged(tmp_path, capsys):
     items, _ = load_items(DATA)
     # the run's recorded training data holds one benchmark prompt, lightly rewritten
     (ckpt.parent / "training_data.jsonl").write_text(
-        json.dumps({"id": "slide-1", "prompt": "A clean slide titled Q3"}) + "\n"
-        + json.dumps({"id": "copied", "prompt": items[1].prompt.upper() + "!"}) + "\n")
+        json.dumps({"id": "slide-1", "prompt": "A clean slide titled Q3"})
+        + "\n"
+        + json.dumps({"id": "copied", "prompt": items[1].prompt.upper() + "!"})
+        + "\n"
+    )
     base, lora = tmp_path / "base", tmp_path / "lora"
     assert eval_run(f"data={DATA}", "generator=tiny", "limit=2", f"out={base}", "report=false") == 0
     capsys.readouterr()
@@ -154,7 +165,10 @@ def test_lora_changes_the_images_and_leakage_is_flagged(tmp_path, capsys):
     assert a.shape == b.shape and np.abs(a - b).mean() > 1.0  # same seed, the LoRA changed the image
     # a run that recorded no training data: a loud warning, not silence
     (ckpt.parent / "training_data.jsonl").unlink()
-    assert eval_run(f"data={DATA}", "generator=tiny", "limit=1", f"lora={ckpt}", f"out={tmp_path / 'l2'}", "report=false") == 0
+    assert (
+        eval_run(f"data={DATA}", "generator=tiny", "limit=1", f"lora={ckpt}", f"out={tmp_path / 'l2'}", "report=false")
+        == 0
+    )
     assert "cannot check this LoRA's training data" in capsys.readouterr().err
 
 
@@ -167,16 +181,36 @@ def test_multirun_shards_cover_every_item_once_and_merge_equals_one_run(tmp_path
     with pytest.raises(ValueError, match="shard must be i/n"):
         parse_shard("3/3")
     assert [k for k, _ in select_shard(list("abcdefg"), "1/3")] == [1, 4]
-    example = yaml.safe_load((Path(__file__).parents[2] / "conf" / "hydra" / "launcher" / "slurm_example.yaml").read_text())
+    example = yaml.safe_load(
+        (Path(__file__).parents[2] / "conf" / "hydra" / "launcher" / "slurm_example.yaml").read_text()
+    )
     assert example["_target_"].endswith("SlurmLauncher") and "timeout_min" in example
     single, sharded = tmp_path / "single", tmp_path / "sharded"
     images = DATA.parent / "images"
     assert eval_run(f"data={DATA}", f"images={images}", "limit=5", f"out={single}", "report=false") == 0
-    env = {"WANDB_MODE": "disabled", "PYTHONPATH": f"{Path(__file__).parents[2]}:{Path(__file__).parents[1]}", "PATH": "/usr/bin:/bin"}
-    proc = subprocess.run([str(Path(sys.executable).parent / "rubricloop-eval"), "-m", "~judge",
-                           "+judge={_target_: eval_helpers.PixelJudge}", f"data={DATA}", f"images={images}",
-                           "limit=5", f"out={sharded}", "report=false", "shard=0/2,1/2"],
-                          capture_output=True, text=True, timeout=300, env=env)
+    env = {
+        "WANDB_MODE": "disabled",
+        "PYTHONPATH": f"{Path(__file__).parents[2]}:{Path(__file__).parents[1]}",
+        "PATH": "/usr/bin:/bin",
+    }
+    proc = subprocess.run(
+        [
+            str(Path(sys.executable).parent / "rubricloop-eval"),
+            "-m",
+            "~judge",
+            "+judge={_target_: eval_helpers.PixelJudge}",
+            f"data={DATA}",
+            f"images={images}",
+            "limit=5",
+            f"out={sharded}",
+            "report=false",
+            "shard=0/2,1/2",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert sorted(p.name for p in sharded.iterdir() if p.is_dir()) == ["shard_0-of-2", "shard_1-of-2"]
     assert merge(sharded, report=False) == 0
@@ -229,9 +263,11 @@ def test_compare_paired_bootstrap_flags_intervals_containing_zero(tmp_path, caps
 def test_compare_refine_iteration_zero_with_best(tmp_path):
     run_dir = tmp_path / "refine"
     run_dir.mkdir()
-    items = [{"id": "a", "scores": [{"pass_rate": 0.2}, {"pass_rate": 0.6}], "best_iteration": 1, "error": None},
-             {"id": "b", "scores": [{"pass_rate": 0.5}], "best_iteration": 0, "error": None},
-             {"id": "c", "scores": [], "best_iteration": None, "error": "bad image"}]
+    items = [
+        {"id": "a", "scores": [{"pass_rate": 0.2}, {"pass_rate": 0.6}], "best_iteration": 1, "error": None},
+        {"id": "b", "scores": [{"pass_rate": 0.5}], "best_iteration": 0, "error": None},
+        {"id": "c", "scores": [], "best_iteration": None, "error": "bad image"},
+    ]
     (run_dir / "summary.json").write_text(json.dumps({"items": items, "iterations": 1}))
     label_a, a = load_per_item(f"{run_dir}:initial")
     label_b, b = load_per_item(f"{run_dir}:best")
@@ -247,8 +283,18 @@ def test_refine_takes_shard_too(tmp_path):
     with initialize_config_module(config_module="conf", version_base="1.3"):
         for spec in ("0/2", "1/2"):
             out = tmp_path / spec.replace("/", "-of-")
-            cfg = compose(config_name="refine", overrides=["~judge", "+judge={_target_: eval_helpers.PixelJudge}", "iterations=0",
-                                                           "limit=5", f"shard={spec}", f"out={out}", "wandb.mode=disabled"])
+            cfg = compose(
+                config_name="refine",
+                overrides=[
+                    "~judge",
+                    "+judge={_target_: eval_helpers.PixelJudge}",
+                    "iterations=0",
+                    "limit=5",
+                    f"shard={spec}",
+                    f"out={out}",
+                    "wandb.mode=disabled",
+                ],
+            )
             assert refine_run(cfg) == 0
             outs.append([it["id"] for it in json.loads((out / "summary.json").read_text())["items"]])
     items, _ = load_items(DATA)
@@ -268,26 +314,66 @@ def test_judge_writes_official_techimage_and_igenbench_files(tmp_path):
     from rewards.scorers.igenbench_results import read_igenbench_results
     from rewards.scorers.techimage_results import score_results_file
 
-    bench = [{"task_id": "general_rubric", "rubrics": [{"Clarity": ["Legible?", "Clean?"]}]},
-             {"task_id": "bio_1", "detailed_description": "A cell", "rubrics": [{"Cell": ["Nucleus?", "Wall?", "Label?"]}]},
-             {"task_id": "engineering_2", "detailed_description": "A gear", "rubrics": [{"Gear": ["Teeth?"]}, {"Axis": ["Axis?"]}]}]
+    bench = [
+        {"task_id": "general_rubric", "rubrics": [{"Clarity": ["Legible?", "Clean?"]}]},
+        {"task_id": "bio_1", "detailed_description": "A cell", "rubrics": [{"Cell": ["Nucleus?", "Wall?", "Label?"]}]},
+        {
+            "task_id": "engineering_2",
+            "detailed_description": "A gear",
+            "rubrics": [{"Gear": ["Teeth?"]}, {"Axis": ["Axis?"]}],
+        },
+    ]
     (tmp_path / "ProImageBench.json").write_text(json.dumps(bench))
     images = _noise_images(tmp_path / "ti_images", ["bio_1", "engineering_2"])
     out = tmp_path / "ti"
-    assert eval_run("benchmark=techimage", f"data={tmp_path / 'ProImageBench.json'}", f"images={images}", f"out={out}", "report=false") == 0
+    assert (
+        eval_run(
+            "benchmark=techimage",
+            f"data={tmp_path / 'ProImageBench.json'}",
+            f"images={images}",
+            f"out={out}",
+            "report=false",
+        )
+        == 0
+    )
     entries = json.loads((out / "results" / "results.json").read_text())
     assert [e["task_id"] for e in entries] == ["bio_1", "bio_1_general", "engineering_2", "engineering_2_general"]
     assert all(v in (0, 1) for e in entries for c in e["rubrics"] for vs in c.values() for v in vs)
     scores = json.loads((out / "scores.json").read_text())
     official, _ = score_results_file(out / "results")
-    assert scores["scores"]["all"]["Acc"] == official["all"]["Acc"] and set(scores["scores"]) == {"all", "bio", "engineering"}
+    assert scores["scores"]["all"]["Acc"] == official["all"]["Acc"] and set(scores["scores"]) == {
+        "all",
+        "bio",
+        "engineering",
+    }
 
     data = tmp_path / "igen"
     data.mkdir()
     for i in ("1", "2"):
-        (data / f"{i}.json").write_text(json.dumps({"id": i, "t2i_prompt": "A chart", "evaluation": [
-            {"source": "prompt", "ground": "4", "question": "How many bars?", "question_type": "Data Marks", "judgments": []},
-            {"source": "seed", "ground": "Q4", "question": "Which is highest?", "question_type": "Data Ordering", "judgments": []}]}))
+        (data / f"{i}.json").write_text(
+            json.dumps(
+                {
+                    "id": i,
+                    "t2i_prompt": "A chart",
+                    "evaluation": [
+                        {
+                            "source": "prompt",
+                            "ground": "4",
+                            "question": "How many bars?",
+                            "question_type": "Data Marks",
+                            "judgments": [],
+                        },
+                        {
+                            "source": "seed",
+                            "ground": "Q4",
+                            "question": "Which is highest?",
+                            "question_type": "Data Ordering",
+                            "judgments": [],
+                        },
+                    ],
+                }
+            )
+        )
     images = _noise_images(tmp_path / "ig_images", ["1", "2"])
     out = tmp_path / "ig"
     assert eval_run("benchmark=igenbench", f"data={data}", f"images={images}", f"out={out}", "report=false") == 0

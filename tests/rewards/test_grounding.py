@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from rewards.text.grounding import between, enclosing_box, in_arrangement, satisfies_relation
 from rewards.judges.ocr import OCRJudge
-from rewards.text.question_compiler import compile_question
 from rewards.rubric import Check
+from rewards.text.grounding import between, enclosing_box, in_arrangement, satisfies_relation
+from rewards.text.question_compiler import compile_question
 
 pytestmark = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
 SERIF = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
@@ -39,22 +39,31 @@ def menu_page():
 
 
 QUESTIONS = [  # (question, expected answer)
-    ('Does the heading directly below the word "MENU" read exactly "MAIN COURSE"?', "no"),  # MENU is centred: no overlap
+    (
+        'Does the heading directly below the word "MENU" read exactly "MAIN COURSE"?',
+        "no",
+    ),  # MENU is centred: no overlap
     ('Does the heading below "MENU" read exactly "MAIN COURSE"?', "yes"),
-    ('Directly under the "MAIN COURSE" heading, do the items read exactly, in order: "Beef Steak $45", "Fried Rice $22"?', "yes"),
+    (
+        'Directly under the "MAIN COURSE" heading, do the items read exactly, in order: "Beef Steak $45", "Fried Rice $22"?',
+        "yes",
+    ),
     ('Do the items read exactly, from top to bottom: "Fried Rice $22", "Beef Steak $45"?', "no"),
     ('Is the heading "DESSERT" to the right of "MAIN COURSE"?', "yes"),
     ('Is the heading "MAIN COURSE" to the right of "DESSERT"?', "no"),
-    ('Does the note inside the box read exactly "Open daily" on the first line and "from noon" on the second line?', "yes"),
+    (
+        'Does the note inside the box read exactly "Open daily" on the first line and "from noon" on the second line?',
+        "yes",
+    ),
     ('Does the note read exactly "from noon" on the first line and "Open daily" on the second line?', "no"),
     ('Does the phrase "Free water" appear exactly twice?', "yes"),
     ('Does the phrase "Free water" appear exactly once?', "no"),
     ('Is the text "Source: internal data" placed at the bottom-right of the slide?', "yes"),
     ('Is the text "Source: internal data" placed at the top-left of the slide?', "no"),
     ('Does the main title at the very top-center of the image read exactly "MENU"?', "yes"),
-    ('Is there a bold heading reading exactly "DESSERT"?', "no"),         # drawn regular: the stroke weight decides
-    ('Is there a bold heading reading exactly "DESSERTS"?', "no"),        # a failed text part decides
-    ('Does the heading read exactly "Main Course"?', "no"),               # case flipped
+    ('Is there a bold heading reading exactly "DESSERT"?', "no"),  # drawn regular: the stroke weight decides
+    ('Is there a bold heading reading exactly "DESSERTS"?', "no"),  # a failed text part decides
+    ('Does the heading read exactly "Main Course"?', "no"),  # case flipped
 ]
 
 
@@ -79,8 +88,12 @@ def test_relation_and_arrangement_rules():
     assert not satisfies_relation((300, 130, 390, 150), anchor, "directly_below", 20)  # no horizontal overlap
     assert satisfies_relation((300, 130, 390, 150), anchor, "below", 20)
     assert not satisfies_relation((110, 300, 190, 320), anchor, "directly_below", 20)  # 9 line heights away
-    assert satisfies_relation((250, 105, 300, 118), anchor, "right_of", 20) and not satisfies_relation((250, 105, 300, 118), anchor, "left_of", 20)
-    assert satisfies_relation((500, 101, 520, 119), anchor, "same_row", 20) and not satisfies_relation((500, 130, 520, 150), anchor, "same_row", 20)
+    assert satisfies_relation((250, 105, 300, 118), anchor, "right_of", 20) and not satisfies_relation(
+        (250, 105, 300, 118), anchor, "left_of", 20
+    )
+    assert satisfies_relation((500, 101, 520, 119), anchor, "same_row", 20) and not satisfies_relation(
+        (500, 130, 520, 150), anchor, "same_row", 20
+    )
     a, b = (10, 10, 100, 30), (10, 40, 100, 60)
     assert in_arrangement([a, b], "top_to_bottom") and not in_arrangement([b, a], "top_to_bottom")
     assert in_arrangement([a, b], "lines") and not in_arrangement([a, (10, 140, 100, 160)], "lines")
@@ -103,16 +116,22 @@ def test_enclosing_box_needs_four_sides():
 def test_look_again_before_no():
     """A page pass that dropped words is not taken for a "no": the strip is re-read on its own."""
     img = Image.new("RGB", (520, 120), (250, 250, 247))
-    ImageDraw.Draw(img).text((40, 50), "Prepared June 2021 for the board", font=ImageFont.truetype(SERIF, 18), fill=(40, 40, 40))
+    ImageDraw.Draw(img).text(
+        (40, 50), "Prepared June 2021 for the board", font=ImageFont.truetype(SERIF, 18), fill=(40, 40, 40)
+    )
     judge = OCRJudge()
     full = judge.read(img)
     assert any("Prepared June 2021" in ln.text for ln in full)
     line = next(ln for ln in full if "board" in ln.text)
-    dropped = [type(line)(tuple(w for w in line.words if w.text not in ("Prepared", "June")))]  # as the page pass misread it
+    dropped = [
+        type(line)(tuple(w for w in line.words if w.text not in ("Prepared", "June")))
+    ]  # as the page pass misread it
     q = 'Is the subtitle text exactly "Prepared June 2021 for the board"?'
     v = judge.judge_lines(dropped, img.size, Check("1", q, spec=compile_question(q)), img)
     assert v.answer == "yes" and len(v.evidence["reread"]) == 1
-    assert judge.judge_lines(dropped, img.size, Check("1", q, spec=compile_question(q))).answer == "no"  # no image: no second look
+    assert (
+        judge.judge_lines(dropped, img.size, Check("1", q, spec=compile_question(q))).answer == "no"
+    )  # no image: no second look
 
 
 def test_look_again_never_reads_in_what_is_not_printed():
@@ -141,7 +160,9 @@ def table_page():
     f = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 20)
     for x, item in zip((30, 130, 250, 370), ("Home", "About", "Programs", "Blog")):
         d.text((x, 20), item, font=f, fill=(20, 20, 20))
-    for y, row in zip((110, 160, 210), (("Solar", "24", "31", "12%"), ("Wind", "18", "27", "9%"), ("Hydro", "40", "22", "15%"))):
+    for y, row in zip(
+        (110, 160, 210), (("Solar", "24", "31", "12%"), ("Wind", "18", "27", "9%"), ("Hydro", "40", "22", "15%"))
+    ):
         for x, cell in zip((40, 220, 320, 420), row):
             d.text((x, y), cell, font=f, fill=(20, 20, 20))
     d.text((40, 260), "Source: 2024 survey", font=f, fill=(20, 20, 20))
@@ -150,12 +171,18 @@ def table_page():
 
 TABLE_QUESTIONS = [
     ("Is there a row labeled exactly 'Solar' with values '24', '31', and '12%'?", "yes"),
-    ("Is there a row labeled exactly 'Solar' with values '18', '27', and '9%'?", "no"),   # another row's values
-    ("Is there a row labeled exactly 'Wind' with values '27', '18', and '9%'?", "no"),   # values out of order
+    ("Is there a row labeled exactly 'Solar' with values '18', '27', and '9%'?", "no"),  # another row's values
+    ("Is there a row labeled exactly 'Wind' with values '27', '18', and '9%'?", "no"),  # values out of order
     ('Is the navigation item located between "About" and "Blog" the single word "Programs"?', "yes"),
     ('Is the navigation item located between "Home" and "About" the single word "Programs"?', "no"),
-    ('Is the navigation item located between "About" and "Menu" the single word "Programs"?', "no"),  # anchor not on the page
-    ('Is the navigation item located between "About" and "Blog" the single word "About"?', "no"),  # an anchor is not between
+    (
+        'Is the navigation item located between "About" and "Menu" the single word "Programs"?',
+        "no",
+    ),  # anchor not on the page
+    (
+        'Is the navigation item located between "About" and "Blog" the single word "About"?',
+        "no",
+    ),  # an anchor is not between
     ('Does the value in the row labeled "Hydro" read exactly "40"?', "yes"),
     ('Does the note under the table with the year "2024" read exactly "Source: 2024 survey"?', "yes"),
     ('In the menu with the item "Blog", does the first item read exactly "Home"?', "yes"),  # the context's row
@@ -168,7 +195,10 @@ def test_rows_between_and_context_decided_from_boxes():
     assert all(c.spec.decidable for c in checks), [c.spec for c in checks if not c.spec.decidable]
     verdicts = OCRJudge().judge([table_page()], [""], [checks])[0]
     assert [v.answer for v in verdicts] == [a for _, a in TABLE_QUESTIONS], [v.reason for v in verdicts]
-    assert verdicts[1].evidence["rule"] == "arrangement" and verdicts[5].evidence["rule"] == verdicts[6].evidence["rule"] == "anchor"
+    assert (
+        verdicts[1].evidence["rule"] == "arrangement"
+        and verdicts[5].evidence["rule"] == verdicts[6].evidence["rule"] == "anchor"
+    )
     assert "'Menu'" in verdicts[5].reason
 
 
@@ -194,12 +224,21 @@ def test_style_rule_on_ocr_boxes():
     d.text((425, 105), "Open now", font=bold, fill=(255, 255, 255), anchor="mm")
     d.text((30, 150), "Subject to change", font=ImageFont.truetype(SERIF, 20), fill=(200, 30, 30))
     from rewards.text.question_compiler import QuestionSpec, TextSpec
+
     judge = OCRJudge()
     lines = judge.read(img)
-    cases = [(TextSpec(("Quarterly Revenue",), weight="bold"), "yes"), (TextSpec(("Europe 31%",), weight="bold"), "no"),
-             (TextSpec(("Open now",), colour="white"), "yes"), (TextSpec(("Europe 31%",), colour="white"), "no"),
-             (TextSpec(("Subject to change",), colour="red"), "yes"), (TextSpec(("Subject to change",), colour="green"), "no")]
-    got = [judge.judge_lines(lines, img.size, Check(str(k), "", spec=QuestionSpec("exact", s)), img) for k, (s, _) in enumerate(cases)]
+    cases = [
+        (TextSpec(("Quarterly Revenue",), weight="bold"), "yes"),
+        (TextSpec(("Europe 31%",), weight="bold"), "no"),
+        (TextSpec(("Open now",), colour="white"), "yes"),
+        (TextSpec(("Europe 31%",), colour="white"), "no"),
+        (TextSpec(("Subject to change",), colour="red"), "yes"),
+        (TextSpec(("Subject to change",), colour="green"), "no"),
+    ]
+    got = [
+        judge.judge_lines(lines, img.size, Check(str(k), "", spec=QuestionSpec("exact", s)), img)
+        for k, (s, _) in enumerate(cases)
+    ]
     assert [v.answer for v in got] == [a for _, a in cases], [v.reason for v in got]
     assert got[3].evidence["rule"] == "style" and "ink is black" in got[3].reason and "colour white" in got[3].reason
     assert got[1].evidence["expects"][0]["style"]["weight"] == "regular"

@@ -36,9 +36,9 @@ def test_gray_alpha_is_composited_on_white(tmp_path):
     a[0, 0, 1] = 255
     a[0, 1, 1] = 128
     rgb = open_image(saved(tmp_path, Image.fromarray(a, "LA"), "la.png"))
-    assert px(rgb, (0, 0)) == (0, 0, 0)            # opaque ink
-    assert px(rgb, (1, 0)) == (127, 127, 127)      # 255 * (1 - 128/255) = 127
-    assert px(rgb, (3, 3)) == (255, 255, 255)      # transparent: the white page, not black
+    assert px(rgb, (0, 0)) == (0, 0, 0)  # opaque ink
+    assert px(rgb, (1, 0)) == (127, 127, 127)  # 255 * (1 - 128/255) = 127
+    assert px(rgb, (3, 3)) == (255, 255, 255)  # transparent: the white page, not black
 
 
 def test_palette_with_and_without_transparency(tmp_path):
@@ -57,7 +57,7 @@ def test_rgb_and_rgba_on_white_or_a_given_background(tmp_path):
     rgb = Image.new("RGB", (4, 4), (10, 200, 30))
     assert px(open_image(saved(tmp_path, rgb, "rgb.png")), (3, 0)) == (10, 200, 30)
     a = np.zeros((4, 4, 4), np.uint8)  # a transparent page stored as (0, 0, 0, 0) ...
-    a[2, 2] = (0, 0, 0, 255)           # ... with one opaque black text pixel
+    a[2, 2] = (0, 0, 0, 255)  # ... with one opaque black text pixel
     a[0, 3] = (255, 0, 0, 64)
     path = saved(tmp_path, Image.fromarray(a, "RGBA"), "rgba.png")
     out = open_image(path)
@@ -88,10 +88,13 @@ def test_16_bit_gray_with_a_transparent_level(tmp_path):
     assert px(to_rgb(im), (0, 0)) == (4, 4, 4)
 
 
-@pytest.mark.parametrize("values, expected", [
-    ([0, 100, 255], [0, 100, 255]),             # fits 8 bits: kept
-    ([0, 257 * 100, 65535], [0, 100, 255]),     # fits 16 bits: / 257
-])
+@pytest.mark.parametrize(
+    "values, expected",
+    [
+        ([0, 100, 255], [0, 100, 255]),  # fits 8 bits: kept
+        ([0, 257 * 100, 65535], [0, 100, 255]),  # fits 16 bits: / 257
+    ],
+)
 def test_32_bit_integer_tiff_maps_by_the_range_it_fits(tmp_path, values, expected):
     im = Image.fromarray(np.array([values], np.int32))
     assert im.mode == "I"
@@ -107,8 +110,10 @@ def test_float_tiff_in_0_1_and_refused_outside_every_range(tmp_path):
     bad = saved(tmp_path, Image.fromarray(np.array([[-5.0, 1e6]], np.float32)), "bad.tiff")
     with pytest.raises(ImageError) as e:
         open_image(bad)
-    assert str(e.value) == (f"cannot read image {bad} (mode F pixel values span -5..1e+06 (or are NaN): "
-                            "only 0..1, 0..255 or 0..65535 can be mapped to 8 bits)")
+    assert str(e.value) == (
+        f"cannot read image {bad} (mode F pixel values span -5..1e+06 (or are NaN): "
+        "only 0..1, 0..255 or 0..65535 can be mapped to 8 bits)"
+    )
     nan = Image.fromarray(np.array([[np.nan, 0.5]], np.float32))
     with pytest.raises(ImageError, match="are NaN"):
         to_rgb(nan)
@@ -149,8 +154,11 @@ def test_unreadable_files_are_one_line_errors(tmp_path):
     good = saved(tmp_path, Image.new("RGB", (64, 64), "white"), "whole.png")
     cut = tmp_path / "cut.png"
     cut.write_bytes(good.read_bytes()[:60])
-    for path, start in [(cut, f"cannot read image {cut} ("), (tmp_path / "none.png", f"image not found: {tmp_path / 'none.png'}"),
-                        (tmp_path, f"cannot read image {tmp_path} (a folder, not a file)")]:
+    for path, start in [
+        (cut, f"cannot read image {cut} ("),
+        (tmp_path / "none.png", f"image not found: {tmp_path / 'none.png'}"),
+        (tmp_path, f"cannot read image {tmp_path} (a folder, not a file)"),
+    ]:
         with pytest.raises(ImageError) as e:
             open_image(path)
         assert str(e.value).startswith(start) and "\n" not in str(e.value)

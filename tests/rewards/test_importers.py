@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 from rewards.importers import load_items, text_expectations
-from rewards.text.question_compiler import compile_question
 from rewards.rubric import RubricError, TextExpectation
+from rewards.text.question_compiler import compile_question
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "benchmarks"
 EXAMPLE = Path(__file__).resolve().parents[2] / "refine" / "example" / "bizgeneval_text.jsonl"
@@ -35,23 +35,63 @@ def test_bizgeneval_rows():
 # necessary conditions, so a count, style or relation the compiler cannot check no longer empties
 # them (the spec then lists that part as VLM-only), and a place of another element ("the top of
 # the left panel") is not taken for a place of the image.
-@pytest.mark.parametrize("question, expected, decidable", [
-    ("Does the chart title read exactly 'The AI gender imbalance'?", [("The AI gender imbalance", None, None, None)], True),
-    ('Does the single-line subtitle read exactly: "22,582 MW Attributable to CLP Group"?',
-     [("22,582 MW Attributable to CLP Group", None, None, None)], True),
-    ('Does the heading centered at the top of the left panel, directly below the word "MENU", read exactly "MAIN COURSE"?',
-     [("MAIN COURSE", "left", "MENU", "directly_below")], True),
-    ("Does the footnote along the bottom read exactly \"Note: don't round.\"?", [("Note: don't round.", "bottom", None, None)], True),
-    ('Are there exactly 2 legend entries ("Female" and "Male")?', [("Female", None, None, None), ("Male", None, None, None)], False),
-    ("Is there a bold point label reading exactly 'U.S.'?", [("U.S.", None, None, None)], True),  # bold: measured (TextSpec.weight)
-    ("Does the x-axis show tick labels at 0, 5, 10, 15, and 20?", [], False),
-    ("Does the text, from top to bottom, read exactly 'A'?", [("A", None, None, None)], True),
-    ("Do the column headers read exactly 'Cue', 'App.', 'Prod.', and 'Cov.'?",
-     [("Cue", None, None, None), ("App.", None, None, None), ("Prod.", None, None, None), ("Cov.", None, None, None)], True),
-    ("Is there a row labeled exactly 'Advice' with values '53', '30', '24', and '63.6%'?",
-     [(t, None, None, None) for t in ("Advice", "53", "30", "24", "63.6%")], True),  # one table row, left to right
-    ('Does the phrase read exactly "practices\' data" with an apostrophe after the final "s"?', [("practices' data", None, None, None)], True),
-])
+@pytest.mark.parametrize(
+    "question, expected, decidable",
+    [
+        (
+            "Does the chart title read exactly 'The AI gender imbalance'?",
+            [("The AI gender imbalance", None, None, None)],
+            True,
+        ),
+        (
+            'Does the single-line subtitle read exactly: "22,582 MW Attributable to CLP Group"?',
+            [("22,582 MW Attributable to CLP Group", None, None, None)],
+            True,
+        ),
+        (
+            'Does the heading centered at the top of the left panel, directly below the word "MENU", read exactly "MAIN COURSE"?',
+            [("MAIN COURSE", "left", "MENU", "directly_below")],
+            True,
+        ),
+        (
+            'Does the footnote along the bottom read exactly "Note: don\'t round."?',
+            [("Note: don't round.", "bottom", None, None)],
+            True,
+        ),
+        (
+            'Are there exactly 2 legend entries ("Female" and "Male")?',
+            [("Female", None, None, None), ("Male", None, None, None)],
+            False,
+        ),
+        (
+            "Is there a bold point label reading exactly 'U.S.'?",
+            [("U.S.", None, None, None)],
+            True,
+        ),  # bold: measured (TextSpec.weight)
+        ("Does the x-axis show tick labels at 0, 5, 10, 15, and 20?", [], False),
+        ("Does the text, from top to bottom, read exactly 'A'?", [("A", None, None, None)], True),
+        (
+            "Do the column headers read exactly 'Cue', 'App.', 'Prod.', and 'Cov.'?",
+            [
+                ("Cue", None, None, None),
+                ("App.", None, None, None),
+                ("Prod.", None, None, None),
+                ("Cov.", None, None, None),
+            ],
+            True,
+        ),
+        (
+            "Is there a row labeled exactly 'Advice' with values '53', '30', '24', and '63.6%'?",
+            [(t, None, None, None) for t in ("Advice", "53", "30", "24", "63.6%")],
+            True,
+        ),  # one table row, left to right
+        (
+            'Does the phrase read exactly "practices\' data" with an apostrophe after the final "s"?',
+            [("practices' data", None, None, None)],
+            True,
+        ),
+    ],
+)
 def test_text_expectations(question, expected, decidable):
     assert text_expectations(question) == tuple(TextExpectation(*e) for e in expected)
     assert compile_question(question).decidable is decidable
@@ -66,14 +106,33 @@ def test_genexam_rows_carry_weights():
 
 
 def test_rubricloop_rows_and_bad_rows_each_get_one_line(tmp_path):
-    good = {"id": "s1", "prompt": "slide", "image": "img/s1.png", "criteria": [
-        {"name": "title", "checks": [{"id": "t", "question": "Title?", "expects": [{"text": "Q3", "region": "top"}]}]}]}
+    good = {
+        "id": "s1",
+        "prompt": "slide",
+        "image": "img/s1.png",
+        "criteria": [
+            {
+                "name": "title",
+                "checks": [{"id": "t", "question": "Title?", "expects": [{"text": "Q3", "region": "top"}]}],
+            }
+        ],
+    }
     lines = [
         json.dumps(good),
         "{not json",
         json.dumps({"id": "s2", "prompt": "p", "criteria": [{"checks": [{"id": "a", "question": 3}]}]}),
-        json.dumps({"id": "s3", "prompt": "p", "criteria": [{"checks": [{"id": "a", "question": "q", "weight": "heavy"}]}]}),
-        json.dumps({"id": "s4", "prompt": "p", "criteria": [{"checks": [{"id": "a", "question": "q", "expects": [{"text": "x", "region": "middle"}]}]}]}),
+        json.dumps(
+            {"id": "s3", "prompt": "p", "criteria": [{"checks": [{"id": "a", "question": "q", "weight": "heavy"}]}]}
+        ),
+        json.dumps(
+            {
+                "id": "s4",
+                "prompt": "p",
+                "criteria": [
+                    {"checks": [{"id": "a", "question": "q", "expects": [{"text": "x", "region": "middle"}]}]}
+                ],
+            }
+        ),
         json.dumps(["a", "list"]),
         json.dumps({"id": "s5", "prompt": "p", "criteria": [{"checks": [{"id": "a", "question": "q", "gate": "no"}]}]}),
         json.dumps({"id": "s6", "prompt": "p", "criteria": []}),
@@ -99,8 +158,16 @@ def test_rubricloop_rows_and_bad_rows_each_get_one_line(tmp_path):
 
 def test_bom_is_not_data_and_empty_expected_text_is_an_error(tmp_path):
     path = tmp_path / "bom.jsonl"
-    good = {"id": "a", "prompt": "p", "criteria": [{"checks": [{"id": "t", "question": "q", "expects": [{"text": "Q3"}]}]}]}
-    bad = {"id": "b", "prompt": "p", "criteria": [{"checks": [{"id": "t", "question": "q", "expects": [{"text": " "}]}]}]}
+    good = {
+        "id": "a",
+        "prompt": "p",
+        "criteria": [{"checks": [{"id": "t", "question": "q", "expects": [{"text": "Q3"}]}]}],
+    }
+    bad = {
+        "id": "b",
+        "prompt": "p",
+        "criteria": [{"checks": [{"id": "t", "question": "q", "expects": [{"text": " "}]}]}],
+    }
     path.write_bytes(("\ufeff" + json.dumps(good) + "\r\n" + json.dumps(bad) + "\r\n").encode("utf-8"))
     items, errors = load_items(path)
     assert [it.id for it in items] == ["a"]
@@ -113,12 +180,35 @@ def test_unreadable_file_raises_one_line(tmp_path):
 
 
 def test_rubricloop_row_gives_the_spec(tmp_path):
-    spec = {"texts": ["MAIN COURSE"], "region": "top_left", "anchors": [{"text": "MENU", "relation": "directly_below"}],
-            "vlm_parts": ["style 'bold'"]}
-    rows = [{"id": "a", "prompt": "p", "criteria": [{"checks": [{"id": "1", "question": "Heading?", "spec": spec}]}]},
-            {"id": "b", "prompt": "p", "criteria": [{"checks": [{"id": "1", "question": "q", "spec": {"texts": ["x"], "anchors": [
-                {"text": "y", "relation": "near"}]}}]}]},
-            {"id": "c", "prompt": "p", "criteria": [{"checks": [{"id": "1", "question": 'Is the title "Q3" at the very top?'}]}]}]
+    spec = {
+        "texts": ["MAIN COURSE"],
+        "region": "top_left",
+        "anchors": [{"text": "MENU", "relation": "directly_below"}],
+        "vlm_parts": ["style 'bold'"],
+    }
+    rows = [
+        {"id": "a", "prompt": "p", "criteria": [{"checks": [{"id": "1", "question": "Heading?", "spec": spec}]}]},
+        {
+            "id": "b",
+            "prompt": "p",
+            "criteria": [
+                {
+                    "checks": [
+                        {
+                            "id": "1",
+                            "question": "q",
+                            "spec": {"texts": ["x"], "anchors": [{"text": "y", "relation": "near"}]},
+                        }
+                    ]
+                }
+            ],
+        },
+        {
+            "id": "c",
+            "prompt": "p",
+            "criteria": [{"checks": [{"id": "1", "question": 'Is the title "Q3" at the very top?'}]}],
+        },
+    ]
     path = tmp_path / "own.jsonl"
     path.write_text("\n".join(json.dumps(r) for r in rows))
     items, errors = load_items(path)
@@ -126,9 +216,11 @@ def test_rubricloop_row_gives_the_spec(tmp_path):
     assert check.spec.text.region == "top_left" and check.spec.text.anchors[0].relation == "directly_below"
     assert check.spec.vlm_parts == ("style 'bold'",) and not check.spec.decidable
     assert check.expects == (TextExpectation("MAIN COURSE", "top_left", "MENU", "directly_below"),)
-    assert errors == [f"{path}:2 (item b): criteria[0].checks[0].spec.anchors[0]: field 'relation' must be one of "
-                      "('below', 'directly_below', 'above', 'directly_above', 'right_of', 'left_of', 'same_row', 'same_column', "
-                      "'between', 'context'), got 'near'"]
+    assert errors == [
+        f"{path}:2 (item b): criteria[0].checks[0].spec.anchors[0]: field 'relation' must be one of "
+        "('below', 'directly_below', 'above', 'directly_above', 'right_of', 'left_of', 'same_row', 'same_column', "
+        "'between', 'context'), got 'near'"
+    ]
     compiled = items[1].rubric.checks[0]  # no spec and no expects: the question is compiled
     assert compiled.spec.text.texts == ("Q3",) and compiled.spec.text.region == "very_top"
 
@@ -144,18 +236,44 @@ def test_an_empty_bizgeneval_question_is_named_before_the_index_lists(tmp_path):
 
 
 def test_own_row_spec_with_between_weight_and_colour(tmp_path):
-    good = {"texts": ["Programs"], "anchors": [{"text": "About", "relation": "between", "other": "Blog"}],
-            "weight": "bold", "colour": "white"}
-    rows = [{"id": "a", "prompt": "p", "criteria": [{"checks": [{"id": "1", "question": "Nav?", "spec": good}]}]},
-            {"id": "b", "prompt": "p", "criteria": [{"checks": [{"id": "1", "question": "q", "spec": {
-                "texts": ["x"], "anchors": [{"text": "y", "relation": "between"}]}}]}]},
-            {"id": "c", "prompt": "p", "criteria": [{"checks": [{"id": "1", "question": "q", "spec": {
-                "texts": ["x"], "colour": "navy"}}]}]}]
+    good = {
+        "texts": ["Programs"],
+        "anchors": [{"text": "About", "relation": "between", "other": "Blog"}],
+        "weight": "bold",
+        "colour": "white",
+    }
+    rows = [
+        {"id": "a", "prompt": "p", "criteria": [{"checks": [{"id": "1", "question": "Nav?", "spec": good}]}]},
+        {
+            "id": "b",
+            "prompt": "p",
+            "criteria": [
+                {
+                    "checks": [
+                        {
+                            "id": "1",
+                            "question": "q",
+                            "spec": {"texts": ["x"], "anchors": [{"text": "y", "relation": "between"}]},
+                        }
+                    ]
+                }
+            ],
+        },
+        {
+            "id": "c",
+            "prompt": "p",
+            "criteria": [{"checks": [{"id": "1", "question": "q", "spec": {"texts": ["x"], "colour": "navy"}}]}],
+        },
+    ]
     path = tmp_path / "own.jsonl"
     path.write_text("\n".join(json.dumps(r) for r in rows))
     items, errors = load_items(path)
     text = items[0].rubric.checks[0].spec.text
     assert text.anchors[0].other == "Blog" and text.weight == "bold" and text.colour == "white"
-    assert errors[0] == (f"{path}:2 (item b): criteria[0].checks[0].spec.anchors[0]: relation 'between' needs field 'other' "
-                         "(the second anchor's text)")
-    assert errors[1].startswith(f"{path}:3 (item c): criteria[0].checks[0].spec: field 'colour' must be one of ('white',")
+    assert errors[0] == (
+        f"{path}:2 (item b): criteria[0].checks[0].spec.anchors[0]: relation 'between' needs field 'other' "
+        "(the second anchor's text)"
+    )
+    assert errors[1].startswith(
+        f"{path}:3 (item c): criteria[0].checks[0].spec: field 'colour' must be one of ('white',"
+    )

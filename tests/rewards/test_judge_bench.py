@@ -18,8 +18,12 @@ def test_cohen_kappa_by_hand():
 
 
 def test_withheld_counts_as_wrong_and_apart():
-    rows = [{"truth": "yes", "answer": "yes", "seconds": 1.0}, {"truth": "no", "answer": "no", "seconds": 1.0},
-            {"truth": "yes", "answer": "withheld", "seconds": 1.0}, {"truth": "no", "answer": "yes", "seconds": 3.0}]
+    rows = [
+        {"truth": "yes", "answer": "yes", "seconds": 1.0},
+        {"truth": "no", "answer": "no", "seconds": 1.0},
+        {"truth": "yes", "answer": "withheld", "seconds": 1.0},
+        {"truth": "no", "answer": "yes", "seconds": 3.0},
+    ]
     m = summarize(rows)
     assert m["coverage"] == 0.75 and m["agreement"] == 0.5 and m["false_yes"] == 1 and m["false_no"] == 0
     # as wrong: answers yes, no, no, yes vs truth yes, no, yes, no -> p_o 1/2, p_e 1/2 -> 0
@@ -51,7 +55,9 @@ def test_bench_prints_kappa_per_judge(tmp_path, capsys):
     lines = [l for l in out.splitlines() if l.startswith("kappa ")]
     assert [l.split()[2] for l in lines] == ["judge=ocr", "judge=ocr-keywords"]
     n_checks = len(make_document(0).questions)  # 24 since weight, colour, between, row and style were added
-    assert (tmp_path / "judge_bench.json").exists() and (tmp_path / "verdicts.jsonl").read_text().count("\n") == 2 * n_checks
+    assert (tmp_path / "judge_bench.json").exists() and (tmp_path / "verdicts.jsonl").read_text().count(
+        "\n"
+    ) == 2 * n_checks
 
 
 def test_bad_option_exits_2():
@@ -62,7 +68,10 @@ def test_bad_option_exits_2():
 
 def test_markdown_table_rows():
     from rewards.eval.judge_bench import markdown_table
-    m = summarize([{"truth": "yes", "answer": "yes", "seconds": 0.5}, {"truth": "no", "answer": "withheld", "seconds": 0.25}])
+
+    m = summarize(
+        [{"truth": "yes", "answer": "yes", "seconds": 0.5}, {"truth": "no", "answer": "withheld", "seconds": 0.25}]
+    )
     report = {"judges": {"ocr": {"all": m, "by_type": {"weight": m}}, "ocr-keywords": {"all": m, "by_type": {}}}}
     rows = markdown_table(report).splitlines()
     # coverage 1/2, agreement 1/2 (withheld counted wrong: yes, yes vs yes, no -> p_o 1/2, p_e 1/2 -> kappa 0)

@@ -95,8 +95,9 @@ def test_batched_equals_one_by_one_with_left_padding(judge):
     assert padded["attention_mask"][:, 0].tolist() == [0, 1]  # left padding on the shorter row
     assert padded["attention_mask"][:, -1].tolist() == [1, 1]
 
-    one = LocalVLMJudge(torch_dtype="float32", device="cpu", batch_size=1, image_max_side=128, tiny=True,
-                        shared_prefix=False)
+    one = LocalVLMJudge(
+        torch_dtype="float32", device="cpu", batch_size=1, image_max_side=128, tiny=True, shared_prefix=False
+    )
     one.model, one.processor, one.yes_ids, one.no_ids = judge.model, judge.processor, judge.yes_ids, judge.no_ids
     judge.batch_size = 4
     batched = [[v.p_yes for v in vs] for vs in judge.judge(images, ["p"] * 3, checks)]
@@ -151,7 +152,9 @@ def test_forward_failure_on_one_row_withholds_that_row(judge, monkeypatch, share
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="needs a machine without CUDA")
 def test_cuda_requested_without_cuda_is_a_clear_error():
-    with pytest.raises(RuntimeError, match="judge local_vlm needs a GPU; device=cuda not available; use device=cpu on that judge"):
+    with pytest.raises(
+        RuntimeError, match="judge local_vlm needs a GPU; device=cuda not available; use device=cpu on that judge"
+    ):
         LocalVLMJudge(device="cuda")
     with pytest.raises(RuntimeError, match="writer local_vlm needs a GPU; device=cuda:0 not available"):
         LocalVLMInstructionWriter(device="cuda:0")
@@ -212,8 +215,14 @@ def test_writer_falls_back_to_template_on_empty_generation(writer, monkeypatch):
     assert out == "Fix: Is there a logo?\nFix: Is the title red?\nFix: Does the chart have a legend?"
 
 
-QUESTIONS = ["Is the title red?", "Does the chart have a legend with three entries?", "Logo?",
-             "Is there a blue bar on the left side of the chart, next to the axis?", "x", "Is the background white?"]
+QUESTIONS = [
+    "Is the title red?",
+    "Does the chart have a legend with three entries?",
+    "Logo?",
+    "Is there a blue bar on the left side of the chart, next to the axis?",
+    "x",
+    "Is the background white?",
+]
 
 
 @pytest.fixture(scope="module")
@@ -248,8 +257,9 @@ def test_shared_prefix_p_yes_equals_one_check_at_a_time(sharp_judge, monkeypatch
     assert (one_by_one[0].max() - one_by_one[0].min()) > 0.3
     assert (one_by_one[0] - one_by_one[1]).abs().max() > 0.01
     prefix = j.prefill(images[0])
-    shifted = j._score_suffixes([j.processor.tokenizer(QUESTIONS[0] + j.prompt_parts()[1])["input_ids"]],
-                                prefix[0], prefix[1], prefix[2] + 1)
+    shifted = j._score_suffixes(
+        [j.processor.tokenizer(QUESTIONS[0] + j.prompt_parts()[1])["input_ids"]], prefix[0], prefix[1], prefix[2] + 1
+    )
     assert abs(shifted.item() - one_by_one[0][0].item()) > 1e-3
 
 

@@ -3,11 +3,11 @@
 import shutil
 from pathlib import Path
 
-import pytest
 import pytesseract
+import pytest
+from pages import page
 from PIL import Image, ImageDraw, ImageFont
 
-from pages import SERIF, page
 from rewards.judges import ocr as ocr_module
 from rewards.judges.ocr import OCRJudge
 from rewards.rubric import Check, TextExpectation
@@ -25,7 +25,7 @@ def one(judge, img, chk):
 
 
 def test_normalisation_rules():
-    assert normalize("“Net”  sales –\u00a0Q1 ’24") == "\"Net\" sales - Q1 '24"
+    assert normalize("“Net”  sales –\u00a0Q1 ’24") == '"Net" sales - Q1 \'24'
     assert normalize("Total", case_sensitive=False) == "total"
     assert normalize_expected("• Total: 42.", lenient=True) == "Total: 42"
     assert normalize_expected("• Total: 42.", lenient=False) == "• Total: 42."
@@ -48,18 +48,28 @@ def test_exact_substituted_and_evidence():
 
 
 def test_region_wrap_and_word_boundary():
-    img = page([("Sales summary", (40, 30), 26, (0, 0, 0)),
-                ("Net revenue grew by twelve", (40, 200), 22, (0, 0, 0)),
-                ("percent in the third quarter", (40, 230), 22, (0, 0, 0)),
-                ("AP50", (480, 40), 24, (0, 0, 0))])
+    img = page(
+        [
+            ("Sales summary", (40, 30), 26, (0, 0, 0)),
+            ("Net revenue grew by twelve", (40, 200), 22, (0, 0, 0)),
+            ("percent in the third quarter", (40, 230), 22, (0, 0, 0)),
+            ("AP50", (480, 40), 24, (0, 0, 0)),
+        ]
+    )
     judge = OCRJudge()
-    verdicts = judge.judge([img], [""], [[
-        check("Sales summary", region="top", cid="a"),
-        check("Sales summary", region="bottom", cid="b"),
-        check("Net revenue grew by twelve percent in the third quarter", cid="c"),
-        check("AP", cid="d"),
-        check("AP50", region="right", cid="e"),
-    ]])[0]
+    verdicts = judge.judge(
+        [img],
+        [""],
+        [
+            [
+                check("Sales summary", region="top", cid="a"),
+                check("Sales summary", region="bottom", cid="b"),
+                check("Net revenue grew by twelve percent in the third quarter", cid="c"),
+                check("AP", cid="d"),
+                check("AP50", region="right", cid="e"),
+            ]
+        ],
+    )[0]
     assert [v.answer for v in verdicts] == ["yes", "no", "yes", "no", "yes"]
     assert "bottom half" in verdicts[1].reason
     assert verdicts[1].evidence["expects"][0]["similarity"] == 1.0  # read, but in the wrong half
@@ -94,7 +104,11 @@ def test_withheld_and_one_ocr_per_image(monkeypatch):
 
     monkeypatch.setattr(ocr_module.pytesseract, "image_to_data", flaky)
     no_text = Check("v", "Is the chart pleasing?")
-    out = OCRJudge().judge([bad, good], ["", ""], [[check("Hello World"), no_text], [check("Hello World", cid="1"), check("World", cid="2"), no_text]])
+    out = OCRJudge().judge(
+        [bad, good],
+        ["", ""],
+        [[check("Hello World"), no_text], [check("Hello World", cid="1"), check("World", cid="2"), no_text]],
+    )
     assert [v.answer for v in out[0]] == ["withheld", "withheld"]
     assert "OCR failed" in out[0][0].reason and "simulated crash" in out[0][0].reason
     assert [v.answer for v in out[1]] == ["yes", "yes", "withheld"]
@@ -106,8 +120,10 @@ def test_withheld_and_one_ocr_per_image(monkeypatch):
 CJK = "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"
 
 
-@pytest.mark.skipif(not (Path(CJK).exists() and "chi_sim" in pytesseract.get_languages()),
-                    reason="fonts-wqy-microhei or tesseract-ocr-chi-sim not installed (scripts/setup.sh installs both)")
+@pytest.mark.skipif(
+    not (Path(CJK).exists() and "chi_sim" in pytesseract.get_languages()),
+    reason="fonts-wqy-microhei or tesseract-ocr-chi-sim not installed (scripts/setup.sh installs both)",
+)
 def test_chinese_strings_read_in_their_script():
     """The page is read in chi_sim+eng because a check quotes Han characters; tesseract returns
     one word per character or two ("季 度 收入"), which match "季度收入" (no spaces between Han)."""
@@ -117,8 +133,12 @@ def test_chinese_strings_read_in_their_script():
     d = ImageDraw.Draw(img)
     d.text((40, 30), "季度收入", font=ImageFont.truetype(CJK, 32), fill=(20, 20, 20))
     d.text((40, 110), "红色 Revenue", font=ImageFont.truetype(CJK, 24), fill=(20, 20, 20))
-    questions = [('Is the heading exactly "季度收入"?', "yes"), ('Is the heading exactly "季度支出"?', "no"),
-                 ('Does the label read exactly "红色 Revenue"?', "yes"), ('Does the label read exactly "绿色 Revenue"?', "no")]
+    questions = [
+        ('Is the heading exactly "季度收入"?', "yes"),
+        ('Is the heading exactly "季度支出"?', "no"),
+        ('Does the label read exactly "红色 Revenue"?', "yes"),
+        ('Does the label read exactly "绿色 Revenue"?', "no"),
+    ]
     checks = [Check(str(k), q, spec=compile_question(q)) for k, (q, _) in enumerate(questions)]
     verdicts = OCRJudge().judge([img], [""], [checks])[0]
     assert [v.answer for v in verdicts] == [a for _, a in questions], [v.reason for v in verdicts]

@@ -5,9 +5,9 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from rewards.judges.ocr import OCRJudge, ocr_lines
+from rewards.rubric import Check, TextExpectation
 from rewards.text.ocr_langs import installed_langs, tesseract_lang, unreadable
 from rewards.text.ocr_read import find_fills, otsu_threshold
-from rewards.rubric import Check, TextExpectation
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf"
 BADGE = (40, 30, 96, 72)
@@ -55,7 +55,12 @@ def test_find_fills_returns_the_badge_and_not_a_plain_box():
     fills = find_fills(im)
     assert len(fills) == 1
     fx0, fy0, fx1, fy1 = fills[0].box
-    assert abs(fx0 - BADGE[0]) <= 1 and abs(fy0 - BADGE[1]) <= 1 and abs(fx1 - BADGE[2] - 1) <= 1 and abs(fy1 - BADGE[3] - 1) <= 1
+    assert (
+        abs(fx0 - BADGE[0]) <= 1
+        and abs(fy0 - BADGE[1]) <= 1
+        and abs(fx1 - BADGE[2] - 1) <= 1
+        and abs(fy1 - BADGE[3] - 1) <= 1
+    )
     assert fills[0].shape.shape == (fy1 - fy0, fx1 - fx0)
 
 
@@ -81,6 +86,7 @@ def test_small_grey_text_is_reread_larger():
 
 # --- languages chosen from the expected text's script ---------------------------------------
 
+
 def test_language_string_follows_the_scripts_of_the_expected_text():
     have = {"eng", "chi_sim", "jpn", "rus", "ell"}
     assert tesseract_lang(["Quarterly revenue"], installed=have) == "eng"
@@ -105,7 +111,9 @@ def test_cyrillic_is_read_only_with_the_chosen_language():
         pytest.skip("tesseract-ocr-rus is not installed (scripts/setup.sh installs it)")
     text = "Выручка за квартал"
     im = Image.new("RGB", (520, 80), (255, 255, 255))
-    ImageDraw.Draw(im).text((20, 20), text, font=ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 30), fill=(0, 0, 0))
+    ImageDraw.Draw(im).text(
+        (20, 20), text, font=ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 30), fill=(0, 0, 0)
+    )
     assert text not in " ".join(texts(ocr_lines(im, fills=False)))
     assert text in " ".join(texts(ocr_lines(im, lang=tesseract_lang([text]), fills=False)))
 
@@ -117,8 +125,10 @@ def test_judge_reads_with_the_checks_language_and_withholds_ipa():
     fnt = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 30)
     ImageDraw.Draw(im).text((20, 20), "Выручка за квартал", font=fnt, fill=(0, 0, 0))
     ImageDraw.Draw(im).text((20, 80), "/rɛd/", font=fnt, fill=(0, 0, 0))
-    checks = [Check("1", "q", expects=(TextExpectation("Выручка за квартал"),)),
-              Check("2", "q", expects=(TextExpectation("/rɛd/"),))]
+    checks = [
+        Check("1", "q", expects=(TextExpectation("Выручка за квартал"),)),
+        Check("2", "q", expects=(TextExpectation("/rɛd/"),)),
+    ]
     v1, v2 = OCRJudge().judge([im], [""], [checks])[0]
     assert v1.answer == "yes"
     assert v2.answer == "withheld" and "'ɛ'" in v2.reason
@@ -128,6 +138,8 @@ def test_a_word_reread_alone_never_replaces_its_line():
     # bundled example item 322: "once" (no ascenders) looked like small text, and its re-read
     # replaced the whole page line "About once a wcek"
     im = Image.new("RGB", (360, 60), (250, 250, 247))
-    ImageDraw.Draw(im).text((20, 18), "About once a week", font=ImageFont.truetype(FONT.replace("-Bold", ""), 17), fill=(33, 33, 33))
+    ImageDraw.Draw(im).text(
+        (20, 18), "About once a week", font=ImageFont.truetype(FONT.replace("-Bold", ""), 17), fill=(33, 33, 33)
+    )
     assert texts(ocr_lines(im, fills=False)) == ["About once a week"]
     assert texts(ocr_lines(im)) == ["About once a week"]

@@ -18,13 +18,24 @@ from PIL import Image
 from rewards.eval.report import FILES, write_report
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-         "--disable-sync", "--no-first-run"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 def chromium(page: Path, profile: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={profile}", *args, page.as_uri()],
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [CHROMIUM, *FLAGS, f"--user-data-dir={profile}", *args, page.as_uri()],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def refine_run(tmp_path: Path) -> Path:
@@ -32,9 +43,19 @@ def refine_run(tmp_path: Path) -> Path:
     run = tmp_path / "refine"
     rng = np.random.default_rng(0)
     data = tmp_path / "rubrics.jsonl"
-    rows = [{"id": i, "prompt": "p", "criteria": [{"name": "title", "checks": [{"id": "t", "question": f"Title of {i}?"},
-                                                                           {"id": "b", "question": "Body?"}]}]}
-            for i in ("a", "b")]
+    rows = [
+        {
+            "id": i,
+            "prompt": "p",
+            "criteria": [
+                {
+                    "name": "title",
+                    "checks": [{"id": "t", "question": f"Title of {i}?"}, {"id": "b", "question": "Body?"}],
+                }
+            ],
+        }
+        for i in ("a", "b")
+    ]
     data.write_text("".join(json.dumps(r) + "\n" for r in rows))
     items = []
     for i, passes in (("a", [(0, 0), (1, 0), (1, 1)]), ("b", [(0, 1), (0, 1), (1, 1)])):
@@ -44,15 +65,39 @@ def refine_run(tmp_path: Path) -> Path:
         for k, (t, b) in enumerate(passes):
             Image.fromarray(rng.integers(0, 255, (24, 32, 3), dtype=np.uint8)).save(folder / f"iter_{k}.png")
             for cid, ok in (("t", t), ("b", b)):
-                lines.append({"iteration": k, "check_id": cid, "answer": "yes" if ok else "no", "judge": "ocr",
-                              "reason": f"ocr read 'X{k}{cid}'"})
+                lines.append(
+                    {
+                        "iteration": k,
+                        "check_id": cid,
+                        "answer": "yes" if ok else "no",
+                        "judge": "ocr",
+                        "reason": f"ocr read 'X{k}{cid}'",
+                    }
+                )
         (folder / "verdicts.jsonl").write_text("".join(json.dumps(v) + "\n" for v in lines))
         shutil.copy(folder / "iter_2.png", folder / "best.png")
-        items.append({"id": i, "scores": [{"pass_rate": (t + b) / 2, "criterion_score": 0.5 ** (2 - t - b)} for t, b in passes],
-                      "best_iteration": 2, "best_image": f"{i}/best.png", "stop_reason": "all checks pass", "error": None})
-    summary = {"iterations": 2, "keep_best_by": "pass_rate", "n_items": 2, "n_finished": 2, "n_failed": 0, "withheld": {},
-               "mean_initial": {"pass_rate": 0.25, "criterion_score": 0.375}, "mean_best": {"pass_rate": 1.0, "criterion_score": 1.0},
-               "items": items, "errors": []}
+        items.append(
+            {
+                "id": i,
+                "scores": [{"pass_rate": (t + b) / 2, "criterion_score": 0.5 ** (2 - t - b)} for t, b in passes],
+                "best_iteration": 2,
+                "best_image": f"{i}/best.png",
+                "stop_reason": "all checks pass",
+                "error": None,
+            }
+        )
+    summary = {
+        "iterations": 2,
+        "keep_best_by": "pass_rate",
+        "n_items": 2,
+        "n_finished": 2,
+        "n_failed": 0,
+        "withheld": {},
+        "mean_initial": {"pass_rate": 0.25, "criterion_score": 0.375},
+        "mean_best": {"pass_rate": 1.0, "criterion_score": 1.0},
+        "items": items,
+        "errors": [],
+    }
     (run / "summary.json").write_text(json.dumps(summary))
     (run / "run.json").write_text(json.dumps({"data": str(data)}))
     return run
@@ -62,7 +107,9 @@ def test_refine_report_tables_curve_and_strips(tmp_path):
     run = refine_run(tmp_path)
     html = write_report(run).read_text()
     # best score after N iterations, mean over items: N=0 (0 + 0.5) / 2, N=1 (0.5 + 0.5) / 2, N=2 1.0
-    assert "<td>0</td><td>0.250</td>" in html and "<td>1</td><td>0.500</td>" in html and "<td>2</td><td>1.000</td>" in html
+    assert (
+        "<td>0</td><td>0.250</td>" in html and "<td>1</td><td>0.500</td>" in html and "<td>2</td><td>1.000</td>" in html
+    )
     # iteration 0 of item a failed both checks; the question and the judge's reason (hover) are shown
     assert '<li class="no" title="no: ocr read &#39;X0t&#39;">t: Title of a?</li>' in html
     assert html.count("<figure") == 6 and len(list((run / FILES).glob("img_*.png"))) == 6
@@ -72,9 +119,16 @@ def test_refine_report_tables_curve_and_strips(tmp_path):
 def test_train_report_reads_the_run_history(tmp_path):
     run = tmp_path / "ckpt"
     (run / "step_2").mkdir(parents=True)
-    history = {"step": [0, 1, 2], "reward_mean": [0.1, 0.3, 0.6], "kl": [0.0, 0.01, 0.02], "approx_kl": [0.0, 0.02, 0.03],
-               "loss": [0.0, -0.1, -0.2], "eval_step": [0, 2], "eval_reward": [0.1, 0.5],
-               "check_pass_rates": [{}, {}, {"checks/title/pass rate": 0.5}]}
+    history = {
+        "step": [0, 1, 2],
+        "reward_mean": [0.1, 0.3, 0.6],
+        "kl": [0.0, 0.01, 0.02],
+        "approx_kl": [0.0, 0.02, 0.03],
+        "loss": [0.0, -0.1, -0.2],
+        "eval_step": [0, 2],
+        "eval_reward": [0.1, 0.5],
+        "check_pass_rates": [{}, {}, {"checks/title/pass rate": 0.5}],
+    }
     (run / "history.json").write_text(json.dumps(history))
     html = write_report(run).read_text()
     assert "<td>2</td><td>0.6</td><td>0.02</td><td>0.03</td><td>-0.2</td>" in html

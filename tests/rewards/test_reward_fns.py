@@ -51,6 +51,7 @@ def pixels(rows: list[list[tuple[int, int, int]]]) -> Image.Image:
 
 # ---------------------------------------------------------------- programmatic rewards and stats
 
+
 def test_red_fraction_half_red_and_thresholds():
     half = Image.new("RGB", (10, 4), "white")
     half.paste((255, 0, 0), (0, 0, 5, 4))
@@ -89,6 +90,7 @@ def test_image_stats_hand_computed():
 
 # ---------------------------------------------------------------- OCR reward
 
+
 def test_ocr_text_reward_formula():
     assert quoted_target('A slide titled "Q3 Revenue" with "Other"') == "Q3 Revenue"
     assert quoted_target("A poster “Grand Opening” today") == "Grand Opening"
@@ -124,6 +126,7 @@ def test_ocr_text_reward_on_rendered_text():
 
 # ---------------------------------------------------------------- rubric reward
 
+
 class ScriptedJudge:
     """A judge that answers from a table: (image index, check id) -> (answer, p_yes)."""
 
@@ -151,9 +154,13 @@ def two_criteria_item() -> Item:
 def test_rubric_reward_scores_by_hand():
     item = two_criteria_item()
     table = {
-        (0, "a1"): ("yes", 0.9), (0, "a2"): ("no", 0.2), (0, "b1"): ("withheld", 0.7),
+        (0, "a1"): ("yes", 0.9),
+        (0, "a2"): ("no", 0.2),
+        (0, "b1"): ("withheld", 0.7),
         # image 1: nothing answered -> None; image 2: answered, but no p_yes.
-        (2, "a1"): ("yes", None), (2, "a2"): ("yes", None), (2, "b1"): ("yes", None),
+        (2, "a1"): ("yes", None),
+        (2, "a2"): ("yes", None),
+        (2, "b1"): ("yes", None),
     }
     judge = ScriptedJudge(table)
     images = [Image.new("RGB", (8, 8))] * 3
@@ -167,7 +174,9 @@ def test_rubric_reward_scores_by_hand():
     }
     for score, want in expected.items():
         got = RubricReward(judge, score=score)(prompts, images, items=[item] * 3)
-        assert [None if g is None else pytest.approx(g) for g in got] == [None if w is None else pytest.approx(w) for w in want], score
+        assert [None if g is None else pytest.approx(g) for g in got] == [
+            None if w is None else pytest.approx(w) for w in want
+        ], score
     reward = RubricReward(judge)
     reward(prompts, images, items=[item] * 3)
     # title: a1 yes x2, a2 no, yes -> 3 of 6; legend: withheld, withheld, yes -> 1 of 3.
@@ -187,8 +196,12 @@ def test_rubric_reward_with_ocr_judge_on_rendered_slide():
     size = (900, 60 + 60 * len(lines))
     full = render(lines, size=size, px=32, gap=(size[1] - 80) // (len(lines) - 1))
     # The same slide without its first bullet fails exactly that check.
-    partial = render([spec["title"], "", *spec["bullets"][1:], spec["footer"]], size=size, px=32,
-                     gap=(size[1] - 80) // (len(lines) - 1))
+    partial = render(
+        [spec["title"], "", *spec["bullets"][1:], spec["footer"]],
+        size=size,
+        px=32,
+        gap=(size[1] - 80) // (len(lines) - 1),
+    )
     n_checks = len(item.rubric.checks)
     got = RubricReward(OCRJudge(), score="pass_rate")([item.prompt] * 2, [full, partial], items=[item, item])
     assert got == [1.0, pytest.approx((n_checks - 1) / n_checks)]
@@ -196,9 +209,11 @@ def test_rubric_reward_with_ocr_judge_on_rendered_slide():
 
 # ---------------------------------------------------------------- combine_rewards and AsyncRewarder
 
+
 def const(name, values):
     def fn(prompts, images, **columns):
         return values
+
     fn.__name__ = name
     return fn
 
@@ -216,6 +231,7 @@ def test_combine_rewards_weights_and_none():
     # Columns reach every function (here the items column).
     def item_len(prompts, images, items, **columns):
         return [float(len(i)) for i in items]
+
     total, _ = combine_rewards([item_len], [1.0], prompts, images, items=["x", "yy", "zzz"])
     assert total.tolist() == [1.0, 2.0, 3.0]
 
@@ -227,14 +243,17 @@ def test_combine_rewards_all_none_sample_is_zero_and_warns(caplog):
     assert "sample(s) [0]" in caplog.text
 
 
-@pytest.mark.parametrize("values, message", [
-    ([1.0, 2.0], "reward function 'bad' returned 2 values for 3 samples"),
-    ([1.0, float("nan"), 0.0], "reward function 'bad' returned nan for sample 1"),
-    ([1.0, 0.0, float("inf")], "reward function 'bad' returned inf for sample 2"),
-    ([1.0, "0.5", 0.0], "reward function 'bad' returned a str for sample 1"),
-    ([True, 0.0, 0.0], "reward function 'bad' returned a bool for sample 0"),
-    ({"a": 1}, "reward function 'bad' must return a list"),
-])
+@pytest.mark.parametrize(
+    "values, message",
+    [
+        ([1.0, 2.0], "reward function 'bad' returned 2 values for 3 samples"),
+        ([1.0, float("nan"), 0.0], "reward function 'bad' returned nan for sample 1"),
+        ([1.0, 0.0, float("inf")], "reward function 'bad' returned inf for sample 2"),
+        ([1.0, "0.5", 0.0], "reward function 'bad' returned a str for sample 1"),
+        ([True, 0.0, 0.0], "reward function 'bad' returned a bool for sample 0"),
+        ({"a": 1}, "reward function 'bad' must return a list"),
+    ],
+)
 def test_combine_rewards_rejects_bad_output(values, message):
     with pytest.raises(ValueError) as e:
         combine_rewards([const("good", [0.0] * 3), const("bad", values)], [1.0, 1.0], ["a"] * 3, [None] * 3)

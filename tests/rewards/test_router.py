@@ -4,9 +4,9 @@ import json
 
 import hydra.utils
 import pytest
+from chat_server import ChatServer, Reply, ok
 from PIL import Image
 
-from chat_server import ChatServer, Reply, ok
 from rewards.judges.router import Router
 from rewards.judges.vlm import VLMJudge
 from rewards.rubric import Check, Verdict
@@ -24,8 +24,10 @@ class TableJudge:
 
     def judge(self, images, prompts, checks):
         self.calls.append((list(images), list(prompts), [[c.id for c in cs] for cs in checks]))
-        return [[Verdict(c.id, self.answers[c.id], self.name, f"{self.name} says {self.answers[c.id]}") for c in cs]
-                for cs in checks]
+        return [
+            [Verdict(c.id, self.answers[c.id], self.name, f"{self.name} says {self.answers[c.id]}") for c in cs]
+            for cs in checks
+        ]
 
 
 IMG = [Image.new("RGB", (8, 8), c) for c in ("red", "green", "blue")]
@@ -55,7 +57,10 @@ def test_withheld_falls_through_to_the_next_able_judge():
     vlm = TableJudge("vlm", {"a1": "no", "a2": "yes", "b1": "yes", "c1": "yes"})
     out = Router([ocr, vlm]).judge(IMG, ["pa", "pb", "pc"], CHECKS)
     assert [[(v.answer, v.judge) for v in row] for row in out] == [
-        [("no", "vlm"), ("yes", "vlm"), ("yes", "ocr")], [("yes", "vlm")], [("yes", "vlm")]]
+        [("no", "vlm"), ("yes", "vlm"), ("yes", "ocr")],
+        [("yes", "vlm")],
+        [("yes", "vlm")],
+    ]
     # the fall-through checks ride in the next judge's single batch, in their original order
     assert vlm.calls == [([IMG[0], IMG[1], IMG[2]], ["pa", "pb", "pc"], [["a1", "a2"], ["b1"], ["c1"]])]
 
@@ -112,9 +117,16 @@ def test_hydra_instantiates_router_of_vlm_judges():
         "_target_": "rewards.judges.router.Router",
         "judges": [
             {"_target_": "rewards.judges.vlm.VLMJudge", "model": "a", "mode": "per_check", "api_key_env": None},
-            {"_target_": "rewards.judges.vlm.VLMJudge", "base_url": "http://127.0.0.1:9/v1", "model": "b", "max_concurrency": 2},
+            {
+                "_target_": "rewards.judges.vlm.VLMJudge",
+                "base_url": "http://127.0.0.1:9/v1",
+                "model": "b",
+                "max_concurrency": 2,
+            },
         ],
     }
     router = hydra.utils.instantiate(cfg)
     assert [j.name for j in router.judges] == ["vlm:a", "vlm:b"]
-    assert router.judges[0].mode == "per_check" and router.judges[1].client.url == "http://127.0.0.1:9/v1/chat/completions"
+    assert (
+        router.judges[0].mode == "per_check" and router.judges[1].client.url == "http://127.0.0.1:9/v1/chat/completions"
+    )

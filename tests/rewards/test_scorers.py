@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from rewards.scorers.item_scores import bizgeneval_penalty
 from rewards.rubric import Check, Criterion, Item, Rubric, Verdict
 from rewards.scorers.bizgeneval import score_bizgeneval, subset_question_ids
 from rewards.scorers.coverage import coverage
 from rewards.scorers.genexam import score_genexam, score_genolympiad
 from rewards.scorers.igenbench import score_igenbench
+from rewards.scorers.item_scores import bizgeneval_penalty
 from rewards.scorers.techimage import score_techimage
 
 
@@ -41,7 +41,11 @@ def test_bizgeneval_groups_subsets_and_unweighted_average():
     assert [r["error_score"] for r in easy["items"]] == pytest.approx([1 - 0.2 * 1, 1.0, 1 - 0.2 * 2])
     assert [r["error_score"] for r in hard["items"]] == pytest.approx([1 - 0.2 * 1, 1.0, 1 - 0.2 * 2])
     assert [r["accuracy"] for r in all_["items"]] == pytest.approx([2 / 4, 1.0, 0.0])
-    assert all_["by_domain"]["slides"] == {"count": 2, "accuracy": pytest.approx(0.75), "error_score": pytest.approx((0.8 + 1.0) / 2)}
+    assert all_["by_domain"]["slides"] == {
+        "count": 2,
+        "accuracy": pytest.approx(0.75),
+        "error_score": pytest.approx((0.8 + 1.0) / 2),
+    }
     assert all_["by_domain"]["chart"]["error_score"] == pytest.approx(0.6)
     # Average = mean of the group means (0.9 + 0.6) / 2, not the item mean (0.8 + 1 + 0.6) / 3 = 0.8
     assert all_["average_by_domain"] == pytest.approx(0.75)
@@ -77,10 +81,16 @@ def test_bizgeneval_subsets_fall_back_to_check_difficulty_and_skip_empty_subsets
 
 
 def test_techimage_pools_over_all_criteria():
-    a = Item("A", "p", Rubric((
-        Criterion("c1", (Check("1", "?"), Check("2", "?"), Check("3", "?"))),
-        Criterion("c2", (Check("4", "?"),)),
-    )))
+    a = Item(
+        "A",
+        "p",
+        Rubric(
+            (
+                Criterion("c1", (Check("1", "?"), Check("2", "?"), Check("3", "?"))),
+                Criterion("c2", (Check("4", "?"),)),
+            )
+        ),
+    )
     b = Item("B", "p", Rubric((Criterion("c3", (Check("1", "?"),)),)))
     results = [(a, verdicts(q1="yes", q2="no", q3="no", q4="yes")), (b, verdicts(q1="withheld"))]
     s = score_techimage(results)
@@ -100,8 +110,12 @@ def test_techimage_per_domain_by_task_prefix():
     def task(i, n):
         return Item(i, "p", Rubric((Criterion("c", tuple(Check(str(k), "?") for k in range(n))),)))
 
-    results = [(task("bio_1", 2), verdicts(q0="yes", q1="no")), (task("bio_2", 1), verdicts(q0="yes")),
-               (task("engineering_1", 2), verdicts(q0="no", q1="no")), (task("misc_1", 1), verdicts(q0="yes"))]
+    results = [
+        (task("bio_1", 2), verdicts(q0="yes", q1="no")),
+        (task("bio_2", 1), verdicts(q0="yes")),
+        (task("engineering_1", 2), verdicts(q0="no", q1="no")),
+        (task("misc_1", 1), verdicts(q0="yes")),
+    ]
     s = score_techimage(results)
     assert set(s["by_domain"]) == {"bio", "engineering"}  # no general_ task; misc_ is only in the total
     assert s["by_domain"]["bio"]["rubric_accuracy"] == pytest.approx(2 / 3)
@@ -130,17 +144,24 @@ def test_igenbench_q_acc_pooled_and_i_acc():
     # I-ACC: image 1 perfect; images 2 and 3 have unjudged questions -> withheld (paper wording: failed)
     assert (s["i_acc"], s["i_acc_withheld"]) == (1.0, 2)
     assert s["i_acc_all_images"] == pytest.approx(1 / 3)
-    assert s["by_type"] == {"Axes": {"correct": 0, "judged": 0, "q_acc": None},
-                            "Legend": {"correct": 1, "judged": 2, "q_acc": 0.5},
-                            "Title": {"correct": 2, "judged": 2, "q_acc": 1.0}}
+    assert s["by_type"] == {
+        "Axes": {"correct": 0, "judged": 0, "q_acc": None},
+        "Legend": {"correct": 1, "judged": 2, "q_acc": 0.5},
+        "Title": {"correct": 2, "judged": 2, "q_acc": 1.0},
+    }
 
 
 # ---------------------------------------------------------------- GenExam
 
 
 def exam_item(i: str, subject: str, weights: list[float]) -> Item:
-    return Item(i, "p", Rubric.flat([Check(str(k), "?", weight=w) for k, w in enumerate(weights, start=1)]),
-                source="genexam", meta={"subject": subject})
+    return Item(
+        i,
+        "p",
+        Rubric.flat([Check(str(k), "?", weight=w) for k, w in enumerate(weights, start=1)]),
+        source="genexam",
+        meta={"subject": subject},
+    )
 
 
 def test_genexam_strict_relaxed_per_subject_and_overall():
@@ -149,8 +170,10 @@ def test_genexam_strict_relaxed_per_subject_and_overall():
         (exam_item("e2", "Physics", [0.25, 0.75]), verdicts(q1="yes", q2="withheld")),
         (exam_item("e3", "Chemistry", [0.4, 0.6]), verdicts(q1="no", q2="yes")),
     ]
-    ratings = {"e1": {"spelling": 2, "readability": 2, "logical_consistency": 2},
-               "e2": {"spelling": 2, "readability": 1, "logical_consistency": 2}}  # e3: none given
+    ratings = {
+        "e1": {"spelling": 2, "readability": 2, "logical_consistency": 2},
+        "e2": {"spelling": 2, "readability": 1, "logical_consistency": 2},
+    }  # e3: none given
     s = score_genexam(results, ratings)
     e1, e2, e3 = s["items"]
     assert (e1["semantic"], e1["strict"], e1["relaxed"]) == pytest.approx((1.0, 1, 0.7 * 1.0 + 0.05 * 6))
@@ -158,7 +181,9 @@ def test_genexam_strict_relaxed_per_subject_and_overall():
     assert (e3["semantic"], e3["strict"], e3["relaxed"]) == pytest.approx((0.6, 0, 0.7 * 0.6 + 0.05 * 0))
     assert s["ratings_withheld"] == 1
     phys = s["by_subject"]["Physics"]
-    assert (phys["count"], phys["strict"], phys["relaxed"], phys["semantic"]) == pytest.approx((2, 50.0, 100 * (1.0 + 0.425) / 2, 62.5))
+    assert (phys["count"], phys["strict"], phys["relaxed"], phys["semantic"]) == pytest.approx(
+        (2, 50.0, 100 * (1.0 + 0.425) / 2, 62.5)
+    )
     assert s["by_subject"]["Chemistry"]["relaxed"] == pytest.approx(42.0)
     # overall pooled over the 3 items (current cal_score.py): strict 1/3, relaxed (1 + 0.425 + 0.42) / 3,
     # semantic (1 + 0.25 + 0.6) / 3
@@ -173,7 +198,9 @@ def test_genexam_rejects_bad_weights_and_ratings():
     with pytest.raises(ValueError, match="item bad: scoring point weights sum to 0.9"):
         score_genexam([(exam_item("bad", "Math", [0.4, 0.5]), {})], {})
     with pytest.raises(ValueError, match="item r: rating 'readability' must be 0, 1 or 2, got 3"):
-        score_genexam([(exam_item("r", "Math", [1.0]), {})], {"r": {"spelling": 2, "readability": 3, "logical_consistency": 2}})
+        score_genexam(
+            [(exam_item("r", "Math", [1.0]), {})], {"r": {"spelling": 2, "readability": 3, "logical_consistency": 2}}
+        )
 
 
 # ---------------------------------------------------------------- GenOlympiad
@@ -192,17 +219,23 @@ def test_genolympiad_three_outcomes():
         return {k: Verdict(k, x, "t") for k, x in a.items()}
 
     results = [
-        (olympiad_item("t1", [0.6, 0.4]), v(**gates_ok, h1="yes", h2="no")),            # scored: 0 / 60
-        (olympiad_item("t2", [0.6, 0.4]), v(g1="no", g2="withheld")),                    # zero: a gate failed
-        (olympiad_item("t3", [0.6, 0.4]), v(**gates_ok, h1="withheld", h2="yes")),       # withheld
+        (olympiad_item("t1", [0.6, 0.4]), v(**gates_ok, h1="yes", h2="no")),  # scored: 0 / 60
+        (olympiad_item("t2", [0.6, 0.4]), v(g1="no", g2="withheld")),  # zero: a gate failed
+        (olympiad_item("t3", [0.6, 0.4]), v(**gates_ok, h1="withheld", h2="yes")),  # withheld
         (olympiad_item("t4", [2.0, 1.0, 1.0]), v(**gates_ok, h1="yes", h2="yes", h3="no")),  # 100 * 3/4
-        (olympiad_item("t5", [0.5, 0.5]), v(**gates_ok, h1="yes", h2="yes")),            # 100 / 100
-        (olympiad_item("t6", [0.5, 0.5]), v(g1="yes", h1="yes", h2="yes")),              # g2 missing: withheld
+        (olympiad_item("t5", [0.5, 0.5]), v(**gates_ok, h1="yes", h2="yes")),  # 100 / 100
+        (olympiad_item("t6", [0.5, 0.5]), v(g1="yes", h1="yes", h2="yes")),  # g2 missing: withheld
     ]
     s = score_genolympiad(results)
     outcomes = [(t["outcome"], t["strict"], t["relaxed"]) for t in s["tasks"]]
-    assert outcomes == [("scored", 0.0, pytest.approx(60.0)), ("zero", 0.0, 0.0), ("withheld", None, None),
-                        ("scored", 0.0, pytest.approx(75.0)), ("scored", 100.0, 100.0), ("withheld", None, None)]
+    assert outcomes == [
+        ("scored", 0.0, pytest.approx(60.0)),
+        ("zero", 0.0, 0.0),
+        ("withheld", None, None),
+        ("scored", 0.0, pytest.approx(75.0)),
+        ("scored", 100.0, 100.0),
+        ("withheld", None, None),
+    ]
     assert s["counts"] == {"scored": 3, "zero": 1, "withheld": 2} and s["withheld"] == ["t3", "t6"]
     assert s["strict"] == pytest.approx((0 + 0 + 0 + 100) / 4)
     assert s["relaxed"] == pytest.approx((60 + 0 + 75 + 100) / 4)
@@ -223,13 +256,18 @@ def test_coverage_ignores_verdicts_for_unknown_checks():
 def test_techimage_general_rubric_is_merged_into_every_task():
     from rewards.scorers.techimage import with_general
 
-    general = Rubric((Criterion("general", (Check("legible", "Is all text legible?"), Check("clean", "No artifacts?"))),))
+    general = Rubric(
+        (Criterion("general", (Check("legible", "Is all text legible?"), Check("clean", "No artifacts?"))),)
+    )
     task = Item("t1", "p", Rubric((Criterion("title", (Check("1", "Title?"),)),)))
     merged = with_general(task, general)
     assert [c.id for c in merged.rubric.checks] == ["1", "general.legible", "general.clean"]
     assert [c.id for c in task.rubric.checks] == ["1"]  # the original item is unchanged
-    verdicts = {"1": Verdict("1", "yes", "j"), "general.legible": Verdict("general.legible", "no", "j"),
-                "general.clean": Verdict("general.clean", "yes", "j")}
+    verdicts = {
+        "1": Verdict("1", "yes", "j"),
+        "general.legible": Verdict("general.legible", "no", "j"),
+        "general.clean": Verdict("general.clean", "yes", "j"),
+    }
     scores = score_techimage([(merged, verdicts)])
     # 3 points, 1 failed: accuracy 1 - 1/3; criteria: title e=0 -> 1, general e=1 -> 0.5; mean 0.75
     assert scores["rubric_accuracy"] == pytest.approx(2 / 3)

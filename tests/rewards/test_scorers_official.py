@@ -22,8 +22,8 @@ from rewards.scorers.igenbench import score_igenbench_questions
 from rewards.scorers.igenbench_results import igenbench_item, read_igenbench_results, write_igenbench_result
 from rewards.scorers.techimage_results import result_entries, score_entries, score_results_file, techimage_items
 
-
 # ---------------------------------------------------------------- GenExam
+
 
 def _ratings(s, r, l):
     return {"Spelling": {"score": s}, "Clarity and Readability": {"score": r}, "Logical Consistency": {"score": l}}
@@ -31,8 +31,8 @@ def _ratings(s, r, l):
 
 GENEXAM = [  # id, subject, weights, answers, (spelling, readability, logic)
     ("Physics_1", "Physics", [1 / 3, 1 / 3, 1 / 3], [1, 1, 1], (2, 2, 2)),
-    ("Physics_2", "Physics", [0.1234567, 0.8765433], [1, 0], (2, 1, 2)),   # semantic rounds to 0.1235
-    ("Physics_3", "Physics", [0.5, 0.5], [True, None], (1, 1, 1)),         # null answer: not correct
+    ("Physics_2", "Physics", [0.1234567, 0.8765433], [1, 0], (2, 1, 2)),  # semantic rounds to 0.1235
+    ("Physics_3", "Physics", [0.5, 0.5], [True, None], (1, 1, 1)),  # null answer: not correct
     ("Chemistry_1", "Chemistry", [0.25, 0.75], [0, 1], (0, 2, 1)),
     ("Math_1", "Math", [1.0], [1], (2, 2, 2)),
 ]
@@ -42,10 +42,16 @@ def genexam_files(tmp_path: Path) -> tuple[Path, Path]:
     rows, results = [], tmp_path / "eval_results"
     results.mkdir()
     for i, subject, weights, answers, ratings in GENEXAM:
-        row = {"id": i, "subject": subject, "prompt": "draw", "scoring_points": [{"question": f"p{k}?", "score": w} for k, w in enumerate(weights)]}
+        row = {
+            "id": i,
+            "subject": subject,
+            "prompt": "draw",
+            "scoring_points": [{"question": f"p{k}?", "score": w} for k, w in enumerate(weights)],
+        }
         rows.append(row)
-        (results / f"{i}.json").write_text(json.dumps({**row, "answers": [{"answer": a} for a in answers],
-                                                       "global_evaluation": _ratings(*ratings)}))
+        (results / f"{i}.json").write_text(
+            json.dumps({**row, "answers": [{"answer": a} for a in answers], "global_evaluation": _ratings(*ratings)})
+        )
     data = tmp_path / "exam.jsonl"
     data.write_text("".join(json.dumps(r) + "\n" for r in rows))
     return data, results
@@ -61,20 +67,34 @@ def test_genexam_equals_official_cal_score(tmp_path):
     assert [r["semantic"] for r in s["items"]] == [1.0, 0.1235, 0.5, 0.75, 1.0]
     # "Average strict score: 40.0%", relaxed 0.7022 (70.2%), semantic_correctness 0.6747, spelling 1.4,
     # readability 1.6, logical_consistency 1.6
-    assert s["overall"] == pytest.approx({"strict": 40.0, "relaxed": 70.22, "semantic": 67.47, "spelling": 1.4,
-                                          "readability": 1.6, "logical_consistency": 1.6})
+    assert s["overall"] == pytest.approx(
+        {
+            "strict": 40.0,
+            "relaxed": 70.22,
+            "semantic": 67.47,
+            "spelling": 1.4,
+            "readability": 1.6,
+            "logical_consistency": 1.6,
+        }
+    )
     # per subject as printed: Chemistry 0.0% / 67.5%, Math 100.0% / 100.0%, Physics 33.3% / 61.2%
-    assert {k: (round(v["strict"], 1), round(v["relaxed"], 1)) for k, v in s["by_subject"].items()} == \
-        {"Chemistry": (0.0, 67.5), "Math": (100.0, 100.0), "Physics": (33.3, 61.2)}
+    assert {k: (round(v["strict"], 1), round(v["relaxed"], 1)) for k, v in s["by_subject"].items()} == {
+        "Chemistry": (0.0, 67.5),
+        "Math": (100.0, 100.0),
+        "Physics": (33.3, 61.2),
+    }
     # the pre-2026-03-29 overall: mean of the three subject means
     assert s["overall_subject_mean"]["strict"] == pytest.approx((0 + 100 + 100 / 3) / 3)
     assert s["overall_subject_mean"]["relaxed"] == pytest.approx((67.5 + 100 + 61.2) / 3)
 
 
-@pytest.mark.parametrize("edit, message", [
-    (lambda d: d.pop("global_evaluation"), "field 'global_evaluation' is missing"),
-    (lambda d: d["answers"][1].pop("answer"), r"answers\[1\] has no field 'answer'"),
-])
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (lambda d: d.pop("global_evaluation"), "field 'global_evaluation' is missing"),
+        (lambda d: d["answers"][1].pop("answer"), r"answers\[1\] has no field 'answer'"),
+    ],
+)
 def test_genexam_file_without_ratings_or_answer_is_an_error_naming_it(tmp_path, edit, message):
     data, results = genexam_files(tmp_path)
     items, _ = load_items(data)
@@ -89,21 +109,41 @@ def test_genexam_file_without_ratings_or_answer_is_an_error_naming_it(tmp_path, 
 
 # ---------------------------------------------------------------- IGenBench
 
+
 def _vis(item_id, entries):
-    return {"id": item_id, "t2i_prompt": "A chart.", "chart_type": "bar", "reference_image_url": None, "generation": {},
-            "evaluation": [{"source": src, "ground": "x", "question": f"q{k}?", "question_type": qt,
-                            "judgments": [{"gen_model": gm, "eval_model": "em", "analysis": "", "answer": a} for gm, a in js]}
-                           for k, (src, qt, js) in enumerate(entries)]}
+    return {
+        "id": item_id,
+        "t2i_prompt": "A chart.",
+        "chart_type": "bar",
+        "reference_image_url": None,
+        "generation": {},
+        "evaluation": [
+            {
+                "source": src,
+                "ground": "x",
+                "question": f"q{k}?",
+                "question_type": qt,
+                "judgments": [{"gen_model": gm, "eval_model": "em", "analysis": "", "answer": a} for gm, a in js],
+            }
+            for k, (src, qt, js) in enumerate(entries)
+        ],
+    }
 
 
 def igenbench_files(tmp_path: Path) -> Path:
     out = tmp_path / "outputs"
     files = {
         "1": _vis("1", [("prompt", "Title", [("A", "1"), ("B", "0")]), ("seed", "Legend", [("A", "1")])]),
-        "2": _vis("2", [("prompt", "Title", [("A", "0")]), ("seed", "Axes", []),            # unjudged question
-                        ("seed", "Legend", [("A", 1)])]),                                    # int 1: str(1) == "1"
+        "2": _vis(
+            "2",
+            [
+                ("prompt", "Title", [("A", "0")]),
+                ("seed", "Axes", []),  # unjudged question
+                ("seed", "Legend", [("A", 1)]),
+            ],
+        ),  # int 1: str(1) == "1"
         "3": _vis("3", [("prompt", "Title", [("A", True)]), ("prompt", "Axes", [("A", "yes")])]),  # neither is "1"
-        "4": _vis("4", [("prompt", "Title", [])]),                                            # never judged by A
+        "4": _vis("4", [("prompt", "Title", [])]),  # never judged by A
     }
     for i, data in files.items():
         (out / i).mkdir(parents=True)
@@ -122,10 +162,16 @@ def test_igenbench_reader_equals_score_cli(tmp_path):
     # correct "1","1" + 1 -> 3 of 6
     assert (s["correct"], s["judged"], s["unjudged"], s["q_acc"]) == (3, 6, 1, 0.5)
     # by source: prompt: "1","0",True,"yes" -> 1/4; seed: "1", 1 -> 2/2
-    assert s["by_source"] == {"prompt": {"correct": 1, "judged": 4, "q_acc": 0.25},
-                              "seed": {"correct": 2, "judged": 2, "q_acc": 1.0}}
+    assert s["by_source"] == {
+        "prompt": {"correct": 1, "judged": 4, "q_acc": 0.25},
+        "seed": {"correct": 2, "judged": 2, "q_acc": 1.0},
+    }
     # by type: Title "1","0",True -> 1/3; Legend 2/2; Axes "yes" -> 0/1
-    assert {t: v["q_acc"] for t, v in s["by_type"].items()} == {"Axes": 0.0, "Legend": 1.0, "Title": pytest.approx(1 / 3)}
+    assert {t: v["q_acc"] for t, v in s["by_type"].items()} == {
+        "Axes": 0.0,
+        "Legend": 1.0,
+        "Title": pytest.approx(1 / 3),
+    }
     # the paper's Q-ACC counts the unjudged question as failed: 3 / 7
     assert s["q_acc_all_questions"] == pytest.approx(3 / 7)
     # I-ACC: item 1 all "1" -> perfect; item 2 has an unjudged question -> withheld; item 3 fails
@@ -164,23 +210,41 @@ def test_techimage_results_file_equals_calc_metrics(tmp_path):
     (tmp_path / "results.json").write_text(json.dumps(TECHIMAGE))
     scores, errors = score_results_file(tmp_path)
     # python calc_metrics.py <mode> on the same file
-    official = {"all": (0.5, 0.7083333333333334, 20, 10, 9, 3), "bio": (0.625, 0.6875, 8, 5, 4, 1),
-                "engineering": (0.42857142857142855, 0.8333333333333334, 7, 3, 3, 1), "general": (0.4, 0.5625, 5, 2, 2, 1)}
+    official = {
+        "all": (0.5, 0.7083333333333334, 20, 10, 9, 3),
+        "bio": (0.625, 0.6875, 8, 5, 4, 1),
+        "engineering": (0.42857142857142855, 0.8333333333333334, 7, 3, 3, 1),
+        "general": (0.4, 0.5625, 5, 2, 2, 1),
+    }
     for mode, (acc, score, total, ones, criteria, tasks) in official.items():
         s = scores[mode]
-        assert (s["rubric_total"], s["rubric_ones"], s["criteria_total"], s["base_task_total"]) == (total, ones, criteria, tasks)
+        assert (s["rubric_total"], s["rubric_ones"], s["criteria_total"], s["base_task_total"]) == (
+            total,
+            ones,
+            criteria,
+            tasks,
+        )
         assert s["Acc"] == pytest.approx(acc, abs=1e-15) and s["Score"] == pytest.approx(score, abs=1e-15)
     # the two entries calc_metrics.py skips silently are error lines naming the file and task
-    assert len(errors) == 2 and all(str(tmp_path / "results.json") in e and "engineering_7_general" in e for e in errors)
+    assert len(errors) == 2 and all(
+        str(tmp_path / "results.json") in e and "engineering_7_general" in e for e in errors
+    )
     # {"results": [...]} and a single object are read as calc_metrics.py reads them
     (tmp_path / "results.json").write_text(json.dumps({"results": TECHIMAGE[:2]}))
     assert score_results_file(tmp_path)[0]["all"]["Score"] == pytest.approx(0.6875)
 
 
 def test_techimage_dataset_rows_merge_general_and_write_official_entries(tmp_path):
-    bench = [{"task_id": "general_rubric", "rubrics": [{"Clarity": ["Is text legible?", "No artifacts?"]}]},
-             {"task_id": "bio_1", "detailed_description": "A cell", "image_path": "x.png", "rubrics": [{"Cell": ["Nucleus?", "Wall?"]}]},
-             {"task_id": "bio_2", "rubrics": "bad"}]
+    bench = [
+        {"task_id": "general_rubric", "rubrics": [{"Clarity": ["Is text legible?", "No artifacts?"]}]},
+        {
+            "task_id": "bio_1",
+            "detailed_description": "A cell",
+            "image_path": "x.png",
+            "rubrics": [{"Cell": ["Nucleus?", "Wall?"]}],
+        },
+        {"task_id": "bio_2", "rubrics": "bad"},
+    ]
     path = tmp_path / "ProImageBench.json"
     path.write_text(json.dumps(bench))
     items, errors = techimage_items(path)
@@ -199,6 +263,7 @@ def test_techimage_dataset_rows_merge_general_and_write_official_entries(tmp_pat
 
 # ---------------------------------------------------------------- tables through rubricloop-eval's score step
 
+
 def test_score_step_writes_each_papers_table(tmp_path):
     from rewards.eval.cli import score_and_write
     from rewards.rubric import Verdict
@@ -206,19 +271,37 @@ def test_score_step_writes_each_papers_table(tmp_path):
 
     ig = score_and_write("igenbench", None, igenbench_files(tmp_path / "ig"), tmp_path / "o_ig", 0.1)
     assert (tmp_path / "o_ig" / "igenbench_scores.csv").read_text().splitlines() == [
-        "Gen Model,Eval Model,Q-ACC,I-ACC", "A,em,0.50,0.50", "B,em,0.00,"]  # B's one image has an unjudged question
+        "Gen Model,Eval Model,Q-ACC,I-ACC",
+        "A,em,0.50,0.50",
+        "B,em,0.00,",
+    ]  # B's one image has an unjudged question
     assert len(ig[1]) == 1 and "5.json" in ig[1][0]
     (tmp_path / "ti").mkdir()
     (tmp_path / "ti" / "results.json").write_text(json.dumps(TECHIMAGE))
     score_and_write("techimage", None, tmp_path / "ti", tmp_path / "o_ti", 0.1)
     # calc_metrics.py: bio 0.625 / 0.6875, engineering 0.4286 / 0.8333, general 0.4 / 0.5625, all 0.5 / 0.7083
-    assert (tmp_path / "o_ti" / "techimage_scores.csv").read_text().splitlines()[1] == \
-        "0.625,0.688,0.429,0.833,0.400,0.562,0.500,0.708"
+    assert (tmp_path / "o_ti" / "techimage_scores.csv").read_text().splitlines()[
+        1
+    ] == "0.625,0.688,0.429,0.833,0.400,0.562,0.500,0.708"
     assert "| Bio (Acc) | Bio (Score) |" in (tmp_path / "o_ti" / "techimage_scores.md").read_text()
     # GenOlympiad-style rows: two gates, weighted hard checks; verdict files written by our judge step
-    rows = [{"id": f"t{k}", "prompt": "p", "criteria": [{"name": "all", "checks": [
-        {"id": "g1", "question": "?", "gate": True}, {"id": "h1", "question": "?", "weight": 3},
-        {"id": "h2", "question": "?", "weight": 1}]}]} for k in range(4)]
+    rows = [
+        {
+            "id": f"t{k}",
+            "prompt": "p",
+            "criteria": [
+                {
+                    "name": "all",
+                    "checks": [
+                        {"id": "g1", "question": "?", "gate": True},
+                        {"id": "h1", "question": "?", "weight": 3},
+                        {"id": "h2", "question": "?", "weight": 1},
+                    ],
+                }
+            ],
+        }
+        for k in range(4)
+    ]
     data = tmp_path / "olymp.jsonl"
     data.write_text("".join(json.dumps(r) + "\n" for r in rows))
     items, _ = load_items(data)

@@ -6,17 +6,20 @@ from PIL import Image
 
 from refine.loop import RefineLoop
 from refine.writers.template import TemplateWriter
-from rewards.scorers.item_scores import ITEM_SCORES, mean_p_yes, pass_rate
 from rewards.reward_fns import RubricReward
 from rewards.rubric import Check, Criterion, Item, Rubric, Verdict
+from rewards.scorers.item_scores import ITEM_SCORES, mean_p_yes, pass_rate
 
 CHECKS = [Check("a", "Is it red?"), Check("b", "Is it bright?"), Check("c", "Is it round?"), Check("d", "Is it big?")]
 ITEM = Item("i", "a red ball", Rubric((Criterion("looks", tuple(CHECKS)),)))
 
 
 def test_mean_p_yes_hand_computed():
-    verdicts = {"a": Verdict("a", "no", "vlm", p_yes=0.4), "b": Verdict("b", "yes", "ocr"),  # hard yes = 1
-                "c": Verdict("c", "withheld", "vlm", p_yes=0.9)}  # withheld = 0 whatever its p_yes; d missing = 0
+    verdicts = {
+        "a": Verdict("a", "no", "vlm", p_yes=0.4),
+        "b": Verdict("b", "yes", "ocr"),  # hard yes = 1
+        "c": Verdict("c", "withheld", "vlm", p_yes=0.9),
+    }  # withheld = 0 whatever its p_yes; d missing = 0
     assert mean_p_yes(ITEM, verdicts) == pytest.approx((0.4 + 1.0 + 0.0 + 0.0) / 4)
     hard = {c.id: Verdict(c.id, "yes" if c.id in "ab" else "no", "ocr") for c in CHECKS}
     assert mean_p_yes(ITEM, hard) == pass_rate(ITEM, hard) == 0.5

@@ -11,10 +11,12 @@ from rewards.text.text_match import Line, Word
 from rewards.text.text_style import _run_widths, colour_name, ink_of, matches, measure, stroke_ratio
 
 FONTS = "/usr/share/fonts/truetype"
-FACES = {"DejaVuSans": ("dejavu/DejaVuSans.ttf", "dejavu/DejaVuSans-Bold.ttf"),
-         "DejaVuSerif": ("dejavu/DejaVuSerif.ttf", "dejavu/DejaVuSerif-Bold.ttf"),
-         "LiberationSans": ("liberation/LiberationSans-Regular.ttf", "liberation/LiberationSans-Bold.ttf"),
-         "LiberationSerif": ("liberation/LiberationSerif-Regular.ttf", "liberation/LiberationSerif-Bold.ttf")}
+FACES = {
+    "DejaVuSans": ("dejavu/DejaVuSans.ttf", "dejavu/DejaVuSans-Bold.ttf"),
+    "DejaVuSerif": ("dejavu/DejaVuSerif.ttf", "dejavu/DejaVuSerif-Bold.ttf"),
+    "LiberationSans": ("liberation/LiberationSans-Regular.ttf", "liberation/LiberationSans-Bold.ttf"),
+    "LiberationSerif": ("liberation/LiberationSerif-Regular.ttf", "liberation/LiberationSerif-Bold.ttf"),
+}
 
 
 def word_crop(text, face, px, ink, bg):
@@ -26,9 +28,17 @@ def word_crop(text, face, px, ink, bg):
     return np.asarray(img), d.textbbox((20, 20), text, font=font)
 
 
-@pytest.mark.parametrize("ink,bg,name", [((255, 255, 255), (20, 80, 60), "white"), ((200, 30, 30), (250, 250, 247), "red"),
-                                         ((128, 128, 128), (255, 255, 255), "gray"), ((25, 25, 25), (250, 250, 247), "black"),
-                                         ((30, 70, 190), (250, 250, 247), "blue"), ((255, 255, 255), (200, 60, 40), "white")])
+@pytest.mark.parametrize(
+    "ink,bg,name",
+    [
+        ((255, 255, 255), (20, 80, 60), "white"),
+        ((200, 30, 30), (250, 250, 247), "red"),
+        ((128, 128, 128), (255, 255, 255), "gray"),
+        ((25, 25, 25), (250, 250, 247), "black"),
+        ((30, 70, 190), (250, 250, 247), "blue"),
+        ((255, 255, 255), (200, 60, 40), "white"),
+    ],
+)
 def test_ink_colour_of_rendered_words(ink, bg, name):
     arr, box = word_crop("Revenue 42", FACES["DejaVuSans"][0], 18, ink, bg)
     found = ink_of(arr, box)
@@ -47,7 +57,11 @@ def test_colour_bins_by_hand():
     assert colour_name((255, 242, 227)) == "white" and colour_name((255, 192, 203)) == "pink"
     assert colour_name((120, 100, 95)) is None  # chroma 25: between achromatic and coloured
     # hue = 60 * G / 255 for (255, G, 0): 54.1 is yellow, 44.7 and 49.9 lie within 5 of the orange/yellow edge (45)
-    assert colour_name((255, 230, 0)) == "yellow" and colour_name((255, 190, 0)) is None and colour_name((255, 212, 0)) is None
+    assert (
+        colour_name((255, 230, 0)) == "yellow"
+        and colour_name((255, 190, 0)) is None
+        and colour_name((255, 212, 0)) is None
+    )
 
 
 @pytest.mark.parametrize("face", list(FACES))
@@ -69,8 +83,7 @@ def test_too_small_or_no_ink_is_unknown():
 
 
 def test_run_widths_sum_alpha_along_runs():
-    alpha = np.array([[0.5, 1.0, 0.5, 0.0, 1.0],
-                      [0.0, 0.0, 0.0, 0.0, 0.5]])
+    alpha = np.array([[0.5, 1.0, 0.5, 0.0, 1.0], [0.0, 0.0, 0.0, 0.0, 0.5]])
     on = alpha > 0.2
     np.testing.assert_allclose(_run_widths(alpha, on), [[2.0, 2.0, 2.0, 0.0, 1.0], [0, 0, 0, 0, 0.5]])
     arr, box = word_crop("l", FACES["DejaVuSans"][0], 48, (0, 0, 0), (255, 255, 255))
@@ -84,9 +97,11 @@ def page():
     img = Image.new("RGB", (420, 200), (250, 250, 247))
     d = ImageDraw.Draw(img)
     words = []
-    for (x, y), text, face, ink in [((20, 20), "Revenue", FACES["DejaVuSans"][1], (20, 20, 20)),
-                                    ((20, 60), "Costs", FACES["DejaVuSans"][0], (20, 20, 20)),
-                                    ((20, 100), "Draft", FACES["LiberationSerif"][0], (200, 30, 30))]:
+    for (x, y), text, face, ink in [
+        ((20, 20), "Revenue", FACES["DejaVuSans"][1], (20, 20, 20)),
+        ((20, 60), "Costs", FACES["DejaVuSans"][0], (20, 20, 20)),
+        ((20, 100), "Draft", FACES["LiberationSerif"][0], (200, 30, 30)),
+    ]:
         font = ImageFont.truetype(f"{FONTS}/{face}", 22)
         d.text((x, y), text, font=font, fill=ink)
         words.append(Word(text, d.textbbox((x, y), text, font=font)))
@@ -102,11 +117,21 @@ def test_decide_text_style_both_ways_and_unknown():
     decide = lambda spec, image=img: decide_text(spec, lines, image, img.size)  # noqa: E731
     assert decide(TextSpec(("Revenue",), weight="bold")).holds is True
     no = decide(TextSpec(("Costs",), weight="bold"))
-    assert no.holds is False and no.rule == "style" and "regular" in no.detail and no.records[0]["style"]["weight"] == "regular"
+    assert (
+        no.holds is False
+        and no.rule == "style"
+        and "regular" in no.detail
+        and no.records[0]["style"]["weight"] == "regular"
+    )
     assert decide(TextSpec(("Costs",), weight="regular")).holds is True
     assert decide(TextSpec(("NEW",), colour="white")).holds is True
     red = decide(TextSpec(("Draft",), colour="blue"))
-    assert red.holds is False and red.rule == "style" and "ink is red" in red.detail and red.records[0]["style"]["colour"] == "red"
+    assert (
+        red.holds is False
+        and red.rule == "style"
+        and "ink is red" in red.detail
+        and red.records[0]["style"]["colour"] == "red"
+    )
     assert decide(TextSpec(("Draft",), colour="red", weight="regular")).holds is True
     assert decide(TextSpec(("Revenue",), colour="black", weight="regular")).holds is False  # black, but bold
     unknown = decide(TextSpec(("Revenue",), weight="bold"), None)  # no image: cannot measure
@@ -116,6 +141,7 @@ def test_decide_text_style_both_ways_and_unknown():
 
 def test_matches_needs_half_the_characters_known():
     from rewards.text.text_style import Style
+
     st = Style((200, 30, 30), None, None, None, (("red", 5), (None, 2)))
     assert matches(st, None, "red") is True and matches(st, None, "blue") is False
     st = Style((200, 30, 30), None, None, None, (("red", 2), (None, 5)))
@@ -132,7 +158,13 @@ def test_box_spanning_a_whole_badge_finds_the_text_inside():
     img = Image.new("RGB", (160, 80), (250, 250, 247))
     d = ImageDraw.Draw(img)
     d.rounded_rectangle([20, 15, 140, 65], radius=10, fill=(30, 120, 70))
-    d.text((80, 40), "NEW", font=ImageFont.truetype(f"{FONTS}/{FACES['DejaVuSans'][1]}", 22), fill=(255, 255, 255), anchor="mm")
+    d.text(
+        (80, 40),
+        "NEW",
+        font=ImageFont.truetype(f"{FONTS}/{FACES['DejaVuSans'][1]}", 22),
+        fill=(255, 255, 255),
+        anchor="mm",
+    )
     ink = ink_of(np.asarray(img), (20, 15, 141, 66))
     assert ink is not None and ink.background == (30, 120, 70) and colour_name(ink.rgb) == "white"
     assert measure(np.asarray(img), [((20, 15, 141, 66), "NEW")]).weight == "bold"
@@ -143,6 +175,12 @@ def test_box_cutting_a_badge_follows_the_fill():
     img = Image.new("RGB", (160, 100), (250, 250, 247))
     d = ImageDraw.Draw(img)
     d.rounded_rectangle([20, 15, 140, 55], radius=10, fill=(200, 60, 40))
-    d.text((80, 35), "NEW", font=ImageFont.truetype(f"{FONTS}/{FACES['DejaVuSans'][1]}", 22), fill=(255, 255, 255), anchor="mm")
+    d.text(
+        (80, 35),
+        "NEW",
+        font=ImageFont.truetype(f"{FONTS}/{FACES['DejaVuSans'][1]}", 22),
+        fill=(255, 255, 255),
+        anchor="mm",
+    )
     ink = ink_of(np.asarray(img), (50, 17, 86, 75))  # the "N", part of "E", and 20 px of page below
     assert ink is not None and ink.background == (200, 60, 40) and colour_name(ink.rgb) == "white"

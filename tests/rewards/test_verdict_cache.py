@@ -11,11 +11,11 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from chat_server import ChatServer, Reply, ok
 from hydra import compose, initialize_config_module
 from hydra.utils import instantiate
 from PIL import Image
 
-from chat_server import ChatServer, Reply, ok
 from rewards.judges.cache import CachedJudge, VerdictCache, check_spec, image_hash, judge_identity
 from rewards.judges.ocr import OCRJudge
 from rewards.judges.router import Router
@@ -31,8 +31,18 @@ def yes_no_logprobs(seen, n) -> Reply:
     """p_yes 0.8 for the question "Is the title red?", else 0.3, as one-token logprobs."""
     p = 0.8 if "Is the title red?" in seen.text else 0.3
     top = [{"token": "Yes", "logprob": math.log(p)}, {"token": "No", "logprob": math.log(1 - p)}]
-    return Reply(200, {"choices": [{"index": 0, "message": {"role": "assistant", "content": "Yes"},
-                                    "logprobs": {"content": [{"token": "Yes", "logprob": math.log(p), "top_logprobs": top}]}}]})
+    return Reply(
+        200,
+        {
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": "Yes"},
+                    "logprobs": {"content": [{"token": "Yes", "logprob": math.log(p), "top_logprobs": top}]},
+                }
+            ]
+        },
+    )
 
 
 def image(colour=(200, 0, 0), size=(24, 16)) -> Image.Image:
@@ -40,7 +50,9 @@ def image(colour=(200, 0, 0), size=(24, 16)) -> Image.Image:
 
 
 def router(server, path, **judge_kwargs) -> Router:
-    return Router([VLMJudge(base_url=server.base_url, model="m", mode="p_yes", **{**FAST, **judge_kwargs})], cache=str(path))
+    return Router(
+        [VLMJudge(base_url=server.base_url, model="m", mode="p_yes", **{**FAST, **judge_kwargs})], cache=str(path)
+    )
 
 
 def test_warm_rerun_makes_zero_model_calls(tmp_path):
@@ -54,7 +66,10 @@ def test_warm_rerun_makes_zero_model_calls(tmp_path):
         assert len(server.seen) == 5  # not one request more
         assert fresh_router.cache.hits == 5 and fresh_router.cache.misses == 0
     assert all(v.evidence["cached"] is True for row in warm for v in row)  # not sent to the judge this time
-    unmarked = [[{**v.to_dict(), "evidence": {k: x for k, x in v.evidence.items() if k != "cached"}} for v in row] for row in warm]
+    unmarked = [
+        [{**v.to_dict(), "evidence": {k: x for k, x in v.evidence.items() if k != "cached"}} for v in row]
+        for row in warm
+    ]
     assert unmarked == [[v.to_dict() for v in row] for row in cold]
     assert not any("cached" in (v.evidence or {}) for row in cold for v in row)
     assert warm[0][0].p_yes == pytest.approx(0.8) and warm[0][1].p_yes == pytest.approx(0.3)
@@ -94,17 +109,27 @@ def test_a_change_to_any_key_part_misses(tmp_path, change):
 
 
 def test_spec_includes_every_check_field():
-    spec = json.loads(check_spec(Check("7", "q?", difficulty="hard", weight=2.0, gate=True, tag="t",
-                                       expects=(TextExpectation("A", "top"),))))
+    spec = json.loads(
+        check_spec(
+            Check("7", "q?", difficulty="hard", weight=2.0, gate=True, tag="t", expects=(TextExpectation("A", "top"),))
+        )
+    )
     assert set(spec) == {f.name for f in dataclasses.fields(Check)}  # fields added later are included too
     assert {k: spec[k] for k in ("id", "question", "difficulty", "weight", "gate", "tag")} == {
-        "id": "7", "question": "q?", "difficulty": "hard", "weight": 2.0, "gate": True, "tag": "t"}
+        "id": "7",
+        "question": "q?",
+        "difficulty": "hard",
+        "weight": 2.0,
+        "gate": True,
+        "tag": "t",
+    }
     assert spec["expects"][0]["text"] == "A" and spec["expects"][0]["region"] == "top"
     assert image_hash(image()) == image_hash(image().copy()) != image_hash(image().convert("RGBA"))
 
 
 def test_withheld_verdicts_are_not_cached(tmp_path):
     path = tmp_path / "v.sqlite"
+
     def respond(seen, n):  # the first request and its one retry fail
         return Reply(503, {"error": "down"}) if n < 2 else yes_no_logprobs(seen, n)
 
@@ -118,8 +143,9 @@ def test_withheld_verdicts_are_not_cached(tmp_path):
 def test_identity_has_configuration_but_never_the_api_key(tmp_path, monkeypatch):
     monkeypatch.setenv("JUDGE_KEY", "sk-very-secret-123")
     with ChatServer(yes_no_logprobs) as server:
-        judge = VLMJudge(base_url=server.base_url, model="m", mode="p_yes", timeout_s=5.0, max_retries=1,
-                         api_key_env="JUDGE_KEY")
+        judge = VLMJudge(
+            base_url=server.base_url, model="m", mode="p_yes", timeout_s=5.0, max_retries=1, api_key_env="JUDGE_KEY"
+        )
         Router([judge], cache=str(tmp_path / "v.sqlite")).judge([image()], ["p"], [[CHECKS[0]]])
         assert server.seen[0].headers["Authorization"] == "Bearer sk-very-secret-123"
     identity = judge_identity(Router([OCRJudge(), judge]))
@@ -149,7 +175,9 @@ CRASHING_WRITER = textwrap.dedent("""
 
 def test_writer_killed_mid_transaction_leaves_the_cache_intact(tmp_path):
     path = tmp_path / "v.sqlite"
-    proc = subprocess.run([sys.executable, "-c", CRASHING_WRITER, str(path)], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-c", CRASHING_WRITER, str(path)], capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode == -9, proc.stdout + proc.stderr  # SIGKILL inside put()
     assert Path(str(path) + "-journal").exists()  # the half-written transaction's journal is left behind
     cache = VerdictCache(path, {"judge": "j"})  # opening rolls the hot journal back
@@ -171,9 +199,11 @@ def test_rubric_reward_cache_gives_the_same_soft_reward_without_calls(tmp_path):
     path = tmp_path / "reward.sqlite"
     item = Item("i", "a red title", Rubric((Criterion("c", tuple(CHECKS[:2])),)))
     with ChatServer(yes_no_logprobs) as server:
+
         def reward():
             judge = VLMJudge(base_url=server.base_url, model="m", mode="p_yes", **FAST)
             return RubricReward(judge, score="p_yes", cache=str(path))
+
         cold = reward()(["a red title"], [image()], items=[item])
         warm = reward()(["a red title"], [image()], items=[item])
         assert len(server.seen) == 2
@@ -186,7 +216,9 @@ def test_judge_cache_override_reaches_the_router_from_the_judge_configs(tmp_path
         for name in ("ocr", "ocr_vlm", "vlm", "ocr_local_vlm", "tiny"):
             cfg = compose(config_name="refine", overrides=[f"judge={name}"])
             assert cfg.judge.cache is None
-        cfg = compose(config_name="refine", overrides=["judge=vlm", f"judge.cache={path}", "judge.judges.0.api_key_env=null"])
+        cfg = compose(
+            config_name="refine", overrides=["judge=vlm", f"judge.cache={path}", "judge.judges.0.api_key_env=null"]
+        )
         eval_cfg = compose(config_name="eval", overrides=["judge=ocr", f"judge.cache={path}"])
     judge = instantiate(cfg.judge)
     assert isinstance(judge.cache, VerdictCache) and judge.cache.path == path and path.exists()

@@ -10,15 +10,19 @@ import time
 
 import numpy as np
 import pytest
+from chat_server import ChatServer, Reply, ok
 from PIL import Image
 
-from chat_server import ChatServer, Reply, ok
-from rewards.models.openai_client import ChatClient, ChatError, image_data_url, parse_json_object
 from rewards.judges.vlm import VLMJudge, parse_per_check, parse_per_image
+from rewards.models.openai_client import ChatClient, ChatError, image_data_url, parse_json_object
 from rewards.rubric import Check
 
 FAST = dict(timeout_s=5.0, max_retries=2, backoff_s=0.01, api_key_env=None)
-CHECKS = [Check("1", 'The title reads "Q3 Revenue".'), Check("2", "There are three bars."), Check("3", "The legend is at the bottom.")]
+CHECKS = [
+    Check("1", 'The title reads "Q3 Revenue".'),
+    Check("2", "There are three bars."),
+    Check("3", "The legend is at the bottom."),
+]
 
 
 def solid(color, size=(32, 24)):
@@ -43,7 +47,10 @@ def test_per_image_request_carries_all_questions_and_the_image():
     assert "a revenue slide" not in seen.text  # BizGenEval does not show the judge the prompt
     assert np.array_equal(np.asarray(seen.image.convert("RGB")), np.asarray(image))
     assert [(v.check_id, v.answer, v.judge) for v in out[0]] == [
-        ("1", "yes", "vlm:judge-m"), ("2", "no", "vlm:judge-m"), ("3", "yes", "vlm:judge-m")]
+        ("1", "yes", "vlm:judge-m"),
+        ("2", "no", "vlm:judge-m"),
+        ("3", "yes", "vlm:judge-m"),
+    ]
     assert out[0][1].reason == "four bars"
 
 
@@ -70,14 +77,23 @@ def test_per_check_sends_one_request_per_check_with_its_image_and_prompt():
     assert out[1][0].reason == "saw (0, 0, 255)"
 
 
-@pytest.mark.parametrize("reply, answers, reasons", [
-    ("The image looks fine to me.", ["withheld"] * 3, ["not JSON"] * 3),
-    ('{"1": {"result": true, "reason": "ok"}, "2": {"result": "maybe"}}',
-     ["yes", "withheld", "withheld"], ["ok", "unreadable result for statement 2", "no answer for statement 3"]),
-    # invalid JSON (unescaped quotes): results are salvaged per statement number, reasons are lost
-    ('{"1": {"result": true, "reason": "the "Q3" title"}, "2": {"result": false, "reason": "x"}}',
-     ["yes", "no", "withheld"], ["", "", "no answer for statement 3"]),
-])
+@pytest.mark.parametrize(
+    "reply, answers, reasons",
+    [
+        ("The image looks fine to me.", ["withheld"] * 3, ["not JSON"] * 3),
+        (
+            '{"1": {"result": true, "reason": "ok"}, "2": {"result": "maybe"}}',
+            ["yes", "withheld", "withheld"],
+            ["ok", "unreadable result for statement 2", "no answer for statement 3"],
+        ),
+        # invalid JSON (unescaped quotes): results are salvaged per statement number, reasons are lost
+        (
+            '{"1": {"result": true, "reason": "the "Q3" title"}, "2": {"result": false, "reason": "x"}}',
+            ["yes", "no", "withheld"],
+            ["", "", "no answer for statement 3"],
+        ),
+    ],
+)
 def test_malformed_per_image_reply_is_withheld_per_check(reply, answers, reasons):
     with ChatServer(lambda seen, n: ok(reply)) as server:
         out = VLMJudge(base_url=server.base_url, model="m", **FAST).judge([solid("white")], ["p"], [CHECKS])[0]
@@ -97,7 +113,11 @@ def test_malformed_per_check_reply_is_withheld():
 
 def test_500_then_success_is_retried_and_answered():
     def respond(seen, n):
-        return Reply(500, {"error": "overloaded"}) if n == 0 else ok('{"1": {"result": true}, "2": {"result": false}, "3": {"result": true}}')
+        return (
+            Reply(500, {"error": "overloaded"})
+            if n == 0
+            else ok('{"1": {"result": true}, "2": {"result": false}, "3": {"result": true}}')
+        )
 
     with ChatServer(respond) as server:
         out = VLMJudge(base_url=server.base_url, model="m", **FAST).judge([solid("white")], ["p"], [CHECKS])[0]
@@ -120,7 +140,9 @@ def test_429_retry_after_is_respected():
 
 def test_timeout_is_withheld_after_retries():
     with ChatServer(lambda seen, n: Reply(200, {}, delay_s=1.0)) as server:
-        judge = VLMJudge(base_url=server.base_url, model="m", timeout_s=0.2, max_retries=2, backoff_s=0.01, api_key_env=None)
+        judge = VLMJudge(
+            base_url=server.base_url, model="m", timeout_s=0.2, max_retries=2, backoff_s=0.01, api_key_env=None
+        )
         out = judge.judge([solid("white")], ["p"], [CHECKS])[0]
     assert len(server.seen) == 3  # first attempt + 2 retries
     assert all(v.answer == "withheld" for v in out)
@@ -140,8 +162,14 @@ def test_api_key_reaches_header_but_never_reasons_or_logs(monkeypatch, caplog):
     caplog.set_level(logging.DEBUG)
     # The server echoes the Authorization header back in its 503 body, as a leaky proxy might.
     with ChatServer(lambda seen, n: Reply(503, {"error": f"bad {seen.headers['Authorization']}"})) as server:
-        judge = VLMJudge(base_url=server.base_url, model="m", api_key_env="RUBRICLOOP_TEST_KEY",
-                         timeout_s=5.0, max_retries=1, backoff_s=0.01)
+        judge = VLMJudge(
+            base_url=server.base_url,
+            model="m",
+            api_key_env="RUBRICLOOP_TEST_KEY",
+            timeout_s=5.0,
+            max_retries=1,
+            backoff_s=0.01,
+        )
         out = judge.judge([solid("white")], ["p"], [CHECKS])[0]
     assert len(server.seen) == 2
     assert all(s.headers["Authorization"] == f"Bearer {key}" for s in server.seen)
@@ -155,7 +183,8 @@ def test_no_key_env_sends_no_authorization(monkeypatch):
     monkeypatch.delenv("RUBRICLOOP_UNSET_KEY", raising=False)
     with ChatServer(lambda seen, n: ok('{"answer": "no"}')) as server:
         VLMJudge(base_url=server.base_url, model="m", mode="per_check", api_key_env="RUBRICLOOP_UNSET_KEY").judge(
-            [solid("white")], ["p"], [[CHECKS[0]]])
+            [solid("white")], ["p"], [[CHECKS[0]]]
+        )
     assert "Authorization" not in server.seen[0].headers
 
 
@@ -210,7 +239,11 @@ def test_parsers_on_bare_booleans_and_words():
     out = parse_per_image('{"1": false, "2": {"result": "yes"}, "3": {"result": 1}}', CHECKS, "j")
     assert [v.answer for v in out] == ["no", "yes", "withheld"]
     out = parse_per_image("{1: {'result': True, 'reason': 'ok'}, 2: False}", CHECKS, "j")
-    assert [(v.answer, v.reason) for v in out] == [("yes", "ok"), ("no", ""), ("withheld", "no answer for statement 3 in the reply")]
+    assert [(v.answer, v.reason) for v in out] == [
+        ("yes", "ok"),
+        ("no", ""),
+        ("withheld", "no answer for statement 3 in the reply"),
+    ]
     assert parse_per_check('{"answer": true, "reason": "ok"}', CHECKS[0], "j").answer == "yes"
     assert parse_per_check('{"answer": "yes", "reason": "unclosed', CHECKS[0], "j").answer == "yes"
 
@@ -231,13 +264,31 @@ def test_image_data_url_roundtrip_keeps_small_images():
 
 # ---- p_yes mode: one answer token with logprobs ------------------------------------------------
 
+
 def logprob_reply(text: str, top: list[tuple[str, float]]) -> Reply:
     """A one-token chat completion whose first token has ``top`` = [(token, probability)]."""
-    content = [{"token": text, "logprob": math.log(top[0][1]),
-                "top_logprobs": [{"token": t, "logprob": math.log(p), "bytes": list(t.encode())} for t, p in top]}]
-    return Reply(200, {"id": "x", "object": "chat.completion", "choices": [
-        {"index": 0, "message": {"role": "assistant", "content": text}, "logprobs": {"content": content},
-         "finish_reason": "length"}]})
+    content = [
+        {
+            "token": text,
+            "logprob": math.log(top[0][1]),
+            "top_logprobs": [{"token": t, "logprob": math.log(p), "bytes": list(t.encode())} for t, p in top],
+        }
+    ]
+    return Reply(
+        200,
+        {
+            "id": "x",
+            "object": "chat.completion",
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": text},
+                    "logprobs": {"content": content},
+                    "finish_reason": "length",
+                }
+            ],
+        },
+    )
 
 
 def test_p_yes_mode_reads_yes_no_variants_from_top_logprobs():
@@ -272,14 +323,16 @@ def test_p_yes_mode_reads_yes_no_variants_from_top_logprobs():
 def test_p_yes_threshold_decides_the_answer():
     with ChatServer(lambda seen, n: logprob_reply("Yes", [("Yes", 0.6), ("No", 0.4)])) as server:
         [[v]] = VLMJudge(base_url=server.base_url, model="m", mode="p_yes", threshold=0.7, **FAST).judge(
-            [solid("white")], ["p"], [[CHECKS[0]]])
+            [solid("white")], ["p"], [[CHECKS[0]]]
+        )
     assert v.p_yes == pytest.approx(0.6) and v.answer == "no"
 
 
 def test_p_yes_falls_back_to_the_hard_answer_when_the_server_sends_no_logprobs():
     with ChatServer(lambda seen, n: ok("Yes" if "three bars" in seen.text else "No")) as server:
         [out] = VLMJudge(base_url=server.base_url, model="m", mode="p_yes", **FAST).judge(
-            [solid("white")], ["p"], [CHECKS])
+            [solid("white")], ["p"], [CHECKS]
+        )
     assert [v.answer for v in out] == ["no", "yes", "no"]
     assert all(v.p_yes is None and v.evidence == {"p_yes_source": "text"} for v in out)
     assert all("hard answer from the text (the server returned no logprobs)" == v.reason for v in out)
@@ -289,25 +342,31 @@ def test_p_yes_without_yes_no_tokens_uses_text_or_withholds():
     replies = iter([logprob_reply("Yes", [("Sure", 0.9), ("Ok", 0.1)]), logprob_reply("The", [("The", 1.0)])])
     with ChatServer(lambda seen, n: next(replies)) as server:
         [out] = VLMJudge(base_url=server.base_url, model="m", mode="p_yes", max_concurrency=1, **FAST).judge(
-            [solid("white")], ["p"], [CHECKS[:2]])
+            [solid("white")], ["p"], [CHECKS[:2]]
+        )
     assert out[0].answer == "yes" and out[0].p_yes is None and "no Yes/No token among the top 2" in out[0].reason
     assert out[1].answer == "withheld" and "not yes/no: 'The'" in out[1].reason
 
 
 def test_p_yes_request_failure_is_withheld_with_the_error():
     with ChatServer(lambda seen, n: Reply(503, {"error": "overloaded"})) as server:
-        [[v]] = VLMJudge(base_url=server.base_url, model="m", mode="p_yes", **FAST).judge([solid("white")], ["p"], [[CHECKS[0]]])
+        [[v]] = VLMJudge(base_url=server.base_url, model="m", mode="p_yes", **FAST).judge(
+            [solid("white")], ["p"], [[CHECKS[0]]]
+        )
     assert v.answer == "withheld" and v.reason.startswith("request failed: ") and "HTTP 503" in v.reason
 
 
 def test_checks_of_one_image_run_concurrently_up_to_the_limit():
-    with ChatServer(lambda seen, n: Reply(200, logprob_reply("Yes", [("Yes", 0.9), ("No", 0.1)]).body, delay_s=0.2)) as server:
+    with ChatServer(
+        lambda seen, n: Reply(200, logprob_reply("Yes", [("Yes", 0.9), ("No", 0.1)]).body, delay_s=0.2)
+    ) as server:
         judge = VLMJudge(base_url=server.base_url, model="m", mode="p_yes", max_concurrency=3, **FAST)
         [out] = judge.judge([solid("white")], ["p"], [CHECKS * 2])
     assert server.max_in_flight == 3 and len(out) == 6 and judge.calls == 6
 
 
 # ---- self-consistency --------------------------------------------------------------------------
+
 
 def test_votes_by_samples_take_the_majority_and_count_the_calls():
     answers = iter(["yes", "no", "yes"])
@@ -348,7 +407,12 @@ def test_all_votes_failing_keeps_the_request_error():
 
 
 def test_bad_vote_and_p_yes_options_raise():
-    for kwargs, match in [(dict(votes=0), "votes"), (dict(vote_by="x"), "vote_by"), (dict(threshold=2.0), "threshold"),
-                          (dict(top_logprobs=0), "top_logprobs"), (dict(mode="x"), "mode")]:
+    for kwargs, match in [
+        (dict(votes=0), "votes"),
+        (dict(vote_by="x"), "vote_by"),
+        (dict(threshold=2.0), "threshold"),
+        (dict(top_logprobs=0), "top_logprobs"),
+        (dict(mode="x"), "mode"),
+    ]:
         with pytest.raises(ValueError, match=match):
             VLMJudge(**kwargs, **FAST)

@@ -20,8 +20,9 @@ from safetensors.torch import load_file
 os.environ["WANDB_MODE"] = "disabled"
 transformers.logging.set_verbosity_error()
 
-from rewards.models.tiny_pipelines import tiny_sd3_pipeline  # noqa: E402
 from grpo_helpers import TRAIN, VAL, redness  # noqa: E402
+
+from rewards.models.tiny_pipelines import tiny_sd3_pipeline  # noqa: E402
 from training import grpo  # noqa: E402
 from training.checkpoint import LORA_FILE, STATE_FILE, list_checkpoints  # noqa: E402
 from training.grpo import GRPOConfig, train  # noqa: E402
@@ -34,9 +35,24 @@ B = 8  # prompts_per_step 2 x group_size 4
 def tiny_cfg(tmp_path, **kw) -> GRPOConfig:
     """Tiny SD3 settings: 16 px, T = 4, B = 8 in one minibatch, no CFG, no KL, no eval/save midway."""
     base = GRPOConfig(
-        output_dir=str(tmp_path), run_name="run", num_steps=1, prompts_per_step=2, group_size=4, batch_size=8,
-        resolution=16, train_sampling_steps=4, eval_sampling_steps=2, cfg=False, beta=0.0, lr=3e-2,
-        lora_rank=4, lora_alpha=4, eval_every=100, num_eval_prompts=2, save_every=100, timestep_fraction=1.0,
+        output_dir=str(tmp_path),
+        run_name="run",
+        num_steps=1,
+        prompts_per_step=2,
+        group_size=4,
+        batch_size=8,
+        resolution=16,
+        train_sampling_steps=4,
+        eval_sampling_steps=2,
+        cfg=False,
+        beta=0.0,
+        lr=3e-2,
+        lora_rank=4,
+        lora_alpha=4,
+        eval_every=100,
+        num_eval_prompts=2,
+        save_every=100,
+        timestep_fraction=1.0,
     )
     return replace(base, **kw)
 
@@ -73,7 +89,14 @@ def load_preset(name: str):
     with initialize_config_module(config_module="conf", version_base="1.3"):
         cfg = compose("train", overrides=[f"model={name}"])
     m = cfg.model
-    return instantiate(m.pipeline), m.resolution, m.cfg, m.cfg_scale, OmegaConf.to_container(m.family_kwargs), list(m.lora_target_modules)
+    return (
+        instantiate(m.pipeline),
+        m.resolution,
+        m.cfg,
+        m.cfg_scale,
+        OmegaConf.to_container(m.family_kwargs),
+        list(m.lora_target_modules),
+    )
 
 
 def flow_grpo_log_prob(v, x, x_next, sigma, sigma_next, a):
@@ -87,6 +110,7 @@ def flow_grpo_log_prob(v, x, x_next, sigma, sigma_next, a):
 
 # ---------------------------------------------------------------- Sana and Qwen-Image
 
+
 @pytest.mark.parametrize("preset", ["tiny_sana", "tiny_qwen_image"])
 def test_rollout_log_probs_equal_a_gaussian_density(preset):
     """Every recorded SDE step of a CFG rollout has the log-density of N(mean, step_std^2) with
@@ -98,7 +122,9 @@ def test_rollout_log_probs_equal_a_gaussian_density(preset):
     cond = family.encode(["a slide titled 'Q3'", "a bar chart of revenue by region"], "cpu")
     uncond = {k: v.expand(2, *v.shape[1:]) for k, v in family.encode([""], "cpu").items()}
     sigmas = schedule_sigmas(pipe.scheduler, 3, family.image_seq_len())
-    r = sample(family, pipe.transformer, cond, sigmas, [0, 1, 2], 0.7, torch.Generator().manual_seed(0), uncond, cfg_scale)
+    r = sample(
+        family, pipe.transformer, cond, sigmas, [0, 1, 2], 0.7, torch.Generator().manual_seed(0), uncond, cfg_scale
+    )
     assert r.log_probs.shape == (2, 3) and r.log_probs.dtype == torch.float32
     assert torch.isfinite(r.log_probs).all()
     assert torch.equal(r.latents[:, 1:], r.next_latents[:, :-1]) and torch.equal(r.final, r.next_latents[:, -1])
@@ -116,7 +142,15 @@ def test_rollout_log_probs_equal_a_gaussian_density(preset):
 def test_one_grpo_step_first_update_ratio_one_kl_zero(preset, tmp_path, monkeypatch):
     pipe, res, cfg, cfg_scale, family_kwargs, targets = load_preset(preset)
     losses, kls = spy(monkeypatch, "clipped_policy_loss"), spy(monkeypatch, "step_kl")
-    c = tiny_cfg(tmp_path, resolution=res, cfg=cfg, cfg_scale=cfg_scale, beta=0.04, train_sampling_steps=2, lora_target_modules=targets)
+    c = tiny_cfg(
+        tmp_path,
+        resolution=res,
+        cfg=cfg,
+        cfg_scale=cfg_scale,
+        beta=0.04,
+        train_sampling_steps=2,
+        lora_target_modules=targets,
+    )
     history = run(c, pipe, family_kwargs=family_kwargs)
     ratios = torch.stack([out[1] for _, _, out in losses])  # (K, B)
     kl = torch.stack([out.detach() for _, _, out in kls])  # (K, B)
@@ -128,6 +162,7 @@ def test_one_grpo_step_first_update_ratio_one_kl_zero(preset, tmp_path, monkeypa
 
 
 # ---------------------------------------------------------------- which steps are trained
+
 
 @pytest.mark.parametrize("window_range, starts", [([], {0, 1}), ([1, 4], {1, 2})])
 def test_sde_window_is_drawn_per_sampling_batch_inside_its_range(window_range, starts, tmp_path, monkeypatch):
@@ -174,7 +209,9 @@ def test_ode_steps_outside_the_window_are_deterministic_euler():
 
     def euler(x, i):
         with torch.no_grad():
-            v = pipe.transformer(hidden_states=x, timestep=torch.full((2,), sigmas[i].item() * 1000), return_dict=False, **cond)[0]
+            v = pipe.transformer(
+                hidden_states=x, timestep=torch.full((2,), sigmas[i].item() * 1000), return_dict=False, **cond
+            )[0]
         return x + (sigmas[i + 1] - sigmas[i]) * v
 
     x0 = torch.randn(2, 4, 16, 16, generator=torch.Generator().manual_seed(5))
@@ -188,7 +225,11 @@ def test_ode_steps_outside_the_window_are_deterministic_euler():
 def test_timestep_fraction_trains_the_first_steps(fraction, trained, tmp_path, monkeypatch):
     """All 4 steps are SDE; the first int(4 * fraction) are trained (Flow-GRPO train_sd3.py:
     0.6 -> 2, 0.99 -> 3: the last step is not), each with the rollout's own old log-probs."""
-    samples, losses, steps = spy(monkeypatch, "sample"), spy(monkeypatch, "clipped_policy_loss"), spy(monkeypatch, "sde_step")
+    samples, losses, steps = (
+        spy(monkeypatch, "sample"),
+        spy(monkeypatch, "clipped_policy_loss"),
+        spy(monkeypatch, "sde_step"),
+    )
     run(tiny_cfg(tmp_path, timestep_fraction=fraction))
     [(args, _, r)] = rollout_calls(samples)
     assert args[4] == [0, 1, 2, 3] and r.log_probs.shape == (B, 4)
@@ -202,6 +243,7 @@ def test_timestep_fraction_trains_the_first_steps(fraction, trained, tmp_path, m
 
 
 # ---------------------------------------------------------------- advantages, accumulation
+
 
 @pytest.mark.parametrize("adv_std", ["global", "group"])
 def test_advantages_match_the_reference_tracker_and_minibatches_are_shuffled(adv_std, tmp_path, monkeypatch):
@@ -232,7 +274,9 @@ def test_advantages_match_the_reference_tracker_and_minibatches_are_shuffled(adv
     for e, order in enumerate(orders):
         for m in range(2):
             for k in range(2):
-                assert torch.allclose(used[4 * e + 2 * m + k], torch.from_numpy(want[order[4 * m : 4 * m + 4]]), atol=1e-6, rtol=0)
+                assert torch.allclose(
+                    used[4 * e + 2 * m + k], torch.from_numpy(want[order[4 * m : 4 * m + 4]]), atol=1e-6, rtol=0
+                )
 
 
 @pytest.mark.parametrize("grad_accum, optimizer_steps", [(1, 2), (2, 1)])
@@ -252,9 +296,21 @@ def test_partial_accumulation_group_and_lr_schedule_length(tmp_path, monkeypatch
     GRPO step, so after step 0 of 2 the LR is half the base (floor division gave 0)."""
     calls = spy(monkeypatch, "update_minibatch")
     rows = []
-    monkeypatch.setattr(grpo, "_init_wandb", lambda *a: SimpleNamespace(log=lambda row, step: rows.append(row), finish=lambda: None))
-    run(tiny_cfg(tmp_path, num_steps=2, prompts_per_step=3, batch_size=4, grad_accum=2, lr_scheduler="linear", train_sampling_steps=1,
-                 timestep_fraction=1.0))
+    monkeypatch.setattr(
+        grpo, "_init_wandb", lambda *a: SimpleNamespace(log=lambda row, step: rows.append(row), finish=lambda: None)
+    )
+    run(
+        tiny_cfg(
+            tmp_path,
+            num_steps=2,
+            prompts_per_step=3,
+            batch_size=4,
+            grad_accum=2,
+            lr_scheduler="linear",
+            train_sampling_steps=1,
+            timestep_fraction=1.0,
+        )
+    )
     assert [kw["grad_accum"] for _, kw, _ in calls] == [2, 2, 1] * 2
     state = torch.load(list_checkpoints(tmp_path / "run")[-1] / STATE_FILE, weights_only=False)
     assert state["lr_scheduler"]["last_epoch"] == 4  # 2 optimizer steps per GRPO step
@@ -272,7 +328,9 @@ def test_constant_groups_are_dropped_and_counted(tmp_path, monkeypatch):
             drawn.extend(prompts[::4])
         return [1 / 3 if int(p[-1]) % 2 == 0 else v for p, v in zip(prompts, redness(prompts, images))]
 
-    monkeypatch.setattr(grpo, "_init_wandb", lambda *a: SimpleNamespace(log=lambda row, step: rows.append(row), finish=lambda: None))
+    monkeypatch.setattr(
+        grpo, "_init_wandb", lambda *a: SimpleNamespace(log=lambda row, step: rows.append(row), finish=lambda: None)
+    )
     plans = spy(monkeypatch, "minibatch_plan")
     run(tiny_cfg(tmp_path, num_steps=3), reward=reward)
     for step in range(3):
@@ -305,6 +363,7 @@ def test_wandb_mode_option(tmp_path, monkeypatch):
 
 # ---------------------------------------------------------------- EMA, save and resume
 
+
 def test_ema_is_saved_and_resumed_exactly(tmp_path, monkeypatch):
     decay = 0.5
     cfg = tiny_cfg(tmp_path, num_steps=2, ema_decay=decay, save_every=1, keep_last=3)
@@ -319,9 +378,19 @@ def test_ema_is_saved_and_resumed_exactly(tmp_path, monkeypatch):
     # Resume: the first rollout uses the saved live weights, the first EMA update starts from the saved EMA.
     emas, live_at_rollout, pipe = [], [], tiny_sd3_pipeline(0)
     real_ema_update = grpo.ema_update
-    monkeypatch.setattr(grpo, "ema_update", lambda ema, params, d: (emas.append([e.clone() for e in ema]), real_ema_update(ema, params, d)))
+    monkeypatch.setattr(
+        grpo,
+        "ema_update",
+        lambda ema, params, d: (emas.append([e.clone() for e in ema]), real_ema_update(ema, params, d)),
+    )
     real_sample = grpo.sample
-    monkeypatch.setattr(grpo, "sample", lambda *a, **k: (live_at_rollout.append(lora_params(pipe.transformer)) if a[4] else None, real_sample(*a, **k))[1])
+    monkeypatch.setattr(
+        grpo,
+        "sample",
+        lambda *a, **k: (live_at_rollout.append(lora_params(pipe.transformer)) if a[4] else None, real_sample(*a, **k))[
+            1
+        ],
+    )
     history = run(replace(cfg, num_steps=3, resume=True), pipe)
     assert history["step"] == [2]
     assert all(torch.equal(a, b) for a, b in zip(live_at_rollout[0], s2["live_lora"], strict=True))
@@ -344,6 +413,7 @@ def test_saved_lora_file_is_the_ema(tmp_path):
 
 
 # ---------------------------------------------------------------- precision and memory options
+
 
 @pytest.fixture
 def fresh_accelerate_state():
@@ -382,7 +452,9 @@ def test_gradient_checkpointing_changes_memory_not_math(tmp_path, monkeypatch):
     plain = run(tiny_cfg(tmp_path / "plain", num_steps=2, train_sampling_steps=2), plain_pipe)
     calls = []
     real_checkpoint = torch.utils.checkpoint.checkpoint
-    monkeypatch.setattr(torch.utils.checkpoint, "checkpoint", lambda *a, **k: (calls.append(1), real_checkpoint(*a, **k))[1])
+    monkeypatch.setattr(
+        torch.utils.checkpoint, "checkpoint", lambda *a, **k: (calls.append(1), real_checkpoint(*a, **k))[1]
+    )
     pipe = tiny_sd3_pipeline(0)
     ckpt = run(tiny_cfg(tmp_path / "ckpt", num_steps=2, train_sampling_steps=2, gradient_checkpointing=True), pipe)
     assert pipe.transformer.gradient_checkpointing

@@ -135,7 +135,9 @@ def test_mixgrpo_schedule_equals_the_reference_while_the_window_fits():
     assert [ours[n] for n in full] == [ref[n] for n in full]
     # afterwards the reference cuts the window ([6, 7], [7], [], ...); ours stays at the last full one
     assert ref[12] == [6, 7] and ref[16] == [] and all(win == [5, 6, 7] for win in ours[12:])
-    sde, trained = draw_steps(T, sde_window=w, timestep_fraction=1.0, schedule="mixgrpo", shift_every=tau, stride=s, grpo_step=7)
+    sde, trained = draw_steps(
+        T, sde_window=w, timestep_fraction=1.0, schedule="mixgrpo", shift_every=tau, stride=s, grpo_step=7
+    )
     assert sde == trained == [3, 4, 5]
     assert mixgrpo_window_start(9, 1, 10, 2, 3, 2) == 1 + (9 // 3) * 2 == 7
 

@@ -18,10 +18,11 @@ import transformers
 os.environ["WANDB_MODE"] = "disabled"
 transformers.logging.set_verbosity_error()
 
+from grpo_helpers import TRAIN, VAL, redness  # noqa: E402
+
 from rewards.models.tiny_pipelines import tiny_flux_pipeline, tiny_sd3_pipeline  # noqa: E402
 from rewards.reward_fns import RubricReward  # noqa: E402
 from rewards.rubric import Check, Item, Rubric, Verdict  # noqa: E402
-from grpo_helpers import TRAIN, VAL, redness  # noqa: E402
 from training import grpo  # noqa: E402
 from training.checkpoint import LORA_FILE, list_checkpoints  # noqa: E402
 from training.grpo import GRPOConfig, minibatch_plan, train  # noqa: E402
@@ -33,9 +34,24 @@ FAMILY = {"max_sequence_length": 16}
 
 def tiny_cfg(tmp_path, **kw) -> GRPOConfig:
     base = GRPOConfig(
-        output_dir=str(tmp_path), run_name="run", num_steps=2, prompts_per_step=2, group_size=4, batch_size=8,
-        resolution=16, train_sampling_steps=4, eval_sampling_steps=4, cfg=False, beta=0.0, lr=3e-2,
-        lora_rank=4, lora_alpha=4, eval_every=100, num_eval_prompts=4, save_every=100, timestep_fraction=1.0,
+        output_dir=str(tmp_path),
+        run_name="run",
+        num_steps=2,
+        prompts_per_step=2,
+        group_size=4,
+        batch_size=8,
+        resolution=16,
+        train_sampling_steps=4,
+        eval_sampling_steps=4,
+        cfg=False,
+        beta=0.0,
+        lr=3e-2,
+        lora_rank=4,
+        lora_alpha=4,
+        eval_every=100,
+        num_eval_prompts=4,
+        save_every=100,
+        timestep_fraction=1.0,
     )
     return replace(base, **kw)
 
@@ -90,13 +106,17 @@ def test_rollout_log_probs_rescore_exactly():
     for j, t in enumerate(r.steps):
         with torch.no_grad():
             v = guided_velocity(family, pipe.transformer, r.latents[:, j], sigmas[t].item(), cond, None, 1.0)
-        _, logp, _, _ = sde_step(v, r.latents[:, j], sigmas[t].item(), sigmas[t + 1].item(), 0.7, next_sample=r.next_latents[:, j])
+        _, logp, _, _ = sde_step(
+            v, r.latents[:, j], sigmas[t].item(), sigmas[t + 1].item(), 0.7, next_sample=r.next_latents[:, j]
+        )
         assert torch.allclose(logp, r.log_probs[:, j], atol=1e-6)
 
 
 def test_learning_red_reward_rises(tmp_path):
     """Mean reward over fixed evaluation seeds rises clearly above its step-0 value."""
-    cfg = tiny_cfg(tmp_path, num_steps=16, eval_every=8, lora_target_modules=["to_q", "to_k", "to_v", "to_out.0", "proj_out"])
+    cfg = tiny_cfg(
+        tmp_path, num_steps=16, eval_every=8, lora_target_modules=["to_q", "to_k", "to_v", "to_out.0", "proj_out"]
+    )
     history = train(cfg, tiny_sd3_pipeline(0), {"red": redness}, {"red": 1.0}, TRAIN, VAL, FAMILY)
     print("eval curve", history["eval_step"], history["eval_reward"])
     assert history["eval_step"] == [0, 8, 16]
@@ -105,11 +125,27 @@ def test_learning_red_reward_rises(tmp_path):
 
 
 def test_resume_gives_the_same_next_step_loss_and_lora_loads(tmp_path):
-    full = train(tiny_cfg(tmp_path / "a", num_steps=3, beta=0.04), tiny_sd3_pipeline(0), {"red": redness}, {"red": 1.0}, TRAIN, VAL, FAMILY)
+    full = train(
+        tiny_cfg(tmp_path / "a", num_steps=3, beta=0.04),
+        tiny_sd3_pipeline(0),
+        {"red": redness},
+        {"red": 1.0},
+        TRAIN,
+        VAL,
+        FAMILY,
+    )
     cfg_b = tiny_cfg(tmp_path / "b", num_steps=2, beta=0.04, save_every=1, keep_last=2)
     train(cfg_b, tiny_sd3_pipeline(0), {"red": redness}, {"red": 1.0}, TRAIN, VAL, FAMILY)
     assert [p.name for p in list_checkpoints(tmp_path / "b" / "run")] == ["step_1", "step_2"]
-    resumed = train(replace(cfg_b, num_steps=3, resume=True), tiny_sd3_pipeline(0), {"red": redness}, {"red": 1.0}, TRAIN, VAL, FAMILY)
+    resumed = train(
+        replace(cfg_b, num_steps=3, resume=True),
+        tiny_sd3_pipeline(0),
+        {"red": redness},
+        {"red": 1.0},
+        TRAIN,
+        VAL,
+        FAMILY,
+    )
     assert resumed["step"] == [2]
     assert resumed["loss"][0] == pytest.approx(full["loss"][2], abs=1e-7, rel=0)
     assert resumed["reward_mean"][0] == pytest.approx(full["reward_mean"][2], abs=1e-7, rel=0)
@@ -119,7 +155,9 @@ def test_resume_gives_the_same_next_step_loss_and_lora_loads(tmp_path):
     ckpt = list_checkpoints(tmp_path / "b" / "run")[-1]
     assert (ckpt / LORA_FILE).exists()
     fresh = tiny_sd3_pipeline(0)
-    kwargs = dict(prompt="a slide", height=16, width=16, num_inference_steps=2, max_sequence_length=16, output_type="np")
+    kwargs = dict(
+        prompt="a slide", height=16, width=16, num_inference_steps=2, max_sequence_length=16, output_type="np"
+    )
     before = fresh(**kwargs, generator=torch.Generator().manual_seed(0)).images
     fresh.load_lora_weights(ckpt)
     after = fresh(**kwargs, generator=torch.Generator().manual_seed(0)).images
@@ -146,7 +184,10 @@ def test_hydra_config_composes_and_unknown_preset_fails():
     from hydra.errors import MissingConfigException
 
     with initialize_config_module(config_module="conf", version_base="1.3"):
-        for preset, target in [("sd35_medium", "training.rollout.load_pipeline"), ("tiny_flux", "rewards.models.tiny_pipelines.tiny_flux_pipeline")]:
+        for preset, target in [
+            ("sd35_medium", "training.rollout.load_pipeline"),
+            ("tiny_flux", "rewards.models.tiny_pipelines.tiny_flux_pipeline"),
+        ]:
             cfg = compose("train", overrides=[f"model={preset}"])
             assert cfg.model.pipeline._target_ == target
             GRPOConfig(**{k: v for k, v in dict(cfg.trainer).items()})  # every field known
@@ -191,7 +232,10 @@ def _independent_image_stats(images):
 def test_reward_hacking_guards_are_logged(tmp_path, monkeypatch):
     """Per-check-type pass rates pool the verdicts of every rollout chunk; image statistics are
     those of the rollout images; both reach the W&B log and the history."""
-    train_items = [_item("a", "a slide titled 'A'", ["title", "legend"]), _item("b", "a chart titled 'B'", ["title", "axis", "axis"])]
+    train_items = [
+        _item("a", "a slide titled 'A'", ["title", "legend"]),
+        _item("b", "a chart titled 'B'", ["title", "axis", "axis"]),
+    ]
     val_items = [_item("v", "a poster titled 'V'", ["title", "legend", "legend", "axis"])]
     seen = []
 
@@ -213,12 +257,27 @@ def test_reward_hacking_guards_are_logged(tmp_path, monkeypatch):
     monkeypatch.setattr(grpo, "_init_wandb", lambda *a: recorder)
     cfg = tiny_cfg(tmp_path, num_steps=1, prompts_per_step=2, group_size=4, batch_size=4, num_eval_prompts=1)
     rubric = RubricReward(TagJudge())
-    history = train(cfg, tiny_sd3_pipeline(0), {"rubric": rubric, "spy": spy}, {"rubric": 1.0, "spy": 0.0}, train_items, val_items, FAMILY)
+    history = train(
+        cfg,
+        tiny_sd3_pipeline(0),
+        {"rubric": rubric, "spy": spy},
+        {"rubric": 1.0, "spy": 0.0},
+        train_items,
+        val_items,
+        FAMILY,
+    )
 
     # 2 chunks of 4 images: item a (title yes, legend no) and item b (title yes, 2 axis withheld)
-    assert history["check_pass_rates"] == [{"checks/title/pass_rate": 1.0, "checks/legend/pass_rate": 0.0, "checks/axis/pass_rate": 0.0}]
+    assert history["check_pass_rates"] == [
+        {"checks/title/pass_rate": 1.0, "checks/legend/pass_rate": 0.0, "checks/axis/pass_rate": 0.0}
+    ]
     assert history["reward_mean"][0] == pytest.approx((4 * 1 / 2 + 4 * 1 / 3) / 8, abs=1e-6)
-    rollout_images = [im for prompts, images in seen if prompts[0] in (train_items[0].prompt, train_items[1].prompt) and len(images) == 4 for im in images]
+    rollout_images = [
+        im
+        for prompts, images in seen
+        if prompts[0] in (train_items[0].prompt, train_items[1].prompt) and len(images) == 4
+        for im in images
+    ]
     assert len(rollout_images) == 8
     expected = _independent_image_stats(rollout_images)
     assert history["image_stats"][0] == pytest.approx(expected, abs=1e-9)
@@ -243,15 +302,29 @@ def test_minibatch_plan_runs_as_many_minibatches_on_every_rank():
     plans = [minibatch_plan(torch.arange(n), kept, 4) for n in kept]
     assert [len(p) for p in plans] == [2, 2, 2]
     # minibatch 0: 4 + 0 + 4 kept, n_mean = 8/3; minibatch 1: 2 + 0 + 4, n_mean = 2
-    assert [w for _, w in plans[0]] == [1.5, 1.0] and [w for _, w in plans[1]] == [0.0, 0.0] and [w for _, w in plans[2]] == [1.5, 2.0]
-    assert [i.tolist() for i, _ in plans[0]] == [[0, 1, 2, 3], [4, 5]] and [i.tolist() for i, _ in plans[1]] == [[0], [0]]
-    losses = [torch.rand(8, generator=torch.Generator().manual_seed(r)) for r in range(3)]  # per-sample losses of each rank
+    assert (
+        [w for _, w in plans[0]] == [1.5, 1.0]
+        and [w for _, w in plans[1]] == [0.0, 0.0]
+        and [w for _, w in plans[2]] == [1.5, 2.0]
+    )
+    assert [i.tolist() for i, _ in plans[0]] == [[0, 1, 2, 3], [4, 5]] and [i.tolist() for i, _ in plans[1]] == [
+        [0],
+        [0],
+    ]
+    losses = [
+        torch.rand(8, generator=torch.Generator().manual_seed(r)) for r in range(3)
+    ]  # per-sample losses of each rank
     for m in range(2):
-        rank_mean = sum(w * losses[r][i].mean() for r, (i, w) in enumerate(p[m] for p in plans)) / 3  # what DDP averages
+        rank_mean = (
+            sum(w * losses[r][i].mean() for r, (i, w) in enumerate(p[m] for p in plans)) / 3
+        )  # what DDP averages
         real = torch.cat([losses[r][i] for r, (i, w) in enumerate(p[m] for p in plans) if w > 0])
         assert rank_mean.item() == pytest.approx(real.mean().item(), abs=1e-6)
     # one process: the single-rank plan, weight exactly 1; nobody kept anything: no minibatch
-    assert [(i.tolist(), w) for i, w in minibatch_plan(torch.tensor([2, 3, 6, 7, 8]), [5], 4)] == [([2, 3, 6, 7], 1.0), ([8], 1.0)]
+    assert [(i.tolist(), w) for i, w in minibatch_plan(torch.tensor([2, 3, 6, 7, 8]), [5], 4)] == [
+        ([2, 3, 6, 7], 1.0),
+        ([8], 1.0),
+    ]
     assert minibatch_plan(torch.arange(0), [0, 0], 4) == []
 
 
@@ -273,7 +346,15 @@ def _worker(out: Path, name: str) -> None:
     pipe = tiny_sd3_pipeline(0)
     # 2 inner epochs: the second one's loss is not 0 (the first, at ratio 1, is -mean(A) = 0); group std:
     # rank 0's advantages do not depend on rank 1's rewards
-    cfg = tiny_cfg(out / name, num_steps=1, beta=0.04, num_eval_prompts=1, eval_sampling_steps=1, num_inner_epochs=2, adv_std="group")
+    cfg = tiny_cfg(
+        out / name,
+        num_steps=1,
+        beta=0.04,
+        num_eval_prompts=1,
+        eval_sampling_steps=1,
+        num_inner_epochs=2,
+        adv_std="group",
+    )
     history = train(cfg, pipe, {"red": reward}, {"red": 1.0}, TRAIN, VAL, FAMILY)
     lora = [p.detach().clone() for p in pipe.transformer.parameters() if p.requires_grad]
     torch.save({"history": history, "lora": lora}, out / f"{name}.pt")
@@ -286,9 +367,27 @@ def test_ddp_rank_without_kept_groups_does_not_hang(tmp_path):
     rank 0 and 0 on rank 1, averaged over 2 ranks, is the one-process gradient exactly."""
     port, procs = _free_port(), []
     common = {**os.environ, "OMP_NUM_THREADS": "1", "WANDB_MODE": "disabled"}  # same threads: same float sums
-    ddp = {"ACCELERATE_USE_CPU": "true", "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(port), "WORLD_SIZE": "2", "LOCAL_WORLD_SIZE": "2"}
-    for name, env in [("rank0", {**ddp, "RANK": "0", "LOCAL_RANK": "0"}), ("rank1", {**ddp, "RANK": "1", "LOCAL_RANK": "1"}), ("single", {})]:
-        procs.append(subprocess.Popen([sys.executable, __file__, "--worker", str(tmp_path), name], env={**common, **env, "PYTHONPATH": f"{Path(__file__).parents[2]}:{Path(__file__).parents[1]}"}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
+    ddp = {
+        "ACCELERATE_USE_CPU": "true",
+        "MASTER_ADDR": "127.0.0.1",
+        "MASTER_PORT": str(port),
+        "WORLD_SIZE": "2",
+        "LOCAL_WORLD_SIZE": "2",
+    }
+    for name, env in [
+        ("rank0", {**ddp, "RANK": "0", "LOCAL_RANK": "0"}),
+        ("rank1", {**ddp, "RANK": "1", "LOCAL_RANK": "1"}),
+        ("single", {}),
+    ]:
+        procs.append(
+            subprocess.Popen(
+                [sys.executable, __file__, "--worker", str(tmp_path), name],
+                env={**common, **env, "PYTHONPATH": f"{Path(__file__).parents[2]}:{Path(__file__).parents[1]}"},
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+            )
+        )
     try:
         outputs = [p.communicate(timeout=240)[0] for p in procs]
     except subprocess.TimeoutExpired:
@@ -300,9 +399,13 @@ def test_ddp_rank_without_kept_groups_does_not_hang(tmp_path):
     for a, b in zip(r0["lora"], r1["lora"], strict=True):
         assert torch.equal(a, b)
     assert r1["history"]["loss"] == [0.0] and r0["history"]["loss"][0] != 0.0
-    assert r0["history"]["reward_mean"][0] == pytest.approx(single["history"]["reward_mean"][0] / 2, abs=1e-9)  # gathered with rank 1's zeros
+    assert r0["history"]["reward_mean"][0] == pytest.approx(
+        single["history"]["reward_mean"][0] / 2, abs=1e-9
+    )  # gathered with rank 1's zeros
     assert r0["history"]["loss"][0] == pytest.approx(single["history"]["loss"][0], abs=1e-9, rel=0)
-    assert max((a - b).abs().max().item() for a, b in zip(r0["lora"], single["lora"], strict=True)) <= 1e-6  # two Adam steps at lr 3e-2 (updates ~1e-2)
+    assert (
+        max((a - b).abs().max().item() for a, b in zip(r0["lora"], single["lora"], strict=True)) <= 1e-6
+    )  # two Adam steps at lr 3e-2 (updates ~1e-2)
 
 
 def test_logs_approx_kl_kind_rewards_epoch_grid_and_final_ema_eval(tmp_path, monkeypatch):
@@ -310,7 +413,10 @@ def test_logs_approx_kl_kind_rewards_epoch_grid_and_final_ema_eval(tmp_path, mon
     from the rollout rewards; a sample grid once per epoch (4 prompts / 2 per step = steps 0, 2);
     the final evaluation uses the EMA weights (decay 1 keeps the initial LoRA: it equals the
     step-0 evaluation) and reaches the tracker at step num_steps."""
-    train_items = [SimpleNamespace(prompt=f"a {kind} number {i}", meta={"kind": kind}) for i, kind in enumerate(["slide", "chart", "slide", "chart"])]
+    train_items = [
+        SimpleNamespace(prompt=f"a {kind} number {i}", meta={"kind": kind})
+        for i, kind in enumerate(["slide", "chart", "slide", "chart"])
+    ]
     kind_of = {it.prompt: it.meta["kind"] for it in train_items}
     diffs, calls = [], []
     real_loss = grpo.clipped_policy_loss
@@ -327,7 +433,17 @@ def test_logs_approx_kl_kind_rewards_epoch_grid_and_final_ema_eval(tmp_path, mon
     recorder = SimpleNamespace(rows={}, log=lambda row, step: recorder.rows.setdefault(step, row), finish=lambda: None)
     monkeypatch.setattr(grpo, "clipped_policy_loss", spy_loss)
     monkeypatch.setattr(grpo, "_init_wandb", lambda *a: recorder)
-    cfg = tiny_cfg(tmp_path, num_steps=3, prompts_per_step=2, group_size=2, batch_size=4, train_sampling_steps=2, num_inner_epochs=2, ema_decay=1.0, num_eval_prompts=2)
+    cfg = tiny_cfg(
+        tmp_path,
+        num_steps=3,
+        prompts_per_step=2,
+        group_size=2,
+        batch_size=4,
+        train_sampling_steps=2,
+        num_inner_epochs=2,
+        ema_decay=1.0,
+        num_eval_prompts=2,
+    )
     history = train(cfg, tiny_sd3_pipeline(0), {"red": reward}, {"red": 1.0}, train_items, VAL, FAMILY)
 
     assert len(diffs) == 3 * 2 * 2  # 3 steps x 2 inner epochs (the second after an optimizer step) x 2 trained steps
@@ -346,12 +462,16 @@ def test_logs_approx_kl_kind_rewards_epoch_grid_and_final_ema_eval(tmp_path, mon
         if step in (0, 2):  # 2 prompts x G = 2: a 2 x 2 grid of 16 px images, in rollout order
             grid = np.asarray(row["samples"].image)  # a wandb.Image of the PIL grid
             assert grid.shape == (32, 32, 3)
-            assert np.array_equal(grid[16:, :16], np.asarray(images[2])) and np.array_equal(grid[:16, 16:], np.asarray(images[1]))
+            assert np.array_equal(grid[16:, :16], np.asarray(images[2])) and np.array_equal(
+                grid[:16, 16:], np.asarray(images[1])
+            )
     assert history["eval_step"] == [0, 3]
     assert history["eval_reward"][1] == history["eval_reward"][0]
     assert recorder.rows[3]["eval/reward_mean"] == history["eval_reward"][1]
     state = torch.load(list_checkpoints(tmp_path / "run")[-1] / "training_state.pt", weights_only=False)
-    assert max((live - ema).abs().max().item() for live, ema in zip(state["live_lora"], state["ema"])) > 1e-4  # training moved the live LoRA
+    assert (
+        max((live - ema).abs().max().item() for live, ema in zip(state["live_lora"], state["ema"])) > 1e-4
+    )  # training moved the live LoRA
 
 
 def test_reward_threads_closed_when_a_step_fails(tmp_path):
@@ -365,7 +485,15 @@ def test_reward_threads_closed_when_a_step_fails(tmp_path):
 
     before = {t for t in threading.enumerate() if t.name.startswith("reward")}
     with pytest.raises(ValueError, match="reward function 'r' returned nan"):
-        train(tiny_cfg(tmp_path, num_steps=3, train_sampling_steps=2, num_eval_prompts=1), tiny_sd3_pipeline(0), {"r": flaky}, {"r": 1.0}, TRAIN, VAL, FAMILY)
+        train(
+            tiny_cfg(tmp_path, num_steps=3, train_sampling_steps=2, num_eval_prompts=1),
+            tiny_sd3_pipeline(0),
+            {"r": flaky},
+            {"r": 1.0},
+            TRAIN,
+            VAL,
+            FAMILY,
+        )
     assert len(calls) == 4
     assert not [t for t in threading.enumerate() if t.name.startswith("reward") and t not in before and t.is_alive()]
 

@@ -10,10 +10,10 @@ import pytest
 from rapidfuzz import fuzz
 
 from rewards.importers import load_items
+from rewards.leakage import LeakageError, check_leakage, find_leaks, load_heldout, normalize_prompt
 from rewards.reward_fns import quoted_target
 from rewards.rubric import REGIONS, Item, Rubric, RubricError
 from training.data import KINDS, make_dataset, read_jsonl, write_jsonl
-from rewards.leakage import LeakageError, check_leakage, find_leaks, load_heldout, normalize_prompt
 
 # Held-out rows that ship in the repository, so a fresh clone runs these tests: 8 real
 # BizGenEval text rows (the package's bundled held-out set) and the first 10 GenExam rows.
@@ -41,6 +41,7 @@ def test_heldout_fixtures_are_real_benchmark_rows():
 
 # ---------------------------------------------------------------- generation
 
+
 def test_same_seed_same_data_other_seed_other_data():
     a = make_dataset(60, seed=3)
     b = make_dataset(60, seed=3)
@@ -55,7 +56,9 @@ def test_sizes_split_and_kinds():
     items = train + val
     assert len({it.id for it in items}) == 50
     assert {it.prompt for it in train}.isdisjoint({it.prompt for it in val})
-    assert [it.meta["kind"] for it in sorted(items, key=lambda it: it.id.split("-")[1])] == [KINDS[i % 3] for i in range(50)]
+    assert [it.meta["kind"] for it in sorted(items, key=lambda it: it.id.split("-")[1])] == [
+        KINDS[i % 3] for i in range(50)
+    ]
     assert {it.meta["split"] for it in train} == {"train"} and {it.meta["split"] for it in val} == {"val"}
     assert all(it.source == "rubricloop" and it.image is None for it in items)
 
@@ -65,12 +68,15 @@ def test_sizes_split_and_kinds():
     assert (len(big_train), len(big_val)) == (1900, 100)
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"n": 0}, "n must be an integer >= 1"),
-    ({"kinds": ("slide", "webpage")}, "kinds must be a non-empty subset"),
-    ({"kinds": ()}, "kinds must be a non-empty subset"),
-    ({"val_fraction": 1.0}, "val_fraction must be in"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"n": 0}, "n must be an integer >= 1"),
+        ({"kinds": ("slide", "webpage")}, "kinds must be a non-empty subset"),
+        ({"kinds": ()}, "kinds must be a non-empty subset"),
+        ({"val_fraction": 1.0}, "val_fraction must be in"),
+    ],
+)
 def test_bad_arguments(kwargs, message):
     args = {"n": 10, "seed": 0, **kwargs}
     with pytest.raises(ValueError, match=message):
@@ -87,7 +93,10 @@ def test_checks_are_machine_verifiable_and_match_the_prompt():
         # Every expected string is quoted in the prompt, or is a listed tick (``Q1 = 42``) or value.
         for c in checks:
             for e in c.expects:
-                assert f'"{e.text}"' in item.prompt or f"= {e.text}" in item.prompt or f" {e.text} = " in item.prompt, (item.id, e.text)
+                assert f'"{e.text}"' in item.prompt or f"= {e.text}" in item.prompt or f" {e.text} = " in item.prompt, (
+                    item.id,
+                    e.text,
+                )
         # The first quoted text (the OCR reward's target) is the title, checked at the top.
         title = checks[0]
         assert title.tag == "title" and title.expects[0].region == "top"
@@ -109,6 +118,7 @@ def test_checks_are_machine_verifiable_and_match_the_prompt():
 
 
 # ---------------------------------------------------------------- JSONL
+
 
 def test_jsonl_round_trip_through_the_project_importer(tmp_path):
     train, val = make_dataset(30, seed=2)
@@ -144,6 +154,7 @@ def test_write_jsonl_refuses_unserialisable_meta(tmp_path):
 
 # ---------------------------------------------------------------- leakage guard
 
+
 def test_generated_data_passes_the_leakage_guard():
     train, val = make_dataset(600, seed=0)
     check_leakage(train + val, HELDOUT)
@@ -161,7 +172,9 @@ def test_near_duplicate_of_a_bizgeneval_prompt_is_refused():
     msg = str(e.value)
     assert "\n" not in msg
     assert f"chart-99999 nearly duplicates {BIZGENEVAL} item {source['id']}" in msg
-    assert [(lk.train_id, lk.heldout_id, lk.exact) for lk in e.value.leaks] == [("chart-99999", str(source["id"]), False)]
+    assert [(lk.train_id, lk.heldout_id, lk.exact) for lk in e.value.leaks] == [
+        ("chart-99999", str(source["id"]), False)
+    ]
     # The score is rapidfuzz's token_set_ratio of the normalised prompts, computed independently here.
     want = fuzz.token_set_ratio(normalize_prompt(near.prompt), normalize_prompt(source["prompt"]))
     assert e.value.leaks[0].score == pytest.approx(want, abs=1e-3)
@@ -182,7 +195,10 @@ def test_every_heldout_row_is_refused_when_lightly_rewritten(path):
     assert [(lk.train_id, lk.heldout_id, lk.exact) for lk in e.value.leaks] == [
         (f"slide-{r['id']}", str(r["id"]), False) for r in rows(path)
     ]
-    want = [fuzz.token_set_ratio(normalize_prompt(it.prompt), normalize_prompt(r["prompt"])) for it, r in zip(near, rows(path))]
+    want = [
+        fuzz.token_set_ratio(normalize_prompt(it.prompt), normalize_prompt(r["prompt"]))
+        for it, r in zip(near, rows(path))
+    ]
     assert [lk.score for lk in e.value.leaks] == pytest.approx(want, abs=1e-3)
     assert min(want) >= 90  # 100 where the replaced words also occur elsewhere in the prompt
 
@@ -207,7 +223,9 @@ def test_exact_and_truncated_copies_are_refused_and_short_subsets_are_not():
 def test_bad_heldout_file_is_an_error(tmp_path):
     bad = tmp_path / "held.jsonl"
     bad.write_text('{"id": 1, "prompt": "x"}\n')
-    with pytest.raises(RubricError, match=r"held-out file .*held.jsonl: 1 bad row\(s\); first: .*held.jsonl:1 \(item 1\)"):
+    with pytest.raises(
+        RubricError, match=r"held-out file .*held.jsonl: 1 bad row\(s\); first: .*held.jsonl:1 \(item 1\)"
+    ):
         check_leakage([], [bad])
     with pytest.raises(ValueError, match="threshold must be in"):
         find_leaks([], [], threshold=120)
