@@ -26,9 +26,9 @@ from rapidfuzz.distance import Levenshtein
 
 from rewards.judges.base import Judge
 from rewards.judges.cache import CachedJudge
-from rewards.judges.ocr import OCRError, ocr_lines
 from rewards.rubric import Item, Verdict
 from rewards.scorers.item_scores import ITEM_SCORES
+from rewards.text.ocr_read import OCRError, ocr_lines
 
 logger = logging.getLogger(__name__)
 
@@ -88,13 +88,15 @@ class RubricReward:
         verdicts = self.judge.judge(list(images), list(prompts), checks)
         if len(verdicts) != len(images):
             raise ValueError(
-                f"reward {self.name!r}: judge {self.judge.name!r} returned {len(verdicts)} verdict lists for {len(images)} images"
+                f"reward {self.name!r}: judge {self.judge.name!r} returned {len(verdicts)} verdict lists"
+                f" for {len(images)} images"
             )
         out: list[float | None] = []
         for item, item_checks, vs in zip(items, checks, verdicts):
             if len(vs) != len(item_checks):
                 raise ValueError(
-                    f"reward {self.name!r}: judge {self.judge.name!r} returned {len(vs)} verdicts for the {len(item_checks)} checks of item {item.id}"
+                    f"reward {self.name!r}: judge {self.judge.name!r} returned {len(vs)} verdicts"
+                    f" for the {len(item_checks)} checks of item {item.id}"
                 )
             answered = [v for v in vs if v.answer != "withheld"]
             if not answered:
@@ -162,7 +164,7 @@ class OCRTextReward:
     """1 - normalised edit distance between the OCR'd text and the prompt's first quoted text.
 
     Flow-GRPO's text-rendering reward (:func:`ocr_text_reward`), read with tesseract through
-    ``rewards.judges.ocr.ocr_lines``. A prompt without quoted text, or an image tesseract fails
+    ``rewards.text.ocr_read.ocr_lines``. A prompt without quoted text, or an image tesseract fails
     on, gets None (no reward) and the failure is logged.
 
     Args:

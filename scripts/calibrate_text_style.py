@@ -1,6 +1,6 @@
 """Calibrate ``rewards.text.text_style``'s weight thresholds on rendered words (dev seeds only).
 
-Renders words of the fidelity set's vocabulary (``rewards.eval.fidelity_set.VOCAB``) in every
+Renders words of the fidelity set's vocabulary (``rewards.eval.fidelity_vocab.VOCAB``) in every
 installed face pair (DejaVu Sans/Serif, Liberation Sans/Serif, regular and bold) at 12-48 px,
 dark on light and light on dark, with the seeds of the fidelity dev split, measures
 ``stroke_ratio`` on each word's ink box grown by a random 0-2 px (as OCR boxes are), and prints
@@ -19,7 +19,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from rewards.eval.fidelity_set import VOCAB, split_seeds
+from rewards.eval.fidelity_set import split_seeds
+from rewards.eval.fidelity_vocab import VOCAB
 from rewards.text import text_style as ts
 
 FACES = {  # (regular, bold)
@@ -97,12 +98,14 @@ def main() -> None:
                 unknown = sum(n is None for n in names)
                 q = np.percentile(known, [5, 50, 95]) if known.size else [np.nan] * 3
                 print(
-                    f"{face:<16} {'bold' if bold else 'regular':<8} {band[0]:>3} {q[0]:6.3f} {q[1]:6.3f} {q[2]:6.3f} {wrong:>5} {unknown:>7}"
+                    f"{face:<16} {'bold' if bold else 'regular':<8} {band[0]:>3}"
+                    f" {q[0]:6.3f} {q[1]:6.3f} {q[2]:6.3f} {wrong:>5} {unknown:>7}"
                 )
     reg = np.array([r for *_, r, _ in [(x[1], x[5], x[6]) for x in rows if not x[1]] if r is not None])
     bol = np.array([r for *_, r, _ in [(x[1], x[5], x[6]) for x in rows if x[1]] if r is not None])
     print(
-        f"all sizes: regular p95 {np.percentile(reg, 95):.3f} max {reg.max():.3f}; bold p5 {np.percentile(bol, 5):.3f} min {bol.min():.3f}"
+        f"all sizes: regular p95 {np.percentile(reg, 95):.3f} max {reg.max():.3f};"
+        f" bold p5 {np.percentile(bol, 5):.3f} min {bol.min():.3f}"
     )
     print("colour: measured name per ink (counts)")
     for name in INKS:

@@ -12,8 +12,8 @@ depend on the file's order; ``--exclude`` drops the rows whose id is in another 
 held-out figures are the report half of the official BizGenEval file without the shared subset:
 
     python scripts/compiler_coverage.py ../shared/benchmarks/bizgeneval/bizgeneval_subset.jsonl
-    python scripts/compiler_coverage.py bizgeneval.jsonl --exclude ../shared/benchmarks/bizgeneval/bizgeneval_subset.jsonl \
-        --split id-hash
+    python scripts/compiler_coverage.py bizgeneval.jsonl \
+        --exclude ../shared/benchmarks/bizgeneval/bizgeneval_subset.jsonl --split id-hash
 """
 
 from __future__ import annotations

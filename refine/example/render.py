@@ -1,7 +1,9 @@
 """Render the bundled example's start images: real BizGenEval text items, with injected text errors.
 
 Run ``python -m refine.example.render`` (from the repository root) to rebuild
-``refine/example/images/*.png``, ``manifest.json`` and ``bizgeneval_text.jsonl``. Rendering is
+``refine/example/images/*.png``, ``manifest.json`` and ``bizgeneval_text.jsonl`` from the shared
+BizGenEval subset (``--source``; by default ``../shared/benchmarks/bizgeneval/bizgeneval_subset.jsonl``
+from the repository root, the shared folder beside the checkout). Rendering is
 deterministic for a given seed, Pillow version and DejaVu font files; the outputs are committed,
 so the refine example never needs this script.
 
@@ -18,20 +20,25 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import shutil
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from rewards.common.one_line import one_line
 from rewards.importers import load_items
 from rewards.rubric import Item
 from rewards.text.keyword_rules import layout_strings
 from rewards.text.text_match import contains
 
 HERE = Path(__file__).resolve().parent
-SOURCE = Path("/work/shared/benchmarks/bizgeneval/bizgeneval_subset.jsonl")
+REPO = HERE.parents[1]
+SOURCE = REPO.parent / "shared" / "benchmarks" / "bizgeneval" / "bizgeneval_subset.jsonl"
+"""The default ``--source``: the shared BizGenEval subset, in the ``shared`` folder beside the checkout."""
 ITEM_IDS = ("322", "140", "142", "381", "81", "20", "21", "22")
 """BizGenEval text-dimension items used (chart, 2 posters, figure, slides, 3 webpages)."""
 FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
@@ -65,7 +72,11 @@ class Block:
 
 
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    """DejaVu Serif (Bold) at ``size`` pixels (serif: OCR tells "AI" from "Al"). Raises FileNotFoundError naming the missing file."""
+    """DejaVu Serif (Bold) at ``size`` pixels (serif: OCR tells "AI" from "Al").
+
+    Raises:
+        FileNotFoundError: the font file is missing (the message names it).
+    """
     path = FONT_DIR / ("DejaVuSerif-Bold.ttf" if bold else "DejaVuSerif.ttf")
     if not path.exists():
         raise FileNotFoundError(
@@ -176,18 +187,16 @@ def layout(blocks: list[Block], title: Block | None, size: tuple[int, int], body
     return zones, band
 
 
-def render_item(item: Item, rng: random.Random) -> tuple[Image.Image, dict]:
-    """The start image of one item and its manifest entry."""
-    domain = item.meta.get("domain", "slides")
-    size = SIZES.get(item.meta.get("aspect_ratio") or "4:3", SIZES["4:3"])
-    bg, band_col, ink, accent, deco = PALETTES.get(domain, PALETTES["slides"])
+def _choose(item: Item, rng: random.Random) -> tuple[list[Block], Block | None]:
+    """The item's blocks and its title (the first string allowed at the top, if it is short
+    enough for a band, else None); draws which body blocks are buttons and which strings get an
+    error (a seeded ``CORRUPT_FRACTION`` of those of >= ``MIN_CORRUPT_LEN`` characters; the
+    title's line is never missing), and sets each block's ``rendered`` text."""
     blocks = collect_blocks(item)
-    # The title: the first string allowed at the top, if it is short enough for a band.
     title = next((b for b in blocks if b.regions <= {"top"} and len(b.text) <= 60), None)
-    body_blocks = [b for b in blocks if b is not title]
-    for b in body_blocks:
-        b.button = len(b.text) <= 24 and len(b.text.split()) <= 3 and rng.random() < 0.3
-    # Inject errors into a seeded CORRUPT_FRACTION of the eligible strings.
+    for b in blocks:
+        if b is not title:
+            b.button = len(b.text) <= 24 and len(b.text.split()) <= 3 and rng.random() < 0.3
     eligible = [b for b in blocks if len(b.text) >= MIN_CORRUPT_LEN]
     chosen = set(id(b) for b in rng.sample(eligible, round(CORRUPT_FRACTION * len(eligible))))
     for b in blocks:
@@ -196,15 +205,22 @@ def render_item(item: Item, rng: random.Random) -> tuple[Image.Image, dict]:
             b.rendered = corrupt(b.text, b.corruption, rng)
         else:
             b.rendered = b.text
-    for body in (22, 20, 18, 17, 16, 15, 14):
-        placed = layout(body_blocks, title, size, body)
-        if placed:
-            break
-    else:
-        raise ValueError(f"item {item.id}: its {len(blocks)} strings do not fit a {size[0]}x{size[1]} page at 14 px")
-    zones, band = placed
-    img = Image.new("RGB", size, bg)
-    draw = ImageDraw.Draw(img)
+    return blocks, title
+
+
+def _draw_text(
+    draw: ImageDraw.ImageDraw,
+    title: Block | None,
+    body_blocks: list[Block],
+    zones: dict[str, tuple[int, int, int, int]],
+    size: tuple[int, int],
+    band: int,
+    body: int,
+    colours: tuple,
+) -> dict[str, int]:
+    """Draw the title band and every block at font size ``body`` pixels; returns each zone's
+    first free y (pixels) below its blocks."""
+    _, band_col, ink, accent, _ = colours
     # Title band: light text on a dark fill.
     draw.rectangle([0, 0, size[0], band - 8], fill=band_col)
     if title:
@@ -228,7 +244,19 @@ def render_item(item: Item, rng: random.Random) -> tuple[Image.Image, dict]:
         else:
             for k, line in enumerate(lines):
                 draw.text((x0, y + k * line_h), line, font=fnt, fill=ink)
-    # Decorations in each zone's free space.
+    return cursor
+
+
+def _decorate(
+    draw: ImageDraw.ImageDraw,
+    domain: str,
+    zones: dict[str, tuple[int, int, int, int]],
+    cursor: dict[str, int],
+    deco: tuple[int, int, int],
+    rng: random.Random,
+) -> None:
+    """Domain decorations (bars, table rules, picture frames) in each zone's free space below
+    ``cursor`` (zones with less than 60 px left get none)."""
     for z, (x0, y0, x1, y1) in zones.items():
         top, room = cursor[z] + 8, y1 - cursor[z] - 8
         if room < 60:
@@ -250,6 +278,30 @@ def render_item(item: Item, rng: random.Random) -> tuple[Image.Image, dict]:
             draw.rectangle([x0, top, x1, y1], outline=deco, width=3)
             draw.line([x0, top, x1, y1], fill=deco, width=2)
             draw.line([x0, y1, x1, top], fill=deco, width=2)
+
+
+def render_item(item: Item, rng: random.Random) -> tuple[Image.Image, dict]:
+    """The start image of one item and its manifest entry.
+
+    Raises:
+        ValueError: the item's strings do not fit its page even at 14 px.
+    """
+    domain = item.meta.get("domain", "slides")
+    size = SIZES.get(item.meta.get("aspect_ratio") or "4:3", SIZES["4:3"])
+    colours = PALETTES.get(domain, PALETTES["slides"])
+    blocks, title = _choose(item, rng)
+    body_blocks = [b for b in blocks if b is not title]
+    for body in (22, 20, 18, 17, 16, 15, 14):
+        placed = layout(body_blocks, title, size, body)
+        if placed:
+            break
+    else:
+        raise ValueError(f"item {item.id}: its {len(blocks)} strings do not fit a {size[0]}x{size[1]} page at 14 px")
+    zones, band = placed
+    img = Image.new("RGB", size, colours[0])
+    draw = ImageDraw.Draw(img)
+    cursor = _draw_text(draw, title, body_blocks, zones, size, band, body, colours)
+    _decorate(draw, domain, zones, cursor, colours[4], rng)
     entry = {
         "id": item.id,
         "domain": domain,
@@ -272,10 +324,24 @@ def render_item(item: Item, rng: random.Random) -> tuple[Image.Image, dict]:
     return img, entry
 
 
+def recorded_source(source: Path) -> str:
+    """``source`` as the manifest records it: relative to the repository root when it lies in the
+    folder that holds the checkout ("../shared/benchmarks/..."), so that the manifest names no
+    machine's absolute path; else as given."""
+    path = source.resolve()
+    return os.path.relpath(path, REPO) if path.is_relative_to(REPO.parent) else str(source)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Render the items of ``--ids`` (default ``ITEM_IDS``); writes images/, manifest.json, bizgeneval_text.jsonl."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--source", type=Path, default=SOURCE, help="BizGenEval JSONL to take the items from")
+    ap.add_argument(
+        "--source",
+        type=Path,
+        default=SOURCE,
+        help="BizGenEval JSONL to take the items from (default: ../shared/benchmarks/bizgeneval/bizgeneval_subset.jsonl"
+        " from the repository root)",
+    )
     ap.add_argument("--out", type=Path, default=HERE, help="folder to write into")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument(
@@ -285,6 +351,12 @@ def main(argv: list[str] | None = None) -> None:
     ids = [i.strip() for i in args.ids.split(",") if i.strip()]
     if not ids:
         ap.error("--ids: no item id given")
+    if not args.source.is_file():
+        print(
+            one_line(f"error: --source {args.source}: no such file (pass the path of bizgeneval_subset.jsonl)"),
+            file=sys.stderr,
+        )
+        raise SystemExit(2)
     items, errors = load_items(args.source)
     if errors:
         raise SystemExit(errors[0])
@@ -293,7 +365,7 @@ def main(argv: list[str] | None = None) -> None:
         str(json.loads(line)["id"]): json.loads(line) for line in args.source.read_text().splitlines() if line.strip()
     }
     (args.out / "images").mkdir(parents=True, exist_ok=True)
-    manifest, out_rows = {"seed": args.seed, "source": str(args.source), "items": []}, []
+    manifest, out_rows = {"seed": args.seed, "source": recorded_source(args.source), "items": []}, []
     for k, item_id in enumerate(ids):
         if item_id not in by_id:
             raise SystemExit(f"{args.source}: item {item_id} not found")

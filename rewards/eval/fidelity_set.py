@@ -31,10 +31,27 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
+
+from rewards.eval.fidelity_vocab import (
+    BADGE_FILL,
+    BADGES,
+    COLOUR_NOTES,
+    COUNT_WORDS,
+    DARK,
+    INKS,
+    LIGHT_BADGE,
+    NAV,
+    NOTE_FACES,
+    NOTES,
+    SOURCES,
+    TABLE_HEADS,
+    TABLE_LABELS,
+    VOCAB,
+)
 
 FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
 SANS, SANS_BOLD, SERIF, SERIF_BOLD = "DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSerif.ttf", "DejaVuSerif-Bold.ttf"
@@ -56,123 +73,6 @@ QTYPES = (
     "style",
 )
 EXTRA_SEED = 7_919_000
-
-VOCAB = {
-    "slide": {
-        "titles": ["Quarterly Revenue Review", "Market Outlook 2025", "Operating Plan FY24", "Customer Growth Update"],
-        "heads": [("Revenue", "Costs"), ("Highlights", "Risks"), ("Regions", "Products")],
-        "items": [
-            "North America 42%",
-            "Europe 31%",
-            "Asia Pacific 19%",
-            "Latin America 8%",
-            "Net margin 12.5%",
-            "Churn rate 3.2%",
-            "New accounts 1,240",
-            "Headcount 318",
-            "Capex $4.2M",
-            "Opex $9.8M",
-        ],
-    },
-    "chart": {
-        "titles": ["Sales by Region 2024", "Energy Mix by Source", "Monthly Active Users", "Revenue per Segment"],
-        "heads": [("Series", "Notes"), ("Legend", "Key facts")],
-        "items": [
-            "Solar 24%",
-            "Wind 31%",
-            "Hydro 12%",
-            "Coal 18%",
-            "Gas 15%",
-            "Peak in July",
-            "Low in February",
-            "Growth 7.4%",
-            "Average 3,150",
-            "Median 2,980",
-        ],
-    },
-    "poster": {
-        "titles": ["Spring Design Festival", "City Jazz Night", "Annual Science Fair", "Open Studio Weekend"],
-        "heads": [("Program", "Tickets"), ("Speakers", "Venue")],
-        "items": [
-            "Doors open 18:00",
-            "Main stage 19:30",
-            "Adults $25",
-            "Students $12",
-            "Hall B, Level 2",
-            "Workshops daily",
-            "Free parking",
-            "Live music",
-            "Food market",
-            "Family area",
-        ],
-    },
-    "webpage": {
-        "titles": ["Every Child Deserves Care", "Build Faster With Us", "Fresh Food Delivered", "Learn Data Science"],
-        "heads": [("Features", "Pricing"), ("Services", "Contact")],
-        "items": [
-            "Free trial 14 days",
-            "Basic plan $9",
-            "Pro plan $29",
-            "Team plan $99",
-            "Support 24/7",
-            "Call 555-0142",
-            "Open Monday to Friday",
-            "Secure payments",
-            "Fast setup",
-            "Cancel anytime",
-        ],
-    },
-}
-NAV = ["Home", "About", "Programs", "Blog", "Gallery", "Contact"]
-SOURCES = [
-    "Source: internal finance data",
-    "Source: company filings 2024",
-    "Data: national statistics office",
-    "Source: annual survey 2023",
-]
-NOTES = [
-    ("Results are unaudited", "and may change"),
-    ("Figures in thousands", "unless stated"),
-    ("Tickets sold at the door", "while stocks last"),
-    ("Prices include tax", "for all plans"),
-]
-BADGES = ["NEW", "03", "TOP", "Q3", "BETA", "24"]
-COUNT_WORDS = ["Total", "Bonus", "Draft"]
-DARK = [(25, 40, 90), (20, 80, 60), (90, 30, 40), (40, 40, 40)]
-BADGE_FILL = [(200, 60, 40), (30, 120, 70), (40, 70, 160), (120, 50, 140)]
-LIGHT_BADGE = (245, 205, 70)  # a yellow badge with dark text: its text is not white
-INKS = {
-    "red": [(200, 30, 30), (220, 50, 40)],
-    "blue": [(30, 70, 190), (20, 90, 210)],
-    "green": [(30, 135, 55), (20, 150, 80)],
-    "orange": [(235, 125, 20), (225, 110, 30)],
-    "purple": [(125, 45, 165), (140, 60, 180)],
-    "gray": [(128, 128, 128), (140, 140, 140)],
-}
-COLOUR_NOTES = [
-    "Updated weekly",
-    "Preliminary figures",
-    "Limited seats",
-    "Offer ends Friday",
-    "Subject to change",
-    "Best seller",
-    "Members only",
-    "Call for details",
-]
-NOTE_FACES = [
-    ("dejavu/DejaVuSans.ttf", False),
-    ("dejavu/DejaVuSans-Bold.ttf", True),
-    ("dejavu/DejaVuSerif.ttf", False),
-    ("liberation/LiberationSans-Regular.ttf", False),
-    ("liberation/LiberationSans-Bold.ttf", True),
-    ("liberation/LiberationSerif-Regular.ttf", False),
-    ("liberation/LiberationSerif-Bold.ttf", True),
-]
-TABLE_LABELS = {
-    "chart": ["Solar", "Wind", "Hydro", "Coal", "Gas", "Nuclear"],
-    "slide": ["North", "South", "East", "West", "Online", "Retail"],
-}
-TABLE_HEADS = {"chart": ("Source", "2023", "2024", "Share"), "slide": ("Region", "Q1", "Q2", "Margin")}
 
 
 @dataclass(frozen=True)
@@ -281,91 +181,137 @@ def _table(d: ImageDraw.ImageDraw, kind: str, rng: random.Random, at: tuple[int,
         )
 
 
-def make_document(seed: int) -> Document:
-    """Render document ``seed`` and its labelled questions (deterministic in ``seed``)."""
-    rng = random.Random(seed)
-    extra = random.Random(seed + EXTRA_SEED)  # the added elements' choices (module docstring)
-    kind = KINDS[seed % len(KINDS)]
-    vocab = VOCAB[kind]
-    w, h = {"slide": (800, 600), "chart": (800, 600), "poster": (600, 800), "webpage": (900, 640)}[kind]
-    img = Image.new("RGB", (w, h), (250, 250, 247))
-    d = ImageDraw.Draw(img)
-    miss = lambda s: near_miss(s, rng) if rng.random() < 0.35 else s  # noqa: E731
-    qs: list[Question] = []
+@dataclass
+class _Page:
+    """A document being drawn: its kind and size (pixels), the drawing, the three generators
+    (module docstring) and the questions asked so far."""
 
-    def ask(qtype: str, question: str, truth: bool):
-        qs.append(Question(f"{seed}-{len(qs) + 1}", qtype, question, "yes" if truth else "no"))
+    seed: int
+    kind: str
+    w: int
+    h: int
+    draw: ImageDraw.ImageDraw
+    rng: random.Random
+    extra: random.Random
+    questions: list[Question] = field(default_factory=list)
 
-    # Title band: light text on a dark fill, centred or (sometimes) left-aligned.
-    title = rng.choice(vocab["titles"])
-    title_drawn = miss(title)
+    def ask(self, qtype: str, question: str, truth: bool) -> None:
+        self.questions.append(
+            Question(f"{self.seed}-{len(self.questions) + 1}", qtype, question, "yes" if truth else "no")
+        )
+
+    def miss(self, text: str) -> str:
+        """``text``, or (35% of draws) a near miss of it."""
+        return near_miss(text, self.rng) if self.rng.random() < 0.35 else text
+
+
+@dataclass(frozen=True)
+class _Title:
+    text: str
+    drawn: str
+    centred: bool
+    band_h: int
+
+
+def _draw_title(p: _Page) -> _Title:
+    """Title band: light text on a dark fill, centred or (sometimes) left-aligned; asks place,
+    exact and colour of the title."""
+    rng, d, w = p.rng, p.draw, p.w
+    title = rng.choice(VOCAB[p.kind]["titles"])
+    title_drawn = p.miss(title)
     centred = rng.random() < 0.75
-    band_h = 86 if kind != "poster" else 110
+    band_h = 86 if p.kind != "poster" else 110
     d.rectangle([0, 0, w, band_h], fill=rng.choice(DARK))
-    tf = _font(SANS_BOLD, 30 if kind != "poster" else 34)
+    tf = _font(SANS_BOLD, 30 if p.kind != "poster" else 34)
     if centred:
         d.text((w / 2, band_h / 2), title_drawn, font=tf, fill=(250, 250, 250), anchor="mm")
     else:
         d.text((24, band_h / 2), title_drawn, font=tf, fill=(250, 250, 250), anchor="lm")
     # exact + place: a centred title is in very_top_center; a left one is not
-    ask(
+    p.ask(
         "place",
         f'Does the main title located at the very top-center of the image read exactly "{title}"?',
         title_drawn == title and centred,
     )
-    ask("exact", f'Is the title text exactly "{title}"?', title_drawn == title)
+    p.ask("exact", f'Is the title text exactly "{title}"?', title_drawn == title)
     # colour + weight: the title is drawn white and bold
-    ask("colour", f'Is the title "{title}" in white text?', title_drawn == title)
-    y = band_h + 14
-    if kind == "webpage":  # a navigation bar under the band, read left to right
-        nav = rng.sample(NAV, 4)
-        x = 40
-        for item in nav:
-            d.text((x, y), item, font=_font(SANS, 18), fill=(30, 30, 30))
-            x += int(d.textlength(item, font=_font(SANS, 18))) + 48
-        asked = list(nav) if rng.random() < 0.5 else [nav[1], nav[0], nav[2], nav[3]]
-        ask(
-            "order",
-            "Does the navigation menu read exactly, from left to right: " + ", ".join(f'"{t}"' for t in asked) + "?",
-            asked == nav,
-        )
-        # between: each inner item asked as drawn, and a wrong item asked there (one drawn elsewhere
-        # or not drawn, never a neighbour: that is its own anchor), in random order
-        for i in (1, 2):
-            wrong = extra.choice([t for t in NAV if t not in nav[i - 1 : i + 2]])
-            for asked_item in extra.sample([nav[i], wrong], 2):
-                phrase = extra.choice(
-                    [
-                        'Is the navigation item located between "{a}" and "{b}" the single word "{c}"?',
-                        'Does the menu item between "{a}" and "{b}" read exactly "{c}"?',
-                    ]
-                )
-                ask("between", phrase.format(a=nav[i - 1], b=nav[i + 1], c=asked_item), asked_item == nav[i])
-        y += 40
-    # Subtitle: small serif text.
+    p.ask("colour", f'Is the title "{title}" in white text?', title_drawn == title)
+    return _Title(title, title_drawn, centred, band_h)
+
+
+def _draw_nav(p: _Page, y: int) -> None:
+    """A navigation bar at ``y`` (webpages), read left to right; asks its order and the items
+    between two others."""
+    d = p.draw
+    nav = p.rng.sample(NAV, 4)
+    x = 40
+    for item in nav:
+        d.text((x, y), item, font=_font(SANS, 18), fill=(30, 30, 30))
+        x += int(d.textlength(item, font=_font(SANS, 18))) + 48
+    asked = list(nav) if p.rng.random() < 0.5 else [nav[1], nav[0], nav[2], nav[3]]
+    p.ask(
+        "order",
+        "Does the navigation menu read exactly, from left to right: " + ", ".join(f'"{t}"' for t in asked) + "?",
+        asked == nav,
+    )
+    # between: each inner item asked as drawn, and a wrong item asked there (one drawn elsewhere
+    # or not drawn, never a neighbour: that is its own anchor), in random order
+    for i in (1, 2):
+        wrong = p.extra.choice([t for t in NAV if t not in nav[i - 1 : i + 2]])
+        for asked_item in p.extra.sample([nav[i], wrong], 2):
+            phrase = p.extra.choice(
+                [
+                    'Is the navigation item located between "{a}" and "{b}" the single word "{c}"?',
+                    'Does the menu item between "{a}" and "{b}" read exactly "{c}"?',
+                ]
+            )
+            p.ask("between", phrase.format(a=nav[i - 1], b=nav[i + 1], c=asked_item), asked_item == nav[i])
+
+
+def _draw_subtitle(p: _Page, y: int, title: _Title) -> None:
+    """Subtitle: small serif text, aligned as the title; asks it exact, and a weight question
+    (the bold title, or the regular subtitle)."""
+    rng, w = p.rng, p.w
     subtitle = f"Prepared {rng.choice(['March', 'June', 'October'])} {rng.randint(2021, 2025)} for the board"
-    sub_drawn = miss(subtitle)
-    d.text(
-        (40 if not centred else w / 2, y + 8),
+    sub_drawn = p.miss(subtitle)
+    p.draw.text(
+        (40 if not title.centred else w / 2, y + 8),
         sub_drawn,
         font=_font(SERIF, 15),
         fill=(60, 60, 60),
-        anchor="lm" if not centred else "mm",
+        anchor="lm" if not title.centred else "mm",
     )
-    ask("exact", f'Is the subtitle text exactly "{subtitle}"?', sub_drawn == subtitle)
-    if extra.random() < 0.5:  # weight: the bold title, or the regular subtitle
-        ask("weight", f'Is the title "{title}" written in bold?', title_drawn == title)
+    p.ask("exact", f'Is the subtitle text exactly "{subtitle}"?', sub_drawn == subtitle)
+    if p.extra.random() < 0.5:  # weight: the bold title, or the regular subtitle
+        p.ask("weight", f'Is the title "{title.text}" written in bold?', title.drawn == title.text)
     else:
-        ask("weight", f'Is the subtitle "{subtitle}" written in bold?', False)
-    y += 40
-    # Two columns under bold headings.
-    h1, h2 = rng.choice(vocab["heads"])
-    items = rng.sample(vocab["items"], 6)
+        p.ask("weight", f'Is the subtitle "{subtitle}" written in bold?', False)
+
+
+@dataclass(frozen=True)
+class _Columns:
+    """The two columns as asked (``items``, 3 per column) and as drawn (``drawn``)."""
+
+    h1: str
+    h2: str
+    items: list[str]
+    drawn: list[str]
+    count_word: str
+    bold_item: int | None
+    underlined: bool
+
+
+def _draw_columns(p: _Page, y: int) -> _Columns:
+    """Two columns of three items under bold headings at ``y``; some items carry the count word,
+    one may be drawn bold, the left heading may be underlined."""
+    rng, extra, d, w = p.rng, p.extra, p.draw, p.w
+    h1, h2 = rng.choice(VOCAB[p.kind]["heads"])
+    items = rng.sample(VOCAB[p.kind]["items"], 6)
     count_word = rng.choice(COUNT_WORDS)
     n_count = rng.choice([1, 2])
     for k in rng.sample(range(6), n_count):
         items[k] = f"{count_word} {items[k]}"
-    drawn = [miss(t) for t in items]
+    drawn = [p.miss(t) for t in items]
     col_x = (50, w // 2 + 20)
     serif_items = rng.random() < 0.5
     hf, itf = _font(SANS_BOLD, 22), _font(SERIF if serif_items else SANS, 17)
@@ -384,35 +330,41 @@ def make_document(seed: int) -> Document:
                 font=itf_bold if 3 * col + k == bold_item else itf,
                 fill=(35, 35, 35),
             )
+    return _Columns(h1, h2, items, drawn, count_word, bold_item, underlined)
+
+
+def _ask_column_text(p: _Page, cols: _Columns) -> None:
+    """The columns' text questions: relation, context, order, list, exact and count."""
+    rng, h1, h2, items, drawn = p.rng, cols.h1, cols.h2, cols.items, cols.drawn
     left, right = items[:3], items[3:]
     left_drawn, right_drawn = drawn[:3], drawn[3:]
     # relation: the first item directly below the left heading is left_drawn[0]
     pick = rng.random()
     if pick < 0.5:
-        ask(
+        p.ask(
             "relation",
             f'Does the first item directly below the "{h1}" heading read exactly "{left[0]}"?',
             left_drawn[0] == left[0],
         )
     else:  # an item of the other column is not directly below this heading
-        ask("relation", f'Does the first item directly below the "{h1}" heading read exactly "{right[0]}"?', False)
+        p.ask("relation", f'Does the first item directly below the "{h1}" heading read exactly "{right[0]}"?', False)
     if rng.random() < 0.5:
-        ask("relation", f'Is the heading "{h2}" to the right of "{h1}"?', True)
+        p.ask("relation", f'Is the heading "{h2}" to the right of "{h1}"?', True)
     else:
-        ask("relation", f'Is the heading "{h1}" to the right of "{h2}"?', False)
+        p.ask("relation", f'Is the heading "{h1}" to the right of "{h2}"?', False)
     # context: a quote naming the element ("the item under the heading with the word ..."): the
     # second item of that column, or (asked wrongly) the other column's
-    ctx = random.Random(seed + 2 * EXTRA_SEED)
+    ctx = random.Random(p.seed + 2 * EXTRA_SEED)
     k, own = ctx.randrange(3), ctx.random() < 0.5
     asked = left[k] if own else right[k]
-    ask(
+    p.ask(
         "context",
         f'Does the item under the heading with the word "{h1}" read exactly "{asked}"?',
         own and left_drawn[k] == left[k],
     )
     # order: the right column from top to bottom, sometimes asked with two items swapped
     asked = list(right) if rng.random() < 0.5 else [right[1], right[0], right[2]]
-    ask(
+    p.ask(
         "order",
         f'Under the "{h2}" heading, do the items read exactly, from top to bottom: '
         + ", ".join(f'"{t}"' for t in asked)
@@ -420,73 +372,95 @@ def make_document(seed: int) -> Document:
         asked == right_drawn,
     )
     # list: the left column's items, all present
-    ask(
+    p.ask(
         "list",
         "Does the left column include the items " + ", ".join(f'"{t}"' for t in left[:2]) + f', and "{left[2]}"?',
         left_drawn == left,
     )
     # exact near misses on single items
     k = rng.randrange(6)
-    ask("exact", f'Is there an item that reads exactly "{items[k]}"?', items[k] in drawn)
+    p.ask("exact", f'Is there an item that reads exactly "{items[k]}"?', items[k] in drawn)
     # count: how often a word was drawn (as a whole word)
-    n_drawn = _word_count(count_word, drawn)
+    n_drawn = _word_count(cols.count_word, drawn)
     asked_n = rng.choice([1, 2])
-    ask(
+    p.ask(
         "count",
-        f'Does the word "{count_word}" appear exactly {"once" if asked_n == 1 else "twice"}?',
+        f'Does the word "{cols.count_word}" appear exactly {"once" if asked_n == 1 else "twice"}?',
         n_drawn == asked_n,
     )
+
+
+def _ask_column_style(p: _Page, cols: _Columns) -> None:
+    """The columns' style questions: weight of a heading and of an item, colour of an item, and
+    the underline (a style only a VLM can see)."""
+    rng, extra, h1, h2, items, drawn = p.rng, p.extra, cols.h1, cols.h2, cols.items, cols.drawn
     # weight: the headings are drawn bold, so the truth is the string's
     asked = h2 if rng.random() < 0.5 else near_miss(h2, rng)
-    ask("weight", f'Is there a bold heading reading exactly "{asked}"?', asked == h2)
+    p.ask("weight", f'Is there a bold heading reading exactly "{asked}"?', asked == h2)
     # weight: an item asked bold (the one drawn bold, or a regular one)
-    j = bold_item if bold_item is not None and extra.random() < 0.5 else extra.randrange(6)
-    ask("weight", f'Is the item "{items[j]}" written in bold?', j == bold_item and drawn[j] == items[j])
+    j = cols.bold_item if cols.bold_item is not None and extra.random() < 0.5 else extra.randrange(6)
+    p.ask("weight", f'Is the item "{items[j]}" written in bold?', j == cols.bold_item and drawn[j] == items[j])
     # colour: dark body text asked as white
     j = extra.randrange(6)
-    ask("colour", f'Is the item "{items[j]}" written in white?', False)
+    p.ask("colour", f'Is the item "{items[j]}" written in white?', False)
     # style (VLM-only): the underline; code may only say "no" (when the string is not read)
     asked = h1 if extra.random() < 0.6 else near_miss(h1, extra)
-    ask("style", f'Is the heading "{asked}" underlined?', underlined and asked == h1)
-    y += 36 + 28 * 3 + 24
-    if kind == "chart":  # bars with value labels
-        base = y + 150
-        for i, val in enumerate(rng.sample(range(30, 140), 4)):
-            x0 = 60 + i * 80
-            d.rectangle([x0, base - val, x0 + 44, base], fill=BADGE_FILL[i % 4])
-            d.text((x0 + 22, base - val - 12), str(val), font=_font(SANS, 13), fill=(20, 20, 20), anchor="mm")
-    # Note box: a bordered box with two lines.
-    note = rng.choice(NOTES)
-    note_drawn = (miss(note[0]), note[1])
-    bx0, by0 = w // 2 + 20, y + 10
+    p.ask("style", f'Is the heading "{asked}" underlined?', cols.underlined and asked == h1)
+
+
+def _draw_bars(p: _Page, y: int) -> None:
+    """Four bars with value labels below ``y`` (charts)."""
+    base = y + 150
+    for i, val in enumerate(p.rng.sample(range(30, 140), 4)):
+        x0 = 60 + i * 80
+        p.draw.rectangle([x0, base - val, x0 + 44, base], fill=BADGE_FILL[i % 4])
+        p.draw.text((x0 + 22, base - val - 12), str(val), font=_font(SANS, 13), fill=(20, 20, 20), anchor="mm")
+
+
+def _draw_note_box(p: _Page, y: int) -> tuple[tuple[str, str], tuple[str, str]]:
+    """A bordered box with a two-line note (right column); (the note, the note as drawn)."""
+    d = p.draw
+    note = p.rng.choice(NOTES)
+    note_drawn = (p.miss(note[0]), note[1])
+    bx0, by0 = p.w // 2 + 20, y + 10
     bw = max(int(d.textlength(t, font=_font(SANS, 16))) for t in note_drawn) + 36
     d.rectangle([bx0, by0, bx0 + bw, by0 + 78], outline=(40, 40, 40), width=2)
     d.text((bx0 + 18, by0 + 16), note_drawn[0], font=_font(SANS, 16), fill=(20, 20, 20))
     d.text((bx0 + 18, by0 + 44), note_drawn[1], font=_font(SANS, 16), fill=(20, 20, 20))
-    # colour: a note in a real colour, left column (below the bars on charts)
+    return note, note_drawn
+
+
+def _draw_colour_note(p: _Page, y: int) -> None:
+    """A note in a real colour and face, left column (below the bars on charts); asks its colour
+    (its own or another) and its weight."""
+    extra = p.extra
     note_colour = extra.choice(list(INKS))
     colour_note = extra.choice(COLOUR_NOTES)
     face, note_bold = extra.choice(NOTE_FACES)
     cf = ImageFont.truetype(str(FONT_DIR.parent / face), extra.choice([17, 20, 24]))
-    d.text((50, y + 175 if kind == "chart" else y + 14), colour_note, font=cf, fill=extra.choice(INKS[note_colour]))
+    at = (50, y + 175 if p.kind == "chart" else y + 14)
+    p.draw.text(at, colour_note, font=cf, fill=extra.choice(INKS[note_colour]))
     asked_colour = note_colour if extra.random() < 0.5 else extra.choice([c for c in INKS if c != note_colour])
-    ask("colour", f'Is the note "{colour_note}" written in {asked_colour}?', asked_colour == note_colour)
-    ask("weight", f'Is the note "{colour_note}" written in bold?', note_bold)
-    if kind in TABLE_LABELS:  # row: a small table, header plus 2-3 rows
-        _table(d, kind, extra, (50, y + 60) if kind == "slide" else (w // 2 + 20, y + 100), ask)
-    if rng.random() < 0.5:
-        ask(
-            "lines",
-            f'Does the two-line note inside the box read exactly "{note[0]}" on the first line and "{note[1]}" on the second line?',
-            note_drawn == note,
-        )
-    else:  # the lines asked in the wrong order
-        ask(
-            "lines",
-            f'Does the two-line note inside the box read exactly "{note[1]}" on the first line and "{note[0]}" on the second line?',
-            False,
-        )
-    # Badge: light text on a coloured fill, in the top-right corner below the band, or bottom-left.
+    p.ask("colour", f'Is the note "{colour_note}" written in {asked_colour}?', asked_colour == note_colour)
+    p.ask("weight", f'Is the note "{colour_note}" written in bold?', note_bold)
+
+
+def _ask_note_lines(p: _Page, note: tuple[str, str], note_drawn: tuple[str, str]) -> None:
+    """The note box's two lines, asked in order or (wrongly) swapped."""
+    in_order = p.rng.random() < 0.5
+    first, second = note if in_order else (note[1], note[0])
+    p.ask(
+        "lines",
+        f'Does the two-line note inside the box read exactly "{first}" on the first line'
+        f' and "{second}" on the second line?',
+        in_order and note_drawn == note,
+    )
+
+
+def _draw_badge(p: _Page, band_h: int) -> None:
+    """Badge: light text on a coloured fill (or dark text on a yellow one), in the top-right
+    corner below the band, or bottom-left; asks its colour, case and quadrant."""
+    rng, d, w, h = p.rng, p.draw, p.w, p.h
     badge = rng.choice(BADGES)
     upper = rng.random() < 0.6 or not badge.isalpha()
     badge_drawn = badge if upper else badge.capitalize()
@@ -494,29 +468,66 @@ def make_document(seed: int) -> Document:
     tw = int(d.textlength(badge_drawn, font=bf))
     corner = rng.choice(["top_right", "bottom_left"])
     cx, cy = (w - tw / 2 - 34, band_h + 40) if corner == "top_right" else (tw / 2 + 34, h - 60)
-    if kind == "webpage" and corner == "top_right":
+    if p.kind == "webpage" and corner == "top_right":
         cy = h / 2 - 40  # the nav bar holds the top: the badge sits at the right, mid-height
     fill = rng.choice(BADGE_FILL)
-    light_badge = extra.random() < 0.3
+    light_badge = p.extra.random() < 0.3
     d.rounded_rectangle(
         [cx - tw / 2 - 14, cy - 18, cx + tw / 2 + 14, cy + 18], radius=10, fill=LIGHT_BADGE if light_badge else fill
     )
     d.text((cx, cy), badge_drawn, font=bf, fill=(30, 30, 30) if light_badge else (255, 255, 255), anchor="mm")
-    ask("colour", f'Is the badge text "{badge_drawn}" written in white?', not light_badge)
+    p.ask("colour", f'Is the badge text "{badge_drawn}" written in white?', not light_badge)
     if badge.isalpha():
-        ask("case", f'Is the badge word "{badge.lower()}" written in all capital letters?', upper)
+        p.ask("case", f'Is the badge word "{badge.lower()}" written in all capital letters?', upper)
     where = {"top_right": cy < h / 2 and cx >= w / 2, "bottom_left": cy >= h / 2 and cx < w / 2}
     asked_corner = rng.choice(["top-right", "bottom-left"])
-    ask(
+    p.ask(
         "place",
         f'Is the badge "{badge_drawn}" located in the {asked_corner} quadrant of the image?',
         where[asked_corner.replace("-", "_")],
     )
-    # Source line: small text at the bottom-right or bottom-left.
-    source = rng.choice(SOURCES)
-    src_right = rng.random() < 0.5
+
+
+def _draw_source(p: _Page) -> None:
+    """Source line: small serif text at the bottom-right or bottom-left; asks its place."""
+    source = p.rng.choice(SOURCES)
+    src_right = p.rng.random() < 0.5
     sf = _font(SERIF, 13)
-    sw = d.textlength(source, font=sf)
-    d.text((w - sw - 20 if src_right else 20, h - 26), source, font=sf, fill=(80, 80, 80))
-    ask("place", f'Is the text "{source}" placed at the bottom-right of the slide?', src_right)
-    return Document(f"{kind}-{seed}", kind, img, qs)
+    sw = p.draw.textlength(source, font=sf)
+    p.draw.text((p.w - sw - 20 if src_right else 20, p.h - 26), source, font=sf, fill=(80, 80, 80))
+    p.ask("place", f'Is the text "{source}" placed at the bottom-right of the slide?', src_right)
+
+
+def make_document(seed: int) -> Document:
+    """Render document ``seed`` and its labelled questions (deterministic in ``seed``).
+
+    The elements are drawn, and their questions asked, in this order (each generator's draws
+    follow it): title band, navigation bar (webpages), subtitle, two columns, bars (charts), note
+    box, colour note, table (slides and charts), badge, source line.
+    """
+    kind = KINDS[seed % len(KINDS)]
+    w, h = {"slide": (800, 600), "chart": (800, 600), "poster": (600, 800), "webpage": (900, 640)}[kind]
+    img = Image.new("RGB", (w, h), (250, 250, 247))
+    # the added elements draw their choices from ``extra`` (module docstring)
+    p = _Page(seed, kind, w, h, ImageDraw.Draw(img), random.Random(seed), random.Random(seed + EXTRA_SEED))
+    title = _draw_title(p)
+    y = title.band_h + 14
+    if kind == "webpage":
+        _draw_nav(p, y)
+        y += 40
+    _draw_subtitle(p, y, title)
+    y += 40
+    cols = _draw_columns(p, y)
+    _ask_column_text(p, cols)
+    _ask_column_style(p, cols)
+    y += 36 + 28 * 3 + 24
+    if kind == "chart":
+        _draw_bars(p, y)
+    note, note_drawn = _draw_note_box(p, y)
+    _draw_colour_note(p, y)
+    if kind in TABLE_LABELS:  # row: a small table, header plus 2-3 rows
+        _table(p.draw, kind, p.extra, (50, y + 60) if kind == "slide" else (w // 2 + 20, y + 100), p.ask)
+    _ask_note_lines(p, note, note_drawn)
+    _draw_badge(p, title.band_h)
+    _draw_source(p)
+    return Document(f"{kind}-{seed}", kind, img, p.questions)

@@ -21,6 +21,10 @@ A verdict served from the cache carries ``evidence["cached"] = True`` (otherwise
 stored one): it was not sent to the judge this time, so counts of a judge's calls, such as the
 refine loop's outage detection (a judge whose calls all fail fails the item), should skip it.
 
+A judge goes behind the cache one way, :class:`CachedJudge` (:class:`VerdictCache` is the storage
+alone): ``Router(judges, cache=<path>)`` (Hydra ``judge.cache=<path>``) puts its routing behind
+one, ``RubricReward(judge, cache=<path>)`` its judge.
+
 Only yes/no verdicts are stored. A withheld verdict (a failed request, an unreadable answer) is
 asked again next time, so an outage is never cached as an answer. Each batch of new verdicts is
 written in one transaction: SQLite's journal makes it atomic, so a process killed mid-write
@@ -39,7 +43,7 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from PIL import Image
 
@@ -51,8 +55,6 @@ SCHEMA_VERSION = 1
 """Part of every key: bump it when the meaning of a stored verdict changes."""
 
 _SECRET_NAME = re.compile(r"key|token|secret|password", re.I)
-
-JudgeFn = Callable[[Sequence[Image.Image], Sequence[str], Sequence[Sequence[Check]]], list[list[Verdict]]]
 
 
 def image_hash(image: Image.Image) -> str:
@@ -110,7 +112,8 @@ class VerdictCache:
         timeout_s: how long a write waits for another process's lock, in seconds.
 
     Attributes:
-        hits, misses: checks answered from the cache / passed on to the judge, so far.
+        hits, misses: checks answered from the cache / passed on to the judge, so far (counted
+            by :class:`CachedJudge`).
 
     Raises:
         ValueError: ``path`` exists and is not a SQLite database, or cannot be opened (one line
@@ -164,58 +167,36 @@ class VerdictCache:
         with self._lock, self._db:
             self._db.executemany("INSERT OR REPLACE INTO verdicts (key, verdict, created) VALUES (?, ?, ?)", rows)
 
-    def judge(
-        self,
-        judge_fn: JudgeFn,
-        images: Sequence[Image.Image],
-        prompts: Sequence[str],
-        checks: Sequence[Sequence[Check]],
-    ) -> list[list[Verdict]]:
-        """``judge_fn(images, prompts, checks)`` for the checks not in the cache only, merged
-        with the cached verdicts in the original order; the new yes/no verdicts are stored.
-        An image that cannot be hashed (undecodable) is passed on uncached. ``judge_fn`` is not
-        called at all when every check is cached."""
+    def keys(
+        self, images: Sequence[Image.Image], prompts: Sequence[str], checks: Sequence[Sequence[Check]]
+    ) -> list[list[str | None]]:
+        """The row key of every ``checks[i][j]`` on ``images[i]`` with ``prompts[i]``; None for
+        the checks of an image that cannot be hashed (undecodable: it is passed on uncached, and
+        the judge withholds it with the real reason)."""
         keys: list[list[str | None]] = []
         for image, prompt, cs in zip(images, prompts, checks):
             try:
                 digest = image_hash(image)
-            except Exception:  # the judge withholds an undecodable image with the real reason
+            except Exception:
                 keys.append([None] * len(cs))
                 continue
             keys.append([self.key(digest, prompt, c) for c in cs])
-        cached = self.get([k for row in keys for k in row if k is not None])
-        out: list[list[Verdict | None]] = [[cached.get(k) if k else None for k in row] for row in keys]
-
-        todo = [(i, [j for j, v in enumerate(row) if v is None]) for i, row in enumerate(out)]
-        todo = [(i, js) for i, js in todo if js]
-        n_missing = sum(len(js) for _, js in todo)
-        self.hits += sum(len(cs) for cs in checks) - n_missing
-        self.misses += n_missing
-        if todo:
-            fresh = judge_fn(
-                [images[i] for i, _ in todo],
-                [prompts[i] for i, _ in todo],
-                [[checks[i][j] for j in js] for i, js in todo],
-            )
-            new_rows = []
-            for (i, js), verdicts in zip(todo, fresh):
-                for j, v in zip(js, verdicts):
-                    out[i][j] = v
-                    if keys[i][j] is not None:
-                        new_rows.append((keys[i][j], v))
-            self.put(new_rows)
-        return out  # type: ignore[return-value]  # every position was filled
+        return keys
 
     def close(self) -> None:
         self._db.close()
 
 
 class CachedJudge:
-    """Any judge behind a :class:`VerdictCache` (same ``name`` and ``can_answer``).
+    """Any judge behind a :class:`VerdictCache` (same ``name`` and ``can_answer``): the one way a
+    judge is cached (module docstring).
 
     Args:
         judge: the judge to ask on a miss.
         path: the SQLite file of the cache.
+
+    Attributes:
+        cache: the :class:`VerdictCache`, keyed by ``judge_identity(judge)``.
 
     Raises:
         ValueError: as :class:`VerdictCache`.
@@ -235,5 +216,29 @@ class CachedJudge:
     def judge(
         self, images: Sequence[Image.Image], prompts: Sequence[str], checks: Sequence[Sequence[Check]]
     ) -> list[list[Verdict]]:
-        """As :meth:`rewards.judges.base.Judge.judge`, from the cache where possible."""
-        return self.cache.judge(self.inner.judge, images, prompts, checks)
+        """As :meth:`rewards.judges.base.Judge.judge`: the inner judge is asked only the checks
+        not in the cache (not at all when every check is cached), its answers are merged with the
+        cached verdicts in the original order, and its new yes/no verdicts are stored."""
+        keys = self.cache.keys(images, prompts, checks)
+        cached = self.cache.get([k for row in keys for k in row if k is not None])
+        out: list[list[Verdict | None]] = [[cached.get(k) if k else None for k in row] for row in keys]
+
+        todo = [(i, [j for j, v in enumerate(row) if v is None]) for i, row in enumerate(out)]
+        todo = [(i, js) for i, js in todo if js]
+        n_missing = sum(len(js) for _, js in todo)
+        self.cache.hits += sum(len(cs) for cs in checks) - n_missing
+        self.cache.misses += n_missing
+        if todo:
+            fresh = self.inner.judge(
+                [images[i] for i, _ in todo],
+                [prompts[i] for i, _ in todo],
+                [[checks[i][j] for j in js] for i, js in todo],
+            )
+            new_rows = []
+            for (i, js), verdicts in zip(todo, fresh):
+                for j, v in zip(js, verdicts):
+                    out[i][j] = v
+                    if keys[i][j] is not None:
+                        new_rows.append((keys[i][j], v))
+            self.cache.put(new_rows)
+        return out  # type: ignore[return-value]  # every position was filled

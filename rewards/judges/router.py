@@ -8,9 +8,10 @@ OCR unsure), the check goes on to the next judge in the list that can answer it.
 able judge withheld keeps a withheld verdict whose reason lists each judge's reason; a check no
 judge can answer is withheld with "no judge could answer".
 
-Cache: ``Router(judges, cache=<path>)`` (Hydra: ``judge.cache=<path>``) keeps the router's yes/no
-verdicts in a SQLite verdict cache (:mod:`rewards.judges.cache`) keyed by image content, check,
-prompt and the configuration of every judge in the list; cached checks are not routed again.
+Cache: ``Router(judges, cache=<path>)`` (Hydra: ``judge.cache=<path>``) puts the routing behind a
+:class:`rewards.judges.cache.CachedJudge`: the router's yes/no verdicts are kept in a SQLite
+verdict cache keyed by image content, check, prompt and the configuration of every judge in the
+list (``cache_identity``); cached checks are not routed again.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any, Sequence
 from PIL import Image
 
 from rewards.judges.base import Judge
-from rewards.judges.cache import VerdictCache, judge_identity
+from rewards.judges.cache import CachedJudge, judge_identity
 from rewards.rubric import Check, Verdict, withheld
 
 
@@ -32,6 +33,9 @@ class Router:
             :class:`rewards.judges.base.Judge`.
         cache: path of a SQLite verdict cache file, or None (no cache).
 
+    Attributes:
+        cache: the :class:`rewards.judges.cache.VerdictCache` (``hits``, ``misses``), or None.
+
     Raises:
         ValueError: ``judges`` is empty, or ``cache`` cannot be opened as a verdict cache.
     """
@@ -42,7 +46,9 @@ class Router:
         self.judges = list(judges)
         if not self.judges:
             raise ValueError("Router: needs at least one judge")
-        self.cache = VerdictCache(cache, self.cache_identity()) if cache else None
+        # the same routing, uncached, behind the cache: its identity is this router's
+        self._cached = CachedJudge(Router(self.judges), cache) if cache else None
+        self.cache = self._cached.cache if self._cached is not None else None
 
     def cache_identity(self) -> dict[str, Any]:
         """The identities of the judges, in order (``rewards.judges.cache.judge_identity``)."""
@@ -52,28 +58,8 @@ class Router:
         """True when any of the judges can answer ``check``."""
         return any(j.can_answer(check) for j in self.judges)
 
-    def judge(
-        self,
-        images: Sequence[Image.Image],
-        prompts: Sequence[str],
-        checks: Sequence[Sequence[Check]],
-    ) -> list[list[Verdict]]:
-        """Answer ``checks[i]`` about ``images[i]``, in the original order.
-
-        Each judge is called at most once, with only the images that still have checks it can
-        answer and that no earlier judge answered yes/no.
-
-        Raises:
-            ValueError: the inputs differ in length, or a judge returned the wrong number of
-                verdicts or verdicts for other checks (a bug in that judge).
-        """
-        if not len(images) == len(prompts) == len(checks):
-            raise ValueError(f"router: got {len(images)} images, {len(prompts)} prompts, {len(checks)} check lists")
-        if self.cache is not None:
-            return self.cache.judge(self._route, images, prompts, checks)
-        return self._route(images, prompts, checks)
-
     def _route(self, images, prompts, checks) -> list[list[Verdict]]:
+        """``judge`` without the cache: each judge in turn, on the checks still open."""
         answered: list[list[Verdict | None]] = [[None] * len(cs) for cs in checks]
         withheld_by: list[list[list[Verdict]]] = [[[] for _ in cs] for cs in checks]
 
@@ -121,3 +107,24 @@ class Router:
                     row.append(Verdict(c.id, "withheld", tried[-1].judge, reason, tried[-1].evidence))
             out.append(row)
         return out
+
+    def judge(
+        self,
+        images: Sequence[Image.Image],
+        prompts: Sequence[str],
+        checks: Sequence[Sequence[Check]],
+    ) -> list[list[Verdict]]:
+        """Answer ``checks[i]`` about ``images[i]``, in the original order.
+
+        Each judge is called at most once, with only the images that still have checks it can
+        answer and that no earlier judge answered yes/no.
+
+        Raises:
+            ValueError: the inputs differ in length, or a judge returned the wrong number of
+                verdicts or verdicts for other checks (a bug in that judge).
+        """
+        if not len(images) == len(prompts) == len(checks):
+            raise ValueError(f"router: got {len(images)} images, {len(prompts)} prompts, {len(checks)} check lists")
+        if self._cached is not None:
+            return self._cached.judge(images, prompts, checks)
+        return self._route(images, prompts, checks)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import product
+from typing import Callable
 
 import numpy as np
 from PIL import Image
@@ -40,6 +41,8 @@ from rewards.text.text_style import matches as style_matches
 from rewards.text.text_style import measure as measure_style
 
 Box = tuple[int, int, int, int]
+Exact = Callable[[str], tuple[list[Match], Match | None]]
+"""``exact(text) -> (exact occurrences of text, the best match or None)`` on the judged lines."""
 
 
 @dataclass
@@ -180,6 +183,54 @@ def in_arrangement(boxes: list[Box], arrangement: str) -> bool:
     return True
 
 
+def _ink_around(gray: np.ndarray, box: Box, pad: int, min_contrast: float) -> np.ndarray | None:
+    """The ink mask (bool (H, W)) of ``gray``: pixels whose luminance differs by more than
+    ``min_contrast`` from the text's background, the median of a ``pad``-pixel ring around
+    ``box``; None when the ring is empty (the box lies outside the image)."""
+    h, w = gray.shape
+    x0, y0, x1, y1 = box
+    ring = np.concatenate(
+        [
+            gray[max(0, y0 - pad) : y0, max(0, x0) : x1].ravel(),
+            gray[y1 : min(h, y1 + pad), max(0, x0) : x1].ravel(),
+            gray[max(0, y0) : y1, max(0, x0 - pad) : x0].ravel(),
+            gray[max(0, y0) : y1, x1 : min(w, x1 + pad)].ravel(),
+        ]
+    )
+    if ring.size == 0:
+        return None
+    return np.abs(gray.astype(np.float64) - float(np.median(ring))) > min_contrast
+
+
+def _run_starts(line: np.ndarray, start: int, step: int) -> list[int]:
+    """Positions where an ink run starts along ``line`` (bool), walking from ``start`` by ``step``
+    (+1 or -1)."""
+    seq = line[start::step] if step > 0 else line[start::-1] if start >= 0 else line[:0]
+    starts = np.nonzero(seq & ~np.concatenate([[False], seq[:-1]]))[0]
+    return [start + step * int(k) for k in starts]
+
+
+def _shared_edge(scans: list[list[int]], covered, start: int) -> int | None:
+    """The candidate position nearest ``start`` that at least 3 probe scans share (within 3 px)
+    and that ``covered(position)`` accepts, or None."""
+    for pos in sorted({p for sc in scans for p in sc}, key=lambda p: abs(p - start)):  # nearest the text first
+        if sum(any(abs(p - pos) <= 3 for p in sc) for sc in scans) >= 3 and covered(pos):
+            return pos
+    return None
+
+
+def _row_covered(ink: np.ndarray, y: int, lo: int, hi: int, min_coverage: float) -> bool:
+    """True when one of the rows ``y - 1 .. y + 1`` is ink along ``min_coverage`` of columns ``lo .. hi``."""
+    h = ink.shape[0]
+    return any(ink[t, lo : hi + 1].mean() >= min_coverage for t in range(max(0, y - 1), min(h, y + 2)) if hi > lo)
+
+
+def _col_covered(ink: np.ndarray, x: int, lo: int, hi: int, min_coverage: float) -> bool:
+    """True when one of the columns ``x - 1 .. x + 1`` is ink along ``min_coverage`` of rows ``lo .. hi``."""
+    w = ink.shape[1]
+    return any(ink[lo : hi + 1, t].mean() >= min_coverage for t in range(max(0, x - 1), min(w, x + 2)) if hi > lo)
+
+
 def enclosing_box(
     gray: np.ndarray, box: Box, min_contrast: float = 40.0, probes: int = 7, min_coverage: float = 0.5
 ) -> Box | None:
@@ -200,47 +251,27 @@ def enclosing_box(
     h, w = gray.shape
     x0, y0, x1, y1 = (int(v) for v in box)
     pad = 3
-    ring = np.concatenate(
-        [
-            gray[max(0, y0 - pad) : y0, max(0, x0) : x1].ravel(),
-            gray[y1 : min(h, y1 + pad), max(0, x0) : x1].ravel(),
-            gray[max(0, y0) : y1, max(0, x0 - pad) : x0].ravel(),
-            gray[max(0, y0) : y1, x1 : min(w, x1 + pad)].ravel(),
-        ]
-    )
-    if ring.size == 0:
+    ink = _ink_around(gray, (x0, y0, x1, y1), pad, min_contrast)
+    if ink is None:
         return None
-    ink = np.abs(gray.astype(np.float64) - float(np.median(ring))) > min_contrast
     rows = np.linspace(y0, max(y0, y1 - 1), probes).round().astype(int).clip(0, h - 1)
     cols = np.linspace(x0, max(x0, x1 - 1), probes).round().astype(int).clip(0, w - 1)
     a, b = max(0, x0 - pad), min(w, x1 + pad)  # the scans start just outside the text
     c, d = max(0, y0 - pad), min(h, y1 + pad)
 
-    def candidates(line: np.ndarray, start: int, step: int) -> list[int]:
-        """Image positions where an ink run starts, walking from ``start`` by ``step``."""
-        seq = line[start::step] if step > 0 else line[start::-1] if start >= 0 else line[:0]
-        starts = np.nonzero(seq & ~np.concatenate([[False], seq[:-1]]))[0]
-        return [start + step * int(k) for k in starts]
-
-    def side(scans: list[list[int]], coverage, start: int) -> int | None:
-        for pos in sorted({p for sc in scans for p in sc}, key=lambda p: abs(p - start)):  # nearest the text first
-            if sum(any(abs(p - pos) <= 3 for p in sc) for sc in scans) >= 3 and coverage(pos):
-                return pos
-        return None
-
     def rows_covered(y: int, lo: int, hi: int) -> bool:
-        return any(ink[t, lo : hi + 1].mean() >= min_coverage for t in range(max(0, y - 1), min(h, y + 2)) if hi > lo)
+        return _row_covered(ink, y, lo, hi, min_coverage)
 
     def cols_covered(x: int, lo: int, hi: int) -> bool:
-        return any(ink[lo : hi + 1, t].mean() >= min_coverage for t in range(max(0, x - 1), min(w, x + 2)) if hi > lo)
+        return _col_covered(ink, x, lo, hi, min_coverage)
 
-    left = side([candidates(ink[r], a - 1, -1) for r in rows], lambda x: cols_covered(x, y0, y1), a)
-    right = side([candidates(ink[r], b, 1) for r in rows], lambda x: cols_covered(x, y0, y1), b)
+    left = _shared_edge([_run_starts(ink[r], a - 1, -1) for r in rows], lambda x: cols_covered(x, y0, y1), a)
+    right = _shared_edge([_run_starts(ink[r], b, 1) for r in rows], lambda x: cols_covered(x, y0, y1), b)
     if left is None or right is None:
         return None
     # top and bottom must cover the span between the sides: a text line above or below does not
-    top = side([candidates(ink[:, q], c - 1, -1) for q in cols], lambda y: rows_covered(y, left, right), c)
-    bottom = side([candidates(ink[:, q], d, 1) for q in cols], lambda y: rows_covered(y, left, right), d)
+    top = _shared_edge([_run_starts(ink[:, q], c - 1, -1) for q in cols], lambda y: rows_covered(y, left, right), c)
+    bottom = _shared_edge([_run_starts(ink[:, q], d, 1) for q in cols], lambda y: rows_covered(y, left, right), d)
     if top is None or bottom is None:
         return None
     if not (
@@ -264,170 +295,155 @@ def _record(text: str, best: Match | None, rule: str, found: bool) -> dict:
     }
 
 
-def decide_text(
-    spec: TextSpec,
-    lines: list[Line],
-    image: Image.Image | None,
-    size: tuple[int, int],
-    case_sensitive: bool = True,
-    lenient: bool = False,
-    max_lines: int = 4,
-) -> TextDecision:
-    """Decide ``spec`` on OCR ``lines`` of an image of ``size`` (w, h) pixels (module rules 1-6).
+@dataclass
+class _ReadAnchor:
+    """One anchor of a spec as read: its record (``TextDecision.anchors``) and the exact
+    occurrences of its text and, for "between", of its other text."""
 
-    Args:
-        image: the judged image, for the enclosing-box search (``spec.in_box``); None skips it
-            (the box part is then unknown).
-        case_sensitive, lenient, max_lines: matching rules of ``rewards.text.text_match``.
-    """
-    w, h = size
+    record: dict
+    occ: list[Match]
+    other: list[Match]
 
-    def exact(text: str) -> tuple[list[Match], Match | None]:
-        ms = find_matches(text, lines, w, h, None, case_sensitive, lenient, max_lines)
-        return [m for m in ms if m.found], (ms[0] if ms else None)
 
-    anchors = []
+def _read_anchors(spec: TextSpec, exact: Exact) -> list[_ReadAnchor]:
+    """Every anchor of ``spec``, read with ``exact``."""
+    read = []
     for a in spec.anchors:
         occ, _ = exact(a.text)
         other = exact(a.other)[0] if a.relation == "between" and a.other else []
-        anchors.append(
-            {
-                "text": a.text,
-                "relation": a.relation,
-                "found": bool(occ) and (a.relation != "between" or bool(other)),
-                "boxes": [list(m.box) for m in occ],
-                "_occ": occ,
-                "_other": other,
-            }
-            | ({"other": a.other, "other_boxes": [list(m.box) for m in other]} if a.relation == "between" else {})
-        )
-    records, passing = [], []
-    gray = np.asarray(image.convert("L")) if image is not None and spec.in_box else None
-    box_unknown, found_box = False, None
-    rgb = np.asarray(image.convert("RGB")) if image is not None and (spec.weight or spec.colour) else None
-    style_unknown, style_detail = False, ""
-    for text in spec.texts:
-        occ, best = exact(text)
-        if not occ:
-            records.append(_record(text, best, "read", False))
-            passing.append([])
-            continue
-        kept, rule = occ, "all"
-        kept = [m for m in kept if in_region(m.box, spec.region, w, h)]
-        if not kept:
-            rule = "region"
-        for a in anchors:
-            if rule != "all":
-                break
-            lh = max([m.box[3] - m.box[1] for m in a["_occ"]] or [1])
-            if a["relation"] == "between":
-                kept = [
-                    m
-                    for m in kept
-                    if any(
-                        set(m.words).isdisjoint(o.words)
-                        and set(m.words).isdisjoint(p.words)
-                        and between(m.box, o.box, p.box)
-                        for o in a["_occ"]
-                        for p in a["_other"]
-                    )
-                ]
-            else:
-                # a context anchor may be part of the string it names ("the note with the year '2024'")
-                kept = [
-                    m
-                    for m in kept
-                    if any(
-                        (a["relation"] == "context" or set(m.words).isdisjoint(o.words))
-                        and satisfies_relation(m.box, o.box, a["relation"], lh)
-                        for o in a["_occ"]
-                    )
-                ]
-            if not kept:
-                rule = "anchor"
-        if rule == "all" and spec.in_box:
-            boxed = [(m, enclosing_box(gray, m.box)) if gray is not None else (m, None) for m in kept]
-            with_box = [m for m, b in boxed if b is not None]
-            if with_box:
-                found_box = next(b for m, b in boxed if b is not None)
-                kept = with_box
-            else:
-                box_unknown = True
-        style = None
-        if rule == "all" and (spec.weight or spec.colour):
-            styles = [
-                measure_style(rgb, [(lines[li].words[wi].box, lines[li].words[wi].text) for li, wi in m.words])
-                if rgb is not None
-                else Style(None, None, None, None)
-                for m in kept
-            ]
-            verdicts = [style_matches(st, spec.weight, spec.colour) for st in styles]
-            styled = [(m, st) for m, st, v in zip(kept, styles, verdicts) if v is True]
-            if styled:
-                style_unknown |= spec.count is not None and None in verdicts
-                kept, style = [m for m, _ in styled], styled[0][1]
-            elif all(v is False for v in verdicts):
-                rule, style = "style", styles[0]
-                style_detail = style_detail or _style_mismatch(text, style, spec.weight, spec.colour)
-            else:
-                style_unknown, style = True, styles[verdicts.index(None)]
-        records.append(_record(text, (kept or occ)[0], rule, rule == "all"))
-        if style is not None:
-            records[-1]["style"] = style.as_dict()
-        passing.append(kept if rule == "all" else [])
+        record = {
+            "text": a.text,
+            "relation": a.relation,
+            "found": bool(occ) and (a.relation != "between" or bool(other)),
+            "boxes": [list(m.box) for m in occ],
+        }
+        if a.relation == "between":
+            record |= {"other": a.other, "other_boxes": [list(m.box) for m in other]}
+        read.append(_ReadAnchor(record, occ, other))
+    return read
+
+
+def _anchored(kept: list[Match], anchors: list[_ReadAnchor]) -> list[Match]:
+    """The occurrences of ``kept`` that stand in every anchor's relation (rule 3); an occurrence
+    never shares words with the anchor it stands to, except a context anchor ("the note with the
+    year '2024'" may contain its anchor). Empty as soon as one anchor keeps none."""
     for a in anchors:
-        a.pop("_occ"), a.pop("_other")
-
-    asked = [f"weight {spec.weight!r}"] * bool(spec.weight) + [f"colour {spec.colour!r}"] * bool(spec.colour)
-
-    def result(holds, rule, detail):
-        unknown = (["enclosing box"] if box_unknown else []) + (asked if style_unknown else []) if holds is None else []
-        return TextDecision(holds, rule, detail, records, anchors, found_box, unknown)
-
-    for r in records:
-        if r["rule"] == "read":
-            near = (
-                f" (best match {r['ocr_text']!r}, similarity {r['similarity']:.2f})"
-                if r["ocr_text"]
-                else " (no text read)"
-            )
-            return result(False, "read", f"{r['text']!r} not read{near}")
-        if r["rule"] == "region":
-            where = (
-                f"the {spec.region} half"
-                if spec.region in ("top", "bottom", "left", "right")
-                else f"the {spec.region} region"
-            )
-            return result(False, "region", f"{r['text']!r} read, but not in {where}")
-        if r["rule"] == "anchor":
-            missing = [
-                t
-                for a in anchors
-                if not a["found"]
-                for t in (a["text"], a.get("other"))
-                if t is not None and not (a["boxes"] if t == a["text"] else a["other_boxes"])
+        relation = a.record["relation"]
+        lh = max([m.box[3] - m.box[1] for m in a.occ] or [1])
+        if relation == "between":
+            kept = [
+                m
+                for m in kept
+                if any(
+                    set(m.words).isdisjoint(o.words)
+                    and set(m.words).isdisjoint(p.words)
+                    and between(m.box, o.box, p.box)
+                    for o in a.occ
+                    for p in a.other
+                )
             ]
-            if missing:
-                return result(False, "anchor", f"anchor {missing[0]!r} not read")
-            rels = ", ".join(
-                f"{a['relation']} {a['text']!r}" + (f" and {a['other']!r}" if "other" in a else "") for a in anchors
-            )
-            return result(False, "anchor", f"{r['text']!r} read, but not {rels}")
-        if r["rule"] == "style":
-            return result(False, "style", style_detail)
-    if spec.count is not None:
-        n = len(passing[0])
-        if n != spec.count:
-            return result(False, "count", f"{spec.texts[0]!r} read {n} time(s), expected {spec.count}")
-    if len(spec.texts) > 1 and spec.arrangement != "all" and not _arranged(passing, spec.arrangement):
-        return result(False, "arrangement", f"the strings are read, but not {spec.arrangement.replace('_', ' ')}")
-    if box_unknown:
-        return result(None, "box", "the strings are read; no enclosing box was found around them")
-    if style_unknown:
-        return result(None, "style", f"the strings are read; their {' and '.join(asked)} could not be measured")
-    return result(
-        True, "all", "every string read" + (" and placed" if spec.region or spec.anchors or spec.in_box else "")
-    )
+        else:
+            kept = [
+                m
+                for m in kept
+                if any(
+                    (relation == "context" or set(m.words).isdisjoint(o.words))
+                    and satisfies_relation(m.box, o.box, relation, lh)
+                    for o in a.occ
+                )
+            ]
+        if not kept:
+            break
+    return kept
+
+
+def _boxed(kept: list[Match], gray: np.ndarray | None) -> tuple[list[Match], Box | None]:
+    """Rule 4: (the occurrences with an enclosing box, the first one's box), or (``kept``, None)
+    when none has one (or there is no image): the box part is then unknown."""
+    boxed = [(m, enclosing_box(gray, m.box)) if gray is not None else (m, None) for m in kept]
+    with_box = [m for m, b in boxed if b is not None]
+    if not with_box:
+        return kept, None
+    return with_box, next(b for m, b in boxed if b is not None)
+
+
+@dataclass
+class _Styled:
+    """Rule 5 on one string's occurrences: those kept, the rule ("all" or "style"), the style
+    recorded (or None), whether the style is unknown, and why it mismatched ("" if it did not)."""
+
+    kept: list[Match]
+    rule: str
+    style: Style | None
+    unknown: bool
+    detail: str = ""
+
+
+def _styled(text: str, kept: list[Match], spec: TextSpec, lines: list[Line], rgb: np.ndarray | None) -> _Styled:
+    """Rule 5: keep the occurrences whose measured weight and colour match ``spec``'s. With a
+    count, an occurrence that cannot be measured makes the style unknown even when others match."""
+    styles = [
+        measure_style(rgb, [(lines[li].words[wi].box, lines[li].words[wi].text) for li, wi in m.words])
+        if rgb is not None
+        else Style(None, None, None, None)
+        for m in kept
+    ]
+    verdicts = [style_matches(st, spec.weight, spec.colour) for st in styles]
+    styled = [(m, st) for m, st, v in zip(kept, styles, verdicts) if v is True]
+    if styled:
+        return _Styled([m for m, _ in styled], "all", styled[0][1], spec.count is not None and None in verdicts)
+    if all(v is False for v in verdicts):
+        return _Styled(kept, "style", styles[0], False, _style_mismatch(text, styles[0], spec.weight, spec.colour))
+    return _Styled(kept, "all", styles[verdicts.index(None)], True)
+
+
+@dataclass
+class _StringResult:
+    """Rules 1-5 on one required string: its record, the occurrences that pass them all, the
+    enclosing box found, and the parts left unknown."""
+
+    record: dict
+    passing: list[Match]
+    box: Box | None = None
+    box_unknown: bool = False
+    style_unknown: bool = False
+    style_detail: str = ""
+
+
+def _decide_string(
+    text: str,
+    spec: TextSpec,
+    exact: Exact,
+    anchors: list[_ReadAnchor],
+    lines: list[Line],
+    size: tuple[int, int],
+    gray: np.ndarray | None,
+    rgb: np.ndarray | None,
+) -> _StringResult:
+    """Rules 1-5 on one required string ``text`` (module docstring) of an image of ``size`` (w, h)
+    pixels; ``gray`` and ``rgb`` are the image's arrays for rules 4 and 5 (None: no image)."""
+    occ, best = exact(text)
+    if not occ:
+        return _StringResult(_record(text, best, "read", False), [])
+    kept = [m for m in occ if in_region(m.box, spec.region, *size)]
+    rule = "all" if kept else "region"
+    if rule == "all":
+        kept = _anchored(kept, anchors)
+        rule = "all" if kept else "anchor"
+    box, box_unknown = None, False
+    if rule == "all" and spec.in_box:
+        kept, box = _boxed(kept, gray)
+        box_unknown = box is None
+    styled = None
+    if rule == "all" and (spec.weight or spec.colour):
+        styled = _styled(text, kept, spec, lines, rgb)
+        kept, rule = styled.kept, styled.rule
+    record = _record(text, (kept or occ)[0], rule, rule == "all")
+    if styled is not None and styled.style is not None:
+        record["style"] = styled.style.as_dict()
+    if styled is None:
+        return _StringResult(record, kept if rule == "all" else [], box, box_unknown)
+    return _StringResult(record, kept if rule == "all" else [], box, box_unknown, styled.unknown, styled.detail)
 
 
 def _arranged(passing: list[list[Match]], arrangement: str, limit: int = 20000) -> bool:
@@ -444,3 +460,99 @@ def _arranged(passing: list[list[Match]], arrangement: str, limit: int = 20000) 
         if in_arrangement([m.box for m in combo], arrangement):
             return True
     return False
+
+
+def _failed_string(
+    records: list[dict], anchors: list[dict], spec: TextSpec, style_detail: str
+) -> tuple[str, str] | None:
+    """(rule, detail) of the first required string that failed one of rules 1-5, or None."""
+    for r in records:
+        if r["rule"] == "read":
+            near = (
+                f" (best match {r['ocr_text']!r}, similarity {r['similarity']:.2f})"
+                if r["ocr_text"]
+                else " (no text read)"
+            )
+            return "read", f"{r['text']!r} not read{near}"
+        if r["rule"] == "region":
+            where = (
+                f"the {spec.region} half"
+                if spec.region in ("top", "bottom", "left", "right")
+                else f"the {spec.region} region"
+            )
+            return "region", f"{r['text']!r} read, but not in {where}"
+        if r["rule"] == "anchor":
+            missing = [
+                t
+                for a in anchors
+                if not a["found"]
+                for t in (a["text"], a.get("other"))
+                if t is not None and not (a["boxes"] if t == a["text"] else a["other_boxes"])
+            ]
+            if missing:
+                return "anchor", f"anchor {missing[0]!r} not read"
+            rels = ", ".join(
+                f"{a['relation']} {a['text']!r}" + (f" and {a['other']!r}" if "other" in a else "") for a in anchors
+            )
+            return "anchor", f"{r['text']!r} read, but not {rels}"
+        if r["rule"] == "style":
+            return "style", style_detail
+    return None
+
+
+def decide_text(
+    spec: TextSpec,
+    lines: list[Line],
+    image: Image.Image | None,
+    size: tuple[int, int],
+    case_sensitive: bool = True,
+    lenient: bool = False,
+    max_lines: int = 4,
+) -> TextDecision:
+    """Decide ``spec`` on OCR ``lines`` of an image of ``size`` (w, h) pixels (module rules 1-7).
+
+    Args:
+        image: the judged image, for the enclosing-box search (``spec.in_box``); None skips it
+            (the box part is then unknown).
+        case_sensitive, lenient, max_lines: matching rules of ``rewards.text.text_match``.
+    """
+    w, h = size
+
+    def exact(text: str) -> tuple[list[Match], Match | None]:
+        ms = find_matches(text, lines, w, h, None, case_sensitive, lenient, max_lines)
+        return [m for m in ms if m.found], (ms[0] if ms else None)
+
+    # 1-5, string by string
+    read_anchors = _read_anchors(spec, exact)
+    gray = np.asarray(image.convert("L")) if image is not None and spec.in_box else None
+    rgb = np.asarray(image.convert("RGB")) if image is not None and (spec.weight or spec.colour) else None
+    results = [_decide_string(t, spec, exact, read_anchors, lines, size, gray, rgb) for t in spec.texts]
+    records, anchors = [r.record for r in results], [a.record for a in read_anchors]
+    found_box = next((r.box for r in reversed(results) if r.box is not None), None)
+    box_unknown = any(r.box_unknown for r in results)
+    style_unknown = any(r.style_unknown for r in results)
+    asked = [f"weight {spec.weight!r}"] * bool(spec.weight) + [f"colour {spec.colour!r}"] * bool(spec.colour)
+
+    def result(holds, rule, detail):
+        unknown = (["enclosing box"] if box_unknown else []) + (asked if style_unknown else []) if holds is None else []
+        return TextDecision(holds, rule, detail, records, anchors, found_box, unknown)
+
+    style_detail = next((r.style_detail for r in results if r.style_detail), "")
+    failed = _failed_string(records, anchors, spec, style_detail)
+    if failed is not None:
+        return result(False, *failed)
+    # 6. count, 7. arrangement
+    if spec.count is not None:
+        n = len(results[0].passing)
+        if n != spec.count:
+            return result(False, "count", f"{spec.texts[0]!r} read {n} time(s), expected {spec.count}")
+    passing = [r.passing for r in results]
+    if len(spec.texts) > 1 and spec.arrangement != "all" and not _arranged(passing, spec.arrangement):
+        return result(False, "arrangement", f"the strings are read, but not {spec.arrangement.replace('_', ' ')}")
+    if box_unknown:
+        return result(None, "box", "the strings are read; no enclosing box was found around them")
+    if style_unknown:
+        return result(None, "style", f"the strings are read; their {' and '.join(asked)} could not be measured")
+    return result(
+        True, "all", "every string read" + (" and placed" if spec.region or spec.anchors or spec.in_box else "")
+    )

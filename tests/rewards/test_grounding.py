@@ -45,7 +45,8 @@ QUESTIONS = [  # (question, expected answer)
     ),  # MENU is centred: no overlap
     ('Does the heading below "MENU" read exactly "MAIN COURSE"?', "yes"),
     (
-        'Directly under the "MAIN COURSE" heading, do the items read exactly, in order: "Beef Steak $45", "Fried Rice $22"?',
+        'Directly under the "MAIN COURSE" heading, do the items read exactly, in order: '
+        '"Beef Steak $45", "Fried Rice $22"?',
         "yes",
     ),
     ('Do the items read exactly, from top to bottom: "Fried Rice $22", "Beef Steak $45"?', "no"),

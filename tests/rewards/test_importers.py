@@ -49,7 +49,8 @@ def test_bizgeneval_rows():
             True,
         ),
         (
-            'Does the heading centered at the top of the left panel, directly below the word "MENU", read exactly "MAIN COURSE"?',
+            'Does the heading centered at the top of the left panel, directly below the word "MENU", '
+            'read exactly "MAIN COURSE"?',
             [("MAIN COURSE", "left", "MENU", "directly_below")],
             True,
         ),

@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from rewards.judges.ocr import OCRJudge, ocr_lines
+from rewards.judges.ocr import OCRJudge
 from rewards.rubric import Check, TextExpectation
 from rewards.text.ocr_langs import installed_langs, tesseract_lang, unreadable
-from rewards.text.ocr_read import find_fills, otsu_threshold
+from rewards.text.ocr_read import find_fills, ocr_lines, otsu_threshold
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf"
 BADGE = (40, 30, 96, 72)

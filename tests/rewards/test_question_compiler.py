@@ -58,7 +58,8 @@ def test_order_top_to_bottom():
 def test_order_in_order_under_an_anchor():
     s = spec(
         'Directly beneath the "DESSERT" heading in the right panel, do the dessert items appear as five single lines '
-        'reading exactly, in order: "Ice Cream $20", "Cheese Cake $18", "Brownies $15", "Pancake $15", and "Cupcake $10"?'
+        'reading exactly, in order: "Ice Cream $20", "Cheese Cake $18", "Brownies $15", "Pancake $15", '
+        'and "Cupcake $10"?'
     )
     assert s.text == TextSpec(
         ("Ice Cream $20", "Cheese Cake $18", "Brownies $15", "Pancake $15", "Cupcake $10"),
@@ -80,7 +81,8 @@ def test_case():
     # a case description that the exact string already satisfies changes nothing
     s = spec(
         "Is the fifth navigation item in the website header menu, at the far right end of the text menu just before "
-        'the right side of the mockup header, the word "Gallery" with an uppercase G and the remaining letters lowercase?'
+        'the right side of the mockup header, the word "Gallery" with an uppercase G and the remaining letters '
+        "lowercase?"
     )
     assert s.text.texts == ("Gallery",)
 
@@ -159,7 +161,8 @@ def test_what_cannot_be_represented_is_withheld():
 def test_genexam_lists_examples_and_quantifiers():
     # a list item inside an earlier one is still required (GenExam, Music)
     s = spec(
-        "Are there small text labels beneath each note reading, from left to right, 'subdominant', 'tonic', and 'dominant'?"
+        "Are there small text labels beneath each note reading, from left to right, "
+        "'subdominant', 'tonic', and 'dominant'?"
     )
     assert s.text.texts == ("subdominant", "tonic", "dominant") and s.text.arrangement == "left_to_right"
     assert not s.decidable and any("each" in p for p in s.vlm_parts)
@@ -263,7 +266,8 @@ def test_colours_of_other_elements_and_regular_weight():
     )
     assert spec('Is the heading "Key Results" in regular (non-bold) weight?').text.weight == "regular"
     s = spec(
-        "In the main hero headline, is the word 'Future' styled in bold while the surrounding words are in regular weight?"
+        "In the main hero headline, is the word 'Future' styled in bold while the surrounding words "
+        "are in regular weight?"
     )
     assert s.text.weight is None and not s.decidable  # both weights named: left to a VLM
     assert spec('Does the gray source note read exactly "www.example.com"?') == QuestionSpec(
