@@ -1,64 +1,28 @@
 """Text-to-image generators for an item's first image: SD3, FLUX, Qwen-Image and Sana (diffusers).
 
-Each loads lazily on the first ``generate`` with ``<Pipeline>.from_pretrained(model_id)``, or,
-with ``tiny=True``, builds a random-weight pipeline in code (rewards.models.tiny_pipelines) so tests and
-CPU smoke runs exercise the same calls without a model hub.
+Each loads lazily on the first ``generate`` (``rewards.models.pipelines.load_pipeline``) with
+``<Pipeline>.from_pretrained(model_id)``, or, with ``tiny=True``, builds a random-weight pipeline
+in code (rewards.models.tiny_pipelines) so tests and CPU smoke runs exercise the same calls
+without a model hub.
 """
 
 from __future__ import annotations
 
-from typing import Callable
-
 import torch
-from diffusers import FluxPipeline, QwenImagePipeline, SanaPipeline, StableDiffusion3Pipeline
 from PIL import Image
 
-from rewards.models import devices, tiny_pipelines
+from rewards.models.pipelines import LazyPipeline
 
-PIPELINES: dict[str, tuple[type, Callable]] = {
-    "sd3": (StableDiffusion3Pipeline, tiny_pipelines.tiny_sd3_pipeline),
-    "flux": (FluxPipeline, tiny_pipelines.tiny_flux_pipeline),
-    "qwen_image": (QwenImagePipeline, tiny_pipelines.tiny_qwen_image_pipeline),
-    "sana": (SanaPipeline, tiny_pipelines.tiny_sana_pipeline),
+PIPELINES = {
+    "sd3": "StableDiffusion3Pipeline",
+    "flux": "FluxPipeline",
+    "qwen_image": "QwenImagePipeline",
+    "sana": "SanaPipeline",
 }
-"""pipeline name -> (diffusers pipeline class, tiny random-weight builder)."""
+"""pipeline name -> diffusers pipeline class (``rewards.models.pipelines.TINY_BUILDERS`` has its tiny twin)."""
 
 
-def load_pipeline(
-    kind: str,
-    name: str,
-    pipeline_class: type,
-    tiny_builder: Callable,
-    model_id: str,
-    torch_dtype: str,
-    device: str,
-    tiny: bool,
-    enable_model_cpu_offload: bool,
-):
-    """Load (or, with ``tiny``, build) a diffusers pipeline and place it on ``device``.
-
-    Real checkpoints: ``pipeline_class.from_pretrained(model_id, torch_dtype=...)``, then either
-    ``enable_model_cpu_offload`` (components move to the GPU one at a time) or ``.to(device)``.
-    Tiny: ``tiny_builder(seed=0)`` in float32 (``torch_dtype`` is ignored; CPU has no fast bf16).
-
-    Raises:
-        RuntimeError: CUDA requested but unavailable (see ``rewards.models.devices.require_device``).
-        ValueError: unknown ``torch_dtype``.
-    """
-    devices.require_device(device, f"{kind}={name}", f"{kind}=tiny or device=cpu")
-    if tiny:
-        pipe = tiny_builder(seed=0).to(device)
-    else:
-        pipe = pipeline_class.from_pretrained(model_id, torch_dtype=devices.torch_dtype(torch_dtype))
-        if enable_model_cpu_offload:
-            pipe.enable_model_cpu_offload(device=device)
-        else:
-            pipe.to(device)
-    pipe.set_progress_bar_config(disable=True)
-    return pipe
-
-
-class DiffusersGenerator:
+class DiffusersGenerator(LazyPipeline):
     """Generator (refine.interfaces) over a diffusers text-to-image pipeline.
 
     Args:
@@ -76,8 +40,13 @@ class DiffusersGenerator:
         tiny: build a random-weight pipeline in code (tests, CPU smoke runs).
         enable_model_cpu_offload: keep components on the CPU until used (less GPU memory).
 
-    Raises (on the first ``generate``): RuntimeError when ``device`` is CUDA and none is available.
+    Raises:
+        ValueError: at construction, an unknown ``pipeline`` or ``torch_dtype``.
+        RuntimeError: on the first ``generate``, when ``device`` is CUDA and none is available.
     """
+
+    kind = "generator"
+    PIPELINES = PIPELINES
 
     def __init__(
         self,
@@ -93,31 +62,9 @@ class DiffusersGenerator:
         tiny: bool = False,
         enable_model_cpu_offload: bool = False,
     ):
-        if pipeline not in PIPELINES:
-            raise ValueError(f"generator pipeline={pipeline!r} is not one of {sorted(PIPELINES)}")
-        devices.torch_dtype(torch_dtype)  # fail at construction on a typo
-        self.name = f"tiny_{pipeline}" if tiny else pipeline
-        self.pipeline, self.model_id, self.torch_dtype, self.device = pipeline, model_id, torch_dtype, device
+        super().__init__(pipeline, model_id, torch_dtype, device, tiny, enable_model_cpu_offload)
         self.num_inference_steps, self.guidance_scale = num_inference_steps, guidance_scale
         self.height, self.width, self.max_sequence_length = height, width, max_sequence_length
-        self.tiny, self.enable_model_cpu_offload = tiny, enable_model_cpu_offload
-        self._pipe = None
-
-    def _load(self):
-        if self._pipe is None:
-            pipeline_class, tiny_builder = PIPELINES[self.pipeline]
-            self._pipe = load_pipeline(
-                "generator",
-                self.pipeline,
-                pipeline_class,
-                tiny_builder,
-                self.model_id,
-                self.torch_dtype,
-                self.device,
-                self.tiny,
-                self.enable_model_cpu_offload,
-            )
-        return self._pipe
 
     def _call_kwargs(self) -> dict:
         """The pipeline-specific ``__call__`` arguments (diffusers 0.42 signatures)."""

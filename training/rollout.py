@@ -19,30 +19,10 @@ import numpy as np
 import torch
 from PIL import Image
 
+from rewards.models.pipelines import load_pipeline as load_pipeline  # conf/model/*.yaml: training.rollout.load_pipeline
 from training.sde import ode_step, sde_step
 
 Cond = dict[str, torch.Tensor]
-
-
-def load_pipeline(
-    model_id: str, pipeline_class: str, torch_dtype: str = "bfloat16", scheduler_shift: float | None = None
-):
-    """Load a real pipeline with ``<pipeline_class>.from_pretrained(model_id)`` (needs the hub).
-
-    Args:
-        model_id: hub id or local folder, e.g. "stabilityai/stable-diffusion-3.5-medium".
-        pipeline_class: a diffusers pipeline class name ("StableDiffusion3Pipeline", ...).
-        torch_dtype: "bfloat16", "float16" or "float32" for the frozen weights.
-        scheduler_shift: when given, the scheduler is replaced by a FlowMatchEulerDiscreteScheduler
-            with this shift (Sana ships a DPM-Solver scheduler; GRPO needs flow-matching sigmas).
-    """
-    import diffusers
-
-    pipe = getattr(diffusers, pipeline_class).from_pretrained(model_id, torch_dtype=getattr(torch, torch_dtype))
-    if scheduler_shift is not None:
-        pipe.scheduler = diffusers.FlowMatchEulerDiscreteScheduler(shift=scheduler_shift)
-    pipe.set_progress_bar_config(disable=True)
-    return pipe
 
 
 @contextmanager

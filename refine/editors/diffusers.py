@@ -1,8 +1,9 @@
 """Instruction editors over diffusers: FLUX.1-Kontext, Qwen-Image-Edit and InstructPix2Pix.
 
 They see only the instruction text (the writer's output), not the failed checks. The pipeline
-loads lazily on the first ``edit`` with ``<Pipeline>.from_pretrained(model_id)``, or, with
-``tiny=True``, is built with random weights in code (rewards.models.tiny_pipelines).
+loads lazily on the first ``edit`` (``rewards.models.pipelines.load_pipeline``) with
+``<Pipeline>.from_pretrained(model_id)``, or, with ``tiny=True``, is built with random weights in
+code (rewards.models.tiny_pipelines).
 """
 
 from __future__ import annotations
@@ -11,19 +12,17 @@ import math
 from typing import Sequence
 
 import torch
-from diffusers import FluxKontextPipeline, QwenImageEditPipeline, StableDiffusionInstructPix2PixPipeline
 from PIL import Image
 
-from refine.generators import load_pipeline
 from refine.interfaces import Failure
-from rewards.models import devices, tiny_pipelines
+from rewards.models.pipelines import LazyPipeline
 
 PIPELINES = {
-    "flux_kontext": (FluxKontextPipeline, tiny_pipelines.tiny_flux_kontext_pipeline),
-    "qwen_image_edit": (QwenImageEditPipeline, tiny_pipelines.tiny_qwen_image_edit_pipeline),
-    "instruct_pix2pix": (StableDiffusionInstructPix2PixPipeline, tiny_pipelines.tiny_instruct_pix2pix_pipeline),
+    "flux_kontext": "FluxKontextPipeline",
+    "qwen_image_edit": "QwenImageEditPipeline",
+    "instruct_pix2pix": "StableDiffusionInstructPix2PixPipeline",
 }
-"""pipeline name -> (diffusers pipeline class, tiny random-weight builder)."""
+"""pipeline name -> diffusers pipeline class (``rewards.models.pipelines.TINY_BUILDERS`` has its tiny twin)."""
 
 SIZE_MULTIPLE = 16
 """Working sizes are snapped to multiples of 16 pixels (vae_scale_factor 8 x 2x2 latent packing)."""
@@ -41,7 +40,7 @@ def fit_to_area(width: int, height: int, max_area: int, multiple: int = SIZE_MUL
     return fitted_width, fitted_height
 
 
-class DiffusersEditor:
+class DiffusersEditor(LazyPipeline):
     """Editor (refine.interfaces) over a diffusers instruction-editing pipeline.
 
     The input image is edited at a working size of about ``max_area`` pixels with its aspect
@@ -66,8 +65,13 @@ class DiffusersEditor:
         tiny: build a random-weight pipeline in code (tests, CPU smoke runs).
         enable_model_cpu_offload: keep components on the CPU until used (less GPU memory).
 
-    Raises (on the first ``edit``): RuntimeError when ``device`` is CUDA and none is available.
+    Raises:
+        ValueError: at construction, an unknown ``pipeline`` or ``torch_dtype``.
+        RuntimeError: on the first ``edit``, when ``device`` is CUDA and none is available.
     """
+
+    kind = "editor"
+    PIPELINES = PIPELINES
 
     def __init__(
         self,
@@ -85,32 +89,10 @@ class DiffusersEditor:
         tiny: bool = False,
         enable_model_cpu_offload: bool = False,
     ):
-        if pipeline not in PIPELINES:
-            raise ValueError(f"editor pipeline={pipeline!r} is not one of {sorted(PIPELINES)}")
-        devices.torch_dtype(torch_dtype)  # fail at construction on a typo
-        self.name = f"tiny_{pipeline}" if tiny else pipeline
-        self.pipeline, self.model_id, self.torch_dtype, self.device = pipeline, model_id, torch_dtype, device
+        super().__init__(pipeline, model_id, torch_dtype, device, tiny, enable_model_cpu_offload)
         self.num_inference_steps, self.guidance_scale = num_inference_steps, guidance_scale
         self.image_guidance_scale, self.true_cfg_scale = image_guidance_scale, true_cfg_scale
         self.max_area, self.auto_resize, self.max_sequence_length = max_area, auto_resize, max_sequence_length
-        self.tiny, self.enable_model_cpu_offload = tiny, enable_model_cpu_offload
-        self._pipe = None
-
-    def _load(self):
-        if self._pipe is None:
-            pipeline_class, tiny_builder = PIPELINES[self.pipeline]
-            self._pipe = load_pipeline(
-                "editor",
-                self.pipeline,
-                pipeline_class,
-                tiny_builder,
-                self.model_id,
-                self.torch_dtype,
-                self.device,
-                self.tiny,
-                self.enable_model_cpu_offload,
-            )
-        return self._pipe
 
     def _call_kwargs(self, width: int, height: int) -> dict:
         """The pipeline-specific ``__call__`` arguments (diffusers 0.42 signatures)."""

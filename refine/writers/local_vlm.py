@@ -13,8 +13,8 @@ import torch
 from PIL import Image
 
 from refine.interfaces import Failure, failures_by_criterion
-from rewards.judges.local_vlm import fit_image, load_qwen2_5_vl
 from rewards.models import devices
+from rewards.models.qwen_vl import fit_image, load_qwen2_5_vl
 from rewards.rubric import Item
 
 INSTRUCTION = (
