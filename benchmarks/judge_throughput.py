@@ -41,8 +41,9 @@ from PIL import Image
 
 from refine.cli import bundled_example
 from rewards.importers import load_items
-from rewards.judges.local_vlm import NO_WORDS, YES_WORDS, LocalVLMJudge, answer_token_ids, fit_image
+from rewards.judges.local_vlm import NO_WORDS, YES_WORDS, LocalVLMJudge, answer_token_ids
 from rewards.judges.vlm import PER_IMAGE_USER
+from rewards.models.qwen_vl import fit_image
 
 ROOT = Path(__file__).resolve().parent.parent
 REAL_CONFIG = ROOT / "benchmarks" / "configs" / "qwen2_5_vl_7b_instruct.json"
@@ -222,7 +223,8 @@ def main() -> None:
     print("|---|---:|---:|---:|---:|---:|")
     for mode, (t, tok, enc) in rows.items():
         print(
-            f"| {MODES[mode]} | {n_checks / t:.1f} | {tok / n_checks:.0f} | {enc} | {t / base_t:.2f}x | {tok / base_tok:.2f}x |"
+            f"| {MODES[mode]} | {n_checks / t:.1f} | {tok / n_checks:.0f} | {enc} "
+            f"| {t / base_t:.2f}x | {tok / base_tok:.2f}x |"
         )
 
 
