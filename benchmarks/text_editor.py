@@ -49,8 +49,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from refine.edit_audit import action_per_string, changed_outside, kept_actions, occurrences  # noqa: E402
-from refine.editors.text_editor import TextEditor, two_means_colours  # noqa: E402
-from refine.editors.type_match import coverage, installed_faces, stroke_width  # noqa: E402
+from refine.editors.text import TextEditor, two_means_colours  # noqa: E402
+from refine.editors.text.type_match import coverage, installed_faces, stroke_width  # noqa: E402
 from refine.example.render import corrupt, wrap  # noqa: E402
 from refine.loop import RefineLoop  # noqa: E402
 from refine.writers.template import TemplateWriter  # noqa: E402

@@ -1,7 +1,7 @@
 """Text normalisation and matching of expected strings against OCR lines.
 
 Shared by the OCR judge (:mod:`rewards.judges.ocr`), the text editor
-(:mod:`refine.editors.text_editor`) and ``scripts/verify_example.py``, so that "found" means the
+(:mod:`refine.editors.text`) and ``scripts/verify_example.py``, so that "found" means the
 same thing everywhere.
 
 Normalisation (applied to the expected string and to every OCR word):
@@ -20,9 +20,10 @@ Normalisation (applied to the expected string and to every OCR word):
 
 Found: the normalised expected string occurs in the text of one OCR line, or of consecutive
 lines of one column joined by one space (a string that wraps; the line after a line is the
-nearest one starting below it that overlaps it horizontally), and the occurrence does not start or end
-inside a word (the characters just outside it are not letters or digits: "AP" is not found in
-"AP50") or inside a longer number ("2%" is not found in "-2%", "95" not in "95.5"). With a region, the centre of the occurrence's box must lie in that region of the image
+nearest one starting below it that overlaps it horizontally), and the occurrence does not start
+or end inside a word (the characters just outside it are not letters or digits: "AP" is not
+found in "AP50") or inside a longer number ("2%" is not found in "-2%", "95" not in "95.5").
+With a region, the centre of the occurrence's box must lie in that region of the image
 (``REGION_FRACTIONS``: halves, quadrants, corners, bands, centre).
 """
 

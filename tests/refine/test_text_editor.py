@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from pages import page
 
-from refine.editors.text_editor import TextEditor, two_means_colours
+from refine.editors.text import TextEditor, two_means_colours
 from rewards.judges.ocr import OCRJudge
 from rewards.rubric import Check, TextExpectation
 

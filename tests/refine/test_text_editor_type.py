@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageOps
 
-from refine.editors.erase import erase
-from refine.editors.look_harder import candidate_regions, read_regions
-from refine.editors.text_editor import TextEditor
-from refine.editors.type_match import installed_faces, match_type
+from refine.editors.text import TextEditor
+from refine.editors.text.erase import erase
+from refine.editors.text.look_harder import candidate_regions, read_regions
+from refine.editors.text.type_match import installed_faces, match_type
 from refine.loop import RefineLoop
 from refine.writers.template import TemplateWriter
 from rewards.judges.ocr import OCRJudge, ocr_lines

@@ -152,7 +152,7 @@ def match_type(arr: np.ndarray, box, text: str, ink, bg, faces: list[Face], word
         arr: uint8 (H, W, 3) image.
         box: (x0, y0, x1, y1) pixels around the text (an OCR box; a loose box is fine).
         text: the string as OCR read it from the box (what the pixels show).
-        ink, bg: RGB text and background colours (``text_editor.two_means_colours``).
+        ink, bg: RGB text and background colours (``colours.two_means_colours``).
         faces: candidates (``installed_faces()``).
         words: optional ``[(box, text)]`` of the line's words: each is then compared on its own
             (aligned at its own ink), so word spacing and one misread letter do not decide the face.

@@ -1,4 +1,4 @@
-"""Where a missing string may go: free space, column edges, the check's place.
+"""Where a missing string may go: free space, column edges, the check's place, badges.
 
 A pixel is *busy* when something is drawn there: an edge (a luminance step > 12 between
 neighbours, so smooth gradients are free but glyphs, rules and shapes are not) or an OCR'd word.
@@ -136,3 +136,49 @@ def target_area(exp, width: int, height: int, anchor_box=None) -> tuple[int, int
         "same_column": (a0, y0, x1, y1),
     }.get(relation, area)
     return side if side[2] > side[0] and side[3] > side[1] else area
+
+
+def area(box) -> int:
+    """Area in pixels of ``box`` (x0, y0, x1, y1)."""
+    return (box[2] - box[0]) * (box[3] - box[1])
+
+
+def inside(box, outer) -> bool:
+    """True when ``box`` lies within ``outer`` (both (x0, y0, x1, y1) pixels)."""
+    return outer[0] <= box[0] and outer[1] <= box[1] and box[2] <= outer[2] and box[3] <= outer[3]
+
+
+def anchored(exp) -> bool:
+    """True when the check places ``exp`` (a ``rewards.rubric.TextExpectation``) by an anchor
+    (below it, in its row...), not just names the element with it (relation "context")."""
+    return exp.anchor is not None and exp.relation in RELATION_AREAS
+
+
+def where(exp) -> str:
+    """The place a check names for its string, in words ("region top_left, same_row '02'")."""
+    parts = ([f"region {exp.region}"] if exp.region else []) + (
+        [f"{exp.relation} {exp.anchor!r}"] if exp.anchor else []
+    )
+    return ", ".join(parts) or "anywhere"
+
+
+def fill_box(arr: np.ndarray, box, fill, tol: int = 24, max_grow: float = 3.0):
+    """The box (x0, y0, x1, y1) of the flat fill of colour ``fill`` that holds the text ``box``
+    (a badge), or None when that fill is not a badge: more than ``max_grow`` x the text's height
+    or 60% of the page wide (a band, a panel)."""
+    H, W = arr.shape[:2]
+    th = box[3] - box[1]
+    x0, y0 = max(0, box[0] - round(max_grow * th)), max(0, box[1] - round(max_grow * th))
+    x1, y1 = min(W, box[2] + round(max_grow * th)), min(H, box[3] + round(max_grow * th))
+    near = np.abs(arr[y0:y1, x0:x1].astype(np.int16) - np.asarray(fill, np.int16)).max(2) <= tol
+    labels, _ = ndimage.label(near)
+    ring = labels[max(0, box[1] - y0 - 2) : box[3] - y0 + 2, max(0, box[0] - x0 - 2) : box[2] - x0 + 2]
+    ids = np.bincount(ring[ring > 0].ravel())
+    if not len(ids) or ids.max() == 0:
+        return None
+    ys, xs = np.nonzero(labels == int(ids.argmax()))
+    fx0, fy0, fx1, fy1 = x0 + int(xs.min()), y0 + int(ys.min()), x0 + int(xs.max()) + 1, y0 + int(ys.max()) + 1
+    touches = fx0 == x0 > 0 or fy0 == y0 > 0 or fx1 == x1 < W or fy1 == y1 < H  # runs past the window: not a badge
+    if touches or fx0 == 0 or fx1 == W or fx1 - fx0 > 0.6 * W or fy1 - fy0 > max_grow * th:
+        return None
+    return fx0, fy0, fx1, fy1

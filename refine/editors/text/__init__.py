@@ -1,0 +1,29 @@
+"""The offline text editor (``TextEditor``, ``conf/editor/text.yaml``), split by job.
+
+``editor`` runs an edit in steps; each job is a module (the behaviour is described in
+``editor``'s docstring):
+
+- ``work``: collect the work (which failed checks become which strings to write);
+- ``page``, ``look_harder``: read the page (body type; a second, harder OCR read of fills);
+- ``order``: which string goes first, a check's groups kept together;
+- ``near_match``: which OCR text is the string (a near match to rewrite, or text a judge accepts);
+- ``rewrite``: rewrite a near match where it stands, in its own type;
+- ``place``: where a missing string goes (``place_in_badge``, ``place_by_neighbour``,
+  ``place_in_free_space``; free space and places in ``placement``);
+- ``layout``: wrapping and the rows of a block on its pitch;
+- ``erase``, ``type_match``, ``colours``: erase text, match its type, measure its colours;
+- ``audit``: what the editor checks about its own edits, and the record of each action.
+
+Jobs return typed outcomes (``outcomes``: ``Skip``, ``Written``, ``Rewrite``) and share one
+mutable object per edit (``state.EditState``) with the editor's settings (``state.Rules``).
+
+Inside, a module imports only the modules before it in this order: ``colours``, ``type_match``,
+``erase``, ``placement``, ``look_harder``, ``layout``, ``page``, ``outcomes``, ``state``,
+``near_match``, ``rewrite``, ``place_in_badge``, ``place_by_neighbour``, ``place_in_free_space``,
+``work``, ``order``, ``place``, ``audit``, ``editor``; no module imports this package itself.
+"""
+
+from refine.editors.text.colours import two_means_colours
+from refine.editors.text.editor import TextEditor
+
+__all__ = ["TextEditor", "two_means_colours"]

@@ -1,0 +1,218 @@
+"""The offline text editor: rewrites wrong text in its own type, or adds missing text in free space.
+
+For every failed check with text expectations, each expected string that OCR does not find is
+handled in one of these ways (``last_actions`` records which, with the pixels it changed):
+
+1. **Rewrite** (``replace``). The best near match among the OCR lines (rapidfuzz alignment over
+   lines and windows of consecutive lines, snapped to whole words; ``similarity >=
+   min_similarity``) is erased from its background (``erase``: a plane fitted to the
+   surrounding pixels, so gradients and coloured fills are restored, only the old glyph pixels
+   are replaced) and the expected string is typeset in the original's type (``type_match``:
+   face, weight, slant and size that best reproduce the OCR-read string's pixels), colour,
+   baseline and alignment (left, centre or right, from the block's lines or the fill the line
+   sits in). A match over several lines is retypeset as one block: one size, the original line
+   pitch, wrapped within the block's width. Layouts that would run into other text or graphics
+   are tried narrower/smaller first (at most 9% smaller). The new text is registered to the old
+   to the pixel (the OCR-read text, laid out the same way, is shifted by up to 2 px to fit the
+   pixels best), so the unchanged words land exactly where they were (``rewrite``).
+2. **Look harder, then leave alone** (``skip: already on the page (judge missed it)``). With no
+   near match, coloured regions and unread marks are read again (``look_harder``); a string
+   found there, or a near match a judge accepts (same up to the look-alikes O/0, l/1/I, S/5, B/8,
+   and case when the judge ignores case), is not written again (``near_match``).
+3. **Place** (``place ...``). A string that is really missing goes, in this order of choice:
+   into an empty badge of its place that its text fits (``place (in its empty badge)``: centred,
+   in the type of the page's other badges); into the slot next to a string of the same check
+   that is on the page (``place (next to '...')``: under the string before it, or after it when
+   the check's strings run left to right, in that string's type and at the check's own pitch);
+   else in the page's body type (face voted by the page's longest lines, weight and size of its
+   body lines) in the check's place (its region, or the side of its anchor its relation
+   names), left-aligned to a column edge, on the baseline of a line already there or topmost,
+   in a free rectangle with a margin of about one line (``placement``); a block may run past
+   its region's edge while its centre stays inside (where the judge looks). A group of a check
+   none of whose strings is on the page ("06", its heading, its sentence) is placed with room
+   for all of it: its first string in a rectangle that holds the whole group, the others under
+   it; a string is placed after the strings before it in its group. The heading of a number
+   badge goes under the badge in the page's body type; a table cell starts at its column's
+   edge; a footnote or footer whose check names no place goes in the bottom half (``place``).
+   It is not written (``skip: ...``, saying why) when there is no such rectangle, when
+   strings of its check are on the page but the slot next to them is taken (a loose line would
+   break the group, or its order: a heading far from its number, a fourth menu item under
+   another label), when its group's first string had no room, when it is part of a longer
+   missing string that was not written ("380" of a missing paragraph), or when the same string
+   has a narrower place in another check that had no room.
+
+Strings written by the previous edit are not written again when the loop hands its image back
+(the judge's OCR may not read small light text on a badge): ``skip: already on the page
+(written by the previous edit ...)`` (``audit``).
+
+Bounds: an expected string over ``max_chars`` characters, or a string whose layouts exceed
+``max_layout_trials``, is not edited and gets a one-line ``fail: ...`` action.
+
+Never touched: strings that already match, words of a found expectation, and words whose text
+contains the expected string inside a longer one ("Female" is not rewritten to "Male").
+Text and background colours come from two-means clustering of the box's luminance (the cluster
+closest to the surrounding ring is background): min/max was blanking light-on-dark titles.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+from PIL import Image
+
+from refine.editors.text.audit import already_written, digest, skip_record, written_record
+from refine.editors.text.near_match import locate
+from refine.editors.text.order import Plan, make_plan
+from refine.editors.text.outcomes import Rewrite, Skip, Written
+from refine.editors.text.place import place_missing
+from refine.editors.text.rewrite import rewrite
+from refine.editors.text.state import EditState, Rules
+from refine.editors.text.type_match import Face, installed_faces
+from refine.editors.text.work import collect_work, still_missing
+from refine.interfaces import Failure
+from rewards.judges.ocr import ocr_lines
+from rewards.rubric import TextExpectation
+
+
+class TextEditor:
+    """Editor (refine.interfaces.Editor) that fixes text expectations directly in the pixels.
+
+    Args:
+        font: path of a TrueType font to use for all new text (no type matching); None = match
+            the original's type among the installed DejaVu and Liberation faces.
+        min_similarity: least similarity (rapidfuzz OSA, in [0, 1]) for a near match to be
+            rewritten in place; below it the string is looked for harder, then placed. At 0.6 the
+            bundled example lost correct text ("encoder" rewritten to a missing "decoder",
+            similarity 0.71); 0.75 still accepts one wrong character in a 4-character string.
+        lang, psm, scale, second_psm: tesseract settings (see ``rewards.judges.ocr.ocr_lines``).
+        case_sensitive, lenient, max_lines: matching rules (see ``rewards.text.text_match``); use the
+            judge's values so that "already matches" means the same for both.
+        max_chars: longest expected string (characters) the editor works on.
+        max_layout_trials: most layouts (size x width x position) tried per string.
+        look_harder: read coloured regions and unread marks again before placing a string.
+
+    After each ``edit``, ``last_actions`` lists one dict per expected string handled: ``text``,
+    ``check`` (id), ``action`` ("replace", "place", "place (in its empty badge)", "place (next to
+    '...')", "skip: ...", "fail: ..."), ``box`` (the
+    main box, pixels, or None), ``was`` (the OCR text replaced), ``boxes`` (every box changed),
+    ``changed_px`` and ``outside_share`` (pixels changed, and their share of the image that lies
+    outside ``boxes``: 0.0 by construction, measured), and for written text ``type`` (family,
+    bold, italic, size px, align, lines).
+
+    Raises:
+        ValueError: ``min_similarity`` outside [0, 1] or a bound < 1.
+        FileNotFoundError: ``font`` is not a file.
+    """
+
+    name = "text"
+
+    def __init__(
+        self,
+        font: str | None = None,
+        min_similarity: float = 0.75,
+        lang: str = "eng",
+        psm: int = 11,
+        scale: float = 2.0,
+        case_sensitive: bool = True,
+        lenient: bool = False,
+        max_lines: int = 4,
+        second_psm: int | None = 3,
+        max_chars: int = 2000,
+        max_layout_trials: int = 400,
+        look_harder: bool = True,
+    ):
+        if not 0.0 <= min_similarity <= 1.0:
+            raise ValueError(f"TextEditor: min_similarity must be in [0, 1], got {min_similarity}")
+        if max_chars < 1 or max_layout_trials < 1:
+            raise ValueError(
+                f"TextEditor: max_chars and max_layout_trials must be >= 1, got {max_chars}, {max_layout_trials}"
+            )
+        if font is not None and not Path(font).is_file():
+            raise FileNotFoundError(f"TextEditor: font file {font} does not exist")
+        self.faces = [Face(Path(font).stem, False, False, str(font))] if font else installed_faces()
+        if not self.faces:
+            raise FileNotFoundError(
+                "TextEditor: no DejaVu or Liberation font installed (apt-get install fonts-dejavu-core)"
+            )
+        self.min_similarity = min_similarity
+        self.lang, self.psm, self.scale, self.second_psm = lang, psm, scale, second_psm
+        self.case_sensitive, self.lenient, self.max_lines = case_sensitive, lenient, max_lines
+        self.max_chars, self.max_layout_trials, self.look_harder = max_chars, max_layout_trials, look_harder
+        self.last_actions: list[dict] = []
+        # what the last edit wrote, and a digest of the image it returned: when the loop hands that
+        # image back (the judge still fails a check), the strings it wrote are on the page even if
+        # the judge's OCR cannot read them (small light text on a badge), and are not written again
+        self._last_output: str | None = None
+        self._last_written: dict[str, tuple[int, int, int, int]] = {}
+
+    def _rules(self) -> Rules:
+        return Rules(
+            self.faces,
+            self.min_similarity,
+            self.case_sensitive,
+            self.lenient,
+            self.max_lines,
+            self.max_layout_trials,
+            self.lang,
+            self.look_harder,
+        )
+
+    def _fix(self, state: EditState, plan: Plan, exp: TextExpectation, cid: str, previous: dict, rules: Rules) -> None:
+        """Fix one string: leave it alone, rewrite its near match, or place it; record the action."""
+        outcome = already_written(exp, state, previous, rules.case_sensitive) or locate(
+            state, exp, plan.matches[exp], plan.group_boxes[exp], rules
+        )
+        before = None
+        match outcome:
+            case Rewrite() as target:
+                before = state.arr.copy()
+                outcome = rewrite(state, target, exp, rules)
+            case None:
+                before = state.arr.copy()
+                outcome = place_missing(state, plan, exp, rules)
+        match outcome:
+            case Skip() as skip:
+                self.last_actions.append(skip_record(exp, cid, skip))
+            case Written() as written:
+                self.last_actions.append(written_record(exp, cid, written, before, state.arr))
+                state.add(exp, written, rules.case_sensitive)
+
+    def edit(self, image: Image.Image, instruction: str, failures: Sequence[Failure], seed: int) -> Image.Image:
+        """Return a new RGB image with the failed text expectations fixed; ``instruction`` and
+        ``seed`` are unused (the edit is deterministic). Failures without expectations are ignored.
+
+        Raises:
+            rewards.judges.ocr.OCRError: tesseract failed on ``image``.
+        """
+        # 1. The image, and what the previous edit wrote when this is the image it returned.
+        img = image.convert("RGB")
+        arr = np.array(img)  # (H, W, 3) uint8, a copy
+        h, w = arr.shape[:2]
+        self.last_actions = []
+        previous = self._last_written if digest(arr) == self._last_output else {}
+        self._last_written, self._last_output = dict(previous), digest(arr)
+
+        # 2. Collect the work: every expected string of a failed check, once; too long ones fail.
+        work = collect_work(failures, self.max_chars)
+        self.last_actions.extend(skip_record(exp, cid, skip) for exp, cid, skip in work.refused)
+        if not work.strings:
+            return Image.fromarray(arr)
+
+        # 3. Read the page: its OCR lines and each string's matches; strings on the page are done.
+        rules = self._rules()
+        lines = ocr_lines(img, self.lang, self.psm, self.scale, self.second_psm)
+        matches = {exp: rules.matches(exp, lines, w, h) for exp, _ in work.strings}
+        state = EditState.read(arr, lines, matches, self._last_written)
+        todo, matches, skips = still_missing(work.strings, lines, matches, rules, w, h)
+        self.last_actions.extend(skip_record(exp, cid, skip) for exp, cid, skip in skips)
+
+        # 4. Order the rest: strings inside others last, rewrites first, narrow places first, groups together.
+        plan = make_plan(todo, work, matches, state, rules)
+
+        # 5. Fix each string in turn on the same image.
+        for exp, cid in plan.todo:
+            self._fix(state, plan, exp, cid, previous, rules)
+        self._last_output = digest(arr)
+        return Image.fromarray(arr)

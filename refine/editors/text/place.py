@@ -1,0 +1,75 @@
+"""Placing a string that is really missing: where it goes, in this order of choice.
+
+1. Into an empty badge of its place that its text fits (``place_in_badge``).
+2. Into the slot next to a string of the same check that is on the page (``place_by_neighbour``).
+3. Else in the page's body type in a free rectangle of the check's place (``place_in_free_space``),
+   with room for its whole group when none of the group is on the page; a footnote or footer
+   whose check names no place goes in the bottom half.
+
+It is not written when it is part of a longer missing string that was not written ("380" of a
+missing paragraph), when the same string has a narrower place in another check that had no
+room, or when its group's first string had no room.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from refine.editors.text.order import Plan
+from refine.editors.text.outcomes import Skip, Written
+from refine.editors.text.place_by_neighbour import place_by_neighbour
+from refine.editors.text.place_in_badge import place_in_badge
+from refine.editors.text.place_in_free_space import missing_group, place_in_free_space
+from refine.editors.text.placement import inside, target_area, where
+from refine.editors.text.state import EditState, Rules
+from rewards.rubric import TextExpectation
+from rewards.text.text_match import normalize
+
+
+def _not_apart(state: EditState, plan: Plan, exp: TextExpectation, rules: Rules) -> Skip | None:
+    """A Skip when ``exp`` is part of a longer string to fix that was not written, or has a
+    narrower place in another check that had no room (it is not written loose elsewhere)."""
+    parent = next((o for o in plan.inner_of.get(exp, ()) if o.text not in state.written), None)
+    if parent is not None:  # "380" of a missing paragraph goes in with it, or not at all
+        return Skip(f"skip: part of {parent.text[:40]!r}, which was not written; not written apart")
+    narrower = next(
+        (
+            o
+            for o in state.unplaced
+            if normalize(o.text, rules.case_sensitive) == normalize(exp.text, rules.case_sensitive)
+            and inside(target_area(o, state.w, state.h), target_area(exp, state.w, state.h))
+        ),
+        None,
+    )
+    if narrower is not None:  # "06" of "same row as '02'" is not written loose elsewhere
+        return Skip(f"skip: its narrower place ({where(narrower)}) has no room; not written elsewhere")
+    return None
+
+
+def place_missing(state: EditState, plan: Plan, exp: TextExpectation, rules: Rules) -> Written | Skip:
+    """Place ``exp``'s string (module docstring): Written, or a Skip saying why not. A string
+    whose place had no room is booked in ``state.unplaced``; when it heads a group, the group's
+    other strings are booked in ``state.held`` (they are not written apart)."""
+    outcome = _not_apart(state, plan, exp, rules)
+    if outcome is not None:
+        return outcome
+    body = state.body_type(rules.faces)
+    sequences = plan.sequences.get(exp, [])
+    outcome = place_in_badge(state, exp, body, rules)
+    if outcome is None:
+        outcome = place_by_neighbour(state, exp, sequences, rules)
+    if outcome is None and exp in state.held:
+        outcome = Skip(f"skip: the first string of its group ({state.held[exp][:40]!r}) had no room; not written apart")
+    group = [exp.text]
+    if outcome is None:
+        pending = {o for o, _ in plan.todo}
+        group = missing_group(exp, sequences, pending, state.written, state.lines, state.w, state.h, rules)
+        bottom = exp in plan.at_bottom
+        place = replace(exp, region=exp.region or "bottom") if bottom else exp
+        outcome = place_in_free_space(state, place, body, group, rules, bottom_up=bottom)
+    match outcome:
+        case Skip(no_room=no_room):
+            state.unplaced.append(exp)
+            if no_room and len(group) > 1:
+                state.held.update({o: exp.text for s_, _ in sequences if s_ and s_[0] == exp for o in s_[1:]})
+    return outcome

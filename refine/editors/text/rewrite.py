@@ -1,0 +1,234 @@
+"""Rewriting a near match where it stands, in its own type.
+
+The matched words are erased from their background (``erase``) and the expected string is
+typeset in the original's type (``type_match``), colour, baseline and alignment (left, centre or
+right, from the block's lines or the fill the line sits in). A match over several lines is
+retypeset as one block: one size, the original line pitch, wrapped within the block's width.
+Layouts that would run into other text or graphics are tried narrower/smaller first (at most 9%
+smaller). The new text is registered to the old to the pixel (the OCR-read text, laid out the
+same way, is shifted by up to 2 px to fit the pixels best), so unchanged words land exactly
+where they were.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from refine.editors.text.colours import box_colours
+from refine.editors.text.erase import composite, erase
+from refine.editors.text.layout import SHRINK, WIDEN, Block, set_rows, wrap
+from refine.editors.text.outcomes import Rewrite, Skip, Written
+from refine.editors.text.state import EditState, Rules
+from refine.editors.text.type_match import coverage, match_type
+from rewards.rubric import TextExpectation
+from rewards.text.text_match import Line, Match, Word, in_region, union_box
+
+
+def _single_line_alignment(arr: np.ndarray, box, bg) -> str:
+    """ "centre" when the line sits centred (within 3 px) in the run of its background colour
+    along its middle row and that run is narrower than the image (a badge, a button, a centred
+    title), else "left"."""
+    H, W = arr.shape[:2]
+    y = min(H - 1, (box[1] + box[3]) // 2)
+    row = np.abs(arr[y].astype(np.int16) - np.asarray(bg, np.int16)).max(1) <= 12
+    x0, x1 = box[0], box[2]
+    a = x0
+    while a > 0 and (row[a - 1] or x0 - a < 2):
+        a -= 1
+    b = x1
+    while b < W and (row[b] or b - x1 < 2):
+        b += 1
+    if a <= 0 and b >= W:  # the line's fill spans the page: centred on the page?
+        return "centre" if abs((x0 + x1) / 2 - W / 2) <= 3 and x0 > 0.1 * W else "left"
+    return "centre" if a > 0 and b < W and abs((x0 - a) - (b - x1)) <= 3 else "left"
+
+
+def _alignment(arr: np.ndarray, lines: list[Line], segs: dict[int, list[int]], boxes, bg, leading: bool) -> str:
+    """How the matched lines are aligned: "centre" or "right" when several lines share their
+    centre or right edge (within 3 px) but not their left edge; one whole line centred in its
+    fill is "centre"; else "left"."""
+    order = list(segs)
+    lefts = [b[0] for b in boxes]
+    rights = [b[2] for b in boxes]
+    if len(order) > 1:
+        body_lefts = lefts[1:] if leading else lefts
+        centres = [(a + b) / 2 for a, b in zip(lefts, rights)]
+        if max(body_lefts) - min(body_lefts) > 3:
+            return (
+                "centre" if max(centres) - min(centres) <= 3 else "right" if max(rights) - min(rights) <= 3 else "left"
+            )
+        return "left"
+    if not leading and max(segs[order[0]]) == len(lines[order[0]].words) - 1:
+        return _single_line_alignment(arr, boxes[0], bg)
+    return "left"
+
+
+def block(arr: np.ndarray, lines: list[Line], m: Match, rules: Rules) -> Block | None:
+    """The matched words of ``m`` grouped per line, with the type of the longest line; None when
+    that line's box holds no ink."""
+    segs: dict[int, list[int]] = {}
+    for li, wi in m.words:
+        segs.setdefault(li, []).append(wi)
+    order = list(segs)
+    boxes = [union_box(lines[li].words[wi].box for wi in segs[li]) for li in order]
+    texts = [" ".join(lines[li].words[wi].text for wi in segs[li]) for li in order]
+    k = max(range(len(order)), key=lambda i: len(texts[i]))
+    ink, bg = box_colours(arr, boxes[k])
+    words = [(lines[order[k]].words[wi].box, lines[order[k]].words[wi].text) for wi in segs[order[k]]]
+    style = match_type(arr, boxes[k], texts[k], ink, bg, rules.faces, words)
+    if style is None:
+        return None
+    n = len(order)
+    lefts = [b[0] for b in boxes]
+    tops = [b[1] for b in boxes]
+    leading = min(segs[order[0]]) > 0  # words before the match on its first line
+    pitch = float(np.median(np.diff(tops))) if n > 1 else round(style.size * 1.25)
+    align = _alignment(arr, lines, segs, boxes, bg, leading)
+    left = min(lefts[1:] if leading and n > 1 else lefts)
+    right = max(b[2] for b in boxes)
+    anchor_x = {"left": left, "centre": (left + right) / 2, "right": right}[align]
+    indent = (lefts[0] - left) if leading and align == "left" else 0.0
+    return Block(
+        boxes,
+        style,
+        bg,
+        align,
+        float(anchor_x),
+        float(right - left),
+        pitch,
+        style.baseline - k * pitch,
+        float(indent),
+        tuple(texts),
+    )
+
+
+def _registration(arr: np.ndarray, blk: Block, seen_rows) -> tuple[int, int]:
+    """(dx, dy) pixels, each in -2..2, that best align the block's own text as OCR read it,
+    laid out as the rewrite lays out rows (``seen_rows``: (coverage, origin, box) per line), with
+    the pixels it stands for (coverage between the block's ink and background, over the lines'
+    boxes): an OCR box is often a pixel off the ink, and a rewrite one pixel off its original is
+    visible as a jump and makes other OCR engines split or join words. (0, 0) unless a shift
+    lowers the mean absolute coverage difference by more than 5%."""
+    H, W = arr.shape[:2]
+    x0, y0, x1, y1 = union_box([b for _, _, b in seen_rows] + list(blk.boxes))
+    x0, y0, x1, y1 = max(0, x0 - 4), max(0, y0 - 4), min(W, x1 + 4), min(H, y1 + 4)
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return 0, 0
+    obs = coverage(arr[y0:y1, x0:x1], blk.style.ink, blk.bg)
+    mask = np.zeros(obs.shape, bool)
+    for b in blk.boxes:
+        mask[max(0, b[1] - y0 - 2) : max(0, b[3] - y0 + 2), max(0, b[0] - x0 - 2) : max(0, b[2] - x0 + 2)] = True
+    costs = {}
+    for dx in range(-2, 3):
+        for dy in range(-2, 3):
+            ren = np.zeros(obs.shape, np.float32)
+            for alpha, (ox, oy), _ in seen_rows:
+                ax, ay = ox + dx - x0, oy + dy - y0
+                sy0, sx0 = max(0, -ay), max(0, -ax)
+                ey, ex = min(alpha.shape[0], ren.shape[0] - ay), min(alpha.shape[1], ren.shape[1] - ax)
+                if ey > sy0 and ex > sx0:
+                    region = ren[ay + sy0 : ay + ey, ax + sx0 : ax + ex]
+                    np.maximum(region, alpha[sy0:ey, sx0:ex], out=region)
+            costs[(dx, dy)] = float(np.abs(ren - obs)[mask].mean()) if mask.any() else 0.0
+    best = min(costs, key=lambda k: (costs[k], abs(k[0]) + abs(k[1])))
+    return best if costs[best] < 0.95 * costs[(0, 0)] else (0, 0)
+
+
+def _grow_over_touching_ink(arr: np.ndarray, box, bg, limit: int) -> tuple[int, int, int, int]:
+    """``box`` widened, at most ``limit`` px each side, over columns holding ink (a pixel > 40 off
+    ``bg``) that follow it with at most 2 blank columns between (the "." or "," OCR left out;
+    a word space is wider)."""
+    H, W = arr.shape[:2]
+    x0, y0, x1, y1 = (int(v) for v in box)
+    rows = arr[max(0, y0) : min(H, y1)].astype(np.int16)
+    inked = (np.abs(rows - np.asarray(bg, np.int16)).max(2) > 40).any(0) if len(rows) else np.zeros(W, bool)
+    hi, lo = min(W, int(box[2]) + limit), max(0, int(box[0]) - limit)
+    while x1 < hi:
+        ahead = np.nonzero(inked[x1 : min(hi, x1 + 3)])[0]
+        if not len(ahead):
+            break
+        x1 += int(ahead[-1]) + 1
+    while x0 > lo:
+        behind = np.nonzero(inked[max(lo, x0 - 3) : x0])[0]
+        if not len(behind):
+            break
+        x0 = max(lo, x0 - 3) + int(behind[0])
+    return (x0, y0, x1, y1)
+
+
+def _best_layout(blk: Block, text: str, room: np.ndarray, max_trials: int):
+    """The layout of ``text`` in ``blk`` that overlaps fewest busy pixels of ``room`` (first tried
+    on ties): size x ``SHRINK`` outer, width x ``WIDEN`` inner, stopping at the first free one or
+    after ``max_trials``. Returns ((overlap px, trial), rows laid out, font, shrink, row texts)."""
+    n_orig = len(blk.boxes)
+    best, trials = None, 0
+    for shrink in SHRINK:
+        fnt = blk.style.face.font(blk.style.size * shrink)
+        for widen in WIDEN:
+            trials += 1
+            if trials > max_trials:
+                break
+            # the widest line's ink, plus the side bearings a pen advance adds (half an em)
+            width = (blk.width + 0.5 * blk.style.size) * widen
+            rows = [" ".join(text.split())] if n_orig == 1 else wrap(text, fnt, width, blk.indent)
+            if n_orig == 1 and fnt.getlength(rows[0]) > width and widen == WIDEN[-1] and shrink == SHRINK[-1]:
+                rows = wrap(text, fnt, width, 0.0)
+            placed = set_rows(rows, fnt, blk, shrink)
+            overlap = sum(
+                int(room[max(0, b[1] - 1) : max(0, b[3] + 1), max(0, b[0] - 1) : max(0, b[2] + 1)].sum())
+                for _, _, b in placed
+            )
+            key = (overlap, trials)
+            if best is None or key < best[0]:
+                best = (key, placed, fnt, shrink, rows)
+            if overlap == 0:
+                break
+        if best is not None and best[0][0] == 0:
+            break
+    return best
+
+
+def rewrite(state: EditState, target: Rewrite, exp: TextExpectation, rules: Rules) -> Skip | Written:
+    """Erase the near match ``target`` from ``state.arr`` and typeset ``exp.text`` as one block in
+    its type (module docstring). Written "replace" (or "replace (outside its place: fixed where
+    it is)" for a match outside the check's region), or a Skip when the match holds no ink."""
+    arr, m = state.arr, target.match
+    blk = block(arr, target.lines, m, rules)
+    if blk is None:
+        return Skip("skip: no ink in the matched box", m.box, m.text)
+    # OCR often drops a word's trailing punctuation: grow each box over ink that touches it
+    blk.boxes = [_grow_over_touching_ink(arr, b, blk.bg, round(0.35 * blk.style.size)) for b in blk.boxes]
+    pads = [max(2, round(0.15 * (b[3] - b[1]))) for b in blk.boxes]
+    erase_boxes = [(b[0] - p, b[1] - p, b[2] + p, b[3] + p) for b, p in zip(blk.boxes, pads)]
+    room = state.busy.copy()
+    for x0, y0, x1, y1 in erase_boxes:
+        room[max(0, y0 - 2) : y1 + 2, max(0, x0 - 2) : x1 + 2] = False
+    (overlap, _), placed, fnt, shrink, rows = _best_layout(blk, exp.text, room, rules.max_layout_trials)
+    dx, dy = _registration(arr, blk, set_rows(list(blk.texts), blk.style.face.font(blk.style.size), blk, 1.0))
+    placed = [
+        (alpha, (ox + dx, oy + dy), (b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy)) for alpha, (ox, oy), b in placed
+    ]
+    for b in erase_boxes:
+        erase(arr, b)
+    ink_boxes = []
+    for alpha, origin, box in placed:
+        composite(arr, alpha, origin, blk.style.ink)
+        ink_boxes.append(box)
+    face = blk.style.face
+    info = {
+        "family": face.family,
+        "bold": face.bold,
+        "italic": face.italic,
+        "size": round(blk.style.size * shrink, 2),
+        "align": blk.align,
+        "lines": len(rows),
+        "match_score": round(blk.style.score, 3),
+    }
+    if overlap:
+        info["overlap_px"] = overlap
+    boxes = erase_boxes + ink_boxes
+    # the corrected text is a neighbour for the strings placed after it
+    rows_lines = tuple(Line(tuple(Word(t, b) for t in row.split())) for row, b in zip(rows, boxes[-len(rows) :]))
+    in_place = in_region(m.box, exp.region, state.w, state.h)
+    action = "replace" if in_place else "replace (outside its place: fixed where it is)"
+    return Written(action, m.box, boxes, info, rows_lines, m.text, tuple(m.words))
