@@ -19,23 +19,19 @@ from __future__ import annotations
 
 import importlib.resources
 import logging
-import os
-import shutil
 import sys
-import tempfile
-from contextlib import contextmanager
 from pathlib import Path
 
 import hydra
-from filelock import FileLock, Timeout
-from hydra.core.hydra_config import HydraConfig
-from hydra.errors import InstantiationException
 from omegaconf import DictConfig, OmegaConf
 from tqdm.auto import tqdm
 
 from refine.loop import RefineLoop
-from rewards.common.one_line import exit_on_bad_overrides, one_line
+from rewards.common.components import build_component
+from rewards.common.run_folder import discard, lock_out, prepare_out, run_files
 from rewards.common.shards import parse_shard, select_shard
+from rewards.common.task import run_console_script, task_wrapper
+from rewards.common.wandb_mode import resolve_wandb_mode
 from rewards.importers import load_items, split_empty_rubrics
 from rewards.judges.cache import judge_settings
 from rewards.rubric import RubricError
@@ -47,42 +43,11 @@ def bundled_example() -> Path:
     return Path(str(importlib.resources.files("refine") / "example" / "bizgeneval_text.jsonl"))
 
 
-def build(cfg: DictConfig, key: str):
-    """Instantiate the component of config group ``key``; None when the group is empty (``none``)."""
-    node = cfg.get(key)
-    if node is None or "_target_" not in node:
-        return None
-    return hydra.utils.instantiate(node)
-
-
-def build_component(cfg: DictConfig, key: str):
-    """:func:`build`, with any failure to build (a bad setting, a missing model or package)
-    turned into one line naming the component.
-
-    Raises:
-        ValueError: ``"<key>: <reason>"``; a ValueError of our own code (which names its
-            option, e.g. ``judge.cache=...``) is passed on as it is, without Hydra's wrapper.
-    """
-    try:
-        return build(cfg, key)
-    except Exception as e:
-        cause = e
-        while isinstance(cause, InstantiationException) and cause.__cause__ is not None:
-            cause = cause.__cause__  # Hydra's "Error in call to target ..." wraps the real error
-        text = one_line(" ".join(str(cause).split()), limit=400)
-        if isinstance(cause, ValueError) and text:
-            raise ValueError(text) from None
-        raise ValueError(
-            f"{key}: {type(cause).__name__}: {text}" if text else f"{key}: {type(cause).__name__}"
-        ) from None
-
-
 def start_wandb(cfg: DictConfig, out: Path):
-    """A W&B run, or None when disabled. ``auto`` = online with WANDB_API_KEY set, else offline."""
-    mode = cfg.wandb.mode
-    if mode == "auto":
-        mode = "online" if os.environ.get("WANDB_API_KEY") else "offline"
-    if mode == "disabled" or os.environ.get("WANDB_MODE") == "disabled":
+    """A W&B run into ``out``, or None when the mode resolves to disabled
+    (``rewards.common.wandb_mode.resolve_wandb_mode``)."""
+    mode = resolve_wandb_mode(cfg.wandb.mode)
+    if mode is None:
         return None
     import wandb
 
@@ -110,7 +75,8 @@ def print_summary(summary: dict, out: Path) -> None:
         if j["failed"]:
             down = f"; {j['items_failed']} items failed as an outage" if j["items_failed"] else ""
             say(
-                f"judge {name}: {j['failed']} of {j['checks']} checks failed as calls{down} (last error: {j['last_error']})",
+                f"judge {name}: {j['failed']} of {j['checks']} checks failed as calls{down} "
+                f"(last error: {j['last_error']})",
                 err=bool(j["items_failed"]),
             )
     say(f"\n{summary['n_finished']} of {summary['n_items']} items finished, {summary['n_failed']} failed")
@@ -150,76 +116,54 @@ def check_options(cfg: DictConfig) -> None:
         raise ValueError(f"out={cfg.out}: is an existing file, not a folder")
 
 
-def prepare_out(out: Path) -> bool:
-    """Create ``out`` and check that files can be written there, before anything is written.
-
-    Returns:
-        True when this call created the folder (a rejected run removes it again).
-
-    Raises:
-        ValueError: one line naming the path and the system's reason (read-only file system,
-            permission denied, a file in the way).
-    """
-    created = not out.exists()
+def refine(
+    cfg: DictConfig,
+    loop: RefineLoop,
+    items: list,
+    load_errors: list[str],
+    data: Path,
+    out: Path,
+    indices: list[int] | None = None,
+) -> int:
+    """The run itself, once ``out`` is checked and locked: skip finished items, refine the rest
+    with a progress bar (and W&B when there is work), print the summary; returns the exit status.
+    ``indices``: each item's index in the data (its seeds), None = its position in ``items``."""
+    done = loop.finished(items, out)
+    if items and done == len(items):
+        say(f"{done} of {len(items)} items already done in {out}; nothing to refine")
+    else:
+        already = f", {done} already done" if done else ""
+        say(
+            f"refining {len(items) - done} of {len(items)} items from {data} -> {out} "
+            f"({cfg.iterations} iterations{already})"
+        )
+    wandb_run = start_wandb(cfg, out) if done < len(items) else None  # a no-op rerun makes no W&B run
     try:
-        out.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=out):
-            pass
-    except OSError as e:
-        raise ValueError(f"out={out}: cannot write there ({e.strerror or type(e).__name__})") from None
-    return created
-
-
-def lock_out(out: Path, command: str = "rubricloop-refine") -> FileLock:
-    """Hold ``<out>/.lock`` for this run (an OS lock: it dies with the process, so a killed
-    run never blocks the resume).
-
-    Raises:
-        ValueError: another live run holds it (one line).
-    """
-    lock = FileLock(out / ".lock", timeout=0)
-    try:
-        lock.acquire()
-    except Timeout:
-        raise ValueError(
-            f"out={out} is in use by another running {command} (it holds {out / '.lock'}); "
-            "wait for it to finish or use another out="
-        ) from None
-    return lock
-
-
-def discard(out: Path, created: bool) -> None:
-    """After a rejected run: remove the folder this run created, if nothing but its lock is in it."""
-    if created and {p.name for p in out.iterdir()} <= {".lock"}:
-        shutil.rmtree(out, ignore_errors=True)
-
-
-@contextmanager
-def run_files(cfg: DictConfig, out: Path, log_name: str = "refine.log"):
-    """For the run's duration: log to ``<out>/<log_name>``, save the composed config to
-    ``<out>/.hydra/``, and keep temporary files in ``<out>/.tmp`` (emptied first: files a killed
-    run left there; tesseract's temporary images go there too, so none are left in /tmp)."""
-    (out / ".hydra").mkdir(exist_ok=True)
-    OmegaConf.save(cfg, out / ".hydra" / "config.yaml")
-    if HydraConfig.initialized():
-        OmegaConf.save(HydraConfig.get().overrides.task, out / ".hydra" / "overrides.yaml")
-    tmp = out / ".tmp"
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir()
-    handler = logging.FileHandler(out / log_name, encoding="utf-8")
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    root, saved_tempdir, saved_level = logging.getLogger(), tempfile.tempdir, log.level
-    root.addHandler(handler)
-    log.setLevel(logging.INFO)
-    tempfile.tempdir = str(tmp)
-    try:
-        yield
+        with tqdm(total=len(items) * (cfg.iterations + 1), desc="refine", unit="judge") as bar:
+            summary = loop.run(
+                items, out, load_errors, progress=bar, log=wandb_run.log if wandb_run else None, indices=indices
+            )
+        if wandb_run is not None and summary["n_finished"]:
+            wandb_run.summary.update({f"mean_best/{k}": v for k, v in summary["mean_best"].items()})
+    except KeyboardInterrupt:
+        say(f"\ninterrupted: finished items are kept in {out}; run the same command again to resume", err=True)
+        return 130
     finally:
-        tempfile.tempdir = saved_tempdir
-        root.removeHandler(handler)
-        log.setLevel(saved_level)
-        handler.close()
-        shutil.rmtree(tmp, ignore_errors=True)
+        if wandb_run is not None:
+            wandb_run.finish()
+    for r in summary["items"]:
+        if r["error"] is None:
+            log.info(
+                "item %s: %s %.3f -> %.3f (best iteration %s, %s)",
+                r["id"],
+                loop.keep_best_by,
+                r["scores"][0][loop.keep_best_by],
+                r["scores"][r["best_iteration"]][loop.keep_best_by],
+                r["best_iteration"],
+                r["stop_reason"],
+            )
+    print_summary(summary, out)
+    return 1 if summary["n_failed"] else 0
 
 
 def run(cfg: DictConfig) -> int:
@@ -252,7 +196,7 @@ def run(cfg: DictConfig) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     try:
-        lock = lock_out(out)
+        lock = lock_out(out, command="rubricloop-refine")
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -278,71 +222,17 @@ def run(cfg: DictConfig) -> int:
         except KeyboardInterrupt:  # while models load: leave no empty out behind
             discard(out, created)
             raise
-        with run_files(cfg, out):
+        with run_files(cfg, out, "refine.log", logger=log):
             return refine(cfg, loop, items, load_errors, data, out, indices)
 
 
-def refine(
-    cfg: DictConfig,
-    loop: RefineLoop,
-    items: list,
-    load_errors: list[str],
-    data: Path,
-    out: Path,
-    indices: list[int] | None = None,
-) -> int:
-    """The run itself, once ``out`` is checked and locked: skip finished items, refine the rest
-    with a progress bar (and W&B when there is work), print the summary; returns the exit status.
-    ``indices``: each item's index in the data (its seeds), None = its position in ``items``."""
-    done = loop.finished(items, out)
-    if items and done == len(items):
-        say(f"{done} of {len(items)} items already done in {out}; nothing to refine")
-    else:
-        already = f", {done} already done" if done else ""
-        say(
-            f"refining {len(items) - done} of {len(items)} items from {data} -> {out} ({cfg.iterations} iterations{already})"
-        )
-    wandb_run = start_wandb(cfg, out) if done < len(items) else None  # a no-op rerun makes no W&B run
-    try:
-        with tqdm(total=len(items) * (cfg.iterations + 1), desc="refine", unit="judge") as bar:
-            summary = loop.run(
-                items, out, load_errors, progress=bar, log=wandb_run.log if wandb_run else None, indices=indices
-            )
-        if wandb_run is not None and summary["n_finished"]:
-            wandb_run.summary.update({f"mean_best/{k}": v for k, v in summary["mean_best"].items()})
-    except KeyboardInterrupt:
-        say(f"\ninterrupted: finished items are kept in {out}; run the same command again to resume", err=True)
-        return 130
-    finally:
-        if wandb_run is not None:
-            wandb_run.finish()
-    for r in summary["items"]:
-        if r["error"] is None:
-            log.info(
-                "item %s: %s %.3f -> %.3f (best iteration %s, %s)",
-                r["id"],
-                loop.keep_best_by,
-                r["scores"][0][loop.keep_best_by],
-                r["scores"][r["best_iteration"]][loop.keep_best_by],
-                r["best_iteration"],
-                r["stop_reason"],
-            )
-    print_summary(summary, out)
-    return 1 if summary["n_failed"] else 0
-
-
 @hydra.main(config_path="pkg://conf", config_name="refine", version_base="1.3")
-def _main(cfg: DictConfig) -> None:
-    try:
-        code = run(cfg)
-    except KeyboardInterrupt:  # while loading models, before the loop: nothing to keep yet
-        print("\ninterrupted", file=sys.stderr)
-        code = 130
-    if code:
-        raise SystemExit(code)
+@task_wrapper  # a Ctrl-C while models load, before the loop (nothing to keep yet): "interrupted", 130
+def _main(cfg: DictConfig) -> int:
+    return run(cfg)
 
 
 def main() -> None:
-    """Console entry point: option errors exit 2 in one line, before Hydra runs the app."""
-    exit_on_bad_overrides("refine")  # option errors: one line, exit 2
-    _main()
+    """Console entry point (``rewards.common.task``): option errors exit 2 in one line, before
+    Hydra runs the app; the app's status is the exit status."""
+    run_console_script(_main, config_name="refine")

@@ -1,8 +1,9 @@
-"""The three pluggable parts of the refine loop besides the judge (see rewards.judges.base)."""
+"""The three pluggable parts of the refine loop besides the judge (see rewards.judges.base), and
+what the loop reads from a structured editor."""
 
 from __future__ import annotations
 
-from typing import Protocol, Sequence
+from typing import Any, Protocol, Sequence, runtime_checkable
 
 from PIL import Image
 
@@ -48,6 +49,21 @@ class Editor(Protocol):
         """Return the edited image (RGB). ``failures`` lets structured editors (the text editor)
         act on the checks directly; instruction editors use ``instruction`` only."""
         ...
+
+
+@runtime_checkable
+class StructuredEditor(Editor, Protocol):
+    """An editor that acts on the failed checks directly and logs what it did (the text editor).
+
+    The loop tells one apart with ``isinstance(editor, StructuredEditor)`` (it has every member
+    below) and records ``last_actions`` after each edit in ``instructions.jsonl``
+    (``editor_actions``), tallied by ``refine.editors.edit_log.tally_edits``.
+    """
+
+    last_actions: list[dict[str, Any]]
+    """What the last ``edit`` did, one dict per expected string it handled: ``text``, ``check``,
+    ``action`` ("replace", "place ...", "skip: <why not>", "fail: ..."), the boxes and pixels it
+    changed (the text editor's docstring lists every key)."""
 
 
 class Generator(Protocol):

@@ -16,15 +16,15 @@ Output layout under ``out`` (one folder per item, named by :func:`item_dir_name`
     <out>/run.json                             the settings (iterations, keep_best_by, seed)
 
 Resume: an item folder with a readable ``result.json`` is skipped; any other item folder is
-half-written and is redone from scratch. A rerun with other settings than ``run.json`` is refused. ``summary.json`` is rewritten (atomically) after every item, so a
-Ctrl-C loses nothing that was finished.
+half-written and is redone from scratch. A rerun with other settings than ``run.json`` is
+refused. ``summary.json`` is rewritten (atomically) after every item, so a Ctrl-C loses nothing
+that was finished.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import shutil
 from dataclasses import dataclass, field
@@ -34,16 +34,14 @@ from typing import Any, Callable, Sequence
 from PIL import Image
 
 from refine.editors.edit_log import tally_edits
-from refine.interfaces import Editor, Failure, Generator, Writer
-from rewards.common.images import ImageError, open_image, to_rgb
+from refine.interfaces import Editor, Failure, Generator, StructuredEditor, Writer
+from rewards.common.images import to_rgb
+from rewards.common.items import ItemError, load_item_image
 from rewards.common.one_line import one_line
+from rewards.common.run_folder import check_settings, write_json
 from rewards.judges.base import Judge
 from rewards.rubric import Item, Verdict
 from rewards.scorers.item_scores import ITEM_SCORES, score_item
-
-
-class ItemError(Exception):
-    """A per-item failure (bad image, no generator, model error). Recorded, never fatal to the run."""
 
 
 @dataclass
@@ -107,40 +105,34 @@ def read_result(path: Path) -> "ItemResult | None":
         return None
 
 
-_CALL_FAILED = re.compile(r"(?:request failed|forward pass failed|OCR failed|image \d+ unreadable)\b")
-"""Reasons the judges give when their call failed (``vlm``, ``local_vlm``, ``ocr``), as opposed
-to a check they could not decide."""
-
-
 def call_error(verdict: Verdict) -> str | None:
-    """The judge's error when ``verdict`` is withheld because the judge's call failed (HTTP or
-    connection error after retries, a model's forward pass, the OCR engine), else None.
+    """The judge's error when ``verdict`` is withheld because the judge's call failed
+    (``verdict.call_failed``: HTTP or connection error after retries, a model's forward pass,
+    the OCR engine), else None.
 
     The router joins the reasons of every judge it tried as ``"<judge>: <reason>; ..."``, the
     verdict's own judge last, so that judge's part is what follows its name.
     """
-    if verdict.answer != "withheld":
+    if verdict.answer != "withheld" or not verdict.call_failed:
         return None
-    own = verdict.reason.rsplit(f"{verdict.judge}: ", 1)[-1]
-    return own if _CALL_FAILED.match(own) else None
+    return verdict.reason.rsplit(f"{verdict.judge}: ", 1)[-1]
 
 
-def load_image(path: Path, item_id: str) -> Image.Image:
-    """Open an item's starting image as 8-bit RGB (any mode: see ``rewards.common.images``).
+def _settings_refusal(path: Path, settings: dict[str, Any]) -> Callable[[dict[str, Any]], str]:
+    """The refusal of a rerun into ``path.parent`` with other ``settings``: names each setting
+    that differs (a config group as "another <name>"), in name order."""
 
-    Raises:
-        ItemError: missing file, unreadable/corrupt image or unconvertible mode, naming the item and path.
-    """
-    try:
-        return open_image(path)
-    except ImageError as e:
-        raise ItemError(f"item {item_id}: {e}") from None
+    def refusal(before: dict[str, Any]) -> str:
+        changed = ", ".join(
+            f"another {k}" if isinstance(before.get(k), dict) else f"{k}={before.get(k)!r}"
+            for k in sorted(set(settings) | set(before))
+            if before.get(k) != settings.get(k)
+        )
+        return (
+            f"{path.parent} holds a run made with {changed} (see {path}); use those settings to resume, or a new out="
+        )
 
-
-def _write_json(path: Path, data: Any) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
-    os.replace(tmp, path)
+    return refusal
 
 
 class RefineLoop:
@@ -195,7 +187,7 @@ class RefineLoop:
 
     def start_image(self, item: Item, index: int) -> Image.Image:
         if item.image is not None:
-            return load_image(item.image, item.id)
+            return load_item_image(item.image, item.id)
         if self.generator is None:
             raise ItemError(f"item {item.id}: no 'image' field and no generator configured (set generator=<name>)")
         return to_rgb(self.generator.generate(item.prompt, seed=self.seed + 1000 * index))
@@ -255,10 +247,9 @@ class RefineLoop:
                     "instruction": instruction,
                     "failed_checks": [c.id for c, _ in failures],
                 }
-                actions = getattr(self.editor, "last_actions", None)
-                if actions is not None:  # a structured editor's log: what it wrote per string, and why not
-                    record["editor_actions"] = actions
-                    tally_edits(result.edits, actions)
+                if isinstance(self.editor, StructuredEditor):  # its log: what it wrote per string, and why not
+                    record["editor_actions"] = self.editor.last_actions
+                    tally_edits(result.edits, self.editor.last_actions)
                 inf.write(json.dumps(record, ensure_ascii=False) + "\n")
                 inf.flush()
         best_image.save(item_dir / "best.png")
@@ -310,10 +301,10 @@ class RefineLoop:
                 items, out, load_errors, progress, log, list(indices) if indices is not None else None, results
             )
         except KeyboardInterrupt:
-            _write_json(out / "summary.json", self.summary(results, load_errors, complete=False))
+            write_json(out / "summary.json", self.summary(results, load_errors, complete=False))
             raise
         summary = self.summary(results, load_errors)
-        _write_json(out / "summary.json", summary)
+        write_json(out / "summary.json", summary)
         return summary
 
     def _run_items(self, items, out, load_errors, progress, log, indices, results: list[ItemResult]) -> None:
@@ -345,7 +336,7 @@ class RefineLoop:
             try:
                 result = self.refine_item(item, index, item_dir, tick)
                 if result.error is None:
-                    _write_json(done, result.__dict__)
+                    write_json(done, result.__dict__)
             except ItemError as e:
                 result = ItemResult(item.id, error=str(e))
             except Exception as e:  # a model, judge or I/O failure fails this item only; Ctrl-C still stops the run
@@ -363,14 +354,15 @@ class RefineLoop:
                     | {f"best/{k}": v for k, v in result.scores[result.best_iteration].items()}
                     | {"best_iteration": result.best_iteration, "item": index}
                 )
-            _write_json(out / "summary.json", self.summary(results, load_errors, complete=False))
+            write_json(out / "summary.json", self.summary(results, load_errors, complete=False))
 
     def check_settings(self, path: Path) -> None:
         """Record the loop's settings in ``<out>/run.json``; on a rerun, refuse different ones
         (finished items would otherwise mix two settings in one summary).
 
         Raises:
-            ValueError: ``out`` holds a run made with other settings (one line).
+            rewards.common.run_folder.SettingsError: ``out`` holds a run made with other
+                settings (one line; a ValueError).
         """
         settings = {
             "iterations": self.iterations,
@@ -378,20 +370,8 @@ class RefineLoop:
             "seed": self.seed,
             **self.run_settings,
         }
-        if path.exists():
-            before = json.loads(path.read_text(encoding="utf-8"))
-            if before != settings:
-                changed = ", ".join(
-                    f"another {k}" if isinstance(before.get(k), dict) else f"{k}={before.get(k)!r}"
-                    for k in sorted(set(settings) | set(before))
-                    if before.get(k) != settings.get(k)
-                )
-                raise ValueError(
-                    f"{path.parent} holds a run made with {changed} (see {path}); "
-                    "use those settings to resume, or a new out="
-                )
-        else:
-            _write_json(path, settings)
+        if not check_settings(path, settings, _settings_refusal(path, settings)):
+            write_json(path, settings)
 
     def summary(
         self, results: Sequence[ItemResult], load_errors: Sequence[str], complete: bool = True

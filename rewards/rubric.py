@@ -146,6 +146,11 @@ class Verdict:
         reason: a short human-readable reason.
         evidence: e.g. ``{"ocr_text": str, "box": [x0, y0, x1, y1]}`` (pixels), or None.
         p_yes: the judge's probability of "yes" in [0, 1], when it has one.
+        call_failed: True when the verdict is withheld because the judge's call failed (a
+            request failed after its retries, a model's forward pass, the OCR engine, an image
+            the judge could not read), as opposed to a check the judge could not decide.
+            Serialised (:meth:`to_dict`) only when True, so ordinary verdicts' files keep their
+            bytes.
     """
 
     check_id: str
@@ -154,6 +159,7 @@ class Verdict:
     reason: str = ""
     evidence: dict[str, Any] | None = None
     p_yes: float | None = None
+    call_failed: bool = False
 
     def __post_init__(self):
         if self.answer not in ANSWERS:
@@ -166,13 +172,18 @@ class Verdict:
         return self.answer == "yes"
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The fields as a dict (``dataclasses.asdict``), ``call_failed`` only when True."""
+        d = asdict(self)
+        if not self.call_failed:
+            del d["call_failed"]
+        return d
 
     @staticmethod
     def from_dict(d: dict[str, Any]) -> "Verdict":
         return Verdict(**d)
 
 
-def withheld(check: Check, judge: str, reason: str) -> Verdict:
-    """A withheld verdict for ``check`` (the judge could not answer it)."""
-    return Verdict(check.id, "withheld", judge, reason)
+def withheld(check: Check, judge: str, reason: str, *, call_failed: bool = False) -> Verdict:
+    """A withheld verdict for ``check`` (the judge could not answer it); ``call_failed``: because
+    the judge's call failed (see :class:`Verdict`)."""
+    return Verdict(check.id, "withheld", judge, reason, call_failed=call_failed)

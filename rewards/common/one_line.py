@@ -52,3 +52,20 @@ def exit_on_bad_overrides(config_name: str) -> None:
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         raise SystemExit(2)
+
+
+def error_line(err: Exception) -> str:
+    """An exception as one line, Hydra-aware: an unknown config-group option names the group and
+    its choices (``unknown model preset 'x'; choose one of: a, b``); any other error keeps its
+    message lines joined by spaces, plus the first line of a Hydra error's cause when the message
+    does not already quote it. Unlike ``one_line`` it neither escapes controls nor cuts."""
+    from hydra.errors import HydraException, MissingConfigException
+
+    if isinstance(err, MissingConfigException) and err.missing_cfg_file and err.options:
+        group, _, name = err.missing_cfg_file.rpartition("/")
+        return f"unknown {group} preset {name!r}; choose one of: {', '.join(err.options)}"
+    message = " ".join(line.strip() for line in str(err).splitlines() if line.strip())
+    cause = (
+        str(err.__cause__).strip().splitlines()[0].strip() if isinstance(err, HydraException) and err.__cause__ else ""
+    )
+    return f"{message} ({cause})" if cause and cause not in message else message

@@ -30,7 +30,6 @@ creates nothing (``conf/eval.yaml``), so an option error leaves no ``out`` behin
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -39,25 +38,18 @@ import hydra
 from omegaconf import DictConfig, OmegaConf
 from tqdm.auto import tqdm
 
-from rewards.common.one_line import exit_on_bad_overrides
+from rewards.common.components import build
+from rewards.common.run_folder import SettingsError, check_settings, write_json
 from rewards.common.shards import parse_shard, select_shard, shard_dir_name
-from rewards.eval.score import NEEDS_DATA, SCORERS, expected_result_name, write_outputs
+from rewards.common.task import run_console_script, task_wrapper
+from rewards.common.wandb_mode import resolve_wandb_mode
+from rewards.eval.score import NEEDS_DATA, RUN_FILE, SCORERS, SHARD_FILE, expected_result_name, score_and_write
 from rewards.judges.cache import judge_settings
 from rewards.rubric import RubricError
-
-RUN_FILE = "run.json"
-SHARD_FILE = "shard.json"
 
 
 class OptionError(ValueError):
     """A bad option: exit 2 with one line."""
-
-
-def _build(cfg: DictConfig, key: str):
-    node = cfg.get(key)
-    if node is None or "_target_" not in node:
-        return None
-    return hydra.utils.instantiate(node)
 
 
 def check_options(cfg: DictConfig) -> dict[str, Any]:
@@ -133,47 +125,35 @@ def run_settings(cfg: DictConfig) -> dict[str, Any]:
     }
 
 
-def check_settings(path: Path, settings: dict[str, Any]) -> None:
-    """Write ``run.json`` on the first run; refuse a rerun whose settings differ.
+def record_settings(path: Path, settings: dict[str, Any]) -> None:
+    """Write ``run.json`` on the first run; refuse a rerun whose settings differ (a key only the
+    recorded file has is ignored).
 
     Raises:
         OptionError: naming the first setting that differs.
     """
-    if path.is_file():
-        old = json.loads(path.read_text(encoding="utf-8"))
-        for key in settings:
-            if old.get(key) != settings[key]:
-                raise OptionError(
-                    f"{path.parent} was made with other settings ({key}: {old.get(key)!r} there, "
-                    f"{settings[key]!r} now); use another out=... or the same settings"
-                )
-        return
+
+    def refusal(old: dict[str, Any]) -> str:
+        key = next(k for k in settings if old.get(k) != settings[k])
+        return (
+            f"{path.parent} was made with other settings ({key}: {old.get(key)!r} there, "
+            f"{settings[key]!r} now); use another out=... or the same settings"
+        )
+
+    try:
+        if check_settings(path, settings, refusal, only_given=True):
+            return
+    except SettingsError as e:
+        raise OptionError(str(e)) from None
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(settings, indent=2), encoding="utf-8")
+    write_json(path, settings, ensure_ascii=True)
 
 
-def score_and_write(
-    benchmark: str, data: Path | None, results: Path, out: Path, alpha: float, only: set[str] | None = None
-) -> tuple[dict[str, Any], list[str]]:
-    """Score ``results`` (only the item ids in ``only``, when given), write ``scores.json`` and
-    the tables into ``out``.
-
-    Raises:
-        RubricError: the data (or TechImage ``results.json``) cannot be read.
-    """
-    summary, errors = SCORERS[benchmark](data, results, alpha, only)
-    out.mkdir(parents=True, exist_ok=True)
-    write_outputs(benchmark, summary, out)
-    (out / "scores.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False), encoding="utf-8")
-    return summary, errors
-
-
-def log_wandb(cfg: DictConfig, out: Path, benchmark: str, summary: dict[str, Any]) -> None:
-    """The benchmark's tables as W&B Tables, when ``wandb.mode`` is not disabled."""
-    mode = cfg.wandb.mode
-    if mode == "auto":
-        mode = "online" if os.environ.get("WANDB_API_KEY") else "offline"
-    if mode == "disabled" or os.environ.get("WANDB_MODE") == "disabled":
+def log_tables_to_wandb(cfg: DictConfig, out: Path, benchmark: str, summary: dict[str, Any]) -> None:
+    """The benchmark's tables as W&B Tables, unless ``wandb.mode`` resolves to disabled
+    (``rewards.common.wandb_mode.resolve_wandb_mode``)."""
+    mode = resolve_wandb_mode(cfg.wandb.mode)
+    if mode is None:
         return
     import wandb
 
@@ -207,16 +187,16 @@ def generate_or_judge(cfg: DictConfig, opts: dict[str, Any], out: Path) -> tuple
     if not items and not errors:
         raise OptionError(f"data={opts['data']} holds no items")
     selected = select_shard(items[: cfg.limit], cfg.shard)
-    check_settings(out / RUN_FILE, run_settings(cfg))
+    record_settings(out / RUN_FILE, run_settings(cfg))
     if cfg.shard:
         (out / SHARD_FILE).write_text(
             json.dumps({"shard": cfg.shard, "items": [it.id for _, it in selected]}, indent=2), encoding="utf-8"
         )
-    generator = _build(cfg, "generator") if opts["mode"] == "generate" else None
+    generator = build(cfg, "generator") if opts["mode"] == "generate" else None
     if cfg.lora:
         warn_leakage(Path(cfg.lora), [it for _, it in selected], opts["data"])
         apply_lora(generator, Path(cfg.lora))
-    judge = _build(cfg, "judge")
+    judge = build(cfg, "judge")
     what = "generate + judge" if generator is not None else "judge"
     with tqdm(total=len(selected), desc=f"eval {cfg.benchmark} ({what})", unit="item") as bar:
         errors += generate_and_judge(
@@ -263,7 +243,7 @@ def run(cfg: DictConfig) -> int:
         from rewards.eval.report import write_report
 
         print(f"report: {write_report(out)}")
-    log_wandb(cfg, out, cfg.benchmark, summary)
+    log_tables_to_wandb(cfg, out, cfg.benchmark, summary)
     missing = summary.get("not_scored", {}).get("missing", [])
     total = summary.get("total_items", len(summary.get("per_item", [])))
     print(
@@ -274,7 +254,8 @@ def run(cfg: DictConfig) -> int:
 
         items, _ = load_benchmark_items(cfg.benchmark, opts["data"])
         print(
-            f"error: no result file in {opts['results']} matches an item of {opts['data']} (wrong folder? item {missing[0]} "
+            f"error: no result file in {opts['results']} matches an item of {opts['data']} "
+            f"(wrong folder? item {missing[0]} "
             f"expects {opts['results'] / expected_result_name(cfg.benchmark, items, missing[0])})",
             file=sys.stderr,
         )
@@ -286,25 +267,26 @@ def run(cfg: DictConfig) -> int:
 
 
 @hydra.main(config_path="pkg://conf", config_name="eval", version_base="1.3")
-def _main(cfg: DictConfig) -> None:
-    code = run(cfg)
-    if code:
-        sys.exit(code)
+@task_wrapper
+def _main(cfg: DictConfig) -> int:
+    return run(cfg)
 
 
 def main() -> None:
-    """Console entry point: ``compare`` and ``merge`` subcommands, else the Hydra app."""
+    """Console entry point (``rewards.common.task``): the ``compare`` and ``merge`` subcommands
+    (argparse), else the Hydra app (option errors exit 2 in one line, before Hydra runs it)."""
     if len(sys.argv) > 1 and sys.argv[1] in ("compare", "merge"):
         sub = sys.argv.pop(1)
         if sub == "compare":
             from rewards.eval.compare import main as compare_main
 
-            sys.exit(compare_main(sys.argv[1:]))
+            run_console_script(lambda: compare_main(sys.argv[1:]))
+            return
         from rewards.eval.merge import main as merge_main
 
-        sys.exit(merge_main(sys.argv[1:]))
-    exit_on_bad_overrides("eval")  # option errors: one line, exit 2
-    _main()
+        run_console_script(lambda: merge_main(sys.argv[1:]))
+        return
+    run_console_script(_main, config_name="eval")
 
 
 if __name__ == "__main__":

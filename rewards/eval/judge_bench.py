@@ -31,6 +31,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from rewards.common.task import run_console_script
 from rewards.eval.fidelity_set import QTYPES, make_document, split_seeds
 from rewards.importers import expectations_of
 from rewards.judges.ocr import OCRJudge
@@ -183,5 +184,10 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def console() -> None:
+    """Console entry point (``rewards.common.task``): ``main``'s status is the exit status."""
+    run_console_script(main)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    console()

@@ -35,15 +35,25 @@ import json
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import hydra
 from omegaconf import DictConfig, OmegaConf
 from tqdm.auto import tqdm
 
-from refine.cli import build, discard, lock_out, prepare_out, run_files
-from refine.loop import ItemError, _write_json, load_image
-from rewards.common.one_line import exit_on_bad_overrides, one_line
+from rewards.common.components import build
+from rewards.common.items import ItemError, load_item_image
+from rewards.common.one_line import one_line
+from rewards.common.run_folder import (
+    SettingsError,
+    check_settings,
+    discard,
+    lock_out,
+    prepare_out,
+    run_files,
+    write_json,
+)
+from rewards.common.task import run_console_script, task_wrapper
 from rewards.importers import load_items, split_empty_rubrics
 from rewards.rubric import Check, Item, RubricError, Verdict
 from rewards.scorers.bizgeneval import score_bizgeneval
@@ -128,7 +138,7 @@ def judge_item(judge, item: Item) -> dict[str, Verdict]:
     """Verdicts for every check of ``item`` on its image. Raises ItemError (no image, bad image)."""
     if item.image is None:
         raise ItemError(f"item {item.id}: no 'image' field (rubricloop-judge judges existing images)")
-    image = load_image(item.image, item.id)
+    image = load_item_image(item.image, item.id)
     [verdicts] = judge.judge([image], [item.prompt], [item.rubric.checks])
     got = {v.check_id: v for v in verdicts}
     return {
@@ -202,8 +212,8 @@ def print_summary(summary: dict[str, Any], out: Path) -> None:
     cov = summary["coverage"]
     print(f"\n{summary['n_judged']} of {summary['n_items']} items judged, {summary['n_failed']} failed")
     print(
-        f"checks decided {cov['decided']} of {cov['checks']} ({cov['coverage']:.1%}): yes {cov['yes']}, no {cov['no']}, "
-        f"withheld {cov['withheld']}"
+        f"checks decided {cov['decided']} of {cov['checks']} ({cov['coverage']:.1%}): "
+        f"yes {cov['yes']}, no {cov['no']}, withheld {cov['withheld']}"
     )
     for title, key in (("dimension", "by_dimension"), ("form", "by_form")):
         if len(summary[key]) > 1 or title == "form":
@@ -221,58 +231,6 @@ def print_summary(summary: dict[str, Any], out: Path) -> None:
     print(f"verdicts: {out / VERDICTS}\nsummary: {out / 'summary.json'}")
 
 
-def run(cfg: DictConfig) -> int:
-    """Judge every row's image; returns the exit status (module docstring)."""
-    try:
-        check_options(cfg)
-    except ValueError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    data, out = Path(cfg.data), Path(cfg.out)
-    try:
-        items, load_errors = load_items(data)
-    except RubricError as e:  # data= names no readable file: an option error, as in rubricloop-refine
-        print(f"error: data={e}", file=sys.stderr)  # e: "<path>: cannot read rubric file (<reason>)"
-        return 2
-    items, empty = split_empty_rubrics(items, data)
-    load_errors += empty
-    if not items and not load_errors:
-        print(f"error: data={data} holds no items", file=sys.stderr)
-        return 2
-    items = items[: cfg.limit]
-    try:
-        created = prepare_out(out)
-        lock = lock_out(out, command="rubricloop-judge")
-    except ValueError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    with lock:
-        settings = {
-            "data": str(data.resolve()),
-            "benchmark": cfg.benchmark,
-            "alpha": cfg.alpha,
-            "judge": OmegaConf.to_container(cfg.judge, resolve=True),
-        }
-        before = json.loads((out / "run.json").read_text(encoding="utf-8")) if (out / "run.json").exists() else None
-        if before is not None and before != settings:
-            changed = ", ".join(k for k in settings if before.get(k) != settings[k])
-            print(
-                f"error: {out} holds a run made with another {changed} (see {out / 'run.json'}); "
-                "use those settings to resume, or a new out=",
-                file=sys.stderr,
-            )
-            return 2
-        try:
-            judge = build(cfg, "judge")
-        except Exception as e:  # a judge that cannot be built (bad option, missing model) is an option error
-            print(f"error: judge: {type(e).__name__}: {' '.join(str(e).split())[:300]}", file=sys.stderr)
-            discard(out, created)
-            return 2
-        _write_json(out / "run.json", settings)
-        with run_files(cfg, out, log_name="judge.log"):  # tesseract's temporary images go to <out>/.tmp
-            return judge_all(cfg, judge, items, load_errors, out)
-
-
 def judge_all(cfg: DictConfig, judge, items: list[Item], load_errors: list[str], out: Path) -> int:
     """Judge the items not already in ``verdicts.jsonl``, append their lines, write the summary."""
     done = read_done(out / VERDICTS, items)
@@ -284,7 +242,7 @@ def judge_all(cfg: DictConfig, judge, items: list[Item], load_errors: list[str],
 
     def finish(complete: bool) -> dict[str, Any]:
         summary = summarize(results, errors, n_items, cfg.benchmark, cfg.alpha, complete)
-        _write_json(out / "summary.json", summary)
+        write_json(out / "summary.json", summary)
         if cfg.benchmark == "bizgeneval" and complete:
             write_summary_csvs(summary["scores"]["bizgeneval"], out)
         return summary
@@ -327,14 +285,75 @@ def judge_all(cfg: DictConfig, judge, items: list[Item], load_errors: list[str],
     return 1 if errors else 0
 
 
+def _settings_refusal(out: Path, settings: dict[str, Any]) -> Callable[[dict[str, Any]], str]:
+    """The refusal of a rerun into ``out`` with other ``settings``: names the settings that
+    differ, in the order of ``settings``."""
+
+    def refusal(before: dict[str, Any]) -> str:
+        changed = ", ".join(k for k in settings if before.get(k) != settings[k])
+        return (
+            f"{out} holds a run made with another {changed} (see {out / 'run.json'}); "
+            "use those settings to resume, or a new out="
+        )
+
+    return refusal
+
+
+def run(cfg: DictConfig) -> int:
+    """Judge every row's image; returns the exit status (module docstring)."""
+    try:
+        check_options(cfg)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    data, out = Path(cfg.data), Path(cfg.out)
+    try:
+        items, load_errors = load_items(data)
+    except RubricError as e:  # data= names no readable file: an option error, as in rubricloop-refine
+        print(f"error: data={e}", file=sys.stderr)  # e: "<path>: cannot read rubric file (<reason>)"
+        return 2
+    items, empty = split_empty_rubrics(items, data)
+    load_errors += empty
+    if not items and not load_errors:
+        print(f"error: data={data} holds no items", file=sys.stderr)
+        return 2
+    items = items[: cfg.limit]
+    try:
+        created = prepare_out(out)
+        lock = lock_out(out, command="rubricloop-judge")
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    with lock:
+        settings = {
+            "data": str(data.resolve()),
+            "benchmark": cfg.benchmark,
+            "alpha": cfg.alpha,
+            "judge": OmegaConf.to_container(cfg.judge, resolve=True),
+        }
+        try:
+            check_settings(out / "run.json", settings, _settings_refusal(out, settings))
+        except SettingsError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        try:
+            judge = build(cfg, "judge")
+        except Exception as e:  # a judge that cannot be built (bad option, missing model) is an option error
+            print(f"error: judge: {type(e).__name__}: {' '.join(str(e).split())[:300]}", file=sys.stderr)
+            discard(out, created)
+            return 2
+        write_json(out / "run.json", settings)
+        with run_files(cfg, out, "judge.log"):  # tesseract's temporary images go to <out>/.tmp
+            return judge_all(cfg, judge, items, load_errors, out)
+
+
 @hydra.main(config_path="pkg://conf", config_name="judge_run", version_base="1.3")
-def _main(cfg: DictConfig) -> None:
-    code = run(cfg)
-    if code:
-        raise SystemExit(code)
+@task_wrapper
+def _main(cfg: DictConfig) -> int:
+    return run(cfg)
 
 
 def main() -> None:
-    """Console entry point: option errors exit 2 in one line, before Hydra runs the app."""
-    exit_on_bad_overrides("judge_run")  # option errors: one line, exit 2
-    _main()
+    """Console entry point (``rewards.common.task``): option errors exit 2 in one line, before
+    Hydra runs the app; the app's status is the exit status."""
+    run_console_script(_main, config_name="judge_run")

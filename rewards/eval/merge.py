@@ -20,6 +20,7 @@ import shutil
 import sys
 from pathlib import Path
 
+from rewards.eval.score import RUN_FILE, SHARD_FILE, score_and_write
 from rewards.rubric import RubricError
 
 _SHARD = re.compile(r"^shard_(\d+)-of-(\d+)$")
@@ -48,9 +49,30 @@ def check_coverage(data_ids: list[str], shard_items: dict[int, list[str]]) -> li
     return problems
 
 
+def copy_shard_files(out: Path, shards: dict[int, tuple[int, Path]], benchmark: str) -> None:
+    """Copy every shard's ``images/`` and ``results/`` into ``<out>/images`` and ``<out>/results``
+    (TechImage: the shards' ``results.json`` entries go into one ``<out>/results/results.json``)."""
+    for _, folder in sorted(shards.values(), key=lambda v: v[1].name):
+        for sub in ("images", "results"):
+            src = folder / sub
+            if not src.is_dir():
+                continue
+            for f in src.rglob("*"):
+                if f.is_file() and not (benchmark == "techimage" and f.name == "results.json"):
+                    target = out / sub / f.relative_to(src)
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copy2(f, target)
+    if benchmark == "techimage":
+        from rewards.scorers.techimage_results import upsert_results
+
+        for _, folder in shards.values():
+            upsert_results(
+                out / "results", json.loads((folder / "results" / "results.json").read_text(encoding="utf-8"))
+            )
+
+
 def merge(out: Path, report: bool = True) -> int:
     """Merge and score; returns the exit status (see the module docstring)."""
-    from rewards.eval.cli import RUN_FILE, SHARD_FILE, score_and_write
     from rewards.eval.generate import load_benchmark_items, result_done
 
     shards = find_shards(out)
@@ -92,21 +114,7 @@ def merge(out: Path, report: bool = True) -> int:
         print(f"error: {len(problems)} coverage problem(s); nothing merged", file=sys.stderr)
         return 1
     results = out / "results"
-    for _, folder in sorted(shards.values(), key=lambda v: v[1].name):
-        for sub in ("images", "results"):
-            src = folder / sub
-            if not src.is_dir():
-                continue
-            for f in src.rglob("*"):
-                if f.is_file() and not (benchmark == "techimage" and f.name == "results.json"):
-                    target = out / sub / f.relative_to(src)
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    shutil.copy2(f, target)
-    if benchmark == "techimage":
-        from rewards.scorers.techimage_results import upsert_results
-
-        for _, folder in shards.values():
-            upsert_results(results, json.loads((folder / "results" / "results.json").read_text(encoding="utf-8")))
+    copy_shard_files(out, shards, benchmark)
     (out / RUN_FILE).write_text(json.dumps(run, indent=2), encoding="utf-8")
     try:
         summary, errors = score_and_write(benchmark, data, results, out, run.get("alpha", 0.1), {it.id for it in items})

@@ -31,6 +31,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from PIL import Image  # noqa: E402
 
+from rewards.common.task import run_console_script  # noqa: E402
+
 FILES = "report_files"
 """Folder next to ``report.html`` holding its charts and image thumbnails."""
 
@@ -416,7 +418,7 @@ def write_report(run: str | Path) -> Path:
     return _finish(build_report(run))
 
 
-def log_wandb(rep: Report, mode: str, project: str) -> None:
+def log_report_to_wandb(rep: Report, mode: str, project: str) -> None:
     """The report's tables and image strips as W&B Tables."""
     import wandb
 
@@ -450,10 +452,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     if args.wandb != "disabled":
-        log_wandb(rep, args.wandb, args.wandb_project)
+        log_report_to_wandb(rep, args.wandb, args.wandb_project)
     print(f"wrote {path}")
     return 0
 
 
 def console() -> None:
-    sys.exit(main())
+    """Console entry point (``rewards.common.task``): ``main``'s status is the exit status."""
+    run_console_script(main)

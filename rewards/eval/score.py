@@ -13,6 +13,7 @@ the item's own share).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,11 @@ from rewards.scorers.igenbench_results import read_igenbench_results
 from rewards.scorers.techimage import domain_of
 from rewards.scorers.techimage_results import score_results_file
 from rewards.scorers.verdict_results import read_verdicts
+
+RUN_FILE = "run.json"
+"""In an eval ``out`` (and each shard folder): the settings a rerun must share."""
+SHARD_FILE = "shard.json"
+"""In a shard folder: ``{"shard": "i/n", "items": [the ids it took]}``, read by ``merge``."""
 
 UNSCORED_FILE_PROBLEMS = {
     "unreadable": "result file is not readable JSON",
@@ -278,6 +284,22 @@ def write_outputs(benchmark: str, summary: dict[str, Any], out: Path) -> None:
     if benchmark == "bizgeneval":
         write_summary_csvs({"subsets": summary["subsets"]}, out)
     write_tables(benchmark, summary, out, csv_too=benchmark != "bizgeneval")
+
+
+def score_and_write(
+    benchmark: str, data: Path | None, results: Path, out: Path, alpha: float, only: set[str] | None = None
+) -> tuple[dict[str, Any], list[str]]:
+    """Score ``results`` (only the item ids in ``only``, when given), write ``scores.json`` and
+    the tables into ``out``.
+
+    Raises:
+        RubricError: the data (or TechImage ``results.json``) cannot be read.
+    """
+    summary, errors = SCORERS[benchmark](data, results, alpha, only)
+    out.mkdir(parents=True, exist_ok=True)
+    write_outputs(benchmark, summary, out)
+    (out / "scores.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False), encoding="utf-8")
+    return summary, errors
 
 
 def expected_result_name(benchmark: str, items: list[Item], item_id: str) -> str:

@@ -37,6 +37,7 @@ from PIL import Image
 
 from rewards.judges.vlm import PARAPHRASES, majority
 from rewards.models import devices
+from rewards.models.qwen_vl import fit_image, load_qwen2_5_vl
 from rewards.rubric import Check, Verdict, withheld
 
 logger = logging.getLogger(__name__)
@@ -45,50 +46,6 @@ QUESTION_SUFFIX = "Answer Yes or No."
 _MARKER = "\x00question\x00"
 YES_WORDS = ("Yes", " Yes")
 NO_WORDS = ("No", " No")
-
-
-def load_qwen2_5_vl(model_id: str, torch_dtype: str, device: str, tiny: bool) -> tuple[Any, Any]:
-    """Load a Qwen2.5-VL model (eval mode, on ``device``) and its processor (left padding).
-
-    Args:
-        model_id: a hub id or local folder, read with ``from_pretrained``; ignored when ``tiny``.
-        torch_dtype: weights dtype name, e.g. "bfloat16".
-        device: "cuda", "cuda:1", "cpu".
-        tiny: build a random-weight model in code instead (no hub, for tests).
-
-    Returns:
-        ``(model, processor)``: a ``Qwen2_5_VLForConditionalGeneration`` and its processor.
-
-    Raises:
-        RuntimeError: CUDA requested but unavailable. ValueError: unknown dtype name.
-    """
-    dev, dtype = devices.require_device(device, "local_vlm", "device=cpu"), devices.torch_dtype(torch_dtype)
-    if tiny:
-        from rewards.models.tiny_vlm import tiny_qwen2_5_vl
-
-        model, processor = tiny_qwen2_5_vl(seed=0)
-        model = model.to(dtype)
-    else:
-        from transformers import AutoProcessor, Qwen2_5_VLForConditionalGeneration
-
-        model = Qwen2_5_VLForConditionalGeneration.from_pretrained(model_id, dtype=dtype)
-        processor = AutoProcessor.from_pretrained(model_id)
-    if processor.chat_template is None:
-        raise ValueError(f"model {model_id!r}: its processor has no chat template; the judge needs one")
-    # Decoder-only: pad on the left so the last position of every row is its real last token.
-    processor.tokenizer.padding_side = "left"
-    return model.to(dev).eval(), processor
-
-
-def fit_image(image: Image.Image, max_side: int) -> Image.Image:
-    """Decode ``image`` to RGB and shrink it (bicubic, aspect kept) so its longer side is at
-    most ``max_side`` pixels. Raises whatever PIL raises for a corrupt or truncated image."""
-    image = image.convert("RGB")
-    scale = max_side / max(image.size)
-    if scale < 1:
-        size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
-        image = image.resize(size, Image.Resampling.BICUBIC)
-    return image
 
 
 def answer_token_ids(tokenizer: Any, words: Sequence[str]) -> list[int]:
@@ -357,7 +314,10 @@ class LocalVLMJudge:
             try:
                 fitted = fit_image(image, self.image_max_side)
             except Exception as e:
-                verdicts[i] = [withheld(c, self.name, f"image {i} unreadable: {type(e).__name__}: {e}") for c in cs]
+                verdicts[i] = [
+                    withheld(c, self.name, f"image {i} unreadable: {type(e).__name__}: {e}", call_failed=True)
+                    for c in cs
+                ]
                 continue
             rows += [(i, j, fitted) for j in range(len(cs))]
 
@@ -368,7 +328,7 @@ class LocalVLMJudge:
             for (i, j, _), p in zip(batch, self._p_yes_rows(batch, checks)):
                 check = checks[i][j]
                 verdicts[i][j] = (
-                    withheld(check, self.name, f"forward pass failed: {type(p).__name__}: {p}")
+                    withheld(check, self.name, f"forward pass failed: {type(p).__name__}: {p}", call_failed=True)
                     if isinstance(p, Exception)
                     else self._verdict(check, p)
                 )
@@ -386,14 +346,15 @@ class LocalVLMJudge:
                 prefix = self.prefill(image)
             except Exception as e:
                 verdicts[i] = [
-                    withheld(c, self.name, f"forward pass failed: {type(e).__name__}: {e}") for c in checks[i]
+                    withheld(c, self.name, f"forward pass failed: {type(e).__name__}: {e}", call_failed=True)
+                    for c in checks[i]
                 ]
                 continue
             for lo in range(0, len(checks[i]), self.batch_size):
                 chunk = checks[i][lo : lo + self.batch_size]
                 for j, c, p in zip(range(lo, lo + len(chunk)), chunk, self._score_rows(prefix, chunk)):
                     verdicts[i][j] = (
-                        withheld(c, self.name, f"forward pass failed: {type(p).__name__}: {p}")
+                        withheld(c, self.name, f"forward pass failed: {type(p).__name__}: {p}", call_failed=True)
                         if isinstance(p, Exception)
                         else self._verdict(c, p)
                     )

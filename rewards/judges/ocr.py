@@ -15,7 +15,7 @@ from PIL import Image
 from rewards.rubric import Check, TextExpectation, Verdict, withheld
 from rewards.text.grounding import decide_text
 from rewards.text.ocr_langs import tesseract_lang, unreadable
-from rewards.text.ocr_read import MAX_OCR_SIDE, OCRError, ocr_lines, split_columns  # noqa: F401  (re-exported)
+from rewards.text.ocr_read import OCRError, ocr_lines
 from rewards.text.question_compiler import Anchor, TextSpec
 from rewards.text.text_match import Line, Match, Word, find_matches
 
@@ -260,7 +260,7 @@ class OCRJudge:
                     cache[key] = e
             lines = cache[key]
             if isinstance(lines, OCRError):
-                out.append([withheld(c, self.name, f"OCR failed: {lines}") for c in image_checks])
+                out.append([withheld(c, self.name, f"OCR failed: {lines}", call_failed=True) for c in image_checks])
             else:
                 out.append([self._unreadable(c) or self.judge_lines(lines, image.size, c, image) for c in image_checks])
         return out

@@ -104,7 +104,10 @@ class Router:
                     row.append(tried[0])
                 else:
                     reason = "; ".join(f"{v.judge}: {v.reason}" for v in tried)
-                    row.append(Verdict(c.id, "withheld", tried[-1].judge, reason, tried[-1].evidence))
+                    failed = any(v.call_failed for v in tried)  # as the loop's former regex over the joined reasons
+                    row.append(
+                        Verdict(c.id, "withheld", tried[-1].judge, reason, tried[-1].evidence, call_failed=failed)
+                    )
             out.append(row)
         return out
 

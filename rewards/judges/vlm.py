@@ -414,7 +414,7 @@ class VLMJudge:
             text, _ = self._send(messages, self.max_tokens)
         except ChatError as e:
             logger.warning("%s: per-image request failed: %s", self.name, e)
-            return [withheld(c, self.name, f"request failed: {e}") for c in checks]
+            return [withheld(c, self.name, f"request failed: {e}", call_failed=True) for c in checks]
         return parse_per_image(text, checks, self.name)
 
     def _ask_per_check(self, url: str, prompt: str, check: Check, vote: int = 0) -> Verdict:
@@ -430,7 +430,7 @@ class VLMJudge:
             text, _ = self._send(messages, self.max_tokens)
         except ChatError as e:
             logger.warning("%s: request for check %s failed: %s", self.name, check.id, e)
-            return withheld(check, self.name, f"request failed: {e}")
+            return withheld(check, self.name, f"request failed: {e}", call_failed=True)
         return parse_per_check(text, check, self.name)
 
     def _ask_p_yes(self, url: str, prompt: str, check: Check, vote: int = 0) -> Verdict:
@@ -444,5 +444,5 @@ class VLMJudge:
             text, choice = self._send(messages, 1, logprobs=True, top_logprobs=self.top_logprobs)
         except ChatError as e:
             logger.warning("%s: request for check %s failed: %s", self.name, check.id, e)
-            return withheld(check, self.name, f"request failed: {e}")
+            return withheld(check, self.name, f"request failed: {e}", call_failed=True)
         return parse_p_yes(text, choice, check, self.name, self.threshold)

@@ -200,7 +200,8 @@ def test_a_component_error_that_is_not_ours_names_the_component(tmp_path, capsys
 
 
 def test_shard_seeds_items_by_their_index_in_the_data(tmp_path, monkeypatch, capsys):
-    from refine.loop import ItemError, RefineLoop
+    from refine.loop import RefineLoop
+    from rewards.common.items import ItemError
 
     data = write_data(tmp_path, example_rows(5))
     ids = [str(r["id"]) for r in example_rows(5)]
@@ -220,7 +221,8 @@ def test_shard_seeds_items_by_their_index_in_the_data(tmp_path, monkeypatch, cap
 
 
 def test_resume_may_add_a_verdict_cache_but_not_change_iterations(tmp_path, monkeypatch, capsys):
-    from refine.loop import ItemError, RefineLoop
+    from refine.loop import RefineLoop
+    from rewards.common.items import ItemError
 
     def fail(self, item, index, item_dir, on_iteration=lambda: None):
         raise ItemError(f"item {item.id}: not refined in this test")

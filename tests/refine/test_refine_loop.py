@@ -217,7 +217,13 @@ class FlakyJudge(ColourJudge):
         good = super().judge(images, prompts, checks)
         return [
             [
-                Verdict(v.check_id, "withheld", self.name, "request failed: http://x/v1: ConnectionError: refused")
+                Verdict(
+                    v.check_id,
+                    "withheld",
+                    self.name,
+                    "request failed: http://x/v1: ConnectionError: refused",
+                    call_failed=True,
+                )
                 if v.check_id in self.down
                 else Verdict(v.check_id, v.answer, self.name, v.reason)
                 for v in vs
@@ -262,11 +268,12 @@ def test_a_judge_outage_fails_the_item_over_the_threshold(tmp_path, white_png, d
 
 
 def test_call_error_reads_the_verdicts_own_judge_part_of_a_router_reason():
-    joined = Verdict("1", "withheld", "vlm:m", "ocr: expected text not read; vlm:m: request failed: HTTP 503")
-    assert call_error(joined) == "request failed: HTTP 503"
-    assert call_error(Verdict("1", "withheld", "ocr", "OCR failed: tesseract failed: not installed")).startswith(
-        "OCR failed"
+    joined = Verdict(
+        "1", "withheld", "vlm:m", "ocr: expected text not read; vlm:m: request failed: HTTP 503", call_failed=True
     )
+    assert call_error(joined) == "request failed: HTTP 503"
+    ocr_down = Verdict("1", "withheld", "ocr", "OCR failed: tesseract failed: not installed", call_failed=True)
+    assert call_error(ocr_down).startswith("OCR failed")
     assert call_error(Verdict("1", "withheld", "vlm:m", "ocr: request failed here; vlm:m: no yes/no answer")) is None
     assert call_error(Verdict("1", "no", "vlm:m", "request failed")) is None
 
@@ -340,3 +347,10 @@ def test_items_are_seeded_by_their_index_in_the_data_not_in_the_shard(tmp_path, 
         seeds[shard] = {it.id: editor.seeds[2 * k : 2 * k + 2] for k, it in enumerate(part)}
     assert seeds[None]["i3"] == [3008, 3009]
     assert seeds["1/2"] == {k: seeds[None][k] for k in ("i1", "i3")} == {"i1": [1008, 1009], "i3": [3008, 3009]}
+
+
+def test_a_failed_call_is_the_verdicts_field_written_only_when_set():
+    lookalike = Verdict("1", "withheld", "vlm:m", "request failed: the reason text alone decides nothing")
+    assert call_error(lookalike) is None and "call_failed" not in lookalike.to_dict()
+    failed = Verdict("1", "withheld", "vlm:m", "request failed: HTTP 503", call_failed=True)
+    assert failed.to_dict()["call_failed"] is True and Verdict.from_dict(failed.to_dict()) == failed
