@@ -94,7 +94,7 @@ def rapidocr_reader(scale: float = 1.0):
 
 def tesseract_reader(scale: float = 1.0):
     """A function image -> list[Line]: tesseract psm 3 at ``scale`` (not independent of the judge)."""
-    from rewards.judges.ocr import ocr_lines
+    from rewards.text.ocr_read import ocr_lines
 
     return lambda image: ocr_lines(image, psm=3, scale=scale)
 

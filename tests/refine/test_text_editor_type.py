@@ -18,8 +18,9 @@ from refine.editors.text.look_harder import candidate_regions, read_regions
 from refine.editors.text.type_match import installed_faces, match_type
 from refine.loop import RefineLoop
 from refine.writers.template import TemplateWriter
-from rewards.judges.ocr import OCRJudge, ocr_lines
+from rewards.judges.ocr import OCRJudge
 from rewards.rubric import Check, Criterion, Item, Rubric, TextExpectation
+from rewards.text.ocr_read import ocr_lines
 
 pytestmark = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
 FACES = {(f.family, f.bold, f.italic): f for f in installed_faces()}

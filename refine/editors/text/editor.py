@@ -72,8 +72,8 @@ from refine.editors.text.state import EditState, Rules
 from refine.editors.text.type_match import Face, installed_faces
 from refine.editors.text.work import collect_work, still_missing
 from refine.interfaces import Failure
-from rewards.judges.ocr import ocr_lines
 from rewards.rubric import TextExpectation
+from rewards.text.ocr_read import ocr_lines
 
 
 class TextEditor:
@@ -86,7 +86,7 @@ class TextEditor:
             rewritten in place; below it the string is looked for harder, then placed. At 0.6 the
             bundled example lost correct text ("encoder" rewritten to a missing "decoder",
             similarity 0.71); 0.75 still accepts one wrong character in a 4-character string.
-        lang, psm, scale, second_psm: tesseract settings (see ``rewards.judges.ocr.ocr_lines``).
+        lang, psm, scale, second_psm: tesseract settings (see ``rewards.text.ocr_read.ocr_lines``).
         case_sensitive, lenient, max_lines: matching rules (see ``rewards.text.text_match``); use the
             judge's values so that "already matches" means the same for both.
         max_chars: longest expected string (characters) the editor works on.
@@ -184,7 +184,7 @@ class TextEditor:
         ``seed`` are unused (the edit is deterministic). Failures without expectations are ignored.
 
         Raises:
-            rewards.judges.ocr.OCRError: tesseract failed on ``image``.
+            rewards.text.ocr_read.OCRError: tesseract failed on ``image``.
         """
         # 1. The image, and what the previous edit wrote when this is the image it returned.
         img = image.convert("RGB")

@@ -14,7 +14,7 @@ import numpy as np
 from PIL import Image
 from scipy import ndimage
 
-from rewards.judges.ocr import ocr_lines
+from rewards.text.ocr_read import ocr_lines
 from rewards.text.text_match import Line, Word
 
 MAX_REGIONS = 40
@@ -88,7 +88,7 @@ def read_regions(image: Image.Image, boxes, lang: str = "eng") -> list[Line]:
     """OCR lines read in ``boxes`` of ``image``, in page pixels (see the module docstring).
 
     Raises:
-        rewards.judges.ocr.OCRError: tesseract failed.
+        rewards.text.ocr_read.OCRError: tesseract failed.
     """
     arr = np.asarray(image.convert("RGB"))
     H, W = arr.shape[:2]
