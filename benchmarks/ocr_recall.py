@@ -14,9 +14,9 @@ centre inside the string's drawn box; words read that belong to no drawn string 
 too (misreads and junk). Printed per split: recall per kind, overall recall and
 The ``example`` split reads the bundled refine example's start images and counts the strings
 its manifest says were drawn (``rendered``; a wrapped string is found across lines; no boxes
-there, so anywhere on the page counts). Printed: seconds per image for both readers (wall clock, and CPU seconds of this process plus its
-tesseract subprocesses, which a busy shared machine does not inflate), and the ratios
-after / before. Tune on ``dev`` (seeds
+there, so anywhere on the page counts). Printed: seconds per image for both readers (wall clock,
+and CPU seconds of this process plus its tesseract subprocesses, which a busy shared machine does
+not inflate), and the ratios after / before. Tune on ``dev`` (seeds
 0..n-1); ``report`` (seeds 1000..1000+n-1) is only measured.
 """
 

@@ -39,9 +39,9 @@ Engine: RapidOCR (``pip install -e ".[verify]"``, PP-OCRv4 ONNX weights inside t
 different engine from the judge's tesseract, run without its text-direction classifier
 (``use_cls=False``: the pages are upright, and the classifier turned the white "decoder" on a
 small blue button of item 381 upside down, which the recogniser then read as "prr" at score
-0.28, under RapidOCR's 0.5 cut, so nothing; a 2x read alone did not help). Each image is read at every ``--scales`` factor
-(default 1 and 2, Lanczos upsampling; boxes mapped back) and a string counts as found when it is
-found in any of the reads, and as often as the read that holds it most often; start and best
+0.28, under RapidOCR's 0.5 cut, so nothing; a 2x read alone did not help). Each image is read at
+every ``--scales`` factor (default 1 and 2, Lanczos upsampling; boxes mapped back) and a string
+counts as found when it is found in any of the reads, and as often as the read that holds it most often; start and best
 images are read the same way, so broken and fixed are counted symmetrically. The 2x read gets
 the spaces right where the 1x read drops them ("At least once a week: Female totals 27%").
 With ``--engine tesseract`` it is tesseract psm 3, which is *not* independent of the judge.
@@ -238,7 +238,8 @@ def table(rows: dict[str, dict], total: dict) -> str:
 
     def fmt(name: str, r: dict, t: dict) -> str:
         cells = "".join(
-            f"{r[m]['fixed']:>4d}/{r[m]['errors']:<3d}{r[m]['broken']:>4d}/{r[m]['correct']:<3d}{r[m]['duplicated']:>5d} |"
+            f"{r[m]['fixed']:>4d}/{r[m]['errors']:<3d}{r[m]['broken']:>4d}/{r[m]['correct']:<3d}"
+            f"{r[m]['duplicated']:>5d} |"
             for m in MODES
         )
         px = "n/a" if r["outside_px"] is None else str(r["outside_px"])
@@ -320,7 +321,8 @@ def main(argv: list[str] | None = None) -> int:
     print(table(rows, total))
     t = total[mode]
     print(
-        f"[{args.engine}{', spaces ignored' if args.ignore_spaces else ''}] injected errors fixed: {t['fixed']}/{t['errors']}; "
+        f"[{args.engine}{', spaces ignored' if args.ignore_spaces else ''}] "
+        f"injected errors fixed: {t['fixed']}/{t['errors']}; "
         f"correct strings broken: {t['broken']}/{t['correct']}; duplicated strings: {t['duplicated']}; "
         f"pixels changed outside edit boxes: {total['outside_px']}"
     )

@@ -12,8 +12,8 @@ CATEGORIES = ("added", "rewritten", "left_alone")
 
 
 def category(action: str) -> str:
-    """ "added" for a placed string ("place", "place (in its empty badge)", ...), "rewritten" for a replaced one, else "left_alone" (skipped:
-    already on the page, no free space, over a bound)."""
+    """ "added" for a placed string ("place", "place (in its empty badge)", ...), "rewritten" for a
+    replaced one, else "left_alone" (skipped: already on the page, no free space, over a bound)."""
     if action == "place" or action.startswith("place ("):
         return "added"
     if action.startswith("replace"):

@@ -22,7 +22,7 @@ You are given an image, the prompt it was generated from, and the checks it fail
 For each criterion, write exactly one imperative instruction (for example "Change the title text to read \\"Q3 Revenue\\"") that makes all of that criterion's failed checks pass.
 Be concrete: name the element, where it is, and the exact text, number, colour or layout required. Quote required text exactly. Do not ask for changes beyond what the failed checks need; everything else must stay as it is.
 Reply with one JSON object and nothing else, one instruction per criterion in the order given:
-{"instructions": ["<instruction for criterion 1>", "<instruction for criterion 2>"]}"""
+{"instructions": ["<instruction for criterion 1>", "<instruction for criterion 2>"]}"""  # noqa: E501 (one line per paragraph, as sent)
 
 
 class WriterError(RuntimeError):

@@ -175,7 +175,10 @@ def main(argv: list[str]) -> int:
         results.append(
             {"a": label_a, "b": label_b, "n_boot": args.n_boot, "alpha": args.alpha, "seed": args.seed, "rows": rows}
         )
-        title = f"{label_b} - {label_a} (paired bootstrap, {100 * (1 - args.alpha):g}% CI, {args.n_boot} resamples; ~ = CI contains 0)"
+        title = (
+            f"{label_b} - {label_a} (paired bootstrap, {100 * (1 - args.alpha):g}% CI, "
+            f"{args.n_boot} resamples; ~ = CI contains 0)"
+        )
         table = markdown(HEADER, format_rows(rows))
         md.append(f"### {title}\n\n{table}")
         print(f"\n{title}\n{table}")

@@ -136,14 +136,18 @@ def _fmt(x, digits=3) -> str:
 
 def print_report(report: dict) -> None:
     """The per-judge, per-type table, then one ``kappa <value>`` line per judge."""
-    head = f"{'judge':<13} {'type':<9} {'n':>4} {'cover':>6} {'agree':>6} {'kappa':>6} {'k_dec':>6} {'f_yes':>5} {'f_no':>5} {'s/chk':>6}"
+    head = (
+        f"{'judge':<13} {'type':<9} {'n':>4} {'cover':>6} {'agree':>6} {'kappa':>6} {'k_dec':>6} "
+        f"{'f_yes':>5} {'f_no':>5} {'s/chk':>6}"
+    )
     print(f"fidelity set, split {report['split']}, {report['n_docs']} documents (withheld counted as a wrong answer)")
     print(head)
     for name, res in report["judges"].items():
         for t, m in [*res["by_type"].items(), ("ALL", res["all"])]:
             print(
-                f"{name:<13} {t:<9} {m['n']:>4} {_fmt(m['coverage'], 2):>6} {_fmt(m['agreement'], 2):>6} {_fmt(m['kappa']):>6} "
-                f"{_fmt(m['kappa_decided']):>6} {m['false_yes']:>5} {m['false_no']:>5} {_fmt(m['seconds_per_check'], 3):>6}"
+                f"{name:<13} {t:<9} {m['n']:>4} {_fmt(m['coverage'], 2):>6} {_fmt(m['agreement'], 2):>6} "
+                f"{_fmt(m['kappa']):>6} {_fmt(m['kappa_decided']):>6} {m['false_yes']:>5} {m['false_no']:>5} "
+                f"{_fmt(m['seconds_per_check'], 3):>6}"
             )
     for name, res in report["judges"].items():
         print(f"kappa {_fmt(res['all']['kappa'])} judge={name} split={report['split']}")
@@ -153,7 +157,8 @@ def markdown_table(report: dict, judge: str = "ocr", baseline: str = "ocr-keywor
     """The per-type table of ``judge`` as Markdown (the README's fidelity table), with the
     baseline judge's coverage and kappa in the last two columns."""
     lines = [
-        f"| type | n | coverage | agreement | kappa | k_dec | false yes | false no | s/check | {baseline}: coverage | kappa |",
+        f"| type | n | coverage | agreement | kappa | k_dec | false yes | false no | s/check "
+        f"| {baseline}: coverage | kappa |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     res, base = report["judges"][judge], report["judges"].get(baseline, {"by_type": {}, "all": None})

@@ -63,7 +63,8 @@ def warn_leakage(checkpoint: Path, items: Sequence[Item], data: Path, threshold:
     leaks = find_leaks(train, [(str(data), it) for it in items], threshold=threshold)
     for lk in leaks:
         print(
-            f"WARNING: LEAKAGE: benchmark item {lk.heldout_id} of {data} {'equals' if lk.exact else 'nearly duplicates'} "
+            f"WARNING: LEAKAGE: benchmark item {lk.heldout_id} of {data} "
+            f"{'equals' if lk.exact else 'nearly duplicates'} "
             f"training prompt {lk.train_id} of {checkpoint.parent} (score {lk.score:.0f}); its score is not held out",
             file=sys.stderr,
         )

@@ -65,8 +65,8 @@ class OCRJudge:
     that decided (``rewards.text.grounding``: read, region, anchor, box, count, arrangement, all),
     ``reread`` the strips read again before a "no" (``reread_strip``), the top-level
     ``ocr_text``/``box`` are those of the first string that failed (else the first), boxes
-    ``[x0, y0, x1, y1]`` in pixels and similarity in [0, 1] = rapidfuzz ``OSA.normalized_similarity`` of the normalised expected
-    string and the best-matching OCR text (1 - optimal string alignment distance / longer
+    ``[x0, y0, x1, y1]`` in pixels and similarity in [0, 1] = rapidfuzz ``OSA.normalized_similarity``
+    of the normalised expected string and the best-matching OCR text (1 - optimal string alignment distance / longer
     length; see ``rewards.text.text_match.Match``), rounded to 4 decimals; 0.0 when nothing matched.
     """
 

@@ -75,21 +75,21 @@ Rules:
 - For factual or numeric statements, use the visible content plus standard domain knowledge; answer false if they cannot be verified.
 
 Reply with one JSON object and nothing else. It has one key per statement number, from 1 to the last, each with a boolean result and a short reason citing the visible evidence:
-{{"1": {{"result": true, "reason": "..."}}, "2": {{"result": false, "reason": "..."}}}}"""
+{{"1": {{"result": true, "reason": "..."}}, "2": {{"result": false, "reason": "..."}}}}"""  # noqa: E501 (one line per paragraph, as sent)
 
 PER_IMAGE_USER = "Statements about the image ({n} in total, answer every one):\n\n{statements}"
 
 PER_CHECK_SYSTEM = """You are a hyper-conservative evaluator of a generated image. You are given the image, the description it was generated from, and one yes/no question about it.
 Answer "yes" only if every detail the question asks about is clearly visible and correct in the image. If anything is missing, wrong, illegible, partly hidden or uncertain, answer "no".
 Quoted text must match character for character.
-Reply with one JSON object and nothing else: {"answer": "yes" or "no", "reason": "<short visible evidence>"}"""
+Reply with one JSON object and nothing else: {"answer": "yes" or "no", "reason": "<short visible evidence>"}"""  # noqa: E501 (one line per paragraph, as sent)
 
 PER_CHECK_USER = "Description the image was generated from:\n{prompt}\n\nQuestion: {question}"
 
 P_YES_SYSTEM = """You are a hyper-conservative evaluator of a generated image. You are given the image, the description it was generated from, and one yes/no question about it.
 Answer Yes only if every detail the question asks about is clearly visible and correct in the image. If anything is missing, wrong, illegible, partly hidden or uncertain, answer No.
 Quoted text must match character for character.
-Reply with one word: Yes or No."""
+Reply with one word: Yes or No."""  # noqa: E501 (one line per paragraph, as sent)
 
 P_YES_USER = "Description the image was generated from:\n{prompt}\n\nQuestion: {question}\nAnswer Yes or No."
 

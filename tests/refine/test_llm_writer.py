@@ -29,7 +29,10 @@ def no(check, reason):
 
 
 def test_request_groups_failures_per_criterion_and_reply_is_parsed():
-    reply = '```json\n{"instructions": ["Change the top title to read \\"Q3 Revenue\\" in bold.", "Move the legend\\n to the bottom."]}\n```'
+    reply = (
+        '```json\n{"instructions": ["Change the top title to read \\"Q3 Revenue\\" in bold.", '
+        '"Move the legend\\n to the bottom."]}\n```'
+    )
     image = Image.new("RGB", (40, 30), (10, 120, 200))
     # failures arrive out of rubric order; the chart criterion passed
     failures = [no(LEGEND, "legend is on the right"), no(TITLE, 'read "Q3 Revenu"'), no(TITLE_BOLD, "")]

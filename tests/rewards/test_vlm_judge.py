@@ -30,7 +30,10 @@ def solid(color, size=(32, 24)):
 
 
 def test_per_image_request_carries_all_questions_and_the_image():
-    reply = 'Sure, here it is:\n```json\n{"1": {"result": true, "reason": "title reads Q3 Revenue"},\n "2": {"result": false, "reason": "four bars"}, "3": {"result": "True", "reason": "legend below"}}\n```'
+    reply = (
+        'Sure, here it is:\n```json\n{"1": {"result": true, "reason": "title reads Q3 Revenue"},\n '
+        '"2": {"result": false, "reason": "four bars"}, "3": {"result": "True", "reason": "legend below"}}\n```'
+    )
     with ChatServer(lambda seen, n: ok(reply)) as server:
         judge = VLMJudge(base_url=server.base_url, model="judge-m", **FAST)
         image = solid((200, 10, 30))
