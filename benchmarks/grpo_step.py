@@ -1,7 +1,7 @@
 """Seconds per GRPO step and peak memory: full trajectory vs timestep subset vs SDE window.
 
 One GRPO step = SDE rollout of G images (T steps, no grad) + the update of every minibatch by
-``training.grpo.update_minibatch`` (the trainer's own function: policy forward and backward on
+``training.update.update_minibatch`` (the trainer's own function: policy forward and backward on
 every trained step, plus the LoRA-disabled reference forward for the KL) + one AdamW step.
 Rewards are random (speed and memory do not depend on them). CFG, its scale, FLUX guidance and
 the LoRA target modules come from the model preset (``conf/model/<preset>.yaml``): SD3.5-M
@@ -39,9 +39,9 @@ from accelerate import Accelerator
 from omegaconf import OmegaConf
 from peft import LoraConfig
 
-from training.grpo import Minibatch, Policy, minibatch_plan, update_minibatch
 from training.rollout import FluxFamily, SD3Family, schedule_sigmas
 from training.timesteps import subset_steps
+from training.update import Minibatch, Policy, minibatch_plan, update_minibatch
 
 ROOT = Path(__file__).resolve().parent.parent
 REAL = {  # model -> (config file, family, text tokens, VAE scale factor)
@@ -188,7 +188,8 @@ def main() -> None:
         return
     model = args.model if args.scale == "real" else "tiny_sd3"
     print(
-        f"scale={args.scale} model={model} G={args.group_size} b={args.batch_size} T={args.steps} device={'cuda' if args.scale == 'real' else 'cpu'}"
+        f"scale={args.scale} model={model} G={args.group_size} b={args.batch_size} T={args.steps} "
+        f"device={'cuda' if args.scale == 'real' else 'cpu'}"
     )
     results = {}
     for key, (label, _) in MODES.items():  # a fresh process per mode: peak memory is that mode's alone
@@ -203,7 +204,8 @@ def main() -> None:
     print(f"{'mode':<24}{'s/step':>10}{'x full':>9}{mem:>30}{'x full':>9}")
     for name, r in results.items():
         print(
-            f"{name:<24}{r['s_per_step']:>10.3f}{r['s_per_step'] / base['s_per_step']:>9.2f}{r['peak_gib']:>30.3f}{r['peak_gib'] / base['peak_gib']:>9.2f}"
+            f"{name:<24}{r['s_per_step']:>10.3f}{r['s_per_step'] / base['s_per_step']:>9.2f}"
+            f"{r['peak_gib']:>30.3f}{r['peak_gib'] / base['peak_gib']:>9.2f}"
         )
 
 

@@ -56,6 +56,8 @@ def run_one(mode: str, seed: int, args: argparse.Namespace) -> dict:
     from rewards.models.tiny_pipelines import tiny_sd3_pipeline
     from rewards.toy_rewards import MeanRedness
     from training import grpo
+    from training import logs as run_logs
+    from training.config import GRPOConfig
     from training.data import make_dataset
 
     train_items, val_items = make_dataset(200, 0, val_fraction=0.05)
@@ -68,7 +70,7 @@ def run_one(mode: str, seed: int, args: argparse.Namespace) -> dict:
         def finish(self):
             pass
 
-    grpo._init_wandb = lambda *a: Recorder()
+    run_logs.init_wandb = lambda *a: Recorder()
     real_tqdm = grpo.tqdm
     grpo.tqdm = lambda *a, **k: real_tqdm(*a, **{**k, "disable": True})  # no progress bars from the parallel runs
     eval_seconds: list[float] = []
@@ -82,7 +84,7 @@ def run_one(mode: str, seed: int, args: argparse.Namespace) -> dict:
 
     grpo.evaluate = timed_evaluate
     with tempfile.TemporaryDirectory() as out:
-        cfg = grpo.GRPOConfig(
+        cfg = GRPOConfig(
             output_dir=out,
             run_name=f"{mode}_{seed}",
             seed=seed,
@@ -171,13 +173,18 @@ def main() -> None:
     gain = statistics.mean(final(r) for r in by_mode["full"]) - start
     threshold = start + args.fraction * gain
     print(
-        f"tiny SD3 16 px, redness reward, T={args.T}, {args.steps} GRPO steps, B=16 (2 prompts x G=8), seeds {args.seeds}, "
+        f"tiny SD3 16 px, redness reward, T={args.T}, {args.steps} GRPO steps, B=16 (2 prompts x G=8), "
+        f"seeds {args.seeds}, "
         f"eval every {args.eval_every} steps; wall {time.perf_counter() - t0:.0f} s with {args.workers} workers"
     )
     print(
-        f"step-0 eval reward {start:.4f}; full-trajectory final {start + gain:.4f}; threshold {threshold:.4f} ({args.fraction:.0%} of the gain)"
+        f"step-0 eval reward {start:.4f}; full-trajectory final {start + gain:.4f}; "
+        f"threshold {threshold:.4f} ({args.fraction:.0%} of the gain)"
     )
-    header = f"{'mode':<24}{'s/step':>8}{'steps to thr. med [min, max]':>32}{'x full':>8}{'s to thr. med [min, max]':>34}{'x full':>8}{'final reward med [min, max]':>36}"
+    header = (
+        f"{'mode':<24}{'s/step':>8}{'steps to thr. med [min, max]':>32}{'x full':>8}"
+        f"{'s to thr. med [min, max]':>34}{'x full':>8}{'final reward med [min, max]':>36}"
+    )
     print(header)
     base_steps = statistics.median(time_to(r, threshold)[0] for r in by_mode["full"])
     base_secs = statistics.median(time_to(r, threshold)[1] for r in by_mode["full"])
@@ -188,8 +195,9 @@ def main() -> None:
         per_step = statistics.mean(statistics.mean(r["seconds"][1:]) for r in rs)
         ratio = lambda v, b: "n/r" if v == float("inf") or b == float("inf") else f"{v / b:.2f}"  # noqa: E731
         print(
-            f"{MODES[m][0]:<24}{per_step:>8.2f}{spread(steps, '.0f'):>32}{ratio(statistics.median(steps), base_steps):>8}"
-            f"{spread(secs, '.1f'):>34}{ratio(statistics.median(secs), base_secs):>8}{spread([final(r) for r in rs], '.4f'):>36}"
+            f"{MODES[m][0]:<24}{per_step:>8.2f}{spread(steps, '.0f'):>32}"
+            f"{ratio(statistics.median(steps), base_steps):>8}{spread(secs, '.1f'):>34}"
+            f"{ratio(statistics.median(secs), base_secs):>8}{spread([final(r) for r in rs], '.4f'):>36}"
         )
 
 

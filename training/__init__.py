@@ -4,6 +4,19 @@ Follows Flow-GRPO (arXiv 2505.05470): SDE rollouts with per-step log-probs, grou
 advantages, a clipped-ratio policy loss and a closed-form KL to the LoRA-disabled reference.
 
 May import: ``rewards`` (never ``rewards.eval``) and ``training`` itself; never ``refine``.
+
+Modules, the math first, the recipe last (each imports only modules above it in this list):
+
+* ``sde``, ``grpo_math``, ``timesteps``: the SDE step and its log-prob; advantages, the
+  clipped loss, the KL, EMA; which denoising steps are SDE and trained.
+* ``checkpoint``, ``data``, ``rollout``: checkpoint files; the procedural prompts; pipeline
+  families and SDE rollouts.
+* ``config``: ``GRPOConfig`` and its checks (and the trainer's Hydra ConfigStore entry).
+* ``update``: the LoRA policy, minibatches and the update step.
+* ``state``: LoRA, optimizer, EMA, save and resume.
+* ``scoring``: named rewards, the reward check, evaluation, reward-hacking logs.
+* ``logs``: one record per step -> history.json and the W&B row.
+* ``grpo``: the Flow-GRPO recipe (``train``); ``cli``: ``rubricloop-train``.
 """
 
 import logging

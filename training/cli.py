@@ -18,9 +18,12 @@ import sys
 from pathlib import Path
 
 import hydra
-from hydra.errors import HydraException, MissingConfigException
+from hydra.errors import HydraException
 from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
+
+from rewards.common.one_line import error_line
+from training.config import check_setup, config_from_fields  # importing it stores the trainer defaults for Hydra
 
 BUNDLED_HELDOUT = "bundled"
 """``data.heldout`` entry naming the BizGenEval rows shipped in the package (``bundled_heldout``)."""
@@ -44,23 +47,20 @@ def run(cfg: DictConfig) -> dict:
     pipeline is loaded.
 
     Raises:
-        ValueError: an unknown trainer field, a bad config or reward (``check_setup``,
-            ``check_rewards``), a leak (``rewards.leakage.LeakageError``), a bad held-out file
-            (``rewards.rubric.RubricError``); one line each.
+        ValueError: an unknown or mistyped trainer field (``config_from_fields``), a bad config
+            or reward (``check_setup``, ``check_rewards``), a leak
+            (``rewards.leakage.LeakageError``), a bad held-out file (``rewards.rubric.RubricError``);
+            one line each.
         hydra.errors.InstantiationException: a reward or pipeline ``_target_`` fails to build.
     """
     # Imported here so that composition errors (see ``main``) come back without loading torch.
     from rewards.leakage import check_leakage
     from training.checkpoint import write_run_record
     from training.data import make_dataset
-    from training.grpo import GRPOConfig, NamedReward, check_rewards, check_setup, train
+    from training.grpo import train
+    from training.scoring import NamedReward, check_rewards
 
-    fields = OmegaConf.to_container(cfg.trainer, resolve=True)
-    unknown = sorted(set(fields) - set(GRPOConfig.__dataclass_fields__))
-    if unknown:
-        raise ValueError(f"trainer: unknown field(s) {unknown}; training.grpo.GRPOConfig has no such field")
-    check_field_types(fields, GRPOConfig())
-    trainer = GRPOConfig(**fields)
+    trainer = config_from_fields(OmegaConf.to_container(cfg.trainer, resolve=True))
     reward_fns = {name: instantiate(spec.fn) for name, spec in cfg.rewards.items()}
     weights = {name: spec.weight for name, spec in cfg.rewards.items()}
     bad = [
@@ -88,36 +88,6 @@ def run(cfg: DictConfig) -> dict:
     return train(trainer, pipe, reward_fns, weights, train_items, val_items, family_kwargs)
 
 
-def check_field_types(fields: dict, defaults) -> None:
-    """Each trainer field must have its default's type (an int is fine where a float is expected).
-
-    Raises:
-        ValueError: ``trainer.lr must be float, got 'abc'`` (every bad field, one line).
-    """
-    bad = []
-    for name, value in fields.items():
-        default = getattr(defaults, name)
-        want = (int, float) if isinstance(default, float) else type(default)
-        if not isinstance(value, want) or isinstance(value, bool) and not isinstance(default, bool):
-            bad.append(f"trainer.{name} must be {type(default).__name__}, got {value!r}")
-    if bad:
-        raise ValueError("; ".join(bad))
-
-
-def one_line(err: Exception) -> str:
-    """The error as one line: an unknown config-group option names the group and its choices;
-    other errors keep their message lines, plus the first line of a Hydra error's cause when
-    the message does not already quote it."""
-    if isinstance(err, MissingConfigException) and err.missing_cfg_file and err.options:
-        group, _, name = err.missing_cfg_file.rpartition("/")
-        return f"unknown {group} preset {name!r}; choose one of: {', '.join(err.options)}"
-    message = " ".join(line.strip() for line in str(err).splitlines() if line.strip())
-    cause = (
-        str(err.__cause__).strip().splitlines()[0].strip() if isinstance(err, HydraException) and err.__cause__ else ""
-    )
-    return f"{message} ({cause})" if cause and cause not in message else message
-
-
 _show_traceback = False
 """Set by ``main``: the user ran with HYDRA_FULL_ERROR=1 and gets tracebacks, not one line."""
 
@@ -126,7 +96,7 @@ def fail(err: Exception) -> None:
     """Exit 2 with ``rubricloop-train: <one line>`` on stderr (re-raise under ``_show_traceback``)."""
     if _show_traceback:
         raise err
-    print(f"rubricloop-train: {one_line(err)}", file=sys.stderr)
+    print(f"rubricloop-train: {error_line(err)}", file=sys.stderr)
     sys.exit(2)
 
 
@@ -134,23 +104,20 @@ def fail(err: Exception) -> None:
 def _main(cfg: DictConfig) -> None:
     # Handled here, not in ``main``: an exception leaving this function makes Hydra print its
     # own "Error executing job ..." line first. SystemExit passes through Hydra untouched.
+    run_dir = f"{cfg.trainer.output_dir}/{cfg.trainer.run_name}"
     try:
         history = run(cfg)
         from training.checkpoint import write_run_record
 
-        write_run_record(
-            f"{cfg.trainer.output_dir}/{cfg.trainer.run_name}", "history.json", json.dumps(history, default=float)
-        )
+        write_run_record(run_dir, "history.json", json.dumps(history, default=float))
     except (ValueError, HydraException) as e:
         fail(e)
     except KeyboardInterrupt:
         print(
-            f"rubricloop-train: interrupted; checkpoints so far are in {cfg.trainer.output_dir}/{cfg.trainer.run_name}/ "
-            "(continue with resume=true)",
+            f"rubricloop-train: interrupted; checkpoints so far are in {run_dir}/ (continue with resume=true)",
             file=sys.stderr,
         )
         sys.exit(130)
-    run_dir = f"{cfg.trainer.output_dir}/{cfg.trainer.run_name}"
     print(
         f"rubricloop-train: {len(history['step'])} GRPO steps done; eval reward {history['eval_reward']} "
         f"at steps {history['eval_step']}; checkpoints in {run_dir}/"

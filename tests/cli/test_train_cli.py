@@ -84,7 +84,8 @@ def only_reward(cls_name):
         (["trainer.num_steps=0"], "bad GRPO config: num_steps must be >= 1, got 0"),
         (
             ["trainer.batch_size=0", "trainer.save_every=0", "trainer.grad_accum=0"],
-            "bad GRPO config: batch_size must be >= 1, got 0; grad_accum must be >= 1, got 0; save_every must be >= 1, got 0",
+            "bad GRPO config: batch_size must be >= 1, got 0; grad_accum must be >= 1, got 0; "
+            "save_every must be >= 1, got 0",
         ),
         (["rewards.ocr.weight=abc"], "rewards.ocr.weight must be a number, got 'abc'"),
         (
@@ -93,7 +94,8 @@ def only_reward(cls_name):
         ),
         (
             ["data.n=10"],
-            "bad GRPO config: the validation split is empty (data.n * data.val_fraction rounds to 0): raise data.n or data.val_fraction",
+            "bad GRPO config: the validation split is empty (data.n * data.val_fraction rounds to 0): "
+            "raise data.n or data.val_fraction",
         ),
         (
             ["trainer.lora_rnak=4"],
@@ -170,7 +172,7 @@ def test_learning_task_preset_composes():
     from hydra import compose, initialize_config_module
 
     from rewards.toy_rewards import MeanRedness
-    from training.grpo import GRPOConfig
+    from training.config import GRPOConfig
 
     with initialize_config_module(config_module="conf", version_base="1.3"):
         cfg = compose("train", overrides=["+experiment=tiny_redness"])

@@ -23,9 +23,11 @@ transformers.logging.set_verbosity_error()
 from grpo_helpers import TRAIN, VAL, redness  # noqa: E402
 
 from rewards.models.tiny_pipelines import tiny_sd3_pipeline  # noqa: E402
-from training import grpo  # noqa: E402
+from training import grpo, logs, update  # noqa: E402
+from training import state as run_state  # noqa: E402
 from training.checkpoint import LORA_FILE, STATE_FILE, list_checkpoints  # noqa: E402
-from training.grpo import GRPOConfig, train  # noqa: E402
+from training.config import GRPOConfig, check_setup  # noqa: E402
+from training.grpo import train  # noqa: E402
 from training.rollout import family_for, sample, schedule_sigmas  # noqa: E402
 
 SD3_FAMILY = {"max_sequence_length": 16}
@@ -61,16 +63,17 @@ def run(cfg, pipe=None, reward=redness, family_kwargs=SD3_FAMILY):
     return train(cfg, pipe or tiny_sd3_pipeline(0), {"r": reward}, {"r": 1.0}, TRAIN, VAL, family_kwargs)
 
 
-def spy(monkeypatch, name):
-    """Wrap ``training.grpo.<name>``; returns the list of (args, kwargs, result) of every call."""
-    calls, real = [], getattr(grpo, name)
+def spy(monkeypatch, module, name):
+    """Wrap ``<module>.<name>`` (the name as the trainer module that calls it sees it); returns
+    the list of (args, kwargs, result) of every call."""
+    calls, real = [], getattr(module, name)
 
     def wrapper(*args, **kwargs):
         out = real(*args, **kwargs)
         calls.append((args, kwargs, out))
         return out
 
-    monkeypatch.setattr(grpo, name, wrapper)
+    monkeypatch.setattr(module, name, wrapper)
     return calls
 
 
@@ -85,7 +88,8 @@ def rollout_calls(calls):
 
 
 def load_preset(name: str):
-    """The Hydra model preset ``conf/model/<name>.yaml``: (pipeline, resolution, cfg, cfg_scale, family_kwargs, targets)."""
+    """The Hydra model preset ``conf/model/<name>.yaml``: (pipeline, resolution, cfg, cfg_scale,
+    family_kwargs, targets)."""
     with initialize_config_module(config_module="conf", version_base="1.3"):
         cfg = compose("train", overrides=[f"model={name}"])
     m = cfg.model
@@ -141,7 +145,7 @@ def test_rollout_log_probs_equal_a_gaussian_density(preset):
 @pytest.mark.parametrize("preset", ["tiny_sana", "tiny_qwen_image"])
 def test_one_grpo_step_first_update_ratio_one_kl_zero(preset, tmp_path, monkeypatch):
     pipe, res, cfg, cfg_scale, family_kwargs, targets = load_preset(preset)
-    losses, kls = spy(monkeypatch, "clipped_policy_loss"), spy(monkeypatch, "step_kl")
+    losses, kls = spy(monkeypatch, update, "clipped_policy_loss"), spy(monkeypatch, update, "step_kl")
     c = tiny_cfg(
         tmp_path,
         resolution=res,
@@ -169,7 +173,7 @@ def test_sde_window_is_drawn_per_sampling_batch_inside_its_range(window_range, s
     """Flow-GRPO-Fast: each sampling batch (here 2 per GRPO step) draws its own window start in
     [lo, hi - w] (default range [0, T // 2)); only the window is SDE and trained, each sample
     re-scored at its own batch's sigmas even after the minibatches are shuffled."""
-    samples, steps = spy(monkeypatch, "sample"), spy(monkeypatch, "sde_step")
+    samples, steps = spy(monkeypatch, update, "sample"), spy(monkeypatch, update, "sde_step")
     w = 1 if not window_range else 2
     run(tiny_cfg(tmp_path, num_steps=3, batch_size=4, sde_window=w, sde_window_range=window_range))
     rollouts = rollout_calls(samples)
@@ -193,7 +197,7 @@ def test_sde_window_is_drawn_per_sampling_batch_inside_its_range(window_range, s
 def test_mixgrpo_window_slides_with_the_grpo_step(tmp_path, monkeypatch):
     """MixGRPO: a window of 1 step starting at 0, moved by stride 1 every 2 GRPO steps, stopped
     at hi - w = 2 - 1 = 1 (default range [0, T - 2)): steps 0, 0, 1, 1, 1 over 5 GRPO steps."""
-    samples = spy(monkeypatch, "sample")
+    samples = spy(monkeypatch, update, "sample")
     run(tiny_cfg(tmp_path, num_steps=5, sde_window=1, window_schedule="mixgrpo", window_shift_every=2, window_stride=1))
     assert [args[4] for args, _, _ in rollout_calls(samples)] == [[0], [0], [1], [1], [1]]
 
@@ -226,9 +230,9 @@ def test_timestep_fraction_trains_the_first_steps(fraction, trained, tmp_path, m
     """All 4 steps are SDE; the first int(4 * fraction) are trained (Flow-GRPO train_sd3.py:
     0.6 -> 2, 0.99 -> 3: the last step is not), each with the rollout's own old log-probs."""
     samples, losses, steps = (
-        spy(monkeypatch, "sample"),
-        spy(monkeypatch, "clipped_policy_loss"),
-        spy(monkeypatch, "sde_step"),
+        spy(monkeypatch, update, "sample"),
+        spy(monkeypatch, update, "clipped_policy_loss"),
+        spy(monkeypatch, update, "sde_step"),
     )
     run(tiny_cfg(tmp_path, timestep_fraction=fraction))
     [(args, _, r)] = rollout_calls(samples)
@@ -259,8 +263,8 @@ def test_advantages_match_the_reference_tracker_and_minibatches_are_shuffled(adv
             seen.extend(values)
         return values
 
-    plans = spy(monkeypatch, "minibatch_plan")
-    losses = spy(monkeypatch, "clipped_policy_loss")
+    plans = spy(monkeypatch, grpo, "minibatch_plan")
+    losses = spy(monkeypatch, update, "clipped_policy_loss")
     run(tiny_cfg(tmp_path, adv_std=adv_std, batch_size=4, num_inner_epochs=2, train_sampling_steps=2), reward=reward)
     # float32 rewards (combine_rewards; the reference also takes .float()), then float64 like the tracker
     r = np.asarray(seen, dtype=np.float32).astype(np.float64).reshape(2, 4)  # (P, G)
@@ -282,7 +286,7 @@ def test_advantages_match_the_reference_tracker_and_minibatches_are_shuffled(adv
 @pytest.mark.parametrize("grad_accum, optimizer_steps", [(1, 2), (2, 1)])
 def test_grad_accum_sets_optimizer_steps(grad_accum, optimizer_steps, tmp_path, monkeypatch):
     """One GRPO step of 2 minibatches of 4: 2 optimizer steps, or 1 when the 2 accumulate."""
-    losses = spy(monkeypatch, "clipped_policy_loss")
+    losses = spy(monkeypatch, update, "clipped_policy_loss")
     run(tiny_cfg(tmp_path, batch_size=4, grad_accum=grad_accum, train_sampling_steps=2))
     assert len(losses) == 2 * 2  # minibatches x trained steps
     state = torch.load(list_checkpoints(tmp_path / "run")[-1] / STATE_FILE, weights_only=False)
@@ -294,10 +298,10 @@ def test_partial_accumulation_group_and_lr_schedule_length(tmp_path, monkeypatch
     """3 minibatches with grad_accum 2: the first two share an optimizer step (each loss / 2),
     the last is alone (/ 1, not / 2); the linear LR schedule counts ceil(3 / 2) = 2 updates per
     GRPO step, so after step 0 of 2 the LR is half the base (floor division gave 0)."""
-    calls = spy(monkeypatch, "update_minibatch")
+    calls = spy(monkeypatch, grpo, "update_minibatch")
     rows = []
     monkeypatch.setattr(
-        grpo, "_init_wandb", lambda *a: SimpleNamespace(log=lambda row, step: rows.append(row), finish=lambda: None)
+        logs, "init_wandb", lambda *a: SimpleNamespace(log=lambda row, step: rows.append(row), finish=lambda: None)
     )
     run(
         tiny_cfg(
@@ -329,9 +333,9 @@ def test_constant_groups_are_dropped_and_counted(tmp_path, monkeypatch):
         return [1 / 3 if int(p[-1]) % 2 == 0 else v for p, v in zip(prompts, redness(prompts, images))]
 
     monkeypatch.setattr(
-        grpo, "_init_wandb", lambda *a: SimpleNamespace(log=lambda row, step: rows.append(row), finish=lambda: None)
+        logs, "init_wandb", lambda *a: SimpleNamespace(log=lambda row, step: rows.append(row), finish=lambda: None)
     )
-    plans = spy(monkeypatch, "minibatch_plan")
+    plans = spy(monkeypatch, grpo, "minibatch_plan")
     run(tiny_cfg(tmp_path, num_steps=3), reward=reward)
     for step in range(3):
         prompts = drawn[2 * step : 2 * step + 2]
@@ -353,12 +357,12 @@ def test_wandb_mode_option(tmp_path, monkeypatch):
     monkeypatch.delenv("WANDB_MODE", raising=False)
     monkeypatch.delenv("WANDB_API_KEY", raising=False)
     acc = Accelerator(cpu=True)
-    assert grpo._init_wandb(tiny_cfg(tmp_path, wandb_mode="disabled"), acc, tmp_path) is None
+    assert logs.init_wandb(tiny_cfg(tmp_path, wandb_mode="disabled"), acc, tmp_path) is None
     for mode in ("offline", "auto"):
-        assert grpo._init_wandb(tiny_cfg(tmp_path, wandb_mode=mode), acc, tmp_path) == "run"
+        assert logs.init_wandb(tiny_cfg(tmp_path, wandb_mode=mode), acc, tmp_path) == "run"
     assert [kw["mode"] for kw in inits] == ["offline", "offline"] and inits[0]["dir"] == str(tmp_path)
     with pytest.raises(ValueError, match="wandb_mode must be"):
-        grpo.check_setup(tiny_cfg(tmp_path, wandb_mode="sometimes"), {"r": redness}, {"r": 1.0}, TRAIN)
+        check_setup(tiny_cfg(tmp_path, wandb_mode="sometimes"), {"r": redness}, {"r": 1.0}, TRAIN)
 
 
 # ---------------------------------------------------------------- EMA, save and resume
@@ -377,15 +381,15 @@ def test_ema_is_saved_and_resumed_exactly(tmp_path, monkeypatch):
 
     # Resume: the first rollout uses the saved live weights, the first EMA update starts from the saved EMA.
     emas, live_at_rollout, pipe = [], [], tiny_sd3_pipeline(0)
-    real_ema_update = grpo.ema_update
+    real_ema_update = run_state.ema_update
     monkeypatch.setattr(
-        grpo,
+        run_state,
         "ema_update",
         lambda ema, params, d: (emas.append([e.clone() for e in ema]), real_ema_update(ema, params, d)),
     )
-    real_sample = grpo.sample
+    real_sample = update.sample
     monkeypatch.setattr(
-        grpo,
+        update,
         "sample",
         lambda *a, **k: (live_at_rollout.append(lora_params(pipe.transformer)) if a[4] else None, real_sample(*a, **k))[
             1
@@ -427,7 +431,7 @@ def fresh_accelerate_state():
 
 
 def test_bf16_autocast_keeps_log_probs_fp32(tmp_path, monkeypatch, fresh_accelerate_state):
-    samples, losses = spy(monkeypatch, "sample"), spy(monkeypatch, "clipped_policy_loss")
+    samples, losses = spy(monkeypatch, update, "sample"), spy(monkeypatch, update, "clipped_policy_loss")
     pipe = tiny_sd3_pipeline(0)
     out_dtypes = []
     # accelerate casts the transformer's outputs back to fp32, so watch a layer inside it.

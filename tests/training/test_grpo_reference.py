@@ -19,12 +19,14 @@ from training.timesteps import draw_steps, fast_window_start, mixgrpo_window_sta
 
 
 def reference_std_dev_t(sigma, sigmas, noise_level):
-    """sd3_sde_with_logprob.py: sqrt(sigma / (1 - where(sigma == 1, sigma_max, sigma))) * noise_level, sigma_max = sigmas[1]."""
+    """sd3_sde_with_logprob.py: sqrt(sigma / (1 - where(sigma == 1, sigma_max, sigma))) * noise_level,
+    sigma_max = sigmas[1]."""
     return torch.sqrt(sigma / (1 - torch.where(sigma == 1, sigmas[1], sigma))) * noise_level
 
 
 def test_kl_equals_the_reference_formula():
-    """train_sd3.py: kl = ((mean - mean_ref) ** 2).mean(dim=(1, 2, 3), keepdim=True) / (2 * std_dev_t ** 2), then mean."""
+    """train_sd3.py: kl = ((mean - mean_ref) ** 2).mean(dim=(1, 2, 3), keepdim=True) / (2 * std_dev_t ** 2),
+    then mean."""
     g = torch.Generator().manual_seed(0)
     sigmas = torch.tensor([1.0, 0.9, 0.6, 0.3, 0.0])
     idx = torch.tensor([0, 2, 3])  # one sample per step, sigma == 1 included

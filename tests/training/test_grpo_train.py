@@ -23,11 +23,13 @@ from grpo_helpers import TRAIN, VAL, redness  # noqa: E402
 from rewards.models.tiny_pipelines import tiny_flux_pipeline, tiny_sd3_pipeline  # noqa: E402
 from rewards.reward_fns import RubricReward  # noqa: E402
 from rewards.rubric import Check, Item, Rubric, Verdict  # noqa: E402
-from training import grpo  # noqa: E402
+from training import logs, update  # noqa: E402
 from training.checkpoint import LORA_FILE, list_checkpoints  # noqa: E402
-from training.grpo import GRPOConfig, minibatch_plan, train  # noqa: E402
+from training.config import GRPOConfig  # noqa: E402
+from training.grpo import train  # noqa: E402
 from training.rollout import family_for, guided_velocity, sample, schedule_sigmas  # noqa: E402
 from training.sde import sde_step  # noqa: E402
+from training.update import minibatch_plan  # noqa: E402
 
 FAMILY = {"max_sequence_length": 16}
 
@@ -60,8 +62,8 @@ def tiny_cfg(tmp_path, **kw) -> GRPOConfig:
 def test_first_update_ratio_one_and_kl_zero(build, tmp_path, monkeypatch):
     """First inner update: ratio == 1 (old log-probs from the rollout) and KL == 0 (lora_B = 0)."""
     seen = []
-    real_loss = grpo.clipped_policy_loss
-    real_kl = grpo.step_kl
+    real_loss = update.clipped_policy_loss
+    real_kl = update.step_kl
 
     def spy_loss(log_prob, old_log_prob, advantages, clip_range):
         assert not old_log_prob.requires_grad and log_prob.requires_grad
@@ -75,8 +77,8 @@ def test_first_update_ratio_one_and_kl_zero(build, tmp_path, monkeypatch):
         seen.append(("std_t", (std_t.flatten(), form)))
         return out
 
-    monkeypatch.setattr(grpo, "clipped_policy_loss", spy_loss)
-    monkeypatch.setattr(grpo, "step_kl", spy_kl)
+    monkeypatch.setattr(update, "clipped_policy_loss", spy_loss)
+    monkeypatch.setattr(update, "step_kl", spy_kl)
     cfg = tiny_cfg(tmp_path, num_steps=1, beta=0.04, cfg=build is tiny_sd3_pipeline, cfg_scale=3.0)
     history = train(cfg, build(0), {"red": redness}, {"red": 1.0}, TRAIN, VAL, FAMILY)
     ratios = torch.stack([v for k, v in seen if k == "ratio"])
@@ -174,7 +176,7 @@ def test_resume_gives_the_same_next_step_loss_and_lora_loads(tmp_path):
     ],
 )
 def test_bad_configs_fail_at_start(tmp_path, change, reward, message, monkeypatch):
-    monkeypatch.setattr(grpo, "sample", lambda *a, **k: pytest.fail("sampling started"))
+    monkeypatch.setattr(update, "sample", lambda *a, **k: pytest.fail("sampling started"))
     with pytest.raises(ValueError, match=message):
         train(tiny_cfg(tmp_path, **change), tiny_sd3_pipeline(0), {"r": reward}, {"r": 1.0}, TRAIN, VAL, FAMILY)
 
@@ -254,7 +256,7 @@ def test_reward_hacking_guards_are_logged(tmp_path, monkeypatch):
             pass
 
     recorder = Recorder()
-    monkeypatch.setattr(grpo, "_init_wandb", lambda *a: recorder)
+    monkeypatch.setattr(logs, "init_wandb", lambda *a: recorder)
     cfg = tiny_cfg(tmp_path, num_steps=1, prompts_per_step=2, group_size=4, batch_size=4, num_eval_prompts=1)
     rubric = RubricReward(TagJudge())
     history = train(
@@ -419,7 +421,7 @@ def test_logs_approx_kl_kind_rewards_epoch_grid_and_final_ema_eval(tmp_path, mon
     ]
     kind_of = {it.prompt: it.meta["kind"] for it in train_items}
     diffs, calls = [], []
-    real_loss = grpo.clipped_policy_loss
+    real_loss = update.clipped_policy_loss
 
     def spy_loss(log_prob, old_log_prob, advantages, clip_range):
         diffs.append((log_prob.detach() - old_log_prob).double())
@@ -431,8 +433,8 @@ def test_logs_approx_kl_kind_rewards_epoch_grid_and_final_ema_eval(tmp_path, mon
         return values
 
     recorder = SimpleNamespace(rows={}, log=lambda row, step: recorder.rows.setdefault(step, row), finish=lambda: None)
-    monkeypatch.setattr(grpo, "clipped_policy_loss", spy_loss)
-    monkeypatch.setattr(grpo, "_init_wandb", lambda *a: recorder)
+    monkeypatch.setattr(update, "clipped_policy_loss", spy_loss)
+    monkeypatch.setattr(logs, "init_wandb", lambda *a: recorder)
     cfg = tiny_cfg(
         tmp_path,
         num_steps=3,

@@ -1,0 +1,319 @@
+"""The trainer's config: ``GRPOConfig`` (every knob, documented), its checks, and its Hydra entry.
+
+``conf/train.yaml`` takes the trainer's defaults from Hydra's ConfigStore (group ``trainer``,
+option ``grpo``, stored when this module is imported) and sets only the fields that follow the
+model preset or the top-level options. The entry holds the defaults as a plain mapping, not the
+dataclass: a typed node would make OmegaConf convert values (``trainer.run_name=7`` to "7",
+``trainer.cfg=1`` to true) and stop at the first bad one with its own message, where
+``config_from_fields`` names every bad field in one line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+from hydra.core.config_store import ConfigStore
+
+from rewards.common.wandb_mode import MODES
+
+
+@dataclass
+class GRPOConfig:
+    """Every knob of ``train``. Defaults follow Flow-GRPO's SD3.5 OCR config where one exists.
+
+    Checked against yifan123/flow_grpo (commit 74db6919, ``scripts/train_sd3.py``,
+    ``scripts/train_sd3_fast.py``, ``flow_grpo/diffusers_patch/sd3_sde_with_logprob.py``,
+    ``flow_grpo/stat_tracking.py``, ``config/grpo.py:general_ocr_sd3``, ``config/base.py``).
+    Matching the reference: the SDE step and its log-prob; the KL (``kl_form="flow_grpo"``,
+    denominator 2 std_t^2); float64 advantages with constant groups dropped; global std; the
+    first int(T * fraction) steps trained; the Flow-GRPO-Fast window drawn per sampling batch
+    in ``sde_window_range`` (first half by default); samples permuted each inner epoch; the loss
+    of each trained step divided by K * (minibatches accumulated); beta 0.04, clip_range 1e-4,
+    adv_clip 5, noise_level 0.7, lr 3e-4, weight_decay 1e-4, LoRA r 32 / alpha 64, T 10 / 40.
+
+    Remaining deviations from the reference:
+
+    * ``group_size`` 8 (reference 24) and ``prompts_per_step`` 4: the reference fills 48 groups
+      over 32 GPUs; set them to your hardware.
+    * ``ema_decay`` 0 (EMA off). The reference SD3 configs set ``train.ema = True`` with
+      ``EMAModuleWrapper(decay=0.9, update_step_interval=8)`` and a warm-up decay
+      min((1 + n) / (10 + n), 0.9) (``flow_grpo/ema.py``); ours, when on, is a plain EMA with a
+      constant decay after every optimizer step.
+    * Dropped groups are not padded back: the reference re-adds random zero-advantage samples
+      until the kept count divides ``num_batches_per_epoch`` (fixed tensor shapes); here a last
+      partial minibatch runs as it is, and every rank runs as many minibatches
+      (``minibatch_plan``).
+    * A group is zeroed when its rewards are all equal (max == min), not only when float64
+      arithmetic happens to make r - mean exactly 0; for G = 8 and rewards k/n (n <= 10) the
+      two agree.
+    * ``lr_scheduler``/``lr_warmup_steps``: the reference has a constant LR and no scheduler.
+    * Groups are the G consecutive samples of one prompt on one rank (the reference tracker
+      groups by prompt text after gathering, its sampler spreading a group over GPUs); the
+      gathered rewards still set the global std, and prompts of one step are distinct.
+    * The Flow-GRPO-Fast window is drawn per rollout chunk of ``batch_size`` images (whole
+      groups) from the rank's rollout generator; the reference draws it per pipeline call
+      from Python's ``random``.
+    * MixGRPO (``window_schedule="mixgrpo"``, Tencent-Hunyuan/MixGRPO
+      ``fastvideo/utils/grpo_states.py``, progressive strategy with overlap): the same windows
+      while they fit in [0, T - 2); there the reference keeps sliding, cutting the window at
+      T - 2 until it is empty, while ours stops once the window end reaches
+      ``sde_window_range[1]`` (default T - 2) and keeps ``sde_window`` steps.
+    """
+
+    run_name: str = "grpo"
+    """checkpoints go to <output_dir>/<run_name>/step_<n>/"""
+    output_dir: str = "checkpoints"
+    """folder holding one subfolder per run"""
+    seed: int = 0
+    """seeds python, numpy, torch, the rollout noise and the prompt order"""
+    num_steps: int = 1000
+    """GRPO steps (sample -> reward -> update)"""
+    prompts_per_step: int = 4
+    """P: prompts sampled per step on each rank"""
+    group_size: int = 8
+    """G: images per prompt (>= 2; 24 in Flow-GRPO)"""
+    batch_size: int = 8
+    """images per rollout chunk and per update minibatch"""
+    resolution: int = 512
+    """image height and width in pixels"""
+    train_sampling_steps: int = 10
+    """T: denoising steps of training rollouts (denoising reduction)"""
+    eval_sampling_steps: int = 40
+    """ODE steps of evaluation samples"""
+    noise_level: float = 0.7
+    """SDE noise level a"""
+    timestep_fraction: float = 0.99
+    """sde_window == 0: every step is SDE and the first int(T * fraction) steps are trained
+    (reference ``train.timestep_fraction``; 0.99 of T = 10 trains steps 0-8)"""
+    sde_window: int = 0
+    """> 0: SDE only inside a window of this many steps, ODE outside, only those trained
+    (Flow-GRPO-Fast ``sample.sde_window_size``; 3 in its SD3 fast configs)"""
+    sde_window_range: list[int] = field(default_factory=list)
+    """[lo, hi): the steps a window may cover; [] = [0, T // 2] for "fast" (reference
+    ``sde_window_range = (0, num_steps // 2)``), [0, T - 2] for MixGRPO (its ``max_timesteps``)"""
+    window_schedule: str = "fast"
+    """"fast": a uniform window start in [lo, hi - sde_window] per sampling batch
+    (Flow-GRPO-Fast); "mixgrpo": the start slides from lo by window_stride every
+    window_shift_every GRPO steps (MixGRPO progressive schedule)"""
+    window_shift_every: int = 25
+    """MixGRPO shift interval tau, in GRPO steps"""
+    window_stride: int = 1
+    """MixGRPO stride s, in denoising steps"""
+    cfg: bool = True
+    """classifier-free guidance (CFG): every rollout and update velocity is the guided
+    v_uncond + cfg_scale * (v_cond - v_uncond), the unconditional pass on ``negative_prompt``;
+    false for guidance-distilled models (FLUX.1-dev). Set by the model preset (``model.cfg``)"""
+    cfg_scale: float = 4.5
+    """CFG scale s"""
+    negative_prompt: str = ""
+    """the unconditional prompt for CFG"""
+    adv_std: str = "global"
+    """advantage std over the whole gathered batch ("global", reference ``sample.global_std =
+    True``) or over each prompt's group ("group")"""
+    adv_clip: float = 5.0
+    """advantages are clipped to +-adv_clip"""
+    clip_range: float = 1e-4
+    """PPO ratio clip eps"""
+    beta: float = 0.04
+    """weight of the KL to the LoRA-disabled reference (0 skips the reference pass)"""
+    kl_form: str = "flow_grpo"
+    """"flow_grpo": KL denominator 2 std_t^2 as in the reference, so its beta carries over;
+    "exact": 2 (std_t sqrt(-dt))^2, the true per-step Gaussian KL (1 / |dt| larger)"""
+    num_inner_epochs: int = 1
+    """update passes over each step's samples"""
+    lr: float = 3e-4
+    """AdamW learning rate"""
+    lr_scheduler: str = "constant"
+    """diffusers.optimization.get_scheduler name"""
+    lr_warmup_steps: int = 0
+    """LR warm-up, in optimizer steps"""
+    weight_decay: float = 1e-4
+    """AdamW weight decay"""
+    grad_accum: int = 1
+    """minibatches per optimizer step (a last, smaller group is averaged over its own count)"""
+    max_grad_norm: float = 1.0
+    """gradient clipping norm"""
+    lora_rank: int = 32
+    """LoRA rank r"""
+    lora_alpha: int = 64
+    """LoRA alpha"""
+    lora_target_modules: list[str] = field(default_factory=lambda: ["to_q", "to_k", "to_v", "to_out.0"])
+    """transformer modules that get a LoRA"""
+    ema_decay: float = 0.0
+    """> 0: keep an EMA of the LoRA weights, used for evaluation and checkpoints"""
+    gradient_checkpointing: bool = False
+    """recompute transformer activations in the backward pass"""
+    mixed_precision: str = "no"
+    """"no", "bf16" or "fp16" autocast (SDE and log-prob math always run in fp32)"""
+    log_images_every: int = 0
+    """> 0: log a grid of rollout samples every this many steps; 0: once per epoch (one pass over
+    the training prompts at prompts_per_step * world prompts per step)"""
+    eval_every: int = 10
+    """held-out evaluation every this many steps (and at the end)"""
+    eval_seed: int = 1234
+    """fixed noise seed of evaluation samples"""
+    num_eval_prompts: int = 8
+    """validation prompts per evaluation"""
+    save_every: int = 50
+    """checkpoint every this many steps (and at the end)"""
+    keep_last: int = 3
+    """checkpoints kept"""
+    resume: bool = False
+    """continue from the run's latest checkpoint"""
+    wandb_project: str = "rubricloop"
+    """W&B project"""
+    wandb_mode: str = "auto"
+    """"auto" (online when WANDB_API_KEY is set, else offline into the run folder), "online",
+    "offline" or "disabled" (the environment's WANDB_MODE=disabled also turns it off)"""
+
+
+ConfigStore.instance().store(group="trainer", name="grpo", node=asdict(GRPOConfig()))
+
+
+def check_field_types(fields: dict, defaults: GRPOConfig) -> None:
+    """Each trainer field must have its default's type (an int is fine where a float is expected).
+
+    Raises:
+        ValueError: ``trainer.lr must be float, got 'abc'`` (every bad field, one line).
+    """
+    bad = []
+    for name, value in fields.items():
+        default = getattr(defaults, name)
+        want = (int, float) if isinstance(default, float) else type(default)
+        if not isinstance(value, want) or isinstance(value, bool) and not isinstance(default, bool):
+            bad.append(f"trainer.{name} must be {type(default).__name__}, got {value!r}")
+    if bad:
+        raise ValueError("; ".join(bad))
+
+
+def config_from_fields(fields: dict) -> GRPOConfig:
+    """The ``GRPOConfig`` of the composed ``trainer`` node (a plain dict, interpolations resolved).
+
+    Raises:
+        ValueError: an unknown field, or a field of the wrong type (``check_field_types``); one line.
+    """
+    unknown = sorted(set(fields) - set(GRPOConfig.__dataclass_fields__))
+    if unknown:  # this line is the CLI's (tests/cli/test_train_cli.py); training.grpo imports the class too
+        raise ValueError(f"trainer: unknown field(s) {unknown}; training.grpo.GRPOConfig has no such field")
+    check_field_types(fields, GRPOConfig())
+    return GRPOConfig(**fields)
+
+
+def _number_problems(cfg: GRPOConfig) -> list[str]:
+    counts = (
+        "num_steps",
+        "prompts_per_step",
+        "batch_size",
+        "train_sampling_steps",
+        "eval_sampling_steps",
+        "num_inner_epochs",
+        "grad_accum",
+        "eval_every",
+        "save_every",
+        "keep_last",
+    )
+    problems = [f"{name} must be >= 1, got {getattr(cfg, name)}" for name in counts if getattr(cfg, name) < 1]
+    if cfg.num_eval_prompts < 0:
+        problems.append(f"num_eval_prompts must be >= 0, got {cfg.num_eval_prompts}")
+    return problems
+
+
+def _step_problems(cfg: GRPOConfig) -> list[str]:
+    """The group, the trained steps and the SDE window."""
+    from training.timesteps import window_range
+
+    problems = []
+    if cfg.group_size < 2:
+        problems.append(f"group_size must be >= 2 (GRPO compares images of one prompt), got {cfg.group_size}")
+    if cfg.sde_window < 0 or cfg.sde_window > cfg.train_sampling_steps:
+        problems.append(
+            f"sde_window must be in [0, train_sampling_steps={cfg.train_sampling_steps}], got {cfg.sde_window}"
+        )
+    if not 0 < cfg.timestep_fraction <= 1:
+        problems.append(f"timestep_fraction must be in (0, 1], got {cfg.timestep_fraction}")
+    elif (
+        cfg.sde_window == 0
+        and cfg.train_sampling_steps >= 1
+        and int(cfg.train_sampling_steps * cfg.timestep_fraction) < 1
+    ):
+        problems.append(
+            f"timestep_fraction={cfg.timestep_fraction} of train_sampling_steps={cfg.train_sampling_steps} "
+            "trains no step (int(T * fraction) = 0)"
+        )
+    if cfg.window_schedule not in ("fast", "mixgrpo"):
+        problems.append(f"window_schedule must be 'fast' or 'mixgrpo', got {cfg.window_schedule!r}")
+    elif cfg.sde_window > 0:
+        if cfg.sde_window_range and (
+            len(cfg.sde_window_range) != 2 or not all(isinstance(v, int) for v in cfg.sde_window_range)
+        ):
+            problems.append(f"sde_window_range must be [] or two integers [lo, hi], got {cfg.sde_window_range}")
+        else:
+            lo, hi = window_range(cfg.train_sampling_steps, cfg.sde_window_range, cfg.window_schedule)
+            if not 0 <= lo <= hi - cfg.sde_window or hi > cfg.train_sampling_steps:
+                problems.append(
+                    f"the window of sde_window={cfg.sde_window} steps must fit in sde_window_range [{lo}, {hi}) within "
+                    f"[0, train_sampling_steps={cfg.train_sampling_steps}]"
+                )
+    if cfg.window_shift_every < 1 or cfg.window_stride < 0:
+        problems.append(
+            "window_shift_every must be >= 1 and window_stride >= 0, "
+            f"got {cfg.window_shift_every} and {cfg.window_stride}"
+        )
+    return problems
+
+
+def _choice_problems(cfg: GRPOConfig) -> list[str]:
+    from training.grpo_math import KL_FORMS
+
+    problems = []
+    if cfg.kl_form not in KL_FORMS:
+        problems.append(f"kl_form must be one of {list(KL_FORMS)}, got {cfg.kl_form!r}")
+    if cfg.wandb_mode not in MODES:
+        problems.append(f"wandb_mode must be 'auto', 'online', 'offline' or 'disabled', got {cfg.wandb_mode!r}")
+    if cfg.adv_std not in ("group", "global"):
+        problems.append(f"adv_std must be 'group' or 'global', got {cfg.adv_std!r}")
+    if cfg.mixed_precision not in ("no", "bf16", "fp16"):
+        problems.append(f"mixed_precision must be 'no', 'bf16' or 'fp16', got {cfg.mixed_precision!r}")
+    return problems
+
+
+def check_setup(
+    cfg: GRPOConfig, reward_fns: dict, weights: dict, train_items: Sequence, val_items: Sequence | None = None
+) -> None:
+    """Fail at start, with one line, on a config the loop cannot run (``val_items`` is checked
+    when given). Raises ValueError naming every problem, in a fixed order.
+
+    The torch-side helpers (``window_range``, ``KL_FORMS``, ``list_checkpoints``) are imported
+    inside the checks: ``training.cli`` imports this module before Hydra composes, and a
+    composition error should come back without loading torch.
+    """
+    from training.checkpoint import list_checkpoints
+
+    problems = _number_problems(cfg)
+    if not cfg.resume and list_checkpoints(Path(cfg.output_dir) / cfg.run_name):
+        problems.append(
+            f"{Path(cfg.output_dir) / cfg.run_name} already holds checkpoints: continue it with resume=true, "
+            "or start a new run with another trainer.run_name"
+        )
+    if val_items is not None and not val_items and cfg.num_eval_prompts > 0:
+        problems.append(
+            "the validation split is empty (data.n * data.val_fraction rounds to 0): raise data.n or data.val_fraction"
+        )
+    problems += _step_problems(cfg) + _choice_problems(cfg)
+    if cfg.batch_size >= 1 and (cfg.prompts_per_step * cfg.group_size) % cfg.batch_size:
+        problems.append(
+            f"prompts_per_step * group_size = {cfg.prompts_per_step * cfg.group_size} "
+            f"must be divisible by batch_size={cfg.batch_size}"
+        )
+    if cfg.log_images_every < 0:
+        problems.append(f"log_images_every must be >= 0 (0: once per epoch), got {cfg.log_images_every}")
+    if not reward_fns:
+        problems.append("no reward function configured")
+    if set(reward_fns) != set(weights):
+        problems.append(f"reward weights {sorted(weights)} do not match reward functions {sorted(reward_fns)}")
+    if len(train_items) < cfg.prompts_per_step:
+        problems.append(f"{len(train_items)} training prompts < prompts_per_step={cfg.prompts_per_step}")
+    if problems:
+        raise ValueError("bad GRPO config: " + "; ".join(problems))

@@ -1,0 +1,225 @@
+"""The run's state: the LoRA on the frozen transformer, the optimizer and LR schedule, the EMA
+of the LoRA weights, the loop's generators; the optimizer step; checkpoint save and resume.
+
+Checkpoints (``training.checkpoint``) hold the diffusers-format LoRA (the EMA one when kept) and
+``training_state.pt``: optimizer, LR schedule, every rank's RNG states, and with EMA both the
+EMA and the live LoRA weights.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import torch
+from accelerate import Accelerator
+from accelerate.utils import DistributedType, gather_object
+from diffusers.optimization import get_scheduler
+from peft import LoraConfig
+from peft.utils import get_peft_model_state_dict
+
+from training.checkpoint import list_checkpoints, load_checkpoint, restore_rng_states, rng_states, save_checkpoint
+from training.config import GRPOConfig
+from training.grpo_math import ema_update
+from training.timesteps import num_trained_steps
+
+
+def _swap(params: list[torch.Tensor], values: list[torch.Tensor]) -> None:
+    with torch.no_grad():
+        for p, v in zip(params, values, strict=True):
+            tmp = p.detach().clone()
+            p.copy_(v)
+            v.copy_(tmp)
+
+
+@contextmanager
+def ema_weights(params: list[torch.Tensor], ema: list[torch.Tensor] | None):
+    """The EMA weights swapped into ``params`` (the live LoRA) for the body; nothing when ``ema`` is None."""
+    if ema is None:
+        yield
+        return
+    _swap(params, ema)
+    try:
+        yield
+    finally:
+        _swap(params, ema)
+
+
+@dataclass
+class RunState:
+    """What a checkpoint saves and a resume restores, besides the step counter."""
+
+    accelerator: Accelerator
+    model: Any
+    """the accelerate-prepared transformer"""
+    transformer: Any
+    """the unwrapped transformer carrying the LoRA adapter"""
+    pipeline_class: type
+    """its ``save_lora_weights`` writes the diffusers-format LoRA"""
+    optimizer: Any
+    lr_scheduler: Any
+    lora_params: list[torch.Tensor]
+    """the live (trained) LoRA weights"""
+    ema: list[torch.Tensor] | None
+    """EMA of ``lora_params`` (None: no EMA)"""
+    rollout_gen: torch.Generator
+    prompt_rng: random.Random
+    run_dir: Path
+
+
+def add_lora(pipe, cfg: GRPOConfig, device) -> tuple[Any, list[torch.Tensor]]:
+    """Freeze the pipeline on ``device`` and give its transformer a gaussian-init LoRA (policy ==
+    reference at step 0: peft's gaussian init zeroes lora_B). Returns the transformer and the
+    LoRA weights (fp32, in ``transformer.parameters()`` order)."""
+    pipe.to(device)
+    for module in pipe.components.values():
+        if isinstance(module, torch.nn.Module):
+            module.requires_grad_(False)
+    transformer = pipe.transformer
+    transformer.add_adapter(
+        LoraConfig(
+            r=cfg.lora_rank,
+            lora_alpha=cfg.lora_alpha,
+            init_lora_weights="gaussian",
+            target_modules=list(cfg.lora_target_modules),
+        )
+    )
+    lora_params = [p for p in transformer.parameters() if p.requires_grad]
+    for p in lora_params:
+        p.data = p.data.float()  # trainable weights in fp32 even when the base is bf16
+    if cfg.gradient_checkpointing:
+        transformer.enable_gradient_checkpointing()
+    return transformer, lora_params
+
+
+def _check_distributed(cfg: GRPOConfig, accelerator: Accelerator) -> None:
+    """Raise ValueError on EMA under FSDP, or a DeepSpeed gradient_accumulation_steps that does not
+    equal the backward passes per optimizer step."""
+    if cfg.ema_decay > 0 and accelerator.distributed_type == DistributedType.FSDP:
+        raise ValueError(
+            "ema_decay > 0 is not supported under FSDP (the EMA would hold sharded LoRA weights); set ema_decay=0"
+        )
+    if accelerator.distributed_type == DistributedType.DEEPSPEED:
+        # The DeepSpeed engine steps the optimizer itself, every gradient_accumulation_steps backward
+        # passes; the loop makes one backward pass per trained step per minibatch.
+        trained = num_trained_steps(cfg.train_sampling_steps, cfg.sde_window, cfg.timestep_fraction)
+        want = trained * cfg.grad_accum
+        have = accelerator.state.deepspeed_plugin.deepspeed_config.get("gradient_accumulation_steps")
+        if have != want:
+            raise ValueError(
+                f"DeepSpeed: set gradient_accumulation_steps: {want} in the accelerate config "
+                f"({trained} trained steps x grad_accum {cfg.grad_accum} backward passes per optimizer step), "
+                f"not {have}"
+            )
+
+
+def setup_run(
+    cfg: GRPOConfig, accelerator: Accelerator, pipe, transformer, lora_params: list[torch.Tensor]
+) -> tuple[RunState, int]:
+    """Optimizer, LR schedule, accelerate wrapping, EMA and the loop's generators, restored from
+    the run's latest checkpoint when ``cfg.resume``. Returns the state and the first step to run.
+
+    Raises:
+        ValueError: EMA under FSDP (the LoRA is sharded there), resuming with EMA from a
+            checkpoint that has none, or a DeepSpeed gradient_accumulation_steps that does not
+            equal the backward passes per optimizer step.
+    """
+    _check_distributed(cfg, accelerator)
+    rank = accelerator.process_index
+    optimizer = torch.optim.AdamW(lora_params, lr=cfg.lr, weight_decay=cfg.weight_decay)
+    n_minibatches = math.ceil(cfg.prompts_per_step * cfg.group_size / cfg.batch_size)
+    updates_per_step = cfg.num_inner_epochs * math.ceil(n_minibatches / cfg.grad_accum)  # at most: groups get dropped
+    lr_scheduler = get_scheduler(
+        cfg.lr_scheduler,
+        optimizer,
+        num_warmup_steps=cfg.lr_warmup_steps,
+        num_training_steps=cfg.num_steps * updates_per_step,
+    )
+    run_dir = Path(cfg.output_dir) / cfg.run_name
+    checkpoints = list_checkpoints(run_dir) if cfg.resume else []
+    if cfg.resume and not checkpoints and accelerator.is_main_process:
+        print(f"resume=true but {run_dir} holds no checkpoint: starting at step 0", file=sys.stderr)
+    saved = load_checkpoint(checkpoints[-1], transformer) if checkpoints else None  # before prepare: FSDP shards it
+    if saved is not None and cfg.ema_decay > 0:
+        if "ema" not in saved:
+            raise ValueError(f"checkpoint {checkpoints[-1]}: no EMA weights to resume with ema_decay={cfg.ema_decay}")
+        with torch.no_grad():  # the saved LoRA is the EMA one; put the live weights back
+            for p, live in zip(lora_params, saved["live_lora"], strict=True):
+                p.copy_(live)
+    model, optimizer = accelerator.prepare(transformer, optimizer)
+    ema = [p.detach().clone() for p in lora_params] if cfg.ema_decay > 0 else None
+    run = RunState(
+        accelerator,
+        model,
+        transformer,
+        type(pipe),
+        optimizer,
+        lr_scheduler,
+        lora_params,
+        ema,
+        rollout_gen=torch.Generator().manual_seed(cfg.seed * 1000 + rank),
+        prompt_rng=random.Random(cfg.seed),
+        run_dir=run_dir,
+    )  # prompt_rng identical on all ranks: ranks split one draw
+    if saved is None:
+        return run, 0
+    optimizer.load_state_dict(saved["optimizer"])
+    lr_scheduler.load_state_dict(saved["lr_scheduler"])
+    restore_rng_states(saved["rng"][rank], run.rollout_gen, run.prompt_rng)
+    if ema is not None:
+        with torch.no_grad():
+            for e, saved_ema in zip(ema, saved["ema"], strict=True):
+                e.copy_(saved_ema)
+    return run, saved["step"]
+
+
+def optimizer_step(run: RunState, max_grad_norm: float, ema_decay: float) -> float:
+    """Clip, step the optimizer and LR schedule, zero the grads, update the EMA; returns the grad
+    norm before clipping (NaN under DeepSpeed, whose engine clips and does not report it here)."""
+    norm = run.accelerator.clip_grad_norm_(run.lora_params, max_grad_norm)
+    run.optimizer.step()
+    run.lr_scheduler.step()
+    run.optimizer.zero_grad()
+    if run.ema is not None:
+        ema_update(run.ema, run.lora_params, ema_decay)
+    return math.nan if norm is None else float(norm)
+
+
+def lora_state_dict(accelerator: Accelerator, model) -> dict[str, torch.Tensor] | None:
+    """The full LoRA state dict (peft keys, ``get_peft_model_state_dict``) on the main process, None elsewhere.
+
+    Call it on every rank. Under FSDP the weights are sharded, so ``accelerator.get_state_dict``
+    gathers the full state dict (a collective); elsewhere every rank holds full weights and the
+    unwrapped transformer is read directly (get_state_dict would copy the whole frozen base).
+
+    Returns:
+        float32 CPU copies (the parameters' own tensors would follow a later EMA swap back).
+    """
+    transformer = accelerator.unwrap_model(model)
+    full = accelerator.get_state_dict(model) if accelerator.distributed_type == DistributedType.FSDP else None
+    if not accelerator.is_main_process:
+        return None
+    lora = get_peft_model_state_dict(transformer, state_dict=full)
+    return {k: v.detach().to("cpu", torch.float32, copy=True) for k, v in lora.items()}
+
+
+def save_run(run: RunState, step: int, keep_last: int) -> None:
+    """Checkpoint ``step`` (the LoRA in diffusers format is the EMA one when kept). Call on
+    every rank: RNG states and FSDP weights are gathered; the main process writes."""
+    rng = [rng_states(run.rollout_gen, run.prompt_rng)]
+    if run.accelerator.num_processes > 1:
+        rng = gather_object(rng)  # one entry per rank
+    with ema_weights(run.lora_params, run.ema):
+        lora = lora_state_dict(run.accelerator, run.model)
+    if not run.accelerator.is_main_process:
+        return
+    state = {"optimizer": run.optimizer.state_dict(), "lr_scheduler": run.lr_scheduler.state_dict(), "rng": rng}
+    if run.ema is not None:
+        state["ema"] = [e.detach().clone() for e in run.ema]
+        state["live_lora"] = [p.detach().clone() for p in run.lora_params]
+    save_checkpoint(run.run_dir, step, run.pipeline_class, run.transformer, state, keep_last, lora_layers=lora)
