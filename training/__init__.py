@@ -4,6 +4,8 @@ Follows Flow-GRPO (arXiv 2505.05470): SDE rollouts with per-step log-probs, grou
 advantages, a clipped-ratio policy loss and a closed-form KL to the LoRA-disabled reference.
 
 May import: ``rewards`` (never ``rewards.eval``) and ``training`` itself; never ``refine``.
+One data file of refine's is read, no code: the bundled example's BizGenEval rows (package
+data of ``refine.example``) are the leakage guard's default held-out set (``data.heldout=[bundled]``).
 
 Modules, the math first, the recipe last (each imports only modules above it in this list):
 

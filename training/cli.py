@@ -23,6 +23,7 @@ from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
 
 from rewards.common.one_line import error_line
+from rewards.common.task import run_console_script, task_wrapper
 from training.config import check_setup, config_from_fields  # importing it stores the trainer defaults for Hydra
 
 BUNDLED_HELDOUT = "bundled"
@@ -92,16 +93,18 @@ _show_traceback = False
 """Set by ``main``: the user ran with HYDRA_FULL_ERROR=1 and gets tracebacks, not one line."""
 
 
-def fail(err: Exception) -> None:
-    """Exit 2 with ``rubricloop-train: <one line>`` on stderr (re-raise under ``_show_traceback``)."""
+def fail(err: Exception) -> int:
+    """Print ``rubricloop-train: <one line>`` on stderr and return the exit status 2 (re-raise
+    under ``_show_traceback``)."""
     if _show_traceback:
         raise err
     print(f"rubricloop-train: {error_line(err)}", file=sys.stderr)
-    sys.exit(2)
+    return 2
 
 
 @hydra.main(version_base="1.3", config_path="pkg://conf", config_name="train")
-def _main(cfg: DictConfig) -> None:
+@task_wrapper
+def _main(cfg: DictConfig) -> int:
     # Handled here, not in ``main``: an exception leaving this function makes Hydra print its
     # own "Error executing job ..." line first. SystemExit passes through Hydra untouched.
     run_dir = f"{cfg.trainer.output_dir}/{cfg.trainer.run_name}"
@@ -111,17 +114,18 @@ def _main(cfg: DictConfig) -> None:
 
         write_run_record(run_dir, "history.json", json.dumps(history, default=float))
     except (ValueError, HydraException) as e:
-        fail(e)
+        return fail(e)
     except KeyboardInterrupt:
         print(
             f"rubricloop-train: interrupted; checkpoints so far are in {run_dir}/ (continue with resume=true)",
             file=sys.stderr,
         )
-        sys.exit(130)
+        return 130
     print(
         f"rubricloop-train: {len(history['step'])} GRPO steps done; eval reward {history['eval_reward']} "
         f"at steps {history['eval_step']}; checkpoints in {run_dir}/"
     )
+    return 0
 
 
 def main() -> None:
@@ -132,9 +136,9 @@ def main() -> None:
     _show_traceback = os.environ.get("HYDRA_FULL_ERROR") == "1"
     os.environ["HYDRA_FULL_ERROR"] = "1"
     try:
-        _main()
+        run_console_script(_main)  # no config_name: composition errors get train's own line below
     except HydraException as e:
-        fail(e)
+        raise SystemExit(fail(e)) from None
 
 
 if __name__ == "__main__":
