@@ -1,4 +1,4 @@
-"""A seeded generator of malformed rubric rows, result files and images, for tests/test_fuzz_rows.py.
+"""A seeded generator of malformed rubric rows, result files and images, for tests/cli/test_fuzz_rows.py.
 
 Every case starts from a valid row of one of the three formats (RubricLoop, BizGenEval, GenExam)
 and gets zero to two mutations: a field set to a value of the wrong type, a huge, empty or odd-

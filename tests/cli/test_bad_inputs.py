@@ -27,6 +27,7 @@ def refine(*args, env=ENV, cwd=None, timeout=300):
     )
 
 
+@pytest.mark.slow
 def test_every_image_mode_keeps_its_text(tmp_path):
     """16-bit, transparent, palette, bilevel, CMYK... pages all read 'Q3 Revenue'; a float
     image with no known range fails alone in one line."""
@@ -76,6 +77,7 @@ def test_every_image_mode_keeps_its_text(tmp_path):
     assert summary["n_finished"] == len(ids) and summary["n_failed"] == 1 and summary["complete"] is True
 
 
+@pytest.mark.slow
 def test_invalid_utf8_and_empty_question_fail_alone(tmp_path):
     good = good_rows(tmp_path, 2)
     empty_q = text_row("blank-q", "images/ok0.png", "Q3 Revenue", extra_checks=[{"id": "style", "question": "   "}])
@@ -95,6 +97,7 @@ def test_invalid_utf8_and_empty_question_fail_alone(tmp_path):
     assert summary["n_finished"] == 2 and summary["n_failed"] == 2
 
 
+@pytest.mark.slow
 def test_out_that_is_a_file_is_refused_and_nothing_is_left(tmp_path):
     target = tmp_path / "results.txt"
     target.write_text("keep me")
@@ -120,6 +123,7 @@ def _read_only_mount(tmp_path, script):
     return ro, proc
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("unshare") is None, reason="needs unshare (util-linux)")
 @pytest.mark.parametrize("folder", ["new/deeper", "existing"])
 def test_out_on_a_read_only_file_system_is_refused(tmp_path, folder):
@@ -135,6 +139,7 @@ def closed_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.mark.slow
 def test_dead_vlm_judge_is_an_outage_not_an_answer(tmp_path):
     port = closed_port()
     rows = good_rows(tmp_path, 2)
@@ -186,6 +191,7 @@ def test_dead_vlm_judge_is_an_outage_not_an_answer(tmp_path):
         assert answers(out, item_id) == ["yes"] and (out / item_id / "result.json").exists()
 
 
+@pytest.mark.slow
 def test_finished_folder_rerun_is_a_no_op_without_a_new_wandb_run_and_with_a_log(tmp_path):
     data = write_rows(tmp_path, good_rows(tmp_path, 1))
     out = tmp_path / "out"
@@ -213,6 +219,7 @@ exec "$REAL_TESSERACT" "$@"
 """
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("tesseract") is None, reason="needs tesseract")
 def test_second_live_run_is_refused_and_a_killed_run_resumes(tmp_path):
     """A run holds <out>/.lock: a second one exits 2 in one line. SIGKILL releases the OS lock
@@ -285,6 +292,7 @@ def test_license_is_an_spdx_expression():
     assert any(r.replace(" ", "").startswith("setuptools>=77") for r in meta["build-system"]["requires"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "make, reason",
     [
@@ -300,6 +308,7 @@ def test_unreadable_data_is_an_option_error(tmp_path, make, reason):
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow
 def test_data_without_rows_is_an_option_error(tmp_path):
     data = write_rows(tmp_path, ["", "   "])
     proc = refine(f"data={data}", f"out={tmp_path / 'out'}", cwd=tmp_path)
@@ -307,6 +316,7 @@ def test_data_without_rows_is_an_option_error(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow
 def test_a_row_without_questions_is_refused_and_the_others_refined(tmp_path):
     # An empty rubric would pass every check vacuously and count 1.0 into the run's mean.
     rows = good_rows(tmp_path, 1)

@@ -75,6 +75,7 @@ def test_rerender_is_deterministic(tmp_path):
         assert np.array_equal(a, b), item_id
 
 
+@pytest.mark.slow
 def test_verify_script_counts(tmp_path):
     """best.png = the start image: nothing fixed, nothing broken (tesseract engine, fast)."""
     manifest = json.loads((EXAMPLE / "manifest.json").read_text())

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from hydra import compose, initialize_config_module
 from PIL import Image, ImageDraw, ImageFont
 
@@ -54,6 +55,7 @@ def write_data(tmp_path: Path) -> Path:
     return data
 
 
+@pytest.mark.slow
 def test_bad_row_and_corrupt_image_fail_alone_and_the_rest_is_judged(tmp_path):
     data, out = write_data(tmp_path), tmp_path / "out"
     proc = subprocess.run(
@@ -133,6 +135,7 @@ def test_option_errors_exit_2(tmp_path, capsys):
         )
 
 
+@pytest.mark.slow
 def test_option_errors_leave_no_out_and_name_the_option(tmp_path, capsys):
     """As rubricloop-refine: out= an existing file, an unreadable or empty data= and a bad option
     exit 2 with one line, and Hydra creates no out folder before the check."""

@@ -38,6 +38,7 @@ def write_data(tmp_path, rows_or_lines):
     return data
 
 
+@pytest.mark.slow
 def test_bad_input_fails_alone_and_exits_nonzero(tmp_path):
     good, other = example_rows(2)
     (tmp_path / "images").mkdir()
@@ -72,6 +73,7 @@ def test_bad_input_fails_alone_and_exits_nonzero(tmp_path):
     assert summary["mean_best"]["pass_rate"] > summary["mean_initial"]["pass_rate"]
 
 
+@pytest.mark.slow
 def test_ctrl_c_keeps_finished_items_and_rerun_resumes(tmp_path):
     data = write_data(tmp_path, example_rows(3))
     out = tmp_path / "out"
@@ -110,6 +112,7 @@ def test_ctrl_c_keeps_finished_items_and_rerun_resumes(tmp_path):
     assert summary["complete"] is True
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "option, message",
     [
@@ -139,6 +142,7 @@ def test_bad_options_are_one_line_and_exit_2(tmp_path, option, message):
     assert list(tmp_path.iterdir()) == []  # a rejected run leaves no out/, .hydra or refine.log
 
 
+@pytest.mark.slow
 def test_rerun_with_another_component_is_refused(tmp_path):
     data = write_data(tmp_path, example_rows(1))
     out = tmp_path / "out"

@@ -64,6 +64,7 @@ def only_reward(cls_name):
     return ["~rewards.rubric", "~rewards.ocr", f"+rewards.bad={{weight:1.0,fn:{{_target_:test_train_cli.{cls_name}}}}}"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "overrides, line",
     [
@@ -124,6 +125,7 @@ def test_bad_config_ends_with_one_line_and_exit_2(tmp_path, overrides, line):
     assert not list(tmp_path.glob("cli/step_*"))  # nothing trained
 
 
+@pytest.mark.slow
 def test_leak_of_a_heldout_item_ends_with_one_line_and_exit_2(tmp_path):
     train_items, _ = make_dataset(16, 0, val_fraction=0.05)  # what data.n=16 data.seed=0 builds
     heldout = write_jsonl([train_items[3]], tmp_path / "heldout.jsonl")
@@ -135,6 +137,7 @@ def test_leak_of_a_heldout_item_ends_with_one_line_and_exit_2(tmp_path):
     ]
 
 
+@pytest.mark.slow
 def test_one_step_run_with_default_rewards_writes_a_checkpoint(tmp_path):
     out = train_cli(tmp_path)
     assert out.returncode == 0, out.stderr

@@ -50,6 +50,7 @@ def assert_close(ours, official, path="summary"):
         assert ours == official, path
 
 
+@pytest.mark.slow
 def test_console_script_matches_official_summarize(tmp_path):
     data, results = make_inputs(tmp_path / "in")
     cwd = tmp_path / "cwd"
@@ -100,6 +101,7 @@ def biz_row(i: int, domain: str, dimension: str) -> dict:
     }
 
 
+@pytest.mark.slow
 def test_malformed_line_reported_and_other_items_scored(tmp_path):
     rows = [
         json.dumps(biz_row(1, "slides", "text")),
@@ -140,6 +142,7 @@ def test_malformed_line_reported_and_other_items_scored(tmp_path):
     assert (scores["coverage"]["withheld"], scores["coverage"]["missing"]) == (2, 0)
 
 
+@pytest.mark.slow
 def test_unknown_benchmark_unreadable_data_missing_args_exit_2(tmp_path):
     assert eval_cli("benchmark=nope", "data=x", "results=y", f"out={tmp_path}", cwd=tmp_path).returncode == 2
     (tmp_path / "y").mkdir()
@@ -149,6 +152,7 @@ def test_unknown_benchmark_unreadable_data_missing_args_exit_2(tmp_path):
     assert proc.returncode == 2 and proc.stderr == "error: missing required argument(s): data=... results=...\n"
 
 
+@pytest.mark.slow
 def test_unusable_results_or_alpha_exit_2_and_no_match_exits_1(tmp_path):
     data, results = make_inputs(tmp_path / "in")
     proc = eval_cli(f"data={data}", f"results={tmp_path / 'nope'}", "alpha=-5", f"out={tmp_path / 'o'}", cwd=tmp_path)
@@ -239,6 +243,7 @@ def genexam_row(i: str, subject: str, weights: list[float]) -> dict:
     }
 
 
+@pytest.mark.slow
 def test_genexam_command_reads_official_eval_results(tmp_path):
     rows = [
         genexam_row("Physics_1", "Physics", [0.3, 0.7]),
@@ -286,6 +291,7 @@ def test_genexam_command_reads_official_eval_results(tmp_path):
     assert [verdicts[k].answer for k in "12"] == ["yes", "withheld"] and ratings["spelling"] == 1
 
 
+@pytest.mark.slow
 def test_option_errors_leave_no_out_folder(tmp_path):
     """As rubricloop-refine: Hydra creates no out folder, so out= an existing file is named in one
     line and an option error leaves nothing behind."""

@@ -172,6 +172,7 @@ def test_lora_changes_the_images_and_leakage_is_flagged(tmp_path, capsys):
     assert "cannot check this LoRA's training data" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_multirun_shards_cover_every_item_once_and_merge_equals_one_run(tmp_path, capsys):
     """``rubricloop-eval -m shard=0/2,1/2`` with Hydra's basic launcher (as the shipped SLURM
     example launcher would spread it), then ``merge``."""

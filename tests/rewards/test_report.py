@@ -135,6 +135,7 @@ def test_train_report_reads_the_run_history(tmp_path):
     assert "step_2" in html and len(list((run / FILES).glob("chart_*.png"))) == 3  # reward, KL, pass rates
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian chromium is not installed (.ci/run installs it)")
 def test_report_loads_in_headless_chromium_with_tables_and_images(tmp_path):
     run = refine_run(tmp_path)

@@ -173,6 +173,7 @@ CRASHING_WRITER = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_writer_killed_mid_transaction_leaves_the_cache_intact(tmp_path):
     path = tmp_path / "v.sqlite"
     proc = subprocess.run(

@@ -362,6 +362,7 @@ def _worker(out: Path, name: str) -> None:
     torch.save({"history": history, "lora": lora}, out / f"{name}.pt")
 
 
+@pytest.mark.slow
 def test_ddp_rank_without_kept_groups_does_not_hang(tmp_path):
     """Two gloo DDP ranks on CPU; rank 1 drops all its groups, rank 0 keeps all 8 samples. Both
     finish (before the fix rank 0 waited forever in the gradient all-reduce), the replicas stay
