@@ -32,9 +32,8 @@ from rewards.common.run_folder import discard, lock_out, prepare_out, run_files
 from rewards.common.shards import parse_shard, select_shard
 from rewards.common.task import run_console_script, task_wrapper
 from rewards.common.wandb_mode import resolve_wandb_mode
-from rewards.importers import load_items, split_empty_rubrics
+from rewards.importers import load_run_items
 from rewards.judges.cache import judge_settings
-from rewards.rubric import RubricError
 from rewards.scorers.item_scores import ITEM_SCORES
 
 
@@ -177,14 +176,9 @@ def run(cfg: DictConfig) -> int:
     data = Path(cfg.data) if cfg.data else bundled_example()
     out = Path(cfg.out)
     try:
-        items, load_errors = load_items(data)
-    except RubricError as e:  # data= names no readable file: an option error
-        print(f"error: data={e}", file=sys.stderr)  # e: "<path>: cannot read rubric file (<reason>)"
-        return 2
-    items, empty = split_empty_rubrics(items, data)
-    load_errors += empty
-    if not items and not load_errors:
-        print(f"error: data={data} holds no items", file=sys.stderr)
+        items, load_errors = load_run_items(data)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
         return 2
     # Seeds follow an item's index in the data (limit keeps a prefix), so shard i/n makes the
     # same images as the unsharded run for its items.

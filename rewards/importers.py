@@ -397,3 +397,26 @@ def split_empty_rubrics(items: list[Item], path: str | Path) -> tuple[list[Item]
     kept = [it for it in items if it.rubric.checks]
     errors = [f"item {it.id}: the rubric holds no checks ({path})" for it in items if not it.rubric.checks]
     return kept, errors
+
+
+def load_run_items(data: Path) -> tuple[list[Item], list[str]]:
+    """The items a judging run (``rubricloop-refine``, ``rubricloop-judge``) takes from ``data``:
+    :func:`load_items`, then :func:`split_empty_rubrics`.
+
+    Returns:
+        (items with at least one check, one error line per bad row or empty rubric).
+
+    Raises:
+        ValueError: an option error, in one line: ``data=<path>: cannot read rubric file
+            (<reason>)`` when ``data`` names no readable file, ``data=<path> holds no items``
+            when it holds neither items nor bad rows.
+    """
+    try:
+        items, errors = load_items(data)
+    except RubricError as e:  # e: "<path>: cannot read rubric file (<reason>)"
+        raise ValueError(f"data={e}") from None
+    items, empty = split_empty_rubrics(items, data)
+    errors += empty
+    if not items and not errors:
+        raise ValueError(f"data={data} holds no items")
+    return items, errors

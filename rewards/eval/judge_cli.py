@@ -54,8 +54,8 @@ from rewards.common.run_folder import (
     write_json,
 )
 from rewards.common.task import run_console_script, task_wrapper
-from rewards.importers import load_items, split_empty_rubrics
-from rewards.rubric import Check, Item, RubricError, Verdict
+from rewards.importers import load_run_items
+from rewards.rubric import Check, Item, Verdict
 from rewards.scorers.bizgeneval import score_bizgeneval
 from rewards.scorers.bizgeneval_results import write_result_file, write_summary_csvs
 from rewards.scorers.item_scores import score_item
@@ -308,14 +308,9 @@ def run(cfg: DictConfig) -> int:
         return 2
     data, out = Path(cfg.data), Path(cfg.out)
     try:
-        items, load_errors = load_items(data)
-    except RubricError as e:  # data= names no readable file: an option error, as in rubricloop-refine
-        print(f"error: data={e}", file=sys.stderr)  # e: "<path>: cannot read rubric file (<reason>)"
-        return 2
-    items, empty = split_empty_rubrics(items, data)
-    load_errors += empty
-    if not items and not load_errors:
-        print(f"error: data={data} holds no items", file=sys.stderr)
+        items, load_errors = load_run_items(data)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
         return 2
     items = items[: cfg.limit]
     try:
