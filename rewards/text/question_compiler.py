@@ -104,6 +104,61 @@ class Anchor:
     other: str | None = None
 
 
+ELEMENT_ROLES = (
+    "title",
+    "subtitle",
+    "heading",
+    "bullet",
+    "list_item",
+    "card",
+    "legend_entry",
+    "axis_title",
+    "table_cell",
+    "footer",
+    "button",
+    "whole",
+)
+"""The elements code finds from the page itself (``rewards.text.elements.find_elements``): the
+title (the largest type in the top band), a subtitle (the next-largest line under it), a heading
+(a line larger or bolder than the body near it), the Nth bullet of a list (a line led by a bullet
+mark), the Nth item of a list or menu (lines of one column or row, in reading order), the Nth card
+or KPI tile (filled or bordered rectangles of one kind, left to right then top to bottom), a
+legend entry (text beside a colour swatch), an axis title (rotated text along a chart's left
+edge: "y", or a line under the x tick labels: "x"), a table cell (by row label and column label),
+a footer or source note (small type in the bottom band), text inside a button, badge or band (an
+enclosing filled shape), and "whole": any text element (a line or block of lines of its own,
+the role a question names when it says only "the label", "the text", "the caption")."""
+
+
+@dataclass(frozen=True)
+class ElementSpec:
+    """The element of the page a question is about, as far as code can find it.
+
+    Attributes:
+        role: one of ``ELEMENT_ROLES``.
+        ordinal: 1-based position among the elements of that role (top to bottom for bullets and
+            list items, left to right then top to bottom for cards, tiles and columns); -1 is the
+            last one; None: any of them.
+        axis: "x" or "y" for an axis title, else None.
+        row, column: the row label and column label of a table cell (quoted or named), else None.
+        container: the text that names the card, panel or tile the element lies in ("the NPS
+            card" -> "NPS"), else None.
+        whole: True when the element's whole text must be the required string ("reads exactly
+            X": a match inside a longer line is not that element); False when the element need
+            only contain it ("contains X", "includes X").
+        phrase: the question's words this spec represents, for the verdict's reason.
+    """
+
+    role: str
+    ordinal: int | None = None
+    axis: str | None = None
+    row: str | None = None
+    column: str | None = None
+    container: str | None = None
+    whole: bool = True
+    phrase: str = ""
+
+
 @dataclass(frozen=True)
 class TextSpec:
     """The code-decidable text part of a question.
@@ -119,6 +174,10 @@ class TextSpec:
         in_box: every required string must lie inside an enclosing box (border or filled panel).
         weight: "bold" or "regular" (``WEIGHTS``): the stroke weight of every required string, or None.
         colour: a ``COLOURS`` name: the ink colour of every required string, or None.
+        element: the element every required string must be (or lie in), found from the page
+            (``ElementSpec``), or None when the question names no element code can find.
+        locators: the question's locator phrases this spec represents (checked by the rules
+            above); those it does not represent are ``QuestionSpec.vlm_parts`` ("locator '...'").
     """
 
     texts: tuple[str, ...]
@@ -129,6 +188,8 @@ class TextSpec:
     in_box: bool = False
     weight: str | None = None
     colour: str | None = None
+    element: ElementSpec | None = None
+    locators: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -72,9 +72,14 @@ class Word:
 
 @dataclass(frozen=True)
 class Line:
-    """One OCR text line, words left to right (reading order of the engine)."""
+    """One OCR text line, words left to right (reading order of the engine).
+
+    ``angle`` is the rotation (degrees, counter-clockwise, 0 / 90 / 270) the text was read at:
+    a y-axis title printed bottom to top is read with the page turned, so its words read
+    left to right and ``angle`` is 90; word boxes are always in pixels of the unrotated image."""
 
     words: tuple[Word, ...]
+    angle: int = 0
 
     @property
     def text(self) -> str:
