@@ -45,8 +45,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rewards.text.question_element import locate
 from rewards.text.question_form import FORM_PHRASES, LINE_BREAK, arrangement_of, cased, count_of, list_gaps_ok
-from rewards.text.question_place import IN_BOX, asks_in_box, region_of
+from rewards.text.question_place import IN_BOX, asks_in_box, places_of
 from rewards.text.question_quotes import (
     ANCHOR_PHRASES,
     UNQUOTED,
@@ -58,7 +59,7 @@ from rewards.text.question_quotes import (
     refusal,
     split_quotes,
 )
-from rewards.text.question_residue import residue
+from rewards.text.question_residue import NOT_LOCATORS, residue
 from rewards.text.question_style import text_style
 
 RELATIONS = (
@@ -294,12 +295,86 @@ def compile_question(question: str) -> QuestionSpec:
         vlm_parts.append("how the quoted strings relate")
 
     # 5. place
-    region, relative_places = region_of(bare)
+    region, relative_places, place_words = places_of(bare)
     vlm_parts += relative_places
     in_box = asks_in_box(bare)
 
     # 6. the rest
     weight, colour, rest = text_style(bare, residue(_strip(bare, [*FORM_PHRASES, IN_BOX, *ANCHOR_PHRASES])))
     vlm_parts += rest
-    spec = TextSpec(tuple(texts), arrangement, count, region, tuple(anchors), in_box, weight, colour)
+
+    # 7. the element and the locator phrases
+    first = next(i for i, q in enumerate(quotes) if q is required[0])
+    element, locators, handed = _element(
+        question, bare, quotes, first, anchors, place_words, in_box, weight, colour, count
+    )
+    vlm_parts += handed
+    spec = TextSpec(tuple(texts), arrangement, count, region, tuple(anchors), in_box, weight, colour, element, locators)
     return QuestionSpec(_form(arrangement, count, texts), spec, tuple(dict.fromkeys(vlm_parts)))
+
+
+_CONTAINS = re.compile(r"\b(?:contains?|containing|includes?|including)\b(?! (?:the |a |an )?exact(?:ly)?\b)")
+_LINE_OF = re.compile(
+    r"\b(?:on|as|in) (?:the|its) (?:first|second|third|fourth|fifth|sixth|top|bottom|next|last|final) line\b"
+    r"|\bline by line\b|\b(?:on|in) (?:two|three|four|five|separate) lines\b"
+)
+_EDGE = re.compile(r"\b(?:starts?|starting|begins?|beginning|ends?|ending) with\b")
+_WHOLE = re.compile(
+    r"\b(?:read|reads|reading|exactly|labell?ed|titled|named|called|says?|saying|spells?|spelled|spelt)\b"
+)
+
+
+def _element(
+    question: str,
+    bare: str,
+    quotes: list[Quote],
+    first: int,
+    anchors: list[Anchor],
+    place_words: set[str],
+    in_box: bool,
+    weight: str | None,
+    colour: str | None,
+    count: int | None,
+) -> tuple[ElementSpec | None, tuple[str, ...], list[str]]:
+    """Step 7 (``rewards.text.question_element.locate``): (the element, the locator phrases the spec
+    represents, the VLM parts: ``locator '...'`` for each phrase it does not, and "starts with" /
+    "ends with", which no spec field checks).
+
+    ``whole`` is True for "read(s) exactly", "is exactly", "labeled", "titled"; False for
+    "contains", "includes" and the edge claims. A "whole" element that need not be whole is no
+    constraint (None), and nor is the element of a count ("the word 'Total' appears twice").
+    A cell with a row anchor and a column anchor is the table cell at their crossing."""
+    spelled = bare
+    for p in NOT_LOCATORS:
+        spelled = p.sub(" ", spelled)
+    edge = _EDGE.search(spelled)
+    whole = not _CONTAINS.search(spelled) and not edge and bool(_WHOLE.search(spelled))
+    style_words = {"bold", "bolded", "boldface"} if weight == "bold" else set()
+    if colour is not None:
+        style_words |= {colour, "grey" if colour == "gray" else colour, "dark", "light", "pale", "bright"}
+    style_words |= {x for w in place_words for x in re.split(r"[- ]", w)} | set(place_words)
+    located = locate(
+        question,
+        bare,
+        quotes,
+        first,
+        [*FORM_PHRASES, *NOT_LOCATORS, _LINE_OF],
+        list(ANCHOR_PHRASES),
+        IN_BOX if in_box else None,
+        place_words,
+        {a.text for a in anchors if a.relation == "context"},
+        style_words,
+    )
+    vlm_parts = list(located.vlm_parts)
+    if edge:
+        vlm_parts.append(f"claim {edge.group(0)!r}")
+    role = located.role
+    rows = [a.text for a in anchors if a.relation == "same_row"]
+    columns = [a.text for a in anchors if a.relation == "same_column"]
+    row = column = None
+    if role in ("table_cell", "whole") and len(rows) == 1 and len(columns) == 1:
+        role, row, column = "table_cell", rows[0], columns[0]
+    if role is None or count is not None or (role == "whole" and not whole and located.container is None):
+        return None, located.represented, vlm_parts
+    element = ElementSpec(role, located.ordinal, located.axis, row, column, located.container, whole, located.phrase)
+    return element, located.represented, vlm_parts

@@ -76,19 +76,35 @@ def _region_name(tokens: list[str]) -> str | None:
     return f"{horiz}_band" if very else horiz
 
 
+_ORDER = re.compile(
+    r"\b(?:from )?(?:top[- ]to[- ]bottom|left[- ]to[- ]right)\b"
+    r"|(?P<nth>\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|last"
+    r"|\d{1,2}(?:st|nd|rd|th)) "
+    r"(?:(?!q\b)[\w-]+ ){0,3}?)from the (?:left|right|top|bottom)\b"
+)
+
+
 def region_of(bare: str) -> tuple[str | None, list[str]]:
     """The place of the image the question names (a ``REGION_FRACTIONS`` key, or None), and the
     places it claims relative to another element ("placed in the top-left corner of the inset
     panel", "in the legend ... on the far right"), which only a VLM can check.
 
-    An order ("from top to bottom", "left to right") names no place. A place word is a place of
-    the image unless it names no place (``_NOT_A_PLACE``), is a place *of* another element ("the
-    top of the legend": a locator, or a claim after a placing verb), follows a leading "In the
-    <element>," (relative to that element), or says the centre of another element ("centered
-    below the title"). Contradicting places give None.
+    An order ("from top to bottom", "left to right", "the second card from the left") names no
+    place. A place word is a place of the image unless it names no place (``_NOT_A_PLACE``), is a
+    place *of* another element ("the top of the legend": a locator, or a claim after a placing
+    verb), follows a leading "In the <element>," (relative to that element), or says the centre of
+    another element ("centered below the title"). Contradicting places give None.
     """
-    bare = re.sub(r"\b(?:from )?(?:top[- ]to[- ]bottom|left[- ]to[- ]right)\b", " ", bare)
-    relative_claims, tokens = [], []
+    region, claims, _ = places_of(bare)
+    return region, claims
+
+
+def places_of(bare: str) -> tuple[str | None, list[str], set[str]]:
+    """``region_of``'s (region, relative claims), and the place words that made the region
+    ("top-left", "very top"), so that the compiler can tell which locator phrases the region
+    represents (``rewards.text.question_element``)."""
+    bare = _strip_orders(bare)
+    relative_claims, tokens, used = [], [], set()
     lead = _LEAD.match(bare)
     lead_end = lead.end() if lead and not re.search(r"\b" + _IMAGE_NOUNS + r"s?$", lead.group("np")) else None
     first_quote = bare.find(" q ", lead_end or 0) if " q " in bare[lead_end or 0 :] else len(bare)
@@ -127,7 +143,18 @@ def region_of(bare: str) -> tuple[str | None, list[str]]:
         ):
             continue  # "the middle panel", "centered below the title": not the centre of the image
         tokens += re.split(r"[- ]", words)
-    return _region_name(tokens), relative_claims
+        used.add(words)
+    region = _region_name(tokens)
+    return region, relative_claims, used if region else set()
+
+
+def _strip_orders(bare: str) -> str:
+    """``bare`` without its orders (``_ORDER``: "from top to bottom", "second from the left")."""
+    out, pos = [], 0
+    for m in _ORDER.finditer(bare):
+        out += [bare[pos : m.start()], f" {m.group('nth') or ''}"]
+        pos = m.end()
+    return "".join(out + [bare[pos:]])
 
 
 IN_BOX = re.compile(

@@ -101,8 +101,10 @@ def _relation_of(before: str, after: str) -> str | None:
     quote), or None when the quote is not an anchor. ``after`` is the text following it."""
     if re.match(r"^\s*(?:row|line)\b", after) and re.search(r"\b(?:in|on|of) (?:the|that|this)\s*$", before):
         return "same_row"
-    if re.match(r"^\s*column\b", after) and re.search(r"\b(?:in|under|of) (?:the|that|this)\s*$", before):
-        return "same_column"
+    if re.match(r"^\s*column\b", after) and re.search(
+        r"\b(?:in|under|of) (?:the|that|this)\s*$|\brow,? and\s*$", before
+    ):
+        return "same_column"  # "in the 'Q2' row and 'Revenue' column": and-joined to a row anchor
     m = _REL_BEFORE.search(before)
     if m is None:
         return None
@@ -187,7 +189,7 @@ ANCHOR_PHRASES = (
         r"|to the (?:right|left) of|(?:right|left) of|aligned (?:horizontally |vertically )?with"
         r"|in line with|under column|in column)(?: (?:the|a|an|this|that|its))?(?: [\w-]+){0,2}? q"
     ),
-    re.compile(r"\b(?:in|on|of) (?:the|that|this) q (?:row|line|column)\b"),
+    re.compile(r"\b(?:in|on|of) (?:the|that|this) q (?:row|line|column)\b(?: and q column\b)?"),
 )
 """The relation phrases of anchors in a bare question ("directly below the Q", "in the Q row"),
 removed before the residue is read (step 6): they say where a string stands, which the anchors

@@ -80,6 +80,9 @@ _SPELLING = re.compile(
     r"|\b(?:and )?(?:the |a )?trailing (?:digit|number|numeral|letter|character|period|comma|colon|symbol)"
     r" ?[\w.]?(?=\W|$)"
 )
+NOT_LOCATORS = (_SPELLING, _COUNT_ELEMENTS)
+"""Phrases that say how a string is spelled or how many elements there are: no locators
+(``rewards.text.question_element`` blanks them before it reads the locator phrases)."""
 
 _PREP = (
     r"(?:of|in|inside|within|on|at|from|to|under|below|above|beneath|behind|near|beside|across|along|into|over"
