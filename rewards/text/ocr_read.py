@@ -16,6 +16,15 @@ binarised on its own (Otsu), inverted when the text is lighter than the fill, sc
 is ~32 px high, and all fills are stacked into one mosaic read by a single tesseract call. A fill
 line replaces the page lines it overlaps when it is read with higher confidence; page lines
 that reach outside the fill are kept.
+
+Rotated pass: a y-axis title or a vertical tag is printed at 90 degrees; tesseract 5.3 reads
+such a column not at all, as a few 1-2 character words, upside down ("(spuesnou}) siasn") or,
+for text printed bottom to top, as tall words in the wrong order ("(thousands) Users").
+:func:`find_rotated_text` groups letter-sized ink components into columns much taller than
+wide that the page passes did not read as horizontal words; each column is cut out, turned by
+90 and by 270 degrees and read as one line; the turn read with the higher confidence (odd
+characters counted against it) becomes a ``Line`` with that ``angle`` and replaces the page
+lines inside the column.
 """
 
 from __future__ import annotations
@@ -46,6 +55,15 @@ SMALL_TEXT_HEIGHT = 11
 
 MIN_FILL_CONF = 50.0
 """Tesseract confidence (0-100) a fill line needs when it overlaps nothing the page pass read."""
+
+COLUMN_RATIO = 2.5
+"""A column of ink is read rotated when its height is at least this many times its width."""
+
+MIN_ROTATED_CONF = 60.0
+"""Tesseract confidence (0-100) a rotated reading needs to be kept."""
+
+ROTATED_SIDE = 2000
+"""Pixels: rotated columns are looked for on a copy whose longer side is at most this."""
 
 
 class OCRError(RuntimeError):
@@ -83,6 +101,7 @@ def ocr_lines(
     scale: float = 2.0,
     second_psm: int | None = 3,
     fills: bool = True,
+    rotated: bool = True,
 ) -> list[Line]:
     """Read the text lines of ``image`` with tesseract.
 
@@ -98,10 +117,14 @@ def ocr_lines(
             title on a navy band, which psm 3 reads; psm 3 alone garbled short isolated lines.
         fills: also read flat-coloured fills (badges, buttons, bands) one by one, binarised
             and inverted on their own (module docstring); False = the page passes only.
+        rotated: also read tall thin columns of text turned by 90 and 270 degrees (module
+            docstring); False = horizontal text only.
 
     Returns:
-        Lines in reading order of the passes (page passes, then fill lines), split at column
-        gaps (``split_columns``); word boxes ``(x0, y0, x1, y1)`` in pixels of ``image``.
+        Lines in reading order of the passes (page passes, then fill lines, then rotated lines),
+        horizontal ones split at column gaps (``split_columns``); word boxes ``(x0, y0, x1, y1)``
+        in pixels of ``image``. A rotated line has ``angle`` 90 (printed bottom to top) or 270
+        (top to bottom) and its words in reading order.
 
     Raises:
         OCRError: tesseract is missing or failed; the message is one line.
@@ -124,6 +147,10 @@ def ocr_lines(
         found += find_small_text(rgb, [f.box for f in found])
         if found:
             lines = merge_fill_lines(lines, read_fills(rgb, found, lang))
+    if rotated:
+        columns = find_rotated_text(rgb, horizontal_boxes(lines))
+        if columns:
+            lines = merge_rotated_lines(lines, read_rotated(rgb, columns, lang))
     return [r.line for r in lines]
 
 
@@ -400,3 +427,223 @@ def merge_fill_lines(page: list[_ReadLine], fill_lines: list[_ReadLine]) -> list
         elif fbox is not None and all(inside(p.line.box, fbox) for p in hits) and r.conf > _mean_conf(hits):
             kept = [p for p in kept if not any(p is h for h in hits)] + [r]
     return kept
+
+
+def find_rotated_text(
+    rgb: Image.Image,
+    known: list[tuple[int, int, int, int]],
+    contrast: int = 40,
+    ratio: float = COLUMN_RATIO,
+    min_width: int = 6,
+    max_glyph: int = 120,
+    max_columns: int = 8,
+) -> list[Fill]:
+    """Columns of letter-sized ink much taller than wide that no horizontal reading covers.
+
+    Ink is every pixel whose luminance differs from the page's (the median) by more than
+    ``contrast``, on a copy whose longer side is at most ``ROTATED_SIDE``. Its connected components
+    (8-connectivity) are glyphs when their short side is 2..``max_glyph`` pixels, their long side
+    at most 15x the short one (axis lines and grid lines are not), and they are not solid blocks
+    (bars). Each glyph's box is stretched up and down by half its width (the gap between two
+    words of a rotated line is ~0.3 of its type size, the width of a glyph of that line ~0.7), and
+    the stretched boxes that touch form a column. A column is kept when it holds at least two
+    glyphs, is at least ``min_width`` pixels wide (smaller than a letter is skipped) and at least
+    ``ratio`` x as high as wide, and the ``known`` boxes (words read horizontally, with
+    confidence) that overlap it cover less than half its height: a stack of short horizontal
+    lines (a table column of numbers) is also tall and thin, and so are letters of two lines of a
+    paragraph that touch ("by" above "th").
+
+    Args:
+        rgb: the page.
+        known: ``(x0, y0, x1, y1)`` boxes, in pixels of ``rgb``, of trusted horizontal words
+            (``horizontal_boxes``).
+
+    Returns:
+        At most ``max_columns`` columns, tallest first, as fills (``box`` padded by 3 px,
+        ``shape`` all True, ``fill`` = the non-ink pixels, ``text_height`` = the median width of
+        its glyphs) in pixels of ``rgb``.
+    """
+    gray_full = np.asarray(rgb.convert("L")).astype(np.int16)
+    page = int(np.median(gray_full))
+    f = min(1.0, ROTATED_SIDE / max(rgb.size))
+    gray = gray_full
+    if f < 1.0:
+        small = rgb.convert("L").resize((max(1, round(rgb.width * f)), max(1, round(rgb.height * f))), Image.BOX)
+        gray = np.asarray(small).astype(np.int16)
+    ink = np.abs(gray - page) > contrast
+    labels, n = ndimage.label(ink, structure=np.ones((3, 3), bool))
+    if n == 0:
+        return []
+    area = np.bincount(labels.ravel(), minlength=n + 1)
+    stretched = np.zeros_like(ink)
+    glyphs = []  # (x0, y0, x1, y1) of every glyph, small-copy pixels
+    for k, sl in enumerate(ndimage.find_objects(labels), start=1):
+        y0, y1, x0, x1 = sl[0].start, sl[0].stop, sl[1].start, sl[1].stop
+        h, w = y1 - y0, x1 - x0
+        short, long = min(h, w), max(h, w)
+        if not 2 <= short <= max_glyph * f or long > 15 * short:
+            continue
+        if short > 4 and area[k] > 0.9 * h * w:
+            continue  # a solid block: a bar or a swatch, not a letter
+        g = int(np.ceil(0.5 * w))
+        stretched[max(0, y0 - g) : y1 + g, x0:x1] = True
+        glyphs.append((x0, y0, x1, y1))
+    if not glyphs:
+        return []
+    g_boxes = np.array(glyphs)
+    cols, _ = ndimage.label(stretched)
+    centre_label = cols[(g_boxes[:, 1] + g_boxes[:, 3]) // 2, (g_boxes[:, 0] + g_boxes[:, 2]) // 2]
+    out = []
+    for k, sl in enumerate(ndimage.find_objects(cols), start=1):
+        members = g_boxes[centre_label == k]
+        if len(members) < 2:
+            continue
+        x0, y0 = members[:, 0].min() / f, members[:, 1].min() / f
+        x1, y1 = members[:, 2].max() / f, members[:, 3].max() / f
+        w, h = x1 - x0, y1 - y0
+        if w < min_width or h < ratio * w:
+            continue
+        box = (
+            max(0, int(x0) - 3),
+            max(0, int(y0) - 3),
+            min(rgb.width, int(np.ceil(x1)) + 3),
+            min(rgb.height, int(np.ceil(y1)) + 3),
+        )
+        if _covered_height(box, known) >= 0.5 * h:
+            continue
+        region = np.abs(gray_full[box[1] : box[3], box[0] : box[2]] - page) > contrast
+        text_h = float(np.median(members[:, 2] - members[:, 0])) / f
+        out.append((h, Fill(box, np.ones_like(region), ~region, text_h)))
+    out.sort(key=lambda t: -t[0])
+    return [fl for _, fl in out[:max_columns]]
+
+
+def _covered_height(box, known) -> int:
+    """Pixels of ``box``'s height covered by the ``known`` boxes that overlap it."""
+    rows = np.zeros(box[3] - box[1], bool)
+    for k in known:
+        if _overlap(box, k):
+            rows[max(0, k[1] - box[1]) : max(0, k[3] - box[1])] = True
+    return int(rows.sum())
+
+
+def horizontal_boxes(lines: list[_ReadLine], min_conf: float = 70.0) -> list[tuple[int, int, int, int]]:
+    """Word boxes of the lines read horizontally with at least ``min_conf``: lines in which every
+    word of at least two characters is at least as wide as high (tesseract's own reading of a
+    column printed bottom to top gives tall words in the wrong order, which does not count)."""
+    out = []
+    for r in lines:
+        words = r.line.words
+        if r.conf >= min_conf and r.line.angle == 0 and not any(_tall(wd) for wd in words):
+            out.extend(wd.box for wd in words)
+    return out
+
+
+def _tall(word: Word) -> bool:
+    x0, y0, x1, y1 = word.box
+    return len(word.text) >= 2 and (y1 - y0) > (x1 - x0)
+
+
+_PLAIN = set("()[]%$€£#&+-.,:;/'\"!?")
+
+
+def _plausibility(text: str) -> float:
+    """Share of the characters that are letters, digits, spaces or ordinary punctuation."""
+    return sum(c.isalnum() or c.isspace() or c in _PLAIN for c in text) / max(1, len(text))
+
+
+def read_rotated(rgb: Image.Image, columns: list[Fill], lang: str = "eng", psm: int = 6) -> list[_ReadLine]:
+    """Read every column turned by 90 and by 270 degrees, in one tesseract call on a vertical
+    mosaic of the turned tiles (``fill_tile``: black text on white, ~``FILL_TEXT_HEIGHT`` high).
+
+    Per column the turn with the higher score (character-weighted mean confidence x the share of
+    ordinary characters) is kept: an upside-down reading comes out as "(spuesnou}) siasn" at a
+    low confidence. Words are ordered along the turned line (reading order) and their boxes
+    mapped back to pixels of ``rgb``.
+
+    Returns:
+        One line per column that read anything, ``angle`` 90 or 270, ``fill_box`` = the column.
+
+    Raises:
+        OCRError: tesseract failed.
+    """
+    gray = np.asarray(rgb.convert("L"))
+    tiles = []  # (turned tile, column index, angle, tile shape before turning, scale)
+    for i, col in enumerate(columns):
+        tile, s = fill_tile(gray, col)
+        tiles.append((np.rot90(tile, k=-1), i, 90, tile.shape, s))  # bottom-to-top text turned clockwise
+        tiles.append((np.rot90(tile, k=1), i, 270, tile.shape, s))
+    width = max(t.shape[1] for t, *_ in tiles)
+    offsets, y = [], 0
+    for t, *_ in tiles:
+        offsets.append(y)
+        y += t.shape[0]
+    mosaic = np.full((y, width), 255, np.uint8)
+    for (t, *_), oy in zip(tiles, offsets):
+        mosaic[oy : oy + t.shape[0], : t.shape[1]] = t
+    read: dict[int, list[tuple[float, Word, float]]] = {}  # tile -> (position along the line, word, conf)
+    for _, text, conf, (x, wy, w, h) in _words(_tesseract(Image.fromarray(mosaic), lang, psm)):
+        j = int(np.searchsorted(offsets, wy + h / 2, side="right")) - 1
+        _, i, angle, (th, tw), s = tiles[j]
+        col = columns[i]
+        rx0, ry0, rx1, ry1 = x, wy - offsets[j], x + w, wy - offsets[j] + h
+        if angle == 90:  # turned[i, j] = tile[th - 1 - j, i]
+            tx0, ty0, tx1, ty1 = ry0, th - rx1, ry1, th - rx0
+        else:  # turned[i, j] = tile[j, tw - 1 - i]
+            tx0, ty0, tx1, ty1 = tw - ry1, rx0, tw - ry0, rx1
+        pad = _pad(s)
+        bx, by = col.box[0] - pad / s, col.box[1] - pad / s  # the tile's origin in pixels of rgb
+        box = (int(bx + tx0 / s), int(by + ty0 / s), int(round(bx + tx1 / s)), int(round(by + ty1 / s)))
+        box = (max(col.box[0], box[0]), max(col.box[1], box[1]), min(col.box[2], box[2]), min(col.box[3], box[3]))
+        if box[2] > box[0] and box[3] > box[1]:
+            read.setdefault(j, []).append((x, Word(text, box), conf))
+    best: dict[int, tuple[float, _ReadLine]] = {}
+    for j, found in read.items():
+        _, i, angle, _, _ = tiles[j]
+        found.sort(key=lambda t: t[0])
+        words = tuple(wd for _, wd, _ in found)
+        sizes = [max(1, len(wd.text)) for wd in words]
+        conf = sum(c * n for (_, _, c), n in zip(found, sizes)) / sum(sizes)
+        line = Line(words, angle=angle)
+        score = conf * _plausibility(line.text)
+        if i not in best or score > best[i][0]:
+            best[i] = (score, _ReadLine(line, conf, columns[i].box))
+    return [best[i][1] for i in sorted(best)]
+
+
+def merge_rotated_lines(page: list[_ReadLine], rotated: list[_ReadLine]) -> list[_ReadLine]:
+    """Page lines plus rotated lines: a rotated line read with at least ``MIN_ROTATED_CONF``
+    replaces the page lines that lie (80% of their box) inside its column when there are none,
+    when one of them is tesseract's own vertical reading (tall words, ``horizontal_boxes``) or when
+    their mean confidence is lower (a rotated word read as "s", "fe", "Bs"); otherwise it is
+    dropped. Page lines that reach outside the column are kept without their words of at most two
+    characters whose centre lies in it (the fragments tesseract makes of a rotated word)."""
+
+    def inside(box, fbox):
+        w = max(0, min(box[2], fbox[2]) - max(box[0], fbox[0]))
+        h = max(0, min(box[3], fbox[3]) - max(box[1], fbox[1]))
+        return w * h >= 0.8 * max(1, (box[2] - box[0]) * (box[3] - box[1]))
+
+    kept = list(page)
+    for r in rotated:
+        if r.conf < MIN_ROTATED_CONF or r.fill_box is None:
+            continue
+        hits = [p for p in kept if inside(p.line.box, r.fill_box)]
+        if hits and not any(_tall(w) for p in hits for w in p.line.words) and r.conf <= _mean_conf(hits):
+            continue
+        kept = [_without_words_in(p, r.fill_box) for p in kept if not any(p is h for h in hits)]
+        kept = [p for p in kept if p.line.words] + [r]
+    return kept
+
+
+def _without_words_in(r: _ReadLine, box) -> _ReadLine:
+    """``r`` without its words of at most two characters whose centre lies in ``box`` (a letter of
+    a rotated line that tesseract joined to a horizontal neighbour: "s 30" = "s" of "Revenue" +
+    the tick label "30")."""
+
+    def fragment(w):
+        cx, cy = (w.box[0] + w.box[2]) / 2, (w.box[1] + w.box[3]) / 2
+        return len(w.text) <= 2 and box[0] <= cx < box[2] and box[1] <= cy < box[3]
+
+    words = tuple(w for w in r.line.words if not fragment(w))
+    return r if len(words) == len(r.line.words) else _ReadLine(Line(words, r.line.angle), r.conf, r.fill_box)
