@@ -314,10 +314,16 @@ def compile_question(question: str) -> QuestionSpec:
 
 
 _CONTAINS = re.compile(r"\b(?:contains?|containing|includes?|including)\b(?! (?:the |a |an )?exact(?:ly)?\b)")
+_IS_THE = re.compile(  # "Is the fifth navigation item ..., the single word "Programs"?"
+    r"^(?:[^,]*, )*(?:is|are) (?:the|this|that) .*\bthe (?:[\w-]+ ){0,2}?(?:word|phrase|text|string|label|number|value"
+    r"|name) q\b"
+)
 _LINE_OF = re.compile(
     r"\b(?:on|as|in) (?:the|its) (?:first|second|third|fourth|fifth|sixth|top|bottom|next|last|final) line\b"
     r"|\bline by line\b|\b(?:on|in) (?:two|three|four|five|separate) lines\b"
+    r"|\bline break between the (?:two )?(?:sentences|lines|parts|words|phrases)\b"
 )
+_BETWEEN = re.compile(r"\b(?:located |positioned |placed )?between (?:the )?(?:[\w-]+ ){0,2}?q,? and (?:the )?q\b")
 _EDGE = re.compile(r"\b(?:starts?|starting|begins?|beginning|ends?|ending) with\b")
 _WHOLE = re.compile(
     r"\b(?:read|reads|reading|exactly|labell?ed|titled|named|called|says?|saying|spells?|spelled|spelt)\b"
@@ -348,7 +354,7 @@ def _element(
     for p in NOT_LOCATORS:
         spelled = p.sub(" ", spelled)
     edge = _EDGE.search(spelled)
-    whole = not _CONTAINS.search(spelled) and not edge and bool(_WHOLE.search(spelled))
+    whole = not _CONTAINS.search(spelled) and not edge and bool(_WHOLE.search(spelled) or _IS_THE.search(spelled))
     style_words = {"bold", "bolded", "boldface"} if weight == "bold" else set()
     if colour is not None:
         style_words |= {colour, "grey" if colour == "gray" else colour, "dark", "light", "pale", "bright"}
@@ -359,7 +365,7 @@ def _element(
         quotes,
         first,
         [*FORM_PHRASES, *NOT_LOCATORS, _LINE_OF],
-        list(ANCHOR_PHRASES),
+        [*ANCHOR_PHRASES, *([_BETWEEN] if any(a.relation == "between" for a in anchors) else [])],
         IN_BOX if in_box else None,
         place_words,
         {a.text for a in anchors if a.relation == "context"},

@@ -81,6 +81,11 @@ _SIZE = {"large", "main", "big", "primary", "largest", "biggest", "principal"}
 
 _HARMLESS = {
     "single",
+    "one-word",
+    "single-word",
+    "two-word",
+    "three-word",
+    "four-word",
     "one-line",
     "single-line",
     "two-line",
@@ -380,6 +385,7 @@ _PLACE_FILLER = {
     "toward",
     "towards",
 }
+_SIDE_CONTAINERS = {"panel", "column", "box", "strip", "sidebar", "block", "pane", "page", "zone"}
 _SIDES = {"left", "right", "top", "bottom", "upper", "lower", "middle", "center", "centre"}
 _OBJECT_WORDS = {
     "text",
@@ -431,11 +437,32 @@ _CONTAINERS = {"card", "tile", "panel", "box", "section", "badge", "block", "col
 _KIND_WORDS = {"kpi", "metric", "stat", "stats", "cta", "summary", "info", "data", "text", "content", "main"}
 """Capitalised words that name a kind of card, not one card ("In the KPI card")."""
 _TEXTUAL = {"text", "texts", "font", "type", "typeface", "letters", "lettering", "characters", "weight", "ink"}
-_STYLE = {"bold", "bolded", "boldface", "italic", "regular", "plain", "normal", "non-bold", "uppercase", "lowercase"}
+_STYLE = {
+    *("bold", "bolded", "boldface", "italic", "italics", "regular", "plain", "normal", "non-bold", "uppercase"),
+    *("lowercase", "serif", "sans-serif", "monospace", "handwritten", "cursive", "script", "condensed", "thin"),
+    *("colored", "coloured", "color", "colour", "dark", "light", "pale", "bright", "white", "black", "gray", "grey"),
+    *("red", "orange", "yellow", "green", "blue", "navy", "teal", "purple", "violet", "pink", "brown", "gold"),
+    *("golden", "silver", "beige", "cream", "maroon", "crimson", "cyan", "magenta", "turquoise", "olive", "indigo"),
+    *("weight", "style", "size", "all", "caps", "capital", "capitals", "small", "large", "larger", "smaller", "case"),
+}
+"""Words of a phrase that claims the text's style ("in a bold sans-serif font colored navy"): the
+style step (``question_style``) measures what it can and hands the rest to a VLM; no locator."""
 _CONTEXT_ROLES = {
     "legend_entry": {"legend"},
     "bullet": {"list", "bullet", "bullets", "bulleted"},
-    "list_item": {"list", "menu"},
+    "list_item": {
+        "list",
+        "menu",
+        "navigation",
+        "nav",
+        "website",
+        "header",
+        "top",
+        "bar",
+        "main",
+        "ordered",
+        "numbered",
+    },
     "table_cell": {"table", "grid"},
     "axis_title": {"axis", "y-axis", "x-axis"},
 }
@@ -722,7 +749,7 @@ def locate(
         parsed = subject_role(words, style_words)
         image_subject = bool(words) and words[-1] in _IMAGE_NOUNS and set(words[:-1]) <= _IMAGE_ADJECTIVES
         holder = _CONTAINER_SUBJECTS.get(words[-1]) if len(words) == 1 else None
-        if parsed is None and holder is not None and _object_is_text(phrases, subject, first_quote):
+        if parsed is None and holder is not None and _object_is_text(phrases, subject, first_quote, masked):
             parsed = (holder, None, None)
         if parsed is not None and "from" in subject.words:
             r, o, _ = parsed
@@ -744,7 +771,8 @@ def locate(
             continue
         words = [w for w in p.words if w not in _DETERMINERS]
         text = _restore(bare, p.span, quotes, cased)
-        core = [w for w in words if w not in _PARTICIPLES and w not in _PREPOSITIONS]
+        used = {x for pw in place_words for x in re.split(r"[- ]", pw)}
+        core = [w for w in words if (w not in _PARTICIPLES or w in used) and w not in _PREPOSITIONS]
         if p.kind == "loose":
             if p.span[0] > first_quote:
                 continue  # words after the quote are claims: the residue reads them
@@ -754,7 +782,7 @@ def locate(
             continue
         if not core:
             continue
-        if set(core) <= _TEXTUAL | _STYLE | style_words | {"and", "all", "letters", "case"}:
+        if set(core) <= _TEXTUAL | _STYLE | style_words | {"and", "letters"}:
             continue  # "in bold", "in white text": a style claim, read by the style step
         # "on the large desktop-style layout": the whole image
         if (
@@ -792,14 +820,15 @@ def locate(
     )
 
 
-def _object_is_text(phrases: list[_Phrase], subject: _Phrase, first_quote: int) -> bool:
+def _object_is_text(phrases: list[_Phrase], subject: _Phrase, first_quote: int, masked: str) -> bool:
     """True when the noun phrase after the subject's verb names only text ("the exact label",
-    "an entry"), so the subject holds the string."""
-    after = [p for p in phrases if p.span[0] > subject.span[1] and p.span[0] < first_quote]
-    return (
-        bool(after)
-        and after[0].kind == "loose"
-        and all(w in _GENERIC | _OBJECT_WORDS | _DETERMINERS | {"entry", "item", "label"} for w in after[0].words)
+    "an entry"), or the subject itself reads the strings ("Does the legend read exactly, from top
+    to bottom: ..."), so the subject holds them."""
+    after = [p for p in phrases if subject.span[1] < p.span[0] < first_quote]
+    if not after:
+        return bool(re.match(r"\s*(?:reads?|lists?|shows?)\b", masked[subject.span[1] :]))
+    return after[0].kind == "loose" and all(
+        w in _GENERIC | _OBJECT_WORDS | _DETERMINERS | {"entry", "item", "label"} for w in after[0].words
     )
 
 
@@ -810,7 +839,11 @@ def _is_place(core: list[str], place_words: set[str]) -> bool:
         return False
     used = {w for pw in place_words for w in re.split(r"[- ]", pw)}
     rest = [w for w in core if w not in _PLACE_FILLER and w not in _IMAGE_NOUNS and w not in _IMAGE_ADJECTIVES]
+    if len(rest) > 1 and _singular(rest[-1]) in _SIDE_CONTAINERS:
+        rest = rest[:-1]  # "in the upper-right panel": that side of the image (question_place)
     parts = [x for w in rest for x in w.split("-")]
+    # "center-left": the centre word narrows a side the region checks
+    parts = [x for x in parts if not (x in ("center", "centre", "middle") and len(parts) > 1)]
     return bool(parts) and all(x in used for x in parts)
 
 

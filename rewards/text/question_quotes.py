@@ -188,6 +188,8 @@ ANCHOR_PHRASES = (
         r"\b(?:directly |immediately |just |right )?(?:below|under(?:neath)?|beneath|above|over"
         r"|to the (?:right|left) of|(?:right|left) of|aligned (?:horizontally |vertically )?with"
         r"|in line with|under column|in column)(?: (?:the|a|an|this|that|its))?(?: [\w-]+){0,2}? q"
+        r"(?: (?:heading|header|title|subtitle|label|card|box|row|column|button|tab|text|line|item|entry|section"
+        r"|panel|tile|cell|node|badge|pill|tag|link|bar|block|caption|value|number)s?\b)?"
     ),
     re.compile(r"\b(?:in|on|of) (?:the|that|this) q (?:row|line|column)\b(?: and q column\b)?"),
 )
