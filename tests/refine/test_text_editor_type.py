@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw, ImageOps
 from refine.editors.text import TextEditor
 from refine.editors.text.erase import erase
 from refine.editors.text.look_harder import candidate_regions, read_regions
-from refine.editors.text.type_match import installed_faces, match_type
+from refine.editors.text.type_match import coverage, installed_faces, match_type, measure_slant
 from refine.loop import RefineLoop
 from refine.writers.template import TemplateWriter
 from rewards.judges.ocr import OCRJudge
@@ -64,6 +64,33 @@ def test_type_match_finds_face_weight_size_and_baseline():
         st = match_type(np.asarray(img), box, text, ink, bg, list(FACES.values()))
         assert (st.face.family, st.face.bold, st.face.italic) == (face.family, face.bold, face.italic)
         assert abs(st.size / size - 1) < 0.05 and abs(st.baseline - 48) <= 1 and abs(st.left - 20) <= 1
+
+
+def test_type_match_keeps_the_slant():
+    # Issue 17: an upright bold chart title was retypeset in bold italic. Upright originals must
+    # match upright faces; clearly slanted ones (an italic title at 28 px) their italic cut.
+    # "Weekly Signups" at 16 px upright was matched to DejaVu Sans Oblique before the slant was measured.
+    cases = [
+        ("Monthly Active Users", SANS_BOLD, 28),
+        ("Weekly Signups", SANS, 16),
+        ("Revenue by Quarter", SERIF_BOLD, 22),
+        ("Sales Growth 2024", FACES[("DejaVu Sans", True, True)], 28),
+        ("Quarterly results", FACES[("DejaVu Serif", False, True)], 24),
+    ]
+    for text, face, size in cases:
+        img = Image.new("RGB", (640, 80), (250, 250, 250))
+        box = draw(img, (20, 56), text, face, size, (30, 30, 30))
+        arr = np.asarray(img)
+        st = match_type(arr, box, text, (30, 30, 30), (250, 250, 250), list(FACES.values()))
+        assert st.face.italic == face.italic, (text, st.face)
+        if size >= 22:  # the weight of 16 px type is not this test's subject (it matches Liberation Sans Bold)
+            assert st.face.bold == face.bold and abs(st.size / size - 1) < 0.05
+        crop = coverage(arr[box[1] : box[3], box[0] : box[2]], (30, 30, 30), (250, 250, 250))
+        shear, gain = measure_slant(crop)
+        if face.italic:  # the installed italic cuts lean about 10-12 degrees
+            assert 0.1 <= shear <= 0.25 and gain > 1.02, (text, shear, gain)
+        else:
+            assert abs(shear) <= 0.025 and gain < 1.005, (text, shear, gain)
 
 
 def test_erase_restores_a_gradient_without_halo():
