@@ -4,7 +4,9 @@ Before: the former importer's keyword rules (``rewards.text.keyword_rules``, app
 rows only, as the importer did); a check with expectations was decided both ways. After: the
 question compiler (``rewards.text.question_compiler``): *decided* = a text part and nothing only a
 VLM can decide (code answers yes and no); *no-only* = a text part plus VLM-only parts (code can
-only answer "no").
+only answer "no"). A second table counts the quoted-text questions (dimension "text", at least one
+quote): the share with a text part, the share decided both ways, and how many of their locator
+phrases the specs represent (``TextSpec.locators``) or hand to a VLM (``locator '...'`` parts).
 
 Rows are shown in two halves. By default the halves are the even and odd rows of the file. With
 ``--split id-hash`` a row's half is ``sha1(str(id)) % 2`` (0 = dev, 1 = report), which does not
@@ -30,6 +32,23 @@ sys.path.insert(0, str(ROOT))
 
 from rewards.text.keyword_rules import layout_strings  # noqa: E402
 from rewards.text.question_compiler import compile_question  # noqa: E402
+from rewards.text.question_quotes import find_quotes  # noqa: E402
+
+
+def quoted_text_figures(counts: dict[str, dict[str, int]]) -> list[str]:
+    """The table of quoted-text questions (dimension "text", at least one quote) per half: the
+    share with a text part the offline judge checks, the share it decides both ways, and the
+    locator phrases the specs represent (``TextSpec.locators``) or hand to a VLM (``locator '...'``)."""
+    lines = [
+        f"{'half':<7} {'quoted':>6} {'text part':>9} {'decided':>8} {'locators':>8} {'represented':>11} {'to VLM':>7}"
+    ]
+    for h, c in sorted(counts.items()):
+        n, loc = c["n"], c["represented"] + c["handed"]
+        lines.append(
+            f"{h:<7} {n:>6} {c['text'] / max(n, 1):>9.1%} {c['decided'] / max(n, 1):>8.1%} {loc:>8} "
+            f"{c['represented'] / max(loc, 1):>11.1%} {c['handed'] / max(loc, 1):>7.1%}"
+        )
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -56,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     rows = [r for r in rows if r.get("id") not in drop]
     counts: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    quoted: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for i, row in enumerate(rows):
         key = int(hashlib.sha1(str(row.get("id")).encode()).hexdigest(), 16) if args.split == "id-hash" else i
         half = "dev" if key % 2 == 0 else "report"
@@ -68,6 +88,14 @@ def main(argv: list[str] | None = None) -> int:
                 c["before"] += bool(dim == "text" and layout_strings(q))
                 c["decided"] += spec.decidable
                 c["no_only"] += spec.text is not None and not spec.decidable
+            if dim == "text" and find_quotes(q):
+                for h in (half, "both"):
+                    c = quoted[h]
+                    c["n"] += 1
+                    c["text"] += spec.text is not None
+                    c["decided"] += spec.decidable
+                    c["represented"] += len(spec.text.locators) if spec.text is not None else 0
+                    c["handed"] += sum(p.startswith("locator ") for p in spec.vlm_parts)
     out = {f"{h}/{d}": {k: v for k, v in c.items()} for (h, d), c in sorted(counts.items())}
     print(f"{'half':<7} {'dimension':<10} {'checks':>6} {'before':>7} {'decided':>8} {'no-only':>8} {'withheld':>8}")
     for (h, d), c in sorted(counts.items()):
@@ -76,6 +104,9 @@ def main(argv: list[str] | None = None) -> int:
             f"{h:<7} {d:<10} {n:>6} {c['before'] / n:>7.1%} {c['decided'] / n:>8.1%} {c['no_only'] / n:>8.1%} "
             f"{1 - (c['decided'] + c['no_only']) / n:>8.1%}"
         )
+    print("\nquoted-text questions (dimension text, at least one quote); locator phrases of their specs:")
+    print("\n".join(quoted_text_figures(quoted)))
+    out["quoted_text"] = {h: dict(c) for h, c in sorted(quoted.items())}
     if args.json:
         args.json.write_text(json.dumps(out, indent=2))
     return 0
