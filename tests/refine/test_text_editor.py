@@ -49,21 +49,31 @@ def test_replace_light_on_dark_and_keep_correct_text():
     fails = failing(judge, img, checks)
     assert [c.id for c, _ in fails] == ["1", "2"]
     out = editor.edit(img, "", fails, seed=0)
-    assert [a["action"] for a in editor.last_actions] == ["replace", "place"]  # "Female" is not rewritten
+    # "Female" is not rewritten; "Male" names no place and has no slot on the page (issue 17: no
+    # loose text), so it is skipped with the reason
+    acts = [a["action"] for a in editor.last_actions]
+    assert acts[0] == "replace" and acts[1].startswith("skip: missing, and the page offers no slot for it")
     assert [
         v.answer
         for v in judge.judge([out], [""], [checks[:3] + [Check("5", "q", expects=(TextExpectation("Female"),))]])[0]
-    ] == ["yes"] * 4
+    ] == ["yes", "no", "yes", "yes"]
     band = np.asarray(out)[:80].reshape(-1, 3).astype(int)
     assert np.median(band.sum(1)) < 200 and (band.sum(1) > 700).sum() > 500  # still light text on navy
     # Failures without expectations leave the image as it was.
     assert np.array_equal(np.asarray(editor.edit(img, "", [(checks[3], fails[0][1])], 0)), np.asarray(img))
 
 
-def test_missing_string_placed_in_region():
+def test_missing_string_placed_in_region_only_with_free_space():
+    # A region is no slot: by default the editor writes no loose line there (issue 17); the old
+    # free-space placement is an explicit option.
     img = page([("Quarterly results", (40, 30), 26, (0, 0, 0))])
-    judge, editor = OCRJudge(), TextEditor()
+    judge = OCRJudge()
     chk = Check("1", "q", expects=(TextExpectation("Call us today", "bottom"),))
+    editor = TextEditor()
+    out = editor.edit(img, "", failing(judge, img, [chk]), seed=0)
+    assert editor.last_actions[0]["action"].startswith("skip: missing, and the page offers no slot for it (region bottom")
+    assert np.array_equal(np.asarray(out), np.asarray(img))
+    editor = TextEditor(free_space=True)
     out = editor.edit(img, "", failing(judge, img, [chk]), seed=0)
     assert editor.last_actions[0]["action"] == "place" and editor.last_actions[0]["box"][1] >= 180
     assert judge.judge([out], [""], [[chk]])[0][0].answer == "yes"

@@ -4,12 +4,14 @@
 ``editor``'s docstring):
 
 - ``work``: collect the work (which failed checks become which strings to write);
-- ``page``, ``look_harder``: read the page (body type; a second, harder OCR read of fills);
+- ``bullets``, ``page``, ``look_harder``: read the page (bullet marks are not text; body type; a
+  second, harder OCR read of fills);
 - ``order``: which string goes first, a check's groups kept together;
 - ``near_match``: which OCR text is the string (a near match to rewrite, or text a judge accepts);
 - ``rewrite``: rewrite a near match where it stands, in its own type;
-- ``place``: where a missing string goes (``place_in_badge``, ``place_by_neighbour``,
-  ``place_in_free_space``; free space and places in ``placement``);
+- ``place``: which slot a missing string goes into (``place_in_badge``, ``place_by_neighbour``,
+  ``place_in_free_space`` under its anchor, or anywhere free only with ``free_space``; free space
+  and places in ``placement``);
 - ``layout``: wrapping and the rows of a block on its pitch;
 - ``erase``, ``type_match``, ``colours``: erase text, match its type, measure its colours;
 - ``audit``: what the editor checks about its own edits, and the record of each action.
@@ -17,7 +19,7 @@
 Jobs return typed outcomes (``outcomes``: ``Skip``, ``Written``, ``Rewrite``) and share one
 mutable object per edit (``state.EditState``) with the editor's settings (``state.Rules``).
 
-Inside, a module imports only the modules before it in this order: ``colours``, ``type_match``,
+Inside, a module imports only the modules before it in this order: ``bullets``, ``colours``, ``type_match``,
 ``erase``, ``placement``, ``look_harder``, ``layout``, ``page``, ``outcomes``, ``state``,
 ``near_match``, ``rewrite``, ``place_in_badge``, ``place_by_neighbour``, ``place_in_free_space``,
 ``work``, ``order``, ``place``, ``audit``, ``editor``; no module imports this package itself.

@@ -63,7 +63,8 @@ import numpy as np
 from PIL import Image
 
 from refine.editors.text.audit import already_written, digest, skip_record, written_record
-from refine.editors.text.near_match import locate
+from refine.editors.text.bullets import without_bullets
+from refine.editors.text.near_match import in_element_only, locate
 from refine.editors.text.order import Plan, make_plan
 from refine.editors.text.outcomes import Rewrite, Skip, Written
 from refine.editors.text.place import place_missing
@@ -92,6 +93,10 @@ class TextEditor:
         max_chars: longest expected string (characters) the editor works on.
         max_layout_trials: most layouts (size x width x position) tried per string.
         look_harder: read coloured regions and unread marks again before placing a string.
+        free_space: also write a missing string that no slot takes in a free rectangle of its
+            check's place, in the page's body type (the editor before issue 17). Off by default:
+            loose text in title bands, headers and margins made pages that a judge passed and a
+            reader would not (strings crammed between a logo and a menu).
 
     After each ``edit``, ``last_actions`` lists one dict per expected string handled: ``text``,
     ``check`` (id), ``action`` ("replace", "place", "place (in its empty badge)", "place (next to
@@ -122,6 +127,7 @@ class TextEditor:
         max_chars: int = 2000,
         max_layout_trials: int = 400,
         look_harder: bool = True,
+        free_space: bool = False,
     ):
         if not 0.0 <= min_similarity <= 1.0:
             raise ValueError(f"TextEditor: min_similarity must be in [0, 1], got {min_similarity}")
@@ -140,6 +146,7 @@ class TextEditor:
         self.lang, self.psm, self.scale, self.second_psm = lang, psm, scale, second_psm
         self.case_sensitive, self.lenient, self.max_lines = case_sensitive, lenient, max_lines
         self.max_chars, self.max_layout_trials, self.look_harder = max_chars, max_layout_trials, look_harder
+        self.free_space = free_space
         self.last_actions: list[dict] = []
         # what the last edit wrote, and a digest of the image it returned: when the loop hands that
         # image back (the judge still fails a check), the strings it wrote are on the page even if
@@ -157,17 +164,18 @@ class TextEditor:
             self.max_layout_trials,
             self.lang,
             self.look_harder,
+            self.free_space,
         )
 
     def _fix(self, state: EditState, plan: Plan, exp: TextExpectation, cid: str, previous: dict, rules: Rules) -> None:
         """Fix one string: leave it alone, rewrite its near match, or place it; record the action."""
         outcome = already_written(exp, state, previous, rules.case_sensitive) or locate(
-            state, exp, plan.matches[exp], plan.group_boxes[exp], rules
+            state, exp, plan.matches[exp], plan.group_boxes[exp], rules, plan.element_boxes.get(exp)
         )
-        before = None
+        before, read = None, None
         match outcome:
             case Rewrite() as target:
-                before = state.arr.copy()
+                before, read = state.arr.copy(), target.lines  # the lines its words index (the damage audit)
                 outcome = rewrite(state, target, exp, rules)
             case None:
                 before = state.arr.copy()
@@ -176,7 +184,7 @@ class TextEditor:
             case Skip() as skip:
                 self.last_actions.append(skip_record(exp, cid, skip))
             case Written() as written:
-                self.last_actions.append(written_record(exp, cid, written, before, state.arr))
+                self.last_actions.append(written_record(exp, cid, written, before, state.arr, read))
                 state.add(exp, written, rules.case_sensitive)
 
     def edit(self, image: Image.Image, instruction: str, failures: Sequence[Failure], seed: int) -> Image.Image:
@@ -202,14 +210,18 @@ class TextEditor:
 
         # 3. Read the page: its OCR lines and each string's matches; strings on the page are done.
         rules = self._rules()
-        lines = ocr_lines(img, self.lang, self.psm, self.scale, self.second_psm)
+        # a list's bullet dots are not text: no rewrite takes or erases them (they stay busy pixels)
+        lines = without_bullets(arr, ocr_lines(img, self.lang, self.psm, self.scale, self.second_psm))
         matches = {exp: rules.matches(exp, lines, w, h) for exp, _ in work.strings}
         state = EditState.read(arr, lines, matches, self._last_written)
+        # the element a check names, found before any write ("BREAKFAST" in a heading is not the title)
+        element_boxes = {exp: state.element_boxes(work.elements.get(exp)) for exp, _ in work.strings}
+        matches = {exp: in_element_only(ms, element_boxes[exp], lines) for exp, ms in matches.items()}
         todo, matches, skips = still_missing(work.strings, lines, matches, rules, w, h)
         self.last_actions.extend(skip_record(exp, cid, skip) for exp, cid, skip in skips)
 
         # 4. Order the rest: strings inside others last, rewrites first, narrow places first, groups together.
-        plan = make_plan(todo, work, matches, state, rules)
+        plan = make_plan(todo, work, matches, state, rules, element_boxes)
 
         # 5. Fix each string in turn on the same image.
         for exp, cid in plan.todo:

@@ -1,16 +1,23 @@
 """Which OCR text is an expected string: the near match to rewrite, and text a judge would accept.
 
-A near match is rewritten only when it is a misspelling of the string, not another label: not
-a longer phrase holding it ("Female" for "Male"), not a word of running text, not a label that
-differs only in its numbers unless the check points at it ("Segment 1" for "Segment 8").
+A near match is rewritten only when it is a wrong version of the string, not another label: not
+a longer phrase holding it ("Female" for "Male"), not a word of running text. A version whose
+numbers differ from the string's ("18,540" for "18,450", "July 21-14" for "July 12-14, 2025",
+"Segment 1" for "Segment 8") is the wrong version only where the editor can tell: it lies in the
+place the check names, in the element the check names (``rewards.text.elements``), beside one of
+the check's other strings, or it is the only such version on the page. Otherwise it may be the
+wrong version or another label, and the string is not written at all (``rival``): a second copy
+beside the wrong one would make the page contradict itself (issue 17).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import replace
 
 import numpy as np
+from rapidfuzz.distance import OSA
 
 from refine.editors.text.colours import box_colours
 from refine.editors.text.outcomes import Rewrite, Skip
@@ -57,22 +64,49 @@ def _only_numbers_differ(seen: str, target: str) -> bool:
     return a == b and _numbers(seen) != _numbers(target)
 
 
-def _words_in_order(seen: str, target: str, min_share: float = 0.4) -> bool:
+def _words(text: str) -> list[str]:
+    """Words of ``text``, punctuation at their ends stripped."""
+    return [w for w in (w.strip(".,;:!?") for w in text.split()) if w]
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """True when word ``a`` is word ``b`` with one character changed, or two neighbouring
+    characters swapped ("540" / "450", "21-14" / "12-14"): same length, OSA distance 1."""
+    return len(a) == len(b) and OSA.distance(a, b) == 1
+
+
+def _words_in_order(seen: str, target: str, min_share: float = 0.4, one_off: bool = False) -> bool:
     """True when ``seen`` is ``target`` with whole words missing: at least two words, each, in
     order, a word of ``target`` (punctuation at a word's ends ignored), fewer words than
-    ``target``, and at least ``min_share`` of its characters. Both normalized."""
-    strip = lambda t: [w.strip(".,;:!?") for w in t.split()]  # noqa: E731
-    have, want = strip(seen), strip(target)
+    ``target``, and at least ``min_share`` of its characters. With ``one_off``, one of its words
+    may be a word of ``target`` with one edit (``_one_edit``: "July 21-14" for "July 12-14,
+    2025"). Both normalized."""
+    have, want = _words(seen), _words(target)
     if len(have) < 2 or len(have) >= len(want) or len(seen) < min_share * len(target):
         return False
-    k = 0
+    k, spare = 0, one_off
     for word in have:
-        while k < len(want) and want[k] != word:
-            k += 1
-        if k == len(want):
+        j = next((j for j in range(k, len(want)) if want[j] == word), None)
+        if j is None and spare:
+            j = next((j for j in range(k, len(want)) if _one_edit(word, want[j])), None)
+            spare = False
+        if j is None:
             return False
-        k += 1
+        k = j + 1
     return True
+
+
+def _swapped(seen: str, target: str) -> bool:
+    """True when ``seen`` holds the words of ``target`` in another order ("Revenue Q3" for "Q3
+    Revenue"). Both normalized."""
+    have, want = _words(seen), _words(target)
+    return len(want) > 1 and have != want and sorted(have) == sorted(want)
+
+
+def _numbers_changed(seen: str, target: str) -> bool:
+    """True when ``seen`` holds a number ``target`` does not ("540" of "18,540" for "18,450"):
+    its digits say something else, so it may be another label as well as a typo."""
+    return bool(set(_numbers(seen)) - set(_numbers(target)))
 
 
 def _inside_longer_line(m: Match, lines: list[Line]) -> bool:
@@ -109,23 +143,66 @@ def _beside(a, b) -> bool:
     return same_row or abs(a[0] - b[0]) <= 4 or float(np.hypot(dx, dy)) <= 4 * line
 
 
-def _may_rewrite(exp, m, seen, target, anywhere, group_boxes, lines, rules: Rules) -> bool:
-    """True when the near match ``m`` (``seen``: its normalized text) may be rewritten to
-    ``exp`` (``target``: normalized, case ignored); see ``candidate``."""
-    if m.similarity < rules.min_similarity and not (_words_in_order(seen, target) and _lone_line(m, lines)):
-        return False  # far from the string, unless it is the string with words missing ("Q3 Review")
+TAKE, UNLOCATED, OTHER = "take", "unlocated", "other"
+"""``_verdict``s of a near match: rewrite it; a wrong version the editor cannot place (it may be
+another label); not a version of the string at all."""
+
+
+def _in_any(box, boxes) -> bool:
+    """True when the centre of ``box`` lies in one of ``boxes`` (all (x0, y0, x1, y1) pixels)."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return any(b[0] <= cx <= b[2] and b[1] <= cy <= b[3] for b in boxes)
+
+
+def _verdict(exp, m, seen, target, lines, rules: Rules) -> str:
+    """What the near match ``m`` (``seen``: its normalized text) is of ``exp`` (``target``:
+    normalized, case ignored), before its place is looked at: ``TAKE`` (a misspelling, rewritten
+    wherever it is), ``UNLOCATED`` (a version whose numbers differ: rewritten only where it is
+    located, see ``candidate``) or ``OTHER``."""
+    partial = (_words_in_order(seen, target, one_off=True) or _swapped(seen, target)) and _lone_line(m, lines)
+    if m.similarity < rules.min_similarity and not partial:
+        return OTHER  # far from the string, unless it is the string with words missing or swapped ("Q3 Review")
     if target in seen and len(seen) > len(target):
-        return False  # a longer word/phrase that contains the string: not a misspelling of it
-    if _only_numbers_differ(seen, target):
-        if [len(n) for n in _numbers(seen)] != [len(n) for n in _numbers(target)]:
-            return False  # "Segment 18" is another label than "Segment 8", not a typo of it
-        placed = exp.region is not None and not anywhere
-        near = any(_beside(m.box, b) for b in group_boxes)
-        if not (placed or near):
-            return False  # "Segment 1" is another label than "Segment 8" unless the check points at it
+        return OTHER  # a longer word/phrase that contains the string: not a misspelling of it
     if _inside_longer_line(m, lines) and (seen == target or m.similarity < INSIDE_LINE_SIMILARITY):
-        return False  # a word of running text ("finance" in a sentence is not the label "Finance")
-    return True
+        return OTHER  # a word of running text ("finance" in a sentence is not the label "Finance")
+    if _only_numbers_differ(seen, target) and [len(n) for n in _numbers(seen)] != [len(n) for n in _numbers(target)]:
+        return OTHER  # "Segment 18" is another label than "Segment 8", not a typo of it
+    if _numbers_changed(seen, target):
+        return UNLOCATED  # "Segment 1" for "Segment 8": a typo, or another label
+    return TAKE
+
+
+def _versions(exp: TextExpectation, matches: list[Match], protected: set, lines: list[Line], rules: Rules):
+    """(match, verdict) of every match of ``exp`` that is a version of it (``_verdict`` not
+    ``OTHER``), best first, not holding protected words, one per OCR line (the best)."""
+    target = normalize(exp.text, case_sensitive=False)
+    out, taken = [], set()
+    for m in matches:
+        if m.similarity < PARTIAL_SIMILARITY:
+            break
+        ids = {li for li, _ in m.words}
+        if protected.intersection(m.words) or ids & taken:
+            continue
+        verdict = _verdict(exp, m, normalize(m.text, case_sensitive=False), target, lines, rules)
+        if verdict != OTHER:
+            out.append((m, verdict))
+            taken |= ids
+    return out
+
+
+def in_element_only(matches: list[Match], element_boxes, lines: list[Line]) -> list[Match]:
+    """``matches`` with an exact occurrence inside a longer line outside every element of
+    ``element_boxes`` marked not found ("BREAKFAST" in the heading "BREAKFAST COMBOS" is not the
+    title "BREAKFAST"); as they are when ``element_boxes`` is None."""
+    if element_boxes is None:
+        return matches
+    return [
+        replace(m, found=False)
+        if m.found and not _in_any(m.box, element_boxes) and _inside_longer_line(m, lines)
+        else m
+        for m in matches
+    ]
 
 
 def candidate(
@@ -137,6 +214,7 @@ def candidate(
     lines: list[Line],
     rules: Rules,
     group_boxes=(),
+    element_boxes=None,
 ) -> Match | None:
     """The best near match that may be rewritten, in the check's place if there is one there,
     else anywhere (the spelling is fixed where the string is; its place is a layout edit);
@@ -150,26 +228,56 @@ def candidate(
         lines: the OCR lines the matches refer to.
         rules: the editor's rules (``min_similarity``).
         group_boxes: boxes of the check's other strings that are on the page.
+        element_boxes: boxes of the page's elements of the role the check names
+            (``EditState.element_boxes``), or None when it names none or they cannot be found.
 
-    A near match that differs from the string only in its numbers ("Segment 1" for "Segment
-    8", "-6.6" for "-6.5") is another label unless the check locates it: it lies in the place the check
-    names, or it stands by one of the check's other strings on the page (``group_boxes``; in
-    its row or column, or within 4 line heights: "-6.6" on the row of "55.2"). Numbers of another length
-    ("Segment 18") are never a typo of it.
+    A version whose numbers differ from the string ("Segment 1" for "Segment 8", "-6.6" for
+    "-6.5", "July 21-14" for "July 12-14, 2025") is rewritten only where the editor can tell it is
+    the wrong version: it lies in the place the check names, or in the element it names, or it
+    stands by one of the check's other strings on the page (``group_boxes``; in its row or column,
+    or within 4 line heights: "-6.6" on the row of "55.2"), or it is the page's only version of
+    the string. Otherwise ``rival`` names it.
     """
-    target = normalize(exp.text, case_sensitive=False)
-    if any(m.similarity == 1.0 for m in matches):
+    exact = [m for m in matches if m.similarity == 1.0]
+    if element_boxes is not None:  # "BREAKFAST" inside "BREAKFAST COMBOS" is not the title "BREAKFAST"
+        exact = [m for m in exact if _in_any(m.box, element_boxes) or not _inside_longer_line(m, lines)]
+    if exact:
         return None  # the string is on the page (outside its place): nothing to rewrite
+    versions = _versions(exp, matches, protected, lines, rules)
+    numbered = [m for m, verdict in versions if verdict == UNLOCATED]
     for anywhere in (False, True):
-        for m in matches:
-            if m.similarity < PARTIAL_SIMILARITY:
-                break
-            if (not anywhere and not in_region(m.box, exp.region, w, h)) or protected.intersection(m.words):
-                continue  # out of region (first pass), or someone else's words
-            seen = normalize(m.text, case_sensitive=False)
-            if _may_rewrite(exp, m, seen, target, anywhere, group_boxes, lines, rules):
+        for m, verdict in versions:
+            in_place = in_region(m.box, exp.region, w, h)
+            in_element = element_boxes is not None and _in_any(m.box, element_boxes)
+            if not anywhere and not (in_place and (in_element or not element_boxes)):
+                continue  # first pass: only in the check's place (and element)
+            if verdict == TAKE:
+                return m
+            located = (
+                (exp.region is not None and in_place)
+                or in_element
+                or any(_beside(m.box, b) for b in group_boxes)
+                or numbered == [m]
+            )
+            if located:
                 return m
     return None
+
+
+def rival(exp: TextExpectation, matches: list[Match], protected: set, lines: list[Line], rules: Rules) -> Skip | None:
+    """A Skip when the page shows a version of ``exp`` that ``candidate`` does not take (the
+    editor cannot tell whether it is the wrong version or another label): writing the string
+    anyway could put the right and the wrong version on one page."""
+    versions = _versions(exp, matches, protected, lines, rules)
+    if not versions:
+        return None
+    m = versions[0][0]
+    more = f" (and {len(versions) - 1} more)" if len(versions) > 1 else ""
+    return Skip(
+        f"skip: {m.text[:40]!r}{more} may be the wrong version of {exp.text[:40]!r}; not writing a second copy",
+        m.box,
+        m.text,
+    )
 
 
 def accepts(exp: TextExpectation, m: Match, w: int, h: int, case_sensitive: bool, anywhere: bool = False) -> bool:
@@ -199,7 +307,7 @@ def drawn_as_expected(arr: np.ndarray, lines: list[Line], m: Match, text: str, r
 
 
 def locate(
-    state: EditState, exp: TextExpectation, matches: list[Match], group_boxes, rules: Rules
+    state: EditState, exp: TextExpectation, matches: list[Match], group_boxes, rules: Rules, element_boxes=None
 ) -> Skip | Rewrite | None:
     """Where ``exp`` stands on the page of ``state``.
 
@@ -207,6 +315,8 @@ def locate(
     are read again (``Rules.look_harder``, once per edit) and a string a judge would accept there
     (``accepts``) is left alone, as is a string that is on the page outside its place, or a near
     match whose pixels show the expected string better than the OCR text (``drawn_as_expected``).
+    A version of the string that is not taken (``rival``) stops it too: the string is not written
+    beside what may be its wrong version.
 
     Args:
         state: the edit (its lines, the words already protected, the image as it is now).
@@ -214,6 +324,7 @@ def locate(
         matches: its matches in the page's lines, best first.
         group_boxes: boxes of its check-mates on the page.
         rules: the editor's rules.
+        element_boxes: boxes of the elements of the role its check names, or None.
 
     Returns:
         A Skip when the string is to be left alone; a Rewrite of its near match; None when it is
@@ -221,21 +332,21 @@ def locate(
     """
     w, h = state.w, state.h
     source, ms = state.lines, matches
-    cand = candidate(exp, ms, state.protected, w, h, source, rules, group_boxes)
+    cand = candidate(exp, ms, state.protected, w, h, source, rules, group_boxes, element_boxes)
     if cand is None and rules.look_harder:
         source = state.lines + state.harder_lines(rules.lang)  # main lines keep their indices, so ``protected`` applies
         ms = rules.matches(exp, source, w, h)
         seen = next((m for m in ms if accepts(exp, m, w, h, rules.case_sensitive)), None)
-        if seen is not None:
+        if seen is not None and (element_boxes is None or _in_any(seen.box, element_boxes)):
             return Skip("skip: already on the page (judge missed it)", seen.box, seen.text)
-        cand = candidate(exp, ms, state.protected, w, h, source, rules, group_boxes)
+        cand = candidate(exp, ms, state.protected, w, h, source, rules, group_boxes, element_boxes)
     if cand is None:
         elsewhere = next((m for m in ms if accepts(exp, m, w, h, rules.case_sensitive, anywhere=True)), None)
-        if elsewhere is not None:
+        if elsewhere is not None and not (element_boxes is not None and _inside_longer_line(elsewhere, source)):
             return Skip(
                 "skip: on the page outside its place (moving it is a layout edit)", elsewhere.box, elsewhere.text
             )
-        return None
+        return rival(exp, ms, state.protected, source, rules)
     if accepts(exp, cand, w, h, rules.case_sensitive, anywhere=True) and drawn_as_expected(
         state.arr, source, cand, exp.text, rules
     ):

@@ -13,7 +13,7 @@ next to it need it corrected first).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from refine.editors.text.near_match import candidate
 from refine.editors.text.placement import anchored, area, target_area
@@ -35,6 +35,9 @@ class Plan:
             among them is the string's own).
         sequences: the strings of each check in their order (``work.Sequences``).
         at_bottom: strings that go at the bottom of the page (``work.Work.at_bottom``).
+        element_of: expectation -> the element its check names (``work.Work.elements``).
+        element_boxes: expectation -> boxes of the page's elements of the role its check names,
+            or None (``EditState.element_boxes``).
     """
 
     todo: list[tuple[TextExpectation, str]]
@@ -43,6 +46,8 @@ class Plan:
     group_boxes: dict[TextExpectation, list[tuple[int, int, int, int]]]
     sequences: Sequences
     at_bottom: set[TextExpectation]
+    element_of: dict = field(default_factory=dict)
+    element_boxes: dict = field(default_factory=dict)
 
 
 def _groups_first(todo: list, placing: set, sequences: Sequences) -> None:
@@ -80,6 +85,7 @@ def make_plan(
     matches: dict[TextExpectation, list[Match]],
     state: EditState,
     rules: Rules,
+    element_boxes: dict | None = None,
 ) -> Plan:
     """The ``Plan`` of the strings ``todo`` (still missing, in the order of ``work.strings``),
     ordered as the module docstring says, before any write on ``state``."""
@@ -108,6 +114,7 @@ def make_plan(
         )
 
     todo = sorted(todo, key=order)
+    boxes = element_boxes or {}
     found_box = {e: ms[0].box for e, ms in matches.items() if ms and ms[0].found}
     group_boxes = {
         e: [found_box[o] for sq, _ in work.sequences.get(e, []) for o in sq if o != e and o in found_box]
@@ -116,7 +123,7 @@ def make_plan(
     placing = {
         e
         for e, _ in todo
-        if candidate(e, matches[e], state.protected, w, h, state.lines, rules, group_boxes[e]) is None
+        if candidate(e, matches[e], state.protected, w, h, state.lines, rules, group_boxes[e], boxes.get(e)) is None
     }
     _groups_first(todo, placing, work.sequences)
-    return Plan(todo, matches, inner_of, group_boxes, work.sequences, work.at_bottom)
+    return Plan(todo, matches, inner_of, group_boxes, work.sequences, work.at_bottom, work.elements, boxes)

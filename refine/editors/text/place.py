@@ -1,10 +1,16 @@
-"""Placing a string that is really missing: where it goes, in this order of choice.
+"""Placing a string that is really missing: only into a slot the page offers, in this order of choice.
 
-1. Into an empty badge of its place that its text fits (``place_in_badge``).
-2. Into the slot next to a string of the same check that is on the page (``place_by_neighbour``).
-3. Else in the page's body type in a free rectangle of the check's place (``place_in_free_space``),
-   with room for its whole group when none of the group is on the page; a footnote or footer
-   whose check names no place goes in the bottom half.
+1. Into an empty badge of the place its check names, that its text fits (``place_in_badge``).
+2. Into the slot next to a string of the same check that is on the page (``place_by_neighbour``):
+   the next item of a list or menu in the same column or row, the next cell of a table row.
+3. Directly under (or over) its check's anchor, when the anchor is on the page and the line
+   there is free (``place_in_free_space`` held to the anchor).
+
+Anything else is skipped with the reason logged: no loose text in title bands, headers or
+margins (issue 17: strings crammed into a header between a logo and a menu). With
+``Rules.free_space`` (off by default) a string no slot takes goes, as before, in the page's body
+type in a free rectangle of the check's place, with room for its whole group when none of the
+group is on the page; a footnote or footer whose check names no place goes in the bottom half.
 
 It is not written when it is part of a longer missing string that was not written ("380" of a
 missing paragraph), when the same string has a narrower place in another check that had no
@@ -20,10 +26,14 @@ from refine.editors.text.outcomes import Skip, Written
 from refine.editors.text.place_by_neighbour import place_by_neighbour
 from refine.editors.text.place_in_badge import place_in_badge
 from refine.editors.text.place_in_free_space import missing_group, place_in_free_space
-from refine.editors.text.placement import inside, target_area, where
+from refine.editors.text.placement import anchored, inside, target_area, where
 from refine.editors.text.state import EditState, Rules
 from rewards.rubric import TextExpectation
 from rewards.text.text_match import normalize
+
+BADGE_ROLES = ("button", "card")
+"""Element roles (``rewards.text.question_compiler.ELEMENT_ROLES``) whose string may go into an
+empty badge when the check names no region: a button, badge or band, a card or tile."""
 
 
 def _not_apart(state: EditState, plan: Plan, exp: TextExpectation, rules: Rules) -> Skip | None:
@@ -55,18 +65,28 @@ def place_missing(state: EditState, plan: Plan, exp: TextExpectation, rules: Rul
         return outcome
     body = state.body_type(rules.faces)
     sequences = plan.sequences.get(exp, [])
-    outcome = place_in_badge(state, exp, body, rules)
+    element = plan.element_of.get(exp)
+    names_badge = exp.region is not None or getattr(element, "role", None) in BADGE_ROLES
+    outcome = place_in_badge(state, exp, body, rules) if names_badge or rules.free_space else None
     if outcome is None:
         outcome = place_by_neighbour(state, exp, sequences, rules)
     if outcome is None and exp in state.held:
         outcome = Skip(f"skip: the first string of its group ({state.held[exp][:40]!r}) had no room; not written apart")
     group = [exp.text]
+    under_anchor = anchored(exp) and exp.relation in ("directly_below", "directly_above")
+    if outcome is None and not (rules.free_space or under_anchor):
+        outcome = Skip(
+            f"skip: missing, and the page offers no slot for it ({where(exp)}: no string of its list, row or "
+            "table on the page, no empty badge in its place, no anchor to write under); not written loose"
+        )
     if outcome is None:
         pending = {o for o, _ in plan.todo}
         group = missing_group(exp, sequences, pending, state.written, state.lines, state.w, state.h, rules)
         bottom = exp in plan.at_bottom
         place = replace(exp, region=exp.region or "bottom") if bottom else exp
-        outcome = place_in_free_space(state, place, body, group, rules, bottom_up=bottom)
+        outcome = place_in_free_space(
+            state, place, body, group, rules, bottom_up=bottom, anchor_only=not rules.free_space
+        )
     match outcome:
         case Skip(no_room=no_room):
             state.unplaced.append(exp)

@@ -187,7 +187,13 @@ def _no_room(exp: TextExpectation, group: Sequence[str], size: float, margin: in
 
 
 def place_in_free_space(
-    state: EditState, exp: TextExpectation, body: BodyType, group: Sequence[str], rules: Rules, bottom_up: bool = False
+    state: EditState,
+    exp: TextExpectation,
+    body: BodyType,
+    group: Sequence[str],
+    rules: Rules,
+    bottom_up: bool = False,
+    anchor_only: bool = False,
 ) -> Written | Skip:
     """Typeset ``exp.text`` in the page's ``body`` type in a free rectangle of its place (module
     docstring), on the page's free pixels (not busy, not a fill).
@@ -200,6 +206,8 @@ def place_in_free_space(
             ``exp.text`` at 1.3 em (only ``exp.text`` is written).
         rules: the editor's rules (``max_layout_trials``).
         bottom_up: the lowest free rectangle instead of the topmost (a footer).
+        anchor_only: only directly under or over the check's anchor on the page (the slot of the
+            line after or before it); a Skip when the anchor is not on the page.
 
     Returns:
         Written "place" (or "place (first of its group of N)"); a Skip when no rectangle holds
@@ -210,6 +218,8 @@ def place_in_free_space(
     style, pitch = body.style, body.pitch
     fnt = style.face.font(style.size)
     frame = _frame(arr, lines, exp, style, bottom_up, rules)
+    if anchor_only and not frame.directly:
+        return Skip(f"skip: its anchor {exp.anchor!r} is not on the page; not written loose elsewhere")
     ascent, descent = fnt.getmetrics()
     trials = 0
     all_edges = column_edges(lines, (0, 0, w, h))

@@ -34,6 +34,8 @@ class Rules:
         max_layout_trials: most layouts tried per string.
         lang: tesseract language(s) of the harder read.
         look_harder: read coloured regions and unread marks again before placing a string.
+        free_space: write a missing string that no slot takes in a free rectangle of its check's
+            place (off: a missing string goes only into a slot).
     """
 
     faces: list[Face]
@@ -44,6 +46,7 @@ class Rules:
     max_layout_trials: int
     lang: str
     look_harder: bool
+    free_space: bool = False
 
     def matches(self, exp: TextExpectation, lines: list[Line], w: int, h: int, max_lines: int | None = None):
         """``find_matches`` of ``exp`` in ``lines`` of a w x h page, in its region, by these
@@ -84,6 +87,8 @@ class EditState:
         placed_lines: one line per row written, the neighbours of the strings placed after it.
         extra: the harder read's lines (``look_harder``), read at first need; None before.
         body: the page's body type, measured at first need; None before.
+        elements: element spec -> boxes of the page's elements of that role, or None when code
+            cannot find them (``element_boxes``), found at first need.
     """
 
     arr: np.ndarray
@@ -98,6 +103,7 @@ class EditState:
     placed_lines: list[Line] = field(default_factory=list)
     extra: list[Line] | None = None
     body: BodyType | None = None
+    elements: dict = field(default_factory=dict)
 
     @classmethod
     def read(
@@ -132,6 +138,23 @@ class EditState:
         if self.body is None:
             self.body = body_type(self.arr, self.lines, faces)
         return self.body
+
+    def element_boxes(self, element) -> list[tuple[int, int, int, int]] | None:
+        """Boxes of the page's elements of ``element`` (a ``rewards.text.question_compiler.ElementSpec``)
+        as the page was handed in, from ``rewards.text.elements.find_elements``; None when the check
+        names no element, code cannot find its elements on this page, or that finder is not
+        installed (then the check's place alone locates a near match)."""
+        if element is None:
+            return None
+        if element not in self.elements:
+            try:
+                from rewards.text.elements import find_elements
+            except ImportError:  # the element finder is optional: without it, no element locates a match
+                self.elements[element] = None
+            else:
+                found = find_elements(element, self.lines, Image.fromarray(self.arr), (self.w, self.h))
+                self.elements[element] = None if found is None else [tuple(int(v) for v in e.box) for e in found]
+        return self.elements[element]
 
     def add(self, exp: TextExpectation, written: Written, case_sensitive: bool) -> None:
         """Book ``written`` (``exp``'s string): its rows become neighbours, its words are not

@@ -39,12 +39,15 @@ class Work:
         sequences: the strings of each check in their order (``Sequences``).
         at_bottom: strings a footnote or a footer check asks for without naming a place: they go
             at the bottom, lowest first (in the bottom region if named).
+        elements: expectation -> the element its check names (``check.spec.text.element``, a
+            ``rewards.text.question_compiler.ElementSpec``; the first check's), when it names one.
     """
 
     strings: list[tuple[TextExpectation, str]] = field(default_factory=list)
     refused: list[tuple[TextExpectation, str, Skip]] = field(default_factory=list)
     sequences: Sequences = field(default_factory=dict)
     at_bottom: set[TextExpectation] = field(default_factory=set)
+    elements: dict = field(default_factory=dict)
 
 
 def collect_work(failures: Sequence[Failure], max_chars: int) -> Work:
@@ -56,6 +59,9 @@ def collect_work(failures: Sequence[Failure], max_chars: int) -> Work:
         for exp in check.expects:
             if all(exp != e for e, _ in expects):
                 expects.append((exp, check.id))
+            element = getattr(getattr(check.spec, "text", None), "element", None)
+            if element is not None:
+                work.elements.setdefault(exp, element)
             if (
                 (exp.region or "bottom").startswith("bottom")
                 and exp.anchor is None
