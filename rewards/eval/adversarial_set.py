@@ -224,13 +224,11 @@ def wrong_number(text: str, rng: random.Random) -> str:
 
 
 def wrong_date(text: str, rng: random.Random) -> str:
-    """A date with the digits of its day (range) swapped or one digit changed ("July 21-14, 2025")."""
-    day = re.search(r"\d{1,2}(-\d{1,2})?(?=,)", text)
-    if day and "-" in day.group(0) and rng.random() < 0.6:
-        a, b = day.group(0).split("-")
-        swapped = f"{b[::-1] if len(b) == 2 else b}-{a[::-1] if len(a) == 2 else a}"
-        if swapped != day.group(0):
-            return text[: day.start()] + swapped + text[day.end() :]
+    """A date with the two digits of its first day swapped ("July 21-14, 2025" for "July 12-14,
+    2025"), else a number error (``wrong_number``) in it; never equal to ``text``."""
+    day = re.search(r"\b(\d)(\d)(?=[-,])", text)
+    if day and day.group(1) != day.group(2) and rng.random() < 0.6:
+        return text[: day.start()] + day.group(2) + day.group(1) + text[day.end() :]
     return wrong_number(text, rng)
 
 
