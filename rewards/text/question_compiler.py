@@ -308,6 +308,10 @@ def compile_question(question: str) -> QuestionSpec:
     element, locators, handed = _element(
         question, bare, quotes, first, anchors, place_words, in_box, weight, colour, count
     )
+    if arrangement == "row":  # "a row labeled 'A' with values ...": the arrangement checks the row
+        row_subject = [p for p in handed if re.fullmatch(r"locator '(?:table |data )?rows?'", p)]
+        handed = [p for p in handed if p not in row_subject]
+        locators += tuple(p[len("locator '") : -1] for p in row_subject)
     vlm_parts += handed
     spec = TextSpec(tuple(texts), arrangement, count, region, tuple(anchors), in_box, weight, colour, element, locators)
     return QuestionSpec(_form(arrangement, count, texts), spec, tuple(dict.fromkeys(vlm_parts)))
@@ -358,7 +362,6 @@ def _element(
     style_words = {"bold", "bolded", "boldface"} if weight == "bold" else set()
     if colour is not None:
         style_words |= {colour, "grey" if colour == "gray" else colour, "dark", "light", "pale", "bright"}
-    style_words |= {x for w in place_words for x in re.split(r"[- ]", w)} | set(place_words)
     located = locate(
         question,
         bare,

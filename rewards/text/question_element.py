@@ -108,6 +108,7 @@ _HARMLESS = {
 }
 """Words of a subject that do not change which element is meant ("the single-line caption")."""
 
+_HERO_ROLES = {"heading", "title", "headline", "subtitle", "subheading", "tagline", "subheadline"}
 _ORDINALS = {
     "first": 1,
     "second": 2,
@@ -530,6 +531,8 @@ def subject_role(words: list[str], style_words: set[str]) -> tuple[str, int | No
             continue
         else:
             rest.append(w)
+    if len(rest) > 1 and rest[0] == "hero" and _singular(rest[1]) in _HERO_ROLES:
+        rest = rest[1:]  # "the main hero heading": the hero is where the page's heading is
     if not rest:
         return None
     plural = tuple(_singular(w) for w in rest)
@@ -746,7 +749,8 @@ def locate(
             negate = tail[-1:] in (["right"], ["bottom"])
             if tail[-1:] not in (["left"], ["right"], ["top"], ["bottom"]):
                 words = subject.words  # not an ordinal's "from the left": let the role check refuse it
-        parsed = subject_role(words, style_words)
+        # place words that made the region say where the subject is ("the bottom-right footnote")
+        parsed = subject_role(words, style_words | {x for w in place_words for x in re.split(r"[- ]", w)} | place_words)
         image_subject = bool(words) and words[-1] in _IMAGE_NOUNS and set(words[:-1]) <= _IMAGE_ADJECTIVES
         holder = _CONTAINER_SUBJECTS.get(words[-1]) if len(words) == 1 else None
         if parsed is None and holder is not None and _object_is_text(phrases, subject, first_quote, masked):

@@ -5,7 +5,7 @@ index, the development half) and the failing examples of issue 6; GenExam rows f
 OpenGVLab/GenExam (MIT, tests/fixtures/genexam).
 """
 
-from rewards.text.question_compiler import Anchor, QuestionSpec, TextSpec, compile_question
+from rewards.text.question_compiler import Anchor, ElementSpec, QuestionSpec, TextSpec, compile_question
 
 
 def spec(question):
@@ -14,13 +14,22 @@ def spec(question):
 
 def test_exact_string_with_place():
     s = spec('Does the main title located at the very top-center of the image read exactly "MDPCP at a Glance"?')
-    assert s == QuestionSpec("exact", TextSpec(("MDPCP at a Glance",), region="very_top_center"))
+    assert s == QuestionSpec(
+        "exact",
+        TextSpec(
+            ("MDPCP at a Glance",),
+            region="very_top_center",
+            element=ElementSpec("title", phrase="main title"),
+            locators=("main title", "located at the very top-center of the image"),
+        ),
+    )
     assert s.decidable
 
 
 def test_list_of_strings():
     s = spec("Do the column headers read exactly 'Cue', 'App.', 'Prod.', and 'Cov.'?")
-    assert s == QuestionSpec("list", TextSpec(("Cue", "App.", "Prod.", "Cov.")))
+    # "column headers" is no role code finds (which cells are headers): the strings are necessary, the role is a VLM's
+    assert s == QuestionSpec("list", TextSpec(("Cue", "App.", "Prod.", "Cov.")), ("locator 'column headers'",))
 
 
 def test_lines_first_and_second():
@@ -28,7 +37,16 @@ def test_lines_first_and_second():
         'Does the two-line function-name text inside the dashed rectangle read exactly "[Get_Future_Trajecto" '
         'on the first line and "ries_for_Objects]" on the second line?'
     )
-    assert s == QuestionSpec("lines", TextSpec(("[Get_Future_Trajecto", "ries_for_Objects]"), "lines", in_box=True))
+    assert s == QuestionSpec(
+        "lines",
+        TextSpec(
+            ("[Get_Future_Trajecto", "ries_for_Objects]"),
+            "lines",
+            in_box=True,
+            locators=("inside the dashed rectangle",),
+        ),
+        ("locator 'two-line function-name text'",),  # which text is a function name: a VLM's
+    )
 
 
 def test_lines_from_a_line_break_inside_the_quote():
@@ -45,14 +63,26 @@ def test_lines_from_a_line_break_inside_the_quote():
 
 def test_order_top_to_bottom():
     s = spec('Does the legend read exactly from top to bottom: "red", "/red/", "红色"?')
-    assert s == QuestionSpec("order", TextSpec(("red", "/red/", "红色"), "top_to_bottom"))
+    assert s == QuestionSpec(
+        "order",
+        TextSpec(
+            ("red", "/red/", "红色"),
+            "top_to_bottom",
+            element=ElementSpec("legend_entry", phrase="legend"),
+            locators=("legend",),
+        ),
+    )
     s = spec(
         "Does the three-line title group centered at the very top of the image read exactly, from top to bottom: "
         '"salford & co", then "RESTAURANT", then "MENU"?'
     )
-    assert (
-        s.text == TextSpec(("salford & co", "RESTAURANT", "MENU"), "top_to_bottom", region="very_top") and s.decidable
+    assert s.text == TextSpec(
+        ("salford & co", "RESTAURANT", "MENU"),
+        "top_to_bottom",
+        region="very_top",
+        locators=("centered at the very top of the image",),
     )
+    assert s.vlm_parts == ("locator 'three-line title group'",)  # a title group of three lines: no role code finds
 
 
 def test_order_in_order_under_an_anchor():
@@ -66,12 +96,16 @@ def test_order_in_order_under_an_anchor():
         "reading_order",
         region="right",
         anchors=(Anchor("DESSERT", "directly_below"),),
+        locators=("Directly beneath the 'DESSERT' heading", "in the right panel"),
     )
+    assert s.vlm_parts == ("locator 'dessert items'",)
 
 
 def test_count_of_a_string():
     s = spec('Does the word "ego" appear exactly once in the question line?')
-    assert s == QuestionSpec("count", TextSpec(("ego",), count=1))
+    assert s == QuestionSpec(
+        "count", TextSpec(("ego",), count=1, locators=("word",)), ("locator 'in the question line'",)
+    )
     assert spec('Does the word "Total" appear twice?').text.count == 2
 
 
@@ -100,7 +134,9 @@ def test_place_corner_quadrant_and_halves():
         'Does the heading centered at the top of the right white panel, aligned horizontally with "MAIN COURSE" on '
         'the left, read exactly "DESSERT"?'
     )
-    assert s.text == TextSpec(("DESSERT",), anchors=(Anchor("MAIN COURSE", "same_row"),))
+    assert s.text.anchors == (Anchor("MAIN COURSE", "same_row"),) and s.text.region is None
+    assert s.text.element == ElementSpec("heading", phrase="heading")
+    assert s.vlm_parts == ("locator 'centered at the top of the right white panel'", "locator 'on the left'")
 
 
 def test_relations_to_quoted_anchors():
@@ -108,14 +144,21 @@ def test_relations_to_quoted_anchors():
         'Does the step label at the left side of the second reasoning row, directly below the first "continue '
         'reasoning" text, read exactly "Step 2"?'
     )
-    assert s == QuestionSpec("exact", TextSpec(("Step 2",), anchors=(Anchor("continue reasoning", "directly_below"),)))
+    assert s.text == TextSpec(
+        ("Step 2",),
+        anchors=(Anchor("continue reasoning", "directly_below"),),
+        locators=("directly below the first 'continue reasoning' text",),
+    )
+    assert s.vlm_parts == ("locator 'step label'", "locator 'at the left side of the second reasoning row'")
     s = spec(
         'Is the second navigation item in the website header menu, immediately to the right of "Home", the two-word '
         'phrase "About Us" with each word capitalized and separated by a single space?'
     )
     assert s.text.anchors == (Anchor("Home", "right_of"),) and s.decidable
+    assert s.text.element == ElementSpec("list_item", 2, phrase="second navigation item")
     s = spec("In the 'men' row under column '_G', is the cell label exactly '0.03'?")
     assert s.text.anchors == (Anchor("men", "same_row"), Anchor("_G", "same_column")) and s.decidable
+    assert s.text.element == ElementSpec("table_cell", row="men", column="_G", phrase="cell label")
 
 
 def test_clarifying_quotes_are_not_required_strings():
@@ -123,7 +166,14 @@ def test_clarifying_quotes_are_not_required_strings():
         "In the fifth bullet line under the partners heading, is the compound word at the beginning written exactly "
         'as "Community-based" with a single hyphen between "Community" and "based"?'
     )
-    assert s.text.texts == ("Community-based",) and s.decidable
+    assert s.text.texts == ("Community-based",)
+    # the bullet, the heading and "at the beginning" say where the word is: no field checks them
+    assert s.vlm_parts == (
+        "locator 'compound word'",
+        "locator 'In the fifth bullet line'",
+        "locator 'under the partners heading'",
+        "locator 'at the beginning'",
+    )
 
 
 def test_necessary_conditions_name_the_vlm_parts():
@@ -131,7 +181,14 @@ def test_necessary_conditions_name_the_vlm_parts():
         "Is there a title at the top center reading “Comprehensive Disciplines” in a bold sans-serif font colored navy?"
     )
     # bold and the text colour are decided from pixels (rewards.text.text_style); the face is not
-    assert s.text == TextSpec(("Comprehensive Disciplines",), region="top_center", weight="bold", colour="blue")
+    assert s.text == TextSpec(
+        ("Comprehensive Disciplines",),
+        region="top_center",
+        weight="bold",
+        colour="blue",
+        element=ElementSpec("title", phrase="title"),
+        locators=("title", "at the top center"),
+    )
     assert not s.decidable and s.vlm_parts == ("style 'sans-serif'", "style 'font'")
     s = spec('Are there exactly 2 legend entries ("Female" and "Male")?')
     assert s.text.texts == ("Female", "Male") and s.vlm_parts == ("count 'exactly 2'",)
@@ -179,7 +236,7 @@ def test_genexam_lists_examples_and_quantifiers():
 
 def test_table_row_with_values():  # row 380, question 8
     s = spec("Is there a row labeled exactly 'Advice' with values '53', '30', '24', and '63.6%'?")
-    assert s == QuestionSpec("order", TextSpec(("Advice", "53", "30", "24", "63.6%"), "row"))
+    assert s == QuestionSpec("order", TextSpec(("Advice", "53", "30", "24", "63.6%"), "row", locators=("row",)))
 
 
 def test_between_two_anchors():  # row 21, question 7
@@ -187,7 +244,15 @@ def test_between_two_anchors():  # row 21, question 7
         'Is the third navigation item in the website header menu, located between "About Us" and "Blog", the single '
         'word "Programs" with an uppercase P and the remaining letters lowercase?'
     )
-    assert s == QuestionSpec("exact", TextSpec(("Programs",), anchors=(Anchor("About Us", "between", "Blog"),)))
+    assert s == QuestionSpec(
+        "exact",
+        TextSpec(
+            ("Programs",),
+            anchors=(Anchor("About Us", "between", "Blog"),),
+            element=ElementSpec("list_item", 3, phrase="third navigation item"),
+            locators=("third navigation item", "located between 'About Us' and 'Blog'", "in the website header menu"),
+        ),
+    )
 
 
 def test_quote_naming_the_element_is_a_context_anchor():  # row 82, question 19
@@ -195,24 +260,40 @@ def test_quote_naming_the_element_is_a_context_anchor():  # row 82, question 19
         'Does the category label under the bar associated with the numeric label "54", located to the immediate '
         'right of the tallest bar, read exactly: "Change due to anticipated impact of policy"?'
     )
-    assert s == QuestionSpec(
-        "exact", TextSpec(("Change due to anticipated impact of policy",), anchors=(Anchor("54", "context"),))
+    assert s.text == TextSpec(("Change due to anticipated impact of policy",), anchors=(Anchor("54", "context"),))
+    # the anchor's bar and the tallest bar are no text: where the label stands to them is a VLM's
+    assert s.vlm_parts == (
+        "locator 'category label'",
+        "locator 'under the bar associated'",
+        "locator 'the numeric label'",
+        "locator 'located to the immediate right of the tallest bar'",
     )
 
 
 def test_bold_and_text_colour_are_grounded_parts():
-    assert spec("Is there a bold point label reading exactly 'U.S.'?") == QuestionSpec(  # row 320, question 10
-        "exact", TextSpec(("U.S.",), weight="bold")
+    s = spec("Is there a bold point label reading exactly 'U.S.'?")  # row 320, question 10
+    assert s.text.weight == "bold" and s.vlm_parts == ("locator 'bold point label'",)  # which label marks a point
+    assert spec("Is there a bold heading reading exactly 'U.S.'?") == QuestionSpec(
+        "exact",
+        TextSpec(
+            ("U.S.",), weight="bold", element=ElementSpec("heading", phrase="bold heading"), locators=("bold heading",)
+        ),
     )
     s = spec("Is the top dark blue rounded rectangle labeled exactly 'Question' in white text?")  # row 398, question 1
-    assert s.decidable and s.text.colour == "white"  # the rectangle's blue is not the text's colour
+    assert s.text.colour == "white"  # the rectangle's blue is not the text's colour
+    assert s.vlm_parts == ("locator 'top dark blue rounded rectangle'",)  # which rectangle: a VLM's
     s = spec('In the legend, is the swatch labeled "Four" colored purple?')  # row 284, question 5: the swatch's colour
     assert s.text.colour is None and not s.decidable
 
 
 def test_place_in_the_subject_is_a_locator():  # row 20, question 1
     s = spec('Does the logo text located at the top-left of the main content area read exactly "Inspira"?')
-    assert s == QuestionSpec("exact", TextSpec(("Inspira",)))
+    # the logo and the content area are elements code cannot find: both phrases go to a VLM (issue 17)
+    assert s == QuestionSpec(
+        "exact",
+        TextSpec(("Inspira",)),
+        ("locator 'logo text'", "locator 'located at the top-left of the main content area'"),
+    )
     s = spec('Is the text "Source: internal finance data" placed at the bottom-right of the slide?')  # a claim: checked
     assert s.text.region == "bottom_right"
 
@@ -223,7 +304,8 @@ def test_role_annotations_and_quote_clarifications():
         'exactly the following text: "01" on its number label, "TAKE RESPONSIBILITY FOR YOUR SAFETY" as the heading, '
         'and "Be mindful of your safety and others" as the supporting sentence?'
     )  # row 142, question 3
-    assert s.decidable and s.text.texts == (
+    assert s.text.region == "top_left" and "locator 'top-left guideline box'" in s.vlm_parts
+    assert s.text.texts == (
         "01",
         "TAKE RESPONSIBILITY FOR YOUR SAFETY",
         "Be mindful of your safety and others",
@@ -232,12 +314,20 @@ def test_role_annotations_and_quote_clarifications():
         "Does the category label under the rightmost bar of the bar chart, at the bottom-right edge of the image, read "
         "exactly: \"2030 DECC central 'policy on'\" including the single quotes around policy on?"
     )  # row 82, question 18
-    assert s == QuestionSpec("exact", TextSpec(("2030 DECC central 'policy on'",), region="bottom_right"))
+    assert s.text == TextSpec(
+        ("2030 DECC central 'policy on'",), region="bottom_right", locators=("at the bottom-right edge of the image",)
+    )
+    assert s.vlm_parts == ("locator 'category label'", "locator 'under the rightmost bar of the bar chart'")
     s = spec(
         "Does the small one-line badge positioned in the center-left hero text area, directly above the main heading, "
         'contain exactly the two parts "V 4.9" and "Check it" arranged horizontally?'
     )  # row 20, question 4
-    assert s.decidable and s.text.texts == ("V 4.9", "Check it") and s.text.arrangement == "row"
+    assert s.text.texts == ("V 4.9", "Check it") and s.text.arrangement == "row"
+    assert s.text.element == ElementSpec("button", phrase="small one-line badge")
+    assert s.vlm_parts == (
+        "locator 'positioned in the center-left hero text area'",
+        "locator 'directly above the main heading'",
+    )
 
 
 def test_one_unquoted_string_after_exactly_colon():  # row 98, question 2
@@ -245,7 +335,10 @@ def test_one_unquoted_string_after_exactly_colon():  # row 98, question 2
         "In the numbered section at the top-right of the slide, does the first line read exactly: 1. Pfizer's "
         "Substantial Footprint?"
     )
-    assert s == QuestionSpec("exact", TextSpec(("1. Pfizer's Substantial Footprint",), region="top_right"))
+    assert s.text == TextSpec(
+        ("1. Pfizer's Substantial Footprint",), region="top_right", locators=("at the top-right of the slide",)
+    )
+    assert s.vlm_parts == ("locator 'first line'", "locator 'In the numbered section'")  # first line of which section
     # a plural subject may list several strings: left alone
     assert spec("do the two chart titles read exactly: Lung cancer PDXs, CRC PDXs?").form == "none"
 
@@ -255,7 +348,8 @@ def test_colours_of_other_elements_and_regular_weight():
     background is a claim only a VLM can check; "non-bold" asks regular weight; a colour of the
     subject's text noun is checked; an unquoted string after a capitalised "Does"."""
     s = spec('Is the text "NEW" written in black on a green badge?')
-    assert s.text.colour == "black" and s.vlm_parts == ("style 'green'",)  # black is checked, green is not
+    # black is checked; the green badge (its colour, and that the text is on a badge) is not
+    assert s.text.colour == "black" and s.vlm_parts == ("style 'green'", "locator 'on a green badge'")
     for q in (
         'Does the badge read exactly "NEW" on a dark red badge?',
         'Is "Key Results" written in red on a white background?',
