@@ -365,7 +365,13 @@ def test_colours_of_other_elements_and_regular_weight():
     )
     assert s.text.weight is None and not s.decidable  # both weights named: left to a VLM
     assert spec('Does the gray source note read exactly "www.example.com"?') == QuestionSpec(
-        "exact", TextSpec(("www.example.com",), colour="gray")
+        "exact",
+        TextSpec(
+            ("www.example.com",),
+            colour="gray",
+            element=ElementSpec("footer", phrase="gray source note"),
+            locators=("gray source note",),
+        ),
     )
     assert spec("Does the subtitle read exactly: Growth was strong this quarter?").text.texts == (
         "Growth was strong this quarter",
