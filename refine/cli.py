@@ -86,6 +86,16 @@ def print_summary(summary: dict, out: Path) -> None:
     if summary["withheld"]:
         reasons = "; ".join(f"{n} x {reason}" for reason, n in list(summary["withheld"].items())[:3])
         say(f"withheld verdicts (never counted as passes): {reasons}")
+    if summary.get("items_damaged"):
+        say(
+            f"pixels damaged outside the strings written: {summary['damaged_px']} in {summary['items_damaged']} "
+            "items (graphics an edit erased or drew over; see each item's damage boxes)"
+        )
+    stopped = summary.get("stopped_unchanged") or {}
+    for item_id, reason in list(stopped.items())[:5]:
+        say(f"item {item_id}: {reason}")
+    if len(stopped) > 5:
+        say(f"... and {len(stopped) - 5} more items stopped on an edit that changed nothing (summary.json)")
     for err in summary["errors"]:
         say(f"error: {err}", err=True)
     say(f"summary: {out / 'summary.json'}")

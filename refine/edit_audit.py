@@ -1,8 +1,10 @@
 """Figures of a refine run's edits, measured without the judge.
 
 Shared by ``benchmarks/text_editor.py`` (seeded documents) and ``scripts/verify_example.py``
-(the bundled example): how often an independent reader's lines hold a string, which editor
-actions a run kept, and how many pixels changed outside the boxes those actions reported.
+(the bundled example), and by the refine loop's summary: how often an independent reader's lines
+hold a string, which editor actions a run kept, how many pixels changed outside the boxes those
+actions reported, and how many changed pixels are damage: glyphs of neither the words a rewrite
+replaced nor the strings written (``damaged``).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
+from refine.editors.text.audit import damage_boxes, damage_mask
 from rewards.text.text_match import Line, Word, boundary_ok, find_matches, next_lines, normalize
 
 MAX_LINES = 12
@@ -109,6 +112,30 @@ def changed_outside(start: Image.Image, best: Image.Image, actions: list[dict]) 
         for x0, y0, x1, y1 in a.get("boxes", []):
             inside[max(0, y0) : max(0, y1), max(0, x0) : max(0, x1)] = True
     return int((changed & ~inside).sum())
+
+
+def damaged(start: Image.Image, best: Image.Image, actions: list[dict]) -> dict:
+    """The damage of a run: pixels where ``best`` differs from ``start`` that are glyphs of
+    neither the words the ``actions`` (their records, see ``TextEditor.last_actions``) erased
+    nor the rows they wrote (``refine.editors.text.audit.damage_mask``, the same measure each
+    action's ``damaged_px`` takes of its own edit).
+
+    An action's ``erased`` and ``inked`` boxes say which is which; a record without them (another
+    editor's, or an older log) counts every box of its ``boxes`` as ink, as ``changed_outside``
+    does. Returns {"damaged_px": int, "damage_boxes": [[x0, y0, x1, y1], ...] (the largest
+    connected parts, end-exclusive pixels)}. Raises ValueError when the images differ in size.
+    """
+    if start.size != best.size:
+        raise ValueError(f"image sizes differ: start {start.size}, best {best.size}")
+    erased, inked = [], []
+    for a in actions:
+        if "inked" in a:
+            erased += a.get("erased", [])
+            inked += a["inked"]
+        else:
+            inked += a.get("boxes", [])
+    mask = damage_mask(np.asarray(start.convert("RGB")), np.asarray(best.convert("RGB")), erased, inked)
+    return {"damaged_px": int(mask.sum()), "damage_boxes": damage_boxes(mask)}
 
 
 def action_per_string(actions: list[dict]) -> dict[str, dict]:

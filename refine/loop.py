@@ -3,7 +3,8 @@
 Protocol of TechImage-Bench §5.1-5.2: each iteration takes the checks answered "no", writes
 edit instructions per criterion, edits the previous image, re-judges it, and the best
 iteration seen is kept. Withheld checks are not edited (nothing is known about them) and
-never count as passes.
+never count as passes. An edit that changes no pixel ends the item's loop: judging the same
+image again would give the same verdicts, and the editor would skip the same strings again.
 
 Output layout under ``out`` (one folder per item, named by :func:`item_dir_name`)::
 
@@ -33,6 +34,7 @@ from typing import Any, Callable, Sequence
 
 from PIL import Image
 
+from refine.edit_audit import damaged
 from refine.editors.edit_log import tally_edits
 from refine.interfaces import Editor, Failure, Generator, StructuredEditor, Writer
 from rewards.common.images import to_rgb
@@ -53,13 +55,18 @@ class ItemResult:
         scores: per iteration, every score of ``rewards.scorers.item_scores.score_item`` (floats in [0, 1]).
         best_iteration: index into ``scores`` of the kept iteration (by ``keep_best_by``).
         best_image: path of ``best.png``, relative to ``out``.
-        stop_reason: why the loop ended ("iterations", "all checks pass", "no failed check to edit").
+        stop_reason: why the loop ended ("iterations", "all checks pass", "no failed check to edit",
+            "stopped after iteration k: the edit changed nothing (...)", see :func:`unchanged_reason`).
         withheld: reason -> number of withheld verdicts over all iterations (a dead judge shows here).
         judges: judge name -> {"checks": verdicts it gave over all iterations (not from the verdict
             cache), "failed": those withheld because its call failed (see :func:`call_error`),
             "last_error": str | None}.
         edits: what a structured editor did to the expected strings: distinct strings "added",
             "rewritten" and "left_alone" (see ``refine.editors.edit_log.tally_edits``).
+        damage: for a structured editor, the pixels of ``best.png`` changed from the start image
+            that are glyphs of neither the words its kept actions replaced nor the strings they
+            wrote: {"damaged_px": int, "damage_boxes": [[x0, y0, x1, y1], ...]}
+            (``refine.edit_audit.damaged``); {} for other editors.
         error: one-line error, or None.
     """
 
@@ -71,6 +78,7 @@ class ItemResult:
     withheld: dict[str, int] = field(default_factory=dict)
     judges: dict[str, dict[str, Any]] = field(default_factory=dict)
     edits: dict[str, Any] = field(default_factory=dict)
+    damage: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
 
 
@@ -116,6 +124,31 @@ def call_error(verdict: Verdict) -> str | None:
     if verdict.answer != "withheld" or not verdict.call_failed:
         return None
     return verdict.reason.rsplit(f"{verdict.judge}: ", 1)[-1]
+
+
+def unchanged_reason(iteration: int, actions: list[dict] | None) -> str:
+    """The stop reason of an edit (iteration ``iteration``) that changed no pixel, with what a
+    structured editor's ``actions`` did: "stopped after iteration 2: the edit changed nothing
+    (all 3 actions skipped)"; ``actions`` None (an editor that keeps no log): no parenthesis."""
+    head = f"stopped after iteration {iteration}: the edit changed nothing"
+    if actions is None:
+        return head
+    if not actions:
+        return f"{head} (no action)"
+    kinds = {"skipped": 0, "failed": 0, "written": 0}
+    for a in actions:
+        verb = a["action"]
+        kinds["skipped" if verb.startswith("skip") else "failed" if verb.startswith("fail") else "written"] += 1
+    n = len(actions)
+    for kind, count in kinds.items():
+        if count == n:
+            what = f"all {n} actions {kind}" if n > 1 else f"its one action {kind}"
+            break
+    else:
+        what = f"{n} actions: " + ", ".join(f"{c} {k}" for k, c in kinds.items() if c)
+    if kinds["written"]:
+        what += " without changing a pixel"
+    return f"{head} ({what})"
 
 
 def _settings_refusal(path: Path, settings: dict[str, Any]) -> Callable[[dict[str, Any]], str]:
@@ -197,8 +230,9 @@ class RefineLoop:
     ) -> ItemResult:
         """Refine one item into ``item_dir`` (which must be empty). Raises ItemError on bad input."""
         result = ItemResult(item.id)
-        image = self.start_image(item, index)
+        image = start = self.start_image(item, index)
         best_score, best_image = -1.0, None
+        kept: list[tuple[int, list[dict]]] = []  # (iteration, a structured editor's actions)
         with (
             open(item_dir / "verdicts.jsonl", "w", encoding="utf-8") as vf,
             open(item_dir / "instructions.jsonl", "w", encoding="utf-8") as inf,
@@ -240,19 +274,29 @@ class RefineLoop:
                     result.stop_reason = "iterations"
                     break
                 instruction = self.writer.write(image, item, failures)
-                image = to_rgb(self.editor.edit(image, instruction, failures, seed=self.seed + 1000 * index + k + 1))
+                edited = to_rgb(self.editor.edit(image, instruction, failures, seed=self.seed + 1000 * index + k + 1))
+                unchanged = edited.size == image.size and edited.tobytes() == image.tobytes()
+                image = edited
                 record = {
                     "iteration": k + 1,
                     "writer": self.writer.name,
                     "instruction": instruction,
                     "failed_checks": [c.id for c, _ in failures],
                 }
+                actions = None
                 if isinstance(self.editor, StructuredEditor):  # its log: what it wrote per string, and why not
-                    record["editor_actions"] = self.editor.last_actions
-                    tally_edits(result.edits, self.editor.last_actions)
+                    actions = record["editor_actions"] = self.editor.last_actions
+                    tally_edits(result.edits, actions)
+                    kept.append((k + 1, actions))
                 inf.write(json.dumps(record, ensure_ascii=False) + "\n")
                 inf.flush()
+                if unchanged:  # the same image again: same verdicts, same skips
+                    result.stop_reason = unchanged_reason(k + 1, actions)
+                    break
         best_image.save(item_dir / "best.png")
+        if isinstance(self.editor, StructuredEditor):
+            best_actions = [a for i, acts in kept if i <= result.best_iteration for a in acts]
+            result.damage = damaged(start, best_image, best_actions)
         result.best_image = str(Path(item_dir.name) / "best.png")
         down = [
             f"judge {name} failed on {c['failed']} of {c['checks']} checks sent to it ({c['last_error']})"
@@ -378,8 +422,11 @@ class RefineLoop:
     ) -> dict[str, Any]:
         """The run summary: per item results, means of the initial and best scores over the
         items that finished, every error (parse errors first), and per judge its verdicts,
-        failed calls and the items it failed (``judges``). ``complete`` is False in the copy
-        written after each item (an interrupted run leaves that one)."""
+        failed calls and the items it failed (``judges``), the pixels damaged over the items a
+        structured editor edited (``damaged_px``: the sum of their ``damage``, and
+        ``items_damaged``: how many have any) and the items whose loop ended on an edit that
+        changed nothing (``stopped_unchanged``: item id -> stop reason). ``complete`` is False
+        in the copy written after each item (an interrupted run leaves that one)."""
         judges: dict[str, dict[str, Any]] = {}
         for r in results:
             for name, c in r.judges.items():
@@ -410,5 +457,10 @@ class RefineLoop:
             "mean_best": {k: mean(k, lambda r: r.scores[r.best_iteration]) for k in names},
             "errors": list(load_errors) + [r.error for r in results if r.error],
             "withheld": dict(sorted(withheld.items(), key=lambda kv: -kv[1])),
+            "damaged_px": sum(r.damage.get("damaged_px", 0) for r in ok),
+            "items_damaged": sum(bool(r.damage.get("damaged_px")) for r in ok),
+            "stopped_unchanged": {
+                r.id: r.stop_reason for r in ok if (r.stop_reason or "").startswith("stopped after iteration")
+            },
             "items": [r.__dict__ for r in results],
         }

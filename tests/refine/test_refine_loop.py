@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from refine.loop import RefineLoop, call_error, item_dir_name
+from refine.loop import RefineLoop, call_error, item_dir_name, unchanged_reason
 from refine.writers.template import TemplateWriter
 from rewards.rubric import Check, Criterion, Item, Rubric, Verdict
 
@@ -121,13 +121,78 @@ def test_best_iteration_is_kept_when_an_edit_makes_things_worse(tmp_path):
     a = np.full((16, 16, 3), 255, np.uint8)
     a[:8] = COLOURS["red"]
     Image.fromarray(a).save(start)
-    [res] = RefineLoop(ColourJudge(), TemplateWriter(), Vandal(), iterations=2).run(
+    [res] = RefineLoop(ColourJudge(), TemplateWriter(), Vandal(), iterations=3).run(
         [colour_item("a", start)], tmp_path / "out"
     )["items"]
-    assert [s["pass_rate"] for s in res["scores"]] == [0.5, 0.0, 0.0]
-    assert res["best_iteration"] == 0 and res["stop_reason"] == "iterations"
+    # the second edit returns the white page it was given: the loop stops there, unjudged
+    assert [s["pass_rate"] for s in res["scores"]] == [0.5, 0.0]
+    assert res["best_iteration"] == 0 and res["stop_reason"] == "stopped after iteration 2: the edit changed nothing"
     best = np.asarray(Image.open(tmp_path / "out" / "a" / "best.png"))
     assert tuple(best[0, 0]) == COLOURS["red"]
+
+
+class PaintOnceThenSkip(PaintFirstFailure):
+    """A structured editor: paints the first failed check's half on its first edit, then returns
+    the image unchanged, logging why it skipped each failed check (as the text editor does when
+    nothing it can fix is left)."""
+
+    def __init__(self):
+        super().__init__()
+        self.last_actions = []
+
+    def edit(self, image, instruction, failures, seed):
+        if not self.instructions:
+            out = super().edit(image, instruction, failures, seed)
+            self.last_actions = [{"text": "red", "check": failures[0][0].id, "action": "place", "boxes": []}]
+            return out
+        self.instructions.append(instruction)
+        self.last_actions = [
+            {"text": c.id, "check": c.id, "action": "skip: no free space for it", "boxes": []} for c, _ in failures
+        ] + [{"text": "x", "check": "top", "action": "skip: already on the page (judge missed it)", "boxes": []}]
+        return image.copy()
+
+
+def test_the_loop_stops_when_an_edit_changes_no_pixel(tmp_path, white_png, capsys):
+    from refine.cli import print_summary
+
+    items = [colour_item("a", white_png, withheld_check=True)]
+    editor = PaintOnceThenSkip()
+    summary = RefineLoop(ColourJudge(), TemplateWriter(), editor, iterations=5).run(items, tmp_path / "out")
+    [res] = summary["items"]
+    # iteration 1 painted the top red; iteration 2 changed nothing: not judged again, no iteration 3-5
+    assert [s["pass_rate"] for s in res["scores"]] == pytest.approx([0.0, 1 / 3])
+    assert res["stop_reason"] == "stopped after iteration 2: the edit changed nothing (all 2 actions skipped)"
+    assert len(editor.instructions) == 2 and res["best_iteration"] == 1
+    item_dir = tmp_path / "out" / "a"
+    assert sorted(p.name for p in item_dir.glob("iter_*.png")) == ["iter_0.png", "iter_1.png"]
+    records = [json.loads(x) for x in (item_dir / "instructions.jsonl").read_text().splitlines()]
+    assert [r["iteration"] for r in records] == [1, 2]  # the skipped edit is still logged, with its reasons
+    assert [a["action"] for a in records[1]["editor_actions"]][0] == "skip: no free space for it"
+    assert summary["stopped_unchanged"] == {"a": res["stop_reason"]}
+    # a structured editor's run measures damage: the red half lies outside every box it reported
+    assert res["damage"]["damaged_px"] == 8 * 16 and res["damage"]["damage_boxes"] == [[0, 0, 16, 8]]
+    assert summary["damaged_px"] == 128 and summary["items_damaged"] == 1
+    print_summary(summary, tmp_path / "out")
+    printed = capsys.readouterr().out
+    assert "item a: stopped after iteration 2: the edit changed nothing (all 2 actions skipped)" in printed
+    assert "pixels damaged outside the strings written: 128 in 1 items" in printed
+
+
+def test_unchanged_reason_says_what_the_actions_did():
+    skip, fail, place = ({"action": a} for a in ("skip: no room", "fail: too long", "place"))
+    assert (
+        unchanged_reason(2, [skip, skip, skip])
+        == "stopped after iteration 2: the edit changed nothing (all 3 actions skipped)"
+    )
+    assert unchanged_reason(1, [skip]) == "stopped after iteration 1: the edit changed nothing (its one action skipped)"
+    assert unchanged_reason(3, [skip, fail, skip]) == (
+        "stopped after iteration 3: the edit changed nothing (3 actions: 2 skipped, 1 failed)"
+    )
+    assert unchanged_reason(1, [skip, place]) == (
+        "stopped after iteration 1: the edit changed nothing (2 actions: 1 skipped, 1 written without changing a pixel)"
+    )
+    assert unchanged_reason(4, []) == "stopped after iteration 4: the edit changed nothing (no action)"
+    assert unchanged_reason(4, None) == "stopped after iteration 4: the edit changed nothing"
 
 
 def test_bad_images_fail_alone_and_are_recorded(tmp_path, white_png):
