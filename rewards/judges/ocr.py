@@ -13,6 +13,7 @@ import pytesseract  # noqa: F401  (tests patch rewards.judges.ocr.pytesseract.im
 from PIL import Image
 
 from rewards.rubric import Check, TextExpectation, Verdict, withheld
+from rewards.text.elements import describe_element
 from rewards.text.grounding import decide_text
 from rewards.text.ocr_langs import tesseract_lang, unreadable
 from rewards.text.ocr_read import OCRError, ocr_lines
@@ -36,11 +37,14 @@ class OCRJudge:
     """Decides the text part of a check from OCR words and boxes (``rewards.text.grounding``).
 
     A check's text part is its compiled spec (``Check.spec.text``: strings, lines, order, count,
-    place, relations to quoted anchors, enclosing box) or, for rows that give only expectations,
-    every expectation read in its region. Answers: "no" when the text part fails (it is a
-    necessary condition, whatever else the question asks); "yes" when it holds and the spec has
-    no part only a VLM can decide; otherwise withheld. The reason names the rule that decided,
-    which parts were checked and which were not.
+    place, relations to quoted anchors, the element it is about, enclosing box, style) or, for
+    rows that give only expectations, every expectation read in its region. Answers: "no" when
+    the text part fails (it is a necessary condition, whatever else the question asks); "yes"
+    when it holds and the spec has no part only a VLM can decide (``vlm_parts``: an unrepresented
+    locator among them) and nothing was left unknown (an element not found on the page, a box,
+    a style); otherwise withheld. The reason names the rule that decided, which parts were
+    checked (the element and the represented locators among them) and which only a VLM can
+    decide.
 
     Normalisation and matching follow :mod:`rewards.text.text_match`: whitespace collapsed, Unicode
     NFKC, typographic quotes/dashes folded to ASCII, case kept unless ``case_sensitive=False``,
@@ -60,7 +64,8 @@ class OCRJudge:
         max_lines: how many consecutive lines a wrapped string may span.
 
     Evidence per verdict: ``{"expects": [{"text", "region", "found", "ocr_text", "box",
-    "similarity", "rule"}], "anchors": [{"text", "relation", "found", "boxes"}], "enclosing_box",
+    "similarity", "rule", "element"}], "anchors": [{"text", "relation", "found", "boxes"}],
+    "elements": [{"role", "box", "text"}] (the candidates found for the element), "enclosing_box",
     "rule", "checked", "not_checked", "reread", "ocr_text", "box"}`` where ``rule`` is the rule
     that decided (``rewards.text.grounding``: read, region, anchor, box, count, arrangement, all),
     ``reread`` the strips read again before a "no" (``reread_strip``), the top-level
@@ -134,12 +139,14 @@ class OCRJudge:
             decide_text(s, lines, image, size, self.case_sensitive, self.lenient, self.max_lines) for s in specs
         ]
         reread = []
-        if image is not None and any(d.holds is False and d.rule == "read" for d in decisions):
-            for rec in (
-                r for d in decisions for r in d.records if r["rule"] == "read" and r["box"] and r["similarity"] >= 0.3
-            ):
-                lines, strip = self.reread_strip(image, lines, rec["text"], rec["box"], rec["ocr_text"])
+        if image is not None and any(d.holds is False and d.rule in ("read", "element") for d in decisions):
+            for text, box, ocr_text, in_element in _near_misses(decisions):
+                again, strip = self.reread_strip(image, lines, text, box, ocr_text)
                 reread.append(list(strip))
+                # an element's strip may hold other lines (a subtitle under a title): its read
+                # replaces them only when it reads the string there
+                if not in_element or self._reads_in(text, again, strip, image.size):
+                    lines = again
             decisions = [
                 decide_text(s, lines, image, size, self.case_sensitive, self.lenient, self.max_lines) for s in specs
             ]
@@ -150,11 +157,12 @@ class OCRJudge:
         checked = "; ".join(_describe(s) for s in specs)
         not_checked = list(check.spec.vlm_parts) if check.spec is not None else []
         if unknown is not None:
-            not_checked += unknown.unknown or ["enclosing box"]
+            not_checked += [u for u in unknown.unknown or ["enclosing box"] if u not in not_checked]
         decided = failed or unknown or decisions[0]
         evidence = {
             "expects": records,
             "anchors": [a for d in decisions for a in d.anchors],
+            "elements": [e for d in decisions for e in d.elements],
             "enclosing_box": next((list(d.enclosing_box) for d in decisions if d.enclosing_box), None),
             "rule": decided.rule,
             "checked": checked,
@@ -164,7 +172,8 @@ class OCRJudge:
             "box": head["box"],
         }
         if failed is not None:
-            return Verdict(check.id, "no", self.name, f"{failed.detail} (checked: {checked})", evidence)
+            vlm = f"; only a VLM can decide: {', '.join(not_checked)}" if not_checked else ""
+            return Verdict(check.id, "no", self.name, f"{failed.detail} (checked: {checked}{vlm})", evidence)
         if not_checked:
             reason = f"text part holds (checked: {checked}); only a VLM can decide: {', '.join(not_checked)}"
             return Verdict(check.id, "withheld", self.name, reason, evidence)
@@ -231,7 +240,12 @@ class OCRJudge:
             if not (best and best[0].found):
                 break
         inside = lambda b: strip[0] <= (b[0] + b[2]) / 2 <= strip[2] and strip[1] <= (b[1] + b[3]) / 2 <= strip[3]  # noqa: E731
-        return [ln for ln in lines if not inside(ln.box)] + reads[-1], strip
+        return [ln for ln in lines if ln.angle != 0 or not inside(ln.box)] + reads[-1], strip
+
+    def _reads_in(self, text: str, lines: list[Line], strip, size: tuple[int, int]) -> bool:
+        """True when ``text`` occurs exactly in ``lines`` with its centre in ``strip``."""
+        ms = find_matches(text, lines, *size, None, self.case_sensitive, self.lenient, self.max_lines)
+        return any(m.found and _in_strip(m.box, strip) for m in ms)
 
     def judge(
         self, images: Sequence[Image.Image], prompts: Sequence[str], checks: Sequence[Sequence[Check]]
@@ -296,4 +310,33 @@ def _describe(spec: TextSpec) -> str:
     if spec.in_box:
         parts.append("inside a box")
     parts += [f"weight {spec.weight}"] * bool(spec.weight) + [f"colour {spec.colour}"] * bool(spec.colour)
+    if spec.element is not None:
+        el = spec.element
+        said = f" ({el.phrase!r})" if el.phrase else ""
+        parts.append(f"{'is' if el.whole else 'in'} {describe_element(el)}{said}")
+    parts += [f"locator {p!r}" for p in spec.locators if not (spec.element and p == spec.element.phrase)]
     return ", ".join(parts)
+
+
+def _in_strip(box, strip) -> bool:
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return strip[0] <= cx <= strip[2] and strip[1] <= cy <= strip[3]
+
+
+def _flat(box) -> bool:
+    """True for a box wider than tall (a strip is read as one horizontal line)."""
+    return box[2] - box[0] >= box[3] - box[1]
+
+
+def _near_misses(decisions) -> list[tuple[str, tuple, str, bool]]:
+    """(expected string, box, OCR text, of an element) of each string worth a second look
+    before a "no": a string not read whose best match is a near miss (similarity >= 0.3), and a
+    string read elsewhere whose element reads something else (the element's box and text)."""
+    out = []
+    for d in decisions:
+        for r in d.records:
+            if r["rule"] == "read" and r["box"] and r["similarity"] >= 0.3:
+                out.append((r["text"], r["box"], r["ocr_text"], False))
+            elif r["rule"] == "element" and r.get("element") and _flat(r["element"]["box"]):
+                out.append((r["text"], r["element"]["box"], r["element"]["text"], True))
+    return out

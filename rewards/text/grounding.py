@@ -11,16 +11,25 @@ Rules, applied in this order (the first that fails is named in the result):
    relation (``satisfies_relation``; for "between", ``between`` and an occurrence of
    ``Anchor.other`` too) to the occurrence. An anchor that is not read fails too
    (the relation cannot hold); so does an occurrence that *is* the anchor.
-4. **box**: with ``in_box``, an enclosing box (a border or the edge of a filled panel on all four
+4. **element**: with ``element`` (``ElementSpec``: "the title", "the second KPI card", "the
+   y-axis label"), the occurrence must be an element of that role found on the page
+   (``rewards.text.elements.find_elements``): with ``whole`` ("reads exactly") its words are all
+   of the element's ("BREAKFAST" inside the heading "BREAKFAST COMBOS" is not the title
+   "BREAKFAST"), else it lies in the element. First, whatever the role, a "reads exactly"
+   occurrence must be a line or block of its own: one inside a longer line fails. Candidates
+   found and no occurrence in them fails, naming what the element reads; the role not found
+   (``find_elements`` None) is *unknown*: the element part is left to a VLM, never "yes".
+5. **box**: with ``in_box``, an enclosing box (a border or the edge of a filled panel on all four
    sides, ``enclosing_box``) is found around the occurrence. Not finding one is *unknown*, not a
    failure: the box part is then left to a VLM.
-5. **style**: with ``weight`` or ``colour``, only occurrences whose measured stroke weight and
+6. **style**: with ``weight`` or ``colour``, only occurrences whose measured stroke weight and
    ink colour (``rewards.text.text_style.measure`` on each matched word's box) match are kept. None
    left and every estimate a clear mismatch fails; an estimate that cannot tell (too small, too
    little ink, a colour at a bin edge, no image) is *unknown*: that part is left to a VLM.
-6. **count**: the number of distinct occurrences that pass 1-5 equals ``count``.
-7. **arrangement**: one occurrence per string (distinct words) in the spec's arrangement
-   (``in_arrangement``), searched over all combinations of the occurrences that pass 1-5.
+7. **count**: the number of distinct occurrences that pass 1-6 equals ``count`` (not decided
+   while the element is unknown: a count over the page is not the element's).
+8. **arrangement**: one occurrence per string (distinct words) in the spec's arrangement
+   (``in_arrangement``), searched over all combinations of the occurrences that pass 1-6.
 
 Boxes are ``(x0, y0, x1, y1)`` pixels of the judged image.
 """
@@ -34,7 +43,8 @@ from typing import Callable
 import numpy as np
 from PIL import Image
 
-from rewards.text.question_compiler import TextSpec
+from rewards.text.elements import Element, canonical_lines, describe_element, enclosing_box, find_elements
+from rewards.text.question_compiler import ElementSpec, TextSpec
 from rewards.text.text_match import Line, Match, find_matches, in_region
 from rewards.text.text_style import Style
 from rewards.text.text_style import matches as style_matches
@@ -50,17 +60,20 @@ class TextDecision:
     """The outcome of ``decide_text``.
 
     Attributes:
-        holds: True (every rule passed), False (``rule`` failed), or None (only the box or style
-            part is unknown: no enclosing box was found, or the style could not be measured, and
-            everything else holds).
-        rule: the rule that decided: "read", "region", "anchor", "box", "style", "count",
+        holds: True (every rule passed), False (``rule`` failed), or None (only the element, box
+            or style part is unknown: the element is not found on the page, no enclosing box was
+            found, or the style could not be measured, and everything else holds).
+        rule: the rule that decided: "read", "region", "anchor", "element", "box", "style", "count",
             "arrangement", or "all" when every rule passed.
         detail: one line saying why, for the verdict's reason.
         records: per required string: ``{"text", "found", "ocr_text", "box", "similarity",
             "rule"}`` (the best exact occurrence, else the best near match).
         anchors: per anchor: ``{"text", "relation", "found", "boxes"}``.
         enclosing_box: the box found for ``in_box``, or None.
-        unknown: the parts left unknown, in words ("enclosing box", "weight 'bold'", "colour 'white'").
+        unknown: the parts left unknown, in words ("element 'the title'", "enclosing box",
+            "weight 'bold'", "colour 'white'").
+        elements: the candidates found for ``spec.element`` (``Element.as_dict``, at most
+            ``MAX_ELEMENTS_SHOWN``), empty when the spec names none or none was found.
     """
 
     holds: bool | None
@@ -70,6 +83,11 @@ class TextDecision:
     anchors: list[dict] = field(default_factory=list)
     enclosing_box: Box | None = None
     unknown: list[str] = field(default_factory=list)
+    elements: list[dict] = field(default_factory=list)
+
+
+MAX_ELEMENTS_SHOWN = 5
+"""How many of an element's candidates a decision records as evidence."""
 
 
 def _style_mismatch(text: str, style: Style, weight: str | None, colour: str | None) -> str:
@@ -181,107 +199,6 @@ def in_arrangement(boxes: list[Box], arrangement: str) -> bool:
         if arrangement == "row" and not (bx > a[2] - 0.25 * aw and boxes[0][1] < by < boxes[0][3]):
             return False
     return True
-
-
-def _ink_around(gray: np.ndarray, box: Box, pad: int, min_contrast: float) -> np.ndarray | None:
-    """The ink mask (bool (H, W)) of ``gray``: pixels whose luminance differs by more than
-    ``min_contrast`` from the text's background, the median of a ``pad``-pixel ring around
-    ``box``; None when the ring is empty (the box lies outside the image)."""
-    h, w = gray.shape
-    x0, y0, x1, y1 = box
-    ring = np.concatenate(
-        [
-            gray[max(0, y0 - pad) : y0, max(0, x0) : x1].ravel(),
-            gray[y1 : min(h, y1 + pad), max(0, x0) : x1].ravel(),
-            gray[max(0, y0) : y1, max(0, x0 - pad) : x0].ravel(),
-            gray[max(0, y0) : y1, x1 : min(w, x1 + pad)].ravel(),
-        ]
-    )
-    if ring.size == 0:
-        return None
-    return np.abs(gray.astype(np.float64) - float(np.median(ring))) > min_contrast
-
-
-def _run_starts(line: np.ndarray, start: int, step: int) -> list[int]:
-    """Positions where an ink run starts along ``line`` (bool), walking from ``start`` by ``step``
-    (+1 or -1)."""
-    seq = line[start::step] if step > 0 else line[start::-1] if start >= 0 else line[:0]
-    starts = np.nonzero(seq & ~np.concatenate([[False], seq[:-1]]))[0]
-    return [start + step * int(k) for k in starts]
-
-
-def _shared_edge(scans: list[list[int]], covered, start: int) -> int | None:
-    """The candidate position nearest ``start`` that at least 3 probe scans share (within 3 px)
-    and that ``covered(position)`` accepts, or None."""
-    for pos in sorted({p for sc in scans for p in sc}, key=lambda p: abs(p - start)):  # nearest the text first
-        if sum(any(abs(p - pos) <= 3 for p in sc) for sc in scans) >= 3 and covered(pos):
-            return pos
-    return None
-
-
-def _row_covered(ink: np.ndarray, y: int, lo: int, hi: int, min_coverage: float) -> bool:
-    """True when one of the rows ``y - 1 .. y + 1`` is ink along ``min_coverage`` of columns ``lo .. hi``."""
-    h = ink.shape[0]
-    return any(ink[t, lo : hi + 1].mean() >= min_coverage for t in range(max(0, y - 1), min(h, y + 2)) if hi > lo)
-
-
-def _col_covered(ink: np.ndarray, x: int, lo: int, hi: int, min_coverage: float) -> bool:
-    """True when one of the columns ``x - 1 .. x + 1`` is ink along ``min_coverage`` of rows ``lo .. hi``."""
-    w = ink.shape[1]
-    return any(ink[lo : hi + 1, t].mean() >= min_coverage for t in range(max(0, x - 1), min(w, x + 2)) if hi > lo)
-
-
-def enclosing_box(
-    gray: np.ndarray, box: Box, min_contrast: float = 40.0, probes: int = 7, min_coverage: float = 0.5
-) -> Box | None:
-    """A rectangle enclosing ``box`` in ``gray`` (uint8 or float (H, W) luminance), or None.
-
-    A pixel is *ink* when its luminance differs from the text's background (the median of a
-    3-pixel ring around ``box``) by more than ``min_contrast``. From the text box outwards, along
-    ``probes`` rows (for the left and right sides) and columns (top and bottom), every start of
-    an ink run is a candidate edge. A side is the nearest candidate that at least 3 probes share
-    (within 3 px) and whose line is ink along at least ``min_coverage`` of the box's extent on
-    that side: a solid or dashed border, or the edge of a filled panel, and not the aligned feet
-    of another line of text. All four sides must be found.
-
-    Returns:
-        ``(x0, y0, x1, y1)``: pixel positions of the four sides (of a border: its pixels nearest
-        the text; of a filled panel: the first pixels outside the fill), or None.
-    """
-    h, w = gray.shape
-    x0, y0, x1, y1 = (int(v) for v in box)
-    pad = 3
-    ink = _ink_around(gray, (x0, y0, x1, y1), pad, min_contrast)
-    if ink is None:
-        return None
-    rows = np.linspace(y0, max(y0, y1 - 1), probes).round().astype(int).clip(0, h - 1)
-    cols = np.linspace(x0, max(x0, x1 - 1), probes).round().astype(int).clip(0, w - 1)
-    a, b = max(0, x0 - pad), min(w, x1 + pad)  # the scans start just outside the text
-    c, d = max(0, y0 - pad), min(h, y1 + pad)
-
-    def rows_covered(y: int, lo: int, hi: int) -> bool:
-        return _row_covered(ink, y, lo, hi, min_coverage)
-
-    def cols_covered(x: int, lo: int, hi: int) -> bool:
-        return _col_covered(ink, x, lo, hi, min_coverage)
-
-    left = _shared_edge([_run_starts(ink[r], a - 1, -1) for r in rows], lambda x: cols_covered(x, y0, y1), a)
-    right = _shared_edge([_run_starts(ink[r], b, 1) for r in rows], lambda x: cols_covered(x, y0, y1), b)
-    if left is None or right is None:
-        return None
-    # top and bottom must cover the span between the sides: a text line above or below does not
-    top = _shared_edge([_run_starts(ink[:, q], c - 1, -1) for q in cols], lambda y: rows_covered(y, left, right), c)
-    bottom = _shared_edge([_run_starts(ink[:, q], d, 1) for q in cols], lambda y: rows_covered(y, left, right), d)
-    if top is None or bottom is None:
-        return None
-    if not (
-        rows_covered(top, left, right)
-        and rows_covered(bottom, left, right)
-        and cols_covered(left, top, bottom)
-        and cols_covered(right, top, bottom)
-    ):
-        return None
-    return (left, top, right, bottom)
 
 
 def _record(text: str, best: Match | None, rule: str, found: bool) -> dict:
@@ -398,9 +315,76 @@ def _styled(text: str, kept: list[Match], spec: TextSpec, lines: list[Line], rgb
 
 
 @dataclass
+class _ReadElement:
+    """The element of a spec as found on the page: the spec, its candidates (None: code cannot
+    tell which they are, ``find_elements``), and the lines and blocks of their own (``whole``
+    role) that a "reads exactly" occurrence must be."""
+
+    spec: ElementSpec
+    found: list[Element] | None
+    own: list[Element]
+    canon: list[int]
+
+
+def _read_element(spec: TextSpec, lines: list[Line], image: Image.Image | None, size) -> _ReadElement | None:
+    """The element of ``spec`` found on the page, or None when the spec names none."""
+    if spec.element is None:
+        return None
+    own = find_elements(ElementSpec("whole"), lines, None, size) or []
+    return _ReadElement(spec.element, find_elements(spec.element, lines, image, size), own, canonical_lines(lines))
+
+
+def _is_element(m: Match, e: Element, whole: bool, several: bool, canon: list[int]) -> bool:
+    """True when occurrence ``m`` is element ``e`` (``whole``: its words are all of the element's;
+    with several required strings, all of the element's words on each line it touches) or, not
+    ``whole``, lies in it. A line read twice is one line (``canon``: ``canonical_lines``)."""
+    mw, ew = {(canon[li], wi) for li, wi in m.words}, set(e.words)
+    if not mw <= ew:
+        return False
+    if not whole or mw == ew:
+        return True
+    touched = {li for li, _ in mw}
+    return several and all(w in mw for w in ew if w[0] in touched)
+
+
+@dataclass
+class _Elemented:
+    """Rule "element" on one string's occurrences: those kept, the element the first lies in
+    (or the first candidate's, for the evidence), whether the element is unknown, and why they
+    failed ("" if they did not)."""
+
+    kept: list[Match]
+    element: Element | None = None
+    unknown: bool = False
+    detail: str = ""
+
+
+def _elemented(text: str, kept: list[Match], read: _ReadElement, several: bool) -> _Elemented:
+    """Rule "element" (module docstring) on the occurrences ``kept`` of ``text``."""
+    el, what = read.spec, describe_element(read.spec)
+    if el.whole:
+        alone = read.own + (read.found or [])  # a line or block of its own, or an element of the role
+        own = [m for m in kept if any(_is_element(m, e, True, several, read.canon) for e in alone)]
+        if not own:
+            first = {(read.canon[li], wi) for li, wi in kept[0].words}
+            longer = next((e.text for e in read.own if first < set(e.words)), kept[0].text)
+            return _Elemented([], None, False, f"{text!r} is read only inside longer text ({longer!r}), not as {what}")
+        kept = own
+    if read.found is None:
+        return _Elemented(kept, None, True)
+    pairs = [(m, e) for m in kept for e in read.found if _is_element(m, e, el.whole, several, read.canon)]
+    if not pairs:
+        shown = " / ".join(repr(e.text) for e in read.found[:3]) + (" ..." if len(read.found) > 3 else "")
+        said = f"not {text!r}" if el.whole else f"which does not contain {text!r}"
+        return _Elemented([], read.found[0], False, f"{what} reads {shown}, {said}")
+    passing = list(dict.fromkeys(m for m, _ in pairs))
+    return _Elemented(passing, pairs[0][1])
+
+
+@dataclass
 class _StringResult:
-    """Rules 1-5 on one required string: its record, the occurrences that pass them all, the
-    enclosing box found, and the parts left unknown."""
+    """Rules 1-6 on one required string: its record, the occurrences that pass them all, the
+    enclosing box found, the parts left unknown, and why the element or style rule failed."""
 
     record: dict
     passing: list[Match]
@@ -408,6 +392,8 @@ class _StringResult:
     box_unknown: bool = False
     style_unknown: bool = False
     style_detail: str = ""
+    element_unknown: bool = False
+    element_detail: str = ""
 
 
 def _decide_string(
@@ -415,13 +401,14 @@ def _decide_string(
     spec: TextSpec,
     exact: Exact,
     anchors: list[_ReadAnchor],
+    element: _ReadElement | None,
     lines: list[Line],
     size: tuple[int, int],
     gray: np.ndarray | None,
     rgb: np.ndarray | None,
 ) -> _StringResult:
-    """Rules 1-5 on one required string ``text`` (module docstring) of an image of ``size`` (w, h)
-    pixels; ``gray`` and ``rgb`` are the image's arrays for rules 4 and 5 (None: no image)."""
+    """Rules 1-6 on one required string ``text`` (module docstring) of an image of ``size`` (w, h)
+    pixels; ``gray`` and ``rgb`` are the image's arrays for rules 5 and 6 (None: no image)."""
     occ, best = exact(text)
     if not occ:
         return _StringResult(_record(text, best, "read", False), [])
@@ -430,6 +417,10 @@ def _decide_string(
     if rule == "all":
         kept = _anchored(kept, anchors)
         rule = "all" if kept else "anchor"
+    elemented = None
+    if rule == "all" and element is not None:
+        elemented = _elemented(text, kept, element, len(spec.texts) > 1)
+        kept, rule = elemented.kept, "all" if elemented.kept else "element"
     box, box_unknown = None, False
     if rule == "all" and spec.in_box:
         kept, box = _boxed(kept, gray)
@@ -439,11 +430,16 @@ def _decide_string(
         styled = _styled(text, kept, spec, lines, rgb)
         kept, rule = styled.kept, styled.rule
     record = _record(text, (kept or occ)[0], rule, rule == "all")
+    if elemented is not None and elemented.element is not None:
+        record["element"] = elemented.element.as_dict()
     if styled is not None and styled.style is not None:
         record["style"] = styled.style.as_dict()
-    if styled is None:
-        return _StringResult(record, kept if rule == "all" else [], box, box_unknown)
-    return _StringResult(record, kept if rule == "all" else [], box, box_unknown, styled.unknown, styled.detail)
+    result = _StringResult(record, kept if rule == "all" else [], box, box_unknown)
+    if elemented is not None:
+        result.element_unknown, result.element_detail = elemented.unknown, elemented.detail
+    if styled is not None:
+        result.style_unknown, result.style_detail = styled.unknown, styled.detail
+    return result
 
 
 def _arranged(passing: list[list[Match]], arrangement: str, limit: int = 20000) -> bool:
@@ -463,9 +459,10 @@ def _arranged(passing: list[list[Match]], arrangement: str, limit: int = 20000) 
 
 
 def _failed_string(
-    records: list[dict], anchors: list[dict], spec: TextSpec, style_detail: str
+    records: list[dict], anchors: list[dict], spec: TextSpec, details: dict[str, str]
 ) -> tuple[str, str] | None:
-    """(rule, detail) of the first required string that failed one of rules 1-5, or None."""
+    """(rule, detail) of the first required string that failed one of rules 1-6, or None;
+    ``details`` holds the detail of the element and style rules, by rule."""
     for r in records:
         if r["rule"] == "read":
             near = (
@@ -495,8 +492,8 @@ def _failed_string(
                 f"{a['relation']} {a['text']!r}" + (f" and {a['other']!r}" if "other" in a else "") for a in anchors
             )
             return "anchor", f"{r['text']!r} read, but not {rels}"
-        if r["rule"] == "style":
-            return "style", style_detail
+        if r["rule"] in ("element", "style"):
+            return r["rule"], details[r["rule"]]
     return None
 
 
@@ -509,11 +506,12 @@ def decide_text(
     lenient: bool = False,
     max_lines: int = 4,
 ) -> TextDecision:
-    """Decide ``spec`` on OCR ``lines`` of an image of ``size`` (w, h) pixels (module rules 1-7).
+    """Decide ``spec`` on OCR ``lines`` of an image of ``size`` (w, h) pixels (module rules 1-8).
 
     Args:
-        image: the judged image, for the enclosing-box search (``spec.in_box``); None skips it
-            (the box part is then unknown).
+        image: the judged image, for the elements found from pixels (``spec.element``), the
+            enclosing-box search (``spec.in_box``) and the style (``spec.weight``, ``spec.colour``);
+            None skips them (those parts are then unknown).
         case_sensitive, lenient, max_lines: matching rules of ``rewards.text.text_match``.
     """
     w, h = size
@@ -522,37 +520,57 @@ def decide_text(
         ms = find_matches(text, lines, w, h, None, case_sensitive, lenient, max_lines)
         return [m for m in ms if m.found], (ms[0] if ms else None)
 
-    # 1-5, string by string
+    # 1-6, string by string
     read_anchors = _read_anchors(spec, exact)
+    element = _read_element(spec, lines, image, size)
     gray = np.asarray(image.convert("L")) if image is not None and spec.in_box else None
     rgb = np.asarray(image.convert("RGB")) if image is not None and (spec.weight or spec.colour) else None
-    results = [_decide_string(t, spec, exact, read_anchors, lines, size, gray, rgb) for t in spec.texts]
+    results = [_decide_string(t, spec, exact, read_anchors, element, lines, size, gray, rgb) for t in spec.texts]
     records, anchors = [r.record for r in results], [a.record for a in read_anchors]
     found_box = next((r.box for r in reversed(results) if r.box is not None), None)
     box_unknown = any(r.box_unknown for r in results)
     style_unknown = any(r.style_unknown for r in results)
+    element_unknown = any(r.element_unknown for r in results)
     asked = [f"weight {spec.weight!r}"] * bool(spec.weight) + [f"colour {spec.colour!r}"] * bool(spec.colour)
+    where = [f"element {describe_element(spec.element)!r}"] if spec.element is not None else []
+    elements = [e.as_dict() for e in (element.found or [])[:MAX_ELEMENTS_SHOWN]] if element is not None else []
 
     def result(holds, rule, detail):
-        unknown = (["enclosing box"] if box_unknown else []) + (asked if style_unknown else []) if holds is None else []
-        return TextDecision(holds, rule, detail, records, anchors, found_box, unknown)
+        unknown = []
+        if holds is None:
+            unknown = (
+                (where if element_unknown else [])
+                + (["enclosing box"] if box_unknown else [])
+                + (asked if style_unknown else [])
+            )
+        return TextDecision(holds, rule, detail, records, anchors, found_box, unknown, elements)
 
-    style_detail = next((r.style_detail for r in results if r.style_detail), "")
-    failed = _failed_string(records, anchors, spec, style_detail)
+    details = {
+        "element": next((r.element_detail for r in results if r.element_detail), ""),
+        "style": next((r.style_detail for r in results if r.style_detail), ""),
+    }
+    failed = _failed_string(records, anchors, spec, details)
     if failed is not None:
         return result(False, *failed)
-    # 6. count, 7. arrangement
-    if spec.count is not None:
+    # 7. count, 8. arrangement
+    if spec.count is not None and not element_unknown:  # a count over the whole page is not the element's
         n = len(results[0].passing)
         if n != spec.count:
             return result(False, "count", f"{spec.texts[0]!r} read {n} time(s), expected {spec.count}")
     passing = [r.passing for r in results]
     if len(spec.texts) > 1 and spec.arrangement != "all" and not _arranged(passing, spec.arrangement):
         return result(False, "arrangement", f"the strings are read, but not {spec.arrangement.replace('_', ' ')}")
+    if element_unknown:
+        what = describe_element(spec.element)
+        return result(None, "element", f"the strings are read; {what} is not found on this page")
     if box_unknown:
         return result(None, "box", "the strings are read; no enclosing box was found around them")
     if style_unknown:
         return result(None, "style", f"the strings are read; their {' and '.join(asked)} could not be measured")
     return result(
-        True, "all", "every string read" + (" and placed" if spec.region or spec.anchors or spec.in_box else "")
+        True,
+        "all",
+        "every string read"
+        + (f" as {describe_element(spec.element)}" if spec.element is not None else "")
+        + (" and placed" if spec.region or spec.anchors or spec.in_box else ""),
     )
