@@ -330,7 +330,7 @@ _LINE_OF = re.compile(
 _BETWEEN = re.compile(r"\b(?:located |positioned |placed )?between (?:the )?(?:[\w-]+ ){0,2}?q,? and (?:the )?q\b")
 _EDGE = re.compile(r"\b(?:starts?|starting|begins?|beginning|ends?|ending) with\b")
 _WHOLE = re.compile(
-    r"\b(?:read|reads|reading|exactly|labell?ed|titled|named|called|says?|saying|spells?|spelled|spelt)\b"
+    r"\b(?:read|reads|reading|exact|exactly|labell?ed|titled|named|called|says?|saying|spells?|spelled|spelt)\b"
 )
 
 

@@ -307,6 +307,9 @@ _VERBS = {
 }
 """Words that end a locator phrase (the question's verbs and clause words)."""
 _DETERMINERS = {"the", "a", "an", "this", "that", "these", "those", "its", "their", "any", "each", "one", "same"}
+_CONTEXT_WORDS = {"same", "previous", "preceding", "aforementioned", "corresponding", "respective", "other", "that"}
+"""Words that point at context code cannot see ("in the same ordered list", "in that panel"): a
+phrase with one is always a VLM's."""
 _AUX = {"does", "do", "is", "are", "was", "were", "has", "have", "did", "can"}
 _IMAGE_NOUNS = {
     "image",
@@ -629,7 +632,9 @@ def _segment(masked: str) -> list[_Phrase]:
             cur.tokens.append(toks[i])  # "between the cup on the left and the donut": one phrase
         elif w in ("that", "which", "who") and nxt in _VERBS:
             close()
-        elif w in _VERBS and not (w in ("set", "list", "form", "end", "start") and cur is not None):
+        elif w in _VERBS and not (
+            w in ("set", "list", "form", "end", "start") and cur is not None and cur.kind == "prep"
+        ):
             close()
         elif cur is not None and cur.kind == "prep" and cur.words[-1:] in (["the"], ["immediate"], ["to"]):
             cur.tokens.append(toks[i])  # "to the right of", "to the immediate right of"
@@ -786,6 +791,9 @@ def locate(
             continue
         if not core:
             continue
+        if _CONTEXT_WORDS & set(p.words):
+            handed.append(text)
+            continue
         if set(core) <= _TEXTUAL | _STYLE | style_words | {"and", "letters"}:
             continue  # "in bold", "in white text": a style claim, read by the style step
         # "on the large desktop-style layout": the whole image
@@ -807,7 +815,7 @@ def locate(
             container = name
             represented.append(text)
             continue
-        if in_box is not None and in_box.fullmatch(masked[p.span[0] : p.span[1]]):
+        if in_box is not None and in_box.fullmatch(masked[p.span[0] : p.span[1]]) and not set(core) & _STYLE:
             represented.append(text)  # "inside the dashed rectangle": TextSpec.in_box
             continue
         handed.append(text)
