@@ -121,9 +121,11 @@ def damaged(start: Image.Image, best: Image.Image, actions: list[dict]) -> dict:
     action's ``damaged_px`` takes of its own edit).
 
     An action's ``erased`` and ``inked`` boxes say which is which; a record without them (another
-    editor's, or an older log) counts every box of its ``boxes`` as ink, as ``changed_outside``
-    does. Returns {"damaged_px": int, "damage_boxes": [[x0, y0, x1, y1], ...] (the largest
-    connected parts, end-exclusive pixels)}. Raises ValueError when the images differ in size.
+    editor's, or an older log) counts the ink in each of its ``boxes``, before and after, as the
+    strings', so (about as ``changed_outside``) only changes outside them count.
+
+    Returns {"damaged_px": int, "damage_boxes": [[x0, y0, x1, y1], ...] (the largest connected
+    parts, end-exclusive pixels)}. Raises ValueError when the images differ in size.
     """
     if start.size != best.size:
         raise ValueError(f"image sizes differ: start {start.size}, best {best.size}")
@@ -133,6 +135,7 @@ def damaged(start: Image.Image, best: Image.Image, actions: list[dict]) -> dict:
             erased += a.get("erased", [])
             inked += a["inked"]
         else:
+            erased += a.get("boxes", [])
             inked += a.get("boxes", [])
     mask = damage_mask(np.asarray(start.convert("RGB")), np.asarray(best.convert("RGB")), erased, inked)
     return {"damaged_px": int(mask.sum()), "damage_boxes": damage_boxes(mask)}
