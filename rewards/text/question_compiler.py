@@ -28,16 +28,25 @@ It reads the question in these steps, each in a small module of its own:
    panel", "the upper content box") is that side of the image; a place *of* another element
    ("the top of the legend") is a locator and is not checked. "inside the dashed rectangle" asks
    for an enclosing box (``TextSpec.in_box``), found by the OCR judge or left unchecked.
-6. **The rest** (``rewards.text.question_residue``): locator phrases (the element's role, "the
-   first bullet", "of the left white panel") are removed; every word left must be a known
-   filler, else it is a part only a VLM can decide (a typeface, "icon", counts of elements
-   "exactly 2 legend entries", "each", or any unknown word: the compiler never guesses). Bold /
-   regular weight and a colour said of the text itself ("in white text", "the gray source note")
-   become ``TextSpec.weight`` and ``TextSpec.colour`` (``rewards.text.question_style``), measured
-   from pixels; a colour said of a badge, fill or background stays a VLM part.
+6. **The rest** (``rewards.text.question_residue``): with the locator phrases set aside (step 7
+   reads them), every word left must be a known filler, else it is a part only a VLM can decide
+   (a typeface, "icon", counts of elements "exactly 2 legend entries", "each", or any unknown
+   word: the compiler never guesses). Bold / regular weight and a colour said of the text itself
+   ("in white text", "the gray source note") become ``TextSpec.weight`` and ``TextSpec.colour``
+   (``rewards.text.question_style``), measured from pixels; a colour said of a badge, fill or
+   background stays a VLM part.
+7. **The element and the locators** (``rewards.text.question_element``): the subject ("the large
+   main title word", "the second KPI card from the left", "the y-axis") becomes
+   ``TextSpec.element`` when every word of it is in the role vocabulary; every locator phrase is
+   either represented (the element, a place of the image, an anchor relation, in_box, "in the
+   NPS card") and listed in ``TextSpec.locators``, or a VLM part ``locator '<phrase>'`` ("between
+   the drawing of a cup and the donut", "in panel (b)", "beneath the eleventh bottle"). "Starts
+   with" / "ends with" is a VLM part too (``claim '...'``): only containment is checked.
 
 A spec with a text part and no ``vlm_parts`` is decided by code both ways. With ``vlm_parts`` the
-text part is a necessary condition: its failure decides "no", its success decides nothing.
+text part is a necessary condition: its failure decides "no", its success decides nothing. An
+unrepresented locator is therefore never answered "yes" by OCR (issue 17: a string found in the
+wrong element is no pass).
 """
 
 from __future__ import annotations
@@ -138,16 +147,21 @@ class ElementSpec:
     Attributes:
         role: one of ``ELEMENT_ROLES``.
         ordinal: 1-based position among the elements of that role (top to bottom for bullets and
-            list items, left to right then top to bottom for cards, tiles and columns); -1 is the
-            last one; None: any of them.
+            list items, left to right then top to bottom for cards, tiles and columns); negative
+            counts from the end (-1: the last one, -2: "the second card from the right"); None:
+            any of them.
         axis: "x" or "y" for an axis title, else None.
         row, column: the row label and column label of a table cell (quoted or named), else None.
         container: the text that names the card, panel or tile the element lies in ("the NPS
             card" -> "NPS"), else None.
         whole: True when the element's whole text must be the required string ("reads exactly
             X": a match inside a longer line is not that element); False when the element need
-            only contain it ("contains X", "includes X").
-        phrase: the question's words this spec represents, for the verdict's reason.
+            only contain it ("contains X", "includes X", "starts with X", the last with a VLM part
+            for the start). For a card, button or table cell (elements that hold lines) True means
+            a whole line or block of text inside it is the string. Role "whole" with False is no
+            constraint and is not emitted, except with a ``container``.
+        phrase: the question's words this spec represents (the subject: "large main title word"),
+            for the verdict's reason.
     """
 
     role: str

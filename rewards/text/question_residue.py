@@ -1,9 +1,10 @@
 """Step 6 of the question compiler (``rewards.text.question_compiler``): what is left of a question
 once its quotes, form, place and anchor phrases are removed, in words only a VLM can decide.
 
-Locator phrases (the element's role, "the first bullet", "of the left white panel") are removed;
-every word left must be a known filler, else it is a part only a VLM can decide (a typeface,
-"icon", counts of elements "exactly 2 legend entries", "each", or any unknown word: the
+Locator phrases (the element's role, "the first bullet", "of the left white panel") are set
+aside here: step 7 (``rewards.text.question_element``) represents each one in the spec or hands
+it to a VLM. Every word left must be a known filler, else it is a part only a VLM can decide (a
+typeface, "icon", counts of elements "exactly 2 legend entries", "each", or any unknown word: the
 compiler never guesses). Style words come out as ``style '<word>'`` parts, which
 ``rewards.text.question_style.text_style`` turns into a measured weight or colour where it can.
 """
@@ -122,7 +123,7 @@ def _existential_head(pre: str) -> str | None:
 
 
 def _drop_locators(text: str) -> str:
-    """``text`` without its locators, style words in them included: the question's subject
+    """``text`` without its locators (read again, and kept, by step 7), style words in them included: the question's subject
     ("Does the large hero heading ..."), the kind of an element asked to exist, what a string
     describes ("describing the product"), alignment with another element, and prepositional
     phrases that end in an element noun ("of the left white panel", "to the right of the
