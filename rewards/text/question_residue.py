@@ -123,8 +123,8 @@ def _existential_head(pre: str) -> str | None:
 
 
 def _drop_locators(text: str) -> str:
-    """``text`` without its locators (read again, and kept, by step 7), style words in them included: the question's subject
-    ("Does the large hero heading ..."), the kind of an element asked to exist, what a string
+    """``text`` without its locators (step 7 reads them again and keeps them), style words in them
+    included: the question's subject ("Does the large hero heading ..."), the kind of an element asked to exist, what a string
     describes ("describing the product"), alignment with another element, and prepositional
     phrases that end in an element noun ("of the left white panel", "to the right of the
     stethoscope icon"), except "in <colour> text", which is a claim. After the last quote such a
