@@ -124,11 +124,12 @@ def _existential_head(pre: str) -> str | None:
 
 def _drop_locators(text: str) -> str:
     """``text`` without its locators (step 7 reads them again and keeps them), style words in them
-    included: the question's subject ("Does the large hero heading ..."), the kind of an element asked to exist, what a string
-    describes ("describing the product"), alignment with another element, and prepositional
-    phrases that end in an element noun ("of the left white panel", "to the right of the
-    stethoscope icon"), except "in <colour> text", which is a claim. After the last quote such a
-    phrase keeps its style words ("on a green badge" claims the badge's colour)."""
+    included: the question's subject ("Does the large hero heading ..."), the kind of an element
+    asked to exist, what a string describes ("describing the product"), alignment with another
+    element, and prepositional phrases that end in an element noun ("of the left white panel",
+    "to the right of the stethoscope icon"), except "in <colour> text", which is a claim. After
+    the last quote such a phrase keeps its style words ("on a green badge" claims the badge's
+    colour)."""
     text = re.sub(
         r"(?:^|, )(?:does|do|is|are|was|were|has|have|did|can) (?:the|this|that|these|those) (?:(?!q )[\w'’-]+ ){0,6}"
         + _ROLE
