@@ -10,6 +10,7 @@ busy (``placement.busy_mask`` marks every edge), so nothing is written over them
 from __future__ import annotations
 
 import numpy as np
+from scipy import ndimage
 
 from rewards.text.text_match import Line
 
@@ -23,8 +24,9 @@ covers pi/4 = 0.79 of its box; an "e" or "o" drawn in a text face about 0.3 to 0
 
 
 def _solid(arr: np.ndarray, box) -> bool:
-    """True when ``box`` of ``arr`` (uint8 (H, W, 3)) is mostly ink: its pixels far (> 60 in
-    luminance) from the median of a 2 px ring around it cover at least ``SOLID`` of its tight box."""
+    """True when ``box`` of ``arr`` (uint8 (H, W, 3)) is a solid blob: its pixels far (> 60 in
+    luminance) from the median of a 2 px ring around it cover at least ``SOLID`` of their tight
+    box, with no enclosed hole (a letter's counter) over 5% of it."""
     H, W = arr.shape[:2]
     x0, y0, x1, y1 = max(0, box[0] - 2), max(0, box[1] - 2), min(W, box[2] + 2), min(H, box[3] + 2)
     if x1 - x0 < 3 or y1 - y0 < 3:
@@ -36,7 +38,8 @@ def _solid(arr: np.ndarray, box) -> bool:
     if not len(ys):
         return False
     tight = ink[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
-    return float(tight.mean()) >= SOLID
+    holes = ndimage.binary_fill_holes(tight) & ~tight  # the counters of "o", "e", "a"
+    return float(tight.mean()) >= SOLID and holes.sum() <= 0.05 * tight.size
 
 
 def is_bullet(arr: np.ndarray, line: Line) -> bool:
