@@ -29,7 +29,9 @@ page), measured against the ground truth by tesseract, never by the judge's verd
   the slot of its check's element; rewrites elsewhere: rewrites of another string than the
   element's (``outside_element``);
 - pixels damaged: pixels where best.png differs from the erroneous page outside every
-  ground-truth text element's box and every written string's box (``damaged_pixels``);
+  ground-truth text element's box and every written string's box (``damaged_pixels``); and the
+  same outside also every box the editor reported changing (its erase boxes): damage its own
+  record does not show;
 - pass rate (the judge's share of "yes" over the rubric) before and after.
 
 ``--out`` keeps per document ``<split>/<doc>/before_after.png`` (the erroneous page beside
@@ -264,6 +266,11 @@ def measure_refine(doc: Document, best: Image.Image, actions: list[dict], lines:
             row["details"].append({"outside": key, "text": a["text"], "action": a["action"], "box": a["box"]})
     boxes = [e.box for e in doc.elements] + [tuple(a["box"]) for a in actions if wrote_text(a)]
     row["damaged_px"] = damaged_pixels(doc.erroneous, best, boxes)
+    # the same outside every box the editor reported changing (erases too): what is left is
+    # damage the editor's own record does not show; the difference is written or erased pixels
+    # beyond the written strings' boxes
+    every = boxes + [tuple(b) for a in actions if wrote_text(a) for b in a.get("boxes", [])]
+    row["damaged_px_outside_reported"] = damaged_pixels(doc.erroneous, best, every)
     row["written"] = sum(wrote_text(a) for a in actions)
     return dict(row)
 
@@ -320,6 +327,7 @@ def run_split(split: str, n: int, out: Path, iterations: int, log=print) -> dict
         "additions_outside_slot": tot("additions_outside_slot"),
         "rewrites_elsewhere": tot("rewrites_elsewhere"),
         "damaged_px": tot("damaged_px"),
+        "damaged_px_outside_reported": tot("damaged_px_outside_reported"),
         "strings_written": tot("written"),
         "pass_rate_before": sum(r["pass_before"] for r in rrows) / max(1, len(rrows)),
         "pass_rate_after": sum(r["pass_after"] for r in rrows) / max(1, len(rrows)),
@@ -329,6 +337,8 @@ def run_split(split: str, n: int, out: Path, iterations: int, log=print) -> dict
 
 
 def _f(x, d: int = 3) -> str:
+    if isinstance(x, dict):
+        return ", ".join(f"{k} {v}" for k, v in x.items())
     return "-" if x is None else (f"{x:.{d}f}" if isinstance(x, float) else str(x))
 
 
@@ -353,6 +363,32 @@ def print_split(split: str, fig: dict) -> None:
         print(f"  {k:24s} {_f(v)}")
 
 
+def markdown(figures: dict) -> str:
+    """The splits side by side as two Markdown tables: refine figures, then the judge's false yes /
+    false no / withheld per question type on the clean and the erroneous page."""
+    splits = list(figures)
+    head = "| | " + " | ".join(splits) + " |\n|---|" + "---:|" * len(splits)
+    rows = [head]
+    for k in figures[splits[0]]["refine"]:
+        rows.append(f"| {k} | " + " | ".join(_f(figures[s]["refine"][k]) for s in splits) + " |")
+    for k in ("kappa",):
+        rows.append(f"| judge {k} | " + " | ".join(_f(figures[s]["judge"]["all"][k]) for s in splits) + " |")
+    for k in ("locators_represented", "locators_to_vlm", "locator_share_represented", "false_yes_without_element"):
+        rows.append(f"| judge {k} | " + " | ".join(_f(figures[s]["judge"][k]) for s in splits) + " |")
+    cols = [f"{s} {page}" for s in splits for page in ("clean", "erroneous")]
+    judge = ["", "| type | " + " | ".join(cols) + " |", "|---|" + "---:|" * len(cols)]
+    for t in (*QTYPES, "all"):
+        cells = []
+        for s in splits:
+            for page in ("clean", "erroneous"):
+                m = figures[s]["judge"]["by_page"][page].get(t)
+                cells.append(f"{m['n']}: {m['false_yes']}/{m['false_no']}/{m['withheld']}" if m else "-")
+        if any(c != "-" for c in cells):
+            judge.append(f"| {t} | " + " | ".join(cells) + " |")
+    judge.append("(n: false yes / false no / withheld)")
+    return "\n".join(rows + judge)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--split", choices=("dev", "report", "both"), default="both")
@@ -370,6 +406,7 @@ def main(argv: list[str] | None = None) -> int:
     figures = {s: run_split(s, args.n, out, args.iterations) for s in splits}
     for s, fig in figures.items():
         print_split(s, fig)
+    print("\n" + markdown(figures))
     (out / "adversarial_refine.json").write_text(json.dumps(figures, indent=2, default=str))
     print(f"\nimages, runs and adversarial_refine.json: {out}")
     return 0
