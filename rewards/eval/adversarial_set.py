@@ -89,7 +89,8 @@ BULLETS = [
     "Meet the artists after each show",
 ]
 NAV = ["Home", "Overview", "Results", "Team", "Pricing", "Contact", "About", "Reports", "Events", "Products"]
-KPI_LABELS = ["Revenue", "Active users", "Orders", "Sessions", "NPS", "New leads", "Tickets", "Visitors"]
+KPI_LABELS = ["Revenue", "Active users", "Orders", "Sessions", "Conversion", "New leads", "Churn", "Visitors"]
+KPI_STYLE = {"Revenue": "money", "Conversion": "percent", "Churn": "percent"}  # the rest are counts
 METRIC_COLUMNS = ["Revenue", "Orders", "Margin", "Visits", "Returns"]
 ROW_LABELS = [["Q1", "Q2", "Q3", "Q4"], ["North", "South", "East", "West"], ["Online", "Retail", "Partners"]]
 FOOTERS = [
@@ -422,7 +423,7 @@ def _cards(lay: _Layout, y: float, n: int, x0: float, x1: float) -> list[str]:
         cx0 = x0 + k * (cw + gap)
         lay.rect((cx0, y, cx0 + cw, y + 96), fill=fill, outline=(150, 160, 175), width=2, radius=8)
         lay.text(f"card-label-{k + 1}", "card_label", label, (cx0 + 14, y + 24), lay.font(15), (80, 85, 95), "lm")
-        value = _number(rng, rng.choice(["money", "count", "percent", "count"]))
+        value = _number(rng, KPI_STYLE.get(label, "count"))
         ids.append(
             lay.text(
                 f"card-{k + 1}", "card", value, (cx0 + 14, y + 62), lay.font(28, True), (20, 25, 35), "lm",
@@ -513,7 +514,7 @@ def _slide(lay: _Layout, decoy: bool) -> None:
         y = band_h + 112 + k * 150
         lay.rect((x0, y, lay.w - 44, y + 120), fill=rng.choice(CARD_FILLS), outline=(150, 160, 175), width=2, radius=8)
         lay.text(f"card-label-{k + 1}", "card_label", label, (x0 + 14, y + 28), lay.font(15), (80, 85, 95), "lm")
-        value = _number(rng, rng.choice(["money", "count"]))
+        value = _number(rng, KPI_STYLE.get(label, "count"))
         lay.text(
             f"card-{k + 1}", "card", value, (x0 + 14, y + 76), lay.font(30, True), (20, 25, 35), "lm",
             ordinal=k + 1, container=label,
