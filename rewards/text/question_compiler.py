@@ -55,7 +55,15 @@ import re
 from dataclasses import dataclass
 
 from rewards.text.question_element import locate
-from rewards.text.question_form import FORM_PHRASES, LINE_BREAK, arrangement_of, cased, count_of, list_gaps_ok
+from rewards.text.question_form import (
+    FORM_PHRASES,
+    LINE_BREAK,
+    REVERSED,
+    arrangement_of,
+    cased,
+    count_of,
+    list_gaps_ok,
+)
 from rewards.text.question_place import IN_BOX, asks_in_box, places_of
 from rewards.text.question_quotes import (
     ANCHOR_PHRASES,
@@ -305,6 +313,12 @@ def compile_question(question: str) -> QuestionSpec:
     if count is not None and len(texts) > 1:
         return none("a count of several strings")
     texts = cased(bare, texts)
+    reverse = REVERSED.search(bare)
+    if reverse and len(texts) > 1 and arrangement in ("all", "row"):
+        # "from right to left: 'A', 'B'" is B then A from left to right (no arrangement reads leftwards)
+        texts = texts[::-1]
+        if arrangement == "all":
+            arrangement = "left_to_right" if reverse.group(1).startswith("right") else "top_to_bottom"
     if len(texts) > 1 and arrangement == "all" and not list_gaps_ok(question, required):
         vlm_parts.append("how the quoted strings relate")
 
@@ -320,7 +334,7 @@ def compile_question(question: str) -> QuestionSpec:
     # 7. the element and the locator phrases
     first = next(i for i, q in enumerate(quotes) if q is required[0])
     element, locators, handed = _element(
-        question, bare, quotes, first, anchors, place_words, in_box, weight, colour, count
+        question, bare, quotes, first, anchors, place_words, in_box, weight, colour, count, len(texts)
     )
     if arrangement == "row":  # "a row labeled 'A' with values ...": the arrangement checks the row
         row_subject = [p for p in handed if re.fullmatch(r"locator '(?:table |data )?rows?'", p)]
@@ -359,6 +373,7 @@ def _element(
     weight: str | None,
     colour: str | None,
     count: int | None,
+    n_texts: int,
 ) -> tuple[ElementSpec | None, tuple[str, ...], list[str]]:
     """Step 7 (``rewards.text.question_element.locate``): (the element, the locator phrases the spec
     represents, the VLM parts: ``locator '...'`` for each phrase it does not, and "starts with" /
@@ -387,6 +402,7 @@ def _element(
         place_words,
         {a.text for a in anchors if a.relation == "context"},
         style_words,
+        n_texts,
     )
     vlm_parts = list(located.vlm_parts)
     if edge:

@@ -133,6 +133,7 @@ _ORDINALS = {
     "bottommost": -1,
     "lowest": -1,
 }
+_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 _ORDINAL_NUMBER = re.compile(r"^(\d{1,2})(?:st|nd|rd|th)$")
 _ORDINAL_ROLES = {"bullet", "list_item", "card", "legend_entry", "heading", "button"}
 """Roles whose elements are ordered (``ElementSpec.ordinal``)."""
@@ -307,6 +308,13 @@ _VERBS = {
 }
 """Words that end a locator phrase (the question's verbs and clause words)."""
 _DETERMINERS = {"the", "a", "an", "this", "that", "these", "those", "its", "their", "any", "each", "one", "same"}
+_BOX_SHAPES = {
+    *("dashed", "dotted", "solid", "rounded", "rectangular", "square", "bordered", "outlined", "framed", "thin"),
+    *("thick", "small", "large", "big", "single", "enclosing", "boxed", "highlighted", "inset"),
+}
+"""Words of "inside the dashed rectangle" that only say what the box looks like: ``in_box``
+checks an enclosing box. A kind ("the product card") or a colour ("the blue button") says which
+box, which it does not check."""
 _CONTEXT_WORDS = {"same", "previous", "preceding", "aforementioned", "corresponding", "respective", "other", "that"}
 """Words that point at context code cannot see ("in the same ordered list", "in that panel"): a
 phrase with one is always a VLM's."""
@@ -514,13 +522,16 @@ def _singular(w: str) -> str:
     return w
 
 
-def subject_role(words: list[str], style_words: set[str]) -> tuple[str, int | None, str | None] | None:
+def subject_role(
+    words: list[str], style_words: set[str], n_texts: int = 1
+) -> tuple[str, int | None, str | None] | None:
     """(role, ordinal, axis) of a subject noun phrase (its words after the determiner, lower case:
     ["large", "main", "title", "word"]), or None when a word of it is not in the role vocabulary.
 
     ``style_words`` are words the spec already checks (a measured weight or colour: "bold"). An
     ordinal ("second", "3rd", "last") is kept for ordered roles only; "from the right" has been
-    folded into a negative ordinal by the caller.
+    folded into a negative ordinal by the caller. A number ("the three labels") must be
+    ``n_texts``, the number of required strings.
     """
     ordinal, size, rest = None, False, []
     for w in words:
@@ -530,6 +541,9 @@ def subject_role(words: list[str], style_words: set[str]) -> tuple[str, int | No
             ordinal = _ordinal(w)
         elif w in _SIZE:
             size = True
+        elif w in _NUMBERS or w.isdigit():
+            if _NUMBERS.get(w, int(w) if w.isdigit() else 0) != n_texts or n_texts < 2:
+                return None  # "the two labels" with three strings: a count code does not check
         elif w in _HARMLESS or w in style_words:
             continue
         else:
@@ -713,6 +727,7 @@ def locate(
     place_words: set[str],
     context_texts: set[str],
     style_words: set[str],
+    n_texts: int = 1,
 ) -> Located:
     """Step 7: the element and locator phrases of ``bare`` (module docstring).
 
@@ -728,6 +743,7 @@ def locate(
         place_words: the place words that made ``TextSpec.region`` (``question_place.places_of``).
         context_texts: the texts of the question's "context" anchors ("in the 'Revenue' tile").
         style_words: subject words the spec checks already (a measured weight or colour).
+        n_texts: the number of required strings ("the three labels" must name as many).
     """
     cased = _cased_bare(question, quotes)
     represented, handed = [], []
@@ -755,7 +771,8 @@ def locate(
             if tail[-1:] not in (["left"], ["right"], ["top"], ["bottom"]):
                 words = subject.words  # not an ordinal's "from the left": let the role check refuse it
         # place words that made the region say where the subject is ("the bottom-right footnote")
-        parsed = subject_role(words, style_words | {x for w in place_words for x in re.split(r"[- ]", w)} | place_words)
+        harmless = style_words | {x for w in place_words for x in re.split(r"[- ]", w)} | place_words
+        parsed = subject_role(words, harmless, n_texts)
         image_subject = bool(words) and words[-1] in _IMAGE_NOUNS and set(words[:-1]) <= _IMAGE_ADJECTIVES
         holder = _CONTAINER_SUBJECTS.get(words[-1]) if len(words) == 1 else None
         if parsed is None and holder is not None and _object_is_text(phrases, subject, first_quote, masked):
@@ -781,7 +798,10 @@ def locate(
         words = [w for w in p.words if w not in _DETERMINERS]
         text = _restore(bare, p.span, quotes, cased)
         used = {x for pw in place_words for x in re.split(r"[- ]", pw)}
-        core = [w for w in words if (w not in _PARTICIPLES or w in used) and w not in _PREPOSITIONS]
+        # "right" and "far" open a phrase ("right below") but are places too ("on the right")
+        core = [
+            w for w in words if (w not in _PARTICIPLES or w in used or w in ("right", "far")) and w not in _PREPOSITIONS
+        ]
         if p.kind == "loose":
             if p.span[0] > first_quote:
                 continue  # words after the quote are claims: the residue reads them
@@ -791,7 +811,8 @@ def locate(
             continue
         if not core:
             continue
-        if _CONTEXT_WORDS & set(p.words):
+        if _CONTEXT_WORDS & set(p.words) or (p.words[0] == "to" and {"its", "their"} & set(p.words)):
+            # "in the same list", "to its right": relative to context or to another element
             handed.append(text)
             continue
         if set(core) <= _TEXTUAL | _STYLE | style_words | {"and", "letters"}:
@@ -815,7 +836,12 @@ def locate(
             container = name
             represented.append(text)
             continue
-        if in_box is not None and in_box.fullmatch(masked[p.span[0] : p.span[1]]) and not set(core) & _STYLE:
+        if (
+            in_box is not None
+            and in_box.fullmatch(masked[p.span[0] : p.span[1]])
+            and set(core[:-1]) <= _BOX_SHAPES
+            and "each" not in p.words
+        ):
             represented.append(text)  # "inside the dashed rectangle": TextSpec.in_box
             continue
         handed.append(text)

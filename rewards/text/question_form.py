@@ -25,6 +25,9 @@ _LINES = re.compile(
 )
 _TOP_TO_BOTTOM = re.compile(r"\b(?:from )?top[- ]to[- ]bottom\b|\bstacked vertically\b")
 _LEFT_TO_RIGHT = re.compile(r"\b(?:from )?left[- ]to[- ]right\b")
+REVERSED = re.compile(r"\b(?:from )?(right[- ]to[- ]left|bottom[- ]to[- ]top)\b")
+"""An order read backwards ("from right to left"): the compiler reverses the strings and checks
+them left to right (or top to bottom)."""
 _SIDE_BY_SIDE = re.compile(
     r"\b(?:arranged|placed|set|shown) (?:horizontally|side by side|in (?:a|one) row)\b|\bside by side\b"
     r"|\bon the same (?:line|row)\b"
@@ -44,7 +47,7 @@ _UPPER = re.compile(
 )
 _LOWER = re.compile(r"\b(?:in|using) (?:all[- ])?lower[- ]?case(?! [a-z]\b)(?: letters)?\b|\ball lower[- ]?case\b")
 
-FORM_PHRASES = (_TOP_TO_BOTTOM, _LEFT_TO_RIGHT, _SIDE_BY_SIDE, _READING, _LINES, _TIMES, _UPPER, _LOWER)
+FORM_PHRASES = (_TOP_TO_BOTTOM, _LEFT_TO_RIGHT, REVERSED, _SIDE_BY_SIDE, _READING, _LINES, _TIMES, _UPPER, _LOWER)
 """The phrases of this step, removed (in this order) before the residue is read (step 6)."""
 
 _N_LINES = re.compile(r"\b(two|three|four|five)[- ]line\b")

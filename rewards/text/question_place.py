@@ -20,6 +20,7 @@ _CONTAINERS = (
     r"(?:panel|column|box|half|side|strip|section|card|sidebar|block|container|frame|pane|area|region"
     r"|rectangle|band)s?\b"
 )
+_ROLE_NOUNS = r"(?:heading|header|title|subtitle|label|text|button|item|entry|line|word|caption|badge|tab|link)s?\b"
 _PLACE_WORDS = re.compile(
     r"\b(?:(?:very|far|extreme) )?(?:(?:top|upper|bottom|lower)[- ](?:left|right|center|centre|middle)"
     r"|top|bottom|upper|lower|left|right|center|centre|middle|centered|centred)\b"
@@ -77,7 +78,7 @@ def _region_name(tokens: list[str]) -> str | None:
 
 
 _ORDER = re.compile(
-    r"\b(?:from )?(?:top[- ]to[- ]bottom|left[- ]to[- ]right)\b"
+    r"\b(?:from )?(?:top[- ]to[- ]bottom|left[- ]to[- ]right|right[- ]to[- ]left|bottom[- ]to[- ]top)\b"
     r"|(?P<nth>\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|last"
     r"|\d{1,2}(?:st|nd|rd|th)) "
     r"(?:(?!q\b)[\w-]+ ){0,3}?)from the (?:left|right|top|bottom)\b"
@@ -114,9 +115,13 @@ def places_of(bare: str) -> tuple[str | None, list[str], set[str]]:
         if _NOT_A_PLACE.match(after):
             continue
         if re.search(
-            r"\bq (?:[\w-]+ ){0,2}?" + _CONTAINERS + r" (?:on|at|in) (?:the )?(?:very |far )?$", bare[: m.start()]
+            r"\bq (?:[\w-]+ ){0,2}?(?:" + _CONTAINERS + r" (?:on|at|in)|" + _ROLE_NOUNS + r" (?:on|at))"
+            r" (?:the )?(?:very |far )?$",
+            bare[: m.start()],
         ):
-            continue  # "aligned with the "02" box on the left": the place of the anchor's element
+            continue  # "aligned with the "02" box on the left", "the "DRINKS" heading on the right": the anchor's place
+        if re.search(r"\bto (?:its|their) $", bare[: m.start()]):
+            continue  # "the heading to its right": beside another element
         of = _OF_ELEMENT.match(after)
         of_other = (
             of

@@ -146,3 +146,23 @@ def test_every_locator_phrase_is_listed():
         for word in ("hero", "welcome", "services", "description", "white", "panel", "layout", "bottom-left"):
             if word in head:
                 assert word in listed, (word, q)
+
+
+def test_places_of_other_elements_are_no_region():
+    s = spec('Does the heading to its right read exactly "Connect and restore"?')  # dev row 154, question 19
+    assert s.text.region is None and s.vlm_parts == ("locator 'to its right'",)
+    s = spec(  # dev row 146, question 8: "on the right" is where the DRINKS heading stands
+        "Does the left-column heading in the lower half of the menu, positioned above the list of savory items and "
+        'horizontally aligned with the "DRINKS" heading on the right, read exactly "SAVORY SNACKS"?'
+    )
+    assert s.text.region is None
+    assert "locator \"horizontally aligned with the 'DRINKS' heading on the right\"" in s.vlm_parts
+    # a box named by its kind or colour is not any enclosing box
+    s = spec('Is the price "$25" in the narrow product card?')
+    assert s.text.locators == () and s.vlm_parts == ("locator 'price'", "locator 'in the narrow product card'")
+
+
+def test_right_to_left_is_left_to_right_reversed():  # dev row 22, question 2
+    s = spec("Do the three labels read exactly, from right to left: 'Use', 'Become', and 'Attend'?")
+    assert s.text.texts == ("Attend", "Become", "Use") and s.text.arrangement == "left_to_right"
+    assert s.text.region is None and s.decidable
