@@ -35,8 +35,8 @@ page), measured against the ground truth by tesseract, never by the judge's verd
 - pass rate (the judge's share of "yes" over the rubric) before and after.
 
 ``--out`` keeps per document ``<split>/<doc>/before_after.png`` (the erroneous page beside
-best.png), the refine run, and ``adversarial_refine.json`` (the figures, per split and per
-document).
+best.png), ``clean.png``, ``erroneous.png``, ``truth.json`` (``Document.truth``) and the refine
+run, and ``adversarial_refine.json`` (the figures, per split and per document, and every verdict).
 """
 
 from __future__ import annotations
@@ -225,6 +225,7 @@ def refine_doc(doc: Document, folder: Path, iterations: int, judge: OCRJudge) ->
     folder.mkdir(parents=True, exist_ok=True)
     doc.erroneous.save(folder / "erroneous.png")
     doc.clean.save(folder / "clean.png")
+    (folder / "truth.json").write_text(json.dumps(doc.truth(), indent=1))
     item = make_item(doc, folder / "erroneous.png")
     loop = RefineLoop(judge, TemplateWriter(), TextEditor(), iterations=iterations)
     summary = loop.run([item], folder / "run")
@@ -309,7 +310,8 @@ def run_split(split: str, n: int, out: Path, iterations: int, log=print) -> dict
             f"{split} {doc.id}: fixed {r['fixed']}/{r['errors']}, contradictions {r.get('contradictions', 0)}, "
             f"twice {r['written_twice']}, outside slot {r.get('additions_outside_slot', 0)}, "
             f"elsewhere {r.get('rewrites_elsewhere', 0)}, damaged px {r['damaged_px']}, "
-            f"pass {r['pass_before']:.2f} -> {r['pass_after']:.2f}, {r['seconds']:.0f} s"
+            f"pass {r['pass_before']:.2f} -> {r['pass_after']:.2f}, {r['seconds']:.0f} s",
+            flush=True,
         )
     tot = lambda k: sum(r.get(k, 0) for r in rrows)  # noqa: E731
     by_kind: dict = defaultdict(lambda: [0, 0])

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
@@ -192,6 +192,17 @@ class Document:
     elements: list[Element]
     errors: list[Error]
     questions: list[Question]
+
+    def truth(self) -> dict:
+        """The ground truth as JSON-ready data: id, seed, kind, elements, errors, questions."""
+        return {
+            "id": self.id,
+            "seed": self.seed,
+            "kind": self.kind,
+            "elements": [asdict(e) for e in self.elements],
+            "errors": [asdict(e) for e in self.errors],
+            "questions": [asdict(q) for q in self.questions],
+        }
 
     def element(self, eid: str) -> Element:
         """The element ``eid``; KeyError when there is none."""

@@ -2,6 +2,7 @@
 (benchmarks/adversarial_refine.py) on tiny hand-made inputs."""
 
 import importlib.util
+import json
 import random
 from pathlib import Path
 
@@ -51,6 +52,9 @@ def test_a_document_renders_deterministically_per_seed():
     assert a.erroneous.tobytes() == b.erroneous.tobytes()
     assert a.questions == b.questions and a.elements == b.elements and a.errors == b.errors
     assert make_document(6).clean.tobytes() != a.clean.tobytes()
+    truth = json.loads(json.dumps(a.truth()))
+    assert [e["id"] for e in truth["elements"]] == [e.id for e in a.elements]
+    assert truth["errors"][0]["correct"] == a.errors[0].correct
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3, 1000, 1001, 1002, 1003])
