@@ -334,7 +334,7 @@ def compile_question(question: str) -> QuestionSpec:
     # 7. the element and the locator phrases
     first = next(i for i, q in enumerate(quotes) if q is required[0])
     element, locators, handed = _element(
-        question, bare, quotes, first, anchors, place_words, in_box, weight, colour, count, len(texts)
+        question, bare, quotes, first, anchors, place_words, in_box, weight, colour, count, texts, arrangement
     )
     if arrangement == "row":  # "a row labeled 'A' with values ...": the arrangement checks the row
         row_subject = [p for p in handed if re.fullmatch(r"locator '(?:table |data )?rows?'", p)]
@@ -373,7 +373,8 @@ def _element(
     weight: str | None,
     colour: str | None,
     count: int | None,
-    n_texts: int,
+    texts: list[str],
+    arrangement: str,
 ) -> tuple[ElementSpec | None, tuple[str, ...], list[str]]:
     """Step 7 (``rewards.text.question_element.locate``): (the element, the locator phrases the spec
     represents, the VLM parts: ``locator '...'`` for each phrase it does not, and "starts with" /
@@ -383,6 +384,7 @@ def _element(
     "contains", "includes" and the edge claims. A "whole" element that need not be whole is no
     constraint (None), and nor is the element of a count ("the word 'Total' appears twice").
     A cell with a row anchor and a column anchor is the table cell at their crossing."""
+    lines = arrangement == "lines"  # "'A' on the first line and 'B' on the second": the form, no locator
     spelled = bare
     for p in NOT_LOCATORS:
         spelled = p.sub(" ", spelled)
@@ -396,13 +398,13 @@ def _element(
         bare,
         quotes,
         first,
-        [*FORM_PHRASES, *NOT_LOCATORS, _LINE_OF],
+        [*FORM_PHRASES, *NOT_LOCATORS, *([_LINE_OF] if lines else [])],
         [*ANCHOR_PHRASES, *([_BETWEEN] if any(a.relation == "between" for a in anchors) else [])],
         IN_BOX if in_box else None,
         place_words,
         {a.text for a in anchors if a.relation == "context"},
         style_words,
-        n_texts,
+        len(texts),
     )
     vlm_parts = list(located.vlm_parts)
     if edge:

@@ -340,8 +340,6 @@ _IMAGE_NOUNS = {
     "webpage",
     "mockup",
     "menu",
-    "visual",
-    "illustration",
     "diagram",
     "graph",
     "plot",
@@ -822,7 +820,7 @@ def locate(
             p.words[0] in _IMAGE_PREPOSITIONS
             and core[-1] in _IMAGE_NOUNS
             and set(core[:-1]) <= _IMAGE_ADJECTIVES
-            and not (core[-1] in ("menu", "chart", "illustration", "diagram", "graph", "plot") and len(core) > 1)
+            and not (core[-1] in ("menu", "chart", "diagram", "graph", "plot") and len(core) > 1)
         ):
             continue
         if _is_place(core, place_words):

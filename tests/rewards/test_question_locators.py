@@ -166,3 +166,10 @@ def test_right_to_left_is_left_to_right_reversed():  # dev row 22, question 2
     s = spec("Do the three labels read exactly, from right to left: 'Use', 'Become', and 'Attend'?")
     assert s.text.texts == ("Attend", "Become", "Use") and s.text.arrangement == "left_to_right"
     assert s.text.region is None and s.decidable
+
+
+def test_line_positions_are_form_only_for_lines():
+    s = spec('Does the title read exactly "Foo" on the first line and "Bar" on the second line?')
+    assert s.text.arrangement == "lines" and s.decidable  # the lines form checks both positions
+    s = spec('Does the title read exactly "Foo" on its second line?')  # one string: which line is a locator
+    assert s.vlm_parts == ("locator 'on its second line'",)
