@@ -345,7 +345,10 @@ def compile_question(question: str) -> QuestionSpec:
     return QuestionSpec(_form(arrangement, count, texts), spec, tuple(dict.fromkeys(vlm_parts)))
 
 
-_CONTAINS = re.compile(r"\b(?:contains?|containing|includes?|including)\b(?! (?:the |a |an )?exact(?:ly)?\b)")
+_WHOLE_OBJECT = r" (?:the |a |an )?(?:exact(?:ly)?\b|(?:text )?(?:label|entry|item)(?: text)? q\b)"
+_CONTAINS = re.compile(r"\b(?:contains?|containing|includes?|including)\b(?!" + _WHOLE_OBJECT + ")")
+"""Containment, unless the question says what is contained is a whole element ("contains the exact
+label 'X'", "includes the label 'X'")."""
 _IS_THE = re.compile(  # "Is the fifth navigation item ..., the single word "Programs"?"
     r"^(?:[^,]*, )*(?:is|are) (?:the|this|that) .*\bthe (?:[\w-]+ ){0,2}?(?:word|phrase|text|string|label|number|value"
     r"|name) q\b"
@@ -389,7 +392,8 @@ def _element(
     for p in NOT_LOCATORS:
         spelled = p.sub(" ", spelled)
     edge = _EDGE.search(spelled)
-    whole = not _CONTAINS.search(spelled) and not edge and bool(_WHOLE.search(spelled) or _IS_THE.search(spelled))
+    whole = not _CONTAINS.search(spelled) and not edge
+    whole = whole and bool(_WHOLE.search(spelled) or _IS_THE.search(spelled) or re.search(_WHOLE_OBJECT, spelled))
     style_words = {"bold", "bolded", "boldface"} if weight == "bold" else set()
     if colour is not None:
         style_words |= {colour, "grey" if colour == "gray" else colour, "dark", "light", "pale", "bright"}
@@ -415,6 +419,8 @@ def _element(
     row = column = None
     if role in ("table_cell", "whole") and len(rows) == 1 and len(columns) == 1:
         role, row, column = "table_cell", rows[0], columns[0]
+    if role == "whole" and re.fullmatch(r"(?:\w+ )*(?:word|phrase)s?(?: displayed| shown)?", located.phrase.lower()):
+        whole = False  # "the word", "the phrase": part of a longer line as often as a line of its own
     if role is None or count is not None or (role == "whole" and not whole and located.container is None):
         return None, located.represented, vlm_parts
     element = ElementSpec(role, located.ordinal, located.axis, row, column, located.container, whole, located.phrase)

@@ -644,6 +644,8 @@ def _segment(masked: str) -> list[_Phrase]:
             cur.tokens.append(toks[i])  # "between the cup on the left and the donut": one phrase
         elif w in ("that", "which", "who") and nxt in _VERBS:
             close()
+        elif w == "of" and i and toks[i - 1][0] in ("consist", "consists", "consisting", "composed", "made"):
+            close()  # "consist of the line ...": the verb, no locator
         elif w in _VERBS and not (
             w in ("set", "list", "form", "end", "start") and cur is not None and cur.kind == "prep"
         ):
@@ -862,7 +864,7 @@ def _object_is_text(phrases: list[_Phrase], subject: _Phrase, first_quote: int, 
     to bottom: ..."), so the subject holds them."""
     after = [p for p in phrases if subject.span[1] < p.span[0] < first_quote]
     if not after:
-        return bool(re.match(r"\s*(?:reads?|lists?|shows?)\b", masked[subject.span[1] :]))
+        return bool(re.match(r"\s*(?:reads?|lists?|shows?|includes?|contains?)\b", masked[subject.span[1] :]))
     return after[0].kind == "loose" and all(
         w in _GENERIC | _OBJECT_WORDS | _DETERMINERS | {"entry", "item", "label"} for w in after[0].words
     )

@@ -173,3 +173,15 @@ def test_line_positions_are_form_only_for_lines():
     assert s.text.arrangement == "lines" and s.decidable  # the lines form checks both positions
     s = spec('Does the title read exactly "Foo" on its second line?')  # one string: which line is a locator
     assert s.vlm_parts == ("locator 'on its second line'",)
+
+
+def test_legend_holds_its_labels():  # subset rows 320 and 321
+    assert spec('Does the legend include the label text "France"?').text.element == ElementSpec(
+        "legend_entry", whole=True, phrase="legend"
+    )
+    assert spec('Does the legend include "France"?').text.element == ElementSpec(
+        "legend_entry", whole=False, phrase="legend"
+    )
+    # "the word", "the phrase" are parts of longer lines as often as lines of their own: no whole element
+    s = spec('Does the phrase describing the system read exactly "primary care"?')  # subset row 81, question 3
+    assert s.text.element is None and s.vlm_parts == ("locator 'describing the system'",)
