@@ -345,10 +345,13 @@ def compile_question(question: str) -> QuestionSpec:
     return QuestionSpec(_form(arrangement, count, texts), spec, tuple(dict.fromkeys(vlm_parts)))
 
 
-_WHOLE_OBJECT = r" (?:the |a |an )?(?:exact(?:ly)?\b|(?:text )?(?:label|entry|item)(?: text)? q\b)"
+_WHOLE_OBJECT = (
+    r" (?:exactly\b|(?:the |a |an )?(?:exact )?(?:text )?(?:label|entry|item|line)(?: text)?(?: exactly)? q\b)"
+)
 _CONTAINS = re.compile(r"\b(?:contains?|containing|includes?|including)\b(?!" + _WHOLE_OBJECT + ")")
 """Containment, unless the question says what is contained is a whole element ("contains the exact
-label 'X'", "includes the label 'X'")."""
+label 'X'", "includes the line exactly 'X'", "contains exactly these lines"); "includes the exact
+text 'X'" is containment."""
 _IS_THE = re.compile(  # "Is the fifth navigation item ..., the single word "Programs"?"
     r"^(?:[^,]*, )*(?:is|are) (?:the|this|that) .*\bthe (?:[\w-]+ ){0,2}?(?:word|phrase|text|string|label|number|value"
     r"|name) q\b"

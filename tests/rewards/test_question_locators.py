@@ -185,3 +185,10 @@ def test_legend_holds_its_labels():  # subset rows 320 and 321
     # "the word", "the phrase" are parts of longer lines as often as lines of their own: no whole element
     s = spec('Does the phrase describing the system read exactly "primary care"?')  # subset row 81, question 3
     assert s.text.element is None and s.vlm_parts == ("locator 'describing the system'",)
+
+
+def test_include_the_exact_text_is_containment():  # dev rows 324 and 396
+    s = spec("Does the subtitle include the exact text “boxes show role holders and groups”?")
+    assert s.text.element == ElementSpec("subtitle", whole=False, phrase="subtitle")  # a fragment of the subtitle
+    s = spec("Does the legend include the line exactly 'Blue = Response'?")
+    assert s.text.element == ElementSpec("legend_entry", whole=True, phrase="legend")
