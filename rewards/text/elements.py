@@ -24,7 +24,7 @@ word index)`` pairs into ``lines``, as in ``rewards.text.text_match.Match.words`
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from statistics import median
 from typing import Callable
 
@@ -35,7 +35,7 @@ from scipy import ndimage
 from rewards.text.ocr_read import find_fills
 from rewards.text.question_compiler import ElementSpec
 from rewards.text.text_match import Line, contains, find_matches, next_lines, union_box
-from rewards.text.text_style import em_fraction, measure
+from rewards.text.text_style import em_fraction, ink_of, measure
 
 Box = tuple[int, int, int, int]
 WordId = tuple[int, int]
@@ -105,14 +105,24 @@ def element_words(lines: list[Line], li: int) -> tuple[WordId, ...]:
     return tuple((li, wi) for wi in range(lo, hi))
 
 
-def type_size(line: Line) -> float:
-    """The line's em in pixels (module docstring); 0.0 when it has no letter or digit."""
-    sizes = []
+def type_size(line: Line, rgb: np.ndarray | None = None) -> float:
+    """The line's em in pixels (module docstring); 0.0 when it has no letter or digit.
+
+    With the image (``rgb``, uint8 (H, W, 3)), the height is that of the ink separated from its
+    background in the word's box (``rewards.text.text_style.ink_of``): OCR gives the text of a
+    badge the box of the whole badge, which would make a three-letter badge the largest type."""
+    boxed, inked = [], []
+    rotated = line.angle in (90, 270)
     for w in line.words:
         if not any(c.isalnum() for c in w.text):
             continue
-        extent = (w.box[2] - w.box[0]) if line.angle in (90, 270) else (w.box[3] - w.box[1])
-        sizes.append(extent / em_fraction(w.text))
+        extent = (w.box[2] - w.box[0]) if rotated else (w.box[3] - w.box[1])
+        boxed.append(extent / em_fraction(w.text))
+        ink = ink_of(rgb, w.box) if rgb is not None else None
+        rows = np.nonzero(ink.alpha.sum(axis=0 if rotated else 1) >= 0.5)[0] if ink is not None else []
+        if len(rows):
+            inked.append(int(rows[-1] - rows[0] + 1) / em_fraction(w.text))
+    sizes = inked or boxed  # a word with no separable ink (a badge's corner read as "L") is not measured
     return float(median(sizes)) if sizes else 0.0
 
 
@@ -173,6 +183,10 @@ def canonical_lines(lines: list[Line]) -> list[int]:
     return out
 
 
+_LAST_PAGE: list = []
+"""The last page made (``_Page.of``): [(key, page)] or []."""
+
+
 @dataclass
 class _Page:
     """The OCR lines of one page with the measures the finders share."""
@@ -183,16 +197,30 @@ class _Page:
     sizes: list[float]
     after: list[int | None]
     canon: list[int]
+    memo: dict = field(default_factory=dict)
+    """Measures computed once per page (its rectangles, its fills)."""
 
     @classmethod
     def of(cls, lines: list[Line], image: Image.Image | None, size: tuple[int, int]) -> _Page:
+        """The page of ``lines``; the last page made is reused when the same lines and image
+        come again (the judge decides every check of an image on one read)."""
+        key = (id(image), image.size if image is not None else None, tuple(size), tuple(lines))
+        if _LAST_PAGE and _LAST_PAGE[0][0] == key:
+            return _LAST_PAGE[0][1]
+        page = cls._make(lines, image, size)
+        _LAST_PAGE[:] = [(key, page)]
+        return page
+
+    @classmethod
+    def _make(cls, lines: list[Line], image: Image.Image | None, size: tuple[int, int]) -> _Page:
         canon = canonical_lines(lines)
         kept = [ln for i, ln in enumerate(lines) if canon[i] == i]
         ids = [i for i in range(len(lines)) if canon[i] == i]
         after = [None] * len(lines)
         for k, j in enumerate(next_lines(kept)):  # the next line among the canonical lines
             after[ids[k]] = ids[j] if j is not None else None
-        return cls(lines, size, image, [type_size(ln) for ln in lines], after, canon)
+        rgb = np.asarray(image.convert("RGB")) if image is not None else None
+        return cls(lines, size, image, [type_size(ln, rgb) for ln in lines], after, canon)
 
     @property
     def flat(self) -> list[int]:
@@ -235,10 +263,14 @@ class _Page:
         return self.lines[a].angle == self.lines[b].angle == 0 and _same_size(self.sizes[a], self.sizes[b])
 
     def gray(self) -> np.ndarray | None:
-        return np.asarray(self.image.convert("L")) if self.image is not None else None
+        if "gray" not in self.memo:
+            self.memo["gray"] = np.asarray(self.image.convert("L")) if self.image is not None else None
+        return self.memo["gray"]
 
     def rgb(self) -> np.ndarray | None:
-        return np.asarray(self.image.convert("RGB")) if self.image is not None else None
+        if "rgb" not in self.memo:
+            self.memo["rgb"] = np.asarray(self.image.convert("RGB")) if self.image is not None else None
+        return self.memo["rgb"]
 
 
 # ---------------------------------------------------------------- enclosing rectangles
@@ -349,6 +381,12 @@ def rectangles(page: _Page) -> list[Box]:
     """The distinct rectangles around the page's horizontal lines (``enclosing_box`` of each
     line; two within 4 px on every side are one), smaller than ``MAX_PAGE_SHARE`` of the image,
     left to right then top to bottom."""
+    if "rectangles" not in page.memo:
+        page.memo["rectangles"] = _find_rectangles(page)
+    return page.memo["rectangles"]
+
+
+def _find_rectangles(page: _Page) -> list[Box]:
     gray = page.gray()
     if gray is None:
         return []
@@ -371,14 +409,15 @@ def _distinct(boxes: list[Box]) -> list[Box]:
     return out
 
 
-def _lines_in(page: _Page, frame: Box, slack: int = 3) -> list[int]:
-    """The lines whose whole box lies in ``frame`` (within ``slack`` pixels)."""
-    f = (frame[0] - slack, frame[1] - slack, frame[2] + slack, frame[3] + slack)
-    return [
-        i
-        for i in page.flat
-        if all(f[k] <= page.lines[i].box[k] for k in (0, 1)) and all(page.lines[i].box[k] <= f[k] for k in (2, 3))
-    ]
+def _lines_in(page: _Page, frame: Box) -> list[int]:
+    """The lines most of whose words (with letters or digits) have their centre in ``frame``
+    (not the line's box: OCR adds the corner of a badge to its text as a word "L")."""
+    out = []
+    for i in page.flat:
+        words = [w for w in page.lines[i].words if any(c.isalnum() for c in w.text)]
+        if 2 * sum(_inside(w.box, frame) for w in words) > len(words):
+            out.append(i)
+    return out
 
 
 def _framed(page: _Page, role: str, frame: Box) -> list[Element]:
@@ -425,16 +464,17 @@ def _title(page: _Page, spec: ElementSpec) -> list[Element]:
 
 
 def _subtitle(page: _Page, spec: ElementSpec) -> list[Element]:
-    """The next-largest type under the title: the nearest line below the title's block that
-    overlaps it horizontally, within 1.5 title line heights of it, in smaller type (with its block)."""
+    """The line under the title in smaller type: the nearest line below the title's block that
+    overlaps it horizontally, within four title line heights of it, in smaller type, and not an
+    item of a row (``_rows``: a navigation bar between the title and its subtitle); with its block."""
     titles = _title(page, spec)
     if not titles:
         return []
     title = titles[0]
-    used = {li for t in titles for li in t.lines}
+    used = {li for t in titles for li in t.lines} | {i for g in _rows(page) for i in g}
     t_size = max(page.sizes[li] for li in title.lines)
     last = page.lines[title.lines[-1]].box
-    reach = 1.5 * (last[3] - last[1])
+    reach = 4 * (last[3] - last[1])
     under = [
         i
         for i in page.flat
@@ -469,7 +509,7 @@ def _heading(page: _Page, spec: ElementSpec) -> list[Element]:
     type size, or, at about the same size, measured
     bold over regular body lines (``rewards.text.text_style.measure``; needs the image). Top to bottom."""
     rgb = page.rgb()
-    weights: dict[int, str | None] = {}
+    weights: dict[int, str | None] = page.memo.setdefault("weights", {})
 
     def weight(li: int) -> str | None:
         if li not in weights:
@@ -729,7 +769,9 @@ def _button(page: _Page, spec: ElementSpec) -> list[Element]:
     if page.image is None:
         return []
     w, h = page.size
-    frames = [f.box for f in find_fills(page.image.convert("RGB"))]
+    if "fills" not in page.memo:
+        page.memo["fills"] = [f.box for f in find_fills(page.image.convert("RGB"))]
+    frames = list(page.memo["fills"])
     gray = page.gray()
     for r in rectangles(page):
         inner = gray[r[1] + 2 : r[3] - 1, r[0] + 2 : r[2] - 1]
