@@ -20,7 +20,9 @@ Refine (``refine.loop.RefineLoop``: OCR judge, template writer, ``refine.editors
 page), measured against the ground truth by tesseract, never by the judge's verdicts:
 
 - errors fixed: the error's element region (its box, or for a missing item its slot, padded)
-  cropped from best.png reads the correct text (``reads_in_box``);
+  cropped from best.png reads the correct text (``reads_in_box``); also counted on the last
+  iteration's image (the loop keeps the first iteration of the best pass rate, so a fix the judge
+  cannot confirm is not kept);
 - contradictions: the wrong string is still on the page (more often than on the clean page) and
   the right one was added (more often than on the erroneous page) (``is_contradiction``);
 - strings written twice: a rubric string read more often in best.png than on the clean page
@@ -44,10 +46,11 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import sys
 import tempfile
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import numpy as np
@@ -219,9 +222,11 @@ def judge_figures(rows: list[dict]) -> dict:
 # -- refine --------------------------------------------------------------------------------------
 
 
-def refine_doc(doc: Document, folder: Path, iterations: int, judge: OCRJudge) -> tuple[Image.Image, list[dict], dict]:
-    """Refine the erroneous page into ``folder/run`` (``judge`` in the loop); (best image, kept
-    actions, the item's summary)."""
+def refine_doc(
+    doc: Document, folder: Path, iterations: int, judge: OCRJudge
+) -> tuple[Image.Image, Image.Image, list[dict], dict]:
+    """Refine the erroneous page into ``folder/run`` (``judge`` in the loop); (best image, the
+    last iteration's image, the kept actions, the item's summary)."""
     folder.mkdir(parents=True, exist_ok=True)
     doc.erroneous.save(folder / "erroneous.png")
     doc.clean.save(folder / "clean.png")
@@ -231,11 +236,16 @@ def refine_doc(doc: Document, folder: Path, iterations: int, judge: OCRJudge) ->
     summary = loop.run([item], folder / "run")
     run_dir = folder / "run" / summary["items"][0]["best_image"].split("/")[0]
     best = Image.open(run_dir / "best.png").convert("RGB")
-    return best, kept_actions(run_dir), summary["items"][0]
+    last = Image.open(run_dir / f"iter_{len(summary['items'][0]['scores']) - 1}.png").convert("RGB")
+    return best, last, kept_actions(run_dir), summary["items"][0]
 
 
-def measure_refine(doc: Document, best: Image.Image, actions: list[dict], lines: dict[str, list[Line]], read) -> dict:
-    """The refine figures of one document (module docstring) against its ground truth."""
+def measure_refine(
+    doc: Document, best: Image.Image, actions: list[dict], lines: dict[str, list[Line]], read, last=None
+) -> dict:
+    """The refine figures of one document (module docstring) against its ground truth; with
+    ``last`` (the last iteration's image) also the errors fixed there (``fixed_last``: an edit
+    the loop did not keep when the judge's pass rate did not rise)."""
     out_lines = read(best)
     by_id = {e.id: e for e in doc.elements}
     qs = {q.id: q for q in doc.questions}
@@ -246,9 +256,12 @@ def measure_refine(doc: Document, best: Image.Image, actions: list[dict], lines:
         e = by_id[err.element]
         region = e.slot if e.slot is not None else e.box
         # a missing item's slot is its place; it is read with little more around it
-        fixed = reads_in_box(best, region, err.correct, read, e.angle, PAD if e.slot is not None else None)
+        along = PAD if e.slot is not None else None
+        fixed = reads_in_box(best, region, err.correct, read, e.angle, along)
         contra = is_contradiction(err.shown, err.correct, out_lines, lines["clean"], lines["erroneous"])
         row["fixed"] += fixed
+        if last is not None:
+            row["fixed_last"] += fixed or reads_in_box(last, region, err.correct, read, e.angle, along)
         row["contradictions"] += contra
         row["details"].append(
             {"kind": err.kind, "element": e.id, "correct": err.correct, "fixed": fixed, "contra": contra}
@@ -294,9 +307,9 @@ def run_split(split: str, n: int, out: Path, iterations: int, log=print) -> dict
         lines = {"clean": judge.read(doc.clean), "erroneous": judge.read(doc.erroneous)}
         jrows.extend(judge_rows(doc, judge, lines))
         folder = out / split / doc.id
-        best, actions, item = refine_doc(doc, folder, iterations, judge)
+        best, last, actions, item = refine_doc(doc, folder, iterations, judge)
         side_by_side(doc.erroneous, best).save(folder / "before_after.png")
-        r = measure_refine(doc, best, actions, lines, judge.read)
+        r = measure_refine(doc, best, actions, lines, judge.read, last)
         scores = item["scores"]
         r |= {
             "doc": doc.id,
@@ -323,6 +336,7 @@ def run_split(split: str, n: int, out: Path, iterations: int, log=print) -> dict
     refine = {
         "documents": len(rrows),
         "errors_fixed": f"{tot('fixed')}/{tot('errors')}",
+        "errors_fixed_in_last_iteration": f"{tot('fixed_last')}/{tot('errors')}",
         "fixed_by_kind": {k: f"{a}/{b}" for k, (a, b) in sorted(by_kind.items())},
         "contradictions": tot("contradictions"),
         "written_twice": tot("written_twice"),
@@ -334,6 +348,7 @@ def run_split(split: str, n: int, out: Path, iterations: int, log=print) -> dict
         "pass_rate_before": sum(r["pass_before"] for r in rrows) / max(1, len(rrows)),
         "pass_rate_after": sum(r["pass_after"] for r in rrows) / max(1, len(rrows)),
         "seconds_per_doc": tot("seconds") / max(1, len(rrows)),
+        "stop_reasons": dict(Counter(re.sub(r"\d+", "N", str(r["stop_reason"])) for r in rrows)),
     }
     return {"judge": judge_figures(jrows), "refine": refine, "documents": rrows, "verdicts": jrows}
 
