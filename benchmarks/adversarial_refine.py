@@ -13,7 +13,9 @@ clean and on the erroneous page of every document, every question (also those fa
 page): per question type and page false yes, false no and withheld counts; Cohen's kappa with
 withheld counted as a wrong answer (``rewards.eval.judge_bench.summarize``); the locator phrases the
 compiled specs represent (``spec.text.locators``) and those handed to a VLM (``vlm_parts`` that start
-with "locator"), and the false yes given to questions whose spec represents no element.
+with "locator"), the false yes given to questions whose spec represents no element, and those
+of questions whose locator was dropped (no element represented, none handed to a VLM: every
+question of the set names its element).
 
 Refine (``refine.loop.RefineLoop``: OCR judge, template writer, ``refine.editors.text.TextEditor``,
 ``--iterations`` edits) of the erroneous page towards the rubric (the questions true on the clean
@@ -216,6 +218,12 @@ def judge_figures(rows: list[dict]) -> dict:
         "false_yes_without_element": sum(
             r["answer"] == "yes" and r["truth"] == "no" and not r["element"] for r in rows
         ),
+        # every question of the set names its element: one whose spec represents no element and
+        # hands no locator to a VLM dropped its locator
+        "questions_locator_dropped": sum(not r["element"] and not r["vlm_locators"] for r in qs),
+        "false_yes_locator_dropped": sum(
+            r["answer"] == "yes" and r["truth"] == "no" and not r["element"] and not r["vlm_locators"] for r in rows
+        ),
     }
 
 
@@ -373,7 +381,8 @@ def print_split(split: str, fig: dict) -> None:
     print(
         f"  locators represented {j['locators_represented']}, to a VLM {j['locators_to_vlm']} "
         f"(share represented {_f(j['locator_share_represented'], 2)}); questions with an element "
-        f"{j['questions_with_element']}/{j['questions']}; false yes without element {j['false_yes_without_element']}"
+        f"{j['questions_with_element']}/{j['questions']}; false yes without element {j['false_yes_without_element']}; "
+        f"locator dropped {j['questions_locator_dropped']} (false yes {j['false_yes_locator_dropped']})"
     )
     print(f"[{split}] refine:")
     for k, v in fig["refine"].items():
@@ -390,7 +399,16 @@ def markdown(figures: dict) -> str:
         rows.append(f"| {k} | " + " | ".join(_f(figures[s]["refine"][k]) for s in splits) + " |")
     for k in ("kappa",):
         rows.append(f"| judge {k} | " + " | ".join(_f(figures[s]["judge"]["all"][k]) for s in splits) + " |")
-    for k in ("locators_represented", "locators_to_vlm", "locator_share_represented", "false_yes_without_element"):
+    for k in (
+        "locators_represented",
+        "locators_to_vlm",
+        "locator_share_represented",
+        "questions_with_element",
+        "questions",
+        "false_yes_without_element",
+        "questions_locator_dropped",
+        "false_yes_locator_dropped",
+    ):
         rows.append(f"| judge {k} | " + " | ".join(_f(figures[s]["judge"][k]) for s in splits) + " |")
     cols = [f"{s} {page}" for s in splits for page in ("clean", "erroneous")]
     judge = ["", "| type | " + " | ".join(cols) + " |", "|---|" + "---:|" * len(cols)]
