@@ -195,3 +195,30 @@ def test_damaged_pixels_count_graphics_changed_outside_the_text_boxes():
     assert report.damaged_pixels(before, after, [(4, 4, 21, 11), (40, 30, 43, 32)]) == 0
     with pytest.raises(ValueError):
         report.damaged_pixels(before, before.resize((10, 10)), [])
+
+
+def test_judge_figures_count_per_page_and_type():
+    def row(page, qtype, truth, answer, element=True, vlm=0):
+        return {
+            "page": page,
+            "qtype": qtype,
+            "truth": truth,
+            "answer": answer,
+            "seconds": 0.0,
+            "locators": 1 if element else 0,
+            "vlm_locators": vlm,
+            "element": element,
+        }
+
+    rows = [
+        row("clean", "decoy", "yes", "yes"),
+        row("erroneous", "decoy", "no", "yes", element=False),  # a false yes, its locator dropped
+        row("clean", "axis_title", "yes", "withheld", vlm=1),
+        row("erroneous", "axis_title", "yes", "no", vlm=1),
+    ]
+    fig = report.judge_figures(rows)
+    assert fig["by_page"]["erroneous"]["decoy"]["false_yes"] == 1
+    assert fig["by_page"]["erroneous"]["axis_title"]["false_no"] == 1
+    assert fig["by_page"]["clean"]["axis_title"]["withheld"] == 1
+    assert fig["all"]["n"] == 4 and fig["false_yes_locator_dropped"] == 1 and fig["false_yes_without_element"] == 1
+    assert (fig["locators_represented"], fig["locators_to_vlm"]) == (2, 1)
