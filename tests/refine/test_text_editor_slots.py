@@ -6,6 +6,7 @@ page's OCR reads after the edit, how often, and which pixels changed.
 """
 
 import shutil
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -18,7 +19,7 @@ from rewards.importers import expectations_of
 from rewards.judges.ocr import OCRJudge
 from rewards.rubric import Check, TextExpectation, Verdict
 from rewards.text.ocr_read import ocr_lines
-from rewards.text.question_compiler import compile_question
+from rewards.text.question_compiler import ElementSpec, compile_question
 from rewards.text.text_match import Line, Word
 
 pytestmark = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
@@ -206,3 +207,51 @@ def test_bullet_marks_are_not_words_but_letters_are():
     ]
     out = without_bullets(np.asarray(img), lines)
     assert [ln.text for ln in out] == ["Sales", "o Sales", "Plan"]
+
+
+def with_element(question: str, element: ElementSpec) -> Check:
+    """A check whose compiled spec names ``element`` (as the question compiler fills it)."""
+    spec = compile_question(question)
+    spec = replace(spec, text=replace(spec.text, element=element))
+    return Check("1", question, expects=expectations_of(spec), spec=spec)
+
+
+def test_missing_table_cell_goes_into_its_empty_cell():
+    img = Image.new("RGB", (600, 300), (250, 250, 248))
+    for x, t in ((40, "Region"), (240, "Q1"), (380, "Q2")):
+        draw(img, (x, 60), t, SANS_BOLD, 20)
+    for y, row in ((110, ("North", "12", "15")), (150, ("South", "9")), (190, ("West", "14", "18"))):
+        for x, t in zip((40, 240, 380), row):
+            draw(img, (x, y), t, SANS, 20)
+    editor = TextEditor()
+    chk = with_element(
+        "Does the cell in the 'South' row and 'Q2' column read '11'?",
+        ElementSpec("table_cell", row="South", column="Q2"),
+    )
+    out = editor.edit(img, "", failed(chk), seed=0)
+    [act] = editor.last_actions
+    assert act["action"] == "place (in its cell: 'South', 'Q2')"
+    x0, y0, x1, y1 = act["box"]
+    assert abs(x0 - 382) <= 3 and abs(y1 - 150) <= 2  # the column's left edge ("15", "18"), the row's baseline
+    assert not act["type"]["bold"] and abs(act["type"]["size"] - 20) <= 1  # the column's cells' type
+    assert changed_outside(img, out, act["boxes"]) == 0
+    assert read(out).count("11") == 1
+
+
+def test_missing_menu_item_goes_under_the_last_item_of_its_column():
+    img = Image.new("RGB", (600, 360), (255, 255, 255))
+    ImageDraw.Draw(img).rectangle([0, 0, 180, 360], fill=(236, 239, 244))
+    draw(img, (220, 60), "Welcome back", SANS_BOLD, 28)
+    for k, t in enumerate(("Home", "Shop", "About")):
+        draw(img, (24, 80 + 40 * k), t, SANS, 18)
+    editor = TextEditor()
+    chk = with_element("Does the fourth menu item read 'Contact'?", ElementSpec("list_item", ordinal=4))
+    out = editor.edit(img, "", failed(chk), seed=0)
+    [act] = editor.last_actions
+    assert act["action"] == "place (item 4 of its list)"
+    x0, y0, x1, y1 = act["box"]
+    assert abs(x0 - 24) <= 3 and abs(y1 - 200) <= 2  # the list's left edge, its 40 px pitch
+    assert changed_outside(img, out, act["boxes"]) == 0
+    # the fifth item has no fourth before it: no slot, nothing written
+    editor.edit(img, "", failed(with_element("Is the fifth menu item 'Help'?", ElementSpec("list_item", ordinal=5))), 0)
+    assert editor.last_actions[0]["action"].startswith("skip: missing, and the page offers no slot for it")

@@ -10,8 +10,8 @@
 - ``near_match``: which OCR text is the string (a near match to rewrite, or text a judge accepts);
 - ``rewrite``: rewrite a near match where it stands, in its own type;
 - ``place``: which slot a missing string goes into (``place_in_badge``, ``place_by_neighbour``,
-  ``place_in_free_space`` under its anchor, or anywhere free only with ``free_space``; free space
-  and places in ``placement``);
+  ``place_in_element``, ``place_in_free_space`` under its anchor; anywhere free only with
+  ``free_space``; free space and places in ``placement``);
 - ``layout``: wrapping and the rows of a block on its pitch;
 - ``erase``, ``type_match``, ``colours``: erase text, match its type, measure its colours;
 - ``audit``: what the editor checks about its own edits, and the record of each action.
@@ -19,10 +19,11 @@
 Jobs return typed outcomes (``outcomes``: ``Skip``, ``Written``, ``Rewrite``) and share one
 mutable object per edit (``state.EditState``) with the editor's settings (``state.Rules``).
 
-Inside, a module imports only the modules before it in this order: ``bullets``, ``colours``, ``type_match``,
-``erase``, ``placement``, ``look_harder``, ``layout``, ``page``, ``outcomes``, ``state``,
-``near_match``, ``rewrite``, ``place_in_badge``, ``place_by_neighbour``, ``place_in_free_space``,
-``work``, ``order``, ``place``, ``audit``, ``editor``; no module imports this package itself.
+Inside, a module imports only the modules before it in this order: ``bullets``, ``colours``,
+``type_match``, ``erase``, ``placement``, ``look_harder``, ``layout``, ``page``, ``outcomes``,
+``state``, ``near_match``, ``rewrite``, ``place_in_badge``, ``place_by_neighbour``,
+``place_in_element``, ``place_in_free_space``, ``work``, ``order``, ``place``, ``audit``,
+``editor``; no module imports this package itself.
 """
 
 from refine.editors.text.colours import two_means_colours

@@ -141,11 +141,12 @@ class EditState:
 
     def element_boxes(self, element) -> list[tuple[int, int, int, int]] | None:
         """Boxes of the page's elements of ``element`` (a ``rewards.text.question_compiler.ElementSpec``)
-        as the page was handed in, from ``rewards.text.elements.find_elements``; None when the check
-        names no element, code cannot find its elements on this page, or that finder is not
-        installed (then the check's place alone locates a near match)."""
-        if element is None:
-            return None
+        as the page was handed in, from ``rewards.text.elements.find_elements`` (the card, button or
+        band an element lies in, else its text's box); None when the check names no element or only
+        "whole" (any line of its own), code cannot find its elements on this page, or that finder
+        is not installed (then the check's place alone locates a near match)."""
+        if element is None or element.role == "whole":
+            return None  # "the label", "the text": any line of its own, which locates nothing
         if element not in self.elements:
             try:
                 from rewards.text.elements import find_elements
@@ -153,7 +154,9 @@ class EditState:
                 self.elements[element] = None
             else:
                 found = find_elements(element, self.lines, Image.fromarray(self.arr), (self.w, self.h))
-                self.elements[element] = None if found is None else [tuple(int(v) for v in e.box) for e in found]
+                # an element inside a card, button or band is located by its frame (a number in its card)
+                boxes = [getattr(e, "frame", None) or e.box for e in found or ()]
+                self.elements[element] = [tuple(int(v) for v in b) for b in boxes] or None
         return self.elements[element]
 
     def add(self, exp: TextExpectation, written: Written, case_sensitive: bool) -> None:

@@ -1,0 +1,171 @@
+"""Placing a missing string in the slot the element its check names leaves empty.
+
+Two elements of ``rewards.text.question_compiler.ElementSpec`` name a slot the page can offer:
+
+- a table cell ("the cell in the 'Q2' row and 'Revenue' column"), when both labels are read on
+  the page and the cell holds no text: on the row label's baseline, at the column's edge (the
+  left edge its other cells share, or their right edge when only that is shared, else the
+  column label's left edge), in the type of the column's other cells (else of the row label);
+- the Nth item of a list or menu ("the fourth menu item"), when exactly one list or row of the
+  page has N - 1 items (``rewards.text.elements.find_elements``): after its last item, at the
+  list's own pitch (a column) or gap (a row), in the last item's type.
+
+The slot must be free (no edge or word within a margin of 0.3 em across, 0.1 em up and down).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from statistics import median
+
+import numpy as np
+from PIL import Image
+
+from refine.editors.text.colours import box_colours
+from refine.editors.text.erase import composite
+from refine.editors.text.outcomes import Skip, Written
+from refine.editors.text.placement import is_free
+from refine.editors.text.state import EditState, Rules
+from refine.editors.text.type_match import TypeStyle, match_type, render_coverage
+from rewards.rubric import TextExpectation
+from rewards.text.text_match import Line, Word, find_matches
+
+
+def _line_type(state: EditState, box, text: str, words, rules: Rules) -> TypeStyle | None:
+    """The matched type of the text ``text`` in ``box`` of the page (``words``: its word boxes and texts)."""
+    ink, bg = box_colours(state.arr, box)
+    return match_type(state.arr, box, text, ink, bg, rules.faces, words)
+
+
+def _exact(state: EditState, text: str, rules: Rules):
+    """The (box, text, words) of the one exact occurrence of ``text`` on a line of the page (a
+    label), or None when it is not read there once."""
+    ms = [
+        m
+        for m in find_matches(text, state.lines, state.w, state.h, None, False, rules.lenient, 1)
+        if m.found and len({li for li, _ in m.words}) == 1
+    ]
+    if len(ms) != 1:
+        return None
+    words = [state.lines[li].words[wi] for li, wi in ms[0].words]
+    return ms[0].box, ms[0].text, [(wd.box, wd.text) for wd in words]
+
+
+def _write(state: EditState, text: str, style: TypeStyle, x: float, align: str, action: str, info: dict):
+    """Typeset ``text`` on ``style``'s baseline with its ink's left (or, ``align`` "right", right)
+    edge at ``x``, when the slot is free: Written, or None when something is drawn there."""
+    fnt = style.face.font(style.size)
+    alpha, (bx0, by0, bx1, _) = render_coverage(text, fnt)
+    left = x if align == "left" else x - (bx1 - bx0)
+    ox, oy = int(round(left)), int(round(style.baseline + by0))
+    box = (ox, oy, ox + alpha.shape[1], oy + alpha.shape[0])
+    mh, mv = max(3, round(0.3 * style.size)), max(2, round(0.1 * style.size))
+    if not is_free(state.busy, (box[0] - mh, box[1] - mv, box[2] + mh, box[3] + mv)):
+        return None
+    composite(state.arr, alpha, (ox, oy), style.ink)
+    face = style.face
+    info = {"family": face.family, "bold": face.bold, "italic": face.italic, "size": style.size, "align": align, **info}
+    row = Line(tuple(Word(t, box) for t in text.split()))
+    return Written(action, box, [box, box], info, (row,))
+
+
+def _cell(state: EditState, exp: TextExpectation, element, rules: Rules) -> Written | Skip | None:
+    """The empty table cell of ``element``'s row and column labels (module docstring)."""
+    row, col = _exact(state, element.row, rules), _exact(state, element.column, rules)
+    if row is None or col is None:
+        return None
+    rbox, cbox = row[0], col[0]
+    if not (cbox[1] < rbox[1] and rbox[2] < cbox[0]):
+        return None  # not a table: the column label is not above and right of the row label
+    cells = [  # the column's other cells: words under its label, overlapping its width
+        (wd.box, wd.text)
+        for ln in state.lines
+        for wd in ln.words
+        if wd.box[1] > cbox[3] and min(wd.box[2], cbox[2]) > max(wd.box[0], cbox[0])
+    ]
+    lefts, rights = [b[0] for b, _ in cells], [b[2] for b, _ in cells]
+    shared = lambda xs: len(xs) >= 2 and max(xs) - min(xs) <= 2  # noqa: E731
+    align, x = ("right", median(rights)) if shared(rights) and not shared(lefts) else ("left", cbox[0])
+    if align == "left" and shared(lefts):
+        x = median(lefts)
+    base = _line_type(state, rbox, row[1], row[2], rules)
+    if base is None:
+        return None
+    if cells:
+        b, t = cells[0]
+        own = _line_type(state, b, t, [(b, t)], rules)
+        base = base if own is None else replace(own, baseline=base.baseline)
+    written = _write(state, exp.text, base, x, align, f"place (in its cell: {element.row!r}, {element.column!r})", {})
+    return written or Skip(
+        f"skip: the cell of row {element.row!r} and column {element.column!r} is not empty; not written"
+    )
+
+
+def _groups(boxes: list) -> list[tuple[list, str]]:
+    """``boxes`` of list items grouped into columns (left edges within 4 px, in turn within 3
+    line heights) and rows (centres within half a line height), each in reading order, with "down"
+    or "across"."""
+    out = []
+    for key, kind in ((lambda b: b[0], "down"), (lambda b: (b[1] + b[3]) / 2, "across")):
+        groups: list[list] = []
+        for b in sorted(boxes, key=lambda b: (b[1], b[0]) if kind == "down" else (b[0], b[1])):
+            h = b[3] - b[1]
+            g = next((g for g in groups if abs(key(g[-1]) - key(b)) <= (4 if kind == "down" else h / 2)), None)
+            if g is not None and (kind == "across" or b[1] - g[-1][3] <= 3 * h):
+                g.append(b)
+            else:
+                groups.append([b])
+        out += [(g, kind) for g in groups if len(g) >= 2]
+    return out
+
+
+def _next_item(state: EditState, exp: TextExpectation, element, rules: Rules) -> Written | Skip | None:
+    """The slot after the last item of the one list or row with ``element.ordinal - 1`` items."""
+    if element.ordinal is None or element.ordinal < 2:
+        return None
+    try:
+        from rewards.text.elements import find_elements
+    except ImportError:  # the element finder is optional: without it, no list item names a slot
+        return None
+    found = find_elements(replace(element, ordinal=None), state.lines, Image.fromarray(state.arr), (state.w, state.h))
+    groups = [(g, kind) for g, kind in _groups([tuple(e.box) for e in found or ()]) if len(g) == element.ordinal - 1]
+    if len(groups) != 1:
+        return None
+    items, kind = groups[0]
+    last = items[-1]
+    words = [
+        (wd.box, wd.text)
+        for ln in state.lines
+        for wd in ln.words
+        if last[0] <= wd.box[0] and wd.box[2] <= last[2] and last[1] <= wd.box[1] and wd.box[3] <= last[3]
+    ]
+    if not words:
+        return None
+    style = _line_type(state, last, " ".join(t for _, t in words), words, rules)
+    if style is None:
+        return None
+    if kind == "down":
+        pitch = float(np.median(np.diff([b[3] for b in items])))
+        style = replace(style, baseline=style.baseline + pitch)
+        x = last[0]
+    else:
+        gap = float(np.median([b[0] - a[2] for a, b in zip(items, items[1:])]))
+        x = last[2] + gap
+    written = _write(state, exp.text, style, x, "left", f"place (item {element.ordinal} of its list)", {})
+    return written or Skip(f"skip: the slot after item {element.ordinal - 1} of its list is taken; not written")
+
+
+def place_in_element(state: EditState, exp: TextExpectation, element, rules: Rules) -> Written | Skip | None:
+    """Typeset ``exp.text`` in the slot its check's ``element`` names (module docstring).
+
+    Returns:
+        Written; a Skip when the slot is there but not free; None when the element names no
+        slot or the page does not show it.
+    """
+    if element is None:
+        return None
+    if element.role == "table_cell" and element.row and element.column:
+        return _cell(state, exp, element, rules)
+    if element.role == "list_item":
+        return _next_item(state, exp, element, rules)
+    return None
