@@ -23,6 +23,10 @@ iteration) and the item's start image, and prints a table with, per item and in 
 - outside px: pixels where best.png differs from the start image outside the union of the
   ``boxes`` of the editor actions kept up to the best iteration (``result.json``'s
   ``best_iteration``, ``instructions.jsonl``); n/a when those files are missing;
+- loose: strings the editor wrote outside a slot (kept actions "place" and "place (first of its
+  group of N)": loose text in free space of the check's place, which ``TextEditor(free_space=True)``
+  writes; a slot is an empty badge, the next item of a list or row, an empty table cell, the
+  line directly under an anchor); n/a without the actions;
 - size err and weight, for the corrupted strings the editor replaced: the median of
   |size / original size - 1| (the action's ``type.size`` against the renderer's size) and the
   share with the original weight (``type.bold``). The renderer sets both from the string's
@@ -128,6 +132,12 @@ def written_inside(text: str, actions: list[dict], ignore_spaces: bool) -> int:
     )
 
 
+def loose(actions: list[dict]) -> int:
+    """How many of ``actions`` wrote a string outside a slot: "place" or "place (first of its
+    group of N)" (``refine.editors.text.place_in_free_space``)."""
+    return sum(a["action"] == "place" or a["action"].startswith("place (first of its group") for a in actions)
+
+
 def measure_item(
     entry: dict,
     start_reads: list[list[Line]],
@@ -137,7 +147,7 @@ def measure_item(
 ) -> dict:
     """One item's figures: per mode the counts and the strings behind them; the outside pixels;
     the type of each replaced corrupted string (``actions`` None: not known)."""
-    row: dict = {"outside_px": outside_px}
+    row: dict = {"outside_px": outside_px, "loose": None if actions is None else loose(actions)}
     for mode, ignore in MODES.items():
         m = {
             "fixed": 0,
@@ -221,8 +231,9 @@ def summarise(rows: dict[str, dict]) -> dict:
         out[mode] = {
             k: sum(r[mode][k] for r in rows.values()) for k in ("fixed", "errors", "broken", "correct", "duplicated")
         }
-    px = [r["outside_px"] for r in rows.values()]
-    out["outside_px"] = None if None in px else sum(px)
+    for key in ("outside_px", "loose"):
+        vals = [r[key] for r in rows.values()]
+        out[key] = None if None in vals else sum(vals)
     known = [r["replaced"] for r in rows.values() if r["replaced"] is not None]
     out.update(type_figures([x for rep in known for x in rep] if known else None))
     return out
@@ -233,7 +244,7 @@ def table(rows: dict[str, dict], total: dict) -> str:
     head = (
         f"{'':8s}{'exact':^22s}| {'spaces ignored':^21s}|\n"
         f"{'item':8s}{'fixed':>8s}{'broken':>8s}{'dup':>5s} |{'fixed':>8s}{'broken':>8s}{'dup':>5s} |"
-        f"{'outside px':>11s}{'size err':>10s}{'weight':>8s}"
+        f"{'outside px':>11s}{'loose':>6s}{'size err':>10s}{'weight':>8s}"
     )
 
     def fmt(name: str, r: dict, t: dict) -> str:
@@ -243,9 +254,10 @@ def table(rows: dict[str, dict], total: dict) -> str:
             for m in MODES
         )
         px = "n/a" if r["outside_px"] is None else str(r["outside_px"])
+        lo = "n/a" if r["loose"] is None else str(r["loose"])
         err = "n/a" if t["median_size_error"] is None else f"{100 * t['median_size_error']:.1f}%"
         weight = "n/a" if t["right_weight"] is None else f"{t['right_weight']}/{t['replaced']}"
-        return f"{name:8s}{cells}{px:>11s}{err:>10s}{weight:>8s}"
+        return f"{name:8s}{cells}{px:>11s}{lo:>6s}{err:>10s}{weight:>8s}"
 
     lines = [head, "-" * len(head.splitlines()[1])]
     lines += [fmt(item_id, r, type_figures(r["replaced"])) for item_id, r in rows.items()]
@@ -324,7 +336,7 @@ def main(argv: list[str] | None = None) -> int:
         f"[{args.engine}{', spaces ignored' if args.ignore_spaces else ''}] "
         f"injected errors fixed: {t['fixed']}/{t['errors']}; "
         f"correct strings broken: {t['broken']}/{t['correct']}; duplicated strings: {t['duplicated']}; "
-        f"pixels changed outside edit boxes: {total['outside_px']}"
+        f"pixels changed outside edit boxes: {total['outside_px']}; strings written outside a slot: {total['loose']}"
     )
     if total["replaced"]:
         print(

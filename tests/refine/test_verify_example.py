@@ -214,6 +214,8 @@ def test_report_figures_on_a_synthetic_run(tmp_path, monkeypatch, capsys):
         assert m["expected_repeats"] == ["Go (1 -> 2, 1 inside written strings)"]  # "Go now" was asked for
     assert a["spaces_ignored"]["read_in_start"] == [] and report["items"]["b"]["exact"]["read_in_start"] == ["Sum"]
     assert a["outside_px"] == 8 and report["items"]["b"]["outside_px"] == 0
+    # "Go now" was placed loose in free space (a "place" action of the best iteration); item b wrote in place
+    assert a["loose"] == 1 and report["items"]["b"]["loose"] == 0 and report["totals"]["loose"] == 1
     t = report["totals"]
     assert t["outside_px"] == 8
     assert (report["fixed"], report["errors"], report["broken"], report["correct"], report["duplicated"]) == (
@@ -233,6 +235,7 @@ def test_report_figures_on_a_synthetic_run(tmp_path, monkeypatch, capsys):
     out = capsys.readouterr().out
     assert "all" in out and "4/5" in out and "2/3" in out and "read_in_start: Sum" in out
     assert "median font-size error 0.0%, right weight 66.7%" in out
+    assert "strings written outside a slot: 1" in out
 
 
 def test_missing_best_is_recorded_and_the_rest_measured(tmp_path, monkeypatch, capsys):
@@ -254,6 +257,7 @@ def test_missing_best_is_recorded_and_the_rest_measured(tmp_path, monkeypatch, c
     report = json.loads((tmp_path / "r.json").read_text())
     assert list(report["failed"]) == ["b"] and report["fixed"] == 2 and report["errors"] == 3
     assert report["items"]["a"]["outside_px"] is None and report["totals"]["median_size_error"] is None
+    assert report["items"]["a"]["loose"] is None and report["totals"]["loose"] is None
     err = capsys.readouterr().err
     assert "item b: not measured" in err and "result.json: missing" in err
 
@@ -262,3 +266,16 @@ def test_bad_scales_exit_2(tmp_path):
     with pytest.raises(SystemExit) as e:
         verify_example.main(["--out", str(tmp_path), "--scales", "0"])
     assert e.value.code == 2
+
+
+def test_loose_counts_only_free_space_placements():
+    acts = [
+        {"action": "place"},
+        {"action": "place (first of its group of 3)"},
+        {"action": "place (next to '06')"},
+        {"action": "place (in its empty badge)"},
+        {"action": "place (directly below 'Design')"},
+        {"action": "replace"},
+        {"action": "skip: missing, and the page offers no slot for it (anywhere: ...); not written loose"},
+    ]
+    assert verify_example.loose(acts) == 2

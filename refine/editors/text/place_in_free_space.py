@@ -210,7 +210,8 @@ def place_in_free_space(
             line after or before it); a Skip when the anchor is not on the page.
 
     Returns:
-        Written "place" (or "place (first of its group of N)"); a Skip when no rectangle holds
+        Written "place" (or "place (first of its group of N)": loose text in free space; "place
+        (directly below '...')" under its anchor, a slot); a Skip when no rectangle holds
         it, or a "fail: ..." Skip after ``max_layout_trials`` column widths.
     """
     arr, busy, lines = state.arr, state.busy | state.fills, state.lines
@@ -255,6 +256,8 @@ def place_in_free_space(
             "lines": len(rows),
         }
         action = "place" if len(group) == 1 else f"place (first of its group of {len(group)})"
+        if frame.directly:  # the slot of the line under (over) its anchor, not loose text
+            action = f"place ({exp.relation.replace('_', ' ')} {exp.anchor[:40]!r})"
         # a neighbour for the strings after it: one line per row written
         rows_lines = tuple(Line(tuple(Word(t, b) for t in row.split())) for row, b in zip(rows, boxes))
         return Written(action, union_box(boxes), [union_box(boxes)] + boxes, info, rows_lines)
