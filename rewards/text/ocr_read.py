@@ -59,8 +59,10 @@ MIN_FILL_CONF = 50.0
 COLUMN_RATIO = 2.5
 """A column of ink is read rotated when its height is at least this many times its width."""
 
-MIN_ROTATED_CONF = 60.0
-"""Tesseract confidence (0-100) a rotated reading needs to be kept."""
+MIN_ROTATED_CONF = 75.0
+"""Tesseract confidence (0-100) a rotated reading needs to be kept: axis titles read 94-96 on the
+rendered and matplotlib charts; columns that were no rotated text (horizontal lines that touch)
+read up to 64."""
 
 ROTATED_SIDE = 2000
 """Pixels: rotated columns are looked for on a copy whose longer side is at most this."""
@@ -447,11 +449,14 @@ def find_rotated_text(
     (bars). Each glyph's box is stretched up and down by half its width (the gap between two
     words of a rotated line is ~0.3 of its type size, the width of a glyph of that line ~0.7), and
     the stretched boxes that touch form a column. A column is kept when it holds at least two
-    glyphs, is at least ``min_width`` pixels wide (smaller than a letter is skipped) and at least
-    ``ratio`` x as high as wide, and the ``known`` boxes (words read horizontally, with
-    confidence) that overlap it cover less than half its height: a stack of short horizontal
-    lines (a table column of numbers) is also tall and thin, and so are letters of two lines of a
-    paragraph that touch ("by" above "th").
+    glyphs, is at least ``min_width`` pixels wide (smaller than a letter is skipped), at least
+    ``ratio`` x as high as wide and at most 3x as wide as its median glyph (one line of rotated
+    text is 1.2-1.6x; stacked horizontal lines joined through a badge were 4.5-7.5x), and the
+    ``known`` boxes (words read horizontally, with confidence) that overlap it cover less than
+    half its height: a stack of short horizontal lines (a table column of numbers) is also tall
+    and thin, and so are letters of two lines of a paragraph that touch ("by" above "th"), which
+    are also told apart by the ink beside them (``_flanked``: at least 30% of the column's rows
+    have ink within a quarter of its width left or right of it).
 
     Args:
         rgb: the page.
@@ -465,12 +470,12 @@ def find_rotated_text(
     """
     gray_full = np.asarray(rgb.convert("L")).astype(np.int16)
     page = int(np.median(gray_full))
+    ink_full = np.abs(gray_full - page) > contrast
     f = min(1.0, ROTATED_SIDE / max(rgb.size))
-    gray = gray_full
+    ink = ink_full
     if f < 1.0:
         small = rgb.convert("L").resize((max(1, round(rgb.width * f)), max(1, round(rgb.height * f))), Image.BOX)
-        gray = np.asarray(small).astype(np.int16)
-    ink = np.abs(gray - page) > contrast
+        ink = np.abs(np.asarray(small).astype(np.int16) - page) > contrast
     labels, n = ndimage.label(ink, structure=np.ones((3, 3), bool))
     if n == 0:
         return []
@@ -492,16 +497,28 @@ def find_rotated_text(
         return []
     g_boxes = np.array(glyphs)
     cols, _ = ndimage.label(stretched)
-    centre_label = cols[(g_boxes[:, 1] + g_boxes[:, 3]) // 2, (g_boxes[:, 0] + g_boxes[:, 2]) // 2]
+    label = cols[(g_boxes[:, 1] + g_boxes[:, 3]) // 2, (g_boxes[:, 0] + g_boxes[:, 2]) // 2]
+    order = np.argsort(label, kind="stable")
+    starts = np.flatnonzero(np.r_[True, np.diff(label[order]) != 0])
+    members = np.split(order, starts[1:])  # glyph indices per cluster
+    boxes = np.stack(
+        [
+            np.minimum.reduceat(g_boxes[order, 0], starts),
+            np.minimum.reduceat(g_boxes[order, 1], starts),
+            np.maximum.reduceat(g_boxes[order, 2], starts),
+            np.maximum.reduceat(g_boxes[order, 3], starts),
+        ],
+        axis=1,
+    )
     out = []
-    for k, sl in enumerate(ndimage.find_objects(cols), start=1):
-        members = g_boxes[centre_label == k]
-        if len(members) < 2:
+    for k in np.flatnonzero((boxes[:, 3] - boxes[:, 1]) >= 1.5 * (boxes[:, 2] - boxes[:, 0])):
+        if len(members[k]) < 2 or (boxes[k, 2] - boxes[k, 0]) < min_width * f:
             continue
-        x0, y0 = members[:, 0].min() / f, members[:, 1].min() / f
-        x1, y1 = members[:, 2].max() / f, members[:, 3].max() / f
-        w, h = x1 - x0, y1 - y0
-        if w < min_width or h < ratio * w:
+        box, glyph_ids = _grow_column(boxes, members, k)
+        widths = g_boxes[glyph_ids, 2] - g_boxes[glyph_ids, 0]
+        x0, y0, x1, y1 = (v / f for v in box)
+        w, h, text_h = x1 - x0, y1 - y0, float(np.median(widths)) / f
+        if h < ratio * w or w > 3 * text_h:
             continue
         box = (
             max(0, int(x0) - 3),
@@ -509,13 +526,48 @@ def find_rotated_text(
             min(rgb.width, int(np.ceil(x1)) + 3),
             min(rgb.height, int(np.ceil(y1)) + 3),
         )
-        if _covered_height(box, known) >= 0.5 * h:
+        if _covered_height(box, known) >= 0.5 * h or any(_overlap(box, o.box) for _, o in out):
             continue
-        region = np.abs(gray_full[box[1] : box[3], box[0] : box[2]] - page) > contrast
-        text_h = float(np.median(members[:, 2] - members[:, 0])) / f
+        if _flanked(ink_full, box, max(2, round(0.25 * w))) >= 0.3:
+            continue
+        region = ink_full[box[1] : box[3], box[0] : box[2]]
         out.append((h, Fill(box, np.ones_like(region), ~region, text_h)))
     out.sort(key=lambda t: -t[0])
     return [fl for _, fl in out[:max_columns]]
+
+
+def _flanked(ink: np.ndarray, box, side: int) -> float:
+    """Share of the rows of ``box`` that have ink within ``side`` pixels left or right of it: letters
+    of a paragraph's lines stacked into a column have their words' other letters beside them, a
+    rotated line has free space (or a tick label further off)."""
+    x0, y0, x1, y1 = box
+    left = ink[y0:y1, max(0, x0 - side) : x0].any(axis=1)
+    right = ink[y0:y1, x1 : x1 + side].any(axis=1)
+    return float((left | right).mean()) if y1 > y0 else 0.0
+
+
+def _grow_column(boxes: np.ndarray, members: list[np.ndarray], k: int) -> tuple[tuple, np.ndarray]:
+    """Cluster ``k`` joined with the clusters above and below it that continue it: at most 1.3x as
+    wide, overlapping it horizontally by half the narrower width, at most one column width away
+    (a monospaced face leaves a whole cell between two rotated words; a short last word such as
+    "(ms)" is no column of its own)."""
+    x0, y0, x1, y1 = (int(v) for v in boxes[k])
+    ids, taken = [members[k]], {int(k)}
+    widths = boxes[:, 2] - boxes[:, 0]
+    for _ in range(16):
+        w = x1 - x0
+        overlap = np.minimum(boxes[:, 2], x1) - np.maximum(boxes[:, 0], x0)
+        gap = np.maximum(boxes[:, 1] - y1, y0 - boxes[:, 3])
+        near = (widths <= 1.3 * w) & (overlap >= 0.5 * np.minimum(widths, w)) & (gap <= w)
+        new = [int(j) for j in np.flatnonzero(near) if int(j) not in taken]
+        if not new:
+            break
+        for j in new:
+            taken.add(j)
+            ids.append(members[j])
+            x0, y0 = min(x0, int(boxes[j, 0])), min(y0, int(boxes[j, 1]))
+            x1, y1 = max(x1, int(boxes[j, 2])), max(y1, int(boxes[j, 3]))
+    return (x0, y0, x1, y1), np.concatenate(ids)
 
 
 def _covered_height(box, known) -> int:
