@@ -58,7 +58,7 @@ _ROLES: dict[tuple[str, ...], str] = {
     ("cta",): "button",
     **{
         (w,): "whole"
-        for w in ("label", "text", "line", "caption", "name", "value", "number", "word", "phrase", "string")
+        for w in ("label", "text", "line", "caption", "name", "value", "number", "word", "phrase", "string", "note")
     },
     ("paragraph",): "whole",
     ("entry", "label"): "whole",
@@ -74,7 +74,8 @@ _GENERIC = {"label", "text", "word", "line", "string", "value", "number", "capti
 "title word", "card value")."""
 
 _ORDINAL_NEEDED = {("item",), ("entry",), ("step",)}
-"""Roles that name an element only with an ordinal ("the first item"; "the item" alone is any)."""
+"""Roles that name an element only with an ordinal ("the first item"; "the item" alone is any one),
+or in the plural for several strings ("do the items read, in order: ...")."""
 
 _SIZE = {"large", "main", "big", "primary", "largest", "biggest", "principal"}
 """Size words: with a title, heading or headline they name the title (the largest type)."""
@@ -109,6 +110,10 @@ _HARMLESS = {
 """Words of a subject that do not change which element is meant ("the single-line caption")."""
 
 _HERO_ROLES = {"heading", "title", "headline", "subtitle", "subheading", "tagline", "subheadline"}
+_EDGES = {"top": "top", "upper": "top", "bottom": "bottom", "lower": "bottom"}
+_EDGE_ROLES = {"top": {"title", "subtitle"}, "bottom": {"footer"}}
+"""An edge word in a subject: said of a role that sits there, it adds nothing; said of an ordered
+role, it is the first or the last ("the top bullet"); else it is for a VLM."""
 _ORDINALS = {
     "first": 1,
     "second": 2,
@@ -531,7 +536,7 @@ def subject_role(
     folded into a negative ordinal by the caller. A number ("the three labels") must be
     ``n_texts``, the number of required strings.
     """
-    ordinal, size, rest = None, False, []
+    ordinal, size, edge, rest = None, False, None, []
     for w in words:
         if _ordinal(w) is not None:
             if ordinal is not None:
@@ -539,11 +544,13 @@ def subject_role(
             ordinal = _ordinal(w)
         elif w in _SIZE:
             size = True
+        elif w in _HARMLESS or w in style_words:
+            continue  # place words that made the region are harmless too: "the lower label"
+        elif w in _EDGES and edge is None:
+            edge = _EDGES[w]
         elif w in _NUMBERS or w.isdigit():
             if _NUMBERS.get(w, int(w) if w.isdigit() else 0) != n_texts or n_texts < 2:
                 return None  # "the two labels" with three strings: a count code does not check
-        elif w in _HARMLESS or w in style_words:
-            continue
         else:
             rest.append(w)
     if len(rest) > 1 and rest[0] == "hero" and _singular(rest[1]) in _HERO_ROLES:
@@ -568,8 +575,15 @@ def subject_role(
         if role not in ("title", "heading"):
             return None  # "the large label": which one is large is for a VLM
         role = "title"
-    if key in _ORDINAL_NEEDED and ordinal is None:
-        return None
+    if edge is not None:
+        if role in _EDGE_ROLES.get(edge, ()):
+            pass  # "the top title", "the bottom footnote": where that role is anyway
+        elif role in _ORDINAL_ROLES and ordinal is None:
+            ordinal = 1 if edge == "top" else -1  # "the top bullet": the first one
+        else:
+            return None
+    if key in _ORDINAL_NEEDED and ordinal is None and (n_texts < 2 or plural == tuple(rest)):
+        return None  # "the item": which one; "the items" reading several strings: each is one
     if ordinal is not None and role not in _ORDINAL_ROLES:
         return None  # "the first line", "the second title": first of what, code cannot tell
     axis = next((a[0] for a in ("y-axis", "x-axis") if a in key), None)

@@ -192,3 +192,14 @@ def test_include_the_exact_text_is_containment():  # dev rows 324 and 396
     assert s.text.element == ElementSpec("subtitle", whole=False, phrase="subtitle")  # a fragment of the subtitle
     s = spec("Does the legend include the line exactly 'Blue = Response'?")
     assert s.text.element == ElementSpec("legend_entry", whole=True, phrase="legend")
+
+
+def test_edge_words_in_the_subject():
+    # the title is at the top anyway (tests/rewards/test_grounding.py, item 381 of the bundled example)
+    assert spec('Is the top title exactly "Ablation Table"?').text.element == ElementSpec("title", phrase="top title")
+    assert spec('Does the top bullet read exactly "A"?').text.element == ElementSpec("bullet", 1, phrase="top bullet")
+    s = spec('Does the lower label read exactly "A"?')  # "lower" made the region: the place is checked
+    assert s.text.region == "bottom" and s.text.element == ElementSpec("whole", phrase="lower label")
+    items = spec('Do the items read exactly, in order: "A", "B"?')
+    assert items.text.element == ElementSpec("list_item", phrase="items")
+    assert spec('Does the item read exactly "A"?').vlm_parts == ("locator 'item'",)  # which item: a VLM's
