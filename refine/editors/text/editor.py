@@ -1,45 +1,56 @@
-"""The offline text editor: rewrites wrong text in its own type, or adds missing text in free space.
+"""The offline text editor: rewrites wrong text in its own type, or adds missing text into a slot.
 
 For every failed check with text expectations, each expected string that OCR does not find is
 handled in one of these ways (``last_actions`` records which, with the pixels it changed):
 
-1. **Rewrite** (``replace``). The best near match among the OCR lines (rapidfuzz alignment over
-   lines and windows of consecutive lines, snapped to whole words; ``similarity >=
-   min_similarity``) is erased from its background (``erase``: a plane fitted to the
-   surrounding pixels, so gradients and coloured fills are restored, only the old glyph pixels
-   are replaced) and the expected string is typeset in the original's type (``type_match``:
-   face, weight, slant and size that best reproduce the OCR-read string's pixels), colour,
-   baseline and alignment (left, centre or right, from the block's lines or the fill the line
-   sits in). A match over several lines is retypeset as one block: one size, the original line
-   pitch, wrapped within the block's width. Layouts that would run into other text or graphics
-   are tried narrower/smaller first (at most 9% smaller). The new text is registered to the old
-   to the pixel (the OCR-read text, laid out the same way, is shifted by up to 2 px to fit the
-   pixels best), so the unchanged words land exactly where they were (``rewrite``).
+1. **Rewrite** (``replace``). A fix replaces; it never adds a copy beside the wrong version. The
+   best near match among the OCR lines (rapidfuzz alignment over lines and windows of
+   consecutive lines, snapped to whole words; ``similarity >= min_similarity``, or the string
+   with words missing, two words swapped, or one word a digit off, on a line of its own) is
+   erased from its background (``erase``: a plane fitted to the surrounding pixels, so gradients
+   and coloured fills are restored, only the old glyph pixels are replaced) and the expected
+   string is typeset in the original's type (``type_match``: face, weight, slant and size that
+   best reproduce the OCR-read string's pixels), colour, baseline and alignment (left, centre or
+   right, from the block's lines or the fill the line sits in). A match over several lines is
+   retypeset as one block: one size, the original line pitch, wrapped within the block's width.
+   Layouts that would run into other text or graphics are tried narrower/smaller first (at most
+   9% smaller). The new text is registered to the old to the pixel (the OCR-read text, laid out
+   the same way, is shifted by up to 2 px to fit the pixels best), so the unchanged words land
+   exactly where they were (``rewrite``). A version whose numbers differ ("18,540" for
+   "18,450", "July 21-14" for "July 12-14, 2025", "Segment 1" for "Segment 8") is rewritten only
+   where the editor can tell it is the wrong version: in the check's place, in the element the
+   check names (``check.spec.text.element``, found by ``rewards.text.elements``), beside one of
+   the check's other strings, or as the page's only version (``near_match``). A bullet mark OCR
+   reads as a word ("e", "o", "•") is not text: no rewrite takes or erases it (``bullets``).
 2. **Look harder, then leave alone** (``skip: already on the page (judge missed it)``). With no
    near match, coloured regions and unread marks are read again (``look_harder``); a string
    found there, or a near match a judge accepts (same up to the look-alikes O/0, l/1/I, S/5, B/8,
-   and case when the judge ignores case), is not written again (``near_match``).
-3. **Place** (``place ...``). A string that is really missing goes, in this order of choice:
-   into an empty badge of its place that its text fits (``place (in its empty badge)``: centred,
-   in the type of the page's other badges); into the slot next to a string of the same check
-   that is on the page (``place (next to '...')``: under the string before it, or after it when
-   the check's strings run left to right, in that string's type and at the check's own pitch);
-   else in the page's body type (face voted by the page's longest lines, weight and size of its
-   body lines) in the check's place (its region, or the side of its anchor its relation
-   names), left-aligned to a column edge, on the baseline of a line already there or topmost,
-   in a free rectangle with a margin of about one line (``placement``); a block may run past
-   its region's edge while its centre stays inside (where the judge looks). A group of a check
-   none of whose strings is on the page ("06", its heading, its sentence) is placed with room
-   for all of it: its first string in a rectangle that holds the whole group, the others under
-   it; a string is placed after the strings before it in its group. The heading of a number
-   badge goes under the badge in the page's body type; a table cell starts at its column's
-   edge; a footnote or footer whose check names no place goes in the bottom half (``place``).
-   It is not written (``skip: ...``, saying why) when there is no such rectangle, when
-   strings of its check are on the page but the slot next to them is taken (a loose line would
-   break the group, or its order: a heading far from its number, a fourth menu item under
-   another label), when its group's first string had no room, when it is part of a longer
-   missing string that was not written ("380" of a missing paragraph), or when the same string
-   has a narrower place in another check that had no room.
+   and case when the judge ignores case), is not written again (``near_match``). A version the
+   editor cannot place (two cards both a digit off) stops the string too: ``skip: '18,540' may
+   be the wrong version of '18,450'; not writing a second copy``.
+3. **Place, only into a slot** (``place (...)``). A string that is really missing is written only
+   where its check names a place the editor can honour and the page offers a slot for it: an
+   empty badge of its place that its text fits (``place (in its empty badge)``: centred, in the
+   type of the page's other badges); the slot next to a string of the same check that is on the
+   page (``place (next to '...')``: the next item of a list or menu, under the string before it
+   or after it on its row, the next cell of a table row, in that string's type and at the
+   check's own pitch; a heading under its number badge in the page's body type); the empty cell
+   of a table's row and column, or the next item of the one list one item short, that the
+   check's element names (``place (in its cell: ...)``, ``place (item N of its list)``:
+   ``place_in_element``); the line directly under or over its anchor (``place (directly below
+   '...')``). Anything else is skipped with the reason (``skip: missing, and the page offers no
+   slot for it ...; not written loose``): no loose text in title bands, headers or margins.
+   With ``free_space=True`` (the editor before issue 17) such a string goes in the page's body
+   type (face voted by the page's longest lines, weight and size of its body lines) in a free
+   rectangle of the check's place (its region, or the side of its anchor its relation names),
+   left-aligned to a column edge, on the baseline of a line already there or topmost, with a
+   margin of about one line (``placement``), with room for its whole group when none of the
+   group is on the page; a footnote or footer whose check names no place goes in the bottom
+   half (``place``). A string is not written (``skip: ...``, saying why) when the slot next to
+   its check's strings is taken (a loose line would break the group, or its order: a heading far
+   from its number, a fourth menu item under another label), when its group's first string had
+   no room, when it is part of a longer missing string that was not written ("380" of a missing
+   paragraph), or when the same string has a narrower place in another check that had no room.
 
 Strings written by the previous edit are not written again when the loop hands its image back
 (the judge's OCR may not read small light text on a badge): ``skip: already on the page
@@ -99,12 +110,13 @@ class TextEditor:
             reader would not (strings crammed between a logo and a menu).
 
     After each ``edit``, ``last_actions`` lists one dict per expected string handled: ``text``,
-    ``check`` (id), ``action`` ("replace", "place", "place (in its empty badge)", "place (next to
-    '...')", "skip: ...", "fail: ..."), ``box`` (the
-    main box, pixels, or None), ``was`` (the OCR text replaced), ``boxes`` (every box changed),
-    ``changed_px`` and ``outside_share`` (pixels changed, and their share of the image that lies
-    outside ``boxes``: 0.0 by construction, measured), and for written text ``type`` (family,
-    bold, italic, size px, align, lines).
+    ``check`` (id), ``action`` ("replace", "place (in its empty badge)", "place (next to '...')",
+    "place (in its cell: ...)", "place (item N of its list)", "place (directly below '...')",
+    "place" with ``free_space`` only, "skip: ...", "fail: ..."), ``box`` (the main box, pixels, or
+    None), ``was`` (the OCR text replaced), ``boxes`` (every box changed), ``changed_px`` and
+    ``outside_share`` (pixels changed, and their share of the image that lies outside ``boxes``:
+    0.0 by construction, measured), and for written text ``type`` (family, bold, italic, size px,
+    align, lines).
 
     Raises:
         ValueError: ``min_similarity`` outside [0, 1] or a bound < 1.
