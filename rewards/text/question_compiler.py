@@ -409,7 +409,7 @@ def _element(
         [*ANCHOR_PHRASES, *([_BETWEEN] if any(a.relation == "between" for a in anchors) else [])],
         IN_BOX if in_box else None,
         place_words,
-        {a.text for a in anchors if a.relation == "context"},
+        {a.text for a in anchors if a.relation in ("context", "same_row", "same_column")},
         style_words,
         len(texts),
     )

@@ -448,6 +448,13 @@ _CONTAINER_SUBJECTS = {
 }
 """A subject that holds the text ("Does the legend contain the exact label 'X'?"): the element is
 the holder's entry when the object names only text."""
+_CONTEXT_NAME = re.compile(
+    r"\s*(?:labell?ed |titled |named |called |headed |marked |with (?:the |a |an )?(?:[\w-]+ ){0,2}?)?q(?![\w'’-])"
+)
+"""A quote right after a phrase that names its element ("the row labeled 'Hydro'", "the bar with
+the numeric label '54'")."""
+_NAMED_HOLDERS = {"row", "column", "menu", "list", "section", "group", "table", "legend", "card", "tile", "box"}
+"""Holders a context anchor stands for ("in the row labeled 'Hydro'": the anchor's row)."""
 _CONTAINERS = {"card", "tile", "panel", "box", "section", "badge", "block", "column", "cell", "button", "pill"}
 _KIND_WORDS = {"kpi", "metric", "stat", "stats", "cta", "summary", "info", "data", "text", "content", "main"}
 """Capitalised words that name a kind of card, not one card ("In the KPI card")."""
@@ -629,6 +636,10 @@ def _segment(masked: str) -> list[_Phrase]:
     while i < len(toks):
         w = toks[i][0]
         nxt = toks[i + 1][0] if i + 1 < len(toks) else ""
+        if i and toks[i][1] - toks[i - 1][2] > 1 and cur is not None and cur.kind != "subject":
+            close()  # a represented phrase was blanked here: what follows is another phrase
+        elif i and toks[i][1] - toks[i - 1][2] > 1 and cur is not None and cur.tokens:
+            close()
         if w == "q" and cur is not None and cur.kind == "prep" and re.match(r"[\w-]", nxt):
             if nxt in _VERBS or nxt in _PREPOSITIONS or nxt in _PARTICIPLES:
                 close()
@@ -755,7 +766,8 @@ def locate(
         represented_masks: phrases the spec represents (anchor relations), blanked and listed.
         in_box: the pattern of the enclosing box ``TextSpec.in_box`` asks for, or None.
         place_words: the place words that made ``TextSpec.region`` (``question_place.places_of``).
-        context_texts: the texts of the question's "context" anchors ("in the 'Revenue' tile").
+        context_texts: the texts of the question's "context", same-row and same-column anchors
+            ("in the 'Revenue' tile", "in the row labeled 'Hydro'").
         style_words: subject words the spec checks already (a measured weight or colour).
         n_texts: the number of required strings ("the three labels" must name as many).
     """
@@ -816,6 +828,15 @@ def locate(
         core = [
             w for w in words if (w not in _PARTICIPLES or w in used or w in ("right", "far")) and w not in _PREPOSITIONS
         ]
+        after = masked[p.span[1] :]
+        named = _CONTEXT_NAME.match(after)
+        if named and _quote_at(p.span[1] + named.end() - 1, bare, quotes) in context_texts:
+            holder = p.words[0] in ("in", "inside", "within", "of", "on") and set(core) <= _NAMED_HOLDERS
+            if p.kind == "loose" or holder:
+                # "with the numeric label '54'", "in the row labeled 'Hydro'": the quote names the
+                # element, and the context anchor checks it is read beside the string
+                represented.append(_restore(bare, (p.span[0], p.span[1] + named.end()), quotes, cased))
+                continue
         if p.kind == "loose":
             if p.span[0] > first_quote:
                 continue  # words after the quote are claims: the residue reads them
@@ -870,6 +891,12 @@ def locate(
         tuple(dict.fromkeys([subject_phrase] * (role is not None and bool(subject_phrase)) + represented)),
         tuple(dict.fromkeys(f"locator {t!r}" for t in handed)),
     )
+
+
+def _quote_at(pos: int, bare: str, quotes: list[Quote]) -> str | None:
+    """The text of the quote whose placeholder "q" ends at ``pos`` in ``bare`` (None: no quote)."""
+    qs = [m.start() for m in re.finditer(r"(?<![\w'’-])q(?![\w'’-])", bare)]
+    return quotes[qs.index(pos)].text if pos in qs and qs.index(pos) < len(quotes) else None
 
 
 def _object_is_text(phrases: list[_Phrase], subject: _Phrase, first_quote: int, masked: str) -> bool:

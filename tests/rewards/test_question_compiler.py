@@ -260,12 +260,15 @@ def test_quote_naming_the_element_is_a_context_anchor():  # row 82, question 19
         'Does the category label under the bar associated with the numeric label "54", located to the immediate '
         'right of the tallest bar, read exactly: "Change due to anticipated impact of policy"?'
     )
-    assert s.text == TextSpec(("Change due to anticipated impact of policy",), anchors=(Anchor("54", "context"),))
+    assert s.text == TextSpec(
+        ("Change due to anticipated impact of policy",),
+        anchors=(Anchor("54", "context"),),
+        locators=("the numeric label '54'",),
+    )
     # the anchor's bar and the tallest bar are no text: where the label stands to them is a VLM's
     assert s.vlm_parts == (
         "locator 'category label'",
         "locator 'under the bar associated'",
-        "locator 'the numeric label'",
         "locator 'located to the immediate right of the tallest bar'",
     )
 

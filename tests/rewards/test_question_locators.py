@@ -156,7 +156,7 @@ def test_places_of_other_elements_are_no_region():
         'horizontally aligned with the "DRINKS" heading on the right, read exactly "SAVORY SNACKS"?'
     )
     assert s.text.region is None
-    assert "locator \"horizontally aligned with the 'DRINKS' heading on the right\"" in s.vlm_parts
+    assert s.text.locators == ("aligned with the 'DRINKS' heading",) and "locator 'on the right'" in s.vlm_parts
     # a box named by its kind or colour is not any enclosing box
     s = spec('Is the price "$25" in the narrow product card?')
     assert s.text.locators == () and s.vlm_parts == ("locator 'price'", "locator 'in the narrow product card'")
@@ -203,3 +203,16 @@ def test_edge_words_in_the_subject():
     items = spec('Do the items read exactly, in order: "A", "B"?')
     assert items.text.element == ElementSpec("list_item", phrase="items")
     assert spec('Does the item read exactly "A"?').vlm_parts == ("locator 'item'",)  # which item: a VLM's
+
+
+def test_quotes_that_name_the_holder():  # tests/rewards/test_grounding.py's table page phrasings
+    s = spec('Does the value in the row labeled "Hydro" read exactly "40"?')
+    assert s.text.anchors == (Anchor("Hydro", "same_row"),) and s.decidable
+    assert s.text.locators == ("value", "in the row labeled 'Hydro'")
+    s = spec('In the menu with the item "Blog", does the first item read exactly "Home"?')
+    assert s.text.element == ElementSpec("list_item", 1, phrase="first item") and s.decidable
+    # the anchor names the table, but "under the table" is a place no field checks
+    s = spec('Does the note under the table with the year "2024" read exactly "Source: 2024 survey"?')
+    assert s.vlm_parts == ("locator 'under the table'",)
+    s = spec('Is the navigation item located between "About" and "Blog" the single word "Programs"?')
+    assert s.text.element == ElementSpec("list_item", phrase="navigation item") and s.decidable
