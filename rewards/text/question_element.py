@@ -783,36 +783,14 @@ def locate(
     phrases = _segment(masked)
     qs = [m.start() for m in re.finditer(r"(?<![\w'’-])q(?![\w'’-])", bare)]
     first_quote = qs[first_required] if first_required < len(qs) else len(bare)
+    subject = next((p for p in phrases if p.kind == "subject"), None)
     role = ordinal = axis = container = None
     subject_phrase = ""
-    subject = next((p for p in phrases if p.kind == "subject"), None)
     if subject is not None and subject.tokens:
-        words = subject.words
-        negate = False
-        if "from" in words:
-            k = words.index("from")
-            tail = words[k:]
-            words = words[:k]
-            negate = tail[-1:] in (["right"], ["bottom"])
-            if tail[-1:] not in (["left"], ["right"], ["top"], ["bottom"]):
-                words = subject.words  # not an ordinal's "from the left": let the role check refuse it
-        # place words that made the region say where the subject is ("the bottom-right footnote")
-        harmless = style_words | {x for w in place_words for x in re.split(r"[- ]", w)} | place_words
-        parsed = subject_role(words, harmless, n_texts)
-        image_subject = bool(words) and words[-1] in _IMAGE_NOUNS and set(words[:-1]) <= _IMAGE_ADJECTIVES
-        holder = _CONTAINER_SUBJECTS.get(words[-1]) if len(words) == 1 else None
-        if parsed is None and holder is not None and _object_is_text(phrases, subject, first_quote, masked):
-            parsed = (holder, None, None)
-        if parsed is not None and "from" in subject.words:
-            r, o, _ = parsed
-            end = subject.words[-1]
-            horizontal = end in ("left", "right")
-            if o is None or (r == "card" and not horizontal) or (r in ("bullet", "legend_entry") and horizontal):
-                parsed = None
-            elif negate:
-                parsed = (r, -o, parsed[2])
         subject_phrase = _restore(bare, subject.span, quotes, cased)
-        if image_subject and parsed is None:
+        harmless = style_words | {x for w in place_words for x in re.split(r"[- ]", w)} | place_words
+        parsed = _subject_element(subject, phrases, first_quote, masked, harmless, n_texts)
+        if parsed == "image":
             subject_phrase = ""  # "Does the chart include ...": the whole image
         elif parsed is None:
             handed.append(subject_phrase)
@@ -831,8 +809,8 @@ def locate(
         after = masked[p.span[1] :]
         named = _CONTEXT_NAME.match(after)
         if named and _quote_at(p.span[1] + named.end() - 1, bare, quotes) in context_texts:
-            holder = p.words[0] in ("in", "inside", "within", "of", "on") and set(core) <= _NAMED_HOLDERS
-            if p.kind == "loose" or holder:
+            holds = p.words[0] in ("in", "inside", "within", "of", "on") and set(core) <= _NAMED_HOLDERS
+            if p.kind == "loose" or holds:
                 # "with the numeric label '54'", "in the row labeled 'Hydro'": the quote names the
                 # element, and the context anchor checks it is read beside the string
                 represented.append(_restore(bare, (p.span[0], p.span[1] + named.end()), quotes, cased))
@@ -891,6 +869,38 @@ def locate(
         tuple(dict.fromkeys([subject_phrase] * (role is not None and bool(subject_phrase)) + represented)),
         tuple(dict.fromkeys(f"locator {t!r}" for t in handed)),
     )
+
+
+def _subject_element(
+    subject: _Phrase, phrases: list[_Phrase], first_quote: int, masked: str, harmless: set[str], n_texts: int
+) -> tuple[str, int | None, str | None] | str | None:
+    """(role, ordinal, axis) of the question's subject (``subject_role``), "image" when the subject
+    is the whole image ("Does the chart include ..."), or None (a VLM locator).
+
+    "the second card from the left" folds into the ordinal (negative from the right or bottom;
+    cards count only left to right, bullets and legend entries only top to bottom); a holder
+    ("Does the legend contain the exact label ...") is the role of what it holds. ``harmless``
+    are words the spec checks already: a measured weight or colour, the place words of the region
+    ("the bottom-right footnote")."""
+    words = subject.words
+    tail: list[str] = []
+    if "from" in words:
+        k = words.index("from")
+        if words[-1:] in (["left"], ["right"], ["top"], ["bottom"]):
+            words, tail = words[:k], words[k:]
+    parsed = subject_role(words, harmless, n_texts)
+    holder = _CONTAINER_SUBJECTS.get(words[-1]) if len(words) == 1 else None
+    if parsed is None and holder is not None and _object_is_text(phrases, subject, first_quote, masked):
+        parsed = (holder, None, None)
+    if parsed is not None and "from" in subject.words:
+        role, ordinal, axis = parsed
+        horizontal = subject.words[-1] in ("left", "right")
+        if not tail or ordinal is None or (role == "card") != horizontal and role in ("card", "bullet", "legend_entry"):
+            return None
+        parsed = (role, -ordinal if tail[-1] in ("right", "bottom") else ordinal, axis)
+    if parsed is None and words and words[-1] in _IMAGE_NOUNS and set(words[:-1]) <= _IMAGE_ADJECTIVES:
+        return "image"
+    return parsed
 
 
 def _quote_at(pos: int, bare: str, quotes: list[Quote]) -> str | None:
