@@ -30,11 +30,14 @@ BizGenEval subset ("Does the main title at the top of the slide read exactly ...
 labeled exactly '...'?", "In the 'Q2' row, does the 'Revenue' cell read exactly '...'?").
 
 Splits by seed (``split_seeds``): dev = seeds 0..n-1, report = seeds 1000..1000+n-1. Nobody tunes
-on report.
+on report. ``write_rows`` (or ``python -m rewards.eval.adversarial_set --split dev --out DIR``)
+writes a split as rubric rows with their images, for ``rubricloop-judge`` and ``rubricloop-refine``;
+``benchmarks/adversarial_refine.py`` is the report.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from dataclasses import asdict, dataclass, field
@@ -836,3 +839,46 @@ def make_checks(doc: Document, rubric_only: bool = True) -> list[Check]:
 def make_item(doc: Document, image: Path) -> Item:
     """A refine item of the erroneous page saved at ``image``: the rubric of ``make_checks``."""
     return Item(doc.id, f"a {doc.kind}", Rubric((Criterion("text", tuple(make_checks(doc))),)), image=image)
+
+
+def write_rows(split: str, n: int, folder: Path, page: str = "erroneous") -> Path:
+    """Write the split's documents as the project's own rubric rows (``rewards.importers``
+    format), for ``rubricloop-judge`` and ``rubricloop-refine``: per document
+    ``<id>_clean.png``, ``<id>_erroneous.png`` and ``<id>_truth.json`` (``Document.truth``), and
+    ``rows.jsonl`` whose rows name the ``page`` image ("erroneous" or "clean") and carry the
+    rubric of ``make_checks`` (the questions true on the clean page; tag = question type).
+    Returns the path of ``rows.jsonl``. Raises ValueError for another split or page."""
+    if page not in ("erroneous", "clean"):
+        raise ValueError(f"page must be 'erroneous' or 'clean', got {page!r}")
+    folder.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for seed in split_seeds(split, n):
+        doc = make_document(seed)
+        doc.clean.save(folder / f"{doc.id}_clean.png")
+        doc.erroneous.save(folder / f"{doc.id}_erroneous.png")
+        (folder / f"{doc.id}_truth.json").write_text(json.dumps(doc.truth(), indent=1))
+        checks = [{"id": c.id, "question": c.question, "tag": c.tag} for c in make_checks(doc)]
+        rows.append(
+            {
+                "id": doc.id,
+                "prompt": f"a {doc.kind}",
+                "image": f"{doc.id}_{page}.png",
+                "criteria": [{"name": "text", "checks": checks}],
+                "meta": {"split": split, "seed": seed, "kind": doc.kind},
+            }
+        )
+    path = folder / "rows.jsonl"
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
+    return path
+
+
+if __name__ == "__main__":
+    import argparse
+
+    ap = argparse.ArgumentParser(description="Write the adversarial set's rows and images (write_rows).")
+    ap.add_argument("--split", choices=SPLITS, default="dev")
+    ap.add_argument("--n", type=int, default=16)
+    ap.add_argument("--page", choices=("erroneous", "clean"), default="erroneous")
+    ap.add_argument("--out", type=Path, required=True)
+    args = ap.parse_args()
+    print(write_rows(args.split, args.n, args.out, args.page))

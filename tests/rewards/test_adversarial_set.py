@@ -19,6 +19,7 @@ from rewards.eval.adversarial_set import (
     missing_word,
     split_seeds,
     swapped_words,
+    write_rows,
     wrong_date,
     wrong_number,
 )
@@ -222,3 +223,17 @@ def test_judge_figures_count_per_page_and_type():
     assert fig["by_page"]["clean"]["axis_title"]["withheld"] == 1
     assert fig["all"]["n"] == 4 and fig["false_yes_locator_dropped"] == 1 and fig["false_yes_without_element"] == 1
     assert (fig["locators_represented"], fig["locators_to_vlm"]) == (2, 1)
+
+
+def test_write_rows_loads_as_rubric_items(tmp_path):
+    from rewards.importers import load_items
+
+    path = write_rows("report", 2, tmp_path)
+    items, errors = load_items(path)
+    assert errors == [] and [it.id for it in items] == ["slide-1000", "chart-1001"]
+    doc = make_document(1001)
+    assert items[1].image == tmp_path / "chart-1001_erroneous.png" and items[1].image.is_file()
+    assert [c.question for c in items[1].rubric.checks] == [c.question for c in make_checks(doc)]
+    assert [c.tag for c in items[1].rubric.checks] == [c.tag for c in make_checks(doc)]
+    with pytest.raises(ValueError):
+        write_rows("report", 1, tmp_path, page="best")
