@@ -451,12 +451,14 @@ def _like_groups(rects: list[Box]) -> list[list[Box]]:
 
 def _title(page: _Page, spec: ElementSpec) -> list[Element]:
     """The largest type in the top band: the lines whose centre lies in the top ``TOP_BAND`` of
-    the image and whose type size is at least ``TITLE_SIZE`` of the band's largest, each with
-    the block it belongs to (a title that wraps)."""
-    h = page.size[1]
-    top = [i for i in page.flat if _centre(page.lines[i].box)[1] < TOP_BAND * h]
-    if not top:
+    the image, or no lower than the centre of the topmost line (a banner whose one line is its
+    title), and whose type size is at least ``TITLE_SIZE`` of the band's largest, each with the
+    block it belongs to (a title that wraps)."""
+    if not page.flat:
         return []
+    topmost = min(page.flat, key=lambda i: page.lines[i].box[1])
+    band = max(TOP_BAND * page.size[1], _centre(page.lines[topmost].box)[1])
+    top = [i for i in page.flat if _centre(page.lines[i].box)[1] <= band]
     biggest = max(page.sizes[i] for i in top)
     big = [i for i in top if page.sizes[i] >= TITLE_SIZE * biggest]
     blocks = list(dict.fromkeys(tuple(page.block(i)) for i in big))

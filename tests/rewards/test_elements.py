@@ -197,3 +197,49 @@ def test_axis_titles_from_rotated_lines_and_tick_labels():
 def test_unknown_role_is_an_error():
     with pytest.raises(ValueError, match="unknown element role 'sidebar'"):
         find_elements(ElementSpec("sidebar"), [], None, (10, 10))
+
+
+def test_table_cells_by_row_and_column_and_menu_items_of_a_row():
+    """Hand-made lines of a table (a header row, two rows) and a navigation row."""
+
+    def row(cells, y, xs=(40, 200, 320, 440)):
+        return [Line(words(c, x, y, 16)) for c, x in zip(cells, xs)]
+
+    lines = row(("Home", "About", "Programs", "Blog"), 20)
+    lines += row(("Source", "2023", "2024", "Share"), 100) + row(("Solar", "64", "19", "8%"), 140)
+    lines += row(("Hydro", "11", "61", "16%"), 180)
+    size = (600, 300)
+
+    def decide(text, element):
+        return decide_text(TextSpec((text,), element=element), lines, None, size)
+
+    cell = ElementSpec("table_cell", row="Hydro", column="2024")
+    assert [e.text for e in find_elements(cell, lines, None, size)] == ["61"]
+    assert decide("61", cell).holds is True
+    other = decide("19", cell)  # another row's value in that column
+    assert other.holds is False and "reads '61'" in other.detail
+    assert find_elements(ElementSpec("table_cell", row="Wind", column="2024"), lines, None, size) is None
+    third = ElementSpec("list_item", ordinal=3, phrase="the third navigation item")
+    assert decide("Programs", third).holds is True and decide("Blog", third).holds is False
+
+
+def button_page() -> Image.Image:
+    """600x240: a filled rounded button "Sign up" (dark on yellow), and "Sign up" again inside a sentence."""
+    img = Image.new("RGB", (600, 240), (250, 250, 250))
+    d = ImageDraw.Draw(img)
+    d.text((30, 30), "Sign up today for the newsletter", font=font(22), fill=(30, 30, 30))
+    d.rounded_rectangle([360, 130, 560, 200], radius=14, fill=(250, 200, 60))
+    d.text((460, 165), "Sign up", font=font(26, BOLD), fill=(20, 20, 20), anchor="mm")
+    return img
+
+
+def test_text_inside_a_button():
+    img = button_page()
+    lines = OCRJudge().read(img)
+    buttons = find_elements(ElementSpec("button"), lines, img, img.size)
+    assert buttons and all(e.frame is not None and e.frame[0] >= 350 for e in buttons)
+    assert "Sign up" in [e.text for e in buttons]
+    spec = TextSpec(("Sign up",), element=ElementSpec("button"))
+    assert decide_text(spec, lines, img, img.size).holds is True
+    assert decide_text(TextSpec(("Sign up today",), element=ElementSpec("button")), lines, img, img.size).holds is False
+    assert decide_text(spec, lines, None, img.size).holds is None  # buttons are found from pixels

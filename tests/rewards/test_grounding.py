@@ -129,7 +129,10 @@ def test_look_again_before_no():
     ]  # as the page pass misread it
     q = 'Is the subtitle text exactly "Prepared June 2021 for the board"?'
     v = judge.judge_lines(dropped, img.size, Check("1", q, spec=compile_question(q)), img)
-    assert v.answer == "yes" and len(v.evidence["reread"]) == 1
+    # the strip read again holds the whole string; the page has one line, its title, and no
+    # subtitle: the element part is left to a VLM (issue 17: no "yes" for an element not found)
+    assert v.answer == "withheld" and len(v.evidence["reread"]) == 1, v.reason
+    assert v.evidence["not_checked"] == ["element 'the subtitle'"] and v.evidence["expects"][0]["found"]
     assert (
         judge.judge_lines(dropped, img.size, Check("1", q, spec=compile_question(q))).answer == "no"
     )  # no image: no second look
@@ -185,7 +188,10 @@ TABLE_QUESTIONS = [
         "no",
     ),  # an anchor is not between
     ('Does the value in the row labeled "Hydro" read exactly "40"?', "yes"),
-    ('Does the note under the table with the year "2024" read exactly "Source: 2024 survey"?', "yes"),
+    (
+        'Does the note under the table with the year "2024" read exactly "Source: 2024 survey"?',
+        "withheld",
+    ),  # "under the table" is a locator only a VLM decides (issue 17)
     ('In the menu with the item "Blog", does the first item read exactly "Home"?', "yes"),  # the context's row
     ('In the menu with the item "Blog", does the first item read exactly "Hydro"?', "no"),  # read, but not near "Blog"
 ]
@@ -193,7 +199,8 @@ TABLE_QUESTIONS = [
 
 def test_rows_between_and_context_decided_from_boxes():
     checks = [Check(str(k), q, spec=compile_question(q)) for k, (q, _) in enumerate(TABLE_QUESTIONS)]
-    assert all(c.spec.decidable for c in checks), [c.spec for c in checks if not c.spec.decidable]
+    undecidable = [c.spec for c, (_, a) in zip(checks, TABLE_QUESTIONS) if not c.spec.decidable and a != "withheld"]
+    assert not undecidable, undecidable
     verdicts = OCRJudge().judge([table_page()], [""], [checks])[0]
     assert [v.answer for v in verdicts] == [a for _, a in TABLE_QUESTIONS], [v.reason for v in verdicts]
     assert (

@@ -151,3 +151,46 @@ def test_a_number_is_not_found_inside_a_longer_number():
     assert one(judge, img, check("-2%")).answer == "yes" and one(judge, img, check("2%")).answer == "no"
     assert one(judge, img, check("19")).answer == "yes"  # after a hyphen inside a word: a part of its own
     assert one(judge, img, check("1,206")).answer == "yes" and one(judge, img, check("1")).answer == "no"
+
+
+def menu_lines(title: str) -> list:
+    """Hand-made OCR lines of a menu: a large title at the top centre, a heading lower down that
+    contains "BREAKFAST", an item (boxes as tesseract gives them, pixels of an 800x600 page)."""
+    from rewards.text.text_match import Line, Word
+
+    return [
+        Line((Word(title, (260, 36, 540, 80)),)),
+        Line((Word("BREAKFAST", (82, 226, 276, 248)), Word("COMBOS", (287, 226, 430, 248)))),
+        Line((Word("Pancakes", (106, 310, 196, 325)), Word("$7", (204, 310, 227, 328)))),
+    ]
+
+
+def test_reason_lists_the_element_the_locators_and_the_vlm_parts():
+    """The issue's question: the element ("the large main title") and the place are checked,
+    the part about the drawings is a VLM's; a title that reads "BREAKAST" is a "no" even though
+    "BREAKFAST" is read in a heading, and a right title is not a "yes" while a VLM part is open."""
+    from rewards.text.question_compiler import ElementSpec, QuestionSpec, TextSpec
+
+    between = "locator 'between the drawing of a lidded drink cup on the left and the donut on the right'"
+    spec = QuestionSpec(
+        "exact",
+        TextSpec(
+            ("BREAKFAST",),
+            region="top_center",
+            element=ElementSpec("title", phrase="large main title"),
+            locators=("large main title", "at the top-center of the menu"),
+        ),
+        vlm_parts=(between,),
+    )
+    chk = Check("1", "q", spec=spec)
+    no = OCRJudge().judge_lines(menu_lines("BREAKAST"), (800, 600), chk)
+    assert no.answer == "no" and no.evidence["rule"] in ("element", "region"), no.reason
+    assert "is the title ('large main title')" in no.reason and "locator 'at the top-center of the menu'" in no.reason
+    assert no.reason.endswith(f"only a VLM can decide: {between})")
+    held = OCRJudge().judge_lines(menu_lines("BREAKFAST"), (800, 600), chk)
+    assert held.answer == "withheld" and held.evidence["not_checked"] == [between]
+    assert "checked: string 'BREAKFAST', place top_center, is the title" in held.reason
+    assert held.evidence["expects"][0]["element"] == {"role": "title", "box": [260, 36, 540, 80], "text": "BREAKFAST"}
+    plain = QuestionSpec("exact", TextSpec(("BREAKFAST",), element=ElementSpec("title")))
+    decoy = OCRJudge().judge_lines(menu_lines("BREAKAST"), (800, 600), Check("2", "q", spec=plain))
+    assert decoy.answer == "no" and "not as the title" in decoy.reason and "'BREAKFAST COMBOS'" in decoy.reason
