@@ -41,6 +41,11 @@ def failing(judge, img, checks):
     return [(c, v) for c, v in zip(checks, verdicts) if v.answer == "no"]
 
 
+LOOSE = "skip: missing, and the page offers no slot for it"
+"""The default editor's action for a missing string no slot takes (issue 17: no loose text). The
+free-space placement the tests below check is ``TextEditor(free_space=True)`` since then."""
+
+
 def unchanged_outside(before, after, actions):
     changed = (np.asarray(before) != np.asarray(after)).any(2)
     inside = np.zeros(changed.shape, bool)
@@ -204,7 +209,7 @@ def test_missing_string_placed_in_free_space_or_not_at_all():
     img = Image.new("RGB", (520, 320), (250, 250, 250))
     for k, t in enumerate(["Sales rose by ten percent", "Costs fell in the north", "Hiring starts in spring"]):
         draw(img, (30, 50 + 28 * k), t, SERIF, 18, (25, 25, 25))
-    judge, editor = OCRJudge(), TextEditor()
+    judge, editor = OCRJudge(), TextEditor(free_space=True)
     chk = Check("1", "q", expects=(TextExpectation("Call us today", "bottom"),))
     out = editor.edit(img, "", failing(judge, img, [chk]), seed=0)
     [act] = editor.last_actions
@@ -220,6 +225,10 @@ def test_missing_string_placed_in_free_space_or_not_at_all():
     out = editor.edit(full, "", failing(judge, full, [chk]), seed=0)
     assert np.array_equal(np.asarray(out), np.asarray(full))
     assert editor.last_actions[0]["action"].startswith("skip: no free space")
+    # The default editor writes no loose text: the page is left as it was, and the log says why.
+    default = TextEditor()
+    out = default.edit(img, "", failing(judge, img, [chk]), seed=0)
+    assert np.array_equal(np.asarray(out), np.asarray(img)) and default.last_actions[0]["action"].startswith(LOOSE)
 
 
 def test_huge_expected_string_fails_that_check_in_one_line():
@@ -243,7 +252,7 @@ def test_a_word_of_running_text_is_not_taken_for_a_missing_label():
     # "Finance" (a badge label, missing) must not be "fixed" by capitalising "finance" in a sentence.
     img = Image.new("RGB", (560, 300), (246, 246, 242))
     draw(img, (30, 60), "Goals product finance budget design", SANS, 18, (25, 25, 25))
-    judge, editor = OCRJudge(), TextEditor()
+    judge, editor = OCRJudge(), TextEditor(free_space=True)
     chk = Check("1", "q", expects=(TextExpectation("Finance"),))
     out = editor.edit(img, "", failing(judge, img, [chk]), seed=0)
     [act] = editor.last_actions
@@ -308,7 +317,7 @@ def test_missing_line_placed_under_its_neighbour_in_the_page_face():
     ) <= 1
     x0, y0, x1, y1 = head["box"]
     assert abs(x0 - 28) <= 2 and 185 < y0 < 180 + 2 * 22  # the next line under "01", same left edge
-    assert acts["2"]["action"].startswith("skip: no free space")
+    assert acts["2"]["action"].startswith(LOOSE)  # no room right of "02", and never loose elsewhere
     assert acts["3"]["action"].startswith("skip: its narrower place (region left, same_row '02')")
     assert unchanged_outside(img, out, [head])
     assert judge.judge([out], [""], [checks[:1]])[0][0].answer == "yes"
@@ -345,7 +354,7 @@ def test_paragraph_under_its_subtitle_and_its_phrase_never_alone():
         "social needs of every patient in the state, while contributing to controlling the growth of "
         "the costs of care."
     )
-    judge, editor = OCRJudge(), TextEditor()
+    judge, editor = OCRJudge(), TextEditor(free_space=True)
     checks = [
         Check("1", "q", expects=(TextExpectation(para, "top"),)),
         Check("2", "q", expects=(TextExpectation("medical and social needs"),)),
@@ -367,7 +376,7 @@ def test_paragraph_under_its_subtitle_and_its_phrase_never_alone():
 def test_a_missing_group_is_placed_whole_or_not_at_all():
     # Box "06" (number, heading, sentence) is missing as a whole: with room, the three go one
     # under the other; where only one line fits, no lone "06" is written.
-    judge, editor = OCRJudge(), TextEditor()
+    judge, editor = OCRJudge(), TextEditor(free_space=True)
     exps = (
         TextExpectation("06"),
         TextExpectation("KEEP YOUR WORKSPACE CLEAN"),
@@ -434,7 +443,7 @@ def test_table_cell_at_its_column_and_footnote_at_the_bottom():
     for y, row in ((110, ("Advice", "53")), (150, ("Budget", "41", "7"))):
         for x, t in zip((40, 220, 400), row):
             draw(img, (x, y), t, SANS, 20, (30, 30, 30))
-    judge, editor = OCRJudge(), TextEditor()
+    judge, editor = OCRJudge(), TextEditor(free_space=True)
     qs = [
         "Is there a row labeled exactly 'Advice' with values '53' and '30'?",
         "Does the footnote read exactly 'Source: survey of 2024 members'?",
@@ -455,33 +464,40 @@ def test_table_cell_at_its_column_and_footnote_at_the_bottom():
     assert [v.answer for v in judge.judge([out], [""], [checks])[0]] == ["yes", "yes"]
 
 
-def test_words_missing_are_rewritten_in_place_and_other_labels_are_left_alone():
+def test_words_missing_and_a_changed_number_are_rewritten_in_place_never_copied():
     # "Q3 Review" is "Q3 Revenue Review" with a word missing: it is rewritten in the band, not
-    # written again below it in a guessed type. "Segment 1" is another label than the wanted
-    # "Segment 8" (no place, no check-mate beside it): it is left alone. A footer goes at the bottom.
+    # written again below it in a guessed type. "Segment 1" is the page's only version of the
+    # wanted "Segment 8" (one digit changed): issue 17 rewrites it in place (before, it was kept
+    # and "Segment 8" written as a second label below it). The footer has no slot: the default
+    # editor leaves it out, saying so; with free-space placement it goes at the bottom.
     img = Image.new("RGB", (720, 420), (255, 255, 255))
     ImageDraw.Draw(img).rectangle([0, 0, 720, 80], fill=(30, 45, 90))
     draw(img, (36, 55), "Q3 Review", SANS_BOLD, 34, (240, 240, 245))
     draw(img, (36, 140), "Segment 1", SANS_BOLD, 16, (20, 40, 80))
     draw(img, (36, 170), "Subscriptions grew in every region this quarter.", SANS, 17, (40, 40, 40))
-    judge, editor = OCRJudge(), TextEditor()
     qs = {
         "1": ('Is the title at the top exactly "Q3 Revenue Review"?', TextExpectation("Q3 Revenue Review", "top")),
         "2": ('Does the grid contain a box headed "Segment 8"?', TextExpectation("Segment 8")),
         "3": ('Is the footer exactly "Confidential"?', TextExpectation("Confidential")),
     }
     checks = [Check(k, q, expects=(e,)) for k, (q, e) in qs.items()]
-    out = editor.edit(img, "", failing(judge, img, checks), seed=0)
-    acts = {a["check"]: a for a in editor.last_actions}
-    assert acts["1"]["action"] == "replace" and acts["1"]["was"] == "Q3 Review" and acts["1"]["type"]["bold"]
-    assert acts["1"]["box"][3] <= 80  # in the band
-    assert acts["2"]["action"] == "place" and acts["2"]["box"][1] > 180  # "Segment 1" is kept
-    assert acts["3"]["action"] == "place" and acts["3"]["box"][1] > 350  # lowest free row, not mid-page
-    assert unchanged_outside(img, out, editor.last_actions)
-    assert [
-        v.answer
-        for v in judge.judge([out], [""], [checks + [Check("4", "q", expects=(TextExpectation("Segment 1"),))]])[0]
-    ] == ["yes"] * 4
+    old_label = Check("4", "q", expects=(TextExpectation("Segment 1"),))
+    judge = OCRJudge()
+    for free_space in (False, True):
+        editor = TextEditor(free_space=free_space)
+        out = editor.edit(img, "", failing(judge, img, checks), seed=0)
+        acts = {a["check"]: a for a in editor.last_actions}
+        assert acts["1"]["action"] == "replace" and acts["1"]["was"] == "Q3 Review" and acts["1"]["type"]["bold"]
+        assert acts["1"]["box"][3] <= 80  # in the band
+        assert acts["2"]["action"] == "replace" and acts["2"]["was"] == "Segment 1" and acts["2"]["box"][1] >= 120
+        assert acts["1"]["damaged_px"] == 0 and acts["2"]["damaged_px"] == 0
+        if free_space:
+            assert acts["3"]["action"] == "place" and acts["3"]["box"][1] > 350  # lowest free row, not mid-page
+        else:
+            assert acts["3"]["action"].startswith(LOOSE)
+        assert unchanged_outside(img, out, editor.last_actions)
+        answers = [v.answer for v in judge.judge([out], [""], [checks + [old_label]])[0]]
+        assert answers == ["yes", "yes", "yes" if free_space else "no", "no"]  # "Segment 1" is gone, not kept beside
 
 
 def test_directly_below_starts_under_its_anchor():
