@@ -66,7 +66,7 @@ class ItemResult:
         damage: for a structured editor, the pixels of ``best.png`` changed from the start image
             that are glyphs of neither the words its kept actions replaced nor the strings they
             wrote: {"damaged_px": int, "damage_boxes": [[x0, y0, x1, y1], ...]}
-            (``refine.edit_audit.damaged``); {} for other editors.
+            (``refine.edit_audit.damaged``); {} for other editors (and an image resized).
         error: one-line error, or None.
     """
 
@@ -294,7 +294,7 @@ class RefineLoop:
                     result.stop_reason = unchanged_reason(k + 1, actions)
                     break
         best_image.save(item_dir / "best.png")
-        if isinstance(self.editor, StructuredEditor):
+        if isinstance(self.editor, StructuredEditor) and best_image.size == start.size:
             best_actions = [a for i, acts in kept if i <= result.best_iteration for a in acts]
             result.damage = damaged(start, best_image, best_actions)
         result.best_image = str(Path(item_dir.name) / "best.png")
