@@ -52,8 +52,8 @@ def test_bizgeneval_rows():
             'Does the heading centered at the top of the left panel, directly below the word "MENU", '
             'read exactly "MAIN COURSE"?',
             [("MAIN COURSE", "left", "MENU", "directly_below")],
-            True,
-        ),
+            False,
+        ),  # 'centered at the top of the left panel' places it in another element: a VLM's locator (issue 17)
         (
             'Does the footnote along the bottom read exactly "Note: don\'t round."?',
             [("Note: don't round.", "bottom", None, None)],
@@ -67,8 +67,8 @@ def test_bizgeneval_rows():
         (
             "Is there a bold point label reading exactly 'U.S.'?",
             [("U.S.", None, None, None)],
-            True,
-        ),  # bold: measured (TextSpec.weight)
+            False,
+        ),  # bold is measured (TextSpec.weight), but a chart's point label is no element code finds (issue 17)
         ("Does the x-axis show tick labels at 0, 5, 10, 15, and 20?", [], False),
         ("Does the text, from top to bottom, read exactly 'A'?", [("A", None, None, None)], True),
         (
@@ -79,8 +79,8 @@ def test_bizgeneval_rows():
                 ("Prod.", None, None, None),
                 ("Cov.", None, None, None),
             ],
-            True,
-        ),
+            False,
+        ),  # 'the column headers' of which table: a VLM's locator (issue 17)
         (
             "Is there a row labeled exactly 'Advice' with values '53', '30', '24', and '63.6%'?",
             [(t, None, None, None) for t in ("Advice", "53", "30", "24", "63.6%")],
