@@ -424,7 +424,8 @@ def _framed(page: _Page, role: str, frame: Box) -> list[Element]:
     """The text of ``frame`` as elements: each line in it, each block of lines in it, and all
     of its text together (a card's "reads exactly" may mean any of them)."""
     inside = _lines_in(page, frame)
-    groups = [[i] for i in inside] + [b for b in {tuple(page.block(i)) for i in inside} if len(b) > 1]
+    blocks = dict.fromkeys(tuple(page.block(i)) for i in inside)
+    groups = [[i] for i in inside] + [list(b) for b in blocks if len(b) > 1]
     groups = [[j for j in g if j in inside] for g in groups]
     if len(inside) > 1:
         groups.append(sorted(inside, key=lambda j: (page.lines[j].box[1], page.lines[j].box[0])))
