@@ -6,6 +6,7 @@ from PIL import Image, ImageDraw, ImageFont
 from rewards.judges.ocr import OCRJudge
 from rewards.rubric import Check, TextExpectation
 from rewards.text.ocr_read import find_rotated_text, ocr_lines
+from rewards.text.question_compiler import compile_question
 
 DEJAVU = "/usr/share/fonts/truetype/dejavu/"
 LEFT_TITLE, RIGHT_TITLE = "Users (thousands)", "Conversion rate (%)"
@@ -118,6 +119,14 @@ def test_the_judge_finds_a_rotated_axis_title(read_chart):
     found = judge.judge_lines(lines, im.size, Check("1", "q", expects=(TextExpectation(LEFT_TITLE),)))
     missing = judge.judge_lines(lines, im.size, Check("2", "q", expects=(TextExpectation("Users (millions)"),)))
     assert found.answer == "yes" and missing.answer == "no"
+
+
+def test_the_judge_answers_a_y_axis_question_from_the_rotated_title(read_chart):
+    im, _, _, lines = read_chart
+    judge = OCRJudge()
+    for wanted, answer in ((LEFT_TITLE, "yes"), ("Users (millions)", "no")):
+        q = f"Is the y-axis labeled exactly '{wanted}'?"
+        assert judge.judge_lines(lines, im.size, Check("1", q, spec=compile_question(q)), im).answer == answer
 
 
 def test_a_page_without_rotated_text_gives_no_rotated_line():
