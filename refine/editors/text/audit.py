@@ -64,8 +64,14 @@ def glyph_mask(arr: np.ndarray, boxes, margin: int = GLYPH_MARGIN) -> np.ndarray
         if model is None:  # the box covers the image: all of it counts as glyphs
             ink[y0:y1, x0:x1] = True
             continue
-        ink[y0:y1, x0:x1] |= np.abs(arr[y0:y1, x0:x1].astype(np.float32) - model).max(2) > TOLERANCE
-    return ndimage.binary_dilation(ink, np.ones((3, 3), bool))
+        # dilated within the box and a one-pixel border (not over the whole image, once per box)
+        X0, Y0, X1, Y1 = max(0, x0 - 1), max(0, y0 - 1), min(w, x1 + 1), min(h, y1 + 1)
+        glyphs = np.zeros((Y1 - Y0, X1 - X0), bool)
+        glyphs[y0 - Y0 : y1 - Y0, x0 - X0 : x1 - X0] = (
+            np.abs(arr[y0:y1, x0:x1].astype(np.float32) - model).max(2) > TOLERANCE
+        )
+        ink[Y0:Y1, X0:X1] |= ndimage.binary_dilation(glyphs, np.ones((3, 3), bool))
+    return ink
 
 
 def damage_mask(before: np.ndarray, after: np.ndarray, erased, inked) -> np.ndarray:
