@@ -378,14 +378,7 @@ def read_fills(rgb: Image.Image, fills: list[Fill], lang: str = "eng", psm: int 
     """
     gray = np.asarray(rgb.convert("L"))
     tiles = [fill_tile(gray, f) for f in fills]
-    width = max(t.shape[1] for t, _ in tiles)
-    offsets, y = [], 0
-    for t, _ in tiles:
-        offsets.append(y)
-        y += t.shape[0]
-    mosaic = np.full((y, width), 255, np.uint8)
-    for (t, _), oy in zip(tiles, offsets):
-        mosaic[oy : oy + t.shape[0], : t.shape[1]] = t
+    mosaic, offsets = _mosaic([t for t, _ in tiles])
     grouped: dict[tuple, list[tuple[Word, float]]] = {}
     for key, text, conf, (x, wy, w, h) in _words(_tesseract(Image.fromarray(mosaic), lang, psm)):
         i = int(np.searchsorted(offsets, wy + h / 2, side="right")) - 1
@@ -397,6 +390,25 @@ def read_fills(rgb: Image.Image, fills: list[Fill], lang: str = "eng", psm: int 
         box = (max(f.box[0], box[0]), max(f.box[1], box[1]), min(f.box[2], box[2]), min(f.box[3], box[3]))
         grouped.setdefault((i, *key), []).append((Word(text, box), conf))
     return _lines(grouped, {k: fills[k[0]].box for k in grouped})
+
+
+def _mosaic(tiles: list[np.ndarray]) -> tuple[np.ndarray, list[int]]:
+    """The uint8 ``tiles`` stacked top to bottom on white, left-aligned, and each one's top row."""
+    offsets, y = [], 0
+    for t in tiles:
+        offsets.append(y)
+        y += t.shape[0]
+    mosaic = np.full((y, max(t.shape[1] for t in tiles)), 255, np.uint8)
+    for t, oy in zip(tiles, offsets):
+        mosaic[oy : oy + t.shape[0], : t.shape[1]] = t
+    return mosaic, offsets
+
+
+def _mostly_inside(box, fbox) -> bool:
+    """At least 80% of ``box`` lies in ``fbox``."""
+    w = max(0, min(box[2], fbox[2]) - max(box[0], fbox[0]))
+    h = max(0, min(box[3], fbox[3]) - max(box[1], fbox[1]))
+    return w * h >= 0.8 * max(1, (box[2] - box[0]) * (box[3] - box[1]))
 
 
 def _mean_conf(lines: list[_ReadLine]) -> float:
@@ -413,12 +425,6 @@ def merge_fill_lines(page: list[_ReadLine], fill_lines: list[_ReadLine]) -> list
     lower (the badge read as "o"); otherwise the page lines are kept and the fill line is dropped:
     a word re-read alone never replaces the page line it is part of.
     """
-
-    def inside(box, fbox):  # at least 80% of the line's box lies in the fill's box
-        w = max(0, min(box[2], fbox[2]) - max(box[0], fbox[0]))
-        h = max(0, min(box[3], fbox[3]) - max(box[1], fbox[1]))
-        return w * h >= 0.8 * max(1, (box[2] - box[0]) * (box[3] - box[1]))
-
     kept = list(page)
     for r in fill_lines:
         fbox = r.fill_box
@@ -426,7 +432,7 @@ def merge_fill_lines(page: list[_ReadLine], fill_lines: list[_ReadLine]) -> list
         if not hits:
             if r.conf >= MIN_FILL_CONF:
                 kept.append(r)
-        elif fbox is not None and all(inside(p.line.box, fbox) for p in hits) and r.conf > _mean_conf(hits):
+        elif fbox is not None and all(_mostly_inside(p.line.box, fbox) for p in hits) and r.conf > _mean_conf(hits):
             kept = [p for p in kept if not any(p is h for h in hits)] + [r]
     return kept
 
@@ -606,7 +612,9 @@ def _plausibility(text: str) -> float:
 
 def read_rotated(rgb: Image.Image, columns: list[Fill], lang: str = "eng", psm: int = 6) -> list[_ReadLine]:
     """Read every column turned by 90 and by 270 degrees, in one tesseract call on a vertical
-    mosaic of the turned tiles (``fill_tile``: black text on white, ~``FILL_TEXT_HEIGHT`` high).
+    mosaic of the turned tiles (``fill_tile``: black text on white, ~``FILL_TEXT_HEIGHT`` high):
+    psm 6 (a block of lines, each tile one line) instead of one psm 7 call per tile, which would
+    cost two tesseract starts per column.
 
     Per column the turn with the higher score (character-weighted mean confidence x the share of
     ordinary characters) is kept: an upside-down reading comes out as "(spuesnou}) siasn" at a
@@ -625,14 +633,7 @@ def read_rotated(rgb: Image.Image, columns: list[Fill], lang: str = "eng", psm: 
         tile, s = fill_tile(gray, col)
         tiles.append((np.rot90(tile, k=-1), i, 90, tile.shape, s))  # bottom-to-top text turned clockwise
         tiles.append((np.rot90(tile, k=1), i, 270, tile.shape, s))
-    width = max(t.shape[1] for t, *_ in tiles)
-    offsets, y = [], 0
-    for t, *_ in tiles:
-        offsets.append(y)
-        y += t.shape[0]
-    mosaic = np.full((y, width), 255, np.uint8)
-    for (t, *_), oy in zip(tiles, offsets):
-        mosaic[oy : oy + t.shape[0], : t.shape[1]] = t
+    mosaic, offsets = _mosaic([t for t, *_ in tiles])
     read: dict[int, list[tuple[float, Word, float]]] = {}  # tile -> (position along the line, word, conf)
     for _, text, conf, (x, wy, w, h) in _words(_tesseract(Image.fromarray(mosaic), lang, psm)):
         j = int(np.searchsorted(offsets, wy + h / 2, side="right")) - 1
@@ -670,17 +671,11 @@ def merge_rotated_lines(page: list[_ReadLine], rotated: list[_ReadLine]) -> list
     their mean confidence is lower (a rotated word read as "s", "fe", "Bs"); otherwise it is
     dropped. Page lines that reach outside the column are kept without their words of at most two
     characters whose centre lies in it (the fragments tesseract makes of a rotated word)."""
-
-    def inside(box, fbox):
-        w = max(0, min(box[2], fbox[2]) - max(box[0], fbox[0]))
-        h = max(0, min(box[3], fbox[3]) - max(box[1], fbox[1]))
-        return w * h >= 0.8 * max(1, (box[2] - box[0]) * (box[3] - box[1]))
-
     kept = list(page)
     for r in rotated:
         if r.conf < MIN_ROTATED_CONF or r.fill_box is None:
             continue
-        hits = [p for p in kept if inside(p.line.box, r.fill_box)]
+        hits = [p for p in kept if _mostly_inside(p.line.box, r.fill_box)]
         if hits and not any(_tall(w) for p in hits for w in p.line.words) and r.conf <= _mean_conf(hits):
             continue
         kept = [_without_words_in(p, r.fill_box) for p in kept if not any(p is h for h in hits)]
