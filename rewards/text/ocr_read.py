@@ -24,7 +24,8 @@ for text printed bottom to top, as tall words in the wrong order ("(thousands) U
 wide that the page passes did not read as horizontal words; each column is cut out, turned by
 90 and by 270 degrees and read as one line; the turn read with the higher confidence (odd
 characters counted against it) becomes a ``Line`` with that ``angle`` and replaces the page
-lines inside the column.
+lines inside the column. Fills whose enclosed text is such a column (a vertical tag, light text
+on a dark band: :func:`tall_fills`) are read the same way.
 """
 
 from __future__ import annotations
@@ -144,13 +145,16 @@ def ocr_lines(
     if second_psm is not None and second_psm != psm:
         boxes = [r.line.box for r in lines]
         lines += [r for r in _read(big, lang, second_psm, scale) if not any(_overlap(r.line.box, b) for b in boxes)]
+    found = []
     if fills:
         found = find_fills(rgb)
         found += find_small_text(rgb, [f.box for f in found])
         if found:
             lines = merge_fill_lines(lines, read_fills(rgb, found, lang))
     if rotated:
-        columns = find_rotated_text(rgb, horizontal_boxes(lines))
+        known = horizontal_boxes(lines)
+        columns = find_rotated_text(rgb, known)
+        columns += [f for f in tall_fills(found, known) if not any(_overlap(f.box, c.box) for c in columns)]
         if columns:
             lines = merge_rotated_lines(lines, read_rotated(rgb, columns, lang))
     return [r.line for r in lines]
@@ -540,6 +544,25 @@ def find_rotated_text(
         out.append((h, Fill(box, np.ones_like(region), ~region, text_h)))
     out.sort(key=lambda t: -t[0])
     return [fl for _, fl in out[:max_columns]]
+
+
+def tall_fills(
+    fills: list[Fill], known: list[tuple[int, int, int, int]], ratio: float = COLUMN_RATIO, min_width: int = 6
+) -> list[Fill]:
+    """The ``fills`` (``find_fills``) whose enclosed text is a column: a vertical tag or ribbon
+    with light text on a dark band, which the ink of ``find_rotated_text`` (pixels unlike the page)
+    sees as one solid block. The text (pixels inside the fill's outline, not of its colour) spans
+    a box at least ``min_width`` wide and ``ratio`` x as high as wide, and the ``known`` words cover
+    less than half of it (a bar with its value label on top encloses no such column)."""
+    out = []
+    for f in fills:
+        ys, xs = np.nonzero(f.shape & ~f.fill)
+        if not len(ys):
+            continue
+        w, h = int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1)
+        if w >= min_width and h >= ratio * w and _covered_height(f.box, known) < 0.5 * h:
+            out.append(f)
+    return out
 
 
 def _flanked(ink: np.ndarray, box, side: int) -> float:

@@ -136,6 +136,23 @@ def test_a_page_without_rotated_text_gives_no_rotated_line():
     assert "Quarterly review" in [ln.text for ln in lines] and "18" in [ln.text for ln in lines]
 
 
+def test_light_text_on_a_vertical_ribbon_is_read_rotated():
+    im = Image.new("RGB", (600, 360), (250, 250, 247))
+    d = ImageDraw.Draw(im)
+    d.text((120, 40), "Summer collection", font=ImageFont.truetype(DEJAVU + "DejaVuSans-Bold.ttf", 30), fill=0)
+    fnt = ImageFont.truetype(DEJAVU + "DejaVuSans-Bold.ttf", 18)
+    x0, y0, x1, y1 = d.textbbox((0, 0), "LIMITED OFFER", font=fnt)
+    ribbon = Image.new("RGB", (x1 + 24, y1 + 16), (180, 30, 40))
+    ImageDraw.Draw(ribbon).text((12, 6), "LIMITED OFFER", font=fnt, fill=(255, 255, 255))
+    ribbon = ribbon.rotate(270, expand=True)
+    im.paste(ribbon, (30, 60))
+    lines = ocr_lines(im)
+    [line] = [ln for ln in lines if ln.angle]
+    assert line.text == "LIMITED OFFER" and line.angle == 270
+    assert inside(line.box, (30, 60, 30 + ribbon.width, 60 + ribbon.height))
+    assert [ln.text for ln in lines if not ln.angle] == ["Summer collection"]  # the fill pass's fragments are gone
+
+
 def test_a_column_of_letters_is_found_and_stacked_horizontal_text_is_not():
     im, left, right = chart()
     boxes = [c.box for c in find_rotated_text(im, [])]
