@@ -514,7 +514,8 @@ def test_directly_below_starts_under_its_anchor():
     checks = [Check("1", f'Is "Deliver" directly below "{anchor}"?', expects=(exp,))]
     out = editor.edit(img, "", failing(judge, img, checks), seed=0)
     [act] = editor.last_actions
-    assert act["action"] == "place" and abs(act["box"][0] - 130) <= 3 and 180 < act["box"][1] < 180 + 4 * 15
+    assert act["action"] == f"place (directly below {anchor!r})"  # the slot under its anchor, not loose text
+    assert abs(act["box"][0] - 130) <= 3 and 180 < act["box"][1] < 180 + 4 * 15
     assert judge.judge([out], [""], [checks])[0][0].answer == "yes"
 
 
