@@ -255,3 +255,21 @@ def test_missing_menu_item_goes_under_the_last_item_of_its_column():
     # the fifth item has no fourth before it: no slot, nothing written
     editor.edit(img, "", failed(with_element("Is the fifth menu item 'Help'?", ElementSpec("list_item", ordinal=5))), 0)
     assert editor.last_actions[0]["action"].startswith("skip: missing, and the page offers no slot for it")
+
+
+def test_the_version_in_the_card_the_check_names_is_the_wrong_one():
+    # Two cards hold a version of "18,450"; the check names the Revenue card: its number is fixed,
+    # the other card's is another label and stays.
+    img = Image.new("RGB", (560, 260), (246, 247, 250))
+    d = ImageDraw.Draw(img)
+    for k, (label, value) in enumerate((("Revenue", "18,540"), ("Orders", "18,460"))):
+        x = 30 + 260 * k
+        d.rounded_rectangle([x, 60, x + 230, 200], radius=10, fill=(255, 255, 255), outline=(210, 214, 222))
+        draw(img, (x + 20, 100), label, SANS, 16, (90, 95, 110))
+        draw(img, (x + 20, 160), value, SANS_BOLD, 34)
+    editor = TextEditor()
+    chk = with_element("Does the Revenue card show exactly '18,450'?", ElementSpec("card", container="Revenue"))
+    out = editor.edit(img, "", failed(chk), seed=0)
+    [act] = editor.last_actions
+    assert act["action"] == "replace" and act["was"] == "18,540" and act["box"][2] < 260
+    assert sorted(read(out)) == ["18,450", "18,460", "Orders", "Revenue"]
