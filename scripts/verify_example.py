@@ -64,7 +64,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from refine.edit_audit import action_per_string, changed_outside, kept_actions, occurrences
+from refine.edit_audit import action_per_string, changed_outside, damaged, kept_actions, occurrences
 from refine.editors.edit_log import category
 from rewards.text.text_match import Line, Word
 
@@ -306,6 +306,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 2
     rows, failed = {}, {}
+    damage: dict[str, int | None] = {}  # refine.edit_audit.damaged: changed pixels that are glyphs of no string
     for entry in entries:
         item_id = str(entry.get("id", "?"))
         run_dir = args.out / item_id
@@ -315,9 +316,10 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 actions = kept_actions(run_dir)
                 outside = changed_outside(start_img, best_img, actions)
+                damage[item_id] = damaged(start_img, best_img, actions)["damaged_px"]
             except FileNotFoundError as e:
                 print(f"item {item_id}: {e.filename}: missing, no outside-pixel or type figures", file=sys.stderr)
-                actions = outside = None
+                actions = outside = damage[item_id] = None
             start_reads = [read(start_img) for read in readers]
             best_reads = [read(best_img) for read in readers]
             rows[item_id] = measure_item(entry, start_reads, best_reads, outside, actions)
@@ -337,6 +339,11 @@ def main(argv: list[str] | None = None) -> int:
         f"injected errors fixed: {t['fixed']}/{t['errors']}; "
         f"correct strings broken: {t['broken']}/{t['correct']}; duplicated strings: {t['duplicated']}; "
         f"pixels changed outside edit boxes: {total['outside_px']}; strings written outside a slot: {total['loose']}"
+    )
+    measured = [damage.get(i) for i in rows]
+    print(
+        "pixels damaged outside the strings written (glyphs of neither the words replaced nor the strings written): "
+        + ("n/a" if None in measured else str(sum(measured)))
     )
     if total["replaced"]:
         print(
