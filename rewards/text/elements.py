@@ -108,9 +108,10 @@ def element_words(lines: list[Line], li: int) -> tuple[WordId, ...]:
 def type_size(line: Line, rgb: np.ndarray | None = None) -> float:
     """The line's em in pixels (module docstring); 0.0 when it has no letter or digit.
 
-    With the image (``rgb``, uint8 (H, W, 3)), the height is that of the ink separated from its
-    background in the word's box (``rewards.text.text_style.ink_of``): OCR gives the text of a
-    badge the box of the whole badge, which would make a three-letter badge the largest type."""
+    With ``rgb`` (uint8 (H, W, 3): given for a line that OCR read inside a badge, whose box is
+    the whole badge, ``_page_sizes``), the height is that of the ink separated from the badge's
+    fill in the word's box (``rewards.text.text_style.ink_of``); words with no separable ink
+    (the badge's corner read as "L") are then not measured."""
     boxed, inked = [], []
     rotated = line.angle in (90, 270)
     for w in line.words:
@@ -124,6 +125,21 @@ def type_size(line: Line, rgb: np.ndarray | None = None) -> float:
             inked.append(int(rows[-1] - rows[0] + 1) / em_fraction(w.text))
     sizes = inked or boxed  # a word with no separable ink (a badge's corner read as "L") is not measured
     return float(median(sizes)) if sizes else 0.0
+
+
+def _page_sizes(page) -> list[float]:
+    """``type_size`` of every line of ``page``, from the ink (``rgb``) for a line whose centre
+    lies in a fill (``rewards.text.ocr_read.find_fills``) at most 1.6 times its box's height:
+    OCR gave it the badge's box. Elsewhere the box is the measure (an underline or a border in
+    the ring around a word would mislead the ink's separation)."""
+    rgb = page.rgb()
+    fills = page.fills()
+    sizes = []
+    for ln in page.lines:
+        h = max(1, ln.box[3] - ln.box[1])
+        badge = any(_inside(ln.box, f) and f[3] - f[1] <= 1.6 * h for f in fills)
+        sizes.append(type_size(ln, rgb if badge else None))
+    return sizes
 
 
 def _same_size(a: float, b: float, factor: float = SAME_SIZE) -> bool:
@@ -219,8 +235,9 @@ class _Page:
         after = [None] * len(lines)
         for k, j in enumerate(next_lines(kept)):  # the next line among the canonical lines
             after[ids[k]] = ids[j] if j is not None else None
-        rgb = np.asarray(image.convert("RGB")) if image is not None else None
-        return cls(lines, size, image, [type_size(ln, rgb) for ln in lines], after, canon)
+        page = cls(lines, size, image, [], after, canon)
+        page.sizes = _page_sizes(page)
+        return page
 
     @property
     def flat(self) -> list[int]:
@@ -266,6 +283,12 @@ class _Page:
         if "gray" not in self.memo:
             self.memo["gray"] = np.asarray(self.image.convert("L")) if self.image is not None else None
         return self.memo["gray"]
+
+    def fills(self) -> list[Box]:
+        """The boxes of the page's flat-coloured fills (``rewards.text.ocr_read.find_fills``), [] without the image."""
+        if "fills" not in self.memo:
+            self.memo["fills"] = [f.box for f in find_fills(self.image.convert("RGB"))] if self.image else []
+        return self.memo["fills"]
 
     def rgb(self) -> np.ndarray | None:
         if "rgb" not in self.memo:
@@ -467,9 +490,9 @@ def _title(page: _Page, spec: ElementSpec) -> list[Element]:
 
 
 def _subtitle(page: _Page, spec: ElementSpec) -> list[Element]:
-    """The line under the title in smaller type: the nearest line below the title's block that
-    overlaps it horizontally, within four title line heights of it, in smaller type, and not an
-    item of a row (``_rows``: a navigation bar between the title and its subtitle); with its block."""
+    """The line under the title in smaller type: the nearest line below the title's block (its
+    top within six title line heights of the title's bottom), in smaller type, and not an item of
+    a row (``_rows``: a navigation bar between the title and its subtitle); with its block."""
     titles = _title(page, spec)
     if not titles:
         return []
@@ -477,14 +500,11 @@ def _subtitle(page: _Page, spec: ElementSpec) -> list[Element]:
     used = {li for t in titles for li in t.lines} | {i for g in _rows(page) for i in g}
     t_size = max(page.sizes[li] for li in title.lines)
     last = page.lines[title.lines[-1]].box
-    reach = 4 * (last[3] - last[1])
+    reach = 6 * (last[3] - last[1])
     under = [
         i
         for i in page.flat
-        if i not in used
-        and 0 <= page.lines[i].box[1] - title.box[3] + 2 <= reach
-        and min(page.lines[i].box[2], title.box[2]) > max(page.lines[i].box[0], title.box[0])
-        and page.sizes[i] < t_size / 1.05
+        if i not in used and 0 <= page.lines[i].box[1] - title.box[3] + 2 <= reach and page.sizes[i] < t_size / 1.05
     ]
     if not under:
         return []
@@ -559,17 +579,24 @@ def _dot_left(gray: np.ndarray | None, box: Box, em: float) -> bool:
     return False
 
 
+def _text_left(page: _Page, i: int) -> int:
+    """The left edge of line ``i``'s element words (after a bullet mark OCR read), else of the line."""
+    own = element_words(page.lines, i)
+    return page.lines[i].words[own[0][1]].box[0] if own else page.lines[i].box[0]
+
+
 def _lists(page: _Page, members: list[int]) -> list[list[int]]:
-    """``members`` (line indices) grouped into lists: the lines of one column sharing a left edge
-    (within half a line height) at about one type size, each within three line heights of the
-    previous one; top to bottom."""
+    """``members`` (line indices) grouped into lists: the lines of one column whose text shares
+    a left edge (``_text_left``, within half a line height; a bullet mark read or not) at about
+    one type size, each within three line heights of the previous one; top to bottom."""
     groups: list[list[int]] = []
     for i in sorted(members, key=lambda j: page.lines[j].box[1]):
-        x0, y0, _, y1 = page.lines[i].box
+        _, y0, _, y1 = page.lines[i].box
+        x0 = _text_left(page, i)
         for g in groups:
             p = page.lines[g[-1]].box
             if (
-                abs(p[0] - x0) <= max(4, (y1 - y0) / 2)
+                abs(_text_left(page, g[-1]) - x0) <= max(4, (y1 - y0) / 2)
                 and _same_size(page.sizes[g[-1]], page.sizes[i])
                 and y0 - p[3] <= 3 * (y1 - y0)
             ):
@@ -584,15 +611,29 @@ def _bullet(page: _Page, spec: ElementSpec) -> list[Element]:
     """Lines led by a bullet: a first word that is a mark (``BULLET_GLYPHS``, what OCR reads for
     a dot, or a word with no letter or digit) followed by more words, or a small solid dot mark
     left of the line's first word (``_dot_left``, with the image); grouped into lists
-    (``_lists``); the ``ordinal``-th of each list. The bullet's words are the line's without the mark."""
+    (``_lists``); the ``ordinal``-th of each list. The bullet's words are the line's without the
+    mark. A line that is only a mark, aligned with a list's marks within its span, is an empty
+    bullet (its text missing): it counts among the list's bullets and reads ''."""
     gray = page.gray()
-    led = []
-    for i in page.flat:
-        words, own = page.lines[i].words, element_words(page.lines, i)
+    led, lone = [], []
+    for i, line in enumerate(page.lines):
+        if line.angle != 0 or page.canon[i] != i:
+            continue
+        words, own = line.words, element_words(page.lines, i)
         glyph = len(words) > 1 and (_is_mark(words[0].text) or words[0].text[:1] in "•●▪")
-        if glyph or (own and _dot_left(gray, words[own[0][1]].box, page.sizes[i])):
+        if own and (glyph or _dot_left(gray, words[own[0][1]].box, page.sizes[i])):
             led.append(i)
-    return [e for g in _lists(page, led) for e in page.elements("bullet", [[i] for i in _pick(g, spec.ordinal)])]
+        elif not own:
+            lone.append(i)
+    out = []
+    for g in _lists(page, led):
+        x0 = min(page.lines[j].box[0] for j in g)  # the marks' left edge (where OCR read one)
+        pitch = max(page.lines[g[0]].box[3] - page.lines[g[0]].box[1], 1) * 2.5
+        top, bottom = page.lines[g[0]].box[1] - pitch, page.lines[g[-1]].box[3] + pitch
+        empty = [i for i in lone if abs(page.lines[i].box[0] - x0) <= 4 and top <= page.lines[i].box[1] <= bottom]
+        for i in _pick(sorted(g + empty, key=lambda j: page.lines[j].box[1]), spec.ordinal):
+            out.append(page.element("bullet", [i]) or Element("bullet", page.lines[i].box, (i,), (), ""))
+    return out
 
 
 def _rows(page: _Page) -> list[list[int]]:
@@ -772,9 +813,7 @@ def _button(page: _Page, spec: ElementSpec) -> list[Element]:
     if page.image is None:
         return []
     w, h = page.size
-    if "fills" not in page.memo:
-        page.memo["fills"] = [f.box for f in find_fills(page.image.convert("RGB"))]
-    frames = list(page.memo["fills"])
+    frames = list(page.fills())
     gray = page.gray()
     for r in rectangles(page):
         inner = gray[r[1] + 2 : r[3] - 1, r[0] + 2 : r[2] - 1]
