@@ -5,6 +5,8 @@ edit instructions per criterion, edits the previous image, re-judges it, and the
 iteration seen is kept. Withheld checks are not edited (nothing is known about them) and
 never count as passes. An edit that changes no pixel ends the item's loop: judging the same
 image again would give the same verdicts, and the editor would skip the same strings again.
+That edit is logged in ``instructions.jsonl`` (with the editor's reasons) but has no image
+and no verdicts of its own.
 
 Output layout under ``out`` (one folder per item, named by :func:`item_dir_name`)::
 
