@@ -585,10 +585,10 @@ def _text_left(page: _Page, i: int) -> int:
     return page.lines[i].words[own[0][1]].box[0] if own else page.lines[i].box[0]
 
 
-def _lists(page: _Page, members: list[int]) -> list[list[int]]:
+def _lists(page: _Page, members: list[int], gap: float = 3) -> list[list[int]]:
     """``members`` (line indices) grouped into lists: the lines of one column whose text shares
     a left edge (``_text_left``, within half a line height; a bullet mark read or not) at about
-    one type size, each within three line heights of the previous one; top to bottom."""
+    one type size, each within ``gap`` line heights of the previous one; top to bottom."""
     groups: list[list[int]] = []
     for i in sorted(members, key=lambda j: page.lines[j].box[1]):
         _, y0, _, y1 = page.lines[i].box
@@ -598,7 +598,7 @@ def _lists(page: _Page, members: list[int]) -> list[list[int]]:
             if (
                 abs(_text_left(page, g[-1]) - x0) <= max(4, (y1 - y0) / 2)
                 and _same_size(page.sizes[g[-1]], page.sizes[i])
-                and y0 - p[3] <= 3 * (y1 - y0)
+                and y0 - p[3] <= gap * (y1 - y0)
             ):
                 g.append(i)
                 break
@@ -626,7 +626,7 @@ def _bullet(page: _Page, spec: ElementSpec) -> list[Element]:
         elif not own:
             lone.append(i)
     out = []
-    for g in _lists(page, led):
+    for g in _lists(page, led, gap=5):  # an empty bullet between two leaves a gap of two
         x0 = min(page.lines[j].box[0] for j in g)  # the marks' left edge (where OCR read one)
         pitch = max(page.lines[g[0]].box[3] - page.lines[g[0]].box[1], 1) * 2.5
         top, bottom = page.lines[g[0]].box[1] - pitch, page.lines[g[-1]].box[3] + pitch

@@ -243,3 +243,22 @@ def test_text_inside_a_button():
     assert decide_text(spec, lines, img, img.size).holds is True
     assert decide_text(TextSpec(("Sign up today",), element=ElementSpec("button")), lines, img, img.size).holds is False
     assert decide_text(spec, lines, None, img.size).holds is None  # buttons are found from pixels
+
+
+def test_an_empty_bullet_counts_among_the_bullets():
+    """A bullet whose text is missing leaves its dot, which OCR reads as a lone "e": it is still
+    the second bullet (it reads ''), so the third is the line after it."""
+
+    def bullet(mark, text, y):
+        return (
+            Line((Word(mark, (52, y + 5, 59, y + 12)),) + words(text, 70, y, 14))
+            if text
+            else Line((Word(mark, (52, y + 5, 59, y + 12)),))
+        )
+
+    lines = [bullet("¢", "Meet the artists", 300), bullet("e", None, 332), bullet("¢", "Three new offices", 364)]
+    size = (600, 800)
+    third = decide_text(TextSpec(("Three new offices",), element=ElementSpec("bullet", ordinal=3)), lines, None, size)
+    assert third.holds is True
+    second = decide_text(TextSpec(("Three new offices",), element=ElementSpec("bullet", ordinal=2)), lines, None, size)
+    assert second.holds is False and "the 2nd bullet reads ''" in second.detail
