@@ -67,7 +67,7 @@ class OCRJudge:
     "similarity", "rule", "element"}], "anchors": [{"text", "relation", "found", "boxes"}],
     "elements": [{"role", "box", "text"}] (the candidates found for the element), "enclosing_box",
     "rule", "checked", "not_checked", "reread", "ocr_text", "box"}`` where ``rule`` is the rule
-    that decided (``rewards.text.grounding``: read, region, anchor, box, count, arrangement, all),
+    that decided (``rewards.text.grounding``: read, region, anchor, element, box, style, count, arrangement, all),
     ``reread`` the strips read again before a "no" (``reread_strip``), the top-level
     ``ocr_text``/``box`` are those of the first string that failed (else the first), boxes
     ``[x0, y0, x1, y1]`` in pixels and similarity in [0, 1] = rapidfuzz ``OSA.normalized_similarity``

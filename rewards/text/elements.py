@@ -8,9 +8,10 @@ element part unknown: never "yes" for a string found somewhere else.
 
 Each finder below uses one rule, written in its docstring. Shared measures:
 
-- **type size** (``type_size``): a line's em in pixels, its words' ink height divided by the
+- **type size** (``type_size``): a line's em in pixels, its words' box height divided by the
   share of the em their characters span (``rewards.text.text_style.em_fraction``), the median
-  over its words; for a rotated line the ink's width is its height.
+  over its words; for a rotated line the box's width is its height; for a line inside a badge
+  (OCR gives it the badge's box) the height of its ink (``_page_sizes``).
 - **block**: consecutive lines of one column (``rewards.text.text_match.next_lines``) of about the
   same type size (``SAME_SIZE``): a title or a paragraph that wraps.
 - **element words**: a line's words without the marks OCR reads in a bullet or swatch at its
@@ -42,8 +43,6 @@ WordId = tuple[int, int]
 
 TOP_BAND = 0.3
 """Share of the image height (from the top) the title's centre lies in."""
-SUBTITLE_BAND = 0.45
-"""Share of the image height the subtitle's centre lies in."""
 BOTTOM_BAND = 0.8
 """A footer's centre lies below this share of the image height."""
 SAME_SIZE = 1.15
