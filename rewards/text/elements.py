@@ -217,9 +217,11 @@ class _Page:
 
     @classmethod
     def of(cls, lines: list[Line], image: Image.Image | None, size: tuple[int, int]) -> _Page:
-        """The page of ``lines``; the last page made is reused when the same lines and image
-        come again (the judge decides every check of an image on one read)."""
-        key = (id(image), image.size if image is not None else None, tuple(size), tuple(lines))
+        """The page of ``lines``; the last page made is reused when the same lines and pixels
+        come again (the judge decides every check of an image on one read). The key holds the
+        pixels' hash, not the image's id: an editor hands in a new image of edited pixels."""
+        pixels = (image.mode, image.size, hash(image.tobytes())) if image is not None else None
+        key = (pixels, tuple(size), tuple(lines))
         if _LAST_PAGE and _LAST_PAGE[0][0] == key:
             return _LAST_PAGE[0][1]
         page = cls._make(lines, image, size)
