@@ -132,13 +132,14 @@ def _page_sizes(page) -> list[float]:
     OCR gave it the badge's box. Elsewhere the box is the measure (an underline or a border in
     the ring around a word would mislead the ink's separation)."""
     rgb = page.rgb()
-    fills = page.fills()
-    sizes = []
-    for ln in page.lines:
-        h = max(1, ln.box[3] - ln.box[1])
-        badge = any(_inside(ln.box, f) and f[3] - f[1] <= 1.6 * h for f in fills)
-        sizes.append(type_size(ln, rgb if badge else None))
-    return sizes
+    return [type_size(ln, rgb if _in_badge(page, ln) else None) for ln in page.lines]
+
+
+def _in_badge(page, line: Line) -> bool:
+    """True when ``line``'s centre lies in a fill of the page at most 1.6 times its box's height
+    (a badge, tag or button whose box OCR gave the line)."""
+    h = max(1, line.box[3] - line.box[1])
+    return any(_inside(line.box, f) and f[3] - f[1] <= 1.6 * h for f in page.fills())
 
 
 def _same_size(a: float, b: float, factor: float = SAME_SIZE) -> bool:
@@ -492,8 +493,9 @@ def _title(page: _Page, spec: ElementSpec) -> list[Element]:
 
 def _subtitle(page: _Page, spec: ElementSpec) -> list[Element]:
     """The line under the title in smaller type: the nearest line below the title's block (its
-    top within six title line heights of the title's bottom), in smaller type, and not an item of
-    a row (``_rows``: a navigation bar between the title and its subtitle); with its block."""
+    top within six title line heights of the title's bottom), in smaller type, not an item of a
+    row (``_rows``: a navigation bar between the title and its subtitle) and not a badge's text
+    (``_in_badge``: a tag beside the subtitle); with its block."""
     titles = _title(page, spec)
     if not titles:
         return []
@@ -505,7 +507,10 @@ def _subtitle(page: _Page, spec: ElementSpec) -> list[Element]:
     under = [
         i
         for i in page.flat
-        if i not in used and 0 <= page.lines[i].box[1] - title.box[3] + 2 <= reach and page.sizes[i] < t_size / 1.05
+        if i not in used
+        and 0 <= page.lines[i].box[1] - title.box[3] + 2 <= reach
+        and page.sizes[i] < t_size / 1.05
+        and not _in_badge(page, page.lines[i])
     ]
     if not under:
         return []
