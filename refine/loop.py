@@ -115,6 +115,13 @@ def read_result(path: Path) -> "ItemResult | None":
         return None
 
 
+def refuted(item: Item, verdicts: dict[str, Verdict]) -> float:
+    """Fraction of the item's checks answered "no" (withheld and missing are not refutations);
+    recorded beside the item scores and used to break ties of ``keep_best_by``."""
+    checks = item.rubric.checks
+    return sum(c.id in verdicts and verdicts[c.id].answer == "no" for c in checks) / len(checks) if checks else 0.0
+
+
 def call_error(verdict: Verdict) -> str | None:
     """The judge's error when ``verdict`` is withheld because the judge's call failed
     (``verdict.call_failed``: HTTP or connection error after retries, a model's forward pass,
@@ -179,7 +186,10 @@ class RefineLoop:
         editor: image + instruction -> edited image.
         generator: makes the start image of items without one; None = such items fail.
         iterations: maximum number of edits per item (N); the item is judged N + 1 times at most.
-        keep_best_by: a key of ``rewards.scorers.item_scores.ITEM_SCORES``; ties keep the earliest iteration.
+        keep_best_by: a key of ``rewards.scorers.item_scores.ITEM_SCORES``; ties keep the iteration with
+            the fewest checks answered "no" (``refuted``), then the earliest. A string fixed for a check
+            whose locator only a VLM can decide turns a "no" into a withheld, not a "yes": without the
+            tie-break the offline run kept the unedited start image of most bundled items (issue 17).
         seed: base seed; iteration k of item i (its index in the data, see :meth:`run`) edits
             with seed ``seed + 1000 * i + k``.
         run_settings: more settings a rerun must share to resume (the CLI passes the data path
@@ -233,7 +243,7 @@ class RefineLoop:
         """Refine one item into ``item_dir`` (which must be empty). Raises ItemError on bad input."""
         result = ItemResult(item.id)
         image = start = self.start_image(item, index)
-        best_score, best_image = -1.0, None
+        best_score, best_image = (-1.0, 0.0), None
         kept: list[tuple[int, list[dict]]] = []  # (iteration, a structured editor's actions)
         with (
             open(item_dir / "verdicts.jsonl", "w", encoding="utf-8") as vf,
@@ -255,10 +265,14 @@ class RefineLoop:
                             calls["failed"] += 1
                             calls["last_error"] = error
                     vf.write(json.dumps({"iteration": k, **v.to_dict()}, ensure_ascii=False) + "\n")
-                scores = score_item(item, verdicts)
+                scores = score_item(item, verdicts) | {"refuted": refuted(item, verdicts)}
                 result.scores.append(scores)
-                if scores[self.keep_best_by] > best_score:
-                    best_score, best_image, result.best_iteration = scores[self.keep_best_by], image, k
+                if (scores[self.keep_best_by], -scores["refuted"]) > best_score:
+                    best_score, best_image, result.best_iteration = (
+                        (scores[self.keep_best_by], -scores["refuted"]),
+                        image,
+                        k,
+                    )
                 on_iteration()
 
                 failures: list[Failure] = [

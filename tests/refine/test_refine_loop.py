@@ -419,3 +419,29 @@ def test_a_failed_call_is_the_verdicts_field_written_only_when_set():
     assert call_error(lookalike) is None and "call_failed" not in lookalike.to_dict()
     failed = Verdict("1", "withheld", "vlm:m", "request failed: HTTP 503", call_failed=True)
     assert failed.to_dict()["call_failed"] is True and Verdict.from_dict(failed.to_dict()) == failed
+
+
+def test_a_tie_keeps_the_iteration_with_fewer_refuted_checks(tmp_path, white_png):
+    """A fixed string whose locator only a VLM can decide turns "no" into withheld, not "yes":
+    the pass rate ties (0.0 both), and the edited image, with no "no" left, is kept."""
+
+    class LocatorJudge(ColourJudge):
+        def judge(self, images, prompts, checks):
+            out = super().judge(images, prompts, checks)
+            return [
+                [
+                    Verdict(v.check_id, "withheld", self.name, "text part holds; locator left to a VLM")
+                    if v.passed
+                    else v
+                    for v in vs
+                ]
+                for vs in out
+            ]
+
+    loop = RefineLoop(LocatorJudge(), TemplateWriter(), PaintFirstFailure(), iterations=1)
+    [res] = loop.run([colour_item("a", white_png)], tmp_path / "out")["items"]
+    assert [s["pass_rate"] for s in res["scores"]] == [0.0, 0.0]
+    assert [s["refuted"] for s in res["scores"]] == [1.0, 0.5]
+    assert res["best_iteration"] == 1
+    best = np.asarray(Image.open(tmp_path / "out" / "a" / "best.png"))
+    assert tuple(best[0, 0]) == COLOURS["red"]
