@@ -273,3 +273,45 @@ def test_the_version_in_the_card_the_check_names_is_the_wrong_one():
     [act] = editor.last_actions
     assert act["action"] == "replace" and act["was"] == "18,540" and act["box"][2] < 260
     assert sorted(read(out)) == ["18,450", "18,460", "Orders", "Revenue"]
+
+
+def footer_page(footer: str):
+    """A poster body with a bulleted list and a small footer line in the bottom band."""
+    img = Image.new("RGB", (640, 480), (252, 250, 246))
+    d = ImageDraw.Draw(img)
+    draw(img, (40, 70), "Food Market Days", SERIF_BOLD, 34)
+    for k, item in enumerate(("Fresh bread every morning", "Local farmers and growers")):
+        y = 150 + 44 * k
+        d.ellipse([44, y - 12, 52, y - 4], fill=INK)
+        draw(img, (64, y), item, SANS, 18)
+    d.line([40, 420, 600, 420], fill=(200, 196, 188), width=1)
+    draw(img, (40, 452), footer, SANS, 13, (110, 110, 118))
+    return img
+
+
+def test_the_named_footer_with_words_dropped_is_rewritten_in_place_not_added_beside():
+    # "More at" is far from "More at www.foodmarket.org" by characters (similarity 0.27), but it
+    # is the whole text of the one footer the check names: its wrong version, fixed in place.
+    img = footer_page("More at")
+    editor = TextEditor()
+    chk = check("1", "Does the footer source note read exactly 'More at www.foodmarket.org'?")
+    out = editor.edit(img, "", failed(chk), seed=0)
+    [act] = editor.last_actions
+    assert act["action"] == "replace" and act["was"] == "More at"
+    assert act["box"][1] > 420  # under the footer rule, where "More at" stood
+    after = read(out)
+    assert sum("foodmarket" in t for t in after) == 1 and "More at" not in after
+    assert "Food Market Days" in after and any(t.endswith("Fresh bread every morning") for t in after)
+    assert changed_outside(img, out, act["boxes"]) == 0
+
+
+def test_without_a_named_element_a_short_remnant_is_not_taken_for_the_string():
+    # The same page asked without naming the footer: "More at" is not located, so it is a
+    # possible wrong version the editor will not write beside: nothing is written.
+    img = footer_page("More at")
+    editor = TextEditor()
+    chk = check("1", "Is the text 'More at www.foodmarket.org' shown?")
+    out = editor.edit(img, "", failed(chk), seed=0)
+    [act] = editor.last_actions
+    assert act["action"].startswith("skip")
+    assert np.array_equal(np.asarray(out), np.asarray(img))

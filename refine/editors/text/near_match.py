@@ -154,12 +154,19 @@ def _in_any(box, boxes) -> bool:
     return any(b[0] <= cx <= b[2] and b[1] <= cy <= b[3] for b in boxes)
 
 
-def _verdict(exp, m, seen, target, lines, rules: Rules) -> str:
+def _verdict(exp, m, seen, target, lines, rules: Rules, named: bool = False) -> str:
     """What the near match ``m`` (``seen``: its normalized text) is of ``exp`` (``target``:
     normalized, case ignored), before its place is looked at: ``TAKE`` (a misspelling, rewritten
     wherever it is), ``UNLOCATED`` (a version whose numbers differ: rewritten only where it is
-    located, see ``candidate``) or ``OTHER``."""
-    partial = (_words_in_order(seen, target, one_off=True) or _swapped(seen, target)) and _lone_line(m, lines)
+    located, see ``candidate``) or ``OTHER``.
+
+    ``named``: ``m`` is the whole text of the one element the check names (``_named``): the
+    string with words missing or swapped is then that element's wrong version even when it is
+    short or wraps ("More at" is the footer "More at www.foodmarket.org" with its address dropped;
+    a bullet of two lines with two words swapped), so it is rewritten in place, not added beside."""
+    partial = (
+        _words_in_order(seen, target, min_share=0.0 if named else 0.4, one_off=True) or _swapped(seen, target)
+    ) and (named or _lone_line(m, lines))
     if m.similarity < rules.min_similarity and not partial:
         return OTHER  # far from the string, unless it is the string with words missing or swapped ("Q3 Review")
     if target in seen and len(seen) > len(target):
@@ -173,18 +180,34 @@ def _verdict(exp, m, seen, target, lines, rules: Rules) -> str:
     return TAKE
 
 
-def _versions(exp: TextExpectation, matches: list[Match], protected: set, lines: list[Line], rules: Rules):
+def _named(m: Match, lines: list[Line], element_boxes) -> bool:
+    """True when the check names one element on the page (``element_boxes`` holds one box) and
+    ``m`` is the whole text of the lines it covers, inside that element."""
+    return (
+        element_boxes is not None
+        and len(element_boxes) == 1
+        and _in_any(m.box, element_boxes)
+        and not _inside_longer_line(m, lines)
+    )
+
+
+def _versions(
+    exp: TextExpectation, matches: list[Match], protected: set, lines: list[Line], rules: Rules, element_boxes=None
+):
     """(match, verdict) of every match of ``exp`` that is a version of it (``_verdict`` not
-    ``OTHER``), best first, not holding protected words, one per OCR line (the best)."""
+    ``OTHER``), best first, not holding protected words, one per OCR line (the best). Matches
+    below ``PARTIAL_SIMILARITY`` are versions only as the whole text of the one element the
+    check names (``_named``)."""
     target = normalize(exp.text, case_sensitive=False)
     out, taken = [], set()
     for m in matches:
-        if m.similarity < PARTIAL_SIMILARITY:
-            break
+        named = _named(m, lines, element_boxes)
+        if m.similarity < PARTIAL_SIMILARITY and not named:
+            continue
         ids = {li for li, _ in m.words}
         if protected.intersection(m.words) or ids & taken:
             continue
-        verdict = _verdict(exp, m, normalize(m.text, case_sensitive=False), target, lines, rules)
+        verdict = _verdict(exp, m, normalize(m.text, case_sensitive=False), target, lines, rules, named)
         if verdict != OTHER:
             out.append((m, verdict))
             taken |= ids
@@ -243,7 +266,7 @@ def candidate(
         exact = [m for m in exact if _in_any(m.box, element_boxes) or not _inside_longer_line(m, lines)]
     if exact:
         return None  # the string is on the page (outside its place): nothing to rewrite
-    versions = _versions(exp, matches, protected, lines, rules)
+    versions = _versions(exp, matches, protected, lines, rules, element_boxes)
     numbered = [m for m, verdict in versions if verdict == UNLOCATED]
     for anywhere in (False, True):
         for m, verdict in versions:
@@ -264,11 +287,13 @@ def candidate(
     return None
 
 
-def rival(exp: TextExpectation, matches: list[Match], protected: set, lines: list[Line], rules: Rules) -> Skip | None:
+def rival(
+    exp: TextExpectation, matches: list[Match], protected: set, lines: list[Line], rules: Rules, element_boxes=None
+) -> Skip | None:
     """A Skip when the page shows a version of ``exp`` that ``candidate`` does not take (the
     editor cannot tell whether it is the wrong version or another label): writing the string
     anyway could put the right and the wrong version on one page."""
-    versions = _versions(exp, matches, protected, lines, rules)
+    versions = _versions(exp, matches, protected, lines, rules, element_boxes)
     if not versions:
         return None
     m = versions[0][0]
@@ -346,7 +371,7 @@ def locate(
             return Skip(
                 "skip: on the page outside its place (moving it is a layout edit)", elsewhere.box, elsewhere.text
             )
-        return rival(exp, ms, state.protected, source, rules)
+        return rival(exp, ms, state.protected, source, rules, element_boxes)
     if accepts(exp, cand, w, h, rules.case_sensitive, anywhere=True) and drawn_as_expected(
         state.arr, source, cand, exp.text, rules
     ):
