@@ -71,7 +71,8 @@ def test_missing_string_placed_in_region_only_with_free_space():
     chk = Check("1", "q", expects=(TextExpectation("Call us today", "bottom"),))
     editor = TextEditor()
     out = editor.edit(img, "", failing(judge, img, [chk]), seed=0)
-    assert editor.last_actions[0]["action"].startswith("skip: missing, and the page offers no slot for it (region bottom")
+    skip = "skip: missing, and the page offers no slot for it (region bottom"
+    assert editor.last_actions[0]["action"].startswith(skip)
     assert np.array_equal(np.asarray(out), np.asarray(img))
     editor = TextEditor(free_space=True)
     out = editor.edit(img, "", failing(judge, img, [chk]), seed=0)
