@@ -420,11 +420,22 @@ def _element(
     rows = [a.text for a in anchors if a.relation == "same_row"]
     columns = [a.text for a in anchors if a.relation == "same_column"]
     row = column = None
+    represented = located.represented
+    # "In the 'Q1' row, does the 'Visits' cell read ...": the quote naming the cell is its column label
+    named_cell = [
+        a.text
+        for a in anchors
+        if a.relation == "context" and re.search(re.escape(a.text) + r"\W{0,2}\s+(?:column\s+)?cell\b", question)
+    ]
+    if role is None and len(rows) == 1 and not columns and len(named_cell) == 1 and "locator 'cell'" in vlm_parts:
+        vlm_parts.remove("locator 'cell'")
+        role, columns, represented = "table_cell", named_cell, (*represented, f"the {named_cell[0]!r} cell")
     if role in ("table_cell", "whole") and len(rows) == 1 and len(columns) == 1:
         role, row, column = "table_cell", rows[0], columns[0]
     if role == "whole" and re.fullmatch(r"(?:\w+ )*(?:word|phrase)s?(?: displayed| shown)?", located.phrase.lower()):
         whole = False  # "the word", "the phrase": part of a longer line as often as a line of its own
     if role is None or count is not None or (role == "whole" and not whole and located.container is None):
-        return None, located.represented, vlm_parts
-    element = ElementSpec(role, located.ordinal, located.axis, row, column, located.container, whole, located.phrase)
-    return element, located.represented, vlm_parts
+        return None, represented, vlm_parts
+    phrase = located.phrase or f"the {column!r} cell"
+    element = ElementSpec(role, located.ordinal, located.axis, row, column, located.container, whole, phrase)
+    return element, represented, vlm_parts

@@ -216,3 +216,11 @@ def test_quotes_that_name_the_holder():  # tests/rewards/test_grounding.py's tab
     assert s.vlm_parts == ("locator 'under the table'",)
     s = spec('Is the navigation item located between "About" and "Blog" the single word "Programs"?')
     assert s.text.element == ElementSpec("list_item", phrase="navigation item") and s.decidable
+
+
+def test_a_quote_naming_the_cell_is_its_column_label():
+    s = spec("In the 'Q1' row, does the 'Visits' cell read exactly '925'?")
+    assert s.text.element == ElementSpec("table_cell", row="Q1", column="Visits", phrase="the 'Visits' cell")
+    assert s.vlm_parts == () and "the 'Visits' cell" in s.text.locators
+    # without a row there is no cell to find: the quote stays a context anchor, "cell" a VLM's
+    assert spec("Does the 'Visits' cell read exactly '925'?").vlm_parts == ("locator 'cell'",)
