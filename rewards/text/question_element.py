@@ -808,6 +808,11 @@ def locate(
         core = [
             w for w in words if (w not in _PARTICIPLES or w in used or w in ("right", "far")) and w not in _PREPOSITIONS
         ]
+        if ordinal is not None and p.words[:1] == ["from"] and core in (["left"], ["right"], ["top"], ["bottom"]):
+            # "the third item of the navigation menu from the left": the ordinal's direction
+            ordinal = -abs(ordinal) if core[0] in ("right", "bottom") else ordinal
+            represented.append(text)
+            continue
         after = masked[p.span[1] :]
         named = _CONTEXT_NAME.match(after)
         if named and _quote_at(p.span[1] + named.end() - 1, bare, quotes) in context_texts:

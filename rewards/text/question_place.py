@@ -81,7 +81,7 @@ _ORDER = re.compile(
     r"\b(?:from )?(?:top[- ]to[- ]bottom|left[- ]to[- ]right|right[- ]to[- ]left|bottom[- ]to[- ]top)\b"
     r"|(?P<nth>\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|last"
     r"|\d{1,2}(?:st|nd|rd|th)) "
-    r"(?:(?!q\b)[\w-]+ ){0,3}?)from the (?:left|right|top|bottom)\b"
+    r"(?:(?!q\b)[\w-]+ ){0,5}?)from the (?:left|right|top|bottom)\b"
 )
 
 

@@ -224,3 +224,11 @@ def test_a_quote_naming_the_cell_is_its_column_label():
     assert s.vlm_parts == () and "the 'Visits' cell" in s.text.locators
     # without a row there is no cell to find: the quote stays a context anchor, "cell" a VLM's
     assert spec("Does the 'Visits' cell read exactly '925'?").vlm_parts == ("locator 'cell'",)
+
+
+def test_from_the_left_after_the_holder_is_the_ordinals_direction_not_a_place():
+    s = spec('Is the third item of the navigation menu from the left exactly "Results"?')
+    assert s.text.region is None and s.vlm_parts == ()
+    assert s.text.element == ElementSpec("list_item", 3, phrase="third item") and "from the left" in s.text.locators
+    s = spec('Is the second item of the top menu from the right exactly "Blog"?')
+    assert s.text.element.ordinal == -2 and s.text.region is None
