@@ -796,20 +796,26 @@ def _table_cell(page: _Page, spec: ElementSpec) -> list[Element]:
     return out
 
 
+FOOTER_BLOCK_TOP = 0.6
+"""How high (a fraction of the image height) the lines of a footer's block may reach."""
+
+
 def _footer(page: _Page, spec: ElementSpec) -> list[Element]:
     """Small type in the bottom band: lines whose centre lies below ``BOTTOM_BAND`` of the image
-    height and whose type is not larger than the page's median (with their blocks)."""
+    height and whose type is not larger than the page's median, with the lines of their blocks
+    above them down to ``FOOTER_BLOCK_TOP`` of the height (a footnote wrapped over four lines
+    starts above the band: its first line "Source:" is part of it)."""
     flat = page.flat
     if not flat:
         return []
     body = median(page.sizes[i] for i in flat)
-    low = [
-        i
-        for i in flat
-        if _centre(page.lines[i].box)[1] > BOTTOM_BAND * page.size[1] and page.sizes[i] <= SAME_SIZE * body
-    ]
+    small = {i for i in flat if page.sizes[i] <= SAME_SIZE * body}
+    low = [i for i in flat if _centre(page.lines[i].box)[1] > BOTTOM_BAND * page.size[1] and i in small]
     blocks = list(dict.fromkeys(tuple(page.block(i)) for i in low))
-    return page.elements("footer", [[j for j in b if j in low] for b in blocks])
+    top = FOOTER_BLOCK_TOP * page.size[1]
+    return page.elements(
+        "footer", [[j for j in b if j in small and _centre(page.lines[j].box)[1] > top] for b in blocks]
+    )
 
 
 def _button(page: _Page, spec: ElementSpec) -> list[Element]:

@@ -262,3 +262,21 @@ def test_an_empty_bullet_counts_among_the_bullets():
     assert third.holds is True
     second = decide_text(TextSpec(("Three new offices",), element=ElementSpec("bullet", ordinal=2)), lines, None, size)
     assert second.holds is False and "the 2nd bullet reads ''" in second.detail
+
+
+def _row(text: str, x: int, y: int, h: int = 15) -> Line:
+    """One hand-made OCR line: words 12 px per character, 10 px apart."""
+    words, cx = [], x
+    for t in text.split():
+        words.append(Word(t, (cx, y, cx + 12 * len(t), y + h)))
+        cx += 12 * len(t) + 10
+    return Line(tuple(words))
+
+
+def test_a_footer_wrapped_from_above_the_bottom_band_is_read_whole():
+    # a footnote of four narrow lines starts at 73% of the page (the band is the bottom 20%):
+    # its first line is part of it; the table rows above it are not
+    lines = [_row("Name Score", 40, 45), _row("Advice 53", 40, 95)]
+    lines += [_row(t, 41, y) for t, y in (("Source:", 306), ("survey of", 332), ("2024", 358), ("members", 384))]
+    [footer] = find_elements(ElementSpec("footer"), lines, None, (600, 420))
+    assert footer.text == "Source: survey of 2024 members"
