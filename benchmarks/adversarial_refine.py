@@ -286,7 +286,11 @@ def measure_refine(
             key = "rewrites_elsewhere" if a["action"].startswith("replace") else "additions_outside_slot"
             row[key] += 1
             row["details"].append({"outside": key, "text": a["text"], "action": a["action"], "box": a["box"]})
-    boxes = [e.box for e in doc.elements] + [tuple(a["box"]) for a in actions if wrote_text(a)]
+    # the strings written: each action's box and the ink it laid (``inked``: a lengthened rewrite
+    # runs past the old string's box, and that is the new text, not damage)
+    boxes = [e.box for e in doc.elements] + [
+        tuple(b) for a in actions if wrote_text(a) for b in [a["box"], *a.get("inked", [])]
+    ]
     row["damaged_px"] = damaged_pixels(doc.erroneous, best, boxes)
     # the same outside every box the editor reported changing (erases too): what is left is
     # damage the editor's own record does not show; the difference is written or erased pixels
