@@ -315,3 +315,24 @@ def test_without_a_named_element_a_short_remnant_is_not_taken_for_the_string():
     [act] = editor.last_actions
     assert act["action"].startswith("skip")
     assert np.array_equal(np.asarray(out), np.asarray(img))
+
+
+def test_a_right_aligned_footer_grows_to_the_left_when_a_word_is_put_back():
+    # The footer and the date line above it end at the page's right margin: the rewrite keeps
+    # that right edge instead of running "close" past the margin to the page's edge.
+    img = Image.new("RGB", (800, 600), (246, 244, 240))
+    d = ImageDraw.Draw(img)
+    draw(img, (40, 80), "Operations Overview", SERIF_BOLD, 30)
+    date_box = d.textbbox((750, 280), "Last updated October 18, 2024", font=SERIF.font(14), anchor="rs")
+    d.text((750, 280), "Last updated October 18, 2024", font=SERIF.font(14), fill=INK, anchor="rs")
+    d.line([30, 540, 750, 540], fill=(170, 170, 170), width=1)
+    foot_box = d.textbbox((750, 570), "Source: Finance team monthly", font=SERIF.font(12), anchor="rs")
+    d.text((750, 570), "Source: Finance team monthly", font=SERIF.font(12), fill=(100, 100, 100), anchor="rs")
+    editor = TextEditor()
+    chk = check("1", "Does the footer source note read exactly 'Source: Finance team monthly close'?")
+    editor.edit(img, "", failed(chk), seed=0)
+    [act] = editor.last_actions
+    assert act["action"] == "replace" and act["type"]["align"] == "right"
+    right = max(b[2] for b in act["inked"])
+    assert abs(right - foot_box[2]) <= 3 and abs(right - date_box[2]) <= 3  # still on the right margin
+    assert min(b[0] for b in act["inked"]) < foot_box[0] - 20  # "close" made it grow to the left

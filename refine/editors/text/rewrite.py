@@ -59,8 +59,24 @@ def _alignment(arr: np.ndarray, lines: list[Line], segs: dict[int, list[int]], b
             )
         return "left"
     if not leading and max(segs[order[0]]) == len(lines[order[0]].words) - 1:
-        return _single_line_alignment(arr, boxes[0], bg)
+        align = _single_line_alignment(arr, boxes[0], bg)
+        return "right" if align == "left" and _flush_right(arr, lines, order[0], boxes[0]) else align
     return "left"
+
+
+def _flush_right(arr: np.ndarray, lines: list[Line], li: int, box) -> bool:
+    """A whole line in the right half of the page whose right edge is the page's rightmost text
+    edge (within 3 px) and is shared by another line, while no other line shares its left edge:
+    right-aligned ("Source: Finance team monthly" under "Last updated October 18, 2024" at a
+    dashboard's right margin). A lengthened rewrite then grows to the left, not past the margin."""
+    W = arr.shape[1]
+    others = [ln.box for k, ln in enumerate(lines) if k != li and ln.words]
+    if box[0] <= W / 2 or not others:
+        return False
+    rightmost = max(b[2] for b in others)
+    shares_right = any(abs(b[2] - box[2]) <= 3 for b in others)
+    shares_left = any(abs(b[0] - box[0]) <= 3 for b in others)
+    return shares_right and not shares_left and box[2] >= rightmost - 3
 
 
 def block(arr: np.ndarray, lines: list[Line], m: Match, rules: Rules) -> Block | None:
