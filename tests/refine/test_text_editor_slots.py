@@ -336,3 +336,40 @@ def test_a_right_aligned_footer_grows_to_the_left_when_a_word_is_put_back():
     right = max(b[2] for b in act["inked"])
     assert abs(right - foot_box[2]) <= 3 and abs(right - date_box[2]) <= 3  # still on the right margin
     assert min(b[0] for b in act["inked"]) < foot_box[0] - 20  # "close" made it grow to the left
+
+
+def menu_page(items):
+    """A title band and a navigation row of ``(x, text)`` items (a gap where one is missing)."""
+    img = Image.new("RGB", (800, 400), (255, 255, 255))
+    ImageDraw.Draw(img).rectangle([0, 0, 800, 80], fill=(110, 30, 50))
+    draw(img, (40, 55), "SALES KICKOFF", SERIF_BOLD, 32, (250, 250, 250))
+    for x, t in items:
+        draw(img, (x, 115), t, SERIF, 16)
+    ImageDraw.Draw(img).line([30, 130, 770, 130], fill=(200, 200, 205))
+    draw(img, (40, 170), "Board meeting, April 19, 2024", SERIF, 16)
+    return img
+
+
+def test_the_nth_menu_item_goes_into_the_gap_its_row_leaves_for_it():
+    img = menu_page(((40, "Team"), (108, "Events"), (268, "Reports")))  # "Results" missing between
+    editor = TextEditor()
+    chk = check("1", 'Is the third item of the navigation menu from the left exactly "Results"?')
+    out = editor.edit(img, "", failed(chk), seed=0)
+    [act] = editor.last_actions
+    assert act["action"] == "place (item 3 of its row, in its gap)"
+    x0, y0, x1, y1 = act["box"]
+    assert 160 < x0 and x1 < 265 and abs(y1 - 115) <= 4  # between "Events" and "Reports", on the row's baseline
+    assert changed_outside(img, out, act["boxes"]) == 0
+    assert [t for t in read(out) if "Results" in t] and judged(out, chk) == "yes"
+
+
+def test_a_row_without_a_gap_offers_no_slot_for_its_nth_item():
+    # "Reports" stands where the third item is: the wanted "Results" may be another menu, not a
+    # missing item, so nothing is written (before: no slot either, the same outcome by another rule)
+    img = menu_page(((40, "Team"), (108, "Events"), (184, "Reports"), (270, "Help")))
+    editor = TextEditor()
+    chk = check("1", 'Is the third item of the navigation menu from the left exactly "Results"?')
+    out = editor.edit(img, "", failed(chk), seed=0)
+    [act] = editor.last_actions
+    assert act["action"].startswith("skip")
+    assert np.array_equal(np.asarray(out), np.asarray(img))

@@ -119,8 +119,40 @@ def _groups(boxes: list) -> list[tuple[list, str]]:
     return out
 
 
+def _style_of(state: EditState, box, rules: Rules) -> TypeStyle | None:
+    """The matched type of the words inside ``box`` (an item of a list), or None."""
+    words = [
+        (wd.box, wd.text)
+        for ln in state.lines
+        for wd in ln.words
+        if box[0] <= wd.box[0] and wd.box[2] <= box[2] and box[1] <= wd.box[1] and wd.box[3] <= box[3]
+    ]
+    return _line_type(state, box, " ".join(t for _, t in words), words, rules) if words else None
+
+
+def _gap_item(state: EditState, exp: TextExpectation, items: list, n: int, rules: Rules) -> Written | Skip | None:
+    """The Nth slot of a row of items that shows a gap where its Nth item would be: items ``n - 1``
+    and ``n`` (1-based) stand apart by at least the string's width plus twice the row's usual gap
+    (the median of its other gaps), so the string goes after item ``n - 1`` at that usual gap, in
+    its type ("Team  Events  [     ]  Reports": "Results" is the third item)."""
+    if not 2 <= n <= len(items) or len(items) < 3:
+        return None
+    gaps = [b[0] - a[2] for a, b in zip(items, items[1:])]
+    usual = float(median(g for k, g in enumerate(gaps) if k != n - 2)) if len(gaps) > 1 else None
+    prev = items[n - 2]
+    style = _style_of(state, prev, rules)
+    if usual is None or style is None:
+        return None
+    width = style.face.font(style.size).getlength(exp.text)
+    if gaps[n - 2] < width + 2 * usual * 0.8:
+        return None  # no gap there: the row has its Nth item (another string), not a slot
+    written = _write(state, exp.text, style, prev[2] + usual, "left", f"place (item {n} of its row, in its gap)", {})
+    return written or Skip(f"skip: the gap for item {n} of its row is taken; not written")
+
+
 def _next_item(state: EditState, exp: TextExpectation, element, rules: Rules) -> Written | Skip | None:
-    """The slot after the last item of the one list or row with ``element.ordinal - 1`` items."""
+    """The slot after the last item of the one list or row with ``element.ordinal - 1`` items, or
+    the gap a row leaves for its Nth item (``_gap_item``)."""
     if element.ordinal is None or element.ordinal < 2:
         return None
     try:
@@ -128,7 +160,13 @@ def _next_item(state: EditState, exp: TextExpectation, element, rules: Rules) ->
     except ImportError:  # the element finder is optional: without it, no list item names a slot
         return None
     found = find_elements(replace(element, ordinal=None), state.lines, Image.fromarray(state.arr), (state.w, state.h))
-    groups = [(g, kind) for g, kind in _groups([tuple(e.box) for e in found or ()]) if len(g) == element.ordinal - 1]
+    all_groups = _groups(list(dict.fromkeys(tuple(e.box) for e in found or ())))  # an item of two lists once
+    rows = [g for g, kind in all_groups if kind == "across" and len(g) >= element.ordinal]
+    if len(rows) == 1:  # a menu row long enough: its Nth item is there, or the gap it leaves for it
+        return _gap_item(state, exp, rows[0], element.ordinal, rules) or Skip(
+            f"skip: its row shows an item where item {element.ordinal} would be, and no gap for it; not written"
+        )
+    groups = [(g, kind) for g, kind in all_groups if len(g) == element.ordinal - 1]
     if len(groups) != 1:
         return None
     items, kind = groups[0]
