@@ -65,18 +65,21 @@ def _alignment(arr: np.ndarray, lines: list[Line], segs: dict[int, list[int]], b
 
 
 def _flush_right(arr: np.ndarray, lines: list[Line], li: int, box) -> bool:
-    """A whole line in the right half of the page whose right edge is the page's rightmost text
-    edge (within 3 px) and is shared by another line, while no other line shares its left edge:
-    right-aligned ("Source: Finance team monthly" under "Last updated October 18, 2024" at a
-    dashboard's right margin). A lengthened rewrite then grows to the left, not past the margin."""
+    """A whole line in the right half of the page that no line near it (within 4 line heights)
+    shares its left edge with, and that ends at the page's right text margin: its right edge is the rightmost text edge
+    (within 3 px) shared by another line, or the margin right of it is no wider than the page's
+    left text margin. Right-aligned ("Source: Finance team monthly" at a dashboard's right
+    margin, under "Last updated October 18, 2024"): a lengthened rewrite grows to the left, not
+    past the margin."""
     W = arr.shape[1]
     others = [ln.box for k, ln in enumerate(lines) if k != li and ln.words]
-    if box[0] <= W / 2 or not others:
+    near = 4 * (box[3] - box[1])  # a column's lines stand within a few line heights of each other
+    column = [b for b in others if abs(b[0] - box[0]) <= 3 and max(b[1] - box[3], box[1] - b[3]) <= near]
+    if box[0] <= W / 2 or not others or column:
         return False
     rightmost = max(b[2] for b in others)
-    shares_right = any(abs(b[2] - box[2]) <= 3 for b in others)
-    shares_left = any(abs(b[0] - box[0]) <= 3 for b in others)
-    return shares_right and not shares_left and box[2] >= rightmost - 3
+    shares_right = any(abs(b[2] - box[2]) <= 3 for b in others) and box[2] >= rightmost - 3
+    return shares_right or W - box[2] <= min(b[0] for b in others) + 3
 
 
 def block(arr: np.ndarray, lines: list[Line], m: Match, rules: Rules) -> Block | None:
