@@ -89,17 +89,25 @@ class Element:
 
 
 def _is_mark(text: str) -> bool:
-    """True for a word OCR reads in a bullet, swatch or icon: no letter or digit, or one bullet glyph."""
-    return not any(c.isalnum() for c in text) or (len(text) == 1 and text in BULLET_GLYPHS)
+    """True for a word OCR reads in a bullet, swatch or icon: no letter or digit, or at most two
+    characters each a bullet glyph or no letter or digit ("e", "e@": a dot and its ring)."""
+    return not any(c.isalnum() for c in text) or (
+        len(text) <= 2 and all(c in BULLET_GLYPHS or not c.isalnum() for c in text)
+    )
+
+
+_TEXT_SIGNS = set("()[]{}%$€£#&+=/.,:;!?'\"…")
+"""Signs that are text, not a mark, at the end of a line: "Share of respondents (%)"."""
 
 
 def element_words(lines: list[Line], li: int) -> tuple[WordId, ...]:
-    """The words of line ``li`` without marks (``_is_mark``) at either end."""
+    """The words of line ``li`` without marks (``_is_mark``) at either end; at its end a word
+    with a text sign (``_TEXT_SIGNS``: "(%)") is text."""
     words = lines[li].words
     lo, hi = 0, len(words)
     while lo < hi and _is_mark(words[lo].text):
         lo += 1
-    while hi > lo and _is_mark(words[hi - 1].text):
+    while hi > lo and _is_mark(words[hi - 1].text) and not _TEXT_SIGNS & set(words[hi - 1].text):
         hi -= 1
     return tuple((li, wi) for wi in range(lo, hi))
 

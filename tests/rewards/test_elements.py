@@ -280,3 +280,15 @@ def test_a_footer_wrapped_from_above_the_bottom_band_is_read_whole():
     lines += [_row(t, 41, y) for t, y in (("Source:", 306), ("survey of", 332), ("2024", 358), ("members", 384))]
     [footer] = find_elements(ElementSpec("footer"), lines, None, (600, 420))
     assert footer.text == "Source: survey of 2024 members"
+
+
+def test_a_dot_read_as_e_at_and_a_trailing_percent_sign():
+    # OCR reads a bullet dot and its anti-aliased ring as "e@": a mark, not a word of the bullet;
+    # a trailing "(%)" has no letter or digit but is text of the axis title, not a mark
+    lines = [_row("Poster Title", 40, 40, 30)]
+    lines += [_row(t, 40, y) for t, y in (("e Fresh bread", 120), ("e@ Workshops for young makers", 150))]
+    bullets = find_elements(ElementSpec("bullet"), lines, None, (600, 420))
+    assert [b.text for b in bullets] == ["Fresh bread", "Workshops for young makers"]
+    axis = Line(_row("Share of respondents (%)", 50, 200).words, angle=90)
+    [title] = find_elements(ElementSpec("axis_title", axis="y"), [*lines, axis], None, (600, 420))
+    assert title.text == "Share of respondents (%)"
