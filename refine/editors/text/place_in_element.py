@@ -28,6 +28,7 @@ from refine.editors.text.placement import is_free
 from refine.editors.text.state import EditState, Rules
 from refine.editors.text.type_match import TypeStyle, match_type, render_coverage
 from rewards.rubric import TextExpectation
+from rewards.text.elements import find_elements
 from rewards.text.text_match import Line, Word, find_matches
 
 
@@ -154,10 +155,6 @@ def _next_item(state: EditState, exp: TextExpectation, element, rules: Rules) ->
     """The slot after the last item of the one list or row with ``element.ordinal - 1`` items, or
     the gap a row leaves for its Nth item (``_gap_item``)."""
     if element.ordinal is None or element.ordinal < 2:
-        return None
-    try:
-        from rewards.text.elements import find_elements
-    except ImportError:  # the element finder is optional: without it, no list item names a slot
         return None
     found = find_elements(replace(element, ordinal=None), state.lines, Image.fromarray(state.arr), (state.w, state.h))
     all_groups = _groups(list(dict.fromkeys(tuple(e.box) for e in found or ())))  # an item of two lists once

@@ -20,6 +20,7 @@ from refine.editors.text.page import BodyType, body_type, max_text_height
 from refine.editors.text.placement import busy_mask
 from refine.editors.text.type_match import Face
 from rewards.rubric import TextExpectation
+from rewards.text.elements import find_elements
 from rewards.text.text_match import Line, Match, find_matches, normalize, union_box
 
 
@@ -143,20 +144,15 @@ class EditState:
         """Boxes of the page's elements of ``element`` (a ``rewards.text.question_compiler.ElementSpec``)
         as the page was handed in, from ``rewards.text.elements.find_elements`` (the card, button or
         band an element lies in, else its text's box); None when the check names no element or only
-        "whole" (any line of its own), code cannot find its elements on this page, or that finder
-        is not installed (then the check's place alone locates a near match)."""
+        "whole" (any line of its own) or code cannot find its elements on this page (then the check's
+        place alone locates a near match)."""
         if element is None or element.role == "whole":
             return None  # "the label", "the text": any line of its own, which locates nothing
         if element not in self.elements:
-            try:
-                from rewards.text.elements import find_elements
-            except ImportError:  # the element finder is optional: without it, no element locates a match
-                self.elements[element] = None
-            else:
-                found = find_elements(element, self.lines, Image.fromarray(self.arr), (self.w, self.h))
-                # an element inside a card, button or band is located by its frame (a number in its card)
-                boxes = [getattr(e, "frame", None) or e.box for e in found or ()]
-                self.elements[element] = [tuple(int(v) for v in b) for b in boxes] or None
+            found = find_elements(element, self.lines, Image.fromarray(self.arr), (self.w, self.h))
+            # an element inside a card, button or band is located by its frame (a number in its card)
+            boxes = [e.frame or e.box for e in found or ()]
+            self.elements[element] = [tuple(int(v) for v in b) for b in boxes] or None
         return self.elements[element]
 
     def add(self, exp: TextExpectation, written: Written, case_sensitive: bool) -> None:
