@@ -207,8 +207,12 @@ def canonical_lines(lines: list[Line]) -> list[int]:
     return out
 
 
-_LAST_PAGE: list = []
-"""The last page made (``_Page.of``): [(key, page)] or []."""
+_LAST_PAGES: list = []
+"""The last pages made (``_Page.of``), newest last: [(key, page)], at most ``KEPT_PAGES``."""
+KEPT_PAGES = 2
+"""How many pages are kept: the grounding asks every check for its role's elements (with the
+image) and for the page's own lines and blocks (without it), two pages of one read; with one
+kept, each check rebuilt both."""
 
 
 @dataclass
@@ -226,15 +230,16 @@ class _Page:
 
     @classmethod
     def of(cls, lines: list[Line], image: Image.Image | None, size: tuple[int, int]) -> _Page:
-        """The page of ``lines``; the last page made is reused when the same lines and pixels
+        """The page of ``lines``; the last pages made are reused when the same lines and pixels
         come again (the judge decides every check of an image on one read). The key holds the
         pixels' hash, not the image's id: an editor hands in a new image of edited pixels."""
         pixels = (image.mode, image.size, hash(image.tobytes())) if image is not None else None
         key = (pixels, tuple(size), tuple(lines))
-        if _LAST_PAGE and _LAST_PAGE[0][0] == key:
-            return _LAST_PAGE[0][1]
+        for k, page in _LAST_PAGES:
+            if k == key:
+                return page
         page = cls._make(lines, image, size)
-        _LAST_PAGE[:] = [(key, page)]
+        _LAST_PAGES[:] = [*_LAST_PAGES[1 - KEPT_PAGES :], (key, page)]
         return page
 
     @classmethod
