@@ -11,7 +11,7 @@ arrow up):
 3. ``rewards.text``: what the offline judge reads and reasons with (OCR, languages, question
    compiler, grounding, text matching and style, keyword rules). Never a judge.
 4. The core modules at the top of ``rewards``: ``rubric``, ``importers``, ``image_stats``,
-   ``leakage``, ``toy_rewards``.
+   ``leakage``, ``toy_rewards``, ``fingerprint`` (what a finished item's result was made from).
 5. ``rewards.judges`` and ``rewards.scorers``: side by side, neither imports the other.
 6. ``rewards.reward_fns``: rewards for training, from judges and per-item scores.
 7. ``rewards.eval``: the evaluation application (``rubricloop-eval``, ``-judge``, ``-report``,
