@@ -17,6 +17,7 @@ they store (often black, so black text on a transparent PNG disappears). The rul
 
 from __future__ import annotations
 
+import stat
 import struct
 from pathlib import Path
 
@@ -87,6 +88,26 @@ def to_rgb(image: Image.Image, background: tuple[int, int, int] = WHITE) -> Imag
         raise ImageError(f"cannot convert mode {image.mode} to RGB ({_one_line(e)})") from None
 
 
+FILE_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+"""What a path that is not a regular file is, for the refusal (``os.stat``'s ``st_mode`` tests)."""
+
+
+def _not_regular(path: Path) -> str | None:
+    """Why ``path`` (which exists) cannot be an image file, or None for a regular file. Decided
+    from ``stat`` alone: opening a FIFO for reading blocks until a writer comes, forever."""
+    mode = path.stat().st_mode  # follows a symbolic link, as opening would
+    if stat.S_ISREG(mode):
+        return None
+    kind = next((name for test, name in FILE_KINDS if test(mode)), "a special file")
+    return f"{kind}, not a file"
+
+
 def open_image(path: str | Path, background: tuple[int, int, int] = WHITE) -> Image.Image:
     """Read an image file (PNG, JPEG, WebP, TIFF, GIF, BMP...) as 8-bit RGB; see :func:`to_rgb`.
 
@@ -98,20 +119,21 @@ def open_image(path: str | Path, background: tuple[int, int, int] = WHITE) -> Im
         A decoded RGB image (H, W, 3 uint8), EXIF orientation applied, first frame only.
 
     Raises:
-        ImageError: "image not found: <path>", or "cannot read image <path> (<reason>)" for an
-            unreadable, truncated or corrupt file, a decompression bomb (Pillow's
-            ``MAX_IMAGE_PIXELS``) or a mode that cannot be converted.
+        ImageError: "image not found: <path>", or "cannot read image <path> (<reason>)" for
+            anything but a regular file (a folder, a FIFO, a socket, a device: refused without
+            opening it, so a FIFO cannot hang the run), an unreadable, truncated or corrupt file,
+            a decompression bomb (Pillow's ``MAX_IMAGE_PIXELS``) or a mode that cannot be converted.
     """
     path = Path(path)
     try:
+        if (why := _not_regular(path)) is not None:
+            raise ImageError(why)
         with Image.open(path) as im:
             im.load()  # decode now: a truncated file fails here, not later inside a judge
             im = ImageOps.exif_transpose(im)
             return to_rgb(im, background)
     except FileNotFoundError:
         raise ImageError(f"image not found: {path}") from None
-    except IsADirectoryError:
-        raise ImageError(f"cannot read image {path} (a folder, not a file)") from None
     except ImageError as e:
         raise ImageError(f"cannot read image {path} ({e})") from None
     except (

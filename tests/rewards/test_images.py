@@ -5,6 +5,10 @@ computed by hand: 16-bit v -> round(v * 255 / 65535), alpha a over white -> 255 
 ink (alpha compositing, out = ink * a/255 + background * (1 - a/255)).
 """
 
+import os
+import socket
+import threading
+
 import numpy as np
 import pytest
 from PIL import Image
@@ -162,6 +166,35 @@ def test_unreadable_files_are_one_line_errors(tmp_path):
         with pytest.raises(ImageError) as e:
             open_image(path)
         assert str(e.value).startswith(start) and "\n" not in str(e.value)
+
+
+def test_a_fifo_socket_or_device_is_refused_without_being_opened(tmp_path):
+    """A FIFO blocks whoever opens it for reading until a writer comes (issue 18: the whole run
+    hung). It is refused from ``stat`` alone; so are a socket and a character device."""
+    fifo = tmp_path / "page.png"
+    os.mkfifo(fifo)
+    caught: list[BaseException] = []
+    reader = threading.Thread(target=lambda: caught.append(pytest.raises(ImageError, open_image, fifo).value))
+    reader.start()
+    reader.join(timeout=10)
+    hung = reader.is_alive()
+    if hung:  # the unfixed reader blocks in open(): a writer that closes at once lets it go
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        reader.join()
+    assert not hung, "open_image blocked on a FIFO"
+    assert str(caught[0]) == f"cannot read image {fifo} (a FIFO, not a file)"
+
+    sock_path = tmp_path / "page.sock"
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.bind(str(sock_path))
+        with pytest.raises(ImageError, match=r"^cannot read image .*page\.sock \(a socket, not a file\)$"):
+            open_image(sock_path)
+    with pytest.raises(ImageError, match=r"^cannot read image /dev/null \(a character device, not a file\)$"):
+        open_image("/dev/null")
+    link = tmp_path / "link.png"
+    link.symlink_to(fifo)  # a link is followed, as opening would
+    with pytest.raises(ImageError, match=r"\(a FIFO, not a file\)$"):
+        open_image(link)
 
 
 def test_the_remaining_modes():
