@@ -27,6 +27,8 @@ from filelock import FileLock, Timeout
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
+from rewards.common.one_line import one_line
+
 
 class SettingsError(ValueError):
     """A rerun into an ``out`` whose ``run.json`` records other settings. One line."""
@@ -155,12 +157,24 @@ def check_settings(
         True when ``path`` records the same settings (a resume), False when there is no ``path``.
 
     Raises:
-        SettingsError: ``refusal(recorded)``, when the settings differ.
-        ValueError: ``path`` is not readable JSON (``json.JSONDecodeError``).
+        SettingsError: ``refusal(recorded)``, when the settings differ; or one line naming
+            ``path`` when it is not a JSON object (a corrupted or foreign file).
     """
     if not path.exists():
         return False
-    before = json.loads(path.read_text(encoding="utf-8"))
+    try:
+        before = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:  # ValueError: JSONDecodeError and UnicodeDecodeError
+        problem = f"is not readable JSON ({str(e)[:120]})"
+    else:
+        problem = None if isinstance(before, dict) else "is JSON but not an object"
+    if problem is not None:
+        raise SettingsError(
+            one_line(
+                f"{path}: {problem}, so the settings of the run in {path.parent} are unknown; "
+                "delete it to resume there with this run's settings, or use a new out="
+            )
+        )
     differ = any(before.get(k) != v for k, v in settings.items()) if only_given else before != settings
     if differ:
         raise SettingsError(refusal(before))

@@ -7,7 +7,8 @@ Each row names its image in ``image`` (relative to the JSONL). Writes into ``out
 
     verdicts.jsonl     one line per check: item_id, check (BizGenEval: the 1-based question
                        index), question, tag, form, answer (yes/no/withheld), p_yes (when the
-                       judge has one), judge, reason, evidence
+                       judge has one), judge, reason, evidence, fingerprint (the item's
+                       ``rewards.fingerprint.item_fingerprint``: what the verdict was made from)
     summary.json       coverage (decided / withheld, per question form, per tag, per benchmark
                        dimension), mean item scores (rewards.scorers.item_scores), the benchmark's
                        scores, errors, and ``complete`` (false after Ctrl-C)
@@ -16,8 +17,15 @@ Each row names its image in ``image`` (relative to the JSONL). Writes into ``out
                        (rewards.scorers.bizgeneval_results) and the official summary tables
     run.json           the settings; a rerun with others is refused
 
-Resume: an item whose every check has a line in ``verdicts.jsonl`` is not judged again; lines of
-an item a killed run left half-written are dropped and the item is judged again.
+Resume: an item whose every check has a line in ``verdicts.jsonl`` with the item's current
+fingerprint is not judged again. Lines of an item a killed run left half-written, and lines made
+from other data (the row's rubric or prompt edited, its image replaced, the judge's settings; or
+written before fingerprints) are dropped and the item is judged again; the run says how many
+items it redoes because their data changed.
+
+A judge that is down is no answer: an item on which a judge failed as calls on at least
+``judge_outage`` of the checks sent to it (default 1.0: all of them; ``rewards.judges.outage``)
+fails, its verdicts are not written or scored, and a rerun judges it again.
 
 Exit status as ``rubricloop-refine``: 0 when every row and item was judged, 1 when any row or
 image failed (one ``error:`` line each naming file:line or the item; the others are judged), 2
@@ -54,10 +62,18 @@ from rewards.common.run_folder import (
     write_json,
 )
 from rewards.common.task import run_console_script, task_wrapper
+from rewards.fingerprint import item_fingerprint
 from rewards.importers import load_run_items
+from rewards.judges.cache import judge_settings
+from rewards.judges.outage import judges_down
 from rewards.rubric import Check, Item, Verdict
 from rewards.scorers.bizgeneval import score_bizgeneval
-from rewards.scorers.bizgeneval_results import write_result_file, write_summary_csvs
+from rewards.scorers.bizgeneval_results import (
+    plain_file_name,
+    result_filename,
+    write_result_file,
+    write_summary_csvs,
+)
 from rewards.scorers.item_scores import score_item
 
 BENCHMARKS = (None, "bizgeneval")
@@ -75,6 +91,9 @@ def check_options(cfg: DictConfig) -> None:
         raise ValueError(f"limit must be an integer >= 1 or null, got {cfg.limit!r}")
     if not isinstance(cfg.alpha, (int, float)) or isinstance(cfg.alpha, bool) or not 0 < cfg.alpha <= 1:
         raise ValueError(f"alpha must be a number in (0, 1], got {cfg.alpha!r}")
+    outage = cfg.judge_outage
+    if not isinstance(outage, (int, float)) or isinstance(outage, bool) or not 0 < outage <= 1:
+        raise ValueError(f"judge_outage must be a number in (0, 1], got {outage!r}")
     if Path(cfg.out).exists() and not Path(cfg.out).is_dir():
         raise ValueError(f"out={cfg.out}: is an existing file, not a folder")
 
@@ -88,8 +107,8 @@ def check_form(check: Check) -> str:
     return "expects" if check.expects else "none"
 
 
-def verdict_line(item: Item, check: Check, v: Verdict) -> dict[str, Any]:
-    """One line of ``verdicts.jsonl``."""
+def verdict_line(item: Item, check: Check, v: Verdict, fingerprint: str | None = None) -> dict[str, Any]:
+    """One line of ``verdicts.jsonl``; ``fingerprint``: the item's (:func:`fingerprints`), None = no field."""
     line = {
         "item_id": item.id,
         "check": check.id,
@@ -100,19 +119,38 @@ def verdict_line(item: Item, check: Check, v: Verdict) -> dict[str, Any]:
     }
     if v.p_yes is not None:
         line["p_yes"] = v.p_yes
-    return line | {"judge": v.judge, "reason": v.reason, "evidence": v.evidence}
+    return (
+        line
+        | {"judge": v.judge, "reason": v.reason, "evidence": v.evidence}
+        | ({"fingerprint": fingerprint} if fingerprint is not None else {})
+    )
 
 
-def read_done(path: Path, items: list[Item]) -> dict[str, dict[str, Verdict]]:
-    """Verdicts of the items ``path`` holds a line for every check of; rewrites ``path`` without
-    the lines of other items (half-written by a killed run, or no longer in the data)."""
+def fingerprints(items: list[Item], judge_cfg: dict[str, Any]) -> dict[str, str]:
+    """Item id -> what its verdicts are made from (``rewards.fingerprint.item_fingerprint``): its
+    prompt, rubric and image bytes, and the judge's config (without its verdict cache)."""
+    settings = {"judge": judge_settings(judge_cfg)}
+    return {it.id: item_fingerprint(it, settings) for it in items}
+
+
+def read_done(path: Path, items: list[Item], prints: dict[str, str]) -> tuple[dict[str, dict[str, Verdict]], int]:
+    """The verdicts of the items ``path`` holds a line for every check of, each line made from
+    the item as it is now (its ``fingerprint`` is the item's in ``prints``), and how many items
+    of ``items`` have lines made from other data (edited since, or written before fingerprints).
+    Rewrites ``path`` without the lines of other items (half-written by a killed run, made from
+    other data, or no longer in the data)."""
     if not path.exists():
-        return {}
+        return {}, 0
     by_item: dict[str, dict[str, Verdict]] = defaultdict(dict)
+    stale = set()
     for raw in path.read_text(encoding="utf-8", errors="replace").splitlines():
         try:
             d = json.loads(raw)
-            by_item[str(d["item_id"])][str(d["check"])] = Verdict(
+            item_id = str(d["item_id"])
+            if d.get("fingerprint") != prints.get(item_id):
+                stale.add(item_id)
+                continue
+            by_item[item_id][str(d["check"])] = Verdict(
                 str(d["check"]), d["answer"], d["judge"], d.get("reason", ""), d.get("evidence"), d.get("p_yes")
             )
         except (ValueError, KeyError, TypeError):
@@ -123,7 +161,7 @@ def read_done(path: Path, items: list[Item]) -> dict[str, dict[str, Verdict]]:
         if it.id in by_item and set(by_item[it.id]) == {c.id for c in it.rubric.checks}
     }
     keep = [
-        json.dumps(verdict_line(it, c, done[it.id][c.id]), ensure_ascii=False)
+        json.dumps(verdict_line(it, c, done[it.id][c.id], prints[it.id]), ensure_ascii=False)
         for it in items
         if it.id in done
         for c in it.rubric.checks
@@ -131,7 +169,7 @@ def read_done(path: Path, items: list[Item]) -> dict[str, dict[str, Verdict]]:
     tmp = path.with_suffix(".jsonl.tmp")
     tmp.write_text("".join(line + "\n" for line in keep), encoding="utf-8")
     tmp.replace(path)
-    return done
+    return done, sum(it.id in stale and it.id not in done for it in items)
 
 
 def judge_item(judge, item: Item) -> dict[str, Verdict]:
@@ -232,13 +270,19 @@ def print_summary(summary: dict[str, Any], out: Path) -> None:
 
 
 def judge_all(cfg: DictConfig, judge, items: list[Item], load_errors: list[str], out: Path) -> int:
-    """Judge the items not already in ``verdicts.jsonl``, append their lines, write the summary."""
-    done = read_done(out / VERDICTS, items)
+    """Judge the items not already in ``verdicts.jsonl`` (or changed since), append their lines,
+    write the summary."""
+    prints = fingerprints(items, OmegaConf.to_container(cfg.judge, resolve=True))
+    done, changed = read_done(out / VERDICTS, items, prints)
     results = [(it, done[it.id]) for it in items if it.id in done]
     errors = list(load_errors)
     n_items = len(items) + len(load_errors)
     todo = [it for it in items if it.id not in done]
     print(f"judging {len(todo)} of {len(items)} items -> {out}" + (f" ({len(done)} already done)" if done else ""))
+    if changed:
+        print(
+            f"{changed} items redone because their data changed since they were judged (rubric, prompt, image or judge)"
+        )
 
     def finish(complete: bool) -> dict[str, Any]:
         summary = summarize(results, errors, n_items, cfg.benchmark, cfg.alpha, complete)
@@ -252,6 +296,8 @@ def judge_all(cfg: DictConfig, judge, items: list[Item], load_errors: list[str],
             for item in todo:
                 try:
                     verdicts = judge_item(judge, item)
+                    if down := judges_down(verdicts.values(), cfg.judge_outage):  # no answer: a rerun redoes it
+                        raise ItemError(f"item {item.id}: " + "; ".join(down))
                 except ItemError as e:
                     verdicts, error = None, str(e)
                 except Exception as e:  # a judge or I/O failure fails this item only; Ctrl-C still stops the run
@@ -261,10 +307,12 @@ def judge_all(cfg: DictConfig, judge, items: list[Item], load_errors: list[str],
                     error = one_line(error)  # a path or id with control characters stays one line
                     errors.append(error)
                     bar.write(error)  # as it happens; the summary repeats it as an error: line on stderr
+                    if cfg.benchmark == "bizgeneval" and plain_file_name(name := result_filename(item)):
+                        (out / "results" / name).unlink(missing_ok=True)  # an earlier run's, of other data
                     continue
                 vf.write(
                     "".join(
-                        json.dumps(verdict_line(item, c, verdicts[c.id]), ensure_ascii=False) + "\n"
+                        json.dumps(verdict_line(item, c, verdicts[c.id], prints[item.id]), ensure_ascii=False) + "\n"
                         for c in item.rubric.checks
                     )
                 )
