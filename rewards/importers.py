@@ -302,12 +302,18 @@ def parse_row(row: Any, where: str, base_dir: Path) -> Item:
     return item
 
 
-def load_items(path: str | Path) -> tuple[list[Item], list[str]]:
+def load_items(path: str | Path, limit: int | None = None) -> tuple[list[Item], list[str]]:
     """Read a JSONL file of any supported format, one row per line.
 
-    Lines are read as bytes and decoded one by one, so a row that is not UTF-8 (or is bad JSON,
-    nests too deep, holds NaN/Infinity or a lone UTF-16 surrogate, or fails to parse) fails
-    alone. A UTF-8 BOM before the first row and ``\r\n`` line ends are accepted.
+    Lines are read (streamed) as bytes and decoded one by one, so a row that is not UTF-8 (or is
+    bad JSON, nests too deep, holds NaN/Infinity or a lone UTF-16 surrogate, or fails to parse)
+    fails alone. A UTF-8 BOM before the first row and ``\r\n`` line ends are accepted.
+
+    Args:
+        path: the JSONL file.
+        limit: stop reading once this many items have parsed (``rubricloop-eval limit=2`` on a
+            100k-row file reads and compiles two rows, not all); rows after them are not read,
+            so their errors are not reported. None reads the whole file.
 
     Returns:
         (items, errors): the rows that parsed, and one error line per row that did not
@@ -318,26 +324,28 @@ def load_items(path: str | Path) -> tuple[list[Item], list[str]]:
         RubricError: when the file itself cannot be opened or read.
     """
     path = Path(path)
+    items, errors, seen = [], [], set()
     try:
         with open(path, "rb") as f:
-            raw_lines = f.read().split(b"\n")
+            for n, raw in enumerate(f, start=1):
+                if limit is not None and len(items) >= limit:
+                    break
+                raw = raw[:-1] if raw.endswith(b"\n") else raw
+                if n == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                    raw = raw[3:]  # a leading BOM is not data
+                where = f"{path}:{n}"
+                try:
+                    item = _read_row(raw, where, path.parent)
+                    if item is None:
+                        continue
+                    if item.id in seen:
+                        raise RubricError(f"{where} (item {item.id}): duplicate item id")
+                    seen.add(item.id)
+                    items.append(item)
+                except RubricError as e:
+                    errors.append(one_line(str(e)))
     except OSError as e:
         raise RubricError(f"{path}: cannot read rubric file ({e.strerror or e})") from None
-    if raw_lines and raw_lines[0].startswith(b"\xef\xbb\xbf"):
-        raw_lines[0] = raw_lines[0][3:]  # a leading BOM is not data
-    items, errors, seen = [], [], set()
-    for n, raw in enumerate(raw_lines, start=1):
-        where = f"{path}:{n}"
-        try:
-            item = _read_row(raw, where, path.parent)
-            if item is None:
-                continue
-            if item.id in seen:
-                raise RubricError(f"{where} (item {item.id}): duplicate item id")
-            seen.add(item.id)
-            items.append(item)
-        except RubricError as e:
-            errors.append(one_line(str(e)))
     return items, errors
 
 

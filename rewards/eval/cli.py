@@ -15,21 +15,24 @@ Writes into ``out``: ``scores.json`` (full precision, coverage, not-scored and w
 counts, per-item values), the benchmark's tables as CSV and Markdown (BizGenEval's two CSVs
 byte-identical to microsoft/BizGenEval ``evaluation/summarize.py``), ``report.html`` (unless
 ``report=false``) and, when generating or judging, ``images/`` and ``results/`` (the official
-result files) and ``run.json`` (the settings; a rerun with other settings is refused, the same
-command resumes). With ``shard=i/n`` the items ``k % n == i`` go to ``<out>/shard_i-of-n/`` and
-are scored by ``rubricloop-eval merge <out>``.
+result files), ``fingerprints.jsonl`` (what each finished item was made from) and ``run.json``
+(the settings; a rerun with other settings is refused, the same command resumes: an item is
+redone when its result file is unreadable or its row or image changed). An item whose judge was
+down (its calls failed on ``judge_outage`` of the checks sent to it) fails and is redone by a
+rerun. With ``shard=i/n`` the items ``k % n == i`` go to ``<out>/shard_i-of-n/`` and are scored
+by ``rubricloop-eval merge <out>``. ``limit=N`` reads no more of the data than its first N items.
 
 Exit status: 0 when every data row, item and existing result file was fine; 1 when any was bad
 (one ``error:`` line each on stderr; the others are still scored and written), or when no item
-has a result file; 2 for an option error (one line): ``data`` / ``out`` missing or unusable,
-``results`` not a folder, ``alpha`` not in (0, 1], an unknown ``benchmark``, a bad ``shard``,
-a data file that cannot be read or holds no items, a rerun with other settings. Hydra itself
-creates nothing (``conf/eval.yaml``), so an option error leaves no ``out`` behind.
+has a result file; 2 for an option error (one line): ``data`` / ``out`` missing or unusable
+(not writable, or in use by another running rubricloop-eval: ``<out>/.lock``), ``results`` not
+a folder, ``alpha`` not in (0, 1], an unknown ``benchmark``, a bad ``shard``, a data file that
+cannot be read or holds no items, a rerun with other settings. Hydra itself creates nothing
+(``conf/eval.yaml``), so an option error leaves no ``out`` behind.
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -39,13 +42,13 @@ from omegaconf import DictConfig, OmegaConf
 from tqdm.auto import tqdm
 
 from rewards.common.components import build
-from rewards.common.run_folder import SettingsError, check_settings, write_json
+from rewards.common.run_folder import SettingsError, check_settings, discard, lock_out, prepare_out, write_json
 from rewards.common.shards import parse_shard, select_shard, shard_dir_name
 from rewards.common.task import run_console_script, task_wrapper
 from rewards.common.wandb_mode import resolve_wandb_mode
 from rewards.eval.score import NEEDS_DATA, RUN_FILE, SCORERS, SHARD_FILE, expected_result_name, score_and_write
 from rewards.judges.cache import judge_settings
-from rewards.rubric import RubricError
+from rewards.rubric import Item, RubricError
 
 
 class OptionError(ValueError):
@@ -91,6 +94,9 @@ def check_options(cfg: DictConfig) -> dict[str, Any]:
         problems.append(f"lora={cfg.lora} is not a checkpoint folder (checkpoints/<run>/step_<n>)")
     if cfg.lora and mode != "generate":
         problems.append("lora=... needs a generator (generator=sd3 | flux | ...)")
+    outage = cfg.get("judge_outage", 1.0)
+    if not isinstance(outage, (int, float)) or isinstance(outage, bool) or not 0 < outage <= 1:
+        problems.append(f"judge_outage must be a number in (0, 1], got {outage!r}")
     if not isinstance(cfg.seed, int) or isinstance(cfg.seed, bool):
         problems.append(f"seed must be an integer, got {cfg.seed!r}")
     if cfg.limit is not None and (not isinstance(cfg.limit, int) or isinstance(cfg.limit, bool) or cfg.limit < 1):
@@ -163,14 +169,33 @@ def log_tables_to_wandb(cfg: DictConfig, out: Path, benchmark: str, summary: dic
         wb.log({stem: wandb.Table(columns=header, data=rows) for stem, header, rows in TABLES[benchmark](summary)})
 
 
-def generate_or_judge(cfg: DictConfig, opts: dict[str, Any], out: Path) -> tuple[list[str], set[str]]:
+def load_run_items(cfg: DictConfig, opts: dict[str, Any]) -> tuple[list[Item], list[str]]:
+    """The first ``limit`` items of the data (read no further) and the bad rows among them.
+
+    Raises:
+        OptionError: the data cannot be read or holds no items.
+    """
+    from rewards.eval.generate import load_benchmark_items
+
+    try:
+        items, errors = load_benchmark_items(cfg.benchmark, opts["data"], cfg.limit)
+    except RubricError as e:  # data= names no readable file or folder: an option error
+        raise OptionError(f"data={e}") from None
+    if not items and not errors:
+        raise OptionError(f"data={opts['data']} holds no items")
+    return items, errors
+
+
+def generate_or_judge(
+    cfg: DictConfig, opts: dict[str, Any], out: Path, items: list[Item]
+) -> tuple[list[str], set[str]]:
     """Steps 1-3 of :mod:`rewards.eval.generate` over the (limited, sharded) items; returns
     (errors, the item ids taken).
 
     Raises:
-        RubricError: the data cannot be read. OptionError: other settings than ``run.json``.
+        OptionError: other settings than ``run.json``.
     """
-    from rewards.eval.generate import generate_and_judge, load_benchmark_items
+    from rewards.eval.generate import generate_and_judge, name_problems
     from rewards.eval.lora import apply_lora, warn_leakage
 
     if opts["mode"] == "generate":
@@ -180,18 +205,12 @@ def generate_or_judge(cfg: DictConfig, opts: dict[str, Any], out: Path) -> tuple
         # prompt-truncation and LoRA-prefix notices would repeat for every item
         transformers.utils.logging.set_verbosity_error()
         diffusers.utils.logging.set_verbosity_error()
-    try:
-        items, errors = load_benchmark_items(cfg.benchmark, opts["data"])
-    except RubricError as e:  # data= names no readable file or folder: an option error
-        raise OptionError(f"data={e}") from None
-    if not items and not errors:
-        raise OptionError(f"data={opts['data']} holds no items")
-    selected = select_shard(items[: cfg.limit], cfg.shard)
-    record_settings(out / RUN_FILE, run_settings(cfg))
+    refused = name_problems(cfg.benchmark, items)  # over every item read: the first row keeps a name
+    selected = select_shard(items, cfg.shard)
+    settings = run_settings(cfg)
+    record_settings(out / RUN_FILE, settings)
     if cfg.shard:
-        (out / SHARD_FILE).write_text(
-            json.dumps({"shard": cfg.shard, "items": [it.id for _, it in selected]}, indent=2), encoding="utf-8"
-        )
+        write_json(out / SHARD_FILE, {"shard": cfg.shard, "items": [it.id for _, it in selected]})
     generator = build(cfg, "generator") if opts["mode"] == "generate" else None
     if cfg.lora:
         warn_leakage(Path(cfg.lora), [it for _, it in selected], opts["data"])
@@ -199,7 +218,7 @@ def generate_or_judge(cfg: DictConfig, opts: dict[str, Any], out: Path) -> tuple
     judge = build(cfg, "judge")
     what = "generate + judge" if generator is not None else "judge"
     with tqdm(total=len(selected), desc=f"eval {cfg.benchmark} ({what})", unit="item") as bar:
-        errors += generate_and_judge(
+        errors = generate_and_judge(
             cfg.benchmark,
             selected,
             out,
@@ -209,6 +228,9 @@ def generate_or_judge(cfg: DictConfig, opts: dict[str, Any], out: Path) -> tuple
             cfg.seed,
             cfg.resolution_multiple,
             bar,
+            judge_outage=float(cfg.get("judge_outage", 1.0)),
+            settings={"judge": settings["judge"]},
+            refused=refused,
         )
     return errors, {it.id for _, it in selected}
 
@@ -218,25 +240,52 @@ def run(cfg: DictConfig) -> int:
     try:
         opts = check_options(cfg)
         out = opts["out"] / shard_dir_name(cfg.shard) if cfg.shard else opts["out"]
-        errors: list[str] = []
-        only = None
-        if opts["mode"] != "score":
-            errors, only = generate_or_judge(cfg, opts, out)
-            if cfg.shard:
-                for err in errors:
-                    print(f"error: {err}", file=sys.stderr)
-                print(
-                    f"{cfg.benchmark}: shard {cfg.shard}: {len(only)} items, {len(errors)} errors; wrote {out} "
-                    f"(score all shards with: rubricloop-eval merge {opts['out']})"
-                )
-                return 1 if errors else 0
-        summary, score_errors = score_and_write(
-            cfg.benchmark, opts["data"], opts["results"], out, float(cfg.alpha), only
-        )
+        items, errors = load_run_items(cfg, opts) if opts["mode"] != "score" else ([], [])
+        parent_created = not opts["out"].exists()
+        try:
+            created = prepare_out(out)
+            lock = lock_out(out, command="rubricloop-eval")
+        except ValueError as e:
+            raise OptionError(str(e)) from None
     except (OptionError, RubricError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    errors += score_errors
+    try:
+        return run_in(cfg, opts, out, items, errors)
+    except (OptionError, RubricError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        lock.release()
+        discard(out, created)
+        if out != opts["out"] and opts["out"].is_dir():
+            discard(opts["out"], parent_created)
+        return 2
+    finally:
+        lock.release()
+
+
+def run_in(cfg: DictConfig, opts: dict[str, Any], out: Path, items: list[Item], errors: list[str]) -> int:
+    """The run inside its locked ``out``; returns the exit status.
+
+    Raises:
+        OptionError, RubricError: an option error (exit 2).
+    """
+    only = None
+    limit = cfg.limit if opts["mode"] != "score" else None
+    if opts["mode"] != "score":
+        item_errors, only = generate_or_judge(cfg, opts, out, items)
+        errors = errors + item_errors
+        if cfg.shard:
+            for err in errors:
+                print(f"error: {err}", file=sys.stderr)
+            print(
+                f"{cfg.benchmark}: shard {cfg.shard}: {len(only)} items, {len(errors)} errors; wrote {out} "
+                f"(score all shards with: rubricloop-eval merge {opts['out']})"
+            )
+            return 1 if errors else 0
+    summary, score_errors = score_and_write(
+        cfg.benchmark, opts["data"], opts["results"], out, float(cfg.alpha), only, limit
+    )
+    errors = list(dict.fromkeys(errors + score_errors))  # a bad row is met by the run and by the scorer
     for err in errors:
         print(f"error: {err}", file=sys.stderr)
     if cfg.report:
@@ -252,7 +301,7 @@ def run(cfg: DictConfig) -> int:
     if total and len(missing) == total:
         from rewards.eval.generate import load_benchmark_items
 
-        items, _ = load_benchmark_items(cfg.benchmark, opts["data"])
+        items, _ = load_benchmark_items(cfg.benchmark, opts["data"], limit)
         print(
             f"error: no result file in {opts['results']} matches an item of {opts['data']} "
             f"(wrong folder? item {missing[0]} "

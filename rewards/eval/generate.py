@@ -3,12 +3,21 @@
 Per item (in data order, the seed is ``seed + its index in the data file``, so a shard or a
 resumed run draws the same image):
 
-1. image: ``<out>/images/<name>.png``; taken from ``images=<folder>`` when given, else
-   generated once (an existing PNG is kept: resume). The size follows the benchmark's aspect
-   ratio (:func:`resolution`).
-2. verdicts: the configured judge over the item's checks.
-3. the benchmark's official result file(s) under ``<out>/results/`` (an item whose file exists
-   is skipped: resume), so the official scorer can read the run.
+1. image: ``<out>/images/<name>.png``; copied from ``images=<folder>`` when given (the file
+   named as the result, else the row's own ``image``), else generated (a readable PNG that was
+   generated for the same prompt, seed and size is kept: resume). The size follows the
+   benchmark's aspect ratio (:func:`resolution`). Files are written under a temporary name and
+   renamed, so a killed run leaves no half image.
+2. verdicts: the configured judge over the item's checks. When a judge's calls failed on at
+   least ``judge_outage`` of the checks sent to it (``rewards.judges.outage``), the item fails
+   and no result file is written: a rerun redoes it.
+3. the benchmark's official result file(s) under ``<out>/results/`` (atomic), then the item's
+   fingerprint (``rewards.fingerprint``: prompt, rubric, image bytes, judge settings) into
+   ``<out>/fingerprints.jsonl``. A rerun skips an item only when its result file is readable
+   and its fingerprint is unchanged; an edited row or a replaced image is redone.
+
+A name made from row data that would leave ``out`` or that an earlier row already uses
+(:func:`name_problems`) fails that item in one line.
 
 GenExam's official files need the judge's three global 0-2 ratings, which the offline judges
 do not give: ``benchmark=genexam`` can be scored from existing result folders only.
@@ -16,45 +25,65 @@ do not give: ``benchmark=genexam`` can be scored from existing result folders on
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
+import os
 import re
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
+
+from PIL import Image, PngImagePlugin
 
 from rewards.common.images import ImageError, open_image
+from rewards.fingerprint import file_digest, item_fingerprint
 from rewards.importers import load_items
+from rewards.judges.outage import judges_down
 from rewards.rubric import Item, RubricError, Verdict
-from rewards.scorers.bizgeneval_results import image_name, result_filename, write_result_file
+from rewards.scorers.bizgeneval_results import (
+    image_name,
+    plain_file_name,
+    read_result_file,
+    result_name_problems,
+    write_result_file,
+)
 from rewards.scorers.igenbench_results import igenbench_item, write_igenbench_result
 from rewards.scorers.techimage_results import RESULTS_FILE, result_entries, techimage_items, upsert_results
-from rewards.scorers.verdict_results import result_name, write_verdicts
+from rewards.scorers.verdict_results import read_verdicts, result_name, write_verdicts
 
 ASPECT = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*[:xX*×]\s*(\d+(?:\.\d+)?)\s*$")
+FINGERPRINTS = "fingerprints.jsonl"
+"""In an eval ``out`` (and each shard folder): one ``{"id", "fingerprint"}`` line per finished item."""
+GENERATED_KEY = "rubricloop-generation"
+"""PNG text key of a generated image: the hash of the prompt, seed and size it was made with."""
 
 
-def load_benchmark_items(benchmark: str, data: Path) -> tuple[list[Item], list[str]]:
+def load_benchmark_items(benchmark: str, data: Path, limit: int | None = None) -> tuple[list[Item], list[str]]:
     """The items of a benchmark file: JSONL rows (BizGenEval, GenExam, rubric rows), a
     ``ProImageBench.json`` (TechImage), or IGenBench ``VISItem`` files (a folder of
-    ``*.json`` / ``*/*.json`` or one file).
+    ``*.json`` / ``*/*.json`` or one file). ``limit``: only the first that many items (JSONL
+    rows are then read no further than needed).
 
     Raises:
         RubricError: the data cannot be read.
     """
     if benchmark == "techimage":
-        return techimage_items(data)
+        items, errors = techimage_items(data)
+        return items[:limit], errors
     if benchmark == "igenbench":
         files = [data] if data.is_file() else sorted({*data.glob("*.json"), *data.glob("*/*.json")})
         if not files:
             raise RubricError(f"{data}: no IGenBench item files (*.json)")
         items, errors = [], []
         for f in files:
+            if limit is not None and len(items) >= limit:
+                break
             try:
                 items.append(igenbench_item(f))
             except RubricError as e:
                 errors.append(str(e))
         return items, errors
-    return load_items(data)
+    return load_items(data, limit)
 
 
 def aspect_ratio(item: Item) -> float:
@@ -85,16 +114,120 @@ def image_file(benchmark: str, item: Item) -> str:
     return result_name(item.id)[: -len(".json")] + ".png"
 
 
+def name_problems(benchmark: str, items: Sequence[Item]) -> dict[str, str]:
+    """Items whose files cannot be written safely: item id -> one error line.
+
+    BizGenEval: :func:`rewards.scorers.bizgeneval_results.result_name_problems` (a name that
+    leaves the folder, or one an earlier row uses). IGenBench: an id that is not a plain file
+    name (its result is ``<id>/<id>.json``). Every benchmark: an image name an earlier item
+    already uses (ids that differ only in characters the file name replaces).
+    """
+    problems = result_name_problems(list(items)) if benchmark == "bizgeneval" else {}
+    owner: dict[str, str] = {}
+    for item in items:
+        if item.id in problems:
+            continue
+        if benchmark == "igenbench" and not plain_file_name(item.id):
+            problems[item.id] = f"item {item.id}: its id is not a plain file name (results are <id>/<id>.json); refused"
+            continue
+        name = image_file(benchmark, item)
+        if name in owner:
+            problems[item.id] = f"item {item.id}: its image file {name} is item {owner[name]}'s too; refused"
+        else:
+            owner[name] = item.id
+    return problems
+
+
 def result_done(benchmark: str, results: Path, item: Item) -> bool:
-    """True when the item's official result file already exists (resume)."""
-    if benchmark == "bizgeneval":
-        return (results / result_filename(item)).is_file()
-    if benchmark == "igenbench":
-        return (results / item.id / f"{item.id}.json").is_file()
-    if benchmark == "techimage":
-        path = results / RESULTS_FILE
-        return path.is_file() and any(e.get("task_id") == f"{item.id}_general" for e in json.loads(path.read_text()))
-    return (results / result_name(item.id)).is_file()
+    """True when the item's official result file exists and reads back (resume); a truncated or
+    unreadable file is not done."""
+    try:
+        if benchmark == "bizgeneval":
+            return read_result_file(results, item)[0] in ("ok", "empty")
+        if benchmark == "igenbench":
+            path = results / item.id / f"{item.id}.json"
+            return path.is_file() and isinstance(json.loads(path.read_text(encoding="utf-8")), dict)
+        if benchmark == "techimage":
+            path = results / RESULTS_FILE
+            return path.is_file() and any(
+                isinstance(e, dict) and e.get("task_id") == f"{item.id}_general"
+                for e in json.loads(path.read_text(encoding="utf-8"))
+            )
+        return read_verdicts(results, item) is not None
+    except (OSError, ValueError, TypeError, RubricError):
+        return False
+
+
+def read_fingerprints(path: Path) -> dict[str, str]:
+    """item id -> fingerprint from ``fingerprints.jsonl`` (the last line of an id wins; a line
+    a killed run left half-written is ignored)."""
+    found = {}
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return {}
+    for line in lines:
+        try:
+            row = json.loads(line)
+            found[str(row["id"])] = str(row["fingerprint"])
+        except (ValueError, TypeError, KeyError):
+            continue
+    return found
+
+
+def record_fingerprint(path: Path, item_id: str, fingerprint: str) -> None:
+    """Append one finished item's fingerprint (on a line of its own, after a torn last line)."""
+    torn = path.is_file() and path.stat().st_size and path.read_bytes()[-1:] != b"\n"
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(("\n" if torn else "") + json.dumps({"id": item_id, "fingerprint": fingerprint}) + "\n")
+
+
+def save_png(image: Image.Image, path: Path, key: str | None = None) -> None:
+    """Save ``image`` as PNG at ``path`` atomically (``<path>.tmp``, then renamed), with the
+    generation ``key`` as a PNG text chunk when given."""
+    info = None
+    if key is not None:
+        info = PngImagePlugin.PngInfo()
+        info.add_text(GENERATED_KEY, key)
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        image.save(tmp, format="PNG", pnginfo=info)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def generation_key(item: Item, seed: int, size: tuple[int | None, int | None]) -> str:
+    """What a generated image was made from: prompt, seed and (height, width), as a short hash."""
+    blob = json.dumps([item.prompt, seed, list(size)], ensure_ascii=False)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
+
+
+def generated_for(path: Path, key: str) -> bool:
+    """True when ``path`` is a complete PNG generated with ``key`` (a half-written or stale one
+    is made again)."""
+    try:
+        with Image.open(path) as im:
+            im.load()
+            return im.info.get(GENERATED_KEY) == key
+    except (OSError, ValueError, Image.DecompressionBombError):
+        return False
+
+
+def source_image(images: Path, name: str, item: Item) -> Path:
+    """The image to judge in judge-only mode: ``<images>/<name>``, else the row's own ``image``
+    (resolved against the data file's folder) when it names an existing file.
+
+    Raises:
+        ImageError: neither exists (naming both places).
+    """
+    path = images / name
+    if path.exists() or item.image is None:
+        return path
+    if Path(item.image).exists():
+        return Path(item.image)
+    raise ImageError(f"image not found: {path} (nor the row's image {item.image})")
 
 
 def write_results(
@@ -137,6 +270,9 @@ def generate_and_judge(
     seed: int = 0,
     multiple: int = 16,
     progress=None,
+    judge_outage: float = 1.0,
+    settings: dict[str, Any] | None = None,
+    refused: dict[str, str] | None = None,
 ) -> list[str]:
     """Steps 1-3 of the module docstring for ``(index in data, item)`` pairs.
 
@@ -146,36 +282,58 @@ def generate_and_judge(
         images: a folder of existing images named as :func:`image_file` (judge-only mode).
         multiple: generated sizes are rounded to a multiple of this many pixels.
         progress: a tqdm-like bar, advanced once per item.
+        judge_outage: in (0, 1]; an item fails (no result file: a rerun redoes it) when a
+            judge's calls failed on at least this fraction of the checks sent to it.
+        settings: the run's verdict-changing settings (the judge's config), part of each item's
+            fingerprint.
+        refused: item id -> error line for items not to be done (:func:`name_problems`).
 
     Returns:
-        one error line per failed item (missing or unreadable image, generator error); the
-        other items still finish.
+        one error line per failed item (missing or unreadable image, generator error, judge
+        outage, refused name); the other items still finish.
     """
     images_out, results = out / "images", out / "results"
     images_out.mkdir(parents=True, exist_ok=True)
     results.mkdir(parents=True, exist_ok=True)
+    ledger = out / FINGERPRINTS
+    done = read_fingerprints(ledger)
     base = (getattr(generator, "height", None), getattr(generator, "width", None))
     gen_model = getattr(generator, "name", None) or (f"images:{images.name}" if images else "none")
+    refused = refused or {}
     errors = []
     for index, item in items:
         try:
-            if result_done(benchmark, results, item):
+            if item.id in refused:
+                errors.append(refused[item.id])
                 continue
             name = image_file(benchmark, item)
             target = images_out / name
+            size = resolution(item, base[0], base[1], multiple) if None not in base else base
+            key = generation_key(item, item_seed(seed, index), size)
             if images is not None:
-                image = open_image(images / name)
-                if not target.exists():
-                    image.save(target)
-            elif target.exists():
+                source = source_image(images, name, item)
+            else:
+                source = target if generated_for(target, key) else None
+            fingerprint = item_fingerprint(item, {**(settings or {}), "image": file_digest(source)}, image=False)
+            if source is not None and done.get(item.id) == fingerprint and result_done(benchmark, results, item):
+                continue
+            if images is not None:
+                image = open_image(source)
+                save_png(image, target)
+            elif source is not None:
                 image = open_image(target)
             else:
                 if None not in base:
-                    generator.height, generator.width = resolution(item, base[0], base[1], multiple)
+                    generator.height, generator.width = size
                 image = generator.generate(item.prompt, item_seed(seed, index))
-                image.save(target)
+                save_png(image, target, key)
+                fingerprint = item_fingerprint(item, {**(settings or {}), "image": file_digest(target)}, image=False)
             checks = item.rubric.checks
             verdicts = {v.check_id: v for v in judge.judge([image], [item.prompt], [checks])[0]}
+            down = judges_down(verdicts.values(), judge_outage)
+            if down:  # an outage is not an answer: no result file, a rerun redoes the item
+                errors.append(f"item {item.id}: " + "; ".join(down))
+                continue
             write_results(
                 benchmark,
                 results,
@@ -185,6 +343,7 @@ def generate_and_judge(
                 getattr(judge, "name", "judge"),
                 str(target.relative_to(out)),
             )
+            record_fingerprint(ledger, item.id, fingerprint)
         except (ImageError, RubricError) as e:
             errors.append(f"item {item.id}: {e}")
         except Exception as e:  # a model error fails this item only

@@ -73,7 +73,8 @@ def copy_shard_files(out: Path, shards: dict[int, tuple[int, Path]], benchmark: 
 
 def merge(out: Path, report: bool = True) -> int:
     """Merge and score; returns the exit status (see the module docstring)."""
-    from rewards.eval.generate import load_benchmark_items, result_done
+    from rewards.common.run_folder import write_json
+    from rewards.eval.generate import load_benchmark_items, name_problems, result_done
 
     shards = find_shards(out)
     if not shards:
@@ -95,18 +96,18 @@ def merge(out: Path, report: bool = True) -> int:
     run = settings[0]
     benchmark, data = run["benchmark"], Path(run["data"])
     try:
-        items, _ = load_benchmark_items(benchmark, data)
+        items, _ = load_benchmark_items(benchmark, data, run.get("limit"))
     except RubricError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    items = items[: run.get("limit")]
+    refused = name_problems(benchmark, items)  # no shard wrote them; the scorer reports them
     shard_items = {i: json.loads((p / SHARD_FILE).read_text(encoding="utf-8"))["items"] for i, (_, p) in shards.items()}
     problems = check_coverage([it.id for it in items], shard_items)
     owner = {item_id: shards[i][1] for i, ids in shard_items.items() for item_id in ids}
     problems += [
         f"item {it.id}: no result file in {owner[it.id] / 'results'}"
         for it in items
-        if it.id in owner and not result_done(benchmark, owner[it.id] / "results", it)
+        if it.id in owner and it.id not in refused and not result_done(benchmark, owner[it.id] / "results", it)
     ]
     if problems:
         for p in problems:
@@ -115,14 +116,17 @@ def merge(out: Path, report: bool = True) -> int:
         return 1
     results = out / "results"
     copy_shard_files(out, shards, benchmark)
-    (out / RUN_FILE).write_text(json.dumps(run, indent=2), encoding="utf-8")
+    write_json(out / RUN_FILE, run, ensure_ascii=True)
     try:
-        summary, errors = score_and_write(benchmark, data, results, out, run.get("alpha", 0.1), {it.id for it in items})
+        summary, errors = score_and_write(
+            benchmark, data, results, out, run.get("alpha", 0.1), {it.id for it in items}, run.get("limit")
+        )
     except RubricError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     summary["shards"] = {"n": n, "items_per_shard": {str(i): len(ids) for i, ids in sorted(shard_items.items())}}
-    (out / "scores.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False), encoding="utf-8")
+    write_json(out / "scores.json", summary)
+    errors += [e for e in refused.values() if e not in errors]
     for err in errors:
         print(f"error: {err}", file=sys.stderr)
     if report:

@@ -1,7 +1,8 @@
 """Score one benchmark's official result files: the ``score`` step of ``rubricloop-eval``.
 
-Each ``score_<benchmark>(data, results, alpha, only=None)`` (``only``: score just these item
-ids, e.g. the ``limit=`` first items of a generated run) returns ``(summary, errors)``: the
+Each ``score_<benchmark>(data, results, alpha, only=None, limit=None)`` (``only``: score just
+these item ids, e.g. the items of a generated run; ``limit``: read only the first that many
+items of ``data``, as the run did) returns ``(summary, errors)``: the
 ``scores.json`` object (full precision, with coverage and not-scored / withheld counts, and a
 ``per_item`` list used by ``rubricloop-eval compare``) and one error line per bad row or file.
 Formats and formulas: :mod:`rewards.scorers`.
@@ -13,14 +14,19 @@ the item's own share).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
+from rewards.common.run_folder import write_json
 from rewards.importers import load_items
 from rewards.rubric import Item, RubricError
 from rewards.scorers.bizgeneval import score_bizgeneval
-from rewards.scorers.bizgeneval_results import read_result_file, result_filename, write_summary_csvs
+from rewards.scorers.bizgeneval_results import (
+    read_result_file,
+    result_filename,
+    result_name_problems,
+    write_summary_csvs,
+)
 from rewards.scorers.genexam import genexam_item, score_genexam, score_genolympiad
 from rewards.scorers.genexam_results import read_genexam_result
 from rewards.scorers.igenbench import score_igenbench_questions
@@ -41,23 +47,29 @@ UNSCORED_FILE_PROBLEMS = {
 }
 
 
-def _load(data: Path, only: set[str] | None) -> tuple[list[Item], list[str]]:
-    items, errors = load_items(data)
+def _load(data: Path, only: set[str] | None, limit: int | None = None) -> tuple[list[Item], list[str]]:
+    items, errors = load_items(data, limit)
     return [it for it in items if only is None or it.id in only], errors
 
 
 def score_bizgeneval_results(
-    data: Path, results: Path, alpha: float, only: set[str] | None = None
+    data: Path, results: Path, alpha: float, only: set[str] | None = None, limit: int | None = None
 ) -> tuple[dict[str, Any], list[str]]:
     """Score BizGenEval result files like the official summarize.
 
     Raises:
         RubricError: when ``data`` cannot be read.
     """
-    items, data_errors = _load(data, only)
+    items, data_errors = load_items(data, limit)
+    refused = result_name_problems(items)  # over every row read, as in the run that wrote the files
+    items = [it for it in items if only is None or it.id in only]
     file_errors = []
-    scored, unscored = [], {"missing": [], "unreadable": [], "malformed": [], "empty": []}
+    scored, unscored = [], {"missing": [], "unreadable": [], "malformed": [], "empty": [], "refused": []}
     for item in items:
+        if item.id in refused:
+            unscored["refused"].append(item.id)
+            file_errors.append(refused[item.id])
+            continue
         status, verdicts = read_result_file(results, item)
         if status == "ok":
             scored.append((item, verdicts))
@@ -100,14 +112,14 @@ def score_bizgeneval_results(
 
 
 def score_genexam_results(
-    data: Path, results: Path, alpha: float, only: set[str] | None = None
+    data: Path, results: Path, alpha: float, only: set[str] | None = None, limit: int | None = None
 ) -> tuple[dict[str, Any], list[str]]:
     """Score GenExam eval-result files (``<results>/<id>.json``) like ``cal_score.py``.
 
     A file without ``global_evaluation`` or an ``answer`` is an error line naming it, and is
     not scored (``cal_score.py`` would stop there). ``alpha`` is unused.
     """
-    items, errors = _load(data, only)
+    items, errors = _load(data, only, limit)
     scored, ratings, missing, bad = [], {}, [], []
     for item in items:
         try:
@@ -150,7 +162,7 @@ def score_genexam_results(
 
 
 def score_igenbench_results(
-    data: Path | None, results: Path, alpha: float, only: set[str] | None = None
+    data: Path | None, results: Path, alpha: float, only: set[str] | None = None, limit: int | None = None
 ) -> tuple[dict[str, Any], list[str]]:
     """Score IGenBench ``<results>/*/*.json`` like ``score_cli.py``, per (gen_model, eval_model).
 
@@ -188,7 +200,7 @@ def score_igenbench_results(
 
 
 def score_techimage_results(
-    data: Path | None, results: Path, alpha: float, only: set[str] | None = None
+    data: Path | None, results: Path, alpha: float, only: set[str] | None = None, limit: int | None = None
 ) -> tuple[dict[str, Any], list[str]]:
     """Score ``<results>/results.json`` like ``calc_metrics.py`` in every mode (all, bio, engineering, general).
 
@@ -226,10 +238,10 @@ def score_techimage_results(
 
 
 def score_genolympiad_results(
-    data: Path, results: Path, alpha: float, only: set[str] | None = None
+    data: Path, results: Path, alpha: float, only: set[str] | None = None, limit: int | None = None
 ) -> tuple[dict[str, Any], list[str]]:
     """Score GenOlympiad-style rubric rows (gates, weights) from per-item verdict files."""
-    items, errors = _load(data, only)
+    items, errors = _load(data, only, limit)
     scored, missing = [], []
     for item in items:
         try:
@@ -287,18 +299,24 @@ def write_outputs(benchmark: str, summary: dict[str, Any], out: Path) -> None:
 
 
 def score_and_write(
-    benchmark: str, data: Path | None, results: Path, out: Path, alpha: float, only: set[str] | None = None
+    benchmark: str,
+    data: Path | None,
+    results: Path,
+    out: Path,
+    alpha: float,
+    only: set[str] | None = None,
+    limit: int | None = None,
 ) -> tuple[dict[str, Any], list[str]]:
-    """Score ``results`` (only the item ids in ``only``, when given), write ``scores.json`` and
-    the tables into ``out``.
+    """Score ``results`` (only the item ids in ``only``, when given; only the first ``limit``
+    items of ``data``), write ``scores.json`` (atomically) and the tables into ``out``.
 
     Raises:
         RubricError: the data (or TechImage ``results.json``) cannot be read.
     """
-    summary, errors = SCORERS[benchmark](data, results, alpha, only)
+    summary, errors = SCORERS[benchmark](data, results, alpha, only, limit)
     out.mkdir(parents=True, exist_ok=True)
     write_outputs(benchmark, summary, out)
-    (out / "scores.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False), encoding="utf-8")
+    write_json(out / "scores.json", summary)
     return summary, errors
 
 

@@ -25,6 +25,7 @@ import os
 from pathlib import Path
 from typing import Any, Mapping
 
+from rewards.common.run_folder import write_json
 from rewards.importers import BIZGENEVAL_NAME_KEYS
 from rewards.rubric import Item, Verdict
 from rewards.scorers.bizgeneval import DIMENSIONS, DOMAINS
@@ -58,6 +59,43 @@ def result_filename(item: Item) -> str:
     for image names with more than one dot, and we follow the reader.)
     """
     return image_name(item.meta, item.id).rsplit(".", 1)[0] + ".json"
+
+
+def plain_file_name(name: str) -> bool:
+    """True when ``name`` names a file inside its folder: no path separator, not "", "." or ".."."""
+    return name not in ("", ".", "..") and "/" not in name and os.sep not in name and "\0" not in name
+
+
+def result_name_problems(items: list[Item]) -> dict[str, str]:
+    """Items whose result file cannot be told apart or kept inside the result folder.
+
+    The official name comes from the row (:func:`image_name`): an image basename, else
+    ``domain_dimension_id``. A name that is not a plain file name (a ``domain`` of
+    ``"../../tmp/x"``) would put the file outside the folder, and two rows naming the same
+    file (``a/slide.png``, ``b/slide.png``) would share one result: such an item is refused
+    (the first row to use a name keeps it), the other items keep the official names.
+
+    Returns:
+        item id -> one error line naming the item and the name.
+    """
+    owner: dict[str, str] = {}
+    problems = {}
+    for item in items:
+        name = image_name(item.meta, item.id)
+        result = name.rsplit(".", 1)[0] + ".json"
+        if not plain_file_name(name) or not plain_file_name(result):
+            problems[item.id] = (
+                f"item {item.id}: its BizGenEval image name {name!r} (from the row's image, domain, dimension "
+                "and id fields) is not a plain file name; refused, so no file is written outside the run folder"
+            )
+        elif result in owner:
+            problems[item.id] = (
+                f"item {item.id}: its result file {result} is item {owner[result]}'s too (both rows name the image "
+                f"{name!r}; BizGenEval names result files by the image's basename); refused"
+            )
+        else:
+            owner[result] = item.id
+    return problems
 
 
 def verdicts_to_result(item: Item, verdicts: Mapping[str, Verdict]) -> dict[str, Any]:
@@ -95,10 +133,11 @@ def verdicts_to_result(item: Item, verdicts: Mapping[str, Verdict]) -> dict[str,
 
 
 def write_result_file(result_dir: str | Path, item: Item, verdicts: Mapping[str, Verdict]) -> Path:
-    """Write one image's result file into ``result_dir`` (created if needed); returns its path."""
+    """Write one image's result file into ``result_dir`` (created if needed), atomically (a temporary
+    name, then renamed: a killed run leaves no half file); returns its path."""
     path = Path(result_dir) / result_filename(item)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(verdicts_to_result(item, verdicts), indent=2, ensure_ascii=False), encoding="utf-8")
+    write_json(path, verdicts_to_result(item, verdicts))
     return path
 
 

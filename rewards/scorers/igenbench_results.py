@@ -21,6 +21,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Mapping
 
+from rewards.common.run_folder import write_json
 from rewards.rubric import Check, Item, Rubric, RubricError, Verdict
 from rewards.scorers.igenbench import Judged
 
@@ -161,5 +162,5 @@ def write_igenbench_result(
     row.update(id=item.id, evaluation=evaluation, generation={**(row.get("generation") or {}), gen_model: image_path})
     path = Path(output_dir) / item.id / f"{item.id}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(row, indent=2, ensure_ascii=False), encoding="utf-8")
+    write_json(path, row)  # atomic: a killed run leaves no half file
     return path

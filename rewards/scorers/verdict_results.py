@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 from typing import Mapping
 
+from rewards.common.run_folder import write_json
 from rewards.rubric import Item, RubricError, Verdict
 
 
@@ -27,11 +28,11 @@ def result_name(item_id: str) -> str:
 
 
 def write_verdicts(result_dir: str | Path, item: Item, verdicts: Mapping[str, Verdict]) -> Path:
-    """Write one item's verdicts (checks in rubric order; a missing verdict is left out)."""
+    """Write one item's verdicts (checks in rubric order; a missing verdict is left out), atomically."""
     path = Path(result_dir) / result_name(item.id)
     path.parent.mkdir(parents=True, exist_ok=True)
     rows = [verdicts[c.id].to_dict() for c in item.rubric.checks if c.id in verdicts]
-    path.write_text(json.dumps({"id": item.id, "verdicts": rows}, indent=2, ensure_ascii=False), encoding="utf-8")
+    write_json(path, {"id": item.id, "verdicts": rows})  # atomic: a killed run leaves no half file
     return path
 
 
