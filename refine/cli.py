@@ -137,7 +137,7 @@ def refine(
     """The run itself, once ``out`` is checked and locked: skip finished items, refine the rest
     with a progress bar (and W&B when there is work), print the summary; returns the exit status.
     ``indices``: each item's index in the data (its seeds), None = its position in ``items``."""
-    done = loop.finished(items, out)
+    done, changed = loop.finished(items, out), loop.changed(items, out)
     if items and done == len(items):
         say(f"{done} of {len(items)} items already done in {out}; nothing to refine")
     else:
@@ -146,6 +146,8 @@ def refine(
             f"refining {len(items) - done} of {len(items)} items from {data} -> {out} "
             f"({cfg.iterations} iterations{already})"
         )
+    if changed:
+        say(f"{changed} items redone because their data changed since they were refined (rubric, prompt or image)")
     wandb_run = start_wandb(cfg, out) if done < len(items) else None  # a no-op rerun makes no W&B run
     try:
         with tqdm(total=len(items) * (cfg.iterations + 1), desc="refine", unit="judge") as bar:

@@ -43,6 +43,7 @@ from rewards.common.images import to_rgb
 from rewards.common.items import ItemError, load_item_image
 from rewards.common.one_line import one_line
 from rewards.common.run_folder import check_settings, write_json
+from rewards.fingerprint import item_fingerprint
 from rewards.judges.base import Judge
 from rewards.rubric import Item, Verdict
 from rewards.scorers.item_scores import ITEM_SCORES, score_item
@@ -88,6 +89,11 @@ RUN_FILES = {"summary.json", "summary.json.tmp", "run.json", "run.json.tmp", "re
 """Names the run itself uses in ``out``; an item folder never takes one of them."""
 
 
+def _id_hash(item_id: str) -> str:
+    """The sha1 of an id's UTF-8 bytes, in hex (a lone surrogate, which JSON allows, too)."""
+    return hashlib.sha1(item_id.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def item_dir_name(item_id: str) -> str:
     """A file-system-safe folder name for an item id: characters outside ``[A-Za-z0-9._-]``
     become ``_``; a name starting with a dot or equal to one of ``RUN_FILES`` gets a ``_``
@@ -95,24 +101,39 @@ def item_dir_name(item_id: str) -> str:
     over 100 characters is cut to 91 plus a hash of the id."""
     name = re.sub(r"[^A-Za-z0-9._-]+", "_", item_id) or "_"
     if len(name) > 100:
-        name = f"{name[:91]}-{hashlib.sha1(item_id.encode()).hexdigest()[:8]}"
+        name = f"{name[:91]}-{_id_hash(item_id)[:8]}"
     return "_" + name if name.startswith(".") or name in RUN_FILES else name
 
 
 def item_dir_names(ids: Sequence[str]) -> list[str]:
-    """``item_dir_name`` of each id; ids that would share a folder ("a b", "a_b") get a short
-    hash of the id appended, so every item has its own folder and reruns find the same one."""
+    """``item_dir_name`` of each (distinct) id; ids whose names would share a folder ("a b",
+    "a_b"; "A", "a" on a case-blind disk) get ``+`` and a hash of the id appended, so every item
+    has its own folder and reruns with the same ids find the same ones, in any order.
+
+    ``item_dir_name`` never makes a ``+``, so a hashed name can only clash with another hashed
+    name of the same base and the same 8 hash digits; those take the whole sha1 instead."""
     names = [item_dir_name(i) for i in ids]
-    clashes = {n for n in names if names.count(n) > 1}
-    return [f"{n}-{hashlib.sha1(i.encode()).hexdigest()[:8]}" if n in clashes else n for n, i in zip(names, ids)]
+    for digits in (8, 40):
+        counts: dict[str, int] = {}
+        for n in names:
+            counts[n.casefold()] = counts.get(n.casefold(), 0) + 1
+        names = [
+            f"{item_dir_name(i)}+{_id_hash(i)[:digits]}" if counts[n.casefold()] > 1 else n for n, i in zip(names, ids)
+        ]
+    return names
 
 
-def read_result(path: Path) -> "ItemResult | None":
-    """The finished item's result, or None when ``path`` is missing or unreadable (redo the item)."""
+def read_result(path: Path, fingerprint: str | None = None) -> "ItemResult | None":
+    """The finished item's result, or None (redo the item) when ``path`` is missing or unreadable,
+    or, given the item's ``fingerprint`` (:meth:`RefineLoop.fingerprint`), when it records another
+    one (made from other data) or none (written before fingerprints)."""
     try:
-        return ItemResult(**json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError, TypeError):
+        recorded = json.loads(path.read_text(encoding="utf-8"))
+        made_from = recorded.pop("fingerprint", None)
+        result = ItemResult(**recorded)
+    except (OSError, ValueError, TypeError, AttributeError):  # AttributeError: JSON that is not an object
         return None
+    return None if fingerprint is not None and made_from != fingerprint else result
 
 
 def refuted(item: Item, verdicts: dict[str, Verdict]) -> float:
@@ -323,10 +344,28 @@ class RefineLoop:
             result.error = f"item {item.id}: " + "; ".join(down)
         return result
 
+    def fingerprint(self, item: Item) -> str:
+        """What ``item``'s result is made from (``rewards.fingerprint.item_fingerprint``): its
+        prompt, rubric and start image's bytes, and the loop's settings but the data's path."""
+        settings = {"iterations": self.iterations, "keep_best_by": self.keep_best_by, "seed": self.seed}
+        return item_fingerprint(item, settings | {k: v for k, v in self.run_settings.items() if k != "data"})
+
     def finished(self, items: Sequence[Item], out: Path) -> int:
-        """How many of ``items`` already have a readable ``result.json`` in ``out`` (a rerun skips them)."""
+        """How many of ``items`` already have a readable ``result.json`` in ``out`` made from the
+        item as it is now (a rerun skips them)."""
+        dirs = item_dir_names([it.id for it in items])
         return sum(
-            read_result(out / name / "result.json") is not None for name in item_dir_names([it.id for it in items])
+            read_result(out / name / "result.json", self.fingerprint(it)) is not None for it, name in zip(items, dirs)
+        )
+
+    def changed(self, items: Sequence[Item], out: Path) -> int:
+        """How many of ``items`` have a readable ``result.json`` in ``out`` made from other data
+        (the rubric, prompt or image changed since; or written before fingerprints): a rerun redoes them."""
+        dirs = item_dir_names([it.id for it in items])
+        return sum(
+            read_result(out / name / "result.json") is not None
+            and read_result(out / name / "result.json", self.fingerprint(it)) is None
+            for it, name in zip(items, dirs)
         )
 
     def run(
@@ -377,7 +416,8 @@ class RefineLoop:
         for index, item, name in zip(indices, items, dirs):
             item_dir = out / name
             done = item_dir / "result.json"
-            finished = read_result(done)
+            fingerprint = self.fingerprint(item)
+            finished = read_result(done, fingerprint)
             if finished is not None:
                 results.append(finished)
                 if progress is not None:
@@ -396,7 +436,7 @@ class RefineLoop:
             try:
                 result = self.refine_item(item, index, item_dir, tick)
                 if result.error is None:
-                    write_json(done, result.__dict__)
+                    write_json(done, result.__dict__ | {"fingerprint": fingerprint})
             except ItemError as e:
                 result = ItemResult(item.id, error=str(e))
             except Exception as e:  # a model, judge or I/O failure fails this item only; Ctrl-C still stops the run

@@ -20,7 +20,9 @@ def write_data(tmp_path, ids=("a", "b")):
     for i in ids:
         Image.new("RGB", (64, 32), "white").save(tmp_path / f"{i}.png")
         checks = [{"id": str(k + 1), "question": q} for k, q in enumerate(QUESTIONS)]
-        rows.append({"id": i, "prompt": "a page", "image": f"{i}.png", "criteria": [{"name": "look", "checks": checks}]})
+        rows.append(
+            {"id": i, "prompt": "a page", "image": f"{i}.png", "criteria": [{"name": "look", "checks": checks}]}
+        )
     data = tmp_path / "data.jsonl"
     data.write_text("".join(json.dumps(r) + "\n" for r in rows))
     return data
@@ -116,5 +118,7 @@ def test_judges_down_counts_calls_not_cached_or_router_verdicts():
     router = Verdict("4", "withheld", "router", "no judge can answer")
     assert judges_down([fail, fail], 1.0) == ["judge vlm:m failed on 2 of 2 checks sent to it (request failed: 500)"]
     assert judges_down([fail, answered, router, cached_fail], 1.0) == []
-    assert judges_down([fail, answered], 0.5) == ["judge vlm:m failed on 1 of 2 checks sent to it (request failed: 500)"]
+    assert judges_down([fail, answered], 0.5) == [
+        "judge vlm:m failed on 1 of 2 checks sent to it (request failed: 500)"
+    ]
     assert judges_down([router], 1.0) == []
