@@ -14,6 +14,7 @@ from typing import Sequence
 from PIL import Image
 
 from refine.interfaces import Failure, failures_by_criterion
+from rewards.common.secrets import redact
 from rewards.models.openai_client import ChatClient, ChatError, image_data_url, parse_json_object, user_message
 from rewards.rubric import Criterion, Item
 
@@ -76,6 +77,12 @@ class LLMInstructionWriter:
         max_tokens: completion budget.
         temperature: sampling temperature (0: the same failures give the same instructions).
         image_max_side: the image is downscaled so its longer side is at most this many pixels.
+        max_retry_wait_s: the longest wait before a retry, seconds; a longer ``Retry-After`` is
+            cut to it and logged (``ChatClient``).
+
+    Raises:
+        ValueError: a bad ``base_url`` or ``max_retry_wait_s``, or an API key with whitespace
+            or a control character inside it (one line naming the variable, never the key).
     """
 
     def __init__(
@@ -90,6 +97,7 @@ class LLMInstructionWriter:
         max_tokens: int = 1024,
         temperature: float = 0.0,
         image_max_side: int = 1024,
+        max_retry_wait_s: float = 60.0,
     ):
         self.name = f"llm:{model}"
         self.max_tokens = max_tokens
@@ -103,11 +111,15 @@ class LLMInstructionWriter:
             max_retries=max_retries,
             backoff_s=backoff_s,
             pool_size=1,
+            max_retry_wait_s=max_retry_wait_s,
         )
 
     def write(self, image: Image.Image, item: Item, failures: Sequence[Failure]) -> str:
         """One instruction line per criterion with failures, in rubric order ("" when there
         are no failures; no request is sent then).
+
+        Registered API keys are redacted from the instructions and from every error (a server
+        may echo the ``Authorization`` header).
 
         Raises:
             WriterError: the request failed after retries, or the reply did not hold one
@@ -124,11 +136,13 @@ class LLMInstructionWriter:
         try:
             text = self.client.chat(messages, max_tokens=self.max_tokens, temperature=self.temperature)
         except ChatError as e:
-            raise WriterError(f"{self.name}, item {item.id}: request failed: {e}") from None
+            raise WriterError(redact(f"{self.name}, item {item.id}: request failed: {e}")) from None
         instructions = parse_instructions(text, len(groups))
         if instructions is None:
             raise WriterError(
-                f'{self.name}, item {item.id}: expected {{"instructions": [...]}} with {len(groups)} '
-                f"non-empty strings, got {' '.join(text.split())[:120]!r}"
+                redact(
+                    f'{self.name}, item {item.id}: expected {{"instructions": [...]}} with {len(groups)} '
+                    f"non-empty strings, got {' '.join(text.split())[:120]!r}"
+                )
             )
-        return "\n".join(instructions)
+        return redact("\n".join(instructions))

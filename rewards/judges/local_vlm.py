@@ -7,8 +7,16 @@ OneIG-Bench uses. Each (image, check) pair is one forward pass over the chat pro
     p_yes = sum_{y in Y} e^{l_y} / (sum_{y in Y} e^{l_y} + sum_{n in N} e^{l_n})
 
 where Y are the token ids of "Yes" / " Yes" and N those of "No" / " No" (``answer_token_ids``),
-i.e. a softmax restricted to the two answers, so p_yes + p_no = 1. (VQAScore, Lin et al. 2024,
-reads P("Yes") from the same next-token distribution over the whole vocabulary.)
+i.e. a softmax restricted to the two answers, so p_yes + p_no = 1. This normalised form is what
+we follow; VQAScore (Lin et al. 2024, "Evaluating Text-to-Visual Generation with Image-to-Text
+Generation", §3) reads P("Yes") from the same next-token distribution over the whole vocabulary.
+As the normalised form alone reads a model that wants to say something else ("I", "Sorry") from
+the residue left on Yes and No, the answers' share of the whole distribution
+
+    m = (sum_{y in Y} e^{l_y} + sum_{n in N} e^{l_n}) / sum_{v in vocabulary} e^{l_v}
+
+must be at least ``min_answer_mass`` (a rule of ours, as in ``rewards.judges.vlm``): below it
+the check is withheld, the reason naming m.
 
 Shared-prefix scoring (``shared_prefix=True``, the default): every check of one image has the
 same prompt up to the question (chat template start, system prompt if the template has one,
@@ -37,7 +45,7 @@ from PIL import Image
 
 from rewards.judges.vlm import PARAPHRASES, majority
 from rewards.models import devices
-from rewards.models.qwen_vl import fit_image, load_qwen2_5_vl
+from rewards.models.qwen_vl import check_model_available, fit_image, load_qwen2_5_vl
 from rewards.rubric import Check, Verdict, withheld
 
 logger = logging.getLogger(__name__)
@@ -76,6 +84,21 @@ def p_yes_from_logits(logits: torch.Tensor, yes_ids: Sequence[int], no_ids: Sequ
     return torch.sigmoid(yes - no)  # = e^yes / (e^yes + e^no)
 
 
+def answer_mass_from_logits(logits: torch.Tensor, yes_ids: Sequence[int], no_ids: Sequence[int]) -> torch.Tensor:
+    """The answers' share m of the next-token distribution (module docstring).
+
+    Args:
+        logits: ``(B, V)`` next-token logits, any float dtype.
+        yes_ids, no_ids: token ids of the "yes" and "no" answers (disjoint).
+
+    Returns:
+        ``(B,)`` float32 m in [0, 1].
+    """
+    logits = logits.float()
+    answers = torch.logsumexp(logits[:, list(yes_ids) + list(no_ids)], dim=-1)
+    return torch.exp(answers - torch.logsumexp(logits, dim=-1))
+
+
 class LocalVLMJudge:
     """Judge protocol (``rewards.judges.base.Judge``) over a transformers Qwen2.5-VL run in-process.
 
@@ -92,6 +115,9 @@ class LocalVLMJudge:
         image_max_side (`int`, defaults to 768): images are shrunk to this longer side (pixels).
         tiny (`bool`, defaults to False): random-weight tiny model built in code (tests).
         threshold (`float`, defaults to 0.5): p_yes at or above it answers "yes".
+        min_answer_mass (`float`, optional): the least share of the next-token distribution the
+            Yes and No tokens must hold for p_yes to be an answer (below: withheld), in [0, 1].
+            None: 0.5, or 0.0 with ``tiny`` (random weights put no mass on the answers).
         shared_prefix (`bool`, defaults to True): encode each image once and score its checks
             from the prefix KV cache (module docstring); ``batch_size`` is then questions packed
             into one pass. False: one full prompt per row, rows batched across images.
@@ -103,9 +129,14 @@ class LocalVLMJudge:
     Attributes:
         calls: forward passes run so far (prefills and question batches).
         tokens: language-model tokens processed so far (prompt rows, padding included).
+        answer_mass: ``(B,)`` m of the rows of the last ``score_questions`` / ``p_yes`` call (None
+            until one runs; the verdicts take it from there).
 
     Raises:
-        RuntimeError: CUDA requested but unavailable. ValueError: bad batch_size/threshold/dtype.
+        RuntimeError: CUDA requested but unavailable. ValueError: bad batch_size/threshold/
+        min_answer_mass/dtype, or (not ``tiny``) a ``model_id`` that is neither a local folder
+        nor in the Hugging Face cache while offline, nor on the Hub
+        (``rewards.models.qwen_vl.check_model_available``): one line, before the first item.
     """
 
     def __init__(
@@ -119,6 +150,7 @@ class LocalVLMJudge:
         threshold: float = 0.5,
         shared_prefix: bool = True,
         votes: int = 1,
+        min_answer_mass: float | None = None,
     ):
         if batch_size < 1:
             raise ValueError(f"batch_size must be >= 1, got {batch_size}")
@@ -130,12 +162,20 @@ class LocalVLMJudge:
         self.batch_size, self.image_max_side, self.tiny, self.threshold = batch_size, image_max_side, tiny, threshold
         if not isinstance(votes, int) or votes < 1:
             raise ValueError(f"votes must be an integer >= 1, got {votes!r}")
+        if min_answer_mass is None:
+            min_answer_mass = 0.0 if tiny else 0.5
+        if not isinstance(min_answer_mass, (int, float)) or not 0.0 <= min_answer_mass <= 1.0:
+            raise ValueError(f"min_answer_mass must be in [0, 1], got {min_answer_mass!r}")
+        self.min_answer_mass = min_answer_mass
+        if not tiny:
+            check_model_available(model_id)
         self.shared_prefix, self.votes = shared_prefix, votes
         self.name = f"local_vlm:{'tiny-qwen2.5-vl' if tiny else model_id}"
         self.model = self.processor = None
         self.yes_ids: list[int] = []
         self.no_ids: list[int] = []
         self.calls = self.tokens = 0
+        self.answer_mass: torch.Tensor | None = None
 
     def can_answer(self, check: Check) -> bool:
         return True
@@ -149,6 +189,7 @@ class LocalVLMJudge:
             "torch_dtype": self.torch_dtype,
             "image_max_side": self.image_max_side,
             "threshold": self.threshold,
+            "min_answer_mass": self.min_answer_mass,
             "question_suffix": QUESTION_SUFFIX,
             "votes": self.votes,
             **({"paraphrases": list(PARAPHRASES)} if self.votes > 1 else {}),
@@ -251,6 +292,7 @@ class LocalVLMJudge:
             **kwargs,
         ).logits[0]  # (B, V)
         self.calls, self.tokens = self.calls + 1, self.tokens + ids.shape[1]
+        self.answer_mass = answer_mass_from_logits(logits, self.yes_ids, self.no_ids).cpu()
         return p_yes_from_logits(logits, self.yes_ids, self.no_ids).cpu()
 
     @torch.no_grad()
@@ -270,6 +312,7 @@ class LocalVLMJudge:
         inputs = inputs.to(self.model.device)
         logits = self.model(**inputs, logits_to_keep=1).logits[:, -1, :]  # (B, V)
         self.calls, self.tokens = self.calls + 1, self.tokens + inputs["input_ids"].numel()
+        self.answer_mass = answer_mass_from_logits(logits, self.yes_ids, self.no_ids).cpu()
         return p_yes_from_logits(logits, self.yes_ids, self.no_ids).cpu()
 
     def judge(
@@ -334,8 +377,26 @@ class LocalVLMJudge:
                 )
         return verdicts  # type: ignore[return-value]
 
-    def _verdict(self, check: Check, p: float) -> Verdict:
-        return Verdict(check.id, "yes" if p >= self.threshold else "no", self.name, f"p_yes={p:.4f}", p_yes=p)
+    def _verdict(self, check: Check, scored: tuple[float, float | None]) -> Verdict:
+        """The verdict from ``(p_yes, m)`` (m None: not measured): withheld when m is below
+        ``min_answer_mass``, else "yes" iff p_yes >= ``threshold``."""
+        p, mass = scored
+        if mass is not None and mass < self.min_answer_mass:
+            return withheld(
+                check,
+                self.name,
+                f"Yes/No mass {mass:.2e} of the next-token distribution is below "
+                f"min_answer_mass={self.min_answer_mass:g}: no answer",
+            )
+        note = f" (Yes/No mass {mass:.4f})" if mass is not None else ""
+        return Verdict(check.id, "yes" if p >= self.threshold else "no", self.name, f"p_yes={p:.4f}{note}", p_yes=p)
+
+    def _scored(self, ps: torch.Tensor) -> list[tuple[float, float | None]]:
+        """``(p_yes, m)`` per row of the last scoring call's result ``ps`` (m None when that call
+        left no ``answer_mass`` of the same length)."""
+        mass, self.answer_mass = self.answer_mass, None
+        masses = mass.tolist() if mass is not None and len(mass) == len(ps) else [None] * len(ps)
+        return list(zip(ps.tolist(), masses))
 
     def _judge_shared(self, rows, checks, verdicts) -> list[list[Verdict]]:
         """Fill ``verdicts`` image by image: one prefill per image, its questions in batches of
@@ -360,33 +421,33 @@ class LocalVLMJudge:
                     )
         return verdicts  # type: ignore[return-value]
 
-    def _score_rows(self, prefix, chunk: Sequence[Check]) -> list[float | Exception]:
+    def _score_rows(self, prefix, chunk: Sequence[Check]) -> list[tuple[float, float | None] | Exception]:
         try:
-            return self.score_questions(prefix, [c.question for c in chunk]).tolist()
+            return self._scored(self.score_questions(prefix, [c.question for c in chunk]))
         except Exception as e:
             if len(chunk) == 1:
                 return [e]
-        out: list[float | Exception] = []
+        out: list[tuple[float, float | None] | Exception] = []
         for c in chunk:
             try:
-                out.append(self.score_questions(prefix, [c.question]).item())
+                out += self._scored(self.score_questions(prefix, [c.question]))
             except Exception as e:
                 out.append(e)
         return out
 
-    def _p_yes_rows(self, batch, checks) -> list[float | Exception]:
-        """p_yes per row of ``batch``; if the batched pass fails, each row is retried alone so
-        one bad row only withholds itself."""
+    def _p_yes_rows(self, batch, checks) -> list[tuple[float, float | None] | Exception]:
+        """``(p_yes, m)`` per row of ``batch``; if the batched pass fails, each row is retried
+        alone so one bad row only withholds itself."""
         questions = [checks[i][j].question for i, j, _ in batch]
         try:
-            return self.p_yes([img for _, _, img in batch], questions).tolist()
+            return self._scored(self.p_yes([img for _, _, img in batch], questions))
         except Exception as e:
             if len(batch) == 1:
                 return [e]
-        out: list[float | Exception] = []
+        out: list[tuple[float, float | None] | Exception] = []
         for row, question in zip(batch, questions):
             try:
-                out.append(self.p_yes([row[2]], [question]).item())
+                out += self._scored(self.p_yes([row[2]], [question]))
             except Exception as e:
                 out.append(e)
         return out

@@ -14,9 +14,24 @@
 
   over the top tokens that read "yes" / "no" once stripped of spaces, ``Ġ``/``▁`` and case
   (" Yes", "yes", "YES", ...): the answer softmax restricted to the two answers, as the local
-  judge reads it from logits (VQAScore, Lin et al. 2024, reads P("Yes") the same way). The
-  answer is "yes" iff p_yes >= ``threshold``. A server that returns no log-probs gives the hard
-  answer from the reply's text, marked ``evidence["p_yes_source"] == "text"`` with p_yes None.
+  judge reads it from logits. This normalised form is what we follow; VQAScore (Lin et al.
+  2024, "Evaluating Text-to-Visual Generation with Image-to-Text Generation", §3) reads P("Yes")
+  over the whole vocabulary instead, where mass off the two answers counts against "yes". The
+  normalised form alone would read a model that wants to say "I'm sorry" (top tokens ``I
+  -0.0001, Sorry -9.5, Yes -20``) as p_yes 1.0, so the answers' mass
+
+      m = sum_{t in Yes} e^{lp_t} + sum_{t in No} e^{lp_t}
+
+  must be at least ``min_answer_mass`` (default 0.5; a rule of ours, not the paper's) for p_yes
+  to be an answer: below it the check is withheld, the reason naming m. Otherwise the answer is
+  "yes" iff p_yes >= ``threshold``, with ``evidence["answer_mass"]`` = m.
+
+  A server that returns no log-probs (``transformers serve`` ignores ``logprobs``) gives the
+  hard answer from the reply's text, read as strictly as ``per_check``: the whole reply must be
+  one word, yes or no (case and a trailing ".", "!" aside); anything else, e.g. "Yes, but
+  actually no: ...", is withheld. Such verdicts are marked ``evidence["p_yes_source"] ==
+  "text"`` and ``evidence["logprobs"] == "ignored by the server"``, with p_yes None, and the
+  judge logs it once.
 
 Per-check requests put the image first and the question last, so that every request about one
 image starts with the same tokens (system prompt, image, generation prompt) and a server's
@@ -37,6 +52,7 @@ loop relies on failed calls being withheld with that reason: keep it when changi
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import logging
 import math
@@ -47,6 +63,7 @@ from typing import Any, Callable, Sequence
 
 from PIL import Image
 
+from rewards.common.secrets import redact
 from rewards.models.openai_client import ChatClient, ChatError, image_data_url, parse_json_object, user_message
 from rewards.rubric import Check, Verdict, withheld
 
@@ -153,17 +170,23 @@ def _answer_word(token: str) -> str | None:
     return word if word in ("yes", "no") else None
 
 
-def p_yes_from_top_logprobs(top: Sequence[dict[str, Any]]) -> float | None:
-    """p_yes from one token's ``top_logprobs`` list (``[{"token": str, "logprob": float}, ...]``),
-    formula in the module docstring; None when no entry reads as yes or no."""
+def answer_masses(top: Sequence[dict[str, Any]]) -> tuple[float, float]:
+    """``(P(yes), P(no))``: the probabilities of the entries of one token's ``top_logprobs``
+    list (``[{"token": str, "logprob": float}, ...]``) that read as each answer, summed."""
     mass = {"yes": 0.0, "no": 0.0}
     for entry in top:
         word = _answer_word(str(entry.get("token", ""))) if isinstance(entry, dict) else None
         lp = entry.get("logprob") if word else None
         if isinstance(lp, (int, float)) and math.isfinite(lp):
             mass[word] += math.exp(lp)
-    total = mass["yes"] + mass["no"]
-    return mass["yes"] / total if total > 0 else None
+    return mass["yes"], mass["no"]
+
+
+def p_yes_from_top_logprobs(top: Sequence[dict[str, Any]]) -> float | None:
+    """p_yes = P(yes) / (P(yes) + P(no)) from one token's ``top_logprobs`` (module docstring);
+    None when no entry reads as yes or no. The answers' mass is not checked here."""
+    yes, no = answer_masses(top)
+    return yes / (yes + no) if yes + no > 0 else None
 
 
 def first_token_top_logprobs(choice: dict[str, Any]) -> list[dict[str, Any]] | None:
@@ -176,20 +199,40 @@ def first_token_top_logprobs(choice: dict[str, Any]) -> list[dict[str, Any]] | N
     return top if isinstance(top, list) and top else None
 
 
-def parse_p_yes(text: str, choice: dict[str, Any], check: Check, judge: str, threshold: float) -> Verdict:
-    """The verdict for one check from a one-token reply: p_yes from the log-probs when the
-    server sent them and they name a Yes or No token, else the hard answer read from ``text``
-    (``evidence["p_yes_source"]`` is "logprobs" or "text"); withheld when neither works."""
+IGNORED_LOGPROBS = "the server ignored logprobs=true (transformers serve does)"
+
+
+def parse_p_yes(
+    text: str, choice: dict[str, Any], check: Check, judge: str, threshold: float, min_answer_mass: float = 0.5
+) -> Verdict:
+    """The verdict for one check from a one-token reply (module docstring).
+
+    With log-probs: p_yes when the Yes/No mass among the top log-probs is at least
+    ``min_answer_mass`` (``evidence`` ``p_yes_source="logprobs"``, ``answer_mass``), else
+    withheld. Without: the reply must be exactly one yes/no word (``p_yes_source="text"``,
+    ``logprobs="ignored by the server"``), else withheld.
+    """
     top = first_token_top_logprobs(choice)
-    p = p_yes_from_top_logprobs(top) if top is not None else None
-    if p is not None:
+    if top is not None:
+        yes, no = answer_masses(top)
+        mass = yes + no
+        if mass <= 0 or mass < min_answer_mass:
+            return withheld(
+                check,
+                judge,
+                f"Yes/No mass {mass:.2e} among the top {len(top)} logprobs is below "
+                f"min_answer_mass={min_answer_mass:g} (first token {text[:40]!r}): no answer",
+            )
+        p = yes / mass
         answer = "yes" if p >= threshold else "no"
-        return Verdict(check.id, answer, judge, f"p_yes={p:.4f} from logprobs", {"p_yes_source": "logprobs"}, p_yes=p)
-    why = "the server returned no logprobs" if top is None else f"no Yes/No token among the top {len(top)} logprobs"
-    word = _answer_word(text) or _answer_word(text.split()[0] if text.split() else "")
+        evidence = {"p_yes_source": "logprobs", "answer_mass": mass}
+        reason = f"p_yes={p:.4f} from logprobs (Yes/No mass {mass:.4f})"
+        return Verdict(check.id, answer, judge, reason, evidence, p_yes=p)
+    word = _answer_word(text)
     if word is None:
-        return withheld(check, judge, f"{why}, and the reply is not yes/no: {text[:80]!r}")
-    return Verdict(check.id, word, judge, f"hard answer from the text ({why})", {"p_yes_source": "text"})
+        return withheld(check, judge, f"{IGNORED_LOGPROBS}, and the reply is not a plain yes/no: {text[:80]!r}")
+    evidence = {"p_yes_source": "text", "logprobs": "ignored by the server"}
+    return Verdict(check.id, word, judge, f"hard answer from the text: {IGNORED_LOGPROBS}", evidence)
 
 
 def majority(votes: Sequence[Verdict], check: Check, judge: str) -> Verdict:
@@ -226,6 +269,12 @@ def parse_per_check(text: str, check: Check, judge: str) -> Verdict:
     return Verdict(check.id, "yes" if answer else "no", judge, _reason(obj))
 
 
+def _redacted(verdict: Verdict) -> Verdict:
+    """``verdict`` with registered API keys redacted from its reason (a server may echo them)."""
+    reason = redact(verdict.reason)
+    return verdict if reason == verdict.reason else dataclasses.replace(verdict, reason=reason)
+
+
 class VLMJudge:
     """Answers every check with a vision-language model behind an OpenAI-compatible API.
 
@@ -247,6 +296,10 @@ class VLMJudge:
             by image, so the checks of one image run concurrently (and share a prefix cache).
         top_logprobs: "p_yes": how many top log-probs to ask for (OpenAI allows up to 20).
         threshold: "p_yes": p_yes at or above it answers "yes", in [0, 1].
+        min_answer_mass: "p_yes": the least probability the top log-probs must put on the Yes
+            and No tokens together for p_yes to be an answer (below: withheld), in [0, 1].
+        max_retry_wait_s: the longest wait before a retry, seconds; a longer ``Retry-After`` is
+            cut to it and logged (``ChatClient``).
         votes: self-consistency: ask each check (each image in "per_image") this many times
             and take the majority (module docstring). 1 = no voting.
         vote_by: "samples" (temperature ``vote_temperature``) or "paraphrases" (``PARAPHRASES``).
@@ -257,7 +310,8 @@ class VLMJudge:
 
     Raises:
         ValueError: an unknown ``mode`` or ``vote_by``, ``votes`` < 1, ``threshold`` outside
-            [0, 1], ``top_logprobs`` outside 1..20, or a bad ``base_url``.
+            [0, 1], ``min_answer_mass`` outside [0, 1], ``top_logprobs`` outside 1..20, a bad
+            ``base_url`` or ``max_retry_wait_s``, or an API key with whitespace inside it.
     """
 
     def __init__(
@@ -279,6 +333,8 @@ class VLMJudge:
         votes: int = 1,
         vote_by: str = "samples",
         vote_temperature: float = 0.7,
+        min_answer_mass: float = 0.5,
+        max_retry_wait_s: float = 60.0,
     ):
         if mode not in MODES:
             raise ValueError(f"VLMJudge: mode must be one of {MODES}, got {mode!r}")
@@ -288,6 +344,8 @@ class VLMJudge:
             raise ValueError(f"VLMJudge: votes must be an integer >= 1, got {votes!r}")
         if not 0.0 <= threshold <= 1.0:
             raise ValueError(f"VLMJudge: threshold must be in [0, 1], got {threshold!r}")
+        if not isinstance(min_answer_mass, (int, float)) or not 0.0 <= min_answer_mass <= 1.0:
+            raise ValueError(f"VLMJudge: min_answer_mass must be in [0, 1], got {min_answer_mass!r}")
         if not 1 <= top_logprobs <= 20:
             raise ValueError(f"VLMJudge: top_logprobs must be in 1..20, got {top_logprobs!r}")
         self.name = f"vlm:{model}"
@@ -295,7 +353,8 @@ class VLMJudge:
         self.max_tokens = max_tokens
         self.image_max_side = image_max_side
         self.max_concurrency = max_concurrency
-        self.top_logprobs, self.threshold = top_logprobs, threshold
+        self.top_logprobs, self.threshold, self.min_answer_mass = top_logprobs, threshold, min_answer_mass
+        self._warned_no_logprobs = False
         self.votes, self.vote_by, self.vote_temperature = votes, vote_by, vote_temperature
         self.lenient_text = lenient_text
         self.per_image_system = PER_IMAGE_SYSTEM.format(text_rule=_LENIENT_TEXT if lenient_text else _STRICT_TEXT)
@@ -309,6 +368,7 @@ class VLMJudge:
             max_retries=max_retries,
             backoff_s=backoff_s,
             pool_size=max_concurrency,
+            max_retry_wait_s=max_retry_wait_s,
         )
 
     def can_answer(self, check: Check) -> bool:
@@ -339,6 +399,7 @@ class VLMJudge:
             "lenient_text": self.lenient_text,
             "top_logprobs": self.top_logprobs,
             "threshold": self.threshold,
+            "min_answer_mass": self.min_answer_mass,
             "votes": self.votes,
             "vote_by": self.vote_by,
             "vote_temperature": self.vote_temperature,
@@ -386,8 +447,10 @@ class VLMJudge:
                 for j, verdict in zip(positions, future.result()):
                     votes[i][j].append(verdict)
         if self.votes == 1:
-            return [[vs[0] for vs in row] for row in votes]
-        return [[majority(vs, c, self.name) for vs, c in zip(row, cs)] for row, cs in zip(votes, checks)]
+            out = [[vs[0] for vs in row] for row in votes]
+        else:
+            out = [[majority(vs, c, self.name) for vs, c in zip(row, cs)] for row, cs in zip(votes, checks)]
+        return [[_redacted(v) for v in row] for row in out]
 
     def _send(self, messages: list[dict[str, Any]], max_tokens: int, **extra: Any) -> tuple[str, dict[str, Any]]:
         with self._calls_lock:
@@ -445,4 +508,8 @@ class VLMJudge:
         except ChatError as e:
             logger.warning("%s: request for check %s failed: %s", self.name, check.id, e)
             return withheld(check, self.name, f"request failed: {e}", call_failed=True)
-        return parse_p_yes(text, choice, check, self.name, self.threshold)
+        verdict = parse_p_yes(text, choice, check, self.name, self.threshold, self.min_answer_mass)
+        if first_token_top_logprobs(choice) is None and not self._warned_no_logprobs:
+            self._warned_no_logprobs = True
+            logger.warning("%s: %s; p_yes falls back to the text of the reply", self.name, IGNORED_LOGPROBS)
+        return verdict

@@ -4,11 +4,15 @@ base64 PNG data URL, and a forgiving parser for the JSON object a model replies 
 
 Retries use ``urllib3.util.Retry`` mounted on a ``requests`` session: 429 and 5xx answers,
 connection errors and read timeouts are retried ``max_retries`` times. urllib3 waits 0 s before
-the first retry and ``backoff_s * 2 ** (n - 1)`` seconds before retry n >= 2 (capped at 120 s),
-or what the server's ``Retry-After`` header asks for on 413/429/503.
+the first retry and ``backoff_s * 2 ** (n - 1)`` seconds before retry n >= 2, or what the
+server's ``Retry-After`` header asks for on 413/429/503; either wait is capped at
+``max_retry_wait_s`` (a capped Retry-After is logged as a warning), so a server asking for an
+hour cannot stall a run.
 
-The API key is read from the environment variable named by ``api_key_env`` and only ever
-placed in the ``Authorization`` header; error messages are scrubbed of it.
+The API key is read once from the environment variable named by ``api_key_env``
+(``rewards.common.secrets.read_api_key``: stripped, checked, registered for redaction) and only
+ever placed in the ``Authorization`` header; every error message is passed through
+``rewards.common.secrets.redact``, so a server that echoes the header cannot put the key in it.
 """
 
 from __future__ import annotations
@@ -18,8 +22,8 @@ import base64
 import io
 import json
 import logging
-import os
 import re
+import time
 from typing import Any
 
 import requests
@@ -27,6 +31,8 @@ from PIL import Image
 from requests.adapters import HTTPAdapter
 from urllib3.exceptions import MaxRetryError
 from urllib3.util import Retry
+
+from rewards.common.secrets import read_api_key, redact
 
 logger = logging.getLogger(__name__)
 
@@ -36,6 +42,30 @@ RETRY_STATUSES = (429, 500, 502, 503, 504)
 class ChatError(RuntimeError):
     """A chat request that failed after all retries. The message is one line naming the HTTP
     status or the connection error, never the API key."""
+
+
+class CappedRetry(Retry):
+    """``urllib3`` ``Retry`` whose ``Retry-After`` wait is capped at ``max_wait_s`` seconds (a
+    capped wait is logged). urllib3's own ``retry_after_max`` exists only in recent releases."""
+
+    def __init__(self, *args: Any, max_wait_s: float = 60.0, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.max_wait_s = max_wait_s
+
+    def new(self, **kw: Any) -> "CappedRetry":
+        retry = super().new(**kw)
+        retry.max_wait_s = self.max_wait_s
+        return retry
+
+    def sleep_for_retry(self, response: Any) -> bool:
+        wait = self.get_retry_after(response)
+        if wait is not None and wait > self.max_wait_s:
+            logger.warning("server asked for Retry-After %g s capped at max_retry_wait_s=%g", wait, self.max_wait_s)
+            wait = self.max_wait_s
+        if wait:
+            time.sleep(wait)
+            return True
+        return False
 
 
 class ChatClient:
@@ -51,6 +81,13 @@ class ChatClient:
         max_retries: retries after the first attempt on 429/5xx, connection errors and timeouts.
         backoff_s: urllib3 ``backoff_factor`` in seconds (see the module docstring).
         pool_size: connections kept open to the server; set it to the caller's thread count.
+        max_retry_wait_s: the longest wait before a retry, in seconds: a larger ``Retry-After``
+            is cut to it (logged) and so is the exponential backoff.
+
+    Raises:
+        ValueError: a bad ``base_url``, a negative ``max_retry_wait_s``, or a key with
+            whitespace or a control character inside it (``read_api_key``; one line naming
+            the variable, never the key).
     """
 
     def __init__(
@@ -63,18 +100,21 @@ class ChatClient:
         max_retries: int = 4,
         backoff_s: float = 1.0,
         pool_size: int = 4,
+        max_retry_wait_s: float = 60.0,
     ):
         if not base_url.startswith(("http://", "https://")):
             raise ValueError(f"base_url must start with http:// or https://, got {base_url!r}")
+        if not isinstance(max_retry_wait_s, (int, float)) or isinstance(max_retry_wait_s, bool) or max_retry_wait_s < 0:
+            raise ValueError(f"max_retry_wait_s must be >= 0, got {max_retry_wait_s!r}")
         self.url = base_url.rstrip("/") + "/chat/completions"
         self.model = model
         self.timeout_s = timeout_s
         self.max_retries = max_retries
-        self._key = os.environ.get(api_key_env) if api_key_env else None
+        self._key = read_api_key(api_key_env)
         if api_key_env and not self._key:
-            logger.info("environment variable %s is not set; sending requests without an API key", api_key_env)
+            logger.info("environment variable %s is not set or empty; sending requests without an API key", api_key_env)
 
-        retry = Retry(
+        retry = CappedRetry(
             total=max_retries,
             connect=max_retries,
             read=max_retries,
@@ -82,6 +122,8 @@ class ChatClient:
             other=0,
             redirect=0,
             backoff_factor=backoff_s,
+            backoff_max=max_retry_wait_s,
+            max_wait_s=max_retry_wait_s,
             status_forcelist=RETRY_STATUSES,
             allowed_methods=frozenset({"POST"}),
             respect_retry_after_header=True,
@@ -124,7 +166,8 @@ class ChatClient:
                 SGLang then put ``choice["logprobs"]["content"][i]["top_logprobs"]`` in the reply).
 
         Returns:
-            ``(text, choice)``: the message text and the raw ``choices[0]`` dict.
+            ``(text, choice)``: the message text (registered API keys redacted: a server may echo
+            the ``Authorization`` header) and the raw ``choices[0]`` dict.
 
         Raises:
             ChatError: as :meth:`chat`.
@@ -139,23 +182,20 @@ class ChatClient:
         try:
             resp = self._session.post(self.url, json=payload, timeout=self.timeout_s)
         except requests.RequestException as e:
-            raise ChatError(self._scrub(f"{self.url}: {_describe(e)} (after {self.max_retries} retries)")) from None
+            raise ChatError(redact(f"{self.url}: {_describe(e)} (after {self.max_retries} retries)")) from None
         if resp.status_code != 200:
             body = " ".join(resp.text.split())[:200]
-            raise ChatError(self._scrub(f"{self.url}: HTTP {resp.status_code} {resp.reason}: {body}"))
+            raise ChatError(redact(f"{self.url}: HTTP {resp.status_code} {resp.reason}: {body}"))
         try:
             choice = resp.json()["choices"][0]
             content = choice["message"]["content"]
         except (ValueError, KeyError, IndexError, TypeError):
-            raise ChatError(self._scrub(f"{self.url}: malformed response body: {resp.text[:200]!r}")) from None
+            raise ChatError(redact(f"{self.url}: malformed response body: {resp.text[:200]!r}")) from None
         if isinstance(content, list):  # some servers return content parts
             content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
         if not content:
-            raise ChatError(f"{self.url}: empty message (finish_reason={choice.get('finish_reason')!r})")
-        return content, choice
-
-    def _scrub(self, text: str) -> str:
-        return text.replace(self._key, "<redacted>") if self._key else text
+            raise ChatError(redact(f"{self.url}: empty message (finish_reason={choice.get('finish_reason')!r})"))
+        return redact(content), choice
 
 
 def _describe(e: requests.RequestException) -> str:

@@ -1,7 +1,10 @@
-"""Qwen2.5-VL for the in-process judge and instruction writer: the loader and the image fit."""
+"""Qwen2.5-VL for the in-process judge and instruction writer: the loader, a build-time check
+that the weights can be had, and the image fit."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 from PIL import Image
@@ -42,6 +45,59 @@ def load_qwen2_5_vl(model_id: str, torch_dtype: str, device: str, tiny: bool) ->
     # Decoder-only: pad on the left so the last position of every row is its real last token.
     processor.tokenizer.padding_side = "left"
     return model.to(dev).eval(), processor
+
+
+HUB_TIMEOUT_S = 5.0
+"""How long :func:`check_model_available` waits for the Hugging Face Hub, seconds."""
+
+
+def hub_offline() -> bool:
+    """True when ``HF_HUB_OFFLINE`` or ``TRANSFORMERS_OFFLINE`` is set to 1/true/yes/on (read now,
+    not at import: huggingface_hub reads it once when imported)."""
+    flags = (os.environ.get(v, "").strip().lower() for v in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"))
+    return any(f in ("1", "true", "yes", "on") for f in flags)
+
+
+def check_model_available(model_id: str, timeout_s: float = HUB_TIMEOUT_S) -> None:
+    """Fail fast, in one line, when ``from_pretrained(model_id)`` could not get the weights:
+    called when a judge is built, so a wrong id fails once before the first item instead of
+    trying the network on every item.
+
+    Passes when ``model_id`` is a local folder with a ``config.json``, or a hub id whose
+    ``config.json`` is in the local Hugging Face cache, or (online) a hub id the Hub knows
+    (``HfApi.model_info`` within ``timeout_s`` seconds).
+
+    Raises:
+        ValueError: ``"model_id=<id>: ..."``: a folder without ``config.json``; not cached while
+            offline (``HF_HUB_OFFLINE=1``); not on the Hub; the Hub not reachable in time.
+    """
+    from huggingface_hub import HfApi, constants, try_to_load_from_cache
+    from huggingface_hub.errors import RepositoryNotFoundError
+
+    head = f"model_id={model_id!r}"
+    if Path(model_id).is_dir():
+        if not (Path(model_id) / "config.json").is_file():
+            raise ValueError(f"{head}: the folder has no config.json (not a transformers model folder)")
+        return
+    try:
+        cached = try_to_load_from_cache(model_id, "config.json")
+    except ValueError as e:  # HFValidationError: not a valid repo id either
+        why = " ".join(str(e).split())[:150]
+        raise ValueError(f"{head}: not a local folder and not a valid hub id ({why})") from None
+    if isinstance(cached, str):
+        return
+    where = f"not a local folder and not in the Hugging Face cache ({constants.HF_HUB_CACHE})"
+    if hub_offline():
+        raise ValueError(f"{head}: {where}, and HF_HUB_OFFLINE=1 forbids downloading it")
+    try:
+        HfApi().model_info(model_id, timeout=timeout_s)
+    except RepositoryNotFoundError:
+        raise ValueError(f"{head}: {where}, and the Hugging Face Hub has no such model (or it is private)") from None
+    except Exception as e:  # connection refused, DNS, timeout: offline in practice
+        raise ValueError(
+            f"{head}: {where}, and the Hugging Face Hub did not answer within {timeout_s:g} s "
+            f"({type(e).__name__}); download it first or give a local folder"
+        ) from None
 
 
 def fit_image(image: Image.Image, max_side: int) -> Image.Image:

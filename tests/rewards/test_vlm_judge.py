@@ -311,7 +311,10 @@ def test_p_yes_mode_reads_yes_no_variants_from_top_logprobs():
     # hand-computed: (0.5 + 0.1 + 0.05) / (0.65 + 0.25) and 0.1 / (0.1 + 0.8)
     assert out[0].p_yes == pytest.approx(0.65 / 0.90, abs=1e-9) and out[0].answer == "yes"
     assert out[1].p_yes == pytest.approx(0.1 / 0.9, abs=1e-9) and out[1].answer == "no"
-    assert all(v.evidence == {"p_yes_source": "logprobs"} for v in out)
+    assert [v.evidence for v in out] == [
+        {"p_yes_source": "logprobs", "answer_mass": pytest.approx(0.90)},
+        {"p_yes_source": "logprobs", "answer_mass": pytest.approx(0.90)},
+    ]
     assert judge.calls == 2 and len(server.seen) == 2
     for seen in server.seen:
         assert seen.body["max_tokens"] == 1 and seen.body["logprobs"] is True and seen.body["top_logprobs"] == 20
@@ -337,18 +340,23 @@ def test_p_yes_falls_back_to_the_hard_answer_when_the_server_sends_no_logprobs()
             [solid("white")], ["p"], [CHECKS]
         )
     assert [v.answer for v in out] == ["no", "yes", "no"]
-    assert all(v.p_yes is None and v.evidence == {"p_yes_source": "text"} for v in out)
-    assert all("hard answer from the text (the server returned no logprobs)" == v.reason for v in out)
+    assert all(v.p_yes is None for v in out)
+    assert all(v.evidence == {"p_yes_source": "text", "logprobs": "ignored by the server"} for v in out)
+    assert all(
+        v.reason == "hard answer from the text: the server ignored logprobs=true (transformers serve does)" for v in out
+    )
 
 
-def test_p_yes_without_yes_no_tokens_uses_text_or_withholds():
+def test_p_yes_without_yes_no_tokens_is_withheld_whatever_the_text():
+    # the log-probs say where the model's mass is: none on the answers, so the text "Yes" is no answer
     replies = iter([logprob_reply("Yes", [("Sure", 0.9), ("Ok", 0.1)]), logprob_reply("The", [("The", 1.0)])])
     with ChatServer(lambda seen, n: next(replies)) as server:
         [out] = VLMJudge(base_url=server.base_url, model="m", mode="p_yes", max_concurrency=1, **FAST).judge(
             [solid("white")], ["p"], [CHECKS[:2]]
         )
-    assert out[0].answer == "yes" and out[0].p_yes is None and "no Yes/No token among the top 2" in out[0].reason
-    assert out[1].answer == "withheld" and "not yes/no: 'The'" in out[1].reason
+    assert [v.answer for v in out] == ["withheld", "withheld"] and all(v.p_yes is None for v in out)
+    assert out[0].reason.startswith("Yes/No mass 0.00e+00 among the top 2 logprobs is below min_answer_mass=0.5")
+    assert "first token 'The'" in out[1].reason
 
 
 def test_p_yes_request_failure_is_withheld_with_the_error():

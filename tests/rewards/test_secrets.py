@@ -1,0 +1,56 @@
+"""rewards.common.secrets: keys read once, stripped, checked, and redacted from text and log records."""
+
+import logging
+
+import pytest
+
+from rewards.common import secrets
+from rewards.common.secrets import REDACTED, RedactingFilter, read_api_key, redact
+
+
+def test_crlf_key_is_stripped_and_redacted_in_every_form(monkeypatch):
+    monkeypatch.setenv("RL_SECRET_A", "sk-secret-a1b2\r\n")
+    assert read_api_key("RL_SECRET_A") == "sk-secret-a1b2"
+    text = "Bearer sk-secret-a1b2; raw 'sk-secret-a1b2\\r\\n'; json \"sk-secret-a1b2\\r\\n\""
+    assert redact(text) == f"Bearer {REDACTED}; raw '{REDACTED}'; json \"{REDACTED}\""
+
+
+def test_unset_or_blank_key_is_none(monkeypatch):
+    monkeypatch.delenv("RL_SECRET_UNSET", raising=False)
+    monkeypatch.setenv("RL_SECRET_BLANK", " \r\n")
+    assert read_api_key("RL_SECRET_UNSET") is None and read_api_key("RL_SECRET_BLANK") is None
+    assert read_api_key(None) is None
+
+
+@pytest.mark.parametrize("value", ["sk-abc def", "sk-abc\rdef", "sk-abc\x1bdef", "sk-abc\u200bdef"])
+def test_key_with_inner_whitespace_or_control_char_is_refused_without_its_value(monkeypatch, value):
+    monkeypatch.setenv("RL_SECRET_BAD", value)
+    with pytest.raises(ValueError) as e:
+        read_api_key("RL_SECRET_BAD")
+    assert str(e.value).startswith("api_key_env=RL_SECRET_BAD: the key in that variable holds whitespace")
+    assert "abc" not in str(e.value)
+    assert redact(f"x {value} y") == f"x {REDACTED} y"  # registered even though refused
+
+
+def test_longest_secret_is_replaced_first():
+    secrets.register("rl-tok-5q1")
+    secrets.register("rl-tok-5q1-extended")
+    assert redact("a rl-tok-5q1-extended b rl-tok-5q1") == f"a {REDACTED} b {REDACTED}"
+
+
+def test_filter_redacts_message_args_and_traceback(monkeypatch):
+    monkeypatch.setenv("RL_SECRET_LOG", "sk-log-9z8y")
+    read_api_key("RL_SECRET_LOG")
+    try:
+        raise RuntimeError("server said sk-log-9z8y")
+    except RuntimeError:
+        record = logging.getLogger("t").makeRecord(
+            "t", logging.WARNING, __file__, 1, "failed: %s", ("Bearer sk-log-9z8y",), exc_info=True
+        )
+        import sys
+
+        record.exc_info = sys.exc_info()
+    assert RedactingFilter().filter(record) is True
+    formatted = logging.Formatter("%(message)s").format(record)
+    assert formatted.startswith(f"failed: Bearer {REDACTED}\nTraceback")
+    assert "sk-log-9z8y" not in formatted and f"RuntimeError: server said {REDACTED}" in formatted
