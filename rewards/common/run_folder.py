@@ -28,6 +28,7 @@ from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
 from rewards.common.one_line import one_line
+from rewards.common.secrets import RedactingFilter
 
 
 class SettingsError(ValueError):
@@ -94,6 +95,9 @@ def run_files(cfg: DictConfig, out: Path, log_name: str, logger: logging.Logger 
         log_name: the log file's name in ``out`` ("refine.log").
         logger: the app's own logger, set to INFO for the run so its lines reach the file (the
             file gets every logger's records at the level each lets through), or None.
+
+    Every handler of the root logger (the file's, stderr's) redacts registered API keys from
+    the records it writes (``rewards.common.secrets.RedactingFilter``).
     """
     (out / ".hydra").mkdir(exist_ok=True)
     OmegaConf.save(cfg, out / ".hydra" / "config.yaml")
@@ -107,6 +111,9 @@ def run_files(cfg: DictConfig, out: Path, log_name: str, logger: logging.Logger 
     root, saved_tempdir = logging.getLogger(), tempfile.tempdir
     saved_level = logger.level if logger is not None else None
     root.addHandler(handler)
+    redacting = RedactingFilter()  # API keys out of the log file and stderr (rewards.common.secrets)
+    for h in root.handlers:
+        h.addFilter(redacting)
     if logger is not None:
         logger.setLevel(logging.INFO)
     tempfile.tempdir = str(tmp)
@@ -114,6 +121,8 @@ def run_files(cfg: DictConfig, out: Path, log_name: str, logger: logging.Logger 
         yield
     finally:
         tempfile.tempdir = saved_tempdir
+        for h in root.handlers:
+            h.removeFilter(redacting)
         root.removeHandler(handler)
         if logger is not None:
             logger.setLevel(saved_level)
