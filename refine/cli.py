@@ -174,7 +174,7 @@ def refine(
                 r["stop_reason"],
             )
     print_summary(summary, out)
-    return 1 if summary["n_failed"] else 0
+    return 1 if summary["n_failed"] or summary["errors"] else 0  # errors: also a summary.json not written
 
 
 def run(cfg: DictConfig) -> int:

@@ -40,7 +40,7 @@ from refine.edit_audit import damaged
 from refine.editors.edit_log import tally_edits
 from refine.interfaces import Editor, Failure, Generator, StructuredEditor, Writer
 from rewards.common.images import to_rgb
-from rewards.common.items import ItemError, load_item_image
+from rewards.common.items import ItemError, ItemWriteError, load_item_image, writing
 from rewards.common.one_line import one_line
 from rewards.common.run_folder import check_settings, write_json
 from rewards.fingerprint import item_fingerprint
@@ -181,6 +181,19 @@ def unchanged_reason(iteration: int, actions: list[dict] | None) -> str:
     return f"{head} ({what})"
 
 
+def save_image(image: Image.Image, path: Path, item_id: str) -> None:
+    """Save ``image`` as ``path``; a failed write (disk full) fails the item (``ItemWriteError``)."""
+    with writing(path, item_id):
+        image.save(path)
+
+
+def append_lines(path: Path, records: list[dict], item_id: str) -> None:
+    """Append ``records`` to the JSONL file ``path`` (created if absent), one line each, and close
+    it, so nothing is left in a buffer; a failed write (disk full) fails the item (``ItemWriteError``)."""
+    with writing(path, item_id), open(path, "a", encoding="utf-8") as f:
+        f.write("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
+
+
 def _settings_refusal(path: Path, settings: dict[str, Any]) -> Callable[[dict[str, Any]], str]:
     """The refusal of a rerun into ``path.parent`` with other ``settings``: names each setting
     that differs (a config group as "another <name>"), in name order."""
@@ -261,76 +274,79 @@ class RefineLoop:
     def refine_item(
         self, item: Item, index: int, item_dir: Path, on_iteration: Callable[[], None] = lambda: None
     ) -> ItemResult:
-        """Refine one item into ``item_dir`` (which must be empty). Raises ItemError on bad input."""
+        """Refine one item into ``item_dir`` (which must be empty).
+
+        Raises:
+            ItemError: bad input (image, no generator); ``ItemWriteError`` when one of its files
+                cannot be written (disk full), naming the file.
+        """
         result = ItemResult(item.id)
         image = start = self.start_image(item, index)
         best_score, best_image = (-1.0, 0.0), None
         kept: list[tuple[int, list[dict]]] = []  # (iteration, a structured editor's actions)
-        with (
-            open(item_dir / "verdicts.jsonl", "w", encoding="utf-8") as vf,
-            open(item_dir / "instructions.jsonl", "w", encoding="utf-8") as inf,
-        ):
-            for k in range(self.iterations + 1):
-                image.save(item_dir / f"iter_{k}.png")
-                verdicts = self.judge_one(image, item)
-                for check in item.rubric.checks:
-                    v = verdicts.get(check.id) or Verdict(check.id, "withheld", "loop", "judge returned no verdict")
-                    if v.answer == "withheld":
-                        result.withheld[v.reason] = result.withheld.get(v.reason, 0) + 1
-                    if v.judge not in ("router", "loop") and not (v.evidence or {}).get(
-                        "cached"
-                    ):  # a cached verdict made no call
-                        calls = result.judges.setdefault(v.judge, {"checks": 0, "failed": 0, "last_error": None})
-                        calls["checks"] += 1
-                        if (error := call_error(v)) is not None:
-                            calls["failed"] += 1
-                            calls["last_error"] = error
-                    vf.write(json.dumps({"iteration": k, **v.to_dict()}, ensure_ascii=False) + "\n")
-                scores = score_item(item, verdicts) | {"refuted": refuted(item, verdicts)}
-                result.scores.append(scores)
-                if (scores[self.keep_best_by], -scores["refuted"]) > best_score:
-                    best_score, best_image, result.best_iteration = (
-                        (scores[self.keep_best_by], -scores["refuted"]),
-                        image,
-                        k,
-                    )
-                on_iteration()
+        verdicts_file, instructions_file = item_dir / "verdicts.jsonl", item_dir / "instructions.jsonl"
+        append_lines(verdicts_file, [], item.id)
+        append_lines(instructions_file, [], item.id)
+        for k in range(self.iterations + 1):
+            save_image(image, item_dir / f"iter_{k}.png", item.id)
+            verdicts = self.judge_one(image, item)
+            lines = []
+            for check in item.rubric.checks:
+                v = verdicts.get(check.id) or Verdict(check.id, "withheld", "loop", "judge returned no verdict")
+                if v.answer == "withheld":
+                    result.withheld[v.reason] = result.withheld.get(v.reason, 0) + 1
+                if v.judge not in ("router", "loop") and not (v.evidence or {}).get(
+                    "cached"
+                ):  # a cached verdict made no call
+                    calls = result.judges.setdefault(v.judge, {"checks": 0, "failed": 0, "last_error": None})
+                    calls["checks"] += 1
+                    if (error := call_error(v)) is not None:
+                        calls["failed"] += 1
+                        calls["last_error"] = error
+                lines.append({"iteration": k, **v.to_dict()})
+            append_lines(verdicts_file, lines, item.id)
+            scores = score_item(item, verdicts) | {"refuted": refuted(item, verdicts)}
+            result.scores.append(scores)
+            if (scores[self.keep_best_by], -scores["refuted"]) > best_score:
+                best_score, best_image, result.best_iteration = (
+                    (scores[self.keep_best_by], -scores["refuted"]),
+                    image,
+                    k,
+                )
+            on_iteration()
 
-                failures: list[Failure] = [
-                    (c, verdicts[c.id])
-                    for c in item.rubric.checks
-                    if c.id in verdicts and verdicts[c.id].answer == "no"
-                ]
-                if all(c.id in verdicts and verdicts[c.id].passed for c in item.rubric.checks):
-                    result.stop_reason = "all checks pass"
-                    break
-                if not failures:
-                    result.stop_reason = "no failed check to edit (the rest are withheld)"
-                    break
-                if k == self.iterations:
-                    result.stop_reason = "iterations"
-                    break
-                instruction = self.writer.write(image, item, failures)
-                edited = to_rgb(self.editor.edit(image, instruction, failures, seed=self.seed + 1000 * index + k + 1))
-                unchanged = edited.size == image.size and edited.tobytes() == image.tobytes()
-                image = edited
-                record = {
-                    "iteration": k + 1,
-                    "writer": self.writer.name,
-                    "instruction": instruction,
-                    "failed_checks": [c.id for c, _ in failures],
-                }
-                actions = None
-                if isinstance(self.editor, StructuredEditor):  # its log: what it wrote per string, and why not
-                    actions = record["editor_actions"] = self.editor.last_actions
-                    tally_edits(result.edits, actions)
-                    kept.append((k + 1, actions))
-                inf.write(json.dumps(record, ensure_ascii=False) + "\n")
-                inf.flush()
-                if unchanged:  # the same image again: same verdicts, same skips
-                    result.stop_reason = unchanged_reason(k + 1, actions)
-                    break
-        best_image.save(item_dir / "best.png")
+            failures: list[Failure] = [
+                (c, verdicts[c.id]) for c in item.rubric.checks if c.id in verdicts and verdicts[c.id].answer == "no"
+            ]
+            if all(c.id in verdicts and verdicts[c.id].passed for c in item.rubric.checks):
+                result.stop_reason = "all checks pass"
+                break
+            if not failures:
+                result.stop_reason = "no failed check to edit (the rest are withheld)"
+                break
+            if k == self.iterations:
+                result.stop_reason = "iterations"
+                break
+            instruction = self.writer.write(image, item, failures)
+            edited = to_rgb(self.editor.edit(image, instruction, failures, seed=self.seed + 1000 * index + k + 1))
+            unchanged = edited.size == image.size and edited.tobytes() == image.tobytes()
+            image = edited
+            record = {
+                "iteration": k + 1,
+                "writer": self.writer.name,
+                "instruction": instruction,
+                "failed_checks": [c.id for c, _ in failures],
+            }
+            actions = None
+            if isinstance(self.editor, StructuredEditor):  # its log: what it wrote per string, and why not
+                actions = record["editor_actions"] = self.editor.last_actions
+                tally_edits(result.edits, actions)
+                kept.append((k + 1, actions))
+            append_lines(instructions_file, [record], item.id)
+            if unchanged:  # the same image again: same verdicts, same skips
+                result.stop_reason = unchanged_reason(k + 1, actions)
+                break
+        save_image(best_image, item_dir / "best.png", item.id)
         if isinstance(self.editor, StructuredEditor) and best_image.size == start.size:
             best_actions = [a for i, acts in kept if i <= result.best_iteration for a in acts]
             result.damage = damaged(start, best_image, best_actions)
@@ -388,6 +404,10 @@ class RefineLoop:
             indices: each item's index in the whole data set, which seeds it (so one shard of the
                 data makes the same images as the unsharded run); None = its position in ``items``.
 
+        Returns:
+            The summary; when ``summary.json`` could not be written (disk full) its ``errors``
+            end with "cannot write <out>/summary.json (<reason>)" (the caller exits non-zero).
+
         Raises:
             KeyboardInterrupt: passed on after writing ``summary.json`` with ``"complete": false``
                 (the items finished so far, possibly none).
@@ -400,11 +420,27 @@ class RefineLoop:
                 items, out, load_errors, progress, log, list(indices) if indices is not None else None, results
             )
         except KeyboardInterrupt:
-            write_json(out / "summary.json", self.summary(results, load_errors, complete=False))
+            self.write_summary(out, self.summary(results, load_errors, complete=False))
             raise
         summary = self.summary(results, load_errors)
-        write_json(out / "summary.json", summary)
+        self.write_summary(out, summary)
         return summary
+
+    @staticmethod
+    def write_summary(out: Path, summary: dict[str, Any]) -> bool:
+        """Write ``<out>/summary.json`` (atomically: the old copy stays when the write fails).
+
+        Returns:
+            False when it could not be written (disk full): "cannot write <path> (<reason>)" is
+            then appended to ``summary["errors"]``.
+        """
+        path = out / "summary.json"
+        try:
+            write_json(path, summary)
+        except OSError as e:
+            summary["errors"].append(f"cannot write {path} ({e.strerror or one_line(str(e))})")
+            return False
+        return True
 
     def _run_items(self, items, out, load_errors, progress, log, indices, results: list[ItemResult]) -> None:
         """The body of :meth:`run`: appends each item's result to ``results`` as it finishes."""
@@ -424,7 +460,6 @@ class RefineLoop:
                     progress.update(self.iterations + 1)
                 continue
             shutil.rmtree(item_dir, ignore_errors=True)
-            item_dir.mkdir(parents=True)
             steps = 0
 
             def tick():
@@ -434,9 +469,15 @@ class RefineLoop:
                     progress.update(1)
 
             try:
+                with writing(item_dir, item.id):
+                    item_dir.mkdir(parents=True)
                 result = self.refine_item(item, index, item_dir, tick)
                 if result.error is None:
-                    write_json(done, result.__dict__ | {"fingerprint": fingerprint})
+                    with writing(done, item.id):
+                        write_json(done, result.__dict__ | {"fingerprint": fingerprint})
+            except ItemWriteError as e:  # disk full: what the item wrote is torn (half an image)
+                shutil.rmtree(item_dir, ignore_errors=True)
+                result = ItemResult(item.id, error=str(e))
             except ItemError as e:
                 result = ItemResult(item.id, error=str(e))
             except Exception as e:  # a model, judge or I/O failure fails this item only; Ctrl-C still stops the run
@@ -454,7 +495,8 @@ class RefineLoop:
                     | {f"best/{k}": v for k, v in result.scores[result.best_iteration].items()}
                     | {"best_iteration": result.best_iteration, "item": index}
                 )
-            write_json(out / "summary.json", self.summary(results, load_errors, complete=False))
+            # a copy that cannot be written (disk full) is left as it was: the run's last one reports it
+            self.write_summary(out, self.summary(results, load_errors, complete=False))
 
     def check_settings(self, path: Path) -> None:
         """Record the loop's settings in ``<out>/run.json``; on a rerun, refuse different ones
@@ -463,6 +505,7 @@ class RefineLoop:
         Raises:
             rewards.common.run_folder.SettingsError: ``out`` holds a run made with other
                 settings (one line; a ValueError).
+            ValueError: ``run.json`` cannot be written (disk full; one line).
         """
         settings = {
             "iterations": self.iterations,
@@ -471,7 +514,11 @@ class RefineLoop:
             **self.run_settings,
         }
         if not check_settings(path, settings, _settings_refusal(path, settings)):
-            write_json(path, settings)
+            try:
+                write_json(path, settings)
+            except OSError as e:
+                reason = e.strerror or one_line(str(e))
+                raise ValueError(f"out={path.parent}: cannot write {path.name} ({reason})") from None
 
     def summary(
         self, results: Sequence[ItemResult], load_errors: Sequence[str], complete: bool = True

@@ -131,18 +131,31 @@ def run_files(cfg: DictConfig, out: Path, log_name: str, logger: logging.Logger 
 
 
 def write_json(path: Path, data: Any, ensure_ascii: bool = False) -> None:
-    """Write ``data`` as JSON (indent 2) to ``path`` atomically: into ``<path>.tmp``, then
-    renamed over ``path``, so a killed run leaves the old file or the new one, never half of one.
+    """Write ``data`` as JSON (indent 2) to ``path`` atomically: into ``<path>.tmp``, flushed to
+    the disk (``fsync``), then renamed over ``path``, so a killed run or a full disk leaves the
+    old file or the new one, never half of one. A write that fails (disk full, Ctrl-C) removes
+    ``<path>.tmp`` before the error goes on.
 
     Args:
         path: the file.
         data: anything ``json.dumps`` takes.
         ensure_ascii: escape non-ASCII characters (``\\u00e9``) as ``json.dumps`` does by default;
             False writes them as UTF-8.
+
+    Raises:
+        OSError: the file could not be written (``path`` is then as it was).
     """
+    text = json.dumps(data, indent=2, ensure_ascii=ensure_ascii)  # a TypeError here leaves no file
     tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=ensure_ascii), encoding="utf-8")
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def check_settings(

@@ -30,6 +30,7 @@ on a dark band: :func:`tall_fills`) are read the same way.
 
 from __future__ import annotations
 
+import tempfile
 from dataclasses import dataclass
 
 import numpy as np
@@ -166,9 +167,12 @@ def _overlap(a, b) -> bool:
 
 def _tesseract(image: Image.Image, lang: str, psm: int) -> dict:
     try:
-        return pytesseract.image_to_data(image, lang=lang, config=f"--psm {psm}", output_type=pytesseract.Output.DICT)
+        data = pytesseract.image_to_data(image, lang=lang, config=f"--psm {psm}", output_type=pytesseract.Output.DICT)
     except (pytesseract.TesseractError, pytesseract.TesseractNotFoundError, OSError, RuntimeError) as e:
         raise OCRError(f"tesseract failed: {' '.join(str(e).split())[:200]}") from None
+    if "text" not in data:  # its TSV always has a header and a page row: the file was lost (disk full)
+        raise OCRError(f"tesseract failed: it wrote no output (is the disk of {tempfile.gettempdir()} full?)")
+    return data
 
 
 def _words(data: dict):

@@ -1,0 +1,164 @@
+"""Issue 18, the tester's attack report: a FIFO as an item's image, a disk that fills up during
+a refine run, and a check that quotes thousands of strings. Each case checks that the bad item
+fails in one line (or is bounded), the other items finish, and nothing torn is left behind.
+"""
+
+import builtins
+import errno
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from refine_rows import ENV, error_lines, good_rows, text_page, text_row, write_rows
+
+JUDGE = Path(sys.executable).with_name("rubricloop-judge")
+REFINE = Path(sys.executable).with_name("rubricloop-refine")
+FAST_OCR = ("++judge.judges.0.second_psm=null", "++judge.judges.0.scale=1")  # one tesseract pass, no upsampling
+
+
+def fifo_data(tmp_path: Path) -> tuple[Path, Path]:
+    """Rows ok0, fifo, ok1 whose ``fifo`` image is a named pipe no one writes to: (data, fifo)."""
+    rows = good_rows(tmp_path, 2)
+    fifo = tmp_path / "images" / "fifo.png"
+    os.mkfifo(fifo)
+    rows.insert(1, text_row("fifo", "images/fifo.png", "Q3 Revenue"))
+    return write_rows(tmp_path, rows), fifo
+
+
+def test_a_fifo_image_fails_its_item_in_one_line_in_judge_and_refine(tmp_path):
+    """Opening a FIFO for reading blocks until a writer comes: the run hung on the item (the
+    subprocess timed out). It is refused from ``stat`` alone; the other items are judged/refined."""
+    data, fifo = fifo_data(tmp_path)
+    expected = [f"error: item fifo: cannot read image {fifo} (a FIFO, not a file)"]
+    for script, extra in ((JUDGE, ()), (REFINE, ("iterations=0",))):
+        out = tmp_path / f"out_{script.name}"
+        proc = subprocess.run(
+            [str(script), f"data={data}", f"out={out}", *extra, *FAST_OCR],
+            capture_output=True,
+            text=True,
+            env=ENV,
+            timeout=120,
+        )
+        assert proc.returncode == 1, proc.stderr
+        assert error_lines(proc.stderr) == expected, proc.stderr
+        assert "Traceback" not in proc.stderr
+        summary = json.loads((out / "summary.json").read_text())
+        assert summary["n_failed"] == 1, script.name
+    judged = [
+        json.loads(line) for line in (tmp_path / "out_rubricloop-judge" / "verdicts.jsonl").read_text().splitlines()
+    ]
+    assert [(v["item_id"], v["answer"]) for v in judged] == [("ok0", "yes"), ("ok1", "yes")]
+    refined = tmp_path / "out_rubricloop-refine"
+    assert json.loads((refined / "ok0" / "result.json").read_text())["scores"][0]["pass_rate"] == 1.0
+    assert json.loads((refined / "ok1" / "result.json").read_text())["scores"][0]["pass_rate"] == 1.0
+    assert not (refined / "fifo" / "result.json").exists()
+
+
+class FullDisk:
+    """A disk that fills up: once a file ``fills_at`` is opened for writing, every write of more
+    than 0 bytes into a file under ``root`` lands half its bytes and raises ENOSPC, as a real full
+    disk does (the file is created, then cut short). Install with :meth:`install`."""
+
+    def __init__(self, root: Path, fills_at: Path):
+        self.root, self.fills_at, self.full = root.resolve(), fills_at.resolve(), False
+        self.real_open = builtins.open
+
+    def install(self, monkeypatch) -> None:
+        monkeypatch.setattr(builtins, "open", self.open)  # open(), Pillow's save
+        monkeypatch.setattr(io, "open", self.open)  # Path.write_text
+
+    def open(self, file, mode="r", *args, **kwargs):
+        f = self.real_open(file, mode, *args, **kwargs)
+        if isinstance(file, int) or not any(c in mode for c in "wax+"):
+            return f
+        path = Path(file).resolve()
+        self.full = self.full or path == self.fills_at
+        return _Cut(f) if self.full and path.is_relative_to(self.root) else f
+
+
+class _Cut:
+    """A file whose writes land half their bytes, then raise ENOSPC."""
+
+    def __init__(self, f):
+        self._f = f
+
+    def write(self, data):
+        if not data:
+            return 0
+        self._f.write(data[: len(data) // 2])
+        self._f.flush()
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    def __getattr__(self, name):
+        return getattr(self._f, name)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self._f.close()
+
+
+def refine_in_process(*overrides) -> int:
+    """``refine.cli.run`` on the composed config, in this process (so writes can be made to fail)."""
+    from hydra import compose, initialize_config_module
+
+    from refine.cli import run
+
+    with initialize_config_module(config_module="conf", version_base="1.3"):
+        cfg = compose(config_name="refine", overrides=["wandb.mode=disabled", *overrides, *FAST_OCR])
+    return run(cfg)
+
+
+def test_a_disk_that_fills_up_fails_items_in_one_line_leaves_nothing_torn_and_resumes(tmp_path, monkeypatch, capsys):
+    """Before: the item whose best.png hit the full disk failed as "OSError: [Errno 28] ..." with
+    its torn files kept, and the summary's write raised a traceback, leaving a 0-byte
+    ``summary.json.tmp``. Now each item names the file it could not write, its folder is removed,
+    the summary's failure is one error line, the exit status is 1, and a rerun finishes the rest."""
+    data = write_rows(tmp_path, good_rows(tmp_path, 3))
+    out = tmp_path / "out"
+    FullDisk(out, fills_at=out / "ok1" / "best.png").install(monkeypatch)
+    code = refine_in_process(f"data={data}", f"out={out}", "iterations=0")
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "Traceback" not in err
+    assert error_lines(err) == [
+        f"error: item ok1: cannot write {out / 'ok1' / 'best.png'} (No space left on device)",
+        f"error: item ok2: cannot write {out / 'ok2' / 'iter_0.png'} (No space left on device)",
+        f"error: cannot write {out / 'summary.json'} (No space left on device)",
+    ]
+    assert sorted(p.name for p in out.rglob("*.tmp")) == []
+    assert not (out / "ok1").exists() and not (out / "ok2").exists()  # torn: half a PNG, removed
+    assert json.loads((out / "ok0" / "result.json").read_text())["scores"][0]["pass_rate"] == 1.0
+    before = json.loads((out / "summary.json").read_text())  # the copy written after ok0, intact
+    assert (before["complete"], before["n_finished"], before["n_failed"]) == (False, 1, 0)
+
+    monkeypatch.undo()  # room on the disk again: the same command resumes
+    assert refine_in_process(f"data={data}", f"out={out}", "iterations=0") == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert (summary["complete"], summary["n_finished"], summary["n_failed"]) == (True, 3, 0)
+    assert [json.loads((out / i / "result.json").read_text())["id"] for i in ("ok0", "ok1", "ok2")] == [
+        "ok0",
+        "ok1",
+        "ok2",
+    ]
+
+
+def test_tesseract_output_lost_to_a_full_disk_is_an_ocr_error_not_a_key_error(monkeypatch):
+    """Tesseract writes its TSV into the temporary folder; on a full disk it exits 0 with the file
+    empty, pytesseract parses that as {} and ``data["text"]`` raised ``KeyError: 'text'`` (the
+    item's whole error line). It is now the OCR engine's failure, which judges and editors handle."""
+    import pytesseract
+
+    from rewards.text.ocr_read import OCRError, ocr_lines
+
+    def tesseract_with_a_full_disk(input_filename, output_filename_base, extension, *args, **kwargs):
+        Path(f"{output_filename_base}.{extension}").write_bytes(b"")
+
+    monkeypatch.setattr(pytesseract.pytesseract, "run_tesseract", tesseract_with_a_full_disk)
+    with pytest.raises(OCRError, match=r"^tesseract failed: it wrote no output \(is the disk of .* full\?\)$"):
+        ocr_lines(text_page("Q3 Revenue"), second_psm=None, scale=1.0)
