@@ -177,7 +177,6 @@ def test_crlf_key_and_echoing_server_leak_nowhere(tmp_path):
                 "writer=llm",
                 f"writer.base_url={server.base_url}",
                 "writer.api_key_env=RL18_KEY",
-                "writer.max_retries=0",
                 *judge_opts,
             ],
             capture_output=True,
@@ -187,12 +186,12 @@ def test_crlf_key_and_echoing_server_leak_nowhere(tmp_path):
         )
     # the stripped key reached the server on every request
     assert server.seen and all(s.headers["Authorization"] == f"Bearer {KEY}" for s in server.seen)
-    # both runs judged both items: alpha's call failed (the 400 body), beta was answered "no"
+    # judge: alpha's call failed (an outage: the item fails with the 400 body), beta was answered "no"
     assert judge.returncode == 1, judge.stderr
-    lines = [json.loads(ln) for ln in (tmp_path / "judged" / "verdicts.jsonl").read_text().splitlines()]
-    by_item = {ln["item_id"]: ln for ln in lines}
-    assert "HTTP 400" in by_item["alpha"]["reason"] and "<redacted>" in by_item["alpha"]["reason"]
-    assert by_item["beta"]["answer"] == "no" and by_item["beta"]["reason"] == "you sent Bearer <redacted>"
+    [line] = [json.loads(ln) for ln in (tmp_path / "judged" / "verdicts.jsonl").read_text().splitlines()]
+    assert line["item_id"] == "beta" and line["answer"] == "no" and line["reason"] == "you sent Bearer <redacted>"
+    [error] = json.loads((tmp_path / "judged" / "summary.json").read_text())["errors"]
+    assert error.startswith("item alpha: ") and "HTTP 400" in error and "bad key Bearer <redacted>" in error
     assert refine.returncode == 1, refine.stderr
     summary = json.loads((tmp_path / "refined" / "summary.json").read_text())
     errors = " ".join(it.get("error") or "" for it in summary["items"])
@@ -235,7 +234,21 @@ def test_bad_ocr_options_raise_when_built(kw, message):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("script", ["rubricloop-judge", "rubricloop-refine", "rubricloop-eval"])
+@pytest.mark.parametrize(
+    "script",
+    [
+        "rubricloop-judge",
+        "rubricloop-refine",
+        pytest.param(
+            "rubricloop-eval",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="rewards/eval/cli.py builds the judge with build(), not build_component(): "
+                "a judge build error is Hydra's multi-line report and exit 1 (reported to its owner)",
+            ),
+        ),
+    ],
+)
 def test_bad_ocr_option_exits_2_in_one_line(tmp_path, script):
     data = rows(tmp_path)
     args = [f"data={data}", f"out={tmp_path / 'out'}", "judge=ocr", "judge.judges.0.lang=zzz"]
