@@ -105,6 +105,19 @@ def test_retry_after_3600_is_capped(monkeypatch, caplog):
     assert "Retry-After 3600 s capped at max_retry_wait_s=2.5" in caplog.text
 
 
+def test_retry_after_3600_is_capped_at_60_s_by_default(monkeypatch):
+    slept = []
+    monkeypatch.setattr(time, "sleep", slept.append)
+
+    def respond(seen, n):
+        return Reply(429, {"error": "slow down"}, {"Retry-After": "3600"}) if n == 0 else ok("fine")
+
+    with ChatServer(respond) as server:
+        client = ChatClient(base_url=server.base_url, model="m", api_key_env=None, max_retries=1)
+        assert client.chat([{"role": "user", "content": "hi"}], max_tokens=4) == "fine"
+    assert [s for s in slept if s] == [60.0]  # the server asked for an hour
+
+
 def test_bad_max_retry_wait_raises():
     with pytest.raises(ValueError, match=r"max_retry_wait_s must be >= 0, got -1"):
         ChatClient(base_url="http://127.0.0.1:1/v1", model="m", api_key_env=None, max_retry_wait_s=-1)
