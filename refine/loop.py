@@ -45,6 +45,7 @@ from rewards.common.one_line import one_line
 from rewards.common.run_folder import check_settings, write_json
 from rewards.fingerprint import item_fingerprint
 from rewards.judges.base import Judge
+from rewards.judges.outage import call_error
 from rewards.rubric import Item, Verdict
 from rewards.scorers.item_scores import ITEM_SCORES, score_item
 
@@ -141,19 +142,6 @@ def refuted(item: Item, verdicts: dict[str, Verdict]) -> float:
     recorded beside the item scores and used to break ties of ``keep_best_by``."""
     checks = item.rubric.checks
     return sum(c.id in verdicts and verdicts[c.id].answer == "no" for c in checks) / len(checks) if checks else 0.0
-
-
-def call_error(verdict: Verdict) -> str | None:
-    """The judge's error when ``verdict`` is withheld because the judge's call failed
-    (``verdict.call_failed``: HTTP or connection error after retries, a model's forward pass,
-    the OCR engine), else None.
-
-    The router joins the reasons of every judge it tried as ``"<judge>: <reason>; ..."``, the
-    verdict's own judge last, so that judge's part is what follows its name.
-    """
-    if verdict.answer != "withheld" or not verdict.call_failed:
-        return None
-    return verdict.reason.rsplit(f"{verdict.judge}: ", 1)[-1]
 
 
 def unchanged_reason(iteration: int, actions: list[dict] | None) -> str:
