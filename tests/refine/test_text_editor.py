@@ -78,3 +78,31 @@ def test_missing_string_placed_in_region_only_with_free_space():
     out = editor.edit(img, "", failing(judge, img, [chk]), seed=0)
     assert editor.last_actions[0]["action"] == "place" and editor.last_actions[0]["box"][1] >= 180
     assert judge.judge([out], [""], [[chk]])[0][0].answer == "yes"
+
+
+def test_one_check_quoting_3000_strings_edits_only_the_first_200(caplog):
+    """Issue 18: one check quoting 3000 strings kept the editor on one item for 406 s (ordering and
+    placing compare every string with every other). One edit now works on the first max_strings
+    (200) strings; each other string gets a "fail:" action and the edit logs one warning."""
+    from refine.editors.text.work import collect_work
+    from rewards.rubric import Verdict
+
+    strings = [f"Item {k} cost {k * 7 % 1000}" for k in range(3000)]
+    check = Check("many", "Does the menu list them?", expects=tuple(TextExpectation(s) for s in strings))
+    failures = [(check, Verdict("many", "no", "ocr", "missing"))]
+    work = collect_work(failures, max_chars=2000)
+    assert [e.text for e, _ in work.strings] == strings[:200]
+    assert [e.text for e, _, _ in work.refused] == strings[200:]
+    assert work.sequences[check.expects[0]] == [(check.expects[:200], "all")]  # neighbours: the strings worked on
+
+    img = page([("Item 1 cost 7", (40, 30), 26, (0, 0, 0))])
+    editor = TextEditor(second_psm=None)
+    with caplog.at_level("WARNING", logger="refine.editors.text.editor"):
+        editor.edit(img, "", failures, seed=0)
+    over = "fail: over max_strings=200 strings in one edit (the first 200 are edited)"
+    acts = {a["text"]: a["action"] for a in editor.last_actions}
+    assert [s for s in strings if acts.get(s) == over] == strings[200:]
+    assert len([s for s in strings[:200] if s in acts and acts[s] != over]) == 199  # "Item 1 cost 7" is on the page
+    assert [r.getMessage() for r in caplog.records] == [
+        "text editor: the failed checks quote 3000 strings; the first 200 are edited, 2800 are not (max_strings=200)"
+    ]

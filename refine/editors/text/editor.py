@@ -57,7 +57,10 @@ Strings written by the previous edit are not written again when the loop hands i
 (written by the previous edit ...)`` (``audit``).
 
 Bounds: an expected string over ``max_chars`` characters, or a string whose layouts exceed
-``max_layout_trials``, is not edited and gets a one-line ``fail: ...`` action.
+``max_layout_trials``, is not edited and gets a one-line ``fail: ...`` action; so does every
+string after the first ``max_strings`` of one edit (``fail: over max_strings=200 strings in one
+edit ...``, and one warning logged per edit): a check quoting 3000 strings kept the editor on one
+item for minutes, since ordering and placing compare every string with every other.
 
 Never touched: strings that already match, words of a found expectation, and words whose text
 contains the expected string inside a longer one ("Female" is not rewritten to "Male").
@@ -67,6 +70,7 @@ closest to the surrounding ring is background): min/max was blanking light-on-da
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Sequence
 
@@ -82,10 +86,12 @@ from refine.editors.text.place import place_missing
 from refine.editors.text.rewrite import rewrite
 from refine.editors.text.state import EditState, Rules
 from refine.editors.text.type_match import Face, installed_faces
-from refine.editors.text.work import collect_work, still_missing
+from refine.editors.text.work import MAX_STRINGS, collect_work, still_missing
 from refine.interfaces import Failure
 from rewards.rubric import TextExpectation
 from rewards.text.ocr_read import ocr_lines
+
+log = logging.getLogger(__name__)
 
 
 class TextEditor:
@@ -103,6 +109,8 @@ class TextEditor:
             judge's values so that "already matches" means the same for both.
         max_chars: longest expected string (characters) the editor works on.
         max_layout_trials: most layouts (size x width x position) tried per string.
+        max_strings: most distinct strings one edit works on, in the failed checks' order; the
+            rest get a ``fail:`` action (the edit's time grows with the square of the count).
         look_harder: read coloured regions and unread marks again before placing a string.
         free_space: also write a missing string that no slot takes in a free rectangle of its
             check's place, in the page's body type (the editor before issue 17). Off by default:
@@ -138,14 +146,16 @@ class TextEditor:
         second_psm: int | None = 3,
         max_chars: int = 2000,
         max_layout_trials: int = 400,
+        max_strings: int = MAX_STRINGS,
         look_harder: bool = True,
         free_space: bool = False,
     ):
         if not 0.0 <= min_similarity <= 1.0:
             raise ValueError(f"TextEditor: min_similarity must be in [0, 1], got {min_similarity}")
-        if max_chars < 1 or max_layout_trials < 1:
+        if max_chars < 1 or max_layout_trials < 1 or max_strings < 1:
             raise ValueError(
-                f"TextEditor: max_chars and max_layout_trials must be >= 1, got {max_chars}, {max_layout_trials}"
+                "TextEditor: max_chars, max_layout_trials and max_strings must be >= 1, "
+                f"got {max_chars}, {max_layout_trials}, {max_strings}"
             )
         if font is not None and not Path(font).is_file():
             raise FileNotFoundError(f"TextEditor: font file {font} does not exist")
@@ -158,6 +168,7 @@ class TextEditor:
         self.lang, self.psm, self.scale, self.second_psm = lang, psm, scale, second_psm
         self.case_sensitive, self.lenient, self.max_lines = case_sensitive, lenient, max_lines
         self.max_chars, self.max_layout_trials, self.look_harder = max_chars, max_layout_trials, look_harder
+        self.max_strings = max_strings
         self.free_space = free_space
         self.last_actions: list[dict] = []
         # what the last edit wrote, and a digest of the image it returned: when the loop hands that
@@ -214,9 +225,18 @@ class TextEditor:
         previous = self._last_written if digest(arr) == self._last_output else {}
         self._last_written, self._last_output = dict(previous), digest(arr)
 
-        # 2. Collect the work: every expected string of a failed check, once; too long ones fail.
-        work = collect_work(failures, self.max_chars)
+        # 2. Collect the work: every expected string of a failed check, once; too long ones, and
+        # those after the first max_strings, fail.
+        work = collect_work(failures, self.max_chars, self.max_strings)
         self.last_actions.extend(skip_record(exp, cid, skip) for exp, cid, skip in work.refused)
+        if over := sum(skip.reason.startswith("fail: over max_strings") for _, _, skip in work.refused):
+            log.warning(
+                "text editor: the failed checks quote %d strings; the first %d are edited, %d are not (max_strings=%d)",
+                len(work.strings) + over,
+                len(work.strings),
+                over,
+                self.max_strings,
+            )
         if not work.strings:
             return Image.fromarray(arr)
 

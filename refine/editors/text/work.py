@@ -1,7 +1,9 @@
 """Collecting the work: which failed checks become which strings to write.
 
 Every text expectation of a failed check is one string to fix, once (the first check naming it
-gives its id). A string over ``max_chars`` characters is refused with a one-line "fail:" action.
+gives its id). A string over ``max_chars`` characters is refused with a one-line "fail:" action,
+and so is every string after the first ``max_strings`` of one edit (a check quoting 3000 strings
+kept the editor on one item for minutes: its planning compares every string with every other).
 A string the page's OCR finds is done; so is a long one that wraps over more lines than the
 judge joins.
 """
@@ -22,6 +24,9 @@ FOOT_WORDS = re.compile(r"\b(foot-?notes?|footers?)\b", re.IGNORECASE)
 """Words of a check that place its string at the bottom of the page when the check names no
 place (the editor's choice only: the judge does not ask for it)."""
 LONG_LINES = 16
+MAX_STRINGS = 200
+"""Default of ``max_strings``: most distinct strings one edit works on (a real page's failed
+checks quote a few dozen; the editor's planning time grows with the square of the count)."""
 """Lines a long expected string (> 40 characters) may wrap over when the editor looks for it."""
 
 Sequences = dict[TextExpectation, list[tuple[tuple[TextExpectation, ...], str]]]
@@ -35,7 +40,8 @@ class Work:
 
     Attributes:
         strings: (expectation, check id) of every string to work on, in the checks' order.
-        refused: (expectation, check id, "fail:" Skip) of the strings over ``max_chars``.
+        refused: (expectation, check id, "fail:" Skip) of the strings over ``max_chars``, and of
+            the strings after the first ``max_strings``.
         sequences: the strings of each check in their order (``Sequences``).
         at_bottom: strings a footnote or a footer check asks for without naming a place: they go
             at the bottom, lowest first (in the bottom region if named).
@@ -50,33 +56,51 @@ class Work:
     elements: dict = field(default_factory=dict)
 
 
-def collect_work(failures: Sequence[Failure], max_chars: int) -> Work:
+def collect_work(failures: Sequence[Failure], max_chars: int, max_strings: int = MAX_STRINGS) -> Work:
     """The ``Work`` of ``failures`` ((check, verdict) pairs; checks without expectations add
-    nothing). Blank strings (nothing left once normalized) are dropped."""
+    nothing). Blank strings (nothing left once normalized) are dropped. The first ``max_strings``
+    strings within ``max_chars``, in the checks' order, are worked on; the rest are refused, and
+    the checks' sequences keep only the strings worked on."""
     work = Work()
-    expects: list[tuple[TextExpectation, str]] = []
+    expects: dict[TextExpectation, str] = {}  # each string once, with its first check's id, in order
     for check, _verdict in failures:
+        text_spec = getattr(check.spec, "text", None)
+        element = getattr(text_spec, "element", None)
+        at_foot = FOOT_WORDS.search(check.question) is not None
+        sequence = (tuple(check.expects), getattr(text_spec, "arrangement", "all"))
         for exp in check.expects:
-            if all(exp != e for e, _ in expects):
-                expects.append((exp, check.id))
-            element = getattr(getattr(check.spec, "text", None), "element", None)
+            expects.setdefault(exp, check.id)
             if element is not None:
                 work.elements.setdefault(exp, element)
-            if (
-                (exp.region or "bottom").startswith("bottom")
-                and exp.anchor is None
-                and FOOT_WORDS.search(check.question)
-            ):
+            if (exp.region or "bottom").startswith("bottom") and exp.anchor is None and at_foot:
                 work.at_bottom.add(exp)
             if len(check.expects) > 1:
-                arrangement = getattr(getattr(check.spec, "text", None), "arrangement", "all")
-                work.sequences.setdefault(exp, []).append((tuple(check.expects), arrangement))
-    for exp, cid in expects:
+                work.sequences.setdefault(exp, []).append(sequence)
+    over = Skip(f"fail: over max_strings={max_strings} strings in one edit (the first {max_strings} are edited)")
+    n_over = 0
+    for exp, cid in expects.items():
         if len(exp.text) > max_chars:
             reason = f"fail: expected string of {len(exp.text)} characters is over max_chars={max_chars}"
             work.refused.append((exp, cid, Skip(reason)))
-        elif normalize(exp.text):
+        elif not normalize(exp.text):
+            continue
+        elif len(work.strings) < max_strings:
             work.strings.append((exp, cid))
+        else:
+            work.refused.append((exp, cid, over))
+            n_over += 1
+    if n_over:  # a string's neighbours are then only the strings worked on
+        kept = {exp for exp, _ in work.strings}
+        cut: dict[int, tuple] = {}  # id of a check's sequence (one tuple per check) -> its strings worked on
+        for exp in kept:
+            for sq, _ in work.sequences.get(exp, []):
+                if id(sq) not in cut:
+                    cut[id(sq)] = tuple(o for o in sq if o in kept)
+        work.sequences = {
+            exp: [(cut[id(sq)], arrangement) for sq, arrangement in seqs if len(cut[id(sq)]) > 1]
+            for exp, seqs in work.sequences.items()
+            if exp in kept
+        }
     return work
 
 
