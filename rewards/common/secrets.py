@@ -19,14 +19,19 @@ import threading
 import unicodedata
 
 REDACTED = "<redacted>"
+MIN_LENGTH = 6
+"""Values shorter than this (stripped) are not redacted: placeholders such as ``EMPTY`` (what
+vLLM's docs put in ``OPENAI_API_KEY``) or ``x`` are no secret, and replacing them would mangle
+ordinary text."""
 
 _secrets: set[str] = set()
 _lock = threading.Lock()
 
 
 def register(secret: str) -> None:
-    """Redact ``secret`` (and its JSON-escaped and ``repr`` forms) from now on. Empty strings are ignored."""
-    if not secret:
+    """Redact ``secret`` (and its JSON-escaped and ``repr`` forms) from now on; a value shorter
+    than :data:`MIN_LENGTH` once stripped is ignored."""
+    if len(secret.strip()) < MIN_LENGTH:
         return
     forms = {secret, json.dumps(secret)[1:-1], repr(secret)[1:-1]}
     with _lock:

@@ -32,6 +32,12 @@ def test_key_with_inner_whitespace_or_control_char_is_refused_without_its_value(
     assert redact(f"x {value} y") == f"x {REDACTED} y"  # registered even though refused
 
 
+def test_placeholder_keys_are_not_redacted(monkeypatch):
+    monkeypatch.setenv("RL_SECRET_EMPTY", "EMPTY")  # vLLM's docs' placeholder
+    assert read_api_key("RL_SECRET_EMPTY") == "EMPTY"
+    assert redact("EMPTY reply") == "EMPTY reply"
+
+
 def test_longest_secret_is_replaced_first():
     secrets.register("rl-tok-5q1")
     secrets.register("rl-tok-5q1-extended")
