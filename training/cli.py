@@ -6,11 +6,21 @@
 A bad config (group size 1, unknown model preset or trainer field, a reward returning the wrong
 length or NaN, a training prompt leaking a held-out benchmark item) ends with one line on
 stderr, ``rubricloop-train: <what is wrong>``, and exit status 2, before the pipeline is built
-(``HYDRA_FULL_ERROR=1`` shows the traceback instead).
+(``HYDRA_FULL_ERROR=1`` shows the traceback instead). So does a run folder that cannot be
+written, one another live rubricloop-train holds (``<run>/.lock``), and a ``resume=true`` whose
+settings differ from the ones the run's ``run.json`` records (``run_settings``); nothing is
+written before these checks pass. A checkpoint that cannot be written (disk full) ends with one
+line and exit status 1, the earlier checkpoints intact.
+
+The run folder ``<trainer.output_dir>/<trainer.run_name>/`` holds ``step_<n>/`` checkpoints,
+``training_data.jsonl`` (the leakage guard's record of the prompts trained on), ``run.json``
+(the settings a resume must share), ``history.json``, ``train.log`` and the composed config in
+``.hydra/``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib.resources
 import json
 import os
@@ -40,21 +50,124 @@ def heldout_paths(entries) -> list[Path]:
     return [bundled_heldout() if str(e) == BUNDLED_HELDOUT else Path(str(e)) for e in entries]
 
 
+RESULT_NEUTRAL = (
+    "run_name",
+    "output_dir",
+    "num_steps",
+    "resume",
+    "save_every",
+    "keep_last",
+    "eval_every",
+    "log_images_every",
+    "gradient_checkpointing",
+    "wandb_project",
+    "wandb_mode",
+)
+"""Trainer fields a resume may change: where the run goes, how long it runs (more steps continue
+it), how often it saves, evaluates and logs, and recomputing activations (same math). Every
+other trainer field is part of the run's settings (``run_settings``)."""
+
+
+def run_settings(cfg: DictConfig) -> dict:
+    """What a run's result depends on, recorded in ``<run>/run.json``: the trainer fields but
+    ``RESULT_NEUTRAL``, the data (``n``, ``seed``, ``val_fraction``), the model preset and the
+    rewards. A resume must have the same (``check_run_settings``)."""
+    trainer = OmegaConf.to_container(cfg.trainer, resolve=True)
+    settings = {
+        "trainer": {k: v for k, v in trainer.items() if k not in RESULT_NEUTRAL},
+        "data": {k: cfg.data[k] for k in ("n", "seed", "val_fraction")},
+        "model": OmegaConf.to_container(cfg.model, resolve=True),
+        "rewards": OmegaConf.to_container(cfg.rewards, resolve=True),
+    }
+    return json.loads(json.dumps(settings))  # as run.json gives them back (tuples as lists)
+
+
+def _differing_keys(before: dict, now: dict) -> list[str]:
+    """``group.key`` of every setting ``before`` and ``now`` disagree on (a whole group when it is
+    not a mapping on one side), in the order of ``now``."""
+    keys = []
+    for group in [*now, *(g for g in before if g not in now)]:
+        a, b = before.get(group), now.get(group)
+        if isinstance(a, dict) and isinstance(b, dict):
+            keys += [f"{group}.{k}" for k in [*b, *(k for k in a if k not in b)] if a.get(k) != b.get(k)]
+        elif a != b:
+            keys.append(group)
+    return keys
+
+
+def check_run_settings(run_dir: Path, settings: dict) -> None:
+    """Refuse to continue a run (it holds checkpoints) with other ``settings`` than its
+    ``run.json`` records; a run without checkpoints starts afresh and takes the new ones.
+
+    Raises:
+        rewards.common.run_folder.SettingsError: one line naming the settings that differ.
+    """
+    from rewards.common.run_folder import check_settings
+    from training.checkpoint import list_checkpoints
+
+    def refusal(before: dict) -> str:
+        return (
+            f"{run_dir} holds a run made with another {', '.join(_differing_keys(before, settings))} "
+            f"(see {run_dir / 'run.json'}); use those settings to resume, or a new trainer.run_name"
+        )
+
+    if list_checkpoints(run_dir):
+        check_settings(run_dir / "run.json", settings, refusal)
+
+
+def _is_main_process() -> bool:
+    """Rank 0 of a launch (``RANK`` as torchrun and accelerate set it), or a single process."""
+    return os.environ.get("RANK", "0") == "0"
+
+
+def _claim_run_dir(run_dir: Path):
+    """Create ``run_dir`` (``prepare_out``) and hold its lock (``lock_out``) on the main process.
+
+    Returns:
+        the lock (a context manager; a no-op on the other ranks) and whether the folder was created.
+
+    Raises:
+        ValueError: the folder cannot be written (a file in the way, no permission) or another
+            live rubricloop-train holds it; one line.
+    """
+    from rewards.common.run_folder import lock_out, prepare_out
+
+    try:
+        created = prepare_out(run_dir)
+    except ValueError as e:
+        reason = str(e).removeprefix(f"out={run_dir}")
+        raise ValueError(f"run folder {run_dir}{reason}; check trainer.output_dir") from None
+    if not _is_main_process():
+        return contextlib.nullcontext(), created
+    try:
+        return lock_out(run_dir, command="rubricloop-train"), created
+    except ValueError:
+        raise ValueError(
+            f"{run_dir} is in use by another running rubricloop-train (it holds {run_dir / '.lock'}); "
+            "wait for it to finish or use another trainer.run_name"
+        ) from None
+
+
 def run(cfg: DictConfig) -> dict:
     """Build data, rewards and the pipeline from ``cfg`` and train. Returns ``train``'s history.
 
-    Order: trainer fields -> rewards -> data -> leakage guard -> config and reward checks ->
-    pipeline -> ``train``; everything that can be wrong in a config fails before the (large)
-    pipeline is loaded.
+    Order: trainer fields -> rewards -> data -> leakage guard -> config and reward checks -> the
+    run folder (created, locked, settings checked against its ``run.json`` on a resume) ->
+    ``training_data.jsonl``, ``run.json``, ``.hydra/`` and ``train.log`` -> pipeline -> ``train``
+    -> ``history.json``. Every refusal comes before the first file is written, and everything
+    that can be wrong in a config fails before the (large) pipeline is loaded.
 
     Raises:
         ValueError: an unknown or mistyped trainer field (``config_from_fields``), a bad config
             or reward (``check_setup``, ``check_rewards``), a leak
-            (``rewards.leakage.LeakageError``), a bad held-out file (``rewards.rubric.RubricError``);
-            one line each.
+            (``rewards.leakage.LeakageError``), a bad held-out file (``rewards.rubric.RubricError``),
+            an unwritable or busy run folder, a resume with other settings
+            (``rewards.common.run_folder.SettingsError``); one line each.
         hydra.errors.InstantiationException: a reward or pipeline ``_target_`` fails to build.
+        training.checkpoint.CheckpointWriteError: a checkpoint could not be written (disk full).
     """
     # Imported here so that composition errors (see ``main``) come back without loading torch.
+    from rewards.common.run_folder import discard, run_files, write_json
     from rewards.leakage import check_leakage
     from training.checkpoint import write_run_record
     from training.data import make_dataset
@@ -74,19 +187,33 @@ def run(cfg: DictConfig) -> dict:
     weights = {name: float(w) for name, w in weights.items()}
     train_items, val_items = make_dataset(cfg.data.n, cfg.data.seed, val_fraction=cfg.data.val_fraction)
     check_leakage(train_items, heldout_paths(cfg.data.heldout or []))
-    write_run_record(
-        Path(trainer.output_dir) / trainer.run_name,
-        "training_data.jsonl",  # read by rubricloop-eval lora=...
-        "".join(json.dumps({"id": it.id, "prompt": it.prompt}) + "\n" for it in train_items),
-    )
     # ``train`` repeats these two checks for direct callers; here they run before the pipeline loads.
     check_setup(trainer, reward_fns, weights, train_items, val_items)
     check_rewards(
         [NamedReward(n, fn) for n, fn in reward_fns.items()], list(weights.values()), train_items, trainer.resolution
     )
-    pipe = instantiate(cfg.model.pipeline)
-    family_kwargs = OmegaConf.to_container(cfg.model.family_kwargs, resolve=True)
-    return train(trainer, pipe, reward_fns, weights, train_items, val_items, family_kwargs)
+    run_dir, settings, main = Path(trainer.output_dir) / trainer.run_name, run_settings(cfg), _is_main_process()
+    lock, created = _claim_run_dir(run_dir)
+    with lock:
+        try:
+            check_run_settings(run_dir, settings)
+        except ValueError:
+            discard(run_dir, created)
+            raise
+        if main:  # the records of what this run trains on, kept by rubricloop-eval's leakage check
+            write_run_record(
+                run_dir,
+                "training_data.jsonl",  # read by rubricloop-eval lora=...
+                "".join(json.dumps({"id": it.id, "prompt": it.prompt}) + "\n" for it in train_items),
+            )
+            write_json(run_dir / "run.json", settings)
+        with run_files(cfg, run_dir, "train.log") if main else contextlib.nullcontext():
+            pipe = instantiate(cfg.model.pipeline)
+            family_kwargs = OmegaConf.to_container(cfg.model.family_kwargs, resolve=True)
+            history = train(trainer, pipe, reward_fns, weights, train_items, val_items, family_kwargs)
+        if main:
+            write_run_record(run_dir, "history.json", json.dumps(history, default=float))
+    return history
 
 
 _show_traceback = False
@@ -110,11 +237,13 @@ def _main(cfg: DictConfig) -> int:
     run_dir = f"{cfg.trainer.output_dir}/{cfg.trainer.run_name}"
     try:
         history = run(cfg)
-        from training.checkpoint import write_run_record
-
-        write_run_record(run_dir, "history.json", json.dumps(history, default=float))
     except (ValueError, HydraException) as e:
         return fail(e)
+    except OSError as e:  # a checkpoint or record that could not be written (disk full): nothing torn is left
+        if _show_traceback:
+            raise
+        print(f"rubricloop-train: {error_line(e)}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print(
             f"rubricloop-train: interrupted; checkpoints so far are in {run_dir}/ (continue with resume=true)",

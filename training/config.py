@@ -292,10 +292,16 @@ def check_setup(
     from training.checkpoint import list_checkpoints
 
     problems = _number_problems(cfg)
-    if not cfg.resume and list_checkpoints(Path(cfg.output_dir) / cfg.run_name):
+    checkpoints = list_checkpoints(Path(cfg.output_dir) / cfg.run_name)
+    if not cfg.resume and checkpoints:
         problems.append(
             f"{Path(cfg.output_dir) / cfg.run_name} already holds checkpoints: continue it with resume=true, "
             "or start a new run with another trainer.run_name"
+        )
+    elif cfg.resume and checkpoints and int(checkpoints[-1].name.removeprefix("step_")) > cfg.num_steps:
+        problems.append(
+            f"num_steps={cfg.num_steps} is below the run's last checkpoint {checkpoints[-1]}: "
+            "a resume may add steps, not remove them"
         )
     if val_items is not None and not val_items and cfg.num_eval_prompts > 0:
         problems.append(

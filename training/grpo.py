@@ -203,8 +203,9 @@ def train(
         family_kwargs: extra family arguments (max_sequence_length, FLUX guidance).
 
     Returns:
-        the history (``training.logs.RunLog``): per GRPO step "step", "loss", "reward_mean",
-        "kl", "approx_kl", "ratio_mean", "clip_fraction", "image_stats", "check_pass_rates";
+        the history (``training.logs.RunLog``; a resume continues the checkpoint's): per GRPO
+        step "step", "loss", "reward_mean", "kl", "approx_kl", "ratio_mean", "clip_fraction",
+        "image_stats", "check_pass_rates";
         per evaluation "eval_step", "eval_reward" (EMA weights when kept; the last one at step
         ``num_steps``). W&B gets each ``training.logs.StepRecord``'s row and the evaluations.
 
@@ -220,7 +221,7 @@ def train(
     run, start, policy = _setup(cfg, pipe, family_kwargs, accelerator)
     sigmas = schedule_sigmas(pipe.scheduler, cfg.train_sampling_steps, policy.family.image_seq_len())  # (T + 1,)
     eval_sigmas = schedule_sigmas(pipe.scheduler, cfg.eval_sampling_steps, policy.family.image_seq_len())
-    log = RunLog(cfg, accelerator, run.run_dir, len(train_items))
+    log = RunLog(cfg, accelerator, run.run_dir, len(train_items), history=run.history)  # resumed: continued
     val_kw = dict(sigmas=eval_sigmas, items=val_items[: cfg.num_eval_prompts], named=named, weights=weight_list)
     val_kw["seed"] = cfg.eval_seed  # the same noise every evaluation
     rewarder = AsyncRewarder(named, weight_list, max_workers=1)  # one thread: chunks are scored in order
@@ -252,11 +253,11 @@ def train(
             log.log_step(StepRecord(step, rewards, update, grid, lr, groups_kept, time.perf_counter() - t0), eval_row)
             bar.set_postfix(reward=f"{log.history['reward_mean'][-1]:.3f}", kl=f"{update['kl']:.2g}")
             if (step + 1) % cfg.save_every == 0 or step + 1 == cfg.num_steps:
-                save_run(run, step + 1, cfg.keep_last)
+                save_run(run, step + 1, cfg.keep_last, log.history)
 
-        # 6. Final evaluation, logged at step num_steps.
-        if start < cfg.num_steps:
-            log.log(_evaluate(run, policy, log, cfg.num_steps, **val_kw), cfg.num_steps)
+        # 6. Final evaluation, logged at step num_steps (again on a resume of a finished run: it is
+        # not in the last checkpoint, and a kill may have stopped it).
+        log.log(_evaluate(run, policy, log, cfg.num_steps, **val_kw), cfg.num_steps)
     finally:
         rewarder.close()
         log.finish()

@@ -113,13 +113,16 @@ class RunLog:
     "eval_step", "eval_reward": one entry per evaluation}.
     """
 
-    def __init__(self, cfg: GRPOConfig, accelerator: Accelerator, run_dir: Path, n_train: int):
+    def __init__(
+        self, cfg: GRPOConfig, accelerator: Accelerator, run_dir: Path, n_train: int, history: dict | None = None
+    ):
+        """``history``: a resumed run's history up to its checkpoint (continued), or None."""
         self.tracker = init_wandb(cfg, accelerator, run_dir)
         # log_images_every 0: once per epoch over the n_train prompts, P per rank per step
         epoch = math.ceil(n_train / (cfg.prompts_per_step * accelerator.num_processes))
         self.images_every = cfg.log_images_every or epoch
         keys = ("step", *HISTORY_OF_ROW, "image_stats", "check_pass_rates", "eval_step", "eval_reward")
-        self.history: dict[str, list] = {k: [] for k in keys}
+        self.history: dict[str, list] = {k: list((history or {}).get(k, [])) for k in keys}
 
     def samples_due(self, step: int) -> bool:
         """Whether ``step`` logs a grid of its rollout images (``samples``)."""

@@ -23,7 +23,13 @@ from diffusers.optimization import get_scheduler
 from peft import LoraConfig
 from peft.utils import get_peft_model_state_dict
 
-from training.checkpoint import list_checkpoints, load_checkpoint, restore_rng_states, rng_states, save_checkpoint
+from training.checkpoint import (
+    list_checkpoints,
+    load_latest_checkpoint,
+    restore_rng_states,
+    rng_states,
+    save_checkpoint,
+)
 from training.config import GRPOConfig
 from training.grpo_math import ema_update
 from training.timesteps import num_trained_steps
@@ -70,6 +76,8 @@ class RunState:
     rollout_gen: torch.Generator
     prompt_rng: random.Random
     run_dir: Path
+    history: dict[str, list] | None = None
+    """the history up to the resumed step (``training.logs.RunLog.history``; None: a new run)"""
 
 
 def add_lora(pipe, cfg: GRPOConfig, device) -> tuple[Any, list[torch.Tensor]]:
@@ -118,6 +126,25 @@ def _check_distributed(cfg: GRPOConfig, accelerator: Accelerator) -> None:
             )
 
 
+def _resume_state(cfg: GRPOConfig, run_dir: Path, transformer, main: bool) -> dict | None:
+    """The state of the run's newest whole checkpoint, its LoRA loaded into ``transformer``
+    (before ``prepare``: FSDP shards it); torn step folders are skipped with a note on stderr.
+
+    Raises:
+        ValueError: the run has step folders and none of them loads whole.
+    """
+    note = (lambda line: print(f"resume: {line}", file=sys.stderr)) if main else None
+    saved, folder = load_latest_checkpoint(run_dir, transformer, note)
+    if folder is None and list_checkpoints(run_dir):
+        raise ValueError(
+            f"resume=true: no checkpoint in {run_dir} loads whole; remove its step_* folders to start "
+            "again, or use another trainer.run_name"
+        )
+    if folder is None and main:
+        print(f"resume=true but {run_dir} holds no checkpoint: starting at step 0", file=sys.stderr)
+    return saved
+
+
 def setup_run(
     cfg: GRPOConfig, accelerator: Accelerator, pipe, transformer, lora_params: list[torch.Tensor]
 ) -> tuple[RunState, int]:
@@ -126,8 +153,9 @@ def setup_run(
 
     Raises:
         ValueError: EMA under FSDP (the LoRA is sharded there), resuming with EMA from a
-            checkpoint that has none, or a DeepSpeed gradient_accumulation_steps that does not
-            equal the backward passes per optimizer step.
+            checkpoint that has none, resuming a run none of whose checkpoints loads whole
+            (torn ones are skipped with a note when an earlier one loads), or a DeepSpeed
+            gradient_accumulation_steps that does not equal the backward passes per optimizer step.
     """
     _check_distributed(cfg, accelerator)
     rank = accelerator.process_index
@@ -141,13 +169,12 @@ def setup_run(
         num_training_steps=cfg.num_steps * updates_per_step,
     )
     run_dir = Path(cfg.output_dir) / cfg.run_name
-    checkpoints = list_checkpoints(run_dir) if cfg.resume else []
-    if cfg.resume and not checkpoints and accelerator.is_main_process:
-        print(f"resume=true but {run_dir} holds no checkpoint: starting at step 0", file=sys.stderr)
-    saved = load_checkpoint(checkpoints[-1], transformer) if checkpoints else None  # before prepare: FSDP shards it
+    saved = _resume_state(cfg, run_dir, transformer, accelerator.is_main_process) if cfg.resume else None
     if saved is not None and cfg.ema_decay > 0:
         if "ema" not in saved:
-            raise ValueError(f"checkpoint {checkpoints[-1]}: no EMA weights to resume with ema_decay={cfg.ema_decay}")
+            raise ValueError(
+                f"checkpoint of step {saved['step']}: no EMA weights to resume with ema_decay={cfg.ema_decay}"
+            )
         with torch.no_grad():  # the saved LoRA is the EMA one; put the live weights back
             for p, live in zip(lora_params, saved["live_lora"], strict=True):
                 p.copy_(live)
@@ -168,6 +195,7 @@ def setup_run(
     )  # prompt_rng identical on all ranks: ranks split one draw
     if saved is None:
         return run, 0
+    run.history = saved.get("history")
     optimizer.load_state_dict(saved["optimizer"])
     lr_scheduler.load_state_dict(saved["lr_scheduler"])
     restore_rng_states(saved["rng"][rank], run.rollout_gen, run.prompt_rng)
@@ -208,9 +236,15 @@ def lora_state_dict(accelerator: Accelerator, model) -> dict[str, torch.Tensor] 
     return {k: v.detach().to("cpu", torch.float32, copy=True) for k, v in lora.items()}
 
 
-def save_run(run: RunState, step: int, keep_last: int) -> None:
-    """Checkpoint ``step`` (the LoRA in diffusers format is the EMA one when kept). Call on
-    every rank: RNG states and FSDP weights are gathered; the main process writes."""
+def save_run(run: RunState, step: int, keep_last: int, history: dict[str, list] | None = None) -> None:
+    """Checkpoint ``step`` (the LoRA in diffusers format is the EMA one when kept) with the run's
+    ``history`` so far (a resume continues it). Call on every rank: RNG states and FSDP weights
+    are gathered; the main process writes.
+
+    Raises:
+        training.checkpoint.CheckpointWriteError: on the main process, the checkpoint could not
+            be written (nothing torn is left).
+    """
     rng = [rng_states(run.rollout_gen, run.prompt_rng)]
     if run.accelerator.num_processes > 1:
         rng = gather_object(rng)  # one entry per rank
@@ -219,6 +253,8 @@ def save_run(run: RunState, step: int, keep_last: int) -> None:
     if not run.accelerator.is_main_process:
         return
     state = {"optimizer": run.optimizer.state_dict(), "lr_scheduler": run.lr_scheduler.state_dict(), "rng": rng}
+    if history is not None:
+        state["history"] = history
     if run.ema is not None:
         state["ema"] = [e.detach().clone() for e in run.ema]
         state["live_lora"] = [p.detach().clone() for p in run.lora_params]

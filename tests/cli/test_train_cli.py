@@ -156,7 +156,7 @@ def test_one_step_run_with_default_rewards_writes_a_checkpoint(tmp_path):
     assert keys and all(k.startswith("transformer.") and (".lora_A." in k or ".lora_B." in k) for k in keys)
     assert "1 GRPO steps done; eval reward" in out.stdout and f"checkpoints in {tmp_path}/cli/" in out.stdout
     # the composed config Hydra saved carries the documented defaults
-    saved = OmegaConf.load(tmp_path / "cli" / "hydra" / ".hydra" / "config.yaml")
+    saved = OmegaConf.load(tmp_path / "cli" / ".hydra" / "config.yaml")
     assert list(saved.data.heldout) == ["bundled"]
     assert saved.rewards.rubric.fn.judge.judges[0]._target_ == "rewards.judges.ocr.OCRJudge"
     assert (saved.rewards.rubric.weight, saved.rewards.ocr.weight) == (1.0, 0.5)

@@ -396,7 +396,7 @@ def test_ema_is_saved_and_resumed_exactly(tmp_path, monkeypatch):
         ],
     )
     history = run(replace(cfg, num_steps=3, resume=True), pipe)
-    assert history["step"] == [2]
+    assert history["step"] == [0, 1, 2]  # the checkpoint's history, continued
     assert all(torch.equal(a, b) for a, b in zip(live_at_rollout[0], s2["live_lora"], strict=True))
     assert all(torch.equal(a, b) for a, b in zip(emas[0], s2["ema"], strict=True))
     s3 = torch.load(list_checkpoints(tmp_path / "run")[-1] / STATE_FILE, weights_only=False)
