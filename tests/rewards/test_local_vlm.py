@@ -300,3 +300,33 @@ def test_paraphrase_votes_share_one_image_encoding(sharp_judge, monkeypatch):
     assert verdict.evidence["agreement"] == pytest.approx(max(n_yes, 3 - n_yes) / 3)
     with pytest.raises(ValueError, match="votes"):
         LocalVLMJudge(device="cpu", tiny=True, votes=0)
+
+
+def test_answer_mass_from_logits_hand_computed():
+    from rewards.judges.local_vlm import answer_mass_from_logits
+
+    logits = torch.zeros(1, 5)
+    logits[0, 2] = math.log(6.0)  # vocabulary mass: 1 + 1 + 6 + 1 + 1 = 10; answers {0, 1} + {4}: 3
+    assert answer_mass_from_logits(logits, yes_ids=[0, 1], no_ids=[4]).item() == pytest.approx(0.3, abs=1e-6)
+
+
+@pytest.mark.parametrize("shared_prefix", [True, False])
+def test_little_mass_on_yes_no_is_withheld(judge, monkeypatch, shared_prefix):
+    # the tiny random model spreads its mass over the whole vocabulary: Yes/No hold next to none
+    monkeypatch.setattr(judge, "shared_prefix", shared_prefix)
+    image = _image(64, 48, (255, 0, 0))
+    monkeypatch.setattr(judge, "min_answer_mass", 0.5)
+    [withheld_] = judge.judge([image], ["p"], [CHECKS[:2]])
+    assert [v.answer for v in withheld_] == ["withheld", "withheld"] and all(v.p_yes is None for v in withheld_)
+    assert all("of the next-token distribution is below min_answer_mass=0.5: no answer" in v.reason for v in withheld_)
+    monkeypatch.setattr(judge, "min_answer_mass", 0.0)
+    [answered] = judge.judge([image], ["p"], [CHECKS[:2]])
+    assert all(v.answer in ("yes", "no") and v.p_yes is not None and "Yes/No mass" in v.reason for v in answered)
+    mass = float(answered[0].reason.split("Yes/No mass ")[1].rstrip(")"))
+    assert 0 < mass < 0.5
+
+
+def test_min_answer_mass_defaults_and_bounds():
+    assert LocalVLMJudge(device="cpu", tiny=True).min_answer_mass == 0.0  # random weights: off
+    with pytest.raises(ValueError, match=r"min_answer_mass must be in \[0, 1\], got -0.1"):
+        LocalVLMJudge(device="cpu", tiny=True, min_answer_mass=-0.1)
