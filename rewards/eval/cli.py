@@ -205,7 +205,7 @@ def generate_or_judge(
         # prompt-truncation and LoRA-prefix notices would repeat for every item
         transformers.utils.logging.set_verbosity_error()
         diffusers.utils.logging.set_verbosity_error()
-    refused = name_problems(cfg.benchmark, items)  # over every item read: the first row keeps a name
+    refused = name_problems(cfg.benchmark, items, out / "results")  # over every item read: the first keeps a name
     selected = select_shard(items, cfg.shard)
     settings = run_settings(cfg)
     record_settings(out / RUN_FILE, settings)

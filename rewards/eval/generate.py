@@ -114,15 +114,15 @@ def image_file(benchmark: str, item: Item) -> str:
     return result_name(item.id)[: -len(".json")] + ".png"
 
 
-def name_problems(benchmark: str, items: Sequence[Item]) -> dict[str, str]:
+def name_problems(benchmark: str, items: Sequence[Item], results: Path) -> dict[str, str]:
     """Items whose files cannot be written safely: item id -> one error line.
 
     BizGenEval: :func:`rewards.scorers.bizgeneval_results.result_name_problems` (a name that
-    leaves the folder, or one an earlier row uses). IGenBench: an id that is not a plain file
+    leaves ``results``, or one an earlier row uses). IGenBench: an id that is not a plain file
     name (its result is ``<id>/<id>.json``). Every benchmark: an image name an earlier item
     already uses (ids that differ only in characters the file name replaces).
     """
-    problems = result_name_problems(list(items)) if benchmark == "bizgeneval" else {}
+    problems = result_name_problems(list(items), results) if benchmark == "bizgeneval" else {}
     owner: dict[str, str] = {}
     for item in items:
         if item.id in problems:

@@ -100,7 +100,7 @@ def merge(out: Path, report: bool = True) -> int:
     except RubricError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    refused = name_problems(benchmark, items)  # no shard wrote them; the scorer reports them
+    refused = name_problems(benchmark, items, out / "results")  # no shard wrote them; the scorer reports them
     shard_items = {i: json.loads((p / SHARD_FILE).read_text(encoding="utf-8"))["items"] for i, (_, p) in shards.items()}
     problems = check_coverage([it.id for it in items], shard_items)
     owner = {item_id: shards[i][1] for i, ids in shard_items.items() for item_id in ids}

@@ -61,7 +61,7 @@ def score_bizgeneval_results(
         RubricError: when ``data`` cannot be read.
     """
     items, data_errors = load_items(data, limit)
-    refused = result_name_problems(items)  # over every row read, as in the run that wrote the files
+    refused = result_name_problems(items, results)  # over every row read, as the run that wrote the files
     items = [it for it in items if only is None or it.id in only]
     file_errors = []
     scored, unscored = [], {"missing": [], "unreadable": [], "malformed": [], "empty": [], "refused": []}

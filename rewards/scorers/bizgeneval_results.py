@@ -66,8 +66,8 @@ def plain_file_name(name: str) -> bool:
     return name not in ("", ".", "..") and "/" not in name and os.sep not in name and "\0" not in name
 
 
-def result_name_problems(items: list[Item]) -> dict[str, str]:
-    """Items whose result file cannot be told apart or kept inside the result folder.
+def result_name_problems(items: list[Item], result_dir: str | Path) -> dict[str, str]:
+    """Items whose result file cannot be told apart or kept inside ``result_dir``.
 
     The official name comes from the row (:func:`image_name`): an image basename, else
     ``domain_dimension_id``. A name that is not a plain file name (a ``domain`` of
@@ -76,22 +76,23 @@ def result_name_problems(items: list[Item]) -> dict[str, str]:
     (the first row to use a name keeps it), the other items keep the official names.
 
     Returns:
-        item id -> one error line naming the item and the name.
+        item id -> one error line, ``"<result_dir>/<name> (item <id>): <why>; refused"``.
     """
     owner: dict[str, str] = {}
     problems = {}
     for item in items:
         name = image_name(item.meta, item.id)
         result = name.rsplit(".", 1)[0] + ".json"
+        where = f"{Path(result_dir) / result} (item {item.id})"
         if not plain_file_name(name) or not plain_file_name(result):
             problems[item.id] = (
-                f"item {item.id}: its BizGenEval image name {name!r} (from the row's image, domain, dimension "
-                "and id fields) is not a plain file name; refused, so no file is written outside the run folder"
+                f"{where}: the BizGenEval image name {name!r} (from the row's image, domain, dimension and id "
+                "fields) is not a plain file name; refused, so nothing is read or written outside the folder"
             )
         elif result in owner:
             problems[item.id] = (
-                f"item {item.id}: its result file {result} is item {owner[result]}'s too (both rows name the image "
-                f"{name!r}; BizGenEval names result files by the image's basename); refused"
+                f"{where}: the file is item {owner[result]}'s too (both rows name the image {name!r}; "
+                "BizGenEval names result files by the image's basename); refused"
             )
         else:
             owner[result] = item.id

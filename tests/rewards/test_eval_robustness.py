@@ -1,0 +1,292 @@
+"""``rubricloop-eval`` under the attacks of issue 18: a judge that is down, result names that clash
+or leave ``out=``, half-written files, an unwritable or busy ``out``, a huge data file with
+``limit=``, and edited rows or images on a resume."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+from chat_server import ChatServer, Reply, ok
+from hydra import compose, initialize_config_module
+from PIL import Image
+
+import rewards.importers
+from rewards.common.run_folder import lock_out
+from rewards.eval.cli import run
+from rewards.importers import load_items
+from rewards.scorers.bizgeneval_results import read_result_file
+
+PIXEL = ["~judge", "+judge={_target_: eval_helpers.PixelJudge}"]
+
+
+@pytest.fixture(autouse=True)
+def _helpers_importable(monkeypatch):
+    monkeypatch.syspath_prepend(str(Path(__file__).parents[1]))
+    monkeypatch.setenv("WANDB_MODE", "disabled")
+
+
+def eval_run(*overrides: str) -> int:
+    with initialize_config_module(config_module="conf", version_base="1.3"):
+        return run(compose(config_name="eval", overrides=["report=false", *overrides]))
+
+
+def biz_row(i: int, n: int = 3, **extra) -> dict:
+    """A BizGenEval row with ``n`` questions (the first half easy, the rest hard)."""
+    return {
+        "id": i,
+        "domain": "slides",
+        "dimension": "text",
+        "prompt": f"a slide titled Report {i}",
+        "questions": [f"Does the slide show the word Report{k}?" for k in range(1, n + 1)],
+        "easy_qidxs": list(range(1, n // 2 + 1)),
+        "hard_qidxs": list(range(n // 2 + 1, n + 1)),
+        **extra,
+    }
+
+
+def write_rows(path: Path, rows: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def page(path: Path, shade: int = 255) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    Image.new("RGB", (64, 32), (shade, shade, shade)).save(path)
+    return path
+
+
+def errors_of(err: str) -> list[str]:
+    return [ln for ln in err.splitlines() if ln.startswith("error: ")]
+
+
+def answer_true(seen, n):
+    numbers = re.findall(r"^(\d+)\. ", seen.text, flags=re.M)
+    return ok(json.dumps({k: {"result": True, "reason": "visible"} for k in numbers}))
+
+
+def test_a_dead_judge_fails_the_item_and_a_rerun_judges_it(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    data = write_rows(tmp_path / "data.jsonl", [biz_row(1), biz_row(2)])
+    images = tmp_path / "imgs"
+    for i in (1, 2):
+        page(images / f"slides_text_{i}.png")
+    out = tmp_path / "out"
+    up = False
+    with ChatServer(lambda seen, n: answer_true(seen, n) if up else Reply(500, {"error": "down"})) as server:
+        args = [f"data={data}", f"images={images}", f"out={out}", "judge=vlm"]
+        args += [f"judge.judges.0.base_url={server.base_url}", "judge.judges.0.max_retries=0"]
+        assert eval_run(*args) == 1
+        errors = errors_of(capsys.readouterr().err)
+        assert errors[0].startswith("error: item 1: judge vlm:")
+        assert "failed on 3 of 3 checks sent to it (request failed: " in errors[0]
+        assert errors[1].startswith("error: item 2: judge vlm:")
+        assert sorted(p.name for p in (out / "results").iterdir()) == []  # nothing recorded as done
+        up = True  # the judge is back: both items judged, none "done" from the outage
+        assert eval_run(*args) == 0
+    scores = json.loads((out / "scores.json").read_text())
+    assert scores["coverage"]["coverage"] == 1.0 and scores["total_scored"] == 2
+    assert [r["metrics"]["all"] for r in scores["per_item"]] == [1.0, 1.0]
+    assert (out / "summary_by_domain.csv").read_bytes().splitlines()[-1] == b"all,1.0000,,,,,1.0000"
+
+
+def test_judge_outage_is_an_option_in_zero_one(tmp_path, capsys):
+    data = write_rows(tmp_path / "data.jsonl", [biz_row(1)])
+    assert eval_run(*PIXEL, f"data={data}", f"images={tmp_path}", f"out={tmp_path / 'o'}", "judge_outage=0") == 2
+    assert capsys.readouterr().err == "error: judge_outage must be a number in (0, 1], got 0\n"
+
+
+def test_result_names_that_clash_are_refused_and_rescoring_agrees(tmp_path, capsys):
+    rows = [biz_row(1, image="a/slide.png"), biz_row(2, image="b/slide.png"), biz_row(3)]
+    data = write_rows(tmp_path / "data.jsonl", rows)
+    images = tmp_path / "imgs"
+    page(images / "slide.png", 200)
+    page(images / "slides_text_3.png", 100)
+    out = tmp_path / "out"
+    assert eval_run(*PIXEL, f"data={data}", f"images={images}", f"out={out}") == 1
+    errors = errors_of(capsys.readouterr().err)
+    assert errors == [
+        f"error: {out / 'results' / 'slide.json'} (item 2): the file is item 1's too (both rows name the image "
+        "'slide.png'; BizGenEval names result files by the image's basename); refused"
+    ]
+    assert sorted(p.name for p in (out / "results").iterdir()) == ["slide.json", "slides_text_3.json"]
+    assert json.loads((out / "results" / "slide.json").read_text())["prompt"] == "a slide titled Report 1"
+    rescored = tmp_path / "rescored"
+    assert eval_run(f"data={data}", f"results={out / 'results'}", f"out={rescored}") == 1
+    assert errors_of(capsys.readouterr().err) == errors
+    a, b = (json.loads((p / "scores.json").read_text()) for p in (out, rescored))
+    assert [r["id"] for r in a["per_item"]] == ["1", "3"] and a["not_scored"]["refused"] == ["2"]
+    assert b["per_item"] == a["per_item"]
+    for name in ("summary_by_domain.csv", "summary_by_dimension.csv"):
+        assert (rescored / name).read_bytes() == (out / name).read_bytes()
+
+
+def test_a_domain_that_leaves_out_is_refused(tmp_path, capsys):
+    rows = [biz_row(1, domain="../../escaped"), biz_row(2)]
+    data = write_rows(tmp_path / "data.jsonl", rows)
+    out = tmp_path / "run" / "out"
+    sizes = ["generator=tiny", "generator.height=32", "generator.width=32"]
+    assert eval_run(*PIXEL, *sizes, f"data={data}", f"out={out}") == 1
+    errors = errors_of(capsys.readouterr().err)
+    assert errors == [
+        f"error: {out / 'results'}/../../escaped_text_1.json (item 1): the BizGenEval image name "
+        "'../../escaped_text_1.png' (from the row's image, domain, dimension and id fields) is not a plain file "
+        "name; refused, so nothing is read or written outside the folder"
+    ]
+    written = {str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file()}
+    assert not any("escaped" in w for w in written), written
+    assert (out / "results" / "slides_text_2.json").is_file()
+    # scoring such a row reads nothing outside results= either
+    (tmp_path / "escaped_text_1.json").write_text(json.dumps({"meta_info": {"1": {"result": True}}}))
+    assert eval_run(f"data={data}", f"results={out / 'results'}", f"out={tmp_path / 'rescored'}") == 1
+    assert errors_of(capsys.readouterr().err) == errors
+    assert json.loads((tmp_path / "rescored" / "scores.json").read_text())["not_scored"]["refused"] == ["1"]
+
+
+def test_half_written_images_and_result_files_are_redone(tmp_path, capsys):
+    data = write_rows(tmp_path / "data.jsonl", [biz_row(1), biz_row(2)])
+    out = tmp_path / "out"
+    args = [*PIXEL, "generator=tiny", "generator.height=32", "generator.width=32", f"data={data}", f"out={out}"]
+    assert eval_run(*args) == 0
+    before = json.loads((out / "scores.json").read_text())["per_item"]
+    image, result = out / "images" / "slides_text_1.png", out / "results" / "slides_text_2.json"
+    whole_image, whole_result = image.read_bytes(), result.read_bytes()
+    image.write_bytes(whole_image[: len(whole_image) // 2])  # a run killed while writing them
+    (out / "results" / "slides_text_1.json").unlink()
+    result.write_bytes(whole_result[: len(whole_result) // 2])
+    capsys.readouterr()
+    assert eval_run(*args) == 0, capsys.readouterr().err
+    assert image.read_bytes() == whole_image and result.read_bytes() == whole_result  # made again, the same
+    assert json.loads((out / "scores.json").read_text())["per_item"] == before
+    assert not [p for p in out.rglob("*.tmp")]
+
+
+def test_an_unwritable_out_is_one_line_exit_2(tmp_path, capsys):
+    data = write_rows(tmp_path / "data.jsonl", [biz_row(1)])
+    (tmp_path / "afile").write_text("x")
+    out = tmp_path / "afile" / "out"
+    assert eval_run(*PIXEL, f"data={data}", f"images={tmp_path}", f"out={out}") == 2
+    assert capsys.readouterr().err == f"error: out={out}: cannot write there (Not a directory)\n"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into a read-only folder")
+def test_a_read_only_out_is_one_line_exit_2(tmp_path, capsys):
+    data = write_rows(tmp_path / "data.jsonl", [biz_row(1)])
+    out = tmp_path / "ro"
+    out.mkdir()
+    out.chmod(0o555)
+    try:
+        assert eval_run(*PIXEL, f"data={data}", f"images={tmp_path}", f"out={out}") == 2
+    finally:
+        out.chmod(0o755)
+    assert capsys.readouterr().err == f"error: out={out}: cannot write there (Permission denied)\n"
+
+
+def test_a_second_run_on_the_same_out_is_refused(tmp_path, capsys):
+    data = write_rows(tmp_path / "data.jsonl", [biz_row(1)])
+    page(tmp_path / "imgs" / "slides_text_1.png")
+    out = tmp_path / "out"
+    out.mkdir()
+    lock = lock_out(out, command="rubricloop-eval")  # the first run, still running
+    try:
+        assert eval_run(*PIXEL, f"data={data}", f"images={tmp_path / 'imgs'}", f"out={out}") == 2
+    finally:
+        lock.release()
+    assert capsys.readouterr().err == (
+        f"error: out={out} is in use by another running rubricloop-eval (it holds {out / '.lock'}); "
+        "wait for it to finish or use another out=\n"
+    )
+    assert not (out / "results").exists()
+
+
+def test_a_limit_reads_no_further_than_its_items(tmp_path, monkeypatch):
+    """100k rows, the last one malformed: ``limit=2`` parses and compiles two rows, and never
+    meets the bad one."""
+    path = tmp_path / "big.jsonl"
+    with open(path, "w", encoding="utf-8") as f:
+        for i in range(100_000 - 1):
+            f.write(json.dumps(biz_row(i, n=2)) + "\n")
+        f.write('{"id": "broken", "questions": [\n')
+    compiled = []
+    real = rewards.importers.compile_question
+    monkeypatch.setattr(rewards.importers, "compile_question", lambda q: compiled.append(q) or real(q))
+    items, errors = load_items(path, limit=2)
+    assert [it.id for it in items] == ["0", "1"] and errors == []
+    assert compiled == ["Does the slide show the word Report1?", "Does the slide show the word Report2?"] * 2
+    tail = tmp_path / "tail.jsonl"  # the last row is bad indeed (read whole, the big file reports it)
+    tail.write_bytes(b"".join(path.read_bytes().splitlines(keepends=True)[-2:]))
+    items, errors = load_items(tail)
+    assert len(items) == 1 and errors == [f"{tail}:2: malformed JSON (Expecting value at column 32)"]
+
+
+def test_eval_with_a_limit_reads_only_its_rows(tmp_path, capsys, monkeypatch):
+    rows = [biz_row(i, n=2) for i in range(3000)]
+    data = tmp_path / "data.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows) + "{not json\n", encoding="utf-8")
+    images = tmp_path / "imgs"
+    for i in (0, 1):
+        page(images / f"slides_text_{i}.png", 50 * i)
+    compiled = []
+    real = rewards.importers.compile_question
+    monkeypatch.setattr(rewards.importers, "compile_question", lambda q: compiled.append(q) or real(q))
+    assert eval_run(*PIXEL, f"data={data}", f"images={images}", "limit=2", f"out={tmp_path / 'out'}") == 0
+    assert errors_of(capsys.readouterr().err) == []  # the bad last row is never read
+    assert set(compiled) == {"Does the slide show the word Report1?", "Does the slide show the word Report2?"}
+    assert len(compiled) <= 8  # two rows of two questions, read by the run and by its scorer
+    assert json.loads((tmp_path / "out" / "scores.json").read_text())["total_items"] == 2
+
+
+def test_an_edited_row_or_replaced_image_is_redone_on_resume(tmp_path, capsys):
+    data = write_rows(tmp_path / "data.jsonl", [biz_row(1), biz_row(2), biz_row(3)])
+    images = tmp_path / "imgs"
+    for i in (1, 2, 3):
+        page(images / f"slides_text_{i}.png", 255)
+    out = tmp_path / "out"
+    args = [*PIXEL, f"data={data}", f"images={images}", f"out={out}"]
+    assert eval_run(*args) == 0
+    results = out / "results"
+    untouched = (results / "slides_text_3.json").stat().st_mtime_ns
+    # row 1 gets another question, item 2's image is replaced
+    write_rows(data, [biz_row(1, n=4), biz_row(2), biz_row(3)])
+    page(images / "slides_text_2.png", 0)
+    assert eval_run(*args) == 0
+    items, _ = load_items(data)
+    status, verdicts = read_result_file(results, items[0])
+    assert status == "ok" and sorted(verdicts) == ["1", "2", "3", "4"]
+    _, verdicts2 = read_result_file(results, items[1])
+    # PixelJudge: check k is "yes" iff (sum of the RGB bytes + k) % 3 == 0; a black page sums to 0
+    assert [verdicts2[k].answer for k in "123"] == ["yes", "no", "no"]
+    assert (results / "slides_text_3.json").stat().st_mtime_ns == untouched  # unchanged: not redone
+    assert json.loads((out / "scores.json").read_text())["total_scored"] == 3
+
+
+def test_a_generated_image_is_made_again_when_its_prompt_changes(tmp_path):
+    data = write_rows(tmp_path / "data.jsonl", [biz_row(1), biz_row(2)])
+    out = tmp_path / "out"
+    args = [*PIXEL, "generator=tiny", "generator.height=32", "generator.width=32", f"data={data}", f"out={out}"]
+    assert eval_run(*args) == 0
+    first = {p.name: p.read_bytes() for p in (out / "images").iterdir()}
+    write_rows(data, [biz_row(1, prompt="a chart of sales"), biz_row(2)])
+    assert eval_run(*args) == 0
+    second = {p.name: p.read_bytes() for p in (out / "images").iterdir()}
+    assert second["slides_text_2.png"] == first["slides_text_2.png"]
+    assert second["slides_text_1.png"] != first["slides_text_1.png"]
+    result = json.loads((out / "results" / "slides_text_1.json").read_text())
+    assert result["prompt"] == "a chart of sales"
+
+
+def test_a_user_row_image_is_judged_when_images_has_no_such_file(tmp_path, capsys):
+    checks = [{"id": "1", "question": "Is the page white?"}]
+    row = {"id": "p1", "prompt": "a page", "image": "pics/page.png", "criteria": [{"name": "c", "checks": checks}]}
+    data = write_rows(tmp_path / "data.jsonl", [row])
+    page(tmp_path / "pics" / "page.png", 255)
+    (tmp_path / "imgs").mkdir()
+    out = tmp_path / "out"
+    assert eval_run(*PIXEL, f"data={data}", f"images={tmp_path / 'imgs'}", f"out={out}") == 0, capsys.readouterr()
+    assert (out / "images" / "__p1.png").is_file()
+    status, verdicts = read_result_file(out / "results", load_items(data)[0][0])
+    # 64 x 32 white pixels: sum 64*32*3*255 = 1566720, % 3 == 0 -> check 1 (k = 0) "yes"
+    assert status == "ok" and verdicts["1"].answer == "yes"
