@@ -107,7 +107,10 @@ def real_judge(device: str, dtype: torch.dtype) -> LocalVLMJudge:
             model = Qwen2_5_VLForConditionalGeneration(config).to(dtype).eval()
     finally:
         torch.set_default_dtype(default)
-    judge = LocalVLMJudge(torch_dtype=str(dtype).removeprefix("torch."), device=device, image_max_side=10_000)
+    # tiny=True skips the build-time check that the 7B id is on disk: the random-weight model above is used instead
+    judge = LocalVLMJudge(
+        tiny=True, torch_dtype=str(dtype).removeprefix("torch."), device=device, image_max_side=10_000
+    )
     judge.model, judge.processor = model, processor
     processor.tokenizer.padding_side = "left"
     judge.yes_ids, judge.no_ids = answer_token_ids(tokenizer, YES_WORDS), answer_token_ids(tokenizer, NO_WORDS)

@@ -14,7 +14,7 @@ from PIL import Image
 
 from refine.interfaces import Failure, failures_by_criterion
 from rewards.models import devices
-from rewards.models.qwen_vl import fit_image, load_qwen2_5_vl
+from rewards.models.qwen_vl import check_model_available, fit_image, load_qwen2_5_vl
 from rewards.rubric import Item
 
 INSTRUCTION = (
@@ -69,6 +69,8 @@ class LocalVLMInstructionWriter:
     ):
         devices.require_device(device, "writer local_vlm", "writer.device=cpu")
         devices.torch_dtype(torch_dtype)
+        if not tiny:  # a wrong id fails once, here, not on every item (offline: without trying the network)
+            check_model_available(model_id)
         self.model_id, self.torch_dtype, self.device, self.tiny = model_id, torch_dtype, device, tiny
         self.max_new_tokens, self.image_max_side = max_new_tokens, image_max_side
         self.name = f"local_vlm:{'tiny-qwen2.5-vl' if tiny else model_id}"

@@ -316,3 +316,12 @@ def test_missing_local_vlm_id_exits_2_before_any_item(tmp_path):
     assert len(lines) == 1 and "rubricloop-test/no-such-vlm" in lines[0], proc.stderr
     assert not (tmp_path / "out" / "verdicts.jsonl").exists()
     assert elapsed < 30  # the report: ~50 s per item trying the network; startup is ~10 s on shared cores
+
+
+def test_missing_local_vlm_writer_id_fails_at_build_offline(monkeypatch):
+    from refine.writers.local_vlm import LocalVLMInstructionWriter
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    with pytest.raises(ValueError) as e:
+        LocalVLMInstructionWriter(model_id="rubricloop-test/no-such-vlm", device="cpu", torch_dtype="float32")
+    assert str(e.value).startswith("model_id='rubricloop-test/no-such-vlm': not a local folder and not in the ")
