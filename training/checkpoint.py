@@ -16,6 +16,7 @@ A checkpoint is written into ``step_<n>.tmp/`` and renamed to ``step_<n>/`` when
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -27,6 +28,7 @@ from pathlib import Path
 import numpy as np
 import torch
 from peft.utils import get_peft_model_state_dict, set_peft_model_state_dict
+from safetensors import SafetensorError
 from safetensors.torch import load_file
 
 LORA_FILE = "pytorch_lora_weights.safetensors"
@@ -86,6 +88,14 @@ def _sha256(path: Path) -> str:
 def _file_records(folder: Path) -> dict[str, dict]:
     """name -> {"bytes", "sha256"} of the checkpoint's data files in ``folder``."""
     return {n: {"bytes": (folder / n).stat().st_size, "sha256": _sha256(folder / n)} for n in (LORA_FILE, STATE_FILE)}
+
+
+def _free_bytes(folder: Path) -> int | None:
+    """Free bytes on ``folder``'s file system, or None when it cannot be read."""
+    try:
+        return shutil.disk_usage(folder).free
+    except OSError:
+        return None
 
 
 def _remove(folder: Path) -> None:
@@ -153,9 +163,13 @@ def save_checkpoint(
         tmp.rename(folder)
         _fsync(run_dir)
     except BaseException as e:
+        free = _free_bytes(run_dir)  # before the partial files go: a full disk shows as ~0
         shutil.rmtree(tmp, ignore_errors=True)
-        if isinstance(e, (OSError, RuntimeError)):  # torch's zip writer reports a failed write as RuntimeError
+        # torch's zip writer reports a failed write as RuntimeError ("iostream error"), safetensors' as SafetensorError
+        if isinstance(e, (OSError, RuntimeError, SafetensorError)):
             reason = e.strerror if isinstance(e, OSError) and e.strerror else " ".join(str(e).split())[:200]
+            if free is not None and not (isinstance(e, OSError) and e.errno == errno.ENOSPC):
+                reason += f" ({free / 2**20:.1f} MiB free on that disk)"
             raise CheckpointWriteError(f"cannot write checkpoint {folder}: {reason}") from None
         raise
     for old in list_checkpoints(run_dir)[:-keep_last]:
@@ -164,13 +178,21 @@ def save_checkpoint(
 
 
 def write_run_record(run_dir: str | Path, name: str, text: str) -> Path:
-    """Write ``<run_dir>/<name>`` atomically: the run's record for ``rubricloop-eval`` (its
-    ``training_data.jsonl``, the leakage check's input) and ``rubricloop-report`` (``history.json``)."""
+    """Write ``<run_dir>/<name>`` atomically (a temporary file, fsync, rename; a failed write
+    removes the temporary file and leaves the old one): the run's record for ``rubricloop-eval``
+    (its ``training_data.jsonl``, the leakage check's input) and ``rubricloop-report`` (``history.json``)."""
     path = Path(run_dir) / name
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f"{name}.{os.getpid()}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     return path
 
 

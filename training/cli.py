@@ -70,14 +70,16 @@ other trainer field is part of the run's settings (``run_settings``)."""
 
 def run_settings(cfg: DictConfig) -> dict:
     """What a run's result depends on, recorded in ``<run>/run.json``: the trainer fields but
-    ``RESULT_NEUTRAL``, the data (``n``, ``seed``, ``val_fraction``), the model preset and the
-    rewards. A resume must have the same (``check_run_settings``)."""
+    ``RESULT_NEUTRAL``, the data (``n``, ``seed``, ``val_fraction``), the model preset, the
+    rewards and the number of processes (``WORLD_SIZE``: each rank draws its own prompts and
+    noise). A resume must have the same (``check_run_settings``)."""
     trainer = OmegaConf.to_container(cfg.trainer, resolve=True)
     settings = {
         "trainer": {k: v for k, v in trainer.items() if k not in RESULT_NEUTRAL},
         "data": {k: cfg.data[k] for k in ("n", "seed", "val_fraction")},
         "model": OmegaConf.to_container(cfg.model, resolve=True),
         "rewards": OmegaConf.to_container(cfg.rewards, resolve=True),
+        "world_size": int(os.environ.get("WORLD_SIZE", "1")),
     }
     return json.loads(json.dumps(settings))  # as run.json gives them back (tuples as lists)
 

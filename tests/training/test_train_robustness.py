@@ -124,9 +124,17 @@ def test_kill_during_final_eval_then_resume_redoes_it_and_keeps_history(tmp_path
 
 def test_torn_last_checkpoint_is_skipped_on_resume(tmp_path, capsys):
     """Issue 18.9: a truncated training_state.pt of the last step is skipped with a one-line
-    note; the resume continues from the step before, exactly (same step-1 loss)."""
+    note; the resume continues from the step before, exactly (same step-1 loss). A whole step
+    folder carries a manifest of its files (written last); nothing temporary is left."""
     assert status(compose_cfg(tmp_path)) == 0
     full = history(tmp_path)
+    folder = tmp_path / "r" / "step_2"
+    manifest = json.loads((folder / checkpoint.MANIFEST_FILE).read_text())
+    assert manifest["step"] == 2
+    assert {n: f["bytes"] for n, f in manifest["files"].items()} == {
+        n: (folder / n).stat().st_size for n in (checkpoint.LORA_FILE, STATE_FILE)
+    }
+    assert not [p for p in (tmp_path / "r").iterdir() if p.name.endswith((".tmp", ".old"))]
     state = tmp_path / "r" / "step_2" / STATE_FILE
     state.write_bytes(state.read_bytes()[: state.stat().st_size // 2])
     capsys.readouterr()
@@ -156,18 +164,6 @@ def test_disk_full_during_a_checkpoint_ends_in_one_line_and_leaves_nothing_torn(
     assert err == [f"rubricloop-train: cannot write checkpoint {tmp_path / 'r' / 'step_2'}: No space left on device"]
     assert sorted(p.name for p in (tmp_path / "r").iterdir() if p.name.startswith("step_")) == ["step_1"]
     assert torch.load(tmp_path / "r" / "step_1" / STATE_FILE, weights_only=False)["step"] == 1
-
-
-def test_checkpoint_folder_is_complete_and_loads_in_diffusers(tmp_path):
-    """Each step folder carries a manifest (sizes and hashes) written last; nothing temporary is left."""
-    assert status(compose_cfg(tmp_path, "trainer.num_steps=1")) == 0
-    folder = tmp_path / "r" / "step_1"
-    manifest = json.loads((folder / checkpoint.MANIFEST_FILE).read_text())
-    assert manifest["step"] == 1
-    assert {n: f["bytes"] for n, f in manifest["files"].items()} == {
-        n: (folder / n).stat().st_size for n in (checkpoint.LORA_FILE, STATE_FILE)
-    }
-    assert not [p for p in (tmp_path / "r").iterdir() if p.name.endswith((".tmp", ".old"))]
 
 
 def test_second_live_run_in_the_same_run_folder_is_refused_and_writes_nothing(tmp_path, capsys):
