@@ -41,7 +41,7 @@ import hydra
 from omegaconf import DictConfig, OmegaConf
 from tqdm.auto import tqdm
 
-from rewards.common.components import build
+from rewards.common.components import build_component
 from rewards.common.run_folder import SettingsError, check_settings, discard, lock_out, prepare_out, write_json
 from rewards.common.shards import parse_shard, select_shard, shard_dir_name
 from rewards.common.task import run_console_script, task_wrapper
@@ -131,9 +131,9 @@ def run_settings(cfg: DictConfig) -> dict[str, Any]:
     }
 
 
-def record_settings(path: Path, settings: dict[str, Any]) -> None:
-    """Write ``run.json`` on the first run; refuse a rerun whose settings differ (a key only the
-    recorded file has is ignored).
+def record_settings(path: Path, settings: dict[str, Any], write: bool = True) -> None:
+    """Write ``run.json`` on the first run (unless ``write`` is False: only check); refuse a rerun
+    whose settings differ (a key only the recorded file has is ignored).
 
     Raises:
         OptionError: naming the first setting that differs.
@@ -151,8 +151,9 @@ def record_settings(path: Path, settings: dict[str, Any]) -> None:
             return
     except SettingsError as e:
         raise OptionError(str(e)) from None
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_json(path, settings, ensure_ascii=True)
+    if write:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_json(path, settings, ensure_ascii=True)
 
 
 def log_tables_to_wandb(cfg: DictConfig, out: Path, benchmark: str, summary: dict[str, Any]) -> None:
@@ -208,14 +209,18 @@ def generate_or_judge(
     refused = name_problems(cfg.benchmark, items, out / "results")  # over every item read: the first keeps a name
     selected = select_shard(items, cfg.shard)
     settings = run_settings(cfg)
+    record_settings(out / RUN_FILE, settings, write=False)  # a refusal before a model is loaded
+    try:  # a bad judge or generator setting, a missing model: one line, exit 2
+        generator = build_component(cfg, "generator") if opts["mode"] == "generate" else None
+        judge = build_component(cfg, "judge")
+    except ValueError as e:
+        raise OptionError(str(e)) from None
     record_settings(out / RUN_FILE, settings)
     if cfg.shard:
         write_json(out / SHARD_FILE, {"shard": cfg.shard, "items": [it.id for _, it in selected]})
-    generator = build(cfg, "generator") if opts["mode"] == "generate" else None
     if cfg.lora:
         warn_leakage(Path(cfg.lora), [it for _, it in selected], opts["data"])
         apply_lora(generator, Path(cfg.lora))
-    judge = build(cfg, "judge")
     what = "generate + judge" if generator is not None else "judge"
     with tqdm(total=len(selected), desc=f"eval {cfg.benchmark} ({what})", unit="item") as bar:
         errors = generate_and_judge(
