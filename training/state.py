@@ -126,9 +126,10 @@ def _check_distributed(cfg: GRPOConfig, accelerator: Accelerator) -> None:
             )
 
 
-def _resume_state(cfg: GRPOConfig, run_dir: Path, transformer, main: bool) -> dict | None:
-    """The state of the run's newest whole checkpoint, its LoRA loaded into ``transformer``
-    (before ``prepare``: FSDP shards it); torn step folders are skipped with a note on stderr.
+def _resume_state(run_dir: Path, transformer, main: bool) -> tuple[dict | None, Path | None]:
+    """The state and folder of the run's newest whole checkpoint, its LoRA loaded into
+    ``transformer`` (before ``prepare``: FSDP shards it), or (None, None) for a run without
+    checkpoints; torn step folders are skipped with a note on stderr.
 
     Raises:
         ValueError: the run has step folders and none of them loads whole.
@@ -142,7 +143,7 @@ def _resume_state(cfg: GRPOConfig, run_dir: Path, transformer, main: bool) -> di
         )
     if folder is None and main:
         print(f"resume=true but {run_dir} holds no checkpoint: starting at step 0", file=sys.stderr)
-    return saved
+    return saved, folder
 
 
 def setup_run(
@@ -169,12 +170,10 @@ def setup_run(
         num_training_steps=cfg.num_steps * updates_per_step,
     )
     run_dir = Path(cfg.output_dir) / cfg.run_name
-    saved = _resume_state(cfg, run_dir, transformer, accelerator.is_main_process) if cfg.resume else None
+    saved, folder = _resume_state(run_dir, transformer, accelerator.is_main_process) if cfg.resume else (None, None)
     if saved is not None and cfg.ema_decay > 0:
         if "ema" not in saved:
-            raise ValueError(
-                f"checkpoint of step {saved['step']}: no EMA weights to resume with ema_decay={cfg.ema_decay}"
-            )
+            raise ValueError(f"checkpoint {folder}: no EMA weights to resume with ema_decay={cfg.ema_decay}")
         with torch.no_grad():  # the saved LoRA is the EMA one; put the live weights back
             for p, live in zip(lora_params, saved["live_lora"], strict=True):
                 p.copy_(live)
