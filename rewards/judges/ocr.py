@@ -145,7 +145,8 @@ class OCRJudge:
         ]
         reread = []
         if image is not None and any(d.holds is False and d.rule in ("read", "element") for d in decisions):
-            for text, box, ocr_text, in_element in _near_misses(decisions):
+            # a hostile check quoting thousands of strings would re-read for minutes (0.16 s each)
+            for text, box, ocr_text, in_element in _near_misses(decisions)[:MAX_REREADS]:
                 again, strip = self.reread_strip(image, lines, text, box, ocr_text)
                 reread.append(list(strip))
                 # an element's strip may hold other lines (a subtitle under a title): its read
@@ -363,6 +364,11 @@ def _in_strip(box, strip) -> bool:
 def _flat(box) -> bool:
     """True for a box wider than tall (a strip is read as one horizontal line)."""
     return box[2] - box[0] >= box[3] - box[1]
+
+
+MAX_REREADS = 16
+"""At most this many strips of one check are read again before a "no" (``reread_strip``); the
+near misses after them keep their page read, so the check can only stay "no", never turn "yes"."""
 
 
 def _near_misses(decisions) -> list[tuple[str, tuple, str, bool]]:

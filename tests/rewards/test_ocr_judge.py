@@ -194,3 +194,16 @@ def test_reason_lists_the_element_the_locators_and_the_vlm_parts():
     plain = QuestionSpec("exact", TextSpec(("BREAKFAST",), element=ElementSpec("title")))
     decoy = OCRJudge().judge_lines(menu_lines("BREAKAST"), (800, 600), Check("2", "q", spec=plain))
     assert decoy.answer == "no" and "not as the title" in decoy.reason and "'BREAKFAST COMBOS'" in decoy.reason
+
+
+def test_a_check_quoting_thousands_of_near_misses_rereads_at_most_max_rereads(monkeypatch):
+    # issue 18: one check quoting 3000 strings re-read a strip per string (0.16 s each, minutes per item)
+    img = page([("Quarterly Revenue 2024", (40, 60), 28, (20, 20, 20))])
+    judge = OCRJudge()
+    calls = []
+    real = judge.reread_strip
+    monkeypatch.setattr(judge, "reread_strip", lambda *a, **k: calls.append(a[2]) or real(*a, **k))
+    near = [f"Quarterly Revenue 20{i:02d}" for i in range(25, 85)]  # 60 near misses of the line
+    v = one(judge, img, check(*near))
+    assert v.answer == "no"
+    assert calls == near[: ocr_module.MAX_REREADS] and len(v.evidence["reread"]) == ocr_module.MAX_REREADS == 16
