@@ -320,15 +320,23 @@ def judge_all(cfg: DictConfig, judge, items: list[Item], load_errors: list[str],
                 if cfg.benchmark == "bizgeneval":
                     write_result_file(out / "results", item, verdicts)
                 results.append((item, verdicts))
+        if cfg.benchmark == "bizgeneval":
+            for item, verdicts in results:  # resumed items too, so results/ is whole
+                if item.id in done:
+                    write_result_file(out / "results", item, verdicts)
+        summary = finish(complete=True)
     except KeyboardInterrupt:
         finish(complete=False)
         print(f"\ninterrupted: judged items are kept in {out}; run the same command again to resume", file=sys.stderr)
         return 130
-    if cfg.benchmark == "bizgeneval":
-        for item, verdicts in results:  # resumed items too, so results/ is whole
-            if item.id in done:
-                write_result_file(out / "results", item, verdicts)
-    summary = finish(complete=True)
+    except OSError as e:  # a full disk, a folder gone read-only: lines written stay, a torn last one is dropped
+        where = e.filename or out
+        print(
+            f"error: cannot write {where} ({e.strerror or type(e).__name__}); the items judged so far are kept, "
+            "run the same command again to resume",
+            file=sys.stderr,
+        )
+        return 1
     print_summary(summary, out)
     return 1 if errors else 0
 

@@ -205,3 +205,36 @@ def test_option_errors_are_one_line_for_every_console_script():
     assert "Could not find 'judge/nosuch'" in problem and "\n" not in problem
     assert check_overrides(["bogus=2"], "eval").startswith("Could not override 'bogus'")
     assert check_overrides(["--cfg", "job"], "refine") is None  # Hydra's own flags are Hydra's
+
+
+def test_a_full_disk_is_one_line_exit_1_and_the_rerun_resumes(tmp_path, monkeypatch, capsys):
+    # issue 18: a summary.json that cannot be written ended in a traceback
+    import errno
+
+    import rewards.eval.judge_cli as judge_cli
+
+    page(tmp_path / "a.png", "Quarterly Revenue")
+    data = tmp_path / "data.jsonl"
+    data.write_text(json.dumps(bizgeneval_row("a", "a.png")) + "\n")
+    out = tmp_path / "out"
+    real = judge_cli.write_json
+
+    def full(path, *a, **k):
+        if path.name == "summary.json":
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        return real(path, *a, **k)
+
+    with initialize_config_module("conf", version_base="1.3"):
+        cfg = compose("judge_run", overrides=[f"data={data}", f"out={out}"])
+        monkeypatch.setattr(judge_cli, "write_json", full)
+        assert run(cfg) == 1
+        err = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error")]  # not tqdm's
+        assert err == [
+            f"error: cannot write {out / 'summary.json'} (No space left on device); "
+            "the items judged so far are kept, run the same command again to resume"
+        ]
+        assert not (out / "summary.json").exists() and not list(out.glob("*.tmp"))
+        monkeypatch.setattr(judge_cli, "write_json", real)
+        assert run(cfg) == 0
+        assert "(1 already done)" in capsys.readouterr().out
+        assert json.loads((out / "summary.json").read_text())["n_judged"] == 1
