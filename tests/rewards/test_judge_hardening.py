@@ -249,18 +249,7 @@ def test_bad_ocr_options_raise_when_built(kw, message):
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "script",
-    [
-        "rubricloop-judge",
-        "rubricloop-refine",
-        pytest.param(
-            "rubricloop-eval",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="rewards/eval/cli.py builds the judge with build(), not build_component(): "
-                "a judge build error is Hydra's multi-line report and exit 1 (reported to its owner)",
-            ),
-        ),
-    ],
+    ["rubricloop-judge", "rubricloop-refine", "rubricloop-eval"],
 )
 def test_bad_ocr_option_exits_2_in_one_line(tmp_path, script):
     data = rows(tmp_path)
