@@ -192,8 +192,12 @@ def bizgeneval_strips(run: Path, summary: dict[str, Any]) -> list[dict[str, Any]
     from rewards.importers import load_items
     from rewards.scorers.bizgeneval_results import result_filename
 
+    try:  # no further than the run read (rubricloop-eval limit=2 on a 100k-row file)
+        limit = json.loads((run / "run.json").read_text(encoding="utf-8")).get("limit")
+    except (OSError, ValueError, AttributeError):
+        limit = None
     try:
-        items, _ = load_items(summary["data"])
+        items, _ = load_items(summary["data"], limit=limit if isinstance(limit, int) and limit > 0 else None)
     except (ValueError, OSError):
         return []
     metrics = {r["id"]: r["metrics"] for r in summary.get("per_item", [])}

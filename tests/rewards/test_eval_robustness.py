@@ -232,10 +232,12 @@ def test_eval_with_a_limit_reads_only_its_rows(tmp_path, capsys, monkeypatch):
     compiled = []
     real = rewards.importers.compile_question
     monkeypatch.setattr(rewards.importers, "compile_question", lambda q: compiled.append(q) or real(q))
-    assert eval_run(*PIXEL, f"data={data}", f"images={images}", "limit=2", f"out={tmp_path / 'out'}") == 0
+    out = tmp_path / "out"
+    assert eval_run(*PIXEL, f"data={data}", f"images={images}", "limit=2", f"out={out}", "report=true") == 0
     assert errors_of(capsys.readouterr().err) == []  # the bad last row is never read
     assert set(compiled) == {"Does the slide show the word Report1?", "Does the slide show the word Report2?"}
-    assert len(compiled) <= 8  # two rows of two questions, read by the run and by its scorer
+    assert len(compiled) <= 12  # two rows of two questions, read by the run, its scorer and its report
+    assert (out / "report.html").is_file()
     assert json.loads((tmp_path / "out" / "scores.json").read_text())["total_items"] == 2
 
 
