@@ -8,7 +8,8 @@ result files into ``<out>/images`` and ``<out>/results`` (TechImage: one ``resul
 with every shard's entries) and scores them as a plain run (tables, ``scores.json``, report).
 
 Exit status: 0 merged; 1 an item is missing, duplicated or has no result file (nothing is
-scored), or scoring found bad files; 2 no shard folders or settings that differ.
+scored), or scoring found bad files; 2 no shard folders, settings that differ, a shard file that is
+not JSON, or another merge or run holding ``<out>/.lock``.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import re
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 from rewards.eval.score import RUN_FILE, SHARD_FILE, score_and_write
 from rewards.rubric import RubricError
@@ -72,7 +74,31 @@ def copy_shard_files(out: Path, shards: dict[int, tuple[int, Path]], benchmark: 
 
 
 def merge(out: Path, report: bool = True) -> int:
-    """Merge and score; returns the exit status (see the module docstring)."""
+    """Merge and score; returns the exit status (see the module docstring). One merge at a time
+    per ``out`` (``<out>/.lock``, as a run into ``out``; a second exits 2 in one line)."""
+    from rewards.common.run_folder import lock_out
+
+    if not out.is_dir():
+        print(f"error: {out} is not a folder", file=sys.stderr)
+        return 2
+    try:
+        lock = lock_out(out, command="rubricloop-eval")
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    with lock:
+        return _merge(out, report)
+
+
+def _read_json(path: Path) -> Any:
+    """A shard's JSON file. Raises ValueError: one line naming the file (unreadable, not JSON)."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise ValueError(f"{path}: cannot be read as JSON ({type(e).__name__}); run that shard again") from None
+
+
+def _merge(out: Path, report: bool) -> int:
     from rewards.common.run_folder import write_json
     from rewards.eval.generate import load_benchmark_items, name_problems, result_done
 
@@ -81,7 +107,12 @@ def merge(out: Path, report: bool = True) -> int:
         print(f"error: {out} holds no shard_<i>-of-<n> folders", file=sys.stderr)
         return 2
     ns = {n for n, _ in shards.values()}
-    settings = [json.loads((p / RUN_FILE).read_text(encoding="utf-8")) for _, p in shards.values()]
+    try:
+        settings = [_read_json(p / RUN_FILE) for _, p in shards.values()]
+        shard_items = {i: _read_json(p / SHARD_FILE)["items"] for i, (_, p) in shards.items()}
+    except (ValueError, KeyError, TypeError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     if len(ns) > 1 or any(s != settings[0] for s in settings):
         print(
             f"error: the shards in {out} were made with different settings or shard counts {sorted(ns)}",
@@ -101,7 +132,6 @@ def merge(out: Path, report: bool = True) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     refused = name_problems(benchmark, items, out / "results")  # no shard wrote them; the scorer reports them
-    shard_items = {i: json.loads((p / SHARD_FILE).read_text(encoding="utf-8"))["items"] for i, (_, p) in shards.items()}
     problems = check_coverage([it.id for it in items], shard_items)
     owner = {item_id: shards[i][1] for i, ids in shard_items.items() for item_id in ids}
     problems += [

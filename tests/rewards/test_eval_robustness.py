@@ -292,3 +292,19 @@ def test_a_user_row_image_is_judged_when_images_has_no_such_file(tmp_path, capsy
     status, verdicts = read_result_file(out / "results", load_items(data)[0][0])
     # 64 x 32 white pixels: sum 64*32*3*255 = 1566720, % 3 == 0 -> check 1 (k = 0) "yes"
     assert status == "ok" and verdicts["1"].answer == "yes"
+
+
+def test_merge_is_locked_and_a_torn_shard_file_is_one_line(tmp_path, capsys):
+    from rewards.eval.merge import merge
+
+    shard = tmp_path / "out" / "shard_0-of-1"
+    shard.mkdir(parents=True)
+    (shard / "run.json").write_text('{"benchmark": "bizgen')  # a killed shard's torn file
+    (shard / "shard.json").write_text('{"items": ["1"]}')
+    assert merge(tmp_path / "out", report=False) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"error: {shard / 'run.json'}: cannot be read as JSON (JSONDecodeError); run that shard again"]
+    with lock_out(tmp_path / "out", command="rubricloop-eval"):
+        assert merge(tmp_path / "out", report=False) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "is in use by another running rubricloop-eval" in err[0]
