@@ -31,6 +31,8 @@ from peft.utils import get_peft_model_state_dict, set_peft_model_state_dict
 from safetensors import SafetensorError
 from safetensors.torch import load_file
 
+from rewards.common.run_folder import write_text
+
 LORA_FILE = "pytorch_lora_weights.safetensors"
 STATE_FILE = "training_state.pt"
 MANIFEST_FILE = "checkpoint.json"
@@ -183,16 +185,7 @@ def write_run_record(run_dir: str | Path, name: str, text: str) -> Path:
     (its ``training_data.jsonl``, the leakage check's input) and ``rubricloop-report`` (``history.json``)."""
     path = Path(run_dir) / name
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f"{name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    write_text(path, text, path.with_name(f"{name}.{os.getpid()}.tmp"))
     return path
 
 

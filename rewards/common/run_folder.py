@@ -146,7 +146,17 @@ def write_json(path: Path, data: Any, ensure_ascii: bool = False) -> None:
         OSError: the file could not be written (``path`` is then as it was).
     """
     text = json.dumps(data, indent=2, ensure_ascii=ensure_ascii)  # a TypeError here leaves no file
-    tmp = path.with_suffix(path.suffix + ".tmp")
+    write_text(path, text, path.with_suffix(path.suffix + ".tmp"))
+
+
+def write_text(path: Path, text: str, tmp: Path) -> None:
+    """Write ``text`` (UTF-8) to ``path`` atomically: into ``tmp`` (a name beside it), ``fsync``,
+    then renamed over ``path``; a write that fails (disk full, Ctrl-C) removes ``tmp`` and leaves
+    ``path`` as it was.
+
+    Raises:
+        OSError: the file could not be written.
+    """
     try:
         with open(tmp, "w", encoding="utf-8") as f:
             f.write(text)
