@@ -15,7 +15,7 @@ from PIL import Image
 from rewards.rubric import Check, TextExpectation, Verdict, withheld
 from rewards.text.elements import describe_element
 from rewards.text.grounding import decide_text
-from rewards.text.ocr_langs import installed_langs, tesseract_lang, unreadable
+from rewards.text.ocr_langs import check_ocr_options, tesseract_lang, unreadable
 from rewards.text.ocr_read import OCRError, ocr_lines
 from rewards.text.question_compiler import Anchor, TextSpec
 from rewards.text.text_match import Line, Match, Word, find_matches
@@ -65,9 +65,10 @@ class OCRJudge:
 
     Raises:
         ValueError: one line naming the option, when the judge is built (not once per item):
-            ``psm``/``second_psm`` not an integer in 0..13 (``tesseract --help-psm``), a
+            ``psm``/``second_psm`` not a mode that reads text (1, 3..13; ``tesseract --help-psm``), a
             ``lang`` code (``"eng+chi_sim"``: each part) that ``tesseract --list-langs`` does
-            not list (skipped when tesseract itself is missing), ``scale`` <= 0, ``max_lines`` < 1.
+            not list (skipped when tesseract itself is missing) or ``osd``, ``scale`` <= 0,
+            ``max_lines`` < 1 (``rewards.text.ocr_langs.check_ocr_options``).
 
     Evidence per verdict: ``{"expects": [{"text", "region", "found", "ocr_text", "box",
     "similarity", "rule", "element"}], "anchors": [{"text", "relation", "found", "boxes"}],
@@ -299,36 +300,14 @@ class OCRJudge:
         )
 
 
-PSMS = range(14)
-"""Tesseract's page segmentation modes (``tesseract --help-psm``: 0 OSD only .. 13 raw line)."""
-
-
 def _check_options(lang, psm, second_psm, scale, max_lines) -> None:
-    """Raise ValueError (one line naming the option) for an OCR option tesseract would refuse."""
-
-    def is_psm(v) -> bool:
-        return isinstance(v, int) and not isinstance(v, bool) and v in PSMS
-
-    if not is_psm(psm):
-        raise ValueError(f"OCRJudge: psm must be an integer in 0..13 (tesseract --psm), got {psm!r}")
-    if second_psm is not None and not is_psm(second_psm):
-        raise ValueError(
-            f"OCRJudge: second_psm must be an integer in 0..13 (tesseract --psm) or null, got {second_psm!r}"
-        )
+    """Raise ValueError (one line naming the option) for an OCR option that would fail or read
+    nothing on every image (``rewards.text.ocr_langs.check_ocr_options``), or a bad scale or max_lines."""
+    check_ocr_options("OCRJudge", lang, psm, second_psm)
     if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not scale > 0:
         raise ValueError(f"OCRJudge: scale must be a number > 0, got {scale!r}")
     if isinstance(max_lines, bool) or not isinstance(max_lines, int) or max_lines < 1:
         raise ValueError(f"OCRJudge: max_lines must be an integer >= 1, got {max_lines!r}")
-    codes = lang.split("+") if isinstance(lang, str) else []
-    if not codes or not all(codes):
-        raise ValueError(f"OCRJudge: lang must be tesseract language codes joined by '+' (eng+chi_sim), got {lang!r}")
-    installed = installed_langs()
-    missing = [c for c in codes if installed and c not in installed]
-    if missing:
-        raise ValueError(
-            f"OCRJudge: lang={lang!r}: {missing[0]!r} is not installed in tesseract "
-            f"(installed: {'+'.join(sorted(installed))}; tesseract --list-langs)"
-        )
 
 
 def _describe(spec: TextSpec) -> str:

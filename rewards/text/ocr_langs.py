@@ -76,6 +76,47 @@ def installed_langs() -> frozenset[str]:
         return frozenset()
 
 
+READING_PSMS = (1, *range(3, 14))
+"""Tesseract's page segmentation modes that read text (``tesseract --help-psm``): 0 only
+detects orientation and script, 2 segments without reading; neither gives a word."""
+
+
+def check_ocr_options(who: str, lang, psm, second_psm=None) -> None:
+    """Refuse, in one line naming the option, tesseract settings that would fail or read nothing
+    on every image: called when a judge or editor is built, so a bad option is an option error
+    before the first item, not a failure of each.
+
+    Args:
+        who: the component named in the message ("OCRJudge", "TextEditor").
+        lang: tesseract language codes joined by "+" ("eng+chi_sim"); each must be installed
+            (``tesseract --list-langs``; not checked when tesseract itself is missing) and not
+            ``osd`` (orientation and script detection, not a language).
+        psm, second_psm: page segmentation modes in :data:`READING_PSMS` (``second_psm`` may be None).
+
+    Raises:
+        ValueError: one line naming the option and the value.
+    """
+    modes = "a tesseract page segmentation mode that reads text, 1, 3..13 (0 and 2 read no text)"
+    for name, v in (("psm", psm), ("second_psm", second_psm)):
+        if v is None and name == "second_psm":
+            continue
+        if isinstance(v, bool) or not isinstance(v, int) or v not in READING_PSMS:
+            tail = " or null" if name == "second_psm" else ""
+            raise ValueError(f"{who}: {name} must be {modes}{tail}; got {v!r}")
+    codes = lang.split("+") if isinstance(lang, str) else []
+    if not codes or not all(codes):
+        raise ValueError(f"{who}: lang must be tesseract language codes joined by '+' (eng+chi_sim), got {lang!r}")
+    if "osd" in codes:
+        raise ValueError(f"{who}: lang={lang!r}: 'osd' detects orientation and script, it reads no text")
+    installed = installed_langs()
+    missing = [c for c in codes if installed and c not in installed]
+    if missing:
+        raise ValueError(
+            f"{who}: lang={lang!r}: {missing[0]!r} is not installed in tesseract "
+            f"(installed: {'+'.join(sorted(installed - {'osd'}))}; tesseract --list-langs)"
+        )
+
+
 def _model(script: str, counts: Counter) -> str | None:
     if script == "CJK" and (counts["HIRAGANA"] or counts["KATAKANA"]):
         return "jpn"

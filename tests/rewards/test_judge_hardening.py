@@ -227,13 +227,19 @@ def test_key_with_inner_whitespace_is_refused_naming_the_variable(monkeypatch):
 
 # ---- 4. OCR options are checked when the judge is built -------------------------------------------
 
+MODES = "a tesseract page segmentation mode that reads text, 1, 3..13 (0 and 2 read no text)"
+
 
 @pytest.mark.parametrize(
     "kw, message",
     [
-        ({"psm": "abc"}, "OCRJudge: psm must be an integer in 0..13 (tesseract --psm), got 'abc'"),
-        ({"psm": 14}, "OCRJudge: psm must be an integer in 0..13 (tesseract --psm), got 14"),
-        ({"second_psm": -1}, "OCRJudge: second_psm must be an integer in 0..13 (tesseract --psm) or null, got -1"),
+        ({"psm": "abc"}, f"OCRJudge: psm must be {MODES}; got 'abc'"),
+        ({"psm": 14}, f"OCRJudge: psm must be {MODES}; got 14"),
+        ({"psm": 0}, f"OCRJudge: psm must be {MODES}; got 0"),  # orientation only: every item failed
+        ({"psm": 2}, f"OCRJudge: psm must be {MODES}; got 2"),
+        ({"second_psm": -1}, f"OCRJudge: second_psm must be {MODES} or null; got -1"),
+        ({"second_psm": 0}, f"OCRJudge: second_psm must be {MODES} or null; got 0"),
+        ({"lang": "osd"}, "OCRJudge: lang='osd': 'osd' detects orientation and script, it reads no text"),
         ({"lang": "zzz"}, "OCRJudge: lang='zzz': 'zzz' is not installed in tesseract (installed:"),
         ({"lang": "eng+zzz"}, "OCRJudge: lang='eng+zzz': 'zzz' is not installed in tesseract (installed:"),
     ],
@@ -314,3 +320,12 @@ def test_missing_local_vlm_writer_id_fails_at_build_offline(monkeypatch):
     with pytest.raises(ValueError) as e:
         LocalVLMInstructionWriter(model_id="rubricloop-test/no-such-vlm", device="cpu", torch_dtype="float32")
     assert str(e.value).startswith("model_id='rubricloop-test/no-such-vlm': not a local folder and not in the ")
+
+
+def test_bad_editor_ocr_options_raise_when_built():
+    from refine.editors.text import TextEditor
+
+    with pytest.raises(ValueError, match=r"^TextEditor: psm must be a tesseract page segmentation mode"):
+        TextEditor(psm=0)
+    with pytest.raises(ValueError, match=r"^TextEditor: lang='eng\+osd': 'osd' detects orientation"):
+        TextEditor(lang="eng+osd")

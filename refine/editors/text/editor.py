@@ -89,6 +89,7 @@ from refine.editors.text.type_match import Face, installed_faces
 from refine.editors.text.work import MAX_STRINGS, collect_work, still_missing
 from refine.interfaces import Failure
 from rewards.rubric import TextExpectation
+from rewards.text.ocr_langs import check_ocr_options
 from rewards.text.ocr_read import ocr_lines
 
 log = logging.getLogger(__name__)
@@ -127,7 +128,8 @@ class TextEditor:
     align, lines).
 
     Raises:
-        ValueError: ``min_similarity`` outside [0, 1] or a bound < 1.
+        ValueError: ``min_similarity`` outside [0, 1], a bound < 1, or tesseract settings that read no text
+            (``rewards.text.ocr_langs.check_ocr_options``: psm, second_psm, lang).
         FileNotFoundError: ``font`` is not a file.
     """
 
@@ -157,6 +159,7 @@ class TextEditor:
                 "TextEditor: max_chars, max_layout_trials and max_strings must be >= 1, "
                 f"got {max_chars}, {max_layout_trials}, {max_strings}"
             )
+        check_ocr_options("TextEditor", lang, psm, second_psm)
         if font is not None and not Path(font).is_file():
             raise FileNotFoundError(f"TextEditor: font file {font} does not exist")
         self.faces = [Face(Path(font).stem, False, False, str(font))] if font else installed_faces()
