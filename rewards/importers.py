@@ -22,6 +22,8 @@ item id when one could be read), returned beside the good items.
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -321,11 +323,14 @@ def load_items(path: str | Path, limit: int | None = None) -> tuple[list[Item], 
         ``"... duplicate item id"``). Blank lines are skipped.
 
     Raises:
-        RubricError: when the file itself cannot be opened or read.
+        RubricError: when the file itself cannot be opened or read, or is not a regular file (a
+            FIFO, a socket, a device: refused without opening it, as a FIFO with no writer would
+            block the read for ever).
     """
     path = Path(path)
     items, errors, seen = [], [], set()
     try:
+        _require_regular_file(path)
         with open(path, "rb") as f:
             for n, raw in enumerate(f, start=1):
                 if limit is not None and len(items) >= limit:
@@ -347,6 +352,30 @@ def load_items(path: str | Path, limit: int | None = None) -> tuple[list[Item], 
     except OSError as e:
         raise RubricError(f"{path}: cannot read rubric file ({e.strerror or e})") from None
     return items, errors
+
+
+_NOT_REGULAR = (
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+
+
+def _require_regular_file(path: Path) -> None:
+    """Refuse, without opening it, a ``path`` that is not a regular file (links followed): opening a
+    FIFO with no writer blocks for ever, a device may never end.
+
+    Raises:
+        OSError: a missing file or folder (as ``open`` would: "No such file or directory", "Is a directory").
+        RubricError: ``"<path>: cannot read rubric file (not a regular file: a FIFO)"`` and the like.
+    """
+    mode = os.stat(path).st_mode
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(21, os.strerror(21), str(path))
+    if not stat.S_ISREG(mode):
+        kind = next((name for test, name in _NOT_REGULAR if test(mode)), "another kind of file")
+        raise RubricError(f"{path}: cannot read rubric file (not a regular file: {kind})")
 
 
 def _reject_constant(name: str) -> None:
@@ -407,9 +436,11 @@ def split_empty_rubrics(items: list[Item], path: str | Path) -> tuple[list[Item]
     return kept, errors
 
 
-def load_run_items(data: Path) -> tuple[list[Item], list[str]]:
+def load_run_items(data: Path, limit: int | None = None) -> tuple[list[Item], list[str]]:
     """The items a judging run (``rubricloop-refine``, ``rubricloop-judge``) takes from ``data``:
-    :func:`load_items`, then :func:`split_empty_rubrics`.
+    :func:`load_items`, then :func:`split_empty_rubrics`. ``limit``: read only the first that many
+    items (rows that parse, an empty rubric among them, as ``rubricloop-eval limit=``); rows after
+    them are never read, so a 100k-row file with ``limit=2`` compiles two rows.
 
     Returns:
         (items with at least one check, one error line per bad row or empty rubric).
@@ -420,7 +451,7 @@ def load_run_items(data: Path) -> tuple[list[Item], list[str]]:
             when it holds neither items nor bad rows.
     """
     try:
-        items, errors = load_items(data)
+        items, errors = load_items(data, limit)
     except RubricError as e:  # e: "<path>: cannot read rubric file (<reason>)"
         raise ValueError(f"data={e}") from None
     items, empty = split_empty_rubrics(items, data)

@@ -278,3 +278,79 @@ def test_own_row_spec_with_between_weight_and_colour(tmp_path):
     assert errors[1].startswith(
         f"{path}:3 (item c): criteria[0].checks[0].spec: field 'colour' must be one of ('white',"
     )
+
+
+def _unblocking(fifo: Path, call, timeout: float = 10.0):
+    """``call()`` in a thread; a reader still blocked on ``fifo`` after ``timeout`` is released (a writer
+    opens and closes it: EOF) and the call is reported as a hang instead of hanging the tests."""
+    import os
+    import threading
+
+    got = {}
+    thread = threading.Thread(target=lambda: got.setdefault("result", _catch(call)), daemon=True)
+    thread.start()
+    thread.join(timeout)
+    hung = thread.is_alive()
+    if hung:
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))  # a reader waits: this succeeds and frees it
+        thread.join(10)
+    assert not hung, f"blocked on the FIFO {fifo}"
+    return got["result"]
+
+
+def _catch(call):
+    try:
+        return call()
+    except Exception as e:  # noqa: BLE001 - handed back to the test to assert on
+        return e
+
+
+def test_a_fifo_is_refused_without_opening_it(tmp_path):
+    # issue 18: data= naming a FIFO with no writer hung every CLI in open()
+    import os
+
+    fifo = tmp_path / "data.jsonl"
+    os.mkfifo(fifo)
+    got = _unblocking(fifo, lambda: load_items(fifo))
+    assert isinstance(got, RubricError)
+    assert str(got) == f"{fifo}: cannot read rubric file (not a regular file: a FIFO)"
+    got = _unblocking(fifo, lambda: load_items(fifo, limit=2))
+    assert isinstance(got, RubricError) and "not a regular file" in str(got)
+    with pytest.raises(RubricError) as e:  # the usual reasons stay as they were
+        load_items(tmp_path)
+    assert str(e.value) == f"{tmp_path}: cannot read rubric file (Is a directory)"
+    link = tmp_path / "link.jsonl"  # a link to a regular file is read
+    check = {"id": "t", "question": "q", "expects": [{"text": "A"}]}
+    row = {"id": "a", "prompt": "p", "criteria": [{"checks": [check]}]}
+    (tmp_path / "real.jsonl").write_text(json.dumps(row) + "\n")
+    link.symlink_to(tmp_path / "real.jsonl")
+    assert [it.id for it in load_items(link)[0]] == ["a"]
+
+
+def test_load_run_items_with_a_limit_reads_no_further(tmp_path, monkeypatch):
+    # issue 18: rubricloop-judge and -refine parsed all 100k rows for limit=2
+    import rewards.importers
+    from rewards.importers import load_run_items
+
+    row = {"domain": "slides", "dimension": "text", "prompt": "p", "easy_qidxs": [1], "hard_qidxs": [2]}
+    path = tmp_path / "big.jsonl"
+    with open(path, "w", encoding="utf-8") as f:
+        for i in range(100_000 - 1):
+            f.write(json.dumps({**row, "id": i, "questions": [f"Does it show the word W{i}a?", "Is it blue?"]}) + "\n")
+        f.write('{"id": "broken", "questions": [\n')
+    compiled = []
+    real = rewards.importers.compile_question
+    monkeypatch.setattr(rewards.importers, "compile_question", lambda q: compiled.append(q) or real(q))
+    items, errors = load_run_items(path, limit=2)
+    assert [it.id for it in items] == ["0", "1"] and errors == []
+    assert compiled == ["Does it show the word W0a?", "Is it blue?", "Does it show the word W1a?", "Is it blue?"]
+    # an empty rubric among the first rows counts as one of them (as rubricloop-eval's limit) and is reported
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text(
+        json.dumps({**row, "id": "e", "questions": [], "easy_qidxs": [], "hard_qidxs": []})
+        + "\n"
+        + "".join(json.dumps({**row, "id": i, "questions": ["Is it blue?", "Is it red?"]}) + "\n" for i in range(3))
+    )
+    items, errors = load_run_items(empty, limit=2)
+    assert [it.id for it in items] == ["0"] and errors == [f"item e: the rubric holds no checks ({empty})"]
+    assert [it.id for it in load_run_items(empty)[0]] == ["0", "1", "2"]
