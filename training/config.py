@@ -276,6 +276,10 @@ def _choice_problems(cfg: GRPOConfig) -> list[str]:
         problems.append(f"adv_std must be 'group' or 'global', got {cfg.adv_std!r}")
     if cfg.mixed_precision not in ("no", "bf16", "fp16"):
         problems.append(f"mixed_precision must be 'no', 'bf16' or 'fp16', got {cfg.mixed_precision!r}")
+    name = str(cfg.run_name)
+    if not name or name in (".", "..") or "/" in name or "\\" in name or name.startswith("."):
+        # a run folder is one folder inside output_dir: "../../x" wrote outside it
+        problems.append(f"run_name must be a plain folder name (no '/', not starting with '.'), got {cfg.run_name!r}")
     return problems
 
 

@@ -89,6 +89,10 @@ def only_reward(cls_name):
             "save_every must be >= 1, got 0",
         ),
         (["rewards.ocr.weight=abc"], "rewards.ocr.weight must be a number, got 'abc'"),
+        (  # issue 18: "../../escape" made its run folder two levels above output_dir
+            ["trainer.run_name=../../escape"],
+            "bad GRPO config: run_name must be a plain folder name (no '/', not starting with '.'), got '../../escape'",
+        ),
         (
             ["wandb.mode=sometimes"],
             "bad GRPO config: wandb_mode must be 'auto', 'online', 'offline' or 'disabled', got 'sometimes'",
