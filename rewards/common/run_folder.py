@@ -17,7 +17,9 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import shutil
+import sys
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
@@ -55,32 +57,146 @@ def prepare_out(out: Path) -> bool:
     return created
 
 
-def lock_out(out: Path, command: str) -> FileLock:
+OWNER_FILE = ".lock.owner"
+"""Beside ``<out>/.lock``: the console script holding it (written once the lock is held, removed
+before it is released), so that a refused run names the program that holds the folder."""
+
+
+class RunLock:
+    """The held ``<out>/.lock`` of a run (:func:`lock_out`); ``with lock:`` or ``lock.release()``
+    removes ``<out>/.lock.owner`` and releases it (a second release does nothing)."""
+
+    def __init__(self, lock: FileLock, owner: Path | None):
+        self._lock, self._owner = lock, owner
+
+    def release(self) -> None:
+        if not self._lock.is_locked:
+            return
+        if self._owner is not None:
+            try:
+                self._owner.unlink(missing_ok=True)
+            except OSError:  # a folder that turned read-only: the next holder overwrites it
+                pass
+        self._lock.release(force=True)
+
+    def __enter__(self) -> RunLock:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def _holder(out: Path) -> str:
+    """Who holds ``<out>/.lock``: the command in ``<out>/.lock.owner``, else "RubricLoop run"."""
+    path = out / OWNER_FILE
+    try:
+        if path.is_file() and path.stat().st_size <= 200:
+            name = path.read_text(encoding="utf-8", errors="replace").strip()
+            if re.fullmatch(r"[\w.-]{1,60}", name):
+                return name
+    except OSError:
+        pass
+    return "RubricLoop run"
+
+
+def lock_out(out: Path, command: str) -> RunLock:
     """Hold ``<out>/.lock`` for this run (an OS lock: it dies with the process, so a killed
-    run never blocks the resume).
+    run never blocks the resume), and name ``command`` in ``<out>/.lock.owner`` while held.
 
     Args:
         out: the run folder (it exists: :func:`prepare_out`).
-        command: the console script, named in the refusal ("rubricloop-refine").
+        command: the console script ("rubricloop-refine"), named in the refusal of a second run
+            into ``out`` while this one holds it.
 
     Raises:
-        ValueError: another live run holds it (one line).
+        ValueError: another live run holds it (one line naming that run's command: its
+            ``.lock.owner``; without one, the ``command`` of this run, as a lock taken by a
+            program that names none is most likely a second run of the same program), or
+            ``.lock`` cannot be created (a read-only folder, no permission).
     """
     lock = FileLock(out / ".lock", timeout=0)
     try:
         lock.acquire()
     except Timeout:
+        holder = _holder(out) if (out / OWNER_FILE).exists() else command
         raise ValueError(
-            f"out={out} is in use by another running {command} (it holds {out / '.lock'}); "
+            f"out={out} is in use by another running {holder} (it holds {out / '.lock'}); "
             "wait for it to finish or use another out="
         ) from None
-    return lock
+    except OSError as e:
+        raise ValueError(f"out={out}: cannot write there ({e.strerror or type(e).__name__})") from None
+    owner: Path | None = out / OWNER_FILE
+    try:
+        write_text(owner, command + "\n", out / (OWNER_FILE + ".tmp"))
+    except OSError:  # a full disk: the lock holds all the same; a refusal then names no program
+        owner = None
+    return RunLock(lock, owner)
 
 
 def discard(out: Path, created: bool) -> None:
     """After a rejected run: remove the folder this run created, if nothing but its lock is in it."""
-    if created and {p.name for p in out.iterdir()} <= {".lock"}:
+    if created and {p.name for p in out.iterdir()} <= {".lock", OWNER_FILE}:
         shutil.rmtree(out, ignore_errors=True)
+
+
+class RunFilesError(SystemExit):
+    """The run's files (``.hydra/``, ``.tmp/``, the log) could not be made in ``out`` (disk full,
+    read-only): ``error: <one line>`` on stderr and exit status 1. A ``SystemExit``, as the
+    consoles call :func:`run_files` outside their own error handling and Hydra lets it through."""
+
+    def __init__(self, message: str):
+        super().__init__(f"error: {message}")
+        self.message = message
+
+
+class QuietFileHandler(logging.FileHandler):
+    """A log file that a full disk or a vanished folder does not turn into a traceback per
+    record: its first failed write prints one warning line on stderr ("cannot write <log>
+    (No space left on device); the log stops here") and the handler writes nothing more;
+    ``close`` never raises."""
+
+    def __init__(self, path: Path):
+        super().__init__(path, encoding="utf-8")
+        self.failed = False
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if not self.failed:
+            super().emit(record)
+
+    def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 (logging's name)
+        exc = sys.exc_info()[1]
+        if self.failed or not isinstance(exc, OSError):
+            if not self.failed:
+                super().handleError(record)  # a formatting bug: logging's own report
+            return
+        self.failed = True
+        try:
+            print(
+                f"warning: cannot write {self.baseFilename} ({exc.strerror or type(exc).__name__}); the log stops here",
+                file=sys.stderr,
+            )
+        except (OSError, ValueError):
+            pass
+
+    def flush(self) -> None:
+        try:
+            super().flush()
+        except (OSError, ValueError):  # reported by emit's handleError; close's final flush is quiet
+            pass
+
+    def close(self) -> None:
+        try:
+            super().close()
+        except (OSError, ValueError):
+            pass
+
+
+def _run_file(out: Path, what: str, make: Callable[[], Any]) -> Any:
+    """``make()``; an OSError becomes :class:`RunFilesError` naming ``<out>/<what>``."""
+    try:
+        return make()
+    except OSError as e:
+        raise RunFilesError(f"out={out}: cannot write {out / what} ({e.strerror or type(e).__name__})") from None
 
 
 @contextmanager
@@ -97,16 +213,26 @@ def run_files(cfg: DictConfig, out: Path, log_name: str, logger: logging.Logger 
             file gets every logger's records at the level each lets through), or None.
 
     Every handler of the root logger (the file's, stderr's) redacts registered API keys from
-    the records it writes (``rewards.common.secrets.RedactingFilter``).
+    the records it writes (``rewards.common.secrets.RedactingFilter``). The config files are
+    written atomically (:func:`write_text`); the log stops with one warning line on stderr at
+    its first failed write (:class:`QuietFileHandler`).
+
+    Raises:
+        RunFilesError: ``.hydra/``, ``.tmp/`` or the log cannot be made (disk full, read-only):
+            one line, exit status 1, before the run starts; nothing half-written is left.
     """
-    (out / ".hydra").mkdir(exist_ok=True)
-    OmegaConf.save(cfg, out / ".hydra" / "config.yaml")
+    hydra_dir = out / ".hydra"
+    _run_file(out, ".hydra", lambda: hydra_dir.mkdir(exist_ok=True))
+    files = {"config.yaml": cfg}
     if HydraConfig.initialized():
-        OmegaConf.save(HydraConfig.get().overrides.task, out / ".hydra" / "overrides.yaml")
+        files["overrides.yaml"] = HydraConfig.get().overrides.task
+    for name, conf in files.items():
+        text, path = OmegaConf.to_yaml(conf), hydra_dir / name
+        _run_file(out, f".hydra/{name}", lambda: write_text(path, text, path.with_name(name + ".tmp")))  # noqa: B023
     tmp = out / ".tmp"
     shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir()
-    handler = logging.FileHandler(out / log_name, encoding="utf-8")
+    _run_file(out, ".tmp", tmp.mkdir)
+    handler = _run_file(out, log_name, lambda: QuietFileHandler(out / log_name))
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root, saved_tempdir = logging.getLogger(), tempfile.tempdir
     saved_level = logger.level if logger is not None else None
@@ -128,6 +254,17 @@ def run_files(cfg: DictConfig, out: Path, log_name: str, logger: logging.Logger 
             logger.setLevel(saved_level)
         handler.close()
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def check_regular(path: Path, what: str) -> None:
+    """Refuse ``path`` when it exists but is not a regular file (a FIFO would block its reader
+    forever, a folder cannot be read): one line naming it.
+
+    Raises:
+        ValueError: ``<path>: is not a regular file; ...``.
+    """
+    if os.path.lexists(path) and not path.is_file():
+        raise ValueError(f"{path}: is not a regular file, so {what} cannot be read; remove it or use a new out=")
 
 
 def write_json(path: Path, data: Any, ensure_ascii: bool = False) -> None:
@@ -190,16 +327,20 @@ def check_settings(
 
     Raises:
         SettingsError: ``refusal(recorded)``, when the settings differ; or one line naming
-            ``path`` when it is not a JSON object (a corrupted or foreign file).
+            ``path`` when it is not a JSON object (a corrupted or foreign file) or not a regular
+            file (a FIFO, a folder: never opened).
     """
-    if not path.exists():
+    if not os.path.lexists(path):
         return False
-    try:
-        before = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:  # ValueError: JSONDecodeError and UnicodeDecodeError
-        problem = f"is not readable JSON ({str(e)[:120]})"
+    if not path.is_file():  # a FIFO would block the read forever; a folder or a dangling link has no settings
+        problem = "is not a regular file"
     else:
-        problem = None if isinstance(before, dict) else "is JSON but not an object"
+        try:
+            before = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:  # ValueError: JSONDecodeError and UnicodeDecodeError
+            problem = f"is not readable JSON ({str(e)[:120]})"
+        else:
+            problem = None if isinstance(before, dict) else "is JSON but not an object"
     if problem is not None:
         raise SettingsError(
             one_line(

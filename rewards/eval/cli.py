@@ -27,7 +27,10 @@ Exit status: 0 when every data row, item and existing result file was fine; 1 wh
 has a result file; 2 for an option error (one line): ``data`` / ``out`` missing or unusable
 (not writable, or in use by another running rubricloop-eval: ``<out>/.lock``), ``results`` not
 a folder, ``alpha`` not in (0, 1], an unknown ``benchmark``, a bad ``shard``, a data file that
-cannot be read or holds no items, a rerun with other settings. Hydra itself creates nothing
+cannot be read or holds no items, a rerun with other settings (``lora``: its path and the sha256
+of its weight files), a ``run.json`` or ``fingerprints.jsonl`` in ``out`` that is not a regular
+file (a FIFO). A summary, table or report that cannot be written (disk full) is one line, exit 1;
+each is written atomically, so none is left torn. Hydra itself creates nothing
 (``conf/eval.yaml``), so an option error leaves no ``out`` behind.
 """
 
@@ -42,7 +45,15 @@ from omegaconf import DictConfig, OmegaConf
 from tqdm.auto import tqdm
 
 from rewards.common.components import build_component
-from rewards.common.run_folder import SettingsError, check_settings, discard, lock_out, prepare_out, write_json
+from rewards.common.run_folder import (
+    SettingsError,
+    check_regular,
+    check_settings,
+    discard,
+    lock_out,
+    prepare_out,
+    write_json,
+)
 from rewards.common.shards import parse_shard, select_shard, shard_dir_name
 from rewards.common.task import run_console_script, task_wrapper
 from rewards.common.wandb_mode import resolve_wandb_mode
@@ -116,7 +127,18 @@ def check_options(cfg: DictConfig) -> dict[str, Any]:
 
 
 def run_settings(cfg: DictConfig) -> dict[str, Any]:
-    """What a resumed run must share with the first one (``run.json``)."""
+    """What a resumed run must share with the first one (``run.json``); ``lora_weights`` is the
+    sha256 of the LoRA's files (``rewards.eval.lora.lora_digest``).
+
+    Raises:
+        OptionError: the LoRA's files cannot be read.
+    """
+    from rewards.eval.lora import lora_digest
+
+    try:
+        digest = lora_digest(Path(cfg.lora)) if cfg.lora else None
+    except ValueError as e:
+        raise OptionError(str(e)) from None
     return {
         "benchmark": cfg.benchmark,
         "data": str(Path(cfg.data).resolve()),
@@ -125,6 +147,7 @@ def run_settings(cfg: DictConfig) -> dict[str, Any]:
         "alpha": float(cfg.alpha),
         "images": str(Path(cfg.images).resolve()) if cfg.images else None,
         "lora": str(Path(cfg.lora).resolve()) if cfg.lora else None,
+        "lora_weights": digest,  # the same lora path with other weights: refused
         "resolution_multiple": cfg.resolution_multiple,
         "generator": OmegaConf.to_container(cfg.generator, resolve=True) if cfg.get("generator") is not None else None,
         "judge": judge_settings(OmegaConf.to_container(cfg.judge, resolve=True)),
@@ -141,6 +164,12 @@ def record_settings(path: Path, settings: dict[str, Any], write: bool = True) ->
 
     def refusal(old: dict[str, Any]) -> str:
         key = next(k for k in settings if old.get(k) != settings[k])
+        if key == "lora_weights":
+            return (
+                f"{path.parent} was made with another lora (its weights changed: {path} records "
+                f"sha256 {str(old.get(key))[:12]}, lora={settings['lora']} now has {str(settings[key])[:12]}); "
+                "use another out=... or the weights it was made with"
+            )
         return (
             f"{path.parent} was made with other settings ({key}: {old.get(key)!r} there, "
             f"{settings[key]!r} now); use another out=... or the same settings"
@@ -196,7 +225,7 @@ def generate_or_judge(
     Raises:
         OptionError: other settings than ``run.json``.
     """
-    from rewards.eval.generate import generate_and_judge, name_problems
+    from rewards.eval.generate import FINGERPRINTS, generate_and_judge, name_problems
     from rewards.eval.lora import apply_lora, warn_leakage
 
     if opts["mode"] == "generate":
@@ -206,6 +235,11 @@ def generate_or_judge(
         # prompt-truncation and LoRA-prefix notices would repeat for every item
         transformers.utils.logging.set_verbosity_error()
         diffusers.utils.logging.set_verbosity_error()
+    try:  # a FIFO would block its reader forever
+        check_regular(out / RUN_FILE, "the settings of the run there")
+        check_regular(out / FINGERPRINTS, "what its finished items were made from")
+    except ValueError as e:
+        raise OptionError(str(e)) from None
     refused = name_problems(cfg.benchmark, items, out / "results")  # over every item read: the first keeps a name
     selected = select_shard(items, cfg.shard)
     settings = run_settings(cfg)
@@ -264,8 +298,17 @@ def run(cfg: DictConfig) -> int:
         if out != opts["out"] and opts["out"].is_dir():
             discard(opts["out"], parent_created)
         return 2
+    except OSError as e:  # a summary, table or report that could not be written (disk full): each is atomic
+        print(f"error: {write_error(e, out)}", file=sys.stderr)
+        return 1
     finally:
         lock.release()
+
+
+def write_error(e: OSError, out: Path) -> str:
+    """One line for a file of ``out`` that could not be written: the file and the system's reason."""
+    where = e.filename or out
+    return f"cannot write {where} ({e.strerror or type(e).__name__})"
 
 
 def run_in(cfg: DictConfig, opts: dict[str, Any], out: Path, items: list[Item], errors: list[str]) -> int:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import json
 import sys
 from pathlib import Path
@@ -183,13 +184,35 @@ def main(argv: list[str]) -> int:
         md.append(f"### {title}\n\n{table}")
         print(f"\n{title}\n{table}")
     if args.out:
-        args.out.mkdir(parents=True, exist_ok=True)
-        (args.out / "compare.json").write_text(json.dumps(results, indent=2), encoding="utf-8")
-        (args.out / "compare.md").write_text("\n".join(md), encoding="utf-8")
-        with open(args.out / "compare.csv", "w", encoding="utf-8", newline="") as f:
-            w = csv.writer(f)
-            w.writerow(["a", "b", *HEADER])
-            for res in results:
-                w.writerows([res["a"], res["b"], *r] for r in format_rows(res["rows"]))
+        try:
+            write_outputs(args.out, results, md)
+        except OSError as e:  # a read-only or full --out: each file is written whole or not at all
+            print(
+                f"error: --out {args.out}: cannot write {e.filename or args.out} ({e.strerror or type(e).__name__})",
+                file=sys.stderr,
+            )
+            return 1
         print(f"wrote {args.out / 'compare.md'}")
     return 0
+
+
+def write_outputs(out: Path, results: list[dict[str, Any]], md: list[str]) -> None:
+    """``compare.json``, ``compare.md`` and ``compare.csv`` into ``out`` (created), each atomically.
+
+    Raises:
+        OSError: ``out`` or a file cannot be written.
+    """
+    from rewards.common.run_folder import write_text
+
+    out.mkdir(parents=True, exist_ok=True)
+    table = io.StringIO(newline="")
+    w = csv.writer(table)
+    w.writerow(["a", "b", *HEADER])
+    for res in results:
+        w.writerows([res["a"], res["b"], *r] for r in format_rows(res["rows"]))
+    for name, text in (
+        ("compare.json", json.dumps(results, indent=2)),
+        ("compare.md", "\n".join(md)),
+        ("compare.csv", table.getvalue()),
+    ):
+        write_text(out / name, text, out / f"{name}.tmp")

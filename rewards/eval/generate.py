@@ -160,7 +160,14 @@ def result_done(benchmark: str, results: Path, item: Item) -> bool:
 
 def read_fingerprints(path: Path) -> dict[str, str]:
     """item id -> fingerprint from ``fingerprints.jsonl`` (the last line of an id wins; a line
-    a killed run left half-written is ignored)."""
+    a killed run left half-written is ignored).
+
+    Raises:
+        ValueError: ``path`` exists but is not a regular file (a FIFO: never opened; one line).
+    """
+    from rewards.common.run_folder import check_regular
+
+    check_regular(path, "what its finished items were made from")
     found = {}
     try:
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()

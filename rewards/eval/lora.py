@@ -7,7 +7,9 @@ A checkpoint ``checkpoints/<run>/step_<n>/`` holds the LoRA in diffusers format
 
 from __future__ import annotations
 
+import hashlib
 import json
+import stat
 import sys
 from pathlib import Path
 from typing import Sequence
@@ -16,6 +18,44 @@ from rewards.rubric import Item
 
 TRAINING_DATA_FILE = "training_data.jsonl"
 """In the run folder (the checkpoint's parent): one ``{"id", "prompt"}`` line per training item."""
+
+
+LORA_FILES = (
+    "pytorch_lora_weights.safetensors",
+    "pytorch_lora_weights.bin",
+    "adapter_model.safetensors",
+    "adapter_model.bin",
+    "adapter_config.json",
+)
+"""The files of a checkpoint that hold its LoRA (diffusers' and PEFT's names), hashed by :func:`lora_digest`."""
+
+
+def lora_digest(checkpoint: Path) -> str | None:
+    """sha256 over the name and bytes of each LoRA file (:data:`LORA_FILES`) in ``checkpoint``,
+    in that order: recorded in eval's ``run.json``, so that a rerun after the weights at the
+    same path changed is refused. None when the folder holds none of them (``apply_lora``
+    refuses it then).
+
+    Raises:
+        ValueError: a LoRA file cannot be read, or is not a regular file (one line).
+    """
+    h, found = hashlib.sha256(), False
+    for name in LORA_FILES:
+        path = checkpoint / name
+        try:
+            if not path.exists():
+                continue
+            if not stat.S_ISREG(path.stat().st_mode):
+                raise ValueError(f"lora={checkpoint}: {name} is not a regular file")
+            h.update(name.encode() + b"\0")
+            with open(path, "rb") as f:
+                for block in iter(lambda: f.read(1 << 20), b""):  # noqa: B023 (f: this iteration's)
+                    h.update(block)
+            h.update(b"\0")
+            found = True
+        except OSError as e:
+            raise ValueError(f"lora={checkpoint}: cannot read {name} ({e.strerror or type(e).__name__})") from None
+    return h.hexdigest() if found else None
 
 
 def apply_lora(generator, checkpoint: Path) -> None:

@@ -7,15 +7,22 @@ data was covered by exactly one shard and has its result file; then it copies th
 result files into ``<out>/images`` and ``<out>/results`` (TechImage: one ``results.json``
 with every shard's entries) and scores them as a plain run (tables, ``scores.json``, report).
 
-Exit status: 0 merged; 1 an item is missing, duplicated or has no result file (nothing is
-scored), or scoring found bad files; 2 no shard folders, settings that differ, a shard file that is
-not JSON, or another merge or run holding ``<out>/.lock``.
+An item whose result file was made from other data than the data (or ``images=`` file) now
+(its fingerprint in the shard's ``fingerprints.jsonl`` differs: the row was edited after the
+shard ran) is refused, one line per item: run that shard again.
+
+Exit status: 0 merged; 1 an item is missing, duplicated, has no result file or a stale one
+(nothing is merged), scoring found bad files, or a file could not be written (disk full: one
+line; each file is written whole or not at all); 2 no shard folders, settings that differ, a
+shard file that is not JSON (or not a regular file), an ``<out>`` that cannot be written (read-only),
+or another merge or run holding ``<out>/.lock``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import sys
@@ -63,7 +70,13 @@ def copy_shard_files(out: Path, shards: dict[int, tuple[int, Path]], benchmark: 
                 if f.is_file() and not (benchmark == "techimage" and f.name == "results.json"):
                     target = out / sub / f.relative_to(src)
                     target.parent.mkdir(parents=True, exist_ok=True)
-                    shutil.copy2(f, target)
+                    tmp = target.with_name(target.name + ".tmp")
+                    try:  # a full disk leaves the old copy or none, never half of one
+                        shutil.copy2(f, tmp)
+                        os.replace(tmp, target)
+                    except BaseException:
+                        tmp.unlink(missing_ok=True)
+                        raise
     if benchmark == "techimage":
         from rewards.scorers.techimage_results import upsert_results
 
@@ -71,6 +84,39 @@ def copy_shard_files(out: Path, shards: dict[int, tuple[int, Path]], benchmark: 
             upsert_results(
                 out / "results", json.loads((folder / "results" / "results.json").read_text(encoding="utf-8"))
             )
+
+
+def stale_items(
+    benchmark: str, items: list, run: dict[str, Any], owner: dict[str, Path], refused: dict[str, str]
+) -> list[str]:
+    """One line per item whose result file in its shard was made from other data than the data
+    (and images) now: its fingerprint (``rewards.fingerprint.item_fingerprint`` of the row, the
+    image judged and the judge's settings, as ``rewards.eval.generate`` records it in the shard's
+    ``fingerprints.jsonl``) differs, or the shard recorded none.
+
+    Raises:
+        ValueError: a shard's ``fingerprints.jsonl`` is not a regular file (one line).
+    """
+    from rewards.common.images import ImageError
+    from rewards.eval.generate import FINGERPRINTS, image_file, read_fingerprints, source_image
+    from rewards.fingerprint import file_digest, item_fingerprint
+
+    recorded = {folder: read_fingerprints(folder / FINGERPRINTS) for folder in set(owner.values())}
+    images = Path(run["images"]) if run.get("images") else None
+    problems = []
+    for it in items:
+        if it.id not in owner or it.id in refused:
+            continue
+        folder = owner[it.id]
+        name = image_file(benchmark, it)
+        try:  # the image the shard judged: the images= file it copied, else the one it generated
+            source = source_image(images, name, it) if images is not None else folder / "images" / name
+        except ImageError:
+            source = None
+        fingerprint = item_fingerprint(it, {"judge": run.get("judge"), "image": file_digest(source)}, image=False)
+        if recorded[folder].get(it.id) != fingerprint:
+            problems.append(f"item {it.id}: its result in {folder} was made from other data; run that shard again")
+    return problems
 
 
 def merge(out: Path, report: bool = True) -> int:
@@ -91,7 +137,11 @@ def merge(out: Path, report: bool = True) -> int:
 
 
 def _read_json(path: Path) -> Any:
-    """A shard's JSON file. Raises ValueError: one line naming the file (unreadable, not JSON)."""
+    """A shard's JSON file. Raises ValueError: one line naming the file (unreadable, not JSON,
+    not a regular file: a FIFO is never opened)."""
+    if not path.is_file():
+        what = "is missing" if not os.path.lexists(path) else "is not a regular file"
+        raise ValueError(f"{path}: {what}; run that shard again")
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as e:
@@ -139,30 +189,40 @@ def _merge(out: Path, report: bool) -> int:
         for it in items
         if it.id in owner and it.id not in refused and not result_done(benchmark, owner[it.id] / "results", it)
     ]
+    if not problems:  # only items with a result file: was it made from the data as it is now?
+        try:
+            problems += stale_items(benchmark, items, run, owner, refused)
+        except ValueError as e:  # a shard's fingerprints.jsonl that is not a regular file
+            print(f"error: {e}", file=sys.stderr)
+            return 2
     if problems:
         for p in problems:
             print(f"error: {p}", file=sys.stderr)
         print(f"error: {len(problems)} coverage problem(s); nothing merged", file=sys.stderr)
         return 1
     results = out / "results"
-    copy_shard_files(out, shards, benchmark)
-    write_json(out / RUN_FILE, run, ensure_ascii=True)
     try:
-        summary, errors = score_and_write(
-            benchmark, data, results, out, run.get("alpha", 0.1), {it.id for it in items}, run.get("limit")
-        )
-    except RubricError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    summary["shards"] = {"n": n, "items_per_shard": {str(i): len(ids) for i, ids in sorted(shard_items.items())}}
-    write_json(out / "scores.json", summary)
-    errors += [e for e in refused.values() if e not in errors]
-    for err in errors:
-        print(f"error: {err}", file=sys.stderr)
-    if report:
-        from rewards.eval.report import write_report
+        copy_shard_files(out, shards, benchmark)
+        write_json(out / RUN_FILE, run, ensure_ascii=True)
+        try:
+            summary, errors = score_and_write(
+                benchmark, data, results, out, run.get("alpha", 0.1), {it.id for it in items}, run.get("limit")
+            )
+        except RubricError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        summary["shards"] = {"n": n, "items_per_shard": {str(i): len(ids) for i, ids in sorted(shard_items.items())}}
+        write_json(out / "scores.json", summary)
+        errors += [e for e in refused.values() if e not in errors]
+        for err in errors:
+            print(f"error: {err}", file=sys.stderr)
+        if report:
+            from rewards.eval.report import write_report
 
-        print(f"report: {write_report(out)}")
+            print(f"report: {write_report(out)}")
+    except OSError as e:  # disk full: every file is written whole or not at all
+        print(f"error: cannot write {e.filename or out} ({e.strerror or type(e).__name__})", file=sys.stderr)
+        return 1
     print(f"{benchmark}: merged {n} shards, {len(items)} items, each covered once; wrote {out}")
     return 1 if errors else 0
 

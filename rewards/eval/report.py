@@ -91,8 +91,10 @@ class Report:
             charts=self.charts,
             items=self.items,
         )
+        from rewards.common.run_folder import write_text
+
         path = self.run / "report.html"
-        path.write_text(html, encoding="utf-8")
+        write_text(path, html, path.with_name("report.html.tmp"))  # a full disk leaves no torn page
         return path
 
 
@@ -414,10 +416,11 @@ def build_report(run: str | Path) -> Report:
 
 
 def write_report(run: str | Path) -> Path:
-    """Write ``<run>/report.html`` and ``<run>/report_files/``; returns the HTML path.
+    """Write ``<run>/report.html`` (atomically) and ``<run>/report_files/``; returns the HTML path.
 
     Raises:
         ValueError: see :func:`build_report`.
+        OSError: the folder cannot be written (read-only, disk full).
     """
     return _finish(build_report(run))
 
@@ -455,6 +458,9 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except OSError as e:  # a read-only run folder, a full disk: report.html is written whole or not at all
+        print(f"error: {args.run}: cannot write the report ({e.strerror or type(e).__name__})", file=sys.stderr)
+        return 1
     if args.wandb != "disabled":
         log_report_to_wandb(rep, args.wandb, args.wandb_project)
     print(f"wrote {path}")

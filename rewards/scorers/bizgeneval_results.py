@@ -20,6 +20,7 @@ leave the item unscored too and report the file as malformed.
 from __future__ import annotations
 
 import csv
+import io
 import json
 import os
 from pathlib import Path
@@ -223,13 +224,38 @@ def summary_rows(scores: dict[str, Any], by: str) -> list[list[str]]:
 
 
 def write_summary_csvs(scores: dict[str, Any], out_dir: str | Path) -> list[Path]:
-    """Write ``summary_by_domain.csv`` and ``summary_by_dimension.csv`` into ``out_dir``."""
+    """Write ``summary_by_domain.csv`` and ``summary_by_dimension.csv`` into ``out_dir``, each
+    atomically (a full disk leaves the old file, never a torn one).
+
+    Raises:
+        OSError: a file could not be written.
+    """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = []
     for by in ("domain", "dimension"):
         path = out_dir / f"summary_by_{by}.csv"
-        with open(path, "w", encoding="utf-8", newline="") as f:
-            csv.writer(f).writerows(summary_rows(scores, by))
+        text = io.StringIO(newline="")
+        csv.writer(text).writerows(summary_rows(scores, by))  # the official bytes: \r\n line ends
+        _write_atomic(path, text.getvalue().encode("utf-8"))
         paths.append(path)
     return paths
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    """``data`` into ``path`` via ``<path>.tmp`` (fsync, rename): a full disk leaves the old file
+    or none, never half of one, and no ``.tmp``.
+
+    Raises:
+        OSError: the file could not be written.
+    """
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
