@@ -178,12 +178,6 @@ class QuietFileHandler(logging.FileHandler):
         except (OSError, ValueError):
             pass
 
-    def flush(self) -> None:
-        try:
-            super().flush()
-        except (OSError, ValueError):  # reported by emit's handleError; close's final flush is quiet
-            pass
-
     def close(self) -> None:
         try:
             super().close()
@@ -254,6 +248,12 @@ def run_files(cfg: DictConfig, out: Path, log_name: str, logger: logging.Logger 
             logger.setLevel(saved_level)
         handler.close()
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def write_error(e: OSError, where: Path) -> str:
+    """One line for a file that could not be written: ``cannot write <file> (<reason>)``; the file
+    is the error's (for ``os.replace(tmp, file)`` its target), else ``where``."""
+    return f"cannot write {e.filename2 or e.filename or where} ({e.strerror or type(e).__name__})"
 
 
 def check_regular(path: Path, what: str) -> None:

@@ -52,6 +52,7 @@ from rewards.common.run_folder import (
     discard,
     lock_out,
     prepare_out,
+    write_error,
     write_json,
 )
 from rewards.common.shards import parse_shard, select_shard, shard_dir_name
@@ -303,12 +304,6 @@ def run(cfg: DictConfig) -> int:
         return 1
     finally:
         lock.release()
-
-
-def write_error(e: OSError, out: Path) -> str:
-    """One line for a file of ``out`` that could not be written: the file and the system's reason."""
-    where = e.filename or out
-    return f"cannot write {where} ({e.strerror or type(e).__name__})"
 
 
 def run_in(cfg: DictConfig, opts: dict[str, Any], out: Path, items: list[Item], errors: list[str]) -> int:

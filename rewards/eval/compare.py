@@ -187,10 +187,9 @@ def main(argv: list[str]) -> int:
         try:
             write_outputs(args.out, results, md)
         except OSError as e:  # a read-only or full --out: each file is written whole or not at all
-            print(
-                f"error: --out {args.out}: cannot write {e.filename or args.out} ({e.strerror or type(e).__name__})",
-                file=sys.stderr,
-            )
+            from rewards.common.run_folder import write_error
+
+            print(f"error: --out {args.out}: {write_error(e, args.out)}", file=sys.stderr)
             return 1
         print(f"wrote {args.out / 'compare.md'}")
     return 0

@@ -149,7 +149,7 @@ def _read_json(path: Path) -> Any:
 
 
 def _merge(out: Path, report: bool) -> int:
-    from rewards.common.run_folder import write_json
+    from rewards.common.run_folder import write_error, write_json
     from rewards.eval.generate import load_benchmark_items, name_problems, result_done
 
     shards = find_shards(out)
@@ -221,7 +221,7 @@ def _merge(out: Path, report: bool) -> int:
 
             print(f"report: {write_report(out)}")
     except OSError as e:  # disk full: every file is written whole or not at all
-        print(f"error: cannot write {e.filename or out} ({e.strerror or type(e).__name__})", file=sys.stderr)
+        print(f"error: {write_error(e, out)}", file=sys.stderr)
         return 1
     print(f"{benchmark}: merged {n} shards, {len(items)} items, each covered once; wrote {out}")
     return 1 if errors else 0

@@ -308,3 +308,228 @@ def test_merge_is_locked_and_a_torn_shard_file_is_one_line(tmp_path, capsys):
         assert merge(tmp_path / "out", report=False) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "is in use by another running rubricloop-eval" in err[0]
+
+
+# ---------------------------------------------------------------- issue 18: disk full, read-only, stale, FIFO
+
+
+def _limited_python(code: str, limit: int, tmp_path: Path):
+    """Run ``code`` in a child Python whose files may not grow past ``limit`` bytes
+    (RLIMIT_FSIZE: a write past it fails with EFBIG, as a full disk fails with ENOSPC; no root)."""
+    import subprocess
+    import sys
+
+    prelude = (
+        "import resource, signal\n"
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+        f"resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, {limit}))\n"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", prelude + code], capture_output=True, text=True, timeout=120, cwd=tmp_path
+    )
+
+
+def test_run_files_on_a_full_disk_is_one_line_and_leaves_no_torn_config(tmp_path):
+    """Issue 18.1: OmegaConf.save's traceback and a torn .hydra/config.yaml."""
+    out = tmp_path / "out"
+    out.mkdir()
+    code = (
+        "from pathlib import Path\nfrom omegaconf import OmegaConf\n"
+        "from rewards.common.run_folder import run_files\n"
+        f"with run_files(OmegaConf.create({{'a': 'x' * 5000}}), Path({str(out)!r}), 'run.log'):\n"
+        "    print('ran')\n"
+    )
+    proc = _limited_python(code, 2000, tmp_path)
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr == (f"error: out={out}: cannot write {out / '.hydra' / 'config.yaml'} (File too large)\n")
+    assert sorted(p.name for p in (out / ".hydra").iterdir()) == []  # no torn config, no .tmp
+    assert not (out / "run.log").exists()
+
+
+def test_a_log_that_cannot_be_written_warns_once_and_the_run_goes_on(tmp_path):
+    """Issue 18.1: 258 "--- Logging error ---" tracebacks and an OSError from handler.close()."""
+    out = tmp_path / "out"
+    out.mkdir()
+    code = (
+        "import logging\nfrom pathlib import Path\nfrom omegaconf import OmegaConf\n"
+        "from rewards.common.run_folder import run_files\n"
+        "log = logging.getLogger('t')\n"
+        f"with run_files(OmegaConf.create({{'a': 1}}), Path({str(out)!r}), 'run.log', logger=log):\n"
+        "    for i in range(300):\n"
+        "        log.info('line %d %s', i, 'y' * 100)\n"
+        "print('ran')\n"
+    )
+    proc = _limited_python(code, 4000, tmp_path)
+    assert (proc.returncode, proc.stdout) == (0, "ran\n"), proc.stderr[-2000:]
+    assert proc.stderr == f"warning: cannot write {out / 'run.log'} (File too large); the log stops here\n"
+    assert (out / ".hydra" / "config.yaml").read_text() == "a: 1\n"
+    assert (out / "run.log").stat().st_size == 4000  # what fitted
+
+
+def test_summary_csvs_on_a_full_disk_keep_the_old_file(tmp_path):
+    """Issue 18.2: open(path, "w") left a 0-byte summary_by_domain.csv."""
+    from rewards.scorers.bizgeneval_results import write_summary_csvs
+
+    old = tmp_path / "summary_by_domain.csv"
+    old.write_bytes(b"old")
+    code = (
+        "import json\nfrom rewards.scorers.bizgeneval_results import write_summary_csvs\n"
+        "empty = {'count': 0, 'by_domain': {}, 'by_dimension': {},\n"
+        "         'average_by_domain': 0.5, 'average_by_dimension': 0.5}\n"
+        "try:\n"
+        "    write_summary_csvs({'subsets': {'easy': empty, 'hard': empty, 'all': empty}}, '.')\n"
+        "except OSError as e:\n"
+        "    print(e.strerror)\n"
+    )
+    proc = _limited_python(code, 20, tmp_path)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "File too large\n", "")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["summary_by_domain.csv"] and old.read_bytes() == b"old"
+    empty = {"count": 0, "by_domain": {}, "by_dimension": {}, "average_by_domain": 0.5, "average_by_dimension": 0.5}
+    write_summary_csvs({"subsets": {"easy": empty, "hard": empty, "all": empty}}, tmp_path)
+    assert old.read_bytes().endswith(b"\r\nall,,,,,,0.5000\r\n")  # the official bytes: \r\n line ends
+
+
+def test_eval_that_cannot_write_its_summary_is_one_line_exit_1(tmp_path, capsys):
+    """Issue 18.2: an OSError while writing the summary was a traceback."""
+    data = write_rows(tmp_path / "data.jsonl", [biz_row(1)])
+    page(tmp_path / "imgs" / "slides_text_1.png")
+    out = tmp_path / "out"
+    (out / "summary_by_domain.csv").mkdir(parents=True)  # in the way of the summary's rename
+    assert eval_run(*PIXEL, f"data={data}", f"images={tmp_path / 'imgs'}", f"out={out}") == 1
+    err = errors_of(capsys.readouterr().err)
+    assert err == [f"error: cannot write {out / 'summary_by_domain.csv'} (Is a directory)"]
+    assert not (out / "summary_by_domain.csv.tmp").exists()
+
+
+def test_merge_into_a_read_only_out_is_one_line(tmp_path, capsys, monkeypatch):
+    """Issue 18.3: lock_out raised OSError [Errno 30] (not Timeout): a traceback."""
+    import errno
+
+    from filelock import FileLock
+
+    from rewards.eval.merge import merge
+
+    def read_only(self, *a, **k):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(self.lock_file))
+
+    (tmp_path / "out").mkdir()
+    monkeypatch.setattr(FileLock, "acquire", read_only)
+    assert merge(tmp_path / "out", report=False) == 2
+    err = capsys.readouterr().err
+    assert err == f"error: out={tmp_path / 'out'}: cannot write there (Read-only file system)\n"
+
+
+def test_the_lock_refusal_names_the_program_that_holds_it(tmp_path):
+    """Issue 18.3: while rubricloop-refine held out=, rubricloop-judge said "another running rubricloop-judge"."""
+    from rewards.common.run_folder import discard
+
+    out = tmp_path / "out"
+    out.mkdir()
+    with lock_out(out, command="rubricloop-refine"):
+        assert (out / ".lock.owner").read_text() == "rubricloop-refine\n"
+        with pytest.raises(ValueError) as e:
+            lock_out(out, command="rubricloop-judge")
+        assert str(e.value) == (
+            f"out={out} is in use by another running rubricloop-refine (it holds {out / '.lock'}); "
+            "wait for it to finish or use another out="
+        )
+        (out / ".lock.owner").write_bytes(b"\x00garbage")
+        with pytest.raises(ValueError, match="in use by another running RubricLoop run "):
+            lock_out(out, command="rubricloop-judge")
+    assert sorted(p.name for p in out.iterdir()) == [".lock"]  # released: no owner left
+    lock = lock_out(out, command="rubricloop-eval")
+    lock.release()
+    lock.release()  # a second release does nothing
+    discard(out, created=True)  # a rejected run's folder: only its lock (and owner) in it
+    assert not out.exists()
+    out.mkdir()
+    with lock_out(out, command="rubricloop-eval"):
+        discard(out, created=True)
+        assert not out.exists()
+
+
+def test_a_fifo_run_json_or_fingerprints_is_refused_not_waited_on(tmp_path, capsys):
+    """Issue 18.4: check_settings read a FIFO at <out>/run.json (and eval <out>/fingerprints.jsonl): a hang."""
+    import signal
+
+    from rewards.common.run_folder import SettingsError, check_settings
+
+    def hang(*_):
+        raise TimeoutError("hung on the FIFO")
+
+    data = write_rows(tmp_path / "data.jsonl", [biz_row(1)])
+    page(tmp_path / "imgs" / "slides_text_1.png")
+    before = signal.signal(signal.SIGALRM, hang)
+    signal.alarm(30)
+    try:
+        out = tmp_path / "out"
+        out.mkdir()
+        os.mkfifo(out / "run.json")
+        with pytest.raises(SettingsError) as e:
+            check_settings(out / "run.json", {}, lambda _: "other")
+        assert str(e.value).startswith(f"{out / 'run.json'}: is not a regular file, so the settings of the run in")
+        os.unlink(out / "run.json")
+        os.mkfifo(out / "fingerprints.jsonl")
+        assert eval_run(*PIXEL, f"data={data}", f"images={tmp_path / 'imgs'}", f"out={out}") == 2
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, before)
+    assert capsys.readouterr().err == (
+        f"error: {out / 'fingerprints.jsonl'}: is not a regular file, so what its finished items were made from "
+        "cannot be read; remove it or use a new out=\n"
+    )
+
+
+def test_merge_refuses_a_shard_result_made_from_other_data(tmp_path, capsys):
+    """Issue 18.5: merge scored an old result file against an edited rubric, exit 0."""
+    from rewards.eval.merge import merge
+
+    data = write_rows(tmp_path / "data.jsonl", [biz_row(1), biz_row(2), biz_row(3)])
+    imgs = tmp_path / "imgs"
+    for i in (1, 2, 3):
+        page(imgs / f"slides_text_{i}.png")
+    out = tmp_path / "out"
+    for shard in ("0/2", "1/2"):
+        assert eval_run(*PIXEL, f"data={data}", f"images={imgs}", f"out={out}", f"shard={shard}") == 0
+    write_rows(data, [biz_row(1), biz_row(2, n=4), biz_row(3)])  # item 2 gets another question
+    capsys.readouterr()
+    assert merge(out, report=False) == 1
+    shard = out / "shard_1-of-2"  # items k % 2 == 1: item 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"error: item 2: its result in {shard} was made from other data; run that shard again",
+        "error: 1 coverage problem(s); nothing merged",
+    ]
+    assert not (out / "results").exists() and not (out / "scores.json").exists()
+    assert eval_run(*PIXEL, f"data={data}", f"images={imgs}", f"out={out}", "shard=1/2") == 0  # redoes item 2
+    assert merge(out, report=False) == 0
+    assert json.loads((out / "scores.json").read_text())["total_scored"] == 3
+
+
+def test_a_rerun_with_a_lora_whose_weights_changed_is_refused(tmp_path):
+    """Issue 18.6: eval resumed over a LoRA whose weights changed at the same path, keeping old images."""
+    from rewards.eval.cli import OptionError, record_settings, run_settings
+
+    lora = tmp_path / "step_1"
+    lora.mkdir()
+    weights = lora / "pytorch_lora_weights.safetensors"
+    weights.write_bytes(b"weights one")
+
+    def settings():
+        with initialize_config_module(config_module="conf", version_base="1.3"):
+            cfg = compose(config_name="eval", overrides=[f"data={tmp_path}/d.jsonl", "generator=tiny", f"lora={lora}"])
+            return run_settings(cfg)
+
+    path = tmp_path / "out" / "run.json"
+    first = settings()
+    record_settings(path, first)
+    record_settings(path, settings())  # the same weights: a resume
+    weights.write_bytes(b"weights two")
+    second = settings()
+    assert first["lora"] == second["lora"] and first["lora_weights"] != second["lora_weights"]
+    with pytest.raises(OptionError) as e:
+        record_settings(path, second)
+    assert str(e.value) == (
+        f"{path.parent} was made with another lora (its weights changed: {path} records sha256 "
+        f"{first['lora_weights'][:12]}, lora={lora} now has {second['lora_weights'][:12]}); "
+        "use another out=... or the weights it was made with"
+    )
