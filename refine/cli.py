@@ -188,13 +188,13 @@ def run(cfg: DictConfig) -> int:
     data = Path(cfg.data) if cfg.data else bundled_example()
     out = Path(cfg.out)
     try:
-        items, load_errors = load_run_items(data)
+        items, load_errors = load_run_items(data, limit=cfg.limit)  # rows after the limit are never read
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     # Seeds follow an item's index in the data (limit keeps a prefix), so shard i/n makes the
     # same images as the unsharded run for its items.
-    indices, items = zip(*select_shard(items[: cfg.limit], cfg.get("shard"))) if items else ((), ())
+    indices, items = zip(*select_shard(items, cfg.get("shard"))) if items else ((), ())
     indices, items = list(indices), list(items)
     try:
         created = prepare_out(out)

@@ -40,6 +40,7 @@ behind. The run writes ``<out>/.hydra/``, ``<out>/judge.log`` and keeps temporar
 from __future__ import annotations
 
 import json
+import stat
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -71,6 +72,7 @@ from rewards.scorers.bizgeneval import score_bizgeneval
 from rewards.scorers.bizgeneval_results import (
     plain_file_name,
     result_filename,
+    result_name_problems,
     write_result_file,
     write_summary_csvs,
 )
@@ -138,7 +140,8 @@ def read_done(path: Path, items: list[Item], prints: dict[str, str]) -> tuple[di
     the item as it is now (its ``fingerprint`` is the item's in ``prints``), and how many items
     of ``items`` have lines made from other data (edited since, or written before fingerprints).
     Rewrites ``path`` without the lines of other items (half-written by a killed run, made from
-    other data, or no longer in the data)."""
+    other data, or no longer in the data). ``path`` is a regular file or absent
+    (:func:`check_verdicts_file`)."""
     if not path.exists():
         return {}, 0
     by_item: dict[str, dict[str, Verdict]] = defaultdict(dict)
@@ -170,6 +173,37 @@ def read_done(path: Path, items: list[Item], prints: dict[str, str]) -> tuple[di
     tmp.write_text("".join(line + "\n" for line in keep), encoding="utf-8")
     tmp.replace(path)
     return done, sum(it.id in stale and it.id not in done for it in items)
+
+
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+
+
+def check_verdicts_file(out: Path) -> None:
+    """Refuse an ``<out>/verdicts.jsonl`` that exists and is not a regular file (links followed),
+    from ``stat`` alone: reading a FIFO with no writer (or appending to one with no reader) blocks
+    for ever, a folder or a device holds no verdicts.
+
+    Raises:
+        ValueError: one line naming the file.
+    """
+    path = out / VERDICTS
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        if path.is_symlink():
+            raise ValueError(f"{path}: a dangling link, not a regular file; remove it or use another out=") from None
+        return
+    except OSError as e:
+        raise ValueError(f"{path}: cannot read ({e.strerror or type(e).__name__}); use another out=") from None
+    if not stat.S_ISREG(mode):
+        kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+        raise ValueError(f"{path}: {kind}, not a regular file; remove it or use another out=")
 
 
 def judge_item(judge, item: Item) -> dict[str, Verdict]:
@@ -269,14 +303,25 @@ def print_summary(summary: dict[str, Any], out: Path) -> None:
     print(f"verdicts: {out / VERDICTS}\nsummary: {out / 'summary.json'}")
 
 
+def refused_names(cfg: DictConfig, items: list[Item], out: Path) -> dict[str, str]:
+    """Items whose official result file cannot be written (BizGenEval: a name that is not a plain
+    file name, or one an earlier row already uses; ``result_name_problems``, as rubricloop-eval
+    refuses them): item id -> one error line naming the item and the file. They are not judged,
+    so the summary and its CSVs count only the items that have their own result file."""
+    return result_name_problems(items, out / "results") if cfg.benchmark == "bizgeneval" else {}
+
+
 def judge_all(cfg: DictConfig, judge, items: list[Item], load_errors: list[str], out: Path) -> int:
     """Judge the items not already in ``verdicts.jsonl`` (or changed since), append their lines,
-    write the summary."""
+    write the summary.
+    BizGenEval items whose result file name is refused (:func:`refused_names`) fail, unjudged."""
+    refused = refused_names(cfg, items, out)
+    n_items = len(items) + len(load_errors)
+    errors = list(load_errors) + [one_line(refused[it.id]) for it in items if it.id in refused]
+    items = [it for it in items if it.id not in refused]
     prints = fingerprints(items, OmegaConf.to_container(cfg.judge, resolve=True))
     done, changed = read_done(out / VERDICTS, items, prints)
     results = [(it, done[it.id]) for it in items if it.id in done]
-    errors = list(load_errors)
-    n_items = len(items) + len(load_errors)
     todo = [it for it in items if it.id not in done]
     print(f"judging {len(todo)} of {len(items)} items -> {out}" + (f" ({len(done)} already done)" if done else ""))
     if changed:
@@ -364,11 +409,10 @@ def run(cfg: DictConfig) -> int:
         return 2
     data, out = Path(cfg.data), Path(cfg.out)
     try:
-        items, load_errors = load_run_items(data)
+        items, load_errors = load_run_items(data, limit=cfg.limit)  # rows after the limit are never read
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    items = items[: cfg.limit]
     try:
         created = prepare_out(out)
         lock = lock_out(out, command="rubricloop-judge")
@@ -376,6 +420,11 @@ def run(cfg: DictConfig) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     with lock:
+        try:
+            check_verdicts_file(out)
+        except ValueError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
         settings = {
             "data": str(data.resolve()),
             "benchmark": cfg.benchmark,

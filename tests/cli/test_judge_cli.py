@@ -238,3 +238,156 @@ def test_a_full_disk_is_one_line_exit_1_and_the_rerun_resumes(tmp_path, monkeypa
         assert run(cfg) == 0
         assert "(1 already done)" in capsys.readouterr().out
         assert json.loads((out / "summary.json").read_text())["n_judged"] == 1
+
+
+def errors_of(err: str) -> list[str]:
+    return [line for line in err.splitlines() if line.startswith("error: ")]
+
+
+def test_clashing_or_unsafe_result_names_are_refused_and_rescoring_gives_the_same_csvs(tmp_path, capsys, monkeypatch):
+    # issue 18: a/slide.png and b/slide.png both wrote results/slide.json (item b's answers), rc 0, and the
+    # judge's CSVs counted both items (Poster 1.0000) while rescoring results/ with rubricloop-eval gave 0.8000
+    from rewards.eval.cli import run as eval_run
+
+    monkeypatch.setenv("WANDB_MODE", "disabled")
+    for sub, text in (("a", "Quarterly Revenue"), ("b", "Annual Outlook"), ("c", "Quarterly Revenue")):
+        (tmp_path / sub).mkdir()
+        page(tmp_path / sub / "slide.png", text)
+    rows = [
+        bizgeneval_row("a", "a/slide.png") | {"domain": "poster"},
+        bizgeneval_row("b", "b/slide.png") | {"domain": "poster"},
+        bizgeneval_row("c", "c/slide.png") | {"reference_image": "/"},  # basename "": results/.json
+    ]
+    data, out = tmp_path / "data.jsonl", tmp_path / "out"
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    expected = [
+        f"error: {out / 'results' / 'slide.json'} (item b): the file is item a's too (both rows name the image "
+        "'slide.png'; BizGenEval names result files by the image's basename); refused",
+        f"error: {out / 'results' / '.json'} (item c): the BizGenEval image name '' (from the row's image, domain, "
+        "dimension and id fields) is not a plain file name; refused, so nothing is read or written outside the folder",
+    ]
+    with initialize_config_module("conf", version_base="1.3"):
+        cfg = compose("judge_run", overrides=[f"data={data}", f"out={out}", "benchmark=bizgeneval"])
+        for _ in range(2):  # and the same on a rerun, which resumes item a
+            capsys.readouterr()
+            assert run(cfg) == 1
+            assert errors_of(capsys.readouterr().err) == expected
+            assert sorted(p.name for p in (out / "results").iterdir()) == ["slide.json"]
+            result = json.loads((out / "results" / "slide.json").read_text())  # item a's answers, not b's
+            assert [result["meta_info"][q]["result"] for q in ("1", "2", "3")] == [True, False, False]
+            verdicts = [json.loads(ln) for ln in (out / "verdicts.jsonl").read_text().splitlines()]
+            assert {v["item_id"] for v in verdicts} == {"a"}
+            summary = json.loads((out / "summary.json").read_text())
+            assert (summary["n_items"], summary["n_judged"], summary["n_failed"]) == (3, 1, 2)
+            assert summary["errors"] == [e.removeprefix("error: ") for e in expected]
+            rows_by_domain = list(csv.reader((out / "summary_by_domain.csv").open(newline="")))
+            poster = rows_by_domain[0].index("Poster")
+            assert rows_by_domain[-1][0] == "all" and rows_by_domain[-1][poster] == "0.8000"  # 1 - 0.1 * 2 errors
+    rescored = tmp_path / "rescored"
+    args = [f"data={data}", f"results={out / 'results'}", f"out={rescored}", "report=false"]
+    with initialize_config_module(config_module="conf", version_base="1.3"):
+        capsys.readouterr()
+        assert eval_run(compose(config_name="eval", overrides=args)) == 1  # it refuses b and c as well
+    assert errors_of(capsys.readouterr().err) == expected
+    for name in ("summary_by_domain.csv", "summary_by_dimension.csv"):
+        assert (rescored / name).read_bytes() == (out / name).read_bytes(), name
+
+
+def test_a_limit_reads_no_further_than_its_rows(tmp_path, monkeypatch, capsys):
+    # issue 18: 100k rows with limit=2 parsed and compiled every row (29 s, 470 MB) and reported the bad last one
+    import rewards.importers
+
+    page(tmp_path / "a.png", "Quarterly Revenue")
+    data = tmp_path / "big.jsonl"
+    with open(data, "w", encoding="utf-8") as f:
+        for i in range(100_000 - 1):
+            f.write(
+                json.dumps(
+                    bizgeneval_row(str(i), "a.png") | {"questions": [f"Is the word W{i} shown?"], "hard_qidxs": []}
+                )
+                + "\n"
+            )
+        f.write('{"id": "broken", "questions": [\n')
+    compiled = []
+    real = rewards.importers.compile_question
+    monkeypatch.setattr(rewards.importers, "compile_question", lambda q: compiled.append(q) or real(q))
+    out = tmp_path / "out"
+    with initialize_config_module("conf", version_base="1.3"):
+        cfg = compose("judge_run", overrides=[f"data={data}", f"out={out}", "limit=2"])
+        assert run(cfg) == 0
+    assert errors_of(capsys.readouterr().err) == []  # the malformed last row is never read
+    assert compiled == ["Is the word W0 shown?", "Is the word W1 shown?"]
+    summary = json.loads((out / "summary.json").read_text())
+    assert (summary["n_items"], summary["n_judged"], summary["n_failed"]) == (2, 2, 0)
+
+
+def _guarded(fifo: Path, call, timeout: float = 60.0):
+    """``call()`` in a thread; one still blocked on ``fifo`` after ``timeout`` is released (the FIFO is
+    opened at its other end and closed) and reported as a hang, so a regression fails instead of hanging."""
+    import threading
+
+    got = {}
+    thread = threading.Thread(target=lambda: got.setdefault("rc", call()), daemon=True)
+    thread.start()
+    thread.join(timeout)
+    hung = thread.is_alive()
+    if hung:
+        for flags in (os.O_WRONLY | os.O_NONBLOCK, os.O_RDONLY | os.O_NONBLOCK):  # a reader or a writer waits
+            try:
+                os.close(os.open(fifo, flags))
+            except OSError:
+                continue
+        thread.join(10)
+    assert not hung, f"blocked on the FIFO {fifo}"
+    return got.get("rc")
+
+
+def test_a_fifo_as_data_is_refused_in_one_line_by_judge_refine_and_eval(tmp_path, capsys, monkeypatch):
+    # issue 18: data= naming a FIFO with no writer hung all three (rc 124 under timeout)
+    from refine.cli import run as refine_run
+    from rewards.eval.cli import run as eval_run
+
+    monkeypatch.setenv("WANDB_MODE", "disabled")
+    fifo = tmp_path / "data.jsonl"
+    os.mkfifo(fifo)
+    line = f"error: data={fifo}: cannot read rubric file (not a regular file: a FIFO)\n"
+    runs = {
+        "judge": lambda: run(compose("judge_run", overrides=[f"data={fifo}", f"out={tmp_path / 'j'}"])),
+        "refine": lambda: refine_run(
+            compose("refine", overrides=[f"data={fifo}", f"out={tmp_path / 'r'}", "wandb.mode=disabled"])
+        ),
+        "eval": lambda: eval_run(
+            compose("eval", overrides=[f"data={fifo}", f"images={tmp_path}", f"out={tmp_path / 'e'}", "report=false"])
+        ),
+    }
+    with initialize_config_module("conf", version_base="1.3"):
+        for name, call in runs.items():
+            capsys.readouterr()
+            assert _guarded(fifo, call) == 2, name
+            assert capsys.readouterr().err == line, name
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data.jsonl"]  # no out left behind
+
+
+def test_a_fifo_at_out_verdicts_jsonl_is_refused_in_one_line(tmp_path, capsys):
+    # issue 18: read_done opened <out>/verdicts.jsonl, and a FIFO there hung the run
+    page(tmp_path / "a.png", "Quarterly Revenue")
+    data, out = tmp_path / "data.jsonl", tmp_path / "out"
+    data.write_text(json.dumps(bizgeneval_row("a", "a.png")) + "\n")
+    out.mkdir()
+    os.mkfifo(out / "verdicts.jsonl")
+    with initialize_config_module("conf", version_base="1.3"):
+        cfg = compose("judge_run", overrides=[f"data={data}", f"out={out}"])
+        capsys.readouterr()
+        assert _guarded(out / "verdicts.jsonl", lambda: run(cfg)) == 2
+        assert capsys.readouterr().err == (
+            f"error: {out / 'verdicts.jsonl'}: a FIFO, not a regular file; remove it or use another out=\n"
+        )
+        assert {p.name for p in out.iterdir()} - {".lock"} == {"verdicts.jsonl"}  # nothing judged or written
+        (out / "verdicts.jsonl").unlink()
+        (out / "verdicts.jsonl").mkdir()
+        assert run(cfg) == 2
+        assert capsys.readouterr().err == (
+            f"error: {out / 'verdicts.jsonl'}: a folder, not a regular file; remove it or use another out=\n"
+        )
+        (out / "verdicts.jsonl").rmdir()
+        assert run(cfg) == 0
