@@ -149,3 +149,33 @@ def test_report_loads_in_headless_chromium_with_tables_and_images(tmp_path):
     assert proc.returncode == 0 and shot.is_file(), proc.stderr[-1000:]
     pixels = np.asarray(Image.open(shot).convert("L"), dtype=float)
     assert pixels.std() > 10 and (pixels < 128).mean() > 0.005  # text, table borders and charts drawn, not a blank page
+
+
+def test_a_report_or_compare_that_cannot_be_written_is_one_line(tmp_path, capsys):
+    """Issue 18.3: rubricloop-report into a read-only run folder was a traceback from
+    shutil.rmtree, rubricloop-eval compare --out <read-only> one from os.mkdir. Reproduced
+    without root: a file where the report's folder or --out's parent should be."""
+    from rewards.eval.compare import main as compare_main
+    from rewards.eval.report import main as report_main
+
+    run = tmp_path / "ckpt"
+    run.mkdir()
+    (run / "history.json").write_text(json.dumps({"step": [0], "reward_mean": [0.1], "kl": [0.0]}))
+    (run / FILES).write_text("in the way")  # rmtree of a file: NotADirectoryError, as EROFS is
+    assert report_main([str(run)]) == 1
+    assert capsys.readouterr().err == f"error: {run}: cannot write the report (Not a directory)\n"
+    assert not (run / "report.html").exists()
+
+    for name, v in (("a", 0.2), ("b", 0.4)):
+        per_item = [{"id": "1", "groups": {"domain": "d"}, "metrics": {"all": v}}]
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "scores.json").write_text(json.dumps({"benchmark": "bizgeneval", "per_item": per_item}))
+    out = tmp_path / "afile" / "cmp"
+    (tmp_path / "afile").write_text("")
+    assert compare_main([str(tmp_path / "a"), str(tmp_path / "b"), "--n-boot", "10", "--out", str(out)]) == 1
+    assert capsys.readouterr().err == f"error: --out {out}: cannot write {out} (Not a directory)\n"
+    good = tmp_path / "cmp"
+    assert compare_main([str(tmp_path / "a"), str(tmp_path / "b"), "--n-boot", "10", "--out", str(good)]) == 0
+    assert sorted(p.name for p in good.iterdir()) == ["compare.csv", "compare.json", "compare.md"]
+    assert (good / "compare.csv").read_bytes().startswith(b"a,b,")
+    assert b"\r\n" in (good / "compare.csv").read_bytes()  # csv's own line ends, as before
