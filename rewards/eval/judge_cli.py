@@ -29,8 +29,16 @@ fails, its verdicts are not written or scored, and a rerun judges it again.
 
 Exit status as ``rubricloop-refine``: 0 when every row and item was judged, 1 when any row or
 image failed (one ``error:`` line each naming file:line or the item; the others are judged), 2
-for an option error, a ``data`` file that cannot be read or holds no rows, an unusable ``out``
-or one another live run holds, 130 on Ctrl-C (judged items are kept).
+for an option error, a ``data`` file that cannot be read, is not a regular file (a FIFO) or holds
+no rows, an unusable ``out``, one another live run holds or whose ``verdicts.jsonl`` is not a
+regular file, 130 on Ctrl-C (judged items are kept). ``limit=N`` reads no further in ``data``
+than its first N items.
+
+With ``benchmark=bizgeneval`` an item whose official result file name is not a plain file name
+(``results/.json``) or is an earlier row's too (``a/slide.png``, ``b/slide.png``) fails in one
+line naming it and is not judged, as in ``rubricloop-eval``: the summary and its CSVs count only
+items with their own result file, so rescoring ``results/`` with ``rubricloop-eval`` gives the
+same CSVs.
 
 Hydra itself writes nothing (``conf/judge_run.yaml``): an option error leaves no ``out``
 behind. The run writes ``<out>/.hydra/``, ``<out>/judge.log`` and keeps temporary files
