@@ -68,6 +68,7 @@ from rewards.common.run_folder import (
     lock_out,
     prepare_out,
     run_files,
+    write_error,
     write_json,
 )
 from rewards.common.task import run_console_script, task_wrapper
@@ -450,7 +451,11 @@ def run(cfg: DictConfig) -> int:
             print(f"error: judge: {type(e).__name__}: {' '.join(str(e).split())[:300]}", file=sys.stderr)
             discard(out, created)
             return 2
-        write_json(out / "run.json", settings)
+        try:
+            write_json(out / "run.json", settings)
+        except OSError as e:  # a full disk: nothing judged yet, nothing torn (write_json removes its .tmp)
+            print(f"error: {write_error(e, out / 'run.json')}", file=sys.stderr)
+            return 1
         with run_files(cfg, out, "judge.log"):  # tesseract's temporary images go to <out>/.tmp
             return judge_all(cfg, judge, items, load_errors, out)
 

@@ -220,13 +220,19 @@ def test_a_full_disk_is_one_line_exit_1_and_the_rerun_resumes(tmp_path, monkeypa
     real = judge_cli.write_json
 
     def full(path, *a, **k):
-        if path.name == "summary.json":
+        if path.name in names:
             raise OSError(errno.ENOSPC, "No space left on device", str(path))
         return real(path, *a, **k)
 
     with initialize_config_module("conf", version_base="1.3"):
         cfg = compose("judge_run", overrides=[f"data={data}", f"out={out}"])
         monkeypatch.setattr(judge_cli, "write_json", full)
+        names = {"run.json"}  # the disk is full from the start
+        assert run(cfg) == 1
+        err = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error")]
+        assert err == [f"error: cannot write {out / 'run.json'} (No space left on device)"]
+        assert not list(out.glob("*.tmp")) and not (out / "verdicts.jsonl").exists()
+        names = {"summary.json"}
         assert run(cfg) == 1
         err = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error")]  # not tqdm's
         assert err == [
