@@ -286,16 +286,17 @@ def write_json(path: Path, data: Any, ensure_ascii: bool = False) -> None:
     write_text(path, text, path.with_suffix(path.suffix + ".tmp"))
 
 
-def write_text(path: Path, text: str, tmp: Path) -> None:
-    """Write ``text`` (UTF-8) to ``path`` atomically: into ``tmp`` (a name beside it), ``fsync``,
-    then renamed over ``path``; a write that fails (disk full, Ctrl-C) removes ``tmp`` and leaves
-    ``path`` as it was.
+def write_text(path: Path, text: str, tmp: Path | None = None) -> None:
+    """Write ``text`` (UTF-8, line ends as given: a CSV's ``\r\n`` stays) to ``path`` atomically:
+    into ``tmp`` (a name beside it; default ``<path>.tmp``), ``fsync``, then renamed over ``path``;
+    a write that fails (disk full, Ctrl-C) removes ``tmp`` and leaves ``path`` as it was.
 
     Raises:
         OSError: the file could not be written.
     """
+    tmp = tmp or path.with_name(path.name + ".tmp")
     try:
-        with open(tmp, "w", encoding="utf-8") as f:
+        with open(tmp, "w", encoding="utf-8", newline="") as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())

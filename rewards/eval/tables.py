@@ -17,9 +17,11 @@ A cell without data is empty.
 from __future__ import annotations
 
 import csv
+import io
 from pathlib import Path
 from typing import Any
 
+from rewards.common.run_folder import write_text
 from rewards.scorers.bizgeneval_results import summary_rows
 
 Table = tuple[str, list[str], list[list[str]]]
@@ -143,10 +145,11 @@ def write_tables(benchmark: str, summary: dict[str, Any], out: str | Path, csv_t
     out.mkdir(parents=True, exist_ok=True)
     paths = []
     for stem, header, rows in TABLES[benchmark](summary):
-        (out / f"{stem}.md").write_text(markdown(header, rows), encoding="utf-8")
+        write_text(out / f"{stem}.md", markdown(header, rows))  # atomic: a full disk leaves no torn table
         paths.append(out / f"{stem}.md")
         if csv_too:
-            with open(out / f"{stem}.csv", "w", encoding="utf-8", newline="") as f:
-                csv.writer(f).writerows([header, *rows])
+            text = io.StringIO(newline="")
+            csv.writer(text).writerows([header, *rows])
+            write_text(out / f"{stem}.csv", text.getvalue())
             paths.append(out / f"{stem}.csv")
     return paths

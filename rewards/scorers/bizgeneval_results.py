@@ -26,7 +26,7 @@ import os
 from pathlib import Path
 from typing import Any, Mapping
 
-from rewards.common.run_folder import write_json
+from rewards.common.run_folder import write_json, write_text
 from rewards.importers import BIZGENEVAL_NAME_KEYS
 from rewards.rubric import Item, Verdict
 from rewards.scorers.bizgeneval import DIMENSIONS, DOMAINS
@@ -237,25 +237,6 @@ def write_summary_csvs(scores: dict[str, Any], out_dir: str | Path) -> list[Path
         path = out_dir / f"summary_by_{by}.csv"
         text = io.StringIO(newline="")
         csv.writer(text).writerows(summary_rows(scores, by))  # the official bytes: \r\n line ends
-        _write_atomic(path, text.getvalue().encode("utf-8"))
+        write_text(path, text.getvalue())
         paths.append(path)
     return paths
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    """``data`` into ``path`` via ``<path>.tmp`` (fsync, rename): a full disk leaves the old file
-    or none, never half of one, and no ``.tmp``.
-
-    Raises:
-        OSError: the file could not be written.
-    """
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
