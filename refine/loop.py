@@ -128,6 +128,8 @@ def read_result(path: Path, fingerprint: str | None = None) -> "ItemResult | Non
     """The finished item's result, or None (redo the item) when ``path`` is missing or unreadable,
     or, given the item's ``fingerprint`` (:meth:`RefineLoop.fingerprint`), when it records another
     one (made from other data) or none (written before fingerprints)."""
+    if not path.is_file():  # missing, or a FIFO that would block the read forever
+        return None
     try:
         recorded = json.loads(path.read_text(encoding="utf-8"))
         made_from = recorded.pop("fingerprint", None)

@@ -143,11 +143,12 @@ def _claim_run_dir(run_dir: Path):
         return contextlib.nullcontext(), created
     try:
         return lock_out(run_dir, command="rubricloop-train"), created
-    except ValueError:
-        raise ValueError(
-            f"{run_dir} is in use by another running rubricloop-train (it holds {run_dir / '.lock'}); "
-            "wait for it to finish or use another trainer.run_name"
-        ) from None
+    except ValueError as e:  # lock_out names the holder (.lock.owner): refine, eval or another training
+        reason = str(e).removeprefix(f"out={run_dir}").split("; wait for it")[0]
+        hint = "check trainer.output_dir"
+        if "in use" in reason:
+            hint = "wait for it to finish or use another trainer.run_name"
+        raise ValueError(f"{run_dir}{reason}; {hint}") from None
 
 
 def run(cfg: DictConfig) -> dict:

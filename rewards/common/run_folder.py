@@ -301,8 +301,10 @@ def write_text(path: Path, text: str, tmp: Path | None = None) -> None:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         tmp.unlink(missing_ok=True)
+        if isinstance(e, OSError) and e.filename is None:  # a failed write() or fsync() names no file
+            e.filename = str(path)
         raise
 
 

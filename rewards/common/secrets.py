@@ -17,6 +17,7 @@ import logging
 import os
 import threading
 import unicodedata
+from urllib.parse import quote, quote_plus
 
 REDACTED = "<redacted>"
 MIN_LENGTH = 6
@@ -29,11 +30,12 @@ _lock = threading.Lock()
 
 
 def register(secret: str) -> None:
-    """Redact ``secret`` (and its JSON-escaped and ``repr`` forms) from now on; a value shorter
+    """Redact ``secret`` (and its JSON-escaped, ``repr`` and URL-encoded forms) from now on; a value shorter
     than :data:`MIN_LENGTH` once stripped is ignored."""
     if len(secret.strip()) < MIN_LENGTH:
         return
-    forms = {secret, json.dumps(secret)[1:-1], repr(secret)[1:-1]}
+    # as echoed by a server: verbatim, JSON-escaped, repr'd, or URL-encoded (a query string, a redirect)
+    forms = {secret, json.dumps(secret)[1:-1], repr(secret)[1:-1], quote(secret, safe=""), quote_plus(secret)}
     with _lock:
         _secrets.update(f for f in forms if f)
 

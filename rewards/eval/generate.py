@@ -214,6 +214,8 @@ def generation_key(item: Item, seed: int, size: tuple[int | None, int | None]) -
 def generated_for(path: Path, key: str) -> bool:
     """True when ``path`` is a complete PNG generated with ``key`` (a half-written or stale one
     is made again)."""
+    if not path.is_file():  # a FIFO would block Image.open forever
+        return False
     try:
         with Image.open(path) as im:
             im.load()

@@ -197,3 +197,45 @@ def test_a_limit_reads_no_further_than_its_rows_and_shards_keep_their_seeds(tmp_
         assert read == [f"{data}:{n}" for n in range(1, limit + 1)]  # the bad last row is never read
     assert seen[None] == {"r0": 0, "r1": 1, "r2": 2, "r3": 3}
     assert seen["1/2"] == {"r1": 1, "r3": 3}
+
+
+def _returns_within(fn, seconds: float = 10.0):
+    """``fn()``'s value, or fail when it blocks longer than ``seconds`` (a daemon thread: a FIFO
+    opened for reading with no writer would block forever)."""
+    import threading
+
+    box = []
+    thread = threading.Thread(target=lambda: box.append(fn()), daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), "blocked (opened a FIFO?)"
+    return box[0]
+
+
+def test_fifos_where_a_rerun_looks_for_finished_files_are_not_opened(tmp_path):
+    # issue 18 recheck: a FIFO at <out>/<item>/result.json hung refine; one at <out>/images/<name>.png,
+    # eval's generate step
+    from refine.loop import read_result
+    from rewards.eval.generate import generated_for
+
+    os.mkfifo(tmp_path / "result.json")
+    os.mkfifo(tmp_path / "1.png")
+    assert _returns_within(lambda: read_result(tmp_path / "result.json")) is None  # redone
+    assert _returns_within(lambda: generated_for(tmp_path / "1.png", "key")) is False  # made again
+
+
+def test_a_write_that_fails_in_fsync_names_its_file(tmp_path, monkeypatch):
+    # issue 18 recheck: a failed write() or fsync() raised an OSError without a file name, so eval's
+    # error line named the out folder
+    from rewards.common.run_folder import write_error, write_text
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(OSError) as e:
+        write_text(tmp_path / "summary_by_domain.csv", "a,b\r\n")
+    assert (
+        write_error(e.value, tmp_path) == f"cannot write {tmp_path / 'summary_by_domain.csv'} (No space left on device)"
+    )
+    assert list(tmp_path.iterdir()) == []

@@ -60,3 +60,11 @@ def test_filter_redacts_message_args_and_traceback(monkeypatch):
     formatted = logging.Formatter("%(message)s").format(record)
     assert formatted.startswith(f"failed: Bearer {REDACTED}\nTraceback")
     assert "sk-log-9z8y" not in formatted and f"RuntimeError: server said {REDACTED}" in formatted
+
+
+def test_a_url_encoded_echo_of_the_key_is_redacted(monkeypatch):
+    # issue 18 recheck: a server quoting urllib.parse.quote(Authorization) put the key in summary.json
+    monkeypatch.setenv("RL_SECRET_URL", "sk-SeCrEt/+=42Zq\r")
+    assert read_api_key("RL_SECRET_URL") == "sk-SeCrEt/+=42Zq"
+    text = "bad header Bearer%20sk-SeCrEt%2F%2B%3D42Zq and form sk-SeCrEt%2F%2B%3D42Zq"
+    assert redact(text) == f"bad header Bearer%20{REDACTED} and form {REDACTED}"

@@ -196,3 +196,17 @@ def test_output_dir_that_is_a_file_ends_in_one_line(tmp_path):
         f"rubricloop-train: run folder {a_file}/r: cannot write there (Not a directory); check trainer.output_dir"
     ]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a_file"]  # nothing written in the working folder
+
+
+def test_a_run_folder_held_by_another_command_names_that_command(tmp_path, capsys):
+    """Issue 18 recheck: with refine holding the folder, the refusal named rubricloop-train."""
+    from rewards.common.run_folder import lock_out
+
+    run_dir = tmp_path / "r"
+    run_dir.mkdir()
+    with lock_out(run_dir, command="rubricloop-refine"):
+        assert status(compose_cfg(tmp_path)) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"rubricloop-train: {run_dir} is in use by another running rubricloop-refine (it holds "
+        f"{run_dir / '.lock'}); wait for it to finish or use another trainer.run_name"
+    ]
