@@ -309,7 +309,7 @@ def generate_and_judge(
     base = (getattr(generator, "height", None), getattr(generator, "width", None))
     gen_model = getattr(generator, "name", None) or (f"images:{images.name}" if images else "none")
     refused = refused or {}
-    errors = []
+    errors, changed = [], 0
     for index, item in items:
         try:
             if item.id in refused:
@@ -326,6 +326,7 @@ def generate_and_judge(
             fingerprint = item_fingerprint(item, {**(settings or {}), "image": file_digest(source)}, image=False)
             if source is not None and done.get(item.id) == fingerprint and result_done(benchmark, results, item):
                 continue
+            changed += item.id in done and done[item.id] != fingerprint
             if images is not None:
                 image = open_image(source)
                 save_png(image, target)
@@ -362,4 +363,8 @@ def generate_and_judge(
         finally:
             if progress is not None:
                 progress.update(1)
+    if changed:
+        line = f"{changed} items redone because their data changed since they were judged"
+        line += " (rubric, prompt, image or judge)"
+        (progress.write if progress is not None else print)(line)
     return errors

@@ -254,7 +254,9 @@ def test_an_edited_row_or_replaced_image_is_redone_on_resume(tmp_path, capsys):
     # row 1 gets another question, item 2's image is replaced
     write_rows(data, [biz_row(1, n=4), biz_row(2), biz_row(3)])
     page(images / "slides_text_2.png", 0)
+    capsys.readouterr()
     assert eval_run(*args) == 0
+    assert "2 items redone because their data changed since they were judged" in capsys.readouterr().out
     items, _ = load_items(data)
     status, verdicts = read_result_file(results, items[0])
     assert status == "ok" and sorted(verdicts) == ["1", "2", "3", "4"]
