@@ -287,7 +287,7 @@ def write_json(path: Path, data: Any, ensure_ascii: bool = False) -> None:
 
 
 def write_text(path: Path, text: str, tmp: Path | None = None) -> None:
-    """Write ``text`` (UTF-8, line ends as given: a CSV's ``\r\n`` stays) to ``path`` atomically:
+    """Write ``text`` (UTF-8, line ends as given: a CSV's ``\\r\\n`` stays) to ``path`` atomically:
     into ``tmp`` (a name beside it; default ``<path>.tmp``), ``fsync``, then renamed over ``path``;
     a write that fails (disk full, Ctrl-C) removes ``tmp`` and leaves ``path`` as it was.
 
