@@ -98,7 +98,8 @@ def print_summary(summary: dict, out: Path) -> None:
         say(f"... and {len(stopped) - 5} more items stopped on an edit that changed nothing (summary.json)")
     for err in summary["errors"]:
         say(f"error: {err}", err=True)
-    say(f"summary: {out / 'summary.json'}")
+    if not any(str(e).startswith(f"cannot write {out / 'summary.json'} ") for e in summary["errors"]):
+        say(f"summary: {out / 'summary.json'}")
 
 
 def check_options(cfg: DictConfig) -> None:

@@ -92,8 +92,8 @@ def result_name_problems(items: list[Item], result_dir: str | Path) -> dict[str,
             )
         elif result in owner:
             problems[item.id] = (
-                f"{where}: the file is item {owner[result]}'s too (both rows name the image {name!r}; "
-                "BizGenEval names result files by the image's basename); refused"
+                f"{where}: the file is item {owner[result]}'s too (both rows' images are named {result[:-5]!r} "
+                "but for folder and extension; BizGenEval names result files by that); refused"
             )
         else:
             owner[result] = item.id

@@ -267,8 +267,8 @@ def test_clashing_or_unsafe_result_names_are_refused_and_rescoring_gives_the_sam
     data, out = tmp_path / "data.jsonl", tmp_path / "out"
     data.write_text("".join(json.dumps(r) + "\n" for r in rows))
     expected = [
-        f"error: {out / 'results' / 'slide.json'} (item b): the file is item a's too (both rows name the image "
-        "'slide.png'; BizGenEval names result files by the image's basename); refused",
+        f"error: {out / 'results' / 'slide.json'} (item b): the file is item a's too (both rows' images are "
+        "named 'slide' but for folder and extension; BizGenEval names result files by that); refused",
         f"error: {out / 'results' / '.json'} (item c): the BizGenEval image name '' (from the row's image, domain, "
         "dimension and id fields) is not a plain file name; refused, so nothing is read or written outside the folder",
     ]

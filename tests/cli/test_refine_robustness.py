@@ -123,9 +123,11 @@ def test_a_disk_that_fills_up_fails_items_in_one_line_leaves_nothing_torn_and_re
     out = tmp_path / "out"
     FullDisk(out, fills_at=out / "ok1" / "best.png").install(monkeypatch)
     code = refine_in_process(f"data={data}", f"out={out}", "iterations=0")
-    err = capsys.readouterr().err
+    printed = capsys.readouterr()
+    err = printed.err
     assert code == 1
     assert "Traceback" not in err
+    assert "summary: " not in printed.out  # no path to a summary it could not write
     assert error_lines(err) == [
         f"error: item ok1: cannot write {out / 'ok1' / 'best.png'} (No space left on device)",
         f"error: item ok2: cannot write {out / 'ok2' / 'iter_0.png'} (No space left on device)",

@@ -109,8 +109,8 @@ def test_result_names_that_clash_are_refused_and_rescoring_agrees(tmp_path, caps
     assert eval_run(*PIXEL, f"data={data}", f"images={images}", f"out={out}") == 1
     errors = errors_of(capsys.readouterr().err)
     assert errors == [
-        f"error: {out / 'results' / 'slide.json'} (item 2): the file is item 1's too (both rows name the image "
-        "'slide.png'; BizGenEval names result files by the image's basename); refused"
+        f"error: {out / 'results' / 'slide.json'} (item 2): the file is item 1's too (both rows' images are "
+        "named 'slide' but for folder and extension; BizGenEval names result files by that); refused"
     ]
     assert sorted(p.name for p in (out / "results").iterdir()) == ["slide.json", "slides_text_3.json"]
     assert json.loads((out / "results" / "slide.json").read_text())["prompt"] == "a slide titled Report 1"
