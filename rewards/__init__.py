@@ -4,8 +4,8 @@ Rooms, lowest first; a room imports only the standard library, third-party packa
 rooms below it (``tests/test_import_rules.py`` walks every module with ``ast`` and fails on an
 arrow up):
 
-1. ``rewards.common``: images, one-line errors, shards, run-folder plumbing, W&B mode, the
-   console-script wrapper.
+1. ``rewards.common``: images, files (what kind a path is, from ``stat``), one-line errors,
+   shards, run-folder plumbing, W&B mode, the console-script wrapper.
 2. ``rewards.models``: device helpers, tiny random-weight builders, pipeline and VLM loaders,
    the OpenAI-compatible chat client.
 3. ``rewards.text``: what the offline judge reads and reasons with (OCR, languages, question

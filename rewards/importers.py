@@ -27,6 +27,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from rewards.common.files import file_kind
 from rewards.common.one_line import one_line
 from rewards.rubric import REGIONS, Check, Criterion, Item, Rubric, RubricError, TextExpectation
 from rewards.text.question_compiler import (
@@ -354,14 +355,6 @@ def load_items(path: str | Path, limit: int | None = None) -> tuple[list[Item], 
     return items, errors
 
 
-_NOT_REGULAR = (
-    (stat.S_ISFIFO, "a FIFO"),
-    (stat.S_ISSOCK, "a socket"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-)
-
-
 def _require_regular_file(path: Path) -> None:
     """Refuse, without opening it, a ``path`` that is not a regular file (links followed): opening a
     FIFO with no writer blocks for ever, a device may never end.
@@ -374,7 +367,7 @@ def _require_regular_file(path: Path) -> None:
     if stat.S_ISDIR(mode):
         raise IsADirectoryError(21, os.strerror(21), str(path))
     if not stat.S_ISREG(mode):
-        kind = next((name for test, name in _NOT_REGULAR if test(mode)), "another kind of file")
+        kind = file_kind(mode, "another kind of file")
         raise RubricError(f"{path}: cannot read rubric file (not a regular file: {kind})")
 
 

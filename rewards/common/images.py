@@ -24,6 +24,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 
+from rewards.common.files import file_kind
+
 WHITE = (255, 255, 255)
 ALPHA_MODES = ("LA", "PA", "RGBA", "RGBa", "La")  # La: refused, Pillow has no conversion
 WIDE_MODES = ("I;16", "I;16L", "I;16B", "I;16N", "I", "F")
@@ -88,23 +90,13 @@ def to_rgb(image: Image.Image, background: tuple[int, int, int] = WHITE) -> Imag
         raise ImageError(f"cannot convert mode {image.mode} to RGB ({_one_line(e)})") from None
 
 
-FILE_KINDS = (
-    (stat.S_ISDIR, "a folder"),
-    (stat.S_ISFIFO, "a FIFO"),
-    (stat.S_ISSOCK, "a socket"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-)
-"""What a path that is not a regular file is, for the refusal (``os.stat``'s ``st_mode`` tests)."""
-
-
 def _not_regular(path: Path) -> str | None:
     """Why ``path`` (which exists) cannot be an image file, or None for a regular file. Decided
     from ``stat`` alone: opening a FIFO for reading blocks until a writer comes, forever."""
     mode = path.stat().st_mode  # follows a symbolic link, as opening would
     if stat.S_ISREG(mode):
         return None
-    kind = next((name for test, name in FILE_KINDS if test(mode)), "a special file")
+    kind = file_kind(mode, "a special file")
     return f"{kind}, not a file"
 
 

@@ -59,6 +59,7 @@ from omegaconf import DictConfig, OmegaConf
 from tqdm.auto import tqdm
 
 from rewards.common.components import build
+from rewards.common.files import file_kind
 from rewards.common.items import ItemError, load_item_image
 from rewards.common.one_line import one_line
 from rewards.common.run_folder import (
@@ -184,15 +185,6 @@ def read_done(path: Path, items: list[Item], prints: dict[str, str]) -> tuple[di
     return done, sum(it.id in stale and it.id not in done for it in items)
 
 
-_KINDS = (
-    (stat.S_ISDIR, "a folder"),
-    (stat.S_ISFIFO, "a FIFO"),
-    (stat.S_ISSOCK, "a socket"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-)
-
-
 def check_verdicts_file(out: Path) -> None:
     """Refuse an ``<out>/verdicts.jsonl`` that exists and is not a regular file (links followed),
     from ``stat`` alone: reading a FIFO with no writer (or appending to one with no reader) blocks
@@ -211,7 +203,7 @@ def check_verdicts_file(out: Path) -> None:
     except OSError as e:
         raise ValueError(f"{path}: cannot read ({e.strerror or type(e).__name__}); use another out=") from None
     if not stat.S_ISREG(mode):
-        kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+        kind = file_kind(mode, "not a regular file")
         raise ValueError(f"{path}: {kind}, not a regular file; remove it or use another out=")
 
 
