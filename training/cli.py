@@ -21,6 +21,7 @@ The run folder ``<trainer.output_dir>/<trainer.run_name>/`` holds ``step_<n>/`` 
 from __future__ import annotations
 
 import contextlib
+import importlib
 import importlib.resources
 import json
 import os
@@ -70,13 +71,13 @@ other trainer field is part of the run's settings (``run_settings``)."""
 
 def run_settings(cfg: DictConfig) -> dict:
     """What a run's result depends on, recorded in ``<run>/run.json``: the trainer fields but
-    ``RESULT_NEUTRAL``, the data (``n``, ``seed``, ``val_fraction``), the model preset, the
+    ``RESULT_NEUTRAL``, the data (``task``, ``n``, ``seed``, ``val_fraction``), the model preset, the
     rewards and the number of processes (``WORLD_SIZE``: each rank draws its own prompts and
     noise). A resume must have the same (``check_run_settings``)."""
     trainer = OmegaConf.to_container(cfg.trainer, resolve=True)
     settings = {
         "trainer": {k: v for k, v in trainer.items() if k not in RESULT_NEUTRAL},
-        "data": {k: cfg.data[k] for k in ("n", "seed", "val_fraction")},
+        "data": {k: cfg.data[k] for k in ("task", "n", "seed", "val_fraction")},
         "model": OmegaConf.to_container(cfg.model, resolve=True),
         "rewards": OmegaConf.to_container(cfg.rewards, resolve=True),
         "world_size": int(os.environ.get("WORLD_SIZE", "1")),
@@ -174,7 +175,6 @@ def run(cfg: DictConfig) -> dict:
     from rewards.leakage import check_leakage
     from training.checkpoint import write_run_record
     from training.data import make_dataset
-    from training.grpo import train
     from training.scoring import NamedReward, check_rewards
 
     trainer = config_from_fields(OmegaConf.to_container(cfg.trainer, resolve=True))
@@ -188,7 +188,9 @@ def run(cfg: DictConfig) -> dict:
     if bad:
         raise ValueError("; ".join(bad))
     weights = {name: float(w) for name, w in weights.items()}
-    train_items, val_items = make_dataset(cfg.data.n, cfg.data.seed, val_fraction=cfg.data.val_fraction)
+    train_items, val_items = make_dataset(
+        cfg.data.n, cfg.data.seed, val_fraction=cfg.data.val_fraction, task=cfg.data.task
+    )
     check_leakage(train_items, heldout_paths(cfg.data.heldout or []))
     # ``train`` repeats these two checks for direct callers; here they run before the pipeline loads.
     check_setup(trainer, reward_fns, weights, train_items, val_items)
@@ -211,6 +213,7 @@ def run(cfg: DictConfig) -> dict:
             )
             write_json(run_dir / "run.json", settings)
         with run_files(cfg, run_dir, "train.log") if main else contextlib.nullcontext():
+            train = importlib.import_module(f"training.{trainer.algorithm}").train  # check_setup checked the name
             pipe = instantiate(cfg.model.pipeline)
             family_kwargs = OmegaConf.to_container(cfg.model.family_kwargs, resolve=True)
             history = train(trainer, pipe, reward_fns, weights, train_items, val_items, family_kwargs)

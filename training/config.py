@@ -62,6 +62,10 @@ class GRPOConfig:
       ``sde_window_range[1]`` (default T - 2) and keeps ``sde_window`` steps.
     """
 
+    algorithm: str = "grpo"
+    """the recipe: "grpo" (Flow-GRPO, ``training.grpo``), "nft" (DiffusionNFT, ``training.nft``)
+    or "awm" (Advantage Weighted Matching, ``training.awm``); every other field is shared, and
+    the fields prefixed ``nft_`` / ``awm_`` are read by that recipe only"""
     run_name: str = "grpo"
     """checkpoints go to <output_dir>/<run_name>/step_<n>/"""
     output_dir: str = "checkpoints"
@@ -168,6 +172,10 @@ class GRPOConfig:
     """"auto" (online when WANDB_API_KEY is set, else offline into the run folder), "online",
     "offline" or "disabled" (the environment's WANDB_MODE=disabled also turns it off)"""
 
+    # --- DiffusionNFT (algorithm="nft", training.nft): fields nft_* ---
+
+    # --- Advantage Weighted Matching (algorithm="awm", training.awm): fields awm_* ---
+
 
 ConfigStore.instance().store(group="trainer", name="grpo", node=asdict(GRPOConfig()))
 
@@ -264,10 +272,16 @@ def _step_problems(cfg: GRPOConfig) -> list[str]:
     return problems
 
 
+ALGORITHMS = ("grpo", "nft", "awm")
+"""``trainer.algorithm`` values; each names its recipe module ``training.<algorithm>``."""
+
+
 def _choice_problems(cfg: GRPOConfig) -> list[str]:
     from training.grpo_math import KL_FORMS
 
     problems = []
+    if cfg.algorithm not in ALGORITHMS:
+        problems.append(f"algorithm must be one of {list(ALGORITHMS)}, got {cfg.algorithm!r}")
     if cfg.kl_form not in KL_FORMS:
         problems.append(f"kl_form must be one of {list(KL_FORMS)}, got {cfg.kl_form!r}")
     if cfg.wandb_mode not in MODES:

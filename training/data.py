@@ -323,8 +323,13 @@ MAKERS: dict[str, Callable[[random.Random, str], Item]] = {
 }
 
 
+TASKS = ("documents",)
+"""``data.task`` values of ``rubricloop-train``: "documents" (this module's slides, charts and
+posters, checks decided by OCR)."""
+
+
 def make_dataset(
-    n: int, seed: int, kinds: Sequence[str] = KINDS, val_fraction: float = 0.1
+    n: int, seed: int, kinds: Sequence[str] = KINDS, val_fraction: float = 0.1, task: str = "documents"
 ) -> tuple[list[Item], list[Item]]:
     """Generate ``n`` items with distinct prompts and split them into train and validation.
 
@@ -338,6 +343,7 @@ def make_dataset(
         seed: the same seed (and arguments) gives identical data.
         kinds: a non-empty subset of ``KINDS``.
         val_fraction: in [0, 1).
+        task: one of ``TASKS``.
 
     Returns:
         (train, val): lists of ``Item`` with source "rubricloop", no shared id or prompt.
@@ -345,6 +351,8 @@ def make_dataset(
     Raises:
         ValueError: bad arguments, or the vocabulary cannot give ``n`` distinct prompts.
     """
+    if task not in TASKS:
+        raise ValueError(f"data.task must be one of {list(TASKS)}, got {task!r}")
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise ValueError(f"make_dataset: n must be an integer >= 1, got {n!r}")
     if not kinds or any(k not in KINDS for k in kinds):

@@ -2,7 +2,11 @@
 
 ``train`` reads top to bottom: # 0. Setup, then per GRPO step # 1. Sample -> # 2. Reward ->
 # 3. Advantages -> # 4. Update -> # 5. Log/checkpoint, and # 6. the final evaluation. Source:
-Flow-GRPO (arXiv 2505.05470). The parts it calls:
+Flow-GRPO (arXiv 2505.05470). ``trainer.algorithm=grpo`` (the default); ``training.nft`` and
+``training.awm`` are the other recipes, on the same shared parts. The parts it calls:
+
+* ``training.loop``: the start of a run, the prompt draw, advantages, evaluations, the end of a
+  step (log, checkpoint), shared by every recipe;
 
 * ``training.config``: ``GRPOConfig`` (every knob, and the deviations from the reference), ``check_setup``;
 * ``training.update``: the ``Policy``, the step's ``Rollouts``, ``minibatch_plan``, ``update_minibatch``;
@@ -26,56 +30,22 @@ Every rank evaluates the same validation prompts (FSDP needs all ranks in each f
 
 from __future__ import annotations
 
-import random
 import time
 from concurrent.futures import Future
 from typing import Any, Sequence
 
 import numpy as np
 import torch
-from accelerate import Accelerator
 from PIL import Image
-from tqdm.auto import tqdm
 
 from rewards.reward_fns import AsyncRewarder, RewardFn
-from training.config import GRPOConfig, check_setup
-from training.grpo_math import group_advantages, nonzero_group_mask
-from training.logs import RunLog, StepRecord, image_grid
-from training.rollout import family_for, schedule_sigmas, to_pil
-from training.scoring import NamedReward, check_rewards, evaluate, score_step
-from training.state import RunState, add_lora, ema_weights, optimizer_step, save_run, setup_run
+from training.config import GRPOConfig
+from training.loop import Loop, advantages, close, draw_items, end_step, evaluate_due, final_evaluation, start
+from training.rollout import to_pil
+from training.scoring import score_step
+from training.state import optimizer_step
 from training.timesteps import draw_steps
 from training.update import Policy, Rollouts, minibatch_plan, pool_stats, update_minibatch
-
-
-def _setup(
-    cfg: GRPOConfig, pipe, family_kwargs: dict[str, Any] | None, accelerator: Accelerator
-) -> tuple[RunState, int, Policy]:
-    """Seed, put a LoRA on ``pipe.transformer``, build the optimizer (resumed when ``cfg.resume``)
-    and the policy. Returns the run state, the first step to run and the policy."""
-    rank, device = accelerator.process_index, accelerator.device
-    random.seed(cfg.seed + rank)
-    np.random.seed(cfg.seed + rank)
-    torch.manual_seed(cfg.seed + rank)
-    family = family_for(pipe, cfg.resolution, cfg.resolution, **(family_kwargs or {}))
-    transformer, lora_params = add_lora(pipe, cfg, device)
-    dtype = transformer.dtype  # read before prepare: wrappers hide it
-    run, start = setup_run(cfg, accelerator, pipe, transformer, lora_params)
-    guidance = cfg.cfg  # classifier-free guidance: every velocity also runs the negative prompt
-    uncond = family.encode([cfg.negative_prompt], device) if guidance else None  # each (1, ...)
-    reference = accelerator.unwrap_model(run.model)
-    policy = Policy(
-        family, run.model, reference, dtype, device, uncond, cfg.cfg_scale, cfg.noise_level, accelerator.autocast
-    )
-    return run, start, policy
-
-
-def _draw_items(train_items: Sequence, rng: random.Random, cfg: GRPOConfig, accelerator: Accelerator) -> list:
-    """This rank's B items: its P prompts of one draw shared by every rank, each G times in a row."""
-    rank, world = accelerator.process_index, accelerator.num_processes
-    drawn = rng.sample(range(len(train_items)), cfg.prompts_per_step * world)
-    mine = drawn[rank * cfg.prompts_per_step : (rank + 1) * cfg.prompts_per_step]
-    return [train_items[i] for i in mine for _ in range(cfg.group_size)]
 
 
 def _sample(
@@ -84,12 +54,12 @@ def _sample(
     cfg: GRPOConfig,
     sigmas: torch.Tensor,
     step: int,
-    run: RunState,
+    generator: torch.Generator,
     rewarder: AsyncRewarder,
 ) -> tuple[Rollouts, list[Image.Image], list[Future]]:
     """SDE rollouts of ``items`` in chunks of ``batch_size`` images (whole groups), each chunk's
     images submitted to ``rewarder`` while the next one samples. The SDE and trained steps are
-    drawn per chunk (the Flow-GRPO-Fast window), from ``run.rollout_gen`` like the noise.
+    drawn per chunk (the Flow-GRPO-Fast window), from ``generator`` like the noise.
 
     Returns:
         the rollouts at their trained steps (``Rollouts``, B samples), the B images, and one
@@ -110,9 +80,9 @@ def _sample(
             shift_every=cfg.window_shift_every,
             stride=cfg.window_stride,
             grpo_step=step,
-            generator=run.rollout_gen,
+            generator=generator,
         )
-        r = policy.rollout({k: v[part] for k, v in cond.items()}, sigmas, sde_steps, run.rollout_gen)
+        r = policy.rollout({k: v[part] for k, v in cond.items()}, sigmas, sde_steps, generator)
         cols = [sde_steps.index(t) for t in train_steps]
         steps = torch.tensor(train_steps).expand(len(r.final), -1)
         parts.append((r.latents[:, cols], r.next_latents[:, cols], r.log_probs[:, cols], steps))
@@ -122,41 +92,14 @@ def _sample(
     return Rollouts(latents, next_latents, old_log_probs, steps, cond), images, futures
 
 
-def _advantages(
-    rewards: torch.Tensor, cfg: GRPOConfig, accelerator: Accelerator
-) -> tuple[torch.Tensor, torch.Tensor, list[int]]:
-    """This rank's advantages, float32 (B,): group-relative over every rank's ``rewards``
-    (world * B,) in float64 (``group_advantages``, std per ``cfg.adv_std``, clipped); the indices
-    int64 (B_kept,) of its samples whose group's rewards are not all equal; B_kept of every rank."""
-    rank, world = accelerator.process_index, accelerator.num_processes
-    advantages = group_advantages(rewards, cfg.group_size, cfg.adv_std, clip=cfg.adv_clip)  # (world * B,) float64
-    advantages = advantages.view(world, -1)[rank]  # (B,)
-    keep = nonzero_group_mask(advantages, cfg.group_size).nonzero().squeeze(1)  # (B_kept,)
-    kept_per_rank = accelerator.gather(torch.tensor([len(keep)], device=accelerator.device)).tolist()  # (world,)
-    return advantages.float(), keep, kept_per_rank
-
-
-def _evaluate(run: RunState, policy: Policy, log: RunLog, step: int, **kwargs: Any) -> dict[str, Any]:
-    """``evaluate(policy, **kwargs)`` with the EMA weights swapped in when kept, recorded in
-    ``log`` at ``step``; returns its W&B keys."""
-    with ema_weights(run.lora_params, run.ema):
-        return log.eval_row(step, evaluate(policy, **kwargs))
-
-
 def _update(
-    run: RunState,
-    policy: Policy,
-    rollouts: Rollouts,
-    advantages: torch.Tensor,
-    keep: torch.Tensor,
-    kept_per_rank: list[int],
-    sigmas: torch.Tensor,
-    cfg: GRPOConfig,
+    loop: Loop, rollouts: Rollouts, adv: torch.Tensor, keep: torch.Tensor, kept_per_rank: list[int]
 ) -> dict[str, float]:
     """``num_inner_epochs`` passes over the kept samples, freshly permuted each time (as the
     reference), in the same number of minibatches on every rank (``minibatch_plan``); an
     optimizer step every ``grad_accum`` minibatches (a last, smaller group is averaged over its
     own count). Returns the means of ``update_minibatch``'s values and of the grad norms."""
+    cfg, run = loop.cfg, loop.run
     mb_stats, grad_norms = [], []
     for _ in range(cfg.num_inner_epochs):
         order = keep[torch.randperm(len(keep), generator=run.rollout_gen).to(keep.device)]  # (B_kept,)
@@ -164,12 +107,12 @@ def _update(
         for m, (idx, weight) in enumerate(plan):
             first = m - m % cfg.grad_accum  # first minibatch of this accumulation group
             accumulated = min(cfg.grad_accum, len(plan) - first)
-            mb = rollouts.minibatch(idx, advantages, weight)
+            mb = rollouts.minibatch(idx, adv, weight)
             stats = update_minibatch(
                 mb,
-                policy,
+                loop.policy,
                 accelerator=run.accelerator,
-                sigmas=sigmas,
+                sigmas=loop.sigmas,
                 clip_range=cfg.clip_range,
                 beta=cfg.beta,
                 grad_accum=accumulated,
@@ -214,51 +157,33 @@ def train(
             a reward that goes bad later raises from ``rewards.reward_fns.combine_rewards`` at that step.
     """
     # 0. Setup: check inputs, LoRA, optimizer, resume.
-    check_setup(cfg, reward_fns, weights, train_items, val_items)
-    named, weight_list = [NamedReward(n, fn) for n, fn in reward_fns.items()], [float(weights[n]) for n in reward_fns]
-    check_rewards(named, weight_list, train_items, cfg.resolution)
-    accelerator = Accelerator(mixed_precision=cfg.mixed_precision)
-    run, start, policy = _setup(cfg, pipe, family_kwargs, accelerator)
-    sigmas = schedule_sigmas(pipe.scheduler, cfg.train_sampling_steps, policy.family.image_seq_len())  # (T + 1,)
-    eval_sigmas = schedule_sigmas(pipe.scheduler, cfg.eval_sampling_steps, policy.family.image_seq_len())
-    log = RunLog(cfg, accelerator, run.run_dir, len(train_items), history=run.history)  # resumed: continued
-    val_kw = dict(sigmas=eval_sigmas, items=val_items[: cfg.num_eval_prompts], named=named, weights=weight_list)
-    val_kw["seed"] = cfg.eval_seed  # the same noise every evaluation
-    rewarder = AsyncRewarder(named, weight_list, max_workers=1)  # one thread: chunks are scored in order
-    quiet = not accelerator.is_main_process  # one progress bar
-    bar = tqdm(range(start, cfg.num_steps), initial=start, total=cfg.num_steps, desc="GRPO", unit="step", disable=quiet)
+    loop = start(cfg, pipe, reward_fns, weights, train_items, val_items, family_kwargs, desc="GRPO")
+    run, policy = loop.run, loop.policy
     try:
-        for step in bar:
+        for step in loop.bar:
             t0 = time.perf_counter()
-            eval_row = _evaluate(run, policy, log, step, **val_kw) if step % cfg.eval_every == 0 else {}
+            eval_row = evaluate_due(loop, step)
 
             # 1. Sample: P prompts x G images, SDE steps recorded with their log-probs.
-            items = _draw_items(train_items, run.prompt_rng, cfg, accelerator)
+            items = draw_items(train_items, loop)
             run.model.eval()
-            rollouts, images, futures = _sample(policy, items, cfg, sigmas, step, run, rewarder)
+            rollouts, images, futures = _sample(policy, items, cfg, loop.sigmas, step, run.rollout_gen, loop.rewarder)
 
             # 2. Reward: weighted sum per image, gathered over ranks; reward-hacking guards.
-            rewards = score_step(futures, items, images, named, accelerator)
+            rewards = score_step(futures, items, images, loop.named, loop.accelerator)
 
             # 3. Advantages: group-relative in float64, clipped; groups of equal rewards dropped.
-            advantages, keep, kept_per_rank = _advantages(rewards.total, cfg, accelerator)
+            adv, keep, kept_per_rank = advantages(rewards.total, loop)
 
             # 4. Update: clipped policy loss + beta * KL on each trained step, old log-probs from the rollout.
             run.model.train()
-            update = _update(run, policy, rollouts, advantages, keep, kept_per_rank, sigmas, cfg)
+            update = _update(loop, rollouts, adv, keep, kept_per_rank)
 
             # 5. Log/checkpoint.
-            grid = image_grid(images, cfg.group_size) if log.samples_due(step) else None  # P rows, G columns
-            lr, groups_kept = run.lr_scheduler.get_last_lr()[0], sum(kept_per_rank) / cfg.group_size
-            log.log_step(StepRecord(step, rewards, update, grid, lr, groups_kept, time.perf_counter() - t0), eval_row)
-            bar.set_postfix(reward=f"{log.history['reward_mean'][-1]:.3f}", kl=f"{update['kl']:.2g}")
-            if (step + 1) % cfg.save_every == 0 or step + 1 == cfg.num_steps:
-                save_run(run, step + 1, cfg.keep_last, log.history)
+            end_step(loop, step, images, rewards, update, sum(kept_per_rank) / cfg.group_size, t0, eval_row)
 
-        # 6. Final evaluation, logged at step num_steps (again on a resume of a finished run: it is
-        # not in the last checkpoint, and a kill may have stopped it).
-        log.log(_evaluate(run, policy, log, cfg.num_steps, **val_kw), cfg.num_steps)
+        # 6. Final evaluation, logged at step num_steps.
+        final_evaluation(loop)
     finally:
-        rewarder.close()
-        log.finish()
-    return log.history
+        close(loop)
+    return loop.log.history

@@ -14,7 +14,7 @@ import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import torch
 from accelerate import Accelerator
@@ -78,6 +78,9 @@ class RunState:
     run_dir: Path
     history: dict[str, list] | None = None
     """the history up to the resumed step (``training.logs.RunLog.history``; None: a new run)"""
+    extra: dict[str, list[torch.Tensor]] | None = None
+    """a recipe's own copies of the LoRA weights by name (NFT's sampling policy, AWM's EMA
+    reference), in ``lora_params`` order; saved in every checkpoint, restored on a resume"""
 
 
 def add_lora(pipe, cfg: GRPOConfig, device) -> tuple[Any, list[torch.Tensor]]:
@@ -147,10 +150,17 @@ def _resume_state(run_dir: Path, transformer, main: bool) -> tuple[dict | None, 
 
 
 def setup_run(
-    cfg: GRPOConfig, accelerator: Accelerator, pipe, transformer, lora_params: list[torch.Tensor]
+    cfg: GRPOConfig,
+    accelerator: Accelerator,
+    pipe,
+    transformer,
+    lora_params: list[torch.Tensor],
+    extra_state: Sequence[str] = (),
 ) -> tuple[RunState, int]:
-    """Optimizer, LR schedule, accelerate wrapping, EMA and the loop's generators, restored from
-    the run's latest checkpoint when ``cfg.resume``. Returns the state and the first step to run.
+    """Optimizer, LR schedule, accelerate wrapping, EMA, the recipe's ``extra_state`` copies of the
+    LoRA (``RunState.extra``, each a copy of the live LoRA at the start) and the loop's
+    generators, restored from the run's latest checkpoint when ``cfg.resume``. Returns the state
+    and the first step to run.
 
     Raises:
         ValueError: EMA under FSDP (the LoRA is sharded there), resuming with EMA from a
@@ -179,6 +189,7 @@ def setup_run(
                 p.copy_(live)
     model, optimizer = accelerator.prepare(transformer, optimizer)
     ema = [p.detach().clone() for p in lora_params] if cfg.ema_decay > 0 else None
+    extra = {name: [p.detach().clone() for p in lora_params] for name in extra_state}
     run = RunState(
         accelerator,
         model,
@@ -191,6 +202,7 @@ def setup_run(
         rollout_gen=torch.Generator().manual_seed(cfg.seed * 1000 + rank),
         prompt_rng=random.Random(cfg.seed),
         run_dir=run_dir,
+        extra=extra,
     )  # prompt_rng identical on all ranks: ranks split one draw
     if saved is None:
         return run, 0
@@ -202,6 +214,12 @@ def setup_run(
         with torch.no_grad():
             for e, saved_ema in zip(ema, saved["ema"], strict=True):
                 e.copy_(saved_ema)
+    for name, copies in extra.items():
+        if name not in saved.get("extra", {}):
+            raise ValueError(f"checkpoint {folder}: no {name!r} weights to resume this algorithm with")
+        with torch.no_grad():
+            for e, saved_e in zip(copies, saved["extra"][name], strict=True):
+                e.copy_(saved_e)
     return run, saved["step"]
 
 
@@ -254,6 +272,8 @@ def save_run(run: RunState, step: int, keep_last: int, history: dict[str, list] 
     state = {"optimizer": run.optimizer.state_dict(), "lr_scheduler": run.lr_scheduler.state_dict(), "rng": rng}
     if history is not None:
         state["history"] = history
+    if run.extra:
+        state["extra"] = {name: [e.detach().clone() for e in copies] for name, copies in run.extra.items()}
     if run.ema is not None:
         state["ema"] = [e.detach().clone() for e in run.ema]
         state["live_lora"] = [p.detach().clone() for p in run.lora_params]

@@ -23,7 +23,7 @@ from hydra import compose, initialize_config_module
 os.environ["WANDB_MODE"] = "disabled"
 transformers.logging.set_verbosity_error()
 
-from training import checkpoint, cli, grpo  # noqa: E402
+from training import checkpoint, cli, loop  # noqa: E402
 from training.checkpoint import STATE_FILE, list_checkpoints  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -103,17 +103,17 @@ def test_resume_with_other_settings_is_refused_and_writes_nothing(tmp_path, caps
 def test_kill_during_final_eval_then_resume_redoes_it_and_keeps_history(tmp_path, monkeypatch, capsys):
     """Issue 18.7: the last step was saved, the final evaluation was killed; the resume evaluates
     again and writes the whole history (the steps of the killed run included)."""
-    real_evaluate = grpo._evaluate
+    real_evaluate = loop.run_evaluation
 
-    def killed_at_the_end(run, policy, log, step, **kw):
+    def killed_at_the_end(state, step):
         if step == 2:
             raise KeyboardInterrupt
-        return real_evaluate(run, policy, log, step, **kw)
+        return real_evaluate(state, step)
 
-    monkeypatch.setattr(grpo, "_evaluate", killed_at_the_end)
+    monkeypatch.setattr(loop, "run_evaluation", killed_at_the_end)
     assert status(compose_cfg(tmp_path)) == 130
     assert [p.name for p in list_checkpoints(tmp_path / "r")] == ["step_1", "step_2"]
-    monkeypatch.setattr(grpo, "_evaluate", real_evaluate)
+    monkeypatch.setattr(loop, "run_evaluation", real_evaluate)
     capsys.readouterr()
     assert status(compose_cfg(tmp_path, "resume=true")) == 0
     assert "2 GRPO steps done" in capsys.readouterr().out

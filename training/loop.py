@@ -1,0 +1,216 @@
+"""What every training recipe (``training.grpo``, ``training.nft``, ``training.awm``) shares around
+its own sample -> reward -> update steps: the start of a run, the prompt draw, group-relative
+advantages, the evaluations, the end of a step (log, checkpoint) and the end of the run.
+
+A recipe reads::
+
+    loop = start(cfg, pipe, reward_fns, weights, train_items, val_items, family_kwargs)
+    try:
+        for step in loop.bar:
+            t0 = time.perf_counter()
+            eval_row = evaluate_due(loop, step)
+            items = draw_items(train_items, loop)
+            ...  # 1. sample, 2. reward (score_step), 3. advantages, 4. update: the recipe's own
+            end_step(loop, step, items, images, rewards, update, groups_kept, t0, eval_row)
+        final_evaluation(loop)
+    finally:
+        close(loop)
+    return loop.log.history
+
+Shape legend: P prompts per step (per rank), G images per prompt, B = P * G.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+import torch
+from accelerate import Accelerator
+from PIL import Image
+from tqdm.auto import tqdm
+
+from rewards.reward_fns import AsyncRewarder, RewardFn
+from training.config import GRPOConfig, check_setup
+from training.grpo_math import group_advantages, nonzero_group_mask
+from training.logs import RunLog, StepRecord, image_grid
+from training.rollout import family_for, schedule_sigmas
+from training.scoring import NamedReward, StepRewards, check_rewards, evaluate
+from training.state import RunState, add_lora, ema_weights, save_run, setup_run
+from training.update import Policy
+
+
+@dataclass
+class Loop:
+    """The run a recipe drives.
+
+    Attributes:
+        cfg: the knobs.
+        accelerator: the run's ``Accelerator``.
+        run: LoRA, optimizer, EMA, generators (``training.state.RunState``).
+        policy: the LoRA policy (``training.update.Policy``).
+        sigmas: float32 (T + 1,) sampling sigmas of training rollouts.
+        eval_sigmas: float32 (T_eval + 1,) sigmas of the evaluation samples.
+        log: history.json and W&B (``training.logs.RunLog``).
+        named, weights: the rewards under their configured names, and their weights.
+        val_kw: ``training.scoring.evaluate``'s arguments but the policy.
+        rewarder: scores rollout chunks in a thread while the next chunk samples.
+        bar: the progress bar over the steps still to run (``for step in loop.bar``).
+        start_step: the first step this process runs (> 0 on a resume).
+    """
+
+    cfg: GRPOConfig
+    accelerator: Accelerator
+    run: RunState
+    policy: Policy
+    sigmas: torch.Tensor
+    eval_sigmas: torch.Tensor
+    log: RunLog
+    named: list[NamedReward]
+    weights: list[float]
+    val_kw: dict[str, Any]
+    rewarder: AsyncRewarder
+    bar: Any
+    start_step: int
+
+
+def _setup(
+    cfg: GRPOConfig, pipe, family_kwargs: dict[str, Any] | None, accelerator: Accelerator, extra_state: Sequence[str]
+) -> tuple[RunState, int, Policy]:
+    """Seed, put a LoRA on ``pipe.transformer``, build the optimizer (resumed when ``cfg.resume``)
+    and the policy. Returns the run state, the first step to run and the policy."""
+    rank, device = accelerator.process_index, accelerator.device
+    random.seed(cfg.seed + rank)
+    np.random.seed(cfg.seed + rank)
+    torch.manual_seed(cfg.seed + rank)
+    family = family_for(pipe, cfg.resolution, cfg.resolution, **(family_kwargs or {}))
+    transformer, lora_params = add_lora(pipe, cfg, device)
+    dtype = transformer.dtype  # read before prepare: wrappers hide it
+    run, start = setup_run(cfg, accelerator, pipe, transformer, lora_params, extra_state=extra_state)
+    guidance = cfg.cfg  # classifier-free guidance: every velocity also runs the negative prompt
+    uncond = family.encode([cfg.negative_prompt], device) if guidance else None  # each (1, ...)
+    reference = accelerator.unwrap_model(run.model)
+    policy = Policy(
+        family, run.model, reference, dtype, device, uncond, cfg.cfg_scale, cfg.noise_level, accelerator.autocast
+    )
+    return run, start, policy
+
+
+def start(
+    cfg: GRPOConfig,
+    pipe,
+    reward_fns: dict[str, RewardFn],
+    weights: dict[str, float],
+    train_items: Sequence,
+    val_items: Sequence,
+    family_kwargs: dict[str, Any] | None = None,
+    *,
+    desc: str = "GRPO",
+    extra_state: Sequence[str] = (),
+) -> Loop:
+    """Check the inputs, put the LoRA on, restore a resumed run, open the log.
+
+    Args:
+        cfg, pipe, reward_fns, weights, train_items, val_items, family_kwargs: as ``training.grpo.train``.
+        desc: the progress bar's label.
+        extra_state: names of the recipe's own copies of the LoRA weights (``RunState.extra``,
+            e.g. NFT's sampling policy), each started as a copy of the LoRA, saved in every
+            checkpoint and restored on a resume.
+
+    Raises:
+        ValueError: bad config or reward output, before any sampling (``check_setup``, ``check_rewards``).
+    """
+    check_setup(cfg, reward_fns, weights, train_items, val_items)
+    named, weight_list = [NamedReward(n, fn) for n, fn in reward_fns.items()], [float(weights[n]) for n in reward_fns]
+    check_rewards(named, weight_list, train_items, cfg.resolution)
+    accelerator = Accelerator(mixed_precision=cfg.mixed_precision)
+    run, start_step, policy = _setup(cfg, pipe, family_kwargs, accelerator, extra_state)
+    sigmas = schedule_sigmas(pipe.scheduler, cfg.train_sampling_steps, policy.family.image_seq_len())  # (T + 1,)
+    eval_sigmas = schedule_sigmas(pipe.scheduler, cfg.eval_sampling_steps, policy.family.image_seq_len())
+    log = RunLog(cfg, accelerator, run.run_dir, len(train_items), history=run.history)  # resumed: continued
+    val_kw = dict(sigmas=eval_sigmas, items=val_items[: cfg.num_eval_prompts], named=named, weights=weight_list)
+    val_kw["seed"] = cfg.eval_seed  # the same noise every evaluation
+    rewarder = AsyncRewarder(named, weight_list, max_workers=1)  # one thread: chunks are scored in order
+    quiet = not accelerator.is_main_process  # one progress bar
+    bar = tqdm(
+        range(start_step, cfg.num_steps), initial=start_step, total=cfg.num_steps, desc=desc, unit="step", disable=quiet
+    )
+    return Loop(cfg, accelerator, run, policy, sigmas, eval_sigmas, log, named, weight_list, val_kw, rewarder, bar, start_step)
+
+
+def draw_items(train_items: Sequence, loop: Loop) -> list:
+    """This rank's B items: its P prompts of one draw shared by every rank, each G times in a row."""
+    cfg, rank, world = loop.cfg, loop.accelerator.process_index, loop.accelerator.num_processes
+    drawn = loop.run.prompt_rng.sample(range(len(train_items)), cfg.prompts_per_step * world)
+    mine = drawn[rank * cfg.prompts_per_step : (rank + 1) * cfg.prompts_per_step]
+    return [train_items[i] for i in mine for _ in range(cfg.group_size)]
+
+
+def advantages(rewards: torch.Tensor, loop: Loop) -> tuple[torch.Tensor, torch.Tensor, list[int]]:
+    """This rank's advantages, float32 (B,): group-relative over every rank's ``rewards``
+    (world * B,) in float64 (``group_advantages``, std per ``cfg.adv_std``, clipped to
+    ``cfg.adv_clip``); the indices int64 (B_kept,) of its samples whose group's rewards are not
+    all equal; B_kept of every rank."""
+    cfg, accelerator = loop.cfg, loop.accelerator
+    rank, world = accelerator.process_index, accelerator.num_processes
+    adv = group_advantages(rewards, cfg.group_size, cfg.adv_std, clip=cfg.adv_clip)  # (world * B,) float64
+    adv = adv.view(world, -1)[rank]  # (B,)
+    keep = nonzero_group_mask(adv, cfg.group_size).nonzero().squeeze(1)  # (B_kept,)
+    kept_per_rank = accelerator.gather(torch.tensor([len(keep)], device=accelerator.device)).tolist()  # (world,)
+    return adv.float(), keep, kept_per_rank
+
+
+def run_evaluation(loop: Loop, step: int) -> dict[str, Any]:
+    """``evaluate`` on the validation prompts with the EMA weights swapped in when kept, recorded
+    in the history at ``step``; returns its W&B keys."""
+    with ema_weights(loop.run.lora_params, loop.run.ema):
+        return loop.log.eval_row(step, evaluate(loop.policy, **loop.val_kw))
+
+
+def evaluate_due(loop: Loop, step: int) -> dict[str, Any]:
+    """``run_evaluation`` when ``step`` is a multiple of ``eval_every``, else {}."""
+    return run_evaluation(loop, step) if step % loop.cfg.eval_every == 0 else {}
+
+
+def end_step(
+    loop: Loop,
+    step: int,
+    images: list[Image.Image],
+    rewards: StepRewards,
+    update: dict[str, float],
+    groups_kept: float,
+    t0: float,
+    eval_row: dict[str, Any],
+) -> None:
+    """Log the step (history and W&B, a grid of its images when due: P rows, G columns), show it
+    on the progress bar and save a checkpoint every ``save_every`` steps and after the last.
+
+    Args:
+        update: the recipe's update statistics; "loss", "kl", "approx_kl", "ratio",
+            "clip_fraction", "grad_norm" are logged under their usual keys (a recipe without one
+            reports 0.0), any other key as ``train/<key>``.
+        groups_kept: prompt groups with a non-zero advantage, summed over ranks.
+        t0: ``time.perf_counter()`` at the start of the step.
+    """
+    cfg, log = loop.cfg, loop.log
+    grid = image_grid(images, cfg.group_size) if log.samples_due(step) else None
+    lr = loop.run.lr_scheduler.get_last_lr()[0]
+    log.log_step(StepRecord(step, rewards, update, grid, lr, groups_kept, time.perf_counter() - t0), eval_row)
+    loop.bar.set_postfix(reward=f"{log.history['reward_mean'][-1]:.3f}", kl=f"{update.get('kl', 0.0):.2g}")
+    if (step + 1) % cfg.save_every == 0 or step + 1 == cfg.num_steps:
+        save_run(loop.run, step + 1, cfg.keep_last, log.history)
+
+
+def final_evaluation(loop: Loop) -> None:
+    """The last evaluation, logged at step ``num_steps`` (again on a resume of a finished run:
+    it is not in the last checkpoint, and a kill may have stopped it)."""
+    loop.log.log(run_evaluation(loop, loop.cfg.num_steps), loop.cfg.num_steps)
+
+
+def close(loop: Loop) -> None:
+    """Stop the reward thread and finish the W&B run."""
+    loop.rewarder.close()
+    loop.log.finish()
