@@ -66,6 +66,8 @@ class GRPOConfig:
     """the recipe: "grpo" (Flow-GRPO, ``training.grpo``), "nft" (DiffusionNFT, ``training.nft``)
     or "awm" (Advantage Weighted Matching, ``training.awm``); every other field is shared, and
     the fields prefixed ``nft_`` / ``awm_`` are read by that recipe only"""
+    base_model: str = ""
+    """the base model's id or path, recorded in the saved LoRA's metadata (set by the model preset)"""
     run_name: str = "grpo"
     """checkpoints go to <output_dir>/<run_name>/step_<n>/"""
     output_dir: str = "checkpoints"

@@ -180,7 +180,7 @@ def train(
             update = _update(loop, rollouts, adv, keep, kept_per_rank)
 
             # 5. Log/checkpoint.
-            end_step(loop, step, images, rewards, update, sum(kept_per_rank) / cfg.group_size, t0, eval_row)
+            end_step(loop, step, items, images, rewards, update, sum(kept_per_rank) / cfg.group_size, t0, eval_row)
 
         # 6. Final evaluation, logged at step num_steps.
         final_evaluation(loop)

@@ -31,6 +31,10 @@ HISTORY_OF_ROW = {
 """history.json list -> the W&B key whose value it records each step."""
 
 
+UPDATE_KEYS = ("loss", "kl", "approx_kl", "ratio", "clip_fraction", "grad_norm")
+"""The update statistics every recipe logs under the keys above (0.0 where a recipe has none)."""
+
+
 def image_grid(images: list[Image.Image], cols: int) -> Image.Image:
     """The images, equal sizes, pasted row by row into ``cols`` columns (a partial last row stays black)."""
     w, h = images[0].size
@@ -59,7 +63,8 @@ class StepRecord:
         rewards: the step's rewards and reward-hacking guards (``training.scoring.score_step``).
         update: means over every trained step of every minibatch of loss, kl, approx_kl, ratio,
             clip_fraction (``training.update.update_minibatch``), and of grad_norm over the
-            optimizer steps; 0.0 for an empty list.
+            optimizer steps; 0.0 for an empty list. A recipe without one of ``UPDATE_KEYS``
+            leaves it out (logged as 0.0); its other keys are logged as ``train/<key>``.
         samples: the grid of this rank's rollout images (one row per prompt), or None.
         lr: the learning rate after the step's optimizer steps.
         groups_kept: prompt groups with a non-zero advantage, summed over ranks.
@@ -91,17 +96,18 @@ class StepRecord:
             {
                 "reward/mean": rewards.total.mean().item(),
                 "reward/std": rewards.total.std().item(),
-                "loss/policy": u["loss"],
-                "loss/kl": u["kl"],
-                "approx_kl": u["approx_kl"],
-                "ratio_mean": u["ratio"],
-                "clip_fraction": u["clip_fraction"],
-                "grad_norm": u["grad_norm"],
+                "loss/policy": u.get("loss", 0.0),
+                "loss/kl": u.get("kl", 0.0),
+                "approx_kl": u.get("approx_kl", 0.0),
+                "ratio_mean": u.get("ratio", 0.0),
+                "clip_fraction": u.get("clip_fraction", 0.0),
+                "grad_norm": u.get("grad_norm", 0.0),
                 "lr": self.lr,
                 "groups_kept": self.groups_kept,
                 "s_per_step": self.seconds,
             }
         )
+        row.update({f"train/{k}": v for k, v in u.items() if k not in UPDATE_KEYS})  # a recipe's own statistics
         return row
 
 

@@ -178,6 +178,7 @@ def evaluate_due(loop: Loop, step: int) -> dict[str, Any]:
 def end_step(
     loop: Loop,
     step: int,
+    items: Sequence,
     images: list[Image.Image],
     rewards: StepRewards,
     update: dict[str, float],
@@ -189,6 +190,8 @@ def end_step(
     on the progress bar and save a checkpoint every ``save_every`` steps and after the last.
 
     Args:
+        items, images: this rank's B items (``.prompt``) and images of the step, in rollout order.
+        rewards: the step's rewards (``training.scoring.score_step``).
         update: the recipe's update statistics; "loss", "kl", "approx_kl", "ratio",
             "clip_fraction", "grad_norm" are logged under their usual keys (a recipe without one
             reports 0.0), any other key as ``train/<key>``.
