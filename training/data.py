@@ -323,9 +323,10 @@ MAKERS: dict[str, Callable[[random.Random, str], Item]] = {
 }
 
 
-TASKS = ("documents",)
+TASKS = ("documents", "layout")
 """``data.task`` values of ``rubricloop-train``: "documents" (this module's slides, charts and
-posters, checks decided by OCR)."""
+posters, checks decided by OCR), "layout" (``training.layout_data``: slides and bar charts whose
+checks ``rewards.judges.layout.LayoutJudge`` decides from pixels)."""
 
 
 def make_dataset(
@@ -341,9 +342,10 @@ def make_dataset(
     Args:
         n: total number of items (train + validation), >= 1.
         seed: the same seed (and arguments) gives identical data.
-        kinds: a non-empty subset of ``KINDS``.
+        kinds: a non-empty subset of ``KINDS`` ("documents"); for "layout", ``KINDS`` (the
+            default) means all of ``training.layout_data.LAYOUT_KINDS``, else a subset of those.
         val_fraction: in [0, 1).
-        task: one of ``TASKS``.
+        task: one of ``TASKS``; "layout" returns ``training.layout_data.make_layout_dataset``.
 
     Returns:
         (train, val): lists of ``Item`` with source "rubricloop", no shared id or prompt.
@@ -353,6 +355,10 @@ def make_dataset(
     """
     if task not in TASKS:
         raise ValueError(f"data.task must be one of {list(TASKS)}, got {task!r}")
+    if task == "layout":
+        from training.layout_data import LAYOUT_KINDS, make_layout_dataset
+
+        return make_layout_dataset(n, seed, val_fraction, LAYOUT_KINDS if tuple(kinds) == KINDS else tuple(kinds))
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise ValueError(f"make_dataset: n must be an integer >= 1, got {n!r}")
     if not kinds or any(k not in KINDS for k in kinds):

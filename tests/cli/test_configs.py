@@ -118,6 +118,7 @@ BUILT = {
     "judge/ocr_vlm": ("rewards.judges.router.Router", {"judges": ["OCRJudge", "VLMJudge"], "cache": None}),
     "judge/vlm": ("rewards.judges.router.Router", {"judges": ["VLMJudge"], "cache": None}),
     "judge/tiny": ("rewards.judges.router.Router", {"judges": ["OCRJudge", "LocalVLMJudge"], "cache": None}),
+    "judge/layout": ("rewards.judges.router.Router", {"judges": ["LayoutJudge"], "cache": None}),
     "writer/llm": ("refine.writers.llm.LLMInstructionWriter", {"name": "llm:Qwen/Qwen2.5-VL-7B-Instruct"}),
     "writer/template": ("refine.writers.template.TemplateWriter", {}),
     "writer/tiny": (
@@ -130,6 +131,7 @@ BUILT = {
     "model/tiny_sana": ("rewards.models.tiny_pipelines.tiny_sana_pipeline", {"class": "SanaPipeline"}),
     "rewards/redness": ("rewards.toy_rewards.MeanRedness", {"weight": 1.0}),
     "rewards/rubric_ocr": ("rewards.reward_fns.RubricReward", {"weight": 1.0, "name": "rubric_pass_rate"}),
+    "rewards/rubric_layout": ("rewards.reward_fns.RubricReward", {"weight": 1.0, "name": "rubric_pass_rate"}),
 }
 """Leaf configs built for real: name -> (its outermost target, or the class name where another
 agent may move the class; the values the built object has)."""

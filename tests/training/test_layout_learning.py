@@ -1,0 +1,69 @@
+"""GRPO on the layout task (rubric -> LayoutJudge -> verdicts -> pass rate) raises the held-out
+rubric pass rate of the tiny random-weight SD3 (16 px), on a trainer seed not tuned on.
+
+Measured (conf/experiment/tiny_layout.yaml's settings, 40 validation items, eval_seed 1234):
+the pass rate starts at 0.42 (the partial-credit checks; the clear-contrast ones are 0); after
+40 steps it is 0.548 / 0.497 on trainer seeds 0 / 1 (developed on) and 0.598 / 0.545 / 0.427 on
+seeds 3 / 4 / 5 (only reported: seed 5 barely moves, 0.445 after 60 steps). This test runs
+report seed 4 (measured +0.125 at step 40) and asks for half of that rise."""
+
+from __future__ import annotations
+
+import os
+
+os.environ["WANDB_MODE"] = "disabled"
+
+import torch  # noqa: E402
+
+from rewards.judges.layout import LayoutJudge  # noqa: E402
+from rewards.judges.router import Router  # noqa: E402
+from rewards.models.tiny_pipelines import tiny_sd3_pipeline  # noqa: E402
+from rewards.reward_fns import RubricReward  # noqa: E402
+from training.config import GRPOConfig  # noqa: E402
+from training.data import make_dataset  # noqa: E402
+from training.grpo import train  # noqa: E402
+
+SEED = 4  # a report-only seed
+MARGIN = 0.06
+
+
+def test_grpo_raises_the_heldout_layout_pass_rate(tmp_path):
+    torch.set_num_threads(1)
+    train_items, val_items = make_dataset(400, 0, val_fraction=0.1, task="layout")
+    cfg = GRPOConfig(
+        output_dir=str(tmp_path),
+        run_name="layout",
+        seed=SEED,
+        num_steps=40,
+        prompts_per_step=2,
+        group_size=8,
+        batch_size=16,
+        resolution=16,
+        train_sampling_steps=4,
+        eval_sampling_steps=4,
+        timestep_fraction=1.0,
+        cfg=False,
+        beta=0.0,
+        lr=1e-2,
+        lora_rank=4,
+        lora_alpha=4,
+        lora_target_modules=["to_q", "to_k", "to_v", "to_out.0", "proj_out"],
+        eval_every=40,
+        num_eval_prompts=40,
+        save_every=1000,
+    )
+    reward = RubricReward(Router([LayoutJudge()]), score="pass_rate")
+    history = train(
+        cfg,
+        tiny_sd3_pipeline(0),
+        {"rubric": reward},
+        {"rubric": 1.0},
+        train_items,
+        val_items,
+        {"max_sequence_length": 16},
+    )
+    print("eval", history["eval_step"], history["eval_reward"])
+    assert history["eval_step"] == [0, 40]
+    before, after = history["eval_reward"]
+    assert abs(before - 0.42) < 0.01  # the untrained model on the fixed evaluation noise
+    assert after > before + MARGIN, history["eval_reward"]
