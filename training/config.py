@@ -175,6 +175,22 @@ class GRPOConfig:
     "offline" or "disabled" (the environment's WANDB_MODE=disabled also turns it off)"""
 
     # --- DiffusionNFT (algorithm="nft", training.nft): fields nft_* ---
+    nft_beta: float = 1.0
+    """DiffusionNFT guidance strength beta (reference ``config.beta``: 1.0 in its base NFT config,
+    0.1 in ``sd3_ocr``): v+ = beta v + (1 - beta) v_old, v- = (1 + beta) v_old - beta v; > 0.
+    The KL weight is the shared ``beta`` (reference ``train.beta``, 1e-4 there) and the
+    advantage clip the shared ``adv_clip`` (reference ``train.adv_clip_max``)"""
+    nft_decay_type: int = 1
+    """old (sampling) policy decay schedule (reference ``config.decay_type``): after each step's
+    updates old = d * old + (1 - d) * current with d = ``training.nft_math.return_decay``(optimizer
+    steps so far): 0: d = 0 (old = current); 1: d ramps 0.001 per optimizer step to 0.5 (reference
+    default); 2: d = 0 for 75 optimizer steps, then ramps 0.0075 per step to 0.999 (``sd3_ocr``)"""
+    nft_adv_mode: str = "all"
+    """advantage -> optimality probability r (reference ``train.adv_mode``): "all",
+    "positive_only", "negative_only", "one_only" or "binary" (``training.nft_math.optimality_probability``)"""
+    nft_drop_constant_groups: bool = False
+    """false (reference): every sample trains, a group of equal rewards at advantage 0, r = 0.5
+    (it pulls the policy towards the old one); true: drop such groups as GRPO does"""
 
     # --- Advantage Weighted Matching (algorithm="awm", training.awm): fields awm_* ---
 
@@ -299,6 +315,29 @@ def _choice_problems(cfg: GRPOConfig) -> list[str]:
     return problems
 
 
+def _nft_problems(cfg: GRPOConfig) -> list[str]:
+    """The DiffusionNFT fields, and the shared fields NFT reads differently (``training.nft``)."""
+    from training.nft_math import ADV_MODES, DECAY_TYPES
+
+    problems = []
+    if not cfg.nft_beta > 0:
+        problems.append(f"nft_beta must be > 0 (the NFT loss divides by it), got {cfg.nft_beta}")
+    if cfg.nft_decay_type not in DECAY_TYPES:
+        problems.append(f"nft_decay_type must be one of {sorted(DECAY_TYPES)}, got {cfg.nft_decay_type!r}")
+    if cfg.nft_adv_mode not in ADV_MODES:
+        problems.append(f"nft_adv_mode must be one of {list(ADV_MODES)}, got {cfg.nft_adv_mode!r}")
+    if not cfg.adv_clip > 0:
+        problems.append(f"adv_clip must be > 0 for nft (r = A / adv_clip / 2 + 0.5), got {cfg.adv_clip}")
+    if cfg.cfg:
+        problems.append(
+            "algorithm=nft samples and trains without classifier-free guidance (DiffusionNFT uses guidance "
+            "scale 1): set trainer.cfg=false"
+        )
+    if cfg.sde_window:
+        problems.append(f"algorithm=nft samples by the ODE, no SDE window: set sde_window=0, got {cfg.sde_window}")
+    return problems
+
+
 def check_setup(
     cfg: GRPOConfig, reward_fns: dict, weights: dict, train_items: Sequence, val_items: Sequence | None = None
 ) -> None:
@@ -328,6 +367,8 @@ def check_setup(
             "the validation split is empty (data.n * data.val_fraction rounds to 0): raise data.n or data.val_fraction"
         )
     problems += _step_problems(cfg) + _choice_problems(cfg)
+    if cfg.algorithm == "nft":
+        problems += _nft_problems(cfg)
     if cfg.batch_size >= 1 and (cfg.prompts_per_step * cfg.group_size) % cfg.batch_size:
         problems.append(
             f"prompts_per_step * group_size = {cfg.prompts_per_step * cfg.group_size} "

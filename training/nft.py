@@ -1,0 +1,306 @@
+"""DiffusionNFT LoRA training of a flow-matching text-to-image pipeline: the recipe, in one loop.
+
+``train`` reads top to bottom: # 0. Setup, then per step # 1. Sample (ODE, old policy) ->
+# 2. Reward -> # 3. Advantages -> # 4. Update (NFT loss on the clean samples, re-noised) ->
+# 5. Old-policy update -> # 6. Log/checkpoint, and # 7. the final evaluation.
+``trainer.algorithm=nft``. Source: DiffusionNFT (Zheng et al., arXiv 2509.16117),
+NVlabs/DiffusionNFT at commit 24af5554898d85e93efa492f42b5e9cdf4156e9b,
+``scripts/train_nft_sd3.py`` (sampling lines 640-676, the loss and the optimizer steps
+lines 790-1030, the old-policy update lines 1034-1039) and ``config/nft.py``. The math is in
+``training.nft_math``; the shared parts (start, prompt draw, advantages, evaluations, end of
+a step) in ``training.loop``.
+
+The recipe, per step: sample the step's images with the *old* LoRA weights
+(``loop.run.extra["old"]``, checkpointed) by the deterministic ODE; score them; group-relative
+advantages A -> optimality probabilities r; then for each minibatch and each of K of the T
+sampling noise levels t (a fresh random subset per sample, as the reference): fresh noise,
+x_t = (1 - t) x0 + t eps, v_old (old weights, no grad), v_theta (grad), v_ref (LoRA off, when
+the KL weight ``beta`` > 0), loss = NFT policy loss + beta * KL, backward; after the step's
+updates old <- d old + (1 - d) current with d = return_decay(optimizer steps so far).
+
+Deviations from the reference (each documented here; the option ones in ``GRPOConfig``):
+
+* Sampler: the reference samples with a deterministic 2nd-order DPM solver (``sample.solver =
+  "dpm2"``, ``flow_grpo/diffusers_patch/solver.py``) and passes the transformer the timestep
+  sigma * 1000 cast to an integer; ours is the Euler ODE of ``training.rollout.sample``
+  (``sde_steps=[]``) on float timesteps. The trained noise levels are the sampling sigmas of
+  ``schedule_sigmas`` in both (reference: ``pipeline.scheduler.timesteps / 1000``).
+* Classifier-free guidance: the reference samples, trains and evaluates at guidance scale 1
+  (``config/nft.py``: ``sample.guidance_scale = 1.0``); here ``cfg=true`` is refused for nft
+  (``training.config._nft_problems``), so every velocity is the conditional one.
+* Constant-reward groups: the reference trains every sample (advantage 0 -> r = 0.5); that is
+  the default here, and ``nft_drop_constant_groups=true`` drops them as GRPO does (option).
+* Advantages: ``training.loop.advantages`` (float64, (r - group mean) / (global std + 1e-4),
+  clipped to ``adv_clip``; the reference clips at the loss, the same for one clip value); a
+  group of exactly equal rewards gets exactly 0 (the reference's float64 mean may leave ~1e-16).
+* The old policy starts as a copy of the LoRA (the reference copies the trained adapter into a
+  separately initialised "old" one before the first step: the same weights) and a resume
+  restores the checkpointed old weights (the reference reloads the old adapter from the saved
+  trained LoRA, so a resume there resets old = current).
+* Velocities are cast to float32 before the loss (the reference runs the loss math on the
+  autocast outputs); the weights of the x0 loss are float64, as in the reference.
+* Random draws (sample order, trained noise levels, the noise) come from the run's rollout
+  generator (checkpointed), so a resume continues exactly; the reference uses the global RNG.
+* Minibatches, gradient accumulation and EMA as ``training.grpo`` (``minibatch_plan``; a last,
+  smaller accumulation group is averaged over its own count; the EMA is a plain constant-decay
+  EMA, the reference's ``EMAModuleWrapper(decay=0.9)`` with warm-up when ``train.ema``).
+* FSDP is refused (the old weights are swapped into the LoRA tensors, which FSDP shards).
+
+Shape legend: P prompts per step (per rank), G images per prompt, B = P * G, b samples per
+minibatch, K trained noise levels per sample, T sampling steps.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import Future
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+import torch
+from accelerate.utils import DistributedType
+from PIL import Image
+
+from rewards.reward_fns import AsyncRewarder, RewardFn
+from training.config import GRPOConfig
+from training.loop import Loop, advantages, close, draw_items, end_step, evaluate_due, final_evaluation, start
+from training.nft_math import (
+    nft_policy_loss,
+    noise_latents,
+    optimality_probability,
+    return_decay,
+    update_old_weights,
+    velocity_kl,
+)
+from training.rollout import Cond, to_pil
+from training.scoring import score_step
+from training.state import ema_weights, optimizer_step
+from training.update import Policy, lora_disabled, minibatch_plan
+
+
+@dataclass
+class Samples:
+    """The B clean samples of one NFT step on this rank.
+
+    Attributes:
+        x0: float32 (B, ...) final latents of the old policy's ODE samples (sigma = 0).
+        cond: conditioning, each tensor (B, ...).
+    """
+
+    x0: torch.Tensor
+    cond: Cond
+
+
+def trained_levels(cfg: GRPOConfig) -> int:
+    """K = int(T * timestep_fraction): noise levels trained per sample and step (reference
+    ``num_train_timesteps``, train_nft_sd3.py line 569)."""
+    return int(cfg.train_sampling_steps * cfg.timestep_fraction)
+
+
+def optimizer_steps_so_far(loop: Loop) -> int:
+    """The optimizer steps taken since the run began (the reference's ``global_step``), read from
+    the LR schedule's step count, which every optimizer step advances and a checkpoint saves."""
+    return int(loop.run.lr_scheduler.last_epoch)
+
+
+def _sample(
+    policy: Policy,
+    items: list,
+    cfg: GRPOConfig,
+    sigmas: torch.Tensor,
+    generator: torch.Generator,
+    rewarder: AsyncRewarder,
+) -> tuple[Samples, list[Image.Image], list[Future]]:
+    """Deterministic ODE samples of ``items`` (whatever weights the LoRA holds: the caller swaps
+    the old ones in) in chunks of ``batch_size`` images, each chunk's images submitted to
+    ``rewarder`` while the next one samples; the initial noise from ``generator``.
+
+    Returns:
+        the B clean latents and their conditioning, the B images, one reward future per chunk.
+    """
+    prompts = [it.prompt for it in items]  # (B,) each prompt G times in a row
+    cond = policy.family.encode(prompts[:: cfg.group_size], policy.device)
+    cond = {k: v.repeat_interleave(cfg.group_size, dim=0) for k, v in cond.items()}  # each (B, ...)
+    finals, futures, images = [], [], []
+    for c in range(0, len(prompts), cfg.batch_size):
+        part = slice(c, c + cfg.batch_size)
+        r = policy.rollout({k: v[part] for k, v in cond.items()}, sigmas, [], generator)  # ODE: no SDE step
+        finals.append(r.final)
+        images.extend(to_pil(policy.family.decode(r.final)))
+        futures.append(rewarder.submit(prompts[part], images[part], items=items[part]))
+    return Samples(torch.cat(finals), cond), images, futures
+
+
+def update_minibatch(
+    loop: Loop,
+    x0: torch.Tensor,
+    cond: Cond,
+    r: torch.Tensor,
+    levels: torch.Tensor,
+    weight: float,
+    grad_accum: int,
+) -> dict[str, list[float]]:
+    """Backward of the NFT loss of one minibatch, one trained noise level at a time.
+
+    Per level j: eps ~ N(0, I) from the rollout generator, x_t = (1 - t) x0 + t eps with
+    t = sigmas[levels[:, j]]; v_old with the old LoRA swapped in (no grad), v_theta (grad), v_ref
+    with the LoRA off (only when ``cfg.beta`` > 0); loss = ``nft_policy_loss`` + beta *
+    mean(``velocity_kl``); ``accelerator.backward(weight * loss / (K * grad_accum))``. No
+    optimizer step. Reference: train_nft_sd3.py lines 860-990.
+
+    Args:
+        loop: the run (``cfg``, ``policy``, ``run.extra["old"]``, ``sigmas``).
+        x0: float32 (b, ...) clean latents.
+        cond: conditioning, each tensor (b, ...).
+        r: float32 (b,) optimality probabilities.
+        levels: int64 (b, K) indices into ``loop.sigmas`` of the trained noise levels.
+        weight: ``minibatch_plan``'s loss weight (0 for a padding minibatch).
+        grad_accum: minibatches accumulated into this optimizer step.
+
+    Returns:
+        {"loss", "policy_loss", "unweighted_policy_loss", "kl", "old_deviate", "old_kl"}: one
+        float per level (old_kl only with the reference pass); empty for weight 0.
+    """
+    cfg, policy, run = loop.cfg, loop.policy, loop.run
+    keys = ("loss", "policy_loss", "unweighted_policy_loss", "kl", "old_deviate", "old_kl")
+    stats: dict[str, list[float]] = {k: [] for k in keys}
+    n_levels = levels.shape[1]
+    for j in range(n_levels):
+        t = loop.sigmas[levels[:, j].cpu()]  # (b,)
+        noise = torch.randn(x0.shape, generator=run.rollout_gen, dtype=torch.float32).to(x0.device)
+        x_t = noise_latents(x0, noise, t.to(x0.device))  # (b, ...)
+        with torch.no_grad(), ema_weights(run.lora_params, run.extra["old"]):
+            v_old = policy.velocity(x_t, t, cond).float()
+        v = policy.velocity(x_t, t, cond).float()
+        policy_loss, per_sample = nft_policy_loss(v, v_old, x_t, x0, t, r, cfg.nft_beta, cfg.adv_clip)
+        kl = torch.zeros((), device=x0.device)
+        old_kl = None
+        if cfg.beta > 0:
+            with torch.no_grad(), lora_disabled(policy.reference):
+                v_ref = policy.velocity(x_t, t, cond).float()
+            kl = velocity_kl(v, v_ref).mean()
+            old_kl = velocity_kl(v_old, v_ref).mean()
+        loss = policy_loss + cfg.beta * kl
+        run.accelerator.backward(loss * weight / (n_levels * grad_accum))
+        if weight == 0:
+            continue
+        stats["loss"].append(loss.item())
+        stats["policy_loss"].append(policy_loss.item())
+        stats["unweighted_policy_loss"].append(per_sample.mean().item())
+        stats["kl"].append(kl.item())
+        stats["old_deviate"].append(((v.detach() - v_old) ** 2).mean().item())
+        if old_kl is not None:
+            stats["old_kl"].append(old_kl.item())
+    return stats
+
+
+def _update(
+    loop: Loop, samples: Samples, r: torch.Tensor, pool: torch.Tensor, pool_per_rank: list[int]
+) -> dict[str, float]:
+    """``num_inner_epochs`` passes over the samples ``pool``, freshly permuted each time, each
+    sample with its own random K of the T sampling noise levels (reference lines 808-817);
+    the same number of minibatches on every rank (``minibatch_plan``); an optimizer step every
+    ``grad_accum`` minibatches. Returns the means of ``update_minibatch``'s values and of the
+    grad norms."""
+    cfg, run = loop.cfg, loop.run
+    n_sampling, n_levels = len(loop.sigmas) - 1, trained_levels(cfg)
+    pooled: dict[str, list[float]] = {}
+    grad_norms = []
+    for _ in range(cfg.num_inner_epochs):
+        order = pool[torch.randperm(len(pool), generator=run.rollout_gen).to(pool.device)]  # (B_pool,)
+        levels = torch.stack(
+            [torch.randperm(n_sampling, generator=run.rollout_gen)[:n_levels] for _ in range(len(samples.x0))]
+        )  # (B, K): sample i's levels, indexed by sample
+        plan = minibatch_plan(order, pool_per_rank, cfg.batch_size)
+        for m, (idx, weight) in enumerate(plan):
+            first = m - m % cfg.grad_accum  # first minibatch of this accumulation group
+            accumulated = min(cfg.grad_accum, len(plan) - first)
+            cond = {k: v[idx] for k, v in samples.cond.items()}
+            stats = update_minibatch(loop, samples.x0[idx], cond, r[idx], levels[idx.cpu()], weight, accumulated)
+            for k, v in stats.items():
+                pooled.setdefault(k, []).extend(v)
+            if m + 1 - first == accumulated:
+                grad_norms.append(optimizer_step(run, cfg.max_grad_norm, cfg.ema_decay))
+    pooled["grad_norm"] = grad_norms
+    return {k: float(np.mean(v)) if v else 0.0 for k, v in pooled.items()}
+
+
+def train(
+    cfg: GRPOConfig,
+    pipe,
+    reward_fns: dict[str, RewardFn],
+    weights: dict[str, float],
+    train_items: Sequence,
+    val_items: Sequence,
+    family_kwargs: dict[str, Any] | None = None,
+) -> dict[str, list]:
+    """Train a LoRA on ``pipe.transformer`` with DiffusionNFT; returns the per-step history.
+
+    Args:
+        cfg: the knobs (``GRPOConfig``; ``algorithm`` "nft", the ``nft_*`` fields, ``beta`` as
+            the KL weight, ``adv_clip`` as adv_clip_max, ``cfg`` false).
+        pipe, reward_fns, weights, train_items, val_items, family_kwargs: as ``training.grpo.train``.
+
+    Returns:
+        the history (``training.logs.RunLog``): per step "step", "loss", "reward_mean", "kl"
+        (mean squared velocity gap to the LoRA-off model; 0 when beta = 0), "approx_kl",
+        "ratio_mean", "clip_fraction" (0: NFT has no ratio), "image_stats",
+        "check_pass_rates"; per evaluation "eval_step", "eval_reward". W&B also gets
+        ``train/policy_loss``, ``train/unweighted_policy_loss``, ``train/old_deviate`` (mean
+        (v - v_old)^2), ``train/old_kl`` (with beta > 0), ``train/decay`` (the old-policy decay
+        applied after the step) and ``train/optimizer_steps``.
+
+    Raises:
+        ValueError: bad config or reward output, before any sampling (``check_setup``,
+            ``check_rewards``), or FSDP (the old weights are swapped into the LoRA tensors).
+    """
+    # 0. Setup: check inputs, LoRA (+ its "old" copy), optimizer, resume.
+    loop = start(
+        cfg, pipe, reward_fns, weights, train_items, val_items, family_kwargs, desc="NFT", extra_state=("old",)
+    )
+    run, policy = loop.run, loop.policy
+    old = run.extra["old"]
+    try:
+        if loop.accelerator.distributed_type == DistributedType.FSDP:
+            raise ValueError("algorithm=nft does not run under FSDP (it swaps old LoRA weights into sharded ones)")
+        for step in loop.bar:
+            t0 = time.perf_counter()
+            eval_row = evaluate_due(loop, step)
+
+            # 1. Sample: P prompts x G images, deterministic ODE with the old weights swapped in.
+            items = draw_items(train_items, loop)
+            run.model.eval()
+            with ema_weights(run.lora_params, old):
+                samples, images, futures = _sample(policy, items, cfg, loop.sigmas, run.rollout_gen, loop.rewarder)
+
+            # 2. Reward: weighted sum per image, gathered over ranks; reward-hacking guards.
+            rewards = score_step(futures, items, images, loop.named, loop.accelerator)
+
+            # 3. Advantages -> optimality probabilities r; constant groups train at r = 0.5 (reference).
+            adv, keep, kept_per_rank = advantages(rewards.total, loop)
+            r = optimality_probability(adv, cfg.adv_clip, cfg.nft_adv_mode)  # (B,)
+            if cfg.nft_drop_constant_groups:
+                pool, pool_per_rank = keep, kept_per_rank
+            else:
+                pool = torch.arange(len(adv), device=adv.device)
+                pool_per_rank = [len(adv)] * loop.accelerator.num_processes
+
+            # 4. Update: NFT loss at K noise levels per sample + beta * velocity KL.
+            run.model.train()
+            update = _update(loop, samples, r, pool, pool_per_rank)
+
+            # 5. Old policy: old <- d old + (1 - d) current, d from the optimizer steps so far.
+            n_optimizer_steps = optimizer_steps_so_far(loop)
+            decay = return_decay(n_optimizer_steps, cfg.nft_decay_type)
+            update_old_weights(old, run.lora_params, decay)
+            update.update(decay=decay, optimizer_steps=float(n_optimizer_steps), r_mean=r.mean().item())
+
+            # 6. Log/checkpoint (the old weights are in every checkpoint).
+            end_step(loop, step, items, images, rewards, update, sum(kept_per_rank) / cfg.group_size, t0, eval_row)
+
+        # 7. Final evaluation, logged at step num_steps.
+        final_evaluation(loop)
+    finally:
+        close(loop)
+    return loop.log.history
