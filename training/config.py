@@ -193,6 +193,52 @@ class GRPOConfig:
     (it pulls the policy towards the old one); true: drop such groups as GRPO does"""
 
     # --- Advantage Weighted Matching (algorithm="awm", training.awm): fields awm_* ---
+    awm_train_timesteps: int = 6
+    """K: training timesteps per update minibatch, shared by its samples, each with fresh noise
+    (reference ``train.train_timesteps``); the minibatch runs as one K * batch_size forward pass"""
+    awm_timestep_sampler: str = "discrete_wo_init"
+    """how the K training timesteps are drawn (reference ``time_type``, ``training.awm_math.draw_train_sigmas``):
+    "discrete_wo_init" (strata of the sampling steps 1 .. int(T * timestep_fraction)), "discrete"
+    (from step 0), "discrete_with_init" (step 0 + strata), "logit_normal" (stratified, shifted),
+    "uniform" (stratified on [0.2, 1], shifted)"""
+    awm_time_shift: float = 3.0
+    """time shift of the continuous samplers, shift t / (1 + (shift - 1) t) (reference ``time_shift``)"""
+    awm_weighting: str = "ghuber"
+    """weighting of the per-sample flow-matching error e (``training.awm_math.matching_log_prob``):
+    "Uniform" e, "t" e t, "t**2" e t^2, "huber" (sqrt(e + 1e-10) - 1e-5) t, "ghuber" ((e + 1e-10)^p - 1e-10^p) t / p
+    (reference ``train.weighting``)"""
+    awm_ghuber_power: float = 0.25
+    """p of the "ghuber" weighting (reference ``train.ghuber_power``)"""
+    awm_loss_type: str = "exp_first"
+    """"exp_first": ratio exp(lp - lp_old) per timestep and sample; "sum_first": per sample, of the
+    mean over timesteps (reference ``train.loss_type``); clipped at ``clip_range`` (1 in the reference)"""
+    awm_advantage_max: float = 1.0
+    """> 0: advantages rescaled to A * awm_advantage_max / adv_clip after the clip (reference
+    ``train.advantage_max``); 0: only clipped"""
+    awm_kl_weighting: str = "Uniform"
+    """the KL to the LoRA-disabled base (weight ``beta``): "Uniform" mean (v - v_base)^2 or "ELBO"
+    (divided by 2 std_t^2, std_t = 0.7 sqrt(t / (1 - min(t, 0.99)))) (reference ``train.kl_weight``)"""
+    awm_ema_beta: float = 1.0
+    """weight of the KL to the EMA reference (the LoRA's EMA ``awm_ema_decay``; 0 skips its pass)
+    (reference ``train.ema_beta``)"""
+    awm_ema_kl_weighting: str = "Uniform"
+    """"Uniform" or "ELBO", as ``awm_kl_weighting``, for the EMA reference KL (reference ``train.kl_ema_weight``)"""
+    awm_ema_decay: float = 0.3
+    """decay of the EMA reference, updated once per AWM step: ref <- d ref + (1 - d) LoRA
+    (reference ``train.kl_ema_decay``)"""
+    awm_ema_decay_type: str = "linear"
+    """"linear": d = min(awm_ema_decay, 0.001 n) after n optimizer steps (the reference's warm-up);
+    "constant": d = awm_ema_decay (reference ``train.kl_ema_decay_type``)"""
+    awm_sde_sigma_range: list[float] = field(default_factory=lambda: [0.3, 0.9])
+    """[lo, hi]: rollout steps whose end sigma lies in it are SDE steps with ``noise_level``, the others
+    ODE (the reference SA-Solver's band; its tau = 0.4 is noise_level = sqrt(2) 0.4 = 0.566 here);
+    []: every step ODE (reference ``sde_frac = 0`` without SA-Solver)"""
+    awm_train_cfg: bool = False
+    """the matching loss and KLs on the guided velocity (needs ``cfg``); false: on the conditional
+    velocity alone, whatever the sampler uses (reference ``train.cfg = False``)"""
+    awm_drop_constant_groups: bool = False
+    """drop groups whose rewards are all equal from the update; false (the reference): they stay,
+    with advantage 0, and still feel the KL terms"""
 
 
 ConfigStore.instance().store(group="trainer", name="grpo", node=asdict(GRPOConfig()))
@@ -338,6 +384,47 @@ def _nft_problems(cfg: GRPOConfig) -> list[str]:
     return problems
 
 
+def _awm_problems(cfg: GRPOConfig) -> list[str]:
+    """The Advantage Weighted Matching fields, and the shared fields AWM reads differently (``training.awm``)."""
+    from training.awm_math import EMA_DECAY_TYPES, KL_WEIGHTINGS, LOSS_TYPES, TIMESTEP_SAMPLERS, WEIGHTINGS
+
+    problems = []
+    for name, allowed in (
+        ("awm_timestep_sampler", TIMESTEP_SAMPLERS),
+        ("awm_weighting", WEIGHTINGS),
+        ("awm_loss_type", LOSS_TYPES),
+        ("awm_kl_weighting", KL_WEIGHTINGS),
+        ("awm_ema_kl_weighting", KL_WEIGHTINGS),
+        ("awm_ema_decay_type", EMA_DECAY_TYPES),
+    ):
+        if getattr(cfg, name) not in allowed:
+            problems.append(f"{name} must be one of {list(allowed)}, got {getattr(cfg, name)!r}")
+    if cfg.awm_train_timesteps < 1:
+        problems.append(f"awm_train_timesteps must be >= 1, got {cfg.awm_train_timesteps}")
+    if not 0 <= cfg.awm_ema_decay <= 1:
+        problems.append(f"awm_ema_decay must be in [0, 1], got {cfg.awm_ema_decay}")
+    if cfg.awm_ema_beta < 0 or cfg.beta < 0:
+        problems.append(f"awm_ema_beta and beta must be >= 0, got {cfg.awm_ema_beta} and {cfg.beta}")
+    if not cfg.awm_ghuber_power > 0 or not cfg.awm_time_shift > 0:
+        problems.append(
+            f"awm_ghuber_power and awm_time_shift must be > 0, got {cfg.awm_ghuber_power} and {cfg.awm_time_shift}"
+        )
+    band = cfg.awm_sde_sigma_range
+    if band and (len(band) != 2 or not all(isinstance(v, (int, float)) for v in band) or band[0] > band[1]):
+        problems.append(f"awm_sde_sigma_range must be [] or [lo, hi] with lo <= hi, got {band}")
+    elif band and not cfg.noise_level > 0:
+        problems.append(f"awm_sde_sigma_range {band} has SDE steps: noise_level must be > 0, got {cfg.noise_level}")
+    if cfg.num_inner_epochs != 1:
+        problems.append(
+            f"algorithm=awm makes one pass per step: num_inner_epochs must be 1, got {cfg.num_inner_epochs}"
+        )
+    if cfg.awm_train_cfg and not cfg.cfg:
+        problems.append("awm_train_cfg=true trains on the guided velocity: it needs cfg=true")
+    if cfg.sde_window:
+        problems.append(f"algorithm=awm picks SDE steps by awm_sde_sigma_range: set sde_window=0, got {cfg.sde_window}")
+    return problems
+
+
 def check_setup(
     cfg: GRPOConfig, reward_fns: dict, weights: dict, train_items: Sequence, val_items: Sequence | None = None
 ) -> None:
@@ -369,6 +456,8 @@ def check_setup(
     problems += _step_problems(cfg) + _choice_problems(cfg)
     if cfg.algorithm == "nft":
         problems += _nft_problems(cfg)
+    if cfg.algorithm == "awm":
+        problems += _awm_problems(cfg)
     if cfg.batch_size >= 1 and (cfg.prompts_per_step * cfg.group_size) % cfg.batch_size:
         problems.append(
             f"prompts_per_step * group_size = {cfg.prompts_per_step * cfg.group_size} "

@@ -1,0 +1,315 @@
+"""Advantage Weighted Matching (AWM) LoRA training of a flow-matching text-to-image pipeline:
+the recipe, in one loop. ``trainer.algorithm=awm``.
+
+``train`` reads top to bottom: # 0. Setup, then per AWM step # 1. Sample -> # 2. Reward ->
+# 3. Advantages -> # 4. Update (per minibatch: the advantage-weighted flow-matching loss at
+fresh timesteps and noise + the KLs to the base and to the EMA reference) -> # 5. EMA reference
+-> # 6. Log/checkpoint, and # 7. the final evaluation. The math is ``training.awm_math``; the
+shared parts are ``training.loop`` (start, prompt draw, advantages, evaluations, end of step).
+
+Source: Xue et al., "Advantage Weighted Matching" (arXiv 2509.25050), scxue/advantage_weighted_matching
+at commit be5137232e33a21b449ed65a533211d0deb97ed8, ``scripts/train_sd3_awm.py`` (the script)
+with ``config/dgx_awm.py:ocr_sd3_no_cfg_1node``. What AWM does, as the script: sample with the
+current LoRA; rewards -> per-prompt advantages (global std), clipped to ``adv_clip`` and
+rescaled by ``awm_advantage_max / adv_clip``; the rollouts' clean latents x_0 are re-noised at
+K timesteps per minibatch (x_t = (1 - t) x_0 + t eps, eps fresh), and the loss is the
+PPO-clipped surrogate of lp = -weighted ||v(x_t, t) - (eps - x_0)||^2 with the ratio against
+the pre-update lp (exactly 1 before the first optimizer step of the AWM step: the gradient is
+then -A grad lp, an advantage-weighted flow-matching loss), + ``beta`` KL to the LoRA-disabled
+base + ``awm_ema_beta`` KL to an EMA of the LoRA (both mean squared velocity differences);
+after the step's updates the EMA reference moves by ref <- d ref + (1 - d) LoRA, d =
+min(awm_ema_decay, 0.001 n) (the reference's warm-up), n the optimizer steps so far.
+
+Deviations from the script (each an option, or documented here and in ``GRPOConfig``):
+
+* Sampler: our Euler steps (``training.rollout``), SDE (Flow-GRPO's) on the steps whose end
+  sigma lies in ``awm_sde_sigma_range`` (the reference SA-Solver's band [0.3, 0.9]) with noise
+  level a = sqrt(2) tau (``awm_math.sa_tau_to_noise_level``: the same diffusion per unit time
+  as SA-Solver's tau), ODE elsewhere; the reference uses SA-Solver (stochastic Adams,
+  predictor and corrector of order 2). ``awm_sde_sigma_range=[]``: plain ODE.
+* CFG: sampling and evaluation follow ``cfg`` / ``cfg_scale`` (the script's
+  ``sample.guidance_scale``; its AWM configs use 1, and our AWM presets set ``cfg: false``);
+  the matching loss and the KLs use the conditional velocity alone unless ``awm_train_cfg``
+  (the script's ``train.cfg``, false in its configs).
+* The EMA-reference KL is applied whenever ``awm_ema_beta > 0``; the script computes it only
+  inside ``if config.train.beta > 0`` (line 1341: beta = 0 silently drops it as well).
+* Constant groups (all rewards equal): kept, advantage 0, as the script (it does not filter);
+  ``awm_drop_constant_groups=true`` drops them.
+* Optimizer steps: one every ``grad_accum`` minibatches (the script accumulates all of an
+  epoch's minibatches into one step: set ``grad_accum`` to prompts_per_step * group_size /
+  batch_size for that); before each AWM step's first optimizer step the ratio is 1, after it
+  against the lp under the sampling weights at the same timesteps and noise (as the script's
+  old log-probs for ``i >= gradient_accumulation_steps``, lines 1227-1238). One pass over the
+  samples (``num_inner_epochs`` must be 1: the script has no inner epochs).
+* The evaluation EMA (``ema_decay > 0``) follows the script's ``EMAModuleWrapper``: once per
+  AWM step, decay min((1 + n) / (10 + n), ema_decay) (``awm_math.eval_ema_update``), not the
+  constant-decay EMA after every optimizer step of ``training.grpo``.
+* The LR is constant by default (the script's cosine over 1e10 steps to lr / 3 is constant in
+  practice); the discrete samplers take ``sigmas[i]`` where the script divides the
+  scheduler's timesteps (1000 sigma, float32) by 1000 (a difference below 1e-7).
+* Randomness (minibatch order, timesteps, noise) comes from the run's rollout generator
+  (checkpointed: a resumed run continues exactly), not torch's global RNG on the device.
+
+Shape legend: P prompts per step (per rank), G images per prompt, B = P * G, b samples per
+minibatch, K = ``awm_train_timesteps``, N = K * b rows, timestep-major (``training.awm_math``).
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import Future
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+import torch
+from PIL import Image
+
+from rewards.reward_fns import AsyncRewarder, RewardFn
+from training import awm_math
+from training.config import GRPOConfig
+from training.loop import Loop, advantages, close, draw_items, end_step, evaluate_due, final_evaluation, start
+from training.rollout import Cond, guided_velocity, to_pil
+from training.scoring import score_step
+from training.state import ema_weights, optimizer_step
+from training.update import Policy, lora_disabled, minibatch_plan
+
+
+def _sample(
+    policy: Policy,
+    items: list,
+    cfg: GRPOConfig,
+    sigmas: torch.Tensor,
+    sde_steps: list[int],
+    generator: torch.Generator,
+    rewarder: AsyncRewarder,
+) -> tuple[torch.Tensor, Cond, list[Image.Image], list[Future]]:
+    """Rollouts of ``items`` in chunks of ``batch_size`` images (SDE at ``sde_steps``, ODE
+    elsewhere), each chunk's images submitted to ``rewarder`` while the next one samples.
+
+    Returns:
+        the clean latents float32 (B, ...), the conditioning (each tensor (B, ...)), the B
+        images and one reward future per chunk.
+    """
+    prompts = [it.prompt for it in items]  # (B,) each prompt G times in a row
+    cond = policy.family.encode(prompts[:: cfg.group_size], policy.device)
+    cond = {k: v.repeat_interleave(cfg.group_size, dim=0) for k, v in cond.items()}  # each (B, ...)
+    finals, futures, images = [], [], []
+    for c in range(0, len(prompts), cfg.batch_size):
+        part = slice(c, c + cfg.batch_size)
+        r = policy.rollout({k: v[part] for k, v in cond.items()}, sigmas, sde_steps, generator)
+        finals.append(r.final)
+        images.extend(to_pil(policy.family.decode(r.final)))
+        futures.append(rewarder.submit(prompts[part], images[part], items=items[part]))
+    return torch.cat(finals), cond, images, futures
+
+
+def _velocity(policy: Policy, x: torch.Tensor, sigma: torch.Tensor, cond: Cond, guided: bool) -> torch.Tensor:
+    """The policy's velocity (N, ...) at ``x`` float32 (N, ...) and ``sigma`` (N,): guided
+    (CFG with ``policy.cfg_scale``) when ``guided`` and the policy has an unconditional
+    prompt, else the conditional one alone; under autocast."""
+    uncond = None
+    if guided and policy.uncond is not None:
+        uncond = {k: v.expand(x.shape[0], *v.shape[1:]) for k, v in policy.uncond.items()}
+    with policy.autocast():
+        return guided_velocity(policy.family, policy, x.to(policy.dtype), sigma, cond, uncond, policy.cfg_scale)
+
+
+@dataclass
+class MatchBatch:
+    """One update minibatch of AWM: b samples at K timesteps, N = K * b rows timestep-major.
+
+    Attributes:
+        idx: int64 (b,) the samples (indices into the step's B).
+        weight: loss multiplier from ``minibatch_plan`` (1 in one process; 0 for padding).
+        sigma: float32 (N,) training sigmas (``awm_math.draw_train_sigmas``).
+        noise: float32 (N, ...) fresh noise eps.
+        clean: float32 (N, ...) the samples' clean latents x_0, repeated K times.
+        cond: conditioning, each tensor (N, ...).
+        old_log_prob: float64 (K, b) lp under the sampling weights; None: this minibatch
+            trains before the step's first optimizer step, where old = lp.detach().
+    """
+
+    idx: torch.Tensor
+    weight: float
+    sigma: torch.Tensor
+    noise: torch.Tensor
+    clean: torch.Tensor
+    cond: Cond
+    old_log_prob: torch.Tensor | None = None
+
+    @property
+    def noised(self) -> torch.Tensor:
+        return awm_math.noised(self.clean, self.noise, self.sigma).float()
+
+
+def _minibatches(
+    loop: Loop, clean: torch.Tensor, cond: Cond, keep: torch.Tensor, kept_per_rank: list[int]
+) -> list[MatchBatch]:
+    """The step's minibatches in a fresh random order, as many on every rank (``minibatch_plan``),
+    each with its K timesteps and noise drawn from the rollout generator (all drawn before any
+    update, as the script's first pass, lines 1119-1238), and the old log-probs of those
+    trained after the step's first optimizer step (m >= grad_accum), under the sampling weights."""
+    cfg, run, K = loop.cfg, loop.run, loop.cfg.awm_train_timesteps
+    order = keep[torch.randperm(len(keep), generator=run.rollout_gen).to(keep.device)]  # (B_kept,)
+    batches = []
+    for idx, weight in minibatch_plan(order, kept_per_rank, cfg.batch_size):
+        b = len(idx)
+        sigma = awm_math.draw_train_sigmas(
+            cfg.awm_timestep_sampler, K, b, loop.sigmas, cfg.timestep_fraction, cfg.awm_time_shift, run.rollout_gen
+        ).to(clean.device)  # (N,)
+        noise = torch.randn((K * b, *clean.shape[1:]), generator=run.rollout_gen).to(clean.device)  # (N, ...)
+        reps = lambda t: t[idx].repeat(K, *([1] * (t.ndim - 1)))  # noqa: E731  (b, ...) -> (K * b, ...)
+        batches.append(MatchBatch(idx, weight, sigma, noise, reps(clean), {k: reps(v) for k, v in cond.items()}))
+    for mb in batches[cfg.grad_accum :]:
+        with torch.no_grad():
+            v = _velocity(loop.policy, mb.noised, mb.sigma, mb.cond, cfg.awm_train_cfg)
+            lp = awm_math.matching_log_prob(v, mb.noise, mb.clean, mb.sigma, cfg.awm_weighting, cfg.awm_ghuber_power)
+        mb.old_log_prob = lp.view(K, -1)
+    return batches
+
+
+def _update_minibatch(loop: Loop, mb: MatchBatch, adv: torch.Tensor, accumulated: int) -> dict[str, float]:
+    """Backward of one minibatch's AWM loss: policy loss + beta KL(base) + awm_ema_beta KL(EMA
+    reference), divided by the minibatches ``accumulated`` into this optimizer step. The two
+    reference passes run first, without grad (the EMA swap writes the LoRA weights in place,
+    which must not happen between the policy's forward and backward passes)."""
+    cfg, run, policy, K = loop.cfg, loop.run, loop.policy, loop.cfg.awm_train_timesteps
+    x = mb.noised  # (N, ...)
+    zero = torch.zeros((), dtype=torch.float64)
+    v_ema = v_base = None
+    if cfg.awm_ema_beta > 0:
+        with torch.no_grad(), ema_weights(run.lora_params, run.extra["ema_ref"]):
+            v_ema = _velocity(policy, x, mb.sigma, mb.cond, cfg.awm_train_cfg)
+    if cfg.beta > 0:
+        with torch.no_grad(), lora_disabled(policy.reference):
+            v_base = _velocity(policy, x, mb.sigma, mb.cond, cfg.awm_train_cfg)
+    v = _velocity(policy, x, mb.sigma, mb.cond, cfg.awm_train_cfg)  # (N, ...) with grad
+    lp = awm_math.matching_log_prob(v, mb.noise, mb.clean, mb.sigma, cfg.awm_weighting, cfg.awm_ghuber_power)
+    lp = lp.view(K, -1)  # (K, b)
+    old = lp.detach() if mb.old_log_prob is None else mb.old_log_prob
+    a = adv[mb.idx]  # (b,)
+    policy_loss, ratio, clip_fraction = awm_math.awm_policy_loss(lp, old, a, cfg.clip_range, cfg.awm_loss_type)
+    kl = awm_math.velocity_kl(v, v_base, mb.sigma, K, cfg.awm_kl_weighting) if v_base is not None else zero
+    ema_kl = awm_math.velocity_kl(v, v_ema, mb.sigma, K, cfg.awm_ema_kl_weighting) if v_ema is not None else zero
+    loss = policy_loss + cfg.beta * kl + cfg.awm_ema_beta * ema_kl
+    run.accelerator.backward(loss * mb.weight / accumulated)
+    with torch.no_grad():
+        error = ((v.double() - (mb.noise.double() - mb.clean.double())) ** 2).mean()
+    return {
+        "loss": loss.item(),
+        "policy_loss": policy_loss.item(),
+        "kl": kl.item(),
+        "ema_kl": ema_kl.item(),
+        "ratio": ratio.mean().item(),
+        "clip_fraction": clip_fraction.item(),
+        "approx_kl": (0.5 * (lp.detach() - old) ** 2).mean().item(),
+        "matching_error": error.item(),
+    }
+
+
+def _update(loop: Loop, batches: list[MatchBatch], adv: torch.Tensor) -> dict[str, float]:
+    """Every minibatch once, an optimizer step every ``grad_accum`` minibatches (a last, smaller
+    group is averaged over its own count). The evaluation EMA is left to ``train`` (decay 1.0
+    here makes ``optimizer_step``'s own EMA update a no-op). Returns the means over the
+    minibatches (padding ones left out) and the grad norms."""
+    cfg, run = loop.cfg, loop.run
+    stats: dict[str, list[float]] = {}
+    grad_norms = []
+    for m, mb in enumerate(batches):
+        first = m - m % cfg.grad_accum
+        accumulated = min(cfg.grad_accum, len(batches) - first)
+        values = _update_minibatch(loop, mb, adv, accumulated)
+        if mb.weight != 0:
+            for k, v in values.items():
+                stats.setdefault(k, []).append(v)
+        if m + 1 - first == accumulated:
+            grad_norms.append(optimizer_step(run, cfg.max_grad_norm, 1.0))
+    out = {k: float(np.mean(v)) for k, v in stats.items()}
+    out["grad_norm"] = float(np.mean(grad_norms)) if grad_norms else 0.0
+    return out
+
+
+def train(
+    cfg: GRPOConfig,
+    pipe,
+    reward_fns: dict[str, RewardFn],
+    weights: dict[str, float],
+    train_items: Sequence,
+    val_items: Sequence,
+    family_kwargs: dict[str, Any] | None = None,
+) -> dict[str, list]:
+    """Train a LoRA on ``pipe.transformer`` with Advantage Weighted Matching; returns the per-step history.
+
+    Args:
+        cfg: the knobs (``GRPOConfig``; the ``awm_*`` fields, and ``beta`` as the weight of the
+            KL to the LoRA-disabled base).
+        pipe: a diffusers flow-matching pipeline (``training.rollout.FAMILIES``), weights frozen.
+        reward_fns: name -> ``fn(prompts, images, items=...) -> list[float | None]``.
+        weights: name -> weight of that reward in the total.
+        train_items, val_items: objects with a ``.prompt``, passed to the rewards as ``items``.
+        family_kwargs: extra family arguments (max_sequence_length, FLUX guidance).
+
+    Returns:
+        the history (``training.logs.RunLog``; a resume continues the checkpoint's): per step
+        "step", "loss", "reward_mean", "kl" (to the base), "approx_kl", "ratio_mean",
+        "clip_fraction", ...; W&B also gets ``train/policy_loss``, ``train/ema_kl``,
+        ``train/matching_error`` (unweighted mean ||v - (eps - x_0)||^2) and
+        ``train/ema_ref_decay``; per evaluation "eval_step", "eval_reward".
+
+    Raises:
+        ValueError: bad config or reward output, before any sampling (``check_setup`` with
+            ``_awm_problems``, ``check_rewards``); a reward that goes bad later raises at that step.
+    """
+    # 0. Setup: check inputs, LoRA, optimizer, the EMA reference (a copy of the LoRA), resume.
+    loop = start(
+        cfg, pipe, reward_fns, weights, train_items, val_items, family_kwargs, desc="AWM", extra_state=("ema_ref",)
+    )
+    run, policy = loop.run, loop.policy
+    band = cfg.awm_sde_sigma_range
+    sde_steps = awm_math.sde_steps_in_band(loop.sigmas, band[0], band[1]) if band else []
+    try:
+        for step in loop.bar:
+            t0 = time.perf_counter()
+            eval_row = evaluate_due(loop, step)
+
+            # 1. Sample: P prompts x G images with the current LoRA; only the clean latents are kept.
+            items = draw_items(train_items, loop)
+            run.model.eval()
+            clean, cond, images, futures = _sample(
+                policy, items, cfg, loop.sigmas, sde_steps, run.rollout_gen, loop.rewarder
+            )
+
+            # 2. Reward: weighted sum per image, gathered over ranks; reward-hacking guards.
+            rewards = score_step(futures, items, images, loop.named, loop.accelerator)
+
+            # 3. Advantages: group-relative (float64, std per adv_std), clipped, rescaled to +-awm_advantage_max.
+            adv, keep, kept_per_rank = advantages(rewards.total, loop)
+            groups_kept = sum(kept_per_rank) / cfg.group_size
+            if not cfg.awm_drop_constant_groups:  # the reference trains every sample
+                keep = torch.arange(len(adv), device=adv.device)
+                kept_per_rank = [len(adv)] * loop.accelerator.num_processes
+            adv = awm_math.scale_advantages(adv, cfg.adv_clip, cfg.awm_advantage_max)
+
+            # 4. Update: per minibatch the advantage-weighted matching loss at K fresh timesteps and noises,
+            #    + beta KL(base) + awm_ema_beta KL(EMA reference); an optimizer step every grad_accum minibatches.
+            run.model.train()
+            batches = _minibatches(loop, clean, cond, keep, kept_per_rank)
+            update = _update(loop, batches, adv)
+
+            # 5. EMA reference (and the evaluation EMA) after the step's updates; n = optimizer steps so far.
+            n = run.lr_scheduler.last_epoch
+            decay = awm_math.ema_ref_decay(n, cfg.awm_ema_decay, cfg.awm_ema_decay_type)
+            awm_math.ema_ref_update(run.extra["ema_ref"], run.lora_params, decay)
+            if run.ema is not None:
+                awm_math.eval_ema_update(run.ema, run.lora_params, awm_math.eval_ema_decay(n, cfg.ema_decay))
+            update["ema_ref_decay"] = decay
+
+            # 6. Log/checkpoint.
+            end_step(loop, step, items, images, rewards, update, groups_kept, t0, eval_row)
+
+        # 7. Final evaluation, logged at step num_steps.
+        final_evaluation(loop)
+    finally:
+        close(loop)
+    return loop.log.history
