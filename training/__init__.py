@@ -1,24 +1,32 @@
-"""LoRA + GRPO fine-tuning of flow-matching text-to-image models on rubric rewards.
-
-Follows Flow-GRPO (arXiv 2505.05470): SDE rollouts with per-step log-probs, group-relative
-advantages, a clipped-ratio policy loss and a closed-form KL to the LoRA-disabled reference.
+"""LoRA fine-tuning of flow-matching text-to-image models on rubric rewards, with three recipes
+behind ``trainer.algorithm``: Flow-GRPO (``grpo``, arXiv 2505.05470: SDE rollouts with per-step
+log-probs, group-relative advantages, a clipped-ratio loss and a closed-form KL to the
+LoRA-disabled reference), DiffusionNFT (``nft``, NVlabs/DiffusionNFT: a flow-matching loss on
+clean samples between positive and implicit-negative velocities) and Advantage Weighted Matching
+(``awm``, scxue/advantage_weighted_matching: the flow-matching loss weighted by the advantage,
+a KL to an EMA reference).
 
 May import: ``rewards`` (never ``rewards.eval``) and ``training`` itself; never ``refine``.
 One data file of refine's is read, no code: the bundled example's BizGenEval rows (package
 data of ``refine.example``) are the leakage guard's default held-out set (``data.heldout=[bundled]``).
 
-Modules, the math first, the recipe last (each imports only modules above it in this list):
+Modules, the math first, the recipes last (each imports only modules above it in this list):
 
-* ``sde``, ``grpo_math``, ``timesteps``: the SDE step and its log-prob; advantages, the
-  clipped loss, the KL, EMA; which denoising steps are SDE and trained.
-* ``checkpoint``, ``data``, ``rollout``: checkpoint files; the procedural prompts; pipeline
-  families and SDE rollouts.
-* ``config``: ``GRPOConfig`` and its checks (and the trainer's Hydra ConfigStore entry).
-* ``update``: the LoRA policy, minibatches and the update step.
-* ``state``: LoRA, optimizer, EMA, save and resume.
+* ``sde``, ``grpo_math``, ``nft_math``, ``awm_math``, ``timesteps``: the SDE step and its
+  log-prob; each algorithm's loss, advantage transform, KL and reference-weight updates as pure
+  functions; which denoising steps are SDE and trained.
+* ``checkpoint``, ``data``, ``layout_data``, ``rollout``: checkpoint files; the procedural
+  prompts (``data.task=documents`` OCR-checked slides, charts, posters; ``data.task=layout``
+  checks the layout judge decides from pixels); pipeline families and rollouts.
+* ``config``: ``GRPOConfig`` (every recipe's knobs) and its checks (and the trainer's Hydra ConfigStore entry).
+* ``update``: the LoRA policy, minibatches and the GRPO update step.
+* ``state``: LoRA, optimizer, EMA, a recipe's extra LoRA copies, save and resume.
 * ``scoring``: named rewards, the reward check, evaluation, reward-hacking logs.
 * ``logs``: one record per step -> history.json and the W&B row.
-* ``grpo``: the Flow-GRPO recipe (``train``); ``cli``: ``rubricloop-train``.
+* ``loop``: what every recipe shares around its own steps (start, prompt draw, advantages,
+  evaluations, end of a step, end of the run).
+* ``grpo``, ``nft``, ``awm``: the recipes (each a ``train`` with the same signature);
+  ``cli``: ``rubricloop-train``.
 """
 
 import logging
