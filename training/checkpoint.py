@@ -2,12 +2,20 @@
 an exact resume needs.
 
 Layout of one checkpoint folder:
-    pytorch_lora_weights.safetensors  the LoRA, loadable with ``pipeline.load_lora_weights(dir)``
+    pytorch_lora_weights.safetensors  the LoRA, loadable with ``pipeline.load_lora_weights(dir)``;
+                                      its safetensors metadata holds diffusers' LoRA adapter
+                                      metadata (``lora_adapter_metadata``: rank, alpha, target
+                                      modules, base model), which ``load_lora_weights`` reads
+                                      back so the LoRA loads at the strength it was trained
+                                      (without it diffusers takes alpha = rank), and
+                                      ``base_model`` (the base model's id or path)
+    adapter_config.json               the same LoRA config in PEFT's format (r, lora_alpha,
+                                      target_modules, base_model_name_or_path ...)
     training_state.pt                 optimizer, LR scheduler, step, RNG states (python, numpy,
                                       torch, the rollout and prompt generators), EMA weights,
                                       the run's history up to this step
     checkpoint.json                   written last: the step, and the size and SHA-256 of both
-                                      files (a folder that does not match it is torn)
+                                      data files (a folder that does not match it is torn)
 
 A checkpoint is written into ``step_<n>.tmp/`` and renamed to ``step_<n>/`` when whole
 (``save_checkpoint``); a resume skips a torn folder and takes the step before
@@ -29,13 +37,18 @@ import numpy as np
 import torch
 from peft.utils import get_peft_model_state_dict, set_peft_model_state_dict
 from safetensors import SafetensorError
-from safetensors.torch import load_file
+from safetensors.torch import load_file, save_file
 
 from rewards.common.run_folder import write_text
 
 LORA_FILE = "pytorch_lora_weights.safetensors"
 STATE_FILE = "training_state.pt"
 MANIFEST_FILE = "checkpoint.json"
+ADAPTER_CONFIG_FILE = "adapter_config.json"
+BASE_MODEL_KEY = "base_model"
+"""The safetensors metadata key of the base model's id or path (next to diffusers' ``lora_adapter_metadata``)."""
+LORA_CONFIG_KEYS = ("r", "lora_alpha", "target_modules", "lora_dropout", "bias", "use_rslora", "use_dora")
+"""The ``peft.LoraConfig`` fields saved as the LoRA's metadata: what loading it at its trained strength needs."""
 _STEP_DIR = re.compile(r"^step_(\d+)$")
 
 
@@ -87,9 +100,69 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-def _file_records(folder: Path) -> dict[str, dict]:
-    """name -> {"bytes", "sha256"} of the checkpoint's data files in ``folder``."""
-    return {n: {"bytes": (folder / n).stat().st_size, "sha256": _sha256(folder / n)} for n in (LORA_FILE, STATE_FILE)}
+def _file_records(folder: Path, names=(LORA_FILE, STATE_FILE)) -> dict[str, dict]:
+    """name -> {"bytes", "sha256"} of the checkpoint's data files ``names`` in ``folder``."""
+    return {n: {"bytes": (folder / n).stat().st_size, "sha256": _sha256(folder / n)} for n in names}
+
+
+def lora_metadata(transformer, base_model: str = "", adapter_name: str = "default") -> dict:
+    """The LoRA config of ``transformer``'s adapter as ``peft.LoraConfig`` keyword arguments:
+    ``LORA_CONFIG_KEYS`` (target modules as a sorted list) and ``base_model_name_or_path``
+    (``base_model``, None when empty). JSON-serialisable; what ``save_checkpoint`` writes.
+
+    Raises:
+        KeyError: ``transformer`` has no adapter ``adapter_name``.
+    """
+    config = transformer.peft_config[adapter_name].to_dict()
+    out = {k: config[k] for k in LORA_CONFIG_KEYS}
+    modules = out["target_modules"]
+    out["target_modules"] = sorted(modules) if isinstance(modules, (set, list, tuple)) else modules
+    out["base_model_name_or_path"] = base_model or None
+    return out
+
+
+def read_lora_metadata(folder: str | Path) -> dict:
+    """The safetensors metadata of ``<folder>/pytorch_lora_weights.safetensors`` (header only):
+    ``format``, ``base_model`` and diffusers' ``lora_adapter_metadata`` decoded from JSON (keys
+    ``transformer.r``, ``transformer.lora_alpha`` ...); {} for a file without metadata.
+
+    Raises:
+        OSError, SafetensorError: the file is missing or not a safetensors file.
+    """
+    from diffusers.loaders.lora_base import LORA_ADAPTER_METADATA_KEY
+    from safetensors import safe_open
+
+    with safe_open(str(Path(folder) / LORA_FILE), framework="pt") as f:
+        meta = dict(f.metadata() or {})
+    if LORA_ADAPTER_METADATA_KEY in meta:
+        meta[LORA_ADAPTER_METADATA_KEY] = json.loads(meta[LORA_ADAPTER_METADATA_KEY])
+    return meta
+
+
+def _write_lora(folder: Path, pipeline_class, lora: dict, metadata: dict | None, base_model: str) -> None:
+    """``pipeline_class.save_lora_weights`` into ``folder`` (keys prefixed ``transformer.``), the
+    file's metadata holding ``metadata`` as diffusers' ``lora_adapter_metadata`` (prefixed the
+    same way, as ``save_lora_weights(transformer_lora_adapter_metadata=...)`` writes it, which
+    ``load_lora_weights`` reads back) and ``base_model``; ``adapter_config.json`` beside it."""
+    from diffusers.loaders.lora_base import LORA_ADAPTER_METADATA_KEY
+
+    prefix = getattr(pipeline_class, "transformer_name", "transformer")
+    file_meta = {"format": "pt"}
+    if metadata:
+        packed = {f"{prefix}.{k}": v for k, v in metadata.items()}
+        file_meta[LORA_ADAPTER_METADATA_KEY] = json.dumps(packed, indent=2, sort_keys=True)
+    if base_model:
+        file_meta[BASE_MODEL_KEY] = base_model
+
+    def save_function(weights: dict, filename: str) -> None:  # diffusers' own writer, with our metadata
+        save_file(weights, filename, metadata=file_meta)
+
+    pipeline_class.save_lora_weights(
+        folder, transformer_lora_layers=lora, save_function=save_function, safe_serialization=True
+    )
+    if metadata:
+        config = {"peft_type": "LORA", "task_type": None, **metadata}
+        (folder / ADAPTER_CONFIG_FILE).write_text(json.dumps(config, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
 def _free_bytes(folder: Path) -> int | None:
@@ -117,6 +190,7 @@ def save_checkpoint(
     keep_last: int,
     *,
     lora_layers: dict | None = None,
+    base_model: str = "",
 ) -> Path:
     """Write ``<run_dir>/step_<step>/`` atomically and delete all but the newest ``keep_last`` checkpoints.
 
@@ -134,6 +208,9 @@ def save_checkpoint(
         keep_last: how many checkpoints to keep (>= 1).
         lora_layers: the LoRA state dict to write (``get_peft_model_state_dict`` keys), when the
             caller gathered it from sharded weights (FSDP); None reads it from ``transformer``.
+        base_model: the base model's id or path, saved in the LoRA's metadata ("" leaves it out).
+            The LoRA's rank, alpha and target modules come from ``transformer``'s "default"
+            adapter config (``lora_metadata``).
 
     Returns:
         the checkpoint folder.
@@ -150,11 +227,14 @@ def save_checkpoint(
         tmp.mkdir()
         lora = get_peft_model_state_dict(transformer) if lora_layers is None else lora_layers
         lora = {k: v.detach().float().cpu().contiguous() for k, v in lora.items()}
-        pipeline_class.save_lora_weights(tmp, transformer_lora_layers=lora, safe_serialization=True)
+        has_adapter = "default" in (getattr(transformer, "peft_config", None) or {})
+        meta = lora_metadata(transformer, base_model) if has_adapter else None
+        _write_lora(tmp, pipeline_class, lora, meta, base_model)
         torch.save({"step": step, **state}, tmp / STATE_FILE)
-        for name in (LORA_FILE, STATE_FILE):
+        names = [n for n in (LORA_FILE, STATE_FILE, ADAPTER_CONFIG_FILE) if (tmp / n).is_file()]
+        for name in names:
             _fsync(tmp / name)
-        manifest = json.dumps({"step": step, "files": _file_records(tmp)}, indent=2)
+        manifest = json.dumps({"step": step, "files": _file_records(tmp, names)}, indent=2)
         with open(tmp / MANIFEST_FILE, "w", encoding="utf-8") as f:
             f.write(manifest)
             f.flush()
@@ -199,11 +279,40 @@ def list_checkpoints(run_dir: str | Path) -> list[Path]:
     return [p for _, p in sorted(found)]
 
 
+def _check_manifest(folder: Path) -> None:
+    """Compare the data files of ``folder`` with its manifest (sizes and SHA-256; ``adapter_config.json``
+    when listed). Raises TornCheckpoint (the first problem, without the folder) or OSError/ValueError
+    (an unreadable manifest)."""
+    expected = json.loads((folder / MANIFEST_FILE).read_text(encoding="utf-8"))["files"]
+    listed = [n for n in expected if n not in (LORA_FILE, STATE_FILE)]
+    for name in (LORA_FILE, STATE_FILE, *listed):
+        if not (folder / name).is_file():
+            raise TornCheckpoint(f"missing {name}")
+    for name, record in _file_records(folder, (LORA_FILE, STATE_FILE, *listed)).items():
+        if record != expected.get(name):
+            have, want = record["bytes"], (expected.get(name) or {}).get("bytes")
+            raise TornCheckpoint(
+                f"{name} has {have} bytes"
+                + (f", the manifest says {want}" if have != want else ", not the manifest's SHA-256")
+            )
+
+
+def is_whole(folder: str | Path) -> bool:
+    """Whether the checkpoint ``folder`` has its manifest and every file matches it (sizes and
+    SHA-256; nothing is loaded): a cheaper ``read_checkpoint`` for "is this run finished"."""
+    try:
+        _check_manifest(Path(folder))
+    except (TornCheckpoint, OSError, ValueError, KeyError, TypeError, AttributeError):
+        return False
+    return True
+
+
 def read_checkpoint(folder: str | Path) -> tuple[dict, dict]:
     """The training state and the LoRA tensors (keys without the ``transformer.`` prefix) of a
     whole checkpoint folder, checked against its manifest; nothing is changed.
 
-    A folder without a manifest (written before checkpoints had one) is read when both files load.
+    A folder without a manifest (written before checkpoints had one) is read when both files load;
+    ``adapter_config.json`` is checked when the manifest lists it.
 
     Raises:
         TornCheckpoint: a file is missing, its size or SHA-256 is not the manifest's, or it does
@@ -215,14 +324,7 @@ def read_checkpoint(folder: str | Path) -> tuple[dict, dict]:
             if not (folder / name).is_file():
                 raise TornCheckpoint(f"missing {name}")
         if (folder / MANIFEST_FILE).exists():
-            expected = json.loads((folder / MANIFEST_FILE).read_text(encoding="utf-8"))["files"]
-            for name, record in _file_records(folder).items():
-                if record != expected.get(name):
-                    have, want = record["bytes"], (expected.get(name) or {}).get("bytes")
-                    raise TornCheckpoint(
-                        f"{name} has {have} bytes"
-                        + (f", the manifest says {want}" if have != want else ", not the manifest's SHA-256")
-                    )
+            _check_manifest(folder)
         state = torch.load(folder / STATE_FILE, weights_only=False)
         lora = {k.removeprefix("transformer."): v for k, v in load_file(folder / LORA_FILE).items()}
     except TornCheckpoint as e:

@@ -12,10 +12,19 @@ settings differ from the ones the run's ``run.json`` records (``run_settings``);
 written before these checks pass. A checkpoint that cannot be written (disk full) ends with one
 line and exit status 1, the earlier checkpoints intact.
 
+Rerunning the command of a finished run (its last checkpoint is ``step_<num_steps>`` and its
+``history.json`` holds the final evaluation) prints one line, ``rubricloop-train: <run> already
+finished ...`` naming where its results are, and exits 0 without loading the pipeline or
+writing anything, with or without ``resume=true``; with other settings it is refused in one
+line (``check_run_settings``), and with more ``trainer.num_steps`` and ``resume=true`` it goes
+on. An unfinished run (killed, or interrupted) is continued only with ``resume=true``: without
+it the rerun is refused in one line that says so (``check_setup``), so that a command meant to
+start a new run never silently continues an old one.
+
 The run folder ``<trainer.output_dir>/<trainer.run_name>/`` holds ``step_<n>/`` checkpoints,
 ``training_data.jsonl`` (the leakage guard's record of the prompts trained on), ``run.json``
-(the settings a resume must share), ``history.json``, ``train.log`` and the composed config in
-``.hydra/``.
+(the settings a resume must share), ``history.json``, ``wandb_run_id`` (the W&B run a resume
+continues), ``wandb/`` (offline W&B runs), ``train.log`` and the composed config in ``.hydra/``.
 """
 
 from __future__ import annotations
@@ -63,10 +72,12 @@ RESULT_NEUTRAL = (
     "gradient_checkpointing",
     "wandb_project",
     "wandb_mode",
+    "base_model",
 )
 """Trainer fields a resume may change: where the run goes, how long it runs (more steps continue
-it), how often it saves, evaluates and logs, and recomputing activations (same math). Every
-other trainer field is part of the run's settings (``run_settings``)."""
+it), how often it saves, evaluates and logs, recomputing activations (same math), and the base
+model's label in the LoRA metadata (the model itself is the ``model`` setting). Every other
+trainer field is part of the run's settings (``run_settings``)."""
 
 
 def run_settings(cfg: DictConfig) -> dict:
@@ -118,6 +129,67 @@ def check_run_settings(run_dir: Path, settings: dict) -> None:
         check_settings(run_dir / "run.json", settings, refusal)
 
 
+class RunAlreadyDone(Exception):
+    """The run folder holds this run, finished (``finished_history``): nothing to do. ``line``
+    says so and where its results are; ``rubricloop-train`` prints it and exits 0."""
+
+    def __init__(self, line: str, history: dict):
+        super().__init__(line)
+        self.line, self.history = line, history
+
+
+def finished_history(run_dir: Path, num_steps: int) -> dict | None:
+    """The history of the run in ``run_dir`` when it finished ``num_steps`` steps, else None.
+
+    Finished: its newest checkpoint folder is ``step_<num_steps>`` and whole (its files match
+    its ``checkpoint.json``, written last: ``training.checkpoint.is_whole``), and ``history.json``
+    (written after the final evaluation) records step ``num_steps - 1`` last and the final
+    evaluation at step ``num_steps``. Reads only; a torn last checkpoint or an unreadable or
+    partial ``history.json`` is "not finished" (a resume redoes what is missing).
+    """
+    from training.checkpoint import is_whole, list_checkpoints
+
+    checkpoints = list_checkpoints(run_dir)
+    if not checkpoints or checkpoints[-1].name != f"step_{num_steps}":
+        return None
+    try:
+        history = json.loads((run_dir / "history.json").read_text(encoding="utf-8"))
+        done = history["step"][-1] == num_steps - 1 and history["eval_step"][-1] == num_steps
+    except (OSError, ValueError, KeyError, IndexError, TypeError):
+        return None
+    return history if done and is_whole(checkpoints[-1]) else None
+
+
+def _done_line(run_dir: Path, num_steps: int, history: dict) -> str:
+    """The one line of a rerun of a finished run: its final eval reward and where its results are."""
+    return (
+        f"{run_dir} already finished its {num_steps} steps (final eval reward {history['eval_reward'][-1]:.4g} "
+        f"at step {num_steps}); nothing to do: history in {run_dir / 'history.json'}, "
+        f"LoRA in {run_dir / f'step_{num_steps}'}/ (more steps: raise trainer.num_steps with resume=true)"
+    )
+
+
+def check_already_done(cfg: DictConfig, run_dir: Path, num_steps: int) -> None:
+    """Raise ``RunAlreadyDone`` when ``run_dir`` holds this run, finished (``finished_history``)
+    with the same settings; nothing is written. Checked under the run folder's lock (a live run
+    there is refused as usual).
+
+    Raises:
+        RunAlreadyDone: the run is finished with these settings.
+        rewards.common.run_folder.SettingsError: it is finished with other settings (one line,
+            ``check_run_settings``).
+        ValueError: the folder is held by another live command (``_claim_run_dir``).
+    """
+    if finished_history(run_dir, num_steps) is None:
+        return
+    lock, _ = _claim_run_dir(run_dir)
+    with lock:
+        check_run_settings(run_dir, run_settings(cfg))
+        history = finished_history(run_dir, num_steps)  # again, under the lock
+    if history is not None:
+        raise RunAlreadyDone(_done_line(run_dir, num_steps, history), history)
+
+
 def _is_main_process() -> bool:
     """Rank 0 of a launch (``RANK`` as torchrun and accelerate set it), or a single process."""
     return os.environ.get("RANK", "0") == "0"
@@ -155,13 +227,15 @@ def _claim_run_dir(run_dir: Path):
 def run(cfg: DictConfig) -> dict:
     """Build data, rewards and the pipeline from ``cfg`` and train. Returns ``train``'s history.
 
-    Order: trainer fields -> rewards -> data -> leakage guard -> config and reward checks -> the
+    Order: trainer fields -> a finished run with these settings (``check_already_done``) ->
+    rewards -> data -> leakage guard -> config and reward checks -> the
     run folder (created, locked, settings checked against its ``run.json`` on a resume) ->
     ``training_data.jsonl``, ``run.json``, ``.hydra/`` and ``train.log`` -> pipeline -> ``train``
     -> ``history.json``. Every refusal comes before the first file is written, and everything
     that can be wrong in a config fails before the (large) pipeline is loaded.
 
     Raises:
+        RunAlreadyDone: the run folder holds this run, finished; nothing was done.
         ValueError: an unknown or mistyped trainer field (``config_from_fields``), a bad config
             or reward (``check_setup``, ``check_rewards``), a leak
             (``rewards.leakage.LeakageError``), a bad held-out file (``rewards.rubric.RubricError``),
@@ -178,6 +252,7 @@ def run(cfg: DictConfig) -> dict:
     from training.scoring import NamedReward, check_rewards
 
     trainer = config_from_fields(OmegaConf.to_container(cfg.trainer, resolve=True))
+    check_already_done(cfg, Path(trainer.output_dir) / trainer.run_name, trainer.num_steps)
     reward_fns = {name: instantiate(spec.fn) for name, spec in cfg.rewards.items()}
     weights = {name: spec.weight for name, spec in cfg.rewards.items()}
     bad = [
@@ -243,6 +318,9 @@ def _main(cfg: DictConfig) -> int:
     run_dir = f"{cfg.trainer.output_dir}/{cfg.trainer.run_name}"
     try:
         history = run(cfg)
+    except RunAlreadyDone as done:
+        print(f"rubricloop-train: {done.line}")
+        return 0
     except (ValueError, HydraException) as e:
         return fail(e)
     except OSError as e:  # a checkpoint or record that could not be written (disk full): nothing torn is left

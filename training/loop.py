@@ -22,6 +22,7 @@ Shape legend: P prompts per step (per rank), G images per prompt, B = P * G.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import dataclass
@@ -34,9 +35,10 @@ from PIL import Image
 from tqdm.auto import tqdm
 
 from rewards.reward_fns import AsyncRewarder, RewardFn
+from training.checkpoint import lora_metadata
 from training.config import GRPOConfig, check_setup
 from training.grpo_math import group_advantages, nonzero_group_mask
-from training.logs import RunLog, StepRecord, image_grid
+from training.logs import RunLog, StepRecord, sample_table, samples_media
 from training.rollout import family_for, schedule_sigmas
 from training.scoring import NamedReward, StepRewards, check_rewards, evaluate
 from training.state import RunState, add_lora, ema_weights, save_run, setup_run
@@ -130,7 +132,8 @@ def start(
     run, start_step, policy = _setup(cfg, pipe, family_kwargs, accelerator, extra_state)
     sigmas = schedule_sigmas(pipe.scheduler, cfg.train_sampling_steps, policy.family.image_seq_len())  # (T + 1,)
     eval_sigmas = schedule_sigmas(pipe.scheduler, cfg.eval_sampling_steps, policy.family.image_seq_len())
-    log = RunLog(cfg, accelerator, run.run_dir, len(train_items), history=run.history)  # resumed: continued
+    # resumed: the history and the W&B run (its id in <run>/wandb_run_id) are continued
+    log = RunLog(cfg, accelerator, run.run_dir, len(train_items), history=run.history, resumed=start_step > 0)
     val_kw = dict(sigmas=eval_sigmas, items=val_items[: cfg.num_eval_prompts], named=named, weights=weight_list)
     val_kw["seed"] = cfg.eval_seed  # the same noise every evaluation
     rewarder = AsyncRewarder(named, weight_list, max_workers=1)  # one thread: chunks are scored in order
@@ -138,7 +141,9 @@ def start(
     bar = tqdm(
         range(start_step, cfg.num_steps), initial=start_step, total=cfg.num_steps, desc=desc, unit="step", disable=quiet
     )
-    return Loop(cfg, accelerator, run, policy, sigmas, eval_sigmas, log, named, weight_list, val_kw, rewarder, bar, start_step)
+    return Loop(
+        cfg, accelerator, run, policy, sigmas, eval_sigmas, log, named, weight_list, val_kw, rewarder, bar, start_step
+    )
 
 
 def draw_items(train_items: Sequence, loop: Loop) -> list:
@@ -186,8 +191,14 @@ def end_step(
     t0: float,
     eval_row: dict[str, Any],
 ) -> None:
-    """Log the step (history and W&B, a grid of its images when due: P rows, G columns), show it
-    on the progress bar and save a checkpoint every ``save_every`` steps and after the last.
+    """Log the step (history and W&B), show it on the progress bar and save a checkpoint every
+    ``save_every`` steps and after the last.
+
+    When images are due (``RunLog.samples_due``: every ``log_images_every`` steps, 0: once per
+    epoch) W&B also gets this rank's images as a grid ``samples`` (P rows, G columns, captioned
+    per row with its prompt and each image's total reward) and the per-sample table
+    ``samples_table`` (step, prompt, image, total reward, each reward, failed rubric check
+    questions: ``training.logs.sample_table``).
 
     Args:
         items, images: this rank's B items (``.prompt``) and images of the step, in rollout order.
@@ -199,9 +210,17 @@ def end_step(
         t0: ``time.perf_counter()`` at the start of the step.
     """
     cfg, log = loop.cfg, loop.log
-    grid = image_grid(images, cfg.group_size) if log.samples_due(step) else None
+    grid = table = None
+    if log.samples_due(step) and log.tracker is not None:
+        prompts = [it.prompt for it in items]
+        have = rewards.sample_total.numel() == len(images)  # a StepRewards not from score_step may lack them
+        totals = rewards.sample_total.tolist() if have else [math.nan] * len(images)
+        per = {n: v.tolist() for n, v in rewards.sample_rewards.items() if v.numel() == len(images)}
+        grid = samples_media(images, prompts, totals, cfg.group_size)
+        table = sample_table(step, images, prompts, totals, per, rewards.failed)
     lr = loop.run.lr_scheduler.get_last_lr()[0]
-    log.log_step(StepRecord(step, rewards, update, grid, lr, groups_kept, time.perf_counter() - t0), eval_row)
+    record = StepRecord(step, rewards, update, grid, lr, groups_kept, time.perf_counter() - t0, table)
+    log.log_step(record, eval_row)
     loop.bar.set_postfix(reward=f"{log.history['reward_mean'][-1]:.3f}", kl=f"{update.get('kl', 0.0):.2g}")
     if (step + 1) % cfg.save_every == 0 or step + 1 == cfg.num_steps:
         save_run(loop.run, step + 1, cfg.keep_last, log.history)
@@ -209,8 +228,15 @@ def end_step(
 
 def final_evaluation(loop: Loop) -> None:
     """The last evaluation, logged at step ``num_steps`` (again on a resume of a finished run:
-    it is not in the last checkpoint, and a kill may have stopped it)."""
-    loop.log.log(run_evaluation(loop, loop.cfg.num_steps), loop.cfg.num_steps)
+    it is not in the last checkpoint, and a kill may have stopped it), then the final LoRA
+    (checkpoint ``step_<num_steps>``) logged to W&B as a "model" artifact (``RunLog.log_model``,
+    main process) with its rank, alpha, target modules, base model, step and final eval reward."""
+    cfg, log, run = loop.cfg, loop.log, loop.run
+    log.log(run_evaluation(loop, cfg.num_steps), cfg.num_steps)
+    if log.tracker is not None:
+        meta = {**lora_metadata(run.transformer, run.base_model), "base_model": run.base_model}
+        meta.update(step=cfg.num_steps, eval_reward=log.history["eval_reward"][-1], algorithm=cfg.algorithm)
+        log.log_model(run.run_dir / f"step_{cfg.num_steps}", cfg.num_steps, meta)
 
 
 def close(loop: Loop) -> None:

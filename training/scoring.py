@@ -1,14 +1,15 @@
 """Rewards as the loop uses them: each under its configured name (``NamedReward``), checked
 once before step 1 (``check_rewards``), the held-out evaluation (``evaluate``), a step's rewards
 gathered over ranks (``score_step``), and the reward-hacking logs: per-check-type pass rates
-(``check_pass_rates``) and per-kind reward means (``kind_reward_means``).
+(``check_pass_rates``), per-kind reward means (``kind_reward_means``), and per image its rewards
+and the questions of the rubric checks it failed (``failed_checks``, for the W&B sample table).
 """
 
 from __future__ import annotations
 
 import math
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 import torch
@@ -90,23 +91,67 @@ def check_rewards(
             )
 
 
+def take_rubric_verdicts(named: Sequence[NamedReward], items: Sequence) -> dict[str, list]:
+    """Reward name -> the verdict lists its ``RubricReward`` collected since the last call (one
+    per item of ``items``, same order), for every rubric reward; {} without one.
+
+    Raises:
+        RuntimeError: a reward collected another number of verdict lists than ``len(items)`` (a
+            call outside the loop's bookkeeping: a bug, not bad input).
+    """
+    out = {}
+    for r in named:
+        if r.is_rubric:
+            verdicts = r.take_verdicts()
+            if len(verdicts) != len(items):
+                raise RuntimeError(
+                    f"reward {r.name!r}: {len(verdicts)} verdict lists collected for {len(items)} images"
+                )
+            out[r.name] = verdicts
+    return out
+
+
+def pass_rates(items: Sequence, verdicts: dict[str, list]) -> dict[str, float]:
+    """``checks/<tag>/pass_rate`` in [0, 1] of ``take_rubric_verdicts``'s ``verdicts`` on ``items``
+    (``rewards.reward_fns.tag_pass_rates``); with more than one rubric reward the keys are
+    ``checks/<reward name>/<tag>/pass_rate``. Empty without one."""
+    out = {}
+    for name, vs in verdicts.items():
+        prefix = "checks/" if len(verdicts) == 1 else f"checks/{name}/"
+        out.update({f"{prefix}{tag}/pass_rate": rate for tag, rate in tag_pass_rates(items, vs).items()})
+    return out
+
+
+def failed_checks(items: Sequence, verdicts: dict[str, list]) -> list[list[str]]:
+    """Per item, the questions of its rubric checks not answered "yes", in check order: the
+    question for a "no", ``<question> (withheld)`` for a withheld or missing verdict; prefixed
+    ``<reward name>: `` with more than one rubric reward. One (possibly empty) list per item;
+    all empty without a rubric reward or for items without a rubric."""
+    out: list[list[str]] = [[] for _ in items]
+    for name, vs in verdicts.items():
+        prefix = "" if len(verdicts) == 1 else f"{name}: "
+        for i, (item, item_verdicts) in enumerate(zip(items, vs, strict=True)):
+            by_id = {v.check_id: v for v in item_verdicts}
+            rubric = getattr(item, "rubric", None)
+            for check in getattr(rubric, "checks", ()):
+                v = by_id.get(check.id)
+                if v is None or v.answer != "yes":
+                    withheld = "" if v is not None and v.answer == "no" else " (withheld)"
+                    out[i].append(f"{prefix}{check.question}{withheld}")
+    return out
+
+
 def check_pass_rates(named: Sequence[NamedReward], items: Sequence) -> dict[str, float]:
     """``checks/<tag>/pass_rate`` in [0, 1] from the verdicts the rubric rewards collected on ``items``.
 
-    The per-check-type (per-dimension) reward-hacking log: ``rewards.reward_fns.tag_pass_rates``
-    over the verdicts since the last call (one list per item, same order). With more than one
-    ``RubricReward`` the keys are ``checks/<reward name>/<tag>/pass_rate``. Empty without one.
+    The per-check-type (per-dimension) reward-hacking log: ``pass_rates`` over the verdicts
+    since the last call (``take_rubric_verdicts``, one list per item, same order). With more
+    than one ``RubricReward`` the keys are ``checks/<reward name>/<tag>/pass_rate``. Empty without one.
+
+    Raises:
+        RuntimeError: as ``take_rubric_verdicts``.
     """
-    rubric = [r for r in named if r.is_rubric]
-    out = {}
-    for r in rubric:
-        prefix = "checks/" if len(rubric) == 1 else f"checks/{r.name}/"
-        verdicts = r.take_verdicts()
-        if len(verdicts) != len(items):  # a call outside the loop's bookkeeping: a bug, not bad input
-            raise RuntimeError(f"reward {r.name!r}: {len(verdicts)} verdict lists collected for {len(items)} images")
-        rates = tag_pass_rates(items, verdicts)
-        out.update({f"{prefix}{tag}/pass_rate": rate for tag, rate in rates.items()})
-    return out
+    return pass_rates(items, take_rubric_verdicts(named, items))
 
 
 def evaluate(
@@ -123,20 +168,28 @@ def evaluate(
 
     Returns:
         ``eval/reward_mean``, ``eval/<reward name>`` (mean over images with a value),
-        ``eval/checks/<tag>/pass_rate`` when a ``RubricReward`` is configured, and the PIL
-        images under ``_images``.
+        ``eval/checks/<tag>/pass_rate`` when a ``RubricReward`` is configured, and per image
+        (keys starting with "_", not logged as numbers): the PIL images under ``_images``, the
+        prompts under ``_prompts``, the weighted total rewards under ``_rewards`` (floats), each
+        reward's values under ``_per_reward`` (name -> floats, NaN for None) and the failed
+        check questions under ``_failed`` (``failed_checks``).
     """
     prompts = [it.prompt for it in items]
     cond = policy.family.encode(prompts, policy.device)
     rollout = policy.rollout(cond, sigmas, [], torch.Generator().manual_seed(seed))
     images = to_pil(policy.family.decode(rollout.final))
     total, per = combine_rewards(named, weights, prompts, images, items=items)
-    checks = {f"eval/{k}": v for k, v in check_pass_rates(named, items).items()}
+    verdicts = take_rubric_verdicts(named, items)
+    checks = {f"eval/{k}": v for k, v in pass_rates(items, verdicts).items()}
     return {
         "eval/reward_mean": total.mean().item(),
         **{f"eval/{n}": v.nanmean().item() for n, v in per.items()},
         **checks,
         "_images": images,
+        "_prompts": prompts,
+        "_rewards": total.tolist(),
+        "_per_reward": {n: v.tolist() for n, v in per.items()},
+        "_failed": failed_checks(items, verdicts),
     }
 
 
@@ -176,6 +229,9 @@ class StepRewards:
         kind_means: ``rewards/kind/<kind>/mean`` over every rank's images (``kind_reward_means``).
         pass_rates: ``checks/.../pass_rate`` of this rank's images (``check_pass_rates``).
         image_stats: ``rewards.image_stats.image_stats`` of this rank's images.
+        sample_total: float32 (B,) weighted total reward of each of this rank's images, rollout order.
+        sample_rewards: reward name -> float32 (B,) its value on each of this rank's images (NaN: None).
+        failed: per image of this rank, the questions of the rubric checks it failed (``failed_checks``).
     """
 
     total: torch.Tensor
@@ -183,6 +239,9 @@ class StepRewards:
     kind_means: dict[str, float]
     pass_rates: dict[str, float]
     image_stats: dict[str, float]
+    sample_total: torch.Tensor = field(default_factory=lambda: torch.zeros(0))
+    sample_rewards: dict[str, torch.Tensor] = field(default_factory=dict)
+    failed: list[list[str]] = field(default_factory=list)
 
 
 def score_step(
@@ -202,12 +261,22 @@ def score_step(
     """
     results = [f.result() for f in futures]
     device = accelerator.device
-    total = accelerator.gather(torch.cat([t for t, _ in results]).to(device))  # (world * B,)
-    per_reward = {}
+    mine = torch.cat([t for t, _ in results]).float()  # (B,)
+    total = accelerator.gather(mine.to(device))  # (world * B,)
+    per_reward, sample_rewards = {}, {}
     for r in named:
-        values = accelerator.gather(torch.cat([p[r.name] for _, p in results]).to(device))  # (world * B,)
+        sample_rewards[r.name] = torch.cat([p[r.name] for _, p in results]).float().cpu()  # (B,)
+        values = accelerator.gather(sample_rewards[r.name].to(device))  # (world * B,)
         per_reward[r.name] = (values.nanmean().item(), nanstd(values))
     kinds = gather_object([item_kind(it) for it in items])
+    verdicts = take_rubric_verdicts(named, items)
     return StepRewards(
-        total, per_reward, kind_reward_means(total, kinds), check_pass_rates(named, items), image_stats(images)
+        total,
+        per_reward,
+        kind_reward_means(total, kinds),
+        pass_rates(items, verdicts),
+        image_stats(images),
+        sample_total=mine.detach().cpu(),
+        sample_rewards=sample_rewards,
+        failed=failed_checks(items, verdicts),
     )

@@ -1,7 +1,8 @@
 """The run's state: the LoRA on the frozen transformer, the optimizer and LR schedule, the EMA
 of the LoRA weights, the loop's generators; the optimizer step; checkpoint save and resume.
 
-Checkpoints (``training.checkpoint``) hold the diffusers-format LoRA (the EMA one when kept) and
+Checkpoints (``training.checkpoint``) hold the diffusers-format LoRA (the EMA one when kept; its
+metadata: rank, alpha, target modules and base model, so it loads at its trained strength) and
 ``training_state.pt``: optimizer, LR schedule, every rank's RNG states, and with EMA both the
 EMA and the live LoRA weights.
 """
@@ -81,6 +82,8 @@ class RunState:
     extra: dict[str, list[torch.Tensor]] | None = None
     """a recipe's own copies of the LoRA weights by name (NFT's sampling policy, AWM's EMA
     reference), in ``lora_params`` order; saved in every checkpoint, restored on a resume"""
+    base_model: str = ""
+    """the base model's id or path (``GRPOConfig.base_model``), saved in every checkpoint's LoRA metadata"""
 
 
 def add_lora(pipe, cfg: GRPOConfig, device) -> tuple[Any, list[torch.Tensor]]:
@@ -203,6 +206,7 @@ def setup_run(
         prompt_rng=random.Random(cfg.seed),
         run_dir=run_dir,
         extra=extra,
+        base_model=cfg.base_model,
     )  # prompt_rng identical on all ranks: ranks split one draw
     if saved is None:
         return run, 0
@@ -277,4 +281,13 @@ def save_run(run: RunState, step: int, keep_last: int, history: dict[str, list] 
     if run.ema is not None:
         state["ema"] = [e.detach().clone() for e in run.ema]
         state["live_lora"] = [p.detach().clone() for p in run.lora_params]
-    save_checkpoint(run.run_dir, step, run.pipeline_class, run.transformer, state, keep_last, lora_layers=lora)
+    save_checkpoint(
+        run.run_dir,
+        step,
+        run.pipeline_class,
+        run.transformer,
+        state,
+        keep_last,
+        lora_layers=lora,
+        base_model=run.base_model,
+    )

@@ -4,6 +4,7 @@ line on stderr and exit status 2 before any sampling; a 1-step run with the defa
 
 The reward classes below are the ``_target_`` of the bad-reward runs (PYTHONPATH=tests/cli/)."""
 
+import json
 import os
 import subprocess
 import sys
@@ -164,10 +165,22 @@ def test_one_step_run_with_default_rewards_writes_a_checkpoint(tmp_path):
     assert list(saved.data.heldout) == ["bundled"]
     assert saved.rewards.rubric.fn.judge.judges[0]._target_ == "rewards.judges.ocr.OCRJudge"
     assert (saved.rewards.rubric.weight, saved.rewards.ocr.weight) == (1.0, 0.5)
-    # a second fresh run into the same folder would let keep_last delete its own new checkpoints
+    # the same command again: the run is finished, one line says so and where its results are
+    before = sorted(p.name for p in (tmp_path / "cli").rglob("*"))
     again = train_cli(tmp_path)
-    assert again.returncode == 2
-    assert again.stderr.splitlines() == [
+    assert again.returncode == 0, again.stderr
+    eval_reward = json.loads((tmp_path / "cli" / "history.json").read_text())["eval_reward"][-1]
+    run_dir = tmp_path / "cli"
+    assert again.stdout.splitlines() == [
+        f"rubricloop-train: {run_dir} already finished its 1 steps (final eval reward {eval_reward:.4g} at step 1); "
+        f"nothing to do: history in {run_dir / 'history.json'}, LoRA in {run_dir / 'step_1'}/ "
+        "(more steps: raise trainer.num_steps with resume=true)"
+    ]
+    assert sorted(p.name for p in run_dir.rglob("*")) == before  # nothing written, no W&B run
+    # more steps without resume=true: a second fresh run would let keep_last delete its own new checkpoints
+    more = train_cli(tmp_path, "trainer.num_steps=2")
+    assert more.returncode == 2
+    assert more.stderr.splitlines() == [
         f"rubricloop-train: bad GRPO config: {tmp_path}/cli already holds checkpoints: "
         "continue it with resume=true, or start a new run with another trainer.run_name"
     ]

@@ -132,7 +132,7 @@ def test_torn_last_checkpoint_is_skipped_on_resume(tmp_path, capsys):
     manifest = json.loads((folder / checkpoint.MANIFEST_FILE).read_text())
     assert manifest["step"] == 2
     assert {n: f["bytes"] for n, f in manifest["files"].items()} == {
-        n: (folder / n).stat().st_size for n in (checkpoint.LORA_FILE, STATE_FILE)
+        n: (folder / n).stat().st_size for n in (checkpoint.LORA_FILE, STATE_FILE, checkpoint.ADAPTER_CONFIG_FILE)
     }
     assert not [p for p in (tmp_path / "r").iterdir() if p.name.endswith((".tmp", ".old"))]
     state = tmp_path / "r" / "step_2" / STATE_FILE
@@ -210,3 +210,41 @@ def test_a_run_folder_held_by_another_command_names_that_command(tmp_path, capsy
         f"rubricloop-train: {run_dir} is in use by another running rubricloop-refine (it holds "
         f"{run_dir / '.lock'}); wait for it to finish or use another trainer.run_name"
     ]
+
+
+def test_rerun_of_a_finished_run_says_done_with_or_without_resume(tmp_path, monkeypatch, capsys):
+    """The README's command again after it finished: one line saying it is done and where its
+    results are, exit 0, before the pipeline loads and without writing a byte, with or without
+    resume=true. Other settings are refused in one line; a finished run whose last checkpoint is
+    torn is not done (resume=true redoes the last step)."""
+    assert status(compose_cfg(tmp_path)) == 0
+    run_dir = tmp_path / "r"
+    before, done = snapshot(run_dir), history(tmp_path)
+    from rewards.models import tiny_pipelines
+
+    def no_pipeline(*a, **k):
+        raise AssertionError("the pipeline was loaded")
+
+    monkeypatch.setattr(tiny_pipelines, "tiny_sd3_pipeline", no_pipeline)
+    capsys.readouterr()
+    for extra in ([], ["resume=true"]):
+        assert status(compose_cfg(tmp_path, *extra)) == 0
+        out = capsys.readouterr()
+        assert out.out.splitlines() == [
+            f"rubricloop-train: {run_dir} already finished its 2 steps (final eval reward "
+            f"{done['eval_reward'][-1]:.4g} at step 2); nothing to do: history in {run_dir / 'history.json'}, "
+            f"LoRA in {run_dir / 'step_2'}/ (more steps: raise trainer.num_steps with resume=true)"
+        ]
+        assert out.err == ""
+        assert snapshot(run_dir) == before
+    assert status(compose_cfg(tmp_path, "trainer.lr=0.01")) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"rubricloop-train: {run_dir} holds a run made with another trainer.lr (see {run_dir / 'run.json'}); "
+        "use those settings to resume, or a new trainer.run_name"
+    ]
+    assert snapshot(run_dir) == before
+    # a torn last checkpoint: not finished; without resume=true the usual refusal
+    state = run_dir / "step_2" / STATE_FILE
+    state.write_bytes(state.read_bytes()[:100])
+    assert status(compose_cfg(tmp_path)) == 2
+    assert "already holds checkpoints: continue it with resume=true" in capsys.readouterr().err
