@@ -46,6 +46,9 @@ from rewards.common.one_line import error_line
 from rewards.common.task import run_console_script, task_wrapper
 from training.config import check_setup, config_from_fields  # importing it stores the trainer defaults for Hydra
 
+ALGORITHM_NAMES = {"grpo": "GRPO", "nft": "DiffusionNFT", "awm": "AWM"}
+"""``trainer.algorithm`` -> the name the closing line uses."""
+
 BUNDLED_HELDOUT = "bundled"
 """``data.heldout`` entry naming the BizGenEval rows shipped in the package (``bundled_heldout``)."""
 
@@ -335,7 +338,7 @@ def _main(cfg: DictConfig) -> int:
         )
         return 130
     print(
-        f"rubricloop-train: {len(history['step'])} GRPO steps done; eval reward {history['eval_reward']} "
+        f"rubricloop-train: {len(history['step'])} {ALGORITHM_NAMES.get(cfg.trainer.algorithm, cfg.trainer.algorithm)} steps done; eval reward {history['eval_reward']} "
         f"at steps {history['eval_step']}; checkpoints in {run_dir}/"
     )
     return 0

@@ -120,15 +120,16 @@ def _check_distributed(cfg: GRPOConfig, accelerator: Accelerator) -> None:
         )
     if accelerator.distributed_type == DistributedType.DEEPSPEED:
         # The DeepSpeed engine steps the optimizer itself, every gradient_accumulation_steps backward
-        # passes; the loop makes one backward pass per trained step per minibatch.
-        trained = num_trained_steps(cfg.train_sampling_steps, cfg.sde_window, cfg.timestep_fraction)
+        # passes; GRPO and NFT make one backward pass per trained step (noise level) per
+        # minibatch, AWM one per minibatch (all its timesteps in one loss).
+        trained = 1 if cfg.algorithm == "awm" else num_trained_steps(cfg.train_sampling_steps, cfg.sde_window, cfg.timestep_fraction)
         want = trained * cfg.grad_accum
         have = accelerator.state.deepspeed_plugin.deepspeed_config.get("gradient_accumulation_steps")
         if have != want:
             raise ValueError(
                 f"DeepSpeed: set gradient_accumulation_steps: {want} in the accelerate config "
-                f"({trained} trained steps x grad_accum {cfg.grad_accum} backward passes per optimizer step), "
-                f"not {have}"
+                f"({trained} backward passes per minibatch ({cfg.algorithm}) x grad_accum {cfg.grad_accum} "
+                f"per optimizer step), not {have}"
             )
 
 
