@@ -243,3 +243,7 @@ def main() -> None:
     """Console entry point (``rewards.common.task``): option errors exit 2 in one line, before
     Hydra runs the app; the app's status is the exit status."""
     run_console_script(_main, config_name="refine")
+
+
+if __name__ == "__main__":
+    main()

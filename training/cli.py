@@ -129,7 +129,7 @@ def check_run_settings(run_dir: Path, settings: dict) -> None:
         )
 
     if list_checkpoints(run_dir):
-        check_settings(run_dir / "run.json", settings, refusal)
+        check_settings(run_dir / "run.json", settings, refusal, new_run="use another trainer.run_name")
 
 
 class RunAlreadyDone(Exception):
@@ -326,6 +326,11 @@ def _main(cfg: DictConfig) -> int:
         return 0
     except (ValueError, HydraException) as e:
         return fail(e)
+    except ArithmeticError as e:  # training.loop.NonFiniteLoss: diverged; the last checkpoint is intact
+        if _show_traceback:
+            raise
+        print(f"rubricloop-train: {error_line(e)}", file=sys.stderr)
+        return 1
     except OSError as e:  # a checkpoint or record that could not be written (disk full): nothing torn is left
         if _show_traceback:
             raise
@@ -337,8 +342,9 @@ def _main(cfg: DictConfig) -> int:
             file=sys.stderr,
         )
         return 130
+    name = ALGORITHM_NAMES.get(cfg.trainer.algorithm, cfg.trainer.algorithm)
     print(
-        f"rubricloop-train: {len(history['step'])} {ALGORITHM_NAMES.get(cfg.trainer.algorithm, cfg.trainer.algorithm)} steps done; eval reward {history['eval_reward']} "
+        f"rubricloop-train: {len(history['step'])} {name} steps done; eval reward {history['eval_reward']} "
         f"at steps {history['eval_step']}; checkpoints in {run_dir}/"
     )
     return 0

@@ -10,6 +10,7 @@ dataclass: a typed node would make OmegaConf convert values (``trainer.run_name=
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Sequence
@@ -289,6 +290,16 @@ def _number_problems(cfg: GRPOConfig) -> list[str]:
     problems = [f"{name} must be >= 1, got {getattr(cfg, name)}" for name in counts if getattr(cfg, name) < 1]
     if cfg.num_eval_prompts < 0:
         problems.append(f"num_eval_prompts must be >= 0, got {cfg.num_eval_prompts}")
+    floats = [f for f, default in asdict(GRPOConfig()).items() if isinstance(default, float)]
+    problems += [
+        f"{f} must be a finite number, got {getattr(cfg, f)}" for f in floats if not math.isfinite(getattr(cfg, f))
+    ]
+    for name in ("lr", "max_grad_norm"):
+        value = getattr(cfg, name)
+        if math.isfinite(value) and value <= 0:
+            problems.append(f"{name} must be > 0, got {value}")
+    if math.isfinite(cfg.weight_decay) and cfg.weight_decay < 0:
+        problems.append(f"weight_decay must be >= 0, got {cfg.weight_decay}")
     return problems
 
 
@@ -472,4 +483,4 @@ def check_setup(
     if len(train_items) < cfg.prompts_per_step:
         problems.append(f"{len(train_items)} training prompts < prompts_per_step={cfg.prompts_per_step}")
     if problems:
-        raise ValueError("bad GRPO config: " + "; ".join(problems))
+        raise ValueError("bad trainer config: " + "; ".join(problems))

@@ -19,6 +19,7 @@ objects by ``RunLog.log`` only.
 from __future__ import annotations
 
 import math
+import os
 import re
 import secrets
 import string
@@ -29,6 +30,8 @@ from typing import Any, Sequence
 from accelerate import Accelerator
 from PIL import Image
 
+from rewards.common.one_line import one_line
+from rewards.common.secrets import redact, register
 from rewards.common.wandb_mode import resolve_wandb_mode
 from training.config import GRPOConfig
 from training.scoring import StepRewards
@@ -176,6 +179,8 @@ def init_wandb(cfg: GRPOConfig, accelerator: Accelerator, run_dir: Path, resumed
 
     Raises:
         OSError: ``wandb_run_id`` cannot be written.
+        ValueError: ``wandb.init`` failed (an invalid API key, no network in online mode): one
+            line with W&B's reason (any API key redacted) and the offline/disabled options.
     """
     mode = resolve_wandb_mode(cfg.wandb_mode)
     if not accelerator.is_main_process or mode is None:
@@ -189,9 +194,18 @@ def init_wandb(cfg: GRPOConfig, accelerator: Accelerator, run_dir: Path, resumed
     if run_id is None:
         kwargs["id"] = new_run_id()
         write_run_record(run_dir, WANDB_ID_FILE, kwargs["id"] + "\n")
-    return wandb.init(
-        project=cfg.wandb_project, name=cfg.run_name, config=asdict(cfg), mode=mode, dir=str(run_dir), **kwargs
-    )
+    try:
+        return wandb.init(
+            project=cfg.wandb_project, name=cfg.run_name, config=asdict(cfg), mode=mode, dir=str(run_dir), **kwargs
+        )
+    except Exception as e:  # a bad API key, no network: W&B's own errors, many lines deep
+        if os.environ.get("WANDB_API_KEY"):
+            register(os.environ["WANDB_API_KEY"])
+        reason = redact(one_line(f"{type(e).__name__}: {e}", limit=300))
+        raise ValueError(
+            f"W&B could not start in {mode} mode ({reason}); log into the run folder with wandb.mode=offline "
+            "(wandb sync it later) or turn it off with wandb.mode=disabled"
+        ) from None
 
 
 @dataclass

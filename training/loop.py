@@ -22,6 +22,7 @@ Shape legend: P prompts per step (per rank), G images per prompt, B = P * G.
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import time
@@ -35,7 +36,7 @@ from PIL import Image
 from tqdm.auto import tqdm
 
 from rewards.reward_fns import AsyncRewarder, RewardFn
-from training.checkpoint import lora_metadata
+from training.checkpoint import lora_metadata, write_run_record
 from training.config import GRPOConfig, check_setup
 from training.grpo_math import group_advantages, nonzero_group_mask
 from training.logs import RunLog, StepRecord, sample_table, samples_media
@@ -43,6 +44,11 @@ from training.rollout import family_for, schedule_sigmas
 from training.scoring import NamedReward, StepRewards, check_rewards, evaluate
 from training.state import RunState, add_lora, ema_weights, save_run, setup_run
 from training.update import Policy
+
+
+class NonFiniteLoss(ArithmeticError):
+    """A step's loss or KL was NaN or inf (``end_step``): the run stops before that step's
+    checkpoint, so every checkpoint holds finite weights. One line; ``rubricloop-train`` exits 1."""
 
 
 @dataclass
@@ -191,8 +197,8 @@ def end_step(
     t0: float,
     eval_row: dict[str, Any],
 ) -> None:
-    """Log the step (history and W&B), show it on the progress bar and save a checkpoint every
-    ``save_every`` steps and after the last.
+    """Log the step (history and W&B), show it on the progress bar and save a checkpoint (and
+    ``history.json``) every ``save_every`` steps and after the last.
 
     When images are due (``RunLog.samples_due``: every ``log_images_every`` steps, 0: once per
     epoch) W&B also gets this rank's images as a grid ``samples`` (P rows, G columns, captioned
@@ -208,6 +214,9 @@ def end_step(
             reports 0.0), any other key as ``train/<key>``.
         groups_kept: prompt groups with a non-zero advantage, summed over ranks.
         t0: ``time.perf_counter()`` at the start of the step.
+
+    Raises:
+        NonFiniteLoss: the update's "loss" or "kl" is NaN or inf (nothing of the step is logged or saved).
     """
     cfg, log = loop.cfg, loop.log
     grid = table = None
@@ -218,12 +227,20 @@ def end_step(
         per = {n: v.tolist() for n, v in rewards.sample_rewards.items() if v.numel() == len(images)}
         grid = samples_media(images, prompts, totals, cfg.group_size)
         table = sample_table(step, images, prompts, totals, per, rewards.failed)
+    if not all(math.isfinite(update.get(k, 0.0)) for k in ("loss", "kl")):
+        raise NonFiniteLoss(
+            f"step {step}: the {cfg.algorithm} loss is {update.get('loss')} (kl {update.get('kl')}): training "
+            f"diverged and stopped before a checkpoint; the last checkpoint in {loop.run.run_dir} is intact "
+            "(lower trainer.lr, or check the rewards)"
+        )
     lr = loop.run.lr_scheduler.get_last_lr()[0]
     record = StepRecord(step, rewards, update, grid, lr, groups_kept, time.perf_counter() - t0, table)
     log.log_step(record, eval_row)
     loop.bar.set_postfix(reward=f"{log.history['reward_mean'][-1]:.3f}", kl=f"{update.get('kl', 0.0):.2g}")
     if (step + 1) % cfg.save_every == 0 or step + 1 == cfg.num_steps:
         save_run(loop.run, step + 1, cfg.keep_last, log.history)
+        if loop.accelerator.is_main_process:  # the curves so far, readable while the run goes on or after a kill
+            write_run_record(loop.run.run_dir, "history.json", json.dumps(log.history, default=float))
 
 
 def final_evaluation(loop: Loop) -> None:

@@ -122,7 +122,11 @@ def _check_distributed(cfg: GRPOConfig, accelerator: Accelerator) -> None:
         # The DeepSpeed engine steps the optimizer itself, every gradient_accumulation_steps backward
         # passes; GRPO and NFT make one backward pass per trained step (noise level) per
         # minibatch, AWM one per minibatch (all its timesteps in one loss).
-        trained = 1 if cfg.algorithm == "awm" else num_trained_steps(cfg.train_sampling_steps, cfg.sde_window, cfg.timestep_fraction)
+        trained = (
+            1
+            if cfg.algorithm == "awm"
+            else num_trained_steps(cfg.train_sampling_steps, cfg.sde_window, cfg.timestep_fraction)
+        )
         want = trained * cfg.grad_accum
         have = accelerator.state.deepspeed_plugin.deepspeed_config.get("gradient_accumulation_steps")
         if have != want:

@@ -313,6 +313,7 @@ def check_settings(
     settings: dict[str, Any],
     refusal: Callable[[dict[str, Any]], str],
     only_given: bool = False,
+    new_run: str = "use a new out=",
 ) -> bool:
     """Refuse a rerun whose settings differ from the ones ``path`` (``<out>/run.json``) records:
     finished items would otherwise mix two settings in one summary.
@@ -324,6 +325,7 @@ def check_settings(
             words it its own way).
         only_given: compare only the keys of ``settings`` (a key only the file has is ignored);
             False compares the whole objects.
+        new_run: how the command starts a run elsewhere, for the corrupted-file message.
 
     Returns:
         True when ``path`` records the same settings (a resume), False when there is no ``path``.
@@ -348,7 +350,7 @@ def check_settings(
         raise SettingsError(
             one_line(
                 f"{path}: {problem}, so the settings of the run in {path.parent} are unknown; "
-                "delete it to resume there with this run's settings, or use a new out="
+                f"delete it to resume there with this run's settings, or {new_run}"
             )
         )
     differ = any(before.get(k) != v for k, v in settings.items()) if only_given else before != settings

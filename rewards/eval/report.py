@@ -470,3 +470,7 @@ def main(argv: list[str] | None = None) -> int:
 def console() -> None:
     """Console entry point (``rewards.common.task``): ``main``'s status is the exit status."""
     run_console_script(main)
+
+
+if __name__ == "__main__":
+    console()

@@ -71,7 +71,7 @@ def only_reward(cls_name):
     [
         (
             ["trainer.group_size=1"],
-            "bad GRPO config: group_size must be >= 2 (GRPO compares images of one prompt), got 1; "
+            "bad trainer config: group_size must be >= 2 (GRPO compares images of one prompt), got 1; "
             "prompts_per_step * group_size = 1 must be divisible by batch_size=2",
         ),
         (
@@ -83,24 +83,24 @@ def only_reward(cls_name):
             ["trainer.lr=abc", "trainer.num_steps=1.5"],
             "trainer.num_steps must be int, got 1.5; trainer.lr must be float, got 'abc'",
         ),
-        (["trainer.num_steps=0"], "bad GRPO config: num_steps must be >= 1, got 0"),
+        (["trainer.num_steps=0"], "bad trainer config: num_steps must be >= 1, got 0"),
         (
             ["trainer.batch_size=0", "trainer.save_every=0", "trainer.grad_accum=0"],
-            "bad GRPO config: batch_size must be >= 1, got 0; grad_accum must be >= 1, got 0; "
+            "bad trainer config: batch_size must be >= 1, got 0; grad_accum must be >= 1, got 0; "
             "save_every must be >= 1, got 0",
         ),
         (["rewards.ocr.weight=abc"], "rewards.ocr.weight must be a number, got 'abc'"),
         (  # issue 18: "../../escape" made its run folder two levels above output_dir
             ["trainer.run_name=../../escape"],
-            "bad GRPO config: run_name must be a plain folder name (no '/', not starting with '.'), got '../../escape'",
+            "bad trainer config: run_name must be a plain folder name (no '/', not starting with '.'), got '../../escape'",
         ),
         (
             ["wandb.mode=sometimes"],
-            "bad GRPO config: wandb_mode must be 'auto', 'online', 'offline' or 'disabled', got 'sometimes'",
+            "bad trainer config: wandb_mode must be 'auto', 'online', 'offline' or 'disabled', got 'sometimes'",
         ),
         (
             ["data.n=10"],
-            "bad GRPO config: the validation split is empty (data.n * data.val_fraction rounds to 0): "
+            "bad trainer config: the validation split is empty (data.n * data.val_fraction rounds to 0): "
             "raise data.n or data.val_fraction",
         ),
         (
@@ -181,7 +181,7 @@ def test_one_step_run_with_default_rewards_writes_a_checkpoint(tmp_path):
     more = train_cli(tmp_path, "trainer.num_steps=2")
     assert more.returncode == 2
     assert more.stderr.splitlines() == [
-        f"rubricloop-train: bad GRPO config: {tmp_path}/cli already holds checkpoints: "
+        f"rubricloop-train: bad trainer config: {tmp_path}/cli already holds checkpoints: "
         "continue it with resume=true, or start a new run with another trainer.run_name"
     ]
 

@@ -248,3 +248,60 @@ def test_rerun_of_a_finished_run_says_done_with_or_without_resume(tmp_path, monk
     state.write_bytes(state.read_bytes()[:100])
     assert status(compose_cfg(tmp_path)) == 2
     assert "already holds checkpoints: continue it with resume=true" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "override, message",
+    [
+        ("trainer.lr=inf", "lr must be a finite number, got inf"),
+        ("trainer.lr=-1", "lr must be > 0, got -1"),
+        ("trainer.nft_beta=inf", "nft_beta must be a finite number, got inf"),
+        ("trainer.max_grad_norm=nan", "max_grad_norm must be a finite number, got nan"),
+    ],
+)
+def test_non_finite_or_negative_numbers_are_refused_before_anything_is_written(tmp_path, capsys, override, message):
+    """Issue 19 tester: lr=inf trained to NaN and exited 0; lr=-1 failed in torch after the run
+    folder was written."""
+    assert status(compose_cfg(tmp_path, override)) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("rubricloop-train: bad trainer config: ") and message in err and len(err.splitlines()) == 1
+    assert not (tmp_path / "r").exists()
+
+
+def test_a_diverged_step_stops_before_its_checkpoint(tmp_path, monkeypatch, capsys):
+    """A NaN loss ends the run with one line, exit 1; the checkpoints before it hold finite weights."""
+    real_end_step = loop.end_step
+
+    def nan_at_step_1(state, step, items, images, rewards, update, *rest):
+        if step == 1:
+            update = {**update, "loss": float("nan")}
+        return real_end_step(state, step, items, images, rewards, update, *rest)
+
+    monkeypatch.setattr("training.grpo.end_step", nan_at_step_1)
+    assert status(compose_cfg(tmp_path)) == 1
+    line = capsys.readouterr().err.strip().splitlines()[-1]  # after the progress bar
+    assert line.startswith("rubricloop-train: step 1: the grpo loss is nan") and "last checkpoint" in line
+    assert [p.name for p in list_checkpoints(tmp_path / "r")] == ["step_1"]
+    lora = checkpoint.read_checkpoint(tmp_path / "r" / "step_1")[1]
+    assert all(torch.isfinite(v).all() for v in lora.values())
+    assert json.loads((tmp_path / "r" / "history.json").read_text())["step"] == [0]  # the curves up to step_1
+
+
+def test_wandb_that_cannot_start_is_one_line(tmp_path, monkeypatch, capsys):
+    """An invalid key or no network in online mode: W&B's error in one line with the way out, the
+    key redacted (it used to be an 80-line traceback)."""
+    import wandb
+
+    key = "secret-key-" + "x" * 40
+    monkeypatch.setenv("WANDB_API_KEY", key)
+    monkeypatch.delenv("WANDB_MODE", raising=False)
+
+    def refuse(**kwargs):
+        raise wandb.errors.AuthenticationError(f"API key {key} invalid")
+
+    monkeypatch.setattr(wandb, "init", refuse)
+    assert status(compose_cfg(tmp_path, "wandb.mode=online")) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "W&B could not start in online mode" in err and "wandb.mode=offline" in err
+    assert key not in err and "<redacted>" in err
+    assert list_checkpoints(tmp_path / "r") == []
