@@ -21,19 +21,57 @@ same rule reads a 16 px and a 1024 px page alike):
   difference one sees without looking for it, short of a clear contrast.
 * **ink**: a pixel darker than mid-grey (luminance < :data:`INK_LEVEL` = 0.5): text, bars
   and rules on a light page are ink, the page is not.
-* **top band**: the top :data:`BAND` (20%) of the rows (bottom band: the bottom 20%); "the
-  rest of the page" is every other row. "Across" the page: each quarter of the band's width is
-  at least ``CLEAR / 2`` darker than the rest of the page, so a dark patch in one corner is no
-  band.
-* **card**: the box from 5% to 45% of the width (left half; right half: 55% to 95%) and 30% to
-  90% of the height (below a title band); "light card": its mean luminance is at least
-  ``CLEAR`` above the same rows of the other half and at least :data:`LIGHT` (0.6, lighter than
-  mid-grey) itself.
-* **bars**: the page's columns are split into :data:`BAR_GROUPS` (4) equal groups (fewer on a
-  page narrower than 4 px); a group's height is its ink share (ink pixels / pixels in its
-  columns, in [0, 1]). Bars "rise from left to right" when every group is taller than the one
-  on its left and the last is at least :data:`BAR_RISE` (0.2, a fifth of the page's height)
-  taller than the first; "fall": the mirror image.
+* **top band** ("Is there a dark title band across the top of the page?"): the top :data:`BAND`
+  (20%) of the rows (bottom band: the bottom 20%, with "below" read as "above" throughout). A
+  person sees a band where the page *directly below it* is clearly lighter, so the band is
+  compared with the next :data:`BAND` rows below it ("the rows below"), not only with the whole
+  rest of the page (a black page with a white strip at the bottom has a rest of mean 0.25, yet
+  no band: the rows under the top are as black as it). Yes when all three hold:
+
+  - the band's mean is at least ``CLEAR`` darker than the rows below (the edge one sees);
+  - and at least ``CLEAR`` darker than the whole rest of the page (dark for the page as a
+    whole: a grey top over a light strip on a page darker than the top is no dark band);
+  - "across" the page: each quarter of the band's width is at least ``CLEAR / 2`` darker than
+    the rows below and than the rest of the page (both means over the full width, so one tall
+    bar touching the band under one quarter does not undo it), so a dark patch in one corner is
+    no band.
+* **card** ("Is there a light card in the left half of the page?"): the box from 5% to 45% of
+  the width (left half; right half: 55% to 95%) and 30% to 90% of the height (below a title
+  band). A card is a light box that stands out from *its own surroundings*, so the box is
+  compared with its frame: the rest of the same half from the bottom of a title band (20% of
+  the height) down, in four sides (above the box, below it, and the columns left and right of
+  it inside the half; a side thinner than a pixel is not measured). Yes when all hold:
+
+  - the box's mean luminance is at least :data:`LIGHT` (0.6, lighter than mid-grey) itself;
+  - it is at least ``CLEAR`` above the mean of the whole frame (it stands out in its half: a
+    white left half beside a black right half has no card, its box is as white as its frame);
+  - it is at least ``CLEAR / 2`` above at least :data:`CARD_EDGES` (3) of the 4 sides of the
+    frame: a box shows an edge on its sides (one side may meet the middle of the page, a band
+    or the page's edge and still read as a card), while a wedge of light over a dark triangle,
+    or the light page over a bar chart's bars, shows edges on two sides (below and towards the
+    middle) and none above or at the page's edge;
+  - and at least ``CLEAR`` above the same box in the other half (the card is in *this* half).
+* **bars** ("Do the bars rise from left to right?"): a column's height is its ink share (ink
+  pixels / the column's pixels, in [0, 1]); the floor is the lowest column height on the page
+  (0 on a blank margin, the share of a title band or axis line that crosses every column). A
+  column is inked when it is at least :data:`BAR_MIN` (0.05, a twentieth of the page's height:
+  shorter is a rule or a line of text, not a bar) above the floor; a bar is a run of adjacent
+  inked columns at least :data:`BAR_MIN_WIDTH` (2% of the width, at least one pixel: narrower
+  is an axis, a rule or a text stroke, and is left out) wide, separated from the next by at
+  least one column that is not inked (a gap). A bar's height is the mean height of its columns.
+  Bars "rise from left to right" when there are at least :data:`MIN_BARS` (3) bars, each at
+  least :data:`BAR_STEP` (0.02 of the height, a step one sees side by side) taller than the one
+  on its left, and the last at least :data:`BAR_RISE` (0.2, a fifth of the page's height)
+  taller than the first; "fall": the mirror image. A solid triangle or a staircase of touching
+  blocks is one run, so no bars; a person reads bars as separate shapes.
+* **weaker questions** (brightness tilts, not shapes; left as loose as their words): "Is the
+  top (bottom) of the page at least slightly / noticeably darker than the rest of the page?"
+  compares the top (bottom) 20% with every other row; "Is the left (right) half at least
+  slightly / noticeably lighter than the other half?" compares the two halves; "Does ink
+  increase (decrease) at least slightly / noticeably?" compares the ink shares of the first and
+  last of :data:`BAR_GROUPS` (4) equal column groups (fewer on a page narrower than 4 px). A
+  dark page with a light strip at the bottom *is* darker at the top, and a triangle's ink
+  *does* increase: these say yes where the shape questions say no, as a person would.
 * **ink at least slightly / noticeably increases**: the last group's ink share is at least
   :data:`SLIGHT_RISE` (0.05) / :data:`NOTICEABLE_RISE` (0.1, half of ``BAR_RISE``) above the first's.
 * **ink coverage**: the ink share of the whole page, in percent, within [low, high]
@@ -66,9 +104,17 @@ LIGHT = 0.6
 BAND = 0.2
 """A top or bottom band is this fraction of the page's height."""
 BAR_GROUPS = 4
-"""Column groups the bar rules compare (fewer when the page is narrower)."""
+"""Column groups the "ink increases" rules compare (fewer when the page is narrower)."""
 BAR_RISE = 0.2
-"""Bars rise when the last group's ink share is at least this above the first's (and each step rises)."""
+"""Bars rise when the last bar is at least this (a fifth of the page's height) taller than the first."""
+BAR_STEP = 0.02
+"""Each bar is at least this (2% of the page's height) taller than the one on its left: a step one sees."""
+BAR_MIN = 0.05
+"""A column is inked (part of a bar) when its ink share is this (a twentieth of the height) above the floor."""
+BAR_MIN_WIDTH = 0.02
+"""A bar is at least this fraction of the width wide (and at least a pixel): narrower is an axis or a stroke."""
+MIN_BARS = 3
+"""Bars rise or fall only when there are at least this many separate bars (two make a pair, not a trend)."""
 SLIGHT_RISE = 0.05
 """Ink "at least slightly" increases when the last group's ink share is this above the first's."""
 NOTICEABLE_RISE = 0.1
@@ -81,6 +127,10 @@ CARD_COLUMNS = {"left": (0.05, 0.45), "right": (0.55, 0.95)}
 """Column span of a card in each half, as fractions of the width."""
 CARD_ROWS = (0.3, 0.9)
 """Row span of a card, as fractions of the height (below a title band)."""
+CARD_FRAME_TOP = BAND
+"""The card's frame starts below a title band (this fraction of the height), so a band is not its frame."""
+CARD_EDGES = 3
+"""A card has a visible edge (its frame side ``CLEAR / 2`` darker) on at least this many of its 4 sides."""
 
 _OTHER = {"left": "right", "right": "left", "top": "bottom", "bottom": "top"}
 
@@ -131,19 +181,30 @@ class Rule:
 
 def _dark_band(lum, m):
     side = m.group(1)
-    band_rows, rest_rows = _band_rows(lum.shape[0], side)
+    h, w = lum.shape
+    band_rows, rest_rows = _band_rows(h, side)
     if rest_rows is None:
         return False, "the page is one row high: no band and page below it to compare", {}
-    band, rest = lum[band_rows], lum[rest_rows]
-    b, r = float(band.mean()), float(rest.mean())
-    w = lum.shape[1]
+    k = band_rows.stop - band_rows.start
+    # the next k rows beyond the band (below a top band, above a bottom band): the page directly next to it
+    near_rows = slice(k, min(h, 2 * k)) if side == "top" else slice(max(0, h - 2 * k), h - k)
+    band, rest, near = lum[band_rows], lum[rest_rows], lum[near_rows]
+    b, r, n = float(band.mean()), float(rest.mean()), float(near.mean())
     quarters = [float(band[:, s].mean()) for s in (_span(w, i / 4, (i + 1) / 4) for i in range(4))]
     weakest = max(quarters)  # the lightest quarter of the band
-    ok = r - b >= CLEAR and r - weakest >= CLEAR / 2
-    ev = {"band_mean": round(b, 4), "rest_mean": round(r, 4), "band_quarters": [round(q, 4) for q in quarters]}
+    ref = min(n, r)  # the darker of the two the band must stand out from
+    ok = n - b >= CLEAR and r - b >= CLEAR and ref - weakest >= CLEAR / 2
+    where = "below" if side == "top" else "above"
+    ev = {
+        "band_mean": round(b, 4),
+        "next_mean": round(n, 4),
+        "rest_mean": round(r, 4),
+        "band_quarters": [round(q, 4) for q in quarters],
+    }
     reason = (
-        f"{side} band mean luminance {b:.3f} vs rest of page {r:.3f} (difference {r - b:.3f}, "
-        f"need >= {CLEAR}); lightest quarter of the band {weakest:.3f} (need <= {r - CLEAR / 2:.3f})"
+        f"{side} band mean luminance {b:.3f} vs the rows just {where} it {n:.3f} (difference {n - b:.3f}, "
+        f"need >= {CLEAR}) and vs rest of page {r:.3f} (difference {r - b:.3f}, need >= {CLEAR}); "
+        f"lightest quarter of the band {weakest:.3f} (need <= {ref - CLEAR / 2:.3f})"
     )
     return ok, reason, ev
 
@@ -159,18 +220,49 @@ def _slightly_darker_end(lum, m):
     return ok, reason, {"band_mean": round(b, 4), "rest_mean": round(r, 4)}
 
 
+def _card_frame(h: int, w: int, side: str, rows: slice, cols: slice) -> dict[str, tuple[slice, slice]]:
+    """The sides of the card box's frame inside its half, from below a title band down: name ->
+    (rows, columns); a side thinner than a pixel is left out."""
+    half = slice(0, w // 2) if side == "left" else slice(w - w // 2, w)
+    top = min(int(round(CARD_FRAME_TOP * h)), rows.start)
+    sides = {
+        "above": (slice(top, rows.start), half),
+        "below": (slice(rows.stop, h), half),
+        "left of": (rows, slice(half.start, cols.start)),
+        "right of": (rows, slice(cols.stop, half.stop)),
+    }
+    return {k: (r, c) for k, (r, c) in sides.items() if r.stop > r.start and c.stop > c.start}
+
+
 def _light_card(lum, m):
     side = m.group(1)
     h, w = lum.shape
-    rows = _span(h, *CARD_ROWS)
-    card = float(lum[rows, _span(w, *CARD_COLUMNS[side])].mean())
+    rows, cols = _span(h, *CARD_ROWS), _span(w, *CARD_COLUMNS[side])
+    box = lum[rows, cols]
+    card = float(box.mean())
     other = float(lum[rows, _span(w, *CARD_COLUMNS[_OTHER[side]])].mean())
-    ok = card - other >= CLEAR and card >= LIGHT
+    frame = _card_frame(h, w, side, rows, cols)
+    if not frame:
+        return False, f"the page ({w}x{h} px) is too small for a card with a frame around it", {}
+    sides = {k: float(lum[r, c].mean()) for k, (r, c) in frame.items()}
+    frame_mean = float(sum(lum[r, c].sum() for r, c in frame.values()) / sum(lum[r, c].size for r, c in frame.values()))
+    edges = [k for k, v in sides.items() if card - v >= CLEAR / 2]
+    ok = card >= LIGHT and card - frame_mean >= CLEAR and len(edges) >= CARD_EDGES and card - other >= CLEAR
+    shown = ", ".join(f"{k} {v:.3f}" for k, v in sides.items())
     reason = (
-        f"card box in the {side} half mean luminance {card:.3f} (need >= {LIGHT}) vs the same box in the "
+        f"card box in the {side} half mean luminance {card:.3f} (need >= {LIGHT}) vs its frame in that half "
+        f"{frame_mean:.3f} (difference {card - frame_mean:.3f}, need >= {CLEAR}); frame sides ({shown}): "
+        f"{len(edges)} at least {CLEAR / 2} darker than the box (need >= {CARD_EDGES}); vs the same box in the "
         f"{_OTHER[side]} half {other:.3f} (difference {card - other:.3f}, need >= {CLEAR})"
     )
-    return ok, reason, {"card_mean": round(card, 4), "other_mean": round(other, 4)}
+    ev = {
+        "card_mean": round(card, 4),
+        "frame_mean": round(frame_mean, 4),
+        "frame_sides": {k: round(v, 4) for k, v in sides.items()},
+        "edges": edges,
+        "other_mean": round(other, 4),
+    }
+    return ok, reason, ev
 
 
 def _slightly_lighter_half(lum, m):
@@ -188,19 +280,51 @@ def _slightly_lighter_half(lum, m):
     return ok, reason, {"half_mean": round(this, 4), "other_half_mean": round(other, 4)}
 
 
+def bar_runs(lum: np.ndarray) -> tuple[float, list[tuple[int, int, float]]]:
+    """(floor, bars): the lowest column ink share, and each bar left to right as (first column,
+    last column + 1, mean ink share of its columns): runs of columns at least ``BAR_MIN`` above
+    the floor, at least ``BAR_MIN_WIDTH`` of the width (and one pixel) wide."""
+    col = (lum < INK_LEVEL).mean(axis=0)
+    w = col.size
+    floor = float(col.min())
+    inked = col >= floor + BAR_MIN
+    min_width = max(1, int(round(BAR_MIN_WIDTH * w)))
+    runs, x = [], 0
+    while x < w:
+        if not inked[x]:
+            x += 1
+            continue
+        start = x
+        while x < w and inked[x]:
+            x += 1
+        if x - start >= min_width:
+            runs.append((start, x, float(col[start:x].mean())))
+    return floor, runs
+
+
 def _bars(lum, m):
     direction = m.group(1)
-    g = _groups(lum < INK_LEVEL)
-    seq = g if direction == "rise" else g[::-1]
+    floor, runs = bar_runs(lum)
+    heights = [r[2] for r in runs]
+    seq = heights if direction == "rise" else heights[::-1]
     steps = [b - a for a, b in zip(seq, seq[1:])]
-    total = seq[-1] - seq[0]
-    ok = len(g) >= 2 and all(s > 0 for s in steps) and total >= BAR_RISE
-    shape = ("every step " + ("up" if direction == "rise" else "down")) if all(s > 0 for s in steps) else "not monotone"
+    total = seq[-1] - seq[0] if seq else 0.0
+    monotone = all(s >= BAR_STEP for s in steps)
+    ok = len(runs) >= MIN_BARS and monotone and total >= BAR_RISE
+    word = "up" if direction == "rise" else "down"
+    if len(runs) < 2:
+        shape = "no steps"
+    elif monotone:
+        shape = f"every step {word} by >= {BAR_STEP}"
+    else:
+        shape = f"not every step {word} by >= {BAR_STEP} (smallest {min(steps):.3f})"
     reason = (
-        f"column ink shares left to right {[round(x, 3) for x in g]}: {shape}, "
-        f"{'rise' if direction == 'rise' else 'fall'} {total:.3f} (need >= {BAR_RISE})"
+        f"{len(runs)} separate bars (runs of inked columns between gaps; need >= {MIN_BARS}), heights as ink "
+        f"share left to right {[round(x, 3) for x in heights]} (floor {floor:.3f}): {shape}, "
+        f"{direction} {total:.3f} (need >= {BAR_RISE})"
     )
-    return ok, reason, {"column_ink": [round(x, 4) for x in g]}
+    ev = {"bar_heights": [round(x, 4) for x in heights], "bar_columns": [[a, b] for a, b, _ in runs]}
+    return ok, reason, {**ev, "floor": round(floor, 4)}
 
 
 def _slightly_more_ink(lum, m):
@@ -322,10 +446,15 @@ class LayoutJudge:
             "band": BAND,
             "bar_groups": BAR_GROUPS,
             "bar_rise": BAR_RISE,
+            "bar_step": BAR_STEP,
+            "bar_min": BAR_MIN,
+            "bar_min_width": BAR_MIN_WIDTH,
+            "min_bars": MIN_BARS,
+            "rules": 2,  # 2: band vs the rows next to it, card vs its frame, bars as separate runs
             "slight_rise": SLIGHT_RISE,
             "noticeable": NOTICEABLE,
             "noticeable_rise": NOTICEABLE_RISE,
-            "card": [CARD_COLUMNS["left"], CARD_COLUMNS["right"], CARD_ROWS],
+            "card": [CARD_COLUMNS["left"], CARD_COLUMNS["right"], CARD_ROWS, CARD_FRAME_TOP, CARD_EDGES],
             "phrases": [r.pattern.pattern for r in PHRASES],
         }
 

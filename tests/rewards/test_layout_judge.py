@@ -1,12 +1,14 @@
 """The layout judge: each rule of the phrase table on pages drawn with PIL (pass, fail and
-near-miss cases), questions it must not answer, and any resolution from 16 px to 1024 px."""
+near-miss cases), pages a person answers "no" that a loose rule said "yes" to (a dark page with
+a light strip, a white half beside a black one, a solid triangle, a bar chart asked about a
+card), questions it must not answer, and any resolution from 16 px to 1024 px."""
 
 from __future__ import annotations
 
 import pytest
 from PIL import Image, ImageDraw
 
-from rewards.judges.layout import CLEAR, PHRASES, LayoutJudge, fold, match_rule
+from rewards.judges.layout import CLEAR, PHRASES, LayoutJudge, bar_runs, fold, luminance, match_rule
 from rewards.judges.router import Router
 from rewards.reward_fns import RubricReward
 from rewards.rubric import Check, Item, Rubric
@@ -14,6 +16,10 @@ from rewards.rubric import Check, Item, Rubric
 BAND = "Is there a dark title band across the top of the page?"
 CARD = "Is there a light card in the left half of the page?"
 BARS = "Do the bars rise from left to right?"
+BOTTOM_BAND = "Is there a dark title band across the bottom of the page?"
+RIGHT_CARD = "Is there a light card in the right half of the page?"
+FALL = "Do the bars fall from left to right?"
+SIZES = [(200, 300), (16, 16)]  # (width, height): a page, and the tiny model's 16 px
 JUDGE = LayoutJudge()
 
 
@@ -41,14 +47,73 @@ def with_card(size: int = 64, bg: float = 0.5, card: float = 0.95, side: str = "
     return im
 
 
-def with_bars(size: int = 64, heights=(0.2, 0.4, 0.6, 0.8)) -> Image.Image:
-    im, d = page(size, 0.95), None
+def with_bars(size: int = 64, heights=(0.2, 0.4, 0.6, 0.8), gap: float = 0.3) -> Image.Image:
+    """Dark bars standing on the bottom of a light page, each in an equal slot of the width with
+    ``gap`` of its slot left blank (split on both sides; at least one pixel between bars when
+    ``gap`` > 0); ``gap=0`` draws touching blocks (a staircase, not separate bars)."""
+    return bars_page((size, size), heights, gap)
+
+
+def bars_page(wh, heights=(0.2, 0.4, 0.6, 0.8), gap: float = 0.3, bg: float = 0.95) -> Image.Image:
+    width, height = wh
+    im = Image.new("RGB", (width, height), grey(bg))
     d = ImageDraw.Draw(im)
-    w = size / len(heights)
+    w = width / len(heights)
     for i, h in enumerate(heights):
-        if h > 0:
-            d.rectangle([round(i * w), size - round(h * size), round((i + 1) * w) - 1, size - 1], fill=grey(0.1))
+        x0, x1 = int(i * w + gap * w / 2 + 0.5), int((i + 1) * w - gap * w / 2 + 0.5) - 1
+        if h > 0 and x1 >= x0:
+            d.rectangle([x0, height - round(h * height), x1, height - 1], fill=grey(0.1))
     return im
+
+
+def strip_page(wh) -> Image.Image:
+    """A black page with a white strip across the bottom 20%: no band at the top."""
+    width, height = wh
+    im = Image.new("RGB", (width, height), "black")
+    ImageDraw.Draw(im).rectangle([0, round(0.8 * height), width - 1, height - 1], fill="white")
+    return im
+
+
+def halves_page(wh) -> Image.Image:
+    """Left half white, right half black: no card in either half."""
+    width, height = wh
+    im = Image.new("RGB", (width, height), "black")
+    ImageDraw.Draw(im).rectangle([0, 0, width // 2 - 1, height - 1], fill="white")
+    return im
+
+
+def triangle_page(wh) -> Image.Image:
+    """A solid black triangle in the lower right (right edge, bottom edge), white elsewhere."""
+    width, height = wh
+    im = Image.new("RGB", (width, height), "white")
+    ImageDraw.Draw(im).polygon([(width - 1, 0), (width - 1, height - 1), (0, height - 1)], fill="black")
+    return im
+
+
+def slide_page(wh, bg: float = 0.9, band: float = 0.15) -> Image.Image:
+    """A slide: a dark band across the top fifth, a light page below it."""
+    width, height = wh
+    im = Image.new("RGB", (width, height), grey(bg))
+    ImageDraw.Draw(im).rectangle([0, 0, width - 1, round(0.2 * height) - 1], fill=grey(band))
+    return im
+
+
+def card_page(wh, side: str = "left", bg: float = 0.5, card: float = 0.95) -> Image.Image:
+    """A light card (box) on a mid-grey page, in the left or right half."""
+    width, height = wh
+    im = Image.new("RGB", (width, height), grey(bg))
+    x0, x1 = (0.05, 0.45) if side == "left" else (0.55, 0.95)
+    box = [round(x0 * width), round(0.3 * height), round(x1 * width) - 1, round(0.9 * height) - 1]
+    ImageDraw.Draw(im).rectangle(box, fill=grey(card))
+    return im
+
+
+def mirror(im: Image.Image) -> Image.Image:
+    return im.transpose(Image.FLIP_LEFT_RIGHT)
+
+
+def flip(im: Image.Image) -> Image.Image:
+    return im.transpose(Image.FLIP_TOP_BOTTOM)
 
 
 def ask(image: Image.Image, question: str):
@@ -110,7 +175,8 @@ def test_lighter_half_degrees():
 
 def test_bars_rise_fall_and_near_misses():
     v = ask(with_bars(), BARS)
-    assert v.answer == "yes" and v.evidence["column_ink"] == pytest.approx([0.2, 0.4, 0.6, 0.8], abs=0.02)
+    assert v.answer == "yes" and v.evidence["bar_heights"] == pytest.approx([0.2, 0.4, 0.6, 0.8], abs=0.02)
+    assert "4 separate bars" in v.reason and "0.797" in v.reason
     assert ask(with_bars(), "Do the bars fall from left to right?").answer == "no"
     assert ask(with_bars(heights=(0.8, 0.6, 0.4, 0.2)), "Do the bars fall from left to right?").answer == "yes"
     assert ask(with_bars(heights=(0.2, 0.6, 0.5, 0.8)), BARS).answer == "no"  # one bar drops
@@ -119,7 +185,7 @@ def test_bars_rise_fall_and_near_misses():
 
 
 def test_ink_increase_degrees():
-    im = with_bars(heights=(0.3, 0.3, 0.3, 0.37))  # last group 0.07 above the first
+    im = with_bars(heights=(0.3, 0.3, 0.3, 0.37), gap=0)  # last group 0.07 above the first
     assert ask(im, "Does ink increase at least slightly from left to right?").answer == "yes"
     assert ask(im, "Does ink increase noticeably from left to right?").answer == "no"
     assert ask(im, "Does ink decrease at least slightly from left to right?").answer == "no"
@@ -171,6 +237,128 @@ def test_any_resolution_gives_the_same_answers(size):
     assert ask(with_card(size), CARD).answer == "yes"
     assert ask(with_bars(size), BARS).answer == "yes"
     assert ask(page(size), BARS).answer == "no"
+
+
+# --- pages a person answers "no" that the loose rules said "yes" to (and their mirrors) ---------
+
+
+@pytest.mark.parametrize("wh", SIZES)
+def test_a_dark_page_with_a_light_strip_at_the_bottom_has_no_top_band(wh):
+    v = ask(strip_page(wh), BAND)  # was yes: top 0.000 vs the whole rest 0.25
+    assert v.answer == "no"
+    assert v.evidence["next_mean"] == 0.0 and v.evidence["rest_mean"] == pytest.approx(0.25, abs=0.02)
+    assert "rows just below it 0.000 (difference 0.000" in v.reason
+    mirrored = ask(flip(strip_page(wh)), BOTTOM_BAND)  # black page, white strip on top: no bottom band
+    assert mirrored.answer == "no" and "rows just above it 0.000" in mirrored.reason
+    # the weaker tilt question still says yes: the top *is* darker than the rest on average
+    tilt = "Is the top of the page noticeably darker than the rest of the page?"
+    assert ask(strip_page(wh), tilt).answer == "yes"
+
+
+@pytest.mark.parametrize("wh", SIZES)
+def test_a_grey_top_over_a_light_strip_on_a_darker_page_is_no_dark_band(wh):
+    width, height = wh
+    im = Image.new("RGB", wh, grey(0.2))
+    d = ImageDraw.Draw(im)
+    d.rectangle([0, 0, width - 1, round(0.2 * height) - 1], fill=grey(0.3))
+    d.rectangle([0, round(0.2 * height), width - 1, round(0.4 * height) - 1], fill=grey(0.6))
+    v = ask(im, BAND)  # an edge to the strip below, but the top is not darker than the page as a whole
+    assert v.answer == "no" and v.evidence["next_mean"] - v.evidence["band_mean"] >= CLEAR
+    assert v.evidence["rest_mean"] - v.evidence["band_mean"] < CLEAR
+
+
+@pytest.mark.parametrize("wh", SIZES)
+def test_a_white_half_beside_a_black_half_has_no_card(wh):
+    v = ask(halves_page(wh), CARD)  # was yes: the left box is 1.0 lighter than the right half
+    assert v.answer == "no"
+    assert v.evidence["card_mean"] == v.evidence["frame_mean"] == 1.0 and v.evidence["other_mean"] == 0.0
+    assert "vs its frame in that half 1.000 (difference 0.000" in v.reason
+    assert ask(mirror(halves_page(wh)), RIGHT_CARD).answer == "no"
+    tilt = "Is the left half of the page noticeably lighter than the other half?"
+    assert ask(halves_page(wh), tilt).answer == "yes"  # a tilt, not a card
+
+
+@pytest.mark.parametrize("wh", SIZES)
+def test_a_solid_triangle_is_no_rising_bars_and_no_card(wh):
+    tri = triangle_page(wh)
+    v = ask(tri, BARS)  # was yes: column groups 0.13 -> 0.88
+    assert v.answer == "no" and len(v.evidence["bar_heights"]) == 1 and "1 separate bars" in v.reason
+    assert ask(mirror(tri), FALL).answer == "no"  # triangle in the lower left: no falling bars either
+    c = ask(tri, CARD)  # was yes: the left box 0.74 vs the right one 0.05
+    assert c.answer == "no" and c.evidence["frame_sides"]["above"] == 1.0
+    assert c.evidence["edges"] == ["below", "right of"] and "above 1.000" in c.reason
+    assert ask(mirror(tri), RIGHT_CARD).answer == "no"
+    # the tilt question about ink still says yes: ink does increase
+    assert ask(tri, "Does ink increase noticeably from left to right?").answer == "yes"
+
+
+@pytest.mark.parametrize("wh", SIZES)
+def test_a_bar_chart_has_no_light_card(wh):
+    chart = bars_page(wh)
+    assert ask(chart, BARS).answer == "yes"
+    v = ask(chart, CARD)  # was yes: the left box 0.79 vs the right one 0.43
+    assert v.answer == "no" and v.evidence["card_mean"] < v.evidence["frame_sides"]["above"]
+    assert len(v.evidence["edges"]) <= 2
+    assert ask(mirror(chart), RIGHT_CARD).answer == "no"  # falling bars, asked about the right half
+    assert ask(mirror(chart), FALL).answer == "yes"
+
+
+def test_a_staircase_of_touching_blocks_is_not_separate_bars():
+    stairs = with_bars(gap=0)
+    v = ask(stairs, BARS)
+    assert v.answer == "no" and "1 separate bars" in v.reason
+    assert ask(stairs, "Does ink increase noticeably from left to right?").answer == "yes"
+
+
+def test_two_bars_are_no_trend_and_a_flat_step_is_no_rise():
+    assert ask(with_bars(heights=(0.2, 0.8)), BARS).answer == "no"  # need 3 bars
+    assert ask(with_bars(heights=(0.2, 0.5, 0.8)), BARS).answer == "yes"
+    assert ask(with_bars(100, heights=(0.2, 0.5, 0.51, 0.8)), BARS).answer == "no"  # one step 1 px (0.01 < 0.02)
+
+
+def test_a_band_over_a_chart_and_a_thin_axis_do_not_hide_the_bars():
+    im = bars_page((200, 300))
+    d = ImageDraw.Draw(im)
+    d.rectangle([0, 0, 199, 59], fill=grey(0.1))  # a title band; the tallest bar touches it
+    d.rectangle([0, 298, 199, 299], fill=grey(0.1))  # an x axis
+    d.rectangle([2, 60, 3, 299], fill=grey(0.1))  # a 2 px y axis: narrower than a bar, left out
+    assert ask(im, BARS).answer == "yes"
+    v = ask(im, BAND)
+    assert v.answer == "yes" and v.evidence["band_mean"] == pytest.approx(0.1, abs=0.005)
+    floor, runs = bar_runs(luminance(im))
+    assert len(runs) == 4 and floor == pytest.approx(62 / 300, abs=0.005)
+
+
+@pytest.mark.parametrize("wh", SIZES)
+def test_real_positives_pass_at_both_sizes(wh):
+    slide = slide_page(wh)
+    v = ask(slide, BAND)
+    assert v.answer == "yes" and v.evidence["next_mean"] == pytest.approx(0.9, abs=0.005)
+    assert ask(flip(slide), BOTTOM_BAND).answer == "yes"
+    assert ask(card_page(wh), CARD).answer == "yes"
+    assert ask(card_page(wh, side="right"), RIGHT_CARD).answer == "yes"
+    assert ask(card_page(wh, side="right"), CARD).answer == "no"
+    for heights in [(0.3, 0.55, 0.8), (0.2, 0.4, 0.6, 0.8), (0.2, 0.35, 0.5, 0.65, 0.8)]:
+        chart = bars_page(wh, heights)
+        assert ask(chart, BARS).answer == "yes", heights
+        assert ask(chart, FALL).answer == "no", heights
+        assert ask(mirror(chart), FALL).answer == "yes", heights
+    both = slide_page(wh, bg=0.5, band=0.1)  # band and card together, the slide the task asks for
+    width, height = wh
+    box = [round(0.05 * width), round(0.3 * height), round(0.45 * width) - 1, round(0.9 * height) - 1]
+    ImageDraw.Draw(both).rectangle(box, fill=grey(0.95))
+    assert ask(both, BAND).answer == "yes" and ask(both, CARD).answer == "yes"
+
+
+def test_a_card_needs_edges_on_three_sides():
+    im = page(64, 0.5)  # a light box whose right side meets the middle of the page: still a card
+    ImageDraw.Draw(im).rectangle([3, 19, 31, 57], fill=grey(0.95))
+    v = ask(im, CARD)
+    assert v.answer == "yes" and v.evidence["edges"] == ["above", "below", "left of"]
+    im = page(64, 0.5)  # a light corner: top left of the page to 90% down and to the middle: one edge (below)
+    ImageDraw.Draw(im).rectangle([0, 0, 31, 57], fill=grey(0.95))
+    v = ask(im, CARD)
+    assert v.answer == "no" and v.evidence["edges"] == ["below"] and "(need >= 3)" in v.reason
 
 
 def test_non_square_and_grey_images_and_a_bad_image():
