@@ -34,6 +34,7 @@ import importlib
 import importlib.resources
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -300,6 +301,10 @@ def run(cfg: DictConfig) -> dict:
     return history
 
 
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
 _show_traceback = False
 """Set by ``main``: the user ran with HYDRA_FULL_ERROR=1 and gets tracebacks, not one line."""
 
@@ -319,6 +324,9 @@ def _main(cfg: DictConfig) -> int:
     # Handled here, not in ``main``: an exception leaving this function makes Hydra print its
     # own "Error executing job ..." line first. SystemExit passes through Hydra untouched.
     run_dir = f"{cfg.trainer.output_dir}/{cfg.trainer.run_name}"
+    # SIGTERM (a cluster's pre-emption, ``kill``) stops the run as Ctrl-C does: one line, W&B
+    # closed, the checkpoints so far kept for resume=true.
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
         history = run(cfg)
     except RunAlreadyDone as done:

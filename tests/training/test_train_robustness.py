@@ -305,3 +305,27 @@ def test_wandb_that_cannot_start_is_one_line(tmp_path, monkeypatch, capsys):
     assert len(err.splitlines()) == 1 and "W&B could not start in online mode" in err and "wandb.mode=offline" in err
     assert key not in err and "<redacted>" in err
     assert list_checkpoints(tmp_path / "r") == []
+
+
+def test_sigterm_stops_like_ctrl_c_and_resumes(tmp_path, monkeypatch, capsys):
+    """A cluster's pre-emption (SIGTERM) used to end the process at once (exit 143, no line, W&B
+    not closed); now it is Ctrl-C's path: one line, exit 130, and resume=true finishes the run."""
+    import signal
+
+    real_end_step = loop.end_step
+
+    def terminated_at_step_1(state, step, *rest):
+        if step == 1:
+            os.kill(os.getpid(), signal.SIGTERM)
+        return real_end_step(state, step, *rest)
+
+    monkeypatch.setattr("training.grpo.end_step", terminated_at_step_1)
+    try:
+        assert status(compose_cfg(tmp_path)) == 130
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    assert "interrupted; checkpoints so far are in" in capsys.readouterr().err
+    assert [p.name for p in list_checkpoints(tmp_path / "r")] == ["step_1"]
+    monkeypatch.setattr("training.grpo.end_step", real_end_step)
+    assert status(compose_cfg(tmp_path, "resume=true")) == 0
+    assert history(tmp_path)["step"] == [0, 1]
