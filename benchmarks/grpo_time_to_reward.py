@@ -199,6 +199,11 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="runs in parallel (one CPU thread each)")
     parser.add_argument("--modes", nargs="+", choices=list(MODES), default=list(MODES))
     args = parser.parse_args()
+    for name in ("steps", "T", "eval_every", "workers"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name.replace('_', '-')} must be >= 1, got {getattr(args, name)}")
+    if not 0 < args.fraction <= 1:
+        parser.error(f"--fraction must be in (0, 1], got {args.fraction}")
     if "full" not in args.modes:
         sys.exit("grpo_time_to_reward: the full trajectory is the baseline; keep it in --modes")
     t0 = time.perf_counter()
@@ -211,7 +216,8 @@ def main() -> None:
     gain = statistics.mean(final(r) for r in by_mode["full"]) - start
     threshold = start + args.fraction * gain
     print(
-        f"task {args.task}: tiny SD3 16 px, T={args.T}, {args.steps} steps, B=16 (2 prompts x G=8), seeds {args.seeds}, "
+        f"task {args.task}: tiny SD3 16 px, T={args.T}, {args.steps} steps, B=16 (2 prompts x G=8), "
+        f"seeds {args.seeds}, "
         f"eval every {args.eval_every} steps; wall {time.perf_counter() - t0:.0f} s with {args.workers} workers; "
         f"load average {' '.join(f'{v:.1f}' for v in os.getloadavg())}"
     )
@@ -238,12 +244,17 @@ def main() -> None:
             f"{ratio(statistics.median(steps), base_steps):>8}{spread(secs, '.1f'):>36}"
             f"{ratio(statistics.median(secs), base_secs):>8}{spread([final(r) for r in rs], '.4f'):>34}"
         )
-    print("\nreward-hacking signals: the last step's image statistics and the last evaluation's check pass rates (means over seeds)")
+    print(
+        "\nreward-hacking signals: the last step's image statistics and the last evaluation's "
+        "check pass rates (means over seeds)"
+    )
     for m in args.modes:
         rs = by_mode[m]
         stats = {k: statistics.mean(r["image_stats"].get(k, float("nan")) for r in rs) for k in rs[0]["image_stats"]}
         checks = {
-            k.removeprefix("eval/checks/").removesuffix("/pass_rate"): statistics.mean(r["checks"].get(k, float("nan")) for r in rs)
+            k.removeprefix("eval/checks/").removesuffix("/pass_rate"): statistics.mean(
+                r["checks"].get(k, float("nan")) for r in rs
+            )
             for k in rs[0]["checks"]
         }
         print(
