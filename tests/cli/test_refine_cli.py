@@ -120,7 +120,10 @@ def test_ctrl_c_keeps_finished_items_and_rerun_resumes(tmp_path):
         ("keep_best_by=foo", "error: keep_best_by must be one of"),
         ("limit=0", "error: limit must be an integer >= 1 or null, got 0"),
         ("judge_outage=0", "error: judge_outage must be a number in (0, 1], got 0"),
-        ("judge=nonexist", "error: In 'refine': Could not find 'judge/nonexist' Available options in 'judge': layout ocr "),
+        (
+            "judge=nonexist",
+            "error: In 'refine': Could not find 'judge/nonexist' Available options in 'judge': layout ocr ",
+        ),
         ("foo=1", "error: Could not override 'foo'. To append to your config use +foo=1"),
         (
             "judge.judges.1.base_url=x",

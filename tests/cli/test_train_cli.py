@@ -92,7 +92,8 @@ def only_reward(cls_name):
         (["rewards.ocr.weight=abc"], "rewards.ocr.weight must be a number, got 'abc'"),
         (  # issue 18: "../../escape" made its run folder two levels above output_dir
             ["trainer.run_name=../../escape"],
-            "bad trainer config: run_name must be a plain folder name (no '/', not starting with '.'), got '../../escape'",
+            "bad trainer config: run_name must be a plain folder name (no '/', not starting with '.'), "
+            "got '../../escape'",
         ),
         (
             ["wandb.mode=sometimes"],
