@@ -10,6 +10,7 @@ the run folder, read back from the run's ``.wandb`` record file."""
 import glob
 import json
 import os
+import re
 import struct
 from pathlib import Path
 
@@ -315,8 +316,9 @@ def test_kill_and_resume_keep_one_wandb_run_and_finished_rerun_makes_none(tmp_pa
     assert [k.get("id") for k in offline_wandb] == [run_id, run_id]
     assert "resume" not in offline_wandb[0] and offline_wandb[1]["resume"] == "allow"
     assert all(k["mode"] == "offline" and k["dir"] == str(run_dir) for k in offline_wandb)
-    folders = sorted(glob.glob(str(run_dir / "wandb" / "offline-run-*")))
-    assert len(folders) == 2 and all(f.endswith(f"-{run_id}") for f in folders)
+    # offline-run-<time>-<id>; W&B adds "-1" to the second when both started within one second
+    folders = sorted(glob.glob(str(run_dir / "wandb" / "offline-run-*")), key=lambda f: (len(f), f))
+    assert len(folders) == 2 and all(re.search(rf"-{run_id}(-\d+)?$", f) for f in folders), folders
     assert json.loads((run_dir / "history.json").read_text())["step"] == [0, 1]
 
     first = history_rows(wandb_records(Path(folders[0]) / f"run-{run_id}.wandb"))
