@@ -57,51 +57,31 @@ minibatch, K = ``awm_train_timesteps``, N = K * b rows, timestep-major (``traini
 from __future__ import annotations
 
 import time
-from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
 import torch
-from PIL import Image
 
-from rewards.reward_fns import AsyncRewarder, RewardFn
+from rewards.reward_fns import RewardFn
 from training import awm_math
 from training.config import GRPOConfig
-from training.loop import Loop, advantages, close, draw_items, end_step, evaluate_due, final_evaluation, start
-from training.rollout import Cond, guided_velocity, to_pil
+from training.loop import (
+    Loop,
+    advantages,
+    close,
+    draw_items,
+    end_step,
+    evaluate_due,
+    final_evaluation,
+    optimizer_steps_so_far,
+    sample_clean,
+    start,
+)
+from training.rollout import Cond, guided_velocity
 from training.scoring import score_step
 from training.state import ema_weights, optimizer_step
 from training.update import Policy, lora_disabled, minibatch_plan
-
-
-def _sample(
-    policy: Policy,
-    items: list,
-    cfg: GRPOConfig,
-    sigmas: torch.Tensor,
-    sde_steps: list[int],
-    generator: torch.Generator,
-    rewarder: AsyncRewarder,
-) -> tuple[torch.Tensor, Cond, list[Image.Image], list[Future]]:
-    """Rollouts of ``items`` in chunks of ``batch_size`` images (SDE at ``sde_steps``, ODE
-    elsewhere), each chunk's images submitted to ``rewarder`` while the next one samples.
-
-    Returns:
-        the clean latents float32 (B, ...), the conditioning (each tensor (B, ...)), the B
-        images and one reward future per chunk.
-    """
-    prompts = [it.prompt for it in items]  # (B,) each prompt G times in a row
-    cond = policy.family.encode(prompts[:: cfg.group_size], policy.device)
-    cond = {k: v.repeat_interleave(cfg.group_size, dim=0) for k, v in cond.items()}  # each (B, ...)
-    finals, futures, images = [], [], []
-    for c in range(0, len(prompts), cfg.batch_size):
-        part = slice(c, c + cfg.batch_size)
-        r = policy.rollout({k: v[part] for k, v in cond.items()}, sigmas, sde_steps, generator)
-        finals.append(r.final)
-        images.extend(to_pil(policy.family.decode(r.final)))
-        futures.append(rewarder.submit(prompts[part], images[part], items=items[part]))
-    return torch.cat(finals), cond, images, futures
 
 
 def _velocity(policy: Policy, x: torch.Tensor, sigma: torch.Tensor, cond: Cond, guided: bool) -> torch.Tensor:
@@ -276,7 +256,7 @@ def train(
             # 1. Sample: P prompts x G images with the current LoRA; only the clean latents are kept.
             items = draw_items(train_items, loop)
             run.model.eval()
-            clean, cond, images, futures = _sample(
+            clean, cond, images, futures = sample_clean(
                 policy, items, cfg, loop.sigmas, sde_steps, run.rollout_gen, loop.rewarder
             )
 
@@ -298,7 +278,7 @@ def train(
             update = _update(loop, batches, adv)
 
             # 5. EMA reference (and the evaluation EMA) after the step's updates; n = optimizer steps so far.
-            n = run.lr_scheduler.last_epoch
+            n = optimizer_steps_so_far(loop)
             decay = awm_math.ema_ref_decay(n, cfg.awm_ema_decay, cfg.awm_ema_decay_type)
             awm_math.ema_ref_update(run.extra["ema_ref"], run.lora_params, decay)
             if run.ema is not None:

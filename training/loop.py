@@ -26,6 +26,7 @@ import json
 import math
 import random
 import time
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -40,7 +41,7 @@ from training.checkpoint import lora_metadata, write_run_record
 from training.config import GRPOConfig, check_setup
 from training.grpo_math import group_advantages, nonzero_group_mask
 from training.logs import RunLog, StepRecord, sample_table, samples_media
-from training.rollout import family_for, schedule_sigmas
+from training.rollout import Cond, family_for, schedule_sigmas, to_pil
 from training.scoring import NamedReward, StepRewards, check_rewards, evaluate
 from training.state import RunState, add_lora, ema_weights, save_run, setup_run
 from training.update import Policy
@@ -172,6 +173,44 @@ def advantages(rewards: torch.Tensor, loop: Loop) -> tuple[torch.Tensor, torch.T
     keep = nonzero_group_mask(adv, cfg.group_size).nonzero().squeeze(1)  # (B_kept,)
     kept_per_rank = accelerator.gather(torch.tensor([len(keep)], device=accelerator.device)).tolist()  # (world,)
     return adv.float(), keep, kept_per_rank
+
+
+def sample_clean(
+    policy: Policy,
+    items: list,
+    cfg: GRPOConfig,
+    sigmas: torch.Tensor,
+    sde_steps: list[int],
+    generator: torch.Generator,
+    rewarder: AsyncRewarder,
+) -> tuple[torch.Tensor, Cond, list[Image.Image], list[Future]]:
+    """Rollouts of ``items`` that keep only their clean latents (the recipes that train on the
+    forward process: NFT, AWM), in chunks of ``batch_size`` images (SDE at ``sde_steps``, ODE
+    elsewhere; [] is the deterministic ODE), each chunk's images submitted to ``rewarder`` while
+    the next one samples; the noise from ``generator``. Samples with whatever weights the LoRA
+    holds (NFT swaps its old weights in first).
+
+    Returns:
+        the clean latents float32 (B, ...), the conditioning (each tensor (B, ...)), the B
+        images and one reward future per chunk.
+    """
+    prompts = [it.prompt for it in items]  # (B,) each prompt G times in a row
+    cond = policy.family.encode(prompts[:: cfg.group_size], policy.device)
+    cond = {k: v.repeat_interleave(cfg.group_size, dim=0) for k, v in cond.items()}  # each (B, ...)
+    finals, futures, images = [], [], []
+    for c in range(0, len(prompts), cfg.batch_size):
+        part = slice(c, c + cfg.batch_size)
+        r = policy.rollout({k: v[part] for k, v in cond.items()}, sigmas, sde_steps, generator)
+        finals.append(r.final)
+        images.extend(to_pil(policy.family.decode(r.final)))
+        futures.append(rewarder.submit(prompts[part], images[part], items=items[part]))
+    return torch.cat(finals), cond, images, futures
+
+
+def optimizer_steps_so_far(loop: Loop) -> int:
+    """The optimizer steps taken since the run began (the references' ``global_step``), read from
+    the LR schedule's step count, which every optimizer step advances and a checkpoint saves."""
+    return int(loop.run.lr_scheduler.last_epoch)
 
 
 def run_evaluation(loop: Loop, step: int) -> dict[str, Any]:

@@ -53,18 +53,27 @@ minibatch, K trained noise levels per sample, T sampling steps.
 from __future__ import annotations
 
 import time
-from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
 import torch
 from accelerate.utils import DistributedType
-from PIL import Image
 
-from rewards.reward_fns import AsyncRewarder, RewardFn
+from rewards.reward_fns import RewardFn
 from training.config import GRPOConfig
-from training.loop import Loop, advantages, close, draw_items, end_step, evaluate_due, final_evaluation, start
+from training.loop import (
+    Loop,
+    advantages,
+    close,
+    draw_items,
+    end_step,
+    evaluate_due,
+    final_evaluation,
+    optimizer_steps_so_far,
+    sample_clean,
+    start,
+)
 from training.nft_math import (
     nft_policy_loss,
     noise_latents,
@@ -73,10 +82,10 @@ from training.nft_math import (
     update_old_weights,
     velocity_kl,
 )
-from training.rollout import Cond, to_pil
+from training.rollout import Cond
 from training.scoring import score_step
 from training.state import ema_weights, optimizer_step
-from training.update import Policy, lora_disabled, minibatch_plan
+from training.update import lora_disabled, minibatch_plan
 
 
 @dataclass
@@ -96,40 +105,6 @@ def trained_levels(cfg: GRPOConfig) -> int:
     """K = int(T * timestep_fraction): noise levels trained per sample and step (reference
     ``num_train_timesteps``, train_nft_sd3.py line 569)."""
     return int(cfg.train_sampling_steps * cfg.timestep_fraction)
-
-
-def optimizer_steps_so_far(loop: Loop) -> int:
-    """The optimizer steps taken since the run began (the reference's ``global_step``), read from
-    the LR schedule's step count, which every optimizer step advances and a checkpoint saves."""
-    return int(loop.run.lr_scheduler.last_epoch)
-
-
-def _sample(
-    policy: Policy,
-    items: list,
-    cfg: GRPOConfig,
-    sigmas: torch.Tensor,
-    generator: torch.Generator,
-    rewarder: AsyncRewarder,
-) -> tuple[Samples, list[Image.Image], list[Future]]:
-    """Deterministic ODE samples of ``items`` (whatever weights the LoRA holds: the caller swaps
-    the old ones in) in chunks of ``batch_size`` images, each chunk's images submitted to
-    ``rewarder`` while the next one samples; the initial noise from ``generator``.
-
-    Returns:
-        the B clean latents and their conditioning, the B images, one reward future per chunk.
-    """
-    prompts = [it.prompt for it in items]  # (B,) each prompt G times in a row
-    cond = policy.family.encode(prompts[:: cfg.group_size], policy.device)
-    cond = {k: v.repeat_interleave(cfg.group_size, dim=0) for k, v in cond.items()}  # each (B, ...)
-    finals, futures, images = [], [], []
-    for c in range(0, len(prompts), cfg.batch_size):
-        part = slice(c, c + cfg.batch_size)
-        r = policy.rollout({k: v[part] for k, v in cond.items()}, sigmas, [], generator)  # ODE: no SDE step
-        finals.append(r.final)
-        images.extend(to_pil(policy.family.decode(r.final)))
-        futures.append(rewarder.submit(prompts[part], images[part], items=items[part]))
-    return Samples(torch.cat(finals), cond), images, futures
 
 
 def update_minibatch(
@@ -272,7 +247,10 @@ def train(
             items = draw_items(train_items, loop)
             run.model.eval()
             with ema_weights(run.lora_params, old):
-                samples, images, futures = _sample(policy, items, cfg, loop.sigmas, run.rollout_gen, loop.rewarder)
+                x0, cond, images, futures = sample_clean(
+                    policy, items, cfg, loop.sigmas, [], run.rollout_gen, loop.rewarder
+                )  # []: the deterministic ODE
+            samples = Samples(x0, cond)
 
             # 2. Reward: weighted sum per image, gathered over ranks; reward-hacking guards.
             rewards = score_step(futures, items, images, loop.named, loop.accelerator)

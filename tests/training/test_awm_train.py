@@ -173,7 +173,7 @@ def test_kill_and_resume_equals_an_uninterrupted_run(tmp_path, monkeypatch):
     ],
 )
 def test_bad_awm_configs_fail_at_start(tmp_path, change, message, monkeypatch):
-    monkeypatch.setattr(awm, "_sample", lambda *a, **k: pytest.fail("sampling started"))
+    monkeypatch.setattr(awm, "sample_clean", lambda *a, **k: pytest.fail("sampling started"))
     with pytest.raises(ValueError, match=message):
         awm.train(tiny_awm_cfg(tmp_path, **change), tiny_sd3_pipeline(0), REWARDS, WEIGHTS, TRAIN, VAL, FAMILY)
 

@@ -163,7 +163,7 @@ def test_samples_use_the_old_weights_and_old_follows_the_decay(tmp_path, monkeyp
     8 images in minibatches of 4), so it continues across steps; the loss is finite and the LoRA
     moves."""
     seen = {"sampled_with": [], "old_updates": []}
-    real_sample, real_update_old = nft._sample, nft.update_old_weights
+    real_sample, real_update_old = nft.sample_clean, nft.update_old_weights
 
     def spy_sample(policy, *a, **k):
         seen["sampled_with"].append([p.detach().clone() for p in policy.reference.parameters() if p.requires_grad])
@@ -174,7 +174,7 @@ def test_samples_use_the_old_weights_and_old_follows_the_decay(tmp_path, monkeyp
         real_update_old(old, current, decay)
         seen["old_updates"].append((before, [c.detach().clone() for c in current], decay, [o.clone() for o in old]))
 
-    monkeypatch.setattr(nft, "_sample", spy_sample)
+    monkeypatch.setattr(nft, "sample_clean", spy_sample)
     monkeypatch.setattr(nft, "update_old_weights", spy_update_old)
     history = _run(tiny_cfg(tmp_path, num_steps=3, batch_size=4, nft_decay_type=1))
 
@@ -247,7 +247,7 @@ def test_kill_and_resume_gives_the_uninterrupted_weights(tmp_path, monkeypatch):
     ],
 )
 def test_bad_nft_configs_fail_at_start(tmp_path, monkeypatch, change, message):
-    monkeypatch.setattr(nft, "_sample", lambda *a, **k: pytest.fail("sampling started"))
+    monkeypatch.setattr(nft, "sample_clean", lambda *a, **k: pytest.fail("sampling started"))
     with pytest.raises(ValueError, match=message):
         _run(tiny_cfg(tmp_path, **change))
 
