@@ -15,9 +15,10 @@ Modules, the math first, the recipes last (each imports only modules above it in
 * ``sde``, ``grpo_math``, ``nft_math``, ``awm_math``, ``timesteps``: the SDE step and its
   log-prob; each algorithm's loss, advantage transform, KL and reference-weight updates as pure
   functions; which denoising steps are SDE and trained.
-* ``checkpoint``, ``data``, ``layout_data``, ``rollout``: checkpoint files; the procedural
-  prompts (``data.task=documents`` OCR-checked slides, charts, posters; ``data.task=layout``
-  checks the layout judge decides from pixels); pipeline families and rollouts.
+* ``checkpoint``, ``item_split``, ``data``, ``layout_data``, ``rollout``: checkpoint files; the
+  procedural prompts (``data.task=documents`` OCR-checked slides, charts, posters;
+  ``data.task=layout`` checks the layout judge decides from pixels; ``item_split`` the distinct
+  prompts and seeded split both share); pipeline families and rollouts.
 * ``config``: ``GRPOConfig`` (every recipe's knobs) and its checks (and the trainer's Hydra ConfigStore entry).
 * ``update``: the LoRA policy, minibatches and the GRPO update step.
 * ``state``: LoRA, optimizer, EMA, a recipe's extra LoRA copies, save and resume.

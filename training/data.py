@@ -25,6 +25,7 @@ from typing import Any, Callable, Sequence
 
 from rewards.importers import load_items
 from rewards.rubric import Check, Criterion, Item, Rubric, RubricError, TextExpectation
+from training.item_split import generate_split
 
 KINDS = ("slide", "chart", "poster")
 
@@ -365,29 +366,7 @@ def make_dataset(
         raise ValueError(f"make_dataset: kinds must be a non-empty subset of {KINDS}, got {tuple(kinds)!r}")
     if not 0.0 <= val_fraction < 1.0:
         raise ValueError(f"make_dataset: val_fraction must be in [0, 1), got {val_fraction!r}")
-    rng = random.Random(seed)
-    items: list[Item] = []
-    seen: set[str] = set()
-    for i in range(n):
-        kind = kinds[i % len(kinds)]
-        for _ in range(100):
-            item = MAKERS[kind](rng, f"{kind}-{i:05d}")
-            if item.prompt not in seen:
-                break
-        else:
-            raise ValueError(f"make_dataset: could not generate {n} distinct {kind} prompts (stopped at item {i})")
-        seen.add(item.prompt)
-        item.meta["seed"] = seed
-        items.append(item)
-    order = list(range(n))
-    rng.shuffle(order)
-    n_val = round(n * val_fraction)
-    val_idx = set(order[:n_val])
-    for i, item in enumerate(items):
-        item.meta["split"] = "val" if i in val_idx else "train"
-    train = [it for i, it in enumerate(items) if i not in val_idx]
-    val = [it for i, it in enumerate(items) if i in val_idx]
-    return train, val
+    return generate_split(n, seed, kinds, MAKERS, val_fraction, tries=100, caller="make_dataset")
 
 
 def item_to_row(item: Item) -> dict[str, Any]:

@@ -30,6 +30,7 @@ import random
 from typing import Sequence
 
 from rewards.rubric import Check, Criterion, Item, Rubric
+from training.item_split import generate_split
 
 LAYOUT_KINDS = ("slide", "chart")
 
@@ -168,25 +169,4 @@ def make_layout_dataset(
         raise ValueError(f"make_layout_dataset: kinds must be a non-empty subset of {LAYOUT_KINDS}, got {kinds!r}")
     if isinstance(val_fraction, bool) or not isinstance(val_fraction, (int, float)) or not 0.0 <= val_fraction < 1.0:
         raise ValueError(f"make_layout_dataset: val_fraction must be in [0, 1), got {val_fraction!r}")
-    rng = random.Random(seed)
-    items: list[Item] = []
-    seen: set[str] = set()
-    for i in range(n):
-        kind = kinds[i % len(kinds)]
-        for _ in range(200):
-            item = LAYOUT_MAKERS[kind](rng, f"{kind}-{i:05d}")
-            if item.prompt not in seen:
-                break
-        else:
-            raise ValueError(
-                f"make_layout_dataset: could not generate {n} distinct {kind} prompts (stopped at item {i})"
-            )
-        seen.add(item.prompt)
-        item.meta["seed"] = seed
-        items.append(item)
-    order = list(range(n))
-    rng.shuffle(order)
-    val_idx = set(order[: round(n * val_fraction)])
-    for i, item in enumerate(items):
-        item.meta["split"] = "val" if i in val_idx else "train"
-    return [it for i, it in enumerate(items) if i not in val_idx], [it for i, it in enumerate(items) if i in val_idx]
+    return generate_split(n, seed, kinds, LAYOUT_MAKERS, val_fraction, tries=200, caller="make_layout_dataset")
