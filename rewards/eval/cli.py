@@ -5,6 +5,8 @@
     # generate -> judge -> score (optionally with a LoRA from rubricloop-train)
     rubricloop-eval benchmark=bizgeneval data=bizgeneval.jsonl generator=sd3 out=runs/eval/base
     rubricloop-eval ... generator=sd3 lora=checkpoints/ocr1/step_200 out=runs/eval/lora
+    # a trained prompt rewriter (rubricloop-train task=prompt_rewriter) in front of the generator
+    rubricloop-eval ... generator=sd3 prompt_rewriter=checkpoints/pr1/final out=runs/eval/rw
     # judge an existing folder of images (named as the benchmark's result files, .png)
     rubricloop-eval benchmark=bizgeneval data=bizgeneval.jsonl images=my_images/ out=runs/eval/mine
     # compare runs, split over machines, merge shards
@@ -21,17 +23,22 @@ redone when its result file is unreadable or its row or image changed). An item 
 down (its calls failed on ``judge_outage`` of the checks sent to it) fails and is redone by a
 rerun. With ``shard=i/n`` the items ``k % n == i`` go to ``<out>/shard_i-of-n/`` and are scored
 by ``rubricloop-eval merge <out>``. ``limit=N`` reads no more of the data than its first N items.
+With ``prompt_rewriter=<folder>`` the generator renders each item's rewrite (refused ones: the
+original prompt), recorded in ``<out>/rewrites.jsonl``; the judge judges against the original
+prompt; the refused rewrites are counted on stdout and in ``scores.json`` (``prompt_rewriter``).
 
 Exit status: 0 when every data row, item and existing result file was fine; 1 when any was bad
 (one ``error:`` line each on stderr; the others are still scored and written), or when no item
 has a result file; 2 for an option error (one line): ``data`` / ``out`` missing or unusable
 (not writable, or in use by another running rubricloop-eval: ``<out>/.lock``), ``results`` not
 a folder, ``alpha`` not in (0, 1], an unknown ``benchmark``, a bad ``shard``, a data file that
-cannot be read or holds no items, a rerun with other settings (``lora``: its path and the sha256
-of its weight files), a ``run.json`` or ``fingerprints.jsonl`` in ``out`` that is not a regular
-file (a FIFO). A summary, table or report that cannot be written (disk full) is one line, exit 1;
-each is written atomically, so none is left torn. Hydra itself creates nothing
-(``conf/eval.yaml``), so an option error leaves no ``out`` behind.
+cannot be read or holds no items, a rerun with other settings (``lora``, ``prompt_rewriter``:
+the path and the sha256 of its files), a ``prompt_rewriter`` that is not a trained prompt
+rewriter folder or is given without a generator, a ``run.json``, ``fingerprints.jsonl`` or
+``rewrites.jsonl`` in ``out`` that is not a regular file (a FIFO). A summary, table or report
+that cannot be written (disk full) is one line, exit 1; each is written atomically, so none is
+left torn. Hydra itself creates nothing (``conf/eval.yaml``), so an option error leaves no
+``out`` behind.
 """
 
 from __future__ import annotations
@@ -106,6 +113,16 @@ def check_options(cfg: DictConfig) -> dict[str, Any]:
         problems.append(f"lora={cfg.lora} is not a checkpoint folder (checkpoints/<run>/step_<n>)")
     if cfg.lora and mode != "generate":
         problems.append("lora=... needs a generator (generator=sd3 | flux | ...)")
+    rewriter = cfg.get("prompt_rewriter")
+    if rewriter and mode != "generate":
+        problems.append("prompt_rewriter=... needs a generator (generator=sd3 | flux | ...)")
+    elif rewriter:
+        from rewards.models.text_policy import read_policy_meta
+
+        try:
+            read_policy_meta(Path(rewriter), "prompt_rewriter")
+        except ValueError as e:  # names the folder: not a folder, no LoRA, another task's policy
+            problems.append(f"prompt_rewriter={e}")
     outage = cfg.get("judge_outage", 1.0)
     if not isinstance(outage, (int, float)) or isinstance(outage, bool) or not 0 < outage <= 1:
         problems.append(f"judge_outage must be a number in (0, 1], got {outage!r}")
@@ -127,17 +144,48 @@ def check_options(cfg: DictConfig) -> dict[str, Any]:
     return {"mode": mode, "out": out, "results": results, "data": Path(cfg.data) if cfg.data else None}
 
 
-def run_settings(cfg: DictConfig) -> dict[str, Any]:
-    """What a resumed run must share with the first one (``run.json``); ``lora_weights`` is the
-    sha256 of the LoRA's files (``rewards.eval.lora.lora_digest``).
+def rewriter_digest(folder: Path) -> str | None:
+    """sha256 of a prompt rewriter's files: its LoRA (``rewards.eval.lora.lora_digest``) and its
+    ``rubricloop_policy.json`` (base model, token budget, length cap); None without a LoRA file.
 
     Raises:
-        OptionError: the LoRA's files cannot be read.
+        ValueError: ``prompt_rewriter=<folder>: ...``, a file cannot be read (one line).
+    """
+    import hashlib
+
+    from rewards.eval.lora import lora_digest
+    from rewards.models.text_policy import POLICY_FILE
+
+    try:
+        lora = lora_digest(folder)
+    except ValueError as e:  # "lora=<folder>: ..."
+        raise ValueError(f"prompt_rewriter={str(e).removeprefix('lora=')}") from None
+    if lora is None:
+        return None
+    try:
+        meta = (folder / POLICY_FILE).read_bytes() if (folder / POLICY_FILE).is_file() else b""
+    except OSError as e:
+        raise ValueError(
+            f"prompt_rewriter={folder}: cannot read {POLICY_FILE} ({e.strerror or type(e).__name__})"
+        ) from None
+    return hashlib.sha256(lora.encode() + b"\0" + meta).hexdigest()
+
+
+def run_settings(cfg: DictConfig) -> dict[str, Any]:
+    """What a resumed run must share with the first one (``run.json``); ``lora_weights`` is the
+    sha256 of the LoRA's files (``rewards.eval.lora.lora_digest``), ``prompt_rewriter_weights``
+    that of the prompt rewriter's (:func:`rewriter_digest`). The rewriter's device is not a
+    setting: each rendered prompt is in the image's generation key and ``rewrites.jsonl``.
+
+    Raises:
+        OptionError: the LoRA's or the rewriter's files cannot be read.
     """
     from rewards.eval.lora import lora_digest
 
+    rewriter = cfg.get("prompt_rewriter")
     try:
         digest = lora_digest(Path(cfg.lora)) if cfg.lora else None
+        rewriter_weights = rewriter_digest(Path(rewriter)) if rewriter else None
     except ValueError as e:
         raise OptionError(str(e)) from None
     return {
@@ -149,6 +197,8 @@ def run_settings(cfg: DictConfig) -> dict[str, Any]:
         "images": str(Path(cfg.images).resolve()) if cfg.images else None,
         "lora": str(Path(cfg.lora).resolve()) if cfg.lora else None,
         "lora_weights": digest,  # the same lora path with other weights: refused
+        "prompt_rewriter": str(Path(rewriter).resolve()) if rewriter else None,
+        "prompt_rewriter_weights": rewriter_weights,  # the same rewriter path with other weights: refused
         "resolution_multiple": cfg.resolution_multiple,
         "generator": OmegaConf.to_container(cfg.generator, resolve=True) if cfg.get("generator") is not None else None,
         "judge": judge_settings(OmegaConf.to_container(cfg.judge, resolve=True)),
@@ -165,10 +215,11 @@ def record_settings(path: Path, settings: dict[str, Any], write: bool = True) ->
 
     def refusal(old: dict[str, Any]) -> str:
         key = next(k for k in settings if old.get(k) != settings[k])
-        if key == "lora_weights":
+        if key in ("lora_weights", "prompt_rewriter_weights"):
+            what = key[: -len("_weights")]
             return (
-                f"{path.parent} was made with another lora (its weights changed: {path} records "
-                f"sha256 {str(old.get(key))[:12]}, lora={settings['lora']} now has {str(settings[key])[:12]}); "
+                f"{path.parent} was made with another {what} (its weights changed: {path} records "
+                f"sha256 {str(old.get(key))[:12]}, {what}={settings[what]} now has {str(settings[key])[:12]}); "
                 "use another out=... or the weights it was made with"
             )
         return (
@@ -217,16 +268,59 @@ def load_run_items(cfg: DictConfig, opts: dict[str, Any]) -> tuple[list[Item], l
     return items, errors
 
 
-def generate_or_judge(
-    cfg: DictConfig, opts: dict[str, Any], out: Path, items: list[Item]
-) -> tuple[list[str], set[str]]:
-    """Steps 1-3 of :mod:`rewards.eval.generate` over the (limited, sharded) items; returns
-    (errors, the item ids taken).
+def load_rewriter(cfg: DictConfig):
+    """The ``prompt_rewriter=`` policy (``rewards.rewriting.PromptRewriter``) with its model
+    loaded on ``prompt_rewriter_device``, or None when not set.
 
     Raises:
-        OptionError: other settings than ``run.json``.
+        OptionError: not a prompt rewriter folder, no GPU, or its model cannot be built (one line).
     """
-    from rewards.eval.generate import FINGERPRINTS, generate_and_judge, name_problems
+    folder = cfg.get("prompt_rewriter")
+    if not folder:
+        return None
+    from rewards.models.devices import require_device
+    from rewards.rewriting import PromptRewriter
+
+    device = str(cfg.get("prompt_rewriter_device") or "cpu")
+    try:
+        require_device(device, f"prompt_rewriter={folder}", "prompt_rewriter_device=cpu")
+        rewriter = PromptRewriter(folder, device)
+    except (ValueError, RuntimeError) as e:
+        raise OptionError(str(e) if isinstance(e, RuntimeError) else f"prompt_rewriter={e}") from None
+    try:
+        rewriter.load()
+    except Exception as e:  # a missing base model or package: one line naming the folder
+        text = " ".join(str(e).split())[:300]
+        raise OptionError(f"prompt_rewriter={folder}: cannot load its model ({type(e).__name__}: {text})") from None
+    return rewriter
+
+
+def report_rewrites(cfg: DictConfig, out: Path, selected: list[Item]) -> dict[str, Any] | None:
+    """Print how many of the items' rewrites were refused (their original prompts were rendered);
+    returns the counts (``rewards.eval.generate.rewrite_counts`` plus the rewriter's path), or
+    None without ``prompt_rewriter``."""
+    if not cfg.get("prompt_rewriter"):
+        return None
+    from rewards.eval.generate import REWRITES, rewrite_counts
+
+    counts = {"path": str(Path(cfg.prompt_rewriter).resolve()), **rewrite_counts(out, selected)}
+    print(
+        f"prompt_rewriter: {counts['refused']} of {counts['rewritten']} rewrites refused (dropped a quoted "
+        f"string, over the cap, empty); their original prompts were used (see {out / REWRITES})"
+    )
+    return counts
+
+
+def generate_or_judge(
+    cfg: DictConfig, opts: dict[str, Any], out: Path, items: list[Item]
+) -> tuple[list[str], set[str], dict[str, Any] | None]:
+    """Steps 0-3 of :mod:`rewards.eval.generate` over the (limited, sharded) items; returns
+    (errors, the item ids taken, the rewriter's counts from :func:`report_rewrites` or None).
+
+    Raises:
+        OptionError: other settings than ``run.json``; a prompt rewriter that cannot be loaded.
+    """
+    from rewards.eval.generate import FINGERPRINTS, REWRITES, generate_and_judge, name_problems
     from rewards.eval.lora import apply_lora, warn_leakage
 
     if opts["mode"] == "generate":
@@ -239,6 +333,7 @@ def generate_or_judge(
     try:  # a FIFO would block its reader forever
         check_regular(out / RUN_FILE, "the settings of the run there")
         check_regular(out / FINGERPRINTS, "what its finished items were made from")
+        check_regular(out / REWRITES, "the prompt rewrites of its items")
     except ValueError as e:
         raise OptionError(str(e)) from None
     refused = name_problems(cfg.benchmark, items, out / "results")  # over every item read: the first keeps a name
@@ -250,12 +345,15 @@ def generate_or_judge(
         judge = build_component(cfg, "judge")
     except ValueError as e:
         raise OptionError(str(e)) from None
+    rewriter = load_rewriter(cfg) if opts["mode"] == "generate" else None
     record_settings(out / RUN_FILE, settings)
     if cfg.shard:
         write_json(out / SHARD_FILE, {"shard": cfg.shard, "items": [it.id for _, it in selected]})
     if cfg.lora:
         warn_leakage(Path(cfg.lora), [it for _, it in selected], opts["data"])
         apply_lora(generator, Path(cfg.lora))
+    if rewriter is not None:  # a rewriter trained on benchmark prompts would leak them too
+        warn_leakage(Path(cfg.prompt_rewriter), [it for _, it in selected], opts["data"])
     what = "generate + judge" if generator is not None else "judge"
     with tqdm(total=len(selected), desc=f"eval {cfg.benchmark} ({what})", unit="item") as bar:
         errors = generate_and_judge(
@@ -271,8 +369,10 @@ def generate_or_judge(
             judge_outage=float(cfg.get("judge_outage", 1.0)),
             settings={"judge": settings["judge"]},
             refused=refused,
+            rewriter=rewriter,
         )
-    return errors, {it.id for _, it in selected}
+    counts = report_rewrites(cfg, out, [it for _, it in selected])
+    return errors, {it.id for _, it in selected}, counts
 
 
 def run(cfg: DictConfig) -> int:
@@ -312,10 +412,10 @@ def run_in(cfg: DictConfig, opts: dict[str, Any], out: Path, items: list[Item], 
     Raises:
         OptionError, RubricError: an option error (exit 2).
     """
-    only = None
+    only = rewrites = None
     limit = cfg.limit if opts["mode"] != "score" else None
     if opts["mode"] != "score":
-        item_errors, only = generate_or_judge(cfg, opts, out, items)
+        item_errors, only, rewrites = generate_or_judge(cfg, opts, out, items)
         errors = errors + item_errors
         if cfg.shard:
             for err in errors:
@@ -328,6 +428,9 @@ def run_in(cfg: DictConfig, opts: dict[str, Any], out: Path, items: list[Item], 
     summary, score_errors = score_and_write(
         cfg.benchmark, opts["data"], opts["results"], out, float(cfg.alpha), only, limit
     )
+    if rewrites is not None:  # the refused rewrites next to the scores they made
+        summary["prompt_rewriter"] = rewrites
+        write_json(out / "scores.json", summary)
     errors = list(dict.fromkeys(errors + score_errors))  # a bad row is met by the run and by the scorer
     for err in errors:
         print(f"error: {err}", file=sys.stderr)

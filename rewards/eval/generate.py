@@ -3,11 +3,20 @@
 Per item (in data order, the seed is ``seed + its index in the data file``, so a shard or a
 resumed run draws the same image):
 
+0. prompt (generate mode with ``prompt_rewriter=<folder>`` only): the trained rewriter
+   (``rewards.rewriting.PromptRewriter``, greedy) rewrites the item's prompt, one item at a time
+   (so a shard rewrites as the whole run does); a rewrite that drops a quoted string of the
+   original, is empty or is over the length cap is refused and the original prompt is rendered
+   instead. Each item's rewrite is appended to ``<out>/rewrites.jsonl`` (:data:`REWRITES`: id,
+   original, rewrite, prompt rendered, problem) before its image is made; a rerun reuses the
+   recorded rewrite of an unchanged prompt (``run.json`` pins the rewriter's files). Only the
+   image comes from the rewrite: the judge still judges against the original prompt and rubric.
 1. image: ``<out>/images/<name>.png``; copied from ``images=<folder>`` when given (the file
    named as the result, else the row's own ``image``), else generated (a readable PNG that was
-   generated for the same prompt, seed and size is kept: resume). The size follows the
-   benchmark's aspect ratio (:func:`resolution`). Files are written under a temporary name and
-   renamed, so a killed run leaves no half image.
+   generated for the same rendered prompt, seed and size is kept: resume; the rendered prompt
+   is the rewrite when step 0 used one). The size follows the benchmark's aspect ratio
+   (:func:`resolution`). Files are written under a temporary name and renamed, so a killed run
+   leaves no half image.
 2. verdicts: the configured judge over the item's checks. When a judge's calls failed on at
    least ``judge_outage`` of the checks sent to it (``rewards.judges.outage``), the item fails
    and no result file is written: a rerun redoes it.
@@ -56,6 +65,10 @@ FINGERPRINTS = "fingerprints.jsonl"
 """In an eval ``out`` (and each shard folder): one ``{"id", "fingerprint"}`` line per finished item."""
 GENERATED_KEY = "rubricloop-generation"
 """PNG text key of a generated image: the hash of the prompt, seed and size it was made with."""
+REWRITES = "rewrites.jsonl"
+"""In an eval ``out`` made with ``prompt_rewriter=`` (and each shard folder): one ``{"id",
+"original", "rewrite", "prompt", "problem"}`` line per rewritten item (``prompt``: what the
+generator rendered; ``problem``: why the rewrite was refused, null when it was used)."""
 
 
 def load_benchmark_items(benchmark: str, data: Path, limit: int | None = None) -> tuple[list[Item], list[str]]:
@@ -205,9 +218,11 @@ def save_png(image: Image.Image, path: Path, key: str | None = None) -> None:
         raise
 
 
-def generation_key(item: Item, seed: int, size: tuple[int | None, int | None]) -> str:
-    """What a generated image was made from: prompt, seed and (height, width), as a short hash."""
-    blob = json.dumps([item.prompt, seed, list(size)], ensure_ascii=False)
+def generation_key(item: Item, seed: int, size: tuple[int | None, int | None], prompt: str | None = None) -> str:
+    """What a generated image was made from: the prompt rendered (``prompt``: a rewrite of the
+    item's; None: the item's own), seed and (height, width), as a short hash. An image made from
+    another rewrite has another key, so it is made again."""
+    blob = json.dumps([item.prompt if prompt is None else prompt, seed, list(size)], ensure_ascii=False)
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
 
 
@@ -222,6 +237,70 @@ def generated_for(path: Path, key: str) -> bool:
             return im.info.get(GENERATED_KEY) == key
     except (OSError, ValueError, Image.DecompressionBombError):
         return False
+
+
+def read_rewrites(path: Path) -> dict[str, dict[str, Any]]:
+    """item id -> its recorded rewrite from ``rewrites.jsonl`` (the last line of an id wins; a
+    line a killed run left half-written, or one without a string ``original`` and ``prompt``,
+    is ignored).
+
+    Raises:
+        ValueError: ``path`` exists but is not a regular file (a FIFO: never opened; one line).
+    """
+    from rewards.common.run_folder import check_regular
+
+    check_regular(path, "the prompt rewrites of its items")
+    found = {}
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return {}
+    for line in lines:
+        try:
+            row = json.loads(line)
+            if isinstance(row["original"], str) and isinstance(row["prompt"], str):
+                found[str(row["id"])] = row
+        except (ValueError, TypeError, KeyError):
+            continue
+    return found
+
+
+def record_rewrite(path: Path, item_id: str, rewrite) -> dict[str, Any]:
+    """Append one item's :class:`rewards.rewriting.Rewrite` to ``rewrites.jsonl`` (on a line of
+    its own, after a torn last line); returns the line's row."""
+    row = {
+        "id": item_id,
+        "original": rewrite.original,
+        "rewrite": rewrite.rewrite,
+        "prompt": rewrite.prompt,
+        "problem": rewrite.problem,
+    }
+    torn = path.is_file() and path.stat().st_size and path.read_bytes()[-1:] != b"\n"
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(("\n" if torn else "") + json.dumps(row, ensure_ascii=False) + "\n")
+    return row
+
+
+def rendered_prompt(item: Item, rewriter, recorded: dict[str, dict[str, Any]], path: Path) -> str:
+    """The prompt the generator renders for ``item``: its own without a rewriter; else the
+    recorded rewrite (``recorded``, from :func:`read_rewrites`) when it was made from the same
+    prompt, else a new one (``rewriter.rewrite``), recorded in ``path`` and ``recorded``."""
+    if rewriter is None:
+        return item.prompt
+    row = recorded.get(item.id)
+    if row is None or row["original"] != item.prompt:
+        row = recorded[item.id] = record_rewrite(path, item.id, rewriter.rewrite([item.prompt])[0])
+    return row["prompt"]
+
+
+def rewrite_counts(out: Path, items: Sequence[Item]) -> dict[str, Any]:
+    """How the rewriter did on ``items`` (as ``<out>/rewrites.jsonl`` records them): ``{"rewritten":
+    items with a rewrite of their current prompt, "refused": how many of those fell back to the
+    original prompt, "refused_items": {id: problem}}``."""
+    recorded = read_rewrites(out / REWRITES)
+    rows = [r for it in items if (r := recorded.get(it.id)) is not None and r["original"] == it.prompt]
+    refused = {str(r["id"]): r.get("problem") for r in rows if r.get("problem")}
+    return {"rewritten": len(rows), "refused": len(refused), "refused_items": refused}
 
 
 def source_image(images: Path, name: str, item: Item) -> Path:
@@ -282,8 +361,9 @@ def generate_and_judge(
     judge_outage: float = 1.0,
     settings: dict[str, Any] | None = None,
     refused: dict[str, str] | None = None,
+    rewriter=None,
 ) -> list[str]:
-    """Steps 1-3 of the module docstring for ``(index in data, item)`` pairs.
+    """Steps 0-3 of the module docstring for ``(index in data, item)`` pairs.
 
     Args:
         judge: a :class:`rewards.judges.base.Judge` (e.g. the configured Router).
@@ -296,6 +376,8 @@ def generate_and_judge(
         settings: the run's verdict-changing settings (the judge's config), part of each item's
             fingerprint.
         refused: item id -> error line for items not to be done (:func:`name_problems`).
+        rewriter: a :class:`rewards.rewriting.PromptRewriter` (generate mode): step 0, recorded in
+            ``<out>/rewrites.jsonl``; the generator renders ``Rewrite.prompt``.
 
     Returns:
         one error line per failed item (missing or unreadable image, generator error, judge
@@ -306,6 +388,8 @@ def generate_and_judge(
     results.mkdir(parents=True, exist_ok=True)
     ledger = out / FINGERPRINTS
     done = read_fingerprints(ledger)
+    rewrites = out / REWRITES
+    recorded = read_rewrites(rewrites) if rewriter is not None else {}
     base = (getattr(generator, "height", None), getattr(generator, "width", None))
     gen_model = getattr(generator, "name", None) or (f"images:{images.name}" if images else "none")
     refused = refused or {}
@@ -318,7 +402,10 @@ def generate_and_judge(
             name = image_file(benchmark, item)
             target = images_out / name
             size = resolution(item, base[0], base[1], multiple) if None not in base else base
-            key = generation_key(item, item_seed(seed, index), size)
+            prompt = item.prompt
+            if images is None:
+                prompt = rendered_prompt(item, rewriter, recorded, rewrites)
+            key = generation_key(item, item_seed(seed, index), size, prompt)
             if images is not None:
                 source = source_image(images, name, item)
             else:
@@ -335,10 +422,11 @@ def generate_and_judge(
             else:
                 if None not in base:
                     generator.height, generator.width = size
-                image = generator.generate(item.prompt, item_seed(seed, index))
+                image = generator.generate(prompt, item_seed(seed, index))
                 save_png(image, target, key)
                 fingerprint = item_fingerprint(item, {**(settings or {}), "image": file_digest(target)}, image=False)
             checks = item.rubric.checks
+            # the original prompt: the rubric is the original's, whatever the generator rendered
             verdicts = {v.check_id: v for v in judge.judge([image], [item.prompt], [checks])[0]}
             down = judges_down(verdicts.values(), judge_outage)
             if down:  # an outage is not an answer: no result file, a rerun redoes the item
