@@ -6,7 +6,9 @@ clean samples between positive and implicit-negative velocities) and Advantage W
 (``awm``, scxue/advantage_weighted_matching: the flow-matching loss weighted by the advantage,
 a KL to an EMA reference).
 
-May import: ``rewards`` (never ``rewards.eval``) and ``training`` itself; never ``refine``.
+May import: ``rewards`` (never ``rewards.eval``), ``training`` itself, and of ``refine`` only
+``refine.interfaces`` and ``refine.writers.local_vlm`` (the instruction writer is trained on the
+exact request refine's trained writer sends; refine never imports training).
 One data file of refine's is read, no code: the bundled example's BizGenEval rows (package
 data of ``refine.example``) are the leakage guard's default held-out set (``data.heldout=[bundled]``).
 
@@ -28,6 +30,10 @@ Modules, the math first, the recipes last (each imports only modules above it in
   evaluations, end of a step, end of the run).
 * ``grpo``, ``nft``, ``awm``: the recipes (each a ``train`` with the same signature);
   ``cli``: ``rubricloop-train``.
+* The text policies (``task=prompt_rewriter | instruction_writer``, trl's GRPOTrainer):
+  ``trl_reward`` (the adapter from our item scorers to trl's reward contract), ``text_rewards``
+  (guards, render or edit, judge), ``text_data`` (items and trl rows), ``text_grpo`` (the
+  recipe), ``text_cli`` (its entry point, reached through ``cli``).
 """
 
 import logging

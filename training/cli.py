@@ -46,23 +46,12 @@ from omegaconf import DictConfig, OmegaConf
 from rewards.common.one_line import error_line
 from rewards.common.task import run_console_script, task_wrapper
 from training.config import check_setup, config_from_fields  # importing it stores the trainer defaults for Hydra
+from training.run_dir import BUNDLED_HELDOUT, bundled_heldout, heldout_paths  # noqa: F401 (re-exported)
+from training.run_dir import claim_run_dir as _claim_run_dir
+from training.run_dir import is_main_process as _is_main_process
 
 ALGORITHM_NAMES = {"grpo": "GRPO", "nft": "DiffusionNFT", "awm": "AWM"}
 """``trainer.algorithm`` -> the name the closing line uses."""
-
-BUNDLED_HELDOUT = "bundled"
-"""``data.heldout`` entry naming the BizGenEval rows shipped in the package (``bundled_heldout``)."""
-
-
-def bundled_heldout() -> Path:
-    """The BizGenEval text items bundled with the package: ``refine/example/bizgeneval_text.jsonl``."""
-    return Path(str(importlib.resources.files("refine.example") / "bizgeneval_text.jsonl"))
-
-
-def heldout_paths(entries) -> list[Path]:
-    """``data.heldout`` entries as files: ``"bundled"`` -> ``bundled_heldout()``, others are paths."""
-    return [bundled_heldout() if str(e) == BUNDLED_HELDOUT else Path(str(e)) for e in entries]
-
 
 RESULT_NEUTRAL = (
     "run_name",
@@ -192,40 +181,6 @@ def check_already_done(cfg: DictConfig, run_dir: Path, num_steps: int) -> None:
         history = finished_history(run_dir, num_steps)  # again, under the lock
     if history is not None:
         raise RunAlreadyDone(_done_line(run_dir, num_steps, history), history)
-
-
-def _is_main_process() -> bool:
-    """Rank 0 of a launch (``RANK`` as torchrun and accelerate set it), or a single process."""
-    return os.environ.get("RANK", "0") == "0"
-
-
-def _claim_run_dir(run_dir: Path):
-    """Create ``run_dir`` (``prepare_out``) and hold its lock (``lock_out``) on the main process.
-
-    Returns:
-        the lock (a context manager; a no-op on the other ranks) and whether the folder was created.
-
-    Raises:
-        ValueError: the folder cannot be written (a file in the way, no permission) or another
-            live rubricloop-train holds it; one line.
-    """
-    from rewards.common.run_folder import lock_out, prepare_out
-
-    try:
-        created = prepare_out(run_dir)
-    except ValueError as e:
-        reason = str(e).removeprefix(f"out={run_dir}")
-        raise ValueError(f"run folder {run_dir}{reason}; check trainer.output_dir") from None
-    if not _is_main_process():
-        return contextlib.nullcontext(), created
-    try:
-        return lock_out(run_dir, command="rubricloop-train"), created
-    except ValueError as e:  # lock_out names the holder (.lock.owner): refine, eval or another training
-        reason = str(e).removeprefix(f"out={run_dir}").split("; wait for it")[0]
-        hint = "check trainer.output_dir"
-        if "in use" in reason:
-            hint = "wait for it to finish or use another trainer.run_name"
-        raise ValueError(f"{run_dir}{reason}; {hint}") from None
 
 
 def run(cfg: DictConfig) -> dict:
@@ -359,8 +314,18 @@ def _main(cfg: DictConfig) -> int:
 
 
 def main() -> None:
-    """Console script ``rubricloop-train``: bad configs end with one line on stderr, exit 2."""
+    """Console script ``rubricloop-train``: bad configs end with one line on stderr, exit 2.
+    ``task=prompt_rewriter`` and ``task=instruction_writer`` go to ``training.text_cli`` (trl)."""
     global _show_traceback
+    task = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("task=")), "image")
+    if task in ("prompt_rewriter", "instruction_writer"):  # the text policies: conf/train_text.yaml
+        from training import text_cli
+
+        return text_cli.main()
+    if task != "image":
+        tasks = "image, prompt_rewriter or instruction_writer"
+        print(f"rubricloop-train: task must be {tasks}, got {task!r}", file=sys.stderr)
+        raise SystemExit(2)
     # Hydra catches composition errors (unknown preset or key), prints a multi-line report and
     # exits 1, unless HYDRA_FULL_ERROR=1: then they reach the except below.
     _show_traceback = os.environ.get("HYDRA_FULL_ERROR") == "1"

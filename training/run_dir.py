@@ -1,0 +1,55 @@
+"""The run folder and held-out files every ``rubricloop-train`` task shares (image and text policies)."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.resources
+import os
+from pathlib import Path
+
+BUNDLED_HELDOUT = "bundled"
+"""``data.heldout`` entry naming the BizGenEval rows shipped in the package (``bundled_heldout``)."""
+
+
+def bundled_heldout() -> Path:
+    """The BizGenEval text items bundled with the package: ``refine/example/bizgeneval_text.jsonl``."""
+    return Path(str(importlib.resources.files("refine.example") / "bizgeneval_text.jsonl"))
+
+
+def heldout_paths(entries) -> list[Path]:
+    """``data.heldout`` entries as files: ``"bundled"`` -> ``bundled_heldout()``, others are paths."""
+    return [bundled_heldout() if str(e) == BUNDLED_HELDOUT else Path(str(e)) for e in entries]
+
+
+def is_main_process() -> bool:
+    """Rank 0 of a launch (``RANK`` as torchrun and accelerate set it), or a single process."""
+    return os.environ.get("RANK", "0") == "0"
+
+
+def claim_run_dir(run_dir: Path):
+    """Create ``run_dir`` (``prepare_out``) and hold its lock (``lock_out``) on the main process.
+
+    Returns:
+        the lock (a context manager; a no-op on the other ranks) and whether the folder was created.
+
+    Raises:
+        ValueError: the folder cannot be written (a file in the way, no permission) or another
+            live rubricloop-train holds it; one line.
+    """
+    from rewards.common.run_folder import lock_out, prepare_out
+
+    try:
+        created = prepare_out(run_dir)
+    except ValueError as e:
+        reason = str(e).removeprefix(f"out={run_dir}")
+        raise ValueError(f"run folder {run_dir}{reason}; check trainer.output_dir") from None
+    if not is_main_process():
+        return contextlib.nullcontext(), created
+    try:
+        return lock_out(run_dir, command="rubricloop-train"), created
+    except ValueError as e:  # lock_out names the holder (.lock.owner): refine, eval or another training
+        reason = str(e).removeprefix(f"out={run_dir}").split("; wait for it")[0]
+        hint = "check trainer.output_dir"
+        if "in use" in reason:
+            hint = "wait for it to finish or use another trainer.run_name"
+        raise ValueError(f"{run_dir}{reason}; {hint}") from None

@@ -1,0 +1,339 @@
+"""``rubricloop-train task=prompt_rewriter | task=instruction_writer`` (config: ``conf/train_text.yaml``).
+
+``rubricloop-train`` hands every command with ``task=<one of these>`` here (``training.cli.main``);
+the recipe is ``training.text_grpo``. As for image training: a bad option ends with one line,
+``rubricloop-train: <what is wrong>``, and exit status 2 before any model loads; the run folder
+``<trainer.output_dir>/<trainer.run_name>/`` is locked, holds ``run.json`` (the settings a resume
+must share), ``train.log``, ``.hydra/``, trl's ``checkpoint-<n>/`` (each a loadable policy),
+``final/`` (the trained policy), ``history.json`` and ``wandb_run_id``; an unfinished run continues
+only with ``resume=true``, from its newest whole checkpoint; the command of a finished run, run
+again, prints ``... already finished ...`` and exits 0.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import signal
+import sys
+from pathlib import Path
+
+import hydra
+from hydra.errors import HydraException
+from hydra.utils import instantiate
+from omegaconf import DictConfig, OmegaConf
+
+from rewards.common.one_line import error_line
+from rewards.common.task import run_console_script, task_wrapper
+
+TASKS = ("prompt_rewriter", "instruction_writer")
+RESULT_NEUTRAL = ("output_dir", "run_name", "num_steps", "save_every", "keep_last", "device")
+"""Trainer fields a resume may change (where, how long, how often it saves, which device)."""
+POLICY_KINDS = {
+    "prompt_rewriter": ("lm", "policy=qwen2_5_instruct | tiny_lm"),
+    "instruction_writer": ("vlm", "policy=qwen2_5_vl | tiny_vlm"),
+}
+
+
+class RunAlreadyDone(Exception):
+    """The run folder holds this run, finished: ``line`` says so and where its results are."""
+
+
+def option_problems(cfg: DictConfig) -> list[str]:
+    """Every option error of ``cfg``, one phrase each, naming the option (empty: fine)."""
+    t, problems = cfg.trainer, []
+    task = cfg.task_name
+    kind, fix = POLICY_KINDS[task]
+    if cfg.policy.get("kind") != kind:
+        got = cfg.policy.get("kind")
+        problems.append(f"task={task} needs a {kind.upper()} policy ({fix}), got policy.kind={got!r}")
+    positive = ("num_steps", "prompts_per_step", "max_completion_length", "lora_rank", "save_every", "keep_last")
+    for key in positive:
+        v = t[key]
+        if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+            problems.append(f"trainer.{key} must be an integer >= 1, got {v!r}")
+    if not isinstance(t.num_generations, int) or t.num_generations < 2:
+        problems.append(f"trainer.num_generations must be an integer >= 2 (a group), got {t.num_generations!r}")
+    for key in ("lr", "temperature", "lora_alpha", "max_grad_norm", "clip_range"):
+        v = t[key]
+        if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v) or v <= 0:
+            problems.append(f"trainer.{key} must be a finite number > 0, got {v!r}")
+    for key in ("beta", "weight_decay"):
+        v = t[key]
+        if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v) or v < 0:
+            problems.append(f"trainer.{key} must be a finite number >= 0, got {v!r}")
+    if str(t.device) not in ("auto", "cpu") and not str(t.device).startswith("cuda"):
+        problems.append(f"trainer.device must be auto, cpu or cuda[:n], got {t.device!r}")
+    if not 0.0 < float(cfg.data.val_fraction) < 1.0:
+        problems.append(f"data.val_fraction must be in (0, 1), got {cfg.data.val_fraction!r}")
+    if cfg.reward.kind not in ("rubric", "quote_coverage"):
+        problems.append(f"reward.kind must be rubric or quote_coverage, got {cfg.reward.kind!r}")
+    elif cfg.reward.kind == "quote_coverage" and task != "prompt_rewriter":
+        problems.append(
+            "reward.kind=quote_coverage scores prompt rewrites; task=instruction_writer needs reward.kind=rubric"
+        )
+    from rewards.reward_fns import RUBRIC_SCORES
+
+    if cfg.reward.score not in RUBRIC_SCORES:
+        problems.append(f"reward.score must be one of {', '.join(RUBRIC_SCORES)}, got {cfg.reward.score!r}")
+    cap = cfg.guards.max_chars
+    if cap is not None and (not isinstance(cap, int) or isinstance(cap, bool) or cap < 1):
+        problems.append(f"guards.max_chars must be an integer >= 1 or null, got {cap!r}")
+    return problems
+
+
+def run_settings(cfg: DictConfig) -> dict:
+    """What the run's result depends on (``<run>/run.json``): the task, policy, reward, guards,
+    data, the trainer fields but ``RESULT_NEUTRAL``, and the generator, judge and editor the
+    reward uses."""
+    c = OmegaConf.to_container(cfg, resolve=True)
+    settings = {
+        "task": c["task_name"],
+        "policy": c["policy"],
+        "reward": c["reward"],
+        "guards": c["guards"],
+        "data": c["data"],
+        "trainer": {k: v for k, v in c["trainer"].items() if k not in RESULT_NEUTRAL},
+        "judge": c["judge"],
+    }
+    if c["reward"]["kind"] == "rubric":
+        settings["generator"] = c["generator"]
+        if c["task_name"] == "instruction_writer":
+            settings["editor"] = c["editor"]
+    return json.loads(json.dumps(settings))
+
+
+def finished(run_dir: Path, num_steps: int) -> dict | None:
+    """The history of the run in ``run_dir`` when it finished ``num_steps`` steps (``final/`` holds
+    the policy and ``history.json`` says so), else None."""
+    from rewards.models.text_policy import POLICY_FILE
+
+    try:
+        history = json.loads((run_dir / "history.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    done = isinstance(history, dict) and history.get("num_steps") == num_steps and "eval_after" in history
+    return history if done and (run_dir / "final" / POLICY_FILE).is_file() else None
+
+
+def build_reward(cfg: DictConfig, train_items, val_items, heldout):
+    """The scorer and its ``TrlReward``, the dataset rows (train, held out), and items by id.
+
+    Raises:
+        ValueError: the instruction writer with an editor that ignores instructions (one line).
+    """
+    from training.text_data import rewriter_rows, writer_rows
+    from training.text_rewards import InstructionScorer, QuoteCoverage, RewriteScorer, item_seed, start_state
+    from training.trl_reward import TrlReward
+
+    items = {it.id: it for it in [*train_items, *val_items]}
+    r = cfg.reward
+    if cfg.task_name == "prompt_rewriter":
+        if r.kind == "quote_coverage":
+            scorer = QuoteCoverage(int(r.target_chars), float(r.length_weight))
+        else:
+            scorer = RewriteScorer(
+                instantiate(cfg.generator),
+                instantiate(cfg.judge),
+                r.score,
+                cfg.guards.max_chars,
+                bool(cfg.guards.keep_quoted),
+                heldout,
+                int(r.seed),
+            )
+        return TrlReward(scorer, items), rewriter_rows(train_items), rewriter_rows(val_items), items
+
+    from refine.interfaces import StructuredEditor
+    from rewards.common.images import open_image
+    from rewards.reward_fns import RubricReward
+
+    editor = instantiate(cfg.editor)
+    if isinstance(editor, StructuredEditor):
+        raise ValueError(
+            f"editor {editor.name!r} acts on the failed checks and ignores instructions, so no instruction "
+            "could earn a reward; the instruction writer needs an instruction-following editor "
+            "(editor=flux_kontext | qwen_image_edit | instruct_pix2pix, or their tiny_ twins)"
+        )
+    generator, judge = instantiate(cfg.generator), instantiate(cfg.judge)
+    rubric = RubricReward(judge, r.score)
+    starts = {}
+    for it in items.values():
+        image = open_image(it.image) if it.image else generator.generate(it.prompt, item_seed(int(r.seed), it.id))
+        starts[it.id] = start_state(it, image.convert("RGB"), rubric)
+    scorer = InstructionScorer(editor, judge, starts, r.score, int(r.seed))
+    train_rows, val_rows = writer_rows(train_items, starts), writer_rows(val_items, starts)
+    if not train_rows or not val_rows:
+        raise ValueError(
+            f"no item fails a check on its start image ({len(train_rows)} training, {len(val_rows)} held out "
+            "with a failed check): the instruction writer has nothing to fix; check the judge or the start images"
+        )
+    return TrlReward(scorer, items), train_rows, val_rows, items
+
+
+def init_wandb(cfg: DictConfig, run_dir: Path, resuming: bool) -> list[str]:
+    """Start the W&B run trl's callback will log into (``report_to=["wandb"]``), or return ``[]``
+    (W&B off). A resume continues the run whose id ``<run>/wandb_run_id`` holds."""
+    from rewards.common.secrets import redact
+    from rewards.common.wandb_mode import resolve_wandb_mode
+    from training.checkpoint import write_run_record
+    from training.logs import WANDB_ID_FILE, new_run_id, stored_run_id
+
+    mode = resolve_wandb_mode(cfg.wandb.mode)
+    if mode is None:
+        return []
+    import wandb
+
+    run_id = stored_run_id(run_dir) if resuming else None
+    if run_id is None:
+        run_id = new_run_id()
+        write_run_record(run_dir, WANDB_ID_FILE, run_id + "\n")
+    try:
+        wandb.init(
+            project=cfg.wandb.project,
+            name=cfg.trainer.run_name,
+            id=run_id,
+            resume="allow",
+            mode=mode,
+            dir=str(run_dir),
+            config=OmegaConf.to_container(cfg, resolve=True),
+        )
+    except Exception as e:  # W&B's own errors are many lines deep
+        reason = redact(error_line(e))
+        raise ValueError(
+            f"W&B could not start in {mode} mode ({reason}); use wandb.mode=offline or wandb.mode=disabled"
+        ) from None
+    return ["wandb"]
+
+
+def run(cfg: DictConfig) -> dict:
+    """Check, build and train (module docstring). Returns the history.
+
+    Raises:
+        RunAlreadyDone: this run is finished; nothing was done.
+        ValueError: an option error, a leak, a bad data file, a busy or unwritable run folder, a
+            resume with other settings; one line each, before any file is written.
+    """
+    from rewards.common.run_folder import discard, run_files, write_json
+    from rewards.leakage import check_leakage, load_heldout
+    from training.checkpoint import write_run_record
+    from training.run_dir import claim_run_dir, heldout_paths
+    from training.text_data import load_text_items
+    from training.text_grpo import torn_checkpoints, train_text_policy, whole_checkpoints
+
+    problems = option_problems(cfg)
+    if problems:
+        raise ValueError("bad option: " + "; ".join(problems))
+    run_dir = Path(cfg.trainer.output_dir) / cfg.trainer.run_name
+    history = finished(run_dir, cfg.trainer.num_steps)
+    if history is not None:
+        from rewards.common.run_folder import check_settings
+
+        check_settings(run_dir / "run.json", run_settings(cfg), lambda _: f"{run_dir} holds a run with other settings")
+        raise RunAlreadyDone(
+            f"{run_dir} already finished its {cfg.trainer.num_steps} steps (held-out reward "
+            f"{history['eval_before']['reward']:.4g} -> {history['eval_after']['reward']:.4g}); nothing to do: "
+            f"policy in {run_dir / 'final'}/, history in {run_dir / 'history.json'}"
+        )
+    train_items, val_items = load_text_items(
+        cfg.data.file, int(cfg.data.n), int(cfg.data.seed), float(cfg.data.val_fraction)
+    )
+    paths = heldout_paths(cfg.data.heldout or [])
+    check_leakage([*train_items, *val_items], paths)
+    heldout = load_heldout(paths)
+    reward, train_rows, val_rows, items = build_reward(cfg, train_items, val_items, heldout)
+
+    settings = run_settings(cfg)
+    lock, created = claim_run_dir(run_dir)
+    with lock:
+        from rewards.common.run_folder import check_settings
+
+        def refusal(before: dict) -> str:
+            keys = [k for k in {**before, **settings} if before.get(k) != settings.get(k)]
+            return (
+                f"{run_dir} holds a run made with other {', '.join(keys)} (see {run_dir / 'run.json'}); "
+                "use those settings to resume, or a new trainer.run_name"
+            )
+
+        has_checkpoints = bool(whole_checkpoints(run_dir) or torn_checkpoints(run_dir))
+        try:
+            if has_checkpoints:
+                check_settings(run_dir / "run.json", settings, refusal, new_run="use another trainer.run_name")
+            if has_checkpoints and not cfg.resume:
+                raise ValueError(
+                    f"{run_dir} holds an unfinished run; continue it with resume=true, or use a new trainer.run_name"
+                )
+        except ValueError:
+            discard(run_dir, created)
+            raise
+        write_run_record(
+            run_dir,
+            "training_data.jsonl",
+            "".join(json.dumps({"id": it.id, "prompt": it.prompt}) + "\n" for it in train_items),
+        )
+        write_json(run_dir / "run.json", settings)
+        with run_files(cfg, run_dir, "train.log"):
+            report_to = init_wandb(cfg, run_dir, resuming=bool(cfg.resume and has_checkpoints))
+            history = train_text_policy(cfg, run_dir, train_rows, val_rows, items, reward, bool(cfg.resume), report_to)
+        write_run_record(run_dir, "history.json", json.dumps(history, default=str))
+    return history
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
+_show_traceback = False
+
+
+def fail(err: Exception) -> int:
+    if _show_traceback:
+        raise err
+    print(f"rubricloop-train: {error_line(err)}", file=sys.stderr)
+    return 2
+
+
+@hydra.main(version_base="1.3", config_path="pkg://conf", config_name="train_text")
+@task_wrapper
+def _main(cfg: DictConfig) -> int:
+    run_dir = f"{cfg.trainer.output_dir}/{cfg.trainer.run_name}"
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        history = run(cfg)
+    except RunAlreadyDone as done:
+        print(f"rubricloop-train: {done}")
+        return 0
+    except (ValueError, HydraException) as e:
+        return fail(e)
+    except OSError as e:
+        if _show_traceback:
+            raise
+        print(f"rubricloop-train: {error_line(e)}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(
+            f"rubricloop-train: interrupted; checkpoints so far are in {run_dir}/ (continue with resume=true)",
+            file=sys.stderr,
+        )
+        return 130
+    steps = history["step_seconds"]
+    per_step = sum(steps) / len(steps) if steps else float("nan")
+    peak = history["peak_rss_mib"] or float("nan")
+    before, after = history["eval_before"], history["eval_after"]
+    print(
+        f"rubricloop-train: {cfg.task_name} trained {cfg.trainer.num_steps} steps ({per_step:.2f} s/step, peak "
+        f"{peak:.0f} MiB); held-out reward {before['reward']:.4f} -> {after['reward']:.4f} "
+        f"(greedy, {after['n']} items); policy in {run_dir}/final/"
+    )
+    return 0
+
+
+def main() -> None:
+    """``rubricloop-train task=...``: bad configs end with one line on stderr, exit 2."""
+    global _show_traceback
+    _show_traceback = os.environ.get("HYDRA_FULL_ERROR") == "1"
+    os.environ["HYDRA_FULL_ERROR"] = "1"
+    try:
+        run_console_script(_main)
+    except HydraException as e:
+        raise SystemExit(fail(e)) from None
