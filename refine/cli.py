@@ -17,7 +17,6 @@ writes ``<out>/.hydra/``, ``<out>/refine.log`` and keeps temporary files (tesser
 
 from __future__ import annotations
 
-import importlib.resources
 import logging
 import sys
 from pathlib import Path
@@ -39,7 +38,9 @@ from rewards.scorers.item_scores import ITEM_SCORES
 
 def bundled_example() -> Path:
     """Path of the bundled example's JSONL (real BizGenEval text rubrics; see refine/example/README.md)."""
-    return Path(str(importlib.resources.files("refine") / "example" / "bizgeneval_text.jsonl"))
+    # beside this module, not importlib.resources.files("refine"): under pytest, tests/refine/ (a folder
+    # on sys.path without __init__) shadows the package name as a namespace package
+    return Path(__file__).resolve().parent / "example" / "bizgeneval_text.jsonl"
 
 
 def start_wandb(cfg: DictConfig, out: Path):
@@ -108,6 +109,9 @@ def check_options(cfg: DictConfig) -> None:
     def is_int(v):
         return isinstance(v, int) and not isinstance(v, bool)
 
+    missing = sorted(OmegaConf.missing_keys(cfg))  # `???` in a chosen config: writer=trained needs writer.path
+    if missing:
+        raise ValueError(f"missing required option(s): {' '.join(f'{k}=...' for k in missing)}")
     if not is_int(cfg.iterations) or cfg.iterations < 0:
         raise ValueError(f"iterations must be an integer >= 0, got {cfg.iterations!r}")
     if cfg.limit is not None and (not is_int(cfg.limit) or cfg.limit < 1):
