@@ -217,6 +217,10 @@ def run(cfg: DictConfig) -> int:
                 k: OmegaConf.to_container(cfg[k], resolve=True) for k in ("judge", "writer", "editor", "generator")
             }
             components["judge"] = judge_settings(components["judge"])
+            if components["writer"].get("path"):  # writer=trained: the same path with other weights is another run
+                from rewards.models.text_policy import policy_digest
+
+                components["writer_weights"] = policy_digest(components["writer"]["path"])
             loop = RefineLoop(
                 *(build_component(cfg, k) for k in ("judge", "writer", "editor", "generator")),
                 iterations=cfg.iterations,

@@ -53,6 +53,8 @@ def option_problems(cfg: DictConfig) -> list[str]:
         v = t[key]
         if not isinstance(v, int) or isinstance(v, bool) or v < 1:
             problems.append(f"trainer.{key} must be an integer >= 1, got {v!r}")
+    if not isinstance(t.eval_samples, int) or isinstance(t.eval_samples, bool) or t.eval_samples < 0:
+        problems.append(f"trainer.eval_samples must be an integer >= 0, got {t.eval_samples!r}")
     if not isinstance(t.num_generations, int) or t.num_generations < 2:
         problems.append(f"trainer.num_generations must be an integer >= 2 (a group), got {t.num_generations!r}")
     for key in ("lr", "temperature", "lora_alpha", "max_grad_norm", "clip_range"):
@@ -322,8 +324,9 @@ def _main(cfg: DictConfig) -> int:
     before, after = history["eval_before"], history["eval_after"]
     print(
         f"rubricloop-train: {cfg.task_name} trained {cfg.trainer.num_steps} steps ({per_step:.2f} s/step, peak "
-        f"{peak:.0f} MiB); held-out reward {before['reward']:.4f} -> {after['reward']:.4f} "
-        f"(greedy, {after['n']} items); policy in {run_dir}/final/"
+        f"{peak:.0f} MiB); held-out reward {before['reward']:.4f} -> {after['reward']:.4f} greedy, "
+        f"{before['sampled_reward']:.4f} -> {after['sampled_reward']:.4f} sampled ({after['n']} items); "
+        f"policy in {run_dir}/final/"
     )
     return 0
 

@@ -6,7 +6,7 @@ failed checks (``rewards.models.text_policy``). Both are LoRA fine-tunes (peft) 
 rubric score (``training.text_rewards``), handed to trl through ``training.trl_reward.TrlReward``.
 trl does the sampling, the group-relative advantages, the clipped loss, checkpoints, resume and
 W&B logging (its completions table and ``rewards/<name>/mean``); this module builds what it
-needs and adds a greedy held-out evaluation before and after training.
+needs and adds a held-out evaluation before and after training.
 
 :func:`train_text_policy`, top to bottom:
 
@@ -14,9 +14,9 @@ needs and adds a greedy held-out evaluation before and after training.
 2. the scorer (guards, generator or editor, judge) and, for the instruction writer, each item's
    start image and failures;
 3. trl's datasets and ``GRPOConfig``;
-4. greedy held-out reward of the untrained policy (step 0);
+4. held-out reward of the untrained policy (greedy, and sampled: :func:`evaluate`);
 5. ``GRPOTrainer.train``, resumed from the newest whole ``checkpoint-<n>`` when asked;
-6. greedy held-out reward of the trained policy; ``<run>/final/`` = the LoRA +
+6. held-out reward of the trained policy; ``<run>/final/`` = the LoRA +
    ``rubricloop_policy.json``; the history.
 
 Memory and speed on the CPU, measured with the tiny models: see the README.
@@ -68,47 +68,84 @@ def torn_checkpoints(run_dir: Path) -> list[Path]:
     return sorted(p for p in run_dir.glob("checkpoint-*") if p not in whole)
 
 
-# ------------------------------------------------------------------------------ greedy generation
-def greedy_texts(model: Any, processing: Any, rows: Sequence[dict], kind: str, max_new_tokens: int, batch: int = 8):
-    """The policy's greedy completion (decoded, stripped) of each dataset row: ``row["prompt"]``
-    (chat messages) and, for a VLM, ``row["image"]`` (the image goes before the text, as trl's
-    ``prepare_multimodal_messages`` and ``refine.writers.local_vlm`` place it)."""
+# ------------------------------------------------------------------------------ held-out evaluation
+def _model_inputs(processing: Any, rows: Sequence[dict], kind: str):
+    """The padded model inputs of ``rows`` with the generation prompt: chat template, then the
+    tokenizer (an LM) or the processor with the rows' images (a VLM: image part first)."""
+    if kind == "vlm":
+        messages = [
+            [{"role": "user", "content": [{"type": "image"}, {"type": "text", "text": r["prompt"][0]["content"]}]}]
+            for r in rows
+        ]
+        texts = [processing.apply_chat_template(m, tokenize=False, add_generation_prompt=True) for m in messages]
+        return processing(text=texts, images=[r["image"] for r in rows], return_tensors="pt", padding=True)
+    texts = [processing.apply_chat_template(r["prompt"], tokenize=False, add_generation_prompt=True) for r in rows]
+    return processing(texts, return_tensors="pt", padding=True, add_special_tokens=False)
+
+
+def policy_texts(
+    model: Any,
+    processing: Any,
+    rows: Sequence[dict],
+    kind: str,
+    max_new_tokens: int,
+    samples: int = 0,
+    temperature: float = 1.0,
+    seed: int = 0,
+    batch: int = 8,
+) -> list[str]:
+    """The policy's completions (decoded, stripped) of each dataset row: ``row["prompt"]`` (chat
+    messages) and, for a VLM, ``row["image"]`` (the image goes before the text, as trl's
+    ``prepare_multimodal_messages`` and ``refine.writers.local_vlm`` place it).
+
+    ``samples=0``: one greedy completion per row (what the rewriter and the writer do at use).
+    ``samples=k``: k sampled completions per row at ``temperature`` (what GRPO optimises), drawn
+    with a generator seeded by ``seed`` (the global RNG is left as it was), row-major: rows x k.
+    """
     tokenizer = processing.tokenizer if kind == "vlm" else processing
     out: list[str] = []
     was_training = model.training
     model.eval()
-    for start in range(0, len(rows), batch):
-        chunk = rows[start : start + batch]
-        if kind == "vlm":
-            messages = [
-                [{"role": "user", "content": [{"type": "image"}, {"type": "text", "text": r["prompt"][0]["content"]}]}]
-                for r in chunk
-            ]
-            texts = [processing.apply_chat_template(m, tokenize=False, add_generation_prompt=True) for m in messages]
-            inputs = processing(text=texts, images=[r["image"] for r in chunk], return_tensors="pt", padding=True)
-        else:
-            texts = [
-                tokenizer.apply_chat_template(r["prompt"], tokenize=False, add_generation_prompt=True) for r in chunk
-            ]
-            inputs = tokenizer(texts, return_tensors="pt", padding=True, add_special_tokens=False)
-        inputs = inputs.to(model.device)
-        with torch.no_grad():
-            ids = model.generate(**inputs, do_sample=False, max_new_tokens=max_new_tokens)  # (B, L + new)
-        new = ids[:, inputs["input_ids"].shape[1] :]
-        out += [t.strip() for t in tokenizer.batch_decode(new, skip_special_tokens=True)]
+    sampling = {"do_sample": True, "temperature": temperature, "num_return_sequences": samples, "top_k": 0}
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        for start in range(0, len(rows), batch):
+            chunk = rows[start : start + batch]
+            inputs = _model_inputs(processing, chunk, kind)
+            inputs = inputs.to(model.device)
+            how = sampling if samples else {"do_sample": False}
+            with torch.no_grad():
+                ids = model.generate(**inputs, max_new_tokens=max_new_tokens, **how)  # (B * max(1, k), L + new)
+            new = ids[:, inputs["input_ids"].shape[1] :]
+            out += [t.strip() for t in tokenizer.batch_decode(new, skip_special_tokens=True)]
     model.train(was_training)
     return out
 
 
-def evaluate(model, processing, rows, kind, max_new_tokens, reward: TrlReward, items: dict[str, Item]) -> dict:
-    """Greedy held-out evaluation: ``{"reward": mean over rows with a reward, "refused": share of
-    refused completions, "n": rows, "examples": the first 3 (item, completion, reward, problem)}``."""
-    texts = greedy_texts(model, processing, rows, kind, max_new_tokens)
+def _mean(values: Sequence[float | None]) -> float:
+    kept = [v for v in values if v is not None and not math.isnan(v)]
+    return sum(kept) / len(kept) if kept else float("nan")
+
+
+def evaluate(
+    model, processing, rows, kind, max_new_tokens, reward: TrlReward, items: dict[str, Item], samples: int, temperature
+) -> dict:
+    """The held-out evaluation: ``reward`` (mean greedy reward over the rows with one),
+    ``sampled_reward`` (mean over ``samples`` sampled completions per row at the training
+    temperature, a fixed seed: the expected reward GRPO raises; NaN when ``samples`` is 0),
+    ``refused`` (share of refused greedy completions), ``n`` (rows) and ``examples`` (the first 3
+    greedy ones: item, completion, reward, problem)."""
     chosen = [items[r["item_id"]] for r in rows]
+    texts = policy_texts(model, processing, rows, kind, max_new_tokens)
     scored: Scored = reward.scorer(chosen, texts)
-    values = [r for r in scored.rewards if r is not None and not math.isnan(r)]
+    sampled = float("nan")
+    if samples:
+        drawn = policy_texts(model, processing, rows, kind, max_new_tokens, samples, temperature)
+        sampled = _mean(reward.scorer([it for it in chosen for _ in range(samples)], drawn).rewards)
     return {
-        "reward": sum(values) / len(values) if values else float("nan"),
+        "reward": _mean(scored.rewards),
+        "sampled_reward": sampled,
+        "samples": samples,
         "refused": sum(p is not None for p in scored.problems) / max(1, len(rows)),
         "n": len(rows),
         "examples": [
@@ -265,6 +302,7 @@ def train_text_policy(
         keep_quoted=bool(cfg.guards.keep_quoted),
     )
     max_new = int(trainer_cfg.max_completion_length)
+    eval_how = (int(trainer_cfg.eval_samples), float(trainer_cfg.temperature))
 
     # 3. trl's datasets and config
     def as_dataset(rows: list[dict]) -> Dataset:
@@ -295,8 +333,11 @@ def train_text_policy(
     if checkpoint and history_file.is_file():
         before = json.loads(history_file.read_text(encoding="utf-8")).get("eval_before")
     if before is None:
-        before = evaluate(trainer.model, processing, val_rows, kind, max_new, reward, items)
-    print(f"rubricloop-train: held-out reward before training {before['reward']:.4f} ({before['n']} items, greedy)")
+        before = evaluate(trainer.model, processing, val_rows, kind, max_new, reward, items, *eval_how)
+    print(
+        f"rubricloop-train: held-out reward before training {before['reward']:.4f} greedy, "
+        f"{before['sampled_reward']:.4f} sampled ({before['n']} items)"
+    )
 
     # 5. train
     t0 = time.perf_counter()
@@ -304,7 +345,7 @@ def train_text_policy(
     train_s = time.perf_counter() - t0
 
     # 6. the trained policy on the held-out rows, saved
-    after = evaluate(trainer.model, processing, val_rows, kind, max_new, reward, items)
+    after = evaluate(trainer.model, processing, val_rows, kind, max_new, reward, items, *eval_how)
     final = run_dir / FINAL
     trainer.save_model(str(final))
     write_policy_meta(final, meta)
@@ -325,7 +366,12 @@ def train_text_policy(
         import wandb
 
         if wandb.run is not None:
-            summary = {"eval/greedy_reward_before": before["reward"], "eval/greedy_reward": after["reward"]}
+            summary = {
+                "eval/greedy_reward_before": before["reward"],
+                "eval/greedy_reward": after["reward"],
+                "eval/sampled_reward_before": before["sampled_reward"],
+                "eval/sampled_reward": after["sampled_reward"],
+            }
             wandb.run.summary.update(summary)
             wandb.finish()
     return history

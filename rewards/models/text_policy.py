@@ -158,3 +158,30 @@ def load_trained_policy(
     )
     model = PeftModel.from_pretrained(model, str(folder)).to(model.device)
     return model.eval(), processing, meta
+
+
+POLICY_FILES = ("adapter_config.json", "adapter_model.safetensors", "adapter_model.bin", POLICY_FILE)
+"""The files a trained policy's behaviour depends on (:func:`policy_digest`)."""
+
+
+def policy_digest(folder: str | Path) -> str:
+    """sha256 over the name and bytes of each of :data:`POLICY_FILES` present in ``folder``, in
+    that order: recorded in a run's ``run.json`` (refine's ``writer=trained``), so that a rerun after
+    the weights at the same path changed is refused.
+
+    Raises:
+        ValueError: a file cannot be read (one line naming it).
+    """
+    import hashlib
+
+    h = hashlib.sha256()
+    for name in POLICY_FILES:
+        path = Path(folder) / name
+        if not path.is_file():
+            continue
+        h.update(name.encode() + b"\0")
+        try:
+            h.update(path.read_bytes())
+        except OSError as e:
+            raise ValueError(f"{path}: cannot be read ({e.strerror or e})") from None
+    return h.hexdigest()

@@ -18,10 +18,11 @@ def tiny_qwen2_lm(seed: int = 0, hidden_size: int = 32) -> tuple[Qwen2ForCausalL
 
     2 layers, ``hidden_size`` hidden (4 heads, 2 KV heads), vocabulary of ``tiny_qwen2_tokenizer``
     (270: one token per UTF-8 byte plus the Qwen special tokens; logits are (B, T, 270), float32),
-    untied embeddings; bos = pad = ``<|endoftext|>``, eos = ``<|im_end|>`` (the end of a chat
-    turn, so generation stops where a chat reply ends). The tokenizer pads on the left and has
-    the ChatML chat template. Deterministic for ``seed`` (the global RNG is left untouched), so a
-    LoRA trained on it loads back onto the same weights; CPU, float32, eval mode.
+    untied embeddings, weights drawn with std 0.2 (see the config); bos = pad = ``<|endoftext|>``,
+    eos = ``<|im_end|>`` (the end of a chat turn, so generation stops where a chat reply ends).
+    The tokenizer pads on the left and has the ChatML chat template. Deterministic for ``seed``
+    (the global RNG is left untouched), so a LoRA trained on it loads back onto the same weights;
+    CPU, float32, eval mode.
     """
     tokenizer = tiny_qwen2_tokenizer()
     tokenizer.padding_side = "left"
@@ -35,6 +36,11 @@ def tiny_qwen2_lm(seed: int = 0, hidden_size: int = 32) -> tuple[Qwen2ForCausalL
         num_key_value_heads=2,
         max_position_embeddings=4096,
         tie_word_embeddings=False,
+        # At transformers' default 0.02 the logits span about +-0.3 after the final RMSNorm, so the
+        # next-token distribution is flat (entropy 5.59 of ln 270 = 5.60) and a LoRA, which cannot
+        # rescale the norm or the head, cannot make it prefer anything: GRPO then learns nothing.
+        # At 0.2 the entropy is 4.96: still diverse samples, but the policy can move.
+        initializer_range=0.2,
         bos_token_id=token_id("<|endoftext|>"),
         eos_token_id=token_id("<|im_end|>"),
         pad_token_id=token_id("<|endoftext|>"),

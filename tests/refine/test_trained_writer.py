@@ -19,12 +19,13 @@ import pytest
 import torch
 from hydra import compose, initialize_config_module
 from PIL import Image
+from safetensors.torch import load_file, save_file
 
 from refine.cli import bundled_example, run
 from refine.writers.local_vlm import LocalVLMInstructionWriter, writer_prompt
 from rewards.importers import load_run_items
 from rewards.models.qwen_vl import fit_image
-from rewards.models.text_policy import POLICY_FILE, load_base_policy, policy_meta, write_policy_meta
+from rewards.models.text_policy import POLICY_FILE, load_base_policy, policy_digest, policy_meta, write_policy_meta
 from rewards.rubric import Verdict
 
 SCRIPT = Path(sys.executable).with_name("rubricloop-refine")
@@ -146,6 +147,24 @@ def test_refine_cli_runs_the_trained_writer(tmp_path, trained, item_and_failures
     assert not line["instruction"].startswith("Fix: ")  # the model's text, not the fallback
     settings = json.loads((out / "run.json").read_text())
     assert json.dumps(str(folder)) in json.dumps(settings)  # the policy folder is part of the run's settings
+    assert settings["writer_weights"] == policy_digest(folder)
+
+
+def test_refine_refuses_a_rerun_after_the_writer_weights_changed(tmp_path, trained, capsys):
+    """Retrained into the same folder: the rerun of the same command would mix instructions of two
+    policies in one summary; it is refused in one line before any item is judged."""
+    folder, _, _ = trained
+    mine = tmp_path / "final"
+    shutil.copytree(folder, mine)
+    args = ("writer=trained", f"writer.path={mine}", "writer.device=cpu", "editor=tiny_flux_kontext")
+    assert run(refine_cfg(tmp_path, *args)) == 0
+    weights = mine / "adapter_model.safetensors"
+    tensors = load_file(weights)
+    save_file({k: v + 1.0 if "lora_B" in k else v for k, v in tensors.items()}, weights)
+    capsys.readouterr()
+    assert run(refine_cfg(tmp_path, *args)) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "writer_weights" in err[0], err
 
 
 def bad_folders(tmp_path, trained) -> dict[str, tuple[Path, str]]:
