@@ -5,11 +5,10 @@ strings the rewrite contains, and a length target; ``training.text_rewards.Quote
 
 The held-out reward is the mean over 12 held-out items x 4 sampled completions at a fixed seed
 (``training.text_grpo.evaluate``). Measured when this test was written (preset
-``tiny_rewriter_quotes``, trainer seeds 0 and 1, 150 steps): 0.357 -> 0.536 and 0.357 -> 0.535;
-after 60 steps the training reward had gone from 0.32-0.35 to about 0.50. The test trains 60
-steps at trainer seed 2 (not used to choose the preset) and asserts a rise of 0.08, about half
-of what 60 steps gave; the same evaluation of the untrained policy with another sampling seed
-moves by less than 0.03 (asserted below), so the margin is not sampling noise.
+``tiny_rewriter_quotes``, chosen on trainer seeds 0 and 1: 150 steps gave 0.357 -> 0.536 and
+0.357 -> 0.535). This test trains 60 steps at trainer seed 2, which went 0.357 -> 0.460 on its
+first run, and asserts a rise of 0.06; the same evaluation of the untrained policy with another
+sampling seed moves by less than 0.03 (asserted below), so the margin is not sampling noise.
 """
 
 import json
@@ -46,10 +45,10 @@ def test_trl_grpo_raises_the_held_out_reward_of_the_tiny_rewriter(tmp_path):
     h = json.loads((tmp_path / "learn" / "history.json").read_text())
     before, after = h["eval_before"], h["eval_after"]
     assert before["n"] == after["n"] == 12 and after["samples"] == 4
-    assert after["sampled_reward"] - before["sampled_reward"] >= 0.08, (before, after)
+    assert after["sampled_reward"] - before["sampled_reward"] >= 0.06, (before, after)
     rewards = [e["reward"] for e in h["log_history"] if "reward" in e]
     assert len(rewards) == 60
-    assert sum(rewards[-10:]) / 10 - sum(rewards[:10]) / 10 >= 0.08  # the training reward rose too
+    assert sum(rewards[-10:]) / 10 - sum(rewards[:10]) / 10 >= 0.05  # the training reward rose too (0.36 -> 0.45)
     assert not math.isnan(after["reward"])
 
     # the margin is not noise: the untrained policy, evaluated again with another sampling seed
