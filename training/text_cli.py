@@ -274,6 +274,12 @@ def run(cfg: DictConfig) -> dict:
             "".join(json.dumps({"id": it.id, "prompt": it.prompt}) + "\n" for it in train_items),
         )
         write_json(run_dir / "run.json", settings)
+        from rewards.common.wandb_mode import resolve_wandb_mode
+
+        if resolve_wandb_mode(cfg.wandb.mode) is not None:
+            # wandb makes its media temp folder when first imported; imported under run_files it would
+            # land in <run>/.tmp, which run_files empties at the end (a second run in one process fails)
+            import wandb  # noqa: F401
         with run_files(cfg, run_dir, "train.log"):
             report_to = init_wandb(cfg, run_dir, resuming=bool(cfg.resume and has_checkpoints))
             history = train_text_policy(cfg, run_dir, train_rows, val_rows, items, reward, bool(cfg.resume), report_to)

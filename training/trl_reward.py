@@ -56,10 +56,26 @@ def completion_text(completion: Any) -> str:
     return "".join(parts)
 
 
+PROBLEM_KINDS = {
+    "dropped the quoted string": "dropped_quote",
+    "rewrite of": "over_cap",
+    "empty rewrite": "empty",
+    "empty instruction": "empty",
+    "leaks held-out item": "leak",
+}
+"""Refusal reasons (``rewards.rewriting.rewrite_problem``, ``training.text_rewards``) by their
+opening words -> the metric name they are counted under (``guard/<reward>/<kind>``)."""
+
+
 def problem_kind(problem: str) -> str:
-    """A short metric name for a refusal reason: its first two words, lower case, joined by ``_``
-    ("dropped the quoted string ..." -> "dropped_the")."""
-    words = [w for w in problem.lower().replace(":", " ").split() if w.isalpha()][:2]
+    """The metric name of a refusal reason: :data:`PROBLEM_KINDS` by its opening words
+    ("dropped the quoted string ..." -> "dropped_quote"), else its first two words, lower case,
+    joined by ``_``."""
+    text = problem.lower().strip()
+    for opening, kind in PROBLEM_KINDS.items():
+        if text.startswith(opening):
+            return kind
+    words = [w for w in text.replace(":", " ").split() if w.isalpha()][:2]
     return "_".join(words) or "refused"
 
 

@@ -86,6 +86,36 @@ def test_prompt_rewriter_trains_on_the_rubric_reward_and_plugs_back(tmp_path, ca
     assert "held-out reward before training" in out and "policy in" in out
     assert (tmp_path / "r" / "run.json").is_file() and (tmp_path / "r" / "training_data.jsonl").is_file()
 
+    # the trained rewriter in eval's generate step, then compared with the base prompts
+    from rewards.eval.cli import run as eval_run
+    from rewards.eval.compare import main as compare_main
+    from training.run_dir import bundled_heldout
+
+    common = [f"data={bundled_heldout()}", "limit=2", "generator=tiny_sd3", "report=false", "judge=ocr"]
+    with initialize_config_module(config_module="conf", version_base="1.3"):
+        assert eval_run(compose("eval", overrides=[*common, f"out={tmp_path / 'base'}"])) == 0
+        rw = [*common, f"out={tmp_path / 'rw'}", f"prompt_rewriter={final}"]
+        assert eval_run(compose("eval", overrides=rw)) == 0
+    lines = [json.loads(x) for x in (tmp_path / "rw" / "rewrites.jsonl").read_text().splitlines()]
+    assert len(lines) == 2 and all(x["problem"] and x["prompt"] == x["original"] for x in lines)
+    assert compare_main([str(tmp_path / "base"), str(tmp_path / "rw")]) == 0
+
+
+def test_wandb_offline_run_logs_trl_completions_and_a_resume_continues_it(tmp_path, monkeypatch):
+    monkeypatch.delenv("WANDB_MODE", raising=False)
+    monkeypatch.delenv("WANDB_API_KEY", raising=False)
+    common = ["reward.kind=quote_coverage", "wandb.mode=offline"]
+    assert status(compose_cfg(tmp_path, "prompt_rewriter", *common)) == 0
+    run_id = (tmp_path / "r" / "wandb_run_id").read_text().strip()
+    [first] = (tmp_path / "r" / "wandb").glob("offline-run-*")
+    assert run_id in first.name
+    tables = sorted(first.glob("files/media/table/completions_*.table.json"))
+    assert tables and "problem" in json.loads(tables[-1].read_text())["columns"]
+    assert status(compose_cfg(tmp_path, "prompt_rewriter", *common, "trainer.num_steps=3", "resume=true")) == 0
+    assert (tmp_path / "r" / "wandb_run_id").read_text().strip() == run_id
+    runs = sorted((tmp_path / "r" / "wandb").glob("offline-run-*"))
+    assert len(runs) == 2 and all(run_id in r.name for r in runs)
+
 
 def test_instruction_writer_trains_and_plugs_back_into_refine(tmp_path):
     """Tiny Qwen2.5-VL writes the instruction from the start image (tiny SD3) and its failed OCR

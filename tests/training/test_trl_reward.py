@@ -47,11 +47,13 @@ def test_completion_text_of_content_parts_keeps_the_text_parts_only():
     assert completion_text([{"role": "assistant", "content": parts}]) == "ab"
 
 
-def test_problem_kind_is_the_first_two_words():
-    assert problem_kind('dropped the quoted string "Q3"') == "dropped_the"
-    assert problem_kind("rewrite of 1200 characters is over the cap of 1000") == "rewrite_of"
-    assert problem_kind("Empty instruction") == "empty_instruction"
-    assert problem_kind("leaks held-out item 3 of x.jsonl (similarity 100)") == "leaks_item"
+def test_problem_kind_names_the_known_reasons_and_else_the_first_two_words():
+    assert problem_kind('dropped the quoted string "Q3"') == "dropped_quote"
+    assert problem_kind("rewrite of 1200 characters is over the cap of 1000") == "over_cap"
+    assert problem_kind("Empty instruction") == "empty"
+    assert problem_kind("empty rewrite") == "empty"
+    assert problem_kind("leaks held-out item 3 of x.jsonl (similarity 100)") == "leak"
+    assert problem_kind("Too noisy: again") == "too_noisy"
     assert problem_kind("123 !!") == "refused"
 
 
@@ -130,8 +132,8 @@ def test_call_scores_the_items_by_id_and_logs_refusals_and_the_problem_column():
     assert scorer.calls == [(["a", "b", "a", "b"], ["w", "x", "y", ""])]
     assert metrics == [
         ("guard/fixed/refused", 0.75),
-        ("guard/fixed/dropped_the", 0.5),
-        ("guard/fixed/empty_rewrite", 0.25),
+        ("guard/fixed/dropped_quote", 0.5),
+        ("guard/fixed/empty", 0.25),
     ]
     assert extra == [("problem", ["", problems[1], problems[2], "empty rewrite"]), ("seed", [1, 2, 3, 4])]
     assert seen[0][0] == ["a", "b", "a", "b"] and seen[0][1] == ["w", "x", "y", ""]
