@@ -18,6 +18,7 @@ from typing import Sequence
 
 from refine.writers.local_vlm import writer_prompt
 from rewards.importers import load_items
+from rewards.models.qwen_vl import fit_image
 from rewards.rewriting import rewrite_messages
 from rewards.rubric import Item, RubricError
 from training.data import make_dataset
@@ -63,14 +64,15 @@ def rewriter_rows(items: Sequence[Item]) -> list[dict]:
     return [{"prompt": rewrite_messages(it.prompt), "item_id": it.id} for it in items]
 
 
-def writer_rows(items: Sequence[Item], starts: dict[str, StartState]) -> list[dict]:
+def writer_rows(items: Sequence[Item], starts: dict[str, StartState], image_max_side: int = 768) -> list[dict]:
     """One row per item that fails at least one check on its start image: the writer request
     (``refine.writers.local_vlm.writer_prompt``, the text refine's trained writer sends), the start
-    image and the id. Items with nothing to fix (every check passes or is withheld) are left out."""
+    image shrunk as that writer shrinks it (``fit_image`` to ``image_max_side`` pixels, its
+    default), and the id. Items with nothing to fix (every check passes or is withheld) are left out."""
     return [
         {
             "prompt": [{"role": "user", "content": writer_prompt(it, starts[it.id].failures)}],
-            "image": starts[it.id].image,
+            "image": fit_image(starts[it.id].image, image_max_side),
             "item_id": it.id,
         }
         for it in items

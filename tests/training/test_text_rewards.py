@@ -4,6 +4,7 @@ and judges and hand-computed values."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -349,6 +350,8 @@ def test_writer_rows_leave_out_items_with_no_failures():
     }
     rows = writer_rows(items, starts)
     assert [r["item_id"] for r in rows] == ["w"]
-    assert rows[0]["image"] is starts["w"].image
+    assert rows[0]["image"].tobytes() == starts["w"].image.tobytes()  # small pages are kept as they are
+    big = dict(starts, w=dataclasses.replace(starts["w"], image=Image.new("RGB", (1600, 900), "white")))
+    assert writer_rows(items, big)[0]["image"].size == (768, 432)  # shrunk as the trained writer shrinks it
     assert rows[0]["prompt"] == [{"role": "user", "content": writer_prompt(items[0], starts["w"].failures)}]
     assert "Is c2 right?" in rows[0]["prompt"][0]["content"] and "Is c1 right?" not in rows[0]["prompt"][0]["content"]
