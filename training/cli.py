@@ -46,7 +46,7 @@ from omegaconf import DictConfig, OmegaConf
 from rewards.common.one_line import error_line
 from rewards.common.task import run_console_script, task_wrapper
 from training.config import check_setup, config_from_fields  # importing it stores the trainer defaults for Hydra
-from training.run_dir import BUNDLED_HELDOUT, bundled_heldout, heldout_paths  # noqa: F401 (re-exported)
+from training.run_dir import BUNDLED_HELDOUT, bundled_heldout, differing_keys, heldout_paths  # noqa: F401 (re-exported)
 from training.run_dir import claim_run_dir as _claim_run_dir
 from training.run_dir import is_main_process as _is_main_process
 
@@ -89,19 +89,6 @@ def run_settings(cfg: DictConfig) -> dict:
     return json.loads(json.dumps(settings))  # as run.json gives them back (tuples as lists)
 
 
-def _differing_keys(before: dict, now: dict) -> list[str]:
-    """``group.key`` of every setting ``before`` and ``now`` disagree on (a whole group when it is
-    not a mapping on one side), in the order of ``now``."""
-    keys = []
-    for group in [*now, *(g for g in before if g not in now)]:
-        a, b = before.get(group), now.get(group)
-        if isinstance(a, dict) and isinstance(b, dict):
-            keys += [f"{group}.{k}" for k in [*b, *(k for k in a if k not in b)] if a.get(k) != b.get(k)]
-        elif a != b:
-            keys.append(group)
-    return keys
-
-
 def check_run_settings(run_dir: Path, settings: dict) -> None:
     """Refuse to continue a run (it holds checkpoints) with other ``settings`` than its
     ``run.json`` records; a run without checkpoints starts afresh and takes the new ones.
@@ -114,7 +101,7 @@ def check_run_settings(run_dir: Path, settings: dict) -> None:
 
     def refusal(before: dict) -> str:
         return (
-            f"{run_dir} holds a run made with another {', '.join(_differing_keys(before, settings))} "
+            f"{run_dir} holds a run made with another {', '.join(differing_keys(before, settings))} "
             f"(see {run_dir / 'run.json'}); use those settings to resume, or a new trainer.run_name"
         )
 
@@ -317,15 +304,18 @@ def main() -> None:
     """Console script ``rubricloop-train``: bad configs end with one line on stderr, exit 2.
     ``task=prompt_rewriter`` and ``task=instruction_writer`` go to ``training.text_cli`` (trl)."""
     global _show_traceback
-    task = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("task=")), "image")
-    if task in ("prompt_rewriter", "instruction_writer"):  # the text policies: conf/train_text.yaml
+    tasks = [a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("task=")]
+    task = tasks[0] if tasks else "image"
+    if len(tasks) > 1 or task not in ("image", "prompt_rewriter", "instruction_writer"):
+        what = f"given {len(tasks)} times" if len(tasks) > 1 else f"got {task!r}"
+        choices = "image, prompt_rewriter, instruction_writer"
+        print(f"rubricloop-train: task must be one of {choices}; {what}", file=sys.stderr)
+        raise SystemExit(2)
+    if task != "image":  # the text policies: conf/train_text.yaml
         from training import text_cli
 
         return text_cli.main()
-    if task != "image":
-        tasks = "image, prompt_rewriter or instruction_writer"
-        print(f"rubricloop-train: task must be {tasks}, got {task!r}", file=sys.stderr)
-        raise SystemExit(2)
+    sys.argv = [a for a in sys.argv if not a.startswith("task=")]  # conf/task/ is the text tasks' group
     # Hydra catches composition errors (unknown preset or key), prints a multi-line report and
     # exits 1, unless HYDRA_FULL_ERROR=1: then they reach the except below.
     _show_traceback = os.environ.get("HYDRA_FULL_ERROR") == "1"

@@ -53,3 +53,16 @@ def claim_run_dir(run_dir: Path):
         if "in use" in reason:
             hint = "wait for it to finish or use another trainer.run_name"
         raise ValueError(f"{run_dir}{reason}; {hint}") from None
+
+
+def differing_keys(before: dict, now: dict) -> list[str]:
+    """``group.key`` of every setting ``before`` and ``now`` disagree on (a whole group when it is
+    not a mapping on one side), in the order of ``now``."""
+    keys = []
+    for group in [*now, *(g for g in before if g not in now)]:
+        a, b = before.get(group), now.get(group)
+        if isinstance(a, dict) and isinstance(b, dict):
+            keys += [f"{group}.{k}" for k in [*b, *(k for k in a if k not in b)] if a.get(k) != b.get(k)]
+        elif a != b:
+            keys.append(group)
+    return keys

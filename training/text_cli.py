@@ -13,6 +13,7 @@ again, prints ``... already finished ...`` and exits 0.
 from __future__ import annotations
 
 import json
+import logging
 import math
 import os
 import signal
@@ -40,35 +41,86 @@ class RunAlreadyDone(Exception):
     """The run folder holds this run, finished: ``line`` says so and where its results are."""
 
 
+LOSS_TYPES = ("grpo", "dr_grpo", "dapo", "bnpo", "cispo", "sapo", "luspo", "vespo")
+"""trl 1.16's ``GRPOConfig.loss_type`` values (trl only checks it inside the first loss)."""
+SCALE_REWARDS = ("group", "batch", "none")
+DTYPES = ("float32", "bfloat16", "float16")
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
 def option_problems(cfg: DictConfig) -> list[str]:
-    """Every option error of ``cfg``, one phrase each, naming the option (empty: fine)."""
+    """Every option error of ``cfg``, one phrase each, naming the option (empty: fine). Checked
+    before any file is written or model loaded; trl's own ``GRPOConfig`` checks run last
+    (:func:`training.text_grpo.trl_args` on the checked values)."""
     t, problems = cfg.trainer, []
     task = cfg.task_name
     kind, fix = POLICY_KINDS[task]
     if cfg.policy.get("kind") != kind:
         got = cfg.policy.get("kind")
         problems.append(f"task={task} needs a {kind.upper()} policy ({fix}), got policy.kind={got!r}")
+    if cfg.policy.get("torch_dtype") not in DTYPES:
+        problems.append(f"policy.torch_dtype must be one of {', '.join(DTYPES)}, got {cfg.policy.get('torch_dtype')!r}")
     positive = ("num_steps", "prompts_per_step", "max_completion_length", "lora_rank", "save_every", "keep_last")
     for key in positive:
-        v = t[key]
-        if not isinstance(v, int) or isinstance(v, bool) or v < 1:
-            problems.append(f"trainer.{key} must be an integer >= 1, got {v!r}")
-    if not isinstance(t.eval_samples, int) or isinstance(t.eval_samples, bool) or t.eval_samples < 0:
-        problems.append(f"trainer.eval_samples must be an integer >= 0, got {t.eval_samples!r}")
-    if not isinstance(t.num_generations, int) or t.num_generations < 2:
+        if not _is_int(t[key]) or t[key] < 1:
+            problems.append(f"trainer.{key} must be an integer >= 1, got {t[key]!r}")
+    for key in ("eval_samples", "warmup_steps", "seed"):
+        if not _is_int(t[key]) or t[key] < 0:
+            problems.append(f"trainer.{key} must be an integer >= 0, got {t[key]!r}")
+    if not _is_int(t.num_generations) or t.num_generations < 2:
         problems.append(f"trainer.num_generations must be an integer >= 2 (a group), got {t.num_generations!r}")
     for key in ("lr", "temperature", "lora_alpha", "max_grad_norm", "clip_range"):
-        v = t[key]
-        if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v) or v <= 0:
-            problems.append(f"trainer.{key} must be a finite number > 0, got {v!r}")
+        if not _is_number(t[key]) or t[key] <= 0:
+            problems.append(f"trainer.{key} must be a finite number > 0, got {t[key]!r}")
     for key in ("beta", "weight_decay"):
-        v = t[key]
-        if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v) or v < 0:
-            problems.append(f"trainer.{key} must be a finite number >= 0, got {v!r}")
-    if str(t.device) not in ("auto", "cpu") and not str(t.device).startswith("cuda"):
+        if not _is_number(t[key]) or t[key] < 0:
+            problems.append(f"trainer.{key} must be a finite number >= 0, got {t[key]!r}")
+    from transformers.trainer_utils import SchedulerType
+
+    schedulers = [s.value for s in SchedulerType]
+    if t.lr_scheduler not in schedulers:
+        problems.append(f"trainer.lr_scheduler must be one of {', '.join(schedulers)}, got {t.lr_scheduler!r}")
+    if t.loss_type not in LOSS_TYPES:
+        problems.append(f"trainer.loss_type must be one of {', '.join(LOSS_TYPES)}, got {t.loss_type!r}")
+    if t.scale_rewards not in SCALE_REWARDS:
+        problems.append(f"trainer.scale_rewards must be one of {', '.join(SCALE_REWARDS)}, got {t.scale_rewards!r}")
+    for key in ("gradient_checkpointing",):
+        if not isinstance(t[key], bool):
+            problems.append(f"trainer.{key} must be true or false, got {t[key]!r}")
+    if str(t.bf16) not in ("auto", "false", "False"):
+        problems.append(f"trainer.bf16 must be auto or false, got {t.bf16!r}")
+    lora_modules = t.lora_target_modules
+    if not lora_modules or any(not isinstance(m, str) or not m for m in lora_modules):
+        problems.append(f"trainer.lora_target_modules must be a list of module names, got {lora_modules!r}")
+    device = str(t.device)
+    if device not in ("auto", "cpu") and not device.startswith("cuda"):
         problems.append(f"trainer.device must be auto, cpu or cuda[:n], got {t.device!r}")
-    if not 0.0 < float(cfg.data.val_fraction) < 1.0:
-        problems.append(f"data.val_fraction must be in (0, 1), got {cfg.data.val_fraction!r}")
+    elif device.startswith("cuda"):
+        import torch
+
+        if not torch.cuda.is_available():
+            problems.append(f"trainer.device={device} but no CUDA device is available; use trainer.device=cpu or auto")
+    run_name = str(t.run_name)
+    if not run_name or "/" in run_name or "\\" in run_name or run_name in (".", ".."):
+        problems.append(f"trainer.run_name must be a folder name (no /), got {t.run_name!r}")
+    if not _is_int(cfg.data.n) or cfg.data.n < 2:
+        problems.append(f"data.n must be an integer >= 2, got {cfg.data.n!r}")
+    if not _is_number(cfg.data.val_fraction) or not 0.0 < cfg.data.val_fraction < 1.0:
+        problems.append(f"data.val_fraction must be a number in (0, 1), got {cfg.data.val_fraction!r}")
+    if not _is_int(cfg.data.seed):
+        problems.append(f"data.seed must be an integer, got {cfg.data.seed!r}")
+    from training.run_dir import BUNDLED_HELDOUT
+
+    for entry in cfg.data.heldout or []:
+        if str(entry) != BUNDLED_HELDOUT and not Path(str(entry)).is_file():
+            problems.append(f"data.heldout: {entry} is not a file (a held-out benchmark JSONL, or 'bundled')")
     if cfg.reward.kind not in ("rubric", "quote_coverage"):
         problems.append(f"reward.kind must be rubric or quote_coverage, got {cfg.reward.kind!r}")
     elif cfg.reward.kind == "quote_coverage" and task != "prompt_rewriter":
@@ -79,9 +131,28 @@ def option_problems(cfg: DictConfig) -> list[str]:
 
     if cfg.reward.score not in RUBRIC_SCORES:
         problems.append(f"reward.score must be one of {', '.join(RUBRIC_SCORES)}, got {cfg.reward.score!r}")
+    if not _is_int(cfg.reward.seed):
+        problems.append(f"reward.seed must be an integer, got {cfg.reward.seed!r}")
+    if not _is_int(cfg.reward.target_chars) or cfg.reward.target_chars < 1:
+        problems.append(f"reward.target_chars must be an integer >= 1, got {cfg.reward.target_chars!r}")
+    if not _is_number(cfg.reward.length_weight) or not 0 <= cfg.reward.length_weight <= 1:
+        problems.append(f"reward.length_weight must be a number in [0, 1], got {cfg.reward.length_weight!r}")
     cap = cfg.guards.max_chars
-    if cap is not None and (not isinstance(cap, int) or isinstance(cap, bool) or cap < 1):
+    if cap is not None and (not _is_int(cap) or cap < 1):
         problems.append(f"guards.max_chars must be an integer >= 1 or null, got {cap!r}")
+    if not isinstance(cfg.guards.keep_quoted, bool):
+        problems.append(f"guards.keep_quoted must be true or false, got {cfg.guards.keep_quoted!r}")
+    from rewards.common.wandb_mode import MODES
+
+    if cfg.wandb.mode not in MODES:
+        problems.append(f"wandb.mode must be one of {', '.join(MODES)}, got {cfg.wandb.mode!r}")
+    if not problems:  # trl's own checks of its config, on values that passed ours
+        from training.text_grpo import trl_args
+
+        try:
+            trl_args(t, Path(str(t.output_dir)) / run_name, "cpu" if device == "auto" else device, [])
+        except (ValueError, TypeError) as e:
+            problems.append(f"trainer: trl refuses the settings ({error_line(e)})")
     return problems
 
 
@@ -216,10 +287,10 @@ def run(cfg: DictConfig) -> dict:
         ValueError: an option error, a leak, a bad data file, a busy or unwritable run folder, a
             resume with other settings; one line each, before any file is written.
     """
-    from rewards.common.run_folder import discard, run_files, write_json
+    from rewards.common.run_folder import check_settings, discard, run_files, write_json
     from rewards.leakage import check_leakage, load_heldout
     from training.checkpoint import write_run_record
-    from training.run_dir import claim_run_dir, heldout_paths
+    from training.run_dir import claim_run_dir, differing_keys, heldout_paths
     from training.text_data import load_text_items
     from training.text_grpo import torn_checkpoints, train_text_policy, whole_checkpoints
 
@@ -228,10 +299,16 @@ def run(cfg: DictConfig) -> dict:
         raise ValueError("bad option: " + "; ".join(problems))
     run_dir = Path(cfg.trainer.output_dir) / cfg.trainer.run_name
     history = finished(run_dir, cfg.trainer.num_steps)
-    if history is not None:
-        from rewards.common.run_folder import check_settings
+    settings = run_settings(cfg)
 
-        check_settings(run_dir / "run.json", run_settings(cfg), lambda _: f"{run_dir} holds a run with other settings")
+    def refusal(before: dict) -> str:
+        return (
+            f"{run_dir} holds a run made with another {', '.join(differing_keys(before, settings))} "
+            f"(see {run_dir / 'run.json'}); use those settings to resume, or a new trainer.run_name"
+        )
+
+    if history is not None:
+        check_settings(run_dir / "run.json", settings, refusal, new_run="use another trainer.run_name")
         raise RunAlreadyDone(
             f"{run_dir} already finished its {cfg.trainer.num_steps} steps (held-out reward "
             f"{history['eval_before']['reward']:.4g} -> {history['eval_after']['reward']:.4g}); nothing to do: "
@@ -244,26 +321,29 @@ def run(cfg: DictConfig) -> dict:
     check_leakage([*train_items, *val_items], paths)
     heldout = load_heldout(paths)
     reward, train_rows, val_rows, items = build_reward(cfg, train_items, val_items, heldout)
+    per_step = int(cfg.trainer.prompts_per_step)
+    if len(train_rows) < per_step:
+        raise ValueError(
+            f"{len(train_rows)} training item(s) to learn from, fewer than trainer.prompts_per_step={per_step}: "
+            "trl would train no step; lower trainer.prompts_per_step or give more items (data.n, data.file)"
+        )
 
-    settings = run_settings(cfg)
     lock, created = claim_run_dir(run_dir)
     with lock:
-        from rewards.common.run_folder import check_settings
-
-        def refusal(before: dict) -> str:
-            keys = [k for k in {**before, **settings} if before.get(k) != settings.get(k)]
-            return (
-                f"{run_dir} holds a run made with other {', '.join(keys)} (see {run_dir / 'run.json'}); "
-                "use those settings to resume, or a new trainer.run_name"
-            )
-
-        has_checkpoints = bool(whole_checkpoints(run_dir) or torn_checkpoints(run_dir))
+        whole = whole_checkpoints(run_dir)
+        has_checkpoints = bool(whole or torn_checkpoints(run_dir))
         try:
             if has_checkpoints:
                 check_settings(run_dir / "run.json", settings, refusal, new_run="use another trainer.run_name")
             if has_checkpoints and not cfg.resume:
                 raise ValueError(
                     f"{run_dir} holds an unfinished run; continue it with resume=true, or use a new trainer.run_name"
+                )
+            newest = int(whole[-1].name.removeprefix("checkpoint-")) if whole else 0
+            if newest > cfg.trainer.num_steps:
+                raise ValueError(
+                    f"{run_dir} holds {whole[-1].name}, past trainer.num_steps={cfg.trainer.num_steps}; "
+                    f"raise trainer.num_steps to at least {newest}, or use a new trainer.run_name"
                 )
         except ValueError:
             discard(run_dir, created)
@@ -274,13 +354,11 @@ def run(cfg: DictConfig) -> dict:
             "".join(json.dumps({"id": it.id, "prompt": it.prompt}) + "\n" for it in train_items),
         )
         write_json(run_dir / "run.json", settings)
-        from rewards.common.wandb_mode import resolve_wandb_mode
-
-        if resolve_wandb_mode(cfg.wandb.mode) is not None:
-            # wandb makes its media temp folder when first imported; imported under run_files it would
-            # land in <run>/.tmp, which run_files empties at the end (a second run in one process fails)
-            import wandb  # noqa: F401
-        with run_files(cfg, run_dir, "train.log"):
+        # wandb (which trl imports even with W&B off) makes its media temp folder when first imported;
+        # imported under run_files it would land in <run>/.tmp, which run_files empties at the end, and
+        # the next run in this process would lose its tables
+        import wandb  # noqa: F401
+        with run_files(cfg, run_dir, "train.log", logger=logging.getLogger("training")):
             report_to = init_wandb(cfg, run_dir, resuming=bool(cfg.resume and has_checkpoints))
             history = train_text_policy(cfg, run_dir, train_rows, val_rows, items, reward, bool(cfg.resume), report_to)
         write_run_record(run_dir, "history.json", json.dumps(history, default=str))
@@ -329,7 +407,8 @@ def _main(cfg: DictConfig) -> int:
     peak = history["peak_rss_mib"] or float("nan")
     before, after = history["eval_before"], history["eval_after"]
     print(
-        f"rubricloop-train: {cfg.task_name} trained {cfg.trainer.num_steps} steps ({per_step:.2f} s/step, peak "
+        f"rubricloop-train: {cfg.task_name} trained to step {cfg.trainer.num_steps} "
+        f"({history['steps_this_run']} steps this run, {per_step:.2f} s/step, peak "
         f"{peak:.0f} MiB); held-out reward {before['reward']:.4f} -> {after['reward']:.4f} greedy, "
         f"{before['sampled_reward']:.4f} -> {after['sampled_reward']:.4f} sampled ({after['n']} items); "
         f"policy in {run_dir}/final/"

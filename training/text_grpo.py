@@ -29,6 +29,7 @@ import logging
 import math
 import resource
 import time
+import warnings
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -160,6 +161,8 @@ def trl_args(trainer: DictConfig, run_dir: Path, device: str, report_to: list[st
     """trl's ``GRPOConfig`` from ``cfg.trainer`` (names mapped in ``conf/train_text.yaml``)."""
     from trl import GRPOConfig
 
+    # transformers deprecates the name trl still passes and asks for it every step: one line per step otherwise
+    warnings.filterwarnings("ignore", message=".*gradient_checkpointing.*", category=FutureWarning)
     on_cuda = device.startswith("cuda")
     return GRPOConfig(
         output_dir=str(run_dir),
@@ -197,6 +200,27 @@ def trl_args(trainer: DictConfig, run_dir: Path, device: str, report_to: list[st
         dataloader_num_workers=0,
         remove_unused_columns=False,
     )
+
+
+def _grpo_trainer_class():
+    """trl's ``GRPOTrainer`` with the completions table's ``prompt`` and ``completion`` columns as
+    plain text. trl logs them as chat messages; with an image part (the instruction writer) W&B
+    cannot type the column and ``wandb.Table`` raises, and as text the table is readable."""
+    from trl import GRPOTrainer
+
+    from training.trl_reward import completion_text
+
+    class RubricGRPOTrainer(GRPOTrainer):
+        def log(self, logs, *args, **kwargs):
+            for column in ("prompt", "completion"):
+                kept = getattr(self, "_logs", {}).get(column)
+                if kept:
+                    texts = [completion_text(m) for m in kept]
+                    kept.clear()
+                    kept.extend(texts)
+            return super().log(logs, *args, **kwargs)
+
+    return RubricGRPOTrainer
 
 
 def peft_config(trainer: DictConfig):
@@ -283,7 +307,6 @@ def train_text_policy(
         greedy held-out evaluation before (``eval_before``) and after (``eval_after``).
     """
     from datasets import Dataset
-    from trl import GRPOTrainer
 
     # 1. the policy
     task, trainer_cfg, policy = cfg.task_name, cfg.trainer, cfg.policy
@@ -310,7 +333,7 @@ def train_text_policy(
 
     args = trl_args(trainer_cfg, run_dir, device, report_to)
     steps: list[dict] = []
-    trainer = GRPOTrainer(
+    trainer = _grpo_trainer_class()(
         model=model,
         reward_funcs=[reward],
         args=args,
@@ -334,10 +357,12 @@ def train_text_policy(
         before = json.loads(history_file.read_text(encoding="utf-8")).get("eval_before")
     if before is None:
         before = evaluate(trainer.model, processing, val_rows, kind, max_new, reward, items, *eval_how)
-    print(
-        f"rubricloop-train: held-out reward before training {before['reward']:.4f} greedy, "
+    line = (
+        f"held-out reward before training {before['reward']:.4f} greedy, "
         f"{before['sampled_reward']:.4f} sampled ({before['n']} items)"
     )
+    print(f"rubricloop-train: {line}")
+    logger.info(line)
 
     # 5. train
     t0 = time.perf_counter()
@@ -349,6 +374,12 @@ def train_text_policy(
     final = run_dir / FINAL
     trainer.save_model(str(final))
     write_policy_meta(final, meta)
+    logger.info(
+        "held-out reward after training %.4f greedy, %.4f sampled; policy saved in %s",
+        after["reward"],
+        after["sampled_reward"],
+        final,
+    )
     trained_steps = [s for s in steps if s["step"] > 0]
     history = {
         "task": task,
@@ -358,6 +389,7 @@ def train_text_policy(
         "peak_rss_mib": max((s["peak_rss_mib"] for s in trained_steps), default=None),
         "train_seconds": train_s,
         "resumed_from": checkpoint,
+        "steps_this_run": len(trained_steps),
         "eval_before": before,
         "eval_after": after,
         "final": str(final),

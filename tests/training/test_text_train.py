@@ -174,6 +174,12 @@ def test_finished_run_is_not_redone_and_more_steps_need_resume(tmp_path, capsys)
     assert h["resumed_from"].endswith("checkpoint-2")
     assert [e["step"] for e in h["log_history"] if "reward" in e] == [1, 2, 3]
     assert h["eval_before"] == json.loads(before)["eval_before"]  # kept from the first run
+    assert h["steps_this_run"] == 1
+    capsys.readouterr()
+    # fewer steps than the newest checkpoint: refused, not a run that "trained" nothing
+    assert status(compose_cfg(tmp_path, "prompt_rewriter", *common, "trainer.num_steps=2", "resume=true")) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "holds checkpoint-3, past trainer.num_steps=2" in err[0], err
 
 
 def test_torn_checkpoint_is_skipped_on_resume(tmp_path):
@@ -196,22 +202,50 @@ def test_torn_checkpoint_is_skipped_on_resume(tmp_path):
         ("instruction_writer", ["reward.kind=quote_coverage"], "quote_coverage scores prompt rewrites"),
         ("instruction_writer", ["editor=text"], "ignores instructions"),
         ("prompt_rewriter", ["guards.max_chars=0"], "guards.max_chars"),
+        ("prompt_rewriter", ["guards.keep_quoted=maybe"], "guards.keep_quoted must be true or false"),
+        ("prompt_rewriter", ["trainer.loss_type=bogus"], "trainer.loss_type must be one of grpo"),
+        ("prompt_rewriter", ["trainer.lr_scheduler=bogus"], "trainer.lr_scheduler must be one of linear"),
+        ("prompt_rewriter", ["trainer.scale_rewards=bogus"], "trainer.scale_rewards"),
+        ("prompt_rewriter", ["trainer.warmup_steps=-2"], "trainer.warmup_steps must be an integer >= 0"),
+        ("prompt_rewriter", ["policy.torch_dtype=float64"], "policy.torch_dtype"),
+        ("prompt_rewriter", ["wandb.mode=bogus"], "wandb.mode must be one of"),
+        ("prompt_rewriter", ["data.val_fraction=abc"], "data.val_fraction must be a number"),
+        ("prompt_rewriter", ["data.n=abc"], "data.n must be an integer"),
+        ("prompt_rewriter", ["data.heldout=[/no/such.jsonl]"], "data.heldout: /no/such.jsonl is not a file"),
+        ("prompt_rewriter", ["trainer.run_name=../escape"], "trainer.run_name must be a folder name"),
+        ("prompt_rewriter", ["data.n=2"], "1 training item(s) to learn from, fewer than trainer.prompts_per_step=2"),
     ],
 )
 def test_bad_options_end_in_one_line_before_any_file(tmp_path, capsys, task, overrides, words):
     assert status(compose_cfg(tmp_path, task, *overrides)) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and words in err[0], err
-    assert not (tmp_path / "r").exists()
+    assert not list(tmp_path.iterdir())  # nothing written, not even the run folder
 
 
-def test_cli_unknown_task_and_missing_task_value(tmp_path):
+@pytest.mark.skipif(__import__("torch").cuda.is_available(), reason="a CUDA device is available")
+def test_cuda_without_a_gpu_is_an_option_error(tmp_path, capsys):
+    assert status(compose_cfg(tmp_path, "prompt_rewriter", "trainer.device=cuda")) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no CUDA device is available; use trainer.device=cpu" in err[0]
+    assert not list(tmp_path.iterdir())
+
+
+def test_cli_routes_task_and_refuses_a_bad_one_in_one_line(tmp_path):
     env = {**os.environ, "WANDB_MODE": "disabled"}
-    for arg, words in (("task=poster", "task must be image, prompt_rewriter or instruction_writer"),):
-        out = subprocess.run([str(EXE), arg], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
-        assert out.returncode == 2
-        assert out.stderr.strip().count("\n") == 0 and words in out.stderr
-    out = subprocess.run(
-        [str(EXE), "task=prompt_rewriter", "trainer.nosuch=1"], cwd=tmp_path, env=env, capture_output=True, text=True
-    )
-    assert out.returncode == 2 and out.stderr.strip().count("\n") == 0 and "nosuch" in out.stderr
+
+    def cli(*args):
+        return subprocess.run([str(EXE), *args], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=180)
+
+    for args, words in (
+        (["task=poster"], "task must be one of image, prompt_rewriter, instruction_writer; got 'poster'"),
+        (["task=prompt_rewriter", "task=image"], "given 2 times"),
+        (["task=prompt_rewriter", "trainer.nosuch=1"], "nosuch"),
+    ):
+        out = cli(*args)
+        assert out.returncode == 2 and out.stderr.strip().count("\n") == 0 and words in out.stderr, out.stderr
+    image = cli("task=image", "--cfg", "job")  # the image trainer's config (conf/train.yaml), explicitly
+    assert image.returncode == 0 and "algorithm: grpo" in image.stdout and "task_name" not in image.stdout
+    text = cli("task=prompt_rewriter", "--cfg", "job")
+    assert text.returncode == 0 and "task_name: prompt_rewriter" in text.stdout
+    assert not list(tmp_path.iterdir())  # printing a config writes nothing
