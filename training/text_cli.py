@@ -358,6 +358,7 @@ def run(cfg: DictConfig) -> dict:
         # imported under run_files it would land in <run>/.tmp, which run_files empties at the end, and
         # the next run in this process would lose its tables
         import wandb  # noqa: F401
+
         with run_files(cfg, run_dir, "train.log", logger=logging.getLogger("training")):
             report_to = init_wandb(cfg, run_dir, resuming=bool(cfg.resume and has_checkpoints))
             history = train_text_policy(cfg, run_dir, train_rows, val_rows, items, reward, bool(cfg.resume), report_to)
