@@ -25,6 +25,7 @@ import hydra
 from omegaconf import DictConfig, OmegaConf
 from tqdm.auto import tqdm
 
+from refine.interfaces import StructuredEditor
 from refine.loop import RefineLoop
 from rewards.common.components import build_component
 from rewards.common.run_folder import discard, lock_out, prepare_out, run_files
@@ -230,6 +231,13 @@ def run(cfg: DictConfig) -> int:
                 judge_outage=cfg.get("judge_outage", 1.0),
             )
             loop.check_settings(out / "run.json")
+            if isinstance(loop.editor, StructuredEditor) and loop.writer.name != "template":
+                print(
+                    f"warning: editor {loop.editor.name!r} acts on the failed checks and ignores the instructions "
+                    f"writer {loop.writer.name!r} writes; an instruction editor (editor=flux_kontext | "
+                    "qwen_image_edit | instruct_pix2pix) uses them",
+                    file=sys.stderr,
+                )
         except ValueError as e:
             print(f"error: {e}", file=sys.stderr)
             discard(out, created)

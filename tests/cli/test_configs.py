@@ -139,7 +139,7 @@ agent may move the class; the values the built object has)."""
 BOUND = {
     "judge/ocr_local_vlm": {"model_id": "Qwen/Qwen2.5-VL-7B-Instruct", "torch_dtype": "bfloat16", "device": "cuda"},
     "writer/local_vlm": {"model_id": "Qwen/Qwen2.5-VL-7B-Instruct", "torch_dtype": "bfloat16", "device": "cuda"},
-    "writer/trained": {"path": "???", "torch_dtype": None, "device": "cuda"},
+    "writer/trained": {"path": "???", "torch_dtype": None, "device": "cuda", "max_new_tokens": None},
     "model/sd35_medium": {
         "model_id": "stabilityai/stable-diffusion-3.5-medium",
         "pipeline_class": "StableDiffusion3Pipeline",

@@ -128,7 +128,7 @@ def refine_cfg(tmp_path, *overrides):
         )
 
 
-def test_refine_cli_runs_the_trained_writer(tmp_path, trained, item_and_failures):
+def test_refine_cli_runs_the_trained_writer(tmp_path, trained, item_and_failures, capsys):
     """The bundled example (data=null), its first item, one edit: the OCR judge fails checks of
     the start image, the trained writer writes the instruction, a tiny editor applies it."""
     folder, _, _ = trained
@@ -138,6 +138,7 @@ def test_refine_cli_runs_the_trained_writer(tmp_path, trained, item_and_failures
     )
     assert cfg.writer.path == str(folder) and cfg.writer.torch_dtype is None
     assert run(cfg) == 0
+    assert "warning: editor" not in capsys.readouterr().err  # an instruction editor uses what it writes
     out = tmp_path / "out"
     [result] = json.loads((out / "summary.json").read_text())["items"]
     assert result["id"] == item.id and result["error"] is None
@@ -156,8 +157,10 @@ def test_refine_refuses_a_rerun_after_the_writer_weights_changed(tmp_path, train
     folder, _, _ = trained
     mine = tmp_path / "final"
     shutil.copytree(folder, mine)
-    args = ("writer=trained", f"writer.path={mine}", "writer.device=cpu", "editor=tiny_flux_kontext")
+    args = ("writer=trained", f"writer.path={mine}", "writer.device=cpu")  # the default editor=text
     assert run(refine_cfg(tmp_path, *args)) == 0
+    warned = [x for x in capsys.readouterr().err.splitlines() if x.startswith("warning: editor")]
+    assert len(warned) == 1 and "ignores the instructions" in warned[0] and f"trained:{mine}" in warned[0]
     weights = mine / "adapter_model.safetensors"
     tensors = load_file(weights)
     save_file({k: v + 1.0 if "lora_B" in k else v for k, v in tensors.items()}, weights)
