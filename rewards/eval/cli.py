@@ -114,6 +114,9 @@ def check_options(cfg: DictConfig) -> dict[str, Any]:
     if cfg.lora and mode != "generate":
         problems.append("lora=... needs a generator (generator=sd3 | flux | ...)")
     rewriter = cfg.get("prompt_rewriter")
+    for key in ("lora", "prompt_rewriter"):
+        if cfg.get(key) and cfg.images and mode == "generate":
+            problems.append(f"{key}=... changes generated images, but images={cfg.images} are judged as they are")
     if rewriter and mode != "generate":
         problems.append("prompt_rewriter=... needs a generator (generator=sd3 | flux | ...)")
     elif rewriter:

@@ -265,3 +265,9 @@ def test_a_folder_that_is_not_a_prompt_rewriter_is_an_option_error(rewriter, tmp
     images.mkdir()
     assert eval_run(f"data={data}", f"images={images}", f"prompt_rewriter={rewriter[0]}", f"out={tmp_path / 'j'}") == 2
     assert capsys.readouterr().err == ("error: prompt_rewriter=... needs a generator (generator=sd3 | flux | ...)\n")
+    # a generator and images=: the images are judged as they are, so the rewriter would do nothing
+    args = [f"data={data}", f"images={images}", *GEN, f"prompt_rewriter={rewriter[0]}", f"out={tmp_path / 'g'}"]
+    assert eval_run(*args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "prompt_rewriter=... changes generated images, but images=" in err
+    assert not (tmp_path / "g").exists()
