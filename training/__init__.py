@@ -33,7 +33,8 @@ Modules, the math first, the recipes last (each imports only modules above it in
 * The text policies (``task=prompt_rewriter | instruction_writer``, trl's GRPOTrainer):
   ``trl_reward`` (the adapter from our item scorers to trl's reward contract), ``text_rewards``
   (guards, render or edit, judge), ``text_data`` (items and trl rows), ``text_grpo`` (the
-  recipe), ``text_cli`` (its entry point, reached through ``cli``).
+  recipe), ``text_cli`` (its entry point, reached through ``cli``); ``console``: the one-line
+  errors and exit statuses both entry points share.
 """
 
 import logging

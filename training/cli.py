@@ -34,18 +34,16 @@ import importlib
 import importlib.resources
 import json
 import os
-import signal
 import sys
 from pathlib import Path
 
 import hydra
-from hydra.errors import HydraException
 from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
 
-from rewards.common.one_line import error_line
-from rewards.common.task import run_console_script, task_wrapper
+from rewards.common.task import task_wrapper
 from training.config import check_setup, config_from_fields  # importing it stores the trainer defaults for Hydra
+from training.console import RunAlreadyDone, console_main, run_guarded
 from training.run_dir import BUNDLED_HELDOUT, bundled_heldout, differing_keys, heldout_paths  # noqa: F401 (re-exported)
 from training.run_dir import claim_run_dir as _claim_run_dir
 from training.run_dir import is_main_process as _is_main_process
@@ -107,15 +105,6 @@ def check_run_settings(run_dir: Path, settings: dict) -> None:
 
     if list_checkpoints(run_dir):
         check_settings(run_dir / "run.json", settings, refusal, new_run="use another trainer.run_name")
-
-
-class RunAlreadyDone(Exception):
-    """The run folder holds this run, finished (``finished_history``): nothing to do. ``line``
-    says so and where its results are; ``rubricloop-train`` prints it and exits 0."""
-
-    def __init__(self, line: str, history: dict):
-        super().__init__(line)
-        self.line, self.history = line, history
 
 
 def finished_history(run_dir: Path, num_steps: int) -> dict | None:
@@ -243,55 +232,15 @@ def run(cfg: DictConfig) -> dict:
     return history
 
 
-def _interrupt(signum, frame) -> None:
-    raise KeyboardInterrupt
-
-
-_show_traceback = False
-"""Set by ``main``: the user ran with HYDRA_FULL_ERROR=1 and gets tracebacks, not one line."""
-
-
-def fail(err: Exception) -> int:
-    """Print ``rubricloop-train: <one line>`` on stderr and return the exit status 2 (re-raise
-    under ``_show_traceback``)."""
-    if _show_traceback:
-        raise err
-    print(f"rubricloop-train: {error_line(err)}", file=sys.stderr)
-    return 2
-
-
 @hydra.main(version_base="1.3", config_path="pkg://conf", config_name="train")
 @task_wrapper
 def _main(cfg: DictConfig) -> int:
     # Handled here, not in ``main``: an exception leaving this function makes Hydra print its
     # own "Error executing job ..." line first. SystemExit passes through Hydra untouched.
     run_dir = f"{cfg.trainer.output_dir}/{cfg.trainer.run_name}"
-    # SIGTERM (a cluster's pre-emption, ``kill``) stops the run as Ctrl-C does: one line, W&B
-    # closed, the checkpoints so far kept for resume=true.
-    signal.signal(signal.SIGTERM, _interrupt)
-    try:
-        history = run(cfg)
-    except RunAlreadyDone as done:
-        print(f"rubricloop-train: {done.line}")
-        return 0
-    except (ValueError, HydraException) as e:
-        return fail(e)
-    except ArithmeticError as e:  # training.loop.NonFiniteLoss: diverged; the last checkpoint is intact
-        if _show_traceback:
-            raise
-        print(f"rubricloop-train: {error_line(e)}", file=sys.stderr)
-        return 1
-    except OSError as e:  # a checkpoint or record that could not be written (disk full): nothing torn is left
-        if _show_traceback:
-            raise
-        print(f"rubricloop-train: {error_line(e)}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print(
-            f"rubricloop-train: interrupted; checkpoints so far are in {run_dir}/ (continue with resume=true)",
-            file=sys.stderr,
-        )
-        return 130
+    history, status = run_guarded(lambda: run(cfg), run_dir)
+    if status is not None:
+        return status
     name = ALGORITHM_NAMES.get(cfg.trainer.algorithm, cfg.trainer.algorithm)
     print(
         f"rubricloop-train: {len(history['step'])} {name} steps done; eval reward {history['eval_reward']} "
@@ -303,7 +252,6 @@ def _main(cfg: DictConfig) -> int:
 def main() -> None:
     """Console script ``rubricloop-train``: bad configs end with one line on stderr, exit 2.
     ``task=prompt_rewriter`` and ``task=instruction_writer`` go to ``training.text_cli`` (trl)."""
-    global _show_traceback
     tasks = [a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("task=")]
     task = tasks[0] if tasks else "image"
     if len(tasks) > 1 or task not in ("image", "prompt_rewriter", "instruction_writer"):
@@ -316,14 +264,7 @@ def main() -> None:
 
         return text_cli.main()
     sys.argv = [a for a in sys.argv if not a.startswith("task=")]  # conf/task/ is the text tasks' group
-    # Hydra catches composition errors (unknown preset or key), prints a multi-line report and
-    # exits 1, unless HYDRA_FULL_ERROR=1: then they reach the except below.
-    _show_traceback = os.environ.get("HYDRA_FULL_ERROR") == "1"
-    os.environ["HYDRA_FULL_ERROR"] = "1"
-    try:
-        run_console_script(_main)  # no config_name: composition errors get train's own line below
-    except HydraException as e:
-        raise SystemExit(fail(e)) from None
+    console_main(_main)
 
 
 if __name__ == "__main__":

@@ -15,18 +15,15 @@ from __future__ import annotations
 import json
 import logging
 import math
-import os
-import signal
-import sys
 from pathlib import Path
 
 import hydra
-from hydra.errors import HydraException
 from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
 
 from rewards.common.one_line import error_line
-from rewards.common.task import run_console_script, task_wrapper
+from rewards.common.task import task_wrapper
+from training.console import RunAlreadyDone, console_main, run_guarded
 
 TASKS = ("prompt_rewriter", "instruction_writer")
 RESULT_NEUTRAL = ("output_dir", "run_name", "num_steps", "save_every", "keep_last", "device")
@@ -35,10 +32,6 @@ POLICY_KINDS = {
     "prompt_rewriter": ("lm", "policy=qwen2_5_instruct | tiny_lm"),
     "instruction_writer": ("vlm", "policy=qwen2_5_vl | tiny_vlm"),
 }
-
-
-class RunAlreadyDone(Exception):
-    """The run folder holds this run, finished: ``line`` says so and where its results are."""
 
 
 LOSS_TYPES = ("grpo", "dr_grpo", "dapo", "bnpo", "cispo", "sapo", "luspo", "vespo")
@@ -366,43 +359,13 @@ def run(cfg: DictConfig) -> dict:
     return history
 
 
-def _interrupt(signum, frame) -> None:
-    raise KeyboardInterrupt
-
-
-_show_traceback = False
-
-
-def fail(err: Exception) -> int:
-    if _show_traceback:
-        raise err
-    print(f"rubricloop-train: {error_line(err)}", file=sys.stderr)
-    return 2
-
-
 @hydra.main(version_base="1.3", config_path="pkg://conf", config_name="train_text")
 @task_wrapper
 def _main(cfg: DictConfig) -> int:
     run_dir = f"{cfg.trainer.output_dir}/{cfg.trainer.run_name}"
-    signal.signal(signal.SIGTERM, _interrupt)
-    try:
-        history = run(cfg)
-    except RunAlreadyDone as done:
-        print(f"rubricloop-train: {done}")
-        return 0
-    except (ValueError, HydraException) as e:
-        return fail(e)
-    except OSError as e:
-        if _show_traceback:
-            raise
-        print(f"rubricloop-train: {error_line(e)}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print(
-            f"rubricloop-train: interrupted; checkpoints so far are in {run_dir}/ (continue with resume=true)",
-            file=sys.stderr,
-        )
-        return 130
+    history, status = run_guarded(lambda: run(cfg), run_dir)
+    if status is not None:
+        return status
     steps = history["step_seconds"]
     per_step = sum(steps) / len(steps) if steps else float("nan")
     peak = history["peak_rss_mib"] or float("nan")
@@ -419,10 +382,4 @@ def _main(cfg: DictConfig) -> int:
 
 def main() -> None:
     """``rubricloop-train task=...``: bad configs end with one line on stderr, exit 2."""
-    global _show_traceback
-    _show_traceback = os.environ.get("HYDRA_FULL_ERROR") == "1"
-    os.environ["HYDRA_FULL_ERROR"] = "1"
-    try:
-        run_console_script(_main)
-    except HydraException as e:
-        raise SystemExit(fail(e)) from None
+    console_main(_main)

@@ -1,0 +1,80 @@
+"""What both ``rubricloop-train`` entry points share (the image recipes: ``training.cli``; the text
+policies: ``training.text_cli``): one-line errors and the exit statuses.
+
+0: done, or the run was already finished (:class:`RunAlreadyDone`); 1: diverged or a file could
+not be written (the checkpoints so far are intact); 2: a bad option, one line before anything is
+written; 130: interrupted (Ctrl-C or SIGTERM, a cluster's pre-emption: continue with ``resume=true``).
+``HYDRA_FULL_ERROR=1`` shows tracebacks instead of the lines.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from typing import Any, Callable
+
+from hydra.errors import HydraException
+
+from rewards.common.one_line import error_line
+from rewards.common.task import run_console_script
+
+_show_traceback = False
+"""Set by :func:`console_main`: the user ran with HYDRA_FULL_ERROR=1 and gets tracebacks."""
+
+
+class RunAlreadyDone(Exception):
+    """The run folder holds this run, finished: nothing to do. ``line`` says so and where its
+    results are; the entry point prints it and exits 0."""
+
+    def __init__(self, line: str, history: dict | None = None):
+        super().__init__(line)
+        self.line, self.history = line, history
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
+def fail(err: BaseException, status: int = 2) -> int:
+    """Print ``rubricloop-train: <one line>`` on stderr and return ``status`` (re-raise under
+    HYDRA_FULL_ERROR=1)."""
+    if _show_traceback:
+        raise err
+    print(f"rubricloop-train: {error_line(err)}", file=sys.stderr)
+    return status
+
+
+def run_guarded(run: Callable[[], Any], run_dir: str) -> tuple[Any, int | None]:
+    """``(run(), None)``, or ``(None, exit status)`` after printing the one line of the failure.
+
+    SIGTERM stops the run as Ctrl-C does. ``ValueError`` and Hydra's errors are option errors (2);
+    ``ArithmeticError`` (a diverged loss) and ``OSError`` (a checkpoint that could not be written)
+    exit 1; an interrupt exits 130 naming ``run_dir``.
+    """
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        return run(), None
+    except RunAlreadyDone as done:
+        print(f"rubricloop-train: {done.line}")
+        return None, 0
+    except (ValueError, HydraException) as e:
+        return None, fail(e)
+    except (ArithmeticError, OSError) as e:
+        return None, fail(e, 1)
+    except KeyboardInterrupt:
+        line = f"interrupted; checkpoints so far are in {run_dir}/ (continue with resume=true)"
+        print(f"rubricloop-train: {line}", file=sys.stderr)
+        return None, 130
+
+
+def console_main(app: Callable[[], Any]) -> None:
+    """Run a ``hydra.main`` app as the console script: Hydra's composition errors (an unknown
+    preset or key) end in one line with exit status 2 instead of Hydra's multi-line report."""
+    global _show_traceback
+    _show_traceback = os.environ.get("HYDRA_FULL_ERROR") == "1"
+    os.environ["HYDRA_FULL_ERROR"] = "1"  # so that composition errors reach the except below
+    try:
+        run_console_script(app)
+    except HydraException as e:
+        raise SystemExit(fail(e)) from None
