@@ -40,7 +40,7 @@ import math
 import os
 import re
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from PIL import Image, PngImagePlugin
 
@@ -171,16 +171,18 @@ def result_done(benchmark: str, results: Path, item: Item) -> bool:
         return False
 
 
-def read_fingerprints(path: Path) -> dict[str, str]:
-    """item id -> fingerprint from ``fingerprints.jsonl`` (the last line of an id wins; a line
-    a killed run left half-written is ignored).
+def read_ledger(path: Path, what: str, value: Callable[[dict[str, Any]], Any]) -> dict[str, Any]:
+    """item id -> ``value(row)`` for each line of a JSONL ledger (``fingerprints.jsonl``,
+    ``rewrites.jsonl``): the last line of an id wins; a line a killed run left half-written, or
+    one ``value`` rejects (raises KeyError, TypeError or ValueError), is ignored.
 
     Raises:
-        ValueError: ``path`` exists but is not a regular file (a FIFO: never opened; one line).
+        ValueError: ``path`` exists but is not a regular file (a FIFO: never opened; one line
+            saying it holds ``what``).
     """
     from rewards.common.run_folder import check_regular
 
-    check_regular(path, "what its finished items were made from")
+    check_regular(path, what)
     found = {}
     try:
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
@@ -189,17 +191,27 @@ def read_fingerprints(path: Path) -> dict[str, str]:
     for line in lines:
         try:
             row = json.loads(line)
-            found[str(row["id"])] = str(row["fingerprint"])
+            found[str(row["id"])] = value(row)
         except (ValueError, TypeError, KeyError):
             continue
     return found
 
 
-def record_fingerprint(path: Path, item_id: str, fingerprint: str) -> None:
-    """Append one finished item's fingerprint (on a line of its own, after a torn last line)."""
+def append_ledger(path: Path, row: dict[str, Any]) -> None:
+    """Append ``row`` to a JSONL ledger, on a line of its own (after a torn last line)."""
     torn = path.is_file() and path.stat().st_size and path.read_bytes()[-1:] != b"\n"
     with open(path, "a", encoding="utf-8") as f:
-        f.write(("\n" if torn else "") + json.dumps({"id": item_id, "fingerprint": fingerprint}) + "\n")
+        f.write(("\n" if torn else "") + json.dumps(row, ensure_ascii=False) + "\n")
+
+
+def read_fingerprints(path: Path) -> dict[str, str]:
+    """item id -> fingerprint from ``fingerprints.jsonl`` (:func:`read_ledger`)."""
+    return read_ledger(path, "what its finished items were made from", lambda row: str(row["fingerprint"]))
+
+
+def record_fingerprint(path: Path, item_id: str, fingerprint: str) -> None:
+    """Append one finished item's fingerprint."""
+    append_ledger(path, {"id": item_id, "fingerprint": fingerprint})
 
 
 def save_png(image: Image.Image, path: Path, key: str | None = None) -> None:
@@ -239,35 +251,20 @@ def generated_for(path: Path, key: str) -> bool:
         return False
 
 
+def _rewrite_row(row: dict[str, Any]) -> dict[str, Any]:
+    if not (isinstance(row["original"], str) and isinstance(row["prompt"], str)):
+        raise TypeError("original and prompt must be strings")
+    return row
+
+
 def read_rewrites(path: Path) -> dict[str, dict[str, Any]]:
-    """item id -> its recorded rewrite from ``rewrites.jsonl`` (the last line of an id wins; a
-    line a killed run left half-written, or one without a string ``original`` and ``prompt``,
-    is ignored).
-
-    Raises:
-        ValueError: ``path`` exists but is not a regular file (a FIFO: never opened; one line).
-    """
-    from rewards.common.run_folder import check_regular
-
-    check_regular(path, "the prompt rewrites of its items")
-    found = {}
-    try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
-        return {}
-    for line in lines:
-        try:
-            row = json.loads(line)
-            if isinstance(row["original"], str) and isinstance(row["prompt"], str):
-                found[str(row["id"])] = row
-        except (ValueError, TypeError, KeyError):
-            continue
-    return found
+    """item id -> its recorded rewrite from ``rewrites.jsonl`` (:func:`read_ledger`; a line
+    without a string ``original`` and ``prompt`` is ignored)."""
+    return read_ledger(path, "the prompt rewrites of its items", _rewrite_row)
 
 
 def record_rewrite(path: Path, item_id: str, rewrite) -> dict[str, Any]:
-    """Append one item's :class:`rewards.rewriting.Rewrite` to ``rewrites.jsonl`` (on a line of
-    its own, after a torn last line); returns the line's row."""
+    """Append one item's :class:`rewards.rewriting.Rewrite` to ``rewrites.jsonl``; returns the line's row."""
     row = {
         "id": item_id,
         "original": rewrite.original,
@@ -275,9 +272,7 @@ def record_rewrite(path: Path, item_id: str, rewrite) -> dict[str, Any]:
         "prompt": rewrite.prompt,
         "problem": rewrite.problem,
     }
-    torn = path.is_file() and path.stat().st_size and path.read_bytes()[-1:] != b"\n"
-    with open(path, "a", encoding="utf-8") as f:
-        f.write(("\n" if torn else "") + json.dumps(row, ensure_ascii=False) + "\n")
+    append_ledger(path, row)
     return row
 
 
