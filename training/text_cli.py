@@ -272,6 +272,19 @@ def init_wandb(cfg: DictConfig, run_dir: Path, resuming: bool) -> list[str]:
     return ["wandb"]
 
 
+def check_enough(n: int, per_step: int) -> None:
+    """Refuse ``n`` training items for ``per_step`` prompts per step: trl would train no step.
+
+    Raises:
+        ValueError: one line, when ``n < per_step``.
+    """
+    if n < per_step:
+        raise ValueError(
+            f"{n} training item(s) to learn from, fewer than trainer.prompts_per_step={per_step}: trl "
+            "would train no step; lower trainer.prompts_per_step or give more items (data.n, data.file)"
+        )
+
+
 def run(cfg: DictConfig) -> dict:
     """Check, build and train (module docstring). Returns the history.
 
@@ -285,7 +298,7 @@ def run(cfg: DictConfig) -> dict:
     from training.checkpoint import write_run_record
     from training.run_dir import claim_run_dir, differing_keys, heldout_paths
     from training.text_data import load_text_items
-    from training.text_grpo import torn_checkpoints, train_text_policy, whole_checkpoints
+    from training.text_grpo import fmt, torn_checkpoints, train_text_policy, whole_checkpoints
 
     problems = option_problems(cfg)
     if problems:
@@ -304,7 +317,8 @@ def run(cfg: DictConfig) -> dict:
         check_settings(run_dir / "run.json", settings, refusal, new_run="use another trainer.run_name")
         raise RunAlreadyDone(
             f"{run_dir} already finished its {cfg.trainer.num_steps} steps (held-out reward "
-            f"{history['eval_before']['reward']:.4g} -> {history['eval_after']['reward']:.4g}); nothing to do: "
+            f"{fmt(history['eval_before']['reward'])} -> {fmt(history['eval_after']['reward'])} greedy); "
+            "nothing to do: "
             f"policy in {run_dir / 'final'}/, history in {run_dir / 'history.json'}"
         )
     train_items, val_items = load_text_items(
@@ -313,13 +327,15 @@ def run(cfg: DictConfig) -> dict:
     paths = heldout_paths(cfg.data.heldout or [])
     check_leakage([*train_items, *val_items], paths)
     heldout = load_heldout(paths)
-    reward, train_rows, val_rows, items = build_reward(cfg, train_items, val_items, heldout)
     per_step = int(cfg.trainer.prompts_per_step)
-    if len(train_rows) < per_step:
-        raise ValueError(
-            f"{len(train_rows)} training item(s) to learn from, fewer than trainer.prompts_per_step={per_step}: "
-            "trl would train no step; lower trainer.prompts_per_step or give more items (data.n, data.file)"
-        )
+    check_enough(len(train_items), per_step)  # before any model loads
+    reward, train_rows, val_rows, items = build_reward(cfg, train_items, val_items, heldout)
+    check_enough(len(train_rows), per_step)  # the writer's rows: only the items that fail a check
+
+    # wandb (which trl imports even with W&B off) makes its media temp folder when first imported;
+    # imported under run_files it would land in <run>/.tmp, which run_files empties at the end, and
+    # the next run in this process would lose its tables
+    import wandb  # noqa: F401
 
     lock, created = claim_run_dir(run_dir)
     with lock:
@@ -338,6 +354,7 @@ def run(cfg: DictConfig) -> dict:
                     f"{run_dir} holds {whole[-1].name}, past trainer.num_steps={cfg.trainer.num_steps}; "
                     f"raise trainer.num_steps to at least {newest}, or use a new trainer.run_name"
                 )
+            report_to = init_wandb(cfg, run_dir, resuming=bool(cfg.resume and has_checkpoints))
         except ValueError:
             discard(run_dir, created)
             raise
@@ -347,13 +364,7 @@ def run(cfg: DictConfig) -> dict:
             "".join(json.dumps({"id": it.id, "prompt": it.prompt}) + "\n" for it in train_items),
         )
         write_json(run_dir / "run.json", settings)
-        # wandb (which trl imports even with W&B off) makes its media temp folder when first imported;
-        # imported under run_files it would land in <run>/.tmp, which run_files empties at the end, and
-        # the next run in this process would lose its tables
-        import wandb  # noqa: F401
-
         with run_files(cfg, run_dir, "train.log", logger=logging.getLogger("training")):
-            report_to = init_wandb(cfg, run_dir, resuming=bool(cfg.resume and has_checkpoints))
             history = train_text_policy(cfg, run_dir, train_rows, val_rows, items, reward, bool(cfg.resume), report_to)
         write_run_record(run_dir, "history.json", json.dumps(history, default=str))
     return history
@@ -362,20 +373,23 @@ def run(cfg: DictConfig) -> dict:
 @hydra.main(version_base="1.3", config_path="pkg://conf", config_name="train_text")
 @task_wrapper
 def _main(cfg: DictConfig) -> int:
+    from training.text_grpo import fmt
+
     run_dir = f"{cfg.trainer.output_dir}/{cfg.trainer.run_name}"
     history, status = run_guarded(lambda: run(cfg), run_dir)
     if status is not None:
         return status
     steps = history["step_seconds"]
-    per_step = sum(steps) / len(steps) if steps else float("nan")
-    peak = history["peak_rss_mib"] or float("nan")
+    speed = f", {sum(steps) / len(steps):.2f} s/step, peak {history['peak_rss_mib']:.0f} MiB" if steps else ""
     before, after = history["eval_before"], history["eval_after"]
+
+    sampled = ""
+    if after["samples"]:
+        sampled = f", {fmt(before['sampled_reward'])} -> {fmt(after['sampled_reward'])} sampled"
     print(
         f"rubricloop-train: {cfg.task_name} trained to step {cfg.trainer.num_steps} "
-        f"({history['steps_this_run']} steps this run, {per_step:.2f} s/step, peak "
-        f"{peak:.0f} MiB); held-out reward {before['reward']:.4f} -> {after['reward']:.4f} greedy, "
-        f"{before['sampled_reward']:.4f} -> {after['sampled_reward']:.4f} sampled ({after['n']} items); "
-        f"policy in {run_dir}/final/"
+        f"({history['steps_this_run']} steps this run{speed}); held-out reward {fmt(before['reward'])} -> "
+        f"{fmt(after['reward'])} greedy{sampled} ({after['n']} items); policy in {run_dir}/final/"
     )
     return 0
 

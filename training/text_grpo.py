@@ -123,9 +123,15 @@ def policy_texts(
     return out
 
 
-def _mean(values: Sequence[float | None]) -> float:
+def fmt(value: float | None) -> str:
+    """A held-out reward for a line: 4 decimals, or "n/a" (None: nothing to average)."""
+    return "n/a" if value is None else f"{value:.4f}"
+
+
+def _mean(values: Sequence[float | None]) -> float | None:
+    """The mean of the values that are not None or NaN; None when there are none."""
     kept = [v for v in values if v is not None and not math.isnan(v)]
-    return sum(kept) / len(kept) if kept else float("nan")
+    return sum(kept) / len(kept) if kept else None
 
 
 def evaluate(
@@ -133,13 +139,14 @@ def evaluate(
 ) -> dict:
     """The held-out evaluation: ``reward`` (mean greedy reward over the rows with one),
     ``sampled_reward`` (mean over ``samples`` sampled completions per row at the training
-    temperature, a fixed seed: the expected reward GRPO raises; NaN when ``samples`` is 0),
+    temperature, a fixed seed: the expected reward GRPO raises; None when ``samples`` is 0; either
+    mean is None when no completion got a reward),
     ``refused`` (share of refused greedy completions), ``n`` (rows) and ``examples`` (the first 3
     greedy ones: item, completion, reward, problem)."""
     chosen = [items[r["item_id"]] for r in rows]
     texts = policy_texts(model, processing, rows, kind, max_new_tokens)
     scored: Scored = reward.scorer(chosen, texts)
-    sampled = float("nan")
+    sampled = None
     if samples:
         drawn = policy_texts(model, processing, rows, kind, max_new_tokens, samples, temperature)
         sampled = _mean(reward.scorer([it for it in chosen for _ in range(samples)], drawn).rewards)
@@ -358,8 +365,8 @@ def train_text_policy(
     if before is None:
         before = evaluate(trainer.model, processing, val_rows, kind, max_new, reward, items, *eval_how)
     line = (
-        f"held-out reward before training {before['reward']:.4f} greedy, "
-        f"{before['sampled_reward']:.4f} sampled ({before['n']} items)"
+        f"held-out reward before training {fmt(before['reward'])} greedy, "
+        f"{fmt(before['sampled_reward'])} sampled ({before['n']} items)"
     )
     print(f"rubricloop-train: {line}")
     logger.info(line)
@@ -375,9 +382,9 @@ def train_text_policy(
     trainer.save_model(str(final))
     write_policy_meta(final, meta)
     logger.info(
-        "held-out reward after training %.4f greedy, %.4f sampled; policy saved in %s",
-        after["reward"],
-        after["sampled_reward"],
+        "held-out reward after training %s greedy, %s sampled; policy saved in %s",
+        fmt(after["reward"]),
+        fmt(after["sampled_reward"]),
         final,
     )
     trained_steps = [s for s in steps if s["step"] > 0]

@@ -132,9 +132,11 @@ class LocalVLMInstructionWriter:
                 raise ValueError(f"writer.path: {e}") from None
             model_id, tiny = meta.get("model_id"), bool(meta.get("tiny"))
             torch_dtype = torch_dtype or meta.get("torch_dtype") or "bfloat16"
-            max_new_tokens = max_new_tokens or meta.get("max_new_tokens") or 128
+            max_new_tokens = meta.get("max_new_tokens") or 128 if max_new_tokens is None else max_new_tokens
         model_id, torch_dtype = model_id or DEFAULT_MODEL_ID, torch_dtype or "bfloat16"
-        max_new_tokens = max_new_tokens or 128
+        max_new_tokens = 128 if max_new_tokens is None else max_new_tokens
+        if not isinstance(max_new_tokens, int) or isinstance(max_new_tokens, bool) or max_new_tokens < 1:
+            raise ValueError(f"writer.max_new_tokens must be an integer >= 1, got {max_new_tokens!r}")
         what = "writer trained" if meta else "writer local_vlm"
         devices.require_device(device, what, "writer.device=cpu")
         devices.torch_dtype(torch_dtype)

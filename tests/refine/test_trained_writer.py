@@ -110,6 +110,13 @@ def test_trained_writer_generates_with_the_lora(trained, item_and_failures):
     assert writer.write(image, item, []) == ""
 
 
+@pytest.mark.parametrize("bad", [0, -1, "abc", 2.5, True])
+def test_a_bad_generation_budget_is_refused_at_construction(trained, bad):
+    folder, _, _ = trained
+    with pytest.raises(ValueError, match="writer.max_new_tokens must be an integer >= 1"):
+        LocalVLMInstructionWriter(path=str(folder), device="cpu", max_new_tokens=bad)
+
+
 def test_overrides_and_conflicts(trained):
     folder, _, _ = trained
     writer = LocalVLMInstructionWriter(path=folder, torch_dtype="bfloat16", device="cpu", max_new_tokens=4)

@@ -214,6 +214,7 @@ def test_torn_checkpoint_is_skipped_on_resume(tmp_path):
         ("prompt_rewriter", ["data.heldout=[/no/such.jsonl]"], "data.heldout: /no/such.jsonl is not a file"),
         ("prompt_rewriter", ["trainer.run_name=../escape"], "trainer.run_name must be a folder name"),
         ("prompt_rewriter", ["data.n=2"], "1 training item(s) to learn from, fewer than trainer.prompts_per_step=2"),
+        ("instruction_writer", ["data.n=2"], "1 training item(s) to learn from, fewer than trainer.prompts_per_step=2"),
     ],
 )
 def test_bad_options_end_in_one_line_before_any_file(tmp_path, capsys, task, overrides, words):
@@ -249,3 +250,18 @@ def test_cli_routes_task_and_refuses_a_bad_one_in_one_line(tmp_path):
     text = cli("task=prompt_rewriter", "--cfg", "job")
     assert text.returncode == 0 and "task_name: prompt_rewriter" in text.stdout
     assert not list(tmp_path.iterdir())  # printing a config writes nothing
+
+
+def test_eval_samples_0_evaluates_greedily_only_and_history_stays_strict_json(tmp_path, capsys):
+    cfg = compose_cfg(tmp_path, "prompt_rewriter", "reward.kind=quote_coverage", "trainer.eval_samples=0")
+    assert status(cfg) == 0
+    text = (tmp_path / "r" / "history.json").read_text()
+
+    def refuse(constant):
+        raise ValueError(f"{constant} is not JSON")
+
+    h = json.loads(text, parse_constant=refuse)
+    assert h["eval_after"]["sampled_reward"] is None and h["eval_after"]["samples"] == 0
+    assert isinstance(h["eval_after"]["reward"], float)
+    out = capsys.readouterr().out.strip().splitlines()[-1]
+    assert "greedy (3 items)" in out and "sampled" not in out
