@@ -12,7 +12,7 @@ needs and adds a held-out evaluation before and after training.
 
 1. the policy (base model, LoRA settings) and the items (train / held out);
 2. the scorer (guards, generator or editor, judge) and, for the instruction writer, each item's
-   start image and failures;
+   start image and failures (built before the run folder by ``training.text_cli.build_reward``);
 3. trl's datasets and ``GRPOConfig``;
 4. held-out reward of the untrained policy (greedy, and sampled: :func:`evaluate`);
 5. ``GRPOTrainer.train``, resumed from the newest whole ``checkpoint-<n>`` when asked;
@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 import torch
-from omegaconf import DictConfig, OmegaConf
+from omegaconf import DictConfig
 
 from rewards.models.text_policy import TASK_KINDS, load_base_policy, policy_meta, write_policy_meta
 from rewards.rubric import Item
@@ -414,8 +414,3 @@ def train_text_policy(
             wandb.run.summary.update(summary)
             wandb.finish()
     return history
-
-
-def config_dict(cfg: DictConfig) -> dict:
-    """``cfg`` as plain data (interpolations resolved)."""
-    return OmegaConf.to_container(cfg, resolve=True)
