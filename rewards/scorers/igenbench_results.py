@@ -9,9 +9,11 @@ per item at ``<output_dir>/<id>/<id>.json`` (``score_cli.py`` reads ``<output_di
                      "judgments": [{"gen_model", "eval_model", "analysis", "answer": "1" | "0"}]}]}
 
 The official scorer groups judgments by (gen_model, eval_model); so does
-:func:`read_igenbench_results`. A file that is not JSON or has no ``id`` is skipped by the
-official scorer with a warning; here it is an error line naming the file, and the others are
-scored.
+:func:`read_igenbench_results`. A file ``VISItem.from_dict`` cannot read is skipped whole by the
+official scorer with a warning (not JSON, no ``id``, ``"evaluation": null``, or a question whose
+``"judgments"`` is null or a number, which it cannot iterate: its other questions' judgments are
+not counted either); here each is an error line naming the file and the field, and the others are
+scored, so the numbers are the official ones.
 """
 
 from __future__ import annotations
@@ -33,9 +35,18 @@ def _load(path: Path) -> dict[str, Any]:
         raise RubricError(f"{path}: not readable JSON ({e})") from None
     if not isinstance(data, dict) or "id" not in data:
         raise RubricError(f"{path}: an IGenBench result file must be a JSON object with an 'id'")
+    if "evaluation" in data and data["evaluation"] is None:
+        raise RubricError(f"{path}: field 'evaluation' is null (the official scorer skips the whole file)")
     evaluation = data.get("evaluation") or []
     if not isinstance(evaluation, list) or not all(isinstance(e, dict) for e in evaluation):
         raise RubricError(f"{path}: field 'evaluation' must be a list of objects")
+    for k, entry in enumerate(evaluation, start=1):
+        judgments = entry.get("judgments", [])
+        if judgments is None or isinstance(judgments, (bool, int, float)):  # what VISItem.from_dict cannot iterate
+            raise RubricError(
+                f"{path}: question {k}'s 'judgments' is {json.dumps(judgments)}, not a list "
+                "(the official scorer skips the whole file)"
+            )
     return data
 
 

@@ -180,6 +180,34 @@ def test_igenbench_reader_equals_score_cli(tmp_path):
     assert (b["correct"], b["judged"], b["unjudged"]) == (0, 1, 1)  # item 1 only: "0", Legend unjudged by B
 
 
+def test_igenbench_files_the_official_scorer_skips_whole_are_not_counted(tmp_path):
+    """VISItem.from_dict (igenbench/vis_item.py) iterates each question's "judgments" and the
+    "evaluation" list: a null there (or a number) raises, and score_cli.py skips the whole file, the
+    other questions' judgments included. Before this, a file with one null "judgments" had its
+    other judgments counted (61 of 163 cells differed from the official scorer on such a set)."""
+    out = igenbench_files(tmp_path)
+    clean, clean_errors = read_igenbench_results(out)
+    bad = _vis("6", [("prompt", "Title", [("A", "1")]), ("seed", "Legend", [("A", "1")])])
+    bad["evaluation"][1]["judgments"] = None
+    (out / "6").mkdir()
+    (out / "6" / "6.json").write_text(json.dumps(bad))
+    empty = {"id": "7", "t2i_prompt": "p", "evaluation": None}
+    (out / "7").mkdir()
+    (out / "7" / "7.json").write_text(json.dumps(empty))
+    text = _vis("8", [("prompt", "Title", [("A", "1")]), ("seed", "Legend", [("A", "1")])])
+    text["evaluation"][1]["judgments"] = "none"  # iterable: its characters are ignored, the file is read
+    (out / "8").mkdir()
+    (out / "8" / "8.json").write_text(json.dumps(text))
+    per_pair, errors = read_igenbench_results(out)
+    assert len(errors) == len(clean_errors) + 2
+    assert any("6.json: question 2's 'judgments' is null" in e for e in errors)
+    assert any("7.json: field 'evaluation' is null" in e for e in errors)
+    s, before = score_igenbench_questions(per_pair[("A", "em")]), score_igenbench_questions(clean[("A", "em")])
+    # item 6 adds nothing; item 8 adds its Title "1" (Legend unjudged): 3/6 -> 4/7
+    assert (before["correct"], before["judged"]) == (3, 6)
+    assert (s["correct"], s["judged"], s["unjudged"]) == (4, 7, before["unjudged"] + 1)
+
+
 def test_igenbench_written_files_read_back(tmp_path):
     src = tmp_path / "1.json"
     src.write_text(json.dumps(_vis("1", [("prompt", "Title", []), ("seed", "Legend", []), ("seed", "Axes", [])])))
