@@ -429,6 +429,38 @@ def split_empty_rubrics(items: list[Item], path: str | Path) -> tuple[list[Item]
     return kept, errors
 
 
+BINARY_SIGNATURES = {
+    b"\x89PNG": "a PNG image",
+    b"\xff\xd8\xff": "a JPEG image",
+    b"GIF8": "a GIF image",
+    b"%PDF": "a PDF",
+    b"PK\x03\x04": "a zip archive",
+}
+
+
+def binary_reason(path: Path, probe: int = 4096) -> str | None:
+    """What kind of binary file ``path`` is ("a PNG image", "a binary file"), or None when its
+    first ``probe`` bytes could start a text file (no NUL byte, valid UTF-8 up to a character cut
+    at the end) or it cannot be opened as a regular file (the caller's reader says why)."""
+    import codecs
+
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        with open(path, "rb") as f:
+            head = f.read(probe)
+    except OSError:
+        return None
+    for signature, kind in BINARY_SIGNATURES.items():
+        if head.startswith(signature):
+            return kind
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
+    except UnicodeDecodeError:
+        return "a binary file (not UTF-8)"
+    return "a binary file (NUL bytes)" if b"\0" in head else None
+
+
 def load_run_items(data: Path, limit: int | None = None) -> tuple[list[Item], list[str]]:
     """The items a judging run (``rubricloop-refine``, ``rubricloop-judge``) takes from ``data``:
     :func:`load_items`, then :func:`split_empty_rubrics`. ``limit``: read only the first that many
@@ -440,9 +472,13 @@ def load_run_items(data: Path, limit: int | None = None) -> tuple[list[Item], li
 
     Raises:
         ValueError: an option error, in one line: ``data=<path>: cannot read rubric file
-            (<reason>)`` when ``data`` names no readable file, ``data=<path> holds no items``
-            when it holds neither items nor bad rows.
+            (<reason>)`` when ``data`` names no readable file, ``data=<path> is a PNG image, not a
+            rubric JSONL file`` for a binary file (:func:`binary_reason`), ``data=<path> holds no
+            items`` when it holds neither items nor bad rows.
     """
+    binary = binary_reason(data)
+    if binary is not None:  # one line, not one "not UTF-8" line per chunk of an image
+        raise ValueError(f"data={data} is {binary}, not a rubric JSONL file")
     try:
         items, errors = load_items(data, limit)
     except RubricError as e:  # e: "<path>: cannot read rubric file (<reason>)"

@@ -354,3 +354,33 @@ def test_load_run_items_with_a_limit_reads_no_further(tmp_path, monkeypatch):
     items, errors = load_run_items(empty, limit=2)
     assert [it.id for it in items] == ["0"] and errors == [f"item e: the rubric holds no checks ({empty})"]
     assert [it.id for it in load_run_items(empty)[0]] == ["0", "1", "2"]
+
+
+@pytest.mark.parametrize(
+    "head, kind",
+    [
+        (b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4, "a PNG image"),
+        (b"\xff\xd8\xff\xe0" + b"\x00" * 64, "a JPEG image"),
+        (b"\x80\x81 not text" * 10, "a binary file (not UTF-8)"),
+        (b'{"id": 1}\x00\x00', "a binary file (NUL bytes)"),
+    ],
+)
+def test_a_binary_data_file_is_one_option_error(tmp_path, head, kind):
+    """data= naming an image printed one "not UTF-8" or "malformed JSON" line per chunk of it
+    (126 for a PNG of the bundled example); now one line says what the file is."""
+    from rewards.importers import load_run_items
+
+    path = tmp_path / "page.bin"
+    path.write_bytes(head)
+    with pytest.raises(ValueError) as e:
+        load_run_items(path)
+    assert str(e.value) == f"data={path} is {kind}, not a rubric JSONL file"
+
+
+def test_text_files_are_not_taken_for_binary(tmp_path):
+    from rewards.importers import binary_reason
+
+    path = tmp_path / "rows.jsonl"
+    path.write_text('{"id": "1", "prompt": "Caf\u00e9 \u00fcber"}\n' * 500, encoding="utf-8")  # a cut character at 4096
+    assert binary_reason(path) is None
+    assert binary_reason(tmp_path / "missing.jsonl") is None and binary_reason(tmp_path) is None
