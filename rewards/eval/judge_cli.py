@@ -246,7 +246,7 @@ def summarize(
     """The run summary: coverage overall and per form / tag / dimension, withheld reasons, mean
     item scores over the judged items, the benchmark's scores, and the errors."""
     by_form, by_tag, by_dim, reasons = defaultdict(Counter), defaultdict(Counter), defaultdict(Counter), Counter()
-    total = Counter()
+    total, text_fallback = Counter(), 0
     for item, verdicts in results:
         for c in item.rubric.checks:
             v = verdicts[c.id]
@@ -257,6 +257,7 @@ def summarize(
             ):
                 groups[key][v.answer] += 1
             total[v.answer] += 1
+            text_fallback += (v.evidence or {}).get("p_yes_source") == "text"
             if v.answer == "withheld":
                 reasons[v.reason[:160]] += 1
     means = {}
@@ -276,6 +277,8 @@ def summarize(
         "by_tag": _tally(by_tag),
         "by_dimension": _tally(by_dim),
         "withheld_reasons": dict(reasons.most_common(10)),
+        # mode=p_yes on a server that returns no logprobs: these verdicts are hard answers from the text
+        "p_yes_from_text": text_fallback,
         "scores": scores,
         "errors": errors,
     }
@@ -293,6 +296,11 @@ def print_summary(summary: dict[str, Any], out: Path) -> None:
             print(f"{title:<14}{'checks':>8}{'decided':>9}{'coverage':>10}")
             for k, t in summary[key].items():
                 print(f"{k:<14}{t['checks']:>8}{t['decided']:>9}{t['coverage']:>10.3f}")
+    if summary.get("p_yes_from_text"):
+        print(
+            f"p_yes: {summary['p_yes_from_text']} verdicts are hard answers from the reply's text: the server "
+            "returned no logprobs (judge.judges.N.require_logprobs=true makes that an error)"
+        )
     for name, value in summary["scores"]["mean_item_scores"].items():
         print(f"mean {name}: {value:.3f}")
     if "bizgeneval" in summary["scores"]:

@@ -300,6 +300,8 @@ class VLMJudge:
             and No tokens together for p_yes to be an answer (below: withheld), in [0, 1].
         max_retry_wait_s: the longest wait before a retry, seconds; a longer ``Retry-After`` is
             cut to it and logged (``ChatClient``).
+        require_logprobs: "p_yes": a reply without log-probs is a failed call (withheld,
+            ``call_failed``: the item fails and a rerun redoes it) instead of the text fallback.
         votes: self-consistency: ask each check (each image in "per_image") this many times
             and take the majority (module docstring). 1 = no voting.
         vote_by: "samples" (temperature ``vote_temperature``) or "paraphrases" (``PARAPHRASES``).
@@ -335,6 +337,7 @@ class VLMJudge:
         vote_temperature: float = 0.7,
         min_answer_mass: float = 0.5,
         max_retry_wait_s: float = 60.0,
+        require_logprobs: bool = False,
     ):
         if mode not in MODES:
             raise ValueError(f"VLMJudge: mode must be one of {MODES}, got {mode!r}")
@@ -355,6 +358,9 @@ class VLMJudge:
         self.max_concurrency = max_concurrency
         self.top_logprobs, self.threshold, self.min_answer_mass = top_logprobs, threshold, min_answer_mass
         self._warned_no_logprobs = False
+        if not isinstance(require_logprobs, bool):
+            raise ValueError(f"VLMJudge: require_logprobs must be true or false, got {require_logprobs!r}")
+        self.require_logprobs = require_logprobs
         self.votes, self.vote_by, self.vote_temperature = votes, vote_by, vote_temperature
         self.lenient_text = lenient_text
         self.per_image_system = PER_IMAGE_SYSTEM.format(text_rule=_LENIENT_TEXT if lenient_text else _STRICT_TEXT)
@@ -508,8 +514,17 @@ class VLMJudge:
         except ChatError as e:
             logger.warning("%s: request for check %s failed: %s", self.name, check.id, e)
             return withheld(check, self.name, f"request failed: {e}", call_failed=True)
+        if first_token_top_logprobs(choice) is None and self.require_logprobs:
+            # a call that cannot give what was asked: call_failed, so the item fails (judge_outage)
+            # and a rerun redoes it
+            reason = f"{IGNORED_LOGPROBS} and require_logprobs=true: no p_yes"
+            return withheld(check, self.name, reason, call_failed=True)
         verdict = parse_p_yes(text, choice, check, self.name, self.threshold, self.min_answer_mass)
         if first_token_top_logprobs(choice) is None and not self._warned_no_logprobs:
             self._warned_no_logprobs = True
-            logger.warning("%s: %s; p_yes falls back to the text of the reply", self.name, IGNORED_LOGPROBS)
+            logger.warning(
+                "%s: %s; p_yes falls back to the text of the reply (require_logprobs=true makes this an error)",
+                self.name,
+                IGNORED_LOGPROBS,
+            )
         return verdict

@@ -347,6 +347,42 @@ def test_p_yes_falls_back_to_the_hard_answer_when_the_server_sends_no_logprobs()
     )
 
 
+def test_p_yes_require_logprobs_makes_a_reply_without_them_a_failed_call(caplog):
+    with ChatServer(lambda seen, n: ok("Yes")) as server:
+        judge = VLMJudge(base_url=server.base_url, model="m", mode="p_yes", require_logprobs=True, **FAST)
+        [out] = judge.judge([solid("white")], ["p"], [CHECKS])
+    assert all(v.answer == "withheld" and v.call_failed and v.p_yes is None for v in out)
+    assert all(v.reason.endswith("and require_logprobs=true: no p_yes") for v in out)
+    with pytest.raises(ValueError, match="require_logprobs must be true or false"):
+        VLMJudge(base_url="http://127.0.0.1:1/v1", model="m", mode="p_yes", require_logprobs="yes")
+
+
+def test_the_judge_summary_counts_p_yes_read_from_text(capsys, tmp_path):
+    from rewards.eval.judge_cli import print_summary, summarize
+    from rewards.rubric import Item, Rubric
+
+    with ChatServer(lambda seen, n: ok("Yes")) as server:
+        [out] = VLMJudge(base_url=server.base_url, model="m", mode="p_yes", **FAST).judge(
+            [solid("white")], ["p"], [CHECKS]
+        )
+    from rewards.rubric import Criterion
+
+    item = Item("1", "p", Rubric((Criterion("all", tuple(CHECKS)),)))
+    summary = summarize([(item, {v.check_id: v for v in out})], [], 1, None, 0.1, True)
+    assert summary["p_yes_from_text"] == len(CHECKS)
+    print_summary(summary, tmp_path)
+    assert f"p_yes: {len(CHECKS)} verdicts are hard answers from the reply's text" in capsys.readouterr().out
+
+
+def test_p_yes_without_logprobs_warns_once(caplog):
+    with ChatServer(lambda seen, n: ok("No")) as server:
+        judge = VLMJudge(base_url=server.base_url, model="m", mode="p_yes", **FAST)
+        with caplog.at_level("WARNING", logger="rewards.judges.vlm"):
+            judge.judge([solid("white"), solid("black")], ["p", "q"], [CHECKS, CHECKS])
+    warned = [r.getMessage() for r in caplog.records if "p_yes falls back" in r.getMessage()]
+    assert len(warned) == 1 and "require_logprobs=true makes this an error" in warned[0]
+
+
 def test_p_yes_without_yes_no_tokens_is_withheld_whatever_the_text():
     # the log-probs say where the model's mass is: none on the answers, so the text "Yes" is no answer
     replies = iter([logprob_reply("Yes", [("Sure", 0.9), ("Ok", 0.1)]), logprob_reply("The", [("The", 1.0)])])
