@@ -293,7 +293,9 @@ class RefineLoop:
                     if (error := call_error(v)) is not None:
                         calls["failed"] += 1
                         calls["last_error"] = error
-                lines.append({"iteration": k, **v.to_dict()})
+                # the item and the check beside the verdict, as rubricloop-judge's lines have them
+                context = {"item_id": item.id, "question": check.question, "tag": check.tag, "form": check.form}
+                lines.append({"iteration": k, **context, **v.to_dict()})
             append_lines(verdicts_file, lines, item.id)
             scores = score_item(item, verdicts) | {"refuted": refuted(item, verdicts)}
             result.scores.append(scores)

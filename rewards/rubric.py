@@ -72,6 +72,15 @@ class Check:
     expects: tuple[TextExpectation, ...] = ()
     spec: QuestionSpec | None = None
 
+    @property
+    def form(self) -> str:
+        """The question form the compiler gave the check (``spec.form``, one of
+        ``rewards.text.question_compiler.FORMS``); "expects" for a row that gives text expectations
+        directly, "none" otherwise."""
+        if self.spec is not None:
+            return self.spec.form
+        return "expects" if self.expects else "none"
+
 
 @dataclass(frozen=True)
 class Criterion:

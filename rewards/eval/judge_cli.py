@@ -110,15 +110,6 @@ def check_options(cfg: DictConfig) -> None:
         raise ValueError(f"out={cfg.out}: is an existing file, not a folder")
 
 
-def check_form(check: Check) -> str:
-    """The question form the compiler gave the check (``rewards.text.question_compiler.FORMS``);
-    "expects" for a row that gives text expectations directly, "none" otherwise."""
-    spec = getattr(check, "spec", None)
-    if spec is not None:
-        return spec.form
-    return "expects" if check.expects else "none"
-
-
 def verdict_line(item: Item, check: Check, v: Verdict, fingerprint: str | None = None) -> dict[str, Any]:
     """One line of ``verdicts.jsonl``; ``fingerprint``: the item's (:func:`fingerprints`), None = no field."""
     line = {
@@ -126,7 +117,7 @@ def verdict_line(item: Item, check: Check, v: Verdict, fingerprint: str | None =
         "check": check.id,
         "question": check.question,
         "tag": check.tag,
-        "form": check_form(check),
+        "form": check.form,
         "answer": v.answer,
     }
     if v.p_yes is not None:
@@ -251,7 +242,7 @@ def summarize(
         for c in item.rubric.checks:
             v = verdicts[c.id]
             for groups, key in (
-                (by_form, check_form(c)),
+                (by_form, c.form),
                 (by_tag, c.tag or "-"),
                 (by_dim, str(item.meta.get("dimension", "-"))),
             ):

@@ -102,6 +102,10 @@ def test_two_edits_fix_both_halves_and_keep_best(tmp_path, white_png):
     assert tuple(best[0, 0]) == COLOURS["red"] and tuple(best[-1, -1]) == COLOURS["blue"]
     lines = [json.loads(line) for line in (item_dir / "verdicts.jsonl").read_text().splitlines()]
     assert len(lines) == 3 * 2 and {line["iteration"] for line in lines} == {0, 1, 2}
+    # each line names its item and check as rubricloop-judge's lines do (issue 21)
+    assert {line["item_id"] for line in lines} == {"flag/1"}
+    assert lines[0]["question"] == "Is the top half red?" and lines[0]["form"] == "none" and "tag" in lines[0]
+    assert [line["check_id"] for line in lines[:2]] == ["top", "bottom"]
 
 
 def test_withheld_checks_never_pass_and_stop_when_nothing_to_edit(tmp_path, white_png):
