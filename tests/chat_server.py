@@ -61,10 +61,13 @@ class Seen:
 
 class ChatServer:
     """Serves ``POST /v1/chat/completions`` with ``respond(seen, n)`` -> :class:`Reply`, where
-    ``n`` counts requests from 0. Use as a context manager; ``base_url`` ends in ``/v1``."""
+    ``n`` counts requests from 0, and ``GET /v1/models`` (503 for the first ``models_not_ready``
+    calls: a server still loading). Use as a context manager; ``base_url`` ends in ``/v1``."""
 
-    def __init__(self, respond: Callable[[Seen, int], Reply]):
+    def __init__(self, respond: Callable[[Seen, int], Reply], models_not_ready: int = 0):
         self.respond = respond
+        self.models_not_ready = models_not_ready
+        self.model_gets = 0  # GET /v1/models so far; the first ``models_not_ready`` answer 503 (loading)
         self.seen: list[Seen] = []
         self.in_flight = 0
         self.max_in_flight = 0
@@ -97,6 +100,20 @@ class ChatServer:
                 finally:
                     with server._lock:
                         server.in_flight -= 1
+
+            def do_GET(self):
+                with server._lock:
+                    server.model_gets += 1
+                    ready = server.model_gets > server.models_not_ready
+                found = self.path.rstrip("/").endswith("/models")
+                status = (200 if ready else 503) if found else 404
+                listing = {"object": "list", "data": [{"id": "m", "object": "model"}]}
+                data = json.dumps(listing if found else {}).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
 
             def log_message(self, *args):
                 pass

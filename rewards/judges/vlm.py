@@ -302,6 +302,8 @@ class VLMJudge:
             cut to it and logged (``ChatClient``).
         require_logprobs: "p_yes": a reply without log-probs is a failed call (withheld,
             ``call_failed``: the item fails and a rerun redoes it) instead of the text fallback.
+        wait_ready_s: before the first request, wait up to this many seconds for the server to
+            answer ``GET /v1/models`` (a server still loading its model); 0: no wait.
         votes: self-consistency: ask each check (each image in "per_image") this many times
             and take the majority (module docstring). 1 = no voting.
         vote_by: "samples" (temperature ``vote_temperature``) or "paraphrases" (``PARAPHRASES``).
@@ -338,6 +340,7 @@ class VLMJudge:
         min_answer_mass: float = 0.5,
         max_retry_wait_s: float = 60.0,
         require_logprobs: bool = False,
+        wait_ready_s: float = 0.0,
     ):
         if mode not in MODES:
             raise ValueError(f"VLMJudge: mode must be one of {MODES}, got {mode!r}")
@@ -375,6 +378,7 @@ class VLMJudge:
             backoff_s=backoff_s,
             pool_size=max_concurrency,
             max_retry_wait_s=max_retry_wait_s,
+            wait_ready_s=wait_ready_s,
         )
 
     def can_answer(self, check: Check) -> bool:

@@ -23,6 +23,7 @@ import io
 import json
 import logging
 import re
+import threading
 import time
 from typing import Any
 
@@ -83,6 +84,9 @@ class ChatClient:
         pool_size: connections kept open to the server; set it to the caller's thread count.
         max_retry_wait_s: the longest wait before a retry, in seconds: a larger ``Retry-After``
             is cut to it (logged) and so is the exponential backoff.
+        wait_ready_s: before the first request, poll ``GET {base_url}/models`` (every second) for
+            up to this many seconds until the server answers 200, for a server still loading its
+            model; 0: no wait. A server not ready in time fails that request in one line.
 
     Raises:
         ValueError: a bad ``base_url``, a negative ``max_retry_wait_s``, or a key with
@@ -101,12 +105,19 @@ class ChatClient:
         backoff_s: float = 1.0,
         pool_size: int = 4,
         max_retry_wait_s: float = 60.0,
+        wait_ready_s: float = 0.0,
     ):
         if not base_url.startswith(("http://", "https://")):
             raise ValueError(f"base_url must start with http:// or https://, got {base_url!r}")
         if not isinstance(max_retry_wait_s, (int, float)) or isinstance(max_retry_wait_s, bool) or max_retry_wait_s < 0:
             raise ValueError(f"max_retry_wait_s must be >= 0, got {max_retry_wait_s!r}")
+        if not isinstance(wait_ready_s, (int, float)) or isinstance(wait_ready_s, bool) or wait_ready_s < 0:
+            raise ValueError(f"wait_ready_s must be >= 0, got {wait_ready_s!r}")
         self.url = base_url.rstrip("/") + "/chat/completions"
+        self.models_url = base_url.rstrip("/") + "/models"
+        self.wait_ready_s = float(wait_ready_s)
+        self._ready = wait_ready_s == 0
+        self._ready_lock = threading.Lock()
         self.model = model
         self.timeout_s = timeout_s
         self.max_retries = max_retries
@@ -172,6 +183,7 @@ class ChatClient:
         Raises:
             ChatError: as :meth:`chat`.
         """
+        self.wait_until_ready()
         payload = {
             "model": self.model,
             "messages": messages,
@@ -185,7 +197,14 @@ class ChatClient:
             raise ChatError(redact(f"{self.url}: {_describe(e)} (after {self.max_retries} retries)")) from None
         if resp.status_code != 200:
             body = " ".join(resp.text.split())[:200]
-            raise ChatError(redact(f"{self.url}: HTTP {resp.status_code} {resp.reason}: {body}"))
+            hint = ""
+            if resp.status_code == 400 and "context length" in body.lower():
+                hint = (
+                    " (one request is the system prompt, the image's tokens and the check's text with the whole "
+                    "generation prompt: shorten the prompt, lower image_max_side, or serve a longer context, "
+                    "vllm serve --max-model-len)"
+                )
+            raise ChatError(redact(f"{self.url}: HTTP {resp.status_code} {resp.reason}: {body}{hint}"))
         try:
             choice = resp.json()["choices"][0]
             content = choice["message"]["content"]
@@ -196,6 +215,34 @@ class ChatClient:
         if not content:
             raise ChatError(redact(f"{self.url}: empty message (finish_reason={choice.get('finish_reason')!r})"))
         return redact(content), choice
+
+    def wait_until_ready(self) -> None:
+        """Block until ``GET {base_url}/models`` answers 200, for at most ``wait_ready_s`` seconds,
+        once per client (concurrent callers wait for the first one).
+
+        Raises:
+            ChatError: the server did not answer 200 in time (one line with its last answer).
+        """
+        if self._ready:
+            return
+        with self._ready_lock:
+            if self._ready:
+                return
+            deadline, last = time.monotonic() + self.wait_ready_s, "no answer"
+            while True:
+                try:
+                    resp = requests.get(self.models_url, timeout=min(5.0, self.timeout_s))
+                    if resp.status_code == 200:
+                        self._ready = True
+                        return
+                    last = f"HTTP {resp.status_code}"
+                except requests.RequestException as e:
+                    last = _describe(e)
+                if time.monotonic() >= deadline:
+                    raise ChatError(
+                        redact(f"{self.models_url}: server not ready after wait_ready_s={self.wait_ready_s:g} ({last})")
+                    )
+                time.sleep(min(1.0, max(0.0, deadline - time.monotonic())))
 
 
 def _describe(e: requests.RequestException) -> str:

@@ -463,3 +463,36 @@ def test_bad_vote_and_p_yes_options_raise():
     ]:
         with pytest.raises(ValueError, match=match):
             VLMJudge(**kwargs, **FAST)
+
+
+# ---- a server that is still loading, and one whose context is too short (issue 21) ----------------
+def test_wait_ready_s_polls_the_models_endpoint_before_the_first_request():
+    from rewards.models.openai_client import ChatClient
+
+    with ChatServer(lambda seen, n: ok("fine"), models_not_ready=2) as server:
+        client = ChatClient(base_url=server.base_url, model="m", api_key_env=None, wait_ready_s=10)
+        assert client.chat([{"role": "user", "content": "hi"}], max_tokens=4) == "fine"
+        assert client.chat([{"role": "user", "content": "again"}], max_tokens=4) == "fine"
+        assert server.model_gets == 3 and len(server.seen) == 2  # polled once, until ready
+
+    with ChatServer(lambda seen, n: ok("fine"), models_not_ready=1000) as server:
+        client = ChatClient(base_url=server.base_url, model="m", api_key_env=None, wait_ready_s=1.2)
+        with pytest.raises(ChatError) as e:
+            client.chat([{"role": "user", "content": "hi"}], max_tokens=4)
+        assert "/v1/models: server not ready after wait_ready_s=1.2 (HTTP 503)" in str(e.value)
+        assert not server.seen  # no chat request was sent to a server that was not ready
+    with pytest.raises(ValueError, match="wait_ready_s must be >= 0"):
+        ChatClient(base_url="http://127.0.0.1:1/v1", model="m", api_key_env=None, wait_ready_s=-1)
+
+
+def test_a_context_length_error_says_what_the_request_holds():
+    message = "This model's maximum context length is 4096 tokens. However, you requested 4123 tokens"
+    body = {"object": "error", "message": message}
+    with ChatServer(lambda seen, n: Reply(400, body)) as server:
+        [out] = VLMJudge(base_url=server.base_url, model="m", mode="p_yes", **FAST).judge(
+            [solid("white")], ["p"], [CHECKS[:1]]
+        )
+    [v] = out
+    assert v.answer == "withheld" and v.call_failed
+    assert "HTTP 400" in v.reason and "maximum context length is 4096" in v.reason
+    assert "the whole generation prompt" in v.reason and "--max-model-len" in v.reason
