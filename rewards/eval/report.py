@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -104,8 +105,13 @@ def bar_chart(groups: dict[str, float], title: str, ylabel: str, ymax: float = 1
     fig, ax = plt.subplots(figsize=(6.4, 3.2))
     names = list(groups)
     values = [groups[n] for n in names]
-    ax.bar(range(len(names)), values, color="#4878a8")
-    ax.set_ylim(min(0.0, *values), max(ymax, *values))
+    bars = ax.bar(range(len(names)), values, color="#4878a8")
+    # every bar gets its value written on it: a bar of 0 has no height, and an all-zero chart
+    # would otherwise look empty
+    ax.bar_label(bars, labels=[f"{v:.2f}" for v in values], padding=2, fontsize=8)
+    ax.axhline(0.0, color="#333", linewidth=0.8)
+    top = max(ymax, *values)
+    ax.set_ylim(min(0.0, *values), top * 1.1)
     ax.set_xticks(range(len(names)), [n.replace("_", " ") for n in names], rotation=20, ha="right")
     ax.set_ylabel(ylabel)
     ax.set_title(title)
@@ -229,7 +235,9 @@ def bizgeneval_strips(run: Path, summary: dict[str, Any]) -> list[dict[str, Any]
                 "image": image,
             }
         ]
-        out.append({"id": item.id, "frames": frames, "note": f"{len(failed)} of {len(meta)} questions failed"})
+        withheld = sum(f["kind"] == "withheld" for f in failed)
+        note = f"{len(failed) - withheld} of {len(meta)} questions failed, {withheld} withheld"
+        out.append({"id": item.id, "frames": frames, "note": note})
     return out
 
 
@@ -300,7 +308,7 @@ def refine_report(run: Path, summary: dict[str, Any]) -> Report:
         last = {
             n: sum(it["scores"][it["best_iteration"]][n] for it in items) / len(items) for n in names if n != "coverage"
         }
-        rep.chart("best scores by dimension", bar_chart(last, "mean best score per score", "score"))
+        rep.chart("mean best scores", bar_chart(last, "mean score of each item's kept image", "score"))
     questions = _refine_questions(run)
     for it in items[:MAX_ITEMS]:
         folder = run / Path(it["best_image"]).parent if it.get("best_image") else None
@@ -391,6 +399,8 @@ def _finish(rep: Report) -> Path:
         for frame in item["frames"]:
             image = frame.pop("image", None)
             frame["src"] = rep.thumbnail(image, f"img_{n}.png") if image is not None and Path(image).is_file() else ""
+            # the thumbnail links to the full image (a text fix is checked at full size)
+            frame["full"] = os.path.relpath(image, rep.run) if frame["src"] else ""
             n += 1
         item["frames"] = [f for f in item["frames"] if f["src"]]
     rep.items = [it for it in rep.items if it["frames"]]

@@ -89,6 +89,13 @@ def test_generate_judge_score_writes_official_files_tables_report_and_resumes(tm
     assert scores["coverage"]["withheld"] == sum(1 for it in items[:3] for c in it.rubric.checks if c.id.endswith("9"))
     for name in ("summary_by_domain.csv", "summary_by_dimension.csv", "summary_by_domain.md", "report.html"):
         assert (out / name).is_file(), name
+    # the report says failed and withheld apart (a withheld question is not a failure it saw)
+    html = (out / "report.html").read_text()
+    first = items[0]
+    _, verdicts = read_result_file(out / "results", first)
+    withheld = sum(v.answer == "withheld" for v in verdicts.values())
+    failed = sum(v.answer == "no" for v in verdicts.values())
+    assert f"{failed} of {len(first.rubric.checks)} questions failed, {withheld} withheld" in html
     # resume: the same command regenerates nothing and gives the same scores
     stamps = {p.name: p.stat().st_mtime_ns for p in (out / "images").iterdir()}
     assert eval_run(f"data={DATA}", "generator=tiny", *sizes, "limit=3", f"out={out}") == 0

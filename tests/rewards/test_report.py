@@ -114,6 +114,17 @@ def test_refine_report_tables_curve_and_strips(tmp_path):
     assert '<li class="no" title="no: ocr read &#39;X0t&#39;">t: Title of a?</li>' in html
     assert html.count("<figure") == 6 and len(list((run / FILES).glob("img_*.png"))) == 6
     assert len(list((run / FILES).glob("chart_*.png"))) == 2
+    # each thumbnail links to its full image, relative to report.html (issue 21)
+    assert '<a href="a/iter_0.png" title="full size"><img src="' in html and (run / "a" / "iter_0.png").is_file()
+    assert "mean best scores" in html and "best scores by dimension" not in html
+
+
+def test_bar_chart_writes_every_value_so_zero_bars_show():
+    from rewards.eval.report import bar_chart
+
+    fig = bar_chart({"text": 0.0, "layout": 0.5, "colour": 1.0}, "t", "score")
+    assert [t.get_text() for t in fig.axes[0].texts] == ["0.00", "0.50", "1.00"]
+    assert fig.axes[0].get_ylim()[1] > 1.0  # room above the highest bar for its label
 
 
 def test_train_report_reads_the_run_history(tmp_path):
