@@ -70,6 +70,38 @@ from rewards.rubric import Check, Verdict, withheld
 logger = logging.getLogger(__name__)
 
 MODES = ("per_image", "per_check", "p_yes")
+RESPONSE_FORMATS = ("auto", "on", "off")
+
+
+def reply_schema(mode: str, n_checks: int = 1) -> dict[str, Any]:
+    """The JSON schema of a hard-mode reply, sent as ``response_format`` (OpenAI structured
+    outputs; vLLM's guided decoding): "per_check" ``{"answer": "yes" | "no", "reason"}``;
+    "per_image" one ``{"result": bool, "reason"}`` per statement number "1".."n"."""
+    if mode == "per_check":
+        properties = {"answer": {"type": "string", "enum": ["yes", "no"]}, "reason": {"type": "string"}}
+    else:
+        entry = {
+            "type": "object",
+            "properties": {"result": {"type": "boolean"}, "reason": {"type": "string"}},
+            "required": ["result", "reason"],
+            "additionalProperties": False,
+        }
+        properties = {str(n): entry for n in range(1, n_checks + 1)}
+    return {
+        "type": "json_schema",
+        "json_schema": {
+            "name": f"{mode}_verdicts",
+            "strict": True,
+            "schema": {
+                "type": "object",
+                "properties": properties,
+                "required": list(properties),
+                "additionalProperties": False,
+            },
+        },
+    }
+
+
 VOTE_BY = ("samples", "paraphrases")
 
 _STRICT_TEXT = (
@@ -304,6 +336,11 @@ class VLMJudge:
             ``call_failed``: the item fails and a rerun redoes it) instead of the text fallback.
         wait_ready_s: before the first request, wait up to this many seconds for the server to
             answer ``GET /v1/models`` (a server still loading its model); 0: no wait.
+        response_format: "per_image" and "per_check": send the reply's JSON schema
+            (:func:`reply_schema`) so that a server with structured outputs (vLLM, OpenAI) cannot
+            ramble. "auto": send it, and when the server answers 400 or 422 to a request carrying
+            it, send that request again without it and never again (logged once); "on": always
+            (a refusal fails the call); "off": never.
         votes: self-consistency: ask each check (each image in "per_image") this many times
             and take the majority (module docstring). 1 = no voting.
         vote_by: "samples" (temperature ``vote_temperature``) or "paraphrases" (``PARAPHRASES``).
@@ -341,6 +378,7 @@ class VLMJudge:
         max_retry_wait_s: float = 60.0,
         require_logprobs: bool = False,
         wait_ready_s: float = 0.0,
+        response_format: str = "auto",
     ):
         if mode not in MODES:
             raise ValueError(f"VLMJudge: mode must be one of {MODES}, got {mode!r}")
@@ -364,6 +402,10 @@ class VLMJudge:
         if not isinstance(require_logprobs, bool):
             raise ValueError(f"VLMJudge: require_logprobs must be true or false, got {require_logprobs!r}")
         self.require_logprobs = require_logprobs
+        if response_format not in RESPONSE_FORMATS:
+            raise ValueError(f"VLMJudge: response_format must be one of {RESPONSE_FORMATS}, got {response_format!r}")
+        self.response_format = response_format
+        self._schema_refused = False  # "auto": the server refused response_format once; not sent again
         self.votes, self.vote_by, self.vote_temperature = votes, vote_by, vote_temperature
         self.lenient_text = lenient_text
         self.per_image_system = PER_IMAGE_SYSTEM.format(text_rule=_LENIENT_TEXT if lenient_text else _STRICT_TEXT)
@@ -413,6 +455,7 @@ class VLMJudge:
             "votes": self.votes,
             "vote_by": self.vote_by,
             "vote_temperature": self.vote_temperature,
+            "response_format": self.response_format,
             "prompts_sha256": hashlib.sha256(prompts.encode()).hexdigest(),
         }
 
@@ -462,13 +505,36 @@ class VLMJudge:
             out = [[majority(vs, c, self.name) for vs, c in zip(row, cs)] for row, cs in zip(votes, checks)]
         return [[_redacted(v) for v in row] for row in out]
 
-    def _send(self, messages: list[dict[str, Any]], max_tokens: int, **extra: Any) -> tuple[str, dict[str, Any]]:
+    def _send(
+        self, messages: list[dict[str, Any]], max_tokens: int, schema: dict[str, Any] | None = None, **extra: Any
+    ) -> tuple[str, dict[str, Any]]:
+        """One request (counted in ``calls``); ``schema``: the reply's ``response_format``, sent
+        as ``self.response_format`` says (the constructor's docstring)."""
+        sampling = self.votes > 1 and self.vote_by == "samples"
+        temperature = self.vote_temperature if sampling else 0.0
+        with_schema = schema is not None and (
+            self.response_format == "on" or (self.response_format == "auto" and not self._schema_refused)
+        )
         with self._calls_lock:
             self.calls += 1
-        sampling = self.votes > 1 and self.vote_by == "samples"
-        return self.client.complete(
-            messages, max_tokens=max_tokens, temperature=self.vote_temperature if sampling else 0.0, **extra
-        )
+        if not with_schema:
+            return self.client.complete(messages, max_tokens=max_tokens, temperature=temperature, **extra)
+        try:
+            return self.client.complete(
+                messages, max_tokens=max_tokens, temperature=temperature, response_format=schema, **extra
+            )
+        except ChatError as e:
+            if self.response_format != "auto" or not re.search(r"HTTP 4(00|22)\b", str(e)):
+                raise
+            with self._calls_lock:
+                self.calls += 1
+            # the same request without the schema: its own error (a wrong model name) is raised from here
+            result = self.client.complete(messages, max_tokens=max_tokens, temperature=temperature, **extra)
+            with self._calls_lock:
+                first, self._schema_refused = not self._schema_refused, True
+            if first:
+                logger.warning("%s: the server refused response_format (%s); sending without it", self.name, e)
+            return result
 
     def _question(self, question: str, vote: int) -> str:
         return (
@@ -484,7 +550,7 @@ class VLMJudge:
             user_message(PER_IMAGE_USER.format(n=len(checks), statements=statements), url),
         ]
         try:
-            text, _ = self._send(messages, self.max_tokens)
+            text, _ = self._send(messages, self.max_tokens, reply_schema("per_image", len(checks)))
         except ChatError as e:
             logger.warning("%s: per-image request failed: %s", self.name, e)
             return [withheld(c, self.name, f"request failed: {e}", call_failed=True) for c in checks]
@@ -500,7 +566,7 @@ class VLMJudge:
             ),
         ]
         try:
-            text, _ = self._send(messages, self.max_tokens)
+            text, _ = self._send(messages, self.max_tokens, reply_schema("per_check"))
         except ChatError as e:
             logger.warning("%s: request for check %s failed: %s", self.name, check.id, e)
             return withheld(check, self.name, f"request failed: {e}", call_failed=True)

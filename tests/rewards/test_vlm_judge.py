@@ -496,3 +496,56 @@ def test_a_context_length_error_says_what_the_request_holds():
     assert v.answer == "withheld" and v.call_failed
     assert "HTTP 400" in v.reason and "maximum context length is 4096" in v.reason
     assert "the whole generation prompt" in v.reason and "--max-model-len" in v.reason
+
+
+# ---- response_format: the reply's JSON schema (issue 21) -----------------------------------------
+def test_hard_modes_send_the_reply_schema_and_drop_it_once_when_the_server_refuses_it(caplog):
+    from rewards.judges.vlm import reply_schema
+
+    with ChatServer(lambda seen, n: ok('{"answer": "yes", "reason": "seen"}')) as server:
+        [out] = VLMJudge(base_url=server.base_url, model="m", mode="per_check", **FAST).judge(
+            [solid("white")], ["p"], [CHECKS[:1]]
+        )
+        assert out[0].answer == "yes"
+        sent = server.seen[0].body["response_format"]
+        assert sent == reply_schema("per_check")
+        assert sent["json_schema"]["schema"]["properties"]["answer"]["enum"] == ["yes", "no"]
+    per_image = reply_schema("per_image", 3)["json_schema"]["schema"]
+    assert per_image["required"] == ["1", "2", "3"] and per_image["properties"]["2"]["required"] == ["result", "reason"]
+
+    def refuses(seen, n):
+        if "response_format" in seen.body:
+            return Reply(400, {"object": "error", "message": "response_format is not supported"})
+        return ok('{"answer": "no", "reason": "absent"}')
+
+    with ChatServer(refuses) as server:
+        judge = VLMJudge(base_url=server.base_url, model="m", mode="per_check", max_concurrency=1, **FAST)
+        with caplog.at_level("WARNING", logger="rewards.judges.vlm"):
+            [out] = judge.judge([solid("white")], ["p"], [CHECKS])
+        assert [v.answer for v in out] == ["no", "no", "no"]
+        # the first check: refused with the schema, then sent without; the others: without at once
+        assert ["response_format" in s.body for s in server.seen] == [True, False, False, False]
+        assert judge.calls == 4
+    assert sum("refused response_format" in r.getMessage() for r in caplog.records) == 1
+
+    with ChatServer(refuses) as server:
+        [out] = VLMJudge(base_url=server.base_url, model="m", mode="per_check", response_format="on", **FAST).judge(
+            [solid("white")], ["p"], [CHECKS[:1]]
+        )
+        assert out[0].answer == "withheld" and out[0].call_failed and "HTTP 400" in out[0].reason
+    with ChatServer(refuses) as server:
+        VLMJudge(base_url=server.base_url, model="m", mode="per_check", response_format="off", **FAST).judge(
+            [solid("white")], ["p"], [CHECKS[:1]]
+        )
+        assert ["response_format" in s.body for s in server.seen] == [False]
+    with pytest.raises(ValueError, match="response_format must be one of"):
+        VLMJudge(base_url="http://127.0.0.1:1/v1", model="m", response_format="json")
+
+
+def test_a_refusal_that_is_not_about_the_schema_is_not_taken_for_one(caplog):
+    with ChatServer(lambda seen, n: Reply(404, {"message": "The model `m` does not exist."})) as server:
+        judge = VLMJudge(base_url=server.base_url, model="m", mode="per_check", **FAST)
+        with caplog.at_level("WARNING", logger="rewards.judges.vlm"):
+            [out] = judge.judge([solid("white")], ["p"], [CHECKS[:1]])
+    assert out[0].call_failed and "HTTP 404" in out[0].reason and len(server.seen) == 1
+    assert not any("refused response_format" in r.getMessage() for r in caplog.records)
