@@ -44,6 +44,25 @@ def bundled_example() -> Path:
     return Path(__file__).resolve().parent / "example" / "bizgeneval_text.jsonl"
 
 
+def wandb_logger(run):
+    """``fn(row)`` logging one finished item's row (``RefineLoop.run``'s ``log``) into ``run``, at
+    the run's next step: its scores, its index and id, and its first and kept images as W&B
+    images captioned with the item id and the score they reached."""
+    import wandb
+
+    def log(row: dict) -> None:
+        row = dict(row)
+        images = row.pop("images", {})
+        media = {
+            f"{name}_image": wandb.Image(str(path), caption=f"{row.get('item_id')} ({name})")
+            for name, path in images.items()
+            if Path(path).is_file()
+        }
+        run.log(row | media)
+
+    return log
+
+
 def start_wandb(cfg: DictConfig, out: Path):
     """A W&B run into ``out``, or None when the mode resolves to disabled
     (``rewards.common.wandb_mode.resolve_wandb_mode``)."""
@@ -157,9 +176,8 @@ def refine(
     wandb_run = start_wandb(cfg, out) if done < len(items) else None  # a no-op rerun makes no W&B run
     try:
         with tqdm(total=len(items) * (cfg.iterations + 1), desc="refine", unit="judge") as bar:
-            summary = loop.run(
-                items, out, load_errors, progress=bar, log=wandb_run.log if wandb_run else None, indices=indices
-            )
+            log_item = wandb_logger(wandb_run) if wandb_run else None
+            summary = loop.run(items, out, load_errors, progress=bar, log=log_item, indices=indices)
         if wandb_run is not None and summary["n_finished"]:
             wandb_run.summary.update({f"mean_best/{k}": v for k, v in summary["mean_best"].items()})
     except KeyboardInterrupt:

@@ -392,7 +392,9 @@ class RefineLoop:
             out: output folder (created).
             load_errors: one-line errors of rows that did not parse; recorded in the summary.
             progress: a tqdm-like bar (``update(n)``) over items x (iterations + 1), or None.
-            log: ``fn(dict)`` called once per finished item with its scores (e.g. ``wandb.log``), or None.
+            log: ``fn(dict)`` called once per finished item with its scores, ``item`` (its index in
+                the data), ``item_id`` and ``images`` (``{"initial", "best"}``: paths of its first
+                and kept images), or None (``refine.cli.wandb_logger`` makes W&B images of them).
             indices: each item's index in the whole data set, which seeds it (so one shard of the
                 data makes the same images as the unsharded run); None = its position in ``items``.
 
@@ -485,7 +487,8 @@ class RefineLoop:
                 log(
                     {f"initial/{k}": v for k, v in result.scores[0].items()}
                     | {f"best/{k}": v for k, v in result.scores[result.best_iteration].items()}
-                    | {"best_iteration": result.best_iteration, "item": index}
+                    | {"best_iteration": result.best_iteration, "item": index, "item_id": item.id}
+                    | {"images": {"initial": item_dir / "iter_0.png", "best": item_dir / "best.png"}}
                 )
             # a copy that cannot be written (disk full) is left as it was: the run's last one reports it
             self.write_summary(out, self.summary(results, load_errors, complete=False))

@@ -5,6 +5,7 @@ half named by the *first* failed check, so an item with two wrong halves needs t
 """
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -106,6 +107,35 @@ def test_two_edits_fix_both_halves_and_keep_best(tmp_path, white_png):
     assert {line["item_id"] for line in lines} == {"flag/1"}
     assert lines[0]["question"] == "Is the top half red?" and lines[0]["form"] == "none" and "tag" in lines[0]
     assert [line["check_id"] for line in lines[:2]] == ["top", "bottom"]
+
+
+def test_the_per_item_log_row_names_the_item_and_its_images(tmp_path, white_png, monkeypatch):
+    """What refine sends to W&B per item (issue 21): the scores, the item's index and id, and its
+    first and kept images, which refine.cli.wandb_logger turns into W&B images."""
+    rows = []
+    loop = RefineLoop(ColourJudge(), TemplateWriter(), PaintFirstFailure(), iterations=5)
+    loop.run([colour_item("flag/1", white_png)], tmp_path / "out", log=rows.append, indices=[7])
+    [row] = rows
+    assert row["item"] == 7 and row["item_id"] == "flag/1" and row["best/pass_rate"] == 1.0
+    assert row["images"]["initial"].name == "iter_0.png" and row["images"]["best"].name == "best.png"
+    assert all(p.is_file() for p in row["images"].values())
+
+    import wandb
+
+    from refine.cli import wandb_logger
+
+    logged = []
+
+    class Run:
+        def log(self, data):
+            logged.append(data)
+
+    monkeypatch.setattr(wandb, "Image", lambda path, caption: ("image", Path(path).name, caption))
+    wandb_logger(Run())(row)
+    [data] = logged
+    assert data["initial_image"] == ("image", "iter_0.png", "flag/1 (initial)")
+    assert data["best_image"] == ("image", "best.png", "flag/1 (best)")
+    assert "images" not in data and data["item_id"] == "flag/1" and "images" in row  # the loop's row is left as it was
 
 
 def test_withheld_checks_never_pass_and_stop_when_nothing_to_edit(tmp_path, white_png):
