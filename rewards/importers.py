@@ -439,9 +439,11 @@ BINARY_SIGNATURES = {
 
 
 def binary_reason(path: Path, probe: int = 4096) -> str | None:
-    """What kind of binary file ``path`` is ("a PNG image", "a binary file"), or None when its
-    first ``probe`` bytes could start a text file (no NUL byte, valid UTF-8 up to a character cut
-    at the end) or it cannot be opened as a regular file (the caller's reader says why)."""
+    """What kind of binary file ``path`` is ("a PNG image", "a binary file"), or None when it could
+    be a text file: it starts with no known binary signature and its first line (within the first
+    ``probe`` bytes) is UTF-8 without NUL bytes. A text file with a bad line further down is text:
+    that line gets its own error and the other rows are read. None too when it cannot be opened as
+    a regular file (the caller's reader says why)."""
     import codecs
 
     try:
@@ -454,11 +456,12 @@ def binary_reason(path: Path, probe: int = 4096) -> str | None:
     for signature, kind in BINARY_SIGNATURES.items():
         if head.startswith(signature):
             return kind
+    first_line = head.split(b"\n", 1)[0]
     try:
-        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
+        codecs.getincrementaldecoder("utf-8")().decode(first_line, final=b"\n" in head)
     except UnicodeDecodeError:
         return "a binary file (not UTF-8)"
-    return "a binary file (NUL bytes)" if b"\0" in head else None
+    return "a binary file (NUL bytes)" if b"\0" in first_line else None
 
 
 def load_run_items(data: Path, limit: int | None = None) -> tuple[list[Item], list[str]]:

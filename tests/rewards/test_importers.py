@@ -384,3 +384,6 @@ def test_text_files_are_not_taken_for_binary(tmp_path):
     path.write_text('{"id": "1", "prompt": "Caf\u00e9 \u00fcber"}\n' * 500, encoding="utf-8")  # a cut character at 4096
     assert binary_reason(path) is None
     assert binary_reason(tmp_path / "missing.jsonl") is None and binary_reason(tmp_path) is None
+    # one latin-1 row further down is that row's error, not a binary file (tests/cli/test_bad_inputs.py)
+    path.write_bytes(b'{"id": "1"}\n{"id": "Caf\xe9"}\n')
+    assert binary_reason(path) is None
