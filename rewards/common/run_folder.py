@@ -21,6 +21,7 @@ import re
 import shutil
 import sys
 import tempfile
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -86,17 +87,26 @@ class RunLock:
         self.release()
 
 
-def _holder(out: Path) -> str:
-    """Who holds ``<out>/.lock``: the command in ``<out>/.lock.owner``, else "RubricLoop run"."""
+OWNER_WAIT_S = 1.0
+"""How long a refused run waits for ``.lock.owner`` to appear: the holder writes it just after
+taking the lock, so a run refused in between would otherwise find no name."""
+
+
+def _holder(out: Path, wait_s: float = OWNER_WAIT_S) -> str:
+    """Who holds ``<out>/.lock``: the command in ``<out>/.lock.owner`` (waiting up to ``wait_s``
+    seconds for a holder that has just taken the lock to write it), else "RubricLoop run"."""
     path = out / OWNER_FILE
-    try:
-        if path.is_file() and path.stat().st_size <= 200:
-            name = path.read_text(encoding="utf-8", errors="replace").strip()
-            if re.fullmatch(r"[\w.-]{1,60}", name):
-                return name
-    except OSError:
-        pass
-    return "RubricLoop run"
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            if path.is_file() and path.stat().st_size <= 200:
+                name = path.read_text(encoding="utf-8", errors="replace").strip()
+                return name if re.fullmatch(r"[\w.-]{1,60}", name) else "RubricLoop run"
+        except OSError:
+            pass
+        if time.monotonic() >= deadline:
+            return "RubricLoop run"
+        time.sleep(0.05)
 
 
 def lock_out(out: Path, command: str) -> RunLock:
@@ -110,15 +120,15 @@ def lock_out(out: Path, command: str) -> RunLock:
 
     Raises:
         ValueError: another live run holds it (one line naming that run's command: its
-            ``.lock.owner``; without one, the ``command`` of this run, as a lock taken by a
-            program that names none is most likely a second run of the same program), or
-            ``.lock`` cannot be created (a read-only folder, no permission).
+            ``.lock.owner``, waited for up to :data:`OWNER_WAIT_S`; without one, "another
+            running RubricLoop run", never this run's own ``command``: the holder may be any
+            program), or ``.lock`` cannot be created (a read-only folder, no permission).
     """
     lock = FileLock(out / ".lock", timeout=0)
     try:
         lock.acquire()
     except Timeout:
-        holder = _holder(out) if (out / OWNER_FILE).exists() else command
+        holder = _holder(out)
         raise ValueError(
             f"out={out} is in use by another running {holder} (it holds {out / '.lock'}); "
             "wait for it to finish or use another out="

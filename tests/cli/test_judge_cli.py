@@ -163,7 +163,7 @@ def test_option_errors_leave_no_out_and_name_the_option(tmp_path, capsys):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["afile", "empty.jsonl"]
 
 
-def test_lock_names_rubricloop_judge_and_temp_files_stay_in_out(tmp_path, capsys, monkeypatch):
+def test_lock_refusal_and_temp_files_stay_in_out(tmp_path, capsys, monkeypatch):
     import tempfile
 
     from filelock import FileLock
@@ -187,8 +187,8 @@ def test_lock_names_rubricloop_judge_and_temp_files_stay_in_out(tmp_path, capsys
         with FileLock(out / ".lock", timeout=0):
             capsys.readouterr()
             assert run(cfg) == 2
-        assert capsys.readouterr().err == (
-            f"error: out={out} is in use by another running rubricloop-judge (it holds "
+        assert capsys.readouterr().err == (  # a lock with no .lock.owner names no program (issue 21)
+            f"error: out={out} is in use by another running RubricLoop run (it holds "
             f"{out / '.lock'}); wait for it to finish or use another out=\n"
         )
         assert run(cfg) == 0

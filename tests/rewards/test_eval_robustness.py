@@ -450,6 +450,43 @@ def test_the_lock_refusal_names_the_program_that_holds_it(tmp_path):
         assert not out.exists()
 
 
+def test_a_lock_taken_just_now_by_another_process_names_its_owner_or_no_program(tmp_path):
+    """Issue 21: with refine holding the lock but its ``.lock.owner`` not yet written, the refusal
+    named the refusing command itself ("rubricloop-judge"). Another process holds the lock here."""
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "out"
+    out.mkdir()
+    # the holder takes the lock, says so on stdout, then (after `delay` s; never when negative)
+    # writes its owner file, and holds the lock until its stdin closes
+    holder = (
+        "import sys, time; from filelock import FileLock; from pathlib import Path\n"
+        "out, delay = Path(sys.argv[1]), float(sys.argv[2])\n"
+        "lock = FileLock(out / '.lock', timeout=0); lock.acquire(); print('held', flush=True)\n"
+        "if delay >= 0: time.sleep(delay); (out / '.lock.owner').write_text('rubricloop-refine\\n')\n"
+        "sys.stdin.read()\n"
+    )
+    refusal = "out={out} is in use by another running {who} (it holds {lock}); "
+    refusal += "wait for it to finish or use another out="
+    for delay, who in ((-1, "RubricLoop run"), (0.3, "rubricloop-refine")):
+        (out / ".lock.owner").unlink(missing_ok=True)
+        args = [sys.executable, "-c", holder, str(out), str(delay)]
+        proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        try:
+            assert proc.stdout.readline() == "held\n"
+            start = time.monotonic()
+            with pytest.raises(ValueError) as e:
+                lock_out(out, command="rubricloop-judge")
+            waited = time.monotonic() - start
+        finally:
+            proc.communicate("", timeout=30)
+        assert str(e.value) == refusal.format(out=out, who=who, lock=out / ".lock")
+        # no owner: gave up after OWNER_WAIT_S (1 s); a late owner: named once it appeared (0.3 s)
+        assert (0.9 < waited < 3.0) if delay < 0 else (0.2 < waited < 0.9)
+
+
 def test_a_fifo_run_json_or_fingerprints_is_refused_not_waited_on(tmp_path, capsys):
     """Issue 18.4: check_settings read a FIFO at <out>/run.json (and eval <out>/fingerprints.jsonl): a hang."""
     import signal

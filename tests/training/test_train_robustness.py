@@ -174,8 +174,8 @@ def test_second_live_run_in_the_same_run_folder_is_refused_and_writes_nothing(tm
     (run_dir / "training_data.jsonl").write_text("the live run's record\n")
     with FileLock(run_dir / ".lock", timeout=0):  # the live run
         assert status(compose_cfg(tmp_path)) == 2
-    assert capsys.readouterr().err.splitlines() == [
-        f"rubricloop-train: {run_dir} is in use by another running rubricloop-train (it holds "
+    assert capsys.readouterr().err.splitlines() == [  # a lock with no .lock.owner names no program (issue 21)
+        f"rubricloop-train: {run_dir} is in use by another running RubricLoop run (it holds "
         f"{run_dir / '.lock'}); wait for it to finish or use another trainer.run_name"
     ]
     assert sorted(p.name for p in run_dir.iterdir()) == [".lock", "training_data.jsonl"]
