@@ -39,6 +39,7 @@ from rewards.text.question_compiler import (
     QuestionSpec,
     TextSpec,
     compile_question,
+    form_of,
 )
 
 
@@ -113,18 +114,7 @@ def parse_spec(raw: Any, where: str) -> QuestionSpec:
         weight,
         colour,
     )
-    form = (
-        "count"
-        if count is not None
-        else "lines"
-        if arrangement == "lines"
-        else "order"
-        if arrangement != "all"
-        else "exact"
-        if len(texts) == 1
-        else "list"
-    )
-    return QuestionSpec(form, text, tuple(vlm_parts))
+    return QuestionSpec(form_of(text), text, tuple(vlm_parts))
 
 
 def _require(row: dict, key: str, typ: type | tuple[type, ...], where: str) -> Any:

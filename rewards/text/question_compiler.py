@@ -47,6 +47,9 @@ A spec with a text part and no ``vlm_parts`` is decided by code both ways. With 
 text part is a necessary condition: its failure decides "no", its success decides nothing. An
 unrepresented locator is therefore never answered "yes" by OCR (issue 17: a string found in the
 wrong element is no pass).
+
+The spec's ``form`` (:func:`form_of`: relation, box, place, colour, weight, lines, order, count,
+exact, list, none) labels the question for summaries and verdict records; no judge reads it.
 """
 
 from __future__ import annotations
@@ -109,7 +112,12 @@ centres strictly from top to bottom; strictly left to right; in reading order (e
 starts on a later line, or further right on the same line); one table row (left to right, every
 box overlapping the first one's height band: "a row labeled 'A' with values '1', '2'")."""
 
-FORMS = ("exact", "list", "lines", "order", "count", "none")
+FORMS = ("relation", "box", "place", "colour", "weight", "lines", "order", "count", "exact", "list", "none")
+"""The question forms (:func:`form_of`), a label for summaries and verdict records only (nothing
+dispatches on it): a check of where or how a string stands (relation to another string, inside a
+box, in a place of the image, in a colour, in a weight), else of the text alone (consecutive
+lines, an order, a count of one string, one exact string, a list of strings), or "none" (nothing
+code-decidable)."""
 
 
 @dataclass(frozen=True)
@@ -220,7 +228,7 @@ class QuestionSpec:
     """What code can decide of one question.
 
     Attributes:
-        form: one of ``FORMS`` ("none": nothing code-decidable).
+        form: one of ``FORMS`` (:func:`form_of` of ``text``; "none": nothing code-decidable).
         text: the text part, or None.
         vlm_parts: what only a VLM can decide, in words ("bold", "colour 'navy'", "negation").
         note: for form "none", why.
@@ -269,15 +277,29 @@ def _strip(bare: str, patterns) -> str:
     return bare
 
 
-def _form(arrangement: str, count: int | None, texts: list[str]) -> str:
-    """The ``FORMS`` name of a text part."""
-    if arrangement == "lines":
+def form_of(text: TextSpec) -> str:
+    """The ``FORMS`` name of a text part: the first that applies of "relation" (an anchor other
+    than a "context" one: 'Is "Net" to the right of "Gross"?'), "box" (``in_box``), "place"
+    (``region``: 'Is "Q3 Revenue" in the top-left corner?'), "colour" ('Is "Total" written in
+    red?'), "weight" (bold / regular), then of the strings alone "lines", "order" (any other
+    arrangement), "count", "exact" (one string) or "list"."""
+    if any(a.relation != "context" for a in text.anchors):
+        return "relation"
+    if text.in_box:
+        return "box"
+    if text.region is not None:
+        return "place"
+    if text.colour is not None:
+        return "colour"
+    if text.weight is not None:
+        return "weight"
+    if text.arrangement == "lines":
         return "lines"
-    if arrangement != "all":
+    if text.arrangement != "all":
         return "order"
-    if count is not None:
+    if text.count is not None:
         return "count"
-    return "exact" if len(texts) == 1 else "list"
+    return "exact" if len(text.texts) == 1 else "list"
 
 
 def compile_question(question: str) -> QuestionSpec:
@@ -342,7 +364,7 @@ def compile_question(question: str) -> QuestionSpec:
         locators += tuple(p[len("locator '") : -1] for p in row_subject)
     vlm_parts += handed
     spec = TextSpec(tuple(texts), arrangement, count, region, tuple(anchors), in_box, weight, colour, element, locators)
-    return QuestionSpec(_form(arrangement, count, texts), spec, tuple(dict.fromkeys(vlm_parts)))
+    return QuestionSpec(form_of(spec), spec, tuple(dict.fromkeys(vlm_parts)))
 
 
 _WHOLE_OBJECT = (

@@ -15,7 +15,7 @@ def spec(question):
 def test_exact_string_with_place():
     s = spec('Does the main title located at the very top-center of the image read exactly "MDPCP at a Glance"?')
     assert s == QuestionSpec(
-        "exact",
+        "place",
         TextSpec(
             ("MDPCP at a Glance",),
             region="very_top_center",
@@ -38,7 +38,7 @@ def test_lines_first_and_second():
         'on the first line and "ries_for_Objects]" on the second line?'
     )
     assert s == QuestionSpec(
-        "lines",
+        "box",
         TextSpec(
             ("[Get_Future_Trajecto", "ries_for_Objects]"),
             "lines",
@@ -245,7 +245,7 @@ def test_between_two_anchors():  # row 21, question 7
         'word "Programs" with an uppercase P and the remaining letters lowercase?'
     )
     assert s == QuestionSpec(
-        "exact",
+        "relation",
         TextSpec(
             ("Programs",),
             anchors=(Anchor("About Us", "between", "Blog"),),
@@ -277,7 +277,7 @@ def test_bold_and_text_colour_are_grounded_parts():
     s = spec("Is there a bold point label reading exactly 'U.S.'?")  # row 320, question 10
     assert s.text.weight == "bold" and s.vlm_parts == ("locator 'bold point label'",)  # which label marks a point
     assert spec("Is there a bold heading reading exactly 'U.S.'?") == QuestionSpec(
-        "exact",
+        "weight",
         TextSpec(
             ("U.S.",), weight="bold", element=ElementSpec("heading", phrase="bold heading"), locators=("bold heading",)
         ),
@@ -359,7 +359,7 @@ def test_colours_of_other_elements_and_regular_weight():
     ):
         assert not spec(q).decidable, q
     assert spec('Is "Growth was strong this quarter" in non-bold text?') == QuestionSpec(
-        "exact", TextSpec(("Growth was strong this quarter",), weight="regular")
+        "weight", TextSpec(("Growth was strong this quarter",), weight="regular")
     )
     assert spec('Is the heading "Key Results" in regular (non-bold) weight?').text.weight == "regular"
     s = spec(
@@ -368,7 +368,7 @@ def test_colours_of_other_elements_and_regular_weight():
     )
     assert s.text.weight is None and not s.decidable  # both weights named: left to a VLM
     assert spec('Does the gray source note read exactly "www.example.com"?') == QuestionSpec(
-        "exact",
+        "colour",
         TextSpec(
             ("www.example.com",),
             colour="gray",
@@ -379,3 +379,25 @@ def test_colours_of_other_elements_and_regular_weight():
     assert spec("Does the subtitle read exactly: Growth was strong this quarter?").text.texts == (
         "Growth was strong this quarter",
     )
+
+
+def test_place_colour_weight_relation_and_box_checks_have_their_own_forms():
+    """Issue 21: place, colour and relation checks were labelled form "exact"."""
+    assert spec('Is "Q3 Revenue" in the top-left corner?').form == "place"
+    assert spec('Is "Total" written in red?').form == "colour"
+    assert spec('Is "Net" to the right of "Gross"?').form == "relation"
+    assert spec('Is "Total" in bold?').form == "weight"
+    assert spec('Is "Step 1" inside the dashed rectangle?').form == "box"
+    # a context anchor names the element asked about: no relation, the text form stays
+    assert spec('Does the label under the bar with the numeric label "54" read exactly "Q1"?').form == "exact"
+    # the plain text forms are unchanged
+    assert [spec(q).form for q in ('Is "A" shown?', 'Are "A" and "B" shown?', 'Is "A" shown exactly twice?')] == [
+        "exact",
+        "list",
+        "count",
+    ]
+    # spec rows get the same labels (rewards.importers.parse_spec)
+    from rewards.importers import parse_spec
+
+    assert parse_spec({"texts": ["A"], "colour": "red"}, "rows.jsonl:1").form == "colour"
+    assert parse_spec({"texts": ["A"]}, "rows.jsonl:1").form == "exact"
