@@ -109,6 +109,11 @@ def check_options(cfg: DictConfig) -> dict[str, Any]:
             "benchmark=genexam: its official result files need the judge's three global 0-2 ratings, "
             "which no judge preset gives; score an existing result folder with results=..."
         )
+    if cfg.benchmark == "servimage" and mode != "score":
+        problems.append(
+            "benchmark=servimage: its results are human payment labels, which no judge gives; "
+            "score a folder of <model>_annotations.jsonl files with results=..."
+        )
     if cfg.lora and not Path(cfg.lora).is_dir():
         problems.append(f"lora={cfg.lora} is not a checkpoint folder (checkpoints/<run>/step_<n>)")
     if cfg.lora and mode != "generate":

@@ -31,6 +31,7 @@ from rewards.scorers.genexam import genexam_item, score_genexam, score_genolympi
 from rewards.scorers.genexam_results import read_genexam_result
 from rewards.scorers.igenbench import score_igenbench_questions
 from rewards.scorers.igenbench_results import read_igenbench_results
+from rewards.scorers.servimage_results import score_servimage_folder
 from rewards.scorers.techimage import domain_of
 from rewards.scorers.techimage_results import score_results_file
 from rewards.scorers.verdict_results import read_verdicts
@@ -276,16 +277,32 @@ def score_genolympiad_results(
     return summary, errors
 
 
+def score_servimage_results(
+    data: Path, results: Path, alpha: float, only: set[str] | None = None, limit: int | None = None
+) -> tuple[dict[str, Any], list[str]]:
+    """Score ServImage payment labels (``<results>/<model>_annotations.jsonl``) against the tasks
+    of ``data`` (``ServImage_Bench/``): earnings, share, acceptance and success per model,
+    category and creation / editing, the competition, cost savings
+    (:mod:`rewards.scorers.servimage_results`). ``alpha``, ``only`` and ``limit`` are unused
+    (results are scored, never generated).
+
+    Raises:
+        RubricError: ``data`` has no readable task files.
+    """
+    return score_servimage_folder(data, results)
+
+
 SCORERS = {
     "bizgeneval": score_bizgeneval_results,
     "genexam": score_genexam_results,
     "igenbench": score_igenbench_results,
     "techimage": score_techimage_results,
     "genolympiad": score_genolympiad_results,
+    "servimage": score_servimage_results,
 }
 """benchmark -> its scoring function."""
 
-NEEDS_DATA = {"bizgeneval", "genexam", "genolympiad"}
+NEEDS_DATA = {"bizgeneval", "genexam", "genolympiad", "servimage"}
 """Benchmarks whose result files do not carry the rubric: ``data`` is required to score them."""
 
 

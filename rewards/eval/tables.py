@@ -10,6 +10,8 @@
 - TechImage-Bench / ProImage-Bench (README leaderboard): Bio/Eng/Gen/Overall (Acc) and (Score),
   3 decimals.
 - GenOlympiad: strict and relaxed (percent, 1 decimal), scored / zero / withheld counts.
+- ServImage (paper Tables 2-3): revenue ($k, 2 decimals) and share (%, 1 decimal) per model and
+  category, acceptance / success and creation vs editing, competition, cost savings.
 
 A cell without data is empty.
 """
@@ -23,6 +25,7 @@ from typing import Any
 
 from rewards.common.run_folder import write_text
 from rewards.scorers.bizgeneval_results import summary_rows
+from rewards.scorers.servimage_results import servimage_tables
 
 Table = tuple[str, list[str], list[list[str]]]
 """(file stem, header, rows) of one table."""
@@ -124,6 +127,7 @@ TABLES = {
     "igenbench": igenbench_tables,
     "techimage": techimage_tables,
     "genolympiad": genolympiad_tables,
+    "servimage": servimage_tables,
 }
 """benchmark -> function(scores.json object) -> its tables."""
 
