@@ -64,7 +64,14 @@ from typing import Any, Callable, Sequence
 from PIL import Image
 
 from rewards.common.secrets import redact
-from rewards.models.openai_client import ChatClient, ChatError, image_data_url, parse_json_object, user_message
+from rewards.models.openai_client import (
+    TOKEN_FIELDS,
+    ChatClient,
+    ChatError,
+    image_data_url,
+    parse_json_object,
+    user_message,
+)
 from rewards.rubric import Check, Verdict, withheld
 
 logger = logging.getLogger(__name__)
@@ -321,6 +328,9 @@ class VLMJudge:
         backoff_s: exponential backoff factor, in seconds.
         max_tokens: completion budget of one request (20 statements with reasons need ~2k);
             "p_yes" always asks for 1 token.
+        token_field: the request field carrying that budget: "max_tokens" (vLLM, SGLang,
+            ``transformers serve``), "max_completion_tokens" (OpenAI's newer models refuse
+            ``max_tokens``) or "both".
         image_max_side: images are downscaled so their longer side is at most this many pixels.
         lenient_text: forgive a leading bullet and trailing ".?!" in per-image text statements
             (BizGenEval's v2 text prompt); False asks for an exact match (its v1 prompt).
@@ -350,7 +360,7 @@ class VLMJudge:
         calls: requests sent so far (every vote and every check counted; retries not counted).
 
     Raises:
-        ValueError: an unknown ``mode`` or ``vote_by``, ``votes`` < 1, ``threshold`` outside
+        ValueError: an unknown ``mode``, ``vote_by`` or ``token_field``, ``votes`` < 1, ``threshold`` outside
             [0, 1], ``min_answer_mass`` outside [0, 1], ``top_logprobs`` outside 1..20, a bad
             ``base_url`` or ``max_retry_wait_s``, or an API key with whitespace inside it.
     """
@@ -379,9 +389,12 @@ class VLMJudge:
         require_logprobs: bool = False,
         wait_ready_s: float = 0.0,
         response_format: str = "auto",
+        token_field: str = "max_tokens",
     ):
         if mode not in MODES:
             raise ValueError(f"VLMJudge: mode must be one of {MODES}, got {mode!r}")
+        if token_field not in TOKEN_FIELDS:
+            raise ValueError(f"VLMJudge: token_field must be one of {TOKEN_FIELDS}, got {token_field!r}")
         if vote_by not in VOTE_BY:
             raise ValueError(f"VLMJudge: vote_by must be one of {VOTE_BY}, got {vote_by!r}")
         if not isinstance(votes, int) or votes < 1:
@@ -421,6 +434,7 @@ class VLMJudge:
             pool_size=max_concurrency,
             max_retry_wait_s=max_retry_wait_s,
             wait_ready_s=wait_ready_s,
+            token_field=token_field,
         )
 
     def can_answer(self, check: Check) -> bool:

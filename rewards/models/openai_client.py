@@ -38,6 +38,10 @@ from rewards.common.secrets import read_api_key, redact
 logger = logging.getLogger(__name__)
 
 RETRY_STATUSES = (429, 500, 502, 503, 504)
+TOKEN_FIELDS = ("max_tokens", "max_completion_tokens", "both")
+"""Request fields that carry the completion's token budget: ``max_tokens`` (vLLM, SGLang,
+``transformers serve``, OpenAI's older models), ``max_completion_tokens`` (OpenAI's newer models,
+which refuse ``max_tokens`` with a 400; ``transformers serve`` and vLLM accept it too) or both."""
 
 
 class ChatError(RuntimeError):
@@ -87,11 +91,12 @@ class ChatClient:
         wait_ready_s: before the first request, poll ``GET {base_url}/models`` (every second) for
             up to this many seconds until the server answers 200, for a server still loading its
             model; 0: no wait. A server not ready in time fails that request in one line.
+        token_field: the request field(s) carrying the token budget, one of ``TOKEN_FIELDS``.
 
     Raises:
-        ValueError: a bad ``base_url``, a negative ``max_retry_wait_s``, or a key with
-            whitespace or a control character inside it (``read_api_key``; one line naming
-            the variable, never the key).
+        ValueError: a bad ``base_url``, a negative ``max_retry_wait_s``, an unknown
+            ``token_field``, or a key with whitespace or a control character inside it
+            (``read_api_key``; one line naming the variable, never the key).
     """
 
     def __init__(
@@ -106,6 +111,7 @@ class ChatClient:
         pool_size: int = 4,
         max_retry_wait_s: float = 60.0,
         wait_ready_s: float = 0.0,
+        token_field: str = "max_tokens",
     ):
         if not base_url.startswith(("http://", "https://")):
             raise ValueError(f"base_url must start with http:// or https://, got {base_url!r}")
@@ -113,6 +119,9 @@ class ChatClient:
             raise ValueError(f"max_retry_wait_s must be >= 0, got {max_retry_wait_s!r}")
         if not isinstance(wait_ready_s, (int, float)) or isinstance(wait_ready_s, bool) or wait_ready_s < 0:
             raise ValueError(f"wait_ready_s must be >= 0, got {wait_ready_s!r}")
+        if token_field not in TOKEN_FIELDS:
+            raise ValueError(f"token_field must be one of {TOKEN_FIELDS}, got {token_field!r}")
+        self.token_field = token_field
         self.url = base_url.rstrip("/") + "/chat/completions"
         self.models_url = base_url.rstrip("/") + "/models"
         self.wait_ready_s = float(wait_ready_s)
@@ -172,7 +181,8 @@ class ChatClient:
         """Like :meth:`chat`, and also return the first choice as the server sent it.
 
         Args:
-            messages, max_tokens, temperature: as :meth:`chat`.
+            messages, max_tokens, temperature: as :meth:`chat`; ``max_tokens`` is sent in the
+                field(s) ``token_field`` names.
             extra: more request fields, e.g. ``logprobs=True, top_logprobs=20`` (OpenAI, vLLM and
                 SGLang then put ``choice["logprobs"]["content"][i]["top_logprobs"]`` in the reply).
 
@@ -184,11 +194,12 @@ class ChatClient:
             ChatError: as :meth:`chat`.
         """
         self.wait_until_ready()
+        budget = ("max_tokens", "max_completion_tokens") if self.token_field == "both" else (self.token_field,)
         payload = {
             "model": self.model,
             "messages": messages,
             "temperature": temperature,
-            "max_tokens": max_tokens,
+            **dict.fromkeys(budget, max_tokens),
             **extra,
         }
         try:
@@ -204,6 +215,8 @@ class ChatClient:
                     "generation prompt: shorten the prompt, lower image_max_side, or serve a longer context, "
                     "vllm serve --max-model-len)"
                 )
+            elif resp.status_code == 400 and "max_completion_tokens" in body and self.token_field == "max_tokens":
+                hint = " (the server wants the budget as max_completion_tokens: set token_field=max_completion_tokens)"
             raise ChatError(redact(f"{self.url}: HTTP {resp.status_code} {resp.reason}: {body}{hint}"))
         try:
             choice = resp.json()["choices"][0]
