@@ -7,6 +7,8 @@ coverage (:func:`rewards.scorers.coverage.coverage`):
 - :mod:`rewards.scorers.techimage`: TechImage-Bench rubric accuracy and criterion score.
 - :mod:`rewards.scorers.igenbench`: IGenBench Q-ACC and I-ACC.
 - :mod:`rewards.scorers.genexam`: GenExam and GenOlympiad strict and relaxed scores.
+- :mod:`rewards.scorers.servimage`: ServImage earnings on paid tasks (tasks and payment labels
+  in, not verdicts; files read by :mod:`rewards.scorers.servimage_results`).
 
 Result-file interop with the official tools (read and written in their formats):
 :mod:`rewards.scorers.bizgeneval_results`, :mod:`rewards.scorers.genexam_results`,
