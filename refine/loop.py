@@ -12,7 +12,8 @@ Output layout under ``out`` (one folder per item, named by :func:`item_dir_name`
 
     <out>/<item>/iter_0.png ... iter_<k>.png   every iteration's image (iter_0 = start image)
     <out>/<item>/best.png                      copy of the best iteration
-    <out>/<item>/verdicts.jsonl                one line per (iteration, check)
+    <out>/<item>/verdicts.jsonl                one line per (iteration, check): iteration + the verdict
+                                               record (rewards.rubric.verdict_record, README)
     <out>/<item>/instructions.jsonl            one line per edit: iteration, instruction, editor_actions
     <out>/<item>/result.json                   written last: the item is finished
     <out>/summary.json                         per item scores, best iteration, errors; means
@@ -46,7 +47,7 @@ from rewards.common.run_folder import check_settings, write_json
 from rewards.fingerprint import item_fingerprint
 from rewards.judges.base import Judge
 from rewards.judges.outage import call_error
-from rewards.rubric import Item, Verdict
+from rewards.rubric import Item, Verdict, verdict_record
 from rewards.scorers.item_scores import ITEM_SCORES, score_item
 
 
@@ -293,9 +294,7 @@ class RefineLoop:
                     if (error := call_error(v)) is not None:
                         calls["failed"] += 1
                         calls["last_error"] = error
-                # the item and the check beside the verdict, as rubricloop-judge's lines have them
-                context = {"item_id": item.id, "question": check.question, "tag": check.tag, "form": check.form}
-                lines.append({"iteration": k, **context, **v.to_dict()})
+                lines.append({"iteration": k, **verdict_record(item, check, v)})  # the record judge and eval write
             append_lines(verdicts_file, lines, item.id)
             scores = score_item(item, verdicts) | {"refuted": refuted(item, verdicts)}
             result.scores.append(scores)

@@ -192,6 +192,76 @@ class Verdict:
         return Verdict(**d)
 
 
+RECORD_FIELDS = (
+    "item_id",
+    "check",
+    "question",
+    "tag",
+    "form",
+    "answer",
+    "p_yes",
+    "judge",
+    "reason",
+    "evidence",
+    "call_failed",
+)
+"""The fields of one verdict record (:func:`verdict_record`), in line order."""
+
+
+def verdict_record(item: Item, check: Check, verdict: Verdict, **extra: Any) -> dict[str, Any]:
+    """One line of a ``verdicts.jsonl``, the same record in ``rubricloop-judge``, ``rubricloop-refine``
+    and ``rubricloop-eval`` (README: "Judge existing images").
+
+    Fields (:data:`RECORD_FIELDS`): ``item_id``; ``check`` (the check id; BizGenEval: the 1-based
+    question index); the check's ``question``, ``tag`` and ``form`` (the compiler's question form,
+    ``Check.form``); the verdict's ``answer`` (yes / no / withheld), ``p_yes`` (the judge's
+    probability of yes, None when it has none), ``judge``, ``reason``, ``evidence`` (None or a
+    dict) and ``call_failed`` (True: withheld because the judge's call failed). ``extra``: fields
+    a command adds after them (refine ``iteration``, judge and eval ``fingerprint``).
+    """
+    return {
+        "item_id": item.id,
+        "check": check.id,
+        "question": check.question,
+        "tag": check.tag,
+        "form": check.form,
+        "answer": verdict.answer,
+        "p_yes": verdict.p_yes,
+        "judge": verdict.judge,
+        "reason": verdict.reason,
+        "evidence": verdict.evidence,
+        "call_failed": verdict.call_failed,
+    } | extra
+
+
+def record_check(record: dict[str, Any]) -> str:
+    """The check id of a ``verdicts.jsonl`` line: ``check``, or ``check_id`` in the lines of
+    refine runs made before the shared record.
+
+    Raises:
+        KeyError: the line has neither.
+    """
+    return str(record["check"] if "check" in record else record["check_id"])
+
+
+def record_verdict(record: dict[str, Any]) -> Verdict:
+    """The :class:`Verdict` a ``verdicts.jsonl`` line (:func:`verdict_record`, or an older refine
+    line) records.
+
+    Raises:
+        KeyError, TypeError, ValueError: a line that is no verdict record (a torn last line).
+    """
+    return Verdict(
+        record_check(record),
+        record["answer"],
+        record["judge"],
+        record.get("reason", ""),
+        record.get("evidence"),
+        record.get("p_yes"),
+        bool(record.get("call_failed", False)),
+    )
+
+
 def withheld(check: Check, judge: str, reason: str, *, call_failed: bool = False) -> Verdict:
     """A withheld verdict for ``check`` (the judge could not answer it); ``call_failed``: because
     the judge's call failed (see :class:`Verdict`)."""

@@ -7,7 +7,7 @@
     rubricloop-eval ... generator=sd3 lora=checkpoints/ocr1/step_200 out=runs/eval/lora
     # a trained prompt rewriter (rubricloop-train task=prompt_rewriter) in front of the generator
     rubricloop-eval ... generator=sd3 prompt_rewriter=checkpoints/pr1/final out=runs/eval/rw
-    # judge an existing folder of images (named as the benchmark's result files, .png)
+    # judge an existing folder of images (each row's own image, else named as the benchmark's result files, .png)
     rubricloop-eval benchmark=bizgeneval data=bizgeneval.jsonl images=my_images/ out=runs/eval/mine
     # compare runs, split over machines, merge shards
     rubricloop-eval compare runs/eval/base runs/eval/lora
@@ -17,7 +17,8 @@ Writes into ``out``: ``scores.json`` (full precision, coverage, not-scored and w
 counts, per-item values), the benchmark's tables as CSV and Markdown (BizGenEval's two CSVs
 byte-identical to microsoft/BizGenEval ``evaluation/summarize.py``), ``report.html`` (unless
 ``report=false``) and, when generating or judging, ``images/`` and ``results/`` (the official
-result files), ``fingerprints.jsonl`` (what each finished item was made from) and ``run.json``
+result files), ``verdicts.jsonl`` (one verdict record per check: ``rewards.rubric.verdict_record``,
+as ``rubricloop-judge`` writes it), ``fingerprints.jsonl`` (what each finished item was made from) and ``run.json``
 (the settings; a rerun with other settings is refused, the same command resumes: an item is
 redone when its result file is unreadable or its row or image changed). An item whose judge was
 down (its calls failed on ``judge_outage`` of the checks sent to it) fails and is redone by a
@@ -328,7 +329,7 @@ def generate_or_judge(
     Raises:
         OptionError: other settings than ``run.json``; a prompt rewriter that cannot be loaded.
     """
-    from rewards.eval.generate import FINGERPRINTS, REWRITES, generate_and_judge, name_problems
+    from rewards.eval.generate import FINGERPRINTS, REWRITES, VERDICTS, generate_and_judge, name_problems
     from rewards.eval.lora import apply_lora, warn_leakage
 
     if opts["mode"] == "generate":
@@ -342,6 +343,7 @@ def generate_or_judge(
         check_regular(out / RUN_FILE, "the settings of the run there")
         check_regular(out / FINGERPRINTS, "what its finished items were made from")
         check_regular(out / REWRITES, "the prompt rewrites of its items")
+        check_regular(out / VERDICTS, "the verdicts of its items")
     except ValueError as e:
         raise OptionError(str(e)) from None
     refused = name_problems(cfg.benchmark, items, out / "results")  # over every item read: the first keeps a name
@@ -378,6 +380,7 @@ def generate_or_judge(
             settings={"judge": settings["judge"]},
             refused=refused,
             rewriter=rewriter,
+            rows_dir=opts["data"].parent if opts.get("data") else None,
         )
     counts = report_rewrites(cfg, out, [it for _, it in selected])
     return errors, {it.id for _, it in selected}, counts

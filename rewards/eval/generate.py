@@ -11,8 +11,9 @@ resumed run draws the same image):
    original, rewrite, prompt rendered, problem) before its image is made; a rerun reuses the
    recorded rewrite of an unchanged prompt (``run.json`` pins the rewriter's files). Only the
    image comes from the rewrite: the judge still judges against the original prompt and rubric.
-1. image: ``<out>/images/<name>.png``; copied from ``images=<folder>`` when given (the file
-   named as the result, else the row's own ``image``), else generated (a readable PNG that was
+1. image: ``<out>/images/<name>.png``; copied from ``images=<folder>`` when given (the row's own
+   ``image`` when it names one, in that folder or relative to the rows file, else the file named
+   as the result: :func:`source_image`), else generated (a readable PNG that was
    generated for the same rendered prompt, seed and size is kept: resume; the rendered prompt
    is the rewrite when step 0 used one). The size follows the benchmark's aspect ratio
    (:func:`resolution`). Files are written under a temporary name and renamed, so a killed run
@@ -20,7 +21,8 @@ resumed run draws the same image):
 2. verdicts: the configured judge over the item's checks. When a judge's calls failed on at
    least ``judge_outage`` of the checks sent to it (``rewards.judges.outage``), the item fails
    and no result file is written: a rerun redoes it.
-3. the benchmark's official result file(s) under ``<out>/results/`` (atomic), then the item's
+3. the benchmark's official result file(s) under ``<out>/results/`` (atomic), the item's verdict
+   records into ``<out>/verdicts.jsonl`` (:data:`VERDICTS`), then the item's
    fingerprint (``rewards.fingerprint``: prompt, rubric, image bytes, judge settings) into
    ``<out>/fingerprints.jsonl``. A rerun skips an item only when its result file is readable
    and its fingerprint is unchanged; an edited row or a replaced image is redone.
@@ -48,7 +50,7 @@ from rewards.common.images import ImageError, open_image
 from rewards.fingerprint import file_digest, item_fingerprint
 from rewards.importers import load_items
 from rewards.judges.outage import judges_down
-from rewards.rubric import Item, RubricError, Verdict
+from rewards.rubric import Item, RubricError, Verdict, verdict_record
 from rewards.scorers.bizgeneval_results import (
     image_name,
     plain_file_name,
@@ -65,6 +67,11 @@ FINGERPRINTS = "fingerprints.jsonl"
 """In an eval ``out`` (and each shard folder): one ``{"id", "fingerprint"}`` line per finished item."""
 GENERATED_KEY = "rubricloop-generation"
 """PNG text key of a generated image: the hash of the prompt, seed and size it was made with."""
+VERDICTS = "verdicts.jsonl"
+"""In an eval ``out`` (and each shard folder): one line per check of each judged item, the verdict
+record of ``rubricloop-judge`` and ``rubricloop-refine`` (``rewards.rubric.verdict_record``) with
+the item's ``fingerprint``; at the end of a run only the lines of each item's recorded
+fingerprint are kept (an item redone drops its older lines)."""
 REWRITES = "rewrites.jsonl"
 """In an eval ``out`` made with ``prompt_rewriter=`` (and each shard folder): one ``{"id",
 "original", "rewrite", "prompt", "problem"}`` line per rewritten item (``prompt``: what the
@@ -204,6 +211,36 @@ def append_ledger(path: Path, row: dict[str, Any]) -> None:
         f.write(("\n" if torn else "") + json.dumps(row, ensure_ascii=False) + "\n")
 
 
+def append_verdicts(path: Path, item: Item, verdicts: dict[str, Verdict], fingerprint: str) -> None:
+    """Append the item's verdict records (checks in rubric order, a missing verdict left out)."""
+    lines = [
+        verdict_record(item, c, verdicts[c.id], fingerprint=fingerprint) for c in item.rubric.checks if c.id in verdicts
+    ]
+    torn = path.is_file() and path.stat().st_size and path.read_bytes()[-1:] != b"\n"
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(("\n" if torn else "") + "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines))
+
+
+def prune_verdicts(path: Path, fingerprints: dict[str, str]) -> None:
+    """Rewrite ``verdicts.jsonl`` (atomically) with only the lines made from each item's recorded
+    fingerprint (``fingerprints``: :func:`read_fingerprints`), the last line of each (item, check):
+    lines of an item redone since, of a run killed before it recorded the item, or torn, go."""
+    if not path.is_file():
+        return
+    kept: dict[tuple[str, str], str] = {}
+    for raw in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        try:
+            d = json.loads(raw)
+            if fingerprints.get(str(d["item_id"])) == d["fingerprint"]:
+                kept.pop(key := (str(d["item_id"]), str(d["check"])), None)
+                kept[key] = raw
+        except (ValueError, KeyError, TypeError):
+            continue
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text("".join(line + "\n" for line in kept.values()), encoding="utf-8")
+    os.replace(tmp, path)
+
+
 def read_fingerprints(path: Path) -> dict[str, str]:
     """item id -> fingerprint from ``fingerprints.jsonl`` (:func:`read_ledger`)."""
     return read_ledger(path, "what its finished items were made from", lambda row: str(row["fingerprint"]))
@@ -298,19 +335,34 @@ def rewrite_counts(out: Path, items: Sequence[Item]) -> dict[str, Any]:
     return {"rewritten": len(rows), "refused": len(refused), "refused_items": refused}
 
 
-def source_image(images: Path, name: str, item: Item) -> Path:
-    """The image to judge in judge-only mode: ``<images>/<name>``, else the row's own ``image``
-    (resolved against the data file's folder) when it names an existing file.
+def source_image(images: Path, name: str, item: Item, rows_dir: Path | None = None) -> Path:
+    """The image to judge in judge-only mode. A row that names its ``image`` gets that image,
+    first in the ``images`` folder (``<images>/<image as written>``, then ``<images>/<its base
+    name>``, the official BizGenEval name), else where the row says, relative to the rows file
+    (``item.image``); a row without one, or whose image is in none of these places, gets
+    ``<images>/<name>`` (the benchmark's own name, e.g. BizGenEval ``<domain>_<dimension>_<id>.png``).
+
+    Args:
+        rows_dir: the folder of the rows file ``item.image`` was resolved against (to recover the
+            path as written); None: only the base name is looked up in ``images``.
 
     Raises:
-        ImageError: neither exists (naming both places).
+        ImageError: none exists (naming the places looked in).
     """
     path = images / name
-    if path.exists() or item.image is None:
-        return path
-    if Path(item.image).exists():
-        return Path(item.image)
-    raise ImageError(f"image not found: {path} (nor the row's image {item.image})")
+    if item.image is None:
+        if path.exists():
+            return path
+        raise ImageError(f"image not found: {path}")
+    own = []
+    if rows_dir is not None:
+        own.append(images / os.path.relpath(item.image, Path(rows_dir).resolve()))
+    own += [images / Path(item.image).name, Path(item.image)]
+    for candidate in [*dict.fromkeys(own), path]:
+        if candidate.exists():
+            return candidate
+    tried = ", ".join(str(c) for c in dict.fromkeys(own))
+    raise ImageError(f"image not found: the row's image {tried}, nor {path}")
 
 
 def write_results(
@@ -357,6 +409,7 @@ def generate_and_judge(
     settings: dict[str, Any] | None = None,
     refused: dict[str, str] | None = None,
     rewriter=None,
+    rows_dir: Path | None = None,
 ) -> list[str]:
     """Steps 0-3 of the module docstring for ``(index in data, item)`` pairs.
 
@@ -373,6 +426,8 @@ def generate_and_judge(
         refused: item id -> error line for items not to be done (:func:`name_problems`).
         rewriter: a :class:`rewards.rewriting.PromptRewriter` (generate mode): step 0, recorded in
             ``<out>/rewrites.jsonl``; the generator renders ``Rewrite.prompt``.
+        rows_dir: the data file's folder, against which the rows' ``image`` fields were resolved
+            (:func:`source_image`).
 
     Returns:
         one error line per failed item (missing or unreadable image, generator error, judge
@@ -402,7 +457,7 @@ def generate_and_judge(
                 prompt = rendered_prompt(item, rewriter, recorded, rewrites)
             key = generation_key(item, item_seed(seed, index), size, prompt)
             if images is not None:
-                source = source_image(images, name, item)
+                source = source_image(images, name, item, rows_dir)
             else:
                 source = target if generated_for(target, key) else None
             fingerprint = item_fingerprint(item, {**(settings or {}), "image": file_digest(source)}, image=False)
@@ -436,6 +491,7 @@ def generate_and_judge(
                 getattr(judge, "name", "judge"),
                 str(target.relative_to(out)),
             )
+            append_verdicts(out / VERDICTS, item, verdicts, fingerprint)
             record_fingerprint(ledger, item.id, fingerprint)
         except (ImageError, RubricError) as e:
             errors.append(f"item {item.id}: {e}")
@@ -446,6 +502,7 @@ def generate_and_judge(
         finally:
             if progress is not None:
                 progress.update(1)
+    prune_verdicts(out / VERDICTS, read_fingerprints(ledger))
     if changed:
         line = f"{changed} items redone because their data changed since they were judged"
         line += " (rubric, prompt, image or judge)"

@@ -5,9 +5,10 @@
 
 Each row names its image in ``image`` (relative to the JSONL). Writes into ``out``:
 
-    verdicts.jsonl     one line per check: item_id, check (BizGenEval: the 1-based question
-                       index), question, tag, form, answer (yes/no/withheld), p_yes (when the
-                       judge has one), judge, reason, evidence, fingerprint (the item's
+    verdicts.jsonl     one line per check: the verdict record (``rewards.rubric.verdict_record``:
+                       item_id, check (BizGenEval: the 1-based question index), question, tag,
+                       form, answer (yes/no/withheld), p_yes (null when the judge has none),
+                       judge, reason, evidence, call_failed), then fingerprint (the item's
                        ``rewards.fingerprint.item_fingerprint``: what the verdict was made from)
     summary.json       coverage (decided / withheld, per question form, per tag, per benchmark
                        dimension), mean item scores (rewards.scorers.item_scores), the benchmark's
@@ -77,7 +78,7 @@ from rewards.fingerprint import item_fingerprint
 from rewards.importers import load_run_items
 from rewards.judges.cache import judge_settings
 from rewards.judges.outage import judges_down
-from rewards.rubric import Check, Item, Verdict
+from rewards.rubric import Check, Item, Verdict, record_verdict, verdict_record
 from rewards.scorers.bizgeneval import score_bizgeneval
 from rewards.scorers.bizgeneval_results import (
     plain_file_name,
@@ -111,22 +112,9 @@ def check_options(cfg: DictConfig) -> None:
 
 
 def verdict_line(item: Item, check: Check, v: Verdict, fingerprint: str | None = None) -> dict[str, Any]:
-    """One line of ``verdicts.jsonl``; ``fingerprint``: the item's (:func:`fingerprints`), None = no field."""
-    line = {
-        "item_id": item.id,
-        "check": check.id,
-        "question": check.question,
-        "tag": check.tag,
-        "form": check.form,
-        "answer": v.answer,
-    }
-    if v.p_yes is not None:
-        line["p_yes"] = v.p_yes
-    return (
-        line
-        | {"judge": v.judge, "reason": v.reason, "evidence": v.evidence}
-        | ({"fingerprint": fingerprint} if fingerprint is not None else {})
-    )
+    """One line of ``verdicts.jsonl``: the shared record (``rewards.rubric.verdict_record``) plus
+    the item's ``fingerprint`` (:func:`fingerprints`; None = no field)."""
+    return verdict_record(item, check, v, **({"fingerprint": fingerprint} if fingerprint is not None else {}))
 
 
 def fingerprints(items: list[Item], judge_cfg: dict[str, Any]) -> dict[str, str]:
@@ -154,9 +142,8 @@ def read_done(path: Path, items: list[Item], prints: dict[str, str]) -> tuple[di
             if d.get("fingerprint") != prints.get(item_id):
                 stale.add(item_id)
                 continue
-            by_item[item_id][str(d["check"])] = Verdict(
-                str(d["check"]), d["answer"], d["judge"], d.get("reason", ""), d.get("evidence"), d.get("p_yes")
-            )
+            v = record_verdict(d)
+            by_item[item_id][v.check_id] = v
         except (ValueError, KeyError, TypeError):
             continue  # the torn last line of a killed run
     done = {

@@ -110,7 +110,8 @@ def stale_items(
         folder = owner[it.id]
         name = image_file(benchmark, it)
         try:  # the image the shard judged: the images= file it copied, else the one it generated
-            source = source_image(images, name, it) if images is not None else folder / "images" / name
+            rows_dir = Path(run["data"]).parent if run.get("data") else None
+            source = source_image(images, name, it, rows_dir) if images is not None else folder / "images" / name
         except ImageError:
             source = None
         fingerprint = item_fingerprint(it, {"judge": run.get("judge"), "image": file_digest(source)}, image=False)

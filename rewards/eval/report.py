@@ -33,6 +33,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 from PIL import Image  # noqa: E402
 
 from rewards.common.task import run_console_script  # noqa: E402
+from rewards.rubric import record_check  # noqa: E402
 
 FILES = "report_files"
 """Folder next to ``report.html`` holding its charts and image thumbnails."""
@@ -320,10 +321,11 @@ def refine_report(run: Path, summary: dict[str, Any]) -> Report:
             for line in vpath.read_text(encoding="utf-8").splitlines():
                 v = json.loads(line)
                 if v["answer"] != "yes":
-                    q = questions.get(it["id"], {}).get(v["check_id"], "")
+                    check = record_check(v)  # "check_id" in runs made before the shared record
+                    q = v.get("question") or questions.get(it["id"], {}).get(check, "")
                     by_iter.setdefault(v["iteration"], []).append(
                         {
-                            "check": f"{v['check_id']}: {q}" if q else v["check_id"],
+                            "check": f"{check}: {q}" if q else check,
                             "reason": f"{v['answer']}: {v.get('reason', '')}",
                             "kind": v["answer"],
                         }

@@ -98,7 +98,7 @@ def test_fuzzed_rows_through_refine(tmp_path, capsys, seed, n, iterations, p_goo
     for k, c in enumerate(cases):
         if k + 1 in valid and c.fmt == "rubricloop":
             verdicts = [json.loads(line) for line in (out / f"r{k}" / "verdicts.jsonl").read_text().splitlines()]
-            assert [v["answer"] for v in verdicts if v["check_id"] == "t"][0] == "yes", (k, c.line[:200])
+            assert [v["answer"] for v in verdicts if v["check"] == "t"][0] == "yes", (k, c.line[:200])
 
 
 def test_fuzzed_rows_and_result_files_through_eval(tmp_path, capsys):

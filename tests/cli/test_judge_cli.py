@@ -76,7 +76,7 @@ def test_bad_row_and_corrupt_image_fail_alone_and_the_rest_is_judged(tmp_path):
     assert [(ln["item_id"], ln["check"]) for ln in lines] == [("good", "1"), ("good", "2"), ("good", "3")]
     assert [ln["answer"] for ln in lines] == ["yes", "no", "withheld"]
     assert [ln["judge"] for ln in lines[:2]] == ["ocr", "ocr"]  # the withheld one names the router
-    assert all(ln["reason"] and "p_yes" not in ln for ln in lines)  # OCR has no p_yes
+    assert all(ln["reason"] and ln["p_yes"] is None for ln in lines)  # OCR has no p_yes
     assert lines[0]["evidence"]["expects"][0]["ocr_text"] == "Quarterly Revenue"
 
     summary = json.loads((out / "summary.json").read_text())

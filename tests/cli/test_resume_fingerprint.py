@@ -232,7 +232,7 @@ def test_fuzz_refine_any_change_is_redone_never_done(tmp_path):
         assert judge.prompts == [items[k].prompt], kind  # the changed item only, judged again
         assert summary["n_finished"] == 3
         assert [
-            v["check_id"] for v in map(json.loads, (out / items[k].id / "verdicts.jsonl").read_text().splitlines())
+            v["check"] for v in map(json.loads, (out / items[k].id / "verdicts.jsonl").read_text().splitlines())
         ] == [c.id for c in items[k].rubric.checks], kind
     judge = CountingJudge()
     loop(judge).run(copy.deepcopy(items), out)

@@ -106,7 +106,7 @@ def test_two_edits_fix_both_halves_and_keep_best(tmp_path, white_png):
     # each line names its item and check as rubricloop-judge's lines do (issue 21)
     assert {line["item_id"] for line in lines} == {"flag/1"}
     assert lines[0]["question"] == "Is the top half red?" and lines[0]["form"] == "none" and "tag" in lines[0]
-    assert [line["check_id"] for line in lines[:2]] == ["top", "bottom"]
+    assert [line["check"] for line in lines[:2]] == ["top", "bottom"]
 
 
 def test_the_per_item_log_row_names_the_item_and_its_images(tmp_path, white_png, monkeypatch):

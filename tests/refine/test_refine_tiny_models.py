@@ -73,11 +73,11 @@ def test_tiny_loop(tmp_path, monkeypatch, editor):
     assert all(im.size == (32, 32) for im in images)
     assert images[0].tobytes() != images[1].tobytes()  # the editor changed the image
     verdicts = [json.loads(line) for line in (item_dir / "verdicts.jsonl").read_text().splitlines()]
-    vlm = [v for v in verdicts if v["check_id"] in ("bars", "blue")]
+    vlm = [v for v in verdicts if v["check"] in ("bars", "blue")]
     assert len(vlm) == 6 and all(
         v["judge"].startswith("local_vlm") and 0 <= v["p_yes"] < 1 and v["answer"] == "no" for v in vlm
     )
-    title = [v for v in verdicts if v["check_id"] == "title"]
+    title = [v for v in verdicts if v["check"] == "title"]
     assert all(v["judge"] == "ocr" and v["answer"] == "no" for v in title)  # noise images carry no title
     instructions = [json.loads(line) for line in (item_dir / "instructions.jsonl").read_text().splitlines()]
     assert (

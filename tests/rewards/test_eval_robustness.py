@@ -572,3 +572,36 @@ def test_a_rerun_with_a_lora_whose_weights_changed_is_refused(tmp_path):
         f"{first['lora_weights'][:12]}, lora={lora} now has {second['lora_weights'][:12]}); "
         "use another out=... or the weights it was made with"
     )
+
+
+def test_judge_mode_takes_each_rows_own_image_before_the_benchmark_name(tmp_path, capsys):
+    """Issue 21: ``benchmark=bizgeneval images=<dir>`` on a user's own rubric rows looked for
+    ``<dir>/__<id>.png`` and ignored the row's ``image``. The row's image wins: in ``images=``
+    as written, else relative to the rows file; a row without one keeps the benchmark name."""
+    import numpy as np
+
+    def rubric_row(item_id, image=None):
+        checks = [{"id": "c1", "question": "Is it white?"}]
+        row = {"id": item_id, "prompt": "a page", "criteria": [{"name": "page", "checks": checks}]}
+        return row | ({"image": image} if image else {})
+
+    rows, imgs = tmp_path / "rows", tmp_path / "imgs"
+    page(imgs / "shots" / "a.png", shade=10)  # x1: "shots/a.png" is in images=, not beside the rows
+    page(rows / "b.png", shade=20)  # x2: "b.png" is beside the rows; a stale benchmark-named file is ignored
+    page(imgs / "__x2.png", shade=200)
+    page(imgs / "__x3.png", shade=30)  # x3 names no image: the benchmark's name
+    own = [rubric_row("x1", "shots/a.png"), rubric_row("x2", "b.png"), rubric_row("x3")]
+    data = write_rows(rows / "data.jsonl", own)
+    out = tmp_path / "out"
+    assert eval_run(*PIXEL, "benchmark=bizgeneval", f"data={data}", f"images={imgs}", f"out={out}") == 0
+    judged = {k: int(np.asarray(Image.open(out / "images" / f"__{k}.png"))[0, 0, 0]) for k in ("x1", "x2", "x3")}
+    assert judged == {"x1": 10, "x2": 20, "x3": 30}
+
+    # a row image found nowhere: one line naming where it was looked for
+    data = write_rows(rows / "data2.jsonl", [rubric_row("x4", "gone.png")])
+    assert eval_run(*PIXEL, "benchmark=bizgeneval", f"data={data}", f"images={imgs}", f"out={tmp_path / 'o2'}") == 1
+    err = capsys.readouterr().err
+    assert (
+        f"error: item x4: image not found: the row's image {imgs / 'gone.png'}, {rows / 'gone.png'}, "
+        f"nor {imgs / '__x4.png'}\n"
+    ) in err
