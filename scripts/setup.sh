@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install RubricLoop on a fresh Debian machine (Python >= 3.11): Debian's tesseract (the OCR judge)
 # and DejaVu and Liberation fonts (the text editor) when missing, then a virtual environment in .venv with the
-# project and its test tools. Safe to run again: it only installs what is missing.
+# project and its test tools (pytest, ruff, `transformers serve`). Safe to run again: it only installs what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,5 +32,6 @@ fi
 # torch first and pinned: on a CPU machine this is the CPU wheel; a GPU user may install their own
 # CUDA build of torch (<= 2.14.1) beforehand, and it is kept.
 .venv/bin/python -c "import torch" 2>/dev/null || .venv/bin/pip install -q torch==2.13.0
-.venv/bin/pip install -q -e ".[dev]"
+# dev: pytest and ruff; serve: `transformers serve`, the real server tests/rewards/test_transformers_serve.py starts
+.venv/bin/pip install -q -e ".[dev,serve]"
 echo "setup: ok ($(.venv/bin/python -c 'import torch, diffusers; print("torch", torch.__version__, "diffusers", diffusers.__version__)'))"

@@ -6,7 +6,8 @@ What a real server showed that the scripted one (tests/chat_server.py) cannot: w
 are accepted as sent (base64 PNG data URLs, image first, system prompt, response_format, logprobs,
 max_completion_tokens), whether the image reaches the model, and what the judge makes of a server
 that ignores logprobs and response_format. ``transformers serve`` needs ``transformers[serving]``
-(``pip install -e .[serve]``; scripts/setup.sh installs it): without it these tests skip, naming it.
+(``pip install -e .[serve]``; scripts/setup.sh installs it): without it these tests skip, naming it,
+or fail where ``RUBRICLOOP_REQUIRE_SERVE=1`` (.ci/run).
 """
 
 import importlib.util
@@ -32,6 +33,7 @@ BIN = Path(sys.executable).parent
 SERVING = ("fastapi", "uvicorn", "openai")  # what transformers[serving] adds and `transformers serve` imports
 N_CHECKS = 3  # per item; two items
 IGNORED = "Ignoring unsupported fields in the request: "
+pytestmark = pytest.mark.slow  # starts a server and subprocesses (run by default and in CI; conftest.py)
 
 
 class Served:
@@ -54,7 +56,10 @@ def free_port() -> int:
 def served(tmp_path_factory) -> Served:
     missing = [m for m in SERVING if importlib.util.find_spec(m) is None]
     if missing:
-        pytest.skip(f"transformers serve cannot start: {', '.join(missing)} not installed (pip install -e .[serve])")
+        reason = f"transformers serve cannot start: {', '.join(missing)} not installed (pip install -e .[serve])"
+        if os.environ.get("RUBRICLOOP_REQUIRE_SERVE") == "1":  # CI (.ci/run): installed by scripts/setup.sh
+            pytest.fail(reason)
+        pytest.skip(reason)
     tmp = tmp_path_factory.mktemp("served")
     folder = save_served_tiny_vlm(tmp / "tiny-qwen2.5-vl")
     port = free_port()
