@@ -62,6 +62,7 @@ from rewards.common.run_folder import (
     prepare_out,
     write_error,
     write_json,
+    write_text,
 )
 from rewards.common.shards import parse_shard, select_shard, shard_dir_name
 from rewards.common.task import run_console_script, task_wrapper
@@ -248,15 +249,30 @@ def record_settings(path: Path, settings: dict[str, Any], write: bool = True) ->
 
 def log_tables_to_wandb(cfg: DictConfig, out: Path, benchmark: str, summary: dict[str, Any]) -> None:
     """The benchmark's tables as W&B Tables, unless ``wandb.mode`` resolves to disabled
-    (``rewards.common.wandb_mode.resolve_wandb_mode``)."""
+    (``rewards.common.wandb_mode.resolve_wandb_mode``). The W&B run's id is kept in
+    ``<out>/wandb_run_id`` (``rewards.common.wandb_run``): a rerun into ``out`` and
+    ``rubricloop-report --wandb`` log into that run."""
     mode = resolve_wandb_mode(cfg.wandb.mode)
     if mode is None:
         return
     import wandb
 
+    from rewards.common.wandb_run import WANDB_ID_FILE, new_run_id, recorded_run_id
     from rewards.eval.tables import TABLES
 
-    with wandb.init(project=cfg.wandb.project, name=cfg.wandb.name, mode=mode, dir=str(out), job_type="eval") as wb:
+    run_id = recorded_run_id(out)
+    if run_id is None:
+        run_id = new_run_id()
+        write_text(out / WANDB_ID_FILE, run_id + "\n", out / (WANDB_ID_FILE + ".tmp"))
+    with wandb.init(
+        project=cfg.wandb.project,
+        name=cfg.wandb.name,
+        mode=mode,
+        dir=str(out),
+        job_type="eval",
+        id=run_id,
+        resume="allow",
+    ) as wb:
         wb.log({stem: wandb.Table(columns=header, data=rows) for stem, header, rows in TABLES[benchmark](summary)})
 
 

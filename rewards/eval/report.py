@@ -11,7 +11,9 @@ TechImage-Bench Table 5), reward and KL curves from the training run's ``history
 per-dimension bar charts, and per item the image strip across iterations with the failed
 checks under each image (the judge's reason on hover). Charts are drawn with matplotlib,
 the page with a jinja2 template (``rewards/eval/templates/report.html.j2``). ``--wandb
-offline|online`` also logs the tables and image strips as W&B Tables.
+offline|online`` also logs the tables and image strips (``wandb.Image`` of each full image) as
+W&B Tables into the W&B run the reported run logged into (resumed by the id it recorded:
+``rewards.common.wandb_run``), a new one only when it logged into none.
 """
 
 from __future__ import annotations
@@ -437,20 +439,38 @@ def write_report(run: str | Path) -> Path:
     return _finish(build_report(run))
 
 
-def log_report_to_wandb(rep: Report, mode: str, project: str) -> None:
-    """The report's tables and image strips as W&B Tables."""
+def log_report_to_wandb(rep: Report, mode: str, project: str | None = None) -> tuple[str, bool]:
+    """Log the report's tables and its image strips (a table whose ``image`` column holds
+    ``wandb.Image`` of each frame's full image) into the W&B run the reported run logged into
+    (``rewards.common.wandb_run.recorded_run_id``: resumed by its id, in the run's own project
+    unless ``project`` is given), or into a new run when it logged into none.
+
+    Returns:
+        (the W&B run id logged into, True when it is the reported run's own).
+    """
     import wandb
 
-    with wandb.init(project=project, mode=mode, dir=str(rep.run), job_type=f"{rep.kind}-report") as wb:
+    from rewards.common.wandb_run import recorded_project, recorded_run_id
+
+    run_id = recorded_run_id(rep.run)
+    project = project or recorded_project(rep.run) or "rubricloop"
+    same = {"id": run_id, "resume": "allow"} if run_id else {"job_type": f"{rep.kind}-report"}
+    with wandb.init(project=project, mode=mode, dir=str(rep.run), **same) as wb:
         logs = {t["title"]: wandb.Table(columns=t["header"], data=t["rows"]) for t in rep.tables}
         rows = [
-            [it["id"], f["label"], wandb.Image(str(rep.run / f["src"])), "; ".join(x["check"] for x in f["failed"])]
+            [
+                it["id"],
+                f["label"],
+                wandb.Image(str(rep.run / (f["full"] or f["src"])), caption=f"{it['id']} {f['label']}"),
+                "; ".join(x["check"] for x in f["failed"]),
+            ]
             for it in rep.items
             for f in it["frames"]
         ]
         if rows:
             logs["image strips"] = wandb.Table(columns=["item", "frame", "image", "failed checks"], data=rows)
         wb.log(logs)
+        return wb.id, run_id is not None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -462,7 +482,9 @@ def main(argv: list[str] | None = None) -> int:
         default="disabled",
         help="also log the tables and image strips to W&B (default disabled)",
     )
-    parser.add_argument("--wandb-project", default="rubricloop")
+    parser.add_argument(
+        "--wandb-project", default=None, help="default: the project the run logged into (else rubricloop)"
+    )
     args = parser.parse_args(argv)
     try:
         rep = build_report(args.run)
@@ -473,9 +495,11 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as e:  # a read-only run folder, a full disk: report.html is written whole or not at all
         print(f"error: {args.run}: cannot write the report ({e.strerror or type(e).__name__})", file=sys.stderr)
         return 1
-    if args.wandb != "disabled":
-        log_report_to_wandb(rep, args.wandb, args.wandb_project)
     print(f"wrote {path}")
+    if args.wandb != "disabled":
+        run_id, own = log_report_to_wandb(rep, args.wandb, args.wandb_project)
+        where = "the run's own W&B run" if own else "a new W&B run (the run logged into none)"
+        print(f"logged the report into {where} {run_id} ({args.wandb})")
     return 0
 
 

@@ -605,3 +605,22 @@ def test_judge_mode_takes_each_rows_own_image_before_the_benchmark_name(tmp_path
         f"error: item x4: image not found: the row's image {imgs / 'gone.png'}, {rows / 'gone.png'}, "
         f"nor {imgs / '__x4.png'}\n"
     ) in err
+
+
+def test_an_eval_keeps_its_wandb_run_id_and_a_rerun_logs_into_that_run(tmp_path, monkeypatch):
+    """Issue 21: ``rubricloop-report --wandb`` logs into the reported run's own W&B run; an eval
+    records its id in ``<out>/wandb_run_id`` (a rerun and the report resume it)."""
+    for var, sub in (("WANDB_DATA_DIR", "wbdata"), ("WANDB_CACHE_DIR", "wbcache"), ("WANDB_CONFIG_DIR", "wbconfig")):
+        monkeypatch.setenv(var, str(tmp_path / sub))
+    monkeypatch.setenv("WANDB_SILENT", "true")
+    monkeypatch.delenv("WANDB_MODE")
+    data = write_rows(tmp_path / "data.jsonl", [biz_row(1)])
+    page(tmp_path / "imgs" / "slides_text_1.png")
+    out = tmp_path / "out"
+    args = (*PIXEL, f"data={data}", f"images={tmp_path / 'imgs'}", f"out={out}", "wandb.mode=offline")
+    assert eval_run(*args) == 0
+    run_id = (out / "wandb_run_id").read_text().strip()
+    assert eval_run(*args) == 0
+    assert (out / "wandb_run_id").read_text().strip() == run_id
+    # both runs wrote into the W&B run of that id (offline: one folder per start, its run file named by the id)
+    assert sorted(p.name for p in (out / "wandb").glob("offline-run-*/run-*.wandb")) == [f"run-{run_id}.wandb"] * 2

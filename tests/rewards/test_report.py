@@ -146,6 +146,75 @@ def test_train_report_reads_the_run_history(tmp_path):
     assert "step_2" in html and len(list((run / FILES).glob("chart_*.png"))) == 3  # reward, KL, pass rates
 
 
+def wandb_records(path: Path) -> list:
+    """The protobuf records of a W&B run file (``run-<id>.wandb``): a 7-byte header (":W&B",
+    magic, version), then LevelDB log records in 32 KiB blocks (crc 4 bytes, length 2 LE, type 1:
+    full / first / middle / last), a block's tail under 7 bytes zero-padded."""
+    from wandb.proto import wandb_internal_pb2 as pb
+
+    data = path.read_bytes()
+    assert data[:4] == b":W&B"
+    pos, block, parts, records = 7, 32768, b"", []
+    while pos + 7 <= len(data):
+        if block - pos % block < 7:
+            pos += block - pos % block
+            continue
+        length, kind = int.from_bytes(data[pos + 4 : pos + 6], "little"), data[pos + 6]
+        parts += data[pos + 7 : pos + 7 + length]
+        pos += 7 + length
+        if kind in (1, 4):  # full, or the last part
+            record = pb.Record()
+            record.ParseFromString(parts)
+            records.append(record)
+            parts = b""
+    return records
+
+
+def test_report_logs_its_image_table_into_the_reported_runs_own_wandb_run(tmp_path, monkeypatch, capsys):
+    """Issue 21: ``--wandb offline`` logged an image table whose image column held the string
+    "Image", into yet another W&B run. Now: the refine run's own W&B run (its id from
+    ``<run>/wandb/offline-run-<time>-<id>``), resumed, gets a table of real images."""
+    import wandb
+
+    from rewards.eval.report import main
+
+    for var, sub in (("WANDB_DATA_DIR", "wbdata"), ("WANDB_CACHE_DIR", "wbcache"), ("WANDB_CONFIG_DIR", "wbconfig")):
+        monkeypatch.setenv(var, str(tmp_path / sub))
+    monkeypatch.setenv("WANDB_SILENT", "true")
+    run = refine_run(tmp_path)
+    (run / ".hydra").mkdir()
+    (run / ".hydra" / "config.yaml").write_text("wandb:\n  project: my-refines\n  mode: offline\n")
+    with wandb.init(project="my-refines", mode="offline", dir=str(run), job_type="refine") as wb:  # as refine does
+        wb.log({"pass_rate": 0.5})
+        refine_id = wb.id
+    assert main([str(run), "--wandb", "offline"]) == 0
+    assert f"logged the report into the run's own W&B run {refine_id} (offline)" in capsys.readouterr().out
+    # one folder per start of the run (offline), each run file named by the run's id: no other run
+    files = sorted((run / "wandb").glob("offline-run-*/run-*.wandb"), key=lambda p: p.stat().st_mtime_ns)
+    assert [p.name for p in files] == [f"run-{refine_id}.wandb"] * 2
+    records = wandb_records(files[-1])
+    [started] = [r.run for r in records if r.WhichOneof("record_type") == "run"]
+    assert (started.run_id, started.project) == (refine_id, "my-refines")
+    logged = {  # the history row, its table entries as nested keys ("image strips", "_type")
+        tuple(i.nested_key) or (i.key,): json.loads(i.value_json)
+        for r in records
+        if r.HasField("history")
+        for i in r.history.item
+    }
+    assert logged["image strips", "_type"] == "table-file" and logged["image strips", "nrows"] == 6
+    [table] = [r.artifact for r in records if r.HasField("artifact") and "-imagestrips-" in r.artifact.name]
+    assert table.name.startswith(f"run-{refine_id}-imagestrips-") and table.type == "run_table"
+    files = {c.path: c.local_path for c in table.manifest.contents}
+    assert len([p for p in files if p.startswith("media/images/") and p.endswith(".png")]) == 6
+    strips = json.loads(Path(files["image strips.table.json"]).read_text())
+    assert strips["columns"] == ["item", "frame", "image", "failed checks"]
+    images = [row[2] for row in strips["data"]]
+    assert [row[:2] for row in strips["data"]] == [[i, f"iter {k}"] for i in ("a", "b") for k in range(3)]
+    # every cell a W&B image of the full 32 x 24 iteration image, not the string "Image"
+    assert all(im["_type"] == "image-file" and (im["width"], im["height"]) == (32, 24) for im in images)
+    assert set(files) >= {im["path"] for im in images}
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian chromium is not installed (.ci/run installs it)")
 def test_report_loads_in_headless_chromium_with_tables_and_images(tmp_path):
@@ -190,3 +259,26 @@ def test_a_report_or_compare_that_cannot_be_written_is_one_line(tmp_path, capsys
     assert sorted(p.name for p in good.iterdir()) == ["compare.csv", "compare.json", "compare.md"]
     assert (good / "compare.csv").read_bytes().startswith(b"a,b,")
     assert b"\r\n" in (good / "compare.csv").read_bytes()  # csv's own line ends, as before
+
+
+def test_the_wandb_run_a_folder_logged_into(tmp_path):
+    from rewards.common.wandb_run import recorded_project, recorded_run_id
+
+    assert recorded_run_id(tmp_path) is None and recorded_project(tmp_path) is None
+    for name, run_id in (
+        ("offline-run-20260101_090000-old1", "old1"),
+        ("run-20260102_080000-new2", "new2"),  # online
+        ("offline-run-20260101_090000-old1-1", "old1"),  # a second start in the same second
+        ("offline-run-x-bad", "bad"),
+        ("latest-run", "new2"),
+    ):
+        (tmp_path / "wandb" / name).mkdir(parents=True)
+        (tmp_path / "wandb" / name / f"run-{run_id}.wandb").write_bytes(b":W&B")
+    assert recorded_run_id(tmp_path) == "new2"  # the newest by its start time, online or offline
+    (tmp_path / "wandb_run_id").write_text("abc123\n")  # train and eval record it: that wins
+    assert recorded_run_id(tmp_path) == "abc123"
+    (tmp_path / "wandb_run_id").write_text("../../x\n")  # not an id: the folder names again
+    assert recorded_run_id(tmp_path) == "new2"
+    (tmp_path / ".hydra").mkdir()
+    (tmp_path / ".hydra" / "config.yaml").write_text("trainer:\n  wandb_project: grpo-runs\n")
+    assert recorded_project(tmp_path) == "grpo-runs"

@@ -1,0 +1,66 @@
+"""Which W&B run a run folder logged into, so that a later command (``rubricloop-report --wandb``,
+a resumed eval) logs into the same run instead of starting another one.
+
+A run folder records its W&B run in one of two ways: ``<folder>/wandb_run_id`` (written by
+``rubricloop-train`` and ``rubricloop-eval`` before ``wandb.init``), or only the folder W&B itself
+made, ``<folder>/wandb/run-<time>-<id>`` (online) / ``offline-run-<time>-<id>`` (offline), as
+``rubricloop-refine`` leaves it. The project is the one the run's composed config names
+(``<folder>/.hydra/config.yaml``: ``wandb.project``, or training's ``trainer.wandb_project``).
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import string
+from pathlib import Path
+
+WANDB_ID_FILE = "wandb_run_id"
+"""In a run folder: the id of the W&B run it logs into."""
+
+_ID = re.compile(r"[A-Za-z0-9_-]{1,128}")
+_RUN_DIR = re.compile(r"(?:offline-)?run-(\d{8}_\d{6})-.+")
+
+
+def new_run_id() -> str:
+    """A fresh W&B run id: 8 random lower-case letters and digits (as W&B makes them)."""
+    alphabet = string.ascii_lowercase + string.digits
+    return "".join(secrets.choice(alphabet) for _ in range(8))
+
+
+def recorded_run_id(folder: Path) -> str | None:
+    """The W&B run id ``folder`` logged into: ``<folder>/wandb_run_id``, else the id of the newest
+    run folder W&B made in ``<folder>/wandb/`` (by the start time in its name, then its run file's
+    age: two starts in one second are ``...-<id>`` and ``...-<id>-1``), read from the name of its
+    run file ``run-<id>.wandb``; None when it logged into none."""
+    try:
+        text = (Path(folder) / WANDB_ID_FILE).read_text(encoding="utf-8").strip()
+        if _ID.fullmatch(text):
+            return text
+    except (OSError, UnicodeDecodeError):
+        pass
+    runs = []
+    try:
+        for p in (Path(folder) / "wandb").iterdir():
+            m = _RUN_DIR.fullmatch(p.name)
+            files = list(p.glob("run-*.wandb")) if m and p.is_dir() else []
+            if len(files) == 1 and _ID.fullmatch(run_id := files[0].name[len("run-") : -len(".wandb")]):
+                runs.append((m.group(1), files[0].stat().st_mtime_ns, run_id))
+    except OSError:
+        return None
+    return max(runs)[2] if runs else None
+
+
+def recorded_project(folder: Path) -> str | None:
+    """The W&B project the run's composed config (``<folder>/.hydra/config.yaml``) names, or None."""
+    from omegaconf import OmegaConf
+
+    try:
+        cfg = OmegaConf.load(Path(folder) / ".hydra" / "config.yaml")
+    except (OSError, ValueError):
+        return None
+    for key in ("wandb.project", "trainer.wandb_project", "wandb_project"):
+        value = OmegaConf.select(cfg, key, default=None, throw_on_missing=False)
+        if isinstance(value, str) and value:
+            return value
+    return None
