@@ -109,9 +109,12 @@ def bar_chart(groups: dict[str, float], title: str, ylabel: str, ymax: float = 1
     names = list(groups)
     values = [groups[n] for n in names]
     bars = ax.bar(range(len(names)), values, color="#4878a8")
-    # every bar gets its value written on it: a bar of 0 has no height, and an all-zero chart
-    # would otherwise look empty
-    ax.bar_label(bars, labels=[f"{v:.2f}" for v in values], padding=2, fontsize=8)
+    # a bar of 0 has no height: its top edge is drawn as a thick line in the bar's colour, and
+    # every bar gets its value written on it, so an all-zero chart does not look empty
+    zero = [k for k, v in enumerate(values) if v == 0]
+    if zero:
+        ax.hlines([0.0] * len(zero), [k - 0.4 for k in zero], [k + 0.4 for k in zero], color="#4878a8", linewidth=5)
+    ax.bar_label(bars, labels=[f"{v:.2f}" for v in values], padding=4, fontsize=9)
     ax.axhline(0.0, color="#333", linewidth=0.8)
     top = max(ymax, *values)
     ax.set_ylim(min(0.0, *values), top * 1.1)

@@ -7,6 +7,7 @@ component updates and sync off, a fresh profile), dumps the DOM and takes a scre
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -125,6 +126,9 @@ def test_bar_chart_writes_every_value_so_zero_bars_show():
     fig = bar_chart({"text": 0.0, "layout": 0.5, "colour": 1.0}, "t", "score")
     assert [t.get_text() for t in fig.axes[0].texts] == ["0.00", "0.50", "1.00"]
     assert fig.axes[0].get_ylim()[1] > 1.0  # room above the highest bar for its label
+    # the 0 bar is drawn as a thick line at 0 across its width (bar 0 spans x -0.4..0.4)
+    [stub] = fig.axes[0].collections
+    assert stub.get_segments()[0].tolist() == [[-0.4, 0.0], [0.4, 0.0]] and stub.get_linewidth()[0] == 5
 
 
 def test_train_report_reads_the_run_history(tmp_path):
@@ -229,6 +233,34 @@ def test_report_loads_in_headless_chromium_with_tables_and_images(tmp_path):
     assert proc.returncode == 0 and shot.is_file(), proc.stderr[-1000:]
     pixels = np.asarray(Image.open(shot).convert("L"), dtype=float)
     assert pixels.std() > 10 and (pixels < 128).mean() > 0.005  # text, table borders and charts drawn, not a blank page
+    # every thumbnail links to its full image (issue 21): the link opens the 32 x 24 original,
+    # the page shows a scaled-up thumbnail of it
+    links = re.findall(r'<a href="([^"]+)" title="full size"><img src="([^"]+)"', dom.stdout)
+    assert len(links) == 6
+    for full, thumb in links:
+        with Image.open(page.parent / full) as im, Image.open(page.parent / thumb) as th:
+            assert im.size == (32, 24) and th.size == (96, 72), (full, thumb)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian chromium is not installed (.ci/run installs it)")
+def test_an_all_zero_run_shows_its_zero_bars_in_headless_chromium(tmp_path):
+    """Issue 21: bars of value 0 were invisible, so an all-zero chart looked empty. Every check of
+    every iteration failed here; the screenshot holds the zero bars' stubs in the bar colour."""
+    run = refine_run(tmp_path)
+    summary = json.loads((run / "summary.json").read_text())
+    for it in summary["items"]:
+        it["scores"] = [{"pass_rate": 0.0, "criterion_score": 0.0} for _ in it["scores"]]
+        it["best_iteration"] = 0
+    summary["mean_initial"] = summary["mean_best"] = {"pass_rate": 0.0, "criterion_score": 0.0}
+    (run / "summary.json").write_text(json.dumps(summary))
+    page = write_report(run)
+    shot = tmp_path / "shot.png"
+    proc = chromium(page, tmp_path / "profile", f"--screenshot={shot}", "--window-size=1000,2200", "--hide-scrollbars")
+    assert proc.returncode == 0 and shot.is_file(), proc.stderr[-1000:]
+    rgb = np.asarray(Image.open(shot).convert("RGB"), dtype=int)
+    bar_colour = np.abs(rgb - [0x48, 0x78, 0xA8]).sum(-1) <= 6  # bar_chart's colour; the line chart has others
+    assert bar_colour.sum() > 200  # the two 0 bars drawn as 5 pt lines about 215 px wide, not nothing
 
 
 def test_a_report_or_compare_that_cannot_be_written_is_one_line(tmp_path, capsys):
