@@ -116,6 +116,7 @@ def check_options(cfg: DictConfig) -> dict[str, Any]:
             "benchmark=servimage: its results are human payment labels, which no judge gives; "
             "score a folder of <model>_annotations.jsonl files with results=..."
         )
+    problems += servimage_selection_problems(cfg)
     if cfg.lora and not Path(cfg.lora).is_dir():
         problems.append(f"lora={cfg.lora} is not a checkpoint folder (checkpoints/<run>/step_<n>)")
     if cfg.lora and mode != "generate":
@@ -152,6 +153,34 @@ def check_options(cfg: DictConfig) -> dict[str, Any]:
     if problems:
         raise OptionError("; ".join(problems))
     return {"mode": mode, "out": out, "results": results, "data": Path(cfg.data) if cfg.data else None}
+
+
+def servimage_selection(cfg: DictConfig) -> dict[str, Any]:
+    """``servimage.models`` / ``servimage.exclude`` as keyword arguments of
+    ``rewards.scorers.servimage_results.score_servimage_folder`` (plain lists; models None = all)."""
+    selection = cfg.get("servimage") or {}
+    models = selection.get("models")
+    return {
+        "models": None if models is None else list(models),
+        "exclude": list(selection.get("exclude") or []),
+    }
+
+
+def servimage_selection_problems(cfg: DictConfig) -> list[str]:
+    """One line per bad ``servimage.models`` / ``servimage.exclude``: not a list of model names, or
+    given with another benchmark (names no label file has are refused when the labels are read)."""
+    selection = cfg.get("servimage") or {}
+    problems = []
+    for key in ("models", "exclude"):
+        value = selection.get(key)
+        names = OmegaConf.to_container(value) if OmegaConf.is_list(value) else value
+        if value is None or names == []:
+            continue
+        if cfg.benchmark != "servimage":
+            problems.append(f"servimage.{key}=... selects ServImage label files; it needs benchmark=servimage")
+        elif not isinstance(names, list) or not all(isinstance(m, str) and m for m in names):
+            problems.append(f"servimage.{key} must be a list of model names ([a,b]), got {value!r}")
+    return problems
 
 
 def rewriter_digest(folder: Path) -> str | None:
@@ -433,6 +462,30 @@ def run(cfg: DictConfig) -> int:
         lock.release()
 
 
+def score_servimage(cfg: DictConfig, opts: dict[str, Any], out: Path) -> tuple[dict[str, Any], list[str]]:
+    """``score_and_write`` for ServImage with its model selection (:func:`servimage_selection`);
+    prints how many competition tasks were ties split equally (the official rows carry no
+    BRF / VEQ / CNS to break them).
+
+    Raises:
+        RubricError: unreadable data, a selection naming no model of the results (exit 2).
+    """
+    from rewards.eval.score import write_outputs
+    from rewards.scorers.servimage_results import score_servimage_folder
+
+    summary, errors = score_servimage_folder(opts["data"], opts["results"], **servimage_selection(cfg))
+    out.mkdir(parents=True, exist_ok=True)
+    write_outputs(cfg.benchmark, summary, out)
+    write_json(out / "scores.json", summary)
+    comp = summary["competition"]
+    if comp:
+        print(
+            f"servimage competition ({len(comp['models'])} models): {comp['split_ties']} of {comp['paid_tasks']} "
+            f"paid tasks were ties split equally ({comp['split_unscored']} without BRF/VEQ/CNS scores to break them)"
+        )
+    return summary, errors
+
+
 def run_in(cfg: DictConfig, opts: dict[str, Any], out: Path, items: list[Item], errors: list[str]) -> int:
     """The run inside its locked ``out``; returns the exit status.
 
@@ -452,9 +505,12 @@ def run_in(cfg: DictConfig, opts: dict[str, Any], out: Path, items: list[Item], 
                 f"(score all shards with: rubricloop-eval merge {opts['out']})"
             )
             return 1 if errors else 0
-    summary, score_errors = score_and_write(
-        cfg.benchmark, opts["data"], opts["results"], out, float(cfg.alpha), only, limit
-    )
+    if cfg.benchmark == "servimage":
+        summary, score_errors = score_servimage(cfg, opts, out)
+    else:
+        summary, score_errors = score_and_write(
+            cfg.benchmark, opts["data"], opts["results"], out, float(cfg.alpha), only, limit
+        )
     if rewrites is not None:  # the refused rewrites next to the scores they made
         summary["prompt_rewriter"] = rewrites
         write_json(out / "scores.json", summary)

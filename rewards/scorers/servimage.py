@@ -21,8 +21,12 @@ Where the paper is silent we choose, and say so in the result: a task on which n
 accepted deliverable pays nobody in the competition; a tie the summed scores do not break (equal,
 or a tied model without scores) splits Price(t) equally among the tied models (``split_ties``);
 the summed ServImageScore of a model on a task is the sum over its deliverables of BRF + VEQ + CNS.
+The official label rows carry no BRF / VEQ / CNS, so on them every tie is split
+(``split_unscored``), where the paper's competition (Table 3) broke them by the scores.
 Categories are the paper's three (Portrait, Product, Digital); a task is editing when its brief
-comes with at least one input image, else creation.
+comes with a source image to edit (the paper's src_t, §3: "editing if its brief includes at
+least one input image"), else creation; :mod:`rewards.scorers.servimage_results` says how a
+task file tells which.
 """
 
 from __future__ import annotations
@@ -227,16 +231,19 @@ def competition(tasks: Iterable[Task], submissions: Mapping[str, Iterable[Submis
         submissions: model name -> its submissions (at most one per task).
 
     Returns:
-        ``{"budget", "paid" (USD paid out), "unpaid_tasks" (no model had an accepted deliverable),
-        "split_ties" (tasks split between tied models), "models": {model: {"earned", "share",
-        "wins" (tasks won alone), "shared_wins"}}, "winners": {task_id: [models paid]}}``.
+        ``{"budget", "paid" (USD paid out), "paid_tasks", "unpaid_tasks" (no model had an
+        accepted deliverable), "ties_broken" (tasks whose tie the summed scores broke),
+        "split_ties" (tasks split between tied models), "split_unscored" (split ties in which a
+        tied model had no scores), "split_budget" (USD of the split tasks), "models": {model:
+        {"earned", "share", "wins" (tasks won alone), "shared_wins", "shared_earned" (USD from
+        split tasks)}}, "winners": {task_id: [models paid]}}``.
     """
     tasks = list(tasks)
     by_model = {m: {s.task_id: s for s in subs} for m, subs in submissions.items()}
-    models = {m: {"earned": 0.0, "share": None, "wins": 0, "shared_wins": 0} for m in by_model}
+    models = {m: {"earned": 0.0, "share": None, "wins": 0, "shared_wins": 0, "shared_earned": 0.0} for m in by_model}
     budget = sum(t.price for t in tasks)
-    paid = 0.0
-    unpaid = split = 0
+    paid = split_budget = 0.0
+    paid_tasks = unpaid = broken = split = unscored = 0
     winners: dict[str, list[str]] = {}
     for t in tasks:
         counts = {m: sum(subs[t.task_id].accepted.values()) for m, subs in by_model.items() if t.task_id in subs}
@@ -250,19 +257,32 @@ def competition(tasks: Iterable[Task], submissions: Mapping[str, Iterable[Submis
         if len(tied) > 1 and all(v is not None for v in scores.values()):
             top = max(scores.values())
             tied = [m for m in tied if scores[m] == top]
+            broken += len(tied) == 1
+        elif len(tied) > 1:
+            unscored += 1
         for m in tied:
             models[m]["earned"] += t.price / len(tied)
-            models[m]["wins" if len(tied) == 1 else "shared_wins"] += 1
+            if len(tied) > 1:
+                models[m]["shared_wins"] += 1
+                models[m]["shared_earned"] += t.price / len(tied)
+            else:
+                models[m]["wins"] += 1
         split += len(tied) > 1
+        split_budget += t.price if len(tied) > 1 else 0.0
         paid += t.price
+        paid_tasks += 1
         winners[t.task_id] = tied
     for row in models.values():
         row["share"] = row["earned"] / budget if budget else None
     return {
         "budget": budget,
         "paid": paid,
+        "paid_tasks": paid_tasks,
         "unpaid_tasks": unpaid,
+        "ties_broken": broken,
         "split_ties": split,
+        "split_unscored": unscored,
+        "split_budget": split_budget,
         "models": models,
         "winners": winners,
     }

@@ -8,11 +8,20 @@ so the scores are :mod:`rewards.scorers.servimage`, from the paper's formulas):
       {"task_id": "portrait-010", "task_category": "C-Portrait",
        "original_task_data": {"output_quantity": 1, "price_usd": 51.25, ...}, ...}
 
-  ``output_quantity`` is Q(t), ``price_usd`` is Price(t). The client's input images lie in
-  ``C-<Category>/inputs/task_<n>/`` and ``C-<Category>/refs/task_<n>/`` (n = the number in the
-  task id, with or without leading zeros); a task with at least one image there is an editing
-  task (the paper: "editing if its brief includes at least one input image"), else creation.
-  ``data`` is that folder (every ``*.json`` in it and in its ``C-*`` subfolders) or one such file.
+  ``output_quantity`` is Q(t), ``price_usd`` is Price(t). ``data`` is that folder (every
+  ``*.json`` in it and in its ``C-*`` subfolders) or one such file.
+- Editing vs creation (the paper, §3: "editing if its brief includes at least one input image",
+  25.2% of the 1,070 tasks): a task is editing when it is a Portrait task or has an image in
+  ``C-<Category>/inputs/task_<n>/`` (n = the number in the task id, with or without leading
+  zeros), else creation. Why: no field of the task records lists the brief's images
+  (``original_task_data.input_assets_original`` is empty in all 76 Portrait and Product records
+  we read at 4772db7, ``C-Digital`` has no such field); each of the 63 Portrait briefs we read
+  asks to change the client's photo ("Modify the ID photo ...", "将照片风格改为 ..."), and
+  ``inputs/`` (the client's source photos, the paper's src_t) exists only under ``C-Portrait``,
+  for 98 of its 271 tasks (the others are not published). This gives 271 / 1,070 = 25.3%
+  editing on the official data (paper 25.2%, i.e. 270). ``refs/task_<n>/`` holds reference
+  material (the paper's refs_t: logos, exemplar images), which does not make a task editing:
+  counting it too gives about 37%, ``inputs/`` alone 98 / 1,070 = 9.2%.
 - Payment labels (``results``): a folder of ``<model>_annotations.jsonl`` files
   (``main_result/`` in the repository), one row per deliverable::
 
@@ -22,7 +31,14 @@ so the scores are :mod:`rewards.scorers.servimage`, from the paper's formulas):
   ``label`` is the human payment decision S_{t,i} (0 / 1; true / false accepted), ``subtask_idx``
   the deliverable's index i (0 <= i < Q(t)). The model is the row's ``model``, else the file name
   without ``_annotations``. Optional per row (ours; the official files have none): ``brf``, ``veq``,
-  ``cns`` in [0, 5], the ServImageScore used to break competition ties.
+  ``cns`` in [0, 5], the ServImageScore used to break competition ties; without them every tie
+  is split (counted in the competition's ``split_ties``).
+- Model selection: ``models`` (only these) and ``exclude`` (all but these), by model name.
+  ``main_result/`` at 4772db7 has 18 files for the paper's 16 models: Midjourney's two modes
+  come twice, ``mj-relax-edits_1`` / ``_4`` and ``mj-relax-imagine_1`` / ``_4``. The paper's
+  Table 2 uses ``mj-relax-imagine_1`` (its Portrait share 57.678% is the paper's 57.7%,
+  ``_4`` gives 13.7%); ``mj-relax-edits_1`` by analogy, not checked. So the paper's 16 models:
+  ``exclude=[mj-relax-edits_4, mj-relax-imagine_4]``.
 - API costs (optional, ours): ``<results>/api_costs.json``, ``{model: USD}`` (Cost_API over the
   scored tasks) or ``{model: {"per_image": USD}}`` (times the deliverables the model handed in);
   with it, each such model gets the cost savings and contribution ratio.
@@ -45,8 +61,11 @@ from rewards.rubric import RubricError
 from rewards.scorers.servimage import CATEGORIES, Submission, Task, competition, score_model
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp", ".gif", ".tif", ".tiff"}
-INPUT_FOLDERS = ("inputs", "refs")
-"""Per-category folders holding each task's client images (``<folder>/task_<n>/``)."""
+SOURCE_FOLDER = "inputs"
+"""Per-category folder holding each task's source images to edit (``inputs/task_<n>/``)."""
+EDITING_CATEGORIES = ("Portrait",)
+"""Categories whose every task edits the client's photo (see the module docstring)."""
+EDITING_RULE = "Portrait task or an image in C-<Category>/inputs/task_<n>/ (official data: 271 / 1070 = 25.3%)"
 COSTS_FILE = "api_costs.json"
 SCORE_FIELDS = ("brf", "veq", "cns")
 
@@ -64,13 +83,13 @@ def _number(value: Any) -> bool:
 
 
 def _tasks_with_inputs(folder: Path) -> set[int]:
-    """Task numbers n with at least one image under ``folder/{inputs,refs}/task_<n>/``."""
+    """Task numbers n with at least one image under ``folder/inputs/task_<n>/``."""
     found = set()
-    for sub in INPUT_FOLDERS:
-        for d in sorted((folder / sub).glob("task_*")) if (folder / sub).is_dir() else []:
-            m = re.fullmatch(r"task_(\d+)", d.name)
-            if m and d.is_dir() and any(f.suffix.lower() in IMAGE_SUFFIXES for f in d.iterdir() if f.is_file()):
-                found.add(int(m.group(1)))
+    sources = folder / SOURCE_FOLDER
+    for d in sorted(sources.glob("task_*")) if sources.is_dir() else []:
+        m = re.fullmatch(r"task_(\d+)", d.name)
+        if m and d.is_dir() and any(f.suffix.lower() in IMAGE_SUFFIXES for f in d.iterdir() if f.is_file()):
+            found.add(int(m.group(1)))
     return found
 
 
@@ -153,13 +172,14 @@ def read_tasks(data: str | Path) -> tuple[list[Task], list[str], list[str]]:
                 continue
             seen.add(task_id)
             number = _task_number(task_id)
+            category = _category(entry["task_category"])
             tasks.append(
                 Task(
                     task_id=task_id,
-                    category=_category(entry["task_category"]),
+                    category=category,
                     price=float(original["price_usd"]),
                     quantity=original["output_quantity"],
-                    editing=number is not None and number in with_inputs,
+                    editing=category in EDITING_CATEGORIES or (number is not None and number in with_inputs),
                 )
             )
     return tasks, errors, bad_ids
@@ -199,10 +219,64 @@ def _model_name(path: Path, row: dict) -> str:
     return model if isinstance(model, str) and model else path.stem.removesuffix("_annotations")
 
 
+def _rows(path: Path) -> list[tuple[int, Any, str]]:
+    """``(line number, parsed row or None, model)`` of each non-blank line of a label file; the
+    model of an unparsable line is the file's.
+
+    Raises:
+        OSError, UnicodeDecodeError: the file cannot be read as text.
+    """
+    rows = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except ValueError:
+            row = None
+        rows.append((n, row, _model_name(path, row if isinstance(row, dict) else {})))
+    return rows
+
+
+def label_models(results: str | Path) -> list[str]:
+    """The models of every row of ``<results>/*.jsonl``, sorted; an unreadable file adds none."""
+    found = set()
+    for path in sorted(Path(results).glob("*.jsonl")):
+        try:
+            found.update(model for _, _, model in _rows(path))
+        except (OSError, UnicodeDecodeError):
+            continue
+    return sorted(found)
+
+
+def select_models(available: list[str], models: list[str] | None = None, exclude: list[str] = ()) -> list[str]:
+    """The models to score: ``models`` (None: all of ``available``) less ``exclude``, sorted.
+
+    Raises:
+        RubricError: a name in ``models`` or ``exclude`` that no label row has, a name in both,
+            or nothing left to score (one line naming the option).
+    """
+    for key, names in (("models", models or []), ("exclude", exclude)):
+        unknown = [m for m in names if m not in available]
+        if unknown:
+            raise RubricError(
+                f"servimage.{key}: no label rows for {', '.join(unknown)} (the results have: {', '.join(available)})"
+            )
+    both = sorted(set(models or []) & set(exclude))
+    if both:
+        raise RubricError(f"servimage.models and servimage.exclude both name {', '.join(both)}")
+    chosen = sorted(set(available if models is None else models) - set(exclude))
+    if not chosen:
+        raise RubricError("servimage.models / servimage.exclude leave no model to score")
+    return chosen
+
+
 def read_labels(
-    results: str | Path, tasks: list[Task], bad_ids: list[str] = ()
+    results: str | Path, tasks: list[Task], bad_ids: list[str] = (), models: list[str] | None = None
 ) -> tuple[dict[str, list[Submission]], dict[str, int], list[str], list[str]]:
-    """The payment labels of every ``<results>/*.jsonl``, as submissions per model.
+    """The payment labels of every ``<results>/*.jsonl``, as submissions per model; with
+    ``models``, only the rows of those models are read (the others are neither scored nor
+    checked).
 
     Returns:
         ``(submissions by model, deliverables handed in by model, errors, bad rows as
@@ -221,23 +295,18 @@ def read_labels(
     errors, bad_rows = [], []
     for path in sorted(folder.glob("*.jsonl")):
         try:
-            lines = path.read_text(encoding="utf-8").splitlines()
+            rows = _rows(path)
         except (OSError, UnicodeDecodeError) as e:
             errors.append(f"{path}: not a readable text file ({e}); not scored")
             continue
-        for n, line in enumerate(lines, start=1):
-            if not line.strip():
+        for n, row, model in rows:
+            if models is not None and model not in models:
                 continue
-            try:
-                row = json.loads(line)
-            except ValueError:
-                row = None
             tid = row.get("task_id") if isinstance(row, dict) else None
             tid = tid if isinstance(tid, str) else None
             task = by_id.get(tid)
             problem = _row_problem(row, task, tid in bad)
             if problem is None:
-                model = _model_name(path, row)
                 got = labels.get(model, {}).get(task.task_id, {})
                 idx = row.get("subtask_idx")
                 idx = len(got) if idx is None else idx
@@ -296,24 +365,36 @@ def read_api_costs(results: str | Path, handed_in: dict[str, int]) -> tuple[dict
     return costs, errors
 
 
-def score_servimage_folder(data: str | Path, results: str | Path) -> tuple[dict[str, Any], list[str]]:
-    """Score every model's label file in ``results`` against the tasks of ``data``.
+def score_servimage_folder(
+    data: str | Path, results: str | Path, models: list[str] | None = None, exclude: list[str] = ()
+) -> tuple[dict[str, Any], list[str]]:
+    """Score the label files in ``results`` against the tasks of ``data``: every model's, or
+    those :func:`select_models` keeps (``models``, less ``exclude``).
 
     Returns:
         ``(summary, errors)``: the ``scores.json`` object (``"models"``: one
         :func:`rewards.scorers.servimage.score_model` result per model, without its per-task
-        list; ``"competition"`` with two or more models; ``"per_item"``, one entry per model and
-        task: id ``<task_id>`` with one model, ``<model>/<task_id>`` with more, metrics ``value``
-        (USD), ``acceptance`` (accepted / Q(t)), ``success`` (0 / 1)) and one line per bad task,
-        row or cost.
+        list; ``"model_selection"``: ``{"available", "scored", "excluded"}``; ``"editing_tasks"``
+        and ``"editing_rule"``; ``"competition"`` among the scored models, with two or more
+        (:func:`rewards.scorers.servimage.competition`: ``split_ties`` counts the tasks split
+        between tied models); ``"per_item"``, one entry per model and task: id ``<task_id>``
+        with one model, ``<model>/<task_id>`` with more, metrics ``value`` (USD),
+        ``acceptance`` (accepted / Q(t)), ``success`` (0 / 1)) and one line per bad task, row
+        or cost.
 
     Raises:
-        RubricError: ``data`` has no readable task files, ``results`` is not a folder.
+        RubricError: ``data`` has no readable task files, ``results`` is not a folder, a bad
+            model selection (:func:`select_models`).
     """
+    if not Path(results).is_dir():
+        raise RubricError(f"{results}: not a folder of <model>_annotations.jsonl files")
+    available = label_models(results)
+    selecting = models is not None or bool(exclude)
+    chosen = select_models(available, models, exclude) if selecting else available
     tasks, errors, bad_ids = read_tasks(data)
-    submissions, handed_in, row_errors, bad_rows = read_labels(results, tasks, bad_ids)
+    submissions, handed_in, row_errors, bad_rows = read_labels(results, tasks, bad_ids, chosen if selecting else None)
     costs, cost_errors = read_api_costs(results, handed_in)
-    models, per_item = [], []
+    scored, per_item = [], []
     for model in sorted(submissions):
         scores = score_model(tasks, submissions[model], costs.get(model))
         for r in scores.pop("per_task"):
@@ -328,7 +409,7 @@ def score_servimage_folder(data: str | Path, results: str | Path) -> tuple[dict[
                     },
                 }
             )
-        models.append({"model": model, "scores": scores})
+        scored.append({"model": model, "scores": scores})
     summary = {
         "benchmark": "servimage",
         "data": str(data),
@@ -337,13 +418,19 @@ def score_servimage_folder(data: str | Path, results: str | Path) -> tuple[dict[
         "budget": sum(t.price for t in tasks),
         "tasks_by_category": {c: sum(t.category == c for t in tasks) for c in CATEGORIES},
         "editing_tasks": sum(t.editing for t in tasks),
-        "models": models,
+        "editing_rule": EDITING_RULE,
+        "model_selection": {
+            "available": available,
+            "scored": chosen,
+            "excluded": [m for m in available if m not in chosen],
+        },
+        "models": scored,
         "competition": competition(tasks, submissions) if len(submissions) > 1 else None,
         "not_scored": {"bad_task": bad_ids, "bad_row": bad_rows},
         "coverage": {
             "tasks": len(tasks),
-            "models": len(models),
-            "deliverables_required": sum(t.quantity for t in tasks) * len(models),
+            "models": len(scored),
+            "deliverables_required": sum(t.quantity for t in tasks) * len(scored),
             "deliverables_labelled": sum(handed_in.values()),
             "bad_rows": len(bad_rows),
         },
@@ -363,8 +450,10 @@ def _pct(x: float | None) -> str:
 def servimage_tables(summary: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
     """The paper's tables from a :func:`score_servimage_folder` summary: revenue ($k, 2
     decimals) and share (%, 1 decimal) overall and per category (Table 2), acceptance / success
-    and the creation vs editing split, the competition (Table 3, with two or more models) and the
-    cost savings (%) / contribution ratio (4 decimals) of the models with an API cost."""
+    and the creation vs editing split, the competition (Table 3, with two or more models; "From
+    split ties": what each model got from ties split equally, which the paper broke by the
+    BRF + VEQ + CNS scores the official rows lack) and the cost savings (%) / contribution ratio
+    (4 decimals) of the models with an API cost."""
     revenue, rates, costs = [], [], []
     for m in summary["models"]:
         s = m["scores"]
@@ -398,10 +487,11 @@ def servimage_tables(summary: dict[str, Any]) -> list[tuple[str, list[str], list
     comp = summary.get("competition")
     if comp:
         rows = [
-            [model, _k(r["earned"]), _pct(r["share"]), str(r["wins"]), str(r["shared_wins"])]
+            [model, _k(r["earned"]), _pct(r["share"]), str(r["wins"]), str(r["shared_wins"]), _k(r["shared_earned"])]
             for model, r in sorted(comp["models"].items(), key=lambda kv: -kv[1]["earned"])
         ]
-        tables.append(("servimage_competition", ["Model", "Revenue ($k)", "Share (%)", "Wins", "Shared wins"], rows))
+        header = ["Model", "Revenue ($k)", "Share (%)", "Wins", "Shared wins", "From split ties ($k)"]
+        tables.append(("servimage_competition", header, rows))
     if costs:
         tables.append(("servimage_cost", ["Model", "API cost ($)", "Cost Savings (%)", "Contribution Ratio"], costs))
     return tables

@@ -10,6 +10,7 @@ import pytest
 from hydra import compose, initialize_config_module
 
 from rewards.eval.cli import run
+from rewards.rubric import RubricError
 from rewards.scorers.servimage import (
     Submission,
     Task,
@@ -19,7 +20,13 @@ from rewards.scorers.servimage import (
     score_model,
     task_value,
 )
-from rewards.scorers.servimage_results import read_labels, read_tasks, score_servimage_folder
+from rewards.scorers.servimage_results import (
+    label_models,
+    read_labels,
+    read_tasks,
+    score_servimage_folder,
+    select_models,
+)
 
 # Price(t), Q(t): p1 Portrait $20 Q1 editing; pr1 Product $300 Q2 creation;
 # d1 Digital $100 Q4 editing; d2 Digital $80 Q1 creation. B = $500.
@@ -119,8 +126,26 @@ def test_competition_winner_takes_all_with_score_tie_break():
     assert (c["models"]["A"]["wins"], c["models"]["A"]["shared_wins"]) == (1, 1)
     assert (c["models"]["B"]["wins"], c["models"]["B"]["shared_wins"]) == (1, 1)
     assert c["models"]["B"]["share"] == pytest.approx(115 / 220)
-    assert (c["budget"], c["paid"], c["unpaid_tasks"], c["split_ties"]) == (220.0, 180.0, 1, 1)
+    assert (c["budget"], c["paid"], c["paid_tasks"], c["unpaid_tasks"]) == (220.0, 180.0, 3, 1)
+    # t1's tie broken by the scores; t4's split because A has none ($30 split, $15 each)
+    assert (c["ties_broken"], c["split_ties"], c["split_unscored"], c["split_budget"]) == (1, 1, 1, 30.0)
+    assert c["models"]["A"]["shared_earned"] == 15.0 and c["models"]["B"]["shared_earned"] == 15.0
     assert c["winners"] == {"t1": ["B"], "t2": ["A"], "t3": [], "t4": ["A", "B"]}
+
+
+def test_competition_counts_ties_equal_scores_split_and_unscored_ties():
+    tasks = [Task("t1", "Product", 90.0, 1, False), Task("t2", "Digital", 60.0, 1, False)]
+    subs = {
+        "A": [Submission("t1", {0: 1}, 12.0), Submission("t2", {0: 1})],
+        "B": [Submission("t1", {0: 1}, 12.0), Submission("t2", {0: 1})],
+        "C": [Submission("t1", {0: 1}, 12.0), Submission("t2", {0: 0})],
+    }
+    c = competition(tasks, subs)
+    # t1: a three-way tie on equal scores ($30 each); t2: A and B tie without scores ($30 each)
+    assert (c["ties_broken"], c["split_ties"], c["split_unscored"], c["split_budget"]) == (0, 2, 1, 150.0)
+    assert [c["models"][m]["earned"] for m in "ABC"] == [60.0, 60.0, 30.0]
+    assert [c["models"][m]["shared_wins"] for m in "ABC"] == [2, 2, 1]
+    assert all(c["models"][m]["wins"] == 0 for m in "ABC")
 
 
 def _task(task_id, category, price, quantity):
@@ -146,6 +171,7 @@ def _bench(root: Path) -> Path:
         (bench / f"C-{cat}").mkdir(parents=True)
         (bench / f"C-{cat}" / f"{cat}.json").write_text(json.dumps(tasks, ensure_ascii=False))
     # client images: portrait-001 has an input photo (inputs/task_1), digital-001 a reference (refs/task_001)
+    # (a reference is no source image: digital-001 is creation; every Portrait task is editing)
     for sub in ("C-Portrait/inputs/task_1", "C-Digital/refs/task_001", "C-Digital/refs/task_002"):
         (bench / sub).mkdir(parents=True)
     (bench / "C-Portrait/inputs/task_1/1.png").write_bytes(b"\x89PNG")
@@ -195,7 +221,7 @@ def _labels(root: Path) -> Path:
 def test_reads_the_official_layout_and_reports_each_bad_task(tmp_path):
     tasks, errors, bad = read_tasks(_bench(tmp_path))
     assert [(t.task_id, t.category, t.price, t.quantity, t.editing) for t in tasks] == [
-        ("digital-001", "Digital", 100.0, 4, True),
+        ("digital-001", "Digital", 100.0, 4, False),
         ("digital-002", "Digital", 80.0, 1, False),
         ("portrait-001", "Portrait", 20.0, 1, True),
         ("product-001", "Product", 300.0, 2, False),
@@ -231,7 +257,7 @@ def test_folder_scores_match_the_hand_computed_ones(tmp_path):
     (results / "api_costs.json").write_text(json.dumps({"m1": 10.0, "m2": {"per_image": 0.5}, "m3": "cheap"}))
     summary, errors = score_servimage_folder(bench, results)
     assert len(errors) == 3 + 5 + 1 and "api_costs.json (model m3)" in errors[-1]
-    assert summary["budget"] == 500.0 and summary["tasks"] == 4 and summary["editing_tasks"] == 2
+    assert summary["budget"] == 500.0 and summary["tasks"] == 4 and summary["editing_tasks"] == 1
     m1, m2 = (m["scores"] for m in summary["models"])
     assert m1["earned"] == 270.0 and m1["share"] == pytest.approx(0.54)  # as test_model_totals_rates_and_splits
     assert m1["cost_savings"] == pytest.approx(0.22)
@@ -244,7 +270,9 @@ def test_folder_scores_match_the_hand_computed_ones(tmp_path):
     # digital-001 m1 ($100), digital-002 m2 ($80)
     comp = summary["competition"]["models"]
     assert comp["m1"]["earned"] == 270.0 and comp["m2"]["earned"] == 230.0
-    assert summary["competition"]["split_ties"] == 1
+    assert (summary["competition"]["split_ties"], summary["competition"]["split_unscored"]) == (1, 1)
+    assert comp["m1"]["shared_earned"] == comp["m2"]["shared_earned"] == 150.0
+    assert summary["model_selection"] == {"available": ["m1", "m2"], "scored": ["m1", "m2"], "excluded": []}
     ids = {r["id"] for r in summary["per_item"]}
     assert len(ids) == 8 and "m2/digital-002" in ids
 
@@ -272,7 +300,9 @@ def test_rubricloop_eval_scores_a_servimage_result_folder(tmp_path, monkeypatch,
     )
     assert table[1] == "m1,0.27,54.0,0.02,100.0,0.15,50.0,0.10,55.6"
     rates = (out / "servimage_rates.csv").read_text().splitlines()[1]
-    assert rates == "m1,75.0,50.0,33.3,100.0,0.15,39.5,0.12,100.0,3/4"
+    # editing: portrait-001 ($20, 1 of Q 1); creation: product-001 (1 of 2, $150), digital-001 (4 of 4,
+    # $100), digital-002 (bad row: 0 of 1): acceptance 5/7, $250 of B $480
+    assert rates == "m1,75.0,50.0,71.4,100.0,0.25,52.1,0.02,100.0,3/4"
 
 
 def test_rubricloop_eval_refuses_to_judge_servimage(tmp_path, capsys):
@@ -284,3 +314,98 @@ def test_rubricloop_eval_refuses_to_judge_servimage(tmp_path, capsys):
     assert run(cfg) == 2
     assert "benchmark=servimage: its results are human payment labels" in capsys.readouterr().err
     assert not (tmp_path / "o").exists()
+
+
+def test_editing_is_a_portrait_task_or_a_source_image_in_inputs(tmp_path):
+    bench = tmp_path / "ServImage_Bench"
+    tasks = {
+        "Portrait": [_task("portrait-001", "C-Portrait", 10, 1)],  # no image published: editing (Portrait)
+        "Product": [
+            _task("product-001", "C-Product", 20, 1),  # inputs/task_001/1.webp: editing
+            _task("product-002", "C-Product", 30, 1),  # refs/task_2 only: creation
+            _task("product-003", "C-Product", 40, 1),  # inputs/task_3 without an image: creation
+        ],
+    }
+    for cat, rows in tasks.items():
+        (bench / f"C-{cat}").mkdir(parents=True)
+        (bench / f"C-{cat}" / f"{cat}.json").write_text(json.dumps(rows))
+    for sub, name in (("inputs/task_001", "1.webp"), ("refs/task_2", "1.png"), ("inputs/task_3", "readme.txt")):
+        (bench / "C-Product" / sub).mkdir(parents=True)
+        (bench / "C-Product" / sub / name).write_bytes(b"x")
+    got, errors, _ = read_tasks(bench)
+    assert errors == []
+    assert {t.task_id: t.editing for t in got} == {
+        "portrait-001": True,
+        "product-001": True,
+        "product-002": False,
+        "product-003": False,
+    }
+    results = tmp_path / "main_result"
+    results.mkdir()
+    rows = [_row("m", t, f"C-{t.split('-')[0].title()}", 0, 1) for t in ("portrait-001", "product-001", "product-002")]
+    (results / "m_annotations.jsonl").write_text("\n".join(json.dumps(r) for r in rows))
+    summary, _ = score_servimage_folder(bench, results)
+    assert summary["editing_tasks"] == 2 and "Portrait task or an image in" in summary["editing_rule"]
+    modes = summary["models"][0]["scores"]["by_mode"]
+    assert (modes["editing"]["budget"], modes["editing"]["earned"]) == (30.0, 30.0)
+    assert (modes["creation"]["budget"], modes["creation"]["earned"]) == (70.0, 30.0)
+
+
+def test_model_selection_scores_only_the_chosen_label_files(tmp_path):
+    bench, results = _bench(tmp_path), _labels(tmp_path)
+    m3 = [_row("m3", "digital-002", "C-Digital", 0, 1), _row("m3", "portrait-001", "C-Portrait", 0, 7)]
+    (results / "m3_annotations.jsonl").write_text("\n".join(json.dumps(r) for r in m3) + "\n")
+    assert label_models(results) == ["m1", "m2", "m3"]
+    summary, errors = score_servimage_folder(bench, results, exclude=["m1", "m3"])
+    assert [m["model"] for m in summary["models"]] == ["m2"] and summary["competition"] is None
+    assert summary["not_scored"]["bad_row"] == []  # m1's and m3's bad rows are not read
+    assert len(errors) == 3 and all(e.endswith("task not scored") for e in errors)  # the data's 3 bad tasks
+    assert summary["model_selection"] == {"available": ["m1", "m2", "m3"], "scored": ["m2"], "excluded": ["m1", "m3"]}
+    assert [r["id"] for r in summary["per_item"]][:2] == ["digital-001", "digital-002"]  # one model: bare ids
+    summary, errors = score_servimage_folder(bench, results, models=["m2", "m3"])
+    comp = summary["competition"]
+    # digital-002: m2 and m3 both accepted, m3 has no scores: split ($40 each); product-001: m2 alone, the
+    # winner takes Price(t) ($300)
+    assert comp["models"]["m3"]["earned"] == 40.0 and comp["models"]["m2"]["earned"] == 340.0
+    assert comp["split_ties"] == 1 and len(errors) == 3 + 1 and "m3_annotations.jsonl row 2" in errors[-1]
+    with pytest.raises(RubricError, match=r"servimage.exclude: no label rows for m9 \(the results have: m1, m2, m3\)"):
+        select_models(["m1", "m2", "m3"], exclude=["m9"])
+    with pytest.raises(RubricError, match="both name m2"):
+        select_models(["m1", "m2"], models=["m2"], exclude=["m2"])
+    with pytest.raises(RubricError, match="leave no model"):
+        select_models(["m1"], exclude=["m1"])
+
+
+def _eval_cfg(overrides):
+    with initialize_config_module(config_module="conf", version_base="1.3"):
+        return compose(config_name="eval", overrides=overrides)
+
+
+def test_rubricloop_eval_servimage_models_and_exclude(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("WANDB_MODE", "disabled")
+    bench, results = _bench(tmp_path), _labels(tmp_path)
+    base = ["benchmark=servimage", f"data={bench}", f"results={results}", "report=false"]
+    out = tmp_path / "m2_only"
+    assert run(_eval_cfg([*base, f"out={out}", "servimage.exclude=[m1]"])) == 1  # the 3 bad tasks
+    assert capsys.readouterr().err.count("error: ") == 3  # m1's 5 bad rows are not read
+    scores = json.loads((out / "scores.json").read_text())
+    assert [m["model"] for m in scores["models"]] == ["m2"] and scores["models"][0]["scores"]["earned"] == 230.0
+    out = tmp_path / "both"
+    assert run(_eval_cfg([*base, f"out={out}", "servimage.models=[m1,m2]"])) == 1
+    assert "servimage competition (2 models): 1 of 4 paid tasks were ties split equally (1 without" in (
+        capsys.readouterr().out
+    )
+    table = (out / "servimage_competition.csv").read_text().splitlines()
+    assert table[0] == "Model,Revenue ($k),Share (%),Wins,Shared wins,From split ties ($k)"
+    assert table[1:] == ["m1,0.27,54.0,2,1,0.15", "m2,0.23,46.0,1,1,0.15"]
+    capsys.readouterr()
+    assert run(_eval_cfg([*base, f"out={tmp_path / 'x'}", "servimage.models=[m1,m7]"])) == 2
+    assert "error: servimage.models: no label rows for m7" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
+    assert run(_eval_cfg([*base, f"out={tmp_path / 'y'}", "servimage.exclude=m1"])) == 2
+    assert "servimage.exclude must be a list of model names" in capsys.readouterr().err
+    other = ["benchmark=genolympiad", f"data={bench}", f"results={results}", f"out={tmp_path / 'z'}"]
+    assert run(_eval_cfg([*other, "servimage.models=[m1]"])) == 2
+    assert "servimage.models=... selects ServImage label files; it needs benchmark=servimage" in (
+        capsys.readouterr().err
+    )
