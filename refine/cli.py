@@ -18,6 +18,7 @@ writes ``<out>/.hydra/``, ``<out>/refine.log`` and keeps temporary files (tesser
 from __future__ import annotations
 
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -27,10 +28,12 @@ from tqdm.auto import tqdm
 
 from refine.interfaces import StructuredEditor
 from refine.loop import RefineLoop
+from refine.workers import COMPONENTS, ItemWorkers
 from rewards.common.components import build_component
 from rewards.common.run_folder import discard, lock_out, prepare_out, run_files
 from rewards.common.shards import parse_shard, select_shard
 from rewards.common.task import run_console_script, task_wrapper
+from rewards.common.threads import limit_ocr_threads, usable_cores
 from rewards.common.wandb_mode import resolve_wandb_mode
 from rewards.importers import load_run_items
 from rewards.judges.cache import judge_settings
@@ -137,6 +140,9 @@ def check_options(cfg: DictConfig) -> None:
     if cfg.limit is not None and (not is_int(cfg.limit) or cfg.limit < 1):
         raise ValueError(f"limit must be an integer >= 1 or null, got {cfg.limit!r}")
     parse_shard(cfg.get("shard"))  # shard=i/n (rewards/common/shards.py); raises a one-line ValueError
+    workers = cfg.get("workers")
+    if workers is not None and (not is_int(workers) or workers < 1):
+        raise ValueError(f"workers must be an integer >= 1 or null (one per core), got {workers!r}")
     if not is_int(cfg.seed):
         raise ValueError(f"seed must be an integer, got {cfg.seed!r}")
     if cfg.keep_best_by not in ITEM_SCORES:
@@ -150,6 +156,32 @@ def check_options(cfg: DictConfig) -> None:
         raise ValueError(f"out={cfg.out}: is an existing file, not a folder")
 
 
+def on_gpu(node) -> bool:
+    """Whether a component's config (a plain container) puts a model on a GPU (a ``device``
+    naming cuda, anywhere in it)."""
+    if isinstance(node, dict):
+        return any((k == "device" and str(v).startswith("cuda")) or on_gpu(v) for k, v in node.items())
+    return isinstance(node, list) and any(on_gpu(v) for v in node)
+
+
+def worker_count(cfg: DictConfig, parts: dict) -> int:
+    """``workers``, or when null: the environment's ``RUBRICLOOP_WORKERS`` when set, else one per
+    usable core, but 1 when a component puts a model on a GPU (each worker process would load its
+    own copy of every model).
+
+    Raises:
+        ValueError: ``RUBRICLOOP_WORKERS`` is not an integer >= 1 (one line).
+    """
+    if cfg.get("workers") is not None:
+        return cfg.workers
+    if os.environ.get("RUBRICLOOP_WORKERS"):
+        value = os.environ["RUBRICLOOP_WORKERS"]
+        if not value.isdigit() or int(value) < 1:
+            raise ValueError(f"RUBRICLOOP_WORKERS must be an integer >= 1 (the default of workers=), got {value!r}")
+        return int(value)
+    return 1 if on_gpu(parts) else usable_cores()
+
+
 def refine(
     cfg: DictConfig,
     loop: RefineLoop,
@@ -158,18 +190,22 @@ def refine(
     data: Path,
     out: Path,
     indices: list[int] | None = None,
+    workers: ItemWorkers | None = None,
 ) -> int:
     """The run itself, once ``out`` is checked and locked: skip finished items, refine the rest
     with a progress bar (and W&B when there is work), print the summary; returns the exit status.
-    ``indices``: each item's index in the data (its seeds), None = its position in ``items``."""
+    ``indices``: each item's index in the data (its seeds), None = its position in ``items``;
+    ``workers``: the worker processes to refine them in, None = in this process."""
     done, changed = loop.finished(items, out), loop.changed(items, out)
     if items and done == len(items):
         say(f"{done} of {len(items)} items already done in {out}; nothing to refine")
     else:
         already = f", {done} already done" if done else ""
+        n = min(workers.n, len(items) - done) if workers is not None else 1
+        parallel = f", {n} worker processes" if n > 1 else ""
         say(
             f"refining {len(items) - done} of {len(items)} items from {data} -> {out} "
-            f"({cfg.iterations} iterations{already})"
+            f"({cfg.iterations} iterations{already}{parallel})"
         )
     if changed:
         say(f"{changed} items redone because their data changed since they were refined (rubric, prompt or image)")
@@ -177,7 +213,7 @@ def refine(
     try:
         with tqdm(total=len(items) * (cfg.iterations + 1), desc="refine", unit="judge") as bar:
             log_item = wandb_logger(wandb_run) if wandb_run else None
-            summary = loop.run(items, out, load_errors, progress=bar, log=log_item, indices=indices)
+            summary = loop.run(items, out, load_errors, progress=bar, log=log_item, indices=indices, workers=workers)
         if wandb_run is not None and summary["n_finished"]:
             wandb_run.summary.update({f"mean_best/{k}": v for k, v in summary["mean_best"].items()})
     except KeyboardInterrupt:
@@ -209,6 +245,7 @@ def run(cfg: DictConfig) -> int:
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    limit_ocr_threads()  # before any tesseract starts, here or in a worker (rewards/common/threads.py)
     data = Path(cfg.data) if cfg.data else bundled_example()
     out = Path(cfg.out)
     try:
@@ -240,14 +277,18 @@ def run(cfg: DictConfig) -> int:
                 from rewards.models.text_policy import policy_digest
 
                 components["writer_weights"] = policy_digest(components["writer"]["path"])
-            loop = RefineLoop(
-                *(build_component(cfg, k) for k in ("judge", "writer", "editor", "generator")),
-                iterations=cfg.iterations,
-                keep_best_by=cfg.keep_best_by,
-                seed=cfg.seed,
-                run_settings={"data": str(data.resolve()), **components},
-                judge_outage=cfg.get("judge_outage", 1.0),
-            )
+            loop_kwargs = {
+                "iterations": cfg.iterations,
+                "keep_best_by": cfg.keep_best_by,
+                "seed": cfg.seed,
+                "run_settings": {"data": str(data.resolve()), **components},
+                "judge_outage": cfg.get("judge_outage", 1.0),
+            }
+            # built here with workers too: a component that cannot be built is one line, exit 2
+            loop = RefineLoop(*(build_component(cfg, k) for k in COMPONENTS), **loop_kwargs)
+            parts = {k: OmegaConf.to_container(cfg[k], resolve=True) for k in COMPONENTS}
+            n_workers = worker_count(cfg, parts)
+            workers = ItemWorkers(n_workers, parts, loop_kwargs, out) if n_workers > 1 else None
             loop.check_settings(out / "run.json")
             if isinstance(loop.editor, StructuredEditor) and loop.writer.name != "template":
                 print(
@@ -264,7 +305,7 @@ def run(cfg: DictConfig) -> int:
             discard(out, created)
             raise
         with run_files(cfg, out, "refine.log", logger=log):
-            return refine(cfg, loop, items, load_errors, data, out, indices)
+            return refine(cfg, loop, items, load_errors, data, out, indices, workers)
 
 
 @hydra.main(config_path="pkg://conf", config_name="refine", version_base="1.3")

@@ -383,6 +383,7 @@ class RefineLoop:
         progress=None,
         log=None,
         indices: Sequence[int] | None = None,
+        workers=None,
     ) -> dict[str, Any]:
         """Refine every item into ``out``, resuming finished items; returns the summary dict.
 
@@ -396,6 +397,9 @@ class RefineLoop:
                 and kept images), or None (``refine.cli.wandb_logger`` makes W&B images of them).
             indices: each item's index in the whole data set, which seeds it (so one shard of the
                 data makes the same images as the unsharded run); None = its position in ``items``.
+            workers: ``refine.workers.ItemWorkers`` refining the items in worker processes (the
+                files, summary, ``log`` rows and bar are this process's, as without them), or
+                None: one after the other in this process.
 
         Returns:
             The summary; when ``summary.json`` could not be written (disk full) its ``errors``
@@ -410,7 +414,7 @@ class RefineLoop:
         results: list[ItemResult] = []
         try:
             self._run_items(
-                items, out, load_errors, progress, log, list(indices) if indices is not None else None, results
+                items, out, load_errors, progress, log, list(indices) if indices is not None else None, results, workers
             )
         except KeyboardInterrupt:
             self.write_summary(out, self.summary(results, load_errors, complete=False))
@@ -435,53 +439,82 @@ class RefineLoop:
             return False
         return True
 
-    def _run_items(self, items, out, load_errors, progress, log, indices, results: list[ItemResult]) -> None:
-        """The body of :meth:`run`: appends each item's result to ``results`` as it finishes."""
+    def refine_into(
+        self, item: Item, index: int, item_dir: Path, fingerprint: str, tick: Callable[[], None] = lambda: None
+    ) -> ItemResult:
+        """Refine one item into a fresh ``item_dir`` (whatever was there is removed first) and,
+        when it finished without an error, write its ``result.json`` with ``fingerprint`` last.
+        The per-item body of :meth:`run`, in this process or in a worker process
+        (``refine.workers``); ``tick`` is called after each judge pass.
+
+        Returns:
+            The item's result; a failure of this item only (bad input, a full disk, a model or
+            judge error) is its ``error``, one line. Ctrl-C (KeyboardInterrupt) is passed on.
+        """
+        done = item_dir / "result.json"
+        shutil.rmtree(item_dir, ignore_errors=True)
+        try:
+            with writing(item_dir, item.id):
+                item_dir.mkdir(parents=True)
+            result = self.refine_item(item, index, item_dir, tick)
+            if result.error is None:
+                with writing(done, item.id):
+                    write_json(done, result.__dict__ | {"fingerprint": fingerprint})
+        except ItemWriteError as e:  # disk full: what the item wrote is torn (half an image)
+            shutil.rmtree(item_dir, ignore_errors=True)
+            result = ItemResult(item.id, error=str(e))
+        except ItemError as e:
+            result = ItemResult(item.id, error=str(e))
+        except Exception as e:  # a model, judge or I/O failure fails this item only; Ctrl-C still stops the run
+            result = ItemResult(item.id, error=f"item {item.id}: {type(e).__name__}: {e}")
+        if result.error:
+            result.error = one_line(result.error)
+        return result
+
+    def _refined(self, jobs, tick):
+        """``(job, result)`` for each job ``(index, item, item_dir, fingerprint)``, refined one
+        after the other in this process; ``tick(index)`` after each judge pass."""
+        for job in jobs:
+            index, item, item_dir, fingerprint = job
+            yield job, self.refine_into(item, index, item_dir, fingerprint, tick=lambda: tick(index))  # noqa: B023
+
+    def _run_items(
+        self, items, out, load_errors, progress, log, indices, results: list[ItemResult], workers=None
+    ) -> None:
+        """The body of :meth:`run`: keeps ``results`` (in data order) up to date as items finish,
+        and rewrites ``summary.json`` after each. ``workers``: see :meth:`run`."""
         dirs = item_dir_names([it.id for it in items])
         if indices is None:
             indices = list(range(len(items)))
         if len(indices) != len(items):
             raise ValueError(f"indices: {len(indices)} given for {len(items)} items")
+        done: dict[int, ItemResult] = {}  # index -> result, kept in data order in `results`
+        jobs = []
         for index, item, name in zip(indices, items, dirs):
-            item_dir = out / name
-            done = item_dir / "result.json"
             fingerprint = self.fingerprint(item)
-            finished = read_result(done, fingerprint)
-            if finished is not None:
-                results.append(finished)
-                if progress is not None:
-                    progress.update(self.iterations + 1)
+            finished = read_result(out / name / "result.json", fingerprint)
+            if finished is None:
+                jobs.append((index, item, out / name, fingerprint))
                 continue
-            shutil.rmtree(item_dir, ignore_errors=True)
-            steps = 0
-
-            def tick():
-                nonlocal steps
-                steps += 1
-                if progress is not None:
-                    progress.update(1)
-
-            try:
-                with writing(item_dir, item.id):
-                    item_dir.mkdir(parents=True)
-                result = self.refine_item(item, index, item_dir, tick)
-                if result.error is None:
-                    with writing(done, item.id):
-                        write_json(done, result.__dict__ | {"fingerprint": fingerprint})
-            except ItemWriteError as e:  # disk full: what the item wrote is torn (half an image)
-                shutil.rmtree(item_dir, ignore_errors=True)
-                result = ItemResult(item.id, error=str(e))
-            except ItemError as e:
-                result = ItemResult(item.id, error=str(e))
-            except Exception as e:  # a model, judge or I/O failure fails this item only; Ctrl-C still stops the run
-                result = ItemResult(item.id, error=f"item {item.id}: {type(e).__name__}: {e}")
-            if result.error:
-                result.error = one_line(result.error)
+            done[index] = finished
             if progress is not None:
-                progress.update(self.iterations + 1 - steps)
+                progress.update(self.iterations + 1)
+        results[:] = [done[i] for i in indices if i in done]
+        steps: dict[int, int] = {}  # index -> judge passes the bar has shown
+
+        def tick(index: int) -> None:
+            steps[index] = steps.get(index, 0) + 1
+            if progress is not None:
+                progress.update(1)
+
+        refined = workers.refine(jobs, tick) if workers is not None else self._refined(jobs, tick)
+        for (index, item, item_dir, _), result in refined:
+            if progress is not None:
+                progress.update(self.iterations + 1 - steps.get(index, 0))
                 if result.error:
                     progress.write(result.error)
-            results.append(result)
+            done[index] = result
+            results[:] = [done[i] for i in indices if i in done]
             if log is not None and not result.error:
                 log(
                     {f"initial/{k}": v for k, v in result.scores[0].items()}

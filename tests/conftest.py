@@ -9,6 +9,8 @@
   ``pytest -m "not slow"`` runs the rest in minutes; CI and the README's test line run all.
 """
 
+import os
+
 import pytest
 
 
@@ -16,3 +18,4 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "slow: starts subprocesses, Chromium or several processes (deselect: -m 'not slow')"
     )
+    os.environ.setdefault("RUBRICLOOP_WORKERS", "1")  # rubricloop-refine in one process unless a test says workers=
