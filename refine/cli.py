@@ -31,7 +31,7 @@ from refine.loop import RefineLoop
 from refine.workers import COMPONENTS, ItemWorkers
 from rewards.common.components import build_component
 from rewards.common.run_folder import discard, lock_out, prepare_out, run_files
-from rewards.common.shards import parse_shard, select_shard
+from rewards.common.shards import parse_shard, select_shard, shard_dir_name
 from rewards.common.task import run_console_script, task_wrapper
 from rewards.common.threads import limit_ocr_threads, usable_cores
 from rewards.common.wandb_mode import resolve_wandb_mode
@@ -247,7 +247,8 @@ def run(cfg: DictConfig) -> int:
         return 2
     limit_ocr_threads()  # before any tesseract starts, here or in a worker (rewards/common/threads.py)
     data = Path(cfg.data) if cfg.data else bundled_example()
-    out = Path(cfg.out)
+    # one folder per shard, as rubricloop-eval's: n jobs of one sweep share out= but not a folder (its lock)
+    out = Path(cfg.out) / shard_dir_name(cfg.shard) if cfg.get("shard") else Path(cfg.out)
     try:
         items, load_errors = load_run_items(data, limit=cfg.limit)  # rows after the limit are never read
     except ValueError as e:

@@ -33,5 +33,5 @@ fi
 # CUDA build of torch (<= 2.14.1) beforehand, and it is kept.
 .venv/bin/python -c "import torch" 2>/dev/null || .venv/bin/pip install -q torch==2.13.0
 # dev: pytest and ruff; serve: `transformers serve`, the real server tests/rewards/test_transformers_serve.py starts
-.venv/bin/pip install -q -e ".[dev,serve]"
+.venv/bin/pip install -q -e ".[dev,serve,cluster]"  # cluster: the submitit launcher (the tests run it locally)
 echo "setup: ok ($(.venv/bin/python -c 'import torch, diffusers; print("torch", torch.__version__, "diffusers", diffusers.__version__)'))"

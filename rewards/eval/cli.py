@@ -66,6 +66,7 @@ from rewards.common.run_folder import (
 )
 from rewards.common.shards import parse_shard, select_shard, shard_dir_name
 from rewards.common.task import run_console_script, task_wrapper
+from rewards.common.threads import limit_ocr_threads
 from rewards.common.wandb_mode import resolve_wandb_mode
 from rewards.eval.score import NEEDS_DATA, RUN_FILE, SCORERS, SHARD_FILE, expected_result_name, score_and_write
 from rewards.judges.cache import judge_settings
@@ -433,6 +434,7 @@ def generate_or_judge(
 
 def run(cfg: DictConfig) -> int:
     """Run one evaluation; returns the exit status (see the module docstring)."""
+    limit_ocr_threads()  # tesseract: one thread a process unless OMP_THREAD_LIMIT is set (rewards/common/threads.py)
     try:
         opts = check_options(cfg)
         out = opts["out"] / shard_dir_name(cfg.shard) if cfg.shard else opts["out"]

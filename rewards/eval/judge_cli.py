@@ -74,6 +74,7 @@ from rewards.common.run_folder import (
     write_json,
 )
 from rewards.common.task import run_console_script, task_wrapper
+from rewards.common.threads import limit_ocr_threads
 from rewards.fingerprint import item_fingerprint
 from rewards.importers import load_run_items
 from rewards.judges.cache import judge_settings
@@ -389,6 +390,7 @@ def _settings_refusal(out: Path, settings: dict[str, Any]) -> Callable[[dict[str
 
 def run(cfg: DictConfig) -> int:
     """Judge every row's image; returns the exit status (module docstring)."""
+    limit_ocr_threads()  # tesseract: one thread a process unless OMP_THREAD_LIMIT is set (rewards/common/threads.py)
     try:
         check_options(cfg)
     except ValueError as e:

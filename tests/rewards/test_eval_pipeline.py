@@ -192,7 +192,7 @@ def test_multirun_shards_cover_every_item_once_and_merge_equals_one_run(tmp_path
     example = yaml.safe_load(
         (Path(__file__).parents[2] / "conf" / "hydra" / "launcher" / "slurm_example.yaml").read_text()
     )
-    assert example["_target_"].endswith("SlurmLauncher") and "timeout_min" in example
+    assert example["defaults"][0] == {"engine": "submitit_slurm"} and "timeout_min" in example
     single, sharded = tmp_path / "single", tmp_path / "sharded"
     images = DATA.parent / "images"
     assert eval_run(f"data={DATA}", f"images={images}", "limit=5", f"out={single}", "report=false") == 0
