@@ -164,6 +164,8 @@ def wandb_records(path: Path) -> list:
             pos += block - pos % block
             continue
         length, kind = int.from_bytes(data[pos + 4 : pos + 6], "little"), data[pos + 6]
+        if pos + 7 + length > len(data):  # a record still being written
+            break
         parts += data[pos + 7 : pos + 7 + length]
         pos += 7 + length
         if kind in (1, 4):  # full, or the last part
@@ -171,6 +173,19 @@ def wandb_records(path: Path) -> list:
             record.ParseFromString(parts)
             records.append(record)
             parts = b""
+    return records
+
+
+def finished_records(path: Path, timeout_s: float = 60.0) -> list:
+    """:func:`wandb_records` once the run's ``exit`` record is in: W&B's service writes an
+    offline run's file on after ``finish`` returns."""
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    records = wandb_records(path)
+    while not any(r.HasField("exit") for r in records) and time.monotonic() < deadline:
+        time.sleep(0.2)
+        records = wandb_records(path)
     return records
 
 
@@ -196,7 +211,7 @@ def test_report_logs_its_image_table_into_the_reported_runs_own_wandb_run(tmp_pa
     # one folder per start of the run (offline), each run file named by the run's id: no other run
     files = sorted((run / "wandb").glob("offline-run-*/run-*.wandb"), key=lambda p: p.stat().st_mtime_ns)
     assert [p.name for p in files] == [f"run-{refine_id}.wandb"] * 2
-    records = wandb_records(files[-1])
+    records = finished_records(files[-1])
     [started] = [r.run for r in records if r.WhichOneof("record_type") == "run"]
     assert (started.run_id, started.project) == (refine_id, "my-refines")
     logged = {  # the history row, its table entries as nested keys ("image strips", "_type")
