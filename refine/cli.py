@@ -2,6 +2,10 @@
 
     rubricloop-refine                                   # the bundled example (OCR judge, text editor)
     rubricloop-refine data=rubrics.jsonl out=runs/x iterations=5 judge=ocr_vlm editor=flux_kontext
+    rubricloop-refine workers=4                         # 4 items at a time, one process each (refine/workers.py)
+    rubricloop-refine -m hydra/launcher=slurm_example 'shard=0/2,1/2' out=runs/x   # into runs/x/shard_i-of-2/
+
+Each process gives its tesseract one thread unless ``OMP_THREAD_LIMIT`` is set (rewards/common/threads.py).
 
 Exit status: 0 when every item finished, 1 when any row or item failed (the others still run
 and the summary records the failure; a judge whose calls all failed for an item fails it), 2 for

@@ -507,7 +507,8 @@ class RefineLoop:
             if progress is not None:
                 progress.update(1)
 
-        refined = workers.refine(jobs, tick) if workers is not None else self._refined(jobs, tick)
+        parallel = workers is not None and len(jobs) > 1  # one item alone is refined here: no process to start
+        refined = workers.refine(jobs, tick) if parallel else self._refined(jobs, tick)
         for (index, item, item_dir, _), result in refined:
             if progress is not None:
                 progress.update(self.iterations + 1 - steps.get(index, 0))
