@@ -163,10 +163,9 @@ def test_the_image_reaches_the_model(served):
     # One p_yes request as the judge builds it, with and without its image: the prompt grows by the
     # image's tokens (the processor's patch grid over merge_size^2, plus vision_start and vision_end).
     # A server treating the model as text-only answers both with the same prompt length and a 200.
-    from transformers import AutoProcessor
+    from transformers import AutoImageProcessor
 
-    processor = AutoProcessor.from_pretrained(str(served.folder), trust_remote_code=True)
-    assert type(processor).__name__ == "TinyQwen2_5_VLProcessor"
+    image_processor = AutoImageProcessor.from_pretrained(str(served.folder))  # the folder's, as the server reads it
     url = image_data_url(page(0))
     text = P_YES_USER.format(prompt="a slide", question="Is the top band blue?")
     with_image = [{"role": "system", "content": P_YES_SYSTEM}, user_message(text, url, image_first=True)]
@@ -181,8 +180,8 @@ def test_the_image_reaches_the_model(served):
         assert resp.status_code == 200, resp.text
         assert resp.json()["choices"][0]["message"]["content"] in ("Yes", "No")
         usage.append(resp.json()["usage"]["prompt_tokens"])
-    grid = processor.image_processor(images=[page(0)])["image_grid_thw"]
-    image_tokens = int(grid.prod()) // processor.image_processor.merge_size**2
+    grid = image_processor(images=[page(0)])["image_grid_thw"]
+    image_tokens = int(grid.prod()) // image_processor.merge_size**2
     assert image_tokens > 0
     assert usage[0] - usage[1] == image_tokens + 2
 
