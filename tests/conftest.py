@@ -7,6 +7,8 @@
   the ``rewards`` package as a namespace package.
 - The ``slow`` marker tags tests that start subprocesses, Chromium or several processes:
   ``pytest -m "not slow"`` runs the rest in minutes; CI and the README's test line run all.
+- Every test starts with the process's memos of OCR reads empty (``rewards.text.ocr_cache``),
+  so a test that counts or breaks tesseract calls sees its own reads, not an earlier test's.
 """
 
 import os
@@ -19,3 +21,10 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", "slow: starts subprocesses, Chromium or several processes (deselect: -m 'not slow')"
     )
     os.environ.setdefault("RUBRICLOOP_WORKERS", "1")  # rubricloop-refine in one process unless a test says workers=
+
+
+@pytest.fixture(autouse=True)
+def _fresh_page_reads():
+    from rewards.text.ocr_cache import forget_reads
+
+    forget_reads()

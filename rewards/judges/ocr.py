@@ -2,7 +2,8 @@
 
 Reading (``ocr_lines``, ``OCRError``) lives in :mod:`rewards.text.ocr_read`: two whole-page
 tesseract passes at 2x plus a pass over coloured fills (badges, buttons, bands) and small text,
-each binarised and inverted on its own.
+each binarised and inverted on its own. Pages are read through ``rewards.text.ocr_cache`` (the
+same pixels once per process; an edited page only where it changed, unless ``incremental=False``).
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from PIL import Image
 from rewards.rubric import Check, TextExpectation, Verdict, withheld
 from rewards.text.elements import describe_element
 from rewards.text.grounding import decide_text
+from rewards.text.ocr_cache import page_lines, part_lines
 from rewards.text.ocr_langs import check_ocr_options, tesseract_lang, unreadable
-from rewards.text.ocr_read import OCRError, ocr_lines
+from rewards.text.ocr_read import OCRError, ReadSettings
 from rewards.text.question_compiler import Anchor, TextSpec
 from rewards.text.text_match import Line, Match, Word, find_matches
 
@@ -62,6 +64,10 @@ class OCRJudge:
         scale: upsampling factor before OCR.
         second_psm: page segmentation mode of a second pass that adds missed lines (None: off).
         max_lines: how many consecutive lines a wrapped string may span.
+        incremental: a page that differs from one read before (in this process) only in a few
+            rows is read again only there (``rewards.text.ocr_cache``); False: every new image is
+            read whole. Either way the same pixels are read once (the editor reads through the
+            same memo).
 
     Raises:
         ValueError: one line naming the option, when the judge is built (not once per item):
@@ -93,9 +99,11 @@ class OCRJudge:
         scale: float = 2.0,
         max_lines: int = 4,
         second_psm: int | None = 3,
+        incremental: bool = True,
     ):
         _check_options(lang, psm, second_psm, scale, max_lines)
         self.lang, self.psm, self.scale, self.second_psm = lang, psm, scale, second_psm
+        self.incremental = incremental
         self.case_sensitive, self.lenient, self.max_lines = case_sensitive, lenient, max_lines
 
     def can_answer(self, check: Check) -> bool:
@@ -115,8 +123,9 @@ class OCRJudge:
 
     def read(self, image: Image.Image, lang: str | None = None) -> list[Line]:
         """The OCR lines of ``image`` with this judge's settings, in ``lang`` when given (else
-        ``self.lang``). Raises OCRError."""
-        return ocr_lines(image, lang or self.lang, self.psm, self.scale, self.second_psm)
+        ``self.lang``), through the process's memo of page reads (``rewards.text.ocr_cache``).
+        Raises OCRError."""
+        return page_lines(image, lang or self.lang, self.psm, self.scale, self.second_psm, self.incremental)
 
     def expected_texts(self, check: Check) -> list[str]:
         """Every string the check's text parts quote (required strings and anchors)."""
@@ -231,7 +240,8 @@ class OCRJudge:
         for scale in scales:
             try:
                 # in the language of the string's own script ("红色" is re-read with chi_sim), as the page was
-                found = ocr_lines(image.crop(strip), tesseract_lang([expected], self.lang), 7, scale, None, fills=False)
+                settings = ReadSettings(tesseract_lang([expected], self.lang), 7, scale, None, fills=False)
+                found = part_lines(image.crop(strip), settings)  # the same strip next iteration: not read again
             except OCRError:
                 return lines, strip
             moved = [

@@ -89,8 +89,8 @@ from refine.editors.text.type_match import Face, installed_faces
 from refine.editors.text.work import MAX_STRINGS, collect_work, still_missing
 from refine.interfaces import Failure
 from rewards.rubric import TextExpectation
+from rewards.text.ocr_cache import page_lines
 from rewards.text.ocr_langs import check_ocr_options
-from rewards.text.ocr_read import ocr_lines
 
 log = logging.getLogger(__name__)
 
@@ -113,6 +113,8 @@ class TextEditor:
         max_strings: most distinct strings one edit works on, in the failed checks' order; the
             rest get a ``fail:`` action (the edit's time grows with the square of the count).
         look_harder: read coloured regions and unread marks again before placing a string.
+        incremental: read an edited page again only where it changed (``rewards.text.ocr_cache``,
+            shared with the OCR judge: the image the judge just read is not read again).
         free_space: also write a missing string that no slot takes in a free rectangle of its
             check's place, in the page's body type (the editor before issue 17). Off by default:
             loose text in title bands, headers and margins made pages that a judge passed and a
@@ -151,6 +153,7 @@ class TextEditor:
         max_strings: int = MAX_STRINGS,
         look_harder: bool = True,
         free_space: bool = False,
+        incremental: bool = True,
     ):
         if not 0.0 <= min_similarity <= 1.0:
             raise ValueError(f"TextEditor: min_similarity must be in [0, 1], got {min_similarity}")
@@ -173,6 +176,7 @@ class TextEditor:
         self.max_chars, self.max_layout_trials, self.look_harder = max_chars, max_layout_trials, look_harder
         self.max_strings = max_strings
         self.free_space = free_space
+        self.incremental = incremental
         self.last_actions: list[dict] = []
         # what the last edit wrote, and a digest of the image it returned: when the loop hands that
         # image back (the judge still fails a check), the strings it wrote are on the page even if
@@ -246,7 +250,8 @@ class TextEditor:
         # 3. Read the page: its OCR lines and each string's matches; strings on the page are done.
         rules = self._rules()
         # a list's bullet dots are not text: no rewrite takes or erases them (they stay busy pixels)
-        lines = without_bullets(arr, ocr_lines(img, self.lang, self.psm, self.scale, self.second_psm))
+        read = page_lines(img, self.lang, self.psm, self.scale, self.second_psm, self.incremental)
+        lines = without_bullets(arr, read)
         matches = {exp: rules.matches(exp, lines, w, h) for exp, _ in work.strings}
         state = EditState.read(arr, lines, matches, self._last_written)
         # the element a check names, found before any write ("BREAKFAST" in a heading is not the title)

@@ -14,7 +14,8 @@ import numpy as np
 from PIL import Image
 from scipy import ndimage
 
-from rewards.text.ocr_read import ocr_lines
+from rewards.text.ocr_cache import part_lines
+from rewards.text.ocr_read import ReadSettings
 from rewards.text.text_match import Line, Word
 
 MAX_REGIONS = 40
@@ -110,7 +111,7 @@ def read_regions(image: Image.Image, boxes, lang: str = "eng") -> list[Line]:
     for tile, x, ty in tiles:
         mosaic.paste(tile, (x, ty))
     out = []
-    for line in ocr_lines(mosaic, lang, psm=11, scale=1.0, second_psm=None, fills=False):
+    for line in part_lines(mosaic, ReadSettings(lang, psm=11, scale=1.0, second_psm=None, fills=False)):
         words = []
         for wd in line.words:
             cy = (wd.box[1] + wd.box[3]) / 2
