@@ -54,6 +54,7 @@ def _args(argv):
     p.add_argument("--iterations", type=int, default=3)
     p.add_argument("--before", action="store_true", help="also time the code before issue 22 (no memo)")
     p.add_argument("--workers", action="store_true", help="also time rubricloop-refine workers=1 vs workers=2")
+    p.add_argument("--workers-limit", type=int, help="only the first N example items in the workers rows")
     p.add_argument("--slide", action="store_true", help="also time one iteration of a 1280x720 slide")
     p.add_argument("--default-threads", action="store_true", help="leave OMP_THREAD_LIMIT as it is")
     p.add_argument("--out", type=Path, help="write the figures as JSON here")
@@ -88,26 +89,33 @@ def adversarial_items(seeds, folder: Path, size=None):
     return items
 
 
-def timed(judge, editor) -> dict[str, list[float]]:
+def cpu() -> float:
+    """CPU seconds of this process and of its finished children (tesseract), user + system: the
+    work done, which other jobs on a shared machine do not inflate as they do wall seconds."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def timed(judge, editor) -> dict[str, list[tuple[float, float]]]:
     """Time every judge pass and every edit of ``judge`` and ``editor`` (their methods wrapped in
-    place); the returned lists fill as the loop runs: "judge" (every pass), "after_edit" (the
-    passes that judge an edited image) and "edit"."""
-    record: dict[str, list[float]] = {"judge": [], "after_edit": [], "edit": []}
+    place); the returned lists of (wall, CPU) seconds fill as the loop runs: "judge" (every pass),
+    "after_edit" (the passes that judge an edited image) and "edit"."""
+    record: dict[str, list[tuple[float, float]]] = {"judge": [], "after_edit": [], "edit": []}
     judge_fn, edit_fn, last = judge.judge, editor.edit, {"edit": False}
 
     def judge_pass(*a, **kw):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), cpu()
         out = judge_fn(*a, **kw)
-        record["judge"].append(time.perf_counter() - t)
+        record["judge"].append((time.perf_counter() - t, cpu() - c))
         if last["edit"]:
             record["after_edit"].append(record["judge"][-1])
         last["edit"] = False
         return out
 
     def edit(*a, **kw):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), cpu()
         out = edit_fn(*a, **kw)
-        record["edit"].append(time.perf_counter() - t)
+        record["edit"].append((time.perf_counter() - t, cpu() - c))
         last["edit"] = True
         return out
 
@@ -150,17 +158,25 @@ def refine(items, out: Path, mode: str, iterations: int) -> dict:
     finally:
         undo()
     total = time.perf_counter() - start
-    passes, edits = record["judge"], record["edit"]
+    passes, edits, after = record["judge"], record["edit"], record["after_edit"]
+
+    def per(rows, k, n):
+        return round(sum(r[k] for r in rows) / max(1, n), 2)
+
     return {
         "mode": mode,
         "items": len(items),
         "seconds": round(total, 1),
         "judge_passes": len(passes),
         "edits": len(edits),
-        "s_per_judge_pass": round(sum(passes) / max(1, len(passes)), 2),
-        "s_per_edit": round(sum(edits) / max(1, len(edits)), 2),
+        # wall seconds, and CPU seconds (this process + tesseract) beside them
+        "s_per_judge_pass": per(passes, 0, len(passes)),
+        "s_per_edit": per(edits, 0, len(edits)),
         # an iteration: an edit and the judge pass of the image it made
-        "s_per_iteration": round((sum(edits) + sum(record["after_edit"])) / max(1, len(edits)), 2),
+        "s_per_iteration": round(per(edits, 0, len(edits)) + per(after, 0, len(edits)), 2),
+        "cpu_per_judge_pass": per(passes, 1, len(passes)),
+        "cpu_per_edit": per(edits, 1, len(edits)),
+        "cpu_per_iteration": round(per(edits, 1, len(edits)) + per(after, 1, len(edits)), 2),
         "s_per_image": round(total / max(1, len(items)), 1),
         "page_reads": dict(PAGE_READS.counts),
         "part_reads": dict(PART_READS.counts),
@@ -228,32 +244,39 @@ def measure_set(name: str, items, folder: Path, args) -> dict:
         "set": name,
         "rows": rows,
         "iteration_ratio": round(inc["s_per_iteration"] / max(1e-9, full["s_per_iteration"]), 2),
+        "iteration_cpu_ratio": round(inc["cpu_per_iteration"] / max(1e-9, full["cpu_per_iteration"]), 2),
         "iterations_rejudged": n,
         "iterations_differing": diffs,
         "runs_identical": same_runs(folder / "incremental", folder / "full", items),
     }
     if args.before:
-        result["iteration_ratio_vs_before"] = round(
-            inc["s_per_iteration"] / max(1e-9, rows["before"]["s_per_iteration"]), 2
+        before = rows["before"]
+        result["iteration_ratio_vs_before"] = round(inc["s_per_iteration"] / max(1e-9, before["s_per_iteration"]), 2)
+        result["iteration_cpu_ratio_vs_before"] = round(
+            inc["cpu_per_iteration"] / max(1e-9, before["cpu_per_iteration"]), 2
         )
     return result
 
 
 def print_set(r: dict) -> None:
-    print(f"\n== {r['set']} ({r['rows']['full']['items']} images)")
+    print(f"\n== {r['set']} ({r['rows']['full']['items']} images); seconds wall / CPU (this process + tesseract)")
     print(
-        f"{'mode':<12}{'s/judge pass':>13}{'s/edit':>8}{'s/iteration':>12}{'s/image':>9}"
+        f"{'mode':<12}{'judge pass':>12}{'edit':>12}{'iteration':>12}{'s/image':>9}"
         "  page reads (same/incremental/whole)  load"
     )
     for m, row in r["rows"].items():
         reads = "/".join(str(row["page_reads"][k]) for k in ("same", "incremental", "whole"))
+        cells = [f"{row['s_' + k]}/{row['cpu_' + k]}" for k in ("per_judge_pass", "per_edit", "per_iteration")]
         print(
-            f"{m:<12}{row['s_per_judge_pass']:>13}{row['s_per_edit']:>8}{row['s_per_iteration']:>12}"
-            f"{row['s_per_image']:>9}  {reads:<36} {row['load'][0]}-{row['load'][1]}"
+            f"{m:<12}{cells[0]:>12}{cells[1]:>12}{cells[2]:>12}{row['s_per_image']:>9}  {reads:<36} "
+            f"{row['load'][0]}-{row['load'][1]}"
         )
-    print(f"incremental / full seconds per iteration: {r['iteration_ratio']}")
+    print(f"incremental / full per iteration: wall {r['iteration_ratio']}, CPU {r['iteration_cpu_ratio']}")
     if "iteration_ratio_vs_before" in r:
-        print(f"incremental / before seconds per iteration: {r['iteration_ratio_vs_before']}")
+        print(
+            f"incremental / before per iteration: wall {r['iteration_ratio_vs_before']}, "
+            f"CPU {r['iteration_cpu_ratio_vs_before']}"
+        )
     same = "identical" if not r["iterations_differing"] else f"{len(r['iterations_differing'])} differ"
     print(
         "verdicts of the incremental run vs whole re-reads of its images: "
@@ -270,7 +293,7 @@ def slide_iteration(folder: Path) -> dict:
     return refine(items, folder / "slide", "incremental", 1)
 
 
-def workers_rows(folder: Path) -> dict | str:
+def workers_rows(folder: Path, limit: int | None) -> dict | str:
     import yaml
 
     if "workers" not in (yaml.safe_load((ROOT / "conf/refine.yaml").read_text()) or {}):
@@ -322,12 +345,14 @@ def main(argv=None) -> int:
             )
             results["slide"] = s
         if args.workers:
-            w = workers_rows(tmp)
+            w = workers_rows(tmp, args.workers_limit)
+            first = f" (first {args.workers_limit} items)" if args.workers_limit else ""
             if isinstance(w, str):
                 print(f"\nworkers: {w}")
             else:
                 print(
-                    f"\nrubricloop-refine on the example: workers=1 {w[1]['seconds']} s (load {w[1]['load'][0]}), "
+                    f"\nrubricloop-refine on the example{first}: "
+                    f"workers=1 {w[1]['seconds']} s (load {w[1]['load'][0]}), "
                     f"workers=2 {w[2]['seconds']} s (load {w[2]['load'][0]}): speed-up {w['speedup']}x"
                 )
             results["workers"] = w

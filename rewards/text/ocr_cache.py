@@ -27,7 +27,7 @@ from collections import OrderedDict
 import numpy as np
 from PIL import Image
 
-from rewards.text.ocr_read import PageRead, ReadSettings, read_page, reread_page
+from rewards.text.ocr_read import PageRead, ReadSettings, forget_fills, read_page, reread_page
 from rewards.text.text_match import Line
 
 MAX_READS = 8
@@ -133,9 +133,11 @@ again. Apart from :data:`PAGE_READS`, so that dozens of strips never push a page
 
 
 def forget_reads() -> None:
-    """Empty :data:`PAGE_READS` and :data:`PART_READS` (tests that count tesseract calls)."""
+    """Empty :data:`PAGE_READS`, :data:`PART_READS` and the remembered fills of ``find_fills``
+    (tests that count tesseract calls, benchmarks that time reads)."""
     PAGE_READS.clear()
     PART_READS.clear()
+    forget_fills()
 
 
 def page_lines(

@@ -604,6 +604,11 @@ _FILLS_FOUND: OrderedDict[tuple, list[Fill]] = OrderedDict()
 once per check (``rewards.text.elements``), and the read asks again (0.2-0.5 s each)."""
 
 
+def forget_fills() -> None:
+    """Forget the remembered fills of ``find_fills``."""
+    _FILLS_FOUND.clear()
+
+
 def find_fills(
     rgb: Image.Image, colors: int = 16, min_side: int = 10, min_solidity: float = 0.5, max_fills: int = MAX_FILLS
 ) -> list[Fill]:
