@@ -31,6 +31,7 @@ import hashlib
 import json
 import re
 import shutil
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -509,22 +510,23 @@ class RefineLoop:
 
         parallel = workers is not None and len(jobs) > 1  # one item alone is refined here: no process to start
         refined = workers.refine(jobs, tick) if parallel else self._refined(jobs, tick)
-        for (index, item, item_dir, _), result in refined:
-            if progress is not None:
-                progress.update(self.iterations + 1 - steps.get(index, 0))
-                if result.error:
-                    progress.write(result.error)
-            done[index] = result
-            results[:] = [done[i] for i in indices if i in done]
-            if log is not None and not result.error:
-                log(
-                    {f"initial/{k}": v for k, v in result.scores[0].items()}
-                    | {f"best/{k}": v for k, v in result.scores[result.best_iteration].items()}
-                    | {"best_iteration": result.best_iteration, "item": index, "item_id": item.id}
-                    | {"images": {"initial": item_dir / "iter_0.png", "best": item_dir / "best.png"}}
-                )
-            # a copy that cannot be written (disk full) is left as it was: the run's last one reports it
-            self.write_summary(out, self.summary(results, load_errors, complete=False))
+        with closing(refined):  # on Ctrl-C, the workers end here, before the summary is written
+            for (index, item, item_dir, _), result in refined:
+                if progress is not None:
+                    progress.update(self.iterations + 1 - steps.get(index, 0))
+                    if result.error:
+                        progress.write(result.error)
+                done[index] = result
+                results[:] = [done[i] for i in indices if i in done]
+                if log is not None and not result.error:
+                    log(
+                        {f"initial/{k}": v for k, v in result.scores[0].items()}
+                        | {f"best/{k}": v for k, v in result.scores[result.best_iteration].items()}
+                        | {"best_iteration": result.best_iteration, "item": index, "item_id": item.id}
+                        | {"images": {"initial": item_dir / "iter_0.png", "best": item_dir / "best.png"}}
+                    )
+                # a copy that cannot be written (disk full) is left as it was: the run's last one reports it
+                self.write_summary(out, self.summary(results, load_errors, complete=False))
 
     def check_settings(self, path: Path) -> None:
         """Record the loop's settings in ``<out>/run.json``; on a rerun, refuse different ones
