@@ -304,7 +304,8 @@ def test_refine_takes_shard_too(tmp_path):
                 ],
             )
             assert refine_run(cfg) == 0
-            outs.append([it["id"] for it in json.loads((out / "summary.json").read_text())["items"]])
+            summary = out / f"shard_{out.name}" / "summary.json"  # a shard writes <out>/shard_i-of-n/, as eval's
+            outs.append([it["id"] for it in json.loads(summary.read_text())["items"]])
     items, _ = load_items(DATA)
     ids = [it.id for it in items[:5]]
     assert outs == [ids[0::2], ids[1::2]]
