@@ -151,7 +151,6 @@ BOUND = {
         "pipeline_class": "SanaPipeline",
         "scheduler_shift": 3.0,
     },
-    "hydra/launcher/slurm_example": {"timeout_min": 240, "gpus_per_node": 1},
 }
 """Leaf configs that need hub weights or a GPU to build: name -> the arguments their
 model-loading target is bound with (the last target in the file: the VLM, the pipeline loader)."""

@@ -66,7 +66,7 @@ def test_the_slurm_example_as_the_tests_swap_it_is_the_slurm_example_but_for_its
     assert {k: v for k, v in slurm.items() if k in local and k != "_target_"} == {
         k: v for k, v in local.items() if k != "_target_"
     }
-    assert (local.timeout_min, local.cpus_per_task, local.mem_gb) == (240, 8, 64)
+    assert (local.timeout_min, local.cpus_per_task, local.gpus_per_node, local.mem_gb) == (240, 8, 1, 64)
 
 
 @pytest.mark.slow
