@@ -5,7 +5,8 @@ Each ``rubricloop-eval ... shard=i/n out=<out>`` job wrote ``<out>/shard_i-of-n/
 checks that the n shards share the settings, that all n are present, and that every item of the
 data was covered by exactly one shard and has its result file; then it copies the images and
 result files into ``<out>/images`` and ``<out>/results`` (TechImage: one ``results.json``
-with every shard's entries) and scores them as a plain run (tables, ``scores.json``, report).
+with every shard's entries) and the shards' verdict records into ``<out>/verdicts.jsonl``, and
+scores them as a plain run (tables, ``scores.json``, report).
 
 An item whose result file was made from other data than the data (or ``images=`` file) now
 (its fingerprint in the shard's ``fingerprints.jsonl`` differs: the row was edited after the
@@ -84,6 +85,27 @@ def copy_shard_files(out: Path, shards: dict[int, tuple[int, Path]], benchmark: 
             upsert_results(
                 out / "results", json.loads((folder / "results" / "results.json").read_text(encoding="utf-8"))
             )
+
+
+def merge_verdicts(out: Path, shards: dict[int, tuple[int, Path]]) -> None:
+    """Write ``<out>/verdicts.jsonl``: every shard's verdict records (``rewards.rubric.verdict_record``),
+    shard 0 first, each shard's lines as it kept them (only its items' current lines; a shard ends
+    by pruning the rest). Written whole or not at all; no shard with a verdicts file: none written."""
+    from rewards.eval.generate import VERDICTS
+
+    parts = [folder / VERDICTS for _, (_, folder) in sorted(shards.items()) if (folder / VERDICTS).is_file()]
+    if not parts:
+        return
+    text = "".join(
+        line + "\n" for p in parts for line in p.read_text(encoding="utf-8", errors="replace").splitlines() if line
+    )
+    tmp = out / (VERDICTS + ".tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, out / VERDICTS)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def stale_items(
@@ -204,6 +226,7 @@ def _merge(out: Path, report: bool) -> int:
     results = out / "results"
     try:
         copy_shard_files(out, shards, benchmark)
+        merge_verdicts(out, shards)
         write_json(out / RUN_FILE, run, ensure_ascii=True)
         try:
             summary, errors = score_and_write(

@@ -226,6 +226,11 @@ def test_multirun_shards_cover_every_item_once_and_merge_equals_one_run(tmp_path
     assert sorted(a["per_item"], key=lambda r: r["id"]) == sorted(b["per_item"], key=lambda r: r["id"])
     assert b["shards"] == {"n": 2, "items_per_shard": {"0": 3, "1": 2}}
     assert (single / "summary_by_domain.csv").read_bytes() == (sharded / "summary_by_domain.csv").read_bytes()
+    records = {
+        p: sorted(json.dumps(json.loads(x), sort_keys=True) for x in (p / "verdicts.jsonl").open())
+        for p in (single, sharded)
+    }
+    assert records[single] == records[sharded] and len(records[single]) > 5  # merge gathers the shards' verdict records
     # an item claimed by two shards is refused, naming it
     shard1 = sharded / "shard_1-of-2" / "shard.json"
     meta = json.loads(shard1.read_text())
