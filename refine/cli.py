@@ -72,12 +72,21 @@ def wandb_logger(run):
 
 def start_wandb(cfg: DictConfig, out: Path):
     """A W&B run into ``out``, or None when the mode resolves to disabled
-    (``rewards.common.wandb_mode.resolve_wandb_mode``)."""
+    (``rewards.common.wandb_mode.resolve_wandb_mode``). Its id is kept in ``<out>/wandb_run_id``
+    (``rewards.common.wandb_run``): a resumed run and ``rubricloop-report --wandb`` log into the
+    same W&B run, not a new one each time."""
     mode = resolve_wandb_mode(cfg.wandb.mode)
     if mode is None:
         return None
     import wandb
 
+    from rewards.common.run_folder import write_text
+    from rewards.common.wandb_run import WANDB_ID_FILE, new_run_id, recorded_run_id
+
+    run_id = recorded_run_id(out)
+    if run_id is None:
+        run_id = new_run_id()
+        write_text(out / WANDB_ID_FILE, run_id + "\n", out / (WANDB_ID_FILE + ".tmp"))
     return wandb.init(
         project=cfg.wandb.project,
         name=cfg.wandb.name,
@@ -85,6 +94,8 @@ def start_wandb(cfg: DictConfig, out: Path):
         dir=str(out),
         config=OmegaConf.to_container(cfg, resolve=True),
         job_type="refine",
+        id=run_id,
+        resume="allow",
     )
 
 

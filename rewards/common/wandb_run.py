@@ -2,9 +2,9 @@
 a resumed eval) logs into the same run instead of starting another one.
 
 A run folder records its W&B run in one of two ways: ``<folder>/wandb_run_id`` (written by
-``rubricloop-train`` and ``rubricloop-eval`` before ``wandb.init``), or only the folder W&B itself
-made, ``<folder>/wandb/run-<time>-<id>`` (online) / ``offline-run-<time>-<id>`` (offline), as
-``rubricloop-refine`` leaves it. The project is the one the run's composed config names
+``rubricloop-train``, ``rubricloop-eval`` and ``rubricloop-refine`` before ``wandb.init``), or only
+the folder W&B itself made, ``<folder>/wandb/run-<time>-<id>`` (online) / ``offline-run-<time>-<id>``
+(offline), as a refine run made before the id file left it. The project is the one the run's composed config names
 (``<folder>/.hydra/config.yaml``: ``wandb.project``, or training's ``trainer.wandb_project``).
 """
 

@@ -264,3 +264,26 @@ def test_ctrl_c_in_the_first_item_writes_an_incomplete_summary(tmp_path, monkeyp
     assert "run the same command again to resume" in capsys.readouterr().err
     summary = json.loads((out / "summary.json").read_text())
     assert summary["complete"] is False and summary["n_finished"] == 0 and summary["items"] == []
+
+
+def test_a_resumed_refine_logs_into_the_same_wandb_run(tmp_path, monkeypatch):
+    """Issue 21: refine keeps its W&B run id in ``<out>/wandb_run_id``; a rerun into ``out`` (a
+    resume) and ``rubricloop-report --wandb`` log into that run instead of starting another."""
+    from omegaconf import OmegaConf
+
+    from refine.cli import start_wandb
+
+    for var, sub in (("WANDB_DATA_DIR", "wbdata"), ("WANDB_CACHE_DIR", "wbcache"), ("WANDB_CONFIG_DIR", "wbconfig")):
+        monkeypatch.setenv(var, str(tmp_path / sub))
+    monkeypatch.setenv("WANDB_SILENT", "true")
+    monkeypatch.delenv("WANDB_MODE", raising=False)
+    cfg = OmegaConf.create({"wandb": {"mode": "offline", "project": "rubricloop", "name": None}, "iterations": 1})
+    out = tmp_path / "out"
+    out.mkdir()
+    ids = []
+    for _ in range(2):
+        run = start_wandb(cfg, out)
+        ids.append(run.id)
+        run.finish()
+    assert ids[0] == ids[1] == (out / "wandb_run_id").read_text().strip()
+    assert sorted(p.name for p in (out / "wandb").glob("offline-run-*/run-*.wandb")) == [f"run-{ids[0]}.wandb"] * 2
