@@ -340,6 +340,8 @@ def reread_page(rgb: Image.Image, old: PageRead, changed: np.ndarray, settings: 
     Raises:
         OCRError: tesseract failed.
     """
+    if changed.mean() > MAX_REGION_SHARE:  # the regions hold every changed pixel: no need to grow them
+        return None
     gray = np.asarray(rgb.convert("L"))
     regions = changed_regions(changed, [r.line.box for r in (*old.first, *old.second)], gray)
     if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in regions) > MAX_REGION_SHARE * rgb.width * rgb.height:
