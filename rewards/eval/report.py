@@ -276,6 +276,12 @@ def generic_strips(run: Path, summary: dict[str, Any]) -> list[dict[str, Any]]:
 # ---------------------------------------------------------------- refine runs
 
 
+def kept_iteration(scores: list[dict[str, float]], key: str) -> int:
+    """The index ``RefineLoop`` keeps among ``scores`` (one dict per iteration): the highest ``key``,
+    ties to the fewest checks answered "no" (``refuted``), then the earliest (refine/loop.py)."""
+    return max(range(len(scores)), key=lambda i: (scores[i].get(key, 0.0), -scores[i].get("refuted", 0.0), -i))
+
+
 def refine_report(run: Path, summary: dict[str, Any]) -> Report:
     rep = Report(run, "refine")
     items = [it for it in summary.get("items", []) if it.get("scores")]
@@ -297,8 +303,10 @@ def refine_report(run: Path, summary: dict[str, Any]) -> Report:
             continue
         ys = []
         for k in range(n_iter):
-            # best seen after k edits; an item that stopped early keeps its last best
-            ys.append(sum(max(s[name] for s in it["scores"][: k + 1]) for it in items) / len(items))
+            # each score at the iteration the loop would keep after k edits (an item that stopped early
+            # keeps its last), not each score's own maximum: "refuted" and "coverage" go down as it improves
+            kept = [it["scores"][kept_iteration(it["scores"][: k + 1], curve_key)] for it in items]
+            ys.append(sum(s[name] for s in kept) / len(items))
         series[name] = (list(range(n_iter)), ys)
     if series:
         rep.table(

@@ -120,6 +120,21 @@ def test_refine_report_tables_curve_and_strips(tmp_path):
     assert "mean best scores" in html and "best scores by dimension" not in html
 
 
+def test_best_after_n_reports_each_score_at_the_kept_iteration():
+    """A lower-is-better score (refuted) is read at the iteration the loop keeps, not maximised
+    on its own (issue 21: the table showed refuted 0.717 after one edit while the kept images had 0.517)."""
+    from rewards.eval.report import kept_iteration
+
+    scores = [
+        {"pass_rate": 0.2, "refuted": 0.65},
+        {"pass_rate": 0.6, "refuted": 0.35},
+        {"pass_rate": 0.6, "refuted": 0.30},
+        {"pass_rate": 0.6, "refuted": 0.30},
+    ]
+    assert [kept_iteration(scores[: k + 1], "pass_rate") for k in range(4)] == [0, 1, 2, 2]
+    assert kept_iteration(scores[:1], "pass_rate") == 0
+
+
 def test_bar_chart_writes_every_value_so_zero_bars_show():
     from rewards.eval.report import bar_chart
 
