@@ -69,6 +69,7 @@ from rewards.common.task import run_console_script, task_wrapper
 from rewards.common.threads import limit_ocr_threads
 from rewards.common.wandb_mode import resolve_wandb_mode
 from rewards.eval.score import NEEDS_DATA, RUN_FILE, SCORERS, SHARD_FILE, expected_result_name, score_and_write
+from rewards.importers import binary_reason
 from rewards.judges.cache import judge_settings
 from rewards.rubric import Item, RubricError
 
@@ -151,6 +152,8 @@ def check_options(cfg: DictConfig) -> dict[str, Any]:
         shard = None
     if shard and mode == "score":
         problems.append("shard=... splits generate/judge runs; to score shards use: rubricloop-eval merge <out>")
+    if cfg.data and (binary := binary_reason(Path(cfg.data))) is not None:  # one line, not one per chunk of it
+        problems.append(f"data={cfg.data} is {binary}, not a rubric file or benchmark folder")
     if problems:
         raise OptionError("; ".join(problems))
     return {"mode": mode, "out": out, "results": results, "data": Path(cfg.data) if cfg.data else None}

@@ -624,3 +624,14 @@ def test_an_eval_keeps_its_wandb_run_id_and_a_rerun_logs_into_that_run(tmp_path,
     assert (out / "wandb_run_id").read_text().strip() == run_id
     # both runs wrote into the W&B run of that id (offline: one folder per start, its run file named by the id)
     assert sorted(p.name for p in (out / "wandb").glob("offline-run-*/run-*.wandb")) == [f"run-{run_id}.wandb"] * 2
+
+
+def test_data_pointing_at_an_image_is_one_line_and_exit_2(tmp_path, capsys):
+    """Issue 21: ``data=<a PNG>`` is one option line (as rubricloop-judge and -refine say it), not
+    one "not UTF-8" line per chunk of the image, and no out folder is made."""
+    png = page(tmp_path / "slide.png")
+    out = tmp_path / "out"
+    assert eval_run(*PIXEL, f"data={png}", f"images={tmp_path}", f"out={out}") == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"error: data={png} is a PNG image, not a rubric file or benchmark folder"]
+    assert not out.exists()
