@@ -337,10 +337,11 @@ def rewrite_counts(out: Path, items: Sequence[Item]) -> dict[str, Any]:
 
 def source_image(images: Path, name: str, item: Item, rows_dir: Path | None = None) -> Path:
     """The image to judge in judge-only mode. A row that names its ``image`` gets that image,
-    first in the ``images`` folder (``<images>/<image as written>``, then ``<images>/<its base
-    name>``, the official BizGenEval name), else where the row says, relative to the rows file
-    (``item.image``); a row without one, or whose image is in none of these places, gets
-    ``<images>/<name>`` (the benchmark's own name, e.g. BizGenEval ``<domain>_<dimension>_<id>.png``).
+    first in the ``images`` folder as written (``<images>/<image as written>``), then where the row
+    says, relative to the rows file (``item.image``), then ``<images>/<its base name>`` (the official
+    BizGenEval name): a file of the same base name elsewhere in ``images`` never hides the row's own
+    image. A row without one, or whose image is in none of these places, gets ``<images>/<name>``
+    (the benchmark's own name, e.g. BizGenEval ``<domain>_<dimension>_<id>.png``).
 
     Args:
         rows_dir: the folder of the rows file ``item.image`` was resolved against (to recover the
@@ -357,12 +358,12 @@ def source_image(images: Path, name: str, item: Item, rows_dir: Path | None = No
     own = []
     if rows_dir is not None:
         own.append(images / os.path.relpath(item.image, Path(rows_dir).resolve()))
-    own += [images / Path(item.image).name, Path(item.image)]
-    for candidate in [*dict.fromkeys(own), path]:
+    own += [Path(item.image), images / Path(item.image).name]
+    candidates = [*dict.fromkeys([*own, path])]
+    for candidate in candidates:
         if candidate.exists():
             return candidate
-    tried = ", ".join(str(c) for c in dict.fromkeys(own))
-    raise ImageError(f"image not found: the row's image {tried}, nor {path}")
+    raise ImageError(f"image not found in any of: {', '.join(str(c) for c in candidates)}")
 
 
 def write_results(

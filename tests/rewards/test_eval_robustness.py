@@ -602,9 +602,15 @@ def test_judge_mode_takes_each_rows_own_image_before_the_benchmark_name(tmp_path
     assert eval_run(*PIXEL, "benchmark=bizgeneval", f"data={data}", f"images={imgs}", f"out={tmp_path / 'o2'}") == 1
     err = capsys.readouterr().err
     assert (
-        f"error: item x4: image not found: the row's image {imgs / 'gone.png'}, {rows / 'gone.png'}, "
-        f"nor {imgs / '__x4.png'}\n"
+        f"error: item x4: image not found in any of: {imgs / 'gone.png'}, {rows / 'gone.png'}, {imgs / '__x4.png'}\n"
     ) in err
+
+    # the row's image beside the rows file wins over a file of the same base name elsewhere in images=
+    page(rows / "sub" / "chart.png", shade=40)
+    page(imgs / "chart.png", shade=50)
+    data = write_rows(rows / "data3.jsonl", [rubric_row("x5", "sub/chart.png")])
+    assert eval_run(*PIXEL, "benchmark=bizgeneval", f"data={data}", f"images={imgs}", f"out={tmp_path / 'o3'}") == 0
+    assert int(np.asarray(Image.open(tmp_path / "o3" / "images" / "__x5.png"))[0, 0, 0]) == 40
 
 
 def test_an_eval_keeps_its_wandb_run_id_and_a_rerun_logs_into_that_run(tmp_path, monkeypatch):
