@@ -142,7 +142,11 @@ def read_tasks(data: str | Path) -> tuple[list[Task], list[str], list[str]]:
             if not isinstance(entry, dict):
                 problem = "is not a JSON object"
             elif not isinstance(task_id, str) or not task_id:
-                problem = "field 'task_id' is missing"
+                problem = (
+                    "field 'task_id' is missing"
+                    if task_id is None
+                    else f"field 'task_id' must be a string, got {task_id!r}"
+                )
             elif task_id in seen:
                 problem = "repeats an earlier task_id"
             elif _category(entry.get("task_category")) is None:
@@ -190,7 +194,8 @@ def _row_problem(row: Any, task: Task | None, bad_task: bool) -> str | None:
     if not isinstance(row, dict):
         return "is not a JSON object"
     if not isinstance(row.get("task_id"), str):
-        return "field 'task_id' is missing"
+        tid = row.get("task_id")
+        return "field 'task_id' is missing" if tid is None else f"field 'task_id' must be a string, got {tid!r}"
     if task is None:
         return (
             "its task is not scored (see the task's error)" if bad_task else "field 'task_id' names no task of the data"

@@ -409,3 +409,13 @@ def test_rubricloop_eval_servimage_models_and_exclude(tmp_path, monkeypatch, cap
     assert "servimage.models=... selects ServImage label files; it needs benchmark=servimage" in (
         capsys.readouterr().err
     )
+
+
+def test_a_task_id_that_is_not_a_string_is_named_as_such():
+    """A number where the official files have a string: "must be a string", not "missing"."""
+    from rewards.scorers.servimage_results import _row_problem
+
+    assert _row_problem(_row("m1", 3, "C-Portrait", 0, 1), None, False) == "field 'task_id' must be a string, got 3"
+    row = _row("m1", "x", "C-Portrait", 0, 1)
+    del row["task_id"]
+    assert _row_problem(row, None, False) == "field 'task_id' is missing"
