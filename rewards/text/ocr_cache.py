@@ -44,6 +44,8 @@ class ReadMemo:
     Attributes:
         counts: reads served so far by kind: "same" (remembered), "incremental", "whole".
         seconds: seconds spent per kind (reading and comparing pixels).
+        incremental: False: no page is read incrementally, whatever a caller asks
+            (:func:`whole_reads_only`).
     """
 
     def __init__(self, max_reads: int = MAX_READS):
@@ -54,6 +56,7 @@ class ReadMemo:
         self._lock = threading.Lock()
         self.counts = {"same": 0, "incremental": 0, "whole": 0}
         self.seconds = {"same": 0.0, "incremental": 0.0, "whole": 0.0}
+        self.incremental = True
 
     def clear(self) -> None:
         """Forget every read and zero the counts."""
@@ -88,7 +91,7 @@ class ReadMemo:
         if found is not None:
             return self._done("same", start, list(found[1].lines))
         read, kind = None, "whole"
-        if incremental and bases:
+        if incremental and self.incremental and bases:
             changed, base = _nearest(arr, bases)
             read = reread_page(rgb, base, changed, settings)
             kind = "incremental" if read is not None else "whole"
@@ -132,10 +135,20 @@ editor's mosaic of regions to look at harder): the same crop in the next iterati
 again. Apart from :data:`PAGE_READS`, so that dozens of strips never push a page out."""
 
 
+def whole_reads_only() -> None:
+    """Read every new page of this process whole (the same pixels stay one read). For
+    rubricloop-judge and rubricloop-eval: their pages are separate documents, not edits of one
+    another, so two pages of one size that differ in a few rows (a clean page and its corrupted
+    twin) must not share a read; verdict identity of incremental reads is tested on refine runs."""
+    PAGE_READS.incremental = False
+
+
 def forget_reads() -> None:
     """Empty :data:`PAGE_READS`, :data:`PART_READS` and the remembered fills of ``find_fills``
-    (tests that count tesseract calls, benchmarks that time reads)."""
+    (tests that count tesseract calls, benchmarks that time reads), and allow incremental reads
+    again (:func:`whole_reads_only` undone)."""
     PAGE_READS.clear()
+    PAGE_READS.incremental = True
     PART_READS.clear()
     forget_fills()
 

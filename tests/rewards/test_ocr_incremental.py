@@ -118,3 +118,18 @@ def test_the_memo_is_bounded():
     assert memo.counts == {"same": 0, "incremental": 0, "whole": 3}
     with pytest.raises(ValueError, match="max_reads must be >= 1"):
         ReadMemo(max_reads=0)
+
+
+def test_judge_and_eval_read_every_new_page_whole():
+    """rubricloop-judge and -eval judge separate documents: a page that differs from an earlier
+    one in a few rows (a clean page and its corrupted twin) is read whole there, never from the
+    other's read (``whole_reads_only``, which ``forget_reads`` undoes)."""
+    from rewards.text import ocr_cache
+
+    ocr_cache.whole_reads_only()
+    page_lines(slide())
+    page_lines(edited(slide()))  # asks for an incremental read (the default): read whole all the same
+    page_lines(edited(slide()))
+    assert ocr_cache.PAGE_READS.counts == {"same": 1, "incremental": 0, "whole": 2}
+    ocr_cache.forget_reads()
+    assert ocr_cache.PAGE_READS.incremental is True
