@@ -80,13 +80,9 @@ def start_wandb(cfg: DictConfig, out: Path):
         return None
     import wandb
 
-    from rewards.common.run_folder import write_text
-    from rewards.common.wandb_run import WANDB_ID_FILE, new_run_id, recorded_run_id
+    from rewards.common.wandb_run import kept_run_id
 
-    run_id = recorded_run_id(out)
-    if run_id is None:
-        run_id = new_run_id()
-        write_text(out / WANDB_ID_FILE, run_id + "\n", out / (WANDB_ID_FILE + ".tmp"))
+    run_id = kept_run_id(out)
     return wandb.init(
         project=cfg.wandb.project,
         name=cfg.wandb.name,

@@ -51,6 +51,23 @@ def recorded_run_id(folder: Path) -> str | None:
     return max(runs)[2] if runs else None
 
 
+def kept_run_id(folder: Path) -> str:
+    """The W&B run id ``folder`` logs into: :func:`recorded_run_id`, else a new one, written to
+    ``<folder>/wandb_run_id`` (atomically) before the run starts, so a rerun into ``folder`` and
+    ``rubricloop-report --wandb`` resume it (``wandb.init(id=..., resume="allow")``).
+
+    Raises:
+        OSError: ``wandb_run_id`` cannot be written (a full disk, a read-only folder).
+    """
+    from rewards.common.run_folder import write_text
+
+    run_id = recorded_run_id(folder)
+    if run_id is None:
+        run_id = new_run_id()
+        write_text(Path(folder) / WANDB_ID_FILE, run_id + "\n", Path(folder) / (WANDB_ID_FILE + ".tmp"))
+    return run_id
+
+
 def recorded_project(folder: Path) -> str | None:
     """The W&B project the run's composed config (``<folder>/.hydra/config.yaml``) names, or None."""
     from omegaconf import OmegaConf

@@ -62,7 +62,6 @@ from rewards.common.run_folder import (
     prepare_out,
     write_error,
     write_json,
-    write_text,
 )
 from rewards.common.shards import parse_shard, select_shard, shard_dir_name
 from rewards.common.task import run_console_script, task_wrapper
@@ -291,13 +290,10 @@ def log_tables_to_wandb(cfg: DictConfig, out: Path, benchmark: str, summary: dic
         return
     import wandb
 
-    from rewards.common.wandb_run import WANDB_ID_FILE, new_run_id, recorded_run_id
+    from rewards.common.wandb_run import kept_run_id
     from rewards.eval.tables import TABLES
 
-    run_id = recorded_run_id(out)
-    if run_id is None:
-        run_id = new_run_id()
-        write_text(out / WANDB_ID_FILE, run_id + "\n", out / (WANDB_ID_FILE + ".tmp"))
+    run_id = kept_run_id(out)
     with wandb.init(
         project=cfg.wandb.project,
         name=cfg.wandb.name,
