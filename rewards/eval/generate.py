@@ -47,6 +47,7 @@ from typing import Any, Callable, Sequence
 from PIL import Image, PngImagePlugin
 
 from rewards.common.images import ImageError, open_image
+from rewards.common.run_folder import write_text
 from rewards.fingerprint import file_digest, item_fingerprint
 from rewards.importers import load_items
 from rewards.judges.outage import judges_down
@@ -204,21 +205,28 @@ def read_ledger(path: Path, what: str, value: Callable[[dict[str, Any]], Any]) -
     return found
 
 
-def append_ledger(path: Path, row: dict[str, Any]) -> None:
-    """Append ``row`` to a JSONL ledger, on a line of its own (after a torn last line)."""
-    torn = path.is_file() and path.stat().st_size and path.read_bytes()[-1:] != b"\n"
+def append_ledger(path: Path, *rows: dict[str, Any]) -> None:
+    """Append ``rows`` to a JSONL file, one line each, the first on a line of its own (after a
+    torn last line: only the file's last byte is read)."""
+    torn = False
+    if path.is_file() and path.stat().st_size:
+        with open(path, "rb") as f:
+            f.seek(-1, os.SEEK_END)
+            torn = f.read(1) != b"\n"
     with open(path, "a", encoding="utf-8") as f:
-        f.write(("\n" if torn else "") + json.dumps(row, ensure_ascii=False) + "\n")
+        f.write(("\n" if torn else "") + "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
 
 
 def append_verdicts(path: Path, item: Item, verdicts: dict[str, Verdict], fingerprint: str) -> None:
     """Append the item's verdict records (checks in rubric order, a missing verdict left out)."""
-    lines = [
-        verdict_record(item, c, verdicts[c.id], fingerprint=fingerprint) for c in item.rubric.checks if c.id in verdicts
-    ]
-    torn = path.is_file() and path.stat().st_size and path.read_bytes()[-1:] != b"\n"
-    with open(path, "a", encoding="utf-8") as f:
-        f.write(("\n" if torn else "") + "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines))
+    append_ledger(
+        path,
+        *(
+            verdict_record(item, c, verdicts[c.id], fingerprint=fingerprint)
+            for c in item.rubric.checks
+            if c.id in verdicts
+        ),
+    )
 
 
 def prune_verdicts(path: Path, fingerprints: dict[str, str]) -> None:
@@ -236,9 +244,7 @@ def prune_verdicts(path: Path, fingerprints: dict[str, str]) -> None:
                 kept[key] = raw
         except (ValueError, KeyError, TypeError):
             continue
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text("".join(line + "\n" for line in kept.values()), encoding="utf-8")
-    os.replace(tmp, path)
+    write_text(path, "".join(line + "\n" for line in kept.values()))
 
 
 def read_fingerprints(path: Path) -> dict[str, str]:

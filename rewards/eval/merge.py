@@ -91,6 +91,7 @@ def merge_verdicts(out: Path, shards: dict[int, tuple[int, Path]]) -> None:
     """Write ``<out>/verdicts.jsonl``: every shard's verdict records (``rewards.rubric.verdict_record``),
     shard 0 first, each shard's lines as it kept them (only its items' current lines; a shard ends
     by pruning the rest). Written whole or not at all; no shard with a verdicts file: none written."""
+    from rewards.common.run_folder import write_text
     from rewards.eval.generate import VERDICTS
 
     parts = [folder / VERDICTS for _, (_, folder) in sorted(shards.items()) if (folder / VERDICTS).is_file()]
@@ -99,13 +100,7 @@ def merge_verdicts(out: Path, shards: dict[int, tuple[int, Path]]) -> None:
     text = "".join(
         line + "\n" for p in parts for line in p.read_text(encoding="utf-8", errors="replace").splitlines() if line
     )
-    tmp = out / (VERDICTS + ".tmp")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, out / VERDICTS)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    write_text(out / VERDICTS, text)
 
 
 def stale_items(
