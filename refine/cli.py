@@ -281,10 +281,8 @@ def run(cfg: DictConfig) -> int:
         return 2
     with lock:
         try:
-            components = {
-                k: OmegaConf.to_container(cfg[k], resolve=True) for k in ("judge", "writer", "editor", "generator")
-            }
-            components["judge"] = judge_settings(components["judge"])
+            parts = {k: OmegaConf.to_container(cfg[k], resolve=True) for k in COMPONENTS}  # what workers build
+            components = parts | {"judge": judge_settings(parts["judge"])}  # what a resume must share
             if components["writer"].get("path"):  # writer=trained: the same path with other weights is another run
                 from rewards.models.text_policy import policy_digest
 
@@ -298,7 +296,6 @@ def run(cfg: DictConfig) -> int:
             }
             # built here with workers too: a component that cannot be built is one line, exit 2
             loop = RefineLoop(*(build_component(cfg, k) for k in COMPONENTS), **loop_kwargs)
-            parts = {k: OmegaConf.to_container(cfg[k], resolve=True) for k in COMPONENTS}
             n_workers = worker_count(cfg, parts)
             workers = ItemWorkers(n_workers, parts, loop_kwargs, out) if n_workers > 1 else None
             loop.check_settings(out / "run.json")
