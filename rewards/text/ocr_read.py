@@ -46,7 +46,7 @@ import pytesseract
 from PIL import Image
 from scipy import ndimage
 
-from rewards.text.text_match import Line, Word
+from rewards.text.text_match import Line, Word, union_box
 
 MAX_OCR_SIDE = 8000
 """Pixels: ``scale`` never enlarges an image's longer side beyond this."""
@@ -419,7 +419,7 @@ def changed_regions(
     for _ in range(8):
         boxes = _merged_boxes(boxes)
         for _ in range(64):  # take in the lines each box touches, then the lines those reach
-            grown = _merged_boxes([_union([b, *(pad(ln) for ln in lines if _overlap(ln, b))]) for b in boxes])
+            grown = _merged_boxes([union_box([b, *(pad(ln) for ln in lines if _overlap(ln, b))]) for b in boxes])
             if grown == boxes:
                 break
             boxes = grown
@@ -450,10 +450,6 @@ def _grown(box, m: int, size: tuple[int, int]) -> tuple[int, int, int, int]:
     return (max(0, box[0] - m), max(0, box[1] - m), min(size[0], box[2] + m), min(size[1], box[3] + m))
 
 
-def _union(boxes) -> tuple[int, int, int, int]:
-    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
-
-
 def _inside(a, b) -> bool:
     return a[0] >= b[0] and a[1] >= b[1] and a[2] <= b[2] and a[3] <= b[3]
 
@@ -465,7 +461,7 @@ def _merged_boxes(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int
         for i in range(len(boxes)):
             j = next((j for j in range(i + 1, len(boxes)) if _overlap(boxes[i], boxes[j])), None)
             if j is not None:
-                boxes[i] = _union([boxes[i], boxes.pop(j)])
+                boxes[i] = union_box([boxes[i], boxes.pop(j)])
                 break
         else:
             return sorted(boxes)
