@@ -473,13 +473,9 @@ def score_servimage(cfg: DictConfig, opts: dict[str, Any], out: Path) -> tuple[d
     Raises:
         RubricError: unreadable data, a selection naming no model of the results (exit 2).
     """
-    from rewards.eval.score import write_outputs
-    from rewards.scorers.servimage_results import score_servimage_folder
-
-    summary, errors = score_servimage_folder(opts["data"], opts["results"], **servimage_selection(cfg))
-    out.mkdir(parents=True, exist_ok=True)
-    write_outputs(cfg.benchmark, summary, out)
-    write_json(out / "scores.json", summary)
+    summary, errors = score_and_write(
+        cfg.benchmark, opts["data"], opts["results"], out, float(cfg.alpha), **servimage_selection(cfg)
+    )
     comp = summary["competition"]
     if comp:
         print(

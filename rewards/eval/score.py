@@ -278,18 +278,25 @@ def score_genolympiad_results(
 
 
 def score_servimage_results(
-    data: Path, results: Path, alpha: float, only: set[str] | None = None, limit: int | None = None
+    data: Path,
+    results: Path,
+    alpha: float,
+    only: set[str] | None = None,
+    limit: int | None = None,
+    models: list[str] | None = None,
+    exclude: list[str] = (),
 ) -> tuple[dict[str, Any], list[str]]:
     """Score ServImage payment labels (``<results>/<model>_annotations.jsonl``) against the tasks
     of ``data`` (``ServImage_Bench/``): earnings, share, acceptance and success per model,
     category and creation / editing, the competition, cost savings
     (:mod:`rewards.scorers.servimage_results`). ``alpha``, ``only`` and ``limit`` are unused
-    (results are scored, never generated).
+    (results are scored, never generated); ``models`` / ``exclude``: the label files to score
+    (``score_servimage_folder``; None / () = all).
 
     Raises:
-        RubricError: ``data`` has no readable task files.
+        RubricError: ``data`` has no readable task files, or the selection names no model of the results.
     """
-    return score_servimage_folder(data, results)
+    return score_servimage_folder(data, results, models=models, exclude=exclude)
 
 
 SCORERS = {
@@ -323,14 +330,16 @@ def score_and_write(
     alpha: float,
     only: set[str] | None = None,
     limit: int | None = None,
+    **options: Any,
 ) -> tuple[dict[str, Any], list[str]]:
     """Score ``results`` (only the item ids in ``only``, when given; only the first ``limit``
     items of ``data``), write ``scores.json`` (atomically) and the tables into ``out``.
+    ``options``: the benchmark scorer's own keyword arguments (ServImage: ``models``, ``exclude``).
 
     Raises:
         RubricError: the data (or TechImage ``results.json``) cannot be read.
     """
-    summary, errors = SCORERS[benchmark](data, results, alpha, only, limit)
+    summary, errors = SCORERS[benchmark](data, results, alpha, only, limit, **options)
     out.mkdir(parents=True, exist_ok=True)
     write_outputs(benchmark, summary, out)
     write_json(out / "scores.json", summary)
