@@ -16,6 +16,12 @@ command -v tesseract >/dev/null 2>&1 || missing+=(tesseract-ocr)
 for lang in chi_sim jpn kor rus ell; do
   ls /usr/share/tesseract-ocr/*/tessdata/$lang.traineddata >/dev/null 2>&1 || missing+=("tesseract-ocr-${lang//_/-}")
 done
+# to build tesserocr (the fastocr extra) against Debian's tesseract: reads in this process, no start-up per read
+python=${PYTHON:-python3}
+pkg-config --exists tesseract lept 2>/dev/null || missing+=(libtesseract-dev libleptonica-dev pkg-config)
+command -v g++ >/dev/null 2>&1 || missing+=(g++)
+headers=$("$python" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
+[ -e "$headers/Python.h" ] || missing+=(python3-dev)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${missing[*]}"
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
@@ -23,7 +29,6 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-python=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   echo "setup: creating .venv with $($python --version)"
   "$python" -m venv .venv
@@ -34,4 +39,9 @@ fi
 .venv/bin/python -c "import torch" 2>/dev/null || .venv/bin/pip install -q torch==2.13.0
 # dev: pytest and ruff; serve: `transformers serve`, the real server tests/rewards/test_transformers_serve.py starts
 .venv/bin/pip install -q -e ".[dev,serve,cluster]"  # cluster: the submitit launcher (the tests run it locally)
+# fastocr: tesserocr built here against the tesseract above (its PyPI wheel bundles another
+# tesseract version, which rewards/text/tesseract_engine.py would not use); without it tesseract runs as a command
+.venv/bin/python -c "import tesserocr" 2>/dev/null \
+  || .venv/bin/pip install -q --no-binary tesserocr -e ".[fastocr]" \
+  || echo "setup: tesserocr did not build: tesseract is run as a command (the same reads, slower)"
 echo "setup: ok ($(.venv/bin/python -c 'import torch, diffusers; print("torch", torch.__version__, "diffusers", diffusers.__version__)'))"

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Sequence
 
-import pytesseract  # noqa: F401  (tests patch rewards.judges.ocr.pytesseract.image_to_data)
 from PIL import Image
 
 from rewards.rubric import Check, TextExpectation, Verdict, withheld

@@ -23,6 +23,8 @@ from typing import Iterable
 
 import pytesseract
 
+from rewards.text import tesseract_engine
+
 SCRIPT_LANGS = {
     "CJK": "chi_sim",
     "HIRAGANA": "jpn",
@@ -96,6 +98,10 @@ def check_ocr_options(who: str, lang, psm, second_psm=None) -> None:
     Raises:
         ValueError: one line naming the option and the value.
     """
+    try:
+        tesseract_engine.engine()
+    except tesseract_engine.EngineError as e:
+        raise ValueError(f"{who}: {e}") from None
     modes = "a tesseract page segmentation mode that reads text, 1, 3..13 (0 and 2 read no text)"
     for name, v in (("psm", psm), ("second_psm", second_psm)):
         if v is None and name == "second_psm":

@@ -1,6 +1,7 @@
 """Reading the text of a document image with tesseract: whole-page passes plus coloured fills.
 
-Engine: Debian tesseract 5 through pytesseract's ``image_to_data`` (word boxes and confidences),
+Engine: Debian tesseract 5's ``image_to_data`` (word boxes and confidences), in this process
+through tesserocr or as the command through pytesseract (``rewards.text.tesseract_engine``),
 words grouped into lines by tesseract's (block, paragraph, line) numbers.
 
 Whole-page passes: upsampling 2x makes light-on-dark titles readable (at 1x tesseract 5.3
@@ -46,6 +47,7 @@ import pytesseract
 from PIL import Image
 from scipy import ndimage
 
+from rewards.text import tesseract_engine
 from rewards.text.text_match import Line, Word, union_box
 
 MAX_OCR_SIDE = 8000
@@ -503,14 +505,22 @@ def _overlap(a, b) -> bool:
 
 
 def _tesseract(image: Image.Image | str, lang: str, psm: int) -> dict:
+    """Tesseract's ``image_to_data`` dict of ``image`` (or of the pages a list file names, for the
+    command). Raises OCRError."""
     if isinstance(image, Image.Image) and image.mode in ("RGB", "L"):
-        # pytesseract hands tesseract a file in the image's format: PPM (raw pixels) is written at
-        # once where PNG took 0.3 s for a 2048x1536 page; the pixels tesseract reads are the same
+        # The engine gets the image as a file in its format: PPM (raw pixels) is written at once
+        # where PNG took 0.3 s for a 2048x1536 page; the pixels tesseract reads are the same
         image = image.copy()
         image.format = "PPM"
     try:
-        data = pytesseract.image_to_data(image, lang=lang, config=f"--psm {psm}", output_type=pytesseract.Output.DICT)
-    except (pytesseract.TesseractError, pytesseract.TesseractNotFoundError, OSError, RuntimeError) as e:
+        data = tesseract_engine.image_to_data(image, lang=lang, psm=psm)
+    except (
+        tesseract_engine.EngineError,
+        pytesseract.TesseractError,
+        pytesseract.TesseractNotFoundError,
+        OSError,
+        RuntimeError,
+    ) as e:
         raise OCRError(f"tesseract failed: {' '.join(str(e).split())[:200]}") from None
     if "text" not in data:  # its TSV always has a header and a page row: the file was lost (disk full)
         raise OCRError(f"tesseract failed: it wrote no output (is the disk of {tempfile.gettempdir()} full?)")
@@ -518,10 +528,14 @@ def _tesseract(image: Image.Image | str, lang: str, psm: int) -> dict:
 
 
 def _tesseract_pages(images: list[Image.Image], lang: str, psm: int) -> list[dict]:
-    """``_tesseract`` of each image, all read by one tesseract process as the pages of one
-    document (a list file of PNGs): each page is segmented and read on its own, as in a call of
-    its own, without a process start-up per image. Raises OCRError."""
-    if len(images) <= 1:
+    """``_tesseract`` of each image, each page segmented and read on its own, as in a call of its
+    own. The command reads them all as the pages of one document (a list file of images), without
+    a process start-up per image; the library engine reads them one by one. Raises OCRError."""
+    try:
+        one_by_one = len(images) <= 1 or tesseract_engine.engine() == "library"
+    except tesseract_engine.EngineError as e:
+        raise OCRError(f"tesseract failed: {e}") from None
+    if one_by_one:
         return [_tesseract(im, lang, psm) for im in images]
     with tempfile.TemporaryDirectory(prefix="rubricloop_ocr_") as folder:
         names = []

@@ -239,6 +239,7 @@ def test_second_live_run_is_refused_and_a_killed_run_resumes(tmp_path):
         "PATH": f"{bin_dir}:{env['PATH']}",
         "CALLS": str(calls),
         "REAL_TESSERACT": shutil.which("tesseract"),
+        "RUBRICLOOP_TESSERACT": "cli",  # the command above, not tesseract in the process
     }
     args = [f"data={data}", f"out={out}", "iterations=0"]
     first = subprocess.Popen(

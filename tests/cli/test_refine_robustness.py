@@ -161,6 +161,7 @@ def test_tesseract_output_lost_to_a_full_disk_is_an_ocr_error_not_a_key_error(mo
     def tesseract_with_a_full_disk(input_filename, output_filename_base, extension, *args, **kwargs):
         Path(f"{output_filename_base}.{extension}").write_bytes(b"")
 
+    monkeypatch.setenv("RUBRICLOOP_TESSERACT", "cli")  # the command's failure (the library writes no file)
     monkeypatch.setattr(pytesseract.pytesseract, "run_tesseract", tesseract_with_a_full_disk)
     with pytest.raises(OCRError, match=r"^tesseract failed: it wrote no output \(is the disk of .* full\?\)$"):
         ocr_lines(text_page("Q3 Revenue"), second_psm=None, scale=1.0)

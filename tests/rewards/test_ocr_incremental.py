@@ -43,13 +43,13 @@ def edited(img: Image.Image) -> Image.Image:
 @pytest.fixture
 def calls(monkeypatch):
     """The images (or page lists) tesseract is asked to read."""
-    seen, real = [], ocr_read.pytesseract.image_to_data
+    seen, real = [], ocr_read.tesseract_engine.image_to_data
 
     def counting(image, **kw):
         seen.append(image)
         return real(image, **kw)
 
-    monkeypatch.setattr(ocr_read.pytesseract, "image_to_data", counting)
+    monkeypatch.setattr(ocr_read.tesseract_engine, "image_to_data", counting)
     return seen
 
 
@@ -71,7 +71,7 @@ def test_a_local_edit_is_read_again_only_where_it_changed_and_reads_as_a_whole_r
     calls.clear()
     incremental = page_lines(after, memo=memo)
     assert memo.counts == {"same": 0, "incremental": 1, "whole": 1}
-    # one page-pass process per mode, each on a crop of the upsampled page, never the whole page
+    # one page-pass read per mode, each of a crop of the upsampled page, never the whole page
     assert len(calls) == 2 and all(c.size[0] * c.size[1] < 0.1 * (2 * 640) * (2 * 360) for c in calls)
     whole = ocr_lines(after)
     assert sorted((ln.text, ln.box) for ln in incremental) == sorted((ln.text, ln.box) for ln in whole)

@@ -11,6 +11,7 @@ from PIL import Image, ImageDraw, ImageFont
 from rewards.judges import ocr as ocr_module
 from rewards.judges.ocr import OCRJudge
 from rewards.rubric import Check, TextExpectation
+from rewards.text import tesseract_engine
 from rewards.text.text_match import normalize, normalize_expected
 
 pytestmark = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
@@ -94,7 +95,7 @@ def test_lenient_bullet_and_punctuation():
 def test_withheld_and_one_ocr_per_image(monkeypatch):
     good = page([("Hello World", (40, 100), 26, (0, 0, 0))])
     bad = page([("Hello World", (40, 100), 26, (0, 0, 0))], size=(641, 360))
-    real, calls = pytesseract.image_to_data, []
+    real, calls = tesseract_engine.image_to_data, []
 
     def flaky(image, **kw):
         calls.append(image.size)
@@ -102,7 +103,7 @@ def test_withheld_and_one_ocr_per_image(monkeypatch):
             raise pytesseract.TesseractError(1, "simulated crash")
         return real(image, **kw)
 
-    monkeypatch.setattr(ocr_module.pytesseract, "image_to_data", flaky)
+    monkeypatch.setattr(tesseract_engine, "image_to_data", flaky)
     no_text = Check("v", "Is the chart pleasing?")
     out = OCRJudge().judge(
         [bad, good],
