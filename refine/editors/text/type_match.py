@@ -19,6 +19,8 @@ installs both when missing); faces whose file is absent are skipped.
 
 from __future__ import annotations
 
+import hashlib
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -208,6 +210,15 @@ def slant_faces(faces: list[Face], cov: np.ndarray) -> list[Face]:
     return same or list(faces)
 
 
+_MATCHED: OrderedDict[tuple, TypeStyle | None] = OrderedDict()
+"""The last :data:`MATCH_MEMO` answers of ``match_type``, by what decides them (the pixels it looks
+at, the boxes, the strings, the colours and the faces): a refine iteration matches the type of the
+page's body lines again on every edit (0.1 s per line), and an edit leaves most lines as they were."""
+
+MATCH_MEMO = 2048
+"""How many ``match_type`` answers are remembered (each a few hundred bytes)."""
+
+
 def match_type(arr: np.ndarray, box, text: str, ink, bg, faces: list[Face], words=None) -> TypeStyle | None:
     """The face, size and pen position that best reproduce ``text`` as drawn in ``box``.
 
@@ -222,8 +233,35 @@ def match_type(arr: np.ndarray, box, text: str, ink, bg, faces: list[Face], word
 
     Returns:
         The best ``TypeStyle`` or None when the box holds no ink or ``text`` is blank. Its face has
-        the slant measured in the box (``slant_faces``) whenever ``faces`` holds one.
+        the slant measured in the box (``slant_faces``) whenever ``faces`` holds one. The same
+        pixels and arguments give the same answer, remembered (``MATCH_MEMO``).
     """
+    key = _match_key(arr, box, text, ink, bg, faces, words)
+    if key in _MATCHED:
+        _MATCHED.move_to_end(key)
+        return _MATCHED[key]
+    found = _match_type(arr, box, text, ink, bg, faces, words)
+    _MATCHED[key] = found
+    while len(_MATCHED) > MATCH_MEMO:
+        _MATCHED.popitem(last=False)
+    return found
+
+
+def _match_key(arr: np.ndarray, box, text: str, ink, bg, faces: list[Face], words) -> tuple:
+    """What ``match_type``'s answer depends on: the pixels of every box it crops (each grown by 2 px,
+    as ``_observed`` does) as one digest, and its other arguments."""
+    words = tuple((tuple(int(v) for v in b), t) for b, t in (words or []))
+    boxes = [tuple(int(v) for v in box)] + [b for b, _ in words]
+    h, w = arr.shape[:2]
+    x0, y0 = max(0, min(b[0] for b in boxes) - 2), max(0, min(b[1] for b in boxes) - 2)
+    x1, y1 = min(w, max(b[2] for b in boxes) + 2), min(h, max(b[3] for b in boxes) + 2)
+    crop = np.ascontiguousarray(arr[y0:y1, x0:x1]) if x1 > x0 and y1 > y0 else np.zeros(0, np.uint8)
+    pixels = hashlib.blake2b(crop.tobytes(), digest_size=16).digest()
+    colours = (tuple(float(v) for v in ink), tuple(float(v) for v in bg))
+    return (pixels, crop.shape, (h, w), boxes[0], text, colours, tuple(faces), words)
+
+
+def _match_type(arr: np.ndarray, box, text: str, ink, bg, faces: list[Face], words=None) -> TypeStyle | None:
     text = " ".join(text.split())
     if not text or not faces:
         return None
