@@ -113,12 +113,29 @@ def coverage(crop: np.ndarray, ink: tuple[int, int, int], bg: tuple[int, int, in
 
 def render_coverage(text: str, font: ImageFont.FreeTypeFont) -> tuple[np.ndarray, tuple[int, int, int, int]]:
     """Coverage map float32 (h, w) in [0, 1] of ``text``'s ink and its ink box relative to the
-    pen position (anchor "ls": left end of the baseline)."""
+    pen position (anchor "ls": left end of the baseline). The map is read-only: the last
+    :data:`RENDER_MEMO` renders are remembered (type matching renders each word of a line in
+    every candidate face and size, and again for a narrower list of faces)."""
+    key = (text, font.path, font.size, font.index, font.layout_engine)
+    if key in _RENDERS:
+        _RENDERS.move_to_end(key)
+        return _RENDERS[key]
     x0, y0, x1, y1 = font.getbbox(text, anchor="ls")
     w, h = max(1, x1 - x0), max(1, y1 - y0)
     im = Image.new("L", (w, h), 0)
     ImageDraw.Draw(im).text((-x0, -y0), text, font=font, fill=255, anchor="ls")
-    return np.asarray(im, np.float32) / 255.0, (x0, y0, x1, y1)
+    cov = np.asarray(im, np.float32) / 255.0
+    cov.flags.writeable = False
+    _RENDERS[key] = cov, (x0, y0, x1, y1)
+    while len(_RENDERS) > RENDER_MEMO:
+        _RENDERS.popitem(last=False)
+    return _RENDERS[key]
+
+
+RENDER_MEMO = 4096
+"""How many renders ``render_coverage`` remembers (a word at 20 px: about 6 KB)."""
+
+_RENDERS: OrderedDict[tuple, tuple[np.ndarray, tuple[int, int, int, int]]] = OrderedDict()
 
 
 def ink_bounds(cov: np.ndarray, level: float = 0.35) -> tuple[int, int, int, int] | None:
