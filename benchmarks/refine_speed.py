@@ -15,8 +15,12 @@ text editor, ``--iterations`` edits) in the same process once per mode:
 - ``full``: every new image is read whole (``judge.judges.0.incremental=false``; the same pixels
   are still read once: the editor reuses the judge's read);
 - ``incremental``: an edited image is read again only where it changed (``rewards.text.ocr_cache``);
-- ``before`` (``--before``): no memo at all, every read whole, as before issue 22 (the judge and
-  the editor each read every image; the strips a judge reads again are read every iteration).
+- ``before`` (``--before``): as before issue 22: no memo at all, every read whole (the judge and
+  the editor each read every image; the strips a judge reads again are read every iteration),
+  type matching from scratch on every edit, and the ``tesseract`` command started for every read.
+
+Every mode starts with no read and no type remembered; all but ``before`` read with the engine
+``rewards.text.tesseract_engine`` picks (tesserocr in the process when it is installed).
 
 Per mode it prints seconds per judge pass, per edit and per iteration (an edit and the judge pass
 of its image) per image, the page reads by kind, and the ratio of incremental to full; then
@@ -124,29 +128,43 @@ def timed(judge, editor) -> dict[str, list[tuple[float, float]]]:
 
 
 def no_memo():
-    """Make the memos read every image whole, as the code before issue 22 did; returns an undo."""
-    from rewards.text import ocr_cache
+    """Run as the code before issue 22 did; returns an undo: the read memos read every image
+    whole, type matching remembers nothing, and tesseract runs as a command per read."""
+    from refine.editors.text import type_match
+    from rewards.text import ocr_cache, tesseract_engine
     from rewards.text.ocr_read import read_page
 
-    saved = ocr_cache.ReadMemo.lines
+    saved = ocr_cache.ReadMemo.lines, type_match.MATCH_MEMO, type_match.RENDER_MEMO
+    engine = os.environ.get(tesseract_engine.ENGINE_ENV)
 
     def lines(self, image, settings, incremental=True):
         self.counts["whole"] += 1
         return list(read_page(image.convert("RGB"), settings).lines)
 
+    def undo():
+        ocr_cache.ReadMemo.lines, type_match.MATCH_MEMO, type_match.RENDER_MEMO = saved
+        if engine is None:
+            os.environ.pop(tesseract_engine.ENGINE_ENV, None)
+        else:
+            os.environ[tesseract_engine.ENGINE_ENV] = engine
+
     ocr_cache.ReadMemo.lines = lines
-    return lambda: setattr(ocr_cache.ReadMemo, "lines", saved)
+    type_match.MATCH_MEMO = type_match.RENDER_MEMO = 0
+    os.environ[tesseract_engine.ENGINE_ENV] = "cli"
+    return undo
 
 
 def refine(items, out: Path, mode: str, iterations: int) -> dict:
     """Refine ``items`` into ``out`` in ``mode``; the figures."""
     from refine.editors.text import TextEditor
+    from refine.editors.text.type_match import forget_types
     from refine.loop import RefineLoop
     from refine.writers.template import TemplateWriter
     from rewards.judges.ocr import OCRJudge
     from rewards.text.ocr_cache import PAGE_READS, PART_READS, forget_reads
 
-    forget_reads()
+    forget_reads()  # each mode starts with nothing remembered
+    forget_types()
     undo = no_memo() if mode == "before" else (lambda: None)
     incremental = mode == "incremental"
     judge, editor = OCRJudge(incremental=incremental), TextEditor(incremental=incremental)
@@ -308,7 +326,7 @@ def workers_rows(folder: Path, limit: int | None) -> dict | str:
             f"out={folder / f'workers{n}'}",
             f"workers={n}",
             "wandb.mode=disabled",
-        ]
+        ] + ([f"limit={limit}"] if limit else [])
         done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
         if done.returncode != 0:
             return f"skipped: workers={n} failed: {(done.stderr or done.stdout).strip().splitlines()[-1:]}"

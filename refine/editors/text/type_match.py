@@ -126,10 +126,10 @@ def render_coverage(text: str, font: ImageFont.FreeTypeFont) -> tuple[np.ndarray
     ImageDraw.Draw(im).text((-x0, -y0), text, font=font, fill=255, anchor="ls")
     cov = np.asarray(im, np.float32) / 255.0
     cov.flags.writeable = False
-    _RENDERS[key] = cov, (x0, y0, x1, y1)
+    _RENDERS[key] = found = cov, (x0, y0, x1, y1)
     while len(_RENDERS) > RENDER_MEMO:
         _RENDERS.popitem(last=False)
-    return _RENDERS[key]
+    return found
 
 
 RENDER_MEMO = 4096
@@ -234,6 +234,12 @@ page's body lines again on every edit (0.1 s per line), and an edit leaves most 
 
 MATCH_MEMO = 2048
 """How many ``match_type`` answers are remembered (each a few hundred bytes)."""
+
+
+def forget_types() -> None:
+    """Forget the remembered answers of ``match_type`` and renders of ``render_coverage``."""
+    _MATCHED.clear()
+    _RENDERS.clear()
 
 
 def match_type(arr: np.ndarray, box, text: str, ink, bg, faces: list[Face], words=None) -> TypeStyle | None:
