@@ -17,13 +17,14 @@ text editor, ``--iterations`` edits) in the same process once per mode:
 - ``incremental``: an edited image is read again only where it changed (``rewards.text.ocr_cache``);
 - ``before`` (``--before``): as before issue 22: no memo at all, every read whole (the judge and
   the editor each read every image; the strips a judge reads again are read every iteration),
-  type matching from scratch on every edit, and the ``tesseract`` command started for every read.
+  type matching and badge finding from scratch on every edit, and the ``tesseract`` command started for every read.
 
 Every mode starts with no read and no type remembered; all but ``before`` read with the engine
 ``rewards.text.tesseract_engine`` picks (tesserocr in the process when it is installed).
 
-Per mode it prints seconds per judge pass, per edit and per iteration (an edit and the judge pass
-of its image) per image, the page reads by kind, and the ratio of incremental to full; then
+Per mode it prints seconds per judge pass, per edit, per iteration (an edit and the judge pass
+of its image) and per page read of an edited image (the part of that pass the incremental read
+changes), the page reads by kind, and the ratio of incremental to full; then
 whether the verdicts were identical: (a) every iteration's image of the incremental run judged
 again with whole reads gives the run's verdicts, (b) both runs gave the same verdicts and images.
 ``--slide`` times one iteration of one 1280x720 slide (an adversarial slide scaled up). ``--workers``
@@ -104,8 +105,15 @@ def timed(judge, editor) -> dict[str, list[tuple[float, float]]]:
     """Time every judge pass and every edit of ``judge`` and ``editor`` (their methods wrapped in
     place); the returned lists of (wall, CPU) seconds fill as the loop runs: "judge" (every pass),
     "after_edit" (the passes that judge an edited image) and "edit"."""
-    record: dict[str, list[tuple[float, float]]] = {"judge": [], "after_edit": [], "edit": []}
-    judge_fn, edit_fn, last = judge.judge, editor.edit, {"edit": False}
+    record: dict[str, list[tuple[float, float]]] = {"judge": [], "after_edit": [], "edit": [], "read": []}
+    judge_fn, edit_fn, read_fn, last = judge.judge, editor.edit, judge.read, {"edit": False}
+
+    def read(*a, **kw):
+        t, c = time.perf_counter(), cpu()
+        out = read_fn(*a, **kw)
+        if last["edit"]:
+            record["read"].append((time.perf_counter() - t, cpu() - c))
+        return out
 
     def judge_pass(*a, **kw):
         t, c = time.perf_counter(), cpu()
@@ -123,18 +131,18 @@ def timed(judge, editor) -> dict[str, list[tuple[float, float]]]:
         last["edit"] = True
         return out
 
-    judge.judge, editor.edit = judge_pass, edit
+    judge.judge, judge.read, editor.edit = judge_pass, read, edit
     return record
 
 
 def no_memo():
     """Run as the code before issue 22 did; returns an undo: the read memos read every image
     whole, type matching remembers nothing, and tesseract runs as a command per read."""
-    from refine.editors.text import type_match
+    from refine.editors.text import placement, type_match
     from rewards.text import ocr_cache, tesseract_engine
     from rewards.text.ocr_read import read_page
 
-    saved = ocr_cache.ReadMemo.lines, type_match.MATCH_MEMO, type_match.RENDER_MEMO
+    saved = ocr_cache.ReadMemo.lines, type_match.MATCH_MEMO, type_match.RENDER_MEMO, placement.BADGE_MEMO
     engine = os.environ.get(tesseract_engine.ENGINE_ENV)
 
     def lines(self, image, settings, incremental=True):
@@ -142,14 +150,14 @@ def no_memo():
         return list(read_page(image.convert("RGB"), settings).lines)
 
     def undo():
-        ocr_cache.ReadMemo.lines, type_match.MATCH_MEMO, type_match.RENDER_MEMO = saved
+        ocr_cache.ReadMemo.lines, type_match.MATCH_MEMO, type_match.RENDER_MEMO, placement.BADGE_MEMO = saved
         if engine is None:
             os.environ.pop(tesseract_engine.ENGINE_ENV, None)
         else:
             os.environ[tesseract_engine.ENGINE_ENV] = engine
 
     ocr_cache.ReadMemo.lines = lines
-    type_match.MATCH_MEMO = type_match.RENDER_MEMO = 0
+    type_match.MATCH_MEMO = type_match.RENDER_MEMO = placement.BADGE_MEMO = 0
     os.environ[tesseract_engine.ENGINE_ENV] = "cli"
     return undo
 
@@ -157,6 +165,7 @@ def no_memo():
 def refine(items, out: Path, mode: str, iterations: int) -> dict:
     """Refine ``items`` into ``out`` in ``mode``; the figures."""
     from refine.editors.text import TextEditor
+    from refine.editors.text.placement import forget_badges
     from refine.editors.text.type_match import forget_types
     from refine.loop import RefineLoop
     from refine.writers.template import TemplateWriter
@@ -165,6 +174,7 @@ def refine(items, out: Path, mode: str, iterations: int) -> dict:
 
     forget_reads()  # each mode starts with nothing remembered
     forget_types()
+    forget_badges()
     undo = no_memo() if mode == "before" else (lambda: None)
     incremental = mode == "incremental"
     judge, editor = OCRJudge(incremental=incremental), TextEditor(incremental=incremental)
@@ -176,7 +186,7 @@ def refine(items, out: Path, mode: str, iterations: int) -> dict:
     finally:
         undo()
     total = time.perf_counter() - start
-    passes, edits, after = record["judge"], record["edit"], record["after_edit"]
+    passes, edits, after, reads = record["judge"], record["edit"], record["after_edit"], record["read"]
 
     def per(rows, k, n):
         return round(sum(r[k] for r in rows) / max(1, n), 2)
@@ -195,6 +205,9 @@ def refine(items, out: Path, mode: str, iterations: int) -> dict:
         "cpu_per_judge_pass": per(passes, 1, len(passes)),
         "cpu_per_edit": per(edits, 1, len(edits)),
         "cpu_per_iteration": round(per(edits, 1, len(edits)) + per(after, 1, len(edits)), 2),
+        # the judge's page read of an edited image (within its pass)
+        "s_per_read": per(reads, 0, len(reads)),
+        "cpu_per_read": per(reads, 1, len(reads)),
         "s_per_image": round(total / max(1, len(items)), 1),
         "page_reads": dict(PAGE_READS.counts),
         "part_reads": dict(PART_READS.counts),
@@ -263,6 +276,8 @@ def measure_set(name: str, items, folder: Path, args) -> dict:
         "rows": rows,
         "iteration_ratio": round(inc["s_per_iteration"] / max(1e-9, full["s_per_iteration"]), 2),
         "iteration_cpu_ratio": round(inc["cpu_per_iteration"] / max(1e-9, full["cpu_per_iteration"]), 2),
+        "read_ratio": round(inc["s_per_read"] / max(1e-9, full["s_per_read"]), 2),
+        "read_cpu_ratio": round(inc["cpu_per_read"] / max(1e-9, full["cpu_per_read"]), 2),
         "iterations_rejudged": n,
         "iterations_differing": diffs,
         "runs_identical": same_runs(folder / "incremental", folder / "full", items),
@@ -279,17 +294,19 @@ def measure_set(name: str, items, folder: Path, args) -> dict:
 def print_set(r: dict) -> None:
     print(f"\n== {r['set']} ({r['rows']['full']['items']} images); seconds wall / CPU (this process + tesseract)")
     print(
-        f"{'mode':<12}{'judge pass':>12}{'edit':>12}{'iteration':>12}{'s/image':>9}"
+        f"{'mode':<12}{'judge pass':>12}{'edit':>12}{'iteration':>12}{'page read':>12}{'s/image':>9}"
         "  page reads (same/incremental/whole)  load"
     )
     for m, row in r["rows"].items():
         reads = "/".join(str(row["page_reads"][k]) for k in ("same", "incremental", "whole"))
-        cells = [f"{row['s_' + k]}/{row['cpu_' + k]}" for k in ("per_judge_pass", "per_edit", "per_iteration")]
+        keys = ("per_judge_pass", "per_edit", "per_iteration", "per_read")
+        cells = [f"{row['s_' + k]}/{row['cpu_' + k]}" for k in keys]
         print(
-            f"{m:<12}{cells[0]:>12}{cells[1]:>12}{cells[2]:>12}{row['s_per_image']:>9}  {reads:<36} "
-            f"{row['load'][0]}-{row['load'][1]}"
+            f"{m:<12}{cells[0]:>12}{cells[1]:>12}{cells[2]:>12}{cells[3]:>12}{row['s_per_image']:>9}  "
+            f"{reads:<36} {row['load'][0]}-{row['load'][1]}"
         )
     print(f"incremental / full per iteration: wall {r['iteration_ratio']}, CPU {r['iteration_cpu_ratio']}")
+    print(f"incremental / full per page read of an edited image: wall {r['read_ratio']}, CPU {r['read_cpu_ratio']}")
     if "iteration_ratio_vs_before" in r:
         print(
             f"incremental / before per iteration: wall {r['iteration_ratio_vs_before']}, "

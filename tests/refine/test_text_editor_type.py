@@ -71,6 +71,31 @@ def test_type_match_finds_face_weight_size_and_baseline():
         assert abs(st.size / size - 1) < 0.05 and abs(st.baseline - 48) <= 1 and abs(st.left - 20) <= 1
 
 
+def test_type_matches_and_renders_are_remembered_by_what_decides_them(monkeypatch):
+    """An iteration matches the type of the page's unchanged lines again: the same pixels and
+    arguments are one match; a changed pixel in the box, or another colour, is a new one."""
+    from refine.editors.text import type_match
+
+    type_match.forget_types()
+    computed = []
+    real = type_match._match_type
+    monkeypatch.setattr(type_match, "_match_type", lambda *a: computed.append(a[2]) or real(*a))
+    img = Image.new("RGB", (420, 120), (250, 250, 250))
+    box = draw(img, (20, 48), "Annual Report", SERIF_BOLD, 30, (30, 40, 90))
+    first = match_type(np.asarray(img), box, "Annual Report", (30, 40, 90), (250, 250, 250), list(FACES.values()))
+    draw(img, (20, 100), "a line below the box", SANS, 14, (30, 30, 30))  # outside the box: the same match
+    again = match_type(np.asarray(img), box, "Annual Report", (30, 40, 90), (250, 250, 250), list(FACES.values()))
+    assert again == first and computed == ["Annual Report"]
+    match_type(np.asarray(img), box, "Annual Report", (0, 0, 0), (250, 250, 250), list(FACES.values()))
+    assert len(computed) == 2  # another ink colour
+    ImageDraw.Draw(img).rectangle(box, fill=(250, 250, 250))
+    box = draw(img, (20, 48), "Annual Report", SANS_BOLD, 30, (30, 40, 90))
+    other = match_type(np.asarray(img), box, "Annual Report", (30, 40, 90), (250, 250, 250), list(FACES.values()))
+    assert len(computed) == 3 and (other.face, first.face) == (SANS_BOLD, SERIF_BOLD)
+    cov, _ = type_match.render_coverage("Annual", SANS.font(20))
+    assert type_match.render_coverage("Annual", SANS.font(20))[0] is cov and not cov.flags.writeable
+
+
 def test_type_match_keeps_the_slant():
     # Issue 17: an upright bold chart title was retypeset in bold italic. Upright originals must
     # match upright faces; clearly slanted ones (an italic title at 28 px) their italic cut.

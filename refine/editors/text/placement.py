@@ -8,6 +8,9 @@ left-aligned to a column edge (the left edge shared by text lines in the area), 
 
 from __future__ import annotations
 
+import hashlib
+from collections import OrderedDict
+
 import numpy as np
 from scipy import ndimage
 
@@ -87,7 +90,33 @@ def column_edges(lines: list[Line], area, tol: int = 4) -> list[int]:
     return [min(c) for c in clusters]
 
 
+BADGE_MEMO = 8
+"""Pages whose empty badges are remembered: an edit asks once per missing string (0.05 s a page)."""
+
+_BADGES: OrderedDict[tuple, list] = OrderedDict()
+
+
+def forget_badges() -> None:
+    """Forget the remembered answers of ``empty_badges``."""
+    _BADGES.clear()
+
+
 def empty_badges(arr: np.ndarray, page_bg) -> list[tuple[tuple[int, int, int, int], tuple[int, int, int]]]:
+    """``_empty_badges``, remembered for the last :data:`BADGE_MEMO` pages (the same pixels give
+    the same badges)."""
+    key = (hashlib.blake2b(np.ascontiguousarray(arr).tobytes(), digest_size=16).digest(), arr.shape)
+    key += (tuple(float(v) for v in page_bg),)
+    found = _BADGES.get(key)
+    if found is None:
+        found = _BADGES[key] = _empty_badges(arr, page_bg)
+        while len(_BADGES) > BADGE_MEMO:
+            _BADGES.popitem(last=False)
+    else:
+        _BADGES.move_to_end(key)
+    return list(found)
+
+
+def _empty_badges(arr: np.ndarray, page_bg) -> list[tuple[tuple[int, int, int, int], tuple[int, int, int]]]:
     """Empty badges: (box, fill colour) of flat fills (> 40 per channel from ``page_bg``) shaped
     like a label's background: 12..100 px high, at least 1.5x as wide as high and at most 60% of
     the page wide (not a band), filling >= 85% of their box (a rounded rectangle, not a disc),
