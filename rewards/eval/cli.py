@@ -461,6 +461,9 @@ def run(cfg: DictConfig) -> int:
     except OSError as e:  # a summary, table or report that could not be written (disk full): each is atomic
         print(f"error: {write_error(e, out)}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print(f"\ninterrupted: finished items are kept in {out}; run the same command again to resume", file=sys.stderr)
+        return 130
     finally:
         lock.release()
 

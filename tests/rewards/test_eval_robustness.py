@@ -641,3 +641,31 @@ def test_data_pointing_at_an_image_is_one_line_and_exit_2(tmp_path, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [f"error: data={png} is a PNG image, not a rubric file or benchmark folder"]
     assert not out.exists()
+
+
+def test_ctrl_c_keeps_the_judged_items_and_says_how_to_resume(tmp_path, capsys, monkeypatch):
+    import eval_helpers
+
+    data = write_rows(tmp_path / "data.jsonl", [biz_row(1), biz_row(2)])
+    page(tmp_path / "imgs" / "slides_text_1.png")
+    page(tmp_path / "imgs" / "slides_text_2.png", shade=200)
+    out = tmp_path / "out"
+    args = (*PIXEL, f"data={data}", f"images={tmp_path / 'imgs'}", f"out={out}")
+    real, judged = eval_helpers.PixelJudge.judge, []
+
+    def judge_then_ctrl_c(self, images, prompts, checks):
+        if judged:
+            raise KeyboardInterrupt
+        judged.append(len(images))
+        return real(self, images, prompts, checks)
+
+    monkeypatch.setattr(eval_helpers.PixelJudge, "judge", judge_then_ctrl_c)
+    capsys.readouterr()
+    assert eval_run(*args) == 130
+    assert capsys.readouterr().err.endswith(
+        f"\ninterrupted: finished items are kept in {out}; run the same command again to resume\n"
+    )
+    monkeypatch.setattr(eval_helpers.PixelJudge, "judge", lambda self, *a: judged.append(len(a[0])) or real(self, *a))
+    assert eval_run(*args) == 0  # the lock was released; only the item not judged is judged
+    assert judged == [1, 1]
+    assert len((out / "verdicts.jsonl").read_text().splitlines()) == 6
