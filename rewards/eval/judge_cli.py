@@ -312,7 +312,9 @@ def judge_all(cfg: DictConfig, judge, items: list[Item], load_errors: list[str],
     done, changed = read_done(out / VERDICTS, items, prints)
     results = [(it, done[it.id]) for it in items if it.id in done]
     todo = [it for it in items if it.id not in done]
-    print(f"judging {len(todo)} of {len(items)} items -> {out}" + (f" ({len(done)} already done)" if done else ""))
+    notes = [f"{len(done)} already done"] * bool(done)
+    notes += [f"{len(errors)} failed before judging: see below"] * bool(errors)
+    print(f"judging {len(todo)} of {len(items)} items -> {out}" + (f" ({'; '.join(notes)})" if notes else ""))
     if changed:
         print(
             f"{changed} items redone because their data changed since they were judged (rubric, prompt, image or judge)"

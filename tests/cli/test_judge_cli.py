@@ -71,6 +71,8 @@ def test_bad_row_and_corrupt_image_fail_alone_and_the_rest_is_judged(tmp_path):
     assert errors[0].startswith(f"error: {data}:2: malformed JSON")
     assert errors[1].startswith("error: item broken: ") and "corrupt.png" in errors[1]
     assert "Traceback" not in proc.stderr
+    # the malformed row never became an item; the header says so instead of only "2 of 2"
+    assert f"judging 2 of 2 items -> {out} (1 failed before judging: see below)\n" in proc.stdout
 
     lines = [json.loads(ln) for ln in (out / "verdicts.jsonl").read_text().splitlines()]
     assert [(ln["item_id"], ln["check"]) for ln in lines] == [("good", "1"), ("good", "2"), ("good", "3")]
