@@ -126,6 +126,7 @@ class ChatClient:
         self.models_url = base_url.rstrip("/") + "/models"
         self.wait_ready_s = float(wait_ready_s)
         self._ready = wait_ready_s == 0
+        self._waited = False  # a wait ran out: ask once from then on
         self._ready_lock = threading.Lock()
         self.model = model
         self.timeout_s = timeout_s
@@ -231,7 +232,9 @@ class ChatClient:
 
     def wait_until_ready(self) -> None:
         """Block until ``GET {base_url}/models`` answers 200, for at most ``wait_ready_s`` seconds,
-        once per client (concurrent callers wait for the first one).
+        once per client (concurrent callers wait for the first one). After a wait that ran out,
+        later calls ask once, without waiting: a server that never came up costs one wait per run,
+        not one per item.
 
         Raises:
             ChatError: the server did not answer 200 in time (one line with its last answer).
@@ -241,7 +244,7 @@ class ChatClient:
         with self._ready_lock:
             if self._ready:
                 return
-            deadline, last = time.monotonic() + self.wait_ready_s, "no answer"
+            deadline, last = time.monotonic() + (0.0 if self._waited else self.wait_ready_s), "no answer"
             while True:
                 try:
                     resp = requests.get(self.models_url, timeout=min(5.0, self.timeout_s))
@@ -252,6 +255,7 @@ class ChatClient:
                 except requests.RequestException as e:
                     last = _describe(e)
                 if time.monotonic() >= deadline:
+                    self._waited = True
                     raise ChatError(
                         redact(f"{self.models_url}: server not ready after wait_ready_s={self.wait_ready_s:g} ({last})")
                     )

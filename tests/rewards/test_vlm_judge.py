@@ -481,6 +481,10 @@ def test_wait_ready_s_polls_the_models_endpoint_before_the_first_request():
             client.chat([{"role": "user", "content": "hi"}], max_tokens=4)
         assert "/v1/models: server not ready after wait_ready_s=1.2 (HTTP 503)" in str(e.value)
         assert not server.seen  # no chat request was sent to a server that was not ready
+        gets, start = server.model_gets, time.monotonic()
+        with pytest.raises(ChatError, match="server not ready"):  # the next item: asked once, no second wait
+            client.chat([{"role": "user", "content": "next"}], max_tokens=4)
+        assert server.model_gets == gets + 1 and time.monotonic() - start < 1.0
     with pytest.raises(ValueError, match="wait_ready_s must be >= 0"):
         ChatClient(base_url="http://127.0.0.1:1/v1", model="m", api_key_env=None, wait_ready_s=-1)
 
