@@ -30,8 +30,9 @@ on a dark band: :func:`tall_fills`) are read the same way.
 
 Incremental re-read (:func:`reread_page`): a page an editor changed in a few places is read again
 only in the changed boxes grown to the whole earlier lines they touch (:func:`changed_regions`),
-with both page passes, as pages of one tesseract process per pass; the fills and rotated columns
-with a changed pixel are read again; every other line is the earlier read's.
+with both page passes (one tesseract process per pass when tesseract runs as a command); the
+fills and rotated columns with a changed pixel are read again; every other line is the earlier
+read's.
 ``rewards.text.ocr_cache`` decides when (and remembers reads).
 """
 
@@ -346,7 +347,7 @@ def reread_page(rgb: Image.Image, old: PageRead, changed: np.ndarray, settings: 
 
     The changed pixels' boxes (``changed_regions``: grown to every earlier page-pass line they
     touch, with a margin) are cut out of the upsampled page (the pixels a full read sees) and
-    read with both page passes, all regions as pages of one tesseract process per pass; the
+    read with both page passes (as pages of one tesseract process per pass with the command); the
     earlier lines of either pass that overlap a region are dropped, the region's lines take their
     place. Fills and rotated columns are found again on the whole page; those with the same
     outline as before and no changed pixel keep their earlier reading, the others are read (one
@@ -389,8 +390,8 @@ def reread_page(rgb: Image.Image, old: PageRead, changed: np.ndarray, settings: 
         found = fill_regions(rgb)
         groups = _reused(found, old.fills, old.fill_lines, changed)
         tiles = [fill_tile(gray, found[i]) for i, g in enumerate(groups) if g is None]
-    # One tesseract process per page segmentation mode (its start-up costs ~0.2 s): the regions,
-    # and the mosaic of the fills to read again, are pages of one multi-page read.
+    # One read per page segmentation mode (the command's start-up costs ~0.2 s): the regions, and
+    # the mosaic of the fills to read again, are pages of one multi-page read.
     mosaic, offsets = _mosaic([t for t, _ in tiles]) if tiles else (None, [])
     with_mosaic = mosaic is not None and settings.psm == FILL_PSM
     pages = _tesseract_pages(crops + ([Image.fromarray(mosaic)] if with_mosaic else []), settings.lang, settings.psm)
