@@ -8,10 +8,12 @@ default in 5.0.1). So each process gives its tesseract one thread and the cores 
 parallel instead (``rubricloop-refine workers=``, default one per core): N workers x 1 thread never
 oversubscribe N cores.
 
-pytesseract starts tesseract with this process's environment, so the limit is set in ``os.environ``
-before the first read. libgomp reads ``OMP_THREAD_LIMIT`` when it loads, so torch (OpenMP) in a
-process that loads it afterwards, and in every worker process started afterwards, is held to the
-same limit: a CPU-bound torch model wants ``OMP_THREAD_LIMIT`` set by the user (which is kept).
+The limit is set in ``os.environ`` before the first read: a ``tesseract`` command (pytesseract)
+starts with this process's environment, and tesserocr (tesseract in this process,
+``rewards.text.tesseract_engine``) loads its libgomp at the first read. libgomp reads
+``OMP_THREAD_LIMIT`` when it loads, so torch (OpenMP) in a process that loads it afterwards, and
+in every worker process started afterwards, is held to the same limit: a CPU-bound torch model
+wants ``OMP_THREAD_LIMIT`` set by the user (which is kept).
 """
 
 from __future__ import annotations
