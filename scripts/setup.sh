@@ -16,17 +16,30 @@ command -v tesseract >/dev/null 2>&1 || missing+=(tesseract-ocr)
 for lang in chi_sim jpn kor rus ell; do
   ls /usr/share/tesseract-ocr/*/tessdata/$lang.traineddata >/dev/null 2>&1 || missing+=("tesseract-ocr-${lang//_/-}")
 done
-# to build tesserocr (the fastocr extra) against Debian's tesseract: reads in this process, no start-up per read
+# to build tesserocr (the fastocr extra) against Debian's tesseract: reads in this process, no start-up
+# per read; optional: without them tesseract runs as a command
 python=${PYTHON:-python3}
-pkg-config --exists tesseract lept 2>/dev/null || missing+=(libtesseract-dev libleptonica-dev pkg-config)
-command -v g++ >/dev/null 2>&1 || missing+=(g++)
+build=()
+pkg-config --exists tesseract lept 2>/dev/null || build+=(libtesseract-dev libleptonica-dev pkg-config)
+command -v g++ >/dev/null 2>&1 || build+=(g++)
 headers=$("$python" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
-[ -e "$headers/Python.h" ] || missing+=(python3-dev)
+[ -e "$headers/Python.h" ] || build+=(python3-dev)
+sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${missing[*]}"
-  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+if [ ${#build[@]} -gt 0 ]; then
+  # optional: never asks for a password (sudo -n); without them tesseract runs as a command
+  if [ -z "$sudo" ] || sudo -n true 2>/dev/null; then
+    echo "setup: installing Debian packages to build tesserocr: ${build[*]}"
+    { [ ${#missing[@]} -gt 0 ] || $sudo apt-get update -qq; } \
+      && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${build[@]}" >/dev/null \
+      || echo "setup: could not install ${build[*]}: tesseract will run as a command (the same reads, slower)"
+  else
+    echo "setup: to run tesseract in the process, install ${build[*]} (apt-get) and run this again"
+  fi
 fi
 
 if [ ! -x .venv/bin/python ]; then
