@@ -201,35 +201,13 @@ def read_page(rgb: Image.Image, settings: ReadSettings) -> PageRead:
 
 
 def _upsampled(rgb: Image.Image, scale: float) -> tuple[Image.Image, float]:
-    scale, size = _upsampled_size(rgb, scale)
-    if scale == 1.0:
-        return rgb, scale
-    return rgb.resize(size, Image.Resampling.LANCZOS), scale
-
-
-def _upsampled_size(rgb: Image.Image, scale: float) -> tuple[float, tuple[int, int]]:
-    """(scale, (width, height)) of the page a read looks at: ``rgb`` enlarged by ``scale``, but
-    never past MAX_OCR_SIDE (upsampling helps small text only; tesseract refuses sides over 32767 px)."""
+    # Upsampling helps small text only; tesseract refuses sides over 32767 px, so large images
+    # are never enlarged past MAX_OCR_SIDE.
     scale = min(scale, max(1.0, MAX_OCR_SIDE / max(rgb.size)))
     if scale == 1.0:
-        return scale, rgb.size
-    return scale, (max(1, round(rgb.width * scale)), max(1, round(rgb.height * scale)))
-
-
-def _upsampled_parts(rgb: Image.Image, size: tuple[int, int], boxes: list[tuple[int, int, int, int]]) -> list:
-    """``rgb`` upsampled to ``size`` (Lanczos), cropped to each of ``boxes`` (pixels of the upsampled
-    page). At exactly 2x only the boxes are computed (the same pixels: the kernel centres fall on
-    the same dyadic positions; at 1.5x or 3x one pixel in 10^4 differed by 1, so there the whole
-    page is enlarged once)."""
-    if size == rgb.size:
-        return [rgb.crop(box) for box in boxes]
-    if size != (2 * rgb.width, 2 * rgb.height):
-        big = rgb.resize(size, Image.Resampling.LANCZOS)
-        return [big.crop(box) for box in boxes]
-    return [
-        rgb.resize((x1 - x0, y1 - y0), Image.Resampling.LANCZOS, box=(x0 / 2, y0 / 2, x1 / 2, y1 / 2))
-        for x0, y0, x1, y1 in boxes
-    ]
+        return rgb, scale
+    size = (max(1, round(rgb.width * scale)), max(1, round(rgb.height * scale)))
+    return rgb.resize(size, Image.Resampling.LANCZOS), scale
 
 
 def _finish(
@@ -371,7 +349,7 @@ def reread_page(rgb: Image.Image, old: PageRead, changed: np.ndarray, settings: 
     regions = changed_regions(changed, [r.line.box for r in (*old.first, *old.second)], gray)
     if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in regions) > MAX_REGION_SHARE * rgb.width * rgb.height:
         return None
-    scale, (bw, bh) = _upsampled_size(rgb, settings.scale)
+    big, scale = _upsampled(rgb, settings.scale)
     # a region on a fill (badge, band) is read with REGION_CONTEXT pixels of page around it;
     # regions whose views overlap share one view (its text is read once)
     solid = [f.box for f in find_fills(rgb)] if settings.fills else []
@@ -379,11 +357,10 @@ def reread_page(rgb: Image.Image, old: PageRead, changed: np.ndarray, settings: 
         [_grown(r, REGION_CONTEXT if any(_overlap(r, f) for f in solid) else 0, rgb.size) for r in regions]
     )
     corners = [(int(np.floor(x0 * scale)), int(np.floor(y0 * scale))) for x0, y0, _, _ in views]
-    boxes = [
-        (left, top, min(bw, int(np.ceil(x1 * scale))), min(bh, int(np.ceil(y1 * scale))))
+    crops = [
+        big.crop((left, top, min(big.width, int(np.ceil(x1 * scale))), min(big.height, int(np.ceil(y1 * scale)))))
         for (left, top), (_, _, x1, y1) in zip(corners, views)
     ]
-    crops = _upsampled_parts(rgb, (bw, bh), boxes)
     in_view = [next(k for k, v in enumerate(views) if _inside(r, v)) for r in regions]
     found, groups, tiles = [], [], []
     if settings.fills:

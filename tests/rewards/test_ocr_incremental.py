@@ -133,17 +133,3 @@ def test_judge_and_eval_read_every_new_page_whole():
     assert ocr_cache.PAGE_READS.counts == {"same": 1, "incremental": 0, "whole": 2}
     ocr_cache.forget_reads()
     assert ocr_cache.PAGE_READS.incremental is True
-
-
-@pytest.mark.parametrize("scale", [2.0, 1.5])
-def test_the_parts_of_an_upsampled_page_are_its_pixels(scale):
-    """A re-read cuts its regions out of the upsampled page; at 2x it upsamples only the regions."""
-    from rewards.text.ocr_read import _upsampled, _upsampled_parts, _upsampled_size
-
-    page = slide()
-    big, _ = _upsampled(page, scale)
-    _, size = _upsampled_size(page, scale)
-    boxes = [(0, 0, 40, 30), (333, 91, 701, 157), (size[0] - 17, size[1] - 9, size[0], size[1])]
-    for box, part in zip(boxes, _upsampled_parts(page, size, boxes)):
-        assert part.size == (box[2] - box[0], box[3] - box[1])
-        assert np.array_equal(np.asarray(part), np.asarray(big.crop(box))), box
