@@ -215,3 +215,66 @@ def test_ctrl_c_with_workers_keeps_finished_items_and_ends_the_workers(tmp_path,
     assert partial["complete"] is False and 1 <= partial["n_finished"] < 4
     # finished in a worker but not yet recorded when Ctrl-C came: its result.json is there, the rerun skips it
     assert {it["id"] for it in partial["items"]} <= {p.parent.name for p in out.glob("*/result.json")}
+
+
+def _children(pid: int) -> set[int]:
+    """The live child processes of ``pid`` (Linux ``/proc``)."""
+    kids = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            kids |= {int(k) for k in (task / "children").read_text().split()}
+        except OSError:
+            pass
+    return kids
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"  # a zombie has exited; its new parent reaps it
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
+def test_a_run_killed_with_sigkill_takes_its_workers_with_it(tmp_path):
+    """Before: SIGKILL of the run's process alone left both workers and the manager blocked
+    forever on its queue (about 800 MB each with the OCR components)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "out"
+    script = f"""
+import sys
+from test_refine_workers import compose, marks
+from pathlib import Path
+import refine.cli
+parts = marks(Path({str(tmp_path)!r}))
+parts["editor"]["sleep_s"] = 30
+cfg = compose("out={out}", "limit=4", "iterations=1", "workers=2", **parts)
+sys.exit(refine.cli.run(cfg))
+"""
+    here = Path(__file__).parent
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(here), os.environ.get("PYTHONPATH", "")])}
+    run = subprocess.Popen([sys.executable, "-c", script], cwd=here, env=env, start_new_session=True)
+    kids: set[int] = set()
+    try:
+        deadline = time.time() + 120
+        while len(_children(run.pid)) < 3 and time.time() < deadline and run.poll() is None:
+            time.sleep(0.2)  # the manager and two workers
+        kids = _children(run.pid)
+        assert len(kids) >= 3 and run.poll() is None, kids
+        time.sleep(2)  # the workers are in their first (slow) edit
+        os.kill(run.pid, signal.SIGKILL)
+        run.wait()
+        deadline = time.time() + 20
+        while any(_alive(k) for k in kids) and time.time() < deadline:
+            time.sleep(0.2)
+        assert not [k for k in kids if _alive(k)]
+    finally:
+        for pid in [run.pid, *kids]:
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)

@@ -8,6 +8,7 @@ A worker process imports this module from ``tests/refine/``, which pytest put on
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 from PIL import Image
@@ -38,10 +39,11 @@ class MarkEditor:
 
     name = "mark"
 
-    def __init__(self, die_index: int | None = None, die_once: str | None = None):
-        self.die_index, self.die_once = die_index, die_once
+    def __init__(self, die_index: int | None = None, die_once: str | None = None, sleep_s: float = 0.0):
+        self.die_index, self.die_once, self.sleep_s = die_index, die_once, sleep_s
 
     def edit(self, image: Image.Image, instruction: str, failures, seed: int) -> Image.Image:
+        time.sleep(self.sleep_s)  # a slow editor: a test can act while every worker is busy
         if self.die_index == seed // 1000 and self.die_once and not Path(self.die_once).exists():
             Path(self.die_once).touch()
             os._exit(9)
