@@ -54,7 +54,8 @@ fi
 .venv/bin/pip install -q -e ".[dev,serve,cluster]"  # cluster: the submitit launcher (the tests run it locally)
 # fastocr: tesserocr built here against the tesseract above (its PyPI wheel bundles another
 # tesseract version, which rewards/text/tesseract_engine.py would not use); without it tesseract runs as a command
-.venv/bin/python -c "import tesserocr" 2>/dev/null \
-  || .venv/bin/pip install -q --no-binary tesserocr -e ".[fastocr]" \
+same_tesseract='from rewards.text import tesseract_engine as t; import sys; sys.exit(t.library_version() != t.command_version())'
+.venv/bin/python -c "$same_tesseract" 2>/dev/null \
+  || .venv/bin/pip install -q --force-reinstall --no-deps --no-binary tesserocr "tesserocr==2.8.0" \
   || echo "setup: tesserocr did not build: tesseract is run as a command (the same reads, slower)"
 echo "setup: ok ($(.venv/bin/python -c 'import torch, diffusers; print("torch", torch.__version__, "diffusers", diffusers.__version__)'))"

@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import re
 import subprocess
 import threading
 
@@ -66,14 +67,20 @@ def _engine(choice: str) -> str:
     if choice == "library":
         if library is None:
             raise EngineError(
-                f"{ENGINE_ENV}=library but tesserocr does not import: pip install '.[fastocr]' (see scripts/setup.sh)"
+                f"{ENGINE_ENV}=library but tesserocr does not import: "
+                "pip install --no-binary tesserocr -e '.[fastocr]' (see scripts/setup.sh)"
             )
         return "library"
     command = command_version()
     if library is not None and library == command:
         return "library"
     if library is not None:
-        log.info("tesserocr wraps tesseract %s, the command is %s: reading with the command", library, command)
+        log.warning(
+            "tesserocr wraps tesseract %s, the command is %s: reading with the command (slower); build tesserocr "
+            "against the command's tesseract: pip install --force-reinstall --no-binary tesserocr tesserocr==2.8.0",
+            library,
+            command,
+        )
     return "cli"
 
 
@@ -98,6 +105,19 @@ def command_version() -> str | None:
     return words[1] if len(words) > 1 and words[0] == "tesseract" else None
 
 
+@functools.lru_cache(maxsize=1)
+def command_tessdata() -> str | None:
+    """The folder the ``tesseract`` command reads its language models from (the first line of
+    ``tesseract --list-langs``), or None. tesserocr is given it when ``TESSDATA_PREFIX`` is not
+    set: the PyPI wheel's own default folder ("./") holds no model."""
+    try:
+        out = subprocess.run(["tesseract", "--list-langs"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    found = re.search(r'languages in "([^"]+)"', out.stdout + out.stderr)
+    return found.group(1) if found else None
+
+
 _LOCAL = threading.local()
 
 
@@ -111,7 +131,8 @@ def _api(lang: str):
         apis = _LOCAL.apis = {}
     if lang not in apis:
         try:
-            apis[lang] = tesserocr.PyTessBaseAPI(lang=lang)
+            folder = None if os.environ.get("TESSDATA_PREFIX") else command_tessdata()
+            apis[lang] = tesserocr.PyTessBaseAPI(lang=lang, **({"path": folder} if folder else {}))
         except RuntimeError as e:
             raise EngineError(f"tesseract could not load language {lang!r}: {e}") from None
     return apis[lang]

@@ -3,6 +3,7 @@
 
 import logging
 import os
+from pathlib import Path
 
 import pytest
 from pages import page
@@ -71,7 +72,8 @@ def test_auto_uses_the_library_only_beside_the_same_command_version(engine_env, 
     engine_env("auto")
     with caplog.at_level(logging.INFO, logger=te.__name__):
         assert te.engine() == "cli"
-    assert "tesserocr wraps tesseract 5.3.4, the command is 5.3.0: reading with the command" in caplog.text
+    assert "tesserocr wraps tesseract 5.3.4, the command is 5.3.0: reading with the command (slower)" in caplog.text
+    assert "--no-binary tesserocr" in caplog.text and caplog.records[-1].levelname == "WARNING"
     monkeypatch.setattr(te, "command_version", lambda: "5.3.4")
     engine_env("auto")
     assert te.engine() == "library"
@@ -79,8 +81,14 @@ def test_auto_uses_the_library_only_beside_the_same_command_version(engine_env, 
     engine_env("auto")
     assert te.engine() == "cli"
     engine_env("library")
-    with pytest.raises(te.EngineError, match=r"RUBRICLOOP_TESSERACT=library but tesserocr does not import"):
+    with pytest.raises(te.EngineError, match=r"RUBRICLOOP_TESSERACT=library but tesserocr does not import: pip "):
         te.engine()
+
+
+def test_the_library_reads_the_commands_language_models():
+    """The PyPI wheel's own model folder is "./": the library is given the command's."""
+    folder = te.command_tessdata()
+    assert folder is not None and (Path(folder) / "eng.traineddata").is_file()
 
 
 def test_a_bad_engine_name_is_an_option_error_and_each_read_an_ocr_error(engine_env):
