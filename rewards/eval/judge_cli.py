@@ -59,7 +59,7 @@ import hydra
 from omegaconf import DictConfig, OmegaConf
 from tqdm.auto import tqdm
 
-from rewards.common.components import build
+from rewards.common.components import build_component
 from rewards.common.files import file_kind
 from rewards.common.items import ItemError, load_item_image
 from rewards.common.one_line import one_line
@@ -430,9 +430,9 @@ def run(cfg: DictConfig) -> int:
             print(f"error: {e}", file=sys.stderr)
             return 2
         try:
-            judge = build(cfg, "judge")
-        except Exception as e:  # a judge that cannot be built (bad option, missing model) is an option error
-            print(f"error: judge: {type(e).__name__}: {' '.join(str(e).split())[:300]}", file=sys.stderr)
+            judge = build_component(cfg, "judge")
+        except ValueError as e:  # a judge that cannot be built (bad option, missing model) is an option error
+            print(f"error: {e}", file=sys.stderr)
             discard(out, created)
             return 2
         try:

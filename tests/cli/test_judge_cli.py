@@ -119,6 +119,20 @@ def test_rerun_resumes_and_redoes_a_half_written_item(tmp_path):
         assert run(other) == 2  # another setting into the same folder is refused
 
 
+def test_a_judge_that_cannot_be_built_is_its_own_one_line(tmp_path, capsys, monkeypatch):
+    """Not Hydra's "Error in call to target ..." wrapper around it (a tester's finding)."""
+    data = tmp_path / "data.jsonl"
+    page(tmp_path / "a.png", "Quarterly Revenue")
+    data.write_text(json.dumps(bizgeneval_row("a", "a.png")) + "\n")
+    monkeypatch.setenv("RUBRICLOOP_TESSERACT", "bogus")
+    with initialize_config_module("conf", version_base="1.3"):
+        assert run(compose("judge_run", overrides=[f"data={data}", f"out={tmp_path / 'o'}"])) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "error: OCRJudge: RUBRICLOOP_TESSERACT='bogus': expected auto, library or cli"
+    )
+    assert not (tmp_path / "o").exists()
+
+
 def test_option_errors_exit_2(tmp_path, capsys):
     with initialize_config_module("conf", version_base="1.3"):
         assert run(compose("judge_run", overrides=[f"out={tmp_path / 'o'}"])) == 2
