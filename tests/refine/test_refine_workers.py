@@ -114,7 +114,10 @@ def test_two_workers_refine_the_bundled_example_as_one_process_does(tmp_path, mo
     (one tesseract pass at 1x each):
     the same item files (verdicts, images, result.json), summary and W&B rows. Every tesseract
     (a wrapper on PATH records its environment and parent) ran with OMP_THREAD_LIMIT=1, in the
-    run's process with one worker and in two worker processes with two."""
+    run's process with one worker and in two worker processes with two. Tesseract runs as the
+    command here (``RUBRICLOOP_TESSERACT=cli``) so that the wrapper sees every read; tesserocr in
+    the process reads the same limit from the environment when it loads."""
+    monkeypatch.setenv("RUBRICLOOP_TESSERACT", "cli")
     real = shutil.which("tesseract")
     bin_dir, seen = tmp_path / "bin", tmp_path / "tesseract_calls.txt"
     bin_dir.mkdir()
