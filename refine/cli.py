@@ -118,6 +118,14 @@ def print_summary(summary: dict, out: Path) -> None:
         say(f"{'score':<18}{'initial':>10}{'best':>10}")
         for name, initial in summary["mean_initial"].items():
             say(f"{name:<18}{initial:>10.3f}{summary['mean_best'][name]:>10.3f}")
+    text = summary.get("text_checks") or {}
+    if text.get("checks"):
+        where = f"({text['checks']} quoted strings in {text['items']} items)"
+        say(f"{'text checks':<18}{'start':>10}{'best':>10}   {where}")
+        rows = {"decided": "decided", "passed": "passed (yes)", "refuted": "refuted (no)", "read": "strings read"}
+        for key, label in rows.items():
+            say(f"  {label:<16}{text['start'][key]:>10}{text['best'][key]:>10}")
+        say("  (strings read: every quoted string read on the page, yes or withheld for what only a VLM can place)")
     if summary["withheld"]:
         reasons = "; ".join(f"{n} x {reason}" for reason, n in list(summary["withheld"].items())[:3])
         say(f"withheld verdicts (never counted as passes): {reasons}")

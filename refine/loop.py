@@ -69,6 +69,8 @@ class ItemResult:
             "last_error": str | None}.
         edits: what a structured editor did to the expected strings: distinct strings "added",
             "rewritten" and "left_alone" (see ``refine.editors.edit_log.tally_edits``).
+        text: per iteration, the item's text checks (those with text expectations: the strings the
+            text editor fixes) as counts, {"checks", "decided", "passed", "refuted", "read"} (:func:`text_tally`).
         damage: for a structured editor, the pixels of ``best.png`` changed from the start image
             that are glyphs of neither the words its kept actions replaced nor the strings they
             wrote: {"damaged_px": int, "damage_boxes": [[x0, y0, x1, y1], ...]}
@@ -84,6 +86,7 @@ class ItemResult:
     withheld: dict[str, int] = field(default_factory=dict)
     judges: dict[str, dict[str, Any]] = field(default_factory=dict)
     edits: dict[str, Any] = field(default_factory=dict)
+    text: list[dict[str, int]] = field(default_factory=list)
     damage: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
 
@@ -146,6 +149,40 @@ def refuted(item: Item, verdicts: dict[str, Verdict]) -> float:
     recorded beside the item scores and used to break ties of ``keep_best_by``."""
     checks = item.rubric.checks
     return sum(c.id in verdicts and verdicts[c.id].answer == "no" for c in checks) / len(checks) if checks else 0.0
+
+
+def text_tally(item: Item, verdicts: dict[str, Verdict]) -> dict[str, int]:
+    """Counts over the item's text checks (checks with ``expects``: quoted strings, what the OCR
+    judge reads and the text editor fixes): ``checks``; ``decided`` (answered yes or no), ``passed``
+    (yes) and ``refuted`` (no); and ``read``: checks whose every quoted string the judge read, those
+    answered yes and those withheld only for parts a VLM must decide (``evidence["expects"]`` all
+    ``found``). Withheld and missing verdicts are neither passed nor refuted."""
+    passed = refuted = read = 0
+    checks = [c for c in item.rubric.checks if c.expects]
+    for c in checks:
+        v = verdicts.get(c.id)
+        if v is None:
+            continue
+        passed += v.answer == "yes"
+        refuted += v.answer == "no"
+        records = (v.evidence or {}).get("expects") or []
+        read += v.answer == "yes" or (v.answer == "withheld" and bool(records) and all(r.get("found") for r in records))
+    return {"checks": len(checks), "decided": passed + refuted, "passed": passed, "refuted": refuted, "read": read}
+
+
+def text_summary(results: Sequence[ItemResult]) -> dict[str, Any]:
+    """The text tallies (:func:`text_tally`) summed over the finished ``results`` at their start
+    image (``start``) and at their kept iteration (``best``): {"checks": int, "items": int,
+    "start": {"decided", "passed", "refuted", "read"}, "best": {...}}. Items recorded before tallies
+    existed (a resumed older run) are left out, and ``items`` says how many were counted."""
+    counted = [r for r in results if r.text and r.best_iteration is not None]
+    keys = ("decided", "passed", "refuted", "read")
+    return {
+        "checks": sum(r.text[0]["checks"] for r in counted),
+        "items": len(counted),
+        "start": {k: sum(r.text[0][k] for r in counted) for k in keys},
+        "best": {k: sum(r.text[r.best_iteration][k] for r in counted) for k in keys},
+    }
 
 
 def unchanged_reason(iteration: int, actions: list[dict] | None) -> str:
@@ -299,6 +336,7 @@ class RefineLoop:
             append_lines(verdicts_file, lines, item.id)
             scores = score_item(item, verdicts) | {"refuted": refuted(item, verdicts)}
             result.scores.append(scores)
+            result.text.append(text_tally(item, verdicts))
             if (scores[self.keep_best_by], -scores["refuted"]) > best_score:
                 best_score, best_image, result.best_iteration = (
                     (scores[self.keep_best_by], -scores["refuted"]),
@@ -590,6 +628,7 @@ class RefineLoop:
             "mean_best": {k: mean(k, lambda r: r.scores[r.best_iteration]) for k in names},
             "errors": list(load_errors) + [r.error for r in results if r.error],
             "withheld": dict(sorted(withheld.items(), key=lambda kv: -kv[1])),
+            "text_checks": text_summary(ok),
             "damaged_px": sum(r.damage.get("damaged_px", 0) for r in ok),
             "items_damaged": sum(bool(r.damage.get("damaged_px")) for r in ok),
             "stopped_unchanged": {

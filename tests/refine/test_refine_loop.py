@@ -479,3 +479,58 @@ def test_a_tie_keeps_the_iteration_with_fewer_refuted_checks(tmp_path, white_png
     assert res["best_iteration"] == 1
     best = np.asarray(Image.open(tmp_path / "out" / "a" / "best.png"))
     assert tuple(best[0, 0]) == COLOURS["red"]
+
+
+def test_text_checks_are_counted_start_and_best_and_printed(tmp_path, white_png, capsys):
+    """The printout puts the text checks decided, passed, refuted and read beside pass_rate (issue 31):
+    the fix of the top half is a pass, the bottom stays refuted, and a withheld check whose string
+    was read counts as read only."""
+    from refine.cli import print_summary
+    from refine.loop import text_tally
+    from rewards.rubric import TextExpectation
+
+    class TextColourJudge(ColourJudge):
+        def judge(self, images, prompts, checks):
+            out = super().judge(images, prompts, checks)
+            for verdicts in out:
+                for i, v in enumerate(verdicts):
+                    if v.check_id == "read":
+                        found = {"expects": [{"text": "Q3", "found": True}]}
+                        verdicts[i] = Verdict("read", "withheld", self.name, "only a VLM can place it", found)
+            return out
+
+    def expect(text):
+        return (TextExpectation(text),)
+
+    checks = (
+        Check("top", "Is the top half red?", tag="colour:top:red", expects=expect("red")),
+        Check("bottom", "Is the bottom half green?", tag="colour:bottom:green", expects=expect("green")),
+        Check("read", "Is 'Q3' the title?", tag="colour:top:red", expects=expect("Q3")),
+        Check("plain", "Is it red?", tag="colour:top:red"),
+    )
+    COLOURS["green"] = (20, 200, 20)
+    try:
+        item = Item("t", "a flag", Rubric((Criterion("c", checks),)), image=white_png)
+        summary = RefineLoop(TextColourJudge(), TemplateWriter(), PaintFirstFailure(), iterations=1).run(
+            [item], tmp_path / "out"
+        )
+    finally:
+        del COLOURS["green"]
+    [res] = summary["items"]
+    assert res["text"] == [
+        {"checks": 3, "decided": 2, "passed": 0, "refuted": 2, "read": 1},
+        {"checks": 3, "decided": 2, "passed": 1, "refuted": 1, "read": 2},
+    ]
+    assert summary["text_checks"] == {
+        "checks": 3,
+        "items": 1,
+        "start": {"decided": 2, "passed": 0, "refuted": 2, "read": 1},
+        "best": {"decided": 2, "passed": 1, "refuted": 1, "read": 2},
+    }
+    assert text_tally(item, {}) == {"checks": 3, "decided": 0, "passed": 0, "refuted": 0, "read": 0}
+    capsys.readouterr()
+    print_summary(summary, tmp_path / "out")
+    printed = capsys.readouterr().out.splitlines()
+    row = {line.split()[0] + " " + line.split()[1]: line.split()[-2:] for line in printed if line.startswith("  ")}
+    assert row["passed (yes)"] == ["0", "1"] and row["refuted (no)"] == ["2", "1"] and row["strings read"] == ["1", "2"]
+    assert any(line.startswith("text checks") and "3 quoted strings in 1 items" in line for line in printed)
