@@ -235,6 +235,8 @@ def refine(
             summary = loop.run(items, out, load_errors, progress=bar, log=log_item, indices=indices, workers=workers)
         if wandb_run is not None and summary["n_finished"]:
             wandb_run.summary.update({f"mean_best/{k}": v for k, v in summary["mean_best"].items()})
+            text = summary["text_checks"]
+            wandb_run.summary.update({f"text_{at}/{k}": v for at in ("start", "best") for k, v in text[at].items()})
     except KeyboardInterrupt:
         say(f"\ninterrupted: finished items are kept in {out}; run the same command again to resume", err=True)
         return 130
