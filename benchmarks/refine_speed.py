@@ -216,7 +216,7 @@ def refine(items, out: Path, mode: str, iterations: int) -> dict:
 
 
 def verdicts(out: Path, item) -> dict[int, dict[str, str]]:
-    from refine.loop import item_dir_name
+    from refine.item_results import item_dir_name
 
     by: dict[int, dict[str, str]] = {}
     path = out / item_dir_name(item.id) / "verdicts.jsonl"
@@ -231,7 +231,7 @@ def rejudged_whole(out: Path, items) -> tuple[int, list[str]]:
     compared, one line per iteration whose verdicts differ from the run's)."""
     from PIL import Image
 
-    from refine.loop import item_dir_name
+    from refine.item_results import item_dir_name
     from rewards.judges.ocr import OCRJudge
     from rewards.text.ocr_cache import forget_reads
 
@@ -253,7 +253,7 @@ def rejudged_whole(out: Path, items) -> tuple[int, list[str]]:
 
 def same_runs(a: Path, b: Path, items) -> bool:
     """Both runs gave every item the same verdicts and the same images."""
-    from refine.loop import item_dir_name
+    from refine.item_results import item_dir_name
 
     for item in items:
         if verdicts(a, item) != verdicts(b, item):

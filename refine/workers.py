@@ -30,7 +30,8 @@ from typing import Any, Callable, Iterator
 
 from omegaconf import OmegaConf
 
-from refine.loop import ItemResult, RefineLoop
+from refine.item_results import ItemResult
+from refine.loop import RefineLoop
 from rewards.common.components import build_component
 from rewards.common.one_line import one_line
 from rewards.common.run_folder import QuietFileHandler

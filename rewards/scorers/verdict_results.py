@@ -1,6 +1,6 @@
 """Per-item verdict files for rubrics without an official result format (GenOlympiad-style rows).
 
-One ``<result_dir>/<item folder>.json`` per image (folder name: ``refine.loop.item_dir_name``
+One ``<result_dir>/<item folder>.json`` per image (folder name: ``refine.item_results.item_dir_name``
 rules, repeated here so that scoring needs no refine import)::
 
     {"id": "task-1", "verdicts": [{"check_id": "g1", "answer": "yes", "judge": "ocr", "reason": "..."}, ...]}

@@ -19,7 +19,7 @@ from hydra import compose, initialize_config_module
 from PIL import Image
 
 from refine.cli import run as refine_run
-from refine.loop import item_dir_names
+from refine.item_results import item_dir_names
 from rewards.common.one_line import one_line
 from rewards.eval.cli import run as eval_run
 

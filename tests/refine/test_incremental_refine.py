@@ -14,7 +14,8 @@ from hydra.utils import instantiate
 from PIL import Image, ImageDraw, ImageFont
 
 from refine.editors.text import TextEditor
-from refine.loop import RefineLoop, item_dir_name
+from refine.item_results import item_dir_name
+from refine.loop import RefineLoop
 from refine.writers.template import TemplateWriter
 from rewards.eval.adversarial_set import make_document, make_item
 from rewards.importers import load_run_items

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from refine.loop import RefineLoop, call_error, item_dir_name, unchanged_reason
+from refine.item_results import item_dir_name, unchanged_reason
+from refine.loop import RefineLoop, call_error
 from refine.writers.template import TemplateWriter
 from rewards.rubric import Check, Criterion, Item, Rubric, Verdict
 
@@ -486,7 +487,7 @@ def test_text_checks_are_counted_start_and_best_and_printed(tmp_path, white_png,
     the fix of the top half is a pass, the bottom stays refuted, and a withheld check whose string
     was read counts as read only."""
     from refine.cli import print_summary
-    from refine.loop import text_tally
+    from refine.item_results import text_tally
     from rewards.rubric import TextExpectation
 
     class TextColourJudge(ColourJudge):

@@ -162,7 +162,7 @@ def marks(tmp_path, die_index=None):
 
 @pytest.mark.slow
 def test_a_killed_worker_fails_only_its_item_and_the_rerun_finishes_it(tmp_path, monkeypatch, capsys):
-    from refine.loop import item_dir_name
+    from refine.item_results import item_dir_name
 
     ids = [str(json.loads(line)["id"]) for line in EXAMPLE.read_text().splitlines()[:4]]
     out, reference = tmp_path / "out", tmp_path / "reference"
