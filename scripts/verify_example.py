@@ -265,7 +265,8 @@ def table(rows: dict[str, dict], total: dict) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
+def parser() -> argparse.ArgumentParser:
+    """The command line of this script."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, required=True, help="refine output dir holding <item_id>/best.png")
     ap.add_argument("--manifest", type=Path, default=EXAMPLE / "manifest.json")
@@ -283,36 +284,21 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="the totals line and the JSON's top-level counts compare without spaces",
     )
-    args = ap.parse_args(argv)
-    if any(s <= 0 for s in args.scales):
-        ap.error("--scales: every factor must be > 0")
-    if not args.out.is_dir():
-        print(f"{args.out}: not a refine output folder", file=sys.stderr)
-        return 2
-    try:
-        manifest = json.loads(args.manifest.read_text(encoding="utf-8"))
-        entries = manifest["items"]
-    except (OSError, json.JSONDecodeError, KeyError, TypeError) as e:
-        print(f"{args.manifest}: cannot read manifest ({e!r})", file=sys.stderr)
-        return 2
-    try:
-        make = rapidocr_reader if args.engine == "rapidocr" else tesseract_reader
-        readers = [make(s) for s in args.scales]
-    except ImportError:
-        print(
-            "rapidocr-onnxruntime is not installed: .venv/bin/pip install -e .[verify], or rerun with "
-            "--engine tesseract (not independent of the judge)",
-            file=sys.stderr,
-        )
-        return 2
+    return ap
+
+
+def measure_items(out: Path, manifest: Path, entries: list[dict], readers: list) -> tuple[dict, dict, dict]:
+    """Read each manifest entry's start image and its ``<out>/<id>/best.png`` with ``readers``:
+    (rows: id -> ``measure_item`` row, failed: id -> why it was not measured, damage: id -> damaged
+    pixels or None when the item's instructions are missing). A bad item is reported and skipped."""
     rows, failed = {}, {}
     damage: dict[str, int | None] = {}  # refine.edit_audit.damaged: changed pixels that are glyphs of no string
     for entry in entries:
         item_id = str(entry.get("id", "?"))
-        run_dir = args.out / item_id
+        run_dir = out / item_id
         try:
             best_img = Image.open(run_dir / "best.png").convert("RGB")
-            start_img = Image.open(args.manifest.parent / entry["image"]).convert("RGB")
+            start_img = Image.open(manifest.parent / entry["image"]).convert("RGB")
             try:
                 actions = kept_actions(run_dir)
                 outside = changed_outside(start_img, best_img, actions)
@@ -328,7 +314,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"item {item_id}: not measured ({failed[item_id]})", file=sys.stderr)
             continue
         print(f"item {item_id}: read", file=sys.stderr, flush=True)
-    total = summarise(rows)
+    return rows, failed, damage
+
+
+def print_report(rows: dict, total: dict, damage: dict, args: argparse.Namespace) -> None:
+    """Print the table, the totals line, the damage line and each item's unfixed, broken and doubled strings."""
     mode = "spaces_ignored" if args.ignore_spaces else "exact"
     reads = ", ".join(f"{s:g}x" for s in args.scales)
     print(f"[{args.engine}, reads at {reads}]")
@@ -355,12 +345,41 @@ def main(argv: list[str] | None = None) -> int:
         for key in ("unfixed", "read_in_start", "broken_strings", "duplicated_strings", "expected_repeats"):
             for text in m[key]:
                 print(f"  item {item_id} {key.replace('_strings', '')}: {text[:90]}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = parser()
+    args = ap.parse_args(argv)
+    if any(s <= 0 for s in args.scales):
+        ap.error("--scales: every factor must be > 0")
+    if not args.out.is_dir():
+        print(f"{args.out}: not a refine output folder", file=sys.stderr)
+        return 2
+    try:
+        manifest = json.loads(args.manifest.read_text(encoding="utf-8"))
+        entries = manifest["items"]
+    except (OSError, json.JSONDecodeError, KeyError, TypeError) as e:
+        print(f"{args.manifest}: cannot read manifest ({e!r})", file=sys.stderr)
+        return 2
+    try:
+        make = rapidocr_reader if args.engine == "rapidocr" else tesseract_reader
+        readers = [make(s) for s in args.scales]
+    except ImportError:
+        print(
+            "rapidocr-onnxruntime is not installed: .venv/bin/pip install -e .[verify], or rerun with "
+            "--engine tesseract (not independent of the judge)",
+            file=sys.stderr,
+        )
+        return 2
+    rows, failed, damage = measure_items(args.out, args.manifest, entries, readers)
+    total = summarise(rows)
+    print_report(rows, total, damage, args)
     if args.json:
         report = {
             "engine": args.engine,
             "scales": args.scales,
             "ignore_spaces": args.ignore_spaces,
-            **t,
+            **total["spaces_ignored" if args.ignore_spaces else "exact"],
             "totals": total,
             "items": rows,
             "failed": failed,
