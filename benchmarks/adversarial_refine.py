@@ -11,7 +11,7 @@ The documents are :mod:`rewards.eval.adversarial_set`'s (dev = seeds 0..n-1, rep
 The judge (``rewards.judges.ocr.OCRJudge`` on checks compiled as the importers compile them), on the
 clean and on the erroneous page of every document, every question (also those false on the clean
 page): per question type and page false yes, false no and withheld counts; Cohen's kappa with
-withheld counted as a wrong answer (``rewards.eval.judge_bench.summarize``); the locator phrases the
+withheld counted as a wrong answer (``evaluation.judge_bench.summarize``); the locator phrases the
 compiled specs represent (``spec.text.locators``) and those handed to a VLM (``vlm_parts`` that start
 with "locator"), the false yes given to questions whose spec represents no element, and those
 of questions whose locator was dropped (no element represented, none handed to a VLM: every
@@ -61,12 +61,12 @@ from PIL import Image
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from evaluation.judge_bench import summarize  # noqa: E402
 from refine.edit_audit import kept_actions, occurrences  # noqa: E402
 from refine.editors.text import TextEditor  # noqa: E402
 from refine.loop import RefineLoop  # noqa: E402
 from refine.writers.template import TemplateWriter  # noqa: E402
 from rewards.eval.adversarial_set import QTYPES, Document, make_checks, make_document, make_item, split_seeds  # noqa: E402
-from rewards.eval.judge_bench import summarize  # noqa: E402
 from rewards.judges.ocr import OCRJudge  # noqa: E402
 from rewards.text.text_match import Line  # noqa: E402
 

@@ -1,6 +1,6 @@
 """The refine loop: judge -> failed checks -> edit instructions -> editor -> judge again.
 
-May import: ``rewards`` (never ``rewards.eval``) and ``refine`` itself; never ``training``.
+May import: ``rewards`` and ``refine`` itself; never ``training``.
 Inside: ``refine.loop`` and ``refine.cli`` sit above ``writers/``, ``editors/``,
 ``generators`` and ``interfaces``.
 """

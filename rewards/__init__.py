@@ -1,4 +1,4 @@
-"""The rubric core: data model, importers, judges, scorers, reward functions and the evaluation app.
+"""The rubric core: data model, importers, page reading, judges, scorers and reward functions.
 
 Rooms, lowest first; a room imports only the standard library, third-party packages and the
 rooms below it (``tests/test_import_rules.py`` walks every module with ``ast`` and fails on an
@@ -14,8 +14,8 @@ arrow up):
    ``leakage``, ``toy_rewards``, ``fingerprint`` (what a finished item's result was made from).
 5. ``rewards.judges`` and ``rewards.scorers``: side by side, neither imports the other.
 6. ``rewards.reward_fns``: rewards for training, from judges and per-item scores.
-7. ``rewards.eval``: the evaluation application (``rubricloop-eval``, ``-judge``, ``-report``,
-   ``-judge-bench``). Nothing outside it imports it.
+7. ``rewards.eval``: the synthetic judge sets (adversarial and fidelity documents).
 
-``rewards`` never imports ``refine`` or ``training``.
+``rewards`` never imports ``refine``, ``training`` or the evaluation application (the top-level
+``evaluation`` package: ``rubricloop-eval``, ``-judge``, ``-report``, ``-judge-bench``).
 """

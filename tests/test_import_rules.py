@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("rewards", "refine", "training", "conf")
+PACKAGES = ("rewards", "refine", "training", "evaluation", "conf")
 
 # room -> rank; a module may import its own room or a room of lower rank.
 RANKS = {
@@ -27,11 +27,12 @@ RANKS = {
     "rewards.eval": 6,
     "refine": 7,
     "training": 8,  # the instruction writer is trained on refine's writer prompt and editors (training.text_*)
+    "evaluation": 9,  # the application: rubricloop-eval, -judge, -report, -judge-bench
 }
 TRAINING_FROM_REFINE = {"refine.interfaces", "refine.writers.local_vlm"}
 """All of refine that training may import: the writer's request (the instruction writer is trained
 on exactly the prompt refine's trained writer sends) and the editor protocol; never the loop."""
-NEVER = {("refine", "rewards.eval"), ("training", "rewards.eval")}  # eval is an application, not a library
+NEVER = {("refine", "rewards.eval"), ("training", "rewards.eval")}  # the judge sets are the application's
 
 
 def module_name(path: Path) -> str:
@@ -121,9 +122,9 @@ def test_the_rule_catches_an_arrow_up(tmp_path):
     deps = imports_of(path, "rewards.common.x", set(MODULES))
     assert deps == {"refine.loop", "rewards.common.images"}
     assert arrows_up("rewards.common.x", deps) == ["refine.loop"]
-    assert arrows_up("training.x", {"rewards.eval.cli", "rewards.rubric", "refine.loop", "refine.interfaces"}) == [
+    assert arrows_up("training.x", {"evaluation.cli", "rewards.rubric", "refine.loop", "refine.interfaces"}) == [
+        "evaluation.cli",
         "refine.loop",
-        "rewards.eval.cli",
     ]
     assert arrows_up("rewards.judges.x", {"rewards.scorers.coverage", "rewards.text.text_match"}) == [
         "rewards.scorers.coverage"

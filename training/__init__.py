@@ -6,7 +6,7 @@ clean samples between positive and implicit-negative velocities) and Advantage W
 (``awm``, scxue/advantage_weighted_matching: the flow-matching loss weighted by the advantage,
 a KL to an EMA reference).
 
-May import: ``rewards`` (never ``rewards.eval``), ``training`` itself, and of ``refine`` only
+May import: ``rewards``, ``training`` itself, and of ``refine`` only
 ``refine.interfaces`` and ``refine.writers.local_vlm`` (the instruction writer is trained on the
 exact request refine's trained writer sends; refine never imports training).
 One data file of refine's is read, no code: the bundled example's BizGenEval rows (package

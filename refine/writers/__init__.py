@@ -1,4 +1,4 @@
 """Instruction writers: failed checks -> edit instructions (template, LLM over an API, local VLM).
 
-May import: ``rewards`` (never ``rewards.eval``) and ``refine.interfaces``.
+May import: ``rewards`` and ``refine.interfaces``.
 """

@@ -1,7 +1,5 @@
-"""The evaluation application: ``rubricloop-eval`` (cli, generate, score, merge, lora, compare,
-tables), ``rubricloop-report`` (report + templates/), ``rubricloop-judge`` (judge_cli) and
-``rubricloop-judge-bench`` (judge_bench, fidelity_set).
+"""The synthetic judge sets (adversarial and fidelity documents) that ``rubricloop-judge-bench``
+renders; the evaluation application itself is the top-level ``evaluation`` package.
 
-May import: every room of ``rewards``. Nothing outside ``rewards.eval`` imports it (tests and
-scripts aside).
+May import: every room of ``rewards`` below it. Only ``evaluation`` and tests import it.
 """

@@ -17,5 +17,5 @@ Result-file interop with the official tools (read and written in their formats):
 verdicts, for GenOlympiad-style rubric rows). Per-item scores: :mod:`rewards.scorers.item_scores`.
 
 May import: ``rewards.common``, ``rewards.text`` and the core modules (``rewards.rubric``,
-``rewards.importers``). Never a judge, ``rewards.reward_fns`` or ``rewards.eval``.
+``rewards.importers``). Never a judge or ``rewards.reward_fns``.
 """

@@ -18,10 +18,10 @@ from fuzz_rows import make_cases, make_images, write_result_files
 from hydra import compose, initialize_config_module
 from PIL import Image
 
+from evaluation.cli import run as eval_run
 from refine.cli import run as refine_run
 from refine.item_results import item_dir_names
 from rewards.common.one_line import one_line
-from rewards.eval.cli import run as eval_run
 
 FAST_OCR = ("++judge.judges.0.second_psm=null", "++judge.judges.0.scale=1")
 
@@ -171,7 +171,7 @@ def test_fuzzed_rows_and_images_through_eval_judging(tmp_path, capsys):
 
 def test_fuzzed_rows_through_judge(tmp_path, capsys):
     """``rubricloop-judge``: every line is one named row error or one judged/failed item."""
-    from rewards.eval.judge_cli import run as judge_run
+    from evaluation.judge_cli import run as judge_run
 
     images = make_images(tmp_path)
     cases = make_cases(80, 4, images, p_good_image=0.3)

@@ -11,7 +11,7 @@ import pytest
 from hydra import compose, initialize_config_module
 from PIL import Image, ImageDraw, ImageFont
 
-from rewards.eval.judge_cli import run
+from evaluation.judge_cli import run
 
 SCRIPT = Path(sys.executable).with_name("rubricloop-judge")
 ENV = {**os.environ, "WANDB_MODE": "disabled", "OMP_NUM_THREADS": "1"}
@@ -184,7 +184,7 @@ def test_lock_refusal_and_temp_files_stay_in_out(tmp_path, capsys, monkeypatch):
 
     from filelock import FileLock
 
-    import rewards.eval.judge_cli as judge_cli
+    import evaluation.judge_cli as judge_cli
 
     page(tmp_path / "a.png", "Quarterly Revenue")
     data, out = tmp_path / "data.jsonl", tmp_path / "out"
@@ -227,7 +227,7 @@ def test_a_full_disk_is_one_line_exit_1_and_the_rerun_resumes(tmp_path, monkeypa
     # issue 18: a summary.json that cannot be written ended in a traceback
     import errno
 
-    import rewards.eval.judge_cli as judge_cli
+    import evaluation.judge_cli as judge_cli
 
     page(tmp_path / "a.png", "Quarterly Revenue")
     data = tmp_path / "data.jsonl"
@@ -269,7 +269,7 @@ def errors_of(err: str) -> list[str]:
 def test_clashing_or_unsafe_result_names_are_refused_and_rescoring_gives_the_same_csvs(tmp_path, capsys, monkeypatch):
     # issue 18: a/slide.png and b/slide.png both wrote results/slide.json (item b's answers), rc 0, and the
     # judge's CSVs counted both items (Poster 1.0000) while rescoring results/ with rubricloop-eval gave 0.8000
-    from rewards.eval.cli import run as eval_run
+    from evaluation.cli import run as eval_run
 
     monkeypatch.setenv("WANDB_MODE", "disabled")
     for sub, text in (("a", "Quarterly Revenue"), ("b", "Annual Outlook"), ("c", "Quarterly Revenue")):
@@ -366,8 +366,8 @@ def _guarded(fifo: Path, call, timeout: float = 60.0):
 
 def test_a_fifo_as_data_is_refused_in_one_line_by_judge_refine_and_eval(tmp_path, capsys, monkeypatch):
     # issue 18: data= naming a FIFO with no writer hung all three (rc 124 under timeout)
+    from evaluation.cli import run as eval_run
     from refine.cli import run as refine_run
-    from rewards.eval.cli import run as eval_run
 
     monkeypatch.setenv("WANDB_MODE", "disabled")
     fifo = tmp_path / "data.jsonl"

@@ -8,7 +8,7 @@ from chat_server import ChatServer, Reply, ok
 from hydra import compose, initialize_config_module
 from PIL import Image
 
-from rewards.eval.judge_cli import run
+from evaluation.judge_cli import run
 from rewards.judges.outage import judges_down
 from rewards.rubric import Verdict
 

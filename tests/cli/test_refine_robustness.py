@@ -218,8 +218,8 @@ def _returns_within(fn, seconds: float = 10.0):
 def test_fifos_where_a_rerun_looks_for_finished_files_are_not_opened(tmp_path):
     # issue 18 recheck: a FIFO at <out>/<item>/result.json hung refine; one at <out>/images/<name>.png,
     # eval's generate step
+    from evaluation.generate import generated_for
     from refine.item_results import read_result
-    from rewards.eval.generate import generated_for
 
     os.mkfifo(tmp_path / "result.json")
     os.mkfifo(tmp_path / "1.png")

@@ -12,11 +12,11 @@ from hydra import compose, initialize_config_module
 from PIL import Image
 from refine_rows import text_page, text_row, write_rows
 
+from evaluation import judge_cli
 from refine.item_results import item_dir_names, read_result
 from refine.loop import RefineLoop
 from refine.writers.template import TemplateWriter
 from rewards.common.run_folder import SettingsError, check_settings
-from rewards.eval import judge_cli
 from rewards.rubric import Check, Criterion, Item, Rubric, Verdict
 
 WORDS = ["Net Profit", "Road Map", "Key Risks", "Cash Flow"]

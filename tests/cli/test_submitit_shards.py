@@ -71,8 +71,8 @@ def test_the_slurm_example_as_the_tests_swap_it_is_the_slurm_example_but_for_its
 
 @pytest.mark.slow
 def test_eval_shards_as_submitit_jobs_merge_to_the_unsharded_run(tmp_path, monkeypatch):
-    from rewards.eval import cli
-    from rewards.eval.merge import merge
+    from evaluation import cli
+    from evaluation.merge import merge
 
     monkeypatch.syspath_prepend(str(ROOT / "tests"))
     monkeypatch.setenv("WANDB_MODE", "disabled")

@@ -23,9 +23,9 @@ def lines(path):
 
 
 def test_judge_refine_and_eval_write_the_same_record_for_the_same_item(tmp_path):
+    from evaluation.cli import run as eval_run
+    from evaluation.judge_cli import run as judge_run
     from refine.cli import run as refine_run
-    from rewards.eval.cli import run as eval_run
-    from rewards.eval.judge_cli import run as judge_run
 
     text_page("Net Profit").save(tmp_path / "p.png")
     row = text_row("p", "p.png", "Net Profit", [{"id": "u", "question": "Does it read 'Road Map'?"}])

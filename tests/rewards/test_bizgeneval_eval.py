@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from hydra import compose, initialize_config_module
 
-from rewards.eval.cli import run
+from evaluation.cli import run
 from rewards.rubric import Check, Item, Rubric, Verdict
 from rewards.scorers.bizgeneval_results import read_result_file, result_filename, write_result_file
 from rewards.scorers.genexam_results import read_genexam_result, write_genexam_result

@@ -18,13 +18,13 @@ import pytest
 from hydra import compose, initialize_config_module
 from PIL import Image
 
+from evaluation.cli import run
+from evaluation.compare import compare, load_per_item
+from evaluation.compare import main as compare_main
+from evaluation.generate import resolution
+from evaluation.merge import merge
 from refine.cli import bundled_example
 from rewards.common.shards import parse_shard, select_shard
-from rewards.eval.cli import run
-from rewards.eval.compare import compare, load_per_item
-from rewards.eval.compare import main as compare_main
-from rewards.eval.generate import resolution
-from rewards.eval.merge import merge
 from rewards.importers import load_items
 from rewards.rubric import Item, Rubric
 from rewards.scorers.bizgeneval_results import read_result_file
@@ -400,7 +400,7 @@ def test_judge_writes_official_techimage_and_igenbench_files(tmp_path):
 
 def test_a_resume_may_add_the_verdict_cache():
     """The verdict cache changes no verdict, so it is not part of what a resumed run must share."""
-    from rewards.eval.cli import run_settings
+    from evaluation.cli import run_settings
 
     def settings(*overrides):
         with initialize_config_module(config_module="conf", version_base="1.3"):

@@ -19,8 +19,8 @@ from PIL import Image
 
 import refine.generators
 import rewards.rewriting
-from rewards.eval.cli import run
-from rewards.eval.generate import GENERATED_KEY, REWRITES, generation_key, item_seed, read_rewrites
+from evaluation.cli import run
+from evaluation.generate import GENERATED_KEY, REWRITES, generation_key, item_seed, read_rewrites
 from rewards.importers import load_items
 from rewards.models.text_policy import load_base_policy, policy_meta, write_policy_meta
 from rewards.rewriting import PromptRewriter, rewrite_messages

@@ -15,8 +15,8 @@ from hydra import compose, initialize_config_module
 from PIL import Image
 
 import rewards.importers
+from evaluation.cli import run
 from rewards.common.run_folder import lock_out
-from rewards.eval.cli import run
 from rewards.importers import load_items
 from rewards.scorers.bizgeneval_results import read_result_file
 
@@ -297,7 +297,7 @@ def test_a_user_row_image_is_judged_when_images_has_no_such_file(tmp_path, capsy
 
 
 def test_merge_is_locked_and_a_torn_shard_file_is_one_line(tmp_path, capsys):
-    from rewards.eval.merge import merge
+    from evaluation.merge import merge
 
     shard = tmp_path / "out" / "shard_0-of-1"
     shard.mkdir(parents=True)
@@ -409,7 +409,7 @@ def test_merge_into_a_read_only_out_is_one_line(tmp_path, capsys, monkeypatch):
 
     from filelock import FileLock
 
-    from rewards.eval.merge import merge
+    from evaluation.merge import merge
 
     def read_only(self, *a, **k):
         raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(self.lock_file))
@@ -521,7 +521,7 @@ def test_a_fifo_run_json_or_fingerprints_is_refused_not_waited_on(tmp_path, caps
 
 def test_merge_refuses_a_shard_result_made_from_other_data(tmp_path, capsys):
     """Issue 18.5: merge scored an old result file against an edited rubric, exit 0."""
-    from rewards.eval.merge import merge
+    from evaluation.merge import merge
 
     data = write_rows(tmp_path / "data.jsonl", [biz_row(1), biz_row(2), biz_row(3)])
     imgs = tmp_path / "imgs"
@@ -546,7 +546,7 @@ def test_merge_refuses_a_shard_result_made_from_other_data(tmp_path, capsys):
 
 def test_a_rerun_with_a_lora_whose_weights_changed_is_refused(tmp_path):
     """Issue 18.6: eval resumed over a LoRA whose weights changed at the same path, keeping old images."""
-    from rewards.eval.cli import OptionError, record_settings, run_settings
+    from evaluation.cli import OptionError, record_settings, run_settings
 
     lora = tmp_path / "step_1"
     lora.mkdir()

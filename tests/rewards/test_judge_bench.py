@@ -5,8 +5,8 @@ import shutil
 
 import pytest
 
+from evaluation.judge_bench import cohen_kappa, main, summarize
 from rewards.eval.fidelity_set import QTYPES, make_document, near_miss, split_seeds
-from rewards.eval.judge_bench import cohen_kappa, main, summarize
 
 
 def test_cohen_kappa_by_hand():
@@ -67,7 +67,7 @@ def test_bad_option_exits_2():
 
 
 def test_markdown_table_rows():
-    from rewards.eval.judge_bench import markdown_table
+    from evaluation.judge_bench import markdown_table
 
     m = summarize(
         [{"truth": "yes", "answer": "yes", "seconds": 0.5}, {"truth": "no", "answer": "withheld", "seconds": 0.25}]

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from rewards.eval.report import FILES, write_report
+from evaluation.report import FILES, write_report
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = [
@@ -123,7 +123,7 @@ def test_refine_report_tables_curve_and_strips(tmp_path):
 def test_best_after_n_reports_each_score_at_the_kept_iteration():
     """A lower-is-better score (refuted) is read at the iteration the loop keeps, not maximised
     on its own (issue 21: the table showed refuted 0.717 after one edit while the kept images had 0.517)."""
-    from rewards.eval.report import kept_iteration
+    from evaluation.report import kept_iteration
 
     scores = [
         {"pass_rate": 0.2, "refuted": 0.65},
@@ -136,7 +136,7 @@ def test_best_after_n_reports_each_score_at_the_kept_iteration():
 
 
 def test_bar_chart_writes_every_value_so_zero_bars_show():
-    from rewards.eval.report import bar_chart
+    from evaluation.report import bar_chart
 
     fig = bar_chart({"text": 0.0, "layout": 0.5, "colour": 1.0}, "t", "score")
     assert [t.get_text() for t in fig.axes[0].texts] == ["0.00", "0.50", "1.00"]
@@ -210,7 +210,7 @@ def test_report_logs_its_image_table_into_the_reported_runs_own_wandb_run(tmp_pa
     ``<run>/wandb/offline-run-<time>-<id>``), resumed, gets a table of real images."""
     import wandb
 
-    from rewards.eval.report import main
+    from evaluation.report import main
 
     for var, sub in (("WANDB_DATA_DIR", "wbdata"), ("WANDB_CACHE_DIR", "wbcache"), ("WANDB_CONFIG_DIR", "wbconfig")):
         monkeypatch.setenv(var, str(tmp_path / sub))
@@ -297,8 +297,8 @@ def test_a_report_or_compare_that_cannot_be_written_is_one_line(tmp_path, capsys
     """Issue 18.3: rubricloop-report into a read-only run folder was a traceback from
     shutil.rmtree, rubricloop-eval compare --out <read-only> one from os.mkdir. Reproduced
     without root: a file where the report's folder or --out's parent should be."""
-    from rewards.eval.compare import main as compare_main
-    from rewards.eval.report import main as report_main
+    from evaluation.compare import main as compare_main
+    from evaluation.report import main as report_main
 
     run = tmp_path / "ckpt"
     run.mkdir()

@@ -293,7 +293,7 @@ def test_techimage_dataset_rows_merge_general_and_write_official_entries(tmp_pat
 
 
 def test_score_step_writes_each_papers_table(tmp_path):
-    from rewards.eval.cli import score_and_write
+    from evaluation.cli import score_and_write
     from rewards.rubric import Verdict
     from rewards.scorers.verdict_results import write_verdicts
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hydra import compose, initialize_config_module
 
-from rewards.eval.cli import run
+from evaluation.cli import run
 from rewards.rubric import RubricError
 from rewards.scorers.servimage import (
     Submission,

@@ -358,7 +358,7 @@ def test_p_yes_require_logprobs_makes_a_reply_without_them_a_failed_call(caplog)
 
 
 def test_the_judge_summary_counts_p_yes_read_from_text(capsys, tmp_path):
-    from rewards.eval.judge_cli import print_summary, summarize
+    from evaluation.judge_cli import print_summary, summarize
     from rewards.rubric import Item, Rubric
 
     with ChatServer(lambda seen, n: ok("Yes")) as server:

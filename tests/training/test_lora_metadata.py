@@ -133,8 +133,8 @@ def test_rubricloop_eval_lora_loads_the_trained_strength(trained, tmp_path, monk
     ``apply_lora`` gives the trainer's outputs (the eval generator is the same seed-0 tiny SD3)."""
     from hydra import compose, initialize_config_module
 
-    from rewards.eval import lora as eval_lora
-    from rewards.eval.cli import run
+    from evaluation import lora as eval_lora
+    from evaluation.cli import run
 
     pipe, folder = trained
     ckpt = tmp_path / "run" / "step_2"

@@ -87,8 +87,8 @@ def test_prompt_rewriter_trains_on_the_rubric_reward_and_plugs_back(tmp_path, ca
     assert (tmp_path / "r" / "run.json").is_file() and (tmp_path / "r" / "training_data.jsonl").is_file()
 
     # the trained rewriter in eval's generate step, then compared with the base prompts
-    from rewards.eval.cli import run as eval_run
-    from rewards.eval.compare import main as compare_main
+    from evaluation.cli import run as eval_run
+    from evaluation.compare import main as compare_main
     from training.run_dir import bundled_heldout
 
     common = [f"data={bundled_heldout()}", "limit=2", "generator=tiny_sd3", "report=false", "judge=ocr"]

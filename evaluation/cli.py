@@ -52,6 +52,7 @@ import hydra
 from omegaconf import DictConfig, OmegaConf
 from tqdm.auto import tqdm
 
+from evaluation.score import NEEDS_DATA, RUN_FILE, SCORERS, SHARD_FILE, expected_result_name, score_and_write
 from rewards.common.components import build_component
 from rewards.common.run_folder import (
     SettingsError,
@@ -67,7 +68,6 @@ from rewards.common.shards import parse_shard, select_shard, shard_dir_name
 from rewards.common.task import run_console_script, task_wrapper
 from rewards.common.threads import limit_ocr_threads
 from rewards.common.wandb_mode import resolve_wandb_mode
-from rewards.eval.score import NEEDS_DATA, RUN_FILE, SCORERS, SHARD_FILE, expected_result_name, score_and_write
 from rewards.importers import binary_reason
 from rewards.judges.cache import judge_settings
 from rewards.rubric import Item, RubricError
@@ -188,7 +188,7 @@ def servimage_selection_problems(cfg: DictConfig) -> list[str]:
 
 
 def rewriter_digest(folder: Path) -> str | None:
-    """sha256 of a prompt rewriter's files: its LoRA (``rewards.eval.lora.lora_digest``) and its
+    """sha256 of a prompt rewriter's files: its LoRA (``evaluation.lora.lora_digest``) and its
     ``rubricloop_policy.json`` (base model, token budget, length cap); None without a LoRA file.
 
     Raises:
@@ -196,7 +196,7 @@ def rewriter_digest(folder: Path) -> str | None:
     """
     import hashlib
 
-    from rewards.eval.lora import lora_digest
+    from evaluation.lora import lora_digest
     from rewards.models.text_policy import POLICY_FILE
 
     try:
@@ -216,14 +216,14 @@ def rewriter_digest(folder: Path) -> str | None:
 
 def run_settings(cfg: DictConfig) -> dict[str, Any]:
     """What a resumed run must share with the first one (``run.json``); ``lora_weights`` is the
-    sha256 of the LoRA's files (``rewards.eval.lora.lora_digest``), ``prompt_rewriter_weights``
+    sha256 of the LoRA's files (``evaluation.lora.lora_digest``), ``prompt_rewriter_weights``
     that of the prompt rewriter's (:func:`rewriter_digest`). The rewriter's device is not a
     setting: each rendered prompt is in the image's generation key and ``rewrites.jsonl``.
 
     Raises:
         OptionError: the LoRA's or the rewriter's files cannot be read.
     """
-    from rewards.eval.lora import lora_digest
+    from evaluation.lora import lora_digest
 
     rewriter = cfg.get("prompt_rewriter")
     try:
@@ -290,8 +290,8 @@ def log_tables_to_wandb(cfg: DictConfig, out: Path, benchmark: str, summary: dic
         return
     import wandb
 
+    from evaluation.tables import TABLES
     from rewards.common.wandb_run import kept_run_id
-    from rewards.eval.tables import TABLES
 
     run_id = kept_run_id(out)
     with wandb.init(
@@ -312,7 +312,7 @@ def load_run_items(cfg: DictConfig, opts: dict[str, Any]) -> tuple[list[Item], l
     Raises:
         OptionError: the data cannot be read or holds no items.
     """
-    from rewards.eval.generate import load_benchmark_items
+    from evaluation.generate import load_benchmark_items
 
     try:
         items, errors = load_benchmark_items(cfg.benchmark, opts["data"], cfg.limit)
@@ -352,11 +352,11 @@ def load_rewriter(cfg: DictConfig):
 
 def report_rewrites(cfg: DictConfig, out: Path, selected: list[Item]) -> dict[str, Any] | None:
     """Print how many of the items' rewrites were refused (their original prompts were rendered);
-    returns the counts (``rewards.eval.generate.rewrite_counts`` plus the rewriter's path), or
+    returns the counts (``evaluation.generate.rewrite_counts`` plus the rewriter's path), or
     None without ``prompt_rewriter``."""
     if not cfg.get("prompt_rewriter"):
         return None
-    from rewards.eval.generate import REWRITES, rewrite_counts
+    from evaluation.generate import REWRITES, rewrite_counts
 
     counts = {"path": str(Path(cfg.prompt_rewriter).resolve()), **rewrite_counts(out, selected)}
     print(
@@ -369,14 +369,14 @@ def report_rewrites(cfg: DictConfig, out: Path, selected: list[Item]) -> dict[st
 def generate_or_judge(
     cfg: DictConfig, opts: dict[str, Any], out: Path, items: list[Item]
 ) -> tuple[list[str], set[str], dict[str, Any] | None]:
-    """Steps 0-3 of :mod:`rewards.eval.generate` over the (limited, sharded) items; returns
+    """Steps 0-3 of :mod:`evaluation.generate` over the (limited, sharded) items; returns
     (errors, the item ids taken, the rewriter's counts from :func:`report_rewrites` or None).
 
     Raises:
         OptionError: other settings than ``run.json``; a prompt rewriter that cannot be loaded.
     """
-    from rewards.eval.generate import FINGERPRINTS, REWRITES, VERDICTS, generate_and_judge, name_problems
-    from rewards.eval.lora import apply_lora, warn_leakage
+    from evaluation.generate import FINGERPRINTS, REWRITES, VERDICTS, generate_and_judge, name_problems
+    from evaluation.lora import apply_lora, warn_leakage
 
     if opts["mode"] == "generate":
         import diffusers
@@ -520,7 +520,7 @@ def run_in(cfg: DictConfig, opts: dict[str, Any], out: Path, items: list[Item], 
     for err in errors:
         print(f"error: {err}", file=sys.stderr)
     if cfg.report:
-        from rewards.eval.report import write_report
+        from evaluation.report import write_report
 
         print(f"report: {write_report(out)}")
     log_tables_to_wandb(cfg, out, cfg.benchmark, summary)
@@ -530,7 +530,7 @@ def run_in(cfg: DictConfig, opts: dict[str, Any], out: Path, items: list[Item], 
         f"{cfg.benchmark}: {total} items read, {len(missing)} without a result file, {len(errors)} errors; wrote {out}"
     )
     if total and len(missing) == total:
-        from rewards.eval.generate import load_benchmark_items
+        from evaluation.generate import load_benchmark_items
 
         items, _ = load_benchmark_items(cfg.benchmark, opts["data"], limit)
         print(
@@ -558,11 +558,11 @@ def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] in ("compare", "merge"):
         sub = sys.argv.pop(1)
         if sub == "compare":
-            from rewards.eval.compare import main as compare_main
+            from evaluation.compare import main as compare_main
 
             run_console_script(lambda: compare_main(sys.argv[1:]))
             return
-        from rewards.eval.merge import main as merge_main
+        from evaluation.merge import main as merge_main
 
         run_console_script(lambda: merge_main(sys.argv[1:]))
         return

@@ -315,7 +315,7 @@ NEEDS_DATA = {"bizgeneval", "genexam", "genolympiad", "servimage"}
 
 def write_outputs(benchmark: str, summary: dict[str, Any], out: Path) -> None:
     """The benchmark's official summary files (BizGenEval CSVs) and every table as CSV + Markdown."""
-    from rewards.eval.tables import write_tables
+    from evaluation.tables import write_tables
 
     if benchmark == "bizgeneval":
         write_summary_csvs({"subsets": summary["subsets"]}, out)

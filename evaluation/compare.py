@@ -165,7 +165,7 @@ def main(argv: list[str]) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     (label_a, base), results = loaded[0], []
-    from rewards.eval.tables import markdown
+    from evaluation.tables import markdown
 
     md = []
     for label_b, other in loaded[1:]:

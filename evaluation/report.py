@@ -10,7 +10,7 @@ refine runs (mean over items of the best score seen after N edits: the shape of
 TechImage-Bench Table 5), reward and KL curves from the training run's ``history.json``,
 per-dimension bar charts, and per item the image strip across iterations with the failed
 checks under each image (the judge's reason on hover). Charts are drawn with matplotlib,
-the page with a jinja2 template (``rewards/eval/templates/report.html.j2``). ``--wandb
+the page with a jinja2 template (``evaluation/templates/report.html.j2``). ``--wandb
 offline|online`` also logs the tables and image strips (``wandb.Image`` of each full image) as
 W&B Tables into the W&B run the reported run logged into (resumed by the id it recorded:
 ``rewards.common.wandb_run``), a new one only when it logged into none.
@@ -85,7 +85,7 @@ class Report:
         return f"{FILES}/{name}"
 
     def render(self) -> Path:
-        env = jinja2.Environment(loader=jinja2.PackageLoader("rewards.eval", "templates"), autoescape=True)
+        env = jinja2.Environment(loader=jinja2.PackageLoader("evaluation", "templates"), autoescape=True)
         html = env.get_template("report.html.j2").render(
             title=f"RubricLoop {self.kind} report",
             kind=self.kind,
@@ -182,7 +182,7 @@ def _eval_bars(summary: dict[str, Any]) -> list[tuple[str, dict[str, float], str
 
 
 def eval_report(run: Path, summary: dict[str, Any]) -> Report:
-    from rewards.eval.tables import TABLES
+    from evaluation.tables import TABLES
 
     rep = Report(run, "eval")
     benchmark = summary["benchmark"]

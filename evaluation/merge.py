@@ -30,7 +30,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rewards.eval.score import RUN_FILE, SHARD_FILE, score_and_write
+from evaluation.score import RUN_FILE, SHARD_FILE, score_and_write
 from rewards.rubric import RubricError
 
 _SHARD = re.compile(r"^shard_(\d+)-of-(\d+)$")
@@ -91,8 +91,8 @@ def merge_verdicts(out: Path, shards: dict[int, tuple[int, Path]]) -> None:
     """Write ``<out>/verdicts.jsonl``: every shard's verdict records (``rewards.rubric.verdict_record``),
     shard 0 first, each shard's lines as it kept them (only its items' current lines; a shard ends
     by pruning the rest). Written whole or not at all; no shard with a verdicts file: none written."""
+    from evaluation.generate import VERDICTS
     from rewards.common.run_folder import write_text
-    from rewards.eval.generate import VERDICTS
 
     parts = [folder / VERDICTS for _, (_, folder) in sorted(shards.items()) if (folder / VERDICTS).is_file()]
     if not parts:
@@ -108,14 +108,14 @@ def stale_items(
 ) -> list[str]:
     """One line per item whose result file in its shard was made from other data than the data
     (and images) now: its fingerprint (``rewards.fingerprint.item_fingerprint`` of the row, the
-    image judged and the judge's settings, as ``rewards.eval.generate`` records it in the shard's
+    image judged and the judge's settings, as ``evaluation.generate`` records it in the shard's
     ``fingerprints.jsonl``) differs, or the shard recorded none.
 
     Raises:
         ValueError: a shard's ``fingerprints.jsonl`` is not a regular file (one line).
     """
+    from evaluation.generate import FINGERPRINTS, image_file, read_fingerprints, source_image
     from rewards.common.images import ImageError
-    from rewards.eval.generate import FINGERPRINTS, image_file, read_fingerprints, source_image
     from rewards.fingerprint import file_digest, item_fingerprint
 
     recorded = {folder: read_fingerprints(folder / FINGERPRINTS) for folder in set(owner.values())}
@@ -167,8 +167,8 @@ def _read_json(path: Path) -> Any:
 
 
 def _merge(out: Path, report: bool) -> int:
+    from evaluation.generate import load_benchmark_items, name_problems, result_done
     from rewards.common.run_folder import write_error, write_json
-    from rewards.eval.generate import load_benchmark_items, name_problems, result_done
 
     shards = find_shards(out)
     if not shards:
@@ -236,7 +236,7 @@ def _merge(out: Path, report: bool) -> int:
         for err in errors:
             print(f"error: {err}", file=sys.stderr)
         if report:
-            from rewards.eval.report import write_report
+            from evaluation.report import write_report
 
             print(f"report: {write_report(out)}")
     except OSError as e:  # disk full: every file is written whole or not at all
