@@ -53,6 +53,7 @@ from omegaconf import DictConfig, OmegaConf
 from tqdm.auto import tqdm
 
 from rewards.common.components import build_component
+from rewards.common.debug_preset import exit_on_foreign_preset
 from rewards.common.run_folder import (
     SettingsError,
     check_regular,
@@ -566,6 +567,7 @@ def main() -> None:
 
         run_console_script(lambda: merge_main(sys.argv[1:]))
         return
+    exit_on_foreign_preset("rubricloop-eval")  # another app's debug preset: one line, exit 2
     run_console_script(_main, config_name="eval")
 
 
