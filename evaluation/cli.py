@@ -54,6 +54,7 @@ from tqdm.auto import tqdm
 
 from evaluation.score import NEEDS_DATA, RUN_FILE, SCORERS, SHARD_FILE, expected_result_name, score_and_write
 from rewards.common.components import build_component
+from rewards.common.debug_preset import exit_on_foreign_preset
 from rewards.common.run_folder import (
     SettingsError,
     check_regular,
@@ -566,6 +567,7 @@ def main() -> None:
 
         run_console_script(lambda: merge_main(sys.argv[1:]))
         return
+    exit_on_foreign_preset("rubricloop-eval")  # another app's debug preset: one line, exit 2
     run_console_script(_main, config_name="eval")
 
 

@@ -60,6 +60,7 @@ from omegaconf import DictConfig, OmegaConf
 from tqdm.auto import tqdm
 
 from rewards.common.components import build_component
+from rewards.common.debug_preset import exit_on_foreign_preset
 from rewards.common.files import file_kind
 from rewards.common.items import ItemError, load_item_image
 from rewards.common.one_line import one_line
@@ -452,7 +453,8 @@ def _main(cfg: DictConfig) -> int:
 
 def main() -> None:
     """Console entry point (``rewards.common.task``): option errors exit 2 in one line, before
-    Hydra runs the app; the app's status is the exit status."""
+    Hydra runs the app (another app's debug preset too); the app's status is the exit status."""
+    exit_on_foreign_preset("rubricloop-judge")
     run_console_script(_main, config_name="judge_run")
 
 

@@ -34,6 +34,7 @@ from refine.interfaces import StructuredEditor
 from refine.loop import RefineLoop
 from refine.workers import COMPONENTS, ItemWorkers
 from rewards.common.components import build_component
+from rewards.common.debug_preset import exit_on_foreign_preset
 from rewards.common.run_folder import discard, lock_out, prepare_out, run_files
 from rewards.common.shards import parse_shard, select_shard, shard_dir_name
 from rewards.common.task import run_console_script, task_wrapper
@@ -335,7 +336,8 @@ def _main(cfg: DictConfig) -> int:
 
 def main() -> None:
     """Console entry point (``rewards.common.task``): option errors exit 2 in one line, before
-    Hydra runs the app; the app's status is the exit status."""
+    Hydra runs the app (another app's debug preset too); the app's status is the exit status."""
+    exit_on_foreign_preset("rubricloop-refine")
     run_console_script(_main, config_name="refine")
 
 

@@ -41,6 +41,7 @@ import hydra
 from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
 
+from rewards.common.debug_preset import exit_on_foreign_preset
 from rewards.common.task import task_wrapper
 from training.config import check_setup, config_from_fields  # importing it stores the trainer defaults for Hydra
 from training.console import RunAlreadyDone, console_main, run_guarded
@@ -259,6 +260,9 @@ def main() -> None:
         choices = "image, prompt_rewriter, instruction_writer"
         print(f"rubricloop-train: task must be one of {choices}; {what}", file=sys.stderr)
         raise SystemExit(2)
+    # another app's debug preset (or any, for the text tasks, which have none): one line, exit 2
+    app = "rubricloop-train" if task == "image" else f"rubricloop-train task={task}"
+    exit_on_foreign_preset(app, prefix="rubricloop-train: ")
     if task != "image":  # the text policies: conf/train_text.yaml
         from training import text_cli
 
