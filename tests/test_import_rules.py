@@ -177,8 +177,8 @@ def test_no_import_cycle():
 CONF = ROOT / "conf"
 APP_CONFIGS = {
     "refine": "refine.cli",
-    "eval": "rewards.eval.cli",
-    "judge_run": "rewards.eval.judge_cli",
+    "eval": "evaluation.cli",
+    "judge_run": "evaluation.judge_cli",
     "train": "training.cli",
     "train_text": "training.text_cli",
 }
@@ -193,8 +193,6 @@ DEBUG_APPS = {
 EXPERIMENT_APPS = ("train", "train_text")
 """``+experiment=`` is rubricloop-train's (both its configs are in the training room)."""
 KNOWN_CONFIG_ARROWS = {
-    ("eval", "refine.generators"): "rewards.eval builds refine's generator: the eval app moves out of rewards/,"
-    " above refine (issue 34), or the generator moves below it",
     ("train_text", "refine.generators"): "training's text tasks render with refine's generator (train_text.yaml)",
     ("train_text", "refine.editors.diffusers"): "task=instruction_writer edits with refine's diffusers editors",
     ("train_text", "refine.editors.text"): "editor=text composes (text_cli refuses it in one line)",
@@ -274,8 +272,8 @@ def test_every_target_points_at_a_module_of_the_project_or_a_library():
     old path would otherwise only fail when that preset is built)."""
     for path in sorted(CONF.rglob("*.yaml")):
         for target in yaml_targets(path):
-            if target.split(".")[0] in ("rewards", "refine", "training"):
-                assert target_module(target) not in (None, "rewards", "refine", "training"), (path, target)
+            if target.split(".")[0] in PACKAGES:
+                assert target_module(target) not in (None, *PACKAGES), (path, target)
 
 
 @pytest.mark.parametrize("config", sorted(APP_CONFIGS))
