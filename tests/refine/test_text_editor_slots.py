@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw
 
 from refine.editors.text import TextEditor
 from refine.editors.text.bullets import without_bullets
-from refine.editors.text.type_match import installed_faces
+from documents.fonts import installed_faces
 from rewards.importers import expectations_of
 from rewards.judges.ocr import OCRJudge
 from rewards.rubric import Check, TextExpectation, Verdict
