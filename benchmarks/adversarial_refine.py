@@ -61,12 +61,12 @@ from PIL import Image
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from documents.adversarial import QTYPES, Document, make_checks, make_document, make_item, split_seeds  # noqa: E402
 from evaluation.judge_bench import summarize  # noqa: E402
 from refine.edit_audit import kept_actions, occurrences  # noqa: E402
 from refine.editors.text import TextEditor  # noqa: E402
 from refine.loop import RefineLoop  # noqa: E402
 from refine.writers.template import TemplateWriter  # noqa: E402
-from documents.adversarial import QTYPES, Document, make_checks, make_document, make_item, split_seeds  # noqa: E402
 from rewards.judges.ocr import OCRJudge  # noqa: E402
 from rewards.text.text_match import Line  # noqa: E402
 

@@ -31,8 +31,8 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from rewards.common.task import run_console_script
 from documents.fidelity import QTYPES, make_document, split_seeds
+from rewards.common.task import run_console_script
 from rewards.importers import expectations_of
 from rewards.judges.ocr import OCRJudge
 from rewards.rubric import Check, TextExpectation

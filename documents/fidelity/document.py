@@ -31,7 +31,7 @@ def make_document(seed: int) -> Document:
     kind = KINDS[seed % len(KINDS)]
     w, h = {"slide": (800, 600), "chart": (800, 600), "poster": (600, 800), "webpage": (900, 640)}[kind]
     img = Image.new("RGB", (w, h), (250, 250, 247))
-    # the added elements draw their choices from ``extra`` (module docstring)
+    # the added elements draw their choices from ``extra`` (``documents.fidelity`` docstring)
     p = Page(seed, kind, w, h, ImageDraw.Draw(img), random.Random(seed), random.Random(seed + EXTRA_SEED))
     title = draw_title(p)
     y = title.band_h + 14

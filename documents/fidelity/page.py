@@ -65,7 +65,7 @@ def word_count(word: str, texts: list[str]) -> int:
 @dataclass
 class Page:
     """A document being drawn: its kind and size (pixels), the drawing, the three generators
-    (module docstring) and the questions asked so far."""
+    (``documents.fidelity`` docstring) and the questions asked so far."""
 
     seed: int
     kind: str
@@ -77,6 +77,7 @@ class Page:
     questions: list[Question] = field(default_factory=list)
 
     def ask(self, qtype: str, question: str, truth: bool) -> None:
+        """Record a question of ``qtype`` whose true answer for the drawn page is ``truth``."""
         self.questions.append(
             Question(f"{self.seed}-{len(self.questions) + 1}", qtype, question, "yes" if truth else "no")
         )

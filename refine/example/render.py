@@ -1,7 +1,8 @@
-"""Rebuild the bundled example's start images: ``python -m refine.example.render``.
+"""Rebuild the bundled example's start images: real BizGenEval text items, with injected text errors.
 
-Run it from the repository root to rebuild ``refine/example/images/*.png``, ``manifest.json`` and
-``bizgeneval_text.jsonl`` from the shared BizGenEval subset (``--source``; by default
+Run ``python -m refine.example.render`` from the repository root to rebuild
+``refine/example/images/*.png``, ``manifest.json`` and ``bizgeneval_text.jsonl`` from the shared
+BizGenEval subset (``--source``; by default
 ``../shared/benchmarks/bizgeneval/bizgeneval_subset.jsonl`` from the repository root, the shared
 folder beside the checkout), or into another folder (``--out``). The renderer itself is
 :mod:`documents.example` (how the strings are laid out and which get errors); rendering is

@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageOps
 
+from documents.fonts import installed_faces
 from refine.editors.text import TextEditor
 from refine.editors.text.erase import erase
 from refine.editors.text.look_harder import candidate_regions, read_regions
-from documents.fonts import installed_faces
 from refine.editors.text.type_match import coverage, match_type, measure_slant
 from refine.loop import RefineLoop
 from refine.writers.template import TemplateWriter
