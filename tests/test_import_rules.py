@@ -137,6 +137,9 @@ def test_the_rule_catches_an_arrow_up(tmp_path):
     assert arrows_up("rewards.judges.x", {"rewards.scorers.coverage", "rewards.text.text_match"}) == [
         "rewards.scorers.coverage"
     ]
+    deps = {"rewards.judges.ocr", "rewards.eval.judge_bench", "refine.loop", "rewards.rubric", "rewards.text.grounding"}
+    assert arrows_up("documents.x", deps) == ["refine.loop", "rewards.eval.judge_bench", "rewards.judges.ocr"]
+    assert arrows_up("rewards.eval.x", {"documents.fidelity"}) == arrows_up("refine.x", {"documents.fonts"}) == []
 
 
 @pytest.mark.parametrize("module", sorted(m for m in MODULES if not m.startswith("conf")))
