@@ -5,11 +5,12 @@ Each room imports only rooms below it (the order is written in ``rewards/__init_
 ``evaluation/__init__.py``), and no module imports itself back through others, counting imports
 inside function bodies too.
 
-The configs obey the same rules: a ``_target_`` that an app's config composes (``conf/<app>.yaml``,
-the choices of its groups, its debug presets, and for rubricloop-train the experiments) is an
-import of that app's room, so ``conf/eval.yaml`` choosing ``generator=`` makes ``rewards.eval``
-build ``refine.generators.DiffusersGenerator``. The arrows conf/ draws today against the rules
-are listed in ``KNOWN_CONFIG_ARROWS`` with their reason, and must still occur.
+The configs obey the same rules: a ``_target_`` that an app's config composes
+(``conf/<app>.yaml``, the choices of its groups, its debug presets, and for rubricloop-train the
+experiments) is an import of that app's room, so ``conf/eval.yaml`` choosing ``generator=``
+makes ``evaluation`` build ``refine.generators.DiffusersGenerator`` (allowed: the application
+sits above refine). The arrows conf/ draws today against the rules are listed in
+``KNOWN_CONFIG_ARROWS`` with their reason, and must still occur.
 """
 
 from __future__ import annotations
@@ -137,9 +138,9 @@ def test_the_rule_catches_an_arrow_up(tmp_path):
     assert arrows_up("rewards.judges.x", {"rewards.scorers.coverage", "rewards.text.text_match"}) == [
         "rewards.scorers.coverage"
     ]
-    deps = {"rewards.judges.ocr", "rewards.eval.judge_bench", "refine.loop", "rewards.rubric", "rewards.text.grounding"}
-    assert arrows_up("documents.x", deps) == ["refine.loop", "rewards.eval.judge_bench", "rewards.judges.ocr"]
-    assert arrows_up("rewards.eval.x", {"documents.fidelity"}) == arrows_up("refine.x", {"documents.fonts"}) == []
+    deps = {"rewards.judges.ocr", "evaluation.judge_bench", "refine.loop", "rewards.rubric", "rewards.text.grounding"}
+    assert arrows_up("documents.x", deps) == ["evaluation.judge_bench", "refine.loop", "rewards.judges.ocr"]
+    assert arrows_up("evaluation.x", {"documents.fidelity"}) == arrows_up("refine.x", {"documents.fonts"}) == []
 
 
 @pytest.mark.parametrize("module", sorted(m for m in MODULES if not m.startswith("conf")))
@@ -180,8 +181,8 @@ def test_no_import_cycle():
 CONF = ROOT / "conf"
 APP_CONFIGS = {
     "refine": "refine.cli",
-    "eval": "rewards.eval.cli",
-    "judge_run": "rewards.eval.judge_cli",
+    "eval": "evaluation.cli",
+    "judge_run": "evaluation.judge_cli",
     "train": "training.cli",
     "train_text": "training.text_cli",
 }
@@ -196,8 +197,6 @@ DEBUG_APPS = {
 EXPERIMENT_APPS = ("train", "train_text")
 """``+experiment=`` is rubricloop-train's (both its configs are in the training room)."""
 KNOWN_CONFIG_ARROWS = {
-    ("eval", "refine.generators"): "rewards.eval builds refine's generator: the eval app moves out of rewards/,"
-    " above refine (issue 34), or the generator moves below it",
     ("train_text", "refine.generators"): "training's text tasks render with refine's generator (train_text.yaml)",
     ("train_text", "refine.editors.diffusers"): "task=instruction_writer edits with refine's diffusers editors",
     ("train_text", "refine.editors.text"): "editor=text composes (text_cli refuses it in one line)",
