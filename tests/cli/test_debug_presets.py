@@ -40,8 +40,8 @@ REQUIRED = {"eval": ("out=x",), "judge_run": ("data=a", "out=b")}
 
 ENTRY = {
     "rubricloop-refine": "refine.cli",
-    "rubricloop-eval": "rewards.eval.cli",
-    "rubricloop-judge": "rewards.eval.judge_cli",
+    "rubricloop-eval": "evaluation.cli",
+    "rubricloop-judge": "evaluation.judge_cli",
     "rubricloop-train": "training.cli",
 }
 """app -> the module whose ``main`` is its console script."""
