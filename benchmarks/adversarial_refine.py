@@ -5,7 +5,7 @@ Usage::
     python benchmarks/adversarial_refine.py                          # both splits, 8 documents each
     python benchmarks/adversarial_refine.py --split report --n 16 --iterations 2 --out runs/adversarial
 
-The documents are :mod:`rewards.eval.adversarial_set`'s (dev = seeds 0..n-1, report = seeds
+The documents are :mod:`documents.adversarial`'s (dev = seeds 0..n-1, report = seeds
 1000..1000+n-1; nobody tunes on report). Per split it reports:
 
 The judge (``rewards.judges.ocr.OCRJudge`` on checks compiled as the importers compile them), on the
@@ -61,12 +61,12 @@ from PIL import Image
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from documents.adversarial import QTYPES, Document, make_checks, make_document, make_item, split_seeds  # noqa: E402
 from evaluation.judge_bench import summarize  # noqa: E402
 from refine.edit_audit import kept_actions, occurrences  # noqa: E402
 from refine.editors.text import TextEditor  # noqa: E402
 from refine.loop import RefineLoop  # noqa: E402
 from refine.writers.template import TemplateWriter  # noqa: E402
-from rewards.eval.adversarial_set import QTYPES, Document, make_checks, make_document, make_item, split_seeds  # noqa: E402
 from rewards.judges.ocr import OCRJudge  # noqa: E402
 from rewards.text.text_match import Line  # noqa: E402
 

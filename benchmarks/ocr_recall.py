@@ -5,18 +5,18 @@ vs page passes + fill pass (``rewards.text.ocr_read``), measured in the same run
     python benchmarks/ocr_recall.py --n 4 --split dev
     python benchmarks/ocr_recall.py --split example    # the bundled refine example's 8 pages
 
-Each seeded document (slide, poster, webpage or chart-like page) carries unique strings of known
-kind and place: a title band (light text on a dark band), body lines, small text (7-12 px
-footnotes), badges (light digits or labels on small dark pills), buttons (white or dark text on
-saturated fills), and a dark side panel with light lines. A string counts as read when
-``rewards.text.text_match.find_matches`` finds it exactly (case-sensitive) with the match's box
-centre inside the string's drawn box; words read that belong to no drawn string are counted
-too (misreads and junk). Printed per split: recall per kind, overall recall and
-The ``example`` split reads the bundled refine example's start images and counts the strings
-its manifest says were drawn (``rendered``; a wrapped string is found across lines; no boxes
-there, so anywhere on the page counts). Printed: seconds per image for both readers (wall clock,
-and CPU seconds of this process plus its tesseract subprocesses, which a busy shared machine does
-not inflate), and the ratios after / before. Tune on ``dev`` (seeds
+Each seeded document (``documents.ocr_pages``: slide, poster, webpage or chart-like page)
+carries unique strings of known kind and place: a title band (light text on a dark band), body
+lines, small text (7-12 px footnotes), badges (light digits or labels on small dark pills),
+buttons (white or dark text on saturated fills), and a dark side panel with light lines. A
+string counts as read when ``rewards.text.text_match.find_matches`` finds it exactly
+(case-sensitive) with the match's box centre inside the string's drawn box; words read that
+belong to no drawn string are counted too (misreads and junk). Printed per split: recall per
+kind, overall recall and The ``example`` split reads the bundled refine example's start images
+and counts the strings its manifest says were drawn (``rendered``; a wrapped string is found
+across lines; no boxes there, so anywhere on the page counts). Printed: seconds per image for
+both readers (wall clock, and CPU seconds of this process plus its tesseract subprocesses, which
+a busy shared machine does not inflate), and the ratios after / before. Tune on ``dev`` (seeds
 0..n-1); ``report`` (seeds 1000..1000+n-1) is only measured.
 """
 
@@ -24,162 +24,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import resource
 import time
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image
 
+from documents.ocr_pages import Doc
 from rewards.text.ocr_read import ocr_lines
 from rewards.text.text_match import find_matches
-
-FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
-FONTS = {
-    "sans": "DejaVuSans.ttf",
-    "sans_bold": "DejaVuSans-Bold.ttf",
-    "serif": "DejaVuSerif.ttf",
-    "serif_bold": "DejaVuSerif-Bold.ttf",
-}
-WORDS = (
-    "Revenue Growth Market Share Pipeline Forecast Budget Customer Churn Margin Sales Region "
-    "North South Europe Asia Quarter Annual Target Launch Roadmap Strategy Product Platform Users "
-    "Retention Cost Savings Digital Cloud Security Partner Network Support Training Quality Risk "
-    "Review Summary Outlook Highlights Agenda Timeline Milestone Delivery Service Operations Team"
-).split()
-LABELS = ("NEW", "HOT", "SALE", "TOP", "BETA", "PRO", "LIVE", "FREE", "KPI", "Q1", "Q2", "Q3", "Q4", "VIP")
-BUTTONS = ("Sign up", "Learn more", "Buy now", "Contact", "Download", "Subscribe", "Get started", "Book demo")
-DARK = ((28, 45, 82), (30, 90, 80), (110, 30, 40), (40, 40, 40), (60, 40, 110), (0, 70, 120), (90, 60, 20))
-SATURATED = ((230, 110, 60), (200, 70, 50), (0, 150, 136), (255, 193, 7), (33, 150, 243), (156, 39, 176), (76, 175, 80))
-PAGES = ((250, 250, 247), (243, 236, 220), (255, 255, 255), (248, 248, 252), (252, 247, 240))
-SIZES = ((1024, 768), (1024, 576), (768, 1024), (896, 896))
-
-
-def font(name: str, size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(str(FONT_DIR / FONTS[name]), size)
-
-
-def luminance(c) -> float:
-    return 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2]
-
-
-class Doc:
-    """One rendered page and its ground truth: (kind, text, box) per drawn string."""
-
-    def __init__(self, seed: int):
-        self.rng = rng = random.Random(seed)
-        self.size = rng.choice(SIZES)
-        self.page = rng.choice(PAGES)
-        self.image = Image.new("RGB", self.size, self.page)
-        self.draw = ImageDraw.Draw(self.image)
-        self.truth: list[tuple[str, str, tuple[int, int, int, int]]] = []
-        self.used: set[str] = set()
-        self.taken: list[tuple[int, int, int, int]] = []
-
-    def unique(self, make) -> str:
-        for _ in range(100):
-            s = make()
-            if s not in self.used and not any(s in u or u in s for u in self.used):
-                self.used.add(s)
-                return s
-        raise RuntimeError("no unique string")
-
-    def phrase(self, n: int) -> str:
-        return self.unique(lambda: " ".join(self.rng.choice(WORDS) for _ in range(n)))
-
-    def free(self, box) -> bool:
-        x0, y0, x1, y1 = box
-        w, h = self.size
-        if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
-            return False
-        return not any(min(x1, b[2]) + 6 > max(x0, b[0]) and min(y1, b[3]) + 6 > max(y0, b[1]) for b in self.taken)
-
-    def place(self, w: int, h: int, area=None):
-        """A free box of w x h pixels inside ``area`` (default the page), or None."""
-        ax0, ay0, ax1, ay1 = area or (20, 20, self.size[0] - 20, self.size[1] - 20)
-        for _ in range(200):
-            x = self.rng.randint(ax0, max(ax0, ax1 - w))
-            y = self.rng.randint(ay0, max(ay0, ay1 - h))
-            if self.free((x, y, x + w, y + h)):
-                return x, y
-        return None
-
-    def text(self, kind: str, s: str, xy, fnt, color) -> None:
-        self.draw.text(xy, s, font=fnt, fill=color)
-        self.truth.append((kind, s, tuple(int(v) for v in self.draw.textbbox(xy, s, font=fnt))))
-
-    def render(self) -> "Doc":
-        rng, (w, h) = self.rng, self.size
-        serif = rng.random() < 0.4
-        regular, bold = ("serif", "serif_bold") if serif else ("sans", "sans_bold")
-        ink = rng.choice(((33, 33, 33), (25, 25, 40), (40, 30, 30)))
-        # Title band: light text on a dark band across the top.
-        band_h = rng.randint(70, 110)
-        band = rng.choice(DARK)
-        self.draw.rectangle((0, 0, w, band_h), fill=band)
-        self.taken.append((0, 0, w, band_h))
-        fnt = font(bold, rng.randint(26, 38))
-        self.text("title_band", self.phrase(rng.randint(2, 3)), (28, (band_h - fnt.size) // 2), fnt, (250, 250, 250))
-        # A dark side panel with light lines.
-        if rng.random() < 0.6:
-            pw = rng.randint(220, 300)
-            px0 = rng.choice((0, w - pw))
-            panel = (px0, band_h, px0 + pw, min(h, band_h + rng.randint(220, 360)))
-            self.draw.rectangle(panel, fill=rng.choice(DARK))
-            self.taken.append(panel)
-            y = panel[1] + 24
-            for _ in range(rng.randint(2, 4)):
-                fnt = font(regular, rng.randint(15, 20))
-                s = self.phrase(2)
-                if y + fnt.size + 10 > panel[3]:
-                    break
-                self.text("panel_light", s, (px0 + 18, y), fnt, rng.choice(((255, 255, 255), (235, 235, 220))))
-                y += int(fnt.size * 1.8)
-        area = (20, band_h + 20, w - 20, h - 20)
-        # Body lines.
-        for _ in range(rng.randint(4, 7)):
-            fnt = font(regular, rng.randint(16, 24))
-            s = self.phrase(rng.randint(1, 3))
-            tw, th = int(fnt.getlength(s)) + 4, fnt.size + 6
-            if xy := self.place(tw, th, area):
-                self.taken.append((*xy, xy[0] + tw, xy[1] + th))
-                self.text("body", s, xy, fnt, ink)
-        # Badges: light digits or short labels on small dark pills.
-        for _ in range(rng.randint(2, 5)):
-            s = self.unique(
-                lambda: rng.choice((f"{rng.randint(1, 99):02d}", rng.choice(LABELS), f"{rng.randint(10, 99)}%"))
-            )
-            fnt = font(bold, rng.randint(14, 22))
-            tw, th = int(fnt.getlength(s)), fnt.size
-            pad = rng.randint(6, 12)
-            if xy := self.place(tw + 2 * pad, th + 2 * pad, area):
-                x, y = xy
-                box = (x, y, x + tw + 2 * pad, y + th + 2 * pad)
-                self.draw.rounded_rectangle(box, radius=rng.randint(3, (th + 2 * pad) // 2), fill=rng.choice(DARK))
-                self.taken.append(box)
-                self.text("badge", s, (x + pad, y + pad - fnt.size // 8), fnt, (255, 255, 255))
-        # Buttons: white or dark text on saturated fills.
-        for _ in range(rng.randint(1, 3)):
-            s = self.unique(lambda: rng.choice(BUTTONS))
-            fill = rng.choice(SATURATED)
-            color = (20, 20, 20) if luminance(fill) > 150 else (255, 255, 255)
-            fnt = font(bold if rng.random() < 0.5 else regular, rng.randint(14, 20))
-            tw, th = int(fnt.getlength(s)), fnt.size
-            if xy := self.place(tw + 32, th + 20, area):
-                x, y = xy
-                box = (x, y, x + tw + 32, y + th + 20)
-                self.draw.rounded_rectangle(box, radius=8, fill=fill)
-                self.taken.append(box)
-                self.text("button", s, (x + 16, y + 10 - fnt.size // 8), fnt, color)
-        # Small text: footnotes and captions, 7-12 px, grey or ink.
-        for _ in range(rng.randint(2, 4)):
-            fnt = font(regular, rng.randint(7, 12))
-            s = self.phrase(rng.randint(2, 4))
-            tw, th = int(fnt.getlength(s)) + 4, fnt.size + 4
-            if xy := self.place(tw, th, area):
-                self.taken.append((*xy, xy[0] + tw, xy[1] + th))
-                self.text("small", s, xy, fnt, rng.choice((ink, (110, 110, 110))))
-        return self
 
 
 def read_ok(lines, doc: Doc, text: str, box) -> bool:

@@ -7,7 +7,7 @@ Usage::
     python benchmarks/refine_speed.py --sets example --default-threads   # tesseract's own OpenMP threads
 
 Sets: the bundled example (``refine/example/``, ``rubricloop-refine``'s defaults: 8 items) and
-documents of :mod:`rewards.eval.adversarial_set` (slides, charts, dashboards and posters with
+documents of :mod:`documents.adversarial` (slides, charts, dashboards and posters with
 wrong numbers, dates, words and cells; dev = seeds 0..n-1, used while building the incremental
 read; report = seeds 1000.., only measured). Each set is refined (OCR judge, template writer,
 text editor, ``--iterations`` edits) in the same process once per mode:
@@ -82,7 +82,7 @@ def adversarial_items(seeds, folder: Path, size=None):
     """Refine items of the adversarial documents' erroneous pages (scaled to ``size`` when given)."""
     from PIL import Image
 
-    from rewards.eval.adversarial_set import make_document, make_item
+    from documents.adversarial import make_document, make_item
 
     items = []
     for seed in seeds:
@@ -357,7 +357,7 @@ def main(argv=None) -> int:
     if not args.default_threads:
         os.environ["OMP_THREAD_LIMIT"] = "1"
     print(f"OMP_THREAD_LIMIT={os.environ.get('OMP_THREAD_LIMIT', 'unset')}  cores={os.cpu_count()}  load={load()}")
-    from rewards.eval.adversarial_set import split_seeds
+    from documents.adversarial import split_seeds
 
     results = {"sets": [], "omp_thread_limit": os.environ.get("OMP_THREAD_LIMIT")}
     with tempfile.TemporaryDirectory(prefix="refine_speed_") as tmp:

@@ -1,6 +1,6 @@
 """``rubricloop-judge-bench``: how faithfully the offline judges answer the labelled fidelity set.
 
-Renders the fidelity set (:mod:`rewards.eval.fidelity_set`) of the chosen split, compiles every
+Renders the fidelity set (:mod:`documents.fidelity`) of the chosen split, compiles every
 question as the importers do, and judges it with:
 
 - ``ocr``: the OCR judge deciding compiled specs (``rewards.text.grounding``);
@@ -14,7 +14,7 @@ checks alone, false yes and false no (counts), and seconds per check (the image'
 shared over its checks, plus the judge's own time). It prints one line ``kappa <value>`` per
 judge (all types, withheld counted wrong), and writes ``<out>/judge_bench.json`` and
 ``<out>/verdicts.jsonl`` when ``--out`` is given; ``--markdown`` also prints the ``ocr`` judge's
-per-type table in the README's form. Question types are ``rewards.eval.fidelity_set.QTYPES`` (exact,
+per-type table in the README's form. Question types are ``documents.fidelity.QTYPES`` (exact,
 list, lines, order, count, case, place, relation, weight, colour, between, row, style).
 
 Cohen's kappa: (p_o - p_e) / (1 - p_e), p_o the observed agreement, p_e = sum over answers of
@@ -31,8 +31,8 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from documents.fidelity import QTYPES, make_document, split_seeds
 from rewards.common.task import run_console_script
-from rewards.eval.fidelity_set import QTYPES, make_document, split_seeds
 from rewards.importers import expectations_of
 from rewards.judges.ocr import OCRJudge
 from rewards.rubric import Check, TextExpectation

@@ -14,7 +14,10 @@ arrow up):
    ``leakage``, ``toy_rewards``, ``fingerprint`` (what a finished item's result was made from).
 5. ``rewards.judges`` and ``rewards.scorers``: side by side, neither imports the other.
 6. ``rewards.reward_fns``: rewards for training, from judges and per-item scores.
-7. ``rewards.eval``: the synthetic judge sets (adversarial and fidelity documents).
+
+The synthetic documents the judges are measured on (the adversarial and fidelity sets, the
+bundled example's pages) are the top-level ``documents`` package, ranked between the core modules
+and the judges: it imports ``rewards.common``, ``rewards.text`` and the core modules, never a judge.
 
 ``rewards`` never imports ``refine``, ``training`` or the evaluation application (the top-level
 ``evaluation`` package: ``rubricloop-eval``, ``-judge``, ``-report``, ``-judge-bench``).

@@ -1,6 +1,6 @@
 """Calibrate ``rewards.text.text_style``'s weight thresholds on rendered words (dev seeds only).
 
-Renders words of the fidelity set's vocabulary (``rewards.eval.fidelity_vocab.VOCAB``) in every
+Renders words of the fidelity set's vocabulary (``documents.fidelity.vocab.VOCAB``) in every
 installed face pair (DejaVu Sans/Serif, Liberation Sans/Serif, regular and bold) at 12-48 px,
 dark on light and light on dark, with the seeds of the fidelity dev split, measures
 ``stroke_ratio`` on each word's ink box grown by a random 0-2 px (as OCR boxes are), and prints
@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from rewards.eval.fidelity_set import split_seeds
-from rewards.eval.fidelity_vocab import VOCAB
+from documents.fidelity import split_seeds
+from documents.fidelity.vocab import VOCAB
 from rewards.text import text_style as ts
 
 FACES = {  # (regular, bold)

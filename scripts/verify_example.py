@@ -7,8 +7,9 @@ Usage::
     python scripts/verify_example.py --out <dir> --engine tesseract   # when rapidocr is missing
 
 For every item of the manifest (default ``refine/example/manifest.json``, written by
-``refine/example/render.py``) it reads ``<out>/<item_id>/best.png`` (the refine loop's best
-iteration) and the item's start image, and prints a table with, per item and in total:
+``documents/example.py``, rebuilt by ``python -m refine.example.render``) it reads
+``<out>/<item_id>/best.png`` (the refine loop's best iteration) and the item's start image, and
+prints a table with, per item and in total:
 
 - fixed / errors: injected errors whose string the engine finds in best.png (an error whose
   string it already finds in the start image, a misread in the error's favour, is listed as
@@ -104,7 +105,7 @@ def tesseract_reader(scale: float = 1.0):
 
 
 def original_type(entry: dict, string: dict) -> tuple[int, bool] | None:
-    """(font size in pixels, bold) ``refine/example/render.py`` drew ``string`` of manifest item
+    """(font size in pixels, bold) ``documents/example.py`` drew ``string`` of manifest item
     ``entry`` in, from its role; None when the manifest lacks ``body_px`` or the role is unknown."""
     body = entry.get("body_px")
     role = string.get("role")

@@ -9,6 +9,9 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from documents import example
+from documents.errors import CORRUPTIONS, corrupt
+from documents.fonts import DEJAVU
 from refine.example import render
 from rewards.importers import load_items
 
@@ -40,9 +43,9 @@ def test_manifest_corruptions():
     manifest = json.loads((EXAMPLE / "manifest.json").read_text())
     strings = [s for e in manifest["items"] for s in e["strings"]]
     bad = [s for s in strings if s["corrupted"]]
-    eligible = [s for s in strings if len(s["text"]) >= render.MIN_CORRUPT_LEN]
+    eligible = [s for s in strings if len(s["text"]) >= example.MIN_CORRUPT_LEN]
     assert 0.4 <= len(bad) / len(eligible) <= 0.6
-    assert {s["corruption"] for s in bad} == set(render.KINDS)
+    assert {s["corruption"] for s in bad} == set(CORRUPTIONS)
     for s in strings:
         assert (s["rendered"] != s["text"]) == s["corrupted"]
         if s["corruption"] == "missing":
@@ -55,14 +58,14 @@ def test_corrupt_kinds():
     import random
 
     rng = random.Random(0)
-    assert render.corrupt("Total", "missing", rng) == ""
-    dropped, swapped, subbed = (render.corrupt("Revenue", k, rng) for k in ("drop", "swap", "substitute"))
+    assert corrupt("Total", "missing", rng) == ""
+    dropped, swapped, subbed = (corrupt("Revenue", k, rng) for k in ("drop", "swap", "substitute"))
     assert len(dropped) == 6 and dropped[0] == "R" and dropped != "Revenue"
     assert swapped != "Revenue" and sorted(swapped) == sorted("Revenue")
     assert len(subbed) == 7 and sum(a != b for a, b in zip(subbed, "Revenue")) == 1
 
 
-@pytest.mark.skipif(not (render.SOURCE.exists() and render.FONT_DIR.exists()), reason="source or DejaVu fonts missing")
+@pytest.mark.skipif(not (render.SOURCE.exists() and DEJAVU.exists()), reason="source or DejaVu fonts missing")
 def test_rerender_is_deterministic(tmp_path):
     render.main(["--out", str(tmp_path)])
     assert (

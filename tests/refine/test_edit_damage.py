@@ -12,12 +12,13 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
+from documents.fonts import installed_faces
 from refine.edit_audit import damaged
 from refine.editors.text import TextEditor
 from refine.editors.text.audit import damage_mask, string_words, written_record
 from refine.editors.text.erase import composite, erase
 from refine.editors.text.outcomes import Written
-from refine.editors.text.type_match import installed_faces, render_coverage
+from refine.editors.text.type_match import render_coverage
 from rewards.judges.ocr import OCRJudge
 from rewards.rubric import Check, TextExpectation
 from rewards.text.text_match import Line, Word

@@ -13,11 +13,11 @@ from hydra import compose, initialize_config_module
 from hydra.utils import instantiate
 from PIL import Image, ImageDraw, ImageFont
 
+from documents.adversarial import make_document, make_item
 from refine.editors.text import TextEditor
 from refine.item_results import item_dir_name
 from refine.loop import RefineLoop
 from refine.writers.template import TemplateWriter
-from rewards.eval.adversarial_set import make_document, make_item
 from rewards.importers import load_run_items
 from rewards.judges.ocr import OCRJudge
 from rewards.text.ocr_cache import PAGE_READS, ReadMemo, forget_reads, page_lines

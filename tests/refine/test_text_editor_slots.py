@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
+from documents.fonts import installed_faces
 from refine.editors.text import TextEditor
 from refine.editors.text.bullets import without_bullets
-from refine.editors.text.type_match import installed_faces
 from rewards.importers import expectations_of
 from rewards.judges.ocr import OCRJudge
 from rewards.rubric import Check, TextExpectation, Verdict

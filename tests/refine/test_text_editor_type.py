@@ -12,10 +12,11 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageOps
 
+from documents.fonts import installed_faces
 from refine.editors.text import TextEditor
 from refine.editors.text.erase import erase
 from refine.editors.text.look_harder import candidate_regions, read_regions
-from refine.editors.text.type_match import coverage, installed_faces, match_type, measure_slant
+from refine.editors.text.type_match import coverage, match_type, measure_slant
 from refine.loop import RefineLoop
 from refine.writers.template import TemplateWriter
 from rewards.judges.ocr import OCRJudge

@@ -1,4 +1,4 @@
-"""The adversarial set (rewards.eval.adversarial_set) and the report's metric functions
+"""The adversarial set (documents.adversarial) and the report's metric functions
 (benchmarks/adversarial_refine.py) on tiny hand-made inputs."""
 
 import importlib.util
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from rewards.eval.adversarial_set import (
+from documents.adversarial import (
     ERROR_KINDS,
     QTYPES,
     dropped_letter,

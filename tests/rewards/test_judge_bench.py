@@ -5,8 +5,8 @@ import shutil
 
 import pytest
 
+from documents.fidelity import QTYPES, make_document, near_miss, split_seeds
 from evaluation.judge_bench import cohen_kappa, main, summarize
-from rewards.eval.fidelity_set import QTYPES, make_document, near_miss, split_seeds
 
 
 def test_cohen_kappa_by_hand():

@@ -77,6 +77,7 @@ from typing import Sequence
 import numpy as np
 from PIL import Image
 
+from documents.fonts import Face, installed_faces
 from refine.editors.text.audit import already_written, digest, skip_record, written_record
 from refine.editors.text.bullets import without_bullets
 from refine.editors.text.near_match import in_element_only, locate
@@ -85,7 +86,6 @@ from refine.editors.text.outcomes import Rewrite, Skip, Written
 from refine.editors.text.place import place_missing
 from refine.editors.text.rewrite import rewrite
 from refine.editors.text.state import EditState, Rules
-from refine.editors.text.type_match import Face, installed_faces
 from refine.editors.text.work import MAX_STRINGS, collect_work, still_missing
 from refine.interfaces import Failure
 from rewards.rubric import TextExpectation

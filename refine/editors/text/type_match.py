@@ -14,7 +14,7 @@ a heavier upright face's pixels better than its own upright cut), so an upright 
 retypeset in italics.
 
 Candidate faces are the DejaVu and Liberation families Debian installs (``scripts/setup.sh``
-installs both when missing); faces whose file is absent are skipped.
+installs both when missing; the table is ``documents.fonts``); faces whose file is absent are skipped.
 """
 
 from __future__ import annotations
@@ -22,61 +22,11 @@ from __future__ import annotations
 import hashlib
 from collections import OrderedDict
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/truetype/liberation"))
-_FILES = {  # (family, bold, italic) -> file name
-    ("DejaVu Serif", False, False): "DejaVuSerif.ttf",
-    ("DejaVu Serif", True, False): "DejaVuSerif-Bold.ttf",
-    ("DejaVu Serif", False, True): "DejaVuSerif-Italic.ttf",
-    ("DejaVu Serif", True, True): "DejaVuSerif-BoldItalic.ttf",
-    ("DejaVu Sans", False, False): "DejaVuSans.ttf",
-    ("DejaVu Sans", True, False): "DejaVuSans-Bold.ttf",
-    ("DejaVu Sans", False, True): "DejaVuSans-Oblique.ttf",
-    ("DejaVu Sans", True, True): "DejaVuSans-BoldOblique.ttf",
-    ("Liberation Serif", False, False): "LiberationSerif-Regular.ttf",
-    ("Liberation Serif", True, False): "LiberationSerif-Bold.ttf",
-    ("Liberation Serif", False, True): "LiberationSerif-Italic.ttf",
-    ("Liberation Serif", True, True): "LiberationSerif-BoldItalic.ttf",
-    ("Liberation Sans", False, False): "LiberationSans-Regular.ttf",
-    ("Liberation Sans", True, False): "LiberationSans-Bold.ttf",
-    ("Liberation Sans", False, True): "LiberationSans-Italic.ttf",
-    ("Liberation Sans", True, True): "LiberationSans-BoldItalic.ttf",
-}
-
-
-@dataclass(frozen=True)
-class Face:
-    """One installed font file: family name, weight (bold or regular), slant (italic or upright)."""
-
-    family: str
-    bold: bool
-    italic: bool
-    path: str
-
-    def font(self, size: float) -> ImageFont.FreeTypeFont:
-        """This face at ``size`` pixels (em size, >= 4)."""
-        return _font(self.path, round(max(4.0, size) * 4) / 4)
-
-
-@lru_cache(maxsize=512)
-def _font(path: str, size: float) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(path, size)
-
-
-def installed_faces() -> list[Face]:
-    """The candidate faces whose file exists, DejaVu Serif regular first (the fallback)."""
-    faces = []
-    for (family, bold, italic), name in _FILES.items():
-        for folder in FONT_DIRS:
-            if (folder / name).is_file():
-                faces.append(Face(family, bold, italic, str(folder / name)))
-                break
-    return faces
+from documents.fonts import Face
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""What the fidelity set (``rewards.eval.fidelity_set``) draws: per document kind its titles,
+"""What the fidelity set (``documents.fidelity``) draws: per document kind its titles,
 column headings and items, and the navigation items, sources, notes, badges, fills, inks, note
 faces and table rows all kinds share. Changing any entry changes the documents every seed draws
 (and so the judge bench's figures)."""
