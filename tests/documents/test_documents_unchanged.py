@@ -1,7 +1,7 @@
 """Every generator of ``documents`` draws, for a seed, exactly what the code before the move drew.
 
 The sha256 below were recorded from the renderers as they stood before ``documents/`` existed
-(``rewards/eval/adversarial_set.py``, ``rewards/eval/fidelity_set.py``,
+(the former ``rewards/eval/adversarial_set.py``, ``rewards/eval/fidelity_set.py``,
 ``refine/example/render.py``, ``benchmarks/text_editor.py``, ``benchmarks/ocr_recall.py`` at
 commit 3483526), with Pillow 13.0.0 and FreeType 2.14.3. Images are hashed by their RGB pixels
 (``Image.tobytes``, independent of PNG compression), truth by the JSON each writer writes. A
