@@ -68,7 +68,7 @@ from refine.editors.text import TextEditor  # noqa: E402
 from refine.loop import RefineLoop  # noqa: E402
 from refine.writers.template import TemplateWriter  # noqa: E402
 from rewards.judges.ocr import OCRJudge  # noqa: E402
-from rewards.text.text_match import Line  # noqa: E402
+from rewards.text.ocr.text_match import Line  # noqa: E402
 
 Box = tuple[int, int, int, int]
 PAD = 8

@@ -1,5 +1,5 @@
 """OCR recall on rendered documents with badges, bands, buttons and small text: page passes only
-vs page passes + fill pass (``rewards.text.ocr_read``), measured in the same run.
+vs page passes + fill pass (``rewards.text.ocr.ocr_read``), measured in the same run.
 
     python benchmarks/ocr_recall.py                 # dev seeds and report seeds, 12 documents each
     python benchmarks/ocr_recall.py --n 4 --split dev
@@ -9,7 +9,7 @@ Each seeded document (``documents.ocr_pages``: slide, poster, webpage or chart-l
 carries unique strings of known kind and place: a title band (light text on a dark band), body
 lines, small text (7-12 px footnotes), badges (light digits or labels on small dark pills),
 buttons (white or dark text on saturated fills), and a dark side panel with light lines. A
-string counts as read when ``rewards.text.text_match.find_matches`` finds it exactly
+string counts as read when ``rewards.text.ocr.text_match.find_matches`` finds it exactly
 (case-sensitive) with the match's box centre inside the string's drawn box; words read that
 belong to no drawn string are counted too (misreads and junk). Printed per split: recall per
 kind, overall recall and The ``example`` split reads the bundled refine example's start images
@@ -31,8 +31,8 @@ from pathlib import Path
 from PIL import Image
 
 from documents.ocr_pages import Doc
-from rewards.text.ocr_read import ocr_lines
-from rewards.text.text_match import find_matches
+from rewards.text.ocr.ocr_read import ocr_lines
+from rewards.text.ocr.text_match import find_matches
 
 
 def read_ok(lines, doc: Doc, text: str, box) -> bool:

@@ -14,13 +14,13 @@ text editor, ``--iterations`` edits) in the same process once per mode:
 
 - ``full``: every new image is read whole (``judge.judges.0.incremental=false``; the same pixels
   are still read once: the editor reuses the judge's read);
-- ``incremental``: an edited image is read again only where it changed (``rewards.text.ocr_cache``);
+- ``incremental``: an edited image is read again only where it changed (``rewards.text.ocr.ocr_cache``);
 - ``before`` (``--before``): as before issue 22: no memo at all, every read whole (the judge and
   the editor each read every image; the strips a judge reads again are read every iteration),
   type matching and badge finding from scratch on every edit, and the ``tesseract`` command started for every read.
 
 Every mode starts with no read and no type remembered; all but ``before`` read with the engine
-``rewards.text.tesseract_engine`` picks (tesserocr in the process when it is installed).
+``rewards.text.ocr.tesseract_engine`` picks (tesserocr in the process when it is installed).
 
 Per mode it prints seconds per judge pass, per edit, per iteration (an edit and the judge pass
 of its image) and per page read of an edited image (the part of that pass the incremental read
@@ -139,8 +139,8 @@ def no_memo():
     """Run as the code before issue 22 did; returns an undo: the read memos read every image
     whole, type matching remembers nothing, and tesseract runs as a command per read."""
     from refine.editors.text import placement, type_match
-    from rewards.text import ocr_cache, tesseract_engine
-    from rewards.text.ocr_read import read_page
+    from rewards.text.ocr import ocr_cache, tesseract_engine
+    from rewards.text.ocr.ocr_read import read_page
 
     saved = ocr_cache.ReadMemo.lines, type_match.MATCH_MEMO, type_match.RENDER_MEMO, placement.BADGE_MEMO
     engine = os.environ.get(tesseract_engine.ENGINE_ENV)
@@ -170,7 +170,7 @@ def refine(items, out: Path, mode: str, iterations: int) -> dict:
     from refine.loop import RefineLoop
     from refine.writers.template import TemplateWriter
     from rewards.judges.ocr import OCRJudge
-    from rewards.text.ocr_cache import PAGE_READS, PART_READS, forget_reads
+    from rewards.text.ocr.ocr_cache import PAGE_READS, PART_READS, forget_reads
 
     forget_reads()  # each mode starts with nothing remembered
     forget_types()
@@ -233,7 +233,7 @@ def rejudged_whole(out: Path, items) -> tuple[int, list[str]]:
 
     from refine.item_results import item_dir_name
     from rewards.judges.ocr import OCRJudge
-    from rewards.text.ocr_cache import forget_reads
+    from rewards.text.ocr.ocr_cache import forget_reads
 
     judge, n, diffs = OCRJudge(incremental=False), 0, []
     for item in items:

@@ -22,8 +22,8 @@ from documents.drawing import wrap
 from documents.errors import CORRUPTIONS, corrupt
 from documents.fonts import dejavu_serif
 from rewards.rubric import Item
-from rewards.text.keyword_rules import layout_strings
-from rewards.text.text_match import contains
+from rewards.text.ocr.text_match import contains
+from rewards.text.questions.keyword_rules import layout_strings
 
 ITEM_IDS = ("322", "140", "142", "381", "81", "20", "21", "22")
 """BizGenEval text-dimension items used (chart, 2 posters, figure, slides, 3 webpages)."""

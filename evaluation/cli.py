@@ -72,7 +72,7 @@ from rewards.common.wandb_mode import resolve_wandb_mode
 from rewards.importers import binary_reason
 from rewards.judges.cache import judge_settings
 from rewards.rubric import Item, RubricError
-from rewards.text.ocr_cache import whole_reads_only
+from rewards.text.ocr.ocr_cache import whole_reads_only
 
 
 class OptionError(ValueError):
@@ -436,7 +436,7 @@ def generate_or_judge(
 def run(cfg: DictConfig) -> int:
     """Run one evaluation; returns the exit status (see the module docstring)."""
     limit_ocr_threads()  # tesseract: one thread a process unless OMP_THREAD_LIMIT is set (rewards/common/threads.py)
-    whole_reads_only()  # separate documents: no page read from another's read (rewards/text/ocr_cache.py)
+    whole_reads_only()  # separate documents: no page read from another's read (rewards/text/ocr/ocr_cache.py)
     try:
         opts = check_options(cfg)
         out = opts["out"] / shard_dir_name(cfg.shard) if cfg.shard else opts["out"]

@@ -3,7 +3,7 @@
 Renders the fidelity set (:mod:`documents.fidelity`) of the chosen split, compiles every
 question as the importers do, and judges it with:
 
-- ``ocr``: the OCR judge deciding compiled specs (``rewards.text.grounding``);
+- ``ocr``: the OCR judge deciding compiled specs (``rewards.text.page.grounding``);
 - ``ocr-keywords``: the same OCR reads, but the former importer's keyword rules (the strings
   quoted after "exactly"/"read"/... of questions with no count, style or order word, anywhere in
   the image or in a named half): the baseline before the question compiler.
@@ -36,8 +36,8 @@ from rewards.common.task import run_console_script
 from rewards.importers import expectations_of
 from rewards.judges.ocr import OCRJudge
 from rewards.rubric import Check, TextExpectation
-from rewards.text.keyword_rules import layout_strings
-from rewards.text.question_compiler import compile_question
+from rewards.text.questions.keyword_rules import layout_strings
+from rewards.text.questions.question_compiler import compile_question
 
 
 def cohen_kappa(truth: list[str], answers: list[str]) -> float | None:

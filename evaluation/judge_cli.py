@@ -90,7 +90,7 @@ from rewards.scorers.bizgeneval_results import (
     write_summary_csvs,
 )
 from rewards.scorers.item_scores import score_item
-from rewards.text.ocr_cache import whole_reads_only
+from rewards.text.ocr.ocr_cache import whole_reads_only
 
 BENCHMARKS = (None, "bizgeneval")
 VERDICTS = "verdicts.jsonl"
@@ -395,7 +395,7 @@ def _settings_refusal(out: Path, settings: dict[str, Any]) -> Callable[[dict[str
 def run(cfg: DictConfig) -> int:
     """Judge every row's image; returns the exit status (module docstring)."""
     limit_ocr_threads()  # tesseract: one thread a process unless OMP_THREAD_LIMIT is set (rewards/common/threads.py)
-    whole_reads_only()  # separate documents: no page read from another's read (rewards/text/ocr_cache.py)
+    whole_reads_only()  # separate documents: no page read from another's read (rewards/text/ocr/ocr_cache.py)
     try:
         check_options(cfg)
     except ValueError as e:

@@ -17,7 +17,7 @@ import numpy as np
 from PIL import Image
 
 from refine.editors.text.audit import damage_boxes, damage_mask
-from rewards.text.text_match import Line, Word, boundary_ok, find_matches, next_lines, normalize
+from rewards.text.ocr.text_match import Line, Word, boundary_ok, find_matches, next_lines, normalize
 
 MAX_LINES = 12
 """Lines of one column an occurrence may span (a paragraph of the example wraps over 6)."""
@@ -26,7 +26,7 @@ MAX_LINES = 12
 def occurrences(text: str, lines: list[Line], ignore_spaces: bool = True, max_lines: int = MAX_LINES) -> int:
     """How many separate occurrences of ``text`` a reader's ``lines`` hold.
 
-    Exact (``ignore_spaces=False``): the exact matches of :func:`rewards.text.text_match.find_matches`
+    Exact (``ignore_spaces=False``): the exact matches of :func:`rewards.text.ocr.text_match.find_matches`
     (the judge's "found" rules, any region, up to ``max_lines`` lines of a column joined by a space),
     one per distinct word set, after splitting each word at its spaces (RapidOCR returns a line as
     one word; "03 03" holds "03" twice).

@@ -8,8 +8,10 @@ arrow up):
    shards, run-folder plumbing, W&B mode, the console-script wrapper.
 2. ``rewards.models``: device helpers, tiny random-weight builders, pipeline and VLM loaders,
    the OpenAI-compatible chat client.
-3. ``rewards.text``: what the offline judge reads and reasons with (OCR, languages, question
-   compiler, grounding, text matching and style, keyword rules). Never a judge.
+3. ``rewards.text``: what the offline judge reads and reasons with, in three rooms, lowest first:
+   ``rewards.text.ocr`` (OCR reading, languages, text matching), ``rewards.text.questions`` (the
+   question compiler, keyword rules) and ``rewards.text.page`` (the page's elements, text style,
+   grounding). Never a judge.
 4. The core modules at the top of ``rewards``: ``rubric``, ``importers``, ``image_stats``,
    ``leakage``, ``toy_rewards``, ``fingerprint`` (what a finished item's result was made from).
 5. ``rewards.judges`` and ``rewards.scorers``: side by side, neither imports the other.

@@ -5,7 +5,7 @@ Three formats, detected per row by its keys:
 - **BizGenEval** (``questions`` + ``easy_qidxs``/``hard_qidxs``; microsoft/BizGenEval
   ``assets/bizgeneval.jsonl``): 20 checks with ids "1".."20", difficulty from the 1-based
   index lists, tag = the item's dimension. Every question is compiled
-  (``rewards.text.question_compiler``): its code-decidable part becomes ``Check.spec`` and its
+  (``rewards.text.questions.question_compiler``): its code-decidable part becomes ``Check.spec`` and its
   required strings ``Check.expects``.
 - **GenExam** (``scoring_points``; OpenGVLab/GenExam ``All_Subjects.jsonl``): one check per
   scoring point, weight = its ``score`` (the weights of an item sum to 1).
@@ -30,7 +30,7 @@ from typing import Any
 from rewards.common.files import file_kind
 from rewards.common.one_line import one_line
 from rewards.rubric import REGIONS, Check, Criterion, Item, Rubric, RubricError, TextExpectation
-from rewards.text.question_compiler import (
+from rewards.text.questions.question_compiler import (
     ARRANGEMENTS,
     COLOURS,
     RELATIONS,
@@ -45,7 +45,7 @@ from rewards.text.question_compiler import (
 
 def text_expectations(question: str) -> tuple[TextExpectation, ...]:
     """The text expectations of a question: one per required string of its compiled text part
-    (``rewards.text.question_compiler.compile_question``), carrying the place and the first anchor, or
+    (``rewards.text.questions.question_compiler.compile_question``), carrying the place and the first anchor, or
     ``()`` when nothing of the question is code-decidable. They are necessary conditions: the
     compiled spec (``Check.spec``) says whether they also suffice."""
     return expectations_of(compile_question(question))
@@ -65,7 +65,7 @@ def expectations_of(spec: QuestionSpec | None) -> tuple[TextExpectation, ...]:
 def parse_spec(raw: Any, where: str) -> QuestionSpec:
     """A spec given by a RubricLoop row: ``{"texts": [str, ...], "arrangement"?, "count"?, "region"?,
     "anchors"?: [{"text", "relation", "other"?}], "in_box"?, "weight"?, "colour"?, "vlm_parts"?: [str, ...]}``
-    (see ``rewards.text.question_compiler.TextSpec``; "other" is the second anchor of "between").
+    (see ``rewards.text.questions.question_compiler.TextSpec``; "other" is the second anchor of "between").
 
     Raises:
         RubricError: a field is missing or has a bad value (one line naming ``where``).

@@ -30,7 +30,8 @@ from rewards.judges.base import Judge
 from rewards.judges.cache import CachedJudge
 from rewards.rubric import Item, Verdict
 from rewards.scorers.item_scores import ITEM_SCORES
-from rewards.text.ocr_read import OCRError, ocr_lines
+from rewards.text.ocr.ocr_read import ocr_lines
+from rewards.text.ocr.tesseract_lines import OCRError
 
 logger = logging.getLogger(__name__)
 
@@ -166,7 +167,7 @@ class OCRTextReward:
     """1 - normalised edit distance between the OCR'd text and the prompt's first quoted text.
 
     Flow-GRPO's text-rendering reward (:func:`ocr_text_reward`), read with tesseract through
-    ``rewards.text.ocr_read.ocr_lines``. A prompt without quoted text, or an image tesseract fails
+    ``rewards.text.ocr.ocr_read.ocr_lines``. A prompt without quoted text, or an image tesseract fails
     on, gets None (no reward) and the failure is logged.
 
     Args:

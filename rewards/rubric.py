@@ -12,12 +12,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from rewards.text.question_compiler import QuestionSpec
-from rewards.text.text_match import REGION_FRACTIONS
+from rewards.text.ocr.text_match import REGION_FRACTIONS
+from rewards.text.questions.question_compiler import QuestionSpec
 
 REGIONS = tuple(REGION_FRACTIONS)
 """Place names a text expectation may carry (halves, quadrants, corners, bands, centre): see
-``rewards.text.text_match.REGION_FRACTIONS`` and ``rewards.text.text_match.region_box``."""
+``rewards.text.ocr.text_match.REGION_FRACTIONS`` and ``rewards.text.ocr.text_match.region_box``."""
 
 ANSWERS = ("yes", "no", "withheld")
 
@@ -32,10 +32,10 @@ class TextExpectation:
 
     Attributes:
         text: the exact string required, as quoted by the rubric.
-        region: one of ``REGIONS`` (see ``rewards.text.text_match.region_box``), or None for anywhere.
+        region: one of ``REGIONS`` (see ``rewards.text.ocr.text_match.region_box``), or None for anywhere.
         anchor: a quoted string the text must stand in ``relation`` to ("directly below "MENU""),
             or None.
-        relation: one of ``rewards.text.question_compiler.RELATIONS`` ("below", "directly_below",
+        relation: one of ``rewards.text.questions.question_compiler.RELATIONS`` ("below", "directly_below",
             "above", "directly_above", "right_of", "left_of", "same_row", "same_column"), or None.
     """
 
@@ -58,7 +58,7 @@ class Check:
         tag: the dimension or question type (e.g. "text", "Legend").
         expects: machine-verifiable text expectations (one per required string of ``spec``, or
             given by the row); the text editor fixes these. Empty when no text part is known.
-        spec: the compiled question (``rewards.text.question_compiler.compile_question``): what code
+        spec: the compiled question (``rewards.text.questions.question_compiler.compile_question``): what code
             decides and what only a VLM can; None for rows that give only ``expects`` (then
             every expectation must hold, and nothing else is asked).
     """
@@ -75,7 +75,7 @@ class Check:
     @property
     def form(self) -> str:
         """The question form the compiler gave the check (``spec.form``, one of
-        ``rewards.text.question_compiler.FORMS``); "expects" for a row that gives text expectations
+        ``rewards.text.questions.question_compiler.FORMS``); "expects" for a row that gives text expectations
         directly, "none" otherwise."""
         if self.spec is not None:
             return self.spec.form

@@ -1,4 +1,4 @@
-"""Calibrate ``rewards.text.text_style``'s weight thresholds on rendered words (dev seeds only).
+"""Calibrate ``rewards.text.page.text_style``'s weight thresholds on rendered words (dev seeds only).
 
 Renders words of the fidelity set's vocabulary (``documents.fidelity.vocab.VOCAB``) in every
 installed face pair (DejaVu Sans/Serif, Liberation Sans/Serif, regular and bold) at 12-48 px,
@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from documents.fidelity import split_seeds
 from documents.fidelity.vocab import VOCAB
-from rewards.text import text_style as ts
+from rewards.text.page import text_style as ts
 
 FACES = {  # (regular, bold)
     "DejaVuSans": ("dejavu/DejaVuSans.ttf", "dejavu/DejaVuSans-Bold.ttf"),

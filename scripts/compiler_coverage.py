@@ -1,8 +1,8 @@
 """Share of rubric checks the offline judge decides, per dimension, before and after the compiler.
 
-Before: the former importer's keyword rules (``rewards.text.keyword_rules``, applied to text-dimension
+Before: the former importer's keyword rules (``rewards.text.questions.keyword_rules``, applied to text-dimension
 rows only, as the importer did); a check with expectations was decided both ways. After: the
-question compiler (``rewards.text.question_compiler``): *decided* = a text part and nothing only a
+question compiler (``rewards.text.questions.question_compiler``): *decided* = a text part and nothing only a
 VLM can decide (code answers yes and no); *no-only* = a text part plus VLM-only parts (code can
 only answer "no"). A second table counts the quoted-text questions (dimension "text", at least one
 quote): the share with a text part, the share decided both ways, and how many of their locator
@@ -30,9 +30,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rewards.text.keyword_rules import layout_strings  # noqa: E402
-from rewards.text.question_compiler import compile_question  # noqa: E402
-from rewards.text.question_quotes import find_quotes  # noqa: E402
+from rewards.text.questions.keyword_rules import layout_strings  # noqa: E402
+from rewards.text.questions.question_compiler import compile_question  # noqa: E402
+from rewards.text.questions.question_quotes import find_quotes  # noqa: E402
 
 
 def quoted_text_figures(counts: dict[str, dict[str, int]]) -> list[str]:

@@ -12,7 +12,7 @@ command -v tesseract >/dev/null 2>&1 || missing+=(tesseract-ocr)
 [ -e /usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf ] || missing+=(fonts-liberation)
 # a CJK face (1.6 MB): the text editor writes Chinese, Japanese and Korean strings, and a test renders them
 [ -e /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ] || missing+=(fonts-wqy-microhei)
-# tesseract models for the non-Latin scripts benchmark questions quote (rewards/text/ocr_langs.py)
+# tesseract models for the non-Latin scripts benchmark questions quote (rewards/text/ocr/ocr_langs.py)
 for lang in chi_sim jpn kor rus ell; do
   ls /usr/share/tesseract-ocr/*/tessdata/$lang.traineddata >/dev/null 2>&1 || missing+=("tesseract-ocr-${lang//_/-}")
 done
@@ -53,8 +53,8 @@ fi
 # dev: pytest and ruff; serve: `transformers serve`, the real server tests/rewards/test_transformers_serve.py starts
 .venv/bin/pip install -q -e ".[dev,serve,cluster]"  # cluster: the submitit launcher (the tests run it locally)
 # fastocr: tesserocr built here against the tesseract above (its PyPI wheel bundles another
-# tesseract version, which rewards/text/tesseract_engine.py would not use); without it tesseract runs as a command
-same_tesseract='from rewards.text import tesseract_engine as t; import sys; sys.exit(t.library_version() != t.command_version())'
+# tesseract version, which rewards/text/ocr/tesseract_engine.py would not use); without it tesseract runs as a command
+same_tesseract='from rewards.text.ocr import tesseract_engine as t; import sys; sys.exit(t.library_version() != t.command_version())'
 .venv/bin/python -c "$same_tesseract" 2>/dev/null \
   || .venv/bin/pip install -q --force-reinstall --no-deps --no-binary tesserocr "tesserocr==2.8.0" \
   || echo "setup: tesserocr did not build: tesseract is run as a command (the same reads, slower)"

@@ -34,7 +34,7 @@ prints a table with, per item and in total:
   role: a title is DejaVu Serif Bold at round(1.6 * body_px), a button bold at body_px, other
   text regular at body_px.
 
-The counts are shown twice: exact (the judge's matching rules of :mod:`rewards.text.text_match`,
+The counts are shown twice: exact (the judge's matching rules of :mod:`rewards.text.ocr.text_match`,
 case-sensitive, any region, a string may wrap over up to ``edit_audit.MAX_LINES`` lines of a
 column) and with spaces ignored (RapidOCR drops the spaces of some lines, "TOBEFREE",
 "week:Female", also on clean renders). ``--ignore-spaces`` picks which of the two the totals line
@@ -67,7 +67,7 @@ from PIL import Image
 
 from refine.edit_audit import action_per_string, changed_outside, damaged, kept_actions, occurrences
 from refine.editors.edit_log import category
-from rewards.text.text_match import Line, Word
+from rewards.text.ocr.text_match import Line, Word
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "refine" / "example"
 MODES = {"exact": False, "spaces_ignored": True}
@@ -99,7 +99,7 @@ def rapidocr_reader(scale: float = 1.0):
 
 def tesseract_reader(scale: float = 1.0):
     """A function image -> list[Line]: tesseract psm 3 at ``scale`` (not independent of the judge)."""
-    from rewards.text.ocr_read import ocr_lines
+    from rewards.text.ocr.ocr_read import ocr_lines
 
     return lambda image: ocr_lines(image, psm=3, scale=scale)
 

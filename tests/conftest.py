@@ -7,7 +7,7 @@
   the ``rewards`` package as a namespace package.
 - The ``slow`` marker tags tests that start subprocesses, Chromium or several processes:
   ``pytest -m "not slow"`` runs the rest in minutes; CI and the README's test line run all.
-- Every test starts with the process's memos of OCR reads empty (``rewards.text.ocr_cache``),
+- Every test starts with the process's memos of OCR reads empty (``rewards.text.ocr.ocr_cache``),
   so a test that counts or breaks tesseract calls sees its own reads, not an earlier test's.
 """
 
@@ -25,6 +25,6 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.fixture(autouse=True)
 def _fresh_page_reads():
-    from rewards.text.ocr_cache import forget_reads
+    from rewards.text.ocr.ocr_cache import forget_reads
 
     forget_reads()

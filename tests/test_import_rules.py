@@ -1,9 +1,10 @@
 """The house rules of the package layout, read off the code with ``ast`` (no module is imported).
 
 Each room imports only rooms below it (the order is written in ``rewards/__init__.py``,
-``documents/__init__.py``, ``refine/__init__.py``, ``training/__init__.py`` and
-``evaluation/__init__.py``), and no module imports itself back through others, counting imports
-inside function bodies too.
+``rewards/text/__init__.py``, ``documents/__init__.py``, ``refine/__init__.py``,
+``training/__init__.py`` and ``evaluation/__init__.py``), and no module imports itself back through
+others, counting imports inside function bodies too; no module of ``rewards/text`` is over
+``MAX_LINES`` lines.
 
 The configs obey the same rules: a ``_target_`` that an app's config composes
 (``conf/<app>.yaml``, the choices of its groups, its debug presets, and for rubricloop-train the
@@ -29,7 +30,10 @@ PACKAGES = ("rewards", "documents", "refine", "training", "evaluation", "conf")
 RANKS = {
     "rewards.common": 0,
     "rewards.models": 1,
-    "rewards.text": 2,
+    "rewards.text.ocr": 2,  # the three text rooms: OCR reading, the question compiler, the page structure
+    "rewards.text.questions": 2.3,
+    "rewards.text.page": 2.6,
+    "rewards.text": 2.6,  # the package's __init__ (a docstring)
     "rewards.core": 3,  # rubric, importers, image_stats, leakage, toy_rewards (top of rewards/)
     "documents": 3.5,  # synthetic documents and their truth: above the rubric, below every judge
     "rewards.judges": 4,
@@ -50,12 +54,14 @@ def module_name(path: Path) -> str:
 
 
 def room(module: str) -> str:
-    """The room of a dotted module name (``rewards.text.grounding`` -> ``rewards.text``)."""
+    """The room of a dotted module name (``rewards.text.page.grounding`` -> ``rewards.text.page``)."""
     parts = module.split(".")
     if parts[0] != "rewards":
         return parts[0]
     if len(parts) == 1:
         return "rewards.core"
+    if len(parts) > 2 and ".".join(parts[:3]) in RANKS:
+        return ".".join(parts[:3])
     if f"rewards.{parts[1]}" in RANKS:
         return f"rewards.{parts[1]}"
     return "rewards.core"
@@ -101,7 +107,8 @@ GRAPH = {m: imports_of(p, m, set(MODULES)) for m, p in MODULES.items()}
 def test_the_walk_sees_the_packages():
     assert {"rewards.rubric", "rewards.common.images", "refine.loop", "training.grpo"} <= set(MODULES)
     assert "rewards.rubric" in GRAPH["rewards.importers"]
-    assert room("rewards.text.grounding") == "rewards.text" and room("rewards.rubric") == "rewards.core"
+    assert room("rewards.text.page.grounding") == "rewards.text.page" and room("rewards.rubric") == "rewards.core"
+    assert room("rewards.text.ocr.ocr_read") == "rewards.text.ocr" and room("rewards.text") == "rewards.text"
     assert room("rewards") == "rewards.core" and room("refine.editors.diffusers") == "refine"
     assert room("documents.adversarial.kinds") == "documents" and "documents.fonts" in GRAPH["documents.layout"]
 
@@ -135,10 +142,27 @@ def test_the_rule_catches_an_arrow_up(tmp_path):
         "evaluation.cli",
         "refine.loop",
     ]
-    assert arrows_up("rewards.judges.x", {"rewards.scorers.coverage", "rewards.text.text_match"}) == [
+    assert arrows_up("rewards.judges.x", {"rewards.scorers.coverage", "rewards.text.ocr.text_match"}) == [
         "rewards.scorers.coverage"
     ]
-    deps = {"rewards.judges.ocr", "evaluation.judge_bench", "refine.loop", "rewards.rubric", "rewards.text.grounding"}
+    text_rooms = {
+        "rewards.text.ocr.text_match",
+        "rewards.text.questions.question_compiler",
+        "rewards.text.page.elements",
+    }
+    assert arrows_up("rewards.text.ocr.x", text_rooms) == [
+        "rewards.text.page.elements",
+        "rewards.text.questions.question_compiler",
+    ]
+    assert arrows_up("rewards.text.questions.x", text_rooms) == ["rewards.text.page.elements"]
+    assert arrows_up("rewards.text.page.x", text_rooms) == []
+    deps = {
+        "rewards.judges.ocr",
+        "evaluation.judge_bench",
+        "refine.loop",
+        "rewards.rubric",
+        "rewards.text.page.grounding",
+    }
     assert arrows_up("documents.x", deps) == ["evaluation.judge_bench", "refine.loop", "rewards.judges.ocr"]
     assert arrows_up("evaluation.x", {"documents.fidelity"}) == arrows_up("refine.x", {"documents.fonts"}) == []
 
@@ -290,3 +314,16 @@ def test_no_config_target_points_where_its_app_may_not_import(config):
     )
     stale = sorted(m for c, m in KNOWN_CONFIG_ARROWS if c == config and m not in found)
     assert not stale, f"KNOWN_CONFIG_ARROWS lists {stale} for {config}, which no longer occur: delete them"
+
+
+MAX_LINES = 600
+"""The most lines a module of ``rewards/text`` may have (the project guide's limit)."""
+
+
+def test_text_modules_are_small():
+    sizes = {
+        p: len(p.read_text(encoding="utf-8").splitlines()) for p in sorted((ROOT / "rewards" / "text").rglob("*.py"))
+    }
+    assert len(sizes) > 20, sizes  # the walk sees the three rooms
+    long = {str(p.relative_to(ROOT)): n for p, n in sizes.items() if n > MAX_LINES}
+    assert not long, f"modules over {MAX_LINES} lines (split them by what they do): {long}"

@@ -17,7 +17,7 @@ from documents.layout import Layout, ink_box, render, union
 from documents.pages import write_jsonl
 from rewards.importers import expectations_of
 from rewards.rubric import Check, Criterion, Item, Rubric
-from rewards.text.question_compiler import compile_question
+from rewards.text.questions.question_compiler import compile_question
 
 
 def make_document(seed: int) -> Document:

@@ -14,7 +14,7 @@ _WHERE = {"top": " at the top", "bottom": " at the bottom", "left": " on the lef
 
 def _where(region: str | None) -> str:
     """Where a string goes, in words: the halves by name, any other place name of
-    ``rewards.text.text_match.REGION_FRACTIONS`` as "in the <place>" ("top_right" -> "in the top right")."""
+    ``rewards.text.ocr.text_match.REGION_FRACTIONS`` as "in the <place>" ("top_right" -> "in the top right")."""
     return _WHERE[region] if region in _WHERE else f" in the {region.replace('_', ' ')}"
 
 

@@ -10,7 +10,7 @@ oversubscribe N cores.
 
 The limit is set in ``os.environ`` before the first read: a ``tesseract`` command (pytesseract)
 starts with this process's environment, and tesserocr (tesseract in this process,
-``rewards.text.tesseract_engine``) loads its libgomp at the first read. libgomp reads
+``rewards.text.ocr.tesseract_engine``) loads its libgomp at the first read. libgomp reads
 ``OMP_THREAD_LIMIT`` when it loads, so torch (OpenMP) in a process that loads it afterwards, and
 in every worker process started afterwards, is held to the same limit: a CPU-bound torch model
 wants ``OMP_THREAD_LIMIT`` set by the user (which is kept).

@@ -1,8 +1,8 @@
 """The offline OCR judge: decides checks that carry text expectations, with tesseract.
 
-Reading (``ocr_lines``, ``OCRError``) lives in :mod:`rewards.text.ocr_read`: two whole-page
+Reading (``ocr_lines``, ``OCRError``) lives in :mod:`rewards.text.ocr.ocr_read`: two whole-page
 tesseract passes at 2x plus a pass over coloured fills (badges, buttons, bands) and small text,
-each binarised and inverted on its own. Pages are read through ``rewards.text.ocr_cache`` (the
+each binarised and inverted on its own. Pages are read through ``rewards.text.ocr.ocr_cache`` (the
 same pixels once per process; an edited page only where it changed, unless ``incremental=False``).
 """
 
@@ -13,13 +13,14 @@ from typing import Sequence
 from PIL import Image
 
 from rewards.rubric import Check, TextExpectation, Verdict, withheld
-from rewards.text.elements import describe_element
-from rewards.text.grounding import decide_text
-from rewards.text.ocr_cache import page_lines, part_lines
-from rewards.text.ocr_langs import check_ocr_options, tesseract_lang, unreadable
-from rewards.text.ocr_read import OCRError, ReadSettings
-from rewards.text.question_compiler import Anchor, TextSpec
-from rewards.text.text_match import Line, Match, Word, find_matches
+from rewards.text.ocr.ocr_cache import page_lines, part_lines
+from rewards.text.ocr.ocr_langs import check_ocr_options, tesseract_lang, unreadable
+from rewards.text.ocr.ocr_read import ReadSettings
+from rewards.text.ocr.tesseract_lines import OCRError
+from rewards.text.ocr.text_match import Line, Match, Word, find_matches
+from rewards.text.page.elements import describe_element
+from rewards.text.page.grounding import decide_text
+from rewards.text.questions.question_compiler import Anchor, TextSpec
 
 
 def expectation_evidence(exp: TextExpectation, best: Match | None) -> dict:
@@ -35,7 +36,7 @@ def expectation_evidence(exp: TextExpectation, best: Match | None) -> dict:
 
 
 class OCRJudge:
-    """Decides the text part of a check from OCR words and boxes (``rewards.text.grounding``).
+    """Decides the text part of a check from OCR words and boxes (``rewards.text.page.grounding``).
 
     A check's text part is its compiled spec (``Check.spec.text``: strings, lines, order, count,
     place, relations to quoted anchors, the element it is about, enclosing box, style) or, for
@@ -47,7 +48,7 @@ class OCRJudge:
     checked (the element and the represented locators among them) and which only a VLM can
     decide.
 
-    Normalisation and matching follow :mod:`rewards.text.text_match`: whitespace collapsed, Unicode
+    Normalisation and matching follow :mod:`rewards.text.ocr.text_match`: whitespace collapsed, Unicode
     NFKC, typographic quotes/dashes folded to ASCII, case kept unless ``case_sensitive=False``,
     ``lenient`` forgives a leading bullet and trailing punctuation (BizGenEval's lenient
     variant); a string that wraps is matched contiguously across consecutive OCR lines joined by
@@ -64,7 +65,7 @@ class OCRJudge:
         second_psm: page segmentation mode of a second pass that adds missed lines (None: off).
         max_lines: how many consecutive lines a wrapped string may span.
         incremental: a page that differs from one read before (in this process) only in a few
-            rows is read again only there (``rewards.text.ocr_cache``); False: every new image is
+            rows is read again only there (``rewards.text.ocr.ocr_cache``); False: every new image is
             read whole. Either way the same pixels are read once (the editor reads through the
             same memo).
 
@@ -73,18 +74,18 @@ class OCRJudge:
             ``psm``/``second_psm`` not a mode that reads text (1, 3..13; ``tesseract --help-psm``), a
             ``lang`` code (``"eng+chi_sim"``: each part) that ``tesseract --list-langs`` does
             not list (skipped when tesseract itself is missing) or ``osd``, ``scale`` <= 0,
-            ``max_lines`` < 1 (``rewards.text.ocr_langs.check_ocr_options``).
+            ``max_lines`` < 1 (``rewards.text.ocr.ocr_langs.check_ocr_options``).
 
     Evidence per verdict: ``{"expects": [{"text", "region", "found", "ocr_text", "box",
     "similarity", "rule", "element"}], "anchors": [{"text", "relation", "found", "boxes"}],
     "elements": [{"role", "box", "text"}] (the candidates found for the element), "enclosing_box",
     "rule", "checked", "not_checked", "reread", "ocr_text", "box"}`` where ``rule`` is the rule
-    that decided (``rewards.text.grounding``: read, region, anchor, element, box, style, count, arrangement, all),
+    that decided (``rewards.text.page.grounding``: read, region, anchor, element, box, style, count, arrangement, all),
     ``reread`` the strips read again before a "no" (``reread_strip``), the top-level
     ``ocr_text``/``box`` are those of the first string that failed (else the first), boxes
     ``[x0, y0, x1, y1]`` in pixels and similarity in [0, 1] = rapidfuzz ``OSA.normalized_similarity``
     of the normalised expected string and the best-matching OCR text (1 - optimal string alignment distance / longer
-    length; see ``rewards.text.text_match.Match``), rounded to 4 decimals; 0.0 when nothing matched.
+    length; see ``rewards.text.ocr.text_match.Match``), rounded to 4 decimals; 0.0 when nothing matched.
     """
 
     name = "ocr"
@@ -122,7 +123,7 @@ class OCRJudge:
 
     def read(self, image: Image.Image, lang: str | None = None) -> list[Line]:
         """The OCR lines of ``image`` with this judge's settings, in ``lang`` when given (else
-        ``self.lang``), through the process's memo of page reads (``rewards.text.ocr_cache``).
+        ``self.lang``), through the process's memo of page reads (``rewards.text.ocr.ocr_cache``).
         Raises OCRError."""
         return page_lines(image, lang or self.lang, self.psm, self.scale, self.second_psm, self.incremental)
 
@@ -305,13 +306,13 @@ class OCRJudge:
             check,
             self.name,
             f"OCR cannot read {chars!r} here (IPA has no tesseract model; other scripts "
-            f"need their pack, see rewards.text.ocr_langs.DEBIAN_PACKS)",
+            f"need their pack, see rewards.text.ocr.ocr_langs.DEBIAN_PACKS)",
         )
 
 
 def _check_options(lang, psm, second_psm, scale, max_lines) -> None:
     """Raise ValueError (one line naming the option) for an OCR option that would fail or read
-    nothing on every image (``rewards.text.ocr_langs.check_ocr_options``), or a bad scale or max_lines."""
+    nothing on every image (``rewards.text.ocr.ocr_langs.check_ocr_options``), or a bad scale or max_lines."""
     check_ocr_options("OCRJudge", lang, psm, second_psm)
     if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not scale > 0:
         raise ValueError(f"OCRJudge: scale must be a number > 0, got {scale!r}")

@@ -156,7 +156,8 @@ def test_tesseract_output_lost_to_a_full_disk_is_an_ocr_error_not_a_key_error(mo
     item's whole error line). It is now the OCR engine's failure, which judges and editors handle."""
     import pytesseract
 
-    from rewards.text.ocr_read import OCRError, ocr_lines
+    from rewards.text.ocr.ocr_read import ocr_lines
+    from rewards.text.ocr.tesseract_lines import OCRError
 
     def tesseract_with_a_full_disk(input_filename, output_filename_base, extension, *args, **kwargs):
         Path(f"{output_filename_base}.{extension}").write_bytes(b"")

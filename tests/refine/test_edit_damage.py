@@ -21,7 +21,7 @@ from refine.editors.text.outcomes import Written
 from refine.editors.text.type_match import render_coverage
 from rewards.judges.ocr import OCRJudge
 from rewards.rubric import Check, TextExpectation
-from rewards.text.text_match import Line, Word
+from rewards.text.ocr.text_match import Line, Word
 
 FACES = {(f.family, f.bold, f.italic): f for f in installed_faces()}
 SANS, SERIF_BOLD = FACES[("DejaVu Sans", False, False)], FACES[("DejaVu Serif", True, False)]

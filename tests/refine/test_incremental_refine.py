@@ -20,8 +20,9 @@ from refine.loop import RefineLoop
 from refine.writers.template import TemplateWriter
 from rewards.importers import load_run_items
 from rewards.judges.ocr import OCRJudge
-from rewards.text.ocr_cache import PAGE_READS, ReadMemo, forget_reads, page_lines
-from rewards.text.ocr_read import MAX_REGION_SHARE, ReadSettings, changed_regions, read_page
+from rewards.text.ocr.ocr_cache import PAGE_READS, ReadMemo, forget_reads, page_lines
+from rewards.text.ocr.ocr_read import ReadSettings, read_page
+from rewards.text.ocr.reread import MAX_REGION_SHARE, changed_regions
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "refine/example/bizgeneval_text.jsonl"
 

@@ -18,9 +18,9 @@ from refine.editors.text.bullets import without_bullets
 from rewards.importers import expectations_of
 from rewards.judges.ocr import OCRJudge
 from rewards.rubric import Check, TextExpectation, Verdict
-from rewards.text.ocr_read import ocr_lines
-from rewards.text.question_compiler import ElementSpec, compile_question
-from rewards.text.text_match import Line, Word
+from rewards.text.ocr.ocr_read import ocr_lines
+from rewards.text.ocr.text_match import Line, Word
+from rewards.text.questions.question_compiler import ElementSpec, compile_question
 
 pytestmark = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
 FACES = {(f.family, f.bold, f.italic): f for f in installed_faces()}

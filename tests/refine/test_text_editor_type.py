@@ -21,7 +21,7 @@ from refine.loop import RefineLoop
 from refine.writers.template import TemplateWriter
 from rewards.judges.ocr import OCRJudge
 from rewards.rubric import Check, Criterion, Item, Rubric, TextExpectation
-from rewards.text.ocr_read import ocr_lines
+from rewards.text.ocr.ocr_read import ocr_lines
 
 pytestmark = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
 FACES = {(f.family, f.bold, f.italic): f for f in installed_faces()}
@@ -461,7 +461,7 @@ def test_table_cell_at_its_column_and_footnote_at_the_bottom():
     # header ("Rank"), on the row's baseline. A footnote whose check names no place goes in the
     # bottom half (a designer's place; the judge does not ask for it).
     from rewards.importers import expectations_of
-    from rewards.text.question_compiler import compile_question
+    from rewards.text.questions.question_compiler import compile_question
 
     img = Image.new("RGB", (600, 420), (250, 250, 248))
     for x, t in ((40, "Name"), (220, "Score"), (400, "Rank")):

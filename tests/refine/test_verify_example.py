@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 
 from refine.edit_audit import action_per_string, changed_outside, kept_actions, occurrences
-from rewards.text.text_match import Line, Word
+from rewards.text.ocr.text_match import Line, Word
 
 ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("verify_example", ROOT / "scripts" / "verify_example.py")

@@ -23,7 +23,7 @@ from documents.adversarial import (
     wrong_date,
     wrong_number,
 )
-from rewards.text.text_match import Line, Word
+from rewards.text.ocr.text_match import Line, Word
 
 ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("adversarial_refine", ROOT / "benchmarks" / "adversarial_refine.py")

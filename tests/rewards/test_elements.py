@@ -10,11 +10,11 @@ from PIL import Image, ImageDraw, ImageFont
 
 from rewards.judges.ocr import OCRJudge
 from rewards.rubric import Check
-from rewards.text.elements import describe_element, find_elements
-from rewards.text.grounding import decide_text
-from rewards.text.question_compiler import ElementSpec, QuestionSpec, TextSpec
-from rewards.text.text_match import Line, Word
-from rewards.text.text_style import em_fraction
+from rewards.text.ocr.text_match import Line, Word
+from rewards.text.page.elements import describe_element, find_elements
+from rewards.text.page.grounding import decide_text
+from rewards.text.page.text_style import em_fraction
+from rewards.text.questions.question_compiler import ElementSpec, QuestionSpec, TextSpec
 
 pytestmark = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
 SANS = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"

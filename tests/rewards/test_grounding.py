@@ -9,8 +9,8 @@ from PIL import Image, ImageDraw, ImageFont
 
 from rewards.judges.ocr import OCRJudge
 from rewards.rubric import Check
-from rewards.text.grounding import between, enclosing_box, in_arrangement, satisfies_relation
-from rewards.text.question_compiler import compile_question
+from rewards.text.page.grounding import between, enclosing_box, in_arrangement, satisfies_relation
+from rewards.text.questions.question_compiler import compile_question
 
 pytestmark = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
 SERIF = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
@@ -231,7 +231,7 @@ def test_style_rule_on_ocr_boxes():
     d.rectangle([330, 80, 520, 130], fill=(20, 80, 60))
     d.text((425, 105), "Open now", font=bold, fill=(255, 255, 255), anchor="mm")
     d.text((30, 150), "Subject to change", font=ImageFont.truetype(SERIF, 20), fill=(200, 30, 30))
-    from rewards.text.question_compiler import QuestionSpec, TextSpec
+    from rewards.text.questions.question_compiler import QuestionSpec, TextSpec
 
     judge = OCRJudge()
     lines = judge.read(img)

@@ -7,7 +7,7 @@ import pytest
 
 from rewards.importers import load_items, text_expectations
 from rewards.rubric import RubricError, TextExpectation
-from rewards.text.question_compiler import compile_question
+from rewards.text.questions.question_compiler import compile_question
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "benchmarks"
 EXAMPLE = Path(__file__).resolve().parents[2] / "refine" / "example" / "bizgeneval_text.jsonl"
@@ -31,7 +31,7 @@ def test_bizgeneval_rows():
     assert len(item.rubric.criteria) == 20  # one criterion per check
 
 
-# Expectations are the compiled question's required strings (rewards.text.question_compiler): they are
+# Expectations are the compiled question's required strings (rewards.text.questions.question_compiler): they are
 # necessary conditions, so a count, style or relation the compiler cannot check no longer empties
 # them (the spec then lists that part as VLM-only), and a place of another element ("the top of
 # the left panel") is not taken for a place of the image.

@@ -1,4 +1,4 @@
-"""Incremental OCR re-reads (``rewards.text.ocr_cache``, ``rewards.text.ocr_read.reread_page``): the same
+"""Incremental OCR re-reads (``rewards.text.ocr.ocr_cache``, ``rewards.text.ocr.reread.reread_page``): the same
 pixels are read once, a local edit is read again only where it changed and gives the lines a
 whole read gives, a page changed everywhere is read whole."""
 
@@ -6,9 +6,10 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-import rewards.text.ocr_read as ocr_read
-from rewards.text.ocr_cache import ReadMemo, page_lines
-from rewards.text.ocr_read import ReadSettings, changed_regions, ocr_lines, read_page
+from rewards.text.ocr import tesseract_engine
+from rewards.text.ocr.ocr_cache import ReadMemo, page_lines
+from rewards.text.ocr.ocr_read import ReadSettings, ocr_lines, read_page
+from rewards.text.ocr.reread import changed_regions
 
 SERIF = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
 SANS_BOLD = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
@@ -43,13 +44,13 @@ def edited(img: Image.Image) -> Image.Image:
 @pytest.fixture
 def calls(monkeypatch):
     """The images (or page lists) tesseract is asked to read."""
-    seen, real = [], ocr_read.tesseract_engine.image_to_data
+    seen, real = [], tesseract_engine.image_to_data
 
     def counting(image, **kw):
         seen.append(image)
         return real(image, **kw)
 
-    monkeypatch.setattr(ocr_read.tesseract_engine, "image_to_data", counting)
+    monkeypatch.setattr(tesseract_engine, "image_to_data", counting)
     return seen
 
 
@@ -124,7 +125,7 @@ def test_judge_and_eval_read_every_new_page_whole():
     """rubricloop-judge and -eval judge separate documents: a page that differs from an earlier
     one in a few rows (a clean page and its corrupted twin) is read whole there, never from the
     other's read (``whole_reads_only``, which ``forget_reads`` undoes)."""
-    from rewards.text import ocr_cache
+    from rewards.text.ocr import ocr_cache
 
     ocr_cache.whole_reads_only()
     page_lines(slide())

@@ -11,8 +11,8 @@ from PIL import Image, ImageDraw, ImageFont
 from rewards.judges import ocr as ocr_module
 from rewards.judges.ocr import OCRJudge
 from rewards.rubric import Check, TextExpectation
-from rewards.text import tesseract_engine
-from rewards.text.text_match import normalize, normalize_expected
+from rewards.text.ocr import tesseract_engine
+from rewards.text.ocr.text_match import normalize, normalize_expected
 
 pytestmark = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
 
@@ -128,7 +128,7 @@ CJK = "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"
 def test_chinese_strings_read_in_their_script():
     """The page is read in chi_sim+eng because a check quotes Han characters; tesseract returns
     one word per character or two ("季 度 收入"), which match "季度收入" (no spaces between Han)."""
-    from rewards.text.question_compiler import compile_question
+    from rewards.text.questions.question_compiler import compile_question
 
     img = Image.new("RGB", (480, 220), (250, 250, 248))
     d = ImageDraw.Draw(img)
@@ -157,7 +157,7 @@ def test_a_number_is_not_found_inside_a_longer_number():
 def menu_lines(title: str) -> list:
     """Hand-made OCR lines of a menu: a large title at the top centre, a heading lower down that
     contains "BREAKFAST", an item (boxes as tesseract gives them, pixels of an 800x600 page)."""
-    from rewards.text.text_match import Line, Word
+    from rewards.text.ocr.text_match import Line, Word
 
     return [
         Line((Word(title, (260, 36, 540, 80)),)),
@@ -170,7 +170,7 @@ def test_reason_lists_the_element_the_locators_and_the_vlm_parts():
     """The issue's question: the element ("the large main title") and the place are checked,
     the part about the drawings is a VLM's; a title that reads "BREAKAST" is a "no" even though
     "BREAKFAST" is read in a heading, and a right title is not a "yes" while a VLM part is open."""
-    from rewards.text.question_compiler import ElementSpec, QuestionSpec, TextSpec
+    from rewards.text.questions.question_compiler import ElementSpec, QuestionSpec, TextSpec
 
     between = "locator 'between the drawing of a lidded drink cup on the left and the donut on the right'"
     spec = QuestionSpec(

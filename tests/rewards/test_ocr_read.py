@@ -1,4 +1,4 @@
-"""OCR reading: coloured fills and small text (rewards.text.ocr_read), languages (ocr_langs)."""
+"""OCR reading: coloured fills and small text (rewards.text.ocr.ocr_read), languages (ocr_langs)."""
 
 import numpy as np
 import pytest
@@ -6,8 +6,9 @@ from PIL import Image, ImageDraw, ImageFont
 
 from rewards.judges.ocr import OCRJudge
 from rewards.rubric import Check, TextExpectation
-from rewards.text.ocr_langs import installed_langs, tesseract_lang, unreadable
-from rewards.text.ocr_read import find_fills, ocr_lines, otsu_threshold
+from rewards.text.ocr.fills import find_fills, otsu_threshold
+from rewards.text.ocr.ocr_langs import installed_langs, tesseract_lang, unreadable
+from rewards.text.ocr.ocr_read import ocr_lines
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf"
 BADGE = (40, 30, 96, 72)

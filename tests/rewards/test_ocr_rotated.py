@@ -1,12 +1,13 @@
-"""Rotated text (axis titles, vertical tags) read at 90 and 270 degrees (rewards.text.ocr_read)."""
+"""Rotated text (axis titles, vertical tags) read at 90 and 270 degrees (rewards.text.ocr.ocr_read)."""
 
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from rewards.judges.ocr import OCRJudge
 from rewards.rubric import Check, TextExpectation
-from rewards.text.ocr_read import find_rotated_text, ocr_lines
-from rewards.text.question_compiler import compile_question
+from rewards.text.ocr.ocr_read import ocr_lines
+from rewards.text.ocr.rotated import find_rotated_text
+from rewards.text.questions.question_compiler import compile_question
 
 DEJAVU = "/usr/share/fonts/truetype/dejavu/"
 LEFT_TITLE, RIGHT_TITLE = "Users (thousands)", "Conversion rate (%)"

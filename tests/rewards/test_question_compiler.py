@@ -5,7 +5,7 @@ index, the development half) and the failing examples of issue 6; GenExam rows f
 OpenGVLab/GenExam (MIT, tests/fixtures/genexam).
 """
 
-from rewards.text.question_compiler import Anchor, ElementSpec, QuestionSpec, TextSpec, compile_question
+from rewards.text.questions.question_compiler import Anchor, ElementSpec, QuestionSpec, TextSpec, compile_question
 
 
 def spec(question):
@@ -180,7 +180,7 @@ def test_necessary_conditions_name_the_vlm_parts():
     s = spec(
         "Is there a title at the top center reading “Comprehensive Disciplines” in a bold sans-serif font colored navy?"
     )
-    # bold and the text colour are decided from pixels (rewards.text.text_style); the face is not
+    # bold and the text colour are decided from pixels (rewards.text.page.text_style); the face is not
     assert s.text == TextSpec(
         ("Comprehensive Disciplines",),
         region="top_center",

@@ -5,7 +5,7 @@ development half of microsoft/BizGenEval (MIT; ``scripts/compiler_coverage.py --
 half 0), with their row ids.
 """
 
-from rewards.text.question_compiler import Anchor, ElementSpec, TextSpec, compile_question
+from rewards.text.questions.question_compiler import Anchor, ElementSpec, TextSpec, compile_question
 
 
 def spec(question):

@@ -1,5 +1,5 @@
 """The two ways of calling tesseract give the same reads, and the engine is picked as documented
-(``rewards.text.tesseract_engine``)."""
+(``rewards.text.ocr.tesseract_engine``)."""
 
 import logging
 import os
@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 from pages import page
 
-from rewards.text import tesseract_engine as te
-from rewards.text.ocr_langs import check_ocr_options
-from rewards.text.ocr_read import OCRError, ocr_lines
+from rewards.text.ocr import tesseract_engine as te
+from rewards.text.ocr.ocr_langs import check_ocr_options
+from rewards.text.ocr.ocr_read import ocr_lines
+from rewards.text.ocr.tesseract_lines import OCRError
 
 HAS_LIBRARY = te.library_version() is not None and te.library_version() == te.command_version()
 needs_library = pytest.mark.skipif(

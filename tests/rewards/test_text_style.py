@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from rewards.text.grounding import decide_text
-from rewards.text.question_compiler import TextSpec
-from rewards.text.text_match import Line, Word
-from rewards.text.text_style import _run_widths, colour_name, ink_of, matches, measure, stroke_ratio
+from rewards.text.ocr.text_match import Line, Word
+from rewards.text.page.grounding import decide_text
+from rewards.text.page.text_style import _run_widths, colour_name, ink_of, matches, measure, stroke_ratio
+from rewards.text.questions.question_compiler import TextSpec
 
 FONTS = "/usr/share/fonts/truetype"
 FACES = {
@@ -140,7 +140,7 @@ def test_decide_text_style_both_ways_and_unknown():
 
 
 def test_matches_needs_half_the_characters_known():
-    from rewards.text.text_style import Style
+    from rewards.text.page.text_style import Style
 
     st = Style((200, 30, 30), None, None, None, (("red", 5), (None, 2)))
     assert matches(st, None, "red") is True and matches(st, None, "blue") is False

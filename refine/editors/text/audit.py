@@ -23,7 +23,7 @@ from refine.editors.text.erase import TOLERANCE, background_model
 from refine.editors.text.outcomes import Box, Skip, Written
 from refine.editors.text.state import EditState
 from rewards.rubric import TextExpectation
-from rewards.text.text_match import Line, contains, in_region, normalize
+from rewards.text.ocr.text_match import Line, contains, in_region, normalize
 
 GLYPH_MARGIN = 2
 """Pixels around an OCR word box, or a written row's ink box, whose ink still counts as its glyphs

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import ndimage
 
-from rewards.text.text_match import Line
+from rewards.text.ocr.text_match import Line
 
 MARKS = set("•·▪◦‣●○■□▫◆◇►▸*-–—«»@©®¢°#+")
 """One-character words that are a bullet mark at the head of a line, whatever their pixels."""

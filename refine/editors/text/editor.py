@@ -19,7 +19,7 @@ handled in one of these ways (``last_actions`` records which, with the pixels it
    exactly where they were (``rewrite``). A version whose numbers differ ("18,540" for
    "18,450", "July 21-14" for "July 12-14, 2025", "Segment 1" for "Segment 8") is rewritten only
    where the editor can tell it is the wrong version: in the check's place, in the element the
-   check names (``check.spec.text.element``, found by ``rewards.text.elements``), beside one of
+   check names (``check.spec.text.element``, found by ``rewards.text.page.elements``), beside one of
    the check's other strings, or as the page's only version (``near_match``). A bullet mark OCR
    reads as a word ("e", "o", "•") is not text: no rewrite takes or erases it (``bullets``).
 2. **Look harder, then leave alone** (``skip: already on the page (judge missed it)``). With no
@@ -89,8 +89,8 @@ from refine.editors.text.state import EditState, Rules
 from refine.editors.text.work import MAX_STRINGS, collect_work, still_missing
 from refine.interfaces import Failure
 from rewards.rubric import TextExpectation
-from rewards.text.ocr_cache import page_lines
-from rewards.text.ocr_langs import check_ocr_options
+from rewards.text.ocr.ocr_cache import page_lines
+from rewards.text.ocr.ocr_langs import check_ocr_options
 
 log = logging.getLogger(__name__)
 
@@ -105,15 +105,15 @@ class TextEditor:
             rewritten in place; below it the string is looked for harder, then placed. At 0.6 the
             bundled example lost correct text ("encoder" rewritten to a missing "decoder",
             similarity 0.71); 0.75 still accepts one wrong character in a 4-character string.
-        lang, psm, scale, second_psm: tesseract settings (see ``rewards.text.ocr_read.ocr_lines``).
-        case_sensitive, lenient, max_lines: matching rules (see ``rewards.text.text_match``); use the
+        lang, psm, scale, second_psm: tesseract settings (see ``rewards.text.ocr.ocr_read.ocr_lines``).
+        case_sensitive, lenient, max_lines: matching rules (see ``rewards.text.ocr.text_match``); use the
             judge's values so that "already matches" means the same for both.
         max_chars: longest expected string (characters) the editor works on.
         max_layout_trials: most layouts (size x width x position) tried per string.
         max_strings: most distinct strings one edit works on, in the failed checks' order; the
             rest get a ``fail:`` action (the edit's time grows with the square of the count).
         look_harder: read coloured regions and unread marks again before placing a string.
-        incremental: read an edited page again only where it changed (``rewards.text.ocr_cache``,
+        incremental: read an edited page again only where it changed (``rewards.text.ocr.ocr_cache``,
             shared with the OCR judge: the image the judge just read is not read again).
         free_space: also write a missing string that no slot takes in a free rectangle of its
             check's place, in the page's body type (the editor before issue 17). Off by default:
@@ -131,7 +131,7 @@ class TextEditor:
 
     Raises:
         ValueError: ``min_similarity`` outside [0, 1], a bound < 1, or tesseract settings that read no text
-            (``rewards.text.ocr_langs.check_ocr_options``: psm, second_psm, lang).
+            (``rewards.text.ocr.ocr_langs.check_ocr_options``: psm, second_psm, lang).
         FileNotFoundError: ``font`` is not a file.
     """
 
@@ -222,7 +222,7 @@ class TextEditor:
         ``seed`` are unused (the edit is deterministic). Failures without expectations are ignored.
 
         Raises:
-            rewards.text.ocr_read.OCRError: tesseract failed on ``image``.
+            rewards.text.ocr.tesseract_lines.OCRError: tesseract failed on ``image``.
         """
         # 1. The image, and what the previous edit wrote when this is the image it returned.
         img = image.convert("RGB")

@@ -14,9 +14,9 @@ import numpy as np
 from PIL import Image
 from scipy import ndimage
 
-from rewards.text.ocr_cache import part_lines
-from rewards.text.ocr_read import ReadSettings
-from rewards.text.text_match import Line, Word
+from rewards.text.ocr.ocr_cache import part_lines
+from rewards.text.ocr.ocr_read import ReadSettings
+from rewards.text.ocr.text_match import Line, Word
 
 MAX_REGIONS = 40
 """At most this many regions are read per page (the smallest first: badges before pictures)."""
@@ -89,7 +89,7 @@ def read_regions(image: Image.Image, boxes, lang: str = "eng") -> list[Line]:
     """OCR lines read in ``boxes`` of ``image``, in page pixels (see the module docstring).
 
     Raises:
-        rewards.text.ocr_read.OCRError: tesseract failed.
+        rewards.text.ocr.tesseract_lines.OCRError: tesseract failed.
     """
     arr = np.asarray(image.convert("RGB"))
     H, W = arr.shape[:2]

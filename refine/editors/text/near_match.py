@@ -4,7 +4,7 @@ A near match is rewritten only when it is a wrong version of the string, not ano
 a longer phrase holding it ("Female" for "Male"), not a word of running text. A version whose
 numbers differ from the string's ("18,540" for "18,450", "July 21-14" for "July 12-14, 2025",
 "Segment 1" for "Segment 8") is the wrong version only where the editor can tell: it lies in the
-place the check names, in the element the check names (``rewards.text.elements``), beside one of
+place the check names, in the element the check names (``rewards.text.page.elements``), beside one of
 the check's other strings, or it is the only such version on the page. Otherwise it may be the
 wrong version or another label, and the string is not written at all (``rival``): a second copy
 beside the wrong one would make the page contradict itself (issue 17).
@@ -24,7 +24,7 @@ from refine.editors.text.outcomes import Rewrite, Skip
 from refine.editors.text.state import EditState, Rules
 from refine.editors.text.type_match import match_type
 from rewards.rubric import TextExpectation
-from rewards.text.text_match import Line, Match, in_region, normalize
+from rewards.text.ocr.text_match import Line, Match, in_region, normalize
 
 LOOKALIKES = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", "|": "1", "S": "5", "B": "8"})
 """Characters OCR and judges confuse, folded when deciding that a string read by the harder pass

@@ -20,7 +20,7 @@ from refine.editors.text.placement import anchored, area, target_area
 from refine.editors.text.state import EditState, Rules
 from refine.editors.text.work import Sequences, Work
 from rewards.rubric import TextExpectation
-from rewards.text.text_match import Match, contains, normalize
+from rewards.text.ocr.text_match import Match, contains, normalize
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rewards.text.text_match import Line, Match
+from rewards.text.ocr.text_match import Line, Match
 
 Box = tuple[int, int, int, int]
 """(x0, y0, x1, y1) pixels, end-exclusive."""

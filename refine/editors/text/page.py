@@ -9,7 +9,7 @@ import numpy as np
 from refine.editors.text.colours import box_colours, sits_on
 from refine.editors.text.look_harder import page_background
 from refine.editors.text.type_match import Face, TypeStyle, match_type
-from rewards.text.text_match import Line
+from rewards.text.ocr.text_match import Line
 
 
 class BodyType(NamedTuple):

@@ -32,10 +32,10 @@ from refine.editors.text.place_in_free_space import missing_group, place_in_free
 from refine.editors.text.placement import anchored, inside, target_area, where
 from refine.editors.text.state import EditState, Rules
 from rewards.rubric import TextExpectation
-from rewards.text.text_match import normalize
+from rewards.text.ocr.text_match import normalize
 
 BADGE_ROLES = ("button", "card")
-"""Element roles (``rewards.text.question_compiler.ELEMENT_ROLES``) whose string may go into an
+"""Element roles (``rewards.text.questions.question_compiler.ELEMENT_ROLES``) whose string may go into an
 empty badge when the check names no region: a button, badge or band, a card or tile."""
 
 

@@ -28,7 +28,7 @@ from refine.editors.text.placement import anchored, column_edges, fill_box, insi
 from refine.editors.text.state import EditState, Rules
 from refine.editors.text.type_match import TypeStyle, match_type, render_coverage
 from rewards.rubric import TextExpectation
-from rewards.text.text_match import Line, Word, union_box
+from rewards.text.ocr.text_match import Line, Word, union_box
 
 
 class _Neighbour(NamedTuple):

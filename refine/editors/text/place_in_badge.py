@@ -14,7 +14,7 @@ from refine.editors.text.placement import anchored, empty_badges, inside, target
 from refine.editors.text.state import EditState, Rules
 from refine.editors.text.type_match import TypeStyle, match_type, render_coverage
 from rewards.rubric import TextExpectation
-from rewards.text.text_match import Line, Word
+from rewards.text.ocr.text_match import Line, Word
 
 
 def badge_type(arr: np.ndarray, lines: list[Line], fill, height: int, body_style: TypeStyle, rules: Rules):

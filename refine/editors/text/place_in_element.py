@@ -1,13 +1,13 @@
 """Placing a missing string in the slot the element its check names leaves empty.
 
-Two elements of ``rewards.text.question_compiler.ElementSpec`` name a slot the page can offer:
+Two elements of ``rewards.text.questions.question_compiler.ElementSpec`` name a slot the page can offer:
 
 - a table cell ("the cell in the 'Q2' row and 'Revenue' column"), when both labels are read on
   the page and the cell holds no text: on the row label's baseline, at the column's edge (the
   left edge its other cells share, or their right edge when only that is shared, else the
   column label's left edge), in the type of the column's other cells (else of the row label);
 - the Nth item of a list or menu ("the fourth menu item"), when exactly one list or row of the
-  page has N - 1 items (``rewards.text.elements.find_elements``): after its last item, at the
+  page has N - 1 items (``rewards.text.page.elements.find_elements``): after its last item, at the
   list's own pitch (a column) or gap (a row), in the last item's type.
 
 The slot must be free (no edge or word within a margin of 0.3 em across, 0.1 em up and down).
@@ -28,8 +28,8 @@ from refine.editors.text.placement import is_free
 from refine.editors.text.state import EditState, Rules
 from refine.editors.text.type_match import TypeStyle, match_type, render_coverage
 from rewards.rubric import TextExpectation
-from rewards.text.elements import find_elements
-from rewards.text.text_match import Line, Word, find_matches
+from rewards.text.ocr.text_match import Line, Word, find_matches
+from rewards.text.page.elements import find_elements
 
 
 def _line_type(state: EditState, box, text: str, words, rules: Rules) -> TypeStyle | None:

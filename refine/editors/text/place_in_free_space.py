@@ -25,7 +25,7 @@ from refine.editors.text.placement import column_edges, is_free, target_area, to
 from refine.editors.text.state import EditState, Rules
 from refine.editors.text.type_match import TypeStyle, render_coverage
 from rewards.rubric import TextExpectation
-from rewards.text.text_match import Line, Word, find_matches, union_box
+from rewards.text.ocr.text_match import Line, Word, find_matches, union_box
 
 DESCENDERS = set("gjpqyQ,;()[]{}|/@$")
 """Characters whose ink goes below the baseline: a line holding one has no baseline at its box bottom."""

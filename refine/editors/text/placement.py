@@ -14,7 +14,7 @@ from collections import OrderedDict
 import numpy as np
 from scipy import ndimage
 
-from rewards.text.text_match import Line, region_box
+from rewards.text.ocr.text_match import Line, region_box
 
 RELATION_AREAS = (
     "below",

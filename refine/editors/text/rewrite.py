@@ -21,7 +21,7 @@ from refine.editors.text.outcomes import Rewrite, Skip, Written
 from refine.editors.text.state import EditState, Rules
 from refine.editors.text.type_match import coverage, match_type
 from rewards.rubric import TextExpectation
-from rewards.text.text_match import Line, Match, Word, in_region, union_box
+from rewards.text.ocr.text_match import Line, Match, Word, in_region, union_box
 
 
 def _single_line_alignment(arr: np.ndarray, box, bg) -> str:

@@ -20,8 +20,8 @@ from refine.editors.text.page import BodyType, body_type, max_text_height
 from refine.editors.text.placement import busy_mask
 from refine.editors.text.type_match import Face
 from rewards.rubric import TextExpectation
-from rewards.text.elements import find_elements
-from rewards.text.text_match import Line, Match, find_matches, normalize, union_box
+from rewards.text.ocr.text_match import Line, Match, find_matches, normalize, union_box
+from rewards.text.page.elements import find_elements
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ class Rules:
     Attributes:
         faces: candidate faces for type matching (one, a given font file, or the installed ones).
         min_similarity: least similarity (rapidfuzz OSA, [0, 1]) of a near match rewritten in place.
-        case_sensitive, lenient, max_lines: matching rules (``rewards.text.text_match``).
+        case_sensitive, lenient, max_lines: matching rules (``rewards.text.ocr.text_match``).
         max_layout_trials: most layouts tried per string.
         lang: tesseract language(s) of the harder read.
         look_harder: read coloured regions and unread marks again before placing a string.
@@ -141,8 +141,8 @@ class EditState:
         return self.body
 
     def element_boxes(self, element) -> list[tuple[int, int, int, int]] | None:
-        """Boxes of the page's elements of ``element`` (a ``rewards.text.question_compiler.ElementSpec``)
-        as the page was handed in, from ``rewards.text.elements.find_elements`` (the card, button or
+        """Boxes of the page's elements of ``element`` (a ``rewards.text.questions.question_compiler.ElementSpec``)
+        as the page was handed in, from ``rewards.text.page.elements.find_elements`` (the card, button or
         band an element lies in, else its text's box); None when the check names no element or only
         "whole" (any line of its own) or code cannot find its elements on this page (then the check's
         place alone locates a near match)."""

@@ -18,7 +18,7 @@ from refine.editors.text.outcomes import Skip
 from refine.editors.text.state import Rules
 from refine.interfaces import Failure
 from rewards.rubric import TextExpectation
-from rewards.text.text_match import Line, Match, normalize
+from rewards.text.ocr.text_match import Line, Match, normalize
 
 FOOT_WORDS = re.compile(r"\b(foot-?notes?|footers?)\b", re.IGNORECASE)
 """Words of a check that place its string at the bottom of the page when the check names no
@@ -46,7 +46,7 @@ class Work:
         at_bottom: strings a footnote or a footer check asks for without naming a place: they go
             at the bottom, lowest first (in the bottom region if named).
         elements: expectation -> the element its check names (``check.spec.text.element``, a
-            ``rewards.text.question_compiler.ElementSpec``; the first check's), when it names one.
+            ``rewards.text.questions.question_compiler.ElementSpec``; the first check's), when it names one.
     """
 
     strings: list[tuple[TextExpectation, str]] = field(default_factory=list)

@@ -1,4 +1,4 @@
-"""Steps 1-3 of the question compiler (``rewards.text.question_compiler``): find the quotes of a
+"""Steps 1-3 of the question compiler (``rewards.text.questions.question_compiler``): find the quotes of a
 question, refuse the questions whose quotes code cannot decide, and give each quote its role.
 
 1. **Quotes** (``find_quotes``, ``bare_question``, ``UNQUOTED``).

@@ -4,7 +4,7 @@
 Kept for two users: the bundled example's renderer (``refine/example/render.py``), whose images
 were laid out with these rules and must stay reproducible, and ``rubricloop-judge-bench``,
 which reports them as the baseline judge "ocr-keywords". New code uses
-``rewards.text.question_compiler``.
+``rewards.text.questions.question_compiler``.
 """
 
 from __future__ import annotations

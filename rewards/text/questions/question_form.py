@@ -1,5 +1,5 @@
-"""Step 4 of the question compiler (``rewards.text.question_compiler``): the form of the required
-strings, read from the bare question (``rewards.text.question_quotes.bare_question``).
+"""Step 4 of the question compiler (``rewards.text.questions.question_compiler``): the form of the required
+strings, read from the bare question (``rewards.text.questions.question_quotes.bare_question``).
 
 - **arrangement** (``arrangement_of``, one of ``question_compiler.ARRANGEMENTS``): lines ("first
   line X, second line Y", a line break inside the quote, "followed by the two lines", "'Asia'
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from rewards.text.question_quotes import Quote
+from rewards.text.questions.question_quotes import Quote
 
 LINE_BREAK = re.compile(r"\n|\\n")  # a newline, or the two characters backslash-n some rows carry
 _LINES = re.compile(

@@ -2,12 +2,12 @@
 
 In a refine iteration the judge reads the image, the text editor reads the same image again,
 the editor changes a few words and the judge reads the edited image. :class:`ReadMemo` keeps the
-last few reads (pixels, settings, :class:`~rewards.text.ocr_read.PageRead`) of one process:
+last few reads (pixels, settings, :class:`~rewards.text.ocr.ocr_read.PageRead`) of one process:
 
 - the same pixels with the same settings are the remembered read (the judge's read is the
   editor's read);
 - pixels that differ from a remembered page of the same size and settings only in a few rows
-  are read incrementally (``rewards.text.ocr_read.reread_page``: the changed rows grown to
+  are read incrementally (``rewards.text.ocr.reread.reread_page``: the changed rows grown to
   whole text lines, plus the fills and rotated columns they touch, are read again, every other
   line is kept); the remembered page that differs in the fewest rows is the base;
 - anything else (a diffusers editor repaints every pixel; another page) is read whole.
@@ -27,8 +27,10 @@ from collections import OrderedDict
 import numpy as np
 from PIL import Image
 
-from rewards.text.ocr_read import PageRead, ReadSettings, forget_fills, read_page, reread_page
-from rewards.text.text_match import Line
+from rewards.text.ocr.fills import forget_fills
+from rewards.text.ocr.ocr_read import PageRead, ReadSettings, read_page
+from rewards.text.ocr.reread import reread_page
+from rewards.text.ocr.text_match import Line
 
 MAX_READS = 8
 """Reads one :class:`ReadMemo` keeps (least recently used dropped first): about 3 MB each for a
@@ -66,7 +68,7 @@ class ReadMemo:
             self.seconds = dict.fromkeys(self.seconds, 0.0)
 
     def lines(self, image: Image.Image, settings: ReadSettings, incremental: bool = True) -> list[Line]:
-        """The OCR lines of ``image`` read with ``settings`` (``rewards.text.ocr_read.ocr_lines``).
+        """The OCR lines of ``image`` read with ``settings`` (``rewards.text.ocr.ocr_read.ocr_lines``).
 
         Args:
             image: any PIL image; converted to RGB.
@@ -75,7 +77,7 @@ class ReadMemo:
                 local; False: such a page is read whole (the same pixels are still one read).
 
         Raises:
-            rewards.text.ocr_read.OCRError: tesseract failed (nothing is remembered).
+            rewards.text.ocr.tesseract_lines.OCRError: tesseract failed (nothing is remembered).
         """
         start = time.perf_counter()
         rgb = image.convert("RGB")

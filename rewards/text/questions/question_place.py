@@ -1,7 +1,7 @@
-"""Step 5 of the question compiler (``rewards.text.question_compiler``): the place of the image a
-question names, read from the bare question (``rewards.text.question_quotes.bare_question``).
+"""Step 5 of the question compiler (``rewards.text.questions.question_compiler``): the place of the image a
+question names, read from the bare question (``rewards.text.questions.question_quotes.bare_question``).
 
-Quadrants, corners, bands, centre, halves of the image (``rewards.text.text_match.REGION_FRACTIONS``);
+Quadrants, corners, bands, centre, halves of the image (``rewards.text.ocr.text_match.REGION_FRACTIONS``);
 a side named on a container ("the left panel", "the upper content box") is that side of the
 image; a place *of* another element ("the top of the legend") is a locator and is not checked,
 and a place claimed relative to another element is a part only a VLM can decide (``region_of``).
@@ -103,7 +103,7 @@ def region_of(bare: str) -> tuple[str | None, list[str]]:
 def places_of(bare: str) -> tuple[str | None, list[str], set[str]]:
     """``region_of``'s (region, relative claims), and the place words that made the region
     ("top-left", "very top"), so that the compiler can tell which locator phrases the region
-    represents (``rewards.text.question_element``)."""
+    represents (``rewards.text.questions.question_element``)."""
     bare = _strip_orders(bare)
     relative_claims, tokens, used = [], [], set()
     lead = _LEAD.match(bare)

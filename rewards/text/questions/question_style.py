@@ -1,6 +1,6 @@
 """The weight and colour a question asks of its strings (part of step 6 of
-``rewards.text.question_compiler``), turned from VLM parts into ``TextSpec.weight`` and
-``TextSpec.colour``, which code measures from pixels (``rewards.text.text_style``).
+``rewards.text.questions.question_compiler``), turned from VLM parts into ``TextSpec.weight`` and
+``TextSpec.colour``, which code measures from pixels (``rewards.text.page.text_style``).
 
 Bold / regular weight and a colour said of the text itself ("in white text", "the gray source
 note") are measured; a colour said of a badge, fill or background stays a VLM part. Synonyms

@@ -4,7 +4,7 @@
 part code can check (:class:`TextSpec`) and the parts only a VLM can decide (``vlm_parts``).
 It reads the question in these steps, each in a small module of its own:
 
-1. **Quotes** (``rewards.text.question_quotes``): "double", “curly”, 'single' (an apostrophe
+1. **Quotes** (``rewards.text.questions.question_quotes``): "double", “curly”, 'single' (an apostrophe
    touching a letter is no quote). No quote: nothing to compile (form ``none``), except one
    unquoted string after "exactly:" that runs to the final "?" of a singular question
    (``question_quotes.UNQUOTED``).
@@ -18,24 +18,24 @@ It reads the question in these steps, each in a small module of its own:
    quote before the question's reading verb, when required quotes follow it, names the element
    asked about (a "context" anchor: "the label under the bar with the numeric label "54" ... read
    exactly").
-4. **Form** (``rewards.text.question_form``): lines ("first line X, second line Y", a line break
+4. **Form** (``rewards.text.questions.question_form``): lines ("first line X, second line Y", a line break
    inside the quote, "followed by the two lines"), order ("from top to bottom", "left to right",
    "in order", "then"), a count of one string ("exactly once", "twice", "3 times"), case ("in
    uppercase": the strings are upper-cased), a table row ("a row labeled 'A' with values '1',
    '2'", "arranged horizontally"), else one exact string or a list (all present).
-5. **Place** (``rewards.text.question_place``): quadrants, corners, bands, centre, halves of the
-   image (``rewards.text.text_match.REGION_FRACTIONS``); a side named on a container ("the left
+5. **Place** (``rewards.text.questions.question_place``): quadrants, corners, bands, centre, halves of the
+   image (``rewards.text.ocr.text_match.REGION_FRACTIONS``); a side named on a container ("the left
    panel", "the upper content box") is that side of the image; a place *of* another element
    ("the top of the legend") is a locator and is not checked. "inside the dashed rectangle" asks
    for an enclosing box (``TextSpec.in_box``), found by the OCR judge or left unchecked.
-6. **The rest** (``rewards.text.question_residue``): with the locator phrases set aside (step 7
+6. **The rest** (``rewards.text.questions.question_residue``): with the locator phrases set aside (step 7
    reads them), every word left must be a known filler, else it is a part only a VLM can decide
    (a typeface, "icon", counts of elements "exactly 2 legend entries", "each", or any unknown
    word: the compiler never guesses). Bold / regular weight and a colour said of the text itself
    ("in white text", "the gray source note") become ``TextSpec.weight`` and ``TextSpec.colour``
-   (``rewards.text.question_style``), measured from pixels; a colour said of a badge, fill or
+   (``rewards.text.questions.question_style``), measured from pixels; a colour said of a badge, fill or
    background stays a VLM part.
-7. **The element and the locators** (``rewards.text.question_element``): the subject ("the large
+7. **The element and the locators** (``rewards.text.questions.question_element``): the subject ("the large
    main title word", "the second KPI card from the left", "the y-axis") becomes
    ``TextSpec.element`` when every word of it is in the role vocabulary; every locator phrase is
    either represented (the element, a place of the image, an anchor relation, in_box, "in the
@@ -57,8 +57,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rewards.text.question_element import locate
-from rewards.text.question_form import (
+from rewards.text.questions.question_element import locate
+from rewards.text.questions.question_form import (
     FORM_PHRASES,
     LINE_BREAK,
     REVERSED,
@@ -67,8 +67,8 @@ from rewards.text.question_form import (
     count_of,
     list_gaps_ok,
 )
-from rewards.text.question_place import IN_BOX, asks_in_box, places_of
-from rewards.text.question_quotes import (
+from rewards.text.questions.question_place import IN_BOX, asks_in_box, places_of
+from rewards.text.questions.question_quotes import (
     ANCHOR_PHRASES,
     UNQUOTED,
     Quote,
@@ -79,8 +79,8 @@ from rewards.text.question_quotes import (
     refusal,
     split_quotes,
 )
-from rewards.text.question_residue import NOT_LOCATORS, residue
-from rewards.text.question_style import text_style
+from rewards.text.questions.question_residue import NOT_LOCATORS, residue
+from rewards.text.questions.question_style import text_style
 
 RELATIONS = (
     "below",
@@ -95,9 +95,9 @@ RELATIONS = (
     "context",
 )
 """How a required string may stand to a quoted anchor (decided from boxes by
-``rewards.text.grounding.satisfies_relation``). "between" takes two anchors (``Anchor.other``);
+``rewards.text.page.grounding.satisfies_relation``). "between" takes two anchors (``Anchor.other``);
 "context" (a quote naming the element asked about) needs the anchor read and the string in its
-column or row nearby (``rewards.text.grounding.CONTEXT_REACH``)."""
+column or row nearby (``rewards.text.page.grounding.CONTEXT_REACH``)."""
 
 WEIGHTS = ("bold", "regular")
 """The stroke weight a question may ask of its strings (``TextSpec.weight``)."""
@@ -144,7 +144,7 @@ ELEMENT_ROLES = (
     "button",
     "whole",
 )
-"""The elements code finds from the page itself (``rewards.text.elements.find_elements``): the
+"""The elements code finds from the page itself (``rewards.text.page.elements.find_elements``): the
 title (the largest type in the top band), a subtitle (the next-largest line under it), a heading
 (a line larger or bolder than the body near it), the Nth bullet of a list (a line led by a bullet
 mark), the Nth item of a list or menu (lines of one column or row, in reading order), the Nth card
@@ -198,7 +198,7 @@ class TextSpec:
         texts: the required strings, exactly as quoted (after the case rule).
         arrangement: one of ``ARRANGEMENTS``.
         count: when set, ``texts[0]`` must occur exactly this many times (not inside a word).
-        region: a place name of ``rewards.text.text_match.REGION_FRACTIONS`` every string's centre
+        region: a place name of ``rewards.text.ocr.text_match.REGION_FRACTIONS`` every string's centre
             must lie in, or None.
         anchors: every required string must stand in each anchor's relation to one occurrence
             of the anchor's text.
@@ -404,7 +404,7 @@ def _element(
     texts: list[str],
     arrangement: str,
 ) -> tuple[ElementSpec | None, tuple[str, ...], list[str]]:
-    """Step 7 (``rewards.text.question_element.locate``): (the element, the locator phrases the spec
+    """Step 7 (``rewards.text.questions.question_element.locate``): (the element, the locator phrases the spec
     represents, the VLM parts: ``locator '...'`` for each phrase it does not, and "starts with" /
     "ends with", which no spec field checks).
 

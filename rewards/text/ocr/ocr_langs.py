@@ -23,7 +23,7 @@ from typing import Iterable
 
 import pytesseract
 
-from rewards.text import tesseract_engine
+from rewards.text.ocr import tesseract_engine
 
 SCRIPT_LANGS = {
     "CJK": "chi_sim",

@@ -1,10 +1,10 @@
 """Grounded decisions: a compiled text spec decided by code from OCR words and boxes.
 
 ``decide_text(spec, lines, image)`` answers whether the text part of a question
-(:class:`rewards.text.question_compiler.TextSpec`) holds in an image whose OCR lines are ``lines``.
+(:class:`rewards.text.questions.question_compiler.TextSpec`) holds in an image whose OCR lines are ``lines``.
 Rules, applied in this order (the first that fails is named in the result):
 
-1. **read**: each required string occurs exactly (``rewards.text.text_match`` rules: normalised,
+1. **read**: each required string occurs exactly (``rewards.text.ocr.text_match`` rules: normalised,
    not inside a word, a wrapped string across consecutive lines of a column).
 2. **region**: the occurrence's centre lies in the spec's place (``text_match.region_box``).
 3. **anchor**: for every anchor, some exact occurrence of the anchor's text stands in the
@@ -13,7 +13,7 @@ Rules, applied in this order (the first that fails is named in the result):
    (the relation cannot hold); so does an occurrence that *is* the anchor.
 4. **element**: with ``element`` (``ElementSpec``: "the title", "the second KPI card", "the
    y-axis label"), the occurrence must be an element of that role found on the page
-   (``rewards.text.elements.find_elements``): with ``whole`` ("reads exactly") its words are all
+   (``rewards.text.page.elements.find_elements``): with ``whole`` ("reads exactly") its words are all
    of the element's ("BREAKFAST" inside the heading "BREAKFAST COMBOS" is not the title
    "BREAKFAST"), else it lies in the element. First, whatever the role, a "reads exactly"
    occurrence must be a line or block of its own: one inside a longer line fails. Candidates
@@ -23,7 +23,7 @@ Rules, applied in this order (the first that fails is named in the result):
    sides, ``enclosing_box``) is found around the occurrence. Not finding one is *unknown*, not a
    failure: the box part is then left to a VLM.
 6. **style**: with ``weight`` or ``colour``, only occurrences whose measured stroke weight and
-   ink colour (``rewards.text.text_style.measure`` on each matched word's box) match are kept. None
+   ink colour (``rewards.text.page.text_style.measure`` on each matched word's box) match are kept. None
    left and every estimate a clear mismatch fails; an estimate that cannot tell (too small, too
    little ink, a colour at a bin edge, no image) is *unknown*: that part is left to a VLM.
 7. **count**: the number of distinct occurrences that pass 1-6 equals ``count`` (not decided
@@ -43,12 +43,14 @@ from typing import Callable
 import numpy as np
 from PIL import Image
 
-from rewards.text.elements import Element, canonical_lines, describe_element, enclosing_box, find_elements
-from rewards.text.question_compiler import ElementSpec, TextSpec
-from rewards.text.text_match import Line, Match, find_matches, in_region
-from rewards.text.text_style import Style
-from rewards.text.text_style import matches as style_matches
-from rewards.text.text_style import measure as measure_style
+from rewards.text.ocr.text_match import Line, Match, find_matches, in_region
+from rewards.text.page.elements import describe_element, find_elements
+from rewards.text.page.page_lines import Element, canonical_lines
+from rewards.text.page.rectangles import enclosing_box
+from rewards.text.page.text_style import Style
+from rewards.text.page.text_style import matches as style_matches
+from rewards.text.page.text_style import measure as measure_style
+from rewards.text.questions.question_compiler import ElementSpec, TextSpec
 
 Box = tuple[int, int, int, int]
 Exact = Callable[[str], tuple[list[Match], Match | None]]
@@ -172,7 +174,7 @@ def between(box: Box, first: Box, second: Box) -> bool:
 
 def in_arrangement(boxes: list[Box], arrangement: str) -> bool:
     """True when ``boxes`` (one per required string, in the question's order) are laid out as
-    ``arrangement`` (``rewards.text.question_compiler.ARRANGEMENTS``):
+    ``arrangement`` (``rewards.text.questions.question_compiler.ARRANGEMENTS``):
 
     - all: always;
     - top_to_bottom: each next centre is below the previous box's centre and not inside it
@@ -512,7 +514,7 @@ def decide_text(
         image: the judged image, for the elements found from pixels (``spec.element``), the
             enclosing-box search (``spec.in_box``) and the style (``spec.weight``, ``spec.colour``);
             None skips them (those parts are then unknown).
-        case_sensitive, lenient, max_lines: matching rules of ``rewards.text.text_match``.
+        case_sensitive, lenient, max_lines: matching rules of ``rewards.text.ocr.text_match``.
     """
     w, h = size
 

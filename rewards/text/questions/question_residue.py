@@ -1,12 +1,12 @@
-"""Step 6 of the question compiler (``rewards.text.question_compiler``): what is left of a question
+"""Step 6 of the question compiler (``rewards.text.questions.question_compiler``): what is left of a question
 once its quotes, form, place and anchor phrases are removed, in words only a VLM can decide.
 
 Locator phrases (the element's role, "the first bullet", "of the left white panel") are set
-aside here: step 7 (``rewards.text.question_element``) represents each one in the spec or hands
+aside here: step 7 (``rewards.text.questions.question_element``) represents each one in the spec or hands
 it to a VLM. Every word left must be a known filler, else it is a part only a VLM can decide (a
 typeface, "icon", counts of elements "exactly 2 legend entries", "each", or any unknown word: the
 compiler never guesses). Style words come out as ``style '<word>'`` parts, which
-``rewards.text.question_style.text_style`` turns into a measured weight or colour where it can.
+``rewards.text.questions.question_style.text_style`` turns into a measured weight or colour where it can.
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ _SPELLING = re.compile(
 )
 NOT_LOCATORS = (_SPELLING, _COUNT_ELEMENTS)
 """Phrases that say how a string is spelled or how many elements there are: no locators
-(``rewards.text.question_element`` blanks them before it reads the locator phrases)."""
+(``rewards.text.questions.question_element`` blanks them before it reads the locator phrases)."""
 
 _PREP = (
     r"(?:of|in|inside|within|on|at|from|to|under|below|above|beneath|behind|near|beside|across|along|into|over"

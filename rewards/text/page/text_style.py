@@ -126,7 +126,7 @@ class Style:
 
     Attributes:
         rgb: ink colour (0-255) or None when no ink was separated.
-        colour: a ``rewards.text.question_compiler.COLOURS`` name, or None (unknown).
+        colour: a ``rewards.text.questions.question_compiler.COLOURS`` name, or None (unknown).
         stroke_ratio: stroke width / em, or None.
         weight: "bold", "regular", or None (unknown).
         word_colours: per word ``(colour name or None, characters)``.

@@ -1,0 +1,433 @@
+"""One finder per role of ``rewards.text.questions.question_compiler.ELEMENT_ROLES`` (``FINDERS``): the
+title, subtitle, headings, bullets, list items, cards, legend entries, axis titles, table cells,
+footer and buttons of a page. Each finder uses one rule, written in its docstring; the shared
+measures are in ``rewards.text.page.page_lines`` and ``rewards.text.page.rectangles``.
+"""
+
+from __future__ import annotations
+
+from statistics import median
+from typing import Callable
+
+import numpy as np
+from scipy import ndimage
+
+from rewards.text.ocr.text_match import find_matches, union_box
+from rewards.text.page.page_lines import (
+    MAX_PAGE_SHARE,
+    SAME_SIZE,
+    Box,
+    Element,
+    WordId,
+    _centre,
+    _in_badge,
+    _is_mark,
+    _ordered,
+    _Page,
+    _pick,
+    _same_size,
+    element_words,
+)
+from rewards.text.page.rectangles import _distinct, _framed, _like_groups, _lines_in, rectangles
+from rewards.text.page.text_style import measure
+from rewards.text.questions.question_compiler import ElementSpec
+
+TOP_BAND = 0.3
+"""Share of the image height (from the top) the title's centre lies in."""
+BOTTOM_BAND = 0.8
+"""A footer's centre lies below this share of the image height."""
+TITLE_SIZE = 0.9
+"""Lines of the top band at least this share of its largest type size are title candidates."""
+HEADING_SIZE = 1.15
+"""A heading's type is at least this factor larger than the median of the body lines under it."""
+
+
+# ---------------------------------------------------------------- finders, one per role
+
+
+def _title(page: _Page, spec: ElementSpec) -> list[Element]:
+    """The largest type in the top band: the lines whose centre lies in the top ``TOP_BAND`` of
+    the image, or no lower than the centre of the topmost line (a banner whose one line is its
+    title), and whose type size is at least ``TITLE_SIZE`` of the band's largest, each with the
+    block it belongs to (a title that wraps)."""
+    if not page.flat:
+        return []
+    topmost = min(page.flat, key=lambda i: page.lines[i].box[1])
+    band = max(TOP_BAND * page.size[1], _centre(page.lines[topmost].box)[1])
+    top = [i for i in page.flat if _centre(page.lines[i].box)[1] <= band]
+    biggest = max(page.sizes[i] for i in top)
+    big = [i for i in top if page.sizes[i] >= TITLE_SIZE * biggest]
+    blocks = list(dict.fromkeys(tuple(page.block(i)) for i in big))
+    return page.elements("title", blocks)
+
+
+def _subtitle(page: _Page, spec: ElementSpec) -> list[Element]:
+    """The line under the title in smaller type: the nearest line below the title's block (its
+    top within six title line heights of the title's bottom), in smaller type, not an item of a
+    row (``_rows``: a navigation bar between the title and its subtitle) and not a badge's text
+    (``_in_badge``: a tag beside the subtitle); with its block."""
+    titles = _title(page, spec)
+    if not titles:
+        return []
+    title = titles[0]
+    used = {li for t in titles for li in t.lines} | {i for g in _rows(page) for i in g}
+    t_size = max(page.sizes[li] for li in title.lines)
+    last = page.lines[title.lines[-1]].box
+    reach = 6 * (last[3] - last[1])
+    under = [
+        i
+        for i in page.flat
+        if i not in used
+        and 0 <= page.lines[i].box[1] - title.box[3] + 2 <= reach
+        and page.sizes[i] < t_size / 1.05
+        and not _in_badge(page, page.lines[i])
+    ]
+    if not under:
+        return []
+    first = min(under, key=lambda i: page.lines[i].box[1])
+    return page.elements("subtitle", [page.block(first)])
+
+
+def _body_under(page: _Page, i: int) -> list[int]:
+    """The lines under line ``i`` in its column (overlapping it horizontally, within six of its heights)."""
+    x0, y0, x1, y1 = page.lines[i].box
+    reach = 6 * (y1 - y0)
+    return [
+        j
+        for j in page.flat
+        if j != i
+        and page.lines[j].box[1] >= (y0 + y1) / 2
+        and page.lines[j].box[1] - y1 <= reach
+        and min(x1, page.lines[j].box[2]) > max(x0, page.lines[j].box[0])
+    ]
+
+
+def _heading(page: _Page, spec: ElementSpec) -> list[Element]:
+    """Lines clearly larger than the body under them: a line with lines of its column starting
+    within two of its heights under it, its type at least ``HEADING_SIZE`` times their median
+    type size, or, at about the same size, measured
+    bold over regular body lines (``rewards.text.page.text_style.measure``; needs the image). Top to bottom."""
+    rgb = page.rgb()
+    weights: dict[int, str | None] = page.memo.setdefault("weights", {})
+
+    def weight(li: int) -> str | None:
+        if li not in weights:
+            line = page.lines[li]
+            weights[li] = measure(rgb, [(w.box, w.text) for w in line.words]).weight if rgb is not None else None
+        return weights[li]
+
+    found = []
+    for i in page.flat:
+        body = _body_under(page, i)
+        x0, y0, x1, y1 = page.lines[i].box
+        if not body or min(page.lines[j].box[1] for j in body) - y1 > 2 * (y1 - y0):  # no body right under it
+            continue
+        ratio = page.sizes[i] / median(page.sizes[j] for j in body)
+        if ratio >= HEADING_SIZE or (
+            ratio >= 1 / SAME_SIZE and weight(i) == "bold" and all(weight(j) == "regular" for j in body[:3])
+        ):
+            found.append(i)
+    ordered = sorted(found, key=lambda i: (page.lines[i].box[1], page.lines[i].box[0]))
+    return page.elements("heading", [[i] for i in ordered])
+
+
+def _dot_left(gray: np.ndarray | None, box: Box, em: float) -> bool:
+    """True when a small solid mark (a bullet dot or square: 15-55% of the type size ``em``,
+    about square, filling at least half of its box) stands left of the text box ``box``, within
+    two em, centred on the box's middle third (of its height)."""
+    if gray is None:
+        return False
+    x0, y0, x1, y1 = box
+    lh = y1 - y0
+    a, b = max(0, int(x0 - 2 * em)), max(0, x0 - 1)
+    if b - a < 3 or lh < 4:
+        return False
+    crop = gray[y0:y1, a:b].astype(np.int16)
+    bg = int(np.median(gray[max(0, y0 - 3) : y1 + 3, a:b]))
+    labels, _ = ndimage.label(np.abs(crop - bg) > 60)
+    for k, sl in enumerate(ndimage.find_objects(labels), start=1):
+        hh, ww = sl[0].stop - sl[0].start, sl[1].stop - sl[1].start
+        cy = y0 + (sl[0].start + sl[0].stop) / 2
+        solid = (labels[sl] == k).mean()
+        small = 0.15 * em <= hh <= 0.55 * em and 0.6 <= ww / hh <= 1.6
+        if small and solid >= 0.5 and abs(cy - (y0 + y1) / 2) <= lh / 3:
+            return True
+    return False
+
+
+def _text_left(page: _Page, i: int) -> int:
+    """The left edge of line ``i``'s element words (after a bullet mark OCR read), else of the line."""
+    own = element_words(page.lines, i)
+    return page.lines[i].words[own[0][1]].box[0] if own else page.lines[i].box[0]
+
+
+def _lists(page: _Page, members: list[int], gap: float = 3) -> list[list[int]]:
+    """``members`` (line indices) grouped into lists: the lines of one column whose text shares
+    a left edge (``_text_left``, within half a line height; a bullet mark read or not) at about
+    one type size, each within ``gap`` line heights of the previous one; top to bottom."""
+    groups: list[list[int]] = []
+    for i in sorted(members, key=lambda j: page.lines[j].box[1]):
+        _, y0, _, y1 = page.lines[i].box
+        x0 = _text_left(page, i)
+        for g in groups:
+            p = page.lines[g[-1]].box
+            if (
+                abs(_text_left(page, g[-1]) - x0) <= max(4, (y1 - y0) / 2)
+                and _same_size(page.sizes[g[-1]], page.sizes[i])
+                and y0 - p[3] <= gap * (y1 - y0)
+            ):
+                g.append(i)
+                break
+        else:
+            groups.append([i])
+    return groups
+
+
+def _bullet(page: _Page, spec: ElementSpec) -> list[Element]:
+    """Lines led by a bullet: a first word that is a mark (``BULLET_GLYPHS``, what OCR reads for
+    a dot, or a word with no letter or digit) followed by more words, or a small solid dot mark
+    left of the line's first word (``_dot_left``, with the image); grouped into lists
+    (``_lists``); the ``ordinal``-th of each list. The bullet's words are the line's without the
+    mark. A line that is only a mark, aligned with a list's marks within its span, is an empty
+    bullet (its text missing): it counts among the list's bullets and reads ''."""
+    gray = page.gray()
+    led, lone = [], []
+    for i, line in enumerate(page.lines):
+        if line.angle != 0 or page.canon[i] != i:
+            continue
+        words, own = line.words, element_words(page.lines, i)
+        glyph = len(words) > 1 and (_is_mark(words[0].text) or words[0].text[:1] in "•●▪")
+        if own and (glyph or _dot_left(gray, words[own[0][1]].box, page.sizes[i])):
+            led.append(i)
+        elif not own:
+            lone.append(i)
+    out = []
+    for g in _lists(page, led, gap=5):  # an empty bullet between two leaves a gap of two
+        x0 = min(page.lines[j].box[0] for j in g)  # the marks' left edge (where OCR read one)
+        pitch = max(page.lines[g[0]].box[3] - page.lines[g[0]].box[1], 1) * 2.5
+        top, bottom = page.lines[g[0]].box[1] - pitch, page.lines[g[-1]].box[3] + pitch
+        empty = [i for i in lone if abs(page.lines[i].box[0] - x0) <= 4 and top <= page.lines[i].box[1] <= bottom]
+        for i in _pick(sorted(g + empty, key=lambda j: page.lines[j].box[1]), spec.ordinal):
+            out.append(page.element("bullet", [i]) or Element("bullet", page.lines[i].box, (i,), (), ""))
+    return out
+
+
+def _rows(page: _Page) -> list[list[int]]:
+    """Horizontal lines in rows: at least three lines of about one type size whose boxes overlap
+    vertically (a menu, a navigation bar), left to right."""
+    groups: list[list[int]] = []
+    for i in sorted(page.flat, key=lambda j: page.lines[j].box[0]):
+        cy = _centre(page.lines[i].box)[1]
+        for g in groups:
+            b = page.lines[g[0]].box
+            if b[1] <= cy <= b[3] and _same_size(page.sizes[g[0]], page.sizes[i]):
+                g.append(i)
+                break
+        else:
+            groups.append([i])
+    return [g for g in groups if len(g) >= 3]
+
+
+def _list_item(page: _Page, spec: ElementSpec) -> list[Element]:
+    """Items of a list or menu: the lines of a column sharing a left edge (``_lists``, at least
+    two lines) or of a row (``_rows``: a menu); the ``ordinal``-th item of each list or row."""
+    groups = [g for g in _lists(page, page.flat) if len(g) >= 2] + _rows(page)
+    return [e for g in groups for e in page.elements("list_item", [[i] for i in _pick(g, spec.ordinal)])]
+
+
+def _card(page: _Page, spec: ElementSpec) -> list[Element]:
+    """Cards and tiles: the rectangles around text (``rectangles``: a border or a filled panel)
+    grouped into kinds of about one size (``_like_groups``), each kind left to right then top to
+    bottom; the text of the ``ordinal``-th card of each kind with that many, kinds of two or more
+    cards first (``_framed``)."""
+    kinds = _like_groups(rectangles(page))
+    if spec.ordinal is not None:  # "the second card": among cards of one kind (a lone box is no row of cards)
+        kinds = [g for g in kinds if len(g) >= 2] or kinds
+    frames = [r for g in kinds for r in _pick(g, spec.ordinal)]
+    return [e for r in frames for e in _framed(page, "card", r)]
+
+
+def _swatch_left(rgb: np.ndarray, box: Box, em: float) -> bool:
+    """True when a solid swatch stands just left of the text box ``box`` (type size ``em``
+    pixels): a connected region of one colour (RGB distance > 60 from the background, channel
+    spread < 40) 55-200% of the em on each side, filling at least 70% of its box (squares,
+    circles), its right edge within 1.5 em of the text, centred within half an em of the text's
+    middle. Bullet dots are smaller (``_dot_left``)."""
+    x0, y0, x1, y1 = box
+    lh = max(1.0, em)
+    a, b = max(0, int(x0 - 3.5 * lh)), max(0, x0 - 1)
+    top, bottom = max(0, int(y0 - lh)), min(rgb.shape[0], int(y1 + lh))
+    if b - a < 3 or bottom - top < 3:
+        return False
+    crop = rgb[top:bottom, a:b].astype(np.int16)
+    bg = np.median(crop.reshape(-1, 3), axis=0)
+    labels, _ = ndimage.label(np.sqrt(((crop - bg) ** 2).sum(axis=2)) > 60)
+    for k, sl in enumerate(ndimage.find_objects(labels), start=1):
+        hh, ww = sl[0].stop - sl[0].start, sl[1].stop - sl[1].start
+        comp = labels[sl] == k
+        if not (0.55 * lh <= hh <= 2 * lh and 0.55 * lh <= ww <= 2 * lh and comp.mean() >= 0.7):
+            continue
+        cy = top + (sl[0].start + sl[0].stop) / 2
+        near = x0 - (a + sl[1].stop) <= 1.5 * lh
+        if near and abs(cy - (y0 + y1) / 2) <= lh / 2 and crop[sl][comp].std(axis=0).max() < 40:
+            return True
+    return False
+
+
+def _legend_entry(page: _Page, spec: ElementSpec) -> list[Element]:
+    """Text with a small solid colour swatch just left of it (``_swatch_left``, needs the image).
+    OCR often reads the swatch as a short word ("W", "M@"): a first word of up to 3 characters
+    with a swatch left of the second is that swatch, not part of the entry. Top to bottom, left
+    to right; the ``ordinal``-th."""
+    rgb = page.rgb()
+    if rgb is None:
+        return []
+    found: list[tuple[int, tuple[WordId, ...]]] = []
+    for i in page.flat:
+        own = element_words(page.lines, i)
+        for k in range(min(2, len(own))):
+            if k == 1 and len(page.lines[i].words[own[0][1]].text) > 3:
+                break
+            if _swatch_left(rgb, page.lines[i].words[own[k][1]].box, page.sizes[i]):
+                found.append((i, own[k:]))
+                break
+    made = [page.element("legend_entry", [i], words) for i, words in found]
+    made = [e for e in made if e is not None]
+    ordered = [made[k] for k in _ordered([e.box for e in made])]
+    return _pick(ordered, spec.ordinal)
+
+
+def _tick_rows(page: _Page) -> list[list[int]]:
+    """Rows of at least three short horizontal lines (up to 12 characters: tick labels)."""
+    return [
+        [i for i in g if len(page.lines[i].text) <= 12]
+        for g in _rows(page)
+        if sum(len(page.lines[i].text) <= 12 for i in g) >= 3
+    ]
+
+
+def _axis_title(page: _Page, spec: ElementSpec) -> list[Element]:
+    """The y-axis title (``axis`` "y"): a line read rotated (``Line.angle`` 90 or 270), those in
+    the left half of the image (the chart's left edge) if any, else any rotated line. The x-axis
+    title ("x"): the nearest horizontal line under a row of tick labels (``_tick_rows``), within
+    three label heights, its centre within the row's middle half, itself in no row. No axis
+    named: either."""
+    found = []
+    if spec.axis in ("y", None):
+        rotated = [i for i in page.read if page.lines[i].angle in (90, 270)]
+        left = [i for i in rotated if _centre(page.lines[i].box)[0] < page.size[0] / 2]
+        found += page.elements("axis_title", [[i] for i in left or rotated])
+    if spec.axis in ("x", None):
+        in_rows = {i for g in _rows(page) for i in g}
+        for row in _tick_rows(page):
+            box = union_box(page.lines[i].box for i in row)
+            lh, mid, half = box[3] - box[1], (box[0] + box[2]) / 2, (box[2] - box[0]) / 4
+            under = [
+                i
+                for i in page.flat
+                if i not in in_rows
+                and 0 <= page.lines[i].box[1] - box[3] <= 3 * lh
+                and abs(_centre(page.lines[i].box)[0] - mid) <= half
+            ]
+            if under:
+                found += page.elements("axis_title", [[min(under, key=lambda i: page.lines[i].box[1])]])
+    return found
+
+
+def _exact_boxes(page: _Page, text: str) -> list[Box]:
+    w, h = page.size
+    return [m.box for m in find_matches(text, page.lines, w, h, None, False) if m.found]
+
+
+def _table_cell(page: _Page, spec: ElementSpec) -> list[Element]:
+    """A table cell: the words in the row of the row label (their centre within its height band)
+    and in the column of the column label (overlapping its width), other than the labels; with
+    only one label, every cell of its row (right of it) or column (under it). Labels are read
+    case-insensitively; a label not read gives no cell."""
+    rows = _exact_boxes(page, spec.row) if spec.row else [None]
+    cols = _exact_boxes(page, spec.column) if spec.column else [None]
+    out = []
+    for r in rows:
+        for c in cols:
+            if r is None and c is None:
+                continue
+            words = []
+            for i in page.flat:
+                for li, wi in element_words(page.lines, i):
+                    b = page.lines[li].words[wi].box
+                    cx, cy = _centre(b)
+                    in_row = r is None or (r[1] <= cy <= r[3] and b[0] > r[2])
+                    in_col = c is None or (min(b[2], c[2]) > max(b[0], c[0]) and b[1] > c[3])
+                    if in_row and in_col:
+                        words.append((li, wi))
+            for li in dict.fromkeys(li for li, _ in words):
+                e = page.element("table_cell", [li], tuple(w for w in words if w[0] == li))
+                out += [e] if e is not None else []
+    return out
+
+
+FOOTER_BLOCK_TOP = 0.6
+"""How high (a fraction of the image height) the lines of a footer's block may reach."""
+
+
+def _footer(page: _Page, spec: ElementSpec) -> list[Element]:
+    """Small type in the bottom band: lines whose centre lies below ``BOTTOM_BAND`` of the image
+    height and whose type is not larger than the page's median, with the lines of their blocks
+    above them down to ``FOOTER_BLOCK_TOP`` of the height (a footnote wrapped over four lines
+    starts above the band: its first line "Source:" is part of it)."""
+    flat = page.flat
+    if not flat:
+        return []
+    body = median(page.sizes[i] for i in flat)
+    small = {i for i in flat if page.sizes[i] <= SAME_SIZE * body}
+    low = [i for i in flat if _centre(page.lines[i].box)[1] > BOTTOM_BAND * page.size[1] and i in small]
+    blocks = list(dict.fromkeys(tuple(page.block(i)) for i in low))
+    top = FOOTER_BLOCK_TOP * page.size[1]
+    return page.elements(
+        "footer", [[j for j in b if j in small and _centre(page.lines[j].box)[1] > top] for b in blocks]
+    )
+
+
+def _button(page: _Page, spec: ElementSpec) -> list[Element]:
+    """Text inside a filled shape (a button, badge or band): the flat-coloured fills of the page
+    (``rewards.text.ocr.fills.find_fills``, rounded shapes included) and the rectangles whose
+    inside differs from the page around them (``rectangles``), smaller than ``MAX_PAGE_SHARE``."""
+    if page.image is None:
+        return []
+    w, h = page.size
+    frames = list(page.fills())
+    gray = page.gray()
+    for r in rectangles(page):
+        inner = gray[r[1] + 2 : r[3] - 1, r[0] + 2 : r[2] - 1]
+        outer = gray[max(0, r[1] - 4) : r[1] - 1, r[0] : r[2]]
+        if inner.size and outer.size and abs(float(np.median(inner)) - float(np.median(outer))) > 40:
+            frames.append(r)
+    frames = [f for f in frames if (f[2] - f[0]) * (f[3] - f[1]) <= MAX_PAGE_SHARE * w * h]
+    frames = _distinct(frames)
+    frames = [frames[k] for k in _ordered(frames)]
+    framed = [f for f in frames if _lines_in(page, f)]
+    return [e for f in _pick(framed, spec.ordinal) for e in _framed(page, "button", f)]
+
+
+def _whole(page: _Page, spec: ElementSpec) -> list[Element]:
+    """Any element of its own: every line (horizontal or rotated) and every block of lines."""
+    lines = page.read
+    blocks = [b for b in dict.fromkeys(tuple(page.block(i)) for i in page.flat) if len(b) > 1]
+    return page.elements("whole", [[i] for i in lines] + [list(b) for b in blocks])
+
+
+FINDERS: dict[str, Callable[[_Page, ElementSpec], list[Element]]] = {
+    "title": _title,
+    "subtitle": _subtitle,
+    "heading": _heading,
+    "bullet": _bullet,
+    "list_item": _list_item,
+    "card": _card,
+    "legend_entry": _legend_entry,
+    "axis_title": _axis_title,
+    "table_cell": _table_cell,
+    "footer": _footer,
+    "button": _button,
+    "whole": _whole,
+}
+"""One finder per ``rewards.text.questions.question_compiler.ELEMENT_ROLES`` role."""

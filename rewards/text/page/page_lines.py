@@ -1,0 +1,280 @@
+"""The page the element finders (``rewards.text.page.finders``) read: its OCR lines with their type sizes
+and element words, the fills and rectangles found once per page (``_Page``, the last few kept), and the
+shared measures of boxes (centre, inside, order, overlap). ``Element`` is what a finder returns.
+
+Boxes are ``(x0, y0, x1, y1)`` pixels of the judged image; a line's words are ``(line index,
+word index)`` pairs into ``lines``, as in ``rewards.text.ocr.text_match.Match.words``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from statistics import median
+
+import numpy as np
+from PIL import Image
+
+from rewards.text.ocr.fills import find_fills
+from rewards.text.ocr.text_match import Line, next_lines, union_box
+from rewards.text.page.text_style import em_fraction, ink_of
+
+Box = tuple[int, int, int, int]
+WordId = tuple[int, int]
+SAME_SIZE = 1.15
+"""Two lines whose type sizes differ by at most this factor are of one size (one block, one list)."""
+BULLET_GLYPHS = frozenset("•·▪◦‣●○■□*-–—>»›oe°")
+"""What OCR reads for a bullet mark in front of a line (a dot is often read "e" or "o")."""
+MAX_PAGE_SHARE = 0.6
+"""A rectangle covering more than this share of the image is the page or a background panel, not a card."""
+
+
+@dataclass(frozen=True)
+class Element:
+    """One element of the page.
+
+    Attributes:
+        role: the ``ElementSpec.role`` it was found for.
+        box: the box of its text (pixels).
+        lines: indices of its OCR lines.
+        words: its words (``(line, word)`` pairs), without bullet or swatch marks.
+        text: its words' text, joined by spaces.
+        frame: the rectangle it lies in (a card, button or band), or None.
+    """
+
+    role: str
+    box: Box
+    lines: tuple[int, ...]
+    words: tuple[WordId, ...]
+    text: str
+    frame: Box | None = None
+
+    def as_dict(self) -> dict:
+        """The element as evidence: role, box, text (and frame when there is one)."""
+        out = {"role": self.role, "box": list(self.box), "text": self.text}
+        return out | ({"frame": list(self.frame)} if self.frame is not None else {})
+
+
+# ---------------------------------------------------------------- shared measures
+
+
+def _is_mark(text: str) -> bool:
+    """True for a word OCR reads in a bullet, swatch or icon: no letter or digit, or at most two
+    characters each a bullet glyph or no letter or digit ("e", "e@": a dot and its ring)."""
+    return not any(c.isalnum() for c in text) or (
+        len(text) <= 2 and all(c in BULLET_GLYPHS or not c.isalnum() for c in text)
+    )
+
+
+_TEXT_SIGNS = set("()[]{}%$€£#&+=/.,:;!?'\"…")
+"""Signs that are text, not a mark, at the end of a line: "Share of respondents (%)"."""
+
+
+def element_words(lines: list[Line], li: int) -> tuple[WordId, ...]:
+    """The words of line ``li`` without marks (``_is_mark``) at either end; at its end a word
+    with a text sign (``_TEXT_SIGNS``: "(%)") is text."""
+    words = lines[li].words
+    lo, hi = 0, len(words)
+    while lo < hi and _is_mark(words[lo].text):
+        lo += 1
+    while hi > lo and _is_mark(words[hi - 1].text) and not _TEXT_SIGNS & set(words[hi - 1].text):
+        hi -= 1
+    return tuple((li, wi) for wi in range(lo, hi))
+
+
+def type_size(line: Line, rgb: np.ndarray | None = None) -> float:
+    """The line's em in pixels (module docstring); 0.0 when it has no letter or digit.
+
+    With ``rgb`` (uint8 (H, W, 3): given for a line that OCR read inside a badge, whose box is
+    the whole badge, ``_page_sizes``), the height is that of the ink separated from the badge's
+    fill in the word's box (``rewards.text.page.text_style.ink_of``); words with no separable ink
+    (the badge's corner read as "L") are then not measured."""
+    boxed, inked = [], []
+    rotated = line.angle in (90, 270)
+    for w in line.words:
+        if not any(c.isalnum() for c in w.text):
+            continue
+        extent = (w.box[2] - w.box[0]) if rotated else (w.box[3] - w.box[1])
+        boxed.append(extent / em_fraction(w.text))
+        ink = ink_of(rgb, w.box) if rgb is not None else None
+        rows = np.nonzero(ink.alpha.sum(axis=0 if rotated else 1) >= 0.5)[0] if ink is not None else []
+        if len(rows):
+            inked.append(int(rows[-1] - rows[0] + 1) / em_fraction(w.text))
+    sizes = inked or boxed  # a word with no separable ink (a badge's corner read as "L") is not measured
+    return float(median(sizes)) if sizes else 0.0
+
+
+def _page_sizes(page) -> list[float]:
+    """``type_size`` of every line of ``page``, from the ink (``rgb``) for a line whose centre
+    lies in a fill (``rewards.text.ocr.fills.find_fills``) at most 1.6 times its box's height:
+    OCR gave it the badge's box. Elsewhere the box is the measure (an underline or a border in
+    the ring around a word would mislead the ink's separation)."""
+    rgb = page.rgb()
+    return [type_size(ln, rgb if _in_badge(page, ln) else None) for ln in page.lines]
+
+
+def _in_badge(page, line: Line) -> bool:
+    """True when ``line``'s centre lies in a fill of the page at most 1.6 times its box's height
+    (a badge, tag or button whose box OCR gave the line)."""
+    h = max(1, line.box[3] - line.box[1])
+    return any(_inside(line.box, f) and f[3] - f[1] <= 1.6 * h for f in page.fills())
+
+
+def _same_size(a: float, b: float, factor: float = SAME_SIZE) -> bool:
+    return a > 0 and b > 0 and max(a, b) <= factor * min(a, b)
+
+
+def _centre(b: Box) -> tuple[float, float]:
+    return (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+
+
+def _inside(b: Box, frame: Box) -> bool:
+    """True when the centre of ``b`` lies in ``frame``."""
+    cx, cy = _centre(b)
+    return frame[0] <= cx <= frame[2] and frame[1] <= cy <= frame[3]
+
+
+def _ordered(boxes: list[Box]) -> list[int]:
+    """Indices of ``boxes`` left to right then top to bottom: rows of vertically overlapping
+    boxes (by their centres), each row left to right, rows top to bottom."""
+    order = sorted(range(len(boxes)), key=lambda k: _centre(boxes[k])[1])
+    rows: list[list[int]] = []
+    for k in order:
+        cy = _centre(boxes[k])[1]
+        if rows and any(boxes[j][1] <= cy <= boxes[j][3] for j in rows[-1]):
+            rows[-1].append(k)
+        else:
+            rows.append([k])
+    return [k for row in rows for k in sorted(row, key=lambda j: boxes[j][0])]
+
+
+def _pick(items: list, ordinal: int | None) -> list:
+    """The ``ordinal``-th of ``items`` (1-based, -1 the last) as a one-item list, all of them
+    for None, [] when there are fewer."""
+    if ordinal is None:
+        return items
+    k = ordinal - 1 if ordinal > 0 else len(items) + ordinal
+    return [items[k]] if 0 <= k < len(items) else []
+
+
+def _iou(a: Box, b: Box) -> float:
+    ix = max(0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0, min(a[3], b[3]) - max(a[1], b[1]))
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - ix * iy
+    return ix * iy / union if union > 0 else 0.0
+
+
+def canonical_lines(lines: list[Line]) -> list[int]:
+    """For each line, the index of the first line that is the same read twice (the same text,
+    boxes overlapping by at least half their union: OCR's page and fill passes both report
+    some lines), else its own index. Elements are made of canonical lines only."""
+    out: list[int] = []
+    for i, ln in enumerate(lines):
+        twin = next(
+            (j for j in range(i) if out[j] == j and lines[j].text == ln.text and _iou(lines[j].box, ln.box) >= 0.5), i
+        )
+        out.append(twin)
+    return out
+
+
+_LAST_PAGES: list = []
+"""The last pages made (``_Page.of``), newest last: [(key, page)], at most ``KEPT_PAGES``."""
+KEPT_PAGES = 2
+"""How many pages are kept: the grounding asks every check for its role's elements (with the
+image) and for the page's own lines and blocks (without it), two pages of one read; with one
+kept, each check rebuilt both."""
+
+
+@dataclass
+class _Page:
+    """The OCR lines of one page with the measures the finders share."""
+
+    lines: list[Line]
+    size: tuple[int, int]
+    image: Image.Image | None
+    sizes: list[float]
+    after: list[int | None]
+    canon: list[int]
+    memo: dict = field(default_factory=dict)
+    """Measures computed once per page (its rectangles, its fills)."""
+
+    @classmethod
+    def of(cls, lines: list[Line], image: Image.Image | None, size: tuple[int, int]) -> _Page:
+        """The page of ``lines``; the last pages made are reused when the same lines and pixels
+        come again (the judge decides every check of an image on one read). The key holds the
+        pixels' hash, not the image's id: an editor hands in a new image of edited pixels."""
+        pixels = (image.mode, image.size, hash(image.tobytes())) if image is not None else None
+        key = (pixels, tuple(size), tuple(lines))
+        for k, page in _LAST_PAGES:
+            if k == key:
+                return page
+        page = cls._make(lines, image, size)
+        _LAST_PAGES[:] = [*_LAST_PAGES[1 - KEPT_PAGES :], (key, page)]
+        return page
+
+    @classmethod
+    def _make(cls, lines: list[Line], image: Image.Image | None, size: tuple[int, int]) -> _Page:
+        canon = canonical_lines(lines)
+        kept = [ln for i, ln in enumerate(lines) if canon[i] == i]
+        ids = [i for i in range(len(lines)) if canon[i] == i]
+        after = [None] * len(lines)
+        for k, j in enumerate(next_lines(kept)):  # the next line among the canonical lines
+            after[ids[k]] = ids[j] if j is not None else None
+        page = cls(lines, size, image, [], after, canon)
+        page.sizes = _page_sizes(page)
+        return page
+
+    @property
+    def flat(self) -> list[int]:
+        """Indices of the canonical horizontal lines with letters or digits."""
+        return [i for i, ln in enumerate(self.lines) if ln.angle == 0 and self.sizes[i] > 0 and self.canon[i] == i]
+
+    @property
+    def read(self) -> list[int]:
+        """Indices of the canonical lines with letters or digits, rotated ones too."""
+        return [i for i in range(len(self.lines)) if self.sizes[i] > 0 and self.canon[i] == i]
+
+    def element(self, role: str, line_ids, words: tuple[WordId, ...] | None = None, frame: Box | None = None):
+        """The element made of lines ``line_ids`` (or of ``words``), None when it has no words."""
+        line_ids = tuple(dict.fromkeys(line_ids))
+        if words is None:
+            words = tuple(w for li in line_ids for w in element_words(self.lines, li))
+        if not words:
+            return None
+        boxes = [self.lines[li].words[wi].box for li, wi in words]
+        text = " ".join(self.lines[li].words[wi].text for li, wi in words)
+        return Element(role, union_box(boxes), tuple(dict.fromkeys(li for li, _ in words)), words, text, frame)
+
+    def elements(self, role: str, groups, frame: Box | None = None) -> list[Element]:
+        made = [self.element(role, g, frame=frame) for g in groups]
+        return [e for e in made if e is not None]
+
+    def block(self, li: int) -> list[int]:
+        """The block of line ``li``: the lines of its column above and below it of about its size."""
+        before = {j: i for i, j in enumerate(self.after) if j is not None}
+        up, down = [li], [li]
+        while before.get(up[-1]) is not None and self._joins(before[up[-1]], up[-1]) and before[up[-1]] not in up:
+            up.append(before[up[-1]])
+        while self.after[down[-1]] is not None and self._joins(down[-1], self.after[down[-1]]):
+            if self.after[down[-1]] in down:
+                break
+            down.append(self.after[down[-1]])
+        return list(reversed(up[1:])) + down
+
+    def _joins(self, a: int, b: int) -> bool:
+        return self.lines[a].angle == self.lines[b].angle == 0 and _same_size(self.sizes[a], self.sizes[b])
+
+    def gray(self) -> np.ndarray | None:
+        if "gray" not in self.memo:
+            self.memo["gray"] = np.asarray(self.image.convert("L")) if self.image is not None else None
+        return self.memo["gray"]
+
+    def fills(self) -> list[Box]:
+        """The boxes of the page's flat-coloured fills (``rewards.text.ocr.fills.find_fills``), [] without the image."""
+        if "fills" not in self.memo:
+            self.memo["fills"] = [f.box for f in find_fills(self.image.convert("RGB"))] if self.image else []
+        return self.memo["fills"]
+
+    def rgb(self) -> np.ndarray | None:
+        if "rgb" not in self.memo:
+            self.memo["rgb"] = np.asarray(self.image.convert("RGB")) if self.image is not None else None
+        return self.memo["rgb"]
