@@ -220,7 +220,37 @@ def test_page_roles_and_question_forms_cover_the_kinds(page_docs):
     wanted = {"title", "subtitle", "section_heading", "list_item", "card_label", "card_value", "table_header"}
     wanted |= {"table_cell", "nav_item", "button", "badge", "footer", "source_note", "item_name", "item_price"}
     assert wanted <= roles
+    icons = [e for d in page_docs for e in d.elements if e.role == "icon"]
+    assert len(icons) >= 7 and all(not e.text.isalnum() for e in icons)  # glyphs beside text, never letters
+    assert all(q.element not in {e.id for e in icons} for d in page_docs for q in d.questions)
     menu = page_docs[5]
     left = [e for e in menu.elements if e.role == "item_name" and e.context["column_side"] == "left"]
     right = [e for e in menu.elements if e.role == "item_name" and e.context["column_side"] == "right"]
     assert max(e.box[2] for e in left) < min(e.box[0] for e in right)  # two columns
+
+
+def test_no_question_names_an_icon_or_a_numeric_tick_and_bars_on_their_side_say_so(chart_docs):
+    for doc in chart_docs:
+        roles = {e.id: e for e in doc.elements}
+        for q in doc.questions:
+            assert roles[q.element].role != "icon" and "-n" not in q.element
+    flat = chart_docs[0]  # seed 0: horizontal bars (categories on y, numbers on x)
+    assert any(e.id == "tick-y-0" for e in flat.elements) and any(e.id.startswith("tick-x-n") for e in flat.elements)
+    forms = {q.kind for q in flat.questions}
+    assert "value_label_above" not in forms and "x_tick" not in forms
+
+
+def test_the_benchmark_tallies_true_and_false_questions_apart():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "engine_judge.py"
+    spec = importlib.util.spec_from_file_location("engine_judge", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    rows = [{"truth": t, "answer": a} for t, a in [("yes", "yes"), ("yes", "no"), ("yes", "withheld"), ("no", "yes")]]
+    rows += [{"truth": "no", "answer": "no"}] * 2
+    assert bench.tally(rows) == {
+        "n_true": 3, "true_yes": 1, "false_no": 1, "true_withheld": 1,
+        "n_false": 3, "true_no": 2, "false_yes": 1, "false_withheld": 0,
+    }  # fmt: skip

@@ -14,6 +14,7 @@ string on the chart has its truth.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 import matplotlib
@@ -62,19 +63,29 @@ def chart_content(kind: str, rng: random.Random) -> tuple[list[Spec], dict[str, 
     _common(rng, specs, style, axes=kind in ("bar", "grouped_bar", "line"))
     unit = "%" if "(%)" in next((s.text for s in specs if s.id == "axis-y"), "") else ""
     if kind in ("bar", "grouped_bar"):
-        cats = list(rng.choice(V.CATEGORY_SETS))[: rng.choice((3, 4)) if kind == "grouped_bar" else 5]
+        pick = rng.randrange(len(V.CATEGORY_SETS))
+        cats = list(V.CATEGORY_SETS[pick])[: rng.choice((3, 4)) if kind == "grouped_bar" else 5]
         series = list(rng.choice(V.SERIES_SETS))[:2] if kind == "grouped_bar" else [""]
         values = [[rng.randint(8, 95) for _ in cats] for _ in series]
-        specs.append(Spec("axis-x", "axis_title", rng.choice(V.X_TITLES), {"axis": "x"}, can_miss=True))
+        horizontal = kind == "bar" and rng.random() < 0.4
+        cat_axis = "y" if horizontal else "x"
+        if horizontal:  # the value axis is x: its title is the one that names the values
+            specs[:] = [replace(s, id="axis-x", context={"axis": "x"}) if s.id == "axis-y" else s for s in specs]
+        specs.append(Spec(f"axis-{cat_axis}", "axis_title", V.X_TITLES[pick], {"axis": cat_axis}, can_miss=True))
         for i, c in enumerate(cats):
-            specs.append(Spec(f"tick-x-{i}", "tick_label", c, {"axis": "x", "ordinal": i + 1}))
+            specs.append(Spec(f"tick-{cat_axis}-{i}", "tick_label", c, {"axis": cat_axis, "ordinal": i + 1}))
         for j, s in enumerate(series):
             if s:
                 specs.append(Spec(f"legend-{j}", "legend_entry", s, {"ordinal": j + 1}, can_miss=True))
             for i, c in enumerate(cats):
                 ctx = {"category": c, "series": s} if s else {"category": c}
+                ctx |= {"place": "end"} if horizontal else {}
                 specs.append(Spec(f"value-{i}-{j}", "value_label", _fmt(values[j][i], unit), ctx, can_miss=True))
-        style.update(categories=cats, series=series, values=values, horizontal=kind == "bar" and rng.random() < 0.0)
+        if kind == "bar" and rng.random() < 0.5:
+            top = max(range(len(cats)), key=lambda i: values[0][i])
+            text = f"Highest: {cats[top]} ({_fmt(values[0][top], unit)})"
+            specs.append(Spec("callout", "callout", text, {"category": cats[top]}, can_miss=True))
+        style.update(categories=cats, series=series, values=values, horizontal=horizontal)
     elif kind == "line":
         n = rng.choice((6, 7, 8))
         months = list(V.MONTHS[:n])
@@ -103,7 +114,10 @@ def chart_content(kind: str, rng: random.Random) -> tuple[list[Spec], dict[str, 
             specs.append(Spec(f"pct-{i}", "value_label", f"{pct[i]}%", {"category": c}, can_miss=True))
         if kind == "donut":
             specs.append(Spec("center", "callout", f"Total {rng.randint(2, 40) * 100:,}", {"place": "center"}))
-        style.update(categories=cats, values=pct, legend=rng.random() < 0.3)
+        if rng.random() < 0.35:
+            for i, c in enumerate(cats):
+                specs.append(Spec(f"legend-{i}", "legend_entry", c, {"ordinal": i + 1}, can_miss=True))
+        style.update(categories=cats, values=pct)
     return specs, style
 
 
@@ -114,21 +128,42 @@ def _text(specs: dict[str, Spec], eid: str) -> str | None:
 
 def _bars(ax, by: dict[str, Spec], style: dict[str, Any], size: float) -> None:
     cats, series, values, pal = style["categories"], style["series"], style["values"], style["palette"]
-    k = len(series)
+    k, flat = len(series), style.get("horizontal", False)
     width = 0.7 / k
     x = np.arange(len(cats))
-    for j, s in enumerate(series):
+    top = max(max(v) for v in values)
+    for j in range(k):
         label = _text(by, f"legend-{j}") or "_nolegend_"
         offs = x - 0.35 + width * (j + 0.5)
-        ax.bar(offs, values[j], width * 0.92, color=pal[j], label=label)
+        (ax.barh if flat else ax.bar)(offs, values[j], width * 0.92, color=pal[j], label=label)
         for i in range(len(cats)):
             t = _text(by, f"value-{i}-{j}")
-            if t is not None:
-                ax.text(offs[i], values[j][i] + 1.2, t, ha="center", va="bottom", fontsize=size, gid=f"value-{i}-{j}")
-    ax.set_xticks(x, [_text(by, f"tick-x-{i}") or "" for i in range(len(cats))])
-    for i, lab in enumerate(ax.get_xticklabels()):
-        lab.set_gid(f"tick-x-{i}")
-    ax.set_ylim(0, max(max(v) for v in values) * 1.18)
+            if t is None:
+                continue
+            end, gid = values[j][i] + top * 0.012, f"value-{i}-{j}"
+            if flat:
+                ax.text(end, offs[i], t, ha="left", va="center", fontsize=size, gid=gid)
+            else:
+                ax.text(offs[i], end, t, ha="center", va="bottom", fontsize=size, gid=gid)
+    axis = "y" if flat else "x"
+    (ax.set_yticks if flat else ax.set_xticks)(x, [_text(by, f"tick-{axis}-{i}") or "" for i in range(len(cats))])
+    for i, lab in enumerate(ax.get_yticklabels() if flat else ax.get_xticklabels()):
+        lab.set_gid(f"tick-{axis}-{i}")
+    if flat:
+        ax.invert_yaxis()  # the first category on top
+        ax.set_xlim(0, top * 1.3)
+    else:
+        ax.set_ylim(0, top * 1.18)
+    t = _text(by, "callout")
+    if t is not None:
+        i = max(range(len(cats)), key=lambda n: values[0][n])
+        step = 0.9 if i < len(cats) - 1 else -1.7
+        if flat:
+            tip, at = (values[0][i], x[i]), (top * 0.72, x[i] + 0.5 * np.sign(step))
+        else:
+            tip, at = (x[i], values[0][i]), (x[i] + step, top * 1.1)
+        arrow = {"arrowstyle": "->", "color": "#444444"}
+        ax.annotate(t, tip, xytext=at, fontsize=size, color="#333333", gid="callout", arrowprops=arrow)
     if k > 1 and any(f"legend-{j}" in by for j in range(k)):
         ax.legend(frameon=False, loc="upper left", ncols=k, bbox_to_anchor=(0, 1.0))
 
@@ -178,8 +213,9 @@ def _pie(ax, by: dict[str, Spec], style: dict[str, Any], size: float, donut: boo
     ax.set_aspect("equal")
     ax.set_xlim(-1.6, 1.6)
     ax.set_ylim(-1.25, 1.25)
-    if style.get("legend"):
-        ax.legend(wedges, [_text(by, f"pie-{i}") or "_nolegend_" for i in range(len(cats))], frameon=False,
+    shown = [i for i in range(len(cats)) if f"legend-{i}" in by]
+    if shown:
+        ax.legend([wedges[i] for i in shown], [by[f"legend-{i}"].text for i in shown], frameon=False,
                   loc="center left", bbox_to_anchor=(0.92, 0.5), fontsize=size)  # fmt: skip
 
 
@@ -187,9 +223,9 @@ def draw_chart(kind: str, specs: list[Spec], style: dict[str, Any]) -> tuple[Ima
     """Draw the chart (``SIZE`` pixels) and read every text artist's truth from matplotlib.
 
     Returns:
-        (the RGB image, the elements: one per drawn spec, in the order of ``specs``, plus the y
-        tick labels matplotlib placed, ids "tick-y-<k>"). A spec's element is missing when its
-        artist is not on the canvas (clipped).
+        (the RGB image, the elements: one per drawn spec, in the order of ``specs``, plus the
+        numeric tick labels matplotlib placed, ids "tick-y-n<k>" ("tick-x-n<k>" for horizontal
+        bars)). A spec's element is missing when its artist is not on the canvas (clipped).
     """
     by = {s.id: s for s in specs}
     fig = Figure(figsize=(SIZE[0] / DPI, SIZE[1] / DPI), dpi=DPI, facecolor=style["paper"])
@@ -243,14 +279,10 @@ def _truth(fig, renderer, by: dict[str, Spec], specs: list[Spec], ax, kind: str)
         if gid and gid in by and t.get_visible() and t.get_text():
             artists[gid] = t
     legend = ax.get_legend()
-    if legend is not None:
-        shown = [t for t in legend.get_texts() if t.get_text()]
-        for t in shown:
-            eid = next(
-                (s.id for s in specs if s.role in ("legend_entry", "pie_label") and s.text == t.get_text()), None
-            )
-            if eid and eid.startswith("legend-"):
-                artists[eid] = t
+    if legend is not None:  # the legend's texts, in order, are those of the legend specs drawn
+        ids = [s.id for s in specs if s.role == "legend_entry"]
+        for eid, t in zip(ids, legend.get_texts(), strict=True):
+            artists[eid] = t
     out = []
 
     def element(eid: str, role: str, text: str, t, context: dict) -> Element | None:
@@ -267,11 +299,16 @@ def _truth(fig, renderer, by: dict[str, Spec], specs: list[Spec], ax, kind: str)
             if e is not None:
                 out.append(e)
     if kind not in ("pie", "donut"):
-        ticks = [t for t in ax.get_yticklabels() if t.get_text() and t.get_visible()]
-        lo, hi = ax.get_ylim()
+        flat = any(s.id == "tick-y-0" for s in specs)  # horizontal bars: the numbers are on x
+        value_axis = "x" if flat else "y"
+        ticks = [
+            t for t in (ax.get_xticklabels() if flat else ax.get_yticklabels()) if t.get_text() and t.get_visible()
+        ]
+        lo, hi = sorted(ax.get_xlim() if flat else ax.get_ylim())
         for k, t in enumerate(ticks):
-            if lo <= t.get_position()[1] <= hi:
-                e = element(f"tick-y-{k}", "tick_label", t.get_text().replace("\u2212", "-"), t, {"axis": "y"})
+            if lo <= t.get_position()[1 - flat] <= hi:
+                text = t.get_text().replace("\u2212", "-")
+                e = element(f"tick-{value_axis}-n{k}", "tick_label", text, t, {"axis": value_axis})
                 if e is not None:
                     out.append(e)
     return out

@@ -24,9 +24,10 @@ ROLES = (
     "title", "subtitle", "section_heading", "paragraph", "list_item", "card_label", "card_value",
     "table_header", "table_cell", "chart_title", "axis_title", "tick_label", "legend_entry", "value_label",
     "callout", "pie_label", "line_end_label", "nav_item", "button", "badge", "footer", "source_note",
-    "item_name", "item_price",
+    "item_name", "item_price", "icon",
 )  # fmt: skip
-"""Element roles (issue 31's list; a menu's item name and price are list items split in two)."""
+"""Element roles (issue 31's list; a menu's item name and price are list items split in two; an icon
+is a glyph drawn beside text, recorded so that a judge can tell it from letters, never asked)."""
 
 DEFECT_KINDS = ("typo", "digit", "swap", "drop_word", "missing")
 """typo: one letter changed or dropped; digit: one digit changed; swap: two adjacent words

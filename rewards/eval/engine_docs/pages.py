@@ -25,7 +25,7 @@ from rewards.eval.engine_docs.model import Element, Spec, outward
 
 PAGE_KINDS = ("slide", "dashboard", "landing", "poster", "table", "menu")
 SIZES = {
-    "slide": (1024, 576), "dashboard": (1024, 640), "landing": (1024, 700), "poster": (640, 900),
+    "slide": (1024, 576), "dashboard": (1024, 540), "landing": (1024, 600), "poster": (640, 900),
     "table": (900, 560), "menu": (800, 900),
 }  # fmt: skip
 
@@ -39,7 +39,7 @@ def _slide(rng: random.Random, specs: list[Spec]) -> None:
     specs.append(Spec("subtitle", "subtitle", rng.choice(V.SLIDE_SUBTITLES), can_miss=True))
     for c, heading in enumerate(_sample(rng, V.HEADINGS, 2)):
         specs.append(Spec(f"heading-{c}", "section_heading", heading, {"ordinal": c + 1}))
-        items = _sample(rng, V.BULLETS, rng.choice((2, 3)))
+        items = _sample(rng, V.BULLETS, rng.choice((3, 4)))
         for i, b in enumerate(items):
             specs.append(Spec(f"item-{c}-{i}", "list_item", b, {"heading": heading, "ordinal": i + 1}, can_miss=True))
     specs.append(Spec("footer", "footer", rng.choice(V.FOOTERS), can_miss=True))
@@ -49,9 +49,11 @@ def _dashboard(rng: random.Random, specs: list[Spec]) -> None:
     specs.append(
         Spec("title", "title", f"{rng.choice(V.BRANDS)} {rng.choice(('Sales', 'Operations', 'Growth'))} Dashboard")
     )
-    specs.append(Spec("subtitle", "subtitle", rng.choice(("Last 30 days", "Week 18, 2026", "Updated hourly"))))
+    period = rng.choice(("Last 30 days", "Week 18, 2026", "Updated hourly"))
+    specs.append(Spec("subtitle", "subtitle", period, {"place": "right"}))
     for i, label in enumerate(_sample(rng, V.KPI_LABELS, 4)):
         specs.append(Spec(f"card-label-{i}", "card_label", label, {"ordinal": i + 1}))
+        specs.append(Spec(f"icon-card-{i}", "icon", rng.choice(V.ICONS), {"card": label}))
         specs.append(Spec(f"card-value-{i}", "card_value", rng.choice(V.KPI_VALUES[label]), {"card": label}))
         specs.append(Spec(f"card-delta-{i}", "paragraph", rng.choice(V.KPI_DELTAS), {"card": label}, can_miss=True))
     specs.append(Spec("heading-0", "section_heading", rng.choice(("Top regions", "Highlights", "Notes"))))
@@ -72,7 +74,11 @@ def _landing(rng: random.Random, specs: list[Spec]) -> None:
         specs.append(Spec(f"button-{i}", "button", b, {"ordinal": i + 1}))
     for c, h in enumerate(_sample(rng, ("Fast setup", "Secure by default", "Works offline", "Team sharing",
                                         "Live reports", "Open API"), 3)):  # fmt: skip
+        specs.append(Spec(f"icon-{c}", "icon", rng.choice(V.ICONS), {"heading": h}))
         specs.append(Spec(f"heading-{c}", "section_heading", h, {"ordinal": c + 1}))
+        specs.append(Spec(f"feat-{c}", "paragraph", rng.choice(V.FEATURE_TEXTS), {"heading": h}, can_miss=True))
+    button = next(s.text for s in specs if s.id == "button-0")
+    specs.append(Spec("icon-button", "icon", "\u2192", {"button": button}))
     specs.append(Spec("footer", "footer", rng.choice(V.FOOTERS), can_miss=True))
 
 
@@ -182,6 +188,7 @@ h1.hero {{ font-size: {44 * s:.0f}px; line-height: 1.15; }} h1.big {{ font-size:
          padding: 4px 14px; font-size: {13 * s:.0f}px; font-weight: bold; }}
 .button {{ display: inline-block; background: {style["accent"]}; color: #fff; border-radius: 6px;
           padding: 10px 22px; font-weight: bold; margin-right: 14px; }}
+.icon {{ font-family: "DejaVu Sans"; color: {style["accent"]}; font-size: {22 * s:.0f}px; }}
 .button.ghost {{ background: transparent; color: {style["accent"]}; border: 2px solid {style["accent"]}; }}
 ul {{ list-style: none; }} li {{ margin: 8px 0; }}
 li::before {{ content: "\\2022"; color: {style["accent"]}; margin-right: 10px; }}
@@ -210,7 +217,8 @@ def _html_slide(h: _H, st: dict) -> str:
 def _html_dashboard(h: _H, st: dict) -> str:
     cards = "".join(
         f'<div style="flex:1; background:#fff; border:1px solid #d9dde3; border-radius:10px; padding:16px 18px;'
-        f' margin-right:16px">{h.t(f"card-label-{i}", "div")}'
+        f' margin-right:16px"><div style="display:flex; justify-content:space-between">'
+        f"{h.t(f'card-label-{i}', 'span')}{h.t(f'icon-card-{i}', 'span', 'icon')}</div>"
         f'<div style="font-size:30px; font-weight:bold; margin:8px 0">{h.t(f"card-value-{i}", "span")}</div>'
         f'<div style="font-size:13px; color:#5b6470">{h.t(f"card-delta-{i}", "span")}</div></div>'
         for i in range(4)
@@ -228,8 +236,9 @@ def _html_landing(h: _H, st: dict) -> str:
     nav = "".join(h.t(i, "span", "") for i in h.ids("nav-"))
     feats = "".join(
         f'<div style="flex:1; border-top:3px solid {st["accent"]}; padding-top:12px; margin-right:30px">'
-        f'{h.t(f"heading-{c}", "h3")}<p style="margin-top:6px; color:#5b6470; font-size:14px">'
-        "Included in every plan.</p></div>"
+        f'<div style="display:flex; align-items:center; gap:10px">{h.t(f"icon-{c}", "span", "icon")}'
+        f'{h.t(f"heading-{c}", "h3")}</div><div style="margin-top:6px; color:#5b6470; font-size:14px">'
+        f"{h.t(f'feat-{c}', 'p')}</div></div>"
         for c in range(3)
     )
     return (
@@ -238,7 +247,8 @@ def _html_landing(h: _H, st: dict) -> str:
         f'<nav style="display:flex; gap:28px">{nav}</nav></div>'
         f'<div style="padding:40px 48px 20px; max-width:760px">{h.t("badge", "span", "badge")}'
         f'<div style="margin:16px 0 14px">{h.t("title", "h1", "hero")}</div>'
-        f'{h.t("paragraph", "p")}<div style="margin-top:26px">{h.t("button-0", "span", "button")}'
+        f'{h.t("paragraph", "p")}<div style="margin-top:26px"><span class="button">{h.t("button-0", "span")}'
+        f" {h.t('icon-button', 'span')}</span>"
         f"{h.t('button-1', 'span', 'button ghost')}</div></div>"
         f'<div style="display:flex; padding:20px 48px">{feats}</div>'
         f'<div class="band" style="position:absolute; bottom:0; left:0; right:0; padding:16px 48px;'

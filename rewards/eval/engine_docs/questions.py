@@ -27,10 +27,10 @@ from rewards.eval.engine_docs.model import Defect, Element, Question, typo
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 KINDS = (
     "title", "chart_title", "subtitle", "heading_shown", "item_under_heading", "menu_item_under_heading",
-    "price_of_item", "card_label_shown", "card_value", "card_delta", "date_line", "venue_line", "paragraph",
-    "table_header", "row_label", "table_cell", "x_axis_title", "y_axis_title", "x_tick", "legend_includes",
-    "value_label_above", "slice_value", "callout_contains", "donut_center", "pie_label_shown", "line_end_label",
-    "nav_item", "brand", "button", "badge", "footer", "source_note",
+    "price_of_item", "card_label_shown", "card_value", "card_delta", "date_line", "venue_line", "text_under_heading",
+    "paragraph", "table_header", "row_label", "table_cell", "x_axis_title", "y_axis_title", "x_tick", "y_category",
+    "legend_includes", "value_label_above", "value_label_end", "slice_value", "callout_contains", "donut_center",
+    "pie_label_shown", "line_end_label", "nav_item", "brand", "button", "badge", "footer", "source_note",
 )  # fmt: skip
 """Question forms (``Question.kind``)."""
 INCLUDES = {
@@ -61,6 +61,8 @@ def phrase(e: Element, asked: str, doc_kind: str, rng: random.Random) -> tuple[s
         )
     if role == "chart_title":
         return "chart_title", f"Is the chart title exactly {q}?"
+    if role == "subtitle" and c.get("place") == "right":
+        return "subtitle", f"Does the subtitle to the right of the title read exactly {q}?"
     if role == "subtitle":
         return "subtitle", f"Does the subtitle directly beneath the title read exactly {q}?"
     if role == "section_heading":
@@ -83,6 +85,8 @@ def phrase(e: Element, asked: str, doc_kind: str, rng: random.Random) -> tuple[s
         return "date_line", f"Does the date line read exactly {q}?"
     if role == "paragraph" and c.get("label") == "venue":
         return "venue_line", f"Does the venue line below the date read exactly {q}?"
+    if role == "paragraph" and "heading" in c:
+        return "text_under_heading", f'Does the text under the "{c["heading"]}" heading read exactly {q}?'
     if role == "paragraph":
         return "paragraph", f"Does the paragraph below the title read exactly {q}?"
     if role == "table_header":
@@ -95,6 +99,8 @@ def phrase(e: Element, asked: str, doc_kind: str, rng: random.Random) -> tuple[s
         if c["axis"] == "y":
             return "y_axis_title", f"Does the y-axis title read exactly {q}?"
         return "x_axis_title", f"Is the x-axis label exactly {q}?"
+    if role == "tick_label" and o and c["axis"] == "y":
+        return "y_category", f"Is the {o} y-axis category label from the top exactly {q}?"
     if role == "tick_label":
         return ("x_tick", f"Is the {o} x-axis tick label from the left exactly {q}?") if o else None
     if role == "legend_entry":
@@ -106,6 +112,8 @@ def phrase(e: Element, asked: str, doc_kind: str, rng: random.Random) -> tuple[s
         )
     if role == "value_label" and doc_kind in ("pie", "donut"):
         return "slice_value", f'Is the "{c["category"]}" slice labeled with the percentage {q}?'
+    if role == "value_label" and c.get("place") == "end":
+        return "value_label_end", f'Is the value label at the end of the "{c["category"]}" bar {q}?'
     if role == "value_label":
         return "value_label_above", f'Is the value label above the "{c["category"]}" bar {q}?'
     if role == "callout" and c.get("place") == "center":
@@ -122,7 +130,7 @@ def phrase(e: Element, asked: str, doc_kind: str, rng: random.Random) -> tuple[s
     if role == "nav_item":
         if c.get("ordinal") == 0:
             return "brand", f"Is the brand name at the left of the navigation bar exactly {q}?"
-        return "nav_item", f"Is the {o} item of the navigation bar from the left exactly {q}?"
+        return "nav_item", f"Is the {o} link of the navigation menu from the left exactly {q}?"
     if role == "button":
         return "button", f"Is there a button labeled exactly {q}?"
     if role == "badge":

@@ -45,7 +45,10 @@ CATEGORY_SETS = (
 SERIES_SETS = (("2024", "2025"), ("Online store", "Retail stores"), ("Plan", "Actual"), ("Team A", "Team B", "Team C"))
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug")
 Y_TITLES = ("Revenue (USD millions)", "Users (thousands)", "Orders per day", "Share of total (%)", "Tonnes per hectare")
-X_TITLES = ("Sales region", "Sales channel", "Department", "Product line", "Month of the year", "Source")
+X_TITLES = ("Sales region", "Sales channel", "Department", "Product line", "Energy source", "Traffic source")
+"""The category axis's title of each of ``CATEGORY_SETS``, in the same order."""
+ICONS = ("\u2605", "\u2714", "\u26a1", "\u260e", "\u2709", "\u2691", "\u2699", "\u263a")
+"""Glyphs drawn as icons beside text (star, check, bolt, phone, envelope, flag, gear, smile; DejaVu has them)."""
 SOURCES = (
     "Source: Internal sales data",
     "Source: Company filings and analyst estimates",
@@ -159,7 +162,7 @@ POSTER_TAGLINES = (
     "Meet the makers behind the work",
     "Bring the whole family",
 )
-DATES = ("July 12-14, 2026", "Saturday, May 9 · 7 PM", "October 3, 2026", "June 20-21", "March 28 · 10 AM - 6 PM")
+DATES = ("July 12-14, 2026", "Saturday, May 9 · 7 PM", "October 3, 2026", "June 20\u201321", "March 28 · 10 AM - 6 PM")
 VENUES = (
     "Harbor Convention Center, Hall B",
     "Riverside Park Main Stage",
@@ -175,10 +178,25 @@ TABLE_ROWS = (
     ("Online", "Retail", "Partners", "Wholesale"),
 )
 MENU_SECTIONS = {
-    "Starters": ("Garlic Bread", "Tomato Soup", "Caesar Salad", "Crispy Calamari", "Bruschetta"),
-    "Mains": ("Grilled Salmon", "Mushroom Risotto", "Beef Burger", "Chicken Curry", "Margherita Pizza"),
+    "Starters": ("Garlic Bread", "Today\u2019s Soup", "Caesar Salad", "Crispy Calamari", "Bruschetta"),
+    "Mains": (
+        "Grilled Salmon",
+        "Chef\u2019s Special",
+        "Mushroom Risotto",
+        "Beef Burger",
+        "Chicken Curry",
+        "Margherita Pizza",
+    ),
     "Desserts": ("Chocolate Cake", "Lemon Tart", "Apple Pie", "Vanilla Ice Cream", "Tiramisu"),
     "Drinks": ("Fresh Lemonade", "Iced Tea", "Espresso", "Cappuccino", "Sparkling Water"),
     "Breakfast": ("Pancake Stack", "Avocado Toast", "Eggs Benedict", "Granola Bowl", "Fruit Plate"),
 }
 RESTAURANTS = ("The Copper Pot", "Green Fork Bistro", "Harbor Kitchen", "Casa Lumen", "Blue Door Cafe")
+FEATURE_TEXTS = (
+    "Included in every plan.",
+    "Set up in under five minutes.",
+    "Your data stays in your region.",
+    "Keeps working without a connection.",
+    "Share with up to 50 people.",
+    "Updated every 15 minutes.",
+)
