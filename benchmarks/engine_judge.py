@@ -25,6 +25,9 @@ answers yes / no (false no) / withheld; over the false questions (truth "no") no
 yes) / withheld; then the same per question form (``questions.KINDS``) and per truth kind
 (exact, the defect kinds, wrong_element, near_miss). ``--out`` writes every verdict with its
 truth and the counts as JSON.
+
+``--score runs/judge/verdicts.jsonl --rows <cache>/<split>/rows.jsonl`` prints the same figures
+for a ``rubricloop-judge data=<cache>/<split>/rows.jsonl out=runs/judge judge=...`` run (any judge).
 """
 
 from __future__ import annotations
@@ -97,6 +100,34 @@ def judge_split(judge, folder: Path, judge_name: str) -> list[dict]:
     return out
 
 
+def score_verdicts(verdicts: Path, rows: Path, judge_name: str = "verdicts") -> list[dict]:
+    """Records (as :func:`judge_split`'s) of a ``rubricloop-judge`` run's ``verdicts.jsonl`` over the
+    rows it judged (``rows.jsonl`` of a split: their ``meta`` holds the truth).
+
+    Raises:
+        SystemExit: one line naming the file, when a verdict names an item or check the rows lack.
+    """
+    meta = {}
+    for line in rows.read_text().splitlines():
+        row = json.loads(line)
+        meta[row["id"]] = (row["meta"], {c["id"]: c for crit in row["criteria"] for c in crit["checks"]})
+    out = []
+    for n, line in enumerate(verdicts.read_text().splitlines(), start=1):
+        v = json.loads(line)
+        if v["item_id"] not in meta or v["check"] not in meta[v["item_id"]][1]:
+            raise SystemExit(f"{verdicts}:{n}: item {v['item_id']!r} check {v['check']!r} is not in {rows}")
+        m, checks = meta[v["item_id"]]
+        out.append(
+            {
+                "judge": judge_name, "item": v["item_id"], "engine": m["engine"], "kind": m["kind"],
+                "variant": m["variant"], "check": v["check"], "form": checks[v["check"]]["tag"],
+                "truth_kind": m["truth_kinds"][v["check"]], "question": v["question"],
+                "truth": m["answers"][v["check"]], "answer": v["answer"], "reason": v["reason"],
+            }
+        )  # fmt: skip
+    return out
+
+
 def _line(label: str, t: dict[str, int]) -> str:
     return (
         f"  {label:<28} true {t['n_true']:>4}: yes {t['true_yes']:>4}  no {t['false_no']:>3}  withheld"
@@ -141,7 +172,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--oracle-vlm", action="store_true", help="also judge=ocr_vlm with the oracle VLM server")
     ap.add_argument("--no-ocr", action="store_true", help="skip the judge=ocr pass (with --oracle-vlm)")
     ap.add_argument("--out", type=Path, help="write the verdicts and figures as JSON here")
+    ap.add_argument("--score", type=Path, metavar="VERDICTS", help="only score a rubricloop-judge verdicts.jsonl")
+    ap.add_argument("--rows", type=Path, help="with --score: the rows.jsonl that run judged")
     args = ap.parse_args(argv)
+    if args.score:
+        if args.rows is None:
+            ap.error("--score needs --rows (the rows.jsonl the run judged)")
+        print_report(args.rows.parent.name, score_verdicts(args.score, args.rows))
+        return 0
     os.environ.setdefault(ORACLE_KEY_ENV, "oracle")
     result = {}
     for split in args.split or SPLITS:

@@ -240,7 +240,7 @@ def test_no_question_names_an_icon_or_a_numeric_tick_and_bars_on_their_side_say_
     assert "value_label_above" not in forms and "x_tick" not in forms
 
 
-def test_the_benchmark_tallies_true_and_false_questions_apart():
+def _bench():
     import importlib.util
     from pathlib import Path
 
@@ -248,6 +248,31 @@ def test_the_benchmark_tallies_true_and_false_questions_apart():
     spec = importlib.util.spec_from_file_location("engine_judge", path)
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
+    return bench
+
+
+def test_the_benchmark_scores_a_judge_runs_verdicts_against_the_rows_truth(tmp_path):
+    docs = build_split("dev", "matplotlib", tmp_path, n=1)
+    rows = write_rows(docs, tmp_path)
+    lines = [
+        {"item_id": r["id"], "check": c["id"], "question": c["question"], "answer": "yes", "reason": ""}
+        for r in doc_rows(docs[0])
+        for c in r["criteria"][0]["checks"]
+    ]
+    verdicts = tmp_path / "verdicts.jsonl"
+    verdicts.write_text("".join(json.dumps(v) + "\n" for v in lines))
+    t = _bench().tally(_bench().score_verdicts(verdicts, rows))
+    n_yes = sum(a == "yes" for q in docs[0].questions for a in q.answers.values())
+    assert (
+        t["n_true"] == t["true_yes"] == n_yes and t["false_yes"] == t["n_false"] == 2 * len(docs[0].questions) - n_yes
+    )
+    verdicts.write_text(json.dumps(lines[0] | {"check": "q99"}) + "\n")
+    with pytest.raises(SystemExit, match="verdicts.jsonl:1: item .* check 'q99' is not in"):
+        _bench().score_verdicts(verdicts, rows)
+
+
+def test_the_benchmark_tallies_true_and_false_questions_apart():
+    bench = _bench()
     rows = [{"truth": t, "answer": a} for t, a in [("yes", "yes"), ("yes", "no"), ("yes", "withheld"), ("no", "yes")]]
     rows += [{"truth": "no", "answer": "no"}] * 2
     assert bench.tally(rows) == {
