@@ -26,7 +26,7 @@ from rewards.eval.engine_docs.model import Element, Spec, outward
 PAGE_KINDS = ("slide", "dashboard", "landing", "poster", "table", "menu")
 SIZES = {
     "slide": (1024, 576), "dashboard": (1024, 540), "landing": (1024, 600), "poster": (640, 900),
-    "table": (900, 560), "menu": (800, 900),
+    "table": (900, 560), "menu": (800, 760),
 }  # fmt: skip
 
 
@@ -72,11 +72,12 @@ def _landing(rng: random.Random, specs: list[Spec]) -> None:
     specs.append(Spec("paragraph", "paragraph", rng.choice(V.HERO_TEXTS)))
     for i, b in enumerate(_sample(rng, V.BUTTONS, 2)):
         specs.append(Spec(f"button-{i}", "button", b, {"ordinal": i + 1}))
+    texts = _sample(rng, V.FEATURE_TEXTS, 3)
     for c, h in enumerate(_sample(rng, ("Fast setup", "Secure by default", "Works offline", "Team sharing",
                                         "Live reports", "Open API"), 3)):  # fmt: skip
         specs.append(Spec(f"icon-{c}", "icon", rng.choice(V.ICONS), {"heading": h}))
         specs.append(Spec(f"heading-{c}", "section_heading", h, {"ordinal": c + 1}))
-        specs.append(Spec(f"feat-{c}", "paragraph", rng.choice(V.FEATURE_TEXTS), {"heading": h}, can_miss=True))
+        specs.append(Spec(f"feat-{c}", "paragraph", texts[c], {"heading": h}, can_miss=True))
     button = next(s.text for s in specs if s.id == "button-0")
     specs.append(Spec("icon-button", "icon", "\u2192", {"button": button}))
     specs.append(Spec("footer", "footer", rng.choice(V.FOOTERS), can_miss=True))

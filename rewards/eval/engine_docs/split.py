@@ -26,7 +26,7 @@ from rewards.eval.engine_docs.model import ENGINES, VARIANTS, Doc, Page, inject
 from rewards.eval.engine_docs.pages import PAGE_KINDS, draw_page, page_content
 from rewards.eval.engine_docs.questions import make_questions
 
-VERSION = 2
+VERSION = 3
 """Bumped whenever a generator changes what a seed draws: a cached truth of another version is redrawn."""
 KINDS = {"matplotlib": CHART_KINDS, "chromium": PAGE_KINDS}
 SPLITS = ("dev", "report")
