@@ -48,6 +48,45 @@ PAGE_WORD = {"slide": "slide", "dashboard": "dashboard", "landing": "page", "pos
              "menu": "menu"}  # fmt: skip
 
 
+CHART_ROLES = {"axis_title", "tick_label", "legend_entry", "value_label", "callout", "pie_label", "line_end_label"}
+
+
+def _chart_phrase(role: str, c: dict, q: str, o: str | None, doc_kind: str) -> tuple[str, str] | None:
+    """:func:`phrase` for the roles only charts have (``CHART_ROLES``)."""
+    if role == "axis_title":
+        if c["axis"] == "y":
+            return "y_axis_title", f"Does the y-axis title read exactly {q}?"
+        return "x_axis_title", f"Is the x-axis label exactly {q}?"
+    if role == "tick_label" and o and c["axis"] == "y":
+        return "y_category", f"Is the {o} y-axis category label from the top exactly {q}?"
+    if role == "tick_label":
+        return ("x_tick", f"Is the {o} x-axis tick label from the left exactly {q}?") if o else None
+    if role == "legend_entry":
+        return "legend_includes", f"Does the legend include the label {q}?"
+    if role == "value_label" and "series" in c:
+        return (
+            "value_label_above",
+            f'Is the value label above the "{c["series"]}" bar in the "{c["category"]}" group {q}?',
+        )
+    if role == "value_label" and doc_kind in ("pie", "donut"):
+        return "slice_value", f'Is the "{c["category"]}" slice labeled with the percentage {q}?'
+    if role == "value_label" and c.get("place") == "end":
+        return "value_label_end", f'Is the value label at the end of the "{c["category"]}" bar {q}?'
+    if role == "value_label":
+        return "value_label_above", f'Is the value label above the "{c["category"]}" bar {q}?'
+    if role == "callout" and c.get("place") == "center":
+        return "donut_center", f"Does the text in the center of the donut read exactly {q}?"
+    if role == "callout":
+        return "callout_contains", f"Is there a callout annotation that contains the exact text {q}?"
+    if role == "pie_label":
+        return "pie_label_shown", f"Is there a slice label reading exactly {q}?"
+    if role == "line_end_label":
+        if c.get("rank") in ("top", "bottom"):
+            where = "highest" if c["rank"] == "top" else "lowest"
+            return "line_end_label", f"Is the label at the right end of the line that ends {where} exactly {q}?"
+        return None
+
+
 def phrase(e: Element, asked: str, doc_kind: str, rng: random.Random) -> tuple[str, str] | None:
     """(form, question) asking whether element ``e`` reads ``asked``; None when its role has no question
     (numeric y ticks)."""
@@ -95,38 +134,8 @@ def phrase(e: Element, asked: str, doc_kind: str, rng: random.Random) -> tuple[s
         return "row_label", f"Is the {o} row label in the first column exactly {q}?"
     if role == "table_cell":
         return "table_cell", f"In the '{c['row']}' row, does the '{c['column']}' cell read exactly {q}?"
-    if role == "axis_title":
-        if c["axis"] == "y":
-            return "y_axis_title", f"Does the y-axis title read exactly {q}?"
-        return "x_axis_title", f"Is the x-axis label exactly {q}?"
-    if role == "tick_label" and o and c["axis"] == "y":
-        return "y_category", f"Is the {o} y-axis category label from the top exactly {q}?"
-    if role == "tick_label":
-        return ("x_tick", f"Is the {o} x-axis tick label from the left exactly {q}?") if o else None
-    if role == "legend_entry":
-        return "legend_includes", f"Does the legend include the label {q}?"
-    if role == "value_label" and "series" in c:
-        return (
-            "value_label_above",
-            f'Is the value label above the "{c["series"]}" bar in the "{c["category"]}" group {q}?',
-        )
-    if role == "value_label" and doc_kind in ("pie", "donut"):
-        return "slice_value", f'Is the "{c["category"]}" slice labeled with the percentage {q}?'
-    if role == "value_label" and c.get("place") == "end":
-        return "value_label_end", f'Is the value label at the end of the "{c["category"]}" bar {q}?'
-    if role == "value_label":
-        return "value_label_above", f'Is the value label above the "{c["category"]}" bar {q}?'
-    if role == "callout" and c.get("place") == "center":
-        return "donut_center", f"Does the text in the center of the donut read exactly {q}?"
-    if role == "callout":
-        return "callout_contains", f"Is there a callout annotation that contains the exact text {q}?"
-    if role == "pie_label":
-        return "pie_label_shown", f"Is there a slice label reading exactly {q}?"
-    if role == "line_end_label":
-        if c.get("rank") in ("top", "bottom"):
-            where = "highest" if c["rank"] == "top" else "lowest"
-            return "line_end_label", f"Is the label at the right end of the line that ends {where} exactly {q}?"
-        return None
+    if role in CHART_ROLES:
+        return _chart_phrase(role, c, q, o, doc_kind)
     if role == "nav_item":
         if c.get("ordinal") == 0:
             return "brand", f"Is the brand name at the left of the navigation bar exactly {q}?"
