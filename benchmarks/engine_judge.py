@@ -1,0 +1,209 @@
+"""Report: the judges on documents drawn by real layout engines (issue 31), per split and engine.
+
+Usage::
+
+    python benchmarks/engine_judge.py                                  # both splits, OCR judge (judge=ocr)
+    python benchmarks/engine_judge.py --oracle-vlm                     # also judge=ocr_vlm with an oracle VLM
+    python benchmarks/engine_judge.py --split report --n 12 --cache runs/engine_docs --out runs/engine_judge.json
+
+The documents are :mod:`rewards.eval.engine_docs`' (matplotlib charts and Chromium pages; dev =
+seeds 0..n-1, report = seeds 1000..1000+n-1; nobody tunes on report), drawn once into
+``--cache/<split>`` and loaded from there afterwards. Their rows (``rows.jsonl``, written there
+too) are loaded by ``rewards.importers.load_items``, as ``rubricloop-judge`` loads them, so the
+checks are compiled as the importers compile them. Each page (clean and defect) is judged with
+every question of its document.
+
+Judges, built from the project's Hydra configs (``conf/judge/*.yaml``, defaults unchanged):
+
+- ``ocr``: ``judge=ocr`` (the offline OCR judge behind the router);
+- ``ocr_vlm+oracle`` (``--oracle-vlm``): ``judge=ocr_vlm`` whose VLM is
+  :class:`rewards.eval.engine_docs.oracle.OracleServer` on 127.0.0.1, answering each question
+  from the truth (so every error it makes is OCR's).
+
+Printed per split, engine and judge: over the true questions (truth "yes" on that page) the
+answers yes / no (false no) / withheld; over the false questions (truth "no") no / yes (false
+yes) / withheld; then the same per question form (``questions.KINDS``) and per truth kind
+(exact, the defect kinds, wrong_element, near_miss). ``--out`` writes every verdict with its
+truth and the counts as JSON.
+
+``--score runs/judge/verdicts.jsonl --rows <cache>/<split>/rows.jsonl`` prints the same figures
+for a ``rubricloop-judge data=<cache>/<split>/rows.jsonl out=runs/judge judge=...`` run (any judge).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from omegaconf import OmegaConf
+from PIL import Image
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from rewards.common.components import build_component  # noqa: E402
+from rewards.eval.engine_docs import ENGINES, SPLITS, build_split, write_rows  # noqa: E402
+from rewards.eval.engine_docs.oracle import OracleServer  # noqa: E402
+from rewards.importers import load_items  # noqa: E402
+
+ORACLE_KEY_ENV = "ENGINE_JUDGE_ORACLE_KEY"
+
+
+def make_judge(name: str, base_url: str | None = None):
+    """The judge of ``conf/judge/<name>.yaml``; for ocr_vlm its VLM is pointed at ``base_url``."""
+    cfg = OmegaConf.create({"judge": OmegaConf.load(ROOT / "conf" / "judge" / f"{name}.yaml")})
+    if base_url is not None:
+        cfg.judge.judges[1].base_url = base_url
+        cfg.judge.judges[1].model = "oracle"
+        cfg.judge.judges[1].api_key_env = ORACLE_KEY_ENV
+    return build_component(cfg, "judge")
+
+
+def tally(records: list[dict]) -> dict[str, int]:
+    """Counts over verdict records (``truth``, ``answer``): true_yes, false_no, true_withheld (truth
+    yes) and true_no, false_yes, false_withheld (truth no), with n_true, n_false."""
+    c = Counter((r["truth"], r["answer"]) for r in records)
+    return {
+        "n_true": sum(v for (t, _), v in c.items() if t == "yes"),
+        "true_yes": c[("yes", "yes")], "false_no": c[("yes", "no")], "true_withheld": c[("yes", "withheld")],
+        "n_false": sum(v for (t, _), v in c.items() if t == "no"),
+        "true_no": c[("no", "no")], "false_yes": c[("no", "yes")], "false_withheld": c[("no", "withheld")],
+    }  # fmt: skip
+
+
+def judge_split(judge, folder: Path, judge_name: str) -> list[dict]:
+    """Judge every row of ``folder/rows.jsonl``; one record per (row, check) with its truth."""
+    items, errors = load_items(folder / "rows.jsonl")
+    if errors:
+        raise SystemExit(f"{folder / 'rows.jsonl'}: {errors[0]}")
+    images = [Image.open(it.image).convert("RGB") for it in items]
+    t0 = time.perf_counter()
+    verdicts = judge.judge(images, [it.prompt for it in items], [it.rubric.checks for it in items])
+    seconds = time.perf_counter() - t0
+    out = []
+    for it, vs in zip(items, verdicts):
+        for check, v in zip(it.rubric.checks, vs):
+            out.append(
+                {
+                    "judge": judge_name, "item": it.id, "engine": it.meta["engine"], "kind": it.meta["kind"],
+                    "variant": it.meta["variant"], "check": check.id, "form": check.tag,
+                    "truth_kind": it.meta["truth_kinds"][check.id], "question": check.question,
+                    "truth": it.meta["answers"][check.id], "answer": v.answer, "reason": v.reason,
+                }
+            )  # fmt: skip
+    print(f"  {judge_name}: {len(items)} pages judged in {seconds:.0f} s", file=sys.stderr)
+    return out
+
+
+def score_verdicts(verdicts: Path, rows: Path, judge_name: str = "verdicts") -> list[dict]:
+    """Records (as :func:`judge_split`'s) of a ``rubricloop-judge`` run's ``verdicts.jsonl`` over the
+    rows it judged (``rows.jsonl`` of a split: their ``meta`` holds the truth).
+
+    Raises:
+        SystemExit: one line naming the file, when a verdict names an item or check the rows lack.
+    """
+    meta = {}
+    for line in rows.read_text().splitlines():
+        row = json.loads(line)
+        meta[row["id"]] = (row["meta"], {c["id"]: c for crit in row["criteria"] for c in crit["checks"]})
+    out = []
+    for n, line in enumerate(verdicts.read_text().splitlines(), start=1):
+        v = json.loads(line)
+        if v["item_id"] not in meta or v["check"] not in meta[v["item_id"]][1]:
+            raise SystemExit(f"{verdicts}:{n}: item {v['item_id']!r} check {v['check']!r} is not in {rows}")
+        m, checks = meta[v["item_id"]]
+        out.append(
+            {
+                "judge": judge_name, "item": v["item_id"], "engine": m["engine"], "kind": m["kind"],
+                "variant": m["variant"], "check": v["check"], "form": checks[v["check"]]["tag"],
+                "truth_kind": m["truth_kinds"][v["check"]], "question": v["question"],
+                "truth": m["answers"][v["check"]], "answer": v["answer"], "reason": v["reason"],
+            }
+        )  # fmt: skip
+    return out
+
+
+def _line(label: str, t: dict[str, int]) -> str:
+    return (
+        f"  {label:<28} true {t['n_true']:>4}: yes {t['true_yes']:>4}  no {t['false_no']:>3}  withheld"
+        f" {t['true_withheld']:>4}  | false {t['n_false']:>4}: no {t['true_no']:>4}  yes {t['false_yes']:>3}"
+        f"  withheld {t['false_withheld']:>4}"
+    )
+
+
+def print_report(split: str, records: list[dict]) -> dict:
+    """Print the split's figures (module docstring) and return them as a dict."""
+    report: dict = {}
+    by_judge = defaultdict(list)
+    for r in records:
+        by_judge[r["judge"]].append(r)
+    for judge, rs in by_judge.items():
+        report[judge] = {}
+        for engine in (*ENGINES, "all"):
+            sel = [r for r in rs if engine == "all" or r["engine"] == engine]
+            if not sel:
+                continue
+            print(f"\n{split} | {judge} | {engine}")
+            print(_line("all questions", tally(sel)))
+            for variant in ("clean", "defect"):
+                print(_line(f"{variant} pages", tally([r for r in sel if r["variant"] == variant])))
+            entry = {"all": tally(sel), "by_form": {}, "by_truth_kind": {}}
+            if engine != "all":
+                for key, name in (("form", "by_form"), ("truth_kind", "by_truth_kind")):
+                    print(f"  -- per {key.replace('_', ' ')}")
+                    for value in sorted({r[key] for r in sel}):
+                        t = tally([r for r in sel if r[key] == value])
+                        entry[name][value] = t
+                        print(_line(value, t))
+            report[judge][engine] = entry
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--split", choices=SPLITS, action="append", help="repeatable; default both")
+    ap.add_argument("--n", type=int, default=12, help="documents per engine and split")
+    ap.add_argument("--cache", type=Path, default=ROOT / "runs" / "engine_docs", help="where the documents are drawn")
+    ap.add_argument("--oracle-vlm", action="store_true", help="also judge=ocr_vlm with the oracle VLM server")
+    ap.add_argument("--no-ocr", action="store_true", help="skip the judge=ocr pass (with --oracle-vlm)")
+    ap.add_argument("--out", type=Path, help="write the verdicts and figures as JSON here")
+    ap.add_argument("--score", type=Path, metavar="VERDICTS", help="only score a rubricloop-judge verdicts.jsonl")
+    ap.add_argument("--rows", type=Path, help="with --score: the rows.jsonl that run judged")
+    args = ap.parse_args(argv)
+    if args.score:
+        if args.rows is None:
+            ap.error("--score needs --rows (the rows.jsonl the run judged)")
+        print_report(args.rows.parent.name, score_verdicts(args.score, args.rows))
+        return 0
+    os.environ.setdefault(ORACLE_KEY_ENV, "oracle")
+    result = {}
+    for split in args.split or SPLITS:
+        folder = args.cache / split
+        t0 = time.perf_counter()
+        docs = [d for e in ENGINES for d in build_split(split, e, folder, args.n)]
+        write_rows(docs, folder)
+        n_q = sum(len(d.questions) for d in docs)
+        print(
+            f"{split}: {len(docs)} documents, {n_q} questions x 2 pages ({time.perf_counter() - t0:.0f} s)",
+            file=sys.stderr,
+        )
+        records = [] if args.no_ocr else judge_split(make_judge("ocr"), folder, "ocr")
+        if args.oracle_vlm:
+            with OracleServer(docs) as server:
+                records += judge_split(make_judge("ocr_vlm", server.base_url), folder, "ocr_vlm+oracle")
+                print(f"  oracle: {server.requests} requests, {server.questions} questions, {server.unknown} unknown",
+                      file=sys.stderr)  # fmt: skip
+        result[split] = {"figures": print_report(split, records), "verdicts": records}
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(result, indent=1, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
