@@ -6,7 +6,7 @@ Usage::
     python benchmarks/engine_judge.py --oracle-vlm                     # also judge=ocr_vlm with an oracle VLM
     python benchmarks/engine_judge.py --split report --n 12 --cache runs/engine_docs --out runs/engine_judge.json
 
-The documents are :mod:`rewards.eval.engine_docs`' (matplotlib charts and Chromium pages; dev =
+The documents are :mod:`documents.engines`' (matplotlib charts and Chromium pages; dev =
 seeds 0..n-1, report = seeds 1000..1000+n-1; nobody tunes on report), drawn once into
 ``--cache/<split>`` and loaded from there afterwards. Their rows (``rows.jsonl``, written there
 too) are loaded by ``rewards.importers.load_items``, as ``rubricloop-judge`` loads them, so the
@@ -17,7 +17,7 @@ Judges, built from the project's Hydra configs (``conf/judge/*.yaml``, defaults 
 
 - ``ocr``: ``judge=ocr`` (the offline OCR judge behind the router);
 - ``ocr_vlm+oracle`` (``--oracle-vlm``): ``judge=ocr_vlm`` whose VLM is
-  :class:`rewards.eval.engine_docs.oracle.OracleServer` on 127.0.0.1, answering each question
+  :class:`documents.engines.oracle.OracleServer` on 127.0.0.1, answering each question
   from the truth (so every error it makes is OCR's).
 
 Printed per split, engine and judge: over the true questions (truth "yes" on that page) the
@@ -46,9 +46,9 @@ from PIL import Image
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from documents.engines import ENGINES, SPLITS, build_split, write_rows  # noqa: E402
+from documents.engines.oracle import OracleServer  # noqa: E402
 from rewards.common.components import build_component  # noqa: E402
-from rewards.eval.engine_docs import ENGINES, SPLITS, build_split, write_rows  # noqa: E402
-from rewards.eval.engine_docs.oracle import OracleServer  # noqa: E402
 from rewards.importers import load_items  # noqa: E402
 
 ORACLE_KEY_ENV = "ENGINE_JUDGE_ORACLE_KEY"

@@ -1,6 +1,6 @@
-"""Synthetic documents and their truth: seeded pages rendered with Pillow, each with the ground
-truth of what was drawn (strings, boxes, injected errors, labelled questions), byte for byte the
-same for a seed, Pillow version and font files.
+"""Synthetic documents and their truth: seeded pages rendered with Pillow, matplotlib and headless
+Chromium, each with the ground truth of what was drawn (strings, boxes, injected errors, labelled
+questions), byte for byte the same for a seed, Pillow version and font files.
 
 Shared parts, lowest first:
 
@@ -19,7 +19,10 @@ The sets, each keeping its seeds:
 - ``fidelity``: labelled documents for ``rubricloop-judge-bench``;
 - ``example``: the bundled refine example's start images (``python -m refine.example.render``);
 - ``editor_pages`` and ``ocr_pages``: the documents of ``benchmarks/text_editor.py`` and
-  ``benchmarks/ocr_recall.py``.
+  ``benchmarks/ocr_recall.py``;
+- ``engines``: charts drawn by matplotlib and HTML pages drawn by headless Chromium, with the
+  truth the engines give (text extents, DOM ranges), clean and with defects, and an oracle VLM
+  server that answers from that truth (``benchmarks/engine_judge.py``).
 
 May import: the standard library, third-party packages, ``rewards.common``, ``rewards.text`` and
 the core modules at the top of ``rewards`` (``rubric``, ``importers``). Never a judge, a scorer,

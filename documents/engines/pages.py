@@ -19,9 +19,9 @@ from typing import Any
 
 from PIL import Image
 
-from rewards.eval.engine_docs import vocab as V
-from rewards.eval.engine_docs.browser import Browser
-from rewards.eval.engine_docs.model import Element, Spec, outward
+from documents.engines import vocab as V
+from documents.engines.browser import Browser
+from documents.engines.model import Element, Spec, outward
 
 PAGE_KINDS = ("slide", "dashboard", "landing", "poster", "table", "menu")
 SIZES = {

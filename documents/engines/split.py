@@ -20,11 +20,11 @@ import random
 from pathlib import Path
 from typing import Any
 
-from rewards.eval.engine_docs.browser import Browser
-from rewards.eval.engine_docs.charts import CHART_KINDS, chart_content, draw_chart
-from rewards.eval.engine_docs.model import ENGINES, VARIANTS, Doc, Page, inject
-from rewards.eval.engine_docs.pages import PAGE_KINDS, draw_page, page_content
-from rewards.eval.engine_docs.questions import make_questions
+from documents.engines.browser import Browser
+from documents.engines.charts import CHART_KINDS, chart_content, draw_chart
+from documents.engines.model import ENGINES, VARIANTS, Doc, Page, inject
+from documents.engines.pages import PAGE_KINDS, draw_page, page_content
+from documents.engines.questions import make_questions
 
 VERSION = 3
 """Bumped whenever a generator changes what a seed draws: a cached truth of another version is redrawn."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 
-from rewards.eval.engine_docs.model import Defect, Element, Question, typo
+from documents.engines.model import Defect, Element, Question, typo
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 KINDS = (

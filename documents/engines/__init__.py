@@ -9,7 +9,7 @@ role, context, box in image pixels) taken from the engine (``Text.get_window_ext
 
 Use::
 
-    from rewards.eval.engine_docs import build_split, write_rows
+    from documents.engines import build_split, write_rows
     docs = build_split("dev", "chromium", Path("runs/engine_docs/dev"))   # list[Doc], cached
     for doc in docs:
         for variant, page in doc.pages.items():          # "clean", "defect"
@@ -18,12 +18,12 @@ Use::
             q.question, q.answers["defect"]
     write_rows(docs, Path("runs/engine_docs/dev"))        # rows.jsonl + truth.json for rubricloop-judge
 
-``python -m rewards.eval.engine_docs.split --split dev --out DIR`` does both for both engines;
+``python -m documents.engines.split --split dev --out DIR`` does both for both engines;
 ``benchmarks/engine_judge.py`` scores the judges on it.
 """
 
-from rewards.eval.engine_docs.model import DEFECT_KINDS, ENGINES, ROLES, VARIANTS, Defect, Doc, Element, Page, Question
-from rewards.eval.engine_docs.split import (
+from documents.engines.model import DEFECT_KINDS, ENGINES, ROLES, VARIANTS, Defect, Doc, Element, Page, Question
+from documents.engines.split import (
     KINDS,
     SPLITS,
     build_split,

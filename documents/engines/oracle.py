@@ -23,7 +23,7 @@ from typing import Any
 
 from PIL import Image
 
-from rewards.eval.engine_docs.model import Doc
+from documents.engines.model import Doc
 
 _STATEMENT = re.compile(r"^(\d+)\. (.*)$", re.M)
 

@@ -26,8 +26,8 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from PIL import Image  # noqa: E402
 
-from rewards.eval.engine_docs import vocab as V  # noqa: E402
-from rewards.eval.engine_docs.model import Element, Spec, outward  # noqa: E402
+from documents.engines import vocab as V  # noqa: E402
+from documents.engines.model import Element, Spec, outward  # noqa: E402
 
 CHART_KINDS = ("bar", "grouped_bar", "line", "pie", "donut")
 SIZE = (880, 600)

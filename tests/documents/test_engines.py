@@ -1,4 +1,4 @@
-"""The engine-drawn documents (rewards.eval.engine_docs): matplotlib charts and Chromium pages, their
+"""The engine-drawn documents (documents.engines): matplotlib charts and Chromium pages, their
 truth taken from the engines, the defects, the questions' truth, the rows and the oracle VLM.
 
 The Chromium tests skip when Debian's ``chromium`` is missing, unless ``RUBRICLOOP_REQUIRE_CHROMIUM``
@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from rewards.eval.engine_docs import DEFECT_KINDS, build_split, doc_rows, make_doc, split_seeds, write_rows
-from rewards.eval.engine_docs.browser import chromium_path
-from rewards.eval.engine_docs.model import Spec, digit_change, drop_word, inject, swap_words, typo
-from rewards.eval.engine_docs.oracle import OracleServer
+from documents.engines import DEFECT_KINDS, build_split, doc_rows, make_doc, split_seeds, write_rows
+from documents.engines.browser import chromium_path
+from documents.engines.model import Spec, digit_change, drop_word, inject, swap_words, typo
+from documents.engines.oracle import OracleServer
 from rewards.importers import load_items
 from rewards.judges.vlm import VLMJudge
 
