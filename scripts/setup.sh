@@ -50,7 +50,7 @@ fi
 # torch first and pinned: on a CPU machine this is the CPU wheel; a GPU user may install their own
 # CUDA build of torch (<= 2.14.1) beforehand, and it is kept.
 .venv/bin/python -c "import torch" 2>/dev/null || .venv/bin/pip install -q torch==2.13.0
-# dev: pytest and ruff; serve: `transformers serve`, the real server tests/rewards/test_transformers_serve.py starts
+# dev: pytest and ruff; serve: `transformers serve`, the real server tests/rewards/judges/test_transformers_serve.py starts
 .venv/bin/pip install -q -e ".[dev,serve,cluster]"  # cluster: the submitit launcher (the tests run it locally)
 # fastocr: tesserocr built here against the tesseract above (its PyPI wheel bundles another
 # tesseract version, which rewards/text/ocr/tesseract_engine.py would not use); without it tesseract runs as a command

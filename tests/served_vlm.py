@@ -1,5 +1,5 @@
 """A tiny random-weight Qwen2.5-VL saved to a folder that ``transformers serve`` loads as a
-vision-language model, for tests against the real server (tests/rewards/test_transformers_serve.py).
+vision-language model, for tests against the real server (tests/rewards/judges/test_transformers_serve.py).
 
 Two things make the folder work with the server:
 

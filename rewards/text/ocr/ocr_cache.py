@@ -13,7 +13,7 @@ last few reads (pixels, settings, :class:`~rewards.text.ocr.ocr_read.PageRead`) 
 - anything else (a diffusers editor repaints every pixel; another page) is read whole.
 
 The difference is taken from the pixels, never from what an editor says it changed. Verdicts of
-incremental and whole reads are compared in ``tests/rewards/test_ocr_incremental.py`` and
+incremental and whole reads are compared in ``tests/rewards/text/ocr/test_ocr_incremental.py`` and
 ``benchmarks/refine_speed.py``.
 """
 

@@ -12,7 +12,7 @@ from rewards.judges.ocr import OCRJudge
 from rewards.rubric import Check, TextExpectation
 
 pytestmark = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
-EXAMPLE = Path(__file__).resolve().parents[2] / "refine" / "example"
+EXAMPLE = Path(__file__).resolve().parents[3] / "refine" / "example"
 
 
 def failing(judge, img, checks):

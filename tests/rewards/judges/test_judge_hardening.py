@@ -21,7 +21,7 @@ from rewards.judges.vlm import VLMJudge
 from rewards.models.openai_client import ChatClient
 from rewards.rubric import Check
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 BIN = Path(sys.executable).parent
 FAST = dict(timeout_s=5.0, max_retries=2, backoff_s=0.01, api_key_env=None)
 CHECK = Check("1", 'The title reads "Q3 Revenue".')

@@ -28,7 +28,7 @@ from served_vlm import save_served_tiny_vlm
 from rewards.judges.vlm import MODES, P_YES_SYSTEM, P_YES_USER
 from rewards.models.openai_client import image_data_url, user_message
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 BIN = Path(sys.executable).parent
 SERVING = ("fastapi", "uvicorn", "openai")  # what transformers[serving] adds and `transformers serve` imports
 N_CHECKS = 3  # per item; two items

@@ -22,7 +22,7 @@ from rewards.rubric import Check, Item, Rubric, Verdict
 from rewards.scorers.bizgeneval_results import read_result_file, result_filename, write_result_file
 from rewards.scorers.genexam_results import read_genexam_result, write_genexam_result
 
-FIXTURES = Path(__file__).parents[1] / "fixtures" / "bizgeneval_official"
+FIXTURES = Path(__file__).parents[2] / "fixtures" / "bizgeneval_official"
 EVAL = Path(sys.executable).parent / "rubricloop-eval"
 
 

@@ -195,7 +195,7 @@ def test_include_the_exact_text_is_containment():  # dev rows 324 and 396
 
 
 def test_edge_words_in_the_subject():
-    # the title is at the top anyway (tests/rewards/test_grounding.py, item 381 of the bundled example)
+    # the title is at the top anyway (tests/rewards/text/page/test_grounding.py, item 381 of the bundled example)
     assert spec('Is the top title exactly "Ablation Table"?').text.element == ElementSpec("title", phrase="top title")
     assert spec('Does the top bullet read exactly "A"?').text.element == ElementSpec("bullet", 1, phrase="top bullet")
     s = spec('Does the lower label read exactly "A"?')  # "lower" made the region: the place is checked
@@ -205,7 +205,7 @@ def test_edge_words_in_the_subject():
     assert spec('Does the item read exactly "A"?').vlm_parts == ("locator 'item'",)  # which item: a VLM's
 
 
-def test_quotes_that_name_the_holder():  # tests/rewards/test_grounding.py's table page phrasings
+def test_quotes_that_name_the_holder():  # tests/rewards/text/page/test_grounding.py's table page phrasings
     s = spec('Does the value in the row labeled "Hydro" read exactly "40"?')
     assert s.text.anchors == (Anchor("Hydro", "same_row"),) and s.decidable
     assert s.text.locators == ("value", "in the row labeled 'Hydro'")
