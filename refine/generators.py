@@ -1,9 +1,10 @@
 """Text-to-image generators for an item's first image: SD3, FLUX, Qwen-Image and Sana (diffusers).
 
-Each loads lazily on the first ``generate`` (``rewards.models.pipelines.load_pipeline``) with
-``<Pipeline>.from_pretrained(model_id)``, or, with ``tiny=True``, builds a random-weight pipeline
-in code (rewards.models.tiny_pipelines) so tests and CPU smoke runs exercise the same calls
-without a model hub.
+The checkpoint is a ``rewards.models.base_model.BaseModel`` (``conf/model/<name>.yaml``, pulled in
+by ``conf/generator/<name>.yaml``). It loads lazily on the first ``generate`` (``BaseModel.load``)
+with ``<Pipeline>.from_pretrained(model.id)``, or, for a tiny model (``model.tiny``), builds a
+random-weight pipeline in code (rewards.models.tiny_pipelines) so tests and CPU smoke runs
+exercise the same calls without a model hub.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import torch
 from PIL import Image
 
+from rewards.models.base_model import BaseModel
 from rewards.models.pipelines import LazyPipeline
 
 PIPELINES = {
@@ -21,15 +23,17 @@ PIPELINES = {
 }
 """pipeline name -> diffusers pipeline class (``rewards.models.pipelines.TINY_BUILDERS`` has its tiny twin)."""
 
+PIPELINE_NAMES = {cls: name for name, cls in PIPELINES.items()}
+"""diffusers pipeline class -> the generator's pipeline name (messages, ``name``, call arguments)."""
+
 
 class DiffusersGenerator(LazyPipeline):
     """Generator (refine.interfaces) over a diffusers text-to-image pipeline.
 
     Args:
-        pipeline: ``"sd3"`` (StableDiffusion3Pipeline), ``"flux"`` (FluxPipeline),
-            ``"qwen_image"`` (QwenImagePipeline) or ``"sana"`` (SanaPipeline).
-        model_id: hub id or local folder for ``from_pretrained``; unused when ``tiny``.
-        torch_dtype: ``"bfloat16"`` | ``"float16"`` | ``"float32"`` for the real checkpoint.
+        model: the checkpoint (``conf/model/<name>.yaml``): its ``pipeline_class`` is
+            StableDiffusion3Pipeline (``pipeline`` "sd3"), FluxPipeline ("flux"),
+            QwenImagePipeline ("qwen_image") or SanaPipeline ("sana"); a tiny one is built in code.
         device: torch device, e.g. ``"cuda"``, ``"cuda:1"``, ``"cpu"``.
         num_inference_steps: denoising (ODE) steps.
         guidance_scale: CFG scale for sd3/sana; the distilled guidance embedding for flux;
@@ -37,11 +41,13 @@ class DiffusersGenerator(LazyPipeline):
             prompt), as Qwen-Image has no guidance embedding.
         height, width: output size in pixels (multiples of 16).
         max_sequence_length: text-encoder tokens for sd3/flux (T5), qwen_image and sana.
-        tiny: build a random-weight pipeline in code (tests, CPU smoke runs).
         enable_model_cpu_offload: keep components on the CPU until used (less GPU memory).
 
+    Attributes ``pipeline``, ``model_id``, ``torch_dtype`` and ``tiny`` are the model's, as the
+    loader and ``rubricloop-eval lora=...`` read them.
+
     Raises:
-        ValueError: at construction, an unknown ``pipeline`` or ``torch_dtype``.
+        ValueError: at construction, a model whose ``pipeline_class`` is not a generator's.
         RuntimeError: on the first ``generate``, when ``device`` is CUDA and none is available.
     """
 
@@ -50,21 +56,36 @@ class DiffusersGenerator(LazyPipeline):
 
     def __init__(
         self,
-        pipeline: str,
-        model_id: str,
-        torch_dtype: str = "bfloat16",
+        model: BaseModel,
         device: str = "cuda",
         num_inference_steps: int = 28,
         guidance_scale: float = 4.5,
         height: int = 1024,
         width: int = 1024,
         max_sequence_length: int = 256,
-        tiny: bool = False,
         enable_model_cpu_offload: bool = False,
     ):
-        super().__init__(pipeline, model_id, torch_dtype, device, tiny, enable_model_cpu_offload)
+        if model.pipeline_class not in PIPELINE_NAMES:
+            raise ValueError(
+                f"generator model {model.id!r}: pipeline_class={model.pipeline_class!r} is not one of "
+                f"{sorted(PIPELINE_NAMES)}"
+            )
+        pipeline, tiny = PIPELINE_NAMES[model.pipeline_class], model.tiny is not None
+        super().__init__(pipeline, model.id, model.dtype, device, tiny, enable_model_cpu_offload)
+        self.model = model
         self.num_inference_steps, self.guidance_scale = num_inference_steps, guidance_scale
         self.height, self.width, self.max_sequence_length = height, width, max_sequence_length
+
+    def _load(self):
+        """The pipeline, loaded (``BaseModel.load`` on ``device``) on the first call and kept."""
+        if self._pipe is None:
+            self._pipe = self.model.load(
+                device=self.device,
+                enable_model_cpu_offload=self.enable_model_cpu_offload,
+                what=f"{self.kind}={self.pipeline}",
+                fix=f"{self.kind}=tiny or device=cpu",
+            )
+        return self._pipe
 
     def _call_kwargs(self) -> dict:
         """The pipeline-specific ``__call__`` arguments (diffusers 0.42 signatures)."""

@@ -36,6 +36,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import hydra
 from hydra.utils import instantiate
@@ -74,18 +75,31 @@ trainer field is part of the run's settings (``run_settings``)."""
 
 def run_settings(cfg: DictConfig) -> dict:
     """What a run's result depends on, recorded in ``<run>/run.json``: the trainer fields but
-    ``RESULT_NEUTRAL``, the data (``task``, ``n``, ``seed``, ``val_fraction``), the model preset, the
-    rewards and the number of processes (``WORLD_SIZE``: each rank draws its own prompts and
+    ``RESULT_NEUTRAL``, the data (``task``, ``n``, ``seed``, ``val_fraction``), the model and
+    rollout presets, the rewards and the number of processes (``WORLD_SIZE``: each rank draws its own prompts and
     noise). A resume must have the same (``check_run_settings``)."""
     trainer = OmegaConf.to_container(cfg.trainer, resolve=True)
     settings = {
         "trainer": {k: v for k, v in trainer.items() if k not in RESULT_NEUTRAL},
         "data": {k: cfg.data[k] for k in ("task", "n", "seed", "val_fraction")},
         "model": OmegaConf.to_container(cfg.model, resolve=True),
+        "rollout": OmegaConf.to_container(cfg.rollout, resolve=True),
         "rewards": OmegaConf.to_container(cfg.rewards, resolve=True),
         "world_size": int(os.environ.get("WORLD_SIZE", "1")),
     }
     return json.loads(json.dumps(settings))  # as run.json gives them back (tuples as lists)
+
+
+def load_base_model(cfg: DictConfig) -> tuple[Any, dict]:
+    """The pipeline of ``cfg.model`` (conf/model: ``rewards.models.base_model.BaseModel``), weights
+    on the CPU for accelerate to place, and the family arguments of ``cfg.rollout`` (conf/rollout).
+
+    Raises:
+        ValueError: a bad model field (one line naming it), as ``BaseModel`` and ``load_pipeline``.
+    """
+    model = instantiate(cfg.model)
+    pipe = model.load(scheduler_shift=cfg.rollout.scheduler_shift)
+    return pipe, OmegaConf.to_container(cfg.rollout.family_kwargs, resolve=True)
 
 
 def check_run_settings(run_dir: Path, settings: dict) -> None:
@@ -225,8 +239,7 @@ def run(cfg: DictConfig) -> dict:
             write_json(run_dir / "run.json", settings)
         with run_files(cfg, run_dir, "train.log") if main else contextlib.nullcontext():
             train = importlib.import_module(f"training.{trainer.algorithm}").train  # check_setup checked the name
-            pipe = instantiate(cfg.model.pipeline)
-            family_kwargs = OmegaConf.to_container(cfg.model.family_kwargs, resolve=True)
+            pipe, family_kwargs = load_base_model(cfg)
             history = train(trainer, pipe, reward_fns, weights, train_items, val_items, family_kwargs)
         if main:
             write_run_record(run_dir, "history.json", json.dumps(history, default=float))

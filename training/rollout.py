@@ -19,7 +19,6 @@ import numpy as np
 import torch
 from PIL import Image
 
-from rewards.models.pipelines import load_pipeline as load_pipeline  # conf/model/*.yaml: training.rollout.load_pipeline
 from training.sde import ode_step, sde_step
 
 Cond = dict[str, torch.Tensor]
