@@ -111,7 +111,7 @@ class GRPOConfig:
     cfg: bool = True
     """classifier-free guidance (CFG): every rollout and update velocity is the guided
     v_uncond + cfg_scale * (v_cond - v_uncond), the unconditional pass on ``negative_prompt``;
-    false for guidance-distilled models (FLUX.1-dev). Set by the model preset (``model.cfg``)"""
+    false for guidance-distilled models (FLUX.1-dev). Set by the rollout preset (``rollout.cfg``)"""
     cfg_scale: float = 4.5
     """CFG scale s"""
     negative_prompt: str = ""

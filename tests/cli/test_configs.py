@@ -34,9 +34,11 @@ GROUP_PACKAGES = {
 }
 """config group -> the package its ``_target_``s point into."""
 
-PINNED_TARGETS = {"training.rollout.load_pipeline"}
-"""The real conf/model presets keep the target tests/training/test_grpo_train.py pins; it is
-``rewards.models.pipelines.load_pipeline`` re-exported (test_pinned_model_target_is_the_one_loader)."""
+PULLED_IN = {("generator", "model"): "model"}
+"""(config group, key) -> the group whose config that key pulls in (its defaults list): a
+generator's ``model`` is a conf/model preset, so its target lives in that group's package."""
+
+BASE_MODEL = "rewards.models.base_model.BaseModel"
 
 ALIASES = {
     "generator/sd3": "generator/sd35_medium",
@@ -54,6 +56,7 @@ GENERATOR = "refine.generators.DiffusersGenerator"
 
 
 def _generator(pipeline, model_id, device, tiny, steps, size):
+    model_id = f"rewards.models.tiny_pipelines.tiny_{pipeline}_pipeline" if tiny else model_id
     return {
         "pipeline": pipeline,
         "model_id": model_id,
@@ -77,6 +80,27 @@ def _editor(pipeline, model_id, device, tiny, steps, max_area):
         "max_area": max_area,
         "name": f"tiny_{pipeline}" if tiny else pipeline,
         "_pipe": None,
+    }
+
+
+ATTN = ("to_q", "to_k", "to_v", "to_out.0")
+MMDIT = (*ATTN, "add_q_proj", "add_k_proj", "add_v_proj", "to_add_out")
+SD35 = tuple(
+    f"attn.{m}" for m in ("add_k_proj", "add_q_proj", "add_v_proj", "to_add_out", "to_k", "to_out.0", "to_q", "to_v")
+)
+
+
+def _model(id_or_builder, pipeline_class, lora_targets):
+    """The values of a built conf/model preset; a ``tiny_*_pipeline`` first argument is a tiny one."""
+    tiny = id_or_builder if id_or_builder.startswith("tiny_") else None
+    model_id = f"rewards.models.tiny_pipelines.{tiny}" if tiny else id_or_builder
+    dtype = "float32" if tiny else "bfloat16"
+    return {
+        "id": model_id,
+        "pipeline_class": pipeline_class,
+        "dtype": dtype,
+        "lora_targets": lora_targets,
+        "tiny": tiny,
     }
 
 
@@ -110,10 +134,10 @@ BUILT = {
         GENERATOR,
         _generator("sana", "Efficient-Large-Model/Sana_1600M_1024px_diffusers", "cuda", False, 20, 1024),
     ),
-    "generator/tiny_sd3": (GENERATOR, _generator("sd3", "tiny", "cpu", True, 2, 32)),
-    "generator/tiny_flux": (GENERATOR, _generator("flux", "tiny", "cpu", True, 2, 32)),
-    "generator/tiny_qwen_image": (GENERATOR, _generator("qwen_image", "tiny", "cpu", True, 2, 32)),
-    "generator/tiny_sana": (GENERATOR, _generator("sana", "tiny", "cpu", True, 2, 32)),
+    "generator/tiny_sd3": (GENERATOR, _generator("sd3", None, "cpu", True, 2, 32)),
+    "generator/tiny_flux": (GENERATOR, _generator("flux", None, "cpu", True, 2, 32)),
+    "generator/tiny_qwen_image": (GENERATOR, _generator("qwen_image", None, "cpu", True, 2, 32)),
+    "generator/tiny_sana": (GENERATOR, _generator("sana", None, "cpu", True, 2, 32)),
     "judge/ocr": ("rewards.judges.router.Router", {"judges": ["OCRJudge"], "cache": None}),
     "judge/ocr_vlm": ("rewards.judges.router.Router", {"judges": ["OCRJudge", "VLMJudge"], "cache": None}),
     "judge/vlm": ("rewards.judges.router.Router", {"judges": ["VLMJudge"], "cache": None}),
@@ -125,10 +149,17 @@ BUILT = {
         "refine.writers.local_vlm.LocalVLMInstructionWriter",
         {"name": "local_vlm:tiny-qwen2.5-vl", "tiny": True, "device": "cpu", "model": None},
     ),
-    "model/tiny_sd3": ("rewards.models.tiny_pipelines.tiny_sd3_pipeline", {"class": "StableDiffusion3Pipeline"}),
-    "model/tiny_flux": ("rewards.models.tiny_pipelines.tiny_flux_pipeline", {"class": "FluxPipeline"}),
-    "model/tiny_qwen_image": ("rewards.models.tiny_pipelines.tiny_qwen_image_pipeline", {"class": "QwenImagePipeline"}),
-    "model/tiny_sana": ("rewards.models.tiny_pipelines.tiny_sana_pipeline", {"class": "SanaPipeline"}),
+    "model/sd35_medium": (
+        BASE_MODEL,
+        _model("stabilityai/stable-diffusion-3.5-medium", "StableDiffusion3Pipeline", SD35),
+    ),
+    "model/flux_dev": (BASE_MODEL, _model("black-forest-labs/FLUX.1-dev", "FluxPipeline", MMDIT)),
+    "model/qwen_image": (BASE_MODEL, _model("Qwen/Qwen-Image", "QwenImagePipeline", MMDIT)),
+    "model/sana": (BASE_MODEL, _model("Efficient-Large-Model/Sana_1600M_1024px_diffusers", "SanaPipeline", ATTN)),
+    "model/tiny_sd3": (BASE_MODEL, _model("tiny_sd3_pipeline", "StableDiffusion3Pipeline", ATTN)),
+    "model/tiny_flux": (BASE_MODEL, _model("tiny_flux_pipeline", "FluxPipeline", ATTN)),
+    "model/tiny_qwen_image": (BASE_MODEL, _model("tiny_qwen_image_pipeline", "QwenImagePipeline", MMDIT)),
+    "model/tiny_sana": (BASE_MODEL, _model("tiny_sana_pipeline", "SanaPipeline", ATTN)),
     "rewards/redness": ("rewards.toy_rewards.MeanRedness", {"weight": 1.0}),
     "rewards/rubric_ocr": ("rewards.reward_fns.RubricReward", {"weight": 1.0, "name": "rubric_pass_rate"}),
     "rewards/rubric_layout": ("rewards.reward_fns.RubricReward", {"weight": 1.0, "name": "rubric_pass_rate"}),
@@ -140,20 +171,9 @@ BOUND = {
     "judge/ocr_local_vlm": {"model_id": "Qwen/Qwen2.5-VL-7B-Instruct", "torch_dtype": "bfloat16", "device": "cuda"},
     "writer/local_vlm": {"model_id": "Qwen/Qwen2.5-VL-7B-Instruct", "torch_dtype": "bfloat16", "device": "cuda"},
     "writer/trained": {"path": "???", "torch_dtype": None, "device": "cuda", "max_new_tokens": None},
-    "model/sd35_medium": {
-        "model_id": "stabilityai/stable-diffusion-3.5-medium",
-        "pipeline_class": "StableDiffusion3Pipeline",
-    },
-    "model/flux_dev": {"model_id": "black-forest-labs/FLUX.1-dev", "pipeline_class": "FluxPipeline"},
-    "model/qwen_image": {"model_id": "Qwen/Qwen-Image", "pipeline_class": "QwenImagePipeline"},
-    "model/sana": {
-        "model_id": "Efficient-Large-Model/Sana_1600M_1024px_diffusers",
-        "pipeline_class": "SanaPipeline",
-        "scheduler_shift": 3.0,
-    },
 }
 """Leaf configs that need hub weights or a GPU to build: name -> the arguments their
-model-loading target is bound with (the last target in the file: the VLM, the pipeline loader)."""
+model-loading target is bound with (the last target in the file: the VLM)."""
 
 
 def _leaf_names() -> list[str]:
@@ -202,19 +222,13 @@ def _bind(node: dict) -> inspect.BoundArguments:
 
 
 def _outermost(name: str, node: dict) -> list[dict]:
-    """The nodes ``instantiate`` is given: the leaf itself, or, for conf/model and conf/rewards,
-    the ``pipeline`` and each reward's ``fn``."""
-    if name.startswith("model/"):
-        return [node["pipeline"]]
+    """The nodes ``instantiate`` is given: the leaf itself, or, for conf/rewards, each reward's ``fn``."""
     if name.startswith("rewards/"):
         return [spec["fn"] for spec in node.values()]
     return [node]
 
 
 def _check_built(name: str, built, node: dict, expected: dict) -> None:
-    if name.startswith("model/"):
-        assert type(built).__name__ == expected["class"]
-        return
     if name.startswith("rewards/"):
         assert node[next(iter(node))]["weight"] == expected["weight"]
         expected = {k: v for k, v in expected.items() if k != "weight"}
@@ -242,10 +256,11 @@ def test_every_target_resolves_binds_and_lives_in_its_group_package(name):
         node = _leaf_node(name)
     found = list(_target_nodes(node))
     assert found, f"{name}: no _target_ after composition"
-    package = GROUP_PACKAGES[name.split("/")[0]]
+    group = name.split("/")[0]
     for path, target_node in found:
         target = target_node["_target_"]
-        assert target.startswith(package) or target in PINNED_TARGETS, (name, path, target)
+        package = GROUP_PACKAGES[PULLED_IN.get((group, path[0]), group) if path else group]
+        assert target.startswith(package), (name, path, target)
         _bind(target_node)
     if name in BOUND:
         arguments = _bind(found[-1][1]).arguments
@@ -283,43 +298,53 @@ def test_a_wrong_target_or_key_fails_the_checks():
         _bind({**node, "hieght": 32})
     with pytest.raises(ImportError):
         _bind({**node, "_target_": "refine.generators.DiffusersGenerater"})
-    model = _leaf_node("model/sana")["pipeline"]
-    with pytest.raises(TypeError, match="shift"):
-        _bind({**{k: v for k, v in model.items() if k != "scheduler_shift"}, "shift": 3.0})
+    model = _leaf_node("model/sana")
+    with pytest.raises(TypeError, match="dtpye"):
+        _bind({**{k: v for k, v in model.items() if k != "dtype"}, "dtpye": "bfloat16"})
 
 
-def test_pinned_model_target_is_the_one_loader():
-    from rewards.models.pipelines import load_pipeline
-    from training.rollout import load_pipeline as rollout_load_pipeline
-
-    assert rollout_load_pipeline is load_pipeline
-    assert {
-        _leaf_node(f"model/{n}")["pipeline"]["_target_"] for n in ("sd35_medium", "flux_dev", "qwen_image", "sana")
-    } == PINNED_TARGETS
+MODELS = ["sd35_medium", "flux_dev", "qwen_image", "sana", "tiny_sd3", "tiny_flux", "tiny_qwen_image", "tiny_sana"]
 
 
-@pytest.mark.parametrize("name", ["sd35_medium", "flux_dev", "qwen_image", "sana"])
-def test_generator_and_model_presets_of_one_name_load_one_checkpoint(name):
+def test_each_model_has_one_generator_and_one_rollout_preset():
+    names = {group: {p.stem for p in (CONF / group).glob("*.yaml")} for group in ("model", "rollout", "generator")}
+    assert names["model"] == names["rollout"] == set(MODELS)
+    assert set(MODELS) <= names["generator"]
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_generator_and_train_read_the_one_model_preset(name):
     from refine.generators import PIPELINES
     from training.rollout import FAMILIES
 
     generator, model = _leaf_node(f"generator/{name}"), _leaf_node(f"model/{name}")
-    assert generator["model_id"] == model["pipeline"]["model_id"]
-    assert PIPELINES[generator["pipeline"]] == model["pipeline"]["pipeline_class"]
-    # the training family takes the preset's family_kwargs
-    inspect.signature(FAMILIES[model["pipeline"]["pipeline_class"]]).bind(
-        None, model["resolution"], model["resolution"], **model["family_kwargs"]
+    assert generator["model"] == model  # the generator pulls the preset in; it repeats none of its keys
+    assert not {"model_id", "pipeline", "torch_dtype", "tiny"} & set(generator)
+    train = _compose("train", (f"model={name}",))
+    assert OmegaConf.to_container(train.model, resolve=True) == model
+    trainer = OmegaConf.to_container(train.trainer, resolve=True)
+    assert (trainer["lora_target_modules"], trainer["base_model"]) == (model["lora_targets"], model["id"])
+    rollout = OmegaConf.to_container(train.rollout, resolve=True)
+    assert rollout == _leaf_node(f"rollout/{name}")  # picked by the model's name
+    assert instantiate(generator).pipeline in PIPELINES
+    # the training family takes the rollout preset's family_kwargs
+    inspect.signature(FAMILIES[model["pipeline_class"]]).bind(
+        None, rollout["resolution"], rollout["resolution"], **rollout["family_kwargs"]
     )
 
 
 @pytest.mark.parametrize("name", ["tiny_sd3", "tiny_flux", "tiny_qwen_image", "tiny_sana"])
-def test_tiny_generator_and_model_presets_of_one_name_build_one_pipeline_class(name):
-    from refine.generators import PIPELINES
-    from rewards.models.pipelines import TINY_BUILDERS
+def test_a_tiny_model_loads_its_builders_pipeline_through_the_one_loader(name, monkeypatch):
+    from rewards.models import pipelines
 
-    generator, model = _leaf_node(f"generator/{name}"), _leaf_node(f"model/{name}")
-    builder = model["pipeline"]["_target_"].rpartition(".")[2]
-    assert TINY_BUILDERS[PIPELINES[generator["pipeline"]]] == builder
+    model = instantiate(_leaf_node(f"model/{name}"))
+    calls = []
+    real = pipelines.load_pipeline
+    monkeypatch.setattr(pipelines, "load_pipeline", lambda *a, **k: calls.append((a, k)) or real(*a, **k))
+    pipe = model.load()
+    assert type(pipe).__name__ == model.pipeline_class and model.tiny == pipelines.TINY_BUILDERS[model.pipeline_class]
+    assert len(calls) == 1 and calls[0][0][:2] == (model.id, model.pipeline_class) and calls[0][1]["tiny"] is True
+    assert calls[0][1]["device"] is None  # training's call: the weights stay on the CPU for accelerate
 
 
 @pytest.mark.parametrize("old,new", sorted(ALIASES.items()))
@@ -361,9 +386,7 @@ def test_debug_smoke_trains_one_step_at_tiny_sizes():
     assert round(cfg.data.n * cfg.data.val_fraction) >= trainer["num_eval_prompts"] == 2
     GRPOConfig(**trainer)
     # a model chosen on the command line is kept: debug=smoke shrinks the run, not the model
-    assert (
-        _compose("train", ("debug=smoke", "model=flux_dev")).model.pipeline.model_id == "black-forest-labs/FLUX.1-dev"
-    )
+    assert _compose("train", ("debug=smoke", "model=flux_dev")).model.id == "black-forest-labs/FLUX.1-dev"
 
 
 def test_debug_smoke_runs(tmp_path):
@@ -378,13 +401,17 @@ def test_debug_refine_eval_and_judge_smoke():
     refine = _compose("refine", ("debug=refine_smoke",))
     assert (refine.limit, refine.iterations, refine.wandb.mode) == (1, 1, "disabled")
     assert [j.get("tiny", False) for j in refine.judge.judges] == [False, True]
-    assert refine.writer.tiny and refine.editor.tiny and refine.generator.tiny
-    assert (refine.editor.pipeline, refine.generator.pipeline) == ("flux_kontext", "sd3")
+    assert refine.writer.tiny and refine.editor.tiny and refine.generator.model.tiny == "tiny_sd3_pipeline"
+    assert (refine.editor.pipeline, refine.generator.model.pipeline_class) == (
+        "flux_kontext",
+        "StableDiffusion3Pipeline",
+    )
     # a choice on the command line wins over the smoke preset's
     assert _compose("refine", ("debug=refine_smoke", "editor=text")).editor == _compose("refine").editor
 
     evaluation = _compose("eval", ("debug=eval_smoke", "out=x"))
-    assert (evaluation.limit, evaluation.generator.tiny, evaluation.generator.pipeline) == (1, True, "sd3")
+    assert evaluation.generator == _compose("eval", ("generator=tiny_sd3", "out=x")).generator
+    assert (evaluation.limit, evaluation.generator.model.tiny) == (1, "tiny_sd3_pipeline")
     assert evaluation.judge == _compose("eval", ("out=x",)).judge
 
     judge = _compose("judge_run", ("debug=judge_smoke", "data=a", "out=b"))

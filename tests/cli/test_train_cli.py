@@ -197,7 +197,7 @@ def test_learning_task_preset_composes():
 
     with initialize_config_module(config_module="conf", version_base="1.3"):
         cfg = compose("train", overrides=["+experiment=tiny_redness"])
-    assert cfg.model.pipeline._target_ == "rewards.models.tiny_pipelines.tiny_sd3_pipeline"
+    assert cfg.model.tiny == "tiny_sd3_pipeline" and cfg.rollout.resolution == 16
     assert list(cfg.rewards) == ["redness"] and cfg.rewards.redness.fn._target_ == "rewards.toy_rewards.MeanRedness"
     trainer = GRPOConfig(**OmegaConf.to_container(cfg.trainer, resolve=True))
     assert (trainer.beta, trainer.timestep_fraction, trainer.num_steps) == (0.0, 1.0, 30)

@@ -7,6 +7,9 @@ from hydra import compose, initialize_config_module
 from hydra.utils import instantiate
 
 from refine.generators import DiffusersGenerator
+from rewards.models.base_model import BaseModel
+
+TINY_FLUX = BaseModel("tiny", "FluxPipeline", "float32", tiny="tiny_flux_pipeline")
 
 
 def generator_config(name: str):
@@ -31,9 +34,7 @@ def test_tiny_generator_from_config_is_seeded(name, pipeline):
 
 
 def test_generator_size_comes_from_config():
-    generator = DiffusersGenerator(
-        pipeline="flux", model_id="tiny", device="cpu", num_inference_steps=2, height=32, width=64, tiny=True
-    )
+    generator = DiffusersGenerator(TINY_FLUX, device="cpu", num_inference_steps=2, height=32, width=64)
     assert generator.generate("a poster", seed=0).size == (64, 32)
 
 
@@ -60,9 +61,11 @@ def test_real_generator_configs_instantiate_without_loading(name, model_id):
     assert generator.torch_dtype == "bfloat16" and not generator.tiny and generator._pipe is None
 
 
-def test_unknown_pipeline_is_rejected():
-    with pytest.raises(ValueError, match="generator pipeline='sdxl' is not one of"):
-        DiffusersGenerator(pipeline="sdxl", model_id="x")
+def test_a_model_no_generator_runs_is_rejected():
+    with pytest.raises(
+        ValueError, match="generator model 'x': pipeline_class='StableDiffusionXLPipeline' is not one of"
+    ):
+        DiffusersGenerator(BaseModel("x", "StableDiffusionXLPipeline"))
 
 
 def test_real_loading_path_reads_a_saved_pipeline(tmp_path):
@@ -71,9 +74,9 @@ def test_real_loading_path_reads_a_saved_pipeline(tmp_path):
     from rewards.models.tiny_pipelines import tiny_sd3_pipeline
 
     tiny_sd3_pipeline(seed=0).save_pretrained(tmp_path / "sd3")
-    settings = dict(pipeline="sd3", device="cpu", num_inference_steps=2, height=32, width=32, max_sequence_length=77)
-    loaded = DiffusersGenerator(model_id=str(tmp_path / "sd3"), torch_dtype="float32", **settings)
-    built = DiffusersGenerator(model_id="tiny", tiny=True, **settings)
+    settings = dict(device="cpu", num_inference_steps=2, height=32, width=32, max_sequence_length=77)
+    loaded = DiffusersGenerator(BaseModel(str(tmp_path / "sd3"), "StableDiffusion3Pipeline", "float32"), **settings)
+    built = DiffusersGenerator(BaseModel("tiny", "StableDiffusion3Pipeline", tiny="tiny_sd3_pipeline"), **settings)
     a, b = loaded.generate("a slide", seed=3), built.generate("a slide", seed=3)
     assert type(loaded._pipe).__name__ == "StableDiffusion3Pipeline"
     assert np.array_equal(np.asarray(a), np.asarray(b))

@@ -13,8 +13,6 @@ import pytest
 import torch
 import transformers
 from hydra import compose, initialize_config_module
-from hydra.utils import instantiate
-from omegaconf import OmegaConf
 from safetensors.torch import load_file
 
 os.environ["WANDB_MODE"] = "disabled"
@@ -88,19 +86,15 @@ def rollout_calls(calls):
 
 
 def load_preset(name: str):
-    """The Hydra model preset ``conf/model/<name>.yaml``: (pipeline, resolution, cfg, cfg_scale,
-    family_kwargs, targets)."""
+    """The Hydra presets ``conf/model/<name>.yaml`` and ``conf/rollout/<name>.yaml``, loaded as
+    rubricloop-train loads them: (pipeline, resolution, cfg, cfg_scale, family_kwargs, targets)."""
+    from training.cli import load_base_model
+
     with initialize_config_module(config_module="conf", version_base="1.3"):
         cfg = compose("train", overrides=[f"model={name}"])
-    m = cfg.model
-    return (
-        instantiate(m.pipeline),
-        m.resolution,
-        m.cfg,
-        m.cfg_scale,
-        OmegaConf.to_container(m.family_kwargs),
-        list(m.lora_target_modules),
-    )
+    pipe, family_kwargs = load_base_model(cfg)
+    r = cfg.rollout
+    return pipe, r.resolution, r.cfg, r.cfg_scale, family_kwargs, list(cfg.model.lora_targets)
 
 
 def flow_grpo_log_prob(v, x, x_next, sigma, sigma_next, a):

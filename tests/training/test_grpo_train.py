@@ -186,12 +186,12 @@ def test_hydra_config_composes_and_unknown_preset_fails():
     from hydra.errors import MissingConfigException
 
     with initialize_config_module(config_module="conf", version_base="1.3"):
-        for preset, target in [
-            ("sd35_medium", "training.rollout.load_pipeline"),
+        for preset, model_id in [
+            ("sd35_medium", "stabilityai/stable-diffusion-3.5-medium"),
             ("tiny_flux", "rewards.models.tiny_pipelines.tiny_flux_pipeline"),
         ]:
             cfg = compose("train", overrides=[f"model={preset}"])
-            assert cfg.model.pipeline._target_ == target
+            assert (cfg.model._target_, cfg.model.id) == ("rewards.models.base_model.BaseModel", model_id)
             GRPOConfig(**{k: v for k, v in dict(cfg.trainer).items()})  # every field known
         with pytest.raises(MissingConfigException, match="model"):
             compose("train", overrides=["model=sd4_ultra"])
