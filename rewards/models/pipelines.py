@@ -2,8 +2,9 @@
 
 ``load_pipeline`` serves all three users: refine's generators and instruction editors (device
 placement or CPU offload, ``tiny=True`` for the random-weight builders of
-``rewards.models.tiny_pipelines``) and GRPO training (``conf/model/*.yaml``: the weights stay on the
-CPU for accelerate to place, Sana's scheduler swapped for flow-matching Euler).
+``rewards.models.tiny_pipelines``) and GRPO training (the weights stay on the CPU for accelerate to
+place, Sana's scheduler swapped for flow-matching Euler). Generators and training reach it through
+``rewards.models.base_model.BaseModel.load`` (``conf/model/*.yaml``).
 """
 
 from __future__ import annotations
