@@ -90,14 +90,26 @@ def run_settings(cfg: DictConfig) -> dict:
     return json.loads(json.dumps(settings))  # as run.json gives them back (tuples as lists)
 
 
-def load_base_model(cfg: DictConfig) -> tuple[Any, dict]:
-    """The pipeline of ``cfg.model`` (conf/model: ``rewards.models.base_model.BaseModel``), weights
-    on the CPU for accelerate to place, and the family arguments of ``cfg.rollout`` (conf/rollout).
+def base_model(cfg: DictConfig) -> Any:
+    """``cfg.model`` (conf/model) built as a ``rewards.models.base_model.BaseModel``; no weights load.
 
     Raises:
-        ValueError: a bad model field (one line naming it), as ``BaseModel`` and ``load_pipeline``.
+        ValueError: a bad model field, in one line naming it (``rewards.common.components``).
     """
-    model = instantiate(cfg.model)
+    from rewards.common.components import build_component
+
+    return build_component(cfg, "model")
+
+
+def load_base_model(cfg: DictConfig, model: Any = None) -> tuple[Any, dict]:
+    """The pipeline of ``model`` (default: :func:`base_model` of ``cfg``), weights on the CPU for
+    accelerate to place, its scheduler shifted as ``cfg.rollout`` (conf/rollout) says, and that
+    preset's family arguments.
+
+    Raises:
+        ValueError, OSError: as :func:`base_model` and ``load_pipeline``.
+    """
+    model = base_model(cfg) if model is None else model
     pipe = model.load(scheduler_shift=cfg.rollout.scheduler_shift)
     return pipe, OmegaConf.to_container(cfg.rollout.family_kwargs, resolve=True)
 
@@ -204,6 +216,7 @@ def run(cfg: DictConfig) -> dict:
     trainer = config_from_fields(OmegaConf.to_container(cfg.trainer, resolve=True))
     check_already_done(cfg, Path(trainer.output_dir) / trainer.run_name, trainer.num_steps)
     reward_fns = {name: instantiate(spec.fn) for name, spec in cfg.rewards.items()}
+    model = base_model(cfg)  # a bad model field fails here, before anything is written
     weights = {name: spec.weight for name, spec in cfg.rewards.items()}
     bad = [
         f"rewards.{n}.weight must be a number, got {w!r}"
@@ -239,7 +252,7 @@ def run(cfg: DictConfig) -> dict:
             write_json(run_dir / "run.json", settings)
         with run_files(cfg, run_dir, "train.log") if main else contextlib.nullcontext():
             train = importlib.import_module(f"training.{trainer.algorithm}").train  # check_setup checked the name
-            pipe, family_kwargs = load_base_model(cfg)
+            pipe, family_kwargs = load_base_model(cfg, model)
             history = train(trainer, pipe, reward_fns, weights, train_items, val_items, family_kwargs)
         if main:
             write_run_record(run_dir, "history.json", json.dumps(history, default=float))

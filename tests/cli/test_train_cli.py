@@ -90,6 +90,11 @@ def only_reward(cls_name):
             "save_every must be >= 1, got 0",
         ),
         (["rewards.ocr.weight=abc"], "rewards.ocr.weight must be a number, got 'abc'"),
+        (  # the base model's fields are checked before the run folder is made (rewards.models.base_model)
+            ["model.dtype=bf16"],
+            "model 'rewards.models.tiny_pipelines.tiny_sd3_pipeline': dtype='bf16' is not one of "
+            "['bfloat16', 'float16', 'float32']",
+        ),
         (  # issue 18: "../../escape" made its run folder two levels above output_dir
             ["trainer.run_name=../../escape"],
             "bad trainer config: run_name must be a plain folder name (no '/', not starting with '.'), "
