@@ -128,7 +128,8 @@ def stale_items(
         name = image_file(benchmark, it)
         try:  # the image the shard judged: the images= file it copied, else the one it generated
             rows_dir = Path(run["data"]).parent if run.get("data") else None
-            source = source_image(images, name, it, rows_dir) if images is not None else folder / "images" / name
+            only = bool(run.get("images_only"))
+            source = source_image(images, name, it, rows_dir, only) if images is not None else folder / "images" / name
         except ImageError:
             source = None
         fingerprint = item_fingerprint(it, {"judge": run.get("judge"), "image": file_digest(source)}, image=False)
