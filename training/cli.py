@@ -241,12 +241,18 @@ def _main(cfg: DictConfig) -> int:
     history, status = run_guarded(lambda: run(cfg), run_dir)
     if status is not None:
         return status
-    name = ALGORITHM_NAMES.get(cfg.trainer.algorithm, cfg.trainer.algorithm)
-    print(
-        f"rubricloop-train: {len(history['step'])} {name} steps done; eval reward {history['eval_reward']} "
+    print(closing_line(history, ALGORITHM_NAMES.get(cfg.trainer.algorithm, cfg.trainer.algorithm), run_dir))
+    return 0
+
+
+def closing_line(history: dict[str, list], name: str, run_dir: str) -> str:
+    """The last line of a finished run: steps done, the eval rewards (4 significant digits, not the
+    float32 values' full repr) at their steps, and where the checkpoints are."""
+    rewards = ", ".join(f"{r:.4g}" for r in history["eval_reward"])
+    return (
+        f"rubricloop-train: {len(history['step'])} {name} steps done; eval reward [{rewards}] "
         f"at steps {history['eval_step']}; checkpoints in {run_dir}/"
     )
-    return 0
 
 
 def main() -> None:
