@@ -45,8 +45,11 @@ majority). It costs k times the requests; ``calls`` counts every request sent.
 
 The prompts are our own wording. Temperature is 0 unless voting by samples. A request that
 fails after the client's retries gives its checks a ``withheld`` verdict whose reason starts
-with ``"request failed: "`` and names the error; an answer missing or unreadable for a check is
-withheld with a reason saying why. Withheld is never a pass. (Outage detection in the refine
+with ``"request failed: "`` and names the error. A reply that answers none of the checks asked
+(not JSON, no yes/no word, "banana ...", or over ``MAX_REPLY_CHARS``) is a failed call too
+(``call_failed``: the item fails and a rerun asks again); a reply that answers only some of them
+withholds the rest with ``evidence["unanswered_in_reply"]`` (counted in ``rubricloop-judge``'s
+summary). Withheld is never a pass. (Outage detection in the refine
 loop relies on failed calls being withheld with that reason: keep it when changing this file.)
 """
 
@@ -163,6 +166,17 @@ _MAX_REASON = 300
 _RESULT_RE = re.compile(r"\"(\d+)\"\s*:\s*\{\s*\"result\"\s*:\s*\"?(true|false)\"?", re.I)
 _ANSWER_RE = re.compile(r"\"answer\"\s*:\s*\"(yes|no)\"", re.I)
 _BOOL_WORDS = {"true": True, "yes": True, "false": False, "no": False}
+MAX_REPLY_CHARS = 1_000_000
+"""A longer reply is not read (a failed call): 20 statements with reasons are ~10 k characters."""
+UNANSWERED = {"unanswered_in_reply": True}
+"""``Verdict.evidence`` of a check withheld because a reply that answered others left it out."""
+
+
+def too_long(text: str) -> str | None:
+    """The failed-call reason for a reply over :data:`MAX_REPLY_CHARS`, else None."""
+    if len(text) <= MAX_REPLY_CHARS:
+        return None
+    return f"reply of {len(text)} characters is over the {MAX_REPLY_CHARS} a judge reply may hold: not read"
 
 
 def _as_bool(value: Any) -> bool | None:
@@ -182,24 +196,32 @@ def parse_per_image(text: str, checks: Sequence[Check], judge: str) -> list[Verd
     """Verdicts for ``checks`` (numbered 1..n in the request) from a per-image JSON reply.
 
     An entry is ``{"result": bool | "true"/"false"/"yes"/"no", "reason": str}`` or a bare
-    boolean. A number missing from the reply, or with an unreadable result, is withheld.
+    boolean. A number missing from the reply, or with an unreadable result, is withheld
+    (``evidence`` :data:`UNANSWERED`). A reply that answers none of them (not JSON, no readable
+    entry, over :data:`MAX_REPLY_CHARS`) withholds every check with ``call_failed``.
     """
+    if (reason := too_long(text)) is not None:
+        return [withheld(c, judge, reason, call_failed=True) for c in checks]
     obj = parse_json_object(text)
     if obj is None:
-        salvaged: dict[Any, Any] = {k: {"result": v.lower() == "true"} for k, v in _RESULT_RE.findall(text)}
-        if not salvaged:
-            return [withheld(c, judge, f"reply is not JSON: {text[:80]!r}") for c in checks]
-        obj = salvaged
+        obj = {k: {"result": v.lower() == "true"} for k, v in _RESULT_RE.findall(text)}
     verdicts = []
     for n, check in enumerate(checks, start=1):
         entry = obj.get(str(n), obj.get(n))  # int keys come from the Python-literal fallback
         result = _as_bool(entry.get("result") if isinstance(entry, dict) else entry)
         if entry is None:
-            verdicts.append(withheld(check, judge, f"no answer for statement {n} in the reply"))
+            verdicts.append(
+                Verdict(check.id, "withheld", judge, f"no answer for statement {n} in the reply", UNANSWERED)
+            )
         elif result is None:
-            verdicts.append(withheld(check, judge, f"unreadable result for statement {n}: {str(entry)[:80]!r}"))
+            reason = f"unreadable result for statement {n}: {str(entry)[:80]!r}"
+            verdicts.append(Verdict(check.id, "withheld", judge, reason, UNANSWERED))
         else:
             verdicts.append(Verdict(check.id, "yes" if result else "no", judge, _reason(entry)))
+    if all(v.answer == "withheld" for v in verdicts):
+        what = "not JSON" if not obj else "no readable result"
+        reason = f"reply answers none of the {len(checks)} statements ({what}): {text[:80]!r}"
+        return [withheld(c, judge, reason, call_failed=True) for c in checks]
     return verdicts
 
 
@@ -269,7 +291,8 @@ def parse_p_yes(
         return Verdict(check.id, answer, judge, reason, evidence, p_yes=p)
     word = _answer_word(text)
     if word is None:
-        return withheld(check, judge, f"{IGNORED_LOGPROBS}, and the reply is not a plain yes/no: {text[:80]!r}")
+        reason = f"{IGNORED_LOGPROBS}, and the reply is not a plain yes/no: {text[:80]!r}"
+        return withheld(check, judge, reason, call_failed=True)  # it answers nothing: a rerun asks again
     evidence = {"p_yes_source": "text", "logprobs": "ignored by the server"}
     return Verdict(check.id, word, judge, f"hard answer from the text: {IGNORED_LOGPROBS}", evidence)
 
@@ -296,7 +319,9 @@ def majority(votes: Sequence[Verdict], check: Check, judge: str) -> Verdict:
 
 def parse_per_check(text: str, check: Check, judge: str) -> Verdict:
     """The verdict for one check from a ``{"answer": "yes"|"no", "reason": ...}`` reply
-    (withheld when no yes/no answer can be read)."""
+    (withheld with ``call_failed`` when no yes/no answer can be read: the reply answers nothing)."""
+    if (reason := too_long(text)) is not None:
+        return withheld(check, judge, reason, call_failed=True)
     obj = parse_json_object(text)
     if obj is not None:
         answer = _as_bool(obj.get("answer"))
@@ -304,7 +329,7 @@ def parse_per_check(text: str, check: Check, judge: str) -> Verdict:
         m = _ANSWER_RE.search(text)
         answer = None if m is None else m.group(1).lower() == "yes"
     if answer is None:
-        return withheld(check, judge, f"no yes/no answer in the reply: {text[:80]!r}")
+        return withheld(check, judge, f"no yes/no answer in the reply: {text[:80]!r}", call_failed=True)
     return Verdict(check.id, "yes" if answer else "no", judge, _reason(obj))
 
 
