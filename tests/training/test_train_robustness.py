@@ -329,3 +329,26 @@ def test_sigterm_stops_like_ctrl_c_and_resumes(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr("training.grpo.end_step", real_end_step)
     assert status(compose_cfg(tmp_path, "resume=true")) == 0
     assert history(tmp_path)["step"] == [0, 1]
+
+
+@pytest.mark.parametrize("kind", ["step_{}", "checkpoint-{}"])
+def test_an_interrupt_before_the_first_checkpoint_says_there_is_nothing_to_resume(tmp_path, capsys, kind):
+    """Issue 35 case 5: trl interrupted before its first checkpoint printed "checkpoints so far are
+    in ... (continue with resume=true)" when there were none."""
+    from training.console import run_guarded
+
+    def interrupted():
+        raise KeyboardInterrupt
+
+    run_dir = tmp_path / "r"
+    run_dir.mkdir()
+    (run_dir / "train.log").write_text("")
+    assert run_guarded(interrupted, str(run_dir)) == (None, 130)
+    err = capsys.readouterr().err
+    assert err == (
+        f"rubricloop-train: interrupted before the first checkpoint: nothing to resume in {run_dir}/ "
+        "(the same command starts again from step 0)\n"
+    )
+    (run_dir / kind.format(2)).mkdir()
+    assert run_guarded(interrupted, str(run_dir)) == (None, 130)
+    assert "interrupted; checkpoints so far are in" in capsys.readouterr().err
