@@ -709,3 +709,27 @@ def test_images_given_but_rows_own_images_used_is_said_and_images_only_judges_on
     lines = [json.loads(ln) for ln in (out2 / "verdicts.jsonl").read_text().splitlines()]
     assert {ln["item_id"]: ln["image"] for ln in lines} == {"x0": str(imgs / "__x0.png"), "x1": str(imgs / "__x1.png")}
     assert json.loads((out2 / "run.json").read_text())["images_only"] is True
+
+
+def test_a_merge_refusal_names_the_settings_that_differ_with_each_shards_value(tmp_path, capsys):
+    """Issue 35 case 8: the refusal read "made with different settings or shard counts [2]"."""
+    from rewards.eval.merge import merge
+
+    data = write_rows(tmp_path / "data.jsonl", [biz_row(1), biz_row(2)])
+    imgs = tmp_path / "imgs"
+    for i in (1, 2):
+        page(imgs / f"slides_text_{i}.png")
+    out = tmp_path / "out"
+    args = [*PIXEL, f"data={data}", f"images={imgs}", f"out={out}"]
+    assert eval_run(*args, "shard=0/2", "alpha=0.2") == 0
+    assert eval_run(*args, "shard=1/2", "seed=5") == 0
+    capsys.readouterr()
+    assert merge(out, report=False) == 2
+    assert capsys.readouterr().err == (
+        f"error: the shards in {out} were made with different settings: "
+        "seed: shard_0-of-2 0, shard_1-of-2 5; alpha: shard_0-of-2 0.2, shard_1-of-2 0.1; "
+        "run the shards again with the same settings\n"
+    )
+    (out / "shard_1-of-2").rename(out / "shard_1-of-3")
+    assert merge(out, report=False) == 2
+    assert "shard count: shard_0-of-2 2, shard_1-of-3 3" in capsys.readouterr().err
