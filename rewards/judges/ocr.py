@@ -16,10 +16,11 @@ from rewards.rubric import Check, TextExpectation, Verdict, withheld
 from rewards.text.elements import describe_element
 from rewards.text.grounding import decide_text
 from rewards.text.ocr_cache import page_lines, part_lines
-from rewards.text.ocr_langs import check_ocr_options, tesseract_lang, unreadable
+from rewards.text.ocr_langs import check_ocr_options, tesseract_lang
 from rewards.text.ocr_read import OCRError, ReadSettings
 from rewards.text.question_compiler import Anchor, TextSpec
 from rewards.text.text_match import Line, Match, Word, find_matches
+from rewards.text.unreadable import unreadable_reason
 
 
 def expectation_evidence(exp: TextExpectation, best: Match | None) -> dict:
@@ -298,15 +299,8 @@ class OCRJudge:
     def _unreadable(self, check: Check) -> Verdict | None:
         """Withheld when the check quotes characters OCR cannot read here (IPA, a script whose
         tesseract model is not installed): a garbled read would otherwise answer "no"."""
-        chars = "".join(dict.fromkeys("".join(unreadable(t) for t in self.expected_texts(check))))
-        if not chars:
-            return None
-        return withheld(
-            check,
-            self.name,
-            f"OCR cannot read {chars!r} here (IPA has no tesseract model; other scripts "
-            f"need their pack, see rewards.text.ocr_langs.DEBIAN_PACKS)",
-        )
+        reason = unreadable_reason(self.expected_texts(check))  # names the script, quotes the string as given
+        return None if reason is None else withheld(check, self.name, reason)
 
 
 def _check_options(lang, psm, second_psm, scale, max_lines) -> None:
