@@ -217,3 +217,25 @@ def test_the_closing_line_prints_rounded_rewards_not_float32_reprs():
         "rubricloop-train: 3 DiffusionNFT steps done; eval reward [0.42, 0.5467] at steps [0, 3]; "
         "checkpoints in checkpoints/x/"
     )
+
+
+def test_a_unicode_run_name_is_one_line_that_says_how_to_quote_it():
+    """Issue 35 nit: ``trainer.run_name=réseau`` ended in Hydra's LexerNoViableAltException."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.run(
+        [sys.executable, "-m", "training.cli", "trainer.run_name=réseau"],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        env={**__import__("os").environ, "PYTHONPATH": str(root), "WANDB_MODE": "disabled"},
+        timeout=120,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr == (
+        "rubricloop-train: 'trainer.run_name=réseau' is not an option Hydra can read: an unquoted value may hold "
+        "only ASCII letters, digits and a few symbols; quote it: trainer.run_name='réseau'\n"
+    )
