@@ -124,7 +124,11 @@ def finished_history(run_dir: Path, num_steps: int) -> dict | None:
     try:
         history = json.loads((run_dir / "history.json").read_text(encoding="utf-8"))
         done = history["step"][-1] == num_steps - 1 and history["eval_step"][-1] == num_steps
-    except (OSError, ValueError, KeyError, IndexError, TypeError):
+    except (OSError, ValueError, KeyError, IndexError, TypeError) as e:
+        from training.console import say_unreadable_history
+
+        if not isinstance(e, IndexError):  # an empty list is a partial history, not a corrupt one
+            say_unreadable_history(run_dir / "history.json", e)  # not silently rebuilt
         return None
     return history if done and is_whole(checkpoints[-1]) else None
 

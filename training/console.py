@@ -96,3 +96,15 @@ def console_main(app: Callable[[], Any]) -> None:
         run_console_script(app)
     except HydraException as e:
         raise SystemExit(fail(e)) from None
+
+
+def say_unreadable_history(path: Path, err: Exception) -> None:
+    """One warning line on stderr: a run's ``history.json`` exists but cannot be read (a corrupt
+    or torn file), so the run counts as unfinished and a resume rewrites the file from its
+    newest checkpoint."""
+    if os.path.lexists(path):
+        print(
+            f"rubricloop-train: warning: {path} cannot be read ({type(err).__name__}); the run counts as unfinished "
+            "and a resume (resume=true) rewrites it from the newest checkpoint",
+            file=sys.stderr,
+        )
