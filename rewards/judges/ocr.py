@@ -15,6 +15,7 @@ from PIL import Image
 from rewards.rubric import Check, TextExpectation, Verdict, withheld
 from rewards.text.elements import describe_element
 from rewards.text.grounding import decide_text
+from rewards.text.lookalikes import lookalike_doubt
 from rewards.text.ocr_cache import page_lines, part_lines
 from rewards.text.ocr_langs import check_ocr_options, tesseract_lang
 from rewards.text.ocr_read import OCRError, ReadSettings
@@ -193,6 +194,11 @@ class OCRJudge:
         if not_checked:
             reason = f"text part holds (checked: {checked}); only a VLM can decide: {', '.join(not_checked)}"
             return Verdict(check.id, "withheld", self.name, reason, evidence)
+        doubt = lookalike_doubt(image, lines, records) if image is not None else None  # O/0, l/1, S/5, B/8, rn/m
+        if doubt is not None:
+            return Verdict(
+                check.id, "withheld", self.name, f"{doubt[0]} (checked: {checked})", evidence | {"lookalikes": doubt[1]}
+            )
         return Verdict(check.id, "yes", self.name, f"{decided.detail} (checked: {checked})", evidence)
 
     def reread_strip(
