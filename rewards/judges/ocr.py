@@ -106,6 +106,9 @@ class OCRJudge:
         self.lang, self.psm, self.scale, self.second_psm = lang, psm, scale, second_psm
         self.incremental = incremental
         self.case_sensitive, self.lenient, self.max_lines = case_sensitive, lenient, max_lines
+        # part of the verdict cache's identity (rewards.judges.cache.judge_identity): a "yes" cached before
+        # the look-alike check (rewards.text.lookalikes) is not served
+        self.lookalike_check = 1
 
     def can_answer(self, check: Check) -> bool:
         return bool(self.text_specs(check))
