@@ -344,9 +344,7 @@ def rewrite_counts(out: Path, items: Sequence[Item]) -> dict[str, Any]:
     return {"rewritten": len(rows), "refused": len(refused), "refused_items": refused}
 
 
-def source_image(
-    images: Path, name: str, item: Item, rows_dir: Path | None = None, images_only: bool = False
-) -> Path:
+def source_image(images: Path, name: str, item: Item, rows_dir: Path | None = None, images_only: bool = False) -> Path:
     """The image to judge in judge-only mode. A row that names its ``image`` gets that image,
     first in the ``images`` folder as written (``<images>/<image as written>``), then where the row
     says, relative to the rows file (``item.image``), then ``<images>/<its base name>`` (the official
