@@ -7,7 +7,8 @@
     rubricloop-eval ... generator=sd3 lora=checkpoints/ocr1/step_200 out=runs/eval/lora
     # a trained prompt rewriter (rubricloop-train task=prompt_rewriter) in front of the generator
     rubricloop-eval ... generator=sd3 prompt_rewriter=checkpoints/pr1/final out=runs/eval/rw
-    # judge an existing folder of images (each row's own image, else named as the benchmark's result files, .png)
+    # judge an existing folder of images (each row's own image, else named as the benchmark's result files, .png;
+    # images_only=true: only files in images=; each verdict line's "image" is the file judged)
     rubricloop-eval benchmark=bizgeneval data=bizgeneval.jsonl images=my_images/ out=runs/eval/mine
     # compare runs, split over machines, merge shards
     rubricloop-eval compare runs/eval/base runs/eval/lora
@@ -109,6 +110,10 @@ def check_options(cfg: DictConfig) -> dict[str, Any]:
         problems.append(f"results={results} is not a folder of result files")
     if mode == "judge" and not Path(cfg.images).is_dir():
         problems.append(f"images={cfg.images} is not a folder of images")
+    if cfg.get("images_only") not in (True, False):
+        problems.append(f"images_only must be true or false, got {cfg.get('images_only')!r}")
+    elif cfg.get("images_only") and mode != "judge":
+        problems.append("images_only=true needs images=<folder> (and no generator)")
     if cfg.benchmark == "genexam" and mode != "score":
         problems.append(
             "benchmark=genexam: its official result files need the judge's three global 0-2 ratings, "
@@ -239,6 +244,7 @@ def run_settings(cfg: DictConfig) -> dict[str, Any]:
         "limit": cfg.limit,
         "alpha": float(cfg.alpha),
         "images": str(Path(cfg.images).resolve()) if cfg.images else None,
+        **({"images_only": True} if cfg.get("images_only") else {}),  # absent when false: older runs resume
         "lora": str(Path(cfg.lora).resolve()) if cfg.lora else None,
         "lora_weights": digest,  # the same lora path with other weights: refused
         "prompt_rewriter": str(Path(rewriter).resolve()) if rewriter else None,
@@ -428,6 +434,7 @@ def generate_or_judge(
             refused=refused,
             rewriter=rewriter,
             rows_dir=opts["data"].parent if opts.get("data") else None,
+            images_only=bool(cfg.get("images_only")),
         )
     counts = report_rewrites(cfg, out, [it for _, it in selected])
     return errors, {it.id for _, it in selected}, counts

@@ -217,12 +217,15 @@ def append_ledger(path: Path, *rows: dict[str, Any]) -> None:
         f.write(("\n" if torn else "") + "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
 
 
-def append_verdicts(path: Path, item: Item, verdicts: dict[str, Verdict], fingerprint: str) -> None:
-    """Append the item's verdict records (checks in rubric order, a missing verdict left out)."""
+def append_verdicts(
+    path: Path, item: Item, verdicts: dict[str, Verdict], fingerprint: str, image: str | None = None
+) -> None:
+    """Append the item's verdict records (checks in rubric order, a missing verdict left out);
+    ``image``: the path of the image judged (each record's ``image``)."""
     append_ledger(
         path,
         *(
-            verdict_record(item, c, verdicts[c.id], fingerprint=fingerprint)
+            verdict_record(item, c, verdicts[c.id], fingerprint=fingerprint, image=image)
             for c in item.rubric.checks
             if c.id in verdicts
         ),
@@ -341,7 +344,7 @@ def rewrite_counts(out: Path, items: Sequence[Item]) -> dict[str, Any]:
     return {"rewritten": len(rows), "refused": len(refused), "refused_items": refused}
 
 
-def source_image(images: Path, name: str, item: Item, rows_dir: Path | None = None) -> Path:
+def source_image(images: Path, name: str, item: Item, rows_dir: Path | None = None, images_only: bool = False) -> Path:
     """The image to judge in judge-only mode. A row that names its ``image`` gets that image,
     first in the ``images`` folder as written (``<images>/<image as written>``), then where the row
     says, relative to the rows file (``item.image``), then ``<images>/<its base name>`` (the official
@@ -352,6 +355,7 @@ def source_image(images: Path, name: str, item: Item, rows_dir: Path | None = No
     Args:
         rows_dir: the folder of the rows file ``item.image`` was resolved against (to recover the
             path as written); None: only the base name is looked up in ``images``.
+        images_only: look only in ``images`` (the row's own path outside it is not a candidate).
 
     Raises:
         ImageError: none exists (naming the places looked in).
@@ -364,12 +368,32 @@ def source_image(images: Path, name: str, item: Item, rows_dir: Path | None = No
     own = []
     if rows_dir is not None:
         own.append(images / os.path.relpath(item.image, Path(rows_dir).resolve()))
-    own += [Path(item.image), images / Path(item.image).name]
+    own += ([] if images_only else [Path(item.image)]) + [images / Path(item.image).name]
     candidates = [*dict.fromkeys([*own, path])]
     for candidate in candidates:
         if candidate.exists():
             return candidate
-    raise ImageError(f"image not found in any of: {', '.join(str(c) for c in candidates)}")
+    where = f"in images={images} (images_only=true)" if images_only else "in any of"
+    raise ImageError(f"image not found {where}: {', '.join(str(c) for c in candidates)}")
+
+
+def outside_images(images: Path, source: Path) -> bool:
+    """True when ``source`` (from :func:`source_image`) is not a file inside the ``images`` folder."""
+    try:
+        Path(source).resolve().relative_to(Path(images).resolve())
+    except ValueError:
+        return True
+    return False
+
+
+def say_outside(images: Path, outside: Sequence[str], judged: int, write: Callable[[str], Any]) -> None:
+    """One line when some items were judged on their row's own image outside ``images=``."""
+    if outside:
+        write(
+            f"images={images}: {len(outside)} of {judged} items were judged on the image their row names, "
+            f"not a file in {images} (e.g. item {outside[0]}; the image each item used is the 'image' of its "
+            "lines in verdicts.jsonl); images_only=true judges only files in images="
+        )
 
 
 def write_results(
@@ -417,6 +441,7 @@ def generate_and_judge(
     refused: dict[str, str] | None = None,
     rewriter=None,
     rows_dir: Path | None = None,
+    images_only: bool = False,
 ) -> list[str]:
     """Steps 0-3 of the module docstring for ``(index in data, item)`` pairs.
 
@@ -435,6 +460,8 @@ def generate_and_judge(
             ``<out>/rewrites.jsonl``; the generator renders ``Rewrite.prompt``.
         rows_dir: the data file's folder, against which the rows' ``image`` fields were resolved
             (:func:`source_image`).
+        images_only: judge only files in ``images`` (:func:`source_image`); otherwise the items
+            judged on their row's own image outside ``images`` are counted in one line.
 
     Returns:
         one error line per failed item (missing or unreadable image, generator error, judge
@@ -450,7 +477,7 @@ def generate_and_judge(
     base = (getattr(generator, "height", None), getattr(generator, "width", None))
     gen_model = getattr(generator, "name", None) or (f"images:{images.name}" if images else "none")
     refused = refused or {}
-    errors, changed = [], 0
+    errors, changed, outside, from_images = [], 0, [], 0
     for index, item in items:
         try:
             if item.id in refused:
@@ -464,7 +491,10 @@ def generate_and_judge(
                 prompt = rendered_prompt(item, rewriter, recorded, rewrites)
             key = generation_key(item, item_seed(seed, index), size, prompt)
             if images is not None:
-                source = source_image(images, name, item, rows_dir)
+                source = source_image(images, name, item, rows_dir, images_only)
+                from_images += 1
+                if outside_images(images, source):
+                    outside.append(item.id)
             else:
                 source = target if generated_for(target, key) else None
             fingerprint = item_fingerprint(item, {**(settings or {}), "image": file_digest(source)}, image=False)
@@ -498,7 +528,7 @@ def generate_and_judge(
                 getattr(judge, "name", "judge"),
                 str(target.relative_to(out)),
             )
-            append_verdicts(out / VERDICTS, item, verdicts, fingerprint)
+            append_verdicts(out / VERDICTS, item, verdicts, fingerprint, str(source or target))
             record_fingerprint(ledger, item.id, fingerprint)
         except (ImageError, RubricError) as e:
             errors.append(f"item {item.id}: {e}")
@@ -510,6 +540,7 @@ def generate_and_judge(
             if progress is not None:
                 progress.update(1)
     prune_verdicts(out / VERDICTS, read_fingerprints(ledger))
+    say_outside(images, outside, from_images, progress.write if progress is not None else print)
     if changed:
         line = f"{changed} items redone because their data changed since they were judged"
         line += " (rubric, prompt, image or judge)"

@@ -227,7 +227,7 @@ def summarize(
     """The run summary: coverage overall and per form / tag / dimension, withheld reasons, mean
     item scores over the judged items, the benchmark's scores, and the errors."""
     by_form, by_tag, by_dim, reasons = defaultdict(Counter), defaultdict(Counter), defaultdict(Counter), Counter()
-    total, text_fallback = Counter(), 0
+    total, text_fallback, unanswered = Counter(), 0, 0
     for item, verdicts in results:
         for c in item.rubric.checks:
             v = verdicts[c.id]
@@ -239,6 +239,7 @@ def summarize(
                 groups[key][v.answer] += 1
             total[v.answer] += 1
             text_fallback += (v.evidence or {}).get("p_yes_source") == "text"
+            unanswered += bool((v.evidence or {}).get("unanswered_in_reply"))
             if v.answer == "withheld":
                 reasons[v.reason[:160]] += 1
     means = {}
@@ -260,6 +261,8 @@ def summarize(
         "withheld_reasons": dict(reasons.most_common(10)),
         # mode=p_yes on a server that returns no logprobs: these verdicts are hard answers from the text
         "p_yes_from_text": text_fallback,
+        # withheld: the judge's reply answered other checks of the item but not these (rewards.judges.vlm)
+        "unanswered_in_reply": unanswered,
         "scores": scores,
         "errors": errors,
     }
@@ -281,6 +284,11 @@ def print_summary(summary: dict[str, Any], out: Path) -> None:
         print(
             f"p_yes: {summary['p_yes_from_text']} verdicts are hard answers from the reply's text: the server "
             "returned no logprobs (judge.judges.N.require_logprobs=true makes that an error)"
+        )
+    if summary.get("unanswered_in_reply"):
+        print(
+            f"{summary['unanswered_in_reply']} checks withheld because the judge's reply did not answer them "
+            "(it answered other checks of their item)"
         )
     for name, value in summary["scores"]["mean_item_scores"].items():
         print(f"mean {name}: {value:.3f}")

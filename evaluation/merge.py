@@ -46,6 +46,39 @@ def find_shards(out: Path) -> dict[int, tuple[int, Path]]:
     return found
 
 
+def _flat(settings: Any, prefix: str = "") -> dict[str, Any]:
+    """``{"judge.judges.0.mode": ..., ...}``: a ``run.json`` object with nested keys dotted."""
+    if isinstance(settings, dict):
+        items = settings.items()
+    elif isinstance(settings, list) and any(isinstance(v, (dict, list)) for v in settings):
+        items = enumerate(settings)
+    else:
+        return {prefix: settings}
+    flat: dict[str, Any] = {}
+    for k, v in items:
+        flat.update(_flat(v, f"{prefix}.{k}" if prefix else str(k)))
+    return flat
+
+
+def settings_differences(names: list[str], counts: list[int], settings: list[Any]) -> str:
+    """The settings (dotted keys of ``run.json``) and the shard count that differ between shards,
+    each with every shard's value: ``"alpha: shard_0-of-2 0.2, shard_1-of-2 0.1; ..."`` (a value
+    cut to 60 characters; ``(none)`` where a shard lacks the key). ``names``, ``counts`` and
+    ``settings`` are per shard, in the same order."""
+    parts = []
+    if len(set(counts)) > 1:
+        parts.append("shard count: " + ", ".join(f"{n} {c}" for n, c in zip(names, counts)))
+    flats = [_flat(s) for s in settings]
+    keys = list(dict.fromkeys(k for f in flats for k in f))
+    missing = object()
+    for key in keys:
+        values = [f.get(key, missing) for f in flats]
+        if any(v != values[0] for v in values):
+            shown = ["(none)" if v is missing else json.dumps(v, ensure_ascii=False)[:60] for v in values]
+            parts.append(f"{key}: " + ", ".join(f"{n} {v}" for n, v in zip(names, shown)))
+    return "; ".join(parts[:8]) + (f"; and {len(parts) - 8} more" if len(parts) > 8 else "")
+
+
 def check_coverage(data_ids: list[str], shard_items: dict[int, list[str]]) -> list[str]:
     """One problem line per item not covered exactly once (missing, in two shards, unknown)."""
     seen: dict[str, list[int]] = {}
@@ -128,7 +161,8 @@ def stale_items(
         name = image_file(benchmark, it)
         try:  # the image the shard judged: the images= file it copied, else the one it generated
             rows_dir = Path(run["data"]).parent if run.get("data") else None
-            source = source_image(images, name, it, rows_dir) if images is not None else folder / "images" / name
+            only = bool(run.get("images_only"))
+            source = source_image(images, name, it, rows_dir, only) if images is not None else folder / "images" / name
         except ImageError:
             source = None
         fingerprint = item_fingerprint(it, {"judge": run.get("judge"), "image": file_digest(source)}, image=False)
@@ -182,8 +216,11 @@ def _merge(out: Path, report: bool) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     if len(ns) > 1 or any(s != settings[0] for s in settings):
+        names = [p.name for _, p in shards.values()]
         print(
-            f"error: the shards in {out} were made with different settings or shard counts {sorted(ns)}",
+            f"error: the shards in {out} were made with different settings: "
+            f"{settings_differences(names, [n for n, _ in shards.values()], settings)}; "
+            "run the shards again with the same settings",
             file=sys.stderr,
         )
         return 2

@@ -151,7 +151,11 @@ def finished_history(run_dir: Path, num_steps: int) -> dict | None:
     try:
         history = json.loads((run_dir / "history.json").read_text(encoding="utf-8"))
         done = history["step"][-1] == num_steps - 1 and history["eval_step"][-1] == num_steps
-    except (OSError, ValueError, KeyError, IndexError, TypeError):
+    except (OSError, ValueError, KeyError, IndexError, TypeError) as e:
+        from training.console import say_unreadable_history
+
+        if not isinstance(e, IndexError):  # an empty list is a partial history, not a corrupt one
+            say_unreadable_history(run_dir / "history.json", e)  # not silently rebuilt
         return None
     return history if done and is_whole(checkpoints[-1]) else None
 
@@ -268,12 +272,18 @@ def _main(cfg: DictConfig) -> int:
     history, status = run_guarded(lambda: run(cfg), run_dir)
     if status is not None:
         return status
-    name = ALGORITHM_NAMES.get(cfg.trainer.algorithm, cfg.trainer.algorithm)
-    print(
-        f"rubricloop-train: {len(history['step'])} {name} steps done; eval reward {history['eval_reward']} "
+    print(closing_line(history, ALGORITHM_NAMES.get(cfg.trainer.algorithm, cfg.trainer.algorithm), run_dir))
+    return 0
+
+
+def closing_line(history: dict[str, list], name: str, run_dir: str) -> str:
+    """The last line of a finished run: steps done, the eval rewards (4 significant digits, not the
+    float32 values' full repr) at their steps, and where the checkpoints are."""
+    rewards = ", ".join(f"{r:.4g}" for r in history["eval_reward"])
+    return (
+        f"rubricloop-train: {len(history['step'])} {name} steps done; eval reward [{rewards}] "
         f"at steps {history['eval_step']}; checkpoints in {run_dir}/"
     )
-    return 0
 
 
 def main() -> None:

@@ -3,15 +3,18 @@ policies: ``training.text_cli``): one-line errors and the exit statuses.
 
 0: done, or the run was already finished (:class:`RunAlreadyDone`); 1: diverged or a file could
 not be written (the checkpoints so far are intact); 2: a bad option, one line before anything is
-written; 130: interrupted (Ctrl-C or SIGTERM, a cluster's pre-emption: continue with ``resume=true``).
+written; 130: interrupted (Ctrl-C or SIGTERM, a cluster's pre-emption: continue with ``resume=true``; before
+the first checkpoint the line says there is nothing to resume).
 ``HYDRA_FULL_ERROR=1`` shows tracebacks instead of the lines.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import signal
 import sys
+from pathlib import Path
 from typing import Any, Callable
 
 from hydra.errors import HydraException
@@ -63,9 +66,24 @@ def run_guarded(run: Callable[[], Any], run_dir: str) -> tuple[Any, int | None]:
     except (ArithmeticError, OSError) as e:
         return None, fail(e, 1)
     except KeyboardInterrupt:
-        line = f"interrupted; checkpoints so far are in {run_dir}/ (continue with resume=true)"
+        if has_checkpoints(run_dir):
+            line = f"interrupted; checkpoints so far are in {run_dir}/ (continue with resume=true)"
+        else:
+            line = (
+                f"interrupted before the first checkpoint: nothing to resume in {run_dir}/ "
+                "(the same command starts again from step 0)"
+            )
         print(f"rubricloop-train: {line}", file=sys.stderr)
         return None, 130
+
+
+def has_checkpoints(run_dir: str) -> bool:
+    """Whether ``run_dir`` holds a checkpoint folder: the image recipes' ``step_<n>``
+    (``training.checkpoint``) or trl's ``checkpoint-<n>`` (``training.text_grpo``)."""
+    try:
+        return any(p.is_dir() and re.fullmatch(r"step_\d+|checkpoint-\d+", p.name) for p in Path(run_dir).iterdir())
+    except OSError:
+        return False
 
 
 def console_main(app: Callable[[], Any]) -> None:
@@ -78,3 +96,15 @@ def console_main(app: Callable[[], Any]) -> None:
         run_console_script(app)
     except HydraException as e:
         raise SystemExit(fail(e)) from None
+
+
+def say_unreadable_history(path: Path, err: Exception) -> None:
+    """One warning line on stderr: a run's ``history.json`` exists but cannot be read (a corrupt
+    or torn file), so the run counts as unfinished and a resume rewrites the file from its
+    newest checkpoint."""
+    if os.path.lexists(path):
+        print(
+            f"rubricloop-train: warning: {path} cannot be read ({type(err).__name__}); the run counts as unfinished "
+            "and a resume (resume=true) rewrites it from the newest checkpoint",
+            file=sys.stderr,
+        )

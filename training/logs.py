@@ -153,7 +153,13 @@ def image_grid(images: list[Image.Image], cols: int) -> Image.Image:
 
 def stored_run_id(run_dir: Path) -> str | None:
     """The W&B run id in ``<run_dir>/wandb_run_id``, or None (no file, unreadable, or not an id:
-    letters, digits, "-" and "_" only)."""
+    letters, digits, "-" and "_" only). A file that holds no id is one warning line on stderr: the
+    resume logs into a new W&B run (the caller starts it and rewrites the file)."""
+    from rewards.common.wandb_run import id_file_problem, say_corrupt_id
+
+    if (problem := id_file_problem(run_dir)) is not None:
+        say_corrupt_id(run_dir, problem, "the resume logs into a new W&B run, apart from the earlier one's history")
+        return None
     try:
         text = (Path(run_dir) / WANDB_ID_FILE).read_text(encoding="utf-8").strip()
     except (OSError, UnicodeDecodeError):

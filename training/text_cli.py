@@ -177,7 +177,10 @@ def finished(run_dir: Path, num_steps: int) -> dict | None:
 
     try:
         history = json.loads((run_dir / "history.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError) as e:
+        from training.console import say_unreadable_history
+
+        say_unreadable_history(run_dir / "history.json", e)  # not silently rebuilt
         return None
     done = isinstance(history, dict) and history.get("num_steps") == num_steps and "eval_after" in history
     return history if done and (run_dir / "final" / POLICY_FILE).is_file() else None

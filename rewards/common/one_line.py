@@ -59,8 +59,15 @@ def error_line(err: Exception) -> str:
     its choices (``unknown model preset 'x'; choose one of: a, b``); any other error keeps its
     message lines joined by spaces, plus the first line of a Hydra error's cause when the message
     does not already quote it. Unlike ``one_line`` it neither escapes controls nor cuts."""
-    from hydra.errors import HydraException, MissingConfigException
+    from hydra.errors import HydraException, MissingConfigException, OverrideParseException
 
+    override = getattr(err, "override", None)
+    if isinstance(err, OverrideParseException) and isinstance(override, str) and "=" in override:
+        key, _, value = override.partition("=")
+        return (
+            f"{override!r} is not an option Hydra can read: an unquoted value may hold only ASCII letters, digits "
+            f"and a few symbols; quote it: {key}='{value}'"
+        )
     if isinstance(err, MissingConfigException) and err.missing_cfg_file and err.options:
         group, _, name = err.missing_cfg_file.rpartition("/")
         return f"unknown {group} preset {name!r}; choose one of: {', '.join(err.options)}"

@@ -28,6 +28,30 @@ def new_run_id() -> str:
     return "".join(secrets.choice(alphabet) for _ in range(8))
 
 
+def id_file_problem(folder: Path) -> str | None:
+    """Why ``<folder>/wandb_run_id`` holds no run id ("empty", "not UTF-8 text", the start of
+    what it holds, an OS error), or None when it holds one or does not exist."""
+    path = Path(folder) / WANDB_ID_FILE
+    if not path.exists():
+        return None
+    try:
+        text = path.read_text(encoding="utf-8").strip()
+    except UnicodeDecodeError:
+        return "not UTF-8 text"
+    except OSError as e:
+        return f"unreadable: {e.strerror or type(e).__name__}"
+    if _ID.fullmatch(text):
+        return None
+    return "empty" if not text else repr(" ".join(text.split())[:60])
+
+
+def say_corrupt_id(folder: Path, problem: str, what: str) -> None:
+    """One warning line on stderr: ``wandb_run_id`` holds no id (``problem``) and ``what`` follows."""
+    import sys
+
+    print(f"warning: {Path(folder) / WANDB_ID_FILE} holds no W&B run id ({problem}): {what}", file=sys.stderr)
+
+
 def recorded_run_id(folder: Path) -> str | None:
     """The W&B run id ``folder`` logged into: ``<folder>/wandb_run_id``, else the id of the newest
     run folder W&B made in ``<folder>/wandb/`` (by the start time in its name, then its run file's
@@ -54,16 +78,27 @@ def recorded_run_id(folder: Path) -> str | None:
 def kept_run_id(folder: Path) -> str:
     """The W&B run id ``folder`` logs into: :func:`recorded_run_id`, else a new one, written to
     ``<folder>/wandb_run_id`` (atomically) before the run starts, so a rerun into ``folder`` and
-    ``rubricloop-report --wandb`` resume it (``wandb.init(id=..., resume="allow")``).
+    ``rubricloop-report --wandb`` resume it (``wandb.init(id=..., resume="allow")``). A
+    ``wandb_run_id`` that holds no id is rewritten, with one warning line naming the run now
+    logged into (the newest W&B made in ``<folder>/wandb/``, else a new one) and why.
 
     Raises:
         OSError: ``wandb_run_id`` cannot be written (a full disk, a read-only folder).
     """
     from rewards.common.run_folder import write_text
 
+    problem = id_file_problem(folder)
     run_id = recorded_run_id(folder)
-    if run_id is None:
-        run_id = new_run_id()
+    if problem is not None:  # a corrupt file: say which run is logged into now, and why (once: it is rewritten)
+        what = (
+            f"logging into a new W&B run {(run_id := new_run_id())}, so this folder's W&B history continues there, "
+            "apart from the earlier run (write the earlier run's id into the file to log into it instead)"
+            if run_id is None
+            else f"logging into W&B run {run_id}, the newest in {Path(folder) / 'wandb'}"
+        )
+        say_corrupt_id(folder, problem, what)
+    if run_id is None or problem is not None:
+        run_id = run_id or new_run_id()
         write_text(Path(folder) / WANDB_ID_FILE, run_id + "\n", Path(folder) / (WANDB_ID_FILE + ".tmp"))
     return run_id
 

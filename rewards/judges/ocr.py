@@ -13,11 +13,13 @@ from typing import Sequence
 from PIL import Image
 
 from rewards.rubric import Check, TextExpectation, Verdict, withheld
+from rewards.text.ocr.lookalikes import lookalike_doubt
 from rewards.text.ocr.ocr_cache import page_lines, part_lines
-from rewards.text.ocr.ocr_langs import check_ocr_options, tesseract_lang, unreadable
+from rewards.text.ocr.ocr_langs import check_ocr_options, tesseract_lang
 from rewards.text.ocr.ocr_read import ReadSettings
 from rewards.text.ocr.tesseract_lines import OCRError
 from rewards.text.ocr.text_match import Line, Match, Word, find_matches
+from rewards.text.ocr.unreadable import unreadable_reason
 from rewards.text.page.elements import describe_element
 from rewards.text.page.grounding import decide_text
 from rewards.text.questions.question_compiler import Anchor, TextSpec
@@ -105,6 +107,9 @@ class OCRJudge:
         self.lang, self.psm, self.scale, self.second_psm = lang, psm, scale, second_psm
         self.incremental = incremental
         self.case_sensitive, self.lenient, self.max_lines = case_sensitive, lenient, max_lines
+        # part of the verdict cache's identity (rewards.judges.cache.judge_identity): a "yes" cached before
+        # the look-alike check (rewards.text.ocr.lookalikes) is not served
+        self.lookalike_check = 1
 
     def can_answer(self, check: Check) -> bool:
         return bool(self.text_specs(check))
@@ -193,6 +198,11 @@ class OCRJudge:
         if not_checked:
             reason = f"text part holds (checked: {checked}); only a VLM can decide: {', '.join(not_checked)}"
             return Verdict(check.id, "withheld", self.name, reason, evidence)
+        doubt = lookalike_doubt(image, lines, records) if image is not None else None  # O/0, l/1, S/5, B/8, rn/m
+        if doubt is not None:
+            return Verdict(
+                check.id, "withheld", self.name, f"{doubt[0]} (checked: {checked})", evidence | {"lookalikes": doubt[1]}
+            )
         return Verdict(check.id, "yes", self.name, f"{decided.detail} (checked: {checked})", evidence)
 
     def reread_strip(
@@ -299,15 +309,8 @@ class OCRJudge:
     def _unreadable(self, check: Check) -> Verdict | None:
         """Withheld when the check quotes characters OCR cannot read here (IPA, a script whose
         tesseract model is not installed): a garbled read would otherwise answer "no"."""
-        chars = "".join(dict.fromkeys("".join(unreadable(t) for t in self.expected_texts(check))))
-        if not chars:
-            return None
-        return withheld(
-            check,
-            self.name,
-            f"OCR cannot read {chars!r} here (IPA has no tesseract model; other scripts "
-            f"need their pack, see rewards.text.ocr.ocr_langs.DEBIAN_PACKS)",
-        )
+        reason = unreadable_reason(self.expected_texts(check))  # names the script, quotes the string as given
+        return None if reason is None else withheld(check, self.name, reason)
 
 
 def _check_options(lang, psm, second_psm, scale, max_lines) -> None:

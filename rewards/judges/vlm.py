@@ -45,8 +45,11 @@ majority). It costs k times the requests; ``calls`` counts every request sent.
 
 The prompts are our own wording. Temperature is 0 unless voting by samples. A request that
 fails after the client's retries gives its checks a ``withheld`` verdict whose reason starts
-with ``"request failed: "`` and names the error; an answer missing or unreadable for a check is
-withheld with a reason saying why. Withheld is never a pass. (Outage detection in the refine
+with ``"request failed: "`` and names the error. A reply that answers none of the checks asked
+(not JSON, no yes/no word, "banana ...", or over ``MAX_REPLY_CHARS``) is a failed call too
+(``call_failed``: the item fails and a rerun asks again); a reply that answers only some of them
+withholds the rest with ``evidence["unanswered_in_reply"]`` (counted in ``rubricloop-judge``'s
+summary). Withheld is never a pass. (Outage detection in the refine
 loop relies on failed calls being withheld with that reason: keep it when changing this file.)
 """
 
@@ -64,12 +67,17 @@ from typing import Any, Callable, Sequence
 from PIL import Image
 
 from rewards.common.secrets import redact
+from rewards.judges.vlm_replies import (  # noqa: F401 (re-exported: the parsers' old home)
+    MAX_REPLY_CHARS,
+    UNANSWERED,
+    parse_per_check,
+    parse_per_image,
+)
 from rewards.models.openai_client import (
     TOKEN_FIELDS,
     ChatClient,
     ChatError,
     image_data_url,
-    parse_json_object,
     user_message,
 )
 from rewards.rubric import Check, Verdict, withheld
@@ -159,48 +167,6 @@ PARAPHRASES = (
 """Phrasings of one check for ``vote_by="paraphrases"`` (vote v uses ``PARAPHRASES[v % 5]``)."""
 
 _MAX_REASON = 300
-# Salvages per-question results when the reply is not valid JSON (e.g. unescaped quotes in a reason).
-_RESULT_RE = re.compile(r"\"(\d+)\"\s*:\s*\{\s*\"result\"\s*:\s*\"?(true|false)\"?", re.I)
-_ANSWER_RE = re.compile(r"\"answer\"\s*:\s*\"(yes|no)\"", re.I)
-_BOOL_WORDS = {"true": True, "yes": True, "false": False, "no": False}
-
-
-def _as_bool(value: Any) -> bool | None:
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str):
-        return _BOOL_WORDS.get(value.strip().lower())
-    return None
-
-
-def _reason(entry: Any) -> str:
-    reason = entry.get("reason", "") if isinstance(entry, dict) else ""
-    return " ".join(str(reason).split())[:_MAX_REASON]
-
-
-def parse_per_image(text: str, checks: Sequence[Check], judge: str) -> list[Verdict]:
-    """Verdicts for ``checks`` (numbered 1..n in the request) from a per-image JSON reply.
-
-    An entry is ``{"result": bool | "true"/"false"/"yes"/"no", "reason": str}`` or a bare
-    boolean. A number missing from the reply, or with an unreadable result, is withheld.
-    """
-    obj = parse_json_object(text)
-    if obj is None:
-        salvaged: dict[Any, Any] = {k: {"result": v.lower() == "true"} for k, v in _RESULT_RE.findall(text)}
-        if not salvaged:
-            return [withheld(c, judge, f"reply is not JSON: {text[:80]!r}") for c in checks]
-        obj = salvaged
-    verdicts = []
-    for n, check in enumerate(checks, start=1):
-        entry = obj.get(str(n), obj.get(n))  # int keys come from the Python-literal fallback
-        result = _as_bool(entry.get("result") if isinstance(entry, dict) else entry)
-        if entry is None:
-            verdicts.append(withheld(check, judge, f"no answer for statement {n} in the reply"))
-        elif result is None:
-            verdicts.append(withheld(check, judge, f"unreadable result for statement {n}: {str(entry)[:80]!r}"))
-        else:
-            verdicts.append(Verdict(check.id, "yes" if result else "no", judge, _reason(entry)))
-    return verdicts
 
 
 def _answer_word(token: str) -> str | None:
@@ -269,7 +235,8 @@ def parse_p_yes(
         return Verdict(check.id, answer, judge, reason, evidence, p_yes=p)
     word = _answer_word(text)
     if word is None:
-        return withheld(check, judge, f"{IGNORED_LOGPROBS}, and the reply is not a plain yes/no: {text[:80]!r}")
+        reason = f"{IGNORED_LOGPROBS}, and the reply is not a plain yes/no: {text[:80]!r}"
+        return withheld(check, judge, reason, call_failed=True)  # it answers nothing: a rerun asks again
     evidence = {"p_yes_source": "text", "logprobs": "ignored by the server"}
     return Verdict(check.id, word, judge, f"hard answer from the text: {IGNORED_LOGPROBS}", evidence)
 
@@ -292,20 +259,6 @@ def majority(votes: Sequence[Verdict], check: Check, judge: str) -> Verdict:
         evidence["p_yes_source"] = answered[0].evidence["p_yes_source"]
     reason = f"{n_yes} of {len(answered)} answered votes yes (of {len(votes)}); " + answered[0].reason
     return Verdict(check.id, answer, judge, reason[:_MAX_REASON], evidence, p_yes=p)
-
-
-def parse_per_check(text: str, check: Check, judge: str) -> Verdict:
-    """The verdict for one check from a ``{"answer": "yes"|"no", "reason": ...}`` reply
-    (withheld when no yes/no answer can be read)."""
-    obj = parse_json_object(text)
-    if obj is not None:
-        answer = _as_bool(obj.get("answer"))
-    else:
-        m = _ANSWER_RE.search(text)
-        answer = None if m is None else m.group(1).lower() == "yes"
-    if answer is None:
-        return withheld(check, judge, f"no yes/no answer in the reply: {text[:80]!r}")
-    return Verdict(check.id, "yes" if answer else "no", judge, _reason(obj))
 
 
 def _redacted(verdict: Verdict) -> Verdict:

@@ -63,9 +63,15 @@ class CappedRetry(Retry):
         return retry
 
     def sleep_for_retry(self, response: Any) -> bool:
-        wait = self.get_retry_after(response)
+        wait = self.get_retry_after(response)  # urllib3 cuts it to its own retry_after_max (6 h) first
         if wait is not None and wait > self.max_wait_s:
-            logger.warning("server asked for Retry-After %g s capped at max_retry_wait_s=%g", wait, self.max_wait_s)
+            sent = " ".join(str(response.headers.get("Retry-After", "")).split())[:80]  # as the server wrote it
+            logger.warning(
+                "the server sent Retry-After: %s; waiting %g s (max_retry_wait_s=%g)",
+                sent,
+                self.max_wait_s,
+                self.max_wait_s,
+            )
             wait = self.max_wait_s
         if wait:
             time.sleep(wait)

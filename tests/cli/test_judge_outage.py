@@ -99,7 +99,7 @@ def test_judge_outage_threshold_counts_failed_calls_per_judge(tmp_path, capsys, 
     def background_down(seen, n):
         if "background" in seen.text:
             return Reply(500, {"error": "down"})
-        return ok("yes")
+        return ok('{"answer": "yes"}')  # a bare "yes" answers nothing in per_check: a failed call too
 
     mode = "judge.judges.0.mode=per_check"
     with ChatServer(background_down) as server:
@@ -122,3 +122,34 @@ def test_judges_down_counts_calls_not_cached_or_router_verdicts():
         "judge vlm:m failed on 1 of 2 checks sent to it (request failed: 500)"
     ]
     assert judges_down([router], 1.0) == []
+
+
+def test_a_reply_that_answers_no_check_fails_the_item_and_a_rerun_asks_again(tmp_path, capsys, monkeypatch):
+    """Issue 35 case 2: a valid envelope whose content was "banana ..." (or 5 MB of text) was a
+    finished item with every check withheld; the rerun said "(1 already done)". It is a failed call."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    data, out = write_data(tmp_path, ids=("a",)), tmp_path / "out"
+    replies = ["banana banana, I like the picture", "x" * 5_000_000]
+    with ChatServer(lambda seen, n: ok(replies[n]) if n < 2 else answer_true(seen, n)) as server:
+        for n in range(2):
+            assert run(config(data, out, server)) == 1
+            captured = capsys.readouterr()
+            assert "0 of 1 items judged, 1 failed" in captured.out and "already done" not in captured.out
+            [error] = [ln for ln in captured.err.splitlines() if ln.startswith("error: ")]
+            assert error.startswith("error: item a: judge vlm:") and "failed on 2 of 2 checks" in error
+            assert ("reply answers none of the 2 statements" if n == 0 else "reply of 5000000 characters") in error
+            assert len(error) < 600
+        assert run(config(data, out, server)) == 0  # a readable reply at last: judged
+    assert len(server.seen) == 3
+
+
+def test_a_reply_that_answers_some_checks_withholds_the_rest_and_the_summary_counts_them(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    data, out = write_data(tmp_path, ids=("a",)), tmp_path / "out"
+    with ChatServer(lambda seen, n: ok('{"1": {"result": true, "reason": "bold"}}')) as server:
+        assert run(config(data, out, server)) == 0
+    lines = [json.loads(ln) for ln in (out / "verdicts.jsonl").read_text().splitlines()]
+    assert [(ln["answer"], ln["call_failed"]) for ln in lines] == [("yes", False), ("withheld", False)]
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["unanswered_in_reply"] == 1
+    assert "1 checks withheld because the judge's reply did not answer them" in capsys.readouterr().out

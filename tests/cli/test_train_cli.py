@@ -211,3 +211,36 @@ def test_learning_task_preset_composes():
 
     images = [Image.new("RGB", (4, 4), c) for c in ((255, 0, 0), (128, 128, 128), (0, 255, 0))]
     assert MeanRedness()(["p"] * 3, images) == pytest.approx([1.0, 0.0, -0.5], abs=1e-6)
+
+
+def test_the_closing_line_prints_rounded_rewards_not_float32_reprs():
+    """Issue 35 nit: the closing line printed ``[0.42000001668930054, ...]``."""
+    from training.cli import closing_line
+
+    history = {"step": [1, 2, 3], "eval_reward": [0.42000001668930054, 0.54666668176651], "eval_step": [0, 3]}
+    assert closing_line(history, "DiffusionNFT", "checkpoints/x") == (
+        "rubricloop-train: 3 DiffusionNFT steps done; eval reward [0.42, 0.5467] at steps [0, 3]; "
+        "checkpoints in checkpoints/x/"
+    )
+
+
+def test_a_unicode_run_name_is_one_line_that_says_how_to_quote_it():
+    """Issue 35 nit: ``trainer.run_name=réseau`` ended in Hydra's LexerNoViableAltException."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.run(
+        [sys.executable, "-m", "training.cli", "trainer.run_name=réseau"],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        env={**__import__("os").environ, "PYTHONPATH": str(root), "WANDB_MODE": "disabled"},
+        timeout=120,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr == (
+        "rubricloop-train: 'trainer.run_name=réseau' is not an option Hydra can read: an unquoted value may hold "
+        "only ASCII letters, digits and a few symbols; quote it: trainer.run_name='réseau'\n"
+    )

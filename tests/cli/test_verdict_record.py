@@ -45,7 +45,8 @@ def test_judge_refine_and_eval_write_the_same_record_for_the_same_item(tmp_path)
     )
     # the shared fields in the shared order, then each command's own: refine's iteration, the fingerprints
     assert [list(ln) for ln in judged] == [[*RECORD_FIELDS, "fingerprint"]] * 2
-    assert [list(ln) for ln in evaluated] == [[*RECORD_FIELDS, "fingerprint"]] * 2
+    assert [list(ln) for ln in evaluated] == [[*RECORD_FIELDS, "fingerprint", "image"]] * 2  # eval: the file judged
+    assert {ln["image"] for ln in evaluated} == {str(tmp_path / "p.png")}
     assert [list(ln) for ln in refined] == [["iteration", *RECORD_FIELDS]] * 2
     shared = [{k: ln[k] for k in RECORD_FIELDS} for ln in judged]
     assert [{k: ln[k] for k in RECORD_FIELDS} for ln in refined] == shared

@@ -669,3 +669,67 @@ def test_ctrl_c_keeps_the_judged_items_and_says_how_to_resume(tmp_path, capsys, 
     assert eval_run(*args) == 0  # the lock was released; only the item not judged is judged
     assert judged == [1, 1]
     assert len((out / "verdicts.jsonl").read_text().splitlines()) == 6
+
+
+def test_images_given_but_rows_own_images_used_is_said_and_images_only_judges_only_that_folder(tmp_path, capsys):
+    """Issue 35 case 1: ``images=<dir>`` held files for two of four rows that name their own
+    images; all four were judged on the rows' images and nothing said so. Every verdict line now
+    names the image judged, the run says once how many rows' images were not in ``images=``, and
+    ``images_only=true`` judges only files in ``images=`` (the others fail, one line each)."""
+    import numpy as np
+
+    checks = [{"id": "c1", "question": "Is it white?"}]
+    rows, imgs = tmp_path / "rows", tmp_path / "imgs"
+    own = []
+    for k in range(4):
+        page(rows / f"start{k}.png", shade=10 + k)
+        own.append(
+            {"id": f"x{k}", "prompt": "a page", "image": f"start{k}.png", "criteria": [{"name": "p", "checks": checks}]}
+        )
+    page(imgs / "__x0.png", shade=200)  # the benchmark's names for two of them
+    page(imgs / "__x1.png", shade=201)
+    data = write_rows(rows / "data.jsonl", own)
+    args = [*PIXEL, "benchmark=bizgeneval", f"data={data}", f"images={imgs}"]
+    out = tmp_path / "out"
+    assert eval_run(*args, f"out={out}") == 0
+    captured = capsys.readouterr()
+    said = captured.out + captured.err
+    assert f"images={imgs}: 4 of 4 items were judged on the image their row names, not a file in {imgs}" in said
+    assert said.count("images_only=true") == 1
+    lines = [json.loads(ln) for ln in (out / "verdicts.jsonl").read_text().splitlines()]
+    assert {ln["item_id"]: ln["image"] for ln in lines} == {f"x{k}": str(rows / f"start{k}.png") for k in range(4)}
+
+    out2 = tmp_path / "out2"
+    assert eval_run(*args, "images_only=true", f"out={out2}") == 1
+    err = capsys.readouterr().err
+    assert len(errors_of(err)) == 2
+    assert f"error: item x2: image not found in images={imgs} (images_only=true): {imgs / 'start2.png'}, " in err
+    judged = {k: int(np.asarray(Image.open(out2 / "images" / f"__{k}.png"))[0, 0, 0]) for k in ("x0", "x1")}
+    assert judged == {"x0": 200, "x1": 201}
+    lines = [json.loads(ln) for ln in (out2 / "verdicts.jsonl").read_text().splitlines()]
+    assert {ln["item_id"]: ln["image"] for ln in lines} == {"x0": str(imgs / "__x0.png"), "x1": str(imgs / "__x1.png")}
+    assert json.loads((out2 / "run.json").read_text())["images_only"] is True
+
+
+def test_a_merge_refusal_names_the_settings_that_differ_with_each_shards_value(tmp_path, capsys):
+    """Issue 35 case 8: the refusal read "made with different settings or shard counts [2]"."""
+    from evaluation.merge import merge
+
+    data = write_rows(tmp_path / "data.jsonl", [biz_row(1), biz_row(2)])
+    imgs = tmp_path / "imgs"
+    for i in (1, 2):
+        page(imgs / f"slides_text_{i}.png")
+    out = tmp_path / "out"
+    args = [*PIXEL, f"data={data}", f"images={imgs}", f"out={out}"]
+    assert eval_run(*args, "shard=0/2", "alpha=0.2") == 0
+    assert eval_run(*args, "shard=1/2", "seed=5") == 0
+    capsys.readouterr()
+    assert merge(out, report=False) == 2
+    assert capsys.readouterr().err == (
+        f"error: the shards in {out} were made with different settings: "
+        "seed: shard_0-of-2 0, shard_1-of-2 5; alpha: shard_0-of-2 0.2, shard_1-of-2 0.1; "
+        "run the shards again with the same settings\n"
+    )
+    (out / "shard_1-of-2").rename(out / "shard_1-of-3")
+    assert merge(out, report=False) == 2
+    assert "shard count: shard_0-of-2 2, shard_1-of-3 3" in capsys.readouterr().err

@@ -265,3 +265,27 @@ def test_eval_samples_0_evaluates_greedily_only_and_history_stays_strict_json(tm
     assert isinstance(h["eval_after"]["reward"], float)
     out = capsys.readouterr().out.strip().splitlines()[-1]
     assert "greedy (3 items)" in out and "sampled" not in out
+
+
+def test_the_tiny_instruction_writer_preset_runs_on_cpu(tmp_path):
+    """Issue 35 case 9: ``task=instruction_writer`` had no CPU command; the preset is one (here
+    cut to one step on fewer items)."""
+    with initialize_config_module(config_module="conf", version_base="1.3"):
+        cfg = compose(
+            "train_text",
+            overrides=[
+                "task=instruction_writer",
+                "+experiment=tiny_instruction_writer",
+                f"trainer.output_dir={tmp_path}",
+                "trainer.num_steps=1",
+                "trainer.save_every=1",
+                "trainer.max_completion_length=6",
+                "data.n=8",
+                "data.val_fraction=0.25",
+                "wandb.mode=disabled",
+            ],
+        )
+    assert cfg.trainer.device == "cpu" and cfg.policy.tiny is True
+    assert status(cfg) == 0
+    run = tmp_path / "tiny_instruction_writer"
+    assert (run / "final").is_dir() and json.loads((run / "history.json").read_text())["num_steps"] == 1

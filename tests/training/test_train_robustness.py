@@ -329,3 +329,49 @@ def test_sigterm_stops_like_ctrl_c_and_resumes(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr("training.grpo.end_step", real_end_step)
     assert status(compose_cfg(tmp_path, "resume=true")) == 0
     assert history(tmp_path)["step"] == [0, 1]
+
+
+@pytest.mark.parametrize("kind", ["step_{}", "checkpoint-{}"])
+def test_an_interrupt_before_the_first_checkpoint_says_there_is_nothing_to_resume(tmp_path, capsys, kind):
+    """Issue 35 case 5: trl interrupted before its first checkpoint printed "checkpoints so far are
+    in ... (continue with resume=true)" when there were none."""
+    from training.console import run_guarded
+
+    def interrupted():
+        raise KeyboardInterrupt
+
+    run_dir = tmp_path / "r"
+    run_dir.mkdir()
+    (run_dir / "train.log").write_text("")
+    assert run_guarded(interrupted, str(run_dir)) == (None, 130)
+    err = capsys.readouterr().err
+    assert err == (
+        f"rubricloop-train: interrupted before the first checkpoint: nothing to resume in {run_dir}/ "
+        "(the same command starts again from step 0)\n"
+    )
+    (run_dir / kind.format(2)).mkdir()
+    assert run_guarded(interrupted, str(run_dir)) == (None, 130)
+    assert "interrupted; checkpoints so far are in" in capsys.readouterr().err
+
+
+def test_a_corrupt_history_json_is_said_not_silently_rebuilt(tmp_path, capsys):
+    """Issue 35 nit: a corrupt history.json was rebuilt without a word."""
+    from training.cli import finished_history
+    from training.text_cli import finished
+
+    (tmp_path / "step_2").mkdir()
+    (tmp_path / "history.json").write_text('{"step": [0, 1], "eval_')
+    assert finished_history(tmp_path, 2) is None
+    assert finished(tmp_path, 2) is None
+    err = capsys.readouterr().err.splitlines()
+    assert (
+        err
+        == [
+            f"rubricloop-train: warning: {tmp_path / 'history.json'} cannot be read (JSONDecodeError); the run counts "
+            "as unfinished and a resume (resume=true) rewrites it from the newest checkpoint"
+        ]
+        * 2
+    )
+    (tmp_path / "history.json").unlink()
+    assert finished_history(tmp_path, 2) is None and finished(tmp_path, 2) is None
+    assert capsys.readouterr().err == ""  # no file: nothing to say

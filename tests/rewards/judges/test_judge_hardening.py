@@ -102,7 +102,7 @@ def test_retry_after_3600_is_capped(monkeypatch, caplog):
         [[v]] = judge.judge([solid()], ["p"], [[CHECK]])
     assert v.answer == "yes" and len(server.seen) == 2
     assert 2.5 in slept and 3600 not in slept and max(slept) <= 2.5
-    assert "Retry-After 3600 s capped at max_retry_wait_s=2.5" in caplog.text
+    assert "the server sent Retry-After: 3600; waiting 2.5 s (max_retry_wait_s=2.5)" in caplog.text
 
 
 def test_retry_after_3600_is_capped_at_60_s_by_default(monkeypatch):
@@ -329,3 +329,21 @@ def test_bad_editor_ocr_options_raise_when_built():
         TextEditor(psm=0)
     with pytest.raises(ValueError, match=r"^TextEditor: lang='eng\+osd': 'osd' detects orientation"):
         TextEditor(lang="eng+osd")
+
+
+def test_retry_after_log_says_what_the_server_sent_and_the_capped_wait_apart(monkeypatch, caplog):
+    """Issue 35 case 6: ``Retry-After: 100000`` was logged as "server asked for 21600 s" (urllib3's
+    own cap read as the server's value)."""
+    slept = []
+    monkeypatch.setattr(time, "sleep", slept.append)
+
+    def respond(seen, n):
+        return Reply(429, {"error": "slow down"}, {"Retry-After": "100000"}) if n == 0 else ok("fine")
+
+    with ChatServer(respond) as server:
+        client = ChatClient(base_url=server.base_url, model="m", api_key_env=None, max_retries=1, max_retry_wait_s=2)
+        with caplog.at_level("WARNING", logger="rewards.models.openai_client"):
+            assert client.chat([{"role": "user", "content": "hi"}], max_tokens=4) == "fine"
+    assert [s for s in slept if s] == [2.0]
+    assert "the server sent Retry-After: 100000; waiting 2 s (max_retry_wait_s=2)" in caplog.text
+    assert "21600" not in caplog.text

@@ -553,3 +553,23 @@ def test_a_refusal_that_is_not_about_the_schema_is_not_taken_for_one(caplog):
             [out] = judge.judge([solid("white")], ["p"], [CHECKS[:1]])
     assert out[0].call_failed and "HTTP 404" in out[0].reason and len(server.seen) == 1
     assert not any("refused response_format" in r.getMessage() for r in caplog.records)
+
+
+def test_a_reply_that_answers_no_check_is_a_failed_call_in_every_mode():
+    """Issue 35 case 2: an unreadable reply withheld every check as if the judge had looked."""
+    for mode in ("per_image", "per_check", "p_yes"):
+        with ChatServer(lambda seen, n: ok("banana, the picture is nice")) as server:
+            judge = VLMJudge(base_url=server.base_url, model="m", mode=mode, **FAST)
+            [out] = judge.judge([solid("white")], ["p"], [CHECKS[:2]])
+        assert all(v.answer == "withheld" and v.call_failed for v in out), (mode, out)
+        assert all("'banana, the picture is nice'" in v.reason for v in out), mode
+    with ChatServer(lambda seen, n: ok("{" + "x" * 5_000_000)) as server:
+        [out] = VLMJudge(base_url=server.base_url, model="m", **FAST).judge([solid("white")], ["p"], [CHECKS])
+    assert all(v.call_failed and v.reason.startswith("reply of 5000001 characters") for v in out)
+
+
+def test_a_reply_that_answers_some_checks_withholds_the_rest_as_unanswered():
+    with ChatServer(lambda seen, n: ok('{"2": {"result": false, "reason": "two"}}')) as server:
+        [out] = VLMJudge(base_url=server.base_url, model="m", **FAST).judge([solid("white")], ["p"], [CHECKS])
+    assert [(v.answer, v.call_failed) for v in out] == [("withheld", False), ("no", False), ("withheld", False)]
+    assert [v.evidence for v in out] == [{"unanswered_in_reply": True}, None, {"unanswered_in_reply": True}]
