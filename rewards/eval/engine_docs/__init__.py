@@ -24,7 +24,7 @@ Score a judge (:mod:`.score`; an oracle VLM that answers from the truth: :mod:`.
     counts = tally(judge_split(make_judge("ocr"), Path("runs/engine_docs/dev"), "ocr"))
     counts["false_yes"], counts["false_no"], counts["true_withheld"]
 
-``python -m rewards.eval.engine_docs.split --split dev --out DIR`` draws a split for both engines
+``python -m rewards.eval.engine_docs --split dev --out DIR`` draws a split for both engines
 and writes its rows; ``benchmarks/engine_judge.py`` prints the judges' figures on both splits.
 """
 
