@@ -22,8 +22,10 @@ Judges, built from the project's Hydra configs (``conf/judge/*.yaml``, defaults 
 
 Printed per split, engine and judge: over the true questions (truth "yes" on that page) the
 answers yes / no (false no) / withheld; over the false questions (truth "no") no / yes (false
-yes) / withheld; then the same per question form (``questions.KINDS``) and per truth kind
-(exact, the defect kinds, wrong_element, near_miss). ``--out`` writes every verdict with its
+yes) / withheld; then the same per document kind (bar, ..., menu), per question form
+(``questions.KINDS``) and per truth kind (exact, the defect kinds, wrong_element, near_miss); last
+a summary line per judge and engine: the share of true questions answered yes, the share answered
+no (false no), and the false yes count. ``--out`` writes every verdict with its
 truth and the counts as JSON.
 
 ``--score runs/judge/verdicts.jsonl --rows <cache>/<split>/rows.jsonl`` prints the same figures
@@ -71,15 +73,23 @@ def print_report(split: str, records: list[dict]) -> dict:
             print(_line("all questions", tally(sel)))
             for variant in ("clean", "defect"):
                 print(_line(f"{variant} pages", tally([r for r in sel if r["variant"] == variant])))
-            entry = {"all": tally(sel), "by_form": {}, "by_truth_kind": {}}
+            entry = {"all": tally(sel), "by_kind": {}, "by_form": {}, "by_truth_kind": {}}
             if engine != "all":
-                for key, name in (("form", "by_form"), ("truth_kind", "by_truth_kind")):
-                    print(f"  -- per {key.replace('_', ' ')}")
+                for key, name in (("kind", "by_kind"), ("form", "by_form"), ("truth_kind", "by_truth_kind")):
+                    print(f"  -- per {'document kind' if key == 'kind' else key.replace('_', ' ')}")
                     for value in sorted({r[key] for r in sel}):
                         t = tally([r for r in sel if r[key] == value])
                         entry[name][value] = t
                         print(_line(value, t))
             report[judge][engine] = entry
+    print(f"\n{split} summary (share of true questions answered yes / no, and false questions answered yes)")
+    for judge, engines in report.items():
+        for engine, entry in engines.items():
+            t = entry["all"]
+            print(
+                f"  {judge:<16} {engine:<11} yes {t['true_yes'] / max(1, t['n_true']):6.1%}  false no"
+                f" {t['false_no'] / max(1, t['n_true']):6.1%}  false yes {t['false_yes']:>3} of {t['n_false']}"
+            )
     return report
 
 
