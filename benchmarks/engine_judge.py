@@ -22,8 +22,10 @@ Judges, built from the project's Hydra configs (``conf/judge/*.yaml``, defaults 
 
 Printed per split, engine and judge: over the true questions (truth "yes" on that page) the
 answers yes / no (false no) / withheld; over the false questions (truth "no") no / yes (false
-yes) / withheld; then the same per question form (``questions.KINDS``) and per truth kind
-(exact, the defect kinds, wrong_element, near_miss). ``--out`` writes every verdict with its
+yes) / withheld; then the same per document kind (bar, ..., menu), per question form
+(``questions.KINDS``) and per truth kind (exact, the defect kinds, wrong_element, near_miss); last
+a summary line per judge and engine: the share of true questions answered yes, the share answered
+no (false no), and the false yes count. ``--out`` writes every verdict with its
 truth and the counts as JSON.
 
 ``--score runs/judge/verdicts.jsonl --rows <cache>/<split>/rows.jsonl`` prints the same figures
@@ -34,98 +36,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
-from collections import Counter, defaultdict
+from collections import defaultdict
 from pathlib import Path
-
-from omegaconf import OmegaConf
-from PIL import Image
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from documents.engines import ENGINES, SPLITS, build_split, write_rows  # noqa: E402
 from documents.engines.oracle import OracleServer  # noqa: E402
-from rewards.common.components import build_component  # noqa: E402
-from rewards.importers import load_items  # noqa: E402
-
-ORACLE_KEY_ENV = "ENGINE_JUDGE_ORACLE_KEY"
-
-
-def make_judge(name: str, base_url: str | None = None):
-    """The judge of ``conf/judge/<name>.yaml``; for ocr_vlm its VLM is pointed at ``base_url``."""
-    cfg = OmegaConf.create({"judge": OmegaConf.load(ROOT / "conf" / "judge" / f"{name}.yaml")})
-    if base_url is not None:
-        cfg.judge.judges[1].base_url = base_url
-        cfg.judge.judges[1].model = "oracle"
-        cfg.judge.judges[1].api_key_env = ORACLE_KEY_ENV
-    return build_component(cfg, "judge")
-
-
-def tally(records: list[dict]) -> dict[str, int]:
-    """Counts over verdict records (``truth``, ``answer``): true_yes, false_no, true_withheld (truth
-    yes) and true_no, false_yes, false_withheld (truth no), with n_true, n_false."""
-    c = Counter((r["truth"], r["answer"]) for r in records)
-    return {
-        "n_true": sum(v for (t, _), v in c.items() if t == "yes"),
-        "true_yes": c[("yes", "yes")], "false_no": c[("yes", "no")], "true_withheld": c[("yes", "withheld")],
-        "n_false": sum(v for (t, _), v in c.items() if t == "no"),
-        "true_no": c[("no", "no")], "false_yes": c[("no", "yes")], "false_withheld": c[("no", "withheld")],
-    }  # fmt: skip
-
-
-def judge_split(judge, folder: Path, judge_name: str) -> list[dict]:
-    """Judge every row of ``folder/rows.jsonl``; one record per (row, check) with its truth."""
-    items, errors = load_items(folder / "rows.jsonl")
-    if errors:
-        raise SystemExit(f"{folder / 'rows.jsonl'}: {errors[0]}")
-    images = [Image.open(it.image).convert("RGB") for it in items]
-    t0 = time.perf_counter()
-    verdicts = judge.judge(images, [it.prompt for it in items], [it.rubric.checks for it in items])
-    seconds = time.perf_counter() - t0
-    out = []
-    for it, vs in zip(items, verdicts):
-        for check, v in zip(it.rubric.checks, vs):
-            out.append(
-                {
-                    "judge": judge_name, "item": it.id, "engine": it.meta["engine"], "kind": it.meta["kind"],
-                    "variant": it.meta["variant"], "check": check.id, "form": check.tag,
-                    "truth_kind": it.meta["truth_kinds"][check.id], "question": check.question,
-                    "truth": it.meta["answers"][check.id], "answer": v.answer, "reason": v.reason,
-                }
-            )  # fmt: skip
-    print(f"  {judge_name}: {len(items)} pages judged in {seconds:.0f} s", file=sys.stderr)
-    return out
-
-
-def score_verdicts(verdicts: Path, rows: Path, judge_name: str = "verdicts") -> list[dict]:
-    """Records (as :func:`judge_split`'s) of a ``rubricloop-judge`` run's ``verdicts.jsonl`` over the
-    rows it judged (``rows.jsonl`` of a split: their ``meta`` holds the truth).
-
-    Raises:
-        SystemExit: one line naming the file, when a verdict names an item or check the rows lack.
-    """
-    meta = {}
-    for line in rows.read_text().splitlines():
-        row = json.loads(line)
-        meta[row["id"]] = (row["meta"], {c["id"]: c for crit in row["criteria"] for c in crit["checks"]})
-    out = []
-    for n, line in enumerate(verdicts.read_text().splitlines(), start=1):
-        v = json.loads(line)
-        if v["item_id"] not in meta or v["check"] not in meta[v["item_id"]][1]:
-            raise SystemExit(f"{verdicts}:{n}: item {v['item_id']!r} check {v['check']!r} is not in {rows}")
-        m, checks = meta[v["item_id"]]
-        out.append(
-            {
-                "judge": judge_name, "item": v["item_id"], "engine": m["engine"], "kind": m["kind"],
-                "variant": m["variant"], "check": v["check"], "form": checks[v["check"]]["tag"],
-                "truth_kind": m["truth_kinds"][v["check"]], "question": v["question"],
-                "truth": m["answers"][v["check"]], "answer": v["answer"], "reason": v["reason"],
-            }
-        )  # fmt: skip
-    return out
+from documents.engines.score import judge_split, make_judge, score_verdicts, tally  # noqa: E402
 
 
 def _line(label: str, t: dict[str, int]) -> str:
@@ -152,19 +73,35 @@ def print_report(split: str, records: list[dict]) -> dict:
             print(_line("all questions", tally(sel)))
             for variant in ("clean", "defect"):
                 print(_line(f"{variant} pages", tally([r for r in sel if r["variant"] == variant])))
-            entry = {"all": tally(sel), "by_form": {}, "by_truth_kind": {}}
+            entry = {"all": tally(sel), "by_kind": {}, "by_form": {}, "by_truth_kind": {}}
             if engine != "all":
-                for key, name in (("form", "by_form"), ("truth_kind", "by_truth_kind")):
-                    print(f"  -- per {key.replace('_', ' ')}")
+                for key, name in (("kind", "by_kind"), ("form", "by_form"), ("truth_kind", "by_truth_kind")):
+                    print(f"  -- per {'document kind' if key == 'kind' else key.replace('_', ' ')}")
                     for value in sorted({r[key] for r in sel}):
                         t = tally([r for r in sel if r[key] == value])
                         entry[name][value] = t
                         print(_line(value, t))
             report[judge][engine] = entry
+    print(f"\n{split} summary (share of true questions answered yes / no, and false questions answered yes)")
+    for judge, engines in report.items():
+        for engine, entry in engines.items():
+            t = entry["all"]
+            print(
+                f"  {judge:<16} {engine:<11} yes {t['true_yes'] / max(1, t['n_true']):6.1%}  false no"
+                f" {t['false_no'] / max(1, t['n_true']):6.1%}  false yes {t['false_yes']:>3} of {t['n_false']}"
+            )
     return report
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except ValueError as e:  # a bad row or verdict line, a judge that cannot be built: one line
+        print(f"engine_judge: {e}", file=sys.stderr)
+        return 1
+
+
+def _main(argv: list[str] | None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--split", choices=SPLITS, action="append", help="repeatable; default both")
     ap.add_argument("--n", type=int, default=12, help="documents per engine and split")
@@ -180,7 +117,6 @@ def main(argv: list[str] | None = None) -> int:
             ap.error("--score needs --rows (the rows.jsonl the run judged)")
         print_report(args.rows.parent.name, score_verdicts(args.score, args.rows))
         return 0
-    os.environ.setdefault(ORACLE_KEY_ENV, "oracle")
     result = {}
     for split in args.split or SPLITS:
         folder = args.cache / split

@@ -18,8 +18,14 @@ Use::
             q.question, q.answers["defect"]
     write_rows(docs, Path("runs/engine_docs/dev"))        # rows.jsonl + truth.json for rubricloop-judge
 
-``python -m documents.engines.split --split dev --out DIR`` does both for both engines;
-``benchmarks/engine_judge.py`` scores the judges on it.
+Score a judge (:mod:`.score`; an oracle VLM that answers from the truth: :mod:`.oracle`)::
+
+    from documents.engines.score import judge_split, make_judge, tally
+    counts = tally(judge_split(make_judge("ocr"), Path("runs/engine_docs/dev"), "ocr"))
+    counts["false_yes"], counts["false_no"], counts["true_withheld"]
+
+``python -m documents.engines --split dev --out DIR`` draws a split for both engines
+and writes its rows; ``benchmarks/engine_judge.py`` prints the judges' figures on both splits.
 """
 
 from documents.engines.model import DEFECT_KINDS, ENGINES, ROLES, VARIANTS, Defect, Doc, Element, Page, Question

@@ -340,6 +340,9 @@ def draw_page(
     Returns:
         (the RGB screenshot of ``SIZES[kind]``, the elements in the order of ``specs``; a spec
         whose element has no box inside the viewport, or is drawn over, is left out).
+
+    Raises:
+        ValueError: an element's rendered text (``innerText``) is not its spec's string.
     """
     w, h = SIZES[kind]
     image, records = browser.render(page_html(kind, specs, style), w, h)
@@ -349,6 +352,8 @@ def draw_page(
         r = by_eid.get(s.id)
         if r is None or r.get("covered"):
             continue
+        if r["text"] != s.text:  # the truth would not be what the page shows
+            raise ValueError(f"page {kind}: element {s.id!r} shows {r['text']!r}, its spec says {s.text!r}")
         box = outward(*r["box"])
         if box[2] <= box[0] or box[3] <= box[1] or box[0] < 0 or box[1] < 0 or box[2] > w or box[3] > h:
             continue

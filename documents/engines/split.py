@@ -190,15 +190,3 @@ def write_split(split: str, folder: Path, n: int = 12, engines: tuple[str, ...] 
     """Draw (or load) ``split`` for every engine into ``folder`` and write its rows; the rows' path."""
     docs = [d for e in engines for d in build_split(split, e, folder, n)]
     return write_rows(docs, folder)
-
-
-if __name__ == "__main__":
-    import argparse
-
-    ap = argparse.ArgumentParser(description="Draw the engine-drawn set's split and write rows.jsonl (write_split).")
-    ap.add_argument("--split", choices=SPLITS, default="dev")
-    ap.add_argument("--n", type=int, default=12, help="documents per engine")
-    ap.add_argument("--engine", choices=ENGINES, action="append", help="repeatable; default both")
-    ap.add_argument("--out", type=Path, required=True)
-    args = ap.parse_args()
-    print(write_split(args.split, args.out, args.n, tuple(args.engine or ENGINES)))

@@ -19,6 +19,7 @@ from documents.engines import DEFECT_KINDS, build_split, doc_rows, make_doc, spl
 from documents.engines.browser import chromium_path
 from documents.engines.model import Spec, digit_change, drop_word, inject, swap_words, typo
 from documents.engines.oracle import OracleServer
+from documents.engines.score import judge_split, make_judge, score_verdicts, tally
 from rewards.importers import load_items
 from rewards.judges.vlm import VLMJudge
 
@@ -240,17 +241,6 @@ def test_no_question_names_an_icon_or_a_numeric_tick_and_bars_on_their_side_say_
     assert "value_label_above" not in forms and "x_tick" not in forms
 
 
-def _bench():
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "engine_judge.py"
-    spec = importlib.util.spec_from_file_location("engine_judge", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    return bench
-
-
 def test_the_benchmark_scores_a_judge_runs_verdicts_against_the_rows_truth(tmp_path):
     docs = build_split("dev", "matplotlib", tmp_path, n=1)
     rows = write_rows(docs, tmp_path)
@@ -261,21 +251,35 @@ def test_the_benchmark_scores_a_judge_runs_verdicts_against_the_rows_truth(tmp_p
     ]
     verdicts = tmp_path / "verdicts.jsonl"
     verdicts.write_text("".join(json.dumps(v) + "\n" for v in lines))
-    t = _bench().tally(_bench().score_verdicts(verdicts, rows))
+    t = tally(score_verdicts(verdicts, rows))
     n_yes = sum(a == "yes" for q in docs[0].questions for a in q.answers.values())
     assert (
         t["n_true"] == t["true_yes"] == n_yes and t["false_yes"] == t["n_false"] == 2 * len(docs[0].questions) - n_yes
     )
     verdicts.write_text(json.dumps(lines[0] | {"check": "q99"}) + "\n")
-    with pytest.raises(SystemExit, match="verdicts.jsonl:1: item .* check 'q99' is not in"):
-        _bench().score_verdicts(verdicts, rows)
+    with pytest.raises(ValueError, match="verdicts.jsonl:1: item .* check 'q99' is not in"):
+        score_verdicts(verdicts, rows)
 
 
 def test_the_benchmark_tallies_true_and_false_questions_apart():
-    bench = _bench()
     rows = [{"truth": t, "answer": a} for t, a in [("yes", "yes"), ("yes", "no"), ("yes", "withheld"), ("no", "yes")]]
     rows += [{"truth": "no", "answer": "no"}] * 2
-    assert bench.tally(rows) == {
+    assert tally(rows) == {
         "n_true": 3, "true_yes": 1, "false_no": 1, "true_withheld": 1,
         "n_false": 3, "true_no": 2, "false_yes": 1, "false_withheld": 0,
     }  # fmt: skip
+
+
+def test_the_mixed_judge_with_the_oracle_vlm_gets_every_check_the_ocr_judge_leaves(tmp_path):
+    docs = build_split("dev", "matplotlib", tmp_path, n=1)
+    write_rows(docs, tmp_path)
+    with OracleServer(docs) as server:
+        records = judge_split(make_judge("ocr_vlm", server.base_url), tmp_path, "ocr_vlm+oracle")
+        alone = judge_split(make_judge("vlm", server.base_url), tmp_path, "vlm+oracle")
+    assert len(records) == len(alone) == 2 * len(docs[0].questions) and server.unknown == 0
+    assert all(r["decided_by"] == "vlm:oracle" and r["answer"] == r["truth"] for r in alone)
+    by_vlm = [r for r in records if r["decided_by"] == "vlm:oracle"]
+    assert server.questions == len(by_vlm) + len(alone)
+    assert all(r["answer"] == r["truth"] for r in by_vlm) and all(r["answer"] != "withheld" for r in records)
+    with pytest.raises(ValueError, match="judge=ocr: has no VLM judge"):
+        make_judge("ocr", server.base_url)
