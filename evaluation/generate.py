@@ -41,6 +41,7 @@ import json
 import math
 import os
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -467,82 +468,108 @@ def generate_and_judge(
         one error line per failed item (missing or unreadable image, generator error, judge
         outage, refused name); the other items still finish.
     """
-    images_out, results = out / "images", out / "results"
-    images_out.mkdir(parents=True, exist_ok=True)
-    results.mkdir(parents=True, exist_ok=True)
-    ledger = out / FINGERPRINTS
-    done = read_fingerprints(ledger)
-    rewrites = out / REWRITES
-    recorded = read_rewrites(rewrites) if rewriter is not None else {}
-    base = (getattr(generator, "height", None), getattr(generator, "width", None))
-    gen_model = getattr(generator, "name", None) or (f"images:{images.name}" if images else "none")
-    refused = refused or {}
-    errors, changed, outside, from_images = [], 0, [], 0
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    (out / "results").mkdir(parents=True, exist_ok=True)
+    run = _ItemPass(benchmark, out, judge, generator, images, seed, multiple, judge_outage, settings or {})
+    run.rewriter, run.rows_dir, run.images_only = rewriter, rows_dir, images_only
+    run.recorded = read_rewrites(out / REWRITES) if rewriter is not None else {}
+    done, errors = read_fingerprints(out / FINGERPRINTS), []
     for index, item in items:
         try:
-            if item.id in refused:
-                errors.append(refused[item.id])
-                continue
-            name = image_file(benchmark, item)
-            target = images_out / name
-            size = resolution(item, base[0], base[1], multiple) if None not in base else base
-            prompt = item.prompt
-            if images is None:
-                prompt = rendered_prompt(item, rewriter, recorded, rewrites)
-            key = generation_key(item, item_seed(seed, index), size, prompt)
-            if images is not None:
-                source = source_image(images, name, item, rows_dir, images_only)
-                from_images += 1
-                if outside_images(images, source):
-                    outside.append(item.id)
-            else:
-                source = target if generated_for(target, key) else None
-            fingerprint = item_fingerprint(item, {**(settings or {}), "image": file_digest(source)}, image=False)
-            if source is not None and done.get(item.id) == fingerprint and result_done(benchmark, results, item):
-                continue
-            changed += item.id in done and done[item.id] != fingerprint
-            if images is not None:
-                image = open_image(source)
-                save_png(image, target)
-            elif source is not None:
-                image = open_image(target)
-            else:
-                if None not in base:
-                    generator.height, generator.width = size
-                image = generator.generate(prompt, item_seed(seed, index))
-                save_png(image, target, key)
-                fingerprint = item_fingerprint(item, {**(settings or {}), "image": file_digest(target)}, image=False)
-            checks = item.rubric.checks
-            # the original prompt: the rubric is the original's, whatever the generator rendered
-            verdicts = {v.check_id: v for v in judge.judge([image], [item.prompt], [checks])[0]}
-            down = judges_down(verdicts.values(), judge_outage)
-            if down:  # an outage is not an answer: no result file, a rerun redoes the item
-                errors.append(f"item {item.id}: " + "; ".join(down))
-                continue
-            write_results(
-                benchmark,
-                results,
-                item,
-                verdicts,
-                gen_model,
-                getattr(judge, "name", "judge"),
-                str(target.relative_to(out)),
-            )
-            append_verdicts(out / VERDICTS, item, verdicts, fingerprint, str(source or target))
-            record_fingerprint(ledger, item.id, fingerprint)
+            error = refused[item.id] if refused and item.id in refused else run.item(index, item, done)
+            if error is not None:
+                errors.append(error)
         except (ImageError, RubricError) as e:
             errors.append(f"item {item.id}: {e}")
         except Exception as e:  # a model error fails this item only
-            errors.append(
-                f"item {item.id}: {type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}"
-            )
+            errors.append(f"item {item.id}: {type(e).__name__}: {first_line(e)}")
         finally:
             if progress is not None:
                 progress.update(1)
-    prune_verdicts(out / VERDICTS, read_fingerprints(ledger))
-    say_outside(images, outside, from_images, progress.write if progress is not None else print)
-    if changed:
-        line = f"{changed} items redone because their data changed since they were judged"
-        line += " (rubric, prompt, image or judge)"
-        (progress.write if progress is not None else print)(line)
+    prune_verdicts(out / VERDICTS, read_fingerprints(out / FINGERPRINTS))
+    say = progress.write if progress is not None else print
+    say_outside(images, run.outside, run.from_images, say)
+    if run.changed:
+        why = "(rubric, prompt, image or judge)"
+        say(f"{run.changed} items redone because their data changed since they were judged {why}")
     return errors
+
+
+def first_line(error: Exception) -> str:
+    """The first line of ``error``'s message, or "" for an empty one."""
+    text = str(error).strip()
+    return text.splitlines()[0] if text else ""
+
+
+@dataclass
+class _ItemPass:
+    """What :func:`generate_and_judge`'s items share (its arguments), and what it counts over them:
+    items redone because their data changed, items judged on their row's own image outside
+    ``images`` (``outside``) out of ``from_images``."""
+
+    benchmark: str
+    out: Path
+    judge: Any
+    generator: Any
+    images: Path | None
+    seed: int
+    multiple: int
+    judge_outage: float
+    settings: dict[str, Any]
+    rewriter: Any = None
+    rows_dir: Path | None = None
+    images_only: bool = False
+    recorded: dict = field(default_factory=dict)
+    changed: int = 0
+    outside: list[str] = field(default_factory=list)
+    from_images: int = 0
+
+    def item(self, index: int, item: Item, done: dict[str, str]) -> str | None:
+        """Steps 0-3 for one item (``index``: its place in the data): its image found, kept or
+        generated, judged, and its result, verdict lines and fingerprint written; an item finished
+        with the same fingerprint is skipped. Returns an error line for a judge outage, else None."""
+        out, images, generator = self.out, self.images, self.generator
+        base = (getattr(generator, "height", None), getattr(generator, "width", None))
+        name = image_file(self.benchmark, item)
+        target = out / "images" / name
+        size = resolution(item, base[0], base[1], self.multiple) if None not in base else base
+        prompt = (
+            item.prompt if images is not None else rendered_prompt(item, self.rewriter, self.recorded, out / REWRITES)
+        )
+        key = generation_key(item, item_seed(self.seed, index), size, prompt)
+        if images is not None:
+            source = source_image(images, name, item, self.rows_dir, self.images_only)
+            self.from_images += 1
+            if outside_images(images, source):
+                self.outside.append(item.id)
+        else:
+            source = target if generated_for(target, key) else None
+        fingerprint = item_fingerprint(item, {**self.settings, "image": file_digest(source)}, image=False)
+        if (
+            source is not None
+            and done.get(item.id) == fingerprint
+            and result_done(self.benchmark, out / "results", item)
+        ):
+            return None
+        self.changed += item.id in done and done[item.id] != fingerprint
+        if source is not None:
+            image = open_image(source if images is not None else target)
+            if images is not None:
+                save_png(image, target)
+        else:
+            if None not in base:
+                generator.height, generator.width = size
+            image = generator.generate(prompt, item_seed(self.seed, index))
+            save_png(image, target, key)
+            fingerprint = item_fingerprint(item, {**self.settings, "image": file_digest(target)}, image=False)
+        # the original prompt: the rubric is the original's, whatever the generator rendered
+        verdicts = {v.check_id: v for v in self.judge.judge([image], [item.prompt], [item.rubric.checks])[0]}
+        down = judges_down(verdicts.values(), self.judge_outage)
+        if down:  # an outage is not an answer: no result file, a rerun redoes the item
+            return f"item {item.id}: " + "; ".join(down)
+        gen_model = getattr(generator, "name", None) or (f"images:{images.name}" if images else "none")
+        judge_name, image_path = getattr(self.judge, "name", "judge"), str(target.relative_to(out))
+        write_results(self.benchmark, out / "results", item, verdicts, gen_model, judge_name, image_path)
+        append_verdicts(out / VERDICTS, item, verdicts, fingerprint, str(source or target))
+        record_fingerprint(out / FINGERPRINTS, item.id, fingerprint)
+        return None
