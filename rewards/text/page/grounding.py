@@ -43,7 +43,7 @@ from typing import Callable
 import numpy as np
 from PIL import Image
 
-from rewards.text.ocr.text_match import Line, Match, find_matches, in_region
+from rewards.text.ocr.text_match import Line, Match, find_matches, in_region, words_conf
 from rewards.text.page.elements import describe_element, find_elements
 from rewards.text.page.page_lines import Element, canonical_lines
 from rewards.text.page.rectangles import enclosing_box
@@ -433,7 +433,7 @@ def _decide_string(
         kept, rule = styled.kept, styled.rule
     record = _record(text, (kept or occ)[0], rule, rule == "all")
     if elemented is not None and elemented.element is not None:
-        record["element"] = elemented.element.as_dict()
+        record["element"] = elemented.element.as_dict() | {"conf": words_conf(lines, elemented.element.words)}
     if styled is not None and styled.style is not None:
         record["style"] = styled.style.as_dict()
     result = _StringResult(record, kept if rule == "all" else [], box, box_unknown)

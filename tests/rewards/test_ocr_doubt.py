@@ -1,0 +1,95 @@
+"""A "no" needs the same certainty as a "yes" (rewards.judges.ocr_doubt, issue 31): synthetic OCR
+lines with tesseract confidences, no tesseract run."""
+
+from rewards.judges.ocr import OCRJudge
+from rewards.judges.ocr_doubt import MIN_CONF, doubt_no
+from rewards.rubric import Check
+from rewards.text.ocr.text_match import Line, Word, find_matches, normalize, words_conf
+from rewards.text.questions.question_compiler import compile_question
+
+SIZE = (800, 600)
+
+
+def line(text: str, x: int, y: int, conf: float = 95.0, h: int = 20) -> Line:
+    words, cx = [], x
+    for t in text.split():
+        words.append(Word(t, (cx, y, cx + 11 * len(t), y + h), conf))
+        cx += 11 * len(t) + 8
+    return Line(tuple(words))
+
+
+def verdict(question: str, lines: list[Line], vlm_follows: bool = False):
+    chk = Check("1", question, spec=compile_question(question))
+    return OCRJudge(vlm_follows=vlm_follows).judge_lines(lines, SIZE, chk)
+
+
+def test_word_confidence_takes_no_part_in_equality():
+    assert Word("a", (0, 0, 1, 1), 12.0) == Word("a", (0, 0, 1, 1), 97.0)
+    lines = [line("Quarterly Review", 10, 10, conf=71.0)]
+    assert words_conf(lines, ((0, 0), (0, 1))) == 71.0
+    assert words_conf([Line((Word("x", (0, 0, 1, 1)),))], ((0, 0),)) == 100.0  # placed text: confident
+
+
+def test_lone_separators_fold_to_one_middle_dot():
+    assert normalize("Made in Lisbon · Since 2014") == normalize("Made in Lisbon - Since 2014")
+    assert normalize("March 28 . 10 AM : 6 PM") == normalize("March 28 · 10 AM – 6 PM") == "March 28 · 10 AM · 6 PM"
+    assert normalize("COVID-19 3.5 a/b") == "COVID-19 3.5 a/b"  # inside a word: kept
+    ms = find_matches("Privacy · Terms · Cookies", [line("Privacy : Terms - Cookies", 10, 500)], *SIZE)
+    assert ms[0].found
+
+
+def test_a_confident_near_miss_is_no_a_doubtful_one_withheld():
+    q = 'Does the main title at the top of the slide read exactly "Quarterly Business Review"?'
+    sure = verdict(q, [line("Quarterly Busiqess Review", 40, 20, conf=93.0, h=40)])
+    assert sure.answer == "no" and "doubt" not in sure.evidence
+    unsure = verdict(q, [line("Quarterly Busiqess Review", 40, 20, conf=MIN_CONF - 20, h=40)])
+    assert unsure.answer == "withheld" and unsure.reason.startswith("OCR does not refute")
+    assert "low OCR confidence (60)" in unsure.evidence["doubt"]
+
+
+def test_a_string_not_read_with_a_vlm_only_locator():
+    q = 'Does the date line read exactly "March 28 · 10 AM - 6 PM"?'  # "date line": a VLM locator
+    lines = [line("Riverside Park", 40, 300, conf=96.0)]
+    # nothing close read: unreadable rather than absent, and code cannot tell where it should be
+    assert verdict(q, lines).answer == "withheld"
+    # a confident near miss: judge=ocr refutes it, judge=ocr_vlm hands it to the VLM
+    near = [line("March 28 · 10 AM - 8 PM", 40, 300, conf=96.0)]
+    assert verdict(q, near).answer == "no"
+    assert verdict(q, near, vlm_follows=True).answer == "withheld"
+
+
+def test_nothing_close_and_no_vlm_part_stays_no_without_a_vlm():
+    q = 'Does the footer read exactly "Privacy · Terms · Cookies"?'
+    lines = [line("Quarterly Business Review", 40, 20, h=40), line("Made with care", 40, 560, h=12)]
+    assert verdict(q, lines).answer == "no"  # nothing like it on the page: the element is gone
+    assert verdict(q, lines, vlm_follows=True).answer == "withheld"
+
+
+def test_an_anchor_not_read_is_withheld_a_relation_failed_is_no():
+    q = 'Is the value label above the "South" bar "42"?'
+    no_anchor = verdict(q, [line("42", 100, 100), line("North", 100, 400)])
+    assert no_anchor.answer == "withheld" and "anchor 'South' not read" in no_anchor.evidence["doubt"]
+    below = verdict(q, [line("South", 100, 100), line("42", 100, 400)])  # read, but below its anchor
+    assert below.answer == "no"
+
+
+def test_a_string_of_a_vlm_only_locator_does_not_refute():
+    class D:  # a TextDecision whose relation failed for the group name the locator quotes
+        rule = "anchor"
+        anchors = [{"text": "2024", "found": True}]
+        records = [{"text": "Tea", "rule": "anchor"}]
+
+    assert doubt_no(D, ["locator \"in the 'Tea' group\""], [], SIZE) is not None
+    assert doubt_no(D, [], [], SIZE) is None
+
+
+def test_an_element_failure_with_an_unresolved_locator_is_withheld():
+    class D:
+        rule = "element"
+        anchors = []
+        records = [{"text": "Visits", "rule": "element", "element": {"text": "Segment", "conf": 95.0}}]
+
+    assert "only a VLM can check" in doubt_no(D, ["locator 'of the third column'"], [], SIZE)
+    assert doubt_no(D, [], [], SIZE) is None
+    D.records = [{"text": "Visits", "rule": "element", "element": {"text": "Vlslts", "conf": 41.0}}]
+    assert "low OCR confidence (41)" in doubt_no(D, [], [], SIZE)
