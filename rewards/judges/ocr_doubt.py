@@ -5,7 +5,9 @@ reason to withhold instead (the router then hands the check to the next judge, a
 when the "no" stands. Rules, by the rule that failed (``rewards.text.page.grounding``):
 
 - **anchor not read** (the quoted anchor of a relation, "above the 'South' bar", is not read
-  anywhere): the element the question names was not found: withheld.
+  anywhere): the element the question names was not found: withheld when a VLM follows or a
+  VLM-only part is left, or the anchor's near miss has low confidence; nothing like the anchor
+  on a page read without a VLM behind: the "no" stands (the named element is not there).
 - **anchor relation** failed for a string the question quotes inside a locator only a VLM can
   check ("'Tea' read, but not above '2024'" of "the '2024' bar in the 'Tea' group"): the string
   is part of the locator, not the element asked about: withheld.
@@ -57,11 +59,13 @@ def _quoted_in(text: str, parts: list[str]) -> bool:
     return any(f"'{text}'" in p or f'"{text}"' in p for p in parts)
 
 
-def _doubt_relation(decision, vlm_parts: list[str]) -> str | None:
+def _doubt_relation(decision, vlm_parts: list[str], lines, size, vlm_follows: bool, match) -> str | None:
     """The anchor rules of :func:`doubt_no`."""
     missing = [a["text"] for a in decision.anchors if not a["found"]]
-    if missing:
-        return f"anchor {missing[0]!r} not read: the element the question names is not found"
+    for text in missing:
+        sim, conf = _near_conf(text, lines, size, *match)
+        if vlm_follows or vlm_parts or (sim >= NEAR and conf < MIN_CONF):
+            return f"anchor {text!r} not read: the element the question names is not found"
     failed = next((r for r in decision.records if r["rule"] == "anchor"), None)
     if failed is not None and _quoted_in(failed["text"], vlm_parts):
         return f"{failed['text']!r} belongs to a locator only a VLM can check"
@@ -101,7 +105,7 @@ def doubt_no(
         case_sensitive, lenient, max_lines: the judge's matching rules (``text_match``).
     """
     if decision.rule == "anchor":
-        return _doubt_relation(decision, vlm_parts)
+        return _doubt_relation(decision, vlm_parts, lines, size, vlm_follows, (case_sensitive, lenient, max_lines))
     if decision.rule == "element":
         return _doubt_element(decision, vlm_parts)
     if decision.rule != "read":

@@ -67,8 +67,12 @@ def test_nothing_close_and_no_vlm_part_stays_no_without_a_vlm():
 
 def test_an_anchor_not_read_is_withheld_a_relation_failed_is_no():
     q = 'Is the value label above the "South" bar "42"?'
-    no_anchor = verdict(q, [line("42", 100, 100), line("North", 100, 400)])
+    page = [line("42", 100, 100), line("North", 100, 400)]
+    assert verdict(q, page).answer == "no"  # nothing like 'South' on the page
+    no_anchor = verdict(q, page, vlm_follows=True)
     assert no_anchor.answer == "withheld" and "anchor 'South' not read" in no_anchor.evidence["doubt"]
+    misread = verdict(q, [line("42", 100, 100), line("Sonth", 100, 400, conf=52.0)])
+    assert misread.answer == "withheld"
     below = verdict(q, [line("South", 100, 100), line("42", 100, 400)])  # read, but below its anchor
     assert below.answer == "no"
 
@@ -93,3 +97,25 @@ def test_an_element_failure_with_an_unresolved_locator_is_withheld():
     assert doubt_no(D, [], [], SIZE) is None
     D.records = [{"text": "Visits", "rule": "element", "element": {"text": "Vlslts", "conf": 41.0}}]
     assert "low OCR confidence (41)" in doubt_no(D, [], [], SIZE)
+
+
+def test_an_item_under_a_heading_is_counted_in_that_section_only():
+    menu = [
+        line("Breakfast", 60, 180, h=34), line("Drinks", 420, 180, h=34),
+        line("Pancake Stack", 60, 225), line("Sparkling Water", 420, 225),
+        line("Granola Bowl", 60, 256), line("Iced Latte", 420, 256),
+        line("Eggs Benedict", 60, 287), line("Fresh Lemonade", 420, 287),
+        line("Desserts", 60, 340, h=34), line("Mains", 420, 340, h=34),
+        line("Tiramisu", 60, 385), line("Chef's Special", 420, 385),
+        line("Apple Pie", 60, 416), line("Grilled Salmon", 420, 416),
+        line("Lemon Tart", 60, 447), line("Chicken Curry", 420, 447),
+    ]  # fmt: skip
+    assert verdict('Is the third item under the "Drinks" heading "Fresh Lemonade"?', menu).answer == "yes"
+    assert verdict('Is the third item under the "Drinks" heading "Lemon Tart"?', menu).answer == "no"
+    assert verdict('Is the third item under the "Drinks" heading "Chicken Curry"?', menu).answer == "no"
+
+
+def test_a_value_label_above_a_bar_is_measured_to_its_own_category():
+    bars = [line("55", 100, 200), line("42", 300, 260), line("North", 88, 500), line("South", 288, 500)]
+    assert verdict('Is the value label above the "South" bar "42"?', bars).answer == "yes"
+    assert verdict('Is the value label above the "South" bar "55"?', bars).answer == "no"

@@ -45,7 +45,7 @@ from PIL import Image
 
 from rewards.text.ocr.text_match import Line, Match, find_matches, in_region, words_conf
 from rewards.text.page.elements import describe_element, find_elements
-from rewards.text.page.page_lines import Element, canonical_lines
+from rewards.text.page.page_lines import Element, canonical_lines, type_size
 from rewards.text.page.rectangles import enclosing_box
 from rewards.text.page.text_style import Style
 from rewards.text.page.text_style import matches as style_matches
@@ -242,12 +242,79 @@ def _read_anchors(spec: TextSpec, exact: Exact) -> list[_ReadAnchor]:
     return read
 
 
-def _anchored(kept: list[Match], anchors: list[_ReadAnchor]) -> list[Match]:
+def anchor_kind(text: str, locators: tuple[str, ...]) -> str:
+    """How a locator quoting anchor ``text`` measures its relation: "section" for "under the 'X'
+    heading" / "in the 'X' section" (the heading's own section: ``in_section``), "column" for
+    "above the 'X' bar" (the bar's column: ``in_column``), else "" (the relation alone)."""
+    for p in locators:
+        if f"'{text}'" not in p and f'"{text}"' not in p:
+            continue
+        low = p.lower()
+        if "under" in low and ("heading" in low or "section" in low):
+            return "section"
+        if ("above" in low or "below" in low) and "bar" in low:
+            return "column"
+    return ""
+
+
+def in_column(box: Box, anchor: Box) -> bool:
+    """True when ``box``'s centre lies over ``anchor``'s width (a bar's value label over its
+    category label: "above the 'South' bar" is not the label of the bar beside it)."""
+    return anchor[0] <= _centre(box)[0] <= anchor[2]
+
+
+def _em_at(box: Box, lines: list[Line]) -> float:
+    """The type size (``page_lines.type_size``, em in pixels) of the horizontal line holding
+    ``box``'s centre; ``box``'s height when none does."""
+    cx, cy = _centre(box)
+    for ln in lines:
+        b = ln.box
+        if not ln.angle and b[0] <= cx <= b[2] and b[1] <= cy <= b[3]:
+            em = type_size(ln)
+            if em > 0:
+                return em
+    return float(box[3] - box[1])
+
+
+def in_section(box: Box, anchor: Box, lines: list[Line]) -> bool:
+    """True when ``box`` lies in the section the heading ``anchor`` opens: below it, overlapping
+    its column (horizontally), and no other line between them, in that column, whose type size
+    (em, not box height: descenders make "Support tickets" taller than "What we learned") is at
+    least ``SECTION_HEADING`` of the heading's and ``ITEM_HEIGHT`` times ``box``'s (the next
+    heading closes the section; a menu's other column is not this one)."""
+    if not _x_overlap(box, anchor) or _centre(box)[1] <= anchor[3]:
+        return False
+    head, own = _em_at(anchor, lines), _em_at(box, lines)
+    for ln in lines:
+        b = ln.box
+        if ln.angle or b == anchor or not _x_overlap(b, box) or not (anchor[3] <= b[1] and b[3] <= box[1]):
+            continue
+        em = type_size(ln)
+        if em >= SECTION_HEADING * head and em >= ITEM_HEIGHT * own:
+            return False
+    return True
+
+
+SECTION_HEADING = 0.8
+"""A line at least this share of a heading's height closes the heading's section (``in_section``)..."""
+ITEM_HEIGHT = 1.15
+"""... when it is also this much taller than the item asked about (another item does not close it)."""
+
+
+def _anchored(
+    kept: list[Match], anchors: list[_ReadAnchor], locators: tuple[str, ...] = (), lines: list[Line] = ()
+) -> list[Match]:
     """The occurrences of ``kept`` that stand in every anchor's relation (rule 3); an occurrence
     never shares words with the anchor it stands to, except a context anchor ("the note with the
-    year '2024'" may contain its anchor). Empty as soon as one anchor keeps none."""
+    year '2024'" may contain its anchor). A locator of the anchor may narrow the relation
+    (``anchor_kind``: the heading's section, the bar's column). Empty as soon as one anchor keeps none."""
     for a in anchors:
         relation = a.record["relation"]
+        kind = anchor_kind(a.record["text"], locators)
+        if kind == "section":
+            kept = [m for m in kept if any(in_section(m.box, o.box, lines) for o in a.occ)]
+        elif kind == "column":
+            kept = [m for m in kept if any(in_column(m.box, o.box) for o in a.occ)]
         lh = max([m.box[3] - m.box[1] for m in a.occ] or [1])
         if relation == "between":
             kept = [
@@ -417,7 +484,7 @@ def _decide_string(
     kept = [m for m in occ if in_region(m.box, spec.region, *size)]
     rule = "all" if kept else "region"
     if rule == "all":
-        kept = _anchored(kept, anchors)
+        kept = _anchored(kept, anchors, spec.locators, lines)
         rule = "all" if kept else "anchor"
     elemented = None
     if rule == "all" and element is not None:
