@@ -247,15 +247,20 @@ def _card(page: _Page, spec: ElementSpec) -> list[Element]:
     return [e for r in frames for e in _framed(page, "card", r)]
 
 
+SWATCH_WIDTH = 3.2
+"""The widest swatch, in ems: matplotlib's legend handle of a bar series is a 2.8 em wide bar."""
+
+
 def _swatch_left(rgb: np.ndarray, box: Box, em: float) -> bool:
     """True when a solid swatch stands just left of the text box ``box`` (type size ``em``
     pixels): a connected region of one colour (RGB distance > 60 from the background, channel
-    spread < 40) 55-200% of the em on each side, filling at least 70% of its box (squares,
-    circles), its right edge within 1.5 em of the text, centred within half an em of the text's
+    spread < 40) 55-200% of the em high and 55% to ``SWATCH_WIDTH`` em wide, filling at least 70%
+    of its box (squares, circles, and the flat bars matplotlib draws for a bar series), its right
+    edge within 1.5 em of the text, centred within half an em of the text's
     middle. Bullet dots are smaller (``_dot_left``)."""
     x0, y0, x1, y1 = box
     lh = max(1.0, em)
-    a, b = max(0, int(x0 - 3.5 * lh)), max(0, x0 - 1)
+    a, b = max(0, int(x0 - (SWATCH_WIDTH + 1.5) * lh)), max(0, x0 - 1)
     top, bottom = max(0, int(y0 - lh)), min(rgb.shape[0], int(y1 + lh))
     if b - a < 3 or bottom - top < 3:
         return False
@@ -265,7 +270,7 @@ def _swatch_left(rgb: np.ndarray, box: Box, em: float) -> bool:
     for k, sl in enumerate(ndimage.find_objects(labels), start=1):
         hh, ww = sl[0].stop - sl[0].start, sl[1].stop - sl[1].start
         comp = labels[sl] == k
-        if not (0.55 * lh <= hh <= 2 * lh and 0.55 * lh <= ww <= 2 * lh and comp.mean() >= 0.7):
+        if not (0.55 * lh <= hh <= 2 * lh and 0.55 * lh <= ww <= SWATCH_WIDTH * lh and comp.mean() >= 0.7):
             continue
         cy = top + (sl[0].start + sl[0].stop) / 2
         near = x0 - (a + sl[1].stop) <= 1.5 * lh
