@@ -19,10 +19,12 @@ when the "no" stands. Rules, by the rule that failed (``rewards.text.page.ground
 
   1. ``vlm_follows`` (``judge=ocr_vlm``: a VLM judge comes next in the router) and a part of the
      question only a VLM can check (``Check.spec.vlm_parts``): withheld, whatever OCR read.
-  2. a near miss (best OCR match with ``similarity`` >= ``NEAR``) with a word tesseract read with
+  2. a near miss of a short string (``SHORT`` characters: "38%" and the "18%" of the next wedge)
+     while a VLM-only part is left: withheld (code cannot tell it is the named element's).
+  3. a near miss (best OCR match with ``similarity`` >= ``NEAR``) with a word tesseract read with
      confidence below ``MIN_CONF``: withheld (a misread, not a misspelling: light text on a
      wedge, an icon beside the word).
-  3. nothing close read (best similarity < ``NEAR``): the string may be unreadable rather than
+  4. nothing close read (best similarity < ``NEAR``): the string may be unreadable rather than
      absent. Withheld when a VLM-only part is left (code cannot tell where the string should be)
      or ``vlm_follows``; otherwise the "no" stands (nothing like it is on the page: a missing
      element).
@@ -38,12 +40,15 @@ a word with none (text an editor placed) counts as confident.
 
 from __future__ import annotations
 
-from rewards.text.ocr.text_match import Line, find_matches, words_conf
+from rewards.text.ocr.text_match import Line, find_matches, normalize, words_conf
 
 MIN_CONF = 80.0
 """Tesseract word confidence (0-100) a near miss or an element's words need for a "no"."""
 NEAR = 0.5
 """Similarity (``Match.similarity``) from which the best OCR match is a near miss of the string."""
+SHORT = 4
+"""A string of at most this many characters (a value, "38%") has near misses in every other value
+of a chart ("18%"): under a locator code cannot resolve, its near miss refutes nothing."""
 
 
 def _near_conf(text: str, lines: list[Line], size, case_sensitive: bool, lenient: bool, max_lines: int):
@@ -116,6 +121,8 @@ def doubt_no(
         if vlm_parts and vlm_follows:
             return f"{r['text']!r} not read; where it should be only a VLM can tell ({vlm_parts[0]})"
         sim, conf = _near_conf(r["text"], lines, size, case_sensitive, lenient, max_lines)
+        if sim >= NEAR and vlm_parts and len(normalize(r["text"])) <= SHORT:
+            return f"{r['text']!r} not read; a short near miss ({r['ocr_text']!r}) may be another element's"
         if sim >= NEAR and conf < MIN_CONF:
             return f"{r['text']!r} not read; its near miss {r['ocr_text']!r} has low OCR confidence ({conf:.0f})"
         if sim < NEAR and (vlm_parts or vlm_follows):

@@ -119,3 +119,10 @@ def test_a_value_label_above_a_bar_is_measured_to_its_own_category():
     bars = [line("55", 100, 200), line("42", 300, 260), line("North", 88, 500), line("South", 288, 500)]
     assert verdict('Is the value label above the "South" bar "42"?', bars).answer == "yes"
     assert verdict('Is the value label above the "South" bar "55"?', bars).answer == "no"
+
+
+def test_a_short_near_miss_under_an_unresolved_locator_is_another_elements():
+    q = 'Is the "Water" slice labeled with the percentage "38%"?'  # the slice: only a VLM locates it
+    wedges = [line("Water", 100, 100), line("18%", 300, 300, conf=96.0)]
+    v = verdict(q, wedges)
+    assert v.answer == "withheld" and "short near miss ('18%')" in v.evidence["doubt"]
