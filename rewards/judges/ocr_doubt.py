@@ -6,7 +6,8 @@ when the "no" stands. Rules, by the rule that failed (``rewards.text.page.ground
 
 - **anchor not read** (the quoted anchor of a relation, "above the 'South' bar", is not read
   anywhere): the element the question names was not found: withheld when a VLM follows or a
-  VLM-only part is left, or the anchor's near miss has low confidence; nothing like the anchor
+  VLM-only part is left, the anchor is short (``SHORT``: tesseract drops a lone "Q1"), or the
+  anchor's near miss has low confidence; nothing like a longer anchor
   on a page read without a VLM behind: the "no" stands (the named element is not there).
 - **anchor relation** failed for a string the question quotes inside a locator only a VLM can
   check ("'Tea' read, but not above '2024'" of "the '2024' bar in the 'Tea' group"): the string
@@ -69,7 +70,7 @@ def _doubt_relation(decision, vlm_parts: list[str], lines, size, vlm_follows: bo
     missing = [a["text"] for a in decision.anchors if not a["found"]]
     for text in missing:
         sim, conf = _near_conf(text, lines, size, *match)
-        if vlm_follows or vlm_parts or (sim >= NEAR and conf < MIN_CONF):
+        if vlm_follows or vlm_parts or len(normalize(text)) <= SHORT or (sim >= NEAR and conf < MIN_CONF):
             return f"anchor {text!r} not read: the element the question names is not found"
     failed = next((r for r in decision.records if r["rule"] == "anchor"), None)
     if failed is not None and _quoted_in(failed["text"], vlm_parts):

@@ -126,3 +126,27 @@ def test_a_short_near_miss_under_an_unresolved_locator_is_another_elements():
     wedges = [line("Water", 100, 100), line("18%", 300, 300, conf=96.0)]
     v = verdict(q, wedges)
     assert v.answer == "withheld" and "short near miss ('18%')" in v.evidence["doubt"]
+
+
+def test_a_short_anchor_not_read_is_withheld():
+    q = "In the 'Q1' row, does the 'Orders' cell read exactly \"2,279\"?"
+    table = [line("Quarter Orders", 40, 40), line("2,279", 130, 60), line("Q2 1,204", 40, 80)]  # tesseract dropped the lone "Q1"
+    v = verdict(q, table)
+    assert v.answer == "withheld" and "anchor 'Q1' not read" in v.evidence["doubt"]
+
+
+def test_an_outlined_button_is_a_button():
+    from PIL import Image, ImageDraw
+
+    img = Image.new("RGB", SIZE, (255, 255, 255))
+    d = ImageDraw.Draw(img)
+    d.rectangle([48, 341, 260, 382], fill=(250, 130, 10))  # a filled button
+    d.rectangle([275, 340, 436, 382], outline=(250, 130, 10), width=2)  # an outlined one
+    d.rectangle([40, 440, 400, 580], outline=(200, 200, 200), width=1)  # a card: more room than a label
+    lines = [line("Start free trial", 70, 354, h=14), line("Get started", 299, 354, h=14), line("Fast setup", 60, 460)]
+    lines += [line("Updated every 15 minutes.", 60, 500, h=14)]
+    ask = lambda t: OCRJudge().judge_lines(  # noqa: E731
+        lines, SIZE, Check("1", "q", spec=compile_question(f'Is there a button labeled exactly "{t}"?')), img
+    )
+    assert ask("Get started").answer == "yes"
+    assert ask("Fast setup").answer == "no"

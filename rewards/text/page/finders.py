@@ -393,10 +393,26 @@ def _footer(page: _Page, spec: ElementSpec) -> list[Element]:
     )
 
 
+OUTLINE_HEIGHT = 3.5
+"""An outlined button's frame is at most this many times the height of its one line of text."""
+
+
+def _outlined(page: _Page, r: Box) -> bool:
+    """True for an outlined button (a border around one line of text, the page's colour inside:
+    "Get started" beside a filled "Start free trial"): one line in the rectangle, which is at most
+    ``OUTLINE_HEIGHT`` times that line's height (a card holds more lines, or more room)."""
+    inside = _lines_in(page, r)
+    if len(inside) != 1:
+        return False
+    b = page.lines[next(iter(inside))].box
+    return r[3] - r[1] <= OUTLINE_HEIGHT * max(1, b[3] - b[1])
+
+
 def _button(page: _Page, spec: ElementSpec) -> list[Element]:
     """Text inside a filled shape (a button, badge or band): the flat-coloured fills of the page
-    (``rewards.text.ocr.fills.find_fills``, rounded shapes included) and the rectangles whose
-    inside differs from the page around them (``rectangles``), smaller than ``MAX_PAGE_SHARE``."""
+    (``rewards.text.ocr.fills.find_fills``, rounded shapes included), the rectangles whose
+    inside differs from the page around them (``rectangles``), smaller than ``MAX_PAGE_SHARE``,
+    and the outlined buttons (``_outlined``)."""
     if page.image is None:
         return []
     w, h = page.size
@@ -406,6 +422,8 @@ def _button(page: _Page, spec: ElementSpec) -> list[Element]:
         inner = gray[r[1] + 2 : r[3] - 1, r[0] + 2 : r[2] - 1]
         outer = gray[max(0, r[1] - 4) : r[1] - 1, r[0] : r[2]]
         if inner.size and outer.size and abs(float(np.median(inner)) - float(np.median(outer))) > 40:
+            frames.append(r)
+        elif _outlined(page, r):
             frames.append(r)
     frames = [f for f in frames if (f[2] - f[0]) * (f[3] - f[1]) <= MAX_PAGE_SHARE * w * h]
     frames = _distinct(frames)
