@@ -33,6 +33,7 @@ def test_word_confidence_takes_no_part_in_equality():
 def test_lone_separators_fold_to_one_middle_dot():
     assert normalize("Made in Lisbon · Since 2014") == normalize("Made in Lisbon - Since 2014")
     assert normalize("March 28 . 10 AM : 6 PM") == normalize("March 28 · 10 AM – 6 PM") == "March 28 · 10 AM · 6 PM"
+    assert normalize("Privacy « Terms - Cookies") == "Privacy · Terms · Cookies"  # a small dot read as «
     assert normalize("COVID-19 3.5 a/b") == "COVID-19 3.5 a/b"  # inside a word: kept
     ms = find_matches("Privacy · Terms · Cookies", [line("Privacy : Terms - Cookies", 10, 500)], *SIZE)
     assert ms[0].found

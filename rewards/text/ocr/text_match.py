@@ -12,10 +12,11 @@ Normalisation (applied to the expected string and to every OCR word):
    BizGenEval's VLM judge does not either.
 3. Whitespace runs collapse to one space; leading/trailing whitespace is dropped; no space is
    kept between two Han or kana characters (Chinese and Japanese put none between words).
-4. A separator standing alone between spaces (a middle dot, bullet, hyphen, dash, colon, full
-   stop, vertical bar, slash: ``SEPARATORS``) folds to "·": tesseract reads the middle dot of
-   "Privacy · Terms" as ".", ":" or "-" and a person reads them as the same separator, so "10 AM -
-   6 PM" and "10 AM · 6 PM" match (a dot or hyphen inside a word, "3.5", "COVID-19", is kept).
+4. A separator standing alone between spaces (``SEPARATORS``: a middle dot, bullet, hyphen,
+   dash, colon, full stop, vertical bar, slash, and the guillemet tesseract reads for a small
+   dot) folds to "·": tesseract reads the middle dot of "Privacy · Terms" as ".", ":", "-" or
+   "«", and a person reads them as the same separator, so "10 AM - 6 PM" and "10 AM · 6 PM"
+   match (a dot or hyphen inside a word, "3.5", "COVID-19", is kept).
 5. Case: kept when ``case_sensitive`` (BizGenEval asks for an exact character match),
    otherwise both sides are case-folded.
 6. ``lenient`` (BizGenEval's lenient variant): a leading bullet (• · ▪ ◦ ‣ * - o followed by a
@@ -62,7 +63,7 @@ _FOLD = str.maketrans(
     }
 )
 _SPACE = re.compile(r"\s+")
-SEPARATORS = "·•∙⋅.:-|/"
+SEPARATORS = "·•∙⋅.:-|/«»"
 """Characters that, standing alone as a word, fold to "·" (module rule 4; dashes fold to "-" first)."""
 _SEPARATOR = re.compile(r"(?:(?<= )|^)[" + re.escape(SEPARATORS) + r"](?= |$)")
 _BULLET = re.compile(r"^(?:[•·▪◦‣*\-]|o)\s+")
