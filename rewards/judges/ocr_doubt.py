@@ -20,7 +20,8 @@ when the "no" stands. Rules, by the rule that failed (``rewards.text.page.ground
 
   1. ``vlm_follows`` (``judge=ocr_vlm``: a VLM judge comes next in the router) and a part of the
      question only a VLM can check (``Check.spec.vlm_parts``): withheld, whatever OCR read.
-  2. a near miss of a short string (``SHORT`` characters: "38%" and the "18%" of the next wedge)
+  2. a near miss of a short value (``SHORT`` characters with a digit: "38%" and the "18%" of the
+     next wedge; a short word, "Feb" for "Fed", stays "no")
      while a VLM-only part is left: withheld (code cannot tell it is the named element's).
   3. a near miss (best OCR match with ``similarity`` >= ``NEAR``) with a word tesseract read with
      confidence below ``MIN_CONF``: withheld (a misread, not a misspelling: light text on a
@@ -48,8 +49,8 @@ MIN_CONF = 80.0
 NEAR = 0.5
 """Similarity (``Match.similarity``) from which the best OCR match is a near miss of the string."""
 SHORT = 4
-"""A string of at most this many characters (a value, "38%") has near misses in every other value
-of a chart ("18%"): under a locator code cannot resolve, its near miss refutes nothing."""
+"""A value of at most this many characters ("38%") has near misses in every other value of a chart
+("18%"): under a locator code cannot resolve, its near miss refutes nothing."""
 
 
 def _near_conf(text: str, lines: list[Line], size, case_sensitive: bool, lenient: bool, max_lines: int):
@@ -58,6 +59,13 @@ def _near_conf(text: str, lines: list[Line], size, case_sensitive: bool, lenient
     if not ms:
         return 0.0, 100.0
     return ms[0].similarity, words_conf(lines, ms[0].words)
+
+
+def _short_value(text: str) -> bool:
+    """True for a short value ("38%", "$12": ``SHORT`` characters at most, with a digit): a chart
+    holds many of them, one digit apart."""
+    text = normalize(text)
+    return len(text) <= SHORT and any(c.isdigit() for c in text)
 
 
 def _quoted_in(text: str, parts: list[str]) -> bool:
@@ -122,7 +130,7 @@ def doubt_no(
         if vlm_parts and vlm_follows:
             return f"{r['text']!r} not read; where it should be only a VLM can tell ({vlm_parts[0]})"
         sim, conf = _near_conf(r["text"], lines, size, case_sensitive, lenient, max_lines)
-        if sim >= NEAR and vlm_parts and len(normalize(r["text"])) <= SHORT:
+        if sim >= NEAR and vlm_parts and _short_value(r["text"]):
             return f"{r['text']!r} not read; a short near miss ({r['ocr_text']!r}) may be another element's"
         if sim >= NEAR and conf < MIN_CONF:
             return f"{r['text']!r} not read; its near miss {r['ocr_text']!r} has low OCR confidence ({conf:.0f})"

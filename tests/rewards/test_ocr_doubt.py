@@ -131,7 +131,11 @@ def test_a_short_near_miss_under_an_unresolved_locator_is_another_elements():
 
 def test_a_short_anchor_not_read_is_withheld():
     q = "In the 'Q1' row, does the 'Orders' cell read exactly \"2,279\"?"
-    table = [line("Quarter Orders", 40, 40), line("2,279", 130, 60), line("Q2 1,204", 40, 80)]  # tesseract dropped the lone "Q1"
+    table = [
+        line("Quarter Orders", 40, 40),
+        line("2,279", 130, 60),
+        line("Q2 1,204", 40, 80),
+    ]  # tesseract dropped the lone "Q1"
     v = verdict(q, table)
     assert v.answer == "withheld" and "anchor 'Q1' not read" in v.evidence["doubt"]
 
@@ -151,3 +155,8 @@ def test_an_outlined_button_is_a_button():
     )
     assert ask("Get started").answer == "yes"
     assert ask("Fast setup").answer == "no"
+
+
+def test_a_short_word_near_miss_still_refutes():
+    q = 'Is the second x-axis tick label from the left exactly "Fed"?'  # a VLM-only locator
+    assert verdict(q, [line("Jan", 100, 500), line("Feb", 200, 500), line("Mar", 300, 500)]).answer == "no"
