@@ -43,7 +43,9 @@ def test_a_confident_near_miss_is_no_a_doubtful_one_withheld():
     q = 'Does the main title at the top of the slide read exactly "Quarterly Business Review"?'
     sure = verdict(q, [line("Quarterly Busiqess Review", 40, 20, conf=93.0, h=40)])
     assert sure.answer == "no" and "doubt" not in sure.evidence
-    unsure = verdict(q, [line("Quarterly Busiqess Review", 40, 20, conf=MIN_CONF - 20, h=40)])
+    low = [line("Quarterly Busiqess Review", 40, 20, conf=MIN_CONF - 20, h=40)]
+    assert verdict(q, low).answer == "no"  # without a VLM: tesseract is least sure of misspelt words
+    unsure = verdict(q, low, vlm_follows=True)
     assert unsure.answer == "withheld" and unsure.reason.startswith("OCR does not refute")
     assert "low OCR confidence (60)" in unsure.evidence["doubt"]
 
@@ -51,8 +53,9 @@ def test_a_confident_near_miss_is_no_a_doubtful_one_withheld():
 def test_a_string_not_read_with_a_vlm_only_locator():
     q = 'Does the date line read exactly "March 28 · 10 AM - 6 PM"?'  # "date line": a VLM locator
     lines = [line("Riverside Park", 40, 300, conf=96.0)]
-    # nothing close read: unreadable rather than absent, and code cannot tell where it should be
-    assert verdict(q, lines).answer == "withheld"
+    # nothing close read: absent for judge=ocr, perhaps unreadable: the VLM looks when it follows
+    assert verdict(q, lines).answer == "no"
+    assert verdict(q, lines, vlm_follows=True).answer == "withheld"
     # a confident near miss: judge=ocr refutes it, judge=ocr_vlm hands it to the VLM
     near = [line("March 28 · 10 AM - 8 PM", 40, 300, conf=96.0)]
     assert verdict(q, near).answer == "no"
