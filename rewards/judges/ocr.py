@@ -12,6 +12,7 @@ from typing import Sequence
 
 from PIL import Image
 
+from rewards.judges.ocr_doubt import doubt_no
 from rewards.rubric import Check, TextExpectation, Verdict, withheld
 from rewards.text.ocr.lookalikes import lookalike_doubt
 from rewards.text.ocr.ocr_cache import page_lines, part_lines
@@ -70,6 +71,14 @@ class OCRJudge:
             rows is read again only there (``rewards.text.ocr.ocr_cache``); False: every new image is
             read whole. Either way the same pixels are read once (the editor reads through the
             same memo).
+        vlm_follows: a VLM judge follows this one in the router (``judge=ocr_vlm``): a string
+            not read is not refuted while the question has a part only a VLM can check, nor when
+            nothing close to it was read; the VLM decides (``rewards.judges.ocr_doubt``).
+
+    A "no" needs the same certainty as a "yes" (``rewards.judges.ocr_doubt.doubt_no``): a failed
+    text part whose failure was not seen clearly (an anchor not read, a near miss read with low
+    tesseract confidence, an element the tree cannot locate as the question says) is withheld,
+    the reason starting "OCR does not refute:" and ``evidence["doubt"]`` saying why.
 
     Raises:
         ValueError: one line naming the option, when the judge is built (not once per item):
@@ -102,8 +111,10 @@ class OCRJudge:
         max_lines: int = 4,
         second_psm: int | None = 3,
         incremental: bool = True,
+        vlm_follows: bool = False,
     ):
         _check_options(lang, psm, second_psm, scale, max_lines)
+        self.vlm_follows = bool(vlm_follows)
         self.lang, self.psm, self.scale, self.second_psm = lang, psm, scale, second_psm
         self.incremental = incremental
         self.case_sensitive, self.lenient, self.max_lines = case_sensitive, lenient, max_lines
@@ -193,6 +204,13 @@ class OCRJudge:
             "box": head["box"],
         }
         if failed is not None:
+            doubt = doubt_no(
+                failed, not_checked, lines, size, self.vlm_follows, self.case_sensitive, self.lenient, self.max_lines
+            )
+            if doubt is not None:
+                evidence["doubt"] = doubt
+                reason = f"OCR does not refute: {doubt} ({failed.detail}; checked: {checked})"
+                return Verdict(check.id, "withheld", self.name, reason, evidence)
             vlm = f"; only a VLM can decide: {', '.join(not_checked)}" if not_checked else ""
             return Verdict(check.id, "no", self.name, f"{failed.detail} (checked: {checked}{vlm})", evidence)
         if not_checked:
@@ -256,7 +274,10 @@ class OCRJudge:
                 return lines, strip
             moved = [
                 Line(
-                    tuple(Word(w.text, (w.box[0] + dx, w.box[1] + dy, w.box[2] + dx, w.box[3] + dy)) for w in ln.words)
+                    tuple(
+                        Word(w.text, (w.box[0] + dx, w.box[1] + dy, w.box[2] + dx, w.box[3] + dy), w.conf)
+                        for w in ln.words
+                    )
                 )
                 for ln in found
             ]

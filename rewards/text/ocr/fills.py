@@ -258,7 +258,7 @@ def _fill_groups(data: dict, fills: list[Fill], tiles: list, offsets: list[int])
         ty = wy - offsets[i]
         box = (int(bx + x / s), int(by + ty / s), int(round(bx + (x + w) / s)), int(round(by + (ty + h) / s)))
         box = (max(f.box[0], box[0]), max(f.box[1], box[1]), min(f.box[2], box[2]), min(f.box[3], box[3]))
-        grouped.setdefault((i, *key), []).append((Word(text, box), conf))
+        grouped.setdefault((i, *key), []).append((Word(text, box, conf), conf))
     groups: list[list[_ReadLine]] = [[] for _ in fills]
     for r, key in zip(*_lines_with_keys(grouped, {k: fills[k[0]].box for k in grouped})):
         groups[key[0]].append(r)

@@ -265,7 +265,7 @@ def read_rotated(rgb: Image.Image, columns: list[Fill], lang: str = "eng", psm: 
         box = (int(bx + tx0 / s), int(by + ty0 / s), int(round(bx + tx1 / s)), int(round(by + ty1 / s)))
         box = (max(col.box[0], box[0]), max(col.box[1], box[1]), min(col.box[2], box[2]), min(col.box[3], box[3]))
         if box[2] > box[0] and box[3] > box[1]:
-            read.setdefault(j, []).append((x, Word(text, box), conf))
+            read.setdefault(j, []).append((x, Word(text, box, conf), conf))
     best: dict[int, tuple[float, _ReadLine]] = {}
     for j, found in read.items():
         _, i, angle, _, _ = tiles[j]

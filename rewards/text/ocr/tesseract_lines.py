@@ -138,7 +138,7 @@ def _page_lines(data: dict, scale: float, left: int = 0, top: int = 0) -> list[_
     for key, text, conf, (x, y, w, h) in _words(data):
         x, y = x + left, y + top
         box = (int(x / scale), int(y / scale), int(round((x + w) / scale)), int(round((y + h) / scale)))
-        grouped.setdefault(key, []).append((Word(text, box), conf))
+        grouped.setdefault(key, []).append((Word(text, box, conf), conf))
     return _lines(grouped)
 
 

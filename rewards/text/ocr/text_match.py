@@ -12,9 +12,14 @@ Normalisation (applied to the expected string and to every OCR word):
    BizGenEval's VLM judge does not either.
 3. Whitespace runs collapse to one space; leading/trailing whitespace is dropped; no space is
    kept between two Han or kana characters (Chinese and Japanese put none between words).
-4. Case: kept when ``case_sensitive`` (BizGenEval asks for an exact character match),
+4. A separator standing alone between spaces (``SEPARATORS``: a middle dot, bullet, hyphen,
+   dash, colon, full stop, vertical bar, slash, and the guillemet tesseract reads for a small
+   dot) folds to "·": tesseract reads the middle dot of "Privacy · Terms" as ".", ":", "-" or
+   "«", and a person reads them as the same separator, so "10 AM - 6 PM" and "10 AM · 6 PM"
+   match (a dot or hyphen inside a word, "3.5", "COVID-19", is kept).
+5. Case: kept when ``case_sensitive`` (BizGenEval asks for an exact character match),
    otherwise both sides are case-folded.
-5. ``lenient`` (BizGenEval's lenient variant): a leading bullet (• · ▪ ◦ ‣ * - o followed by a
+6. ``lenient`` (BizGenEval's lenient variant): a leading bullet (• · ▪ ◦ ‣ * - o followed by a
    space) and trailing punctuation (. , ; : ! ?) are removed from the expected string before
    matching, so neither is required in the image.
 
@@ -31,7 +36,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 from rapidfuzz.distance import OSA
@@ -58,16 +63,22 @@ _FOLD = str.maketrans(
     }
 )
 _SPACE = re.compile(r"\s+")
+SEPARATORS = "·•∙⋅.:-|/«»"
+"""Characters that, standing alone as a word, fold to "·" (module rule 4; dashes fold to "-" first)."""
+_SEPARATOR = re.compile(r"(?:(?<= )|^)[" + re.escape(SEPARATORS) + r"](?= |$)")
 _BULLET = re.compile(r"^(?:[•·▪◦‣*\-]|o)\s+")
 _TRAILING_PUNCT = re.compile(r"[.,;:!?]+$")
 
 
 @dataclass(frozen=True)
 class Word:
-    """One OCR word: its raw text and ink box ``(x0, y0, x1, y1)`` in pixels of the judged image."""
+    """One OCR word: its raw text and ink box ``(x0, y0, x1, y1)`` in pixels of the judged image,
+    and tesseract's confidence in it (0-100; None for words not read by tesseract: an editor's
+    placed text, a test's). ``conf`` takes no part in equality."""
 
     text: str
     box: tuple[int, int, int, int]
+    conf: float | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -115,6 +126,14 @@ _HAN_KANA = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _SPACE_IN_CJK = re.compile(f"(?<=[{_HAN_KANA}]) (?=[{_HAN_KANA}])")
 
 
+def words_conf(lines: list[Line], words) -> float:
+    """The lowest tesseract confidence (0-100) of ``words`` (``(line, word)`` indices into
+    ``lines``, as ``Match.words``); 100.0 when none has one (text not read by tesseract)."""
+    confs = [lines[li].words[wi].conf for li, wi in words]
+    confs = [c for c in confs if c is not None]
+    return min(confs) if confs else 100.0
+
+
 def joins_without_space(a: str, b: str) -> bool:
     """True when text ``a`` followed by ``b`` is written without a space between them: Chinese
     and Japanese (Han, kana) put none between words, and tesseract's chi_sim/jpn models return
@@ -123,10 +142,11 @@ def joins_without_space(a: str, b: str) -> bool:
 
 
 def normalize(text: str, case_sensitive: bool = True) -> str:
-    """Steps 1-4 of the module rules: NFKC, ASCII quotes/dashes, collapsed whitespace (none kept
-    between two Han or kana characters), case."""
+    """Steps 1-5 of the module rules: NFKC, ASCII quotes/dashes, collapsed whitespace (none kept
+    between two Han or kana characters), lone separators as "·", case."""
     text = unicodedata.normalize("NFKC", text).translate(_FOLD)
     text = _SPACE_IN_CJK.sub("", _SPACE.sub(" ", text).strip())
+    text = _SEPARATOR.sub("·", text)
     return text if case_sensitive else text.casefold()
 
 

@@ -247,15 +247,20 @@ def _card(page: _Page, spec: ElementSpec) -> list[Element]:
     return [e for r in frames for e in _framed(page, "card", r)]
 
 
+SWATCH_WIDTH = 3.2
+"""The widest swatch, in ems: matplotlib's legend handle of a bar series is a 2.8 em wide bar."""
+
+
 def _swatch_left(rgb: np.ndarray, box: Box, em: float) -> bool:
     """True when a solid swatch stands just left of the text box ``box`` (type size ``em``
     pixels): a connected region of one colour (RGB distance > 60 from the background, channel
-    spread < 40) 55-200% of the em on each side, filling at least 70% of its box (squares,
-    circles), its right edge within 1.5 em of the text, centred within half an em of the text's
+    spread < 40) 55-200% of the em high and 55% to ``SWATCH_WIDTH`` em wide, filling at least 70%
+    of its box (squares, circles, and the flat bars matplotlib draws for a bar series), its right
+    edge within 1.5 em of the text, centred within half an em of the text's
     middle. Bullet dots are smaller (``_dot_left``)."""
     x0, y0, x1, y1 = box
     lh = max(1.0, em)
-    a, b = max(0, int(x0 - 3.5 * lh)), max(0, x0 - 1)
+    a, b = max(0, int(x0 - (SWATCH_WIDTH + 1.5) * lh)), max(0, x0 - 1)
     top, bottom = max(0, int(y0 - lh)), min(rgb.shape[0], int(y1 + lh))
     if b - a < 3 or bottom - top < 3:
         return False
@@ -265,7 +270,7 @@ def _swatch_left(rgb: np.ndarray, box: Box, em: float) -> bool:
     for k, sl in enumerate(ndimage.find_objects(labels), start=1):
         hh, ww = sl[0].stop - sl[0].start, sl[1].stop - sl[1].start
         comp = labels[sl] == k
-        if not (0.55 * lh <= hh <= 2 * lh and 0.55 * lh <= ww <= 2 * lh and comp.mean() >= 0.7):
+        if not (0.55 * lh <= hh <= 2 * lh and 0.55 * lh <= ww <= SWATCH_WIDTH * lh and comp.mean() >= 0.7):
             continue
         cy = top + (sl[0].start + sl[0].stop) / 2
         near = x0 - (a + sl[1].stop) <= 1.5 * lh
@@ -388,10 +393,26 @@ def _footer(page: _Page, spec: ElementSpec) -> list[Element]:
     )
 
 
+OUTLINE_HEIGHT = 3.5
+"""An outlined button's frame is at most this many times the height of its one line of text."""
+
+
+def _outlined(page: _Page, r: Box) -> bool:
+    """True for an outlined button (a border around one line of text, the page's colour inside:
+    "Get started" beside a filled "Start free trial"): one line in the rectangle, which is at most
+    ``OUTLINE_HEIGHT`` times that line's height (a card holds more lines, or more room)."""
+    inside = _lines_in(page, r)
+    if len(inside) != 1:
+        return False
+    b = page.lines[next(iter(inside))].box
+    return r[3] - r[1] <= OUTLINE_HEIGHT * max(1, b[3] - b[1])
+
+
 def _button(page: _Page, spec: ElementSpec) -> list[Element]:
     """Text inside a filled shape (a button, badge or band): the flat-coloured fills of the page
-    (``rewards.text.ocr.fills.find_fills``, rounded shapes included) and the rectangles whose
-    inside differs from the page around them (``rectangles``), smaller than ``MAX_PAGE_SHARE``."""
+    (``rewards.text.ocr.fills.find_fills``, rounded shapes included), the rectangles whose
+    inside differs from the page around them (``rectangles``), smaller than ``MAX_PAGE_SHARE``,
+    and the outlined buttons (``_outlined``)."""
     if page.image is None:
         return []
     w, h = page.size
@@ -401,6 +422,8 @@ def _button(page: _Page, spec: ElementSpec) -> list[Element]:
         inner = gray[r[1] + 2 : r[3] - 1, r[0] + 2 : r[2] - 1]
         outer = gray[max(0, r[1] - 4) : r[1] - 1, r[0] : r[2]]
         if inner.size and outer.size and abs(float(np.median(inner)) - float(np.median(outer))) > 40:
+            frames.append(r)
+        elif _outlined(page, r):
             frames.append(r)
     frames = [f for f in frames if (f[2] - f[0]) * (f[3] - f[1]) <= MAX_PAGE_SHARE * w * h]
     frames = _distinct(frames)

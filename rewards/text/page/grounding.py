@@ -43,10 +43,19 @@ from typing import Callable
 import numpy as np
 from PIL import Image
 
-from rewards.text.ocr.text_match import Line, Match, find_matches, in_region
+from rewards.text.ocr.text_match import Line, Match, find_matches, in_region, words_conf
 from rewards.text.page.elements import describe_element, find_elements
-from rewards.text.page.page_lines import Element, canonical_lines
+from rewards.text.page.page_lines import Element, _is_mark, canonical_lines
 from rewards.text.page.rectangles import enclosing_box
+from rewards.text.page.relations import (  # noqa: F401 (re-exported: the rules' geometry)
+    CONTEXT_REACH,
+    anchor_kind,
+    between,
+    in_arrangement,
+    in_column,
+    in_section,
+    satisfies_relation,
+)
 from rewards.text.page.text_style import Style
 from rewards.text.page.text_style import matches as style_matches
 from rewards.text.page.text_style import measure as measure_style
@@ -99,110 +108,6 @@ def _style_mismatch(text: str, style: Style, weight: str | None, colour: str | N
     return f"{text!r} read, but its strokes are {style.weight} (stroke/em {style.stroke_ratio:.3f}), not {weight}"
 
 
-def _centre(b: Box) -> tuple[float, float]:
-    return (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
-
-
-def _x_overlap(a: Box, b: Box) -> bool:
-    return min(a[2], b[2]) > max(a[0], b[0])
-
-
-def _y_overlap(a: Box, b: Box) -> bool:
-    return min(a[3], b[3]) > max(a[1], b[1])
-
-
-CONTEXT_REACH = 15
-"""How far (in anchor line heights) the element a context quote names may stand from it."""
-
-
-def satisfies_relation(box: Box, anchor: Box, relation: str, line_height: float) -> bool:
-    """True when ``box`` stands in ``relation`` to ``anchor`` (pixels; y grows downwards).
-
-    - below / above: the centre of ``box`` is below the anchor's bottom (above its top);
-    - directly_below / directly_above: also overlapping it horizontally, and within 4 line
-      heights (``line_height``: the anchor's height, pixels);
-    - right_of / left_of: the centre is right of the anchor's right edge (left of its left edge)
-      and the two overlap vertically (the same line or row);
-    - same_row: they overlap vertically; same_column: they overlap horizontally;
-    - context (the anchor names the element asked about: "the label under the bar with the
-      numeric label '54'", "In the section labeled 'Overall NYC media'"): they overlap, or stand
-      in one column (horizontal overlap) or one row (vertical overlap) at most ``CONTEXT_REACH``
-      anchor heights apart.
-    """
-    cx, cy = _centre(box)
-    if relation in ("below", "directly_below"):
-        ok = cy > anchor[3]
-        return ok and (relation == "below" or (_x_overlap(box, anchor) and box[1] - anchor[3] <= 4 * line_height))
-    if relation in ("above", "directly_above"):
-        ok = cy < anchor[1]
-        return ok and (relation == "above" or (_x_overlap(box, anchor) and anchor[1] - box[3] <= 4 * line_height))
-    if relation == "right_of":
-        return cx > anchor[2] and _y_overlap(box, anchor)
-    if relation == "left_of":
-        return cx < anchor[0] and _y_overlap(box, anchor)
-    if relation == "same_row":
-        return _y_overlap(box, anchor)
-    if relation == "same_column":
-        return _x_overlap(box, anchor)
-    if relation == "context":  # the element the anchor names: in its column or its row, nearby
-        reach = CONTEXT_REACH * line_height
-        gap_y = max(box[1] - anchor[3], anchor[1] - box[3], 0)
-        gap_x = max(box[0] - anchor[2], anchor[0] - box[2], 0)
-        return (
-            (_x_overlap(box, anchor) and gap_y <= reach)
-            or (_y_overlap(box, anchor) and gap_x <= reach)
-            or (gap_x == 0 and gap_y == 0)
-        )
-    raise ValueError(f"unknown relation {relation!r}")
-
-
-def between(box: Box, first: Box, second: Box) -> bool:
-    """True when ``box`` stands between the anchors ``first`` and ``second`` (either order):
-    its centre projects strictly inside the segment joining their centres, and lies within one
-    anchor height of that segment (so "between 'About Us' and 'Blog'" holds for the menu item
-    in the row between them, and "between two lines of a list" for the line in the list)."""
-    (ax, ay), (bx, by), (cx, cy) = _centre(first), _centre(second), _centre(box)
-    dx, dy = bx - ax, by - ay
-    length2 = dx * dx + dy * dy
-    if length2 == 0:
-        return False
-    t = ((cx - ax) * dx + (cy - ay) * dy) / length2
-    dist = abs((cx - ax) * dy - (cy - ay) * dx) / length2**0.5
-    height = max(first[3] - first[1], second[3] - second[1], 1)
-    return 0.0 < t < 1.0 and dist <= height
-
-
-def in_arrangement(boxes: list[Box], arrangement: str) -> bool:
-    """True when ``boxes`` (one per required string, in the question's order) are laid out as
-    ``arrangement`` (``rewards.text.questions.question_compiler.ARRANGEMENTS``):
-
-    - all: always;
-    - top_to_bottom: each next centre is below the previous box's centre and not inside it
-      (its centre below the previous box's bottom - 25% of its height);
-    - left_to_right: each next centre is right of the previous box's right edge - 25% of its width;
-    - reading_order: each next box starts on a later line (centre below the previous bottom) or
-      on the same line (vertical overlap) further right;
-    - lines: each next box starts below the previous one (its top at least the previous centre),
-      within 2.5 line heights of it, overlapping it horizontally;
-    - row: left to right, and every next centre within the first box's height band (one table
-      row: "a row labeled 'Advice' with values '53', '30'").
-    """
-    for a, b in zip(boxes, boxes[1:]):
-        ah, aw = max(1, a[3] - a[1]), max(1, a[2] - a[0])
-        bx, by = _centre(b)
-        if arrangement == "top_to_bottom" and not by > a[3] - 0.25 * ah:
-            return False
-        if arrangement == "left_to_right" and not bx > a[2] - 0.25 * aw:
-            return False
-        if arrangement == "reading_order" and not (by > a[3] or (_y_overlap(a, b) and bx > a[2] - 0.25 * aw)):
-            return False
-        if arrangement == "lines" and not (b[1] >= (a[1] + a[3]) / 2 and b[1] - a[3] <= 2.5 * ah and _x_overlap(a, b)):
-            return False
-        if arrangement == "row" and not (bx > a[2] - 0.25 * aw and boxes[0][1] < by < boxes[0][3]):
-            return False
-    return True
-
-
 def _record(text: str, best: Match | None, rule: str, found: bool) -> dict:
     return {
         "text": text,
@@ -242,12 +147,20 @@ def _read_anchors(spec: TextSpec, exact: Exact) -> list[_ReadAnchor]:
     return read
 
 
-def _anchored(kept: list[Match], anchors: list[_ReadAnchor]) -> list[Match]:
+def _anchored(
+    kept: list[Match], anchors: list[_ReadAnchor], locators: tuple[str, ...] = (), lines: list[Line] = ()
+) -> list[Match]:
     """The occurrences of ``kept`` that stand in every anchor's relation (rule 3); an occurrence
     never shares words with the anchor it stands to, except a context anchor ("the note with the
-    year '2024'" may contain its anchor). Empty as soon as one anchor keeps none."""
+    year '2024'" may contain its anchor). A locator of the anchor may narrow the relation
+    (``anchor_kind``: the heading's section, the bar's column). Empty as soon as one anchor keeps none."""
     for a in anchors:
         relation = a.record["relation"]
+        kind = anchor_kind(a.record["text"], locators)
+        if kind == "section":
+            kept = [m for m in kept if any(in_section(m.box, o.box, lines) for o in a.occ)]
+        elif kind == "column":
+            kept = [m for m in kept if any(in_column(m.box, o.box) for o in a.occ)]
         lh = max([m.box[3] - m.box[1] for m in a.occ] or [1])
         if relation == "between":
             kept = [
@@ -326,6 +239,7 @@ class _ReadElement:
     found: list[Element] | None
     own: list[Element]
     canon: list[int]
+    marks: frozenset = frozenset()
 
 
 def _read_element(spec: TextSpec, lines: list[Line], image: Image.Image | None, size) -> _ReadElement | None:
@@ -333,14 +247,23 @@ def _read_element(spec: TextSpec, lines: list[Line], image: Image.Image | None, 
     if spec.element is None:
         return None
     own = find_elements(ElementSpec("whole"), lines, None, size) or []
-    return _ReadElement(spec.element, find_elements(spec.element, lines, image, size), own, canonical_lines(lines))
+    canon = canonical_lines(lines)
+    marks = frozenset(
+        (canon[li], wi) for li, ln in enumerate(lines) for wi, w in enumerate(ln.words) if _is_mark(w.text)
+    )
+    return _ReadElement(spec.element, find_elements(spec.element, lines, image, size), own, canon, marks)
 
 
-def _is_element(m: Match, e: Element, whole: bool, several: bool, canon: list[int]) -> bool:
+def _is_element(
+    m: Match, e: Element, whole: bool, several: bool, canon: list[int], marks: frozenset = frozenset()
+) -> bool:
     """True when occurrence ``m`` is element ``e`` (``whole``: its words are all of the element's;
     with several required strings, all of the element's words on each line it touches) or, not
-    ``whole``, lies in it. A line read twice is one line (``canon``: ``canonical_lines``)."""
+    ``whole``, lies in it. A line read twice is one line (``canon``: ``canonical_lines``). The
+    marks the string quotes ("©" of "© 2026 Northwind", ``marks``: words with no letter or digit,
+    which an element leaves out as bullets or icons) count as the element's."""
     mw, ew = {(canon[li], wi) for li, wi in m.words}, set(e.words)
+    mw = {w for w in mw if w in ew or w not in marks} if mw - ew <= marks else mw
     if not mw <= ew:
         return False
     if not whole or mw == ew:
@@ -366,7 +289,7 @@ def _elemented(text: str, kept: list[Match], read: _ReadElement, several: bool) 
     el, what = read.spec, describe_element(read.spec)
     if el.whole:
         alone = read.own + (read.found or [])  # a line or block of its own, or an element of the role
-        own = [m for m in kept if any(_is_element(m, e, True, several, read.canon) for e in alone)]
+        own = [m for m in kept if any(_is_element(m, e, True, several, read.canon, read.marks) for e in alone)]
         if not own:
             first = {(read.canon[li], wi) for li, wi in kept[0].words}
             longer = next((e.text for e in read.own if first < set(e.words)), kept[0].text)
@@ -374,7 +297,7 @@ def _elemented(text: str, kept: list[Match], read: _ReadElement, several: bool) 
         kept = own
     if read.found is None:
         return _Elemented(kept, None, True)
-    pairs = [(m, e) for m in kept for e in read.found if _is_element(m, e, el.whole, several, read.canon)]
+    pairs = [(m, e) for m in kept for e in read.found if _is_element(m, e, el.whole, several, read.canon, read.marks)]
     if not pairs:
         shown = " / ".join(repr(e.text) for e in read.found[:3]) + (" ..." if len(read.found) > 3 else "")
         said = f"not {text!r}" if el.whole else f"which does not contain {text!r}"
@@ -417,7 +340,7 @@ def _decide_string(
     kept = [m for m in occ if in_region(m.box, spec.region, *size)]
     rule = "all" if kept else "region"
     if rule == "all":
-        kept = _anchored(kept, anchors)
+        kept = _anchored(kept, anchors, spec.locators, lines)
         rule = "all" if kept else "anchor"
     elemented = None
     if rule == "all" and element is not None:
@@ -433,7 +356,7 @@ def _decide_string(
         kept, rule = styled.kept, styled.rule
     record = _record(text, (kept or occ)[0], rule, rule == "all")
     if elemented is not None and elemented.element is not None:
-        record["element"] = elemented.element.as_dict()
+        record["element"] = elemented.element.as_dict() | {"conf": words_conf(lines, elemented.element.words)}
     if styled is not None and styled.style is not None:
         record["style"] = styled.style.as_dict()
     result = _StringResult(record, kept if rule == "all" else [], box, box_unknown)

@@ -97,7 +97,7 @@ RELATIONS = (
 """How a required string may stand to a quoted anchor (decided from boxes by
 ``rewards.text.page.grounding.satisfies_relation``). "between" takes two anchors (``Anchor.other``);
 "context" (a quote naming the element asked about) needs the anchor read and the string in its
-column or row nearby (``rewards.text.page.grounding.CONTEXT_REACH``)."""
+column or row nearby (``rewards.text.page.relations.CONTEXT_REACH``)."""
 
 WEIGHTS = ("bold", "regular")
 """The stroke weight a question may ask of its strings (``TextSpec.weight``)."""

@@ -26,10 +26,10 @@ def one(judge, img, chk):
 
 
 def test_normalisation_rules():
-    assert normalize("“Net”  sales –\u00a0Q1 ’24") == '"Net" sales - Q1 \'24'
+    assert normalize("“Net”  sales –\u00a0Q1 ’24") == '"Net" sales · Q1 \'24'  # a lone dash is a separator
     assert normalize("Total", case_sensitive=False) == "total"
     assert normalize_expected("• Total: 42.", lenient=True) == "Total: 42"
-    assert normalize_expected("• Total: 42.", lenient=False) == "• Total: 42."
+    assert normalize_expected("• Total: 42.", lenient=False) == "· Total: 42."  # a lone bullet: a separator
 
 
 def test_exact_substituted_and_evidence():
@@ -191,7 +191,12 @@ def test_reason_lists_the_element_the_locators_and_the_vlm_parts():
     held = OCRJudge().judge_lines(menu_lines("BREAKFAST"), (800, 600), chk)
     assert held.answer == "withheld" and held.evidence["not_checked"] == [between]
     assert "checked: string 'BREAKFAST', place top_center, is the title" in held.reason
-    assert held.evidence["expects"][0]["element"] == {"role": "title", "box": [260, 36, 540, 80], "text": "BREAKFAST"}
+    assert held.evidence["expects"][0]["element"] == {
+        "role": "title",
+        "box": [260, 36, 540, 80],
+        "text": "BREAKFAST",
+        "conf": 100.0,  # the lowest tesseract confidence of its words (none here: 100)
+    }
     plain = QuestionSpec("exact", TextSpec(("BREAKFAST",), element=ElementSpec("title")))
     decoy = OCRJudge().judge_lines(menu_lines("BREAKAST"), (800, 600), Check("2", "q", spec=plain))
     assert decoy.answer == "no" and "not as the title" in decoy.reason and "'BREAKFAST COMBOS'" in decoy.reason
