@@ -209,20 +209,6 @@ def draw_train_sigmas(
     raise ValueError(f"draw_train_sigmas: time type must be one of {TIMESTEP_SAMPLERS}, got {kind!r}")
 
 
-def noised(clean: torch.Tensor, noise: torch.Tensor, sigma: torch.Tensor) -> torch.Tensor:
-    """x_sigma = (1 - sigma) x_0 + sigma eps (script line 1232).
-
-    Args:
-        clean, noise: float (N, ...).
-        sigma: float (N,).
-
-    Returns:
-        (N, ...) in the promoted dtype of the inputs.
-    """
-    col = sigma.view(-1, *([1] * (clean.ndim - 1)))
-    return (1 - col) * clean + col * noise
-
-
 def matching_log_prob(
     velocity: torch.Tensor,
     noise: torch.Tensor,
@@ -400,22 +386,6 @@ def ema_ref_decay(optimizer_steps: int, decay: float, decay_type: str = "linear"
     raise ValueError(f"ema_ref_decay: decay_type must be one of {EMA_DECAY_TYPES}, got {decay_type!r}")
 
 
-@torch.no_grad()
-def ema_ref_update(ema: list[torch.Tensor], params: list[torch.Tensor], decay: float) -> None:
-    """In place: ema <- ema * decay + param * (1 - decay) (script lines 1416-1419), per pair.
-
-    Args:
-        ema: the EMA reference's tensors (the script's "ema" LoRA adapter), any shapes.
-        params: the live LoRA tensors, same shapes, same order.
-        decay: ``ema_ref_decay``'s value.
-
-    Raises:
-        ValueError: from ``zip(strict=True)`` when the lists differ in length.
-    """
-    for e, p in zip(ema, params, strict=True):
-        e.copy_(e * decay + p.detach().to(e.dtype) * (1.0 - decay))
-
-
 def eval_ema_decay(optimization_step: int, decay: float) -> float:
     """The evaluation EMA's decay with its warm-up, min((1 + n) / (10 + n), decay)
     (``flow_grpo/ema.py`` ``EMAModuleWrapper.get_current_decay``, lines 33-37; the script calls
@@ -429,18 +399,6 @@ def eval_ema_decay(optimization_step: int, decay: float) -> float:
         the decay for this update.
     """
     return float(min((1 + optimization_step) / (10 + optimization_step), decay))
-
-
-@torch.no_grad()
-def eval_ema_update(ema: list[torch.Tensor], params: list[torch.Tensor], decay: float) -> None:
-    """In place: ema <- ema + (1 - decay) (param - ema) (``flow_grpo/ema.py`` lines 43-49).
-
-    Args:
-        ema, params: same shapes, same order.
-        decay: ``eval_ema_decay``'s value.
-    """
-    for e, p in zip(ema, params, strict=True):
-        e.add_((1 - decay) * (p.detach().to(e.dtype) - e))
 
 
 def sde_steps_in_band(sigmas: torch.Tensor, lower: float, upper: float) -> list[int]:

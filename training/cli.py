@@ -30,8 +30,6 @@ continues), ``wandb/`` (offline W&B runs), ``train.log`` and the composed config
 from __future__ import annotations
 
 import contextlib
-import importlib
-import importlib.resources
 import json
 import os
 import sys
@@ -42,14 +40,12 @@ from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
 
 from rewards.common.task import task_wrapper
-from training.config import check_setup, config_from_fields  # importing it stores the trainer defaults for Hydra
+from training import recipes
+from training.config import check_setup, config_from_fields
 from training.console import RunAlreadyDone, console_main, run_guarded
 from training.run_dir import BUNDLED_HELDOUT, bundled_heldout, differing_keys, heldout_paths  # noqa: F401 (re-exported)
 from training.run_dir import claim_run_dir as _claim_run_dir
 from training.run_dir import is_main_process as _is_main_process
-
-ALGORITHM_NAMES = {"grpo": "GRPO", "nft": "DiffusionNFT", "awm": "AWM"}
-"""``trainer.algorithm`` -> the name the closing line uses."""
 
 RESULT_NEUTRAL = (
     "run_name",
@@ -223,7 +219,7 @@ def run(cfg: DictConfig) -> dict:
             )
             write_json(run_dir / "run.json", settings)
         with run_files(cfg, run_dir, "train.log") if main else contextlib.nullcontext():
-            train = importlib.import_module(f"training.{trainer.algorithm}").train  # check_setup checked the name
+            train = recipes.recipe(trainer.algorithm).train
             pipe = instantiate(cfg.model.pipeline)
             family_kwargs = OmegaConf.to_container(cfg.model.family_kwargs, resolve=True)
             history = train(trainer, pipe, reward_fns, weights, train_items, val_items, family_kwargs)
@@ -241,7 +237,7 @@ def _main(cfg: DictConfig) -> int:
     history, status = run_guarded(lambda: run(cfg), run_dir)
     if status is not None:
         return status
-    name = ALGORITHM_NAMES.get(cfg.trainer.algorithm, cfg.trainer.algorithm)
+    name = recipes.recipe(cfg.trainer.algorithm).TITLE  # run() built this recipe
     print(
         f"rubricloop-train: {len(history['step'])} {name} steps done; eval reward {history['eval_reward']} "
         f"at steps {history['eval_step']}; checkpoints in {run_dir}/"
@@ -264,7 +260,24 @@ def main() -> None:
 
         return text_cli.main()
     sys.argv = [a for a in sys.argv if not a.startswith("task=")]  # conf/task/ is the text tasks' group
+    sys.argv = select_trainer(sys.argv)
     console_main(_main)
+
+
+def select_trainer(argv: list[str]) -> list[str]:
+    """``trainer.algorithm=<name>`` also selects that recipe's config group option
+    ``trainer=<name>`` (``conf/trainer/<name>.yaml``: its fields, so that ``trainer.nft_beta=...``
+    can be set), unless ``trainer=`` is given. A name that is no recipe ends with one line, exit 2.
+    Returns the arguments to compose with."""
+    names = [a.split("=", 1)[1] for a in argv[1:] if a.startswith("trainer.algorithm=")]
+    if not names or any(a.startswith("trainer=") for a in argv[1:]):
+        return argv
+    if names[-1] not in recipes.names():
+        print(
+            f"rubricloop-train: trainer.algorithm must be one of {recipes.names()}, got {names[-1]!r}", file=sys.stderr
+        )
+        raise SystemExit(2)
+    return [*argv, f"trainer={names[-1]}"]
 
 
 if __name__ == "__main__":

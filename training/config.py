@@ -1,11 +1,13 @@
-"""The trainer's config: ``GRPOConfig`` (every knob, documented), its checks, and its Hydra entry.
+"""The trainer's shared config: ``TrainerConfig`` (the knobs every image recipe shares, documented),
+the shared checks, and the recipe lookup of a composed ``trainer`` node.
 
-``conf/train.yaml`` takes the trainer's defaults from Hydra's ConfigStore (group ``trainer``,
-option ``grpo``, stored when this module is imported) and sets only the fields that follow the
-model preset or the top-level options. The entry holds the defaults as a plain mapping, not the
-dataclass: a typed node would make OmegaConf convert values (``trainer.run_name=7`` to "7",
-``trainer.cfg=1`` to true) and stop at the first bad one with its own message, where
-``config_from_fields`` names every bad field in one line.
+Each recipe (``training.recipes.<name>``) has its own ``CONFIG``, a subclass with its fields and
+checks, and its own ``conf/trainer/<name>.yaml`` (``defaults: [shared]`` + its fields):
+``conf/trainer/shared.yaml`` holds these defaults (tests/training/test_recipes.py checks each
+yaml against its dataclass). ``config_from_fields`` builds the recipe's config from the composed
+node as a plain mapping, not a typed node: a typed node would make OmegaConf convert values
+(``trainer.run_name=7`` to "7", ``trainer.cfg=1`` to true) and stop at the first bad one with its
+own message, where ``config_from_fields`` names every bad field in one line.
 """
 
 from __future__ import annotations
@@ -15,58 +17,20 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from hydra.core.config_store import ConfigStore
-
 from rewards.common.wandb_mode import MODES
 
 
 @dataclass
-class GRPOConfig:
-    """Every knob of ``train``. Defaults follow Flow-GRPO's SD3.5 OCR config where one exists.
-
-    Checked against yifan123/flow_grpo (commit 74db6919, ``scripts/train_sd3.py``,
-    ``scripts/train_sd3_fast.py``, ``flow_grpo/diffusers_patch/sd3_sde_with_logprob.py``,
-    ``flow_grpo/stat_tracking.py``, ``config/grpo.py:general_ocr_sd3``, ``config/base.py``).
-    Matching the reference: the SDE step and its log-prob; the KL (``kl_form="flow_grpo"``,
-    denominator 2 std_t^2); float64 advantages with constant groups dropped; global std; the
-    first int(T * fraction) steps trained; the Flow-GRPO-Fast window drawn per sampling batch
-    in ``sde_window_range`` (first half by default); samples permuted each inner epoch; the loss
-    of each trained step divided by K * (minibatches accumulated); beta 0.04, clip_range 1e-4,
-    adv_clip 5, noise_level 0.7, lr 3e-4, weight_decay 1e-4, LoRA r 32 / alpha 64, T 10 / 40.
-
-    Remaining deviations from the reference:
-
-    * ``group_size`` 8 (reference 24) and ``prompts_per_step`` 4: the reference fills 48 groups
-      over 32 GPUs; set them to your hardware.
-    * ``ema_decay`` 0 (EMA off). The reference SD3 configs set ``train.ema = True`` with
-      ``EMAModuleWrapper(decay=0.9, update_step_interval=8)`` and a warm-up decay
-      min((1 + n) / (10 + n), 0.9) (``flow_grpo/ema.py``); ours, when on, is a plain EMA with a
-      constant decay after every optimizer step.
-    * Dropped groups are not padded back: the reference re-adds random zero-advantage samples
-      until the kept count divides ``num_batches_per_epoch`` (fixed tensor shapes); here a last
-      partial minibatch runs as it is, and every rank runs as many minibatches
-      (``minibatch_plan``).
-    * A group is zeroed when its rewards are all equal (max == min), not only when float64
-      arithmetic happens to make r - mean exactly 0; for G = 8 and rewards k/n (n <= 10) the
-      two agree.
-    * ``lr_scheduler``/``lr_warmup_steps``: the reference has a constant LR and no scheduler.
-    * Groups are the G consecutive samples of one prompt on one rank (the reference tracker
-      groups by prompt text after gathering, its sampler spreading a group over GPUs); the
-      gathered rewards still set the global std, and prompts of one step are distinct.
-    * The Flow-GRPO-Fast window is drawn per rollout chunk of ``batch_size`` images (whole
-      groups) from the rank's rollout generator; the reference draws it per pipeline call
-      from Python's ``random``.
-    * MixGRPO (``window_schedule="mixgrpo"``, Tencent-Hunyuan/MixGRPO
-      ``fastvideo/utils/grpo_states.py``, progressive strategy with overlap): the same windows
-      while they fit in [0, T - 2); there the reference keeps sliding, cutting the window at
-      T - 2 until it is empty, while ours stops once the window end reaches
-      ``sde_window_range[1]`` (default T - 2) and keeps ``sde_window`` steps.
+class TrainerConfig:
+    """The knobs every image recipe shares; each recipe's ``CONFIG`` (``training.recipes``) extends
+    it with its own fields and checks. Defaults follow Flow-GRPO's SD3.5 OCR config where one
+    exists; the deviations from each reference are in the recipe's config docstring
+    (``training.recipes.grpo.GRPOConfig`` for these shared fields).
     """
 
-    algorithm: str = "grpo"
-    """the recipe: "grpo" (Flow-GRPO, ``training.grpo``), "nft" (DiffusionNFT, ``training.nft``)
-    or "awm" (Advantage Weighted Matching, ``training.awm``); every other field is shared, and
-    the fields prefixed ``nft_`` / ``awm_`` are read by that recipe only"""
+    algorithm: str = ""
+    """the recipe, ``training.recipes.<algorithm>`` (``training.recipes.names()``: "grpo" Flow-GRPO,
+    "nft" DiffusionNFT, "awm" Advantage Weighted Matching, ...); each recipe's config sets its own name"""
     base_model: str = ""
     """the base model's id or path, recorded in the saved LoRA's metadata (set by the model preset)"""
     run_name: str = "grpo"
@@ -175,77 +139,21 @@ class GRPOConfig:
     """"auto" (online when WANDB_API_KEY is set, else offline into the run folder), "online",
     "offline" or "disabled" (the environment's WANDB_MODE=disabled also turns it off)"""
 
-    # --- DiffusionNFT (algorithm="nft", training.nft): fields nft_* ---
-    nft_beta: float = 1.0
-    """DiffusionNFT guidance strength beta (reference ``config.beta``: 1.0 in its base NFT config,
-    0.1 in ``sd3_ocr``): v+ = beta v + (1 - beta) v_old, v- = (1 + beta) v_old - beta v; > 0.
-    The KL weight is the shared ``beta`` (reference ``train.beta``, 1e-4 there) and the
-    advantage clip the shared ``adv_clip`` (reference ``train.adv_clip_max``)"""
-    nft_decay_type: int = 1
-    """old (sampling) policy decay schedule (reference ``config.decay_type``): after each step's
-    updates old = d * old + (1 - d) * current with d = ``training.nft_math.return_decay``(optimizer
-    steps so far): 0: d = 0 (old = current); 1: d ramps 0.001 per optimizer step to 0.5 (reference
-    default); 2: d = 0 for 75 optimizer steps, then ramps 0.0075 per step to 0.999 (``sd3_ocr``)"""
-    nft_adv_mode: str = "all"
-    """advantage -> optimality probability r (reference ``train.adv_mode``): "all",
-    "positive_only", "negative_only", "one_only" or "binary" (``training.nft_math.optimality_probability``)"""
-    nft_drop_constant_groups: bool = False
-    """false (reference): every sample trains, a group of equal rewards at advantage 0, r = 0.5
-    (it pulls the policy towards the old one); true: drop such groups as GRPO does"""
+    def recipe_problems(self) -> list[str]:
+        """The recipe's own checks (its fields, and shared fields it reads differently): one
+        message per problem, [] when fine. ``check_setup`` adds them after the shared checks."""
+        return []
 
-    # --- Advantage Weighted Matching (algorithm="awm", training.awm): fields awm_* ---
-    awm_train_timesteps: int = 6
-    """K: training timesteps per update minibatch, shared by its samples, each with fresh noise
-    (reference ``train.train_timesteps``); the minibatch runs as one K * batch_size forward pass"""
-    awm_timestep_sampler: str = "discrete_wo_init"
-    """how the K training timesteps are drawn (reference ``time_type``, ``training.awm_math.draw_train_sigmas``):
-    "discrete_wo_init" (strata of the sampling steps 1 .. int(T * timestep_fraction)), "discrete"
-    (from step 0), "discrete_with_init" (step 0 + strata), "logit_normal" (stratified, shifted),
-    "uniform" (stratified on [0.2, 1], shifted)"""
-    awm_time_shift: float = 3.0
-    """time shift of the continuous samplers, shift t / (1 + (shift - 1) t) (reference ``time_shift``)"""
-    awm_weighting: str = "ghuber"
-    """weighting of the per-sample flow-matching error e (``training.awm_math.matching_log_prob``):
-    "Uniform" e, "t" e t, "t**2" e t^2, "huber" (sqrt(e + 1e-10) - 1e-5) t, "ghuber" ((e + 1e-10)^p - 1e-10^p) t / p
-    (reference ``train.weighting``)"""
-    awm_ghuber_power: float = 0.25
-    """p of the "ghuber" weighting (reference ``train.ghuber_power``)"""
-    awm_loss_type: str = "exp_first"
-    """"exp_first": ratio exp(lp - lp_old) per timestep and sample; "sum_first": per sample, of the
-    mean over timesteps (reference ``train.loss_type``); clipped at ``clip_range`` (1 in the reference)"""
-    awm_advantage_max: float = 1.0
-    """> 0: advantages rescaled to A * awm_advantage_max / adv_clip after the clip (reference
-    ``train.advantage_max``); 0: only clipped"""
-    awm_kl_weighting: str = "Uniform"
-    """the KL to the LoRA-disabled base (weight ``beta``): "Uniform" mean (v - v_base)^2 or "ELBO"
-    (divided by 2 std_t^2, std_t = 0.7 sqrt(t / (1 - min(t, 0.99)))) (reference ``train.kl_weight``)"""
-    awm_ema_beta: float = 1.0
-    """weight of the KL to the EMA reference (the LoRA's EMA ``awm_ema_decay``; 0 skips its pass)
-    (reference ``train.ema_beta``)"""
-    awm_ema_kl_weighting: str = "Uniform"
-    """"Uniform" or "ELBO", as ``awm_kl_weighting``, for the EMA reference KL (reference ``train.kl_ema_weight``)"""
-    awm_ema_decay: float = 0.3
-    """decay of the EMA reference, updated once per AWM step: ref <- d ref + (1 - d) LoRA
-    (reference ``train.kl_ema_decay``)"""
-    awm_ema_decay_type: str = "linear"
-    """"linear": d = min(awm_ema_decay, 0.001 n) after n optimizer steps (the reference's warm-up);
-    "constant": d = awm_ema_decay (reference ``train.kl_ema_decay_type``)"""
-    awm_sde_sigma_range: list[float] = field(default_factory=lambda: [0.3, 0.9])
-    """[lo, hi]: rollout steps whose end sigma lies in it are SDE steps with ``noise_level``, the others
-    ODE (the reference SA-Solver's band; its tau = 0.4 is noise_level = sqrt(2) 0.4 = 0.566 here);
-    []: every step ODE (reference ``sde_frac = 0`` without SA-Solver)"""
-    awm_train_cfg: bool = False
-    """the matching loss and KLs on the guided velocity (needs ``cfg``); false: on the conditional
-    velocity alone, whatever the sampler uses (reference ``train.cfg = False``)"""
-    awm_drop_constant_groups: bool = False
-    """drop groups whose rewards are all equal from the update; false (the reference): they stay,
-    with advantage 0, and still feel the KL terms"""
+    def backward_passes_per_minibatch(self) -> int:
+        """Backward passes the recipe makes per update minibatch (DeepSpeed's
+        gradient_accumulation_steps is this times ``grad_accum``): one per trained denoising step
+        (``training.timesteps.num_trained_steps``) unless the recipe says otherwise."""
+        from training.timesteps import num_trained_steps
+
+        return num_trained_steps(self.train_sampling_steps, self.sde_window, self.timestep_fraction)
 
 
-ConfigStore.instance().store(group="trainer", name="grpo", node=asdict(GRPOConfig()))
-
-
-def check_field_types(fields: dict, defaults: GRPOConfig) -> None:
+def check_field_types(fields: dict, defaults: TrainerConfig) -> None:
     """Each trainer field must have its default's type (an int is fine where a float is expected).
 
     Raises:
@@ -261,20 +169,30 @@ def check_field_types(fields: dict, defaults: GRPOConfig) -> None:
         raise ValueError("; ".join(bad))
 
 
-def config_from_fields(fields: dict) -> GRPOConfig:
-    """The ``GRPOConfig`` of the composed ``trainer`` node (a plain dict, interpolations resolved).
+def config_from_fields(fields: dict) -> TrainerConfig:
+    """The recipe's config (``CONFIG`` of ``training.recipes.<fields["algorithm"]>``, "grpo" when
+    absent) of the composed ``trainer`` node (a plain dict, interpolations resolved).
 
     Raises:
-        ValueError: an unknown field, or a field of the wrong type (``check_field_types``); one line.
+        ValueError: an unknown recipe, an unknown field, or a field of the wrong type
+            (``check_field_types``); one line.
     """
-    unknown = sorted(set(fields) - set(GRPOConfig.__dataclass_fields__))
-    if unknown:  # this line is the CLI's (tests/cli/test_train_cli.py); training.grpo imports the class too
-        raise ValueError(f"trainer: unknown field(s) {unknown}; training.grpo.GRPOConfig has no such field")
-    check_field_types(fields, GRPOConfig())
-    return GRPOConfig(**fields)
+    from training import recipes
+
+    algorithm = fields.get("algorithm", "grpo")
+    if not isinstance(algorithm, str):
+        raise ValueError(f"trainer.algorithm must be str, got {algorithm!r}")
+    config = recipes.recipe(algorithm).CONFIG
+    unknown = sorted(set(fields) - set(config.__dataclass_fields__))
+    if unknown:  # this line is the CLI's (tests/cli/test_train_cli.py)
+        raise ValueError(
+            f"trainer: unknown field(s) {unknown}; {config.__module__}.{config.__name__} has no such field"
+        )
+    check_field_types(fields, config())
+    return config(**fields)
 
 
-def _number_problems(cfg: GRPOConfig) -> list[str]:
+def _number_problems(cfg: TrainerConfig) -> list[str]:
     counts = (
         "num_steps",
         "prompts_per_step",
@@ -290,7 +208,7 @@ def _number_problems(cfg: GRPOConfig) -> list[str]:
     problems = [f"{name} must be >= 1, got {getattr(cfg, name)}" for name in counts if getattr(cfg, name) < 1]
     if cfg.num_eval_prompts < 0:
         problems.append(f"num_eval_prompts must be >= 0, got {cfg.num_eval_prompts}")
-    floats = [f for f, default in asdict(GRPOConfig()).items() if isinstance(default, float)]
+    floats = [f for f, default in asdict(type(cfg)()).items() if isinstance(default, float)]
     problems += [
         f"{f} must be a finite number, got {getattr(cfg, f)}" for f in floats if not math.isfinite(getattr(cfg, f))
     ]
@@ -303,7 +221,7 @@ def _number_problems(cfg: GRPOConfig) -> list[str]:
     return problems
 
 
-def _step_problems(cfg: GRPOConfig) -> list[str]:
+def _step_problems(cfg: TrainerConfig) -> list[str]:
     """The group, the trained steps and the SDE window."""
     from training.timesteps import window_range
 
@@ -347,16 +265,18 @@ def _step_problems(cfg: GRPOConfig) -> list[str]:
     return problems
 
 
-ALGORITHMS = ("grpo", "nft", "awm")
-"""``trainer.algorithm`` values; each names its recipe module ``training.<algorithm>``."""
-
-
-def _choice_problems(cfg: GRPOConfig) -> list[str]:
+def _choice_problems(cfg: TrainerConfig) -> list[str]:
+    from training import recipes
     from training.grpo_math import KL_FORMS
 
     problems = []
-    if cfg.algorithm not in ALGORITHMS:
-        problems.append(f"algorithm must be one of {list(ALGORITHMS)}, got {cfg.algorithm!r}")
+    if cfg.algorithm not in recipes.names():
+        problems.append(f"algorithm must be one of {recipes.names()}, got {cfg.algorithm!r}")
+    elif not isinstance(cfg, recipes.recipe(cfg.algorithm).CONFIG):
+        want = recipes.recipe(cfg.algorithm).CONFIG
+        problems.append(
+            f"algorithm={cfg.algorithm} reads {want.__module__}.{want.__name__}, got a {type(cfg).__name__}"
+        )
     if cfg.kl_form not in KL_FORMS:
         problems.append(f"kl_form must be one of {list(KL_FORMS)}, got {cfg.kl_form!r}")
     if cfg.wandb_mode not in MODES:
@@ -372,72 +292,8 @@ def _choice_problems(cfg: GRPOConfig) -> list[str]:
     return problems
 
 
-def _nft_problems(cfg: GRPOConfig) -> list[str]:
-    """The DiffusionNFT fields, and the shared fields NFT reads differently (``training.nft``)."""
-    from training.nft_math import ADV_MODES, DECAY_TYPES
-
-    problems = []
-    if not cfg.nft_beta > 0:
-        problems.append(f"nft_beta must be > 0 (the NFT loss divides by it), got {cfg.nft_beta}")
-    if cfg.nft_decay_type not in DECAY_TYPES:
-        problems.append(f"nft_decay_type must be one of {sorted(DECAY_TYPES)}, got {cfg.nft_decay_type!r}")
-    if cfg.nft_adv_mode not in ADV_MODES:
-        problems.append(f"nft_adv_mode must be one of {list(ADV_MODES)}, got {cfg.nft_adv_mode!r}")
-    if not cfg.adv_clip > 0:
-        problems.append(f"adv_clip must be > 0 for nft (r = A / adv_clip / 2 + 0.5), got {cfg.adv_clip}")
-    if cfg.cfg:
-        problems.append(
-            "algorithm=nft samples and trains without classifier-free guidance (DiffusionNFT uses guidance "
-            "scale 1): set trainer.cfg=false"
-        )
-    if cfg.sde_window:
-        problems.append(f"algorithm=nft samples by the ODE, no SDE window: set sde_window=0, got {cfg.sde_window}")
-    return problems
-
-
-def _awm_problems(cfg: GRPOConfig) -> list[str]:
-    """The Advantage Weighted Matching fields, and the shared fields AWM reads differently (``training.awm``)."""
-    from training.awm_math import EMA_DECAY_TYPES, KL_WEIGHTINGS, LOSS_TYPES, TIMESTEP_SAMPLERS, WEIGHTINGS
-
-    problems = []
-    for name, allowed in (
-        ("awm_timestep_sampler", TIMESTEP_SAMPLERS),
-        ("awm_weighting", WEIGHTINGS),
-        ("awm_loss_type", LOSS_TYPES),
-        ("awm_kl_weighting", KL_WEIGHTINGS),
-        ("awm_ema_kl_weighting", KL_WEIGHTINGS),
-        ("awm_ema_decay_type", EMA_DECAY_TYPES),
-    ):
-        if getattr(cfg, name) not in allowed:
-            problems.append(f"{name} must be one of {list(allowed)}, got {getattr(cfg, name)!r}")
-    if cfg.awm_train_timesteps < 1:
-        problems.append(f"awm_train_timesteps must be >= 1, got {cfg.awm_train_timesteps}")
-    if not 0 <= cfg.awm_ema_decay <= 1:
-        problems.append(f"awm_ema_decay must be in [0, 1], got {cfg.awm_ema_decay}")
-    if cfg.awm_ema_beta < 0 or cfg.beta < 0:
-        problems.append(f"awm_ema_beta and beta must be >= 0, got {cfg.awm_ema_beta} and {cfg.beta}")
-    if not cfg.awm_ghuber_power > 0 or not cfg.awm_time_shift > 0:
-        problems.append(
-            f"awm_ghuber_power and awm_time_shift must be > 0, got {cfg.awm_ghuber_power} and {cfg.awm_time_shift}"
-        )
-    band = cfg.awm_sde_sigma_range
-    if band and (len(band) != 2 or not all(isinstance(v, (int, float)) for v in band) or band[0] > band[1]):
-        problems.append(f"awm_sde_sigma_range must be [] or [lo, hi] with lo <= hi, got {band}")
-    elif band and not cfg.noise_level > 0:
-        problems.append(f"awm_sde_sigma_range {band} has SDE steps: noise_level must be > 0, got {cfg.noise_level}")
-    if cfg.num_inner_epochs != 1:
-        problems.append(
-            f"algorithm=awm makes one pass per step: num_inner_epochs must be 1, got {cfg.num_inner_epochs}"
-        )
-    if cfg.awm_train_cfg and not cfg.cfg:
-        problems.append("awm_train_cfg=true trains on the guided velocity: it needs cfg=true")
-    if cfg.sde_window:
-        problems.append(f"algorithm=awm picks SDE steps by awm_sde_sigma_range: set sde_window=0, got {cfg.sde_window}")
-    return problems
-
-
 def check_setup(
-    cfg: GRPOConfig, reward_fns: dict, weights: dict, train_items: Sequence, val_items: Sequence | None = None
+    cfg: TrainerConfig, reward_fns: dict, weights: dict, train_items: Sequence, val_items: Sequence | None = None
 ) -> None:
     """Fail at start, with one line, on a config the loop cannot run (``val_items`` is checked
     when given). Raises ValueError naming every problem, in a fixed order.
@@ -465,10 +321,7 @@ def check_setup(
             "the validation split is empty (data.n * data.val_fraction rounds to 0): raise data.n or data.val_fraction"
         )
     problems += _step_problems(cfg) + _choice_problems(cfg)
-    if cfg.algorithm == "nft":
-        problems += _nft_problems(cfg)
-    if cfg.algorithm == "awm":
-        problems += _awm_problems(cfg)
+    problems += cfg.recipe_problems()
     if cfg.batch_size >= 1 and (cfg.prompts_per_step * cfg.group_size) % cfg.batch_size:
         problems.append(
             f"prompts_per_step * group_size = {cfg.prompts_per_step * cfg.group_size} "

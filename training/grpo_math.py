@@ -138,10 +138,3 @@ def step_kl(
         raise ValueError(f"step_kl: form must be one of {KL_FORMS}, got {form!r}")
     kl = (mean - ref_mean.detach()) ** 2 / (2 * var)
     return kl.mean(dim=tuple(range(1, kl.ndim)))
-
-
-@torch.no_grad()
-def ema_update(ema_params: list[torch.Tensor], params: list[torch.Tensor], decay: float) -> None:
-    """In place: ema <- decay * ema + (1 - decay) * param, for each pair (same shapes)."""
-    for e, p in zip(ema_params, params, strict=True):
-        e.mul_(decay).add_(p.detach().to(e.dtype), alpha=1.0 - decay)

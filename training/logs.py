@@ -33,7 +33,7 @@ from PIL import Image
 from rewards.common.one_line import one_line
 from rewards.common.secrets import redact, register
 from rewards.common.wandb_mode import resolve_wandb_mode
-from training.config import GRPOConfig
+from training.config import TrainerConfig
 from training.scoring import StepRewards
 
 HISTORY_OF_ROW = {
@@ -167,7 +167,7 @@ def new_run_id() -> str:
     return "".join(secrets.choice(alphabet) for _ in range(8))
 
 
-def init_wandb(cfg: GRPOConfig, accelerator: Accelerator, run_dir: Path, resumed: bool = False):
+def init_wandb(cfg: TrainerConfig, accelerator: Accelerator, run_dir: Path, resumed: bool = False):
     """The W&B run on the main process, or None (mode "disabled", or WANDB_MODE=disabled).
 
     A new run gets a fresh id, written to ``<run_dir>/wandb_run_id`` before ``wandb.init``; a
@@ -281,7 +281,7 @@ class RunLog:
 
     def __init__(
         self,
-        cfg: GRPOConfig,
+        cfg: TrainerConfig,
         accelerator: Accelerator,
         run_dir: Path,
         n_train: int,

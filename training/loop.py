@@ -1,21 +1,13 @@
-"""What every training recipe (``training.grpo``, ``training.nft``, ``training.awm``) shares around
-its own sample -> reward -> update steps: the start of a run, the prompt draw, group-relative
-advantages, the evaluations, the end of a step (log, checkpoint) and the end of the run.
+"""What every training recipe (``training.recipes``) shares around its own sample -> reward ->
+update steps: the start of a run, the step scaffolding (``run_steps``: evaluation when due, the
+prompt draw, the end of a step, the final evaluation, the end of the run), group-relative
+advantages and the clean-sample rollouts.
 
 A recipe reads::
 
     loop = start(cfg, pipe, reward_fns, weights, train_items, val_items, family_kwargs)
-    try:
-        for step in loop.bar:
-            t0 = time.perf_counter()
-            eval_row = evaluate_due(loop, step)
-            items = draw_items(train_items, loop)
-            ...  # 1. sample, 2. reward (score_step), 3. advantages, 4. update: the recipe's own
-            end_step(loop, step, items, images, rewards, update, groups_kept, t0, eval_row)
-        final_evaluation(loop)
-    finally:
-        close(loop)
-    return loop.log.history
+    return run_steps(loop, train_items, lambda loop, step, items: ...)  # -> StepOutcome
+    # the step: 1. sample, 2. reward (score_step), 3. advantages, 4. update: the recipe's own
 
 Shape legend: P prompts per step (per rank), G images per prompt, B = P * G.
 """
@@ -28,7 +20,7 @@ import random
 import time
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import torch
@@ -38,13 +30,30 @@ from tqdm.auto import tqdm
 
 from rewards.reward_fns import AsyncRewarder, RewardFn
 from training.checkpoint import lora_metadata, write_run_record
-from training.config import GRPOConfig, check_setup
+from training.config import TrainerConfig, check_setup
 from training.grpo_math import group_advantages, nonzero_group_mask
 from training.logs import RunLog, StepRecord, sample_table, samples_media
 from training.rollout import Cond, family_for, schedule_sigmas, to_pil
 from training.scoring import NamedReward, StepRewards, check_rewards, evaluate
 from training.state import RunState, add_lora, ema_weights, save_run, setup_run
 from training.update import Policy
+
+
+@dataclass
+class StepOutcome:
+    """What a recipe's step gives back to ``run_steps`` (the arguments of ``end_step``).
+
+    Attributes:
+        images: this rank's B images of the step, in rollout order.
+        rewards: the step's rewards (``training.scoring.score_step``).
+        update: the recipe's update statistics (see ``end_step``).
+        groups_kept: prompt groups with a non-zero advantage, summed over ranks.
+    """
+
+    images: list[Image.Image]
+    rewards: StepRewards
+    update: dict[str, float]
+    groups_kept: float
 
 
 class NonFiniteLoss(ArithmeticError):
@@ -71,7 +80,7 @@ class Loop:
         start_step: the first step this process runs (> 0 on a resume).
     """
 
-    cfg: GRPOConfig
+    cfg: TrainerConfig
     accelerator: Accelerator
     run: RunState
     policy: Policy
@@ -87,7 +96,7 @@ class Loop:
 
 
 def _setup(
-    cfg: GRPOConfig, pipe, family_kwargs: dict[str, Any] | None, accelerator: Accelerator, extra_state: Sequence[str]
+    cfg: TrainerConfig, pipe, family_kwargs: dict[str, Any] | None, accelerator: Accelerator, extra_state: Sequence[str]
 ) -> tuple[RunState, int, Policy]:
     """Seed, put a LoRA on ``pipe.transformer``, build the optimizer (resumed when ``cfg.resume``)
     and the policy. Returns the run state, the first step to run and the policy."""
@@ -109,7 +118,7 @@ def _setup(
 
 
 def start(
-    cfg: GRPOConfig,
+    cfg: TrainerConfig,
     pipe,
     reward_fns: dict[str, RewardFn],
     weights: dict[str, float],
@@ -123,7 +132,7 @@ def start(
     """Check the inputs, put the LoRA on, restore a resumed run, open the log.
 
     Args:
-        cfg, pipe, reward_fns, weights, train_items, val_items, family_kwargs: as ``training.grpo.train``.
+        cfg, pipe, reward_fns, weights, train_items, val_items, family_kwargs: as ``training.recipes.grpo.train``.
         desc: the progress bar's label.
         extra_state: names of the recipe's own copies of the LoRA weights (``RunState.extra``,
             e.g. NFT's sampling policy), each started as a copy of the LoRA, saved in every
@@ -178,7 +187,7 @@ def advantages(rewards: torch.Tensor, loop: Loop) -> tuple[torch.Tensor, torch.T
 def sample_clean(
     policy: Policy,
     items: list,
-    cfg: GRPOConfig,
+    cfg: TrainerConfig,
     sigmas: torch.Tensor,
     sde_steps: list[int],
     generator: torch.Generator,
@@ -299,3 +308,25 @@ def close(loop: Loop) -> None:
     """Stop the reward thread and finish the W&B run."""
     loop.rewarder.close()
     loop.log.finish()
+
+
+def run_steps(loop: Loop, train_items: Sequence, step_fn: Callable[[Loop, int, list], StepOutcome]) -> dict[str, list]:
+    """The step scaffolding every recipe shares: for each step still to run, the evaluation when
+    due (``evaluate_due``), this rank's B items (``draw_items``), the recipe's ``step_fn(loop,
+    step, items)`` (sample -> reward -> advantages -> update) and ``end_step``; then the final
+    evaluation, and ``close`` whatever happens. Returns the history (``loop.log.history``).
+
+    Raises:
+        whatever ``step_fn`` raises; ``NonFiniteLoss`` (``end_step``).
+    """
+    try:
+        for step in loop.bar:
+            t0 = time.perf_counter()
+            eval_row = evaluate_due(loop, step)
+            items = draw_items(train_items, loop)
+            out = step_fn(loop, step, items)
+            end_step(loop, step, items, out.images, out.rewards, out.update, out.groups_kept, t0, eval_row)
+        final_evaluation(loop)  # logged at step num_steps
+    finally:
+        close(loop)
+    return loop.log.history

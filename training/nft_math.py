@@ -12,8 +12,6 @@ of that file at that commit).
 
 from __future__ import annotations
 
-from typing import Sequence
-
 import torch
 
 ADV_MODES = ("all", "positive_only", "negative_only", "one_only", "binary")
@@ -31,30 +29,6 @@ def _col(t: torch.Tensor, like: torch.Tensor) -> torch.Tensor:
 def _per_sample_mean(x: torch.Tensor) -> torch.Tensor:
     """(b, ...) -> (b,): mean over every dim but the first."""
     return x.mean(dim=tuple(range(1, x.ndim)))
-
-
-def noise_latents(x0: torch.Tensor, noise: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
-    """The rectified-flow forward process x_t = (1 - t) x0 + t eps.
-
-    Source: train_nft_sd3.py lines 864-870 (``t = timesteps / 1000``, ``xt = (1 - t) * x0 + t * noise``).
-
-    Args:
-        x0: float (b, ...) clean latents.
-        noise: float (b, ...) standard normal noise eps, same shape as ``x0``.
-        t: float (b,) noise levels in [0, 1] (t = sigma of the sampling schedule).
-
-    Returns:
-        (b, ...) x_t, in the promoted dtype of the inputs.
-
-    Raises:
-        ValueError: ``noise`` and ``x0`` differ in shape, or ``t`` is not (b,).
-    """
-    if noise.shape != x0.shape:
-        raise ValueError(f"noise_latents: noise {tuple(noise.shape)} must match x0 {tuple(x0.shape)}")
-    if t.shape != (x0.shape[0],):
-        raise ValueError(f"noise_latents: t must be ({x0.shape[0]},), got {tuple(t.shape)}")
-    te = _col(t, x0)
-    return (1 - te) * x0 + te * noise
 
 
 def optimality_probability(advantages: torch.Tensor, adv_clip: float, mode: str = "all") -> torch.Tensor:
@@ -219,21 +193,3 @@ def return_decay(step: int, decay_type: int) -> float:
     if step < flat:
         return 0.0
     return min((step - flat) * uprate, uphold)
-
-
-@torch.no_grad()
-def update_old_weights(old: Sequence[torch.Tensor], current: Sequence[torch.Tensor], decay: float) -> None:
-    """In place: old <- decay * old + (1 - decay) * current, tensor by tensor.
-
-    Source: train_nft_sd3.py lines 1034-1039 (after every sampling epoch's updates).
-
-    Args:
-        old: the old (sampling) policy's LoRA tensors, float32, each the shape of its ``current``.
-        current: the trained LoRA tensors, same order.
-        decay: from ``return_decay``.
-
-    Raises:
-        ValueError: the two lists differ in length (``zip(strict=True)``).
-    """
-    for o, c in zip(old, current, strict=True):
-        o.copy_(o * decay + c.detach() * (1.0 - decay))

@@ -126,3 +126,30 @@ def sde_step(
         next_sample = mean + step_std * eps
     next_sample = next_sample.float().detach()
     return next_sample, gaussian_log_prob(next_sample, mean, step_std), mean, step_std
+
+
+def noise_latents(x0: torch.Tensor, noise: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
+    """The rectified-flow forward process x_t = (1 - t) x0 + t eps.
+
+    The one noising function of the recipes that train on clean samples (DiffusionNFT, AWM).
+    Source: NVlabs/DiffusionNFT train_nft_sd3.py lines 864-870 (``t = timesteps / 1000``,
+    ``xt = (1 - t) * x0 + t * noise``);
+    scxue/advantage_weighted_matching train_sd3_awm.py line 1232.
+
+    Args:
+        x0: float (b, ...) clean latents.
+        noise: float (b, ...) standard normal noise eps, same shape as ``x0``.
+        t: float (b,) noise levels in [0, 1] (t = sigma of the sampling schedule).
+
+    Returns:
+        (b, ...) x_t, in the promoted dtype of the inputs.
+
+    Raises:
+        ValueError: ``noise`` and ``x0`` differ in shape, or ``t`` is not (b,).
+    """
+    if noise.shape != x0.shape:
+        raise ValueError(f"noise_latents: noise {tuple(noise.shape)} must match x0 {tuple(x0.shape)}")
+    if t.shape != (x0.shape[0],):
+        raise ValueError(f"noise_latents: t must be ({x0.shape[0]},), got {tuple(t.shape)}")
+    te = t.to(x0.device).view(-1, *([1] * (x0.ndim - 1)))  # (b, 1, ..., 1)
+    return (1 - te) * x0 + te * noise

@@ -15,7 +15,7 @@ import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence, TypeVar
 
 import torch
 from accelerate import Accelerator
@@ -31,9 +31,7 @@ from training.checkpoint import (
     rng_states,
     save_checkpoint,
 )
-from training.config import GRPOConfig
-from training.grpo_math import ema_update
-from training.timesteps import num_trained_steps
+from training.config import TrainerConfig
 
 
 def _swap(params: list[torch.Tensor], values: list[torch.Tensor]) -> None:
@@ -83,10 +81,10 @@ class RunState:
     """a recipe's own copies of the LoRA weights by name (NFT's sampling policy, AWM's EMA
     reference), in ``lora_params`` order; saved in every checkpoint, restored on a resume"""
     base_model: str = ""
-    """the base model's id or path (``GRPOConfig.base_model``), saved in every checkpoint's LoRA metadata"""
+    """the base model's id or path (``TrainerConfig.base_model``), saved in every checkpoint's LoRA metadata"""
 
 
-def add_lora(pipe, cfg: GRPOConfig, device) -> tuple[Any, list[torch.Tensor]]:
+def add_lora(pipe, cfg: TrainerConfig, device) -> tuple[Any, list[torch.Tensor]]:
     """Freeze the pipeline on ``device`` and give its transformer a gaussian-init LoRA (policy ==
     reference at step 0: peft's gaussian init zeroes lora_B). Returns the transformer and the
     LoRA weights (fp32, in ``transformer.parameters()`` order)."""
@@ -111,7 +109,7 @@ def add_lora(pipe, cfg: GRPOConfig, device) -> tuple[Any, list[torch.Tensor]]:
     return transformer, lora_params
 
 
-def _check_distributed(cfg: GRPOConfig, accelerator: Accelerator) -> None:
+def _check_distributed(cfg: TrainerConfig, accelerator: Accelerator) -> None:
     """Raise ValueError on EMA under FSDP, or a DeepSpeed gradient_accumulation_steps that does not
     equal the backward passes per optimizer step."""
     if cfg.ema_decay > 0 and accelerator.distributed_type == DistributedType.FSDP:
@@ -122,11 +120,7 @@ def _check_distributed(cfg: GRPOConfig, accelerator: Accelerator) -> None:
         # The DeepSpeed engine steps the optimizer itself, every gradient_accumulation_steps backward
         # passes; GRPO and NFT make one backward pass per trained step (noise level) per
         # minibatch, AWM one per minibatch (all its timesteps in one loss).
-        trained = (
-            1
-            if cfg.algorithm == "awm"
-            else num_trained_steps(cfg.train_sampling_steps, cfg.sde_window, cfg.timestep_fraction)
-        )
+        trained = cfg.backward_passes_per_minibatch()
         want = trained * cfg.grad_accum
         have = accelerator.state.deepspeed_plugin.deepspeed_config.get("gradient_accumulation_steps")
         if have != want:
@@ -158,7 +152,7 @@ def _resume_state(run_dir: Path, transformer, main: bool) -> tuple[dict | None, 
 
 
 def setup_run(
-    cfg: GRPOConfig,
+    cfg: TrainerConfig,
     accelerator: Accelerator,
     pipe,
     transformer,
@@ -232,6 +226,23 @@ def setup_run(
     return run, saved["step"]
 
 
+@torch.no_grad()
+def ema_update(ema: Sequence[torch.Tensor], params: Sequence[torch.Tensor], decay: float) -> None:
+    """In place: ema <- decay * ema + (1 - decay) * param, for each pair (same shapes, same order).
+
+    The one exponential moving average of LoRA weights: the evaluation EMA (``ema_decay``),
+    DiffusionNFT's old policy (train_nft_sd3.py lines 1034-1039), AWM's EMA reference (script
+    lines 1416-1419) and its evaluation EMA (``flow_grpo/ema.py`` lines 43-49, written there as
+    ema + (1 - d) (param - ema), and ``flow_grpo`` ``EMAModuleWrapper`` and our GRPO EMA before as
+    ema.mul_(d).add_(param, alpha=1 - d): the same up to float rounding).
+
+    Raises:
+        ValueError: the two lists differ in length (``zip(strict=True)``).
+    """
+    for e, p in zip(ema, params, strict=True):
+        e.copy_(e * decay + p.detach().to(e.dtype) * (1.0 - decay))
+
+
 def optimizer_step(run: RunState, max_grad_norm: float, ema_decay: float) -> float:
     """Clip, step the optimizer and LR schedule, zero the grads, update the EMA; returns the grad
     norm before clipping (NaN under DeepSpeed, whose engine clips and does not report it here)."""
@@ -296,3 +307,29 @@ def save_run(run: RunState, step: int, keep_last: int, history: dict[str, list] 
         lora_layers=lora,
         base_model=run.base_model,
     )
+
+
+T = TypeVar("T")
+
+
+def accumulate(
+    run: RunState,
+    minibatches: Sequence,
+    backward: Callable[[Any, int], T],
+    grad_accum: int,
+    max_grad_norm: float,
+    ema_decay: float,
+) -> tuple[list[T], list[float]]:
+    """Gradient accumulation, the one every recipe uses: ``backward(mb, accumulated)`` for each
+    minibatch in order (it divides its loss by ``accumulated``, the minibatches of its group), and
+    an ``optimizer_step`` after every ``grad_accum`` of them; a last, smaller group is averaged over
+    its own count. Returns the ``backward`` results, in order, and the grad norms (one per
+    optimizer step)."""
+    results, grad_norms = [], []
+    for m, mb in enumerate(minibatches):
+        first = m - m % grad_accum  # first minibatch of this accumulation group
+        accumulated = min(grad_accum, len(minibatches) - first)
+        results.append(backward(mb, accumulated))
+        if m + 1 - first == accumulated:
+            grad_norms.append(optimizer_step(run, max_grad_norm, ema_decay))
+    return results, grad_norms

@@ -168,7 +168,7 @@ def _is_alias(name: str) -> bool:
 
 def _compose(config_name: str, overrides: tuple[str, ...] = ()):
     if config_name == "train":
-        import training.grpo  # noqa: F401  (the trainer's defaults may come from Hydra's ConfigStore)
+        import training.recipes.grpo  # noqa: F401
     with initialize_config_module("conf", version_base="1.3"):
         return compose(config_name=config_name, overrides=list(overrides))
 
@@ -346,7 +346,7 @@ def test_without_debug_the_apps_keep_their_defaults():
 
 
 def test_debug_smoke_trains_one_step_at_tiny_sizes():
-    from training.grpo import GRPOConfig
+    from training.recipes.grpo import GRPOConfig
 
     cfg = _compose("train", ("debug=smoke",))
     trainer = OmegaConf.to_container(cfg.trainer, resolve=True)

@@ -23,11 +23,15 @@ transformers.logging.set_verbosity_error()
 from grpo_helpers import TRAIN, VAL, redness  # noqa: E402
 
 from rewards.models.tiny_pipelines import tiny_sd3_pipeline  # noqa: E402
-from training import grpo, logs, update  # noqa: E402
+from training import logs, update
 from training import state as run_state  # noqa: E402
 from training.checkpoint import LORA_FILE, STATE_FILE, list_checkpoints  # noqa: E402
-from training.config import GRPOConfig, check_setup  # noqa: E402
-from training.grpo import train  # noqa: E402
+from training.config import check_setup  # noqa: E402
+from training.recipes import grpo  # noqa: E402
+from training.recipes.grpo import (
+    GRPOConfig,  # noqa: E402
+    train,  # noqa: E402
+)
 from training.rollout import family_for, sample, schedule_sigmas  # noqa: E402
 
 SD3_FAMILY = {"max_sequence_length": 16}

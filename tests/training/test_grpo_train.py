@@ -25,8 +25,10 @@ from rewards.reward_fns import RubricReward  # noqa: E402
 from rewards.rubric import Check, Item, Rubric, Verdict  # noqa: E402
 from training import logs, update  # noqa: E402
 from training.checkpoint import LORA_FILE, list_checkpoints  # noqa: E402
-from training.config import GRPOConfig  # noqa: E402
-from training.grpo import train  # noqa: E402
+from training.recipes.grpo import (
+    GRPOConfig,  # noqa: E402
+    train,  # noqa: E402
+)
 from training.rollout import family_for, guided_velocity, sample, schedule_sigmas  # noqa: E402
 from training.sde import sde_step  # noqa: E402
 from training.update import minibatch_plan  # noqa: E402

@@ -30,9 +30,11 @@ from rewards.reward_fns import RubricReward  # noqa: E402
 from rewards.rubric import Check, Item, Rubric, Verdict  # noqa: E402
 from training import cli, logs, loop  # noqa: E402
 from training.checkpoint import ADAPTER_CONFIG_FILE, LORA_FILE, MANIFEST_FILE  # noqa: E402
-from training.config import GRPOConfig  # noqa: E402
-from training.grpo import train  # noqa: E402
 from training.logs import WANDB_ID_FILE  # noqa: E402
+from training.recipes.grpo import (
+    GRPOConfig,  # noqa: E402
+    train,  # noqa: E402
+)
 
 
 class TagJudge:

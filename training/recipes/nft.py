@@ -3,7 +3,7 @@
 ``train`` reads top to bottom: # 0. Setup, then per step # 1. Sample (ODE, old policy) ->
 # 2. Reward -> # 3. Advantages -> # 4. Update (NFT loss on the clean samples, re-noised) ->
 # 5. Old-policy update -> # 6. Log/checkpoint, and # 7. the final evaluation.
-``trainer.algorithm=nft``. Source: DiffusionNFT (Zheng et al., arXiv 2509.16117),
+``trainer.algorithm=nft`` (``conf/trainer/nft.yaml``). Source: DiffusionNFT (Zheng et al., arXiv 2509.16117),
 NVlabs/DiffusionNFT at commit 24af5554898d85e93efa492f42b5e9cdf4156e9b,
 ``scripts/train_nft_sd3.py`` (sampling lines 640-676, the loss and the optimizer steps
 lines 790-1030, the old-policy update lines 1034-1039) and ``config/nft.py``. The math is in
@@ -18,7 +18,7 @@ x_t = (1 - t) x0 + t eps, v_old (old weights, no grad), v_theta (grad), v_ref (L
 the KL weight ``beta`` > 0), loss = NFT policy loss + beta * KL, backward; after the step's
 updates old <- d old + (1 - d) current with d = return_decay(optimizer steps so far).
 
-Deviations from the reference (each documented here; the option ones in ``GRPOConfig``):
+Deviations from the reference (each documented here; the option ones in ``NFTConfig``):
 
 * Sampler: the reference samples with a deterministic 2nd-order DPM solver (``sample.solver =
   "dpm2"``, ``flow_grpo/diffusers_patch/solver.py``) and passes the transformer the timestep
@@ -27,7 +27,7 @@ Deviations from the reference (each documented here; the option ones in ``GRPOCo
   ``schedule_sigmas`` in both (reference: ``pipeline.scheduler.timesteps / 1000``).
 * Classifier-free guidance: the reference samples, trains and evaluates at guidance scale 1
   (``config/nft.py``: ``sample.guidance_scale = 1.0``); here ``cfg=true`` is refused for nft
-  (``training.config._nft_problems``), so every velocity is the conditional one.
+  (``NFTConfig.recipe_problems``), so every velocity is the conditional one.
 * Constant-reward groups: the reference trains every sample (advantage 0 -> r = 0.5); that is
   the default here, and ``nft_drop_constant_groups=true`` drops them as GRPO does (option).
 * Advantages: ``training.loop.advantages`` (float64, (r - group mean) / (global std + 1e-4),
@@ -41,7 +41,7 @@ Deviations from the reference (each documented here; the option ones in ``GRPOCo
   autocast outputs); the weights of the x0 loss are float64, as in the reference.
 * Random draws (sample order, trained noise levels, the noise) come from the run's rollout
   generator (checkpointed), so a resume continues exactly; the reference uses the global RNG.
-* Minibatches, gradient accumulation and EMA as ``training.grpo`` (``minibatch_plan``; a last,
+* Minibatches, gradient accumulation and EMA as ``training.recipes.grpo`` (``minibatch_plan``; a last,
   smaller accumulation group is averaged over its own count; the EMA is a plain constant-decay
   EMA, the reference's ``EMAModuleWrapper(decay=0.9)`` with warm-up when ``train.ema``).
 * FSDP is refused (the old weights are swapped into the LoRA tensors, which FSDP shards).
@@ -52,7 +52,6 @@ minibatch, K trained noise levels per sample, T sampling steps.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -61,31 +60,64 @@ import torch
 from accelerate.utils import DistributedType
 
 from rewards.reward_fns import RewardFn
-from training.config import GRPOConfig
-from training.loop import (
-    Loop,
-    advantages,
-    close,
-    draw_items,
-    end_step,
-    evaluate_due,
-    final_evaluation,
-    optimizer_steps_so_far,
-    sample_clean,
-    start,
-)
-from training.nft_math import (
-    nft_policy_loss,
-    noise_latents,
-    optimality_probability,
-    return_decay,
-    update_old_weights,
-    velocity_kl,
-)
+from training.config import TrainerConfig
+from training.loop import Loop, StepOutcome, advantages, close, optimizer_steps_so_far, run_steps, sample_clean, start
+from training.nft_math import ADV_MODES, DECAY_TYPES, nft_policy_loss, optimality_probability, return_decay, velocity_kl
 from training.rollout import Cond
 from training.scoring import score_step
-from training.state import ema_weights, optimizer_step
+from training.sde import noise_latents
+from training.state import accumulate, ema_update, ema_weights
 from training.update import lora_disabled, minibatch_plan
+
+
+@dataclass
+class NFTConfig(TrainerConfig):
+    """DiffusionNFT's knobs: the shared ``TrainerConfig`` fields and the ``nft_*`` fields
+    (``conf/trainer/nft.yaml``); the deviations from the reference are in this module's docstring."""
+
+    algorithm: str = "nft"
+    """this recipe"""
+    nft_beta: float = 1.0
+    """DiffusionNFT guidance strength beta (reference ``config.beta``: 1.0 in its base NFT config,
+    0.1 in ``sd3_ocr``): v+ = beta v + (1 - beta) v_old, v- = (1 + beta) v_old - beta v; > 0.
+    The KL weight is the shared ``beta`` (reference ``train.beta``, 1e-4 there) and the
+    advantage clip the shared ``adv_clip`` (reference ``train.adv_clip_max``)"""
+    nft_decay_type: int = 1
+    """old (sampling) policy decay schedule (reference ``config.decay_type``): after each step's
+    updates old = d * old + (1 - d) * current with d = ``training.nft_math.return_decay``(optimizer
+    steps so far): 0: d = 0 (old = current); 1: d ramps 0.001 per optimizer step to 0.5 (reference
+    default); 2: d = 0 for 75 optimizer steps, then ramps 0.0075 per step to 0.999 (``sd3_ocr``)"""
+    nft_adv_mode: str = "all"
+    """advantage -> optimality probability r (reference ``train.adv_mode``): "all",
+    "positive_only", "negative_only", "one_only" or "binary" (``training.nft_math.optimality_probability``)"""
+    nft_drop_constant_groups: bool = False
+    """false (reference): every sample trains, a group of equal rewards at advantage 0, r = 0.5
+    (it pulls the policy towards the old one); true: drop such groups as GRPO does"""
+
+    def recipe_problems(self) -> list[str]:
+        """The DiffusionNFT fields, and the shared fields NFT reads differently."""
+        cfg = self
+        problems = []
+        if not cfg.nft_beta > 0:
+            problems.append(f"nft_beta must be > 0 (the NFT loss divides by it), got {cfg.nft_beta}")
+        if cfg.nft_decay_type not in DECAY_TYPES:
+            problems.append(f"nft_decay_type must be one of {sorted(DECAY_TYPES)}, got {cfg.nft_decay_type!r}")
+        if cfg.nft_adv_mode not in ADV_MODES:
+            problems.append(f"nft_adv_mode must be one of {list(ADV_MODES)}, got {cfg.nft_adv_mode!r}")
+        if not cfg.adv_clip > 0:
+            problems.append(f"adv_clip must be > 0 for nft (r = A / adv_clip / 2 + 0.5), got {cfg.adv_clip}")
+        if cfg.cfg:
+            problems.append(
+                "algorithm=nft samples and trains without classifier-free guidance (DiffusionNFT uses guidance "
+                "scale 1): set trainer.cfg=false"
+            )
+        if cfg.sde_window:
+            problems.append(f"algorithm=nft samples by the ODE, no SDE window: set sde_window=0, got {cfg.sde_window}")
+        return problems
+
+
+CONFIG = NFTConfig
+TITLE = "DiffusionNFT"
 
 
 @dataclass
@@ -101,7 +133,7 @@ class Samples:
     cond: Cond
 
 
-def trained_levels(cfg: GRPOConfig) -> int:
+def trained_levels(cfg: NFTConfig) -> int:
     """K = int(T * timestep_fraction): noise levels trained per sample and step (reference
     ``num_train_timesteps``, train_nft_sd3.py line 569)."""
     return int(cfg.train_sampling_steps * cfg.timestep_fraction)
@@ -187,22 +219,60 @@ def _update(
         levels = torch.stack(
             [torch.randperm(n_sampling, generator=run.rollout_gen)[:n_levels] for _ in range(len(samples.x0))]
         )  # (B, K): sample i's levels, indexed by sample
-        plan = minibatch_plan(order, pool_per_rank, cfg.batch_size)
-        for m, (idx, weight) in enumerate(plan):
-            first = m - m % cfg.grad_accum  # first minibatch of this accumulation group
-            accumulated = min(cfg.grad_accum, len(plan) - first)
+
+        def backward(planned: tuple[torch.Tensor, float], accumulated: int) -> dict[str, list[float]]:
+            idx, weight = planned
             cond = {k: v[idx] for k, v in samples.cond.items()}
-            stats = update_minibatch(loop, samples.x0[idx], cond, r[idx], levels[idx.cpu()], weight, accumulated)
-            for k, v in stats.items():
+            return update_minibatch(loop, samples.x0[idx], cond, r[idx], levels[idx.cpu()], weight, accumulated)
+
+        plan = minibatch_plan(order, pool_per_rank, cfg.batch_size)
+        stats, norms = accumulate(run, plan, backward, cfg.grad_accum, cfg.max_grad_norm, cfg.ema_decay)
+        for s in stats:
+            for k, v in s.items():
                 pooled.setdefault(k, []).extend(v)
-            if m + 1 - first == accumulated:
-                grad_norms.append(optimizer_step(run, cfg.max_grad_norm, cfg.ema_decay))
+        grad_norms += norms
     pooled["grad_norm"] = grad_norms
     return {k: float(np.mean(v)) if v else 0.0 for k, v in pooled.items()}
 
 
+def _step(loop: Loop, step: int, items: list) -> StepOutcome:
+    """One DiffusionNFT step on this rank's B ``items`` (``training.loop.run_steps`` calls it)."""
+    run, policy, cfg, old = loop.run, loop.policy, loop.cfg, loop.run.extra["old"]
+
+    # 1. Sample: P prompts x G images, deterministic ODE with the old weights swapped in.
+    run.model.eval()
+    with ema_weights(run.lora_params, old):
+        x0, cond, images, futures = sample_clean(
+            policy, items, cfg, loop.sigmas, [], run.rollout_gen, loop.rewarder
+        )  # []: the deterministic ODE
+    samples = Samples(x0, cond)
+
+    # 2. Reward: weighted sum per image, gathered over ranks; reward-hacking guards.
+    rewards = score_step(futures, items, images, loop.named, loop.accelerator)
+
+    # 3. Advantages -> optimality probabilities r; constant groups train at r = 0.5 (reference).
+    adv, keep, kept_per_rank = advantages(rewards.total, loop)
+    r = optimality_probability(adv, cfg.adv_clip, cfg.nft_adv_mode)  # (B,)
+    if cfg.nft_drop_constant_groups:
+        pool, pool_per_rank = keep, kept_per_rank
+    else:
+        pool = torch.arange(len(adv), device=adv.device)
+        pool_per_rank = [len(adv)] * loop.accelerator.num_processes
+
+    # 4. Update: NFT loss at K noise levels per sample + beta * velocity KL.
+    run.model.train()
+    update = _update(loop, samples, r, pool, pool_per_rank)
+
+    # 5. Old policy: old <- d old + (1 - d) current, d from the optimizer steps so far (in every checkpoint).
+    n_optimizer_steps = optimizer_steps_so_far(loop)
+    decay = return_decay(n_optimizer_steps, cfg.nft_decay_type)
+    ema_update(old, run.lora_params, decay)
+    update.update(decay=decay, optimizer_steps=float(n_optimizer_steps), r_mean=r.mean().item())
+    return StepOutcome(images, rewards, update, sum(kept_per_rank) / cfg.group_size)
+
+
 def train(
-    cfg: GRPOConfig,
+    cfg: NFTConfig,
     pipe,
     reward_fns: dict[str, RewardFn],
     weights: dict[str, float],
@@ -213,9 +283,9 @@ def train(
     """Train a LoRA on ``pipe.transformer`` with DiffusionNFT; returns the per-step history.
 
     Args:
-        cfg: the knobs (``GRPOConfig``; ``algorithm`` "nft", the ``nft_*`` fields, ``beta`` as
+        cfg: the knobs (``NFTConfig``: the ``nft_*`` fields, ``beta`` as
             the KL weight, ``adv_clip`` as adv_clip_max, ``cfg`` false).
-        pipe, reward_fns, weights, train_items, val_items, family_kwargs: as ``training.grpo.train``.
+        pipe, reward_fns, weights, train_items, val_items, family_kwargs: as ``training.recipes.grpo.train``.
 
     Returns:
         the history (``training.logs.RunLog``): per step "step", "loss", "reward_mean", "kl"
@@ -230,55 +300,11 @@ def train(
         ValueError: bad config or reward output, before any sampling (``check_setup``,
             ``check_rewards``), or FSDP (the old weights are swapped into the LoRA tensors).
     """
-    # 0. Setup: check inputs, LoRA (+ its "old" copy), optimizer, resume.
+    # 0. Setup: check inputs, LoRA (+ its "old" copy), optimizer, resume; then the steps (``_step``).
     loop = start(
         cfg, pipe, reward_fns, weights, train_items, val_items, family_kwargs, desc="NFT", extra_state=("old",)
     )
-    run, policy = loop.run, loop.policy
-    old = run.extra["old"]
-    try:
-        if loop.accelerator.distributed_type == DistributedType.FSDP:
-            raise ValueError("algorithm=nft does not run under FSDP (it swaps old LoRA weights into sharded ones)")
-        for step in loop.bar:
-            t0 = time.perf_counter()
-            eval_row = evaluate_due(loop, step)
-
-            # 1. Sample: P prompts x G images, deterministic ODE with the old weights swapped in.
-            items = draw_items(train_items, loop)
-            run.model.eval()
-            with ema_weights(run.lora_params, old):
-                x0, cond, images, futures = sample_clean(
-                    policy, items, cfg, loop.sigmas, [], run.rollout_gen, loop.rewarder
-                )  # []: the deterministic ODE
-            samples = Samples(x0, cond)
-
-            # 2. Reward: weighted sum per image, gathered over ranks; reward-hacking guards.
-            rewards = score_step(futures, items, images, loop.named, loop.accelerator)
-
-            # 3. Advantages -> optimality probabilities r; constant groups train at r = 0.5 (reference).
-            adv, keep, kept_per_rank = advantages(rewards.total, loop)
-            r = optimality_probability(adv, cfg.adv_clip, cfg.nft_adv_mode)  # (B,)
-            if cfg.nft_drop_constant_groups:
-                pool, pool_per_rank = keep, kept_per_rank
-            else:
-                pool = torch.arange(len(adv), device=adv.device)
-                pool_per_rank = [len(adv)] * loop.accelerator.num_processes
-
-            # 4. Update: NFT loss at K noise levels per sample + beta * velocity KL.
-            run.model.train()
-            update = _update(loop, samples, r, pool, pool_per_rank)
-
-            # 5. Old policy: old <- d old + (1 - d) current, d from the optimizer steps so far.
-            n_optimizer_steps = optimizer_steps_so_far(loop)
-            decay = return_decay(n_optimizer_steps, cfg.nft_decay_type)
-            update_old_weights(old, run.lora_params, decay)
-            update.update(decay=decay, optimizer_steps=float(n_optimizer_steps), r_mean=r.mean().item())
-
-            # 6. Log/checkpoint (the old weights are in every checkpoint).
-            end_step(loop, step, items, images, rewards, update, sum(kept_per_rank) / cfg.group_size, t0, eval_row)
-
-        # 7. Final evaluation, logged at step num_steps.
-        final_evaluation(loop)
-    finally:
+    if loop.accelerator.distributed_type == DistributedType.FSDP:
         close(loop)
-    return loop.log.history
+        raise ValueError("algorithm=nft does not run under FSDP (it swaps old LoRA weights into sharded ones)")
+    return run_steps(loop, train_items, _step)

@@ -1,5 +1,5 @@
 """Advantage Weighted Matching (AWM) LoRA training of a flow-matching text-to-image pipeline:
-the recipe, in one loop. ``trainer.algorithm=awm``.
+the recipe, in one loop. ``trainer.algorithm=awm`` (``conf/trainer/awm.yaml``).
 
 ``train`` reads top to bottom: # 0. Setup, then per AWM step # 1. Sample -> # 2. Reward ->
 # 3. Advantages -> # 4. Update (per minibatch: the advantage-weighted flow-matching loss at
@@ -20,7 +20,7 @@ base + ``awm_ema_beta`` KL to an EMA of the LoRA (both mean squared velocity dif
 after the step's updates the EMA reference moves by ref <- d ref + (1 - d) LoRA, d =
 min(awm_ema_decay, 0.001 n) (the reference's warm-up), n the optimizer steps so far.
 
-Deviations from the script (each an option, or documented here and in ``GRPOConfig``):
+Deviations from the script (each an option, or documented here and in ``AWMConfig``):
 
 * Sampler: our Euler steps (``training.rollout``), SDE (Flow-GRPO's) on the steps whose end
   sigma lies in ``awm_sde_sigma_range`` (the reference SA-Solver's band [0.3, 0.9]) with noise
@@ -43,7 +43,7 @@ Deviations from the script (each an option, or documented here and in ``GRPOConf
   samples (``num_inner_epochs`` must be 1: the script has no inner epochs).
 * The evaluation EMA (``ema_decay > 0``) follows the script's ``EMAModuleWrapper``: once per
   AWM step, decay min((1 + n) / (10 + n), ema_decay) (``awm_math.eval_ema_update``), not the
-  constant-decay EMA after every optimizer step of ``training.grpo``.
+  constant-decay EMA after every optimizer step of ``training.recipes.grpo``.
 * The LR is constant by default (the script's cosine over 1e10 steps to lr / 3 is constant in
   practice); the discrete samplers take ``sigmas[i]`` where the script divides the
   scheduler's timesteps (1000 sigma, float32) by 1000 (a difference below 1e-7).
@@ -56,8 +56,7 @@ minibatch, K = ``awm_train_timesteps``, N = K * b rows, timestep-major (``traini
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 import numpy as np
@@ -65,23 +64,118 @@ import torch
 
 from rewards.reward_fns import RewardFn
 from training import awm_math
-from training.config import GRPOConfig
-from training.loop import (
-    Loop,
-    advantages,
-    close,
-    draw_items,
-    end_step,
-    evaluate_due,
-    final_evaluation,
-    optimizer_steps_so_far,
-    sample_clean,
-    start,
-)
+from training.awm_math import EMA_DECAY_TYPES, KL_WEIGHTINGS, LOSS_TYPES, TIMESTEP_SAMPLERS, WEIGHTINGS
+from training.config import TrainerConfig
+from training.loop import Loop, StepOutcome, advantages, optimizer_steps_so_far, run_steps, sample_clean, start
 from training.rollout import Cond, guided_velocity
 from training.scoring import score_step
-from training.state import ema_weights, optimizer_step
+from training.sde import noise_latents
+from training.state import accumulate, ema_update, ema_weights
 from training.update import Policy, lora_disabled, minibatch_plan
+
+
+@dataclass
+class AWMConfig(TrainerConfig):
+    """Advantage Weighted Matching's knobs: the shared ``TrainerConfig`` fields and the ``awm_*``
+    fields (``conf/trainer/awm.yaml``); the deviations from the reference are in this module's docstring."""
+
+    algorithm: str = "awm"
+    """this recipe"""
+    awm_train_timesteps: int = 6
+    """K: training timesteps per update minibatch, shared by its samples, each with fresh noise
+    (reference ``train.train_timesteps``); the minibatch runs as one K * batch_size forward pass"""
+    awm_timestep_sampler: str = "discrete_wo_init"
+    """how the K training timesteps are drawn (reference ``time_type``, ``training.awm_math.draw_train_sigmas``):
+    "discrete_wo_init" (strata of the sampling steps 1 .. int(T * timestep_fraction)), "discrete"
+    (from step 0), "discrete_with_init" (step 0 + strata), "logit_normal" (stratified, shifted),
+    "uniform" (stratified on [0.2, 1], shifted)"""
+    awm_time_shift: float = 3.0
+    """time shift of the continuous samplers, shift t / (1 + (shift - 1) t) (reference ``time_shift``)"""
+    awm_weighting: str = "ghuber"
+    """weighting of the per-sample flow-matching error e (``training.awm_math.matching_log_prob``):
+    "Uniform" e, "t" e t, "t**2" e t^2, "huber" (sqrt(e + 1e-10) - 1e-5) t, "ghuber" ((e + 1e-10)^p - 1e-10^p) t / p
+    (reference ``train.weighting``)"""
+    awm_ghuber_power: float = 0.25
+    """p of the "ghuber" weighting (reference ``train.ghuber_power``)"""
+    awm_loss_type: str = "exp_first"
+    """"exp_first": ratio exp(lp - lp_old) per timestep and sample; "sum_first": per sample, of the
+    mean over timesteps (reference ``train.loss_type``); clipped at ``clip_range`` (1 in the reference)"""
+    awm_advantage_max: float = 1.0
+    """> 0: advantages rescaled to A * awm_advantage_max / adv_clip after the clip (reference
+    ``train.advantage_max``); 0: only clipped"""
+    awm_kl_weighting: str = "Uniform"
+    """the KL to the LoRA-disabled base (weight ``beta``): "Uniform" mean (v - v_base)^2 or "ELBO"
+    (divided by 2 std_t^2, std_t = 0.7 sqrt(t / (1 - min(t, 0.99)))) (reference ``train.kl_weight``)"""
+    awm_ema_beta: float = 1.0
+    """weight of the KL to the EMA reference (the LoRA's EMA ``awm_ema_decay``; 0 skips its pass)
+    (reference ``train.ema_beta``)"""
+    awm_ema_kl_weighting: str = "Uniform"
+    """"Uniform" or "ELBO", as ``awm_kl_weighting``, for the EMA reference KL (reference ``train.kl_ema_weight``)"""
+    awm_ema_decay: float = 0.3
+    """decay of the EMA reference, updated once per AWM step: ref <- d ref + (1 - d) LoRA
+    (reference ``train.kl_ema_decay``)"""
+    awm_ema_decay_type: str = "linear"
+    """"linear": d = min(awm_ema_decay, 0.001 n) after n optimizer steps (the reference's warm-up);
+    "constant": d = awm_ema_decay (reference ``train.kl_ema_decay_type``)"""
+    awm_sde_sigma_range: list[float] = field(default_factory=lambda: [0.3, 0.9])
+    """[lo, hi]: rollout steps whose end sigma lies in it are SDE steps with ``noise_level``, the others
+    ODE (the reference SA-Solver's band; its tau = 0.4 is noise_level = sqrt(2) 0.4 = 0.566 here);
+    []: every step ODE (reference ``sde_frac = 0`` without SA-Solver)"""
+    awm_train_cfg: bool = False
+    """the matching loss and KLs on the guided velocity (needs ``cfg``); false: on the conditional
+    velocity alone, whatever the sampler uses (reference ``train.cfg = False``)"""
+    awm_drop_constant_groups: bool = False
+    """drop groups whose rewards are all equal from the update; false (the reference): they stay,
+    with advantage 0, and still feel the KL terms"""
+
+    def recipe_problems(self) -> list[str]:
+        """The Advantage Weighted Matching fields, and the shared fields AWM reads differently."""
+        cfg = self
+        problems = []
+        for name, allowed in (
+            ("awm_timestep_sampler", TIMESTEP_SAMPLERS),
+            ("awm_weighting", WEIGHTINGS),
+            ("awm_loss_type", LOSS_TYPES),
+            ("awm_kl_weighting", KL_WEIGHTINGS),
+            ("awm_ema_kl_weighting", KL_WEIGHTINGS),
+            ("awm_ema_decay_type", EMA_DECAY_TYPES),
+        ):
+            if getattr(cfg, name) not in allowed:
+                problems.append(f"{name} must be one of {list(allowed)}, got {getattr(cfg, name)!r}")
+        if cfg.awm_train_timesteps < 1:
+            problems.append(f"awm_train_timesteps must be >= 1, got {cfg.awm_train_timesteps}")
+        if not 0 <= cfg.awm_ema_decay <= 1:
+            problems.append(f"awm_ema_decay must be in [0, 1], got {cfg.awm_ema_decay}")
+        if cfg.awm_ema_beta < 0 or cfg.beta < 0:
+            problems.append(f"awm_ema_beta and beta must be >= 0, got {cfg.awm_ema_beta} and {cfg.beta}")
+        if not cfg.awm_ghuber_power > 0 or not cfg.awm_time_shift > 0:
+            problems.append(
+                f"awm_ghuber_power and awm_time_shift must be > 0, got {cfg.awm_ghuber_power} and {cfg.awm_time_shift}"
+            )
+        band = cfg.awm_sde_sigma_range
+        if band and (len(band) != 2 or not all(isinstance(v, (int, float)) for v in band) or band[0] > band[1]):
+            problems.append(f"awm_sde_sigma_range must be [] or [lo, hi] with lo <= hi, got {band}")
+        elif band and not cfg.noise_level > 0:
+            problems.append(f"awm_sde_sigma_range {band} has SDE steps: noise_level must be > 0, got {cfg.noise_level}")
+        if cfg.num_inner_epochs != 1:
+            problems.append(
+                f"algorithm=awm makes one pass per step: num_inner_epochs must be 1, got {cfg.num_inner_epochs}"
+            )
+        if cfg.awm_train_cfg and not cfg.cfg:
+            problems.append("awm_train_cfg=true trains on the guided velocity: it needs cfg=true")
+        if cfg.sde_window:
+            problems.append(
+                f"algorithm=awm picks SDE steps by awm_sde_sigma_range: set sde_window=0, got {cfg.sde_window}"
+            )
+        return problems
+
+    def backward_passes_per_minibatch(self) -> int:
+        """One: all K timesteps of a minibatch are in one loss."""
+        return 1
+
+
+CONFIG = AWMConfig
+TITLE = "AWM"
 
 
 def _velocity(policy: Policy, x: torch.Tensor, sigma: torch.Tensor, cond: Cond, guided: bool) -> torch.Tensor:
@@ -120,7 +214,7 @@ class MatchBatch:
 
     @property
     def noised(self) -> torch.Tensor:
-        return awm_math.noised(self.clean, self.noise, self.sigma).float()
+        return noise_latents(self.clean, self.noise, self.sigma).float()
 
 
 def _minibatches(
@@ -194,24 +288,69 @@ def _update(loop: Loop, batches: list[MatchBatch], adv: torch.Tensor) -> dict[st
     here makes ``optimizer_step``'s own EMA update a no-op). Returns the means over the
     minibatches (padding ones left out) and the grad norms."""
     cfg, run = loop.cfg, loop.run
+    values, grad_norms = accumulate(
+        run,
+        batches,
+        lambda mb, accumulated: _update_minibatch(loop, mb, adv, accumulated),
+        cfg.grad_accum,
+        cfg.max_grad_norm,
+        1.0,
+    )
     stats: dict[str, list[float]] = {}
-    grad_norms = []
-    for m, mb in enumerate(batches):
-        first = m - m % cfg.grad_accum
-        accumulated = min(cfg.grad_accum, len(batches) - first)
-        values = _update_minibatch(loop, mb, adv, accumulated)
+    for mb, value in zip(batches, values):
         if mb.weight != 0:
-            for k, v in values.items():
+            for k, v in value.items():
                 stats.setdefault(k, []).append(v)
-        if m + 1 - first == accumulated:
-            grad_norms.append(optimizer_step(run, cfg.max_grad_norm, 1.0))
     out = {k: float(np.mean(v)) for k, v in stats.items()}
     out["grad_norm"] = float(np.mean(grad_norms)) if grad_norms else 0.0
     return out
 
 
+def _step(loop: Loop, step: int, items: list) -> StepOutcome:
+    """One AWM step on this rank's B ``items`` (``training.loop.run_steps`` calls it)."""
+    run, policy, cfg, sde_steps = loop.run, loop.policy, loop.cfg, _sde_steps(loop)
+
+    # 1. Sample: P prompts x G images with the current LoRA; only the clean latents are kept.
+    run.model.eval()
+    clean, cond, images, futures = sample_clean(
+        policy, items, cfg, loop.sigmas, sde_steps, run.rollout_gen, loop.rewarder
+    )
+
+    # 2. Reward: weighted sum per image, gathered over ranks; reward-hacking guards.
+    rewards = score_step(futures, items, images, loop.named, loop.accelerator)
+
+    # 3. Advantages: group-relative (float64, std per adv_std), clipped, rescaled to +-awm_advantage_max.
+    adv, keep, kept_per_rank = advantages(rewards.total, loop)
+    groups_kept = sum(kept_per_rank) / cfg.group_size
+    if not cfg.awm_drop_constant_groups:  # the reference trains every sample
+        keep = torch.arange(len(adv), device=adv.device)
+        kept_per_rank = [len(adv)] * loop.accelerator.num_processes
+    adv = awm_math.scale_advantages(adv, cfg.adv_clip, cfg.awm_advantage_max)
+
+    # 4. Update: per minibatch the advantage-weighted matching loss at K fresh timesteps and noises,
+    #    + beta KL(base) + awm_ema_beta KL(EMA reference); an optimizer step every grad_accum minibatches.
+    run.model.train()
+    batches = _minibatches(loop, clean, cond, keep, kept_per_rank)
+    update = _update(loop, batches, adv)
+
+    # 5. EMA reference (and the evaluation EMA) after the step's updates; n = optimizer steps so far.
+    n = optimizer_steps_so_far(loop)
+    decay = awm_math.ema_ref_decay(n, cfg.awm_ema_decay, cfg.awm_ema_decay_type)
+    ema_update(run.extra["ema_ref"], run.lora_params, decay)
+    if run.ema is not None:
+        ema_update(run.ema, run.lora_params, awm_math.eval_ema_decay(n, cfg.ema_decay))
+    update["ema_ref_decay"] = decay
+    return StepOutcome(images, rewards, update, groups_kept)
+
+
+def _sde_steps(loop: Loop) -> list[int]:
+    """The rollout steps whose end sigma lies in ``awm_sde_sigma_range`` ([] when it is empty: the ODE)."""
+    band = loop.cfg.awm_sde_sigma_range
+    return awm_math.sde_steps_in_band(loop.sigmas, band[0], band[1]) if band else []
+
+
 def train(
-    cfg: GRPOConfig,
+    cfg: AWMConfig,
     pipe,
     reward_fns: dict[str, RewardFn],
     weights: dict[str, float],
@@ -222,7 +361,7 @@ def train(
     """Train a LoRA on ``pipe.transformer`` with Advantage Weighted Matching; returns the per-step history.
 
     Args:
-        cfg: the knobs (``GRPOConfig``; the ``awm_*`` fields, and ``beta`` as the weight of the
+        cfg: the knobs (``AWMConfig``: the ``awm_*`` fields, and ``beta`` as the weight of the
             KL to the LoRA-disabled base).
         pipe: a diffusers flow-matching pipeline (``training.rollout.FAMILIES``), weights frozen.
         reward_fns: name -> ``fn(prompts, images, items=...) -> list[float | None]``.
@@ -239,57 +378,10 @@ def train(
 
     Raises:
         ValueError: bad config or reward output, before any sampling (``check_setup`` with
-            ``_awm_problems``, ``check_rewards``); a reward that goes bad later raises at that step.
+            ``AWMConfig.recipe_problems``, ``check_rewards``); a reward that goes bad later raises at that step.
     """
-    # 0. Setup: check inputs, LoRA, optimizer, the EMA reference (a copy of the LoRA), resume.
+    # 0. Setup: check inputs, LoRA, optimizer, the EMA reference (a copy of the LoRA), resume; then the steps.
     loop = start(
         cfg, pipe, reward_fns, weights, train_items, val_items, family_kwargs, desc="AWM", extra_state=("ema_ref",)
     )
-    run, policy = loop.run, loop.policy
-    band = cfg.awm_sde_sigma_range
-    sde_steps = awm_math.sde_steps_in_band(loop.sigmas, band[0], band[1]) if band else []
-    try:
-        for step in loop.bar:
-            t0 = time.perf_counter()
-            eval_row = evaluate_due(loop, step)
-
-            # 1. Sample: P prompts x G images with the current LoRA; only the clean latents are kept.
-            items = draw_items(train_items, loop)
-            run.model.eval()
-            clean, cond, images, futures = sample_clean(
-                policy, items, cfg, loop.sigmas, sde_steps, run.rollout_gen, loop.rewarder
-            )
-
-            # 2. Reward: weighted sum per image, gathered over ranks; reward-hacking guards.
-            rewards = score_step(futures, items, images, loop.named, loop.accelerator)
-
-            # 3. Advantages: group-relative (float64, std per adv_std), clipped, rescaled to +-awm_advantage_max.
-            adv, keep, kept_per_rank = advantages(rewards.total, loop)
-            groups_kept = sum(kept_per_rank) / cfg.group_size
-            if not cfg.awm_drop_constant_groups:  # the reference trains every sample
-                keep = torch.arange(len(adv), device=adv.device)
-                kept_per_rank = [len(adv)] * loop.accelerator.num_processes
-            adv = awm_math.scale_advantages(adv, cfg.adv_clip, cfg.awm_advantage_max)
-
-            # 4. Update: per minibatch the advantage-weighted matching loss at K fresh timesteps and noises,
-            #    + beta KL(base) + awm_ema_beta KL(EMA reference); an optimizer step every grad_accum minibatches.
-            run.model.train()
-            batches = _minibatches(loop, clean, cond, keep, kept_per_rank)
-            update = _update(loop, batches, adv)
-
-            # 5. EMA reference (and the evaluation EMA) after the step's updates; n = optimizer steps so far.
-            n = optimizer_steps_so_far(loop)
-            decay = awm_math.ema_ref_decay(n, cfg.awm_ema_decay, cfg.awm_ema_decay_type)
-            awm_math.ema_ref_update(run.extra["ema_ref"], run.lora_params, decay)
-            if run.ema is not None:
-                awm_math.eval_ema_update(run.ema, run.lora_params, awm_math.eval_ema_decay(n, cfg.ema_decay))
-            update["ema_ref_decay"] = decay
-
-            # 6. Log/checkpoint.
-            end_step(loop, step, items, images, rewards, update, groups_kept, t0, eval_row)
-
-        # 7. Final evaluation, logged at step num_steps.
-        final_evaluation(loop)
-    finally:
-        close(loop)
-    return loop.log.history
+    return run_steps(loop, train_items, _step)
