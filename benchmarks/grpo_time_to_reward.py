@@ -92,8 +92,8 @@ def run_one(mode: str, seed: int, args: argparse.Namespace) -> dict:
     torch.set_num_threads(1)
     transformers.logging.set_verbosity_error()
     from rewards.models.tiny_pipelines import tiny_sd3_pipeline
-    from training import loop
-    from training.data import make_dataset
+    from training.diffusion import loop
+    from training.procedural.data import make_dataset
 
     task = TASKS[args.task]
     train_items, val_items = make_dataset(task["data_n"], 0, val_fraction=task["val_fraction"], task=args.task)

@@ -26,7 +26,7 @@ RANKS = {
     "rewards.reward_fns": 5,
     "rewards.eval": 6,
     "refine": 7,
-    "training": 8,  # the instruction writer is trained on refine's writer prompt and editors (training.text_*)
+    "training": 8,  # the instruction writer is trained on refine's writer prompt and editors (training.text)
 }
 TRAINING_FROM_REFINE = {"refine.interfaces", "refine.writers.local_vlm"}
 """All of refine that training may import: the writer's request (the instruction writer is trained
@@ -89,7 +89,7 @@ GRAPH = {m: imports_of(p, m, set(MODULES)) for m, p in MODULES.items()}
 
 
 def test_the_walk_sees_the_packages():
-    assert {"rewards.rubric", "rewards.common.images", "refine.loop", "training.grpo"} <= set(MODULES)
+    assert {"rewards.rubric", "rewards.common.images", "refine.loop", "training.recipes.grpo"} <= set(MODULES)
     assert "rewards.rubric" in GRAPH["rewards.importers"]
     assert room("rewards.text.grounding") == "rewards.text" and room("rewards.rubric") == "rewards.core"
     assert room("rewards") == "rewards.core" and room("refine.editors.diffusers") == "refine"
@@ -161,3 +161,27 @@ def test_no_import_cycle():
     for m in sorted(GRAPH):
         if m not in state and (cycle := visit(m)):
             pytest.fail("import cycle: " + " -> ".join(cycle))
+
+
+TRAINING_WINGS = {
+    "training.procedural": set(),
+    "training.diffusion": {"training.procedural", "training.hall"},
+    "training.recipes": {"training.diffusion", "training.procedural", "training.hall"},
+    "training.text": {"training.procedural", "training.hall"},
+}
+"""Inside ``training`` (``training/__init__.py``): wing -> the wings it may import. The hall
+(``training.cli``, ``console``, ``run_dir``, ``training`` itself) is shared; only ``training.cli``
+imports every wing (it dispatches the image recipes and the text policies)."""
+
+
+def training_wing(module: str) -> str:
+    parts = module.split(".")
+    return f"training.{parts[1]}" if len(parts) > 2 or f"training.{parts[-1]}" in TRAINING_WINGS else "training.hall"
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if m.startswith("training.") and m != "training.cli"))
+def test_training_wings_stay_apart(module):
+    src = training_wing(module)
+    allowed = TRAINING_WINGS.get(src, {"training.hall"}) | {src}
+    bad = sorted(d for d in GRAPH[module] if d.startswith("training") and training_wing(d) not in allowed)
+    assert not bad, f"{module} ({src}) imports {bad}: the wings of training import only {sorted(allowed)}"

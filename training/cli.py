@@ -41,8 +41,9 @@ from omegaconf import DictConfig, OmegaConf
 
 from rewards.common.task import task_wrapper
 from training import recipes
-from training.config import check_setup, config_from_fields
 from training.console import RunAlreadyDone, console_main, run_guarded
+from training.diffusion.config import check_setup
+from training.recipes import config_from_fields
 from training.run_dir import BUNDLED_HELDOUT, bundled_heldout, differing_keys, heldout_paths  # noqa: F401 (re-exported)
 from training.run_dir import claim_run_dir as _claim_run_dir
 from training.run_dir import is_main_process as _is_main_process
@@ -91,7 +92,7 @@ def check_run_settings(run_dir: Path, settings: dict) -> None:
         rewards.common.run_folder.SettingsError: one line naming the settings that differ.
     """
     from rewards.common.run_folder import check_settings
-    from training.checkpoint import list_checkpoints
+    from training.diffusion.checkpoint import list_checkpoints
 
     def refusal(before: dict) -> str:
         return (
@@ -107,12 +108,12 @@ def finished_history(run_dir: Path, num_steps: int) -> dict | None:
     """The history of the run in ``run_dir`` when it finished ``num_steps`` steps, else None.
 
     Finished: its newest checkpoint folder is ``step_<num_steps>`` and whole (its files match
-    its ``checkpoint.json``, written last: ``training.checkpoint.is_whole``), and ``history.json``
+    its ``checkpoint.json``, written last: ``training.diffusion.checkpoint.is_whole``), and ``history.json``
     (written after the final evaluation) records step ``num_steps - 1`` last and the final
     evaluation at step ``num_steps``. Reads only; a torn last checkpoint or an unreadable or
     partial ``history.json`` is "not finished" (a resume redoes what is missing).
     """
-    from training.checkpoint import is_whole, list_checkpoints
+    from training.diffusion.checkpoint import is_whole, list_checkpoints
 
     checkpoints = list_checkpoints(run_dir)
     if not checkpoints or checkpoints[-1].name != f"step_{num_steps}":
@@ -173,14 +174,14 @@ def run(cfg: DictConfig) -> dict:
             an unwritable or busy run folder, a resume with other settings
             (``rewards.common.run_folder.SettingsError``); one line each.
         hydra.errors.InstantiationException: a reward or pipeline ``_target_`` fails to build.
-        training.checkpoint.CheckpointWriteError: a checkpoint could not be written (disk full).
+        training.diffusion.checkpoint.CheckpointWriteError: a checkpoint could not be written (disk full).
     """
     # Imported here so that composition errors (see ``main``) come back without loading torch.
     from rewards.common.run_folder import discard, run_files, write_json
     from rewards.leakage import check_leakage
-    from training.checkpoint import write_run_record
-    from training.data import make_dataset
-    from training.scoring import NamedReward, check_rewards
+    from training.diffusion.checkpoint import write_run_record
+    from training.diffusion.scoring import NamedReward, check_rewards
+    from training.procedural.data import make_dataset
 
     trainer = config_from_fields(OmegaConf.to_container(cfg.trainer, resolve=True))
     check_already_done(cfg, Path(trainer.output_dir) / trainer.run_name, trainer.num_steps)
@@ -247,7 +248,7 @@ def _main(cfg: DictConfig) -> int:
 
 def main() -> None:
     """Console script ``rubricloop-train``: bad configs end with one line on stderr, exit 2.
-    ``task=prompt_rewriter`` and ``task=instruction_writer`` go to ``training.text_cli`` (trl)."""
+    ``task=prompt_rewriter`` and ``task=instruction_writer`` go to ``training.text.cli`` (trl)."""
     tasks = [a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("task=")]
     task = tasks[0] if tasks else "image"
     if len(tasks) > 1 or task not in ("image", "prompt_rewriter", "instruction_writer"):
@@ -256,7 +257,7 @@ def main() -> None:
         print(f"rubricloop-train: task must be one of {choices}; {what}", file=sys.stderr)
         raise SystemExit(2)
     if task != "image":  # the text policies: conf/train_text.yaml
-        from training import text_cli
+        from training.text import cli as text_cli
 
         return text_cli.main()
     sys.argv = [a for a in sys.argv if not a.startswith("task=")]  # conf/task/ is the text tasks' group

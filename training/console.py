@@ -1,5 +1,5 @@
 """What both ``rubricloop-train`` entry points share (the image recipes: ``training.cli``; the text
-policies: ``training.text_cli``): one-line errors and the exit statuses.
+policies: ``training.text.cli``): one-line errors and the exit statuses.
 
 0: done, or the run was already finished (:class:`RunAlreadyDone`); 1: diverged or a file could
 not be written (the checkpoints so far are intact); 2: a bad option, one line before anything is

@@ -34,7 +34,7 @@ GROUP_PACKAGES = {
 }
 """config group -> the package its ``_target_``s point into."""
 
-PINNED_TARGETS = {"training.rollout.load_pipeline"}
+PINNED_TARGETS = {"training.diffusion.rollout.load_pipeline"}
 """The real conf/model presets keep the target tests/training/test_grpo_train.py pins; it is
 ``rewards.models.pipelines.load_pipeline`` re-exported (test_pinned_model_target_is_the_one_loader)."""
 
@@ -290,7 +290,7 @@ def test_a_wrong_target_or_key_fails_the_checks():
 
 def test_pinned_model_target_is_the_one_loader():
     from rewards.models.pipelines import load_pipeline
-    from training.rollout import load_pipeline as rollout_load_pipeline
+    from training.diffusion.rollout import load_pipeline as rollout_load_pipeline
 
     assert rollout_load_pipeline is load_pipeline
     assert {
@@ -301,7 +301,7 @@ def test_pinned_model_target_is_the_one_loader():
 @pytest.mark.parametrize("name", ["sd35_medium", "flux_dev", "qwen_image", "sana"])
 def test_generator_and_model_presets_of_one_name_load_one_checkpoint(name):
     from refine.generators import PIPELINES
-    from training.rollout import FAMILIES
+    from training.diffusion.rollout import FAMILIES
 
     generator, model = _leaf_node(f"generator/{name}"), _leaf_node(f"model/{name}")
     assert generator["model_id"] == model["pipeline"]["model_id"]

@@ -14,8 +14,8 @@ import pytest
 from omegaconf import OmegaConf
 from safetensors import safe_open
 
-from training.checkpoint import LORA_FILE, STATE_FILE
-from training.data import make_dataset, write_jsonl
+from training.diffusion.checkpoint import LORA_FILE, STATE_FILE
+from training.procedural.data import make_dataset, write_jsonl
 
 ROOT = Path(__file__).resolve().parents[2]
 EXE = Path(sys.executable).parent / "rubricloop-train"

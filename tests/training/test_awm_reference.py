@@ -1,4 +1,4 @@
-"""``training.awm_math`` against the reference formulas, on fixed seeded tensors.
+"""``training.diffusion.awm_math`` against the reference formulas, on fixed seeded tensors.
 
 Reference: scxue/advantage_weighted_matching at commit be5137232e33a21b449ed65a533211d0deb97ed8,
 ``advantage_weighted_matching/scripts/train_sd3_awm.py`` ("the script", line numbers of that
@@ -13,8 +13,8 @@ import math
 import pytest
 import torch
 
-from training import awm_math as m
-from training.state import ema_update
+from training.diffusion import awm_math as m
+from training.diffusion.state import ema_update
 
 
 def _gen(seed=0):
@@ -89,7 +89,7 @@ def test_stratified_uniform():
 def _scheduler_sigmas(T):
     from diffusers import FlowMatchEulerDiscreteScheduler
 
-    from training.rollout import schedule_sigmas
+    from training.diffusion.rollout import schedule_sigmas
 
     scheduler = FlowMatchEulerDiscreteScheduler(shift=3.0)
     sigmas = schedule_sigmas(scheduler, T, 1024)

@@ -24,7 +24,7 @@ from rewards.judges.router import Router  # noqa: E402
 from rewards.models.tiny_pipelines import tiny_sd3_pipeline  # noqa: E402
 from rewards.reward_fns import RubricReward  # noqa: E402
 from training import recipes  # noqa: E402
-from training.data import make_dataset  # noqa: E402
+from training.procedural.data import make_dataset  # noqa: E402
 from training.recipes import awm, grpo, nft  # noqa: E402
 
 SEED = 4  # a report-only seed

@@ -1,4 +1,4 @@
-"""``training.nft_math`` against the DiffusionNFT reference formulas on fixed seeded tensors.
+"""``training.diffusion.nft_math`` against the DiffusionNFT reference formulas on fixed seeded tensors.
 
 Reference: NVlabs/DiffusionNFT at commit 24af5554898d85e93efa492f42b5e9cdf4156e9b,
 ``scripts/train_nft_sd3.py``. Each expected value below is the reference expression written
@@ -9,7 +9,7 @@ No models: these tests take well under a second.
 import pytest
 import torch
 
-from training.nft_math import (
+from training.diffusion.nft_math import (
     ADV_MODES,
     adaptive_x0_loss,
     nft_policy_loss,
@@ -18,8 +18,8 @@ from training.nft_math import (
     return_decay,
     velocity_kl,
 )
-from training.sde import noise_latents
-from training.state import ema_update
+from training.diffusion.sde import noise_latents
+from training.diffusion.state import ema_update
 
 ADV_CLIP = 5.0
 

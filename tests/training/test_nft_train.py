@@ -18,9 +18,9 @@ from grpo_helpers import TRAIN, VAL, redness  # noqa: E402
 
 from rewards.models.tiny_pipelines import tiny_sd3_pipeline  # noqa: E402
 from rewards.toy_rewards import MeanRedness  # noqa: E402
-from training import state  # noqa: E402
-from training.checkpoint import LORA_FILE, STATE_FILE, list_checkpoints  # noqa: E402
-from training.loop import close, start  # noqa: E402
+from training.diffusion import state  # noqa: E402
+from training.diffusion.checkpoint import LORA_FILE, STATE_FILE, list_checkpoints  # noqa: E402
+from training.diffusion.loop import close, start  # noqa: E402
 from training.recipes import nft  # noqa: E402
 from training.recipes.nft import NFTConfig  # noqa: E402
 
@@ -273,7 +273,7 @@ def test_presets_compose_to_valid_nft_configs():
     from hydra import compose, initialize_config_module
     from omegaconf import OmegaConf
 
-    from training.config import config_from_fields
+    from training.recipes import config_from_fields
 
     with initialize_config_module(config_module="conf", version_base="1.3"):
         tiny, ocr = (

@@ -15,7 +15,8 @@ from omegaconf import OmegaConf
 
 from training import recipes
 from training.cli import select_trainer
-from training.config import TrainerConfig, config_from_fields
+from training.diffusion.config import TrainerConfig
+from training.recipes import config_from_fields
 
 # the fields the train.yaml sets from the model preset and the top-level options
 FROM_TRAIN_YAML = {"resolution", "cfg", "cfg_scale", "lora_target_modules", "base_model", "wandb_project"}

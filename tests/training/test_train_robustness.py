@@ -23,8 +23,12 @@ from hydra import compose, initialize_config_module
 os.environ["WANDB_MODE"] = "disabled"
 transformers.logging.set_verbosity_error()
 
-from training import checkpoint, cli, loop  # noqa: E402
-from training.checkpoint import STATE_FILE, list_checkpoints  # noqa: E402
+from training import cli  # noqa: E402
+from training.diffusion import (
+    checkpoint,  # noqa: E402
+    loop,  # noqa: E402
+)
+from training.diffusion.checkpoint import STATE_FILE, list_checkpoints  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 EXE = Path(sys.executable).parent / "rubricloop-train"
@@ -277,7 +281,7 @@ def test_a_diverged_step_stops_before_its_checkpoint(tmp_path, monkeypatch, caps
             update = {**update, "loss": float("nan")}
         return real_end_step(state, step, items, images, rewards, update, *rest)
 
-    monkeypatch.setattr("training.loop.end_step", nan_at_step_1)
+    monkeypatch.setattr("training.diffusion.loop.end_step", nan_at_step_1)
     assert status(compose_cfg(tmp_path)) == 1
     line = capsys.readouterr().err.strip().splitlines()[-1]  # after the progress bar
     assert line.startswith("rubricloop-train: step 1: the grpo loss is nan") and "last checkpoint" in line
@@ -319,13 +323,13 @@ def test_sigterm_stops_like_ctrl_c_and_resumes(tmp_path, monkeypatch, capsys):
             os.kill(os.getpid(), signal.SIGTERM)
         return real_end_step(state, step, *rest)
 
-    monkeypatch.setattr("training.loop.end_step", terminated_at_step_1)
+    monkeypatch.setattr("training.diffusion.loop.end_step", terminated_at_step_1)
     try:
         assert status(compose_cfg(tmp_path)) == 130
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
     assert "interrupted; checkpoints so far are in" in capsys.readouterr().err
     assert [p.name for p in list_checkpoints(tmp_path / "r")] == ["step_1"]
-    monkeypatch.setattr("training.loop.end_step", real_end_step)
+    monkeypatch.setattr("training.diffusion.loop.end_step", real_end_step)
     assert status(compose_cfg(tmp_path, "resume=true")) == 0
     assert history(tmp_path)["step"] == [0, 1]

@@ -4,8 +4,8 @@ the recipe, in one loop. ``trainer.algorithm=awm`` (``conf/trainer/awm.yaml``).
 ``train`` reads top to bottom: # 0. Setup, then per AWM step # 1. Sample -> # 2. Reward ->
 # 3. Advantages -> # 4. Update (per minibatch: the advantage-weighted flow-matching loss at
 fresh timesteps and noise + the KLs to the base and to the EMA reference) -> # 5. EMA reference
--> # 6. Log/checkpoint, and # 7. the final evaluation. The math is ``training.awm_math``; the
-shared parts are ``training.loop`` (start, prompt draw, advantages, evaluations, end of step).
+-> # 6. Log/checkpoint, and # 7. the final evaluation. The math is ``training.diffusion.awm_math``; the
+shared parts are ``training.diffusion.loop`` (start, prompt draw, advantages, evaluations, end of step).
 
 Source: Xue et al., "Advantage Weighted Matching" (arXiv 2509.25050), scxue/advantage_weighted_matching
 at commit be5137232e33a21b449ed65a533211d0deb97ed8, ``scripts/train_sd3_awm.py`` (the script)
@@ -22,7 +22,7 @@ min(awm_ema_decay, 0.001 n) (the reference's warm-up), n the optimizer steps so 
 
 Deviations from the script (each an option, or documented here and in ``AWMConfig``):
 
-* Sampler: our Euler steps (``training.rollout``), SDE (Flow-GRPO's) on the steps whose end
+* Sampler: our Euler steps (``training.diffusion.rollout``), SDE (Flow-GRPO's) on the steps whose end
   sigma lies in ``awm_sde_sigma_range`` (the reference SA-Solver's band [0.3, 0.9]) with noise
   level a = sqrt(2) tau (``awm_math.sa_tau_to_noise_level``: the same diffusion per unit time
   as SA-Solver's tau), ODE elsewhere; the reference uses SA-Solver (stochastic Adams,
@@ -51,7 +51,7 @@ Deviations from the script (each an option, or documented here and in ``AWMConfi
   (checkpointed: a resumed run continues exactly), not torch's global RNG on the device.
 
 Shape legend: P prompts per step (per rank), G images per prompt, B = P * G, b samples per
-minibatch, K = ``awm_train_timesteps``, N = K * b rows, timestep-major (``training.awm_math``).
+minibatch, K = ``awm_train_timesteps``, N = K * b rows, timestep-major (``training.diffusion.awm_math``).
 """
 
 from __future__ import annotations
@@ -63,15 +63,23 @@ import numpy as np
 import torch
 
 from rewards.reward_fns import RewardFn
-from training import awm_math
-from training.awm_math import EMA_DECAY_TYPES, KL_WEIGHTINGS, LOSS_TYPES, TIMESTEP_SAMPLERS, WEIGHTINGS
-from training.config import TrainerConfig
-from training.loop import Loop, StepOutcome, advantages, optimizer_steps_so_far, run_steps, sample_clean, start
-from training.rollout import Cond, guided_velocity
-from training.scoring import score_step
-from training.sde import noise_latents
-from training.state import accumulate, ema_update, ema_weights
-from training.update import Policy, lora_disabled, minibatch_plan
+from training.diffusion import awm_math
+from training.diffusion.awm_math import EMA_DECAY_TYPES, KL_WEIGHTINGS, LOSS_TYPES, TIMESTEP_SAMPLERS, WEIGHTINGS
+from training.diffusion.config import TrainerConfig
+from training.diffusion.loop import (
+    Loop,
+    StepOutcome,
+    advantages,
+    optimizer_steps_so_far,
+    run_steps,
+    sample_clean,
+    start,
+)
+from training.diffusion.rollout import Cond, guided_velocity
+from training.diffusion.scoring import score_step
+from training.diffusion.sde import noise_latents
+from training.diffusion.state import accumulate, ema_update, ema_weights
+from training.diffusion.update import Policy, lora_disabled, minibatch_plan
 
 
 @dataclass
@@ -85,14 +93,15 @@ class AWMConfig(TrainerConfig):
     """K: training timesteps per update minibatch, shared by its samples, each with fresh noise
     (reference ``train.train_timesteps``); the minibatch runs as one K * batch_size forward pass"""
     awm_timestep_sampler: str = "discrete_wo_init"
-    """how the K training timesteps are drawn (reference ``time_type``, ``training.awm_math.draw_train_sigmas``):
+    """how the K training timesteps are drawn (reference ``time_type``,
+    ``training.diffusion.awm_math.draw_train_sigmas``):
     "discrete_wo_init" (strata of the sampling steps 1 .. int(T * timestep_fraction)), "discrete"
     (from step 0), "discrete_with_init" (step 0 + strata), "logit_normal" (stratified, shifted),
     "uniform" (stratified on [0.2, 1], shifted)"""
     awm_time_shift: float = 3.0
     """time shift of the continuous samplers, shift t / (1 + (shift - 1) t) (reference ``time_shift``)"""
     awm_weighting: str = "ghuber"
-    """weighting of the per-sample flow-matching error e (``training.awm_math.matching_log_prob``):
+    """weighting of the per-sample flow-matching error e (``training.diffusion.awm_math.matching_log_prob``):
     "Uniform" e, "t" e t, "t**2" e t^2, "huber" (sqrt(e + 1e-10) - 1e-5) t, "ghuber" ((e + 1e-10)^p - 1e-10^p) t / p
     (reference ``train.weighting``)"""
     awm_ghuber_power: float = 0.25
@@ -307,7 +316,7 @@ def _update(loop: Loop, batches: list[MatchBatch], adv: torch.Tensor) -> dict[st
 
 
 def _step(loop: Loop, step: int, items: list) -> StepOutcome:
-    """One AWM step on this rank's B ``items`` (``training.loop.run_steps`` calls it)."""
+    """One AWM step on this rank's B ``items`` (``training.diffusion.loop.run_steps`` calls it)."""
     run, policy, cfg, sde_steps = loop.run, loop.policy, loop.cfg, _sde_steps(loop)
 
     # 1. Sample: P prompts x G images with the current LoRA; only the clean latents are kept.
@@ -363,14 +372,14 @@ def train(
     Args:
         cfg: the knobs (``AWMConfig``: the ``awm_*`` fields, and ``beta`` as the weight of the
             KL to the LoRA-disabled base).
-        pipe: a diffusers flow-matching pipeline (``training.rollout.FAMILIES``), weights frozen.
+        pipe: a diffusers flow-matching pipeline (``training.diffusion.rollout.FAMILIES``), weights frozen.
         reward_fns: name -> ``fn(prompts, images, items=...) -> list[float | None]``.
         weights: name -> weight of that reward in the total.
         train_items, val_items: objects with a ``.prompt``, passed to the rewards as ``items``.
         family_kwargs: extra family arguments (max_sequence_length, FLUX guidance).
 
     Returns:
-        the history (``training.logs.RunLog``; a resume continues the checkpoint's): per step
+        the history (``training.diffusion.logs.RunLog``; a resume continues the checkpoint's): per step
         "step", "loss", "reward_mean", "kl" (to the base), "approx_kl", "ratio_mean",
         "clip_fraction", ...; W&B also gets ``train/policy_loss``, ``train/ema_kl``,
         ``train/matching_error`` (unweighted mean ||v - (eps - x_0)||^2) and

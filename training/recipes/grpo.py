@@ -2,22 +2,23 @@
 
 ``train`` reads top to bottom: # 0. Setup, then per GRPO step (``grpo_step``) # 1. Sample -> # 2.
 Reward -> # 3. Advantages -> # 4. Update, then the shared end of a step (# 5. Log/checkpoint) and
-the final evaluation (``training.loop.run_steps``). Source: Flow-GRPO (arXiv 2505.05470).
+the final evaluation (``training.diffusion.loop.run_steps``). Source: Flow-GRPO (arXiv 2505.05470).
 ``trainer.algorithm=grpo`` (the default, ``conf/trainer/grpo.yaml``); the other recipes of
 ``training.recipes`` run on the same shared parts. The parts it calls:
 
-* ``training.loop``: the start of a run, the step scaffolding, the prompt draw, advantages,
+* ``training.diffusion.loop``: the start of a run, the step scaffolding, the prompt draw, advantages,
   evaluations, the end of a step (log, checkpoint), shared by every recipe;
 
-* ``GRPOConfig`` (below: the shared ``training.config.TrainerConfig`` and the deviations from the
-  reference), ``training.config.check_setup``;
-* ``training.update``: the ``Policy``, the step's ``Rollouts``, ``minibatch_plan``, ``update_minibatch``;
-* ``training.state``: LoRA, optimizer, EMA, gradient accumulation (``accumulate``), save and resume;
-* ``training.scoring``: named rewards, the check before step 1, evaluation, reward-hacking logs;
-* ``training.logs``: one ``StepRecord`` per step -> history.json and the W&B row;
-* ``training.rollout`` (SDE rollouts), ``training.sde`` and ``training.grpo_math`` (the math),
-  ``training.timesteps`` (which steps are SDE and trained); rewards are combined by
-  ``rewards.reward_fns.combine_rewards`` in a thread (``AsyncRewarder``).
+* ``GRPOConfig`` (below: the shared ``training.diffusion.config.TrainerConfig`` and the deviations from the
+  reference), ``training.diffusion.config.check_setup``;
+* ``training.diffusion.update``: the ``Policy``, the step's ``Rollouts``, ``minibatch_plan``, ``update_minibatch``;
+* ``training.diffusion.state``: LoRA, optimizer, EMA, gradient accumulation (``accumulate``), save and resume;
+* ``training.diffusion.scoring``: named rewards, the check before step 1, evaluation, reward-hacking logs;
+* ``training.diffusion.logs``: one ``StepRecord`` per step -> history.json and the W&B row;
+* ``training.diffusion.rollout`` (SDE rollouts), ``training.diffusion.sde`` and
+  ``training.diffusion.grpo_math`` (the math), ``training.diffusion.timesteps`` (which steps are
+  SDE and trained); rewards are combined by ``rewards.reward_fns.combine_rewards`` in a thread
+  (``AsyncRewarder``).
 
 Shape legend: P prompts per step (per rank), G images per prompt, B = P * G, K trained
 denoising steps, T sampling steps.
@@ -26,7 +27,7 @@ Multi-GPU (accelerate: DDP, DeepSpeed ZeRO-2, FSDP). Every forward pass (rollout
 the policy and the LoRA-disabled reference pass of the update) goes through the prepared
 model, so FSDP gathers its sharded weights; every rank runs the same number of forward and
 backward passes (``minibatch_plan``), so the gradient all-reduce never waits on a rank that
-dropped all its groups; checkpoints gather the full LoRA (``training.state.lora_state_dict``).
+dropped all its groups; checkpoints gather the full LoRA (``training.diffusion.state.lora_state_dict``).
 Every rank evaluates the same validation prompts (FSDP needs all ranks in each forward pass).
 """
 
@@ -41,13 +42,13 @@ import torch
 from PIL import Image
 
 from rewards.reward_fns import AsyncRewarder, RewardFn
-from training.config import TrainerConfig
-from training.loop import Loop, StepOutcome, advantages, run_steps, start
-from training.rollout import to_pil
-from training.scoring import score_step
-from training.state import accumulate
-from training.timesteps import draw_steps
-from training.update import Policy, Rollouts, minibatch_plan, pool_stats, update_minibatch
+from training.diffusion.config import TrainerConfig
+from training.diffusion.loop import Loop, StepOutcome, advantages, run_steps, start
+from training.diffusion.rollout import to_pil
+from training.diffusion.scoring import score_step
+from training.diffusion.state import accumulate
+from training.diffusion.timesteps import draw_steps
+from training.diffusion.update import Policy, Rollouts, minibatch_plan, pool_stats, update_minibatch
 
 
 @dataclass
@@ -156,8 +157,8 @@ def _update(
 ) -> dict[str, float]:
     """``num_inner_epochs`` passes over the kept samples, freshly permuted each time (as the
     reference), in the same number of minibatches on every rank (``minibatch_plan``); an
-    optimizer step every ``grad_accum`` minibatches (``training.state.accumulate``). Returns the
-    means of ``minibatch_update``'s values (``training.update.update_minibatch``, or a recipe's
+    optimizer step every ``grad_accum`` minibatches (``training.diffusion.state.accumulate``). Returns the
+    means of ``minibatch_update``'s values (``training.diffusion.update.update_minibatch``, or a recipe's
     variant with its signature) and of the grad norms."""
     cfg, run = loop.cfg, loop.run
     mb_stats, grad_norms = [], []
@@ -185,7 +186,7 @@ def _update(
 
 
 def grpo_step(loop: Loop, step: int, items: list, minibatch_update=update_minibatch) -> StepOutcome:
-    """One Flow-GRPO step on this rank's B ``items`` (``training.loop.run_steps`` calls it); a
+    """One Flow-GRPO step on this rank's B ``items`` (``training.diffusion.loop.run_steps`` calls it); a
     recipe that changes only the minibatch loss passes its own ``minibatch_update``."""
     run, policy, cfg = loop.run, loop.policy, loop.cfg
 
@@ -218,7 +219,7 @@ def train(
 
     Args:
         cfg: the knobs (``GRPOConfig``, or a recipe config built on it).
-        pipe: a diffusers flow-matching pipeline (``training.rollout.FAMILIES``), weights frozen.
+        pipe: a diffusers flow-matching pipeline (``training.diffusion.rollout.FAMILIES``), weights frozen.
         reward_fns: name -> ``fn(prompts, images, items=...) -> list[float | None]``.
         weights: name -> weight of that reward in the total.
         train_items, val_items: objects with a ``.prompt`` (rubric ``Item``s); passed to the
@@ -227,11 +228,11 @@ def train(
         family_kwargs: extra family arguments (max_sequence_length, FLUX guidance).
 
     Returns:
-        the history (``training.logs.RunLog``; a resume continues the checkpoint's): per GRPO
+        the history (``training.diffusion.logs.RunLog``; a resume continues the checkpoint's): per GRPO
         step "step", "loss", "reward_mean", "kl", "approx_kl", "ratio_mean", "clip_fraction",
         "image_stats", "check_pass_rates";
         per evaluation "eval_step", "eval_reward" (EMA weights when kept; the last one at step
-        ``num_steps``). W&B gets each ``training.logs.StepRecord``'s row and the evaluations.
+        ``num_steps``). W&B gets each ``training.diffusion.logs.StepRecord``'s row and the evaluations.
 
     Raises:
         ValueError: bad config or reward output, before any sampling (``check_setup``, ``check_rewards``);

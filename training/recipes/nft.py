@@ -7,8 +7,8 @@
 NVlabs/DiffusionNFT at commit 24af5554898d85e93efa492f42b5e9cdf4156e9b,
 ``scripts/train_nft_sd3.py`` (sampling lines 640-676, the loss and the optimizer steps
 lines 790-1030, the old-policy update lines 1034-1039) and ``config/nft.py``. The math is in
-``training.nft_math``; the shared parts (start, prompt draw, advantages, evaluations, end of
-a step) in ``training.loop``.
+``training.diffusion.nft_math``; the shared parts (start, prompt draw, advantages, evaluations, end of
+a step) in ``training.diffusion.loop``.
 
 The recipe, per step: sample the step's images with the *old* LoRA weights
 (``loop.run.extra["old"]``, checkpointed) by the deterministic ODE; score them; group-relative
@@ -22,7 +22,7 @@ Deviations from the reference (each documented here; the option ones in ``NFTCon
 
 * Sampler: the reference samples with a deterministic 2nd-order DPM solver (``sample.solver =
   "dpm2"``, ``flow_grpo/diffusers_patch/solver.py``) and passes the transformer the timestep
-  sigma * 1000 cast to an integer; ours is the Euler ODE of ``training.rollout.sample``
+  sigma * 1000 cast to an integer; ours is the Euler ODE of ``training.diffusion.rollout.sample``
   (``sde_steps=[]``) on float timesteps. The trained noise levels are the sampling sigmas of
   ``schedule_sigmas`` in both (reference: ``pipeline.scheduler.timesteps / 1000``).
 * Classifier-free guidance: the reference samples, trains and evaluates at guidance scale 1
@@ -30,7 +30,7 @@ Deviations from the reference (each documented here; the option ones in ``NFTCon
   (``NFTConfig.recipe_problems``), so every velocity is the conditional one.
 * Constant-reward groups: the reference trains every sample (advantage 0 -> r = 0.5); that is
   the default here, and ``nft_drop_constant_groups=true`` drops them as GRPO does (option).
-* Advantages: ``training.loop.advantages`` (float64, (r - group mean) / (global std + 1e-4),
+* Advantages: ``training.diffusion.loop.advantages`` (float64, (r - group mean) / (global std + 1e-4),
   clipped to ``adv_clip``; the reference clips at the loss, the same for one clip value); a
   group of exactly equal rewards gets exactly 0 (the reference's float64 mean may leave ~1e-16).
 * The old policy starts as a copy of the LoRA (the reference copies the trained adapter into a
@@ -60,14 +60,30 @@ import torch
 from accelerate.utils import DistributedType
 
 from rewards.reward_fns import RewardFn
-from training.config import TrainerConfig
-from training.loop import Loop, StepOutcome, advantages, close, optimizer_steps_so_far, run_steps, sample_clean, start
-from training.nft_math import ADV_MODES, DECAY_TYPES, nft_policy_loss, optimality_probability, return_decay, velocity_kl
-from training.rollout import Cond
-from training.scoring import score_step
-from training.sde import noise_latents
-from training.state import accumulate, ema_update, ema_weights
-from training.update import lora_disabled, minibatch_plan
+from training.diffusion.config import TrainerConfig
+from training.diffusion.loop import (
+    Loop,
+    StepOutcome,
+    advantages,
+    close,
+    optimizer_steps_so_far,
+    run_steps,
+    sample_clean,
+    start,
+)
+from training.diffusion.nft_math import (
+    ADV_MODES,
+    DECAY_TYPES,
+    nft_policy_loss,
+    optimality_probability,
+    return_decay,
+    velocity_kl,
+)
+from training.diffusion.rollout import Cond
+from training.diffusion.scoring import score_step
+from training.diffusion.sde import noise_latents
+from training.diffusion.state import accumulate, ema_update, ema_weights
+from training.diffusion.update import lora_disabled, minibatch_plan
 
 
 @dataclass
@@ -84,12 +100,12 @@ class NFTConfig(TrainerConfig):
     advantage clip the shared ``adv_clip`` (reference ``train.adv_clip_max``)"""
     nft_decay_type: int = 1
     """old (sampling) policy decay schedule (reference ``config.decay_type``): after each step's
-    updates old = d * old + (1 - d) * current with d = ``training.nft_math.return_decay``(optimizer
+    updates old = d * old + (1 - d) * current with d = ``training.diffusion.nft_math.return_decay``(optimizer
     steps so far): 0: d = 0 (old = current); 1: d ramps 0.001 per optimizer step to 0.5 (reference
     default); 2: d = 0 for 75 optimizer steps, then ramps 0.0075 per step to 0.999 (``sd3_ocr``)"""
     nft_adv_mode: str = "all"
     """advantage -> optimality probability r (reference ``train.adv_mode``): "all",
-    "positive_only", "negative_only", "one_only" or "binary" (``training.nft_math.optimality_probability``)"""
+    "positive_only", "negative_only", "one_only" or "binary" (``training.diffusion.nft_math.optimality_probability``)"""
     nft_drop_constant_groups: bool = False
     """false (reference): every sample trains, a group of equal rewards at advantage 0, r = 0.5
     (it pulls the policy towards the old one); true: drop such groups as GRPO does"""
@@ -236,7 +252,7 @@ def _update(
 
 
 def _step(loop: Loop, step: int, items: list) -> StepOutcome:
-    """One DiffusionNFT step on this rank's B ``items`` (``training.loop.run_steps`` calls it)."""
+    """One DiffusionNFT step on this rank's B ``items`` (``training.diffusion.loop.run_steps`` calls it)."""
     run, policy, cfg, old = loop.run, loop.policy, loop.cfg, loop.run.extra["old"]
 
     # 1. Sample: P prompts x G images, deterministic ODE with the old weights swapped in.
@@ -288,7 +304,7 @@ def train(
         pipe, reward_fns, weights, train_items, val_items, family_kwargs: as ``training.recipes.grpo.train``.
 
     Returns:
-        the history (``training.logs.RunLog``): per step "step", "loss", "reward_mean", "kl"
+        the history (``training.diffusion.logs.RunLog``): per step "step", "loss", "reward_mean", "kl"
         (mean squared velocity gap to the LoRA-off model; 0 when beta = 0), "approx_kl",
         "ratio_mean", "clip_fraction" (0: NFT has no ratio), "image_stats",
         "check_pass_rates"; per evaluation "eval_step", "eval_reward". W&B also gets

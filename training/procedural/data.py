@@ -25,7 +25,7 @@ from typing import Any, Callable, Sequence
 
 from rewards.importers import load_items
 from rewards.rubric import Check, Criterion, Item, Rubric, RubricError, TextExpectation
-from training.item_split import generate_split
+from training.procedural.item_split import generate_split
 
 KINDS = ("slide", "chart", "poster")
 
@@ -326,7 +326,7 @@ MAKERS: dict[str, Callable[[random.Random, str], Item]] = {
 
 TASKS = ("documents", "layout")
 """``data.task`` values of ``rubricloop-train``: "documents" (this module's slides, charts and
-posters, checks decided by OCR), "layout" (``training.layout_data``: slides and bar charts whose
+posters, checks decided by OCR), "layout" (``training.procedural.layout_data``: slides and bar charts whose
 checks ``rewards.judges.layout.LayoutJudge`` decides from pixels)."""
 
 
@@ -344,9 +344,9 @@ def make_dataset(
         n: total number of items (train + validation), >= 1.
         seed: the same seed (and arguments) gives identical data.
         kinds: a non-empty subset of ``KINDS`` ("documents"); for "layout", ``KINDS`` (the
-            default) means all of ``training.layout_data.LAYOUT_KINDS``, else a subset of those.
+            default) means all of ``training.procedural.layout_data.LAYOUT_KINDS``, else a subset of those.
         val_fraction: in [0, 1).
-        task: one of ``TASKS``; "layout" returns ``training.layout_data.make_layout_dataset``.
+        task: one of ``TASKS``; "layout" returns ``training.procedural.layout_data.make_layout_dataset``.
 
     Returns:
         (train, val): lists of ``Item`` with source "rubricloop", no shared id or prompt.
@@ -357,7 +357,7 @@ def make_dataset(
     if task not in TASKS:
         raise ValueError(f"data.task must be one of {list(TASKS)}, got {task!r}")
     if task == "layout":
-        from training.layout_data import LAYOUT_KINDS, make_layout_dataset
+        from training.procedural.layout_data import LAYOUT_KINDS, make_layout_dataset
 
         return make_layout_dataset(n, seed, val_fraction, LAYOUT_KINDS if tuple(kinds) == KINDS else tuple(kinds))
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
@@ -426,7 +426,7 @@ def read_jsonl(path: str | Path) -> list[Item]:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """``python -m training.data --n 2000 --seed 0 --out data/``: write train.jsonl and val.jsonl."""
+    """``python -m training.procedural.data --n 2000 --seed 0 --out data/``: write train.jsonl and val.jsonl."""
     import argparse
 
     parser = argparse.ArgumentParser(description="Write procedurally generated slide/chart/poster rubric JSONL.")

@@ -3,7 +3,7 @@
 ``rubricloop-train task=prompt_rewriter`` trains an instruct LLM that rewrites document prompts;
 ``task=instruction_writer`` trains a VLM that writes the edit instruction from the image and its
 failed checks (``rewards.models.text_policy``). Both are LoRA fine-tunes (peft) whose reward is a
-rubric score (``training.text_rewards``), handed to trl through ``training.trl_reward.TrlReward``.
+rubric score (``training.text.rewards``), handed to trl through ``training.text.trl_reward.TrlReward``.
 trl does the sampling, the group-relative advantages, the clipped loss, checkpoints, resume and
 W&B logging (its completions table and ``rewards/<name>/mean``); this module builds what it
 needs and adds a held-out evaluation before and after training.
@@ -12,7 +12,7 @@ needs and adds a held-out evaluation before and after training.
 
 1. the policy (base model, LoRA settings) and the items (train / held out);
 2. the scorer (guards, generator or editor, judge) and, for the instruction writer, each item's
-   start image and failures (built before the run folder by ``training.text_cli.build_reward``);
+   start image and failures (built before the run folder by ``training.text.cli.build_reward``);
 3. trl's datasets and ``GRPOConfig``;
 4. held-out reward of the untrained policy (greedy, and sampled: :func:`evaluate`);
 5. ``GRPOTrainer.train``, resumed from the newest whole ``checkpoint-<n>`` when asked;
@@ -38,7 +38,7 @@ from omegaconf import DictConfig
 
 from rewards.models.text_policy import TASK_KINDS, load_base_policy, policy_meta, write_policy_meta
 from rewards.rubric import Item
-from training.trl_reward import Scored, TrlReward
+from training.text.trl_reward import Scored, TrlReward
 
 logger = logging.getLogger(__name__)
 
@@ -215,7 +215,7 @@ def _grpo_trainer_class():
     cannot type the column and ``wandb.Table`` raises, and as text the table is readable."""
     from trl import GRPOTrainer
 
-    from training.trl_reward import completion_text
+    from training.text.trl_reward import completion_text
 
     class RubricGRPOTrainer(GRPOTrainer):
         def log(self, logs, *args, **kwargs):
@@ -297,7 +297,7 @@ def train_text_policy(
     report_to: list[str],
 ) -> dict:
     """Train the ``cfg.task_name`` policy with trl's GRPOTrainer (module docstring, steps 1, 3-6;
-    ``training.text_cli`` did step 2: data, scorer, checks, run folder).
+    ``training.text.cli`` did step 2: data, scorer, checks, run folder).
 
     Args:
         cfg: the composed ``conf/train_text.yaml``.

@@ -1,7 +1,7 @@
 """``rubricloop-train task=prompt_rewriter | task=instruction_writer`` (config: ``conf/train_text.yaml``).
 
 ``rubricloop-train`` hands every command with ``task=<one of these>`` here (``training.cli.main``);
-the recipe is ``training.text_grpo``. As for image training: a bad option ends with one line,
+the recipe is ``training.text.grpo``. As for image training: a bad option ends with one line,
 ``rubricloop-train: <what is wrong>``, and exit status 2 before any model loads; the run folder
 ``<trainer.output_dir>/<trainer.run_name>/`` is locked, holds ``run.json`` (the settings a resume
 must share), ``train.log``, ``.hydra/``, trl's ``checkpoint-<n>/`` (each a loadable policy),
@@ -51,7 +51,7 @@ def _is_number(v) -> bool:
 def option_problems(cfg: DictConfig) -> list[str]:
     """Every option error of ``cfg``, one phrase each, naming the option (empty: fine). Checked
     before any file is written or model loaded; trl's own ``GRPOConfig`` checks run last
-    (:func:`training.text_grpo.trl_args` on the checked values)."""
+    (:func:`training.text.grpo.trl_args` on the checked values)."""
     t, problems = cfg.trainer, []
     task = cfg.task_name
     kind, fix = POLICY_KINDS[task]
@@ -140,7 +140,7 @@ def option_problems(cfg: DictConfig) -> list[str]:
     if cfg.wandb.mode not in MODES:
         problems.append(f"wandb.mode must be one of {', '.join(MODES)}, got {cfg.wandb.mode!r}")
     if not problems:  # trl's own checks of its config, on values that passed ours
-        from training.text_grpo import trl_args
+        from training.text.grpo import trl_args
 
         try:
             trl_args(t, Path(str(t.output_dir)) / run_name, "cpu" if device == "auto" else device, [])
@@ -189,9 +189,9 @@ def build_reward(cfg: DictConfig, train_items, val_items, heldout):
     Raises:
         ValueError: the instruction writer with an editor that ignores instructions (one line).
     """
-    from training.text_data import rewriter_rows, writer_rows
-    from training.text_rewards import InstructionScorer, QuoteCoverage, RewriteScorer, item_seed, start_state
-    from training.trl_reward import TrlReward
+    from training.text.data import rewriter_rows, writer_rows
+    from training.text.rewards import InstructionScorer, QuoteCoverage, RewriteScorer, item_seed, start_state
+    from training.text.trl_reward import TrlReward
 
     items = {it.id: it for it in [*train_items, *val_items]}
     r = cfg.reward
@@ -242,8 +242,7 @@ def init_wandb(cfg: DictConfig, run_dir: Path, resuming: bool) -> list[str]:
     (W&B off). A resume continues the run whose id ``<run>/wandb_run_id`` holds."""
     from rewards.common.secrets import redact
     from rewards.common.wandb_mode import resolve_wandb_mode
-    from training.checkpoint import write_run_record
-    from training.logs import WANDB_ID_FILE, new_run_id, stored_run_id
+    from training.run_dir import WANDB_ID_FILE, new_run_id, stored_run_id, write_run_record
 
     mode = resolve_wandb_mode(cfg.wandb.mode)
     if mode is None:
@@ -295,10 +294,9 @@ def run(cfg: DictConfig) -> dict:
     """
     from rewards.common.run_folder import check_settings, discard, run_files, write_json
     from rewards.leakage import check_leakage, load_heldout
-    from training.checkpoint import write_run_record
-    from training.run_dir import claim_run_dir, differing_keys, heldout_paths
-    from training.text_data import load_text_items
-    from training.text_grpo import fmt, torn_checkpoints, train_text_policy, whole_checkpoints
+    from training.run_dir import claim_run_dir, differing_keys, heldout_paths, write_run_record
+    from training.text.data import load_text_items
+    from training.text.grpo import fmt, torn_checkpoints, train_text_policy, whole_checkpoints
 
     problems = option_problems(cfg)
     if problems:
@@ -373,7 +371,7 @@ def run(cfg: DictConfig) -> dict:
 @hydra.main(version_base="1.3", config_path="pkg://conf", config_name="train_text")
 @task_wrapper
 def _main(cfg: DictConfig) -> int:
-    from training.text_grpo import fmt
+    from training.text.grpo import fmt
 
     run_dir = f"{cfg.trainer.output_dir}/{cfg.trainer.run_name}"
     history, status = run_guarded(lambda: run(cfg), run_dir)

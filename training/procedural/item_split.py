@@ -1,5 +1,5 @@
 """Procedural items with distinct prompts, split into train and validation by a seeded shuffle:
-the part ``training.data`` (documents) and ``training.layout_data`` (layouts) share."""
+the part ``training.procedural.data`` (documents) and ``training.procedural.layout_data`` (layouts) share."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def generate_split(
     caller: str,
 ) -> tuple[list[Item], list[Item]]:
     """``n`` items with distinct prompts from ``makers``, split by a seeded shuffle: the generation
-    and split shared by ``make_dataset`` and ``training.layout_data.make_layout_dataset`` (the
+    and split shared by ``make_dataset`` and ``training.procedural.layout_data.make_layout_dataset`` (the
     arguments are checked by them).
 
     Item i has kind ``kinds[i % len(kinds)]`` and id ``"<kind>-<i:05d>"``; a maker draws again

@@ -21,8 +21,6 @@ from __future__ import annotations
 import math
 import os
 import re
-import secrets
-import string
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
@@ -33,8 +31,9 @@ from PIL import Image
 from rewards.common.one_line import one_line
 from rewards.common.secrets import redact, register
 from rewards.common.wandb_mode import resolve_wandb_mode
-from training.config import TrainerConfig
-from training.scoring import StepRewards
+from training.diffusion.config import TrainerConfig
+from training.diffusion.scoring import StepRewards
+from training.run_dir import WANDB_ID_FILE, new_run_id, stored_run_id
 
 HISTORY_OF_ROW = {
     "loss": "loss/policy",
@@ -50,9 +49,6 @@ HISTORY_OF_ROW = {
 UPDATE_KEYS = ("loss", "kl", "approx_kl", "ratio", "clip_fraction", "grad_norm")
 """The update statistics every recipe logs under the keys above (0.0 where a recipe has none)."""
 
-
-WANDB_ID_FILE = "wandb_run_id"
-"""In the run folder: the W&B run id, written when the run starts; a resume continues that W&B run."""
 
 SAMPLE_COLUMNS = ("step", "prompt", "image", "reward")
 """The first columns of the per-sample table; then ``reward/<name>`` per reward, then ``failed_checks``."""
@@ -126,7 +122,7 @@ def sample_table(
         step: the GRPO step.
         images, prompts, totals: B each, rollout order.
         per_reward: name -> B values (NaN: None).
-        failed: B lists of questions (``training.scoring.failed_checks``), or [] when not known.
+        failed: B lists of questions (``training.diffusion.scoring.failed_checks``), or [] when not known.
     """
     columns = [*SAMPLE_COLUMNS, *(f"reward/{n}" for n in per_reward), "failed_checks"]
     rows = []
@@ -151,22 +147,6 @@ def image_grid(images: list[Image.Image], cols: int) -> Image.Image:
     return grid
 
 
-def stored_run_id(run_dir: Path) -> str | None:
-    """The W&B run id in ``<run_dir>/wandb_run_id``, or None (no file, unreadable, or not an id:
-    letters, digits, "-" and "_" only)."""
-    try:
-        text = (Path(run_dir) / WANDB_ID_FILE).read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError):
-        return None
-    return text if re.fullmatch(r"[A-Za-z0-9_-]{1,128}", text) else None
-
-
-def new_run_id() -> str:
-    """A fresh W&B run id: 8 random lower-case letters and digits (as W&B makes them)."""
-    alphabet = string.ascii_lowercase + string.digits
-    return "".join(secrets.choice(alphabet) for _ in range(8))
-
-
 def init_wandb(cfg: TrainerConfig, accelerator: Accelerator, run_dir: Path, resumed: bool = False):
     """The W&B run on the main process, or None (mode "disabled", or WANDB_MODE=disabled).
 
@@ -187,7 +167,7 @@ def init_wandb(cfg: TrainerConfig, accelerator: Accelerator, run_dir: Path, resu
         return None
     import wandb
 
-    from training.checkpoint import write_run_record
+    from training.diffusion.checkpoint import write_run_record
 
     run_id = stored_run_id(run_dir) if resumed else None
     kwargs: dict[str, Any] = {"id": run_id, "resume": "allow"} if run_id else {}
@@ -214,9 +194,9 @@ class StepRecord:
 
     Attributes:
         step: the GRPO step (0-based).
-        rewards: the step's rewards and reward-hacking guards (``training.scoring.score_step``).
+        rewards: the step's rewards and reward-hacking guards (``training.diffusion.scoring.score_step``).
         update: means over every trained step of every minibatch of loss, kl, approx_kl, ratio,
-            clip_fraction (``training.update.update_minibatch``), and of grad_norm over the
+            clip_fraction (``training.diffusion.update.update_minibatch``), and of grad_norm over the
             optimizer steps; 0.0 for an empty list. A recipe without one of ``UPDATE_KEYS``
             leaves it out (logged as 0.0); its other keys are logged as ``train/<key>``.
         samples: the grid of this rank's rollout images (one row per prompt), captioned
@@ -304,7 +284,7 @@ class RunLog:
         return step % self.images_every == 0
 
     def eval_row(self, step: int, ev: dict[str, Any]) -> dict[str, Any]:
-        """Record ``training.scoring.evaluate``'s result at ``step`` in the history; its W&B
+        """Record ``training.diffusion.scoring.evaluate``'s result at ``step`` in the history; its W&B
         keys: eval/* and ``eval_images``, one ``Media`` per validation image captioned with its
         prompt and rewards (``reward_caption``; without ``_prompts`` in ``ev``, uncaptioned)."""
         self.history["eval_step"].append(step)
@@ -343,7 +323,7 @@ class RunLog:
         step ...). Nothing without a run, or when the tracker cannot log artifacts (a test's
         recorder) or the folder has no LoRA file.
         """
-        from training.checkpoint import ADAPTER_CONFIG_FILE, LORA_FILE, MANIFEST_FILE
+        from training.diffusion.checkpoint import ADAPTER_CONFIG_FILE, LORA_FILE, MANIFEST_FILE
 
         log_artifact = getattr(self.tracker, "log_artifact", None)
         if log_artifact is None or not (folder / LORA_FILE).is_file():

@@ -39,7 +39,7 @@ from peft.utils import get_peft_model_state_dict, set_peft_model_state_dict
 from safetensors import SafetensorError
 from safetensors.torch import load_file, save_file
 
-from rewards.common.run_folder import write_text
+from training.run_dir import write_run_record  # noqa: F401 (re-exported: the recipes' records)
 
 LORA_FILE = "pytorch_lora_weights.safetensors"
 STATE_FILE = "training_state.pt"
@@ -257,16 +257,6 @@ def save_checkpoint(
     for old in list_checkpoints(run_dir)[:-keep_last]:
         _remove(old)
     return folder
-
-
-def write_run_record(run_dir: str | Path, name: str, text: str) -> Path:
-    """Write ``<run_dir>/<name>`` atomically (a temporary file, fsync, rename; a failed write
-    removes the temporary file and leaves the old one): the run's record for ``rubricloop-eval``
-    (its ``training_data.jsonl``, the leakage check's input) and ``rubricloop-report`` (``history.json``)."""
-    path = Path(run_dir) / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_text(path, text, path.with_name(f"{name}.{os.getpid()}.tmp"))
-    return path
 
 
 def list_checkpoints(run_dir: str | Path) -> list[Path]:

@@ -430,7 +430,7 @@ def sa_tau_to_noise_level(tau: float) -> float:
     The SA-Solver SDE's diffusion is tau g(t) with g(t)^2 = 2 sigma / (1 - sigma) for
     x_sigma = (1 - sigma) x_0 + sigma eps (``sa_solver.py`` lines 253-285: noise
     sigma_t sqrt(1 - exp(-2 tau^2 h))); Flow-GRPO's is a sqrt(sigma / (1 - sigma))
-    (``training.sde.sde_std``). Our Euler SDE with a = sqrt(2) tau injects the same noise per
+    (``training.diffusion.sde.sde_std``). Our Euler SDE with a = sqrt(2) tau injects the same noise per
     unit time as the reference's sampler (tau = 0.4 -> a = 0.566).
 
     Args:

@@ -63,7 +63,7 @@ PROBLEM_KINDS = {
     "empty instruction": "empty",
     "leaks held-out item": "leak",
 }
-"""Refusal reasons (``rewards.rewriting.rewrite_problem``, ``training.text_rewards``) by their
+"""Refusal reasons (``rewards.rewriting.rewrite_problem``, ``training.text.rewards``) by their
 opening words -> the metric name they are counted under (``guard/<reward>/<kind>``)."""
 
 

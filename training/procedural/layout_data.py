@@ -1,6 +1,6 @@
 """Procedural page-layout items whose every check the layout judge decides from pixels.
 
-``data.task=layout`` of ``rubricloop-train`` (``training.data.make_dataset``). Two kinds:
+``data.task=layout`` of ``rubricloop-train`` (``training.procedural.data.make_dataset``). Two kinds:
 
 * **slide**: a dark title band across the top and a light card in the left half;
 * **chart**: bars rising from left to right, with a dark title band on half of them.
@@ -30,7 +30,7 @@ import random
 from typing import Sequence
 
 from rewards.rubric import Check, Criterion, Item, Rubric
-from training.item_split import generate_split
+from training.procedural.item_split import generate_split
 
 LAYOUT_KINDS = ("slide", "chart")
 
@@ -144,7 +144,7 @@ def make_layout_dataset(
 ) -> tuple[list[Item], list[Item]]:
     """Generate ``n`` layout items with distinct prompts, split into train and validation.
 
-    As ``training.data.make_dataset``: kinds alternate in the order given, ids are
+    As ``training.procedural.data.make_dataset``: kinds alternate in the order given, ids are
     ``"<kind>-<index>"`` (``"slide-00003"``), ``round(n * val_fraction)`` items chosen by a
     seeded shuffle go to validation, ``meta`` holds ``kind``, ``split``, ``seed`` and ``spec``
     (title_band, card or bars, style, page, topic).

@@ -29,14 +29,14 @@ from PIL import Image
 from tqdm.auto import tqdm
 
 from rewards.reward_fns import AsyncRewarder, RewardFn
-from training.checkpoint import lora_metadata, write_run_record
-from training.config import TrainerConfig, check_setup
-from training.grpo_math import group_advantages, nonzero_group_mask
-from training.logs import RunLog, StepRecord, sample_table, samples_media
-from training.rollout import Cond, family_for, schedule_sigmas, to_pil
-from training.scoring import NamedReward, StepRewards, check_rewards, evaluate
-from training.state import RunState, add_lora, ema_weights, save_run, setup_run
-from training.update import Policy
+from training.diffusion.checkpoint import lora_metadata, write_run_record
+from training.diffusion.config import TrainerConfig, check_setup
+from training.diffusion.grpo_math import group_advantages, nonzero_group_mask
+from training.diffusion.logs import RunLog, StepRecord, sample_table, samples_media
+from training.diffusion.rollout import Cond, family_for, schedule_sigmas, to_pil
+from training.diffusion.scoring import NamedReward, StepRewards, check_rewards, evaluate
+from training.diffusion.state import RunState, add_lora, ema_weights, save_run, setup_run
+from training.diffusion.update import Policy
 
 
 @dataclass
@@ -45,7 +45,7 @@ class StepOutcome:
 
     Attributes:
         images: this rank's B images of the step, in rollout order.
-        rewards: the step's rewards (``training.scoring.score_step``).
+        rewards: the step's rewards (``training.diffusion.scoring.score_step``).
         update: the recipe's update statistics (see ``end_step``).
         groups_kept: prompt groups with a non-zero advantage, summed over ranks.
     """
@@ -68,13 +68,13 @@ class Loop:
     Attributes:
         cfg: the knobs.
         accelerator: the run's ``Accelerator``.
-        run: LoRA, optimizer, EMA, generators (``training.state.RunState``).
-        policy: the LoRA policy (``training.update.Policy``).
+        run: LoRA, optimizer, EMA, generators (``training.diffusion.state.RunState``).
+        policy: the LoRA policy (``training.diffusion.update.Policy``).
         sigmas: float32 (T + 1,) sampling sigmas of training rollouts.
         eval_sigmas: float32 (T_eval + 1,) sigmas of the evaluation samples.
-        log: history.json and W&B (``training.logs.RunLog``).
+        log: history.json and W&B (``training.diffusion.logs.RunLog``).
         named, weights: the rewards under their configured names, and their weights.
-        val_kw: ``training.scoring.evaluate``'s arguments but the policy.
+        val_kw: ``training.diffusion.scoring.evaluate``'s arguments but the policy.
         rewarder: scores rollout chunks in a thread while the next chunk samples.
         bar: the progress bar over the steps still to run (``for step in loop.bar``).
         start_step: the first step this process runs (> 0 on a resume).
@@ -252,11 +252,11 @@ def end_step(
     epoch) W&B also gets this rank's images as a grid ``samples`` (P rows, G columns, captioned
     per row with its prompt and each image's total reward) and the per-sample table
     ``samples_table`` (step, prompt, image, total reward, each reward, failed rubric check
-    questions: ``training.logs.sample_table``).
+    questions: ``training.diffusion.logs.sample_table``).
 
     Args:
         items, images: this rank's B items (``.prompt``) and images of the step, in rollout order.
-        rewards: the step's rewards (``training.scoring.score_step``).
+        rewards: the step's rewards (``training.diffusion.scoring.score_step``).
         update: the recipe's update statistics; "loss", "kl", "approx_kl", "ratio",
             "clip_fraction", "grad_norm" are logged under their usual keys (a recipe without one
             reports 0.0), any other key as ``train/<key>``.

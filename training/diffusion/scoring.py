@@ -19,8 +19,8 @@ from PIL import Image
 
 from rewards.image_stats import image_stats
 from rewards.reward_fns import RewardFn, RubricReward, combine_rewards, tag_pass_rates
-from training.rollout import to_pil
-from training.update import Policy
+from training.diffusion.rollout import to_pil
+from training.diffusion.update import Policy
 
 
 class NamedReward:
@@ -197,7 +197,7 @@ def kind_reward_means(rewards: torch.Tensor, kinds: Sequence[str | None]) -> dic
     """``rewards/kind/<kind>/mean``: mean total reward of the images of each item kind.
 
     The per-dimension reward-hacking log (slide, chart, poster: ``item.meta["kind"]`` of
-    ``training.data``). Args: rewards float (N,); kinds: N kinds, None for an item without one
+    ``training.procedural.data``). Args: rewards float (N,); kinds: N kinds, None for an item without one
     (left out). Returns {} when no item has a kind.
     """
     out = {}

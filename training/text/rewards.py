@@ -1,4 +1,4 @@
-"""What a text policy's completion earns: the scorers behind ``training.trl_reward.TrlReward``.
+"""What a text policy's completion earns: the scorers behind ``training.text.trl_reward.TrlReward``.
 
 * :class:`RewriteScorer` (``task=prompt_rewriter``, ``reward.kind=rubric``): the guards first
   (``rewards.rewriting.rewrite_problem``: every quoted string kept, not empty, within the length
@@ -30,7 +30,7 @@ from rewards.leakage import find_leaks
 from rewards.reward_fns import RubricReward
 from rewards.rewriting import quoted_strings, rewrite_problem
 from rewards.rubric import Item, Verdict
-from training.trl_reward import Scored
+from training.text.trl_reward import Scored
 
 
 def item_seed(seed: int, item_id: str) -> int:

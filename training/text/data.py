@@ -2,11 +2,11 @@
 
 Items come from ``data.file`` (a rubric JSONL of your own documents, ``rewards.importers``
 formats, with optional start ``image`` paths) or, by default, the procedural documents of
-``training.data.make_dataset`` (OCR-checked slides, charts, posters). Either way they are split
+``training.procedural.data.make_dataset`` (OCR-checked slides, charts, posters). Either way they are split
 with a seed into a training part and a held-out part that is only evaluated.
 
 A row is what trl's ``GRPOTrainer`` reads: ``prompt`` (chat messages), ``item_id`` (the
-rubric stays outside the dataset: ``training.trl_reward.TrlReward`` looks it up) and, for the
+rubric stays outside the dataset: ``training.text.trl_reward.TrlReward`` looks it up) and, for the
 instruction writer, ``image`` (trl puts it before the text of the user turn).
 """
 
@@ -21,8 +21,8 @@ from rewards.importers import load_items
 from rewards.models.qwen_vl import fit_image
 from rewards.rewriting import rewrite_messages
 from rewards.rubric import Item, RubricError
-from training.data import make_dataset
-from training.text_rewards import StartState
+from training.procedural.data import make_dataset
+from training.text.rewards import StartState
 
 
 def load_text_items(items_file: str | None, n: int, seed: int, val_fraction: float) -> tuple[list[Item], list[Item]]:
@@ -30,7 +30,7 @@ def load_text_items(items_file: str | None, n: int, seed: int, val_fraction: flo
 
     Args:
         items_file: a rubric JSONL (``rewards.importers.load_items``), or None: ``n`` procedural
-            documents (``training.data.make_dataset(n, seed, val_fraction)``).
+            documents (``training.procedural.data.make_dataset(n, seed, val_fraction)``).
         n: procedural items (ignored with ``items_file``).
         seed: the split's seed.
         val_fraction: the held-out share, in (0, 1); at least one item each side.

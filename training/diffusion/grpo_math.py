@@ -1,6 +1,6 @@
 """GRPO math for flow models: group advantages, the clipped policy loss, the step KL, EMA.
 
-Pure functions on tensors, shape legend as in ``training.sde`` (B = prompts x G images).
+Pure functions on tensors, shape legend as in ``training.diffusion.sde`` (B = prompts x G images).
 Source: Flow-GRPO (arXiv 2505.05470, §4.1-4.2, Eq. 4-6) and DeepSeekMath GRPO.
 """
 
@@ -120,7 +120,7 @@ def step_kl(
     Args:
         mean: float32 (B, ...) policy step mean (grad).
         ref_mean: float32 (B, ...) reference step mean (LoRA disabled, no grad).
-        std_t: float32 broadcastable to (B, ...): ``training.sde.sde_std`` of the step.
+        std_t: float32 broadcastable to (B, ...): ``training.diffusion.sde.sde_std`` of the step.
         dt: float32 broadcastable to (B, ...): sigma_next - sigma (< 0).
         form: "flow_grpo" or "exact".
 

@@ -16,9 +16,9 @@ from typing import Any, Callable, Sequence
 import torch
 from accelerate import Accelerator
 
-from training.grpo_math import clipped_policy_loss, step_kl
-from training.rollout import Cond, Rollout, guided_velocity, sample
-from training.sde import sde_std, sde_step
+from training.diffusion.grpo_math import clipped_policy_loss, step_kl
+from training.diffusion.rollout import Cond, Rollout, guided_velocity, sample
+from training.diffusion.sde import sde_std, sde_step
 
 
 @contextmanager
@@ -40,12 +40,12 @@ class Policy:
     """The LoRA policy as the loop samples and re-scores it.
 
     A ``Policy`` is called like a transformer (``policy(**kwargs)`` runs ``model``) and has the
-    frozen weights' ``dtype``: that is all ``training.rollout`` asks of one, so rollouts and
+    frozen weights' ``dtype``: that is all ``training.diffusion.rollout`` asks of one, so rollouts and
     updates run the prepared model. A DDP wrapper does not forward attribute look-ups such as
     ``dtype``, hence this object rather than the wrapper itself.
 
     Attributes:
-        family: the pipeline's family adapter (``training.rollout.family_for``).
+        family: the pipeline's family adapter (``training.diffusion.rollout.family_for``).
         model: the accelerate-prepared transformer (a DDP, FSDP or DeepSpeed wrapper; the
             transformer itself in one process). Every forward pass goes through it.
         reference: the unwrapped transformer (``accelerator.unwrap_model(model)``) whose LoRA
@@ -72,7 +72,7 @@ class Policy:
         return self.model(*args, **kwargs)
 
     def rollout(self, cond: Cond, sigmas: torch.Tensor, sde_steps: list[int], generator: torch.Generator) -> Rollout:
-        """``training.rollout.sample`` for the b samples of ``cond`` (each tensor (b, ...)), no grad."""
+        """``training.diffusion.rollout.sample`` for the b samples of ``cond`` (each tensor (b, ...)), no grad."""
         b = next(iter(cond.values())).shape[0]
         return sample(
             self.family,

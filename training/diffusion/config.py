@@ -1,11 +1,11 @@
 """The trainer's shared config: ``TrainerConfig`` (the knobs every image recipe shares, documented),
-the shared checks, and the recipe lookup of a composed ``trainer`` node.
+and the shared checks.
 
 Each recipe (``training.recipes.<name>``) has its own ``CONFIG``, a subclass with its fields and
 checks, and its own ``conf/trainer/<name>.yaml`` (``defaults: [shared]`` + its fields):
 ``conf/trainer/shared.yaml`` holds these defaults (tests/training/test_recipes.py checks each
-yaml against its dataclass). ``config_from_fields`` builds the recipe's config from the composed
-node as a plain mapping, not a typed node: a typed node would make OmegaConf convert values
+yaml against its dataclass). ``training.recipes.config_from_fields`` builds the recipe's config
+from the composed node as a plain mapping, not a typed node: a typed node would make OmegaConf convert values
 (``trainer.run_name=7`` to "7", ``trainer.cfg=1`` to true) and stop at the first bad one with its
 own message, where ``config_from_fields`` names every bad field in one line.
 """
@@ -147,8 +147,8 @@ class TrainerConfig:
     def backward_passes_per_minibatch(self) -> int:
         """Backward passes the recipe makes per update minibatch (DeepSpeed's
         gradient_accumulation_steps is this times ``grad_accum``): one per trained denoising step
-        (``training.timesteps.num_trained_steps``) unless the recipe says otherwise."""
-        from training.timesteps import num_trained_steps
+        (``training.diffusion.timesteps.num_trained_steps``) unless the recipe says otherwise."""
+        from training.diffusion.timesteps import num_trained_steps
 
         return num_trained_steps(self.train_sampling_steps, self.sde_window, self.timestep_fraction)
 
@@ -167,29 +167,6 @@ def check_field_types(fields: dict, defaults: TrainerConfig) -> None:
             bad.append(f"trainer.{name} must be {type(default).__name__}, got {value!r}")
     if bad:
         raise ValueError("; ".join(bad))
-
-
-def config_from_fields(fields: dict) -> TrainerConfig:
-    """The recipe's config (``CONFIG`` of ``training.recipes.<fields["algorithm"]>``, "grpo" when
-    absent) of the composed ``trainer`` node (a plain dict, interpolations resolved).
-
-    Raises:
-        ValueError: an unknown recipe, an unknown field, or a field of the wrong type
-            (``check_field_types``); one line.
-    """
-    from training import recipes
-
-    algorithm = fields.get("algorithm", "grpo")
-    if not isinstance(algorithm, str):
-        raise ValueError(f"trainer.algorithm must be str, got {algorithm!r}")
-    config = recipes.recipe(algorithm).CONFIG
-    unknown = sorted(set(fields) - set(config.__dataclass_fields__))
-    if unknown:  # this line is the CLI's (tests/cli/test_train_cli.py)
-        raise ValueError(
-            f"trainer: unknown field(s) {unknown}; {config.__module__}.{config.__name__} has no such field"
-        )
-    check_field_types(fields, config())
-    return config(**fields)
 
 
 def _number_problems(cfg: TrainerConfig) -> list[str]:
@@ -223,7 +200,7 @@ def _number_problems(cfg: TrainerConfig) -> list[str]:
 
 def _step_problems(cfg: TrainerConfig) -> list[str]:
     """The group, the trained steps and the SDE window."""
-    from training.timesteps import window_range
+    from training.diffusion.timesteps import window_range
 
     problems = []
     if cfg.group_size < 2:
@@ -266,17 +243,11 @@ def _step_problems(cfg: TrainerConfig) -> list[str]:
 
 
 def _choice_problems(cfg: TrainerConfig) -> list[str]:
-    from training import recipes
-    from training.grpo_math import KL_FORMS
+    from training.diffusion.grpo_math import KL_FORMS
 
     problems = []
-    if cfg.algorithm not in recipes.names():
-        problems.append(f"algorithm must be one of {recipes.names()}, got {cfg.algorithm!r}")
-    elif not isinstance(cfg, recipes.recipe(cfg.algorithm).CONFIG):
-        want = recipes.recipe(cfg.algorithm).CONFIG
-        problems.append(
-            f"algorithm={cfg.algorithm} reads {want.__module__}.{want.__name__}, got a {type(cfg).__name__}"
-        )
+    if not cfg.algorithm:  # the recipes' configs name themselves (training.recipes.config_from_fields)
+        problems.append("algorithm is empty: use a recipe's config (training.recipes), not TrainerConfig itself")
     if cfg.kl_form not in KL_FORMS:
         problems.append(f"kl_form must be one of {list(KL_FORMS)}, got {cfg.kl_form!r}")
     if cfg.wandb_mode not in MODES:
@@ -302,7 +273,7 @@ def check_setup(
     inside the checks: ``training.cli`` imports this module before Hydra composes, and a
     composition error should come back without loading torch.
     """
-    from training.checkpoint import list_checkpoints
+    from training.diffusion.checkpoint import list_checkpoints
 
     problems = _number_problems(cfg)
     checkpoints = list_checkpoints(Path(cfg.output_dir) / cfg.run_name)

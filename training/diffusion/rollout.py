@@ -3,8 +3,8 @@
 A *family* wraps one diffusers pipeline type and knows four things: how to encode prompts into
 transformer kwargs, how to draw initial latents, how to call its transformer for a velocity,
 and how to decode latents into images. The sampler (``sample``) is family-agnostic: it walks
-the FlowMatchEulerDiscreteScheduler sigmas with ``training.sde`` steps and records what the
-GRPO update needs. Shape legend in ``training.sde``; Cond is a dict of tensors batched on dim 0.
+the FlowMatchEulerDiscreteScheduler sigmas with ``training.diffusion.sde`` steps and records what the
+GRPO update needs. Shape legend in ``training.diffusion.sde``; Cond is a dict of tensors batched on dim 0.
 
 Families: SD3 / SD3.5 (StableDiffusion3Pipeline), FLUX.1 (FluxPipeline), Sana (SanaPipeline,
 with a FlowMatchEulerDiscreteScheduler) and Qwen-Image (QwenImagePipeline).
@@ -19,8 +19,10 @@ import numpy as np
 import torch
 from PIL import Image
 
-from rewards.models.pipelines import load_pipeline as load_pipeline  # conf/model/*.yaml: training.rollout.load_pipeline
-from training.sde import ode_step, sde_step
+from rewards.models.pipelines import (
+    load_pipeline as load_pipeline,  # conf/model/*.yaml: training.diffusion.rollout.load_pipeline
+)
+from training.diffusion.sde import ode_step, sde_step
 
 Cond = dict[str, torch.Tensor]
 

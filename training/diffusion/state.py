@@ -1,7 +1,7 @@
 """The run's state: the LoRA on the frozen transformer, the optimizer and LR schedule, the EMA
 of the LoRA weights, the loop's generators; the optimizer step; checkpoint save and resume.
 
-Checkpoints (``training.checkpoint``) hold the diffusers-format LoRA (the EMA one when kept; its
+Checkpoints (``training.diffusion.checkpoint``) hold the diffusers-format LoRA (the EMA one when kept; its
 metadata: rank, alpha, target modules and base model, so it loads at its trained strength) and
 ``training_state.pt``: optimizer, LR schedule, every rank's RNG states, and with EMA both the
 EMA and the live LoRA weights.
@@ -24,14 +24,14 @@ from diffusers.optimization import get_scheduler
 from peft import LoraConfig
 from peft.utils import get_peft_model_state_dict
 
-from training.checkpoint import (
+from training.diffusion.checkpoint import (
     list_checkpoints,
     load_latest_checkpoint,
     restore_rng_states,
     rng_states,
     save_checkpoint,
 )
-from training.config import TrainerConfig
+from training.diffusion.config import TrainerConfig
 
 
 def _swap(params: list[torch.Tensor], values: list[torch.Tensor]) -> None:
@@ -76,7 +76,7 @@ class RunState:
     prompt_rng: random.Random
     run_dir: Path
     history: dict[str, list] | None = None
-    """the history up to the resumed step (``training.logs.RunLog.history``; None: a new run)"""
+    """the history up to the resumed step (``training.diffusion.logs.RunLog.history``; None: a new run)"""
     extra: dict[str, list[torch.Tensor]] | None = None
     """a recipe's own copies of the LoRA weights by name (NFT's sampling policy, AWM's EMA
     reference), in ``lora_params`` order; saved in every checkpoint, restored on a resume"""
@@ -279,7 +279,7 @@ def save_run(run: RunState, step: int, keep_last: int, history: dict[str, list] 
     are gathered; the main process writes.
 
     Raises:
-        training.checkpoint.CheckpointWriteError: on the main process, the checkpoint could not
+        training.diffusion.checkpoint.CheckpointWriteError: on the main process, the checkpoint could not
             be written (nothing torn is left).
     """
     rng = [rng_states(run.rollout_gen, run.prompt_rng)]
