@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 import torch
@@ -123,6 +123,37 @@ class Minibatch:
     cond: Cond
     steps: torch.Tensor
     weight: float
+    extra: dict[str, torch.Tensor] = field(default_factory=dict)
+    """a recipe's own per-sample tensors (b, K, ...), from ``Rollouts.extra``"""
+
+
+StepLoss = Callable[["Minibatch", int, "StepScore", float], tuple[torch.Tensor, torch.Tensor, torch.Tensor]]
+"""A per-step policy loss: (minibatch, trained-step column j, the policy's ``StepScore`` there,
+clip_range) -> (loss (), ratio (b,), clip_fraction ()); ``clipped_step_loss`` is Flow-GRPO's."""
+
+
+@dataclass
+class StepScore:
+    """The policy's re-score of one trained step of a minibatch (``sde_step`` with the rollout's
+    next latents), what a ``StepLoss`` reads.
+
+    Attributes:
+        log_prob: float32 (b,) mean per-element log-density of the rollout's step.
+        mean: float32 (b, ...) the step's mean under the policy (with grad).
+        step_std: float32 (b, 1, ..., 1) the step's std, std_t sqrt(-dt).
+    """
+
+    log_prob: torch.Tensor
+    mean: torch.Tensor
+    step_std: torch.Tensor
+
+
+def clipped_step_loss(
+    mb: "Minibatch", j: int, score: StepScore, clip_range: float
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Flow-GRPO's per-step loss (Eq. 5): ``clipped_policy_loss`` of the step's log-prob against
+    the rollout's old one, with the minibatch's advantages."""
+    return clipped_policy_loss(score.log_prob, mb.old_log_probs[:, j], mb.advantages, clip_range)
 
 
 @dataclass
@@ -142,6 +173,8 @@ class Rollouts:
     old_log_probs: torch.Tensor
     steps: torch.Tensor
     cond: Cond
+    extra: dict[str, torch.Tensor] = field(default_factory=dict)
+    """a recipe's own per-sample tensors, each (B, K, ...) (GRPO-Guard's old step means)"""
 
     def minibatch(self, idx: torch.Tensor, advantages: torch.Tensor, weight: float) -> Minibatch:
         """The samples ``idx`` (int64 (b,)) with their ``advantages`` (float32 (B,), indexed here)."""
@@ -153,6 +186,7 @@ class Rollouts:
             {k: v[idx] for k, v in self.cond.items()},
             self.steps[idx],
             weight,
+            {k: v[idx] for k, v in self.extra.items()},
         )
 
 
@@ -196,6 +230,7 @@ def update_minibatch(
     beta: float,
     grad_accum: int,
     kl_form: str = "flow_grpo",
+    step_loss: StepLoss = clipped_step_loss,
 ) -> dict[str, list[float]]:
     """Backward of the GRPO loss of one minibatch, one trained denoising step at a time.
 
@@ -215,6 +250,8 @@ def update_minibatch(
         beta: KL weight.
         grad_accum: minibatches accumulated into this optimizer step (the loss is divided by it).
         kl_form: ``step_kl``'s form ("flow_grpo" or "exact").
+        step_loss: the per-step policy loss (``StepLoss``; Flow-GRPO's ``clipped_step_loss`` by
+            default, a recipe's variant such as GRPO-Guard's otherwise).
 
     Returns:
         {"loss", "kl", "ratio", "clip_fraction", "approx_kl"}: one float per trained step (the
@@ -232,8 +269,8 @@ def update_minibatch(
             mb.old_log_probs[:, j],
         )  # (b, ...), (b, ...), (b,)
         v = policy.velocity(x, s, mb.cond)
-        _, log_prob, mean, _ = sde_step(v, x, s, s_next, policy.noise_level, next_sample=x_next)
-        policy_loss, ratio, clip_fraction = clipped_policy_loss(log_prob, old_log_prob, mb.advantages, clip_range)
+        _, log_prob, mean, step_std = sde_step(v, x, s, s_next, policy.noise_level, next_sample=x_next)
+        policy_loss, ratio, clip_fraction = step_loss(mb, j, StepScore(log_prob, mean, step_std), clip_range)
         kl = torch.zeros(())
         if beta > 0:
             with torch.no_grad(), lora_disabled(policy.reference):

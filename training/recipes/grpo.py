@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import torch
@@ -48,7 +48,15 @@ from training.diffusion.rollout import to_pil
 from training.diffusion.scoring import score_step
 from training.diffusion.state import accumulate
 from training.diffusion.timesteps import draw_steps
-from training.diffusion.update import Policy, Rollouts, minibatch_plan, pool_stats, update_minibatch
+from training.diffusion.update import (
+    Policy,
+    Rollouts,
+    StepLoss,
+    clipped_step_loss,
+    minibatch_plan,
+    pool_stats,
+    update_minibatch,
+)
 
 
 @dataclass
@@ -103,7 +111,7 @@ CONFIG = GRPOConfig
 TITLE = "GRPO"
 
 
-def _sample(
+def sample_rollouts(
     policy: Policy,
     items: list,
     cfg: TrainerConfig,
@@ -147,25 +155,25 @@ def _sample(
     return Rollouts(latents, next_latents, old_log_probs, steps, cond), images, futures
 
 
-def _update(
+def update_rollouts(
     loop: Loop,
     rollouts: Rollouts,
     adv: torch.Tensor,
     keep: torch.Tensor,
     kept_per_rank: list[int],
-    minibatch_update=update_minibatch,
+    step_loss: StepLoss = clipped_step_loss,
 ) -> dict[str, float]:
     """``num_inner_epochs`` passes over the kept samples, freshly permuted each time (as the
     reference), in the same number of minibatches on every rank (``minibatch_plan``); an
-    optimizer step every ``grad_accum`` minibatches (``training.diffusion.state.accumulate``). Returns the
-    means of ``minibatch_update``'s values (``training.diffusion.update.update_minibatch``, or a recipe's
-    variant with its signature) and of the grad norms."""
+    optimizer step every ``grad_accum`` minibatches (``training.diffusion.state.accumulate``), each
+    minibatch's backward by ``training.diffusion.update.update_minibatch`` with ``step_loss``.
+    Returns the means of its values and of the grad norms."""
     cfg, run = loop.cfg, loop.run
     mb_stats, grad_norms = [], []
 
     def backward(planned: tuple[torch.Tensor, float], accumulated: int) -> dict[str, list[float]]:
         idx, weight = planned
-        return minibatch_update(
+        return update_minibatch(
             rollouts.minibatch(idx, adv, weight),
             loop.policy,
             accelerator=run.accelerator,
@@ -174,6 +182,7 @@ def _update(
             beta=cfg.beta,
             grad_accum=accumulated,
             kl_form=cfg.kl_form,
+            step_loss=step_loss,
         )
 
     for _ in range(cfg.num_inner_epochs):
@@ -185,14 +194,26 @@ def _update(
     return {k: float(np.mean(v)) if v else 0.0 for k, v in pool_stats(mb_stats, grad_norm=grad_norms).items()}
 
 
-def grpo_step(loop: Loop, step: int, items: list, minibatch_update=update_minibatch) -> StepOutcome:
-    """One Flow-GRPO step on this rank's B ``items`` (``training.diffusion.loop.run_steps`` calls it); a
-    recipe that changes only the minibatch loss passes its own ``minibatch_update``."""
+def grpo_step(
+    loop: Loop,
+    step: int,
+    items: list,
+    *,
+    step_loss: StepLoss = clipped_step_loss,
+    prepare: Callable[[Loop, Rollouts], None] | None = None,
+) -> StepOutcome:
+    """One Flow-GRPO step on this rank's B ``items`` (``training.diffusion.loop.run_steps`` calls it).
+
+    A variant of the GRPO loss (GRPO-Guard) passes its per-step ``step_loss``
+    (``training.diffusion.update.StepLoss``) and a ``prepare(loop, rollouts)`` that adds what
+    that loss reads to ``rollouts.extra`` after sampling, before the update."""
     run, policy, cfg = loop.run, loop.policy, loop.cfg
 
     # 1. Sample: P prompts x G images, SDE steps recorded with their log-probs.
     run.model.eval()
-    rollouts, images, futures = _sample(policy, items, cfg, loop.sigmas, step, run.rollout_gen, loop.rewarder)
+    rollouts, images, futures = sample_rollouts(policy, items, cfg, loop.sigmas, step, run.rollout_gen, loop.rewarder)
+    if prepare is not None:
+        prepare(loop, rollouts)
 
     # 2. Reward: weighted sum per image, gathered over ranks; reward-hacking guards.
     rewards = score_step(futures, items, images, loop.named, loop.accelerator)
@@ -202,7 +223,7 @@ def grpo_step(loop: Loop, step: int, items: list, minibatch_update=update_miniba
 
     # 4. Update: clipped policy loss + beta * KL on each trained step, old log-probs from the rollout.
     run.model.train()
-    update = _update(loop, rollouts, adv, keep, kept_per_rank, minibatch_update)
+    update = update_rollouts(loop, rollouts, adv, keep, kept_per_rank, step_loss)
     return StepOutcome(images, rewards, update, sum(kept_per_rank) / cfg.group_size)
 
 
