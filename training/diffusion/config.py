@@ -83,6 +83,10 @@ class TrainerConfig:
     adv_std: str = "global"
     """advantage std over the whole gathered batch ("global", reference ``sample.global_std =
     True``) or over each prompt's group ("group")"""
+    reward_aggregation: str = "sum"
+    """how several rewards make one advantage (``training.diffusion.reward_aggregation``): "sum"
+    (their weighted sum, then group-relative advantages per ``adv_std``) or "gdpo" (each reward
+    normalised within its group, then the weighted sum, batch-normalised; Flow-Factory's GDPO)"""
     adv_clip: float = 5.0
     """advantages are clipped to +-adv_clip"""
     clip_range: float = 1e-4
@@ -244,6 +248,7 @@ def _step_problems(cfg: TrainerConfig) -> list[str]:
 
 def _choice_problems(cfg: TrainerConfig) -> list[str]:
     from training.diffusion.grpo_math import KL_FORMS
+    from training.diffusion.reward_aggregation import AGGREGATIONS
 
     problems = []
     if not cfg.algorithm:  # the recipes' configs name themselves (training.recipes.config_from_fields)
@@ -252,6 +257,8 @@ def _choice_problems(cfg: TrainerConfig) -> list[str]:
         problems.append(f"kl_form must be one of {list(KL_FORMS)}, got {cfg.kl_form!r}")
     if cfg.wandb_mode not in MODES:
         problems.append(f"wandb_mode must be 'auto', 'online', 'offline' or 'disabled', got {cfg.wandb_mode!r}")
+    if cfg.reward_aggregation not in AGGREGATIONS:
+        problems.append(f"reward_aggregation must be one of {list(AGGREGATIONS)}, got {cfg.reward_aggregation!r}")
     if cfg.adv_std not in ("group", "global"):
         problems.append(f"adv_std must be 'group' or 'global', got {cfg.adv_std!r}")
     if cfg.mixed_precision not in ("no", "bf16", "fp16"):

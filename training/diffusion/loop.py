@@ -33,6 +33,7 @@ from training.diffusion.checkpoint import lora_metadata, write_run_record
 from training.diffusion.config import TrainerConfig, check_setup
 from training.diffusion.grpo_math import group_advantages, nonzero_group_mask
 from training.diffusion.logs import RunLog, StepRecord, sample_table, samples_media
+from training.diffusion.reward_aggregation import gdpo_advantages
 from training.diffusion.rollout import Cond, family_for, schedule_sigmas, to_pil
 from training.diffusion.scoring import NamedReward, StepRewards, check_rewards, evaluate
 from training.diffusion.state import RunState, add_lora, ema_weights, save_run, setup_run
@@ -170,14 +171,21 @@ def draw_items(train_items: Sequence, loop: Loop) -> list:
     return [train_items[i] for i in mine for _ in range(cfg.group_size)]
 
 
-def advantages(rewards: torch.Tensor, loop: Loop) -> tuple[torch.Tensor, torch.Tensor, list[int]]:
-    """This rank's advantages, float32 (B,): group-relative over every rank's ``rewards``
-    (world * B,) in float64 (``group_advantages``, std per ``cfg.adv_std``, clipped to
-    ``cfg.adv_clip``); the indices int64 (B_kept,) of its samples whose group's rewards are not
-    all equal; B_kept of every rank."""
+def advantages(rewards: StepRewards, loop: Loop) -> tuple[torch.Tensor, torch.Tensor, list[int]]:
+    """This rank's advantages, float32 (B,), from every rank's rewards in float64: with
+    ``cfg.reward_aggregation`` "sum", group-relative on the weighted totals (``group_advantages``,
+    std per ``cfg.adv_std``); with "gdpo", each reward normalised in its group first
+    (``training.diffusion.reward_aggregation.gdpo_advantages``); clipped to ``cfg.adv_clip``.
+    Also the indices int64 (B_kept,) of its samples whose group's advantages are not all 0, and
+    B_kept of every rank."""
     cfg, accelerator = loop.cfg, loop.accelerator
     rank, world = accelerator.process_index, accelerator.num_processes
-    adv = group_advantages(rewards, cfg.group_size, cfg.adv_std, clip=cfg.adv_clip)  # (world * B,) float64
+    if cfg.reward_aggregation == "gdpo":
+        weights = {r.name: w for r, w in zip(loop.named, loop.weights)}
+        adv = gdpo_advantages(rewards.gathered, weights, cfg.group_size, cfg.adv_clip)  # (world * B,) float64
+        adv = adv.to(rewards.total.device)
+    else:
+        adv = group_advantages(rewards.total, cfg.group_size, cfg.adv_std, clip=cfg.adv_clip)  # (world * B,) float64
     adv = adv.view(world, -1)[rank]  # (B,)
     keep = nonzero_group_mask(adv, cfg.group_size).nonzero().squeeze(1)  # (B_kept,)
     kept_per_rank = accelerator.gather(torch.tensor([len(keep)], device=accelerator.device)).tolist()  # (world,)

@@ -232,6 +232,8 @@ class StepRewards:
         sample_total: float32 (B,) weighted total reward of each of this rank's images, rollout order.
         sample_rewards: reward name -> float32 (B,) its value on each of this rank's images (NaN: None).
         failed: per image of this rank, the questions of the rubric checks it failed (``failed_checks``).
+        gathered: reward name -> float32 (world * B,) its value on every rank's images, rank order
+            (NaN: None); ``training.diffusion.reward_aggregation`` normalises each for "gdpo".
     """
 
     total: torch.Tensor
@@ -242,6 +244,7 @@ class StepRewards:
     sample_total: torch.Tensor = field(default_factory=lambda: torch.zeros(0))
     sample_rewards: dict[str, torch.Tensor] = field(default_factory=dict)
     failed: list[list[str]] = field(default_factory=list)
+    gathered: dict[str, torch.Tensor] = field(default_factory=dict)
 
 
 def score_step(
@@ -263,11 +266,12 @@ def score_step(
     device = accelerator.device
     mine = torch.cat([t for t, _ in results]).float()  # (B,)
     total = accelerator.gather(mine.to(device))  # (world * B,)
-    per_reward, sample_rewards = {}, {}
+    per_reward, sample_rewards, gathered = {}, {}, {}
     for r in named:
         sample_rewards[r.name] = torch.cat([p[r.name] for _, p in results]).float().cpu()  # (B,)
         values = accelerator.gather(sample_rewards[r.name].to(device))  # (world * B,)
         per_reward[r.name] = (values.nanmean().item(), nanstd(values))
+        gathered[r.name] = values.cpu()
     kinds = gather_object([item_kind(it) for it in items])
     verdicts = take_rubric_verdicts(named, items)
     return StepRewards(
@@ -279,4 +283,5 @@ def score_step(
         sample_total=mine.detach().cpu(),
         sample_rewards=sample_rewards,
         failed=failed_checks(items, verdicts),
+        gathered=gathered,
     )

@@ -329,7 +329,7 @@ def _step(loop: Loop, step: int, items: list) -> StepOutcome:
     rewards = score_step(futures, items, images, loop.named, loop.accelerator)
 
     # 3. Advantages: group-relative (float64, std per adv_std), clipped, rescaled to +-awm_advantage_max.
-    adv, keep, kept_per_rank = advantages(rewards.total, loop)
+    adv, keep, kept_per_rank = advantages(rewards, loop)
     groups_kept = sum(kept_per_rank) / cfg.group_size
     if not cfg.awm_drop_constant_groups:  # the reference trains every sample
         keep = torch.arange(len(adv), device=adv.device)

@@ -219,7 +219,7 @@ def grpo_step(
     rewards = score_step(futures, items, images, loop.named, loop.accelerator)
 
     # 3. Advantages: group-relative in float64, clipped; groups of equal rewards dropped.
-    adv, keep, kept_per_rank = advantages(rewards.total, loop)
+    adv, keep, kept_per_rank = advantages(rewards, loop)
 
     # 4. Update: clipped policy loss + beta * KL on each trained step, old log-probs from the rollout.
     run.model.train()

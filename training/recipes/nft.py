@@ -267,7 +267,7 @@ def _step(loop: Loop, step: int, items: list) -> StepOutcome:
     rewards = score_step(futures, items, images, loop.named, loop.accelerator)
 
     # 3. Advantages -> optimality probabilities r; constant groups train at r = 0.5 (reference).
-    adv, keep, kept_per_rank = advantages(rewards.total, loop)
+    adv, keep, kept_per_rank = advantages(rewards, loop)
     r = optimality_probability(adv, cfg.adv_clip, cfg.nft_adv_mode)  # (B,)
     if cfg.nft_drop_constant_groups:
         pool, pool_per_rank = keep, kept_per_rank
