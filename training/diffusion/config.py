@@ -116,6 +116,15 @@ class TrainerConfig:
     """LoRA alpha"""
     lora_target_modules: list[str] = field(default_factory=lambda: ["to_q", "to_k", "to_v", "to_out.0"])
     """transformer modules that get a LoRA"""
+    hacking_bounds: dict = field(
+        default_factory=lambda: {"dark_fraction": None, "color_entropy_bits": None, "edge_density": None, "gold": None}
+    )
+    """signal -> null or [lo, hi]: past its bound the run stops in one line before that step's checkpoint
+    (``training.diffusion.monitors``): "dark_fraction", "color_entropy_bits", "edge_density" (the step's
+    rollouts, ``rewards.image_stats``), "gold" (``eval/<gold_reward>`` at each evaluation)"""
+    gold_reward: str = ""
+    """the held-out gold judge: a configured reward (give it weight 0 to keep it out of the training
+    signal) whose evaluation value the "gold" bound watches; "" for none"""
     ema_decay: float = 0.0
     """> 0: keep an EMA of the LoRA weights, used for evaluation and checkpoints"""
     gradient_checkpointing: bool = False
@@ -281,6 +290,7 @@ def check_setup(
     composition error should come back without loading torch.
     """
     from training.diffusion.checkpoint import list_checkpoints
+    from training.diffusion.monitors import bound_problems
 
     problems = _number_problems(cfg)
     checkpoints = list_checkpoints(Path(cfg.output_dir) / cfg.run_name)
@@ -309,6 +319,7 @@ def check_setup(
         problems.append(f"log_images_every must be >= 0 (0: once per epoch), got {cfg.log_images_every}")
     if not reward_fns:
         problems.append("no reward function configured")
+    problems += bound_problems(cfg.hacking_bounds, cfg.gold_reward, reward_fns)
     if set(reward_fns) != set(weights):
         problems.append(f"reward weights {sorted(weights)} do not match reward functions {sorted(reward_fns)}")
     if len(train_items) < cfg.prompts_per_step:

@@ -29,10 +29,11 @@ from PIL import Image
 from tqdm.auto import tqdm
 
 from rewards.reward_fns import AsyncRewarder, RewardFn
-from training.diffusion.checkpoint import lora_metadata, write_run_record
+from training.diffusion.checkpoint import list_checkpoints, lora_metadata, write_run_record
 from training.diffusion.config import TrainerConfig, check_setup
 from training.diffusion.grpo_math import group_advantages, nonzero_group_mask
 from training.diffusion.logs import RunLog, StepRecord, sample_table, samples_media
+from training.diffusion.monitors import check_signals
 from training.diffusion.reward_aggregation import gdpo_advantages
 from training.diffusion.rollout import Cond, family_for, schedule_sigmas, to_pil
 from training.diffusion.scoring import NamedReward, StepRewards, check_rewards, evaluate
@@ -273,6 +274,8 @@ def end_step(
 
     Raises:
         NonFiniteLoss: the update's "loss" or "kl" is NaN or inf (nothing of the step is logged or saved).
+        training.diffusion.monitors.HackingDetected: a signal of ``cfg.hacking_bounds`` left its
+            bound (the step is logged, not saved).
     """
     cfg, log = loop.cfg, loop.log
     grid = table = None
@@ -292,6 +295,10 @@ def end_step(
     lr = loop.run.lr_scheduler.get_last_lr()[0]
     record = StepRecord(step, rewards, update, grid, lr, groups_kept, time.perf_counter() - t0, table)
     log.log_step(record, eval_row)
+    signals = dict(rewards.image_stats)
+    if cfg.gold_reward and f"eval/{cfg.gold_reward}" in eval_row:
+        signals["gold"] = eval_row[f"eval/{cfg.gold_reward}"]
+    check_signals(step, signals, cfg.hacking_bounds, list_checkpoints(loop.run.run_dir))  # logged, not saved
     loop.bar.set_postfix(reward=f"{log.history['reward_mean'][-1]:.3f}", kl=f"{update.get('kl', 0.0):.2g}")
     if (step + 1) % cfg.save_every == 0 or step + 1 == cfg.num_steps:
         save_run(loop.run, step + 1, cfg.keep_last, log.history)
