@@ -259,14 +259,14 @@ def test_rerun_of_a_finished_run_says_done_with_or_without_resume(tmp_path, monk
     [
         ("trainer.lr=inf", "lr must be a finite number, got inf"),
         ("trainer.lr=-1", "lr must be > 0, got -1"),
-        ("trainer.nft_beta=inf", "nft_beta must be a finite number, got inf"),
+        ("trainer=nft trainer.nft_beta=inf", "nft_beta must be a finite number, got inf"),  # the nft recipe's field
         ("trainer.max_grad_norm=nan", "max_grad_norm must be a finite number, got nan"),
     ],
 )
 def test_non_finite_or_negative_numbers_are_refused_before_anything_is_written(tmp_path, capsys, override, message):
     """Issue 19 tester: lr=inf trained to NaN and exited 0; lr=-1 failed in torch after the run
     folder was written."""
-    assert status(compose_cfg(tmp_path, override)) == 2
+    assert status(compose_cfg(tmp_path, *override.split())) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("rubricloop-train: bad trainer config: ") and message in err and len(err.splitlines()) == 1
     assert not (tmp_path / "r").exists()
