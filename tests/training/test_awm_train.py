@@ -16,10 +16,7 @@ from grpo_helpers import TRAIN, VAL  # noqa: E402
 
 from rewards.models.tiny_pipelines import tiny_sd3_pipeline  # noqa: E402
 from rewards.toy_rewards import MeanRedness  # noqa: E402
-from training.diffusion import (
-    awm_math,  # noqa: E402
-    loop,  # noqa: E402
-)
+from training.diffusion import awm_math, loop  # noqa: E402
 from training.diffusion.checkpoint import list_checkpoints, read_checkpoint  # noqa: E402
 from training.diffusion.rollout import family_for, schedule_sigmas  # noqa: E402
 from training.recipes import awm  # noqa: E402

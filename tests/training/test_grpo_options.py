@@ -29,10 +29,7 @@ from training.diffusion.checkpoint import LORA_FILE, STATE_FILE, list_checkpoint
 from training.diffusion.config import check_setup  # noqa: E402
 from training.diffusion.rollout import family_for, sample, schedule_sigmas  # noqa: E402
 from training.recipes import grpo  # noqa: E402
-from training.recipes.grpo import (
-    GRPOConfig,  # noqa: E402
-    train,  # noqa: E402
-)
+from training.recipes.grpo import GRPOConfig, train  # noqa: E402
 
 SD3_FAMILY = {"max_sequence_length": 16}
 B = 8  # prompts_per_step 2 x group_size 4

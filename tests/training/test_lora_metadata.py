@@ -23,10 +23,7 @@ from grpo_helpers import TRAIN, VAL, redness  # noqa: E402
 
 from rewards.models.tiny_pipelines import tiny_sd3_pipeline  # noqa: E402
 from training.diffusion.checkpoint import ADAPTER_CONFIG_FILE, LORA_FILE, list_checkpoints, read_lora_metadata  # noqa: E402
-from training.recipes.grpo import (
-    GRPOConfig,  # noqa: E402
-    train,  # noqa: E402
-)
+from training.recipes.grpo import GRPOConfig, train  # noqa: E402
 
 BASE = "rewards.models.tiny_pipelines.tiny_sd3_pipeline"
 RANK, ALPHA = 2, 6

@@ -24,10 +24,7 @@ os.environ["WANDB_MODE"] = "disabled"
 transformers.logging.set_verbosity_error()
 
 from training import cli  # noqa: E402
-from training.diffusion import (
-    checkpoint,  # noqa: E402
-    loop,  # noqa: E402
-)
+from training.diffusion import checkpoint, loop  # noqa: E402
 from training.diffusion.checkpoint import STATE_FILE, list_checkpoints  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -29,16 +29,10 @@ from rewards.models.tiny_pipelines import tiny_sd3_pipeline  # noqa: E402
 from rewards.reward_fns import RubricReward  # noqa: E402
 from rewards.rubric import Check, Item, Rubric, Verdict  # noqa: E402
 from training import cli  # noqa: E402
-from training.diffusion import (
-    logs,  # noqa: E402
-    loop,  # noqa: E402
-)
+from training.diffusion import logs, loop  # noqa: E402
 from training.diffusion.checkpoint import ADAPTER_CONFIG_FILE, LORA_FILE, MANIFEST_FILE  # noqa: E402
 from training.diffusion.logs import WANDB_ID_FILE  # noqa: E402
-from training.recipes.grpo import (
-    GRPOConfig,  # noqa: E402
-    train,  # noqa: E402
-)
+from training.recipes.grpo import GRPOConfig, train  # noqa: E402
 
 
 class TagJudge:
