@@ -47,3 +47,61 @@ def test_gdpo_skips_a_missing_reward_and_zeroes_constant_groups():
         gdpo_advantages(rewards, {"a": 1.0}, group_size=3, clip=5.0)
     with pytest.raises(ValueError, match="groups of 4"):
         gdpo_advantages(rewards, {"a": 1.0, "b": 1.0}, group_size=4, clip=5.0)
+
+
+def test_a_gdpo_run_logs_a_curve_per_reward(tmp_path, monkeypatch):
+    """Two rewards under reward_aggregation=gdpo: every step's W&B row has rewards/<name>/mean and
+    /std for each (the per-reward curves), the rows' values are the rewards' batch means, and the
+    advantages the update saw are GDPO's of the step's gathered rewards."""
+    import os
+    from types import SimpleNamespace
+
+    os.environ["WANDB_MODE"] = "disabled"
+    from grpo_helpers import TRAIN, VAL, redness
+
+    from rewards.models.tiny_pipelines import tiny_sd3_pipeline
+    from training.diffusion import logs, loop
+    from training.recipes.grpo import GRPOConfig, train
+
+    def greenness(prompts, images, **columns):
+        return [float(torch.tensor(list(im.getdata()), dtype=torch.float32)[:, 1].mean() / 255) for im in images]
+
+    rows, seen = [], []
+    monkeypatch.setattr(
+        logs, "init_wandb", lambda *a: SimpleNamespace(log=lambda row, step: rows.append(row), finish=lambda: None)
+    )
+    real = loop.gdpo_advantages
+    monkeypatch.setattr(loop, "gdpo_advantages", lambda *a, **k: seen.append((a, real(*a, **k))) or seen[-1][1])
+    cfg = GRPOConfig(
+        output_dir=str(tmp_path),
+        run_name="gdpo",
+        num_steps=2,
+        prompts_per_step=2,
+        group_size=4,
+        batch_size=8,
+        resolution=16,
+        train_sampling_steps=2,
+        eval_sampling_steps=2,
+        timestep_fraction=1.0,
+        cfg=False,
+        beta=0.0,
+        lr=3e-2,
+        lora_rank=4,
+        lora_alpha=4,
+        eval_every=100,
+        num_eval_prompts=2,
+        save_every=100,
+        reward_aggregation="gdpo",
+        wandb_mode="offline",
+    )
+    fns, weights = {"red": redness, "green": greenness}, {"red": 1.0, "green": 0.5}
+    train(cfg, tiny_sd3_pipeline(0), fns, weights, TRAIN, VAL, {"max_sequence_length": 16})
+    step_rows = [r for r in rows if "rewards/red/mean" in r]
+    assert len(step_rows) == 2 and all("rewards/green/mean" in r and "rewards/green/std" in r for r in step_rows)
+    assert len(seen) == 2
+    for (gathered, w, g, clip), adv in seen:
+        assert w == weights and g == 4 and clip == 5.0 and set(gathered) == {"red", "green"}
+        assert adv.tolist() == gdpo_advantages(gathered, weights, 4, 5.0).tolist()
+    for row, ((gathered, *_), _) in zip(step_rows, seen):
+        assert row["rewards/red/mean"] == pytest.approx(gathered["red"].mean().item())
+        assert row["rewards/green/mean"] == pytest.approx(gathered["green"].mean().item())
