@@ -50,6 +50,7 @@ MODES = {
         "MixGRPO sliding window 2",
         lambda T, n: {"sde_window": 2, "window_schedule": "mixgrpo", "window_shift_every": max(1, n // 3)},
     ),
+    "guard": ("GRPO-Guard full trajectory", lambda T, n: {"algorithm": "grpo_guard", "timestep_fraction": 1.0}),
     "nft": ("DiffusionNFT", lambda T, n: {"algorithm": "nft", "timestep_fraction": 1.0}),
     "awm": (
         "Advantage Weighted Matching",
