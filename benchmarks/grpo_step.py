@@ -1,7 +1,7 @@
 """Seconds per GRPO step and peak memory: full trajectory vs timestep subset vs SDE window.
 
 One GRPO step = SDE rollout of G images (T steps, no grad) + the update of every minibatch by
-``training.update.update_minibatch`` (the trainer's own function: policy forward and backward on
+``training.diffusion.update.update_minibatch`` (the trainer's own function: policy forward and backward on
 every trained step, plus the LoRA-disabled reference forward for the KL) + one AdamW step.
 Rewards are random (speed and memory do not depend on them). CFG, its scale, FLUX guidance and
 the LoRA target modules come from the model preset (``conf/model/<preset>.yaml``): SD3.5-M
@@ -12,7 +12,7 @@ samples with CFG at scale 4.5 (two forward passes per step), FLUX.1-dev is guida
     python benchmarks/grpo_step.py --scale real --model sd35_medium   # GPU: real SD3.5-M transformer
     python benchmarks/grpo_step.py --scale real --model flux_dev      # GPU: real FLUX.1-dev transformer
 
-``--scale real`` builds the transformer from ``training/model_configs/*.json`` with random
+``--scale real`` builds the transformer from ``training/diffusion/model_configs/*.json`` with random
 bf16 weights and random text embeddings of the real shapes (SD3.5-M: 333 x 4096 tokens + 2048
 pooled; FLUX.1-dev: 512 x 4096 + 768 pooled), 512 px, G = 8, LoRA r = 32, T = 10 steps,
 gradient checkpointing on. Needs a GPU with ~40+ GiB.
@@ -39,9 +39,9 @@ from accelerate import Accelerator
 from omegaconf import OmegaConf
 from peft import LoraConfig
 
-from training.rollout import FluxFamily, SD3Family, schedule_sigmas
-from training.timesteps import subset_steps
-from training.update import Minibatch, Policy, minibatch_plan, update_minibatch
+from training.diffusion.rollout import FluxFamily, SD3Family, schedule_sigmas
+from training.diffusion.timesteps import subset_steps
+from training.diffusion.update import Minibatch, Policy, minibatch_plan, update_minibatch
 
 ROOT = Path(__file__).resolve().parent.parent
 REAL = {  # model -> (config file, family, text tokens, VAE scale factor)
@@ -68,7 +68,7 @@ def build(scale: str, model: str, device: str, group_size: int, accelerator: Acc
         from diffusers import FluxPipeline, FluxTransformer2DModel, SD3Transformer2DModel
 
         name, family_cls, tokens, vae_scale = REAL[model]
-        config = json.loads((ROOT / "training" / "model_configs" / name).read_text())
+        config = json.loads((ROOT / "training" / "diffusion" / "model_configs" / name).read_text())
         cls = SD3Transformer2DModel if family_cls is SD3Family else FluxTransformer2DModel
         with torch.device(device):  # random init on the GPU: fast, and no 48 GB fp32 copy in host RAM
             transformer = cls.from_config(config).to(torch.bfloat16)

@@ -39,7 +39,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from multiprocessing import get_context
 
-# key -> (label, GRPOConfig overrides as a function of T and the number of steps). The shared
+# key -> (label, the recipe config's overrides ("algorithm" picks training.recipes.<name>) as a function
+# of T and the number of steps). The shared
 # knobs are the task's (the tiny_layout / tiny_redness presets); the algorithm-specific ones are
 # the recipes' defaults and their tiny presets (conf/experiment/tiny_nft.yaml, tiny_awm.yaml).
 MODES = {
@@ -49,6 +50,7 @@ MODES = {
         "MixGRPO sliding window 2",
         lambda T, n: {"sde_window": 2, "window_schedule": "mixgrpo", "window_shift_every": max(1, n // 3)},
     ),
+    "guard": ("GRPO-Guard full trajectory", lambda T, n: {"algorithm": "grpo_guard", "timestep_fraction": 1.0}),
     "nft": ("DiffusionNFT", lambda T, n: {"algorithm": "nft", "timestep_fraction": 1.0}),
     "awm": (
         "Advantage Weighted Matching",
@@ -91,18 +93,17 @@ def run_one(mode: str, seed: int, args: argparse.Namespace) -> dict:
     torch.set_num_threads(1)
     transformers.logging.set_verbosity_error()
     from rewards.models.tiny_pipelines import tiny_sd3_pipeline
-    from training import loop
-    from training.config import GRPOConfig
-    from training.data import make_dataset
+    from training.diffusion import loop
+    from training.procedural.data import make_dataset
 
     task = TASKS[args.task]
     train_items, val_items = make_dataset(task["data_n"], 0, val_fraction=task["val_fraction"], task=args.task)
     overrides = MODES[mode][1](args.T, args.steps)
-    recipe = importlib.import_module(f"training.{overrides.get('algorithm', 'grpo')}")
+    recipe = importlib.import_module(f"training.recipes.{overrides.pop('algorithm', 'grpo')}")
     step_seconds: list[float] = []
     eval_seconds: dict[int, float] = {}
     evals: list[dict] = []
-    real_end_step, real_evaluate, real_tqdm = recipe.end_step, loop.evaluate, loop.tqdm
+    real_end_step, real_evaluate, real_tqdm = loop.end_step, loop.evaluate, loop.tqdm
 
     def timed_end_step(state, step, items, images, rewards, update, groups_kept, t0, eval_row):
         step_seconds.append(time.perf_counter() - t0 - eval_seconds.pop(step, 0.0))
@@ -118,11 +119,11 @@ def run_one(mode: str, seed: int, args: argparse.Namespace) -> dict:
         return out
 
     last_stats: dict = {}
-    recipe.end_step, loop.evaluate = timed_end_step, timed_evaluate
+    loop.end_step, loop.evaluate = timed_end_step, timed_evaluate
     loop.tqdm = lambda *a, **k: real_tqdm(*a, **{**k, "disable": True})  # no progress bars from the parallel runs
     try:
         with tempfile.TemporaryDirectory() as out:
-            cfg = GRPOConfig(
+            cfg = recipe.CONFIG(
                 output_dir=out,
                 run_name=f"{mode}_{seed}",
                 seed=seed,
@@ -154,7 +155,7 @@ def run_one(mode: str, seed: int, args: argparse.Namespace) -> dict:
                 {"max_sequence_length": 16},
             )
     finally:
-        recipe.end_step, loop.evaluate, loop.tqdm = real_end_step, real_evaluate, real_tqdm
+        loop.end_step, loop.evaluate, loop.tqdm = real_end_step, real_evaluate, real_tqdm
     return {
         "mode": mode,
         "seed": seed,

@@ -3,7 +3,8 @@
 A reward function is any callable ``fn(prompts: list[str], images: list[PIL.Image], **columns)
 -> list[float | None]`` returning one value per image. This is modelled on trl's contract but is
 not it: trl's ``GRPOTrainer`` passes ``completions`` (text), not ``images``. The text policies
-trained with trl reach these rewards through ``training.trl_reward.TrlReward``. ``columns`` carries dataset columns;
+trained with trl reach these rewards through ``training.text.trl_reward.TrlReward``.
+``columns`` carries dataset columns;
 ``items: list[Item]`` (one per image) when the data has rubrics. ``None`` means "no reward for
 this sample": :func:`combine_rewards` turns it into NaN and leaves it out of that sample's
 weighted sum (trl ``GRPOTrainer._calculate_rewards``: rewards * weights, then ``nansum``).

@@ -40,7 +40,7 @@ RANKS = {
     "rewards.scorers": 4,
     "rewards.reward_fns": 5,
     "refine": 7,
-    "training": 8,  # the instruction writer is trained on refine's writer prompt and editors (training.text_*)
+    "training": 8,  # the instruction writer is trained on refine's writer prompt and editors (training.text)
     "evaluation": 9,  # the application: rubricloop-eval, -judge, -report, -judge-bench
 }
 TRAINING_FROM_REFINE = {"refine.interfaces", "refine.writers.local_vlm"}
@@ -105,7 +105,7 @@ GRAPH = {m: imports_of(p, m, set(MODULES)) for m, p in MODULES.items()}
 
 
 def test_the_walk_sees_the_packages():
-    assert {"rewards.rubric", "rewards.common.images", "refine.loop", "training.grpo"} <= set(MODULES)
+    assert {"rewards.rubric", "rewards.common.images", "refine.loop", "training.recipes.grpo"} <= set(MODULES)
     assert "rewards.rubric" in GRAPH["rewards.importers"]
     assert room("rewards.text.page.grounding") == "rewards.text.page" and room("rewards.rubric") == "rewards.core"
     assert room("rewards.text.ocr.ocr_read") == "rewards.text.ocr" and room("rewards.text") == "rewards.text"
@@ -208,7 +208,7 @@ APP_CONFIGS = {
     "eval": "evaluation.cli",
     "judge_run": "evaluation.judge_cli",
     "train": "training.cli",
-    "train_text": "training.text_cli",
+    "train_text": "training.text.cli",
 }
 """An app's primary config in conf/ -> the module that runs it (its room is the app's room)."""
 DEBUG_APPS = {
@@ -327,3 +327,27 @@ def test_text_modules_are_small():
     assert len(sizes) > 20, sizes  # the walk sees the three rooms
     long = {str(p.relative_to(ROOT)): n for p, n in sizes.items() if n > MAX_LINES}
     assert not long, f"modules over {MAX_LINES} lines (split them by what they do): {long}"
+
+
+TRAINING_WINGS = {
+    "training.procedural": set(),
+    "training.diffusion": {"training.procedural", "training.hall"},
+    "training.recipes": {"training.diffusion", "training.procedural", "training.hall"},
+    "training.text": {"training.procedural", "training.hall"},
+}
+"""Inside ``training`` (``training/__init__.py``): wing -> the wings it may import. The hall
+(``training.cli``, ``console``, ``run_dir``, ``training`` itself) is shared; only ``training.cli``
+imports every wing (it dispatches the image recipes and the text policies)."""
+
+
+def training_wing(module: str) -> str:
+    parts = module.split(".")
+    return f"training.{parts[1]}" if len(parts) > 2 or f"training.{parts[-1]}" in TRAINING_WINGS else "training.hall"
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if m.startswith("training.") and m != "training.cli"))
+def test_training_wings_stay_apart(module):
+    src = training_wing(module)
+    allowed = TRAINING_WINGS.get(src, {"training.hall"}) | {src}
+    bad = sorted(d for d in GRAPH[module] if d.startswith("training") and training_wing(d) not in allowed)
+    assert not bad, f"{module} ({src}) imports {bad}: the wings of training import only {sorted(allowed)}"

@@ -30,8 +30,6 @@ continues), ``wandb/`` (offline W&B runs), ``train.log`` and the composed config
 from __future__ import annotations
 
 import contextlib
-import importlib
-import importlib.resources
 import json
 import os
 import sys
@@ -44,14 +42,13 @@ from omegaconf import DictConfig, OmegaConf
 
 from rewards.common.debug_preset import exit_on_foreign_preset
 from rewards.common.task import task_wrapper
-from training.config import check_setup, config_from_fields  # importing it stores the trainer defaults for Hydra
+from training import recipes
 from training.console import RunAlreadyDone, console_main, run_guarded
+from training.diffusion.config import check_setup
+from training.recipes import config_from_fields
 from training.run_dir import BUNDLED_HELDOUT, bundled_heldout, differing_keys, heldout_paths  # noqa: F401 (re-exported)
 from training.run_dir import claim_run_dir as _claim_run_dir
 from training.run_dir import is_main_process as _is_main_process
-
-ALGORITHM_NAMES = {"grpo": "GRPO", "nft": "DiffusionNFT", "awm": "AWM"}
-"""``trainer.algorithm`` -> the name the closing line uses."""
 
 RESULT_NEUTRAL = (
     "run_name",
@@ -122,7 +119,7 @@ def check_run_settings(run_dir: Path, settings: dict) -> None:
         rewards.common.run_folder.SettingsError: one line naming the settings that differ.
     """
     from rewards.common.run_folder import check_settings
-    from training.checkpoint import list_checkpoints
+    from training.diffusion.checkpoint import list_checkpoints
 
     def refusal(before: dict) -> str:
         return (
@@ -138,12 +135,12 @@ def finished_history(run_dir: Path, num_steps: int) -> dict | None:
     """The history of the run in ``run_dir`` when it finished ``num_steps`` steps, else None.
 
     Finished: its newest checkpoint folder is ``step_<num_steps>`` and whole (its files match
-    its ``checkpoint.json``, written last: ``training.checkpoint.is_whole``), and ``history.json``
+    its ``checkpoint.json``, written last: ``training.diffusion.checkpoint.is_whole``), and ``history.json``
     (written after the final evaluation) records step ``num_steps - 1`` last and the final
     evaluation at step ``num_steps``. Reads only; a torn last checkpoint or an unreadable or
     partial ``history.json`` is "not finished" (a resume redoes what is missing).
     """
-    from training.checkpoint import is_whole, list_checkpoints
+    from training.diffusion.checkpoint import is_whole, list_checkpoints
 
     checkpoints = list_checkpoints(run_dir)
     if not checkpoints or checkpoints[-1].name != f"step_{num_steps}":
@@ -208,14 +205,14 @@ def run(cfg: DictConfig) -> dict:
             an unwritable or busy run folder, a resume with other settings
             (``rewards.common.run_folder.SettingsError``); one line each.
         hydra.errors.InstantiationException: a reward or pipeline ``_target_`` fails to build.
-        training.checkpoint.CheckpointWriteError: a checkpoint could not be written (disk full).
+        training.diffusion.checkpoint.CheckpointWriteError: a checkpoint could not be written (disk full).
     """
     # Imported here so that composition errors (see ``main``) come back without loading torch.
     from rewards.common.run_folder import discard, run_files, write_json
     from rewards.leakage import check_leakage
-    from training.checkpoint import write_run_record
-    from training.data import make_dataset
-    from training.scoring import NamedReward, check_rewards
+    from training.diffusion.checkpoint import write_run_record
+    from training.diffusion.scoring import NamedReward, check_rewards
+    from training.procedural.data import make_dataset
 
     trainer = config_from_fields(OmegaConf.to_container(cfg.trainer, resolve=True))
     check_already_done(cfg, Path(trainer.output_dir) / trainer.run_name, trainer.num_steps)
@@ -255,7 +252,7 @@ def run(cfg: DictConfig) -> dict:
             )
             write_json(run_dir / "run.json", settings)
         with run_files(cfg, run_dir, "train.log") if main else contextlib.nullcontext():
-            train = importlib.import_module(f"training.{trainer.algorithm}").train  # check_setup checked the name
+            train = recipes.recipe(trainer.algorithm).train
             pipe, family_kwargs = load_base_model(cfg, model)
             history = train(trainer, pipe, reward_fns, weights, train_items, val_items, family_kwargs)
         if main:
@@ -272,7 +269,7 @@ def _main(cfg: DictConfig) -> int:
     history, status = run_guarded(lambda: run(cfg), run_dir)
     if status is not None:
         return status
-    print(closing_line(history, ALGORITHM_NAMES.get(cfg.trainer.algorithm, cfg.trainer.algorithm), run_dir))
+    print(closing_line(history, recipes.recipe(cfg.trainer.algorithm).TITLE, run_dir))  # run() built this recipe
     return 0
 
 
@@ -288,7 +285,7 @@ def closing_line(history: dict[str, list], name: str, run_dir: str) -> str:
 
 def main() -> None:
     """Console script ``rubricloop-train``: bad configs end with one line on stderr, exit 2.
-    ``task=prompt_rewriter`` and ``task=instruction_writer`` go to ``training.text_cli`` (trl)."""
+    ``task=prompt_rewriter`` and ``task=instruction_writer`` go to ``training.text.cli`` (trl)."""
     tasks = [a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("task=")]
     task = tasks[0] if tasks else "image"
     if len(tasks) > 1 or task not in ("image", "prompt_rewriter", "instruction_writer"):
@@ -300,11 +297,28 @@ def main() -> None:
     app = "rubricloop-train" if task == "image" else f"rubricloop-train task={task}"
     exit_on_foreign_preset(app, prefix="rubricloop-train: ")
     if task != "image":  # the text policies: conf/train_text.yaml
-        from training import text_cli
+        from training.text import cli as text_cli
 
         return text_cli.main()
     sys.argv = [a for a in sys.argv if not a.startswith("task=")]  # conf/task/ is the text tasks' group
+    sys.argv = select_trainer(sys.argv)
     console_main(_main)
+
+
+def select_trainer(argv: list[str]) -> list[str]:
+    """``trainer.algorithm=<name>`` also selects that recipe's config group option
+    ``trainer=<name>`` (``conf/trainer/<name>.yaml``: its fields, so that ``trainer.nft_beta=...``
+    can be set), unless ``trainer=`` is given. A name that is no recipe ends with one line, exit 2.
+    Returns the arguments to compose with."""
+    names = [a.split("=", 1)[1] for a in argv[1:] if a.startswith("trainer.algorithm=")]
+    if not names or any(a.startswith("trainer=") for a in argv[1:]):
+        return argv
+    if names[-1] not in recipes.names():
+        print(
+            f"rubricloop-train: trainer.algorithm must be one of {recipes.names()}, got {names[-1]!r}", file=sys.stderr
+        )
+        raise SystemExit(2)
+    return [*argv, f"trainer={names[-1]}"]
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """What both ``rubricloop-train`` entry points share (the image recipes: ``training.cli``; the text
-policies: ``training.text_cli``): one-line errors and the exit statuses.
+policies: ``training.text.cli``): one-line errors and the exit statuses.
 
 0: done, or the run was already finished (:class:`RunAlreadyDone`); 1: diverged or a file could
 not be written (the checkpoints so far are intact); 2: a bad option, one line before anything is
@@ -79,7 +79,7 @@ def run_guarded(run: Callable[[], Any], run_dir: str) -> tuple[Any, int | None]:
 
 def has_checkpoints(run_dir: str) -> bool:
     """Whether ``run_dir`` holds a checkpoint folder: the image recipes' ``step_<n>``
-    (``training.checkpoint``) or trl's ``checkpoint-<n>`` (``training.text_grpo``)."""
+    (``training.diffusion.checkpoint``) or trl's ``checkpoint-<n>`` (``training.text.grpo``)."""
     try:
         return any(p.is_dir() and re.fullmatch(r"step_\d+|checkpoint-\d+", p.name) for p in Path(run_dir).iterdir())
     except OSError:

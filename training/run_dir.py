@@ -1,14 +1,24 @@
-"""The run folder and held-out files every ``rubricloop-train`` task shares (image and text policies)."""
+"""The run folder and held-out files every ``rubricloop-train`` task shares (image and text policies):
+the wings (``training.diffusion``, ``training.text``) both write their records through it."""
 
 from __future__ import annotations
 
 import contextlib
 import importlib.resources
 import os
+import re
+import secrets
+import string
 from pathlib import Path
+
+from rewards.common.run_folder import write_text
 
 BUNDLED_HELDOUT = "bundled"
 """``data.heldout`` entry naming the BizGenEval rows shipped in the package (``bundled_heldout``)."""
+
+
+WANDB_ID_FILE = "wandb_run_id"
+"""In the run folder: the W&B run id, written when the run starts; a resume continues that W&B run."""
 
 
 def bundled_heldout() -> Path:
@@ -66,3 +76,35 @@ def differing_keys(before: dict, now: dict) -> list[str]:
         elif a != b:
             keys.append(group)
     return keys
+
+
+def write_run_record(run_dir: str | Path, name: str, text: str) -> Path:
+    """Write ``<run_dir>/<name>`` atomically (a temporary file, fsync, rename; a failed write
+    removes the temporary file and leaves the old one): the run's record for ``rubricloop-eval``
+    (its ``training_data.jsonl``, the leakage check's input) and ``rubricloop-report`` (``history.json``)."""
+    path = Path(run_dir) / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_text(path, text, path.with_name(f"{name}.{os.getpid()}.tmp"))
+    return path
+
+
+def stored_run_id(run_dir: Path) -> str | None:
+    """The W&B run id in ``<run_dir>/wandb_run_id``, or None (no file, unreadable, or not an id:
+    letters, digits, "-" and "_" only). A file that holds no id is one warning line on stderr: the
+    resume logs into a new W&B run (the caller starts it and rewrites the file)."""
+    from rewards.common.wandb_run import id_file_problem, say_corrupt_id
+
+    if (problem := id_file_problem(run_dir)) is not None:
+        say_corrupt_id(run_dir, problem, "the resume logs into a new W&B run, apart from the earlier one's history")
+        return None
+    try:
+        text = (Path(run_dir) / WANDB_ID_FILE).read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return text if re.fullmatch(r"[A-Za-z0-9_-]{1,128}", text) else None
+
+
+def new_run_id() -> str:
+    """A fresh W&B run id: 8 random lower-case letters and digits (as W&B makes them)."""
+    alphabet = string.ascii_lowercase + string.digits
+    return "".join(secrets.choice(alphabet) for _ in range(8))

@@ -188,7 +188,7 @@ def _is_alias(name: str) -> bool:
 
 def _compose(config_name: str, overrides: tuple[str, ...] = ()):
     if config_name == "train":
-        import training.grpo  # noqa: F401  (the trainer's defaults may come from Hydra's ConfigStore)
+        import training.recipes.grpo  # noqa: F401
     with initialize_config_module("conf", version_base="1.3"):
         return compose(config_name=config_name, overrides=list(overrides))
 
@@ -315,7 +315,7 @@ def test_each_model_has_one_generator_and_one_rollout_preset():
 @pytest.mark.parametrize("name", MODELS)
 def test_generator_and_train_read_the_one_model_preset(name):
     from refine.generators import PIPELINES
-    from training.rollout import FAMILIES
+    from training.diffusion.rollout import FAMILIES
 
     generator, model = _leaf_node(f"generator/{name}"), _leaf_node(f"model/{name}")
     assert generator["model"] == model  # the generator pulls the preset in; it repeats none of its keys
@@ -371,7 +371,7 @@ def test_without_debug_the_apps_keep_their_defaults():
 
 
 def test_debug_smoke_trains_one_step_at_tiny_sizes():
-    from training.grpo import GRPOConfig
+    from training.recipes.grpo import GRPOConfig
 
     cfg = _compose("train", ("debug=smoke",))
     trainer = OmegaConf.to_container(cfg.trainer, resolve=True)

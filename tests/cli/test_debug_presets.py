@@ -15,7 +15,6 @@ import yaml
 from hydra import compose, initialize_config_module
 
 import conf
-import training.config  # noqa: F401 (stores the trainer defaults conf/train.yaml composes)
 from rewards.common.debug_preset import foreign_preset, preset_app, presets_of
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,8 +14,8 @@ import pytest
 from omegaconf import OmegaConf
 from safetensors import safe_open
 
-from training.checkpoint import LORA_FILE, STATE_FILE
-from training.data import make_dataset, write_jsonl
+from training.diffusion.checkpoint import LORA_FILE, STATE_FILE
+from training.procedural.data import make_dataset, write_jsonl
 
 ROOT = Path(__file__).resolve().parents[2]
 EXE = Path(sys.executable).parent / "rubricloop-train"
@@ -116,7 +116,7 @@ def only_reward(cls_name):
         ),
         (
             ["+trainer.lora_rnak=4"],
-            "trainer: unknown field(s) ['lora_rnak']; training.grpo.GRPOConfig has no such field",
+            "trainer: unknown field(s) ['lora_rnak']; training.recipes.grpo.GRPOConfig has no such field",
         ),
         (
             only_reward("WrongLength"),
@@ -198,7 +198,7 @@ def test_learning_task_preset_composes():
     from hydra import compose, initialize_config_module
 
     from rewards.toy_rewards import MeanRedness
-    from training.config import GRPOConfig
+    from training.recipes.grpo import GRPOConfig
 
     with initialize_config_module(config_module="conf", version_base="1.3"):
         cfg = compose("train", overrides=["+experiment=tiny_redness"])

@@ -24,7 +24,7 @@ from rewards.reward_fns import (
     tag_pass_rates,
 )
 from rewards.rubric import Check, Criterion, Item, Rubric, Verdict
-from training.data import make_dataset
+from training.procedural.data import make_dataset
 
 FONT_PATH = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 

@@ -1,4 +1,4 @@
-"""AWM trainer (``training.awm``) on the tiny random-weight SD3: the minibatch layout, the EMA
+"""AWM trainer (``training.recipes.awm``) on the tiny random-weight SD3: the minibatch layout, the EMA
 reference and evaluation EMA rules read back from checkpoints, a kill + resume equal to an
 uninterrupted run, bad AWM configs, and the evaluation reward on MeanRedness rising."""
 
@@ -16,19 +16,19 @@ from grpo_helpers import TRAIN, VAL  # noqa: E402
 
 from rewards.models.tiny_pipelines import tiny_sd3_pipeline  # noqa: E402
 from rewards.toy_rewards import MeanRedness  # noqa: E402
-from training import awm, awm_math  # noqa: E402
-from training.checkpoint import list_checkpoints, read_checkpoint  # noqa: E402
-from training.config import GRPOConfig  # noqa: E402
-from training.rollout import family_for, schedule_sigmas  # noqa: E402
+from training.diffusion import awm_math, loop  # noqa: E402
+from training.diffusion.checkpoint import list_checkpoints, read_checkpoint  # noqa: E402
+from training.diffusion.rollout import family_for, schedule_sigmas  # noqa: E402
+from training.recipes import awm  # noqa: E402
+from training.recipes.awm import AWMConfig  # noqa: E402
 
 FAMILY = {"max_sequence_length": 16}
 REWARDS, WEIGHTS = {"red": MeanRedness()}, {"red": 1.0}
 
 
-def tiny_awm_cfg(tmp_path, **kw) -> GRPOConfig:
+def tiny_awm_cfg(tmp_path, **kw) -> AWMConfig:
     """conf/experiment/tiny_awm.yaml's trainer settings at test sizes (2 prompts x 4 images)."""
-    base = GRPOConfig(
-        algorithm="awm",
+    base = AWMConfig(
         output_dir=str(tmp_path),
         run_name="run",
         num_steps=2,
@@ -130,7 +130,7 @@ def test_kill_and_resume_equals_an_uninterrupted_run(tmp_path, monkeypatch):
     full = awm.train(tiny_awm_cfg(tmp_path / "a", **kw), full_pipe, REWARDS, WEIGHTS, TRAIN, VAL, FAMILY)
     assert any(r != 1.0 for r in full["ratio_mean"])  # the second minibatch of a step is off-policy
 
-    real_end_step = awm.end_step
+    real_end_step = loop.end_step
 
     def killed_after_step_2(loop, step, *args):
         real_end_step(loop, step, *args)
@@ -138,10 +138,10 @@ def test_kill_and_resume_equals_an_uninterrupted_run(tmp_path, monkeypatch):
             raise KeyboardInterrupt("killed")
 
     cfg_b = tiny_awm_cfg(tmp_path / "b", save_every=1, **kw)
-    monkeypatch.setattr(awm, "end_step", killed_after_step_2)
+    monkeypatch.setattr(loop, "end_step", killed_after_step_2)
     with pytest.raises(KeyboardInterrupt):
         awm.train(cfg_b, tiny_sd3_pipeline(0), REWARDS, WEIGHTS, TRAIN, VAL, FAMILY)
-    monkeypatch.setattr(awm, "end_step", real_end_step)
+    monkeypatch.setattr(loop, "end_step", real_end_step)
     assert [p.name for p in list_checkpoints(tmp_path / "b" / "run")] == ["step_1", "step_2"]
     resumed_pipe = tiny_sd3_pipeline(0)
     resumed = awm.train(replace(cfg_b, resume=True), resumed_pipe, REWARDS, WEIGHTS, TRAIN, VAL, FAMILY)

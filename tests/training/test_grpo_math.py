@@ -5,7 +5,8 @@ import math
 import pytest
 import torch
 
-from training.grpo_math import clipped_policy_loss, ema_update, group_advantages, nonzero_group_mask, step_kl
+from training.diffusion.grpo_math import clipped_policy_loss, group_advantages, nonzero_group_mask, step_kl
+from training.diffusion.state import ema_update
 
 
 def test_group_advantages_per_group_std():

@@ -21,12 +21,13 @@ transformers.logging.set_verbosity_error()
 from grpo_helpers import TRAIN, VAL, redness  # noqa: E402
 
 from rewards.models.tiny_pipelines import tiny_sd3_pipeline  # noqa: E402
-from training import grpo, logs, update  # noqa: E402
-from training import state as run_state  # noqa: E402
-from training.checkpoint import LORA_FILE, STATE_FILE, list_checkpoints  # noqa: E402
-from training.config import GRPOConfig, check_setup  # noqa: E402
-from training.grpo import train  # noqa: E402
-from training.rollout import family_for, sample, schedule_sigmas  # noqa: E402
+from training.diffusion import logs, update
+from training.diffusion import state as run_state  # noqa: E402
+from training.diffusion.checkpoint import LORA_FILE, STATE_FILE, list_checkpoints  # noqa: E402
+from training.diffusion.config import check_setup  # noqa: E402
+from training.diffusion.rollout import family_for, sample, schedule_sigmas  # noqa: E402
+from training.recipes import grpo  # noqa: E402
+from training.recipes.grpo import GRPOConfig, train  # noqa: E402
 
 SD3_FAMILY = {"max_sequence_length": 16}
 B = 8  # prompts_per_step 2 x group_size 4
@@ -112,7 +113,7 @@ def flow_grpo_log_prob(v, x, x_next, sigma, sigma_next, a):
 @pytest.mark.parametrize("preset", ["tiny_sana", "tiny_qwen_image"])
 def test_rollout_log_probs_equal_a_gaussian_density(preset):
     """Every recorded SDE step of a CFG rollout has the log-density of N(mean, step_std^2) with
-    the mean recomputed from two transformer calls and Eq. 9, not through ``training.sde``."""
+    the mean recomputed from two transformer calls and Eq. 9, not through ``training.diffusion.sde``."""
     pipe, res, cfg, cfg_scale, family_kwargs, _ = load_preset(preset)
     assert cfg  # both presets use CFG, so the unconditional pass is exercised
     family = family_for(pipe, res, res, **family_kwargs)

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 import torch
 
-from training.grpo_math import group_advantages, nonzero_group_mask, step_kl
-from training.sde import sde_std, sde_step
-from training.timesteps import draw_steps, fast_window_start, mixgrpo_window_start, subset_steps, window_range
+from training.diffusion.grpo_math import group_advantages, nonzero_group_mask, step_kl
+from training.diffusion.sde import sde_std, sde_step
+from training.diffusion.timesteps import draw_steps, fast_window_start, mixgrpo_window_start, subset_steps, window_range
 
 
 def reference_std_dev_t(sigma, sigmas, noise_level):

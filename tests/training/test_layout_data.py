@@ -9,8 +9,8 @@ import pytest
 
 from rewards.judges.layout import LayoutJudge
 from rewards.leakage import check_leakage
-from training.data import TASKS, make_dataset
-from training.layout_data import LAYOUT_KINDS, make_layout_dataset
+from training.procedural.data import TASKS, make_dataset
+from training.procedural.layout_data import LAYOUT_KINDS, make_layout_dataset
 
 REPO = Path(__file__).resolve().parents[2]
 HELDOUT = [

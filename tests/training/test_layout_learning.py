@@ -23,18 +23,18 @@ from rewards.judges.layout import LayoutJudge  # noqa: E402
 from rewards.judges.router import Router  # noqa: E402
 from rewards.models.tiny_pipelines import tiny_sd3_pipeline  # noqa: E402
 from rewards.reward_fns import RubricReward  # noqa: E402
-from training import awm, grpo, nft  # noqa: E402
-from training.config import GRPOConfig  # noqa: E402
-from training.data import make_dataset  # noqa: E402
+from training import recipes  # noqa: E402
+from training.procedural.data import make_dataset  # noqa: E402
+from training.recipes import awm, grpo, nft  # noqa: E402
 
 SEED = 4  # a report-only seed
 
 RECIPES = {  # algorithm -> (train, the preset's overrides, steps, the asserted rise)
     "grpo": (grpo.train, {"lr": 1e-2}, 40, 0.06),
-    "nft": (nft.train, {"algorithm": "nft", "lr": 1e-2}, 60, 0.045),
+    "nft": (nft.train, {"lr": 1e-2}, 60, 0.045),
     "awm": (
         awm.train,
-        {"algorithm": "awm", "lr": 3e-2, "clip_range": 1.0, "noise_level": 0.566, "awm_train_timesteps": 4},
+        {"lr": 3e-2, "clip_range": 1.0, "noise_level": 0.566, "awm_train_timesteps": 4},
         60,
         0.05,
     ),
@@ -46,7 +46,7 @@ def test_every_algorithm_raises_the_heldout_layout_pass_rate(tmp_path, algorithm
     torch.set_num_threads(1)
     recipe, overrides, steps, margin = RECIPES[algorithm]
     train_items, val_items = make_dataset(400, 0, val_fraction=0.1, task="layout")
-    cfg = GRPOConfig(
+    cfg = recipes.recipe(algorithm).CONFIG(
         output_dir=str(tmp_path),
         run_name=algorithm,
         seed=SEED,

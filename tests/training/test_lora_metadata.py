@@ -22,9 +22,8 @@ torch.set_num_threads(1)
 from grpo_helpers import TRAIN, VAL, redness  # noqa: E402
 
 from rewards.models.tiny_pipelines import tiny_sd3_pipeline  # noqa: E402
-from training.checkpoint import ADAPTER_CONFIG_FILE, LORA_FILE, list_checkpoints, read_lora_metadata  # noqa: E402
-from training.config import GRPOConfig  # noqa: E402
-from training.grpo import train  # noqa: E402
+from training.diffusion.checkpoint import ADAPTER_CONFIG_FILE, LORA_FILE, list_checkpoints, read_lora_metadata  # noqa: E402
+from training.recipes.grpo import GRPOConfig, train  # noqa: E402
 
 BASE = "rewards.models.tiny_pipelines.tiny_sd3_pipeline"
 RANK, ALPHA = 2, 6

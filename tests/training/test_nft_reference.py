@@ -1,4 +1,4 @@
-"""``training.nft_math`` against the DiffusionNFT reference formulas on fixed seeded tensors.
+"""``training.diffusion.nft_math`` against the DiffusionNFT reference formulas on fixed seeded tensors.
 
 Reference: NVlabs/DiffusionNFT at commit 24af5554898d85e93efa492f42b5e9cdf4156e9b,
 ``scripts/train_nft_sd3.py``. Each expected value below is the reference expression written
@@ -9,17 +9,17 @@ No models: these tests take well under a second.
 import pytest
 import torch
 
-from training.nft_math import (
+from training.diffusion.nft_math import (
     ADV_MODES,
     adaptive_x0_loss,
     nft_policy_loss,
     nft_predictions,
-    noise_latents,
     optimality_probability,
     return_decay,
-    update_old_weights,
     velocity_kl,
 )
+from training.diffusion.sde import noise_latents
+from training.diffusion.state import ema_update
 
 ADV_CLIP = 5.0
 
@@ -212,9 +212,9 @@ def test_old_weight_update_equals_the_reference():
     decay = 0.37
     want = [tgt.detach() * decay + src.detach().clone() * (1.0 - decay) for src, tgt in zip(current, old)]
     kept = [c.clone() for c in current]
-    update_old_weights(old, current, decay)
+    ema_update(old, current, decay)
     for o, w, c, k in zip(old, want, current, kept):
         assert torch.allclose(o, w, atol=1e-7, rtol=0)
         assert torch.equal(c, k)  # the trained weights are untouched
     with pytest.raises(ValueError):
-        update_old_weights(old, current[:1], decay)
+        ema_update(old, current[:1], decay)

@@ -1,4 +1,4 @@
-"""DiffusionNFT trainer (``training.nft``) on the tiny SD3 built in code: the update against the
+"""DiffusionNFT trainer (``training.recipes.nft``) on the tiny SD3 built in code: the update against the
 reference loss written by hand, the old-policy schedule, sampling with the old weights, a
 kill + resume, bad configs, and learning on MeanRedness. Rewards are programmatic."""
 
@@ -18,10 +18,11 @@ from grpo_helpers import TRAIN, VAL, redness  # noqa: E402
 
 from rewards.models.tiny_pipelines import tiny_sd3_pipeline  # noqa: E402
 from rewards.toy_rewards import MeanRedness  # noqa: E402
-from training import nft  # noqa: E402
-from training.checkpoint import LORA_FILE, STATE_FILE, list_checkpoints  # noqa: E402
-from training.config import GRPOConfig  # noqa: E402
-from training.loop import close, start  # noqa: E402
+from training.diffusion import state  # noqa: E402
+from training.diffusion.checkpoint import LORA_FILE, STATE_FILE, list_checkpoints  # noqa: E402
+from training.diffusion.loop import close, start  # noqa: E402
+from training.recipes import nft  # noqa: E402
+from training.recipes.nft import NFTConfig  # noqa: E402
 
 FAMILY = {"max_sequence_length": 16}
 MODULES = ["to_q", "to_k", "to_v", "to_out.0", "proj_out"]
@@ -40,9 +41,8 @@ def one_thread():
     torch.set_num_threads(before)
 
 
-def tiny_cfg(tmp_path, **kw) -> GRPOConfig:
-    base = GRPOConfig(
-        algorithm="nft",
+def tiny_cfg(tmp_path, **kw) -> NFTConfig:
+    base = NFTConfig(
         output_dir=str(tmp_path),
         run_name="run",
         num_steps=2,
@@ -163,7 +163,7 @@ def test_samples_use_the_old_weights_and_old_follows_the_decay(tmp_path, monkeyp
     8 images in minibatches of 4), so it continues across steps; the loss is finite and the LoRA
     moves."""
     seen = {"sampled_with": [], "old_updates": []}
-    real_sample, real_update_old = nft.sample_clean, nft.update_old_weights
+    real_sample, real_update_old = nft.sample_clean, nft.ema_update
 
     def spy_sample(policy, *a, **k):
         seen["sampled_with"].append([p.detach().clone() for p in policy.reference.parameters() if p.requires_grad])
@@ -175,7 +175,7 @@ def test_samples_use_the_old_weights_and_old_follows_the_decay(tmp_path, monkeyp
         seen["old_updates"].append((before, [c.detach().clone() for c in current], decay, [o.clone() for o in old]))
 
     monkeypatch.setattr(nft, "sample_clean", spy_sample)
-    monkeypatch.setattr(nft, "update_old_weights", spy_update_old)
+    monkeypatch.setattr(nft, "ema_update", spy_update_old)
     history = _run(tiny_cfg(tmp_path, num_steps=3, batch_size=4, nft_decay_type=1))
 
     assert all(math.isfinite(x) and x > 0 for x in history["loss"]) and len(history["loss"]) == 3
@@ -205,7 +205,7 @@ def test_kill_and_resume_gives_the_uninterrupted_weights(tmp_path, monkeypatch):
     full = _run(tiny_cfg(tmp_path / "a", **kw))
 
     calls = {"n": 0}
-    real_step = nft.optimizer_step
+    real_step = state.optimizer_step
 
     def killed_step(*a, **k):
         calls["n"] += 1
@@ -213,12 +213,12 @@ def test_kill_and_resume_gives_the_uninterrupted_weights(tmp_path, monkeypatch):
             raise Killed
         return real_step(*a, **k)
 
-    monkeypatch.setattr(nft, "optimizer_step", killed_step)
+    monkeypatch.setattr(state, "optimizer_step", killed_step)
     cfg_b = tiny_cfg(tmp_path / "b", save_every=1, keep_last=2, **kw)
     with pytest.raises(Killed):
         _run(cfg_b)
     assert [p.name for p in list_checkpoints(tmp_path / "b" / "run")] == ["step_1", "step_2"]
-    monkeypatch.setattr(nft, "optimizer_step", real_step)
+    monkeypatch.setattr(state, "optimizer_step", real_step)
     resumed = _run(replace(cfg_b, resume=True))
 
     assert resumed["step"] == [0, 1, 2, 3]
@@ -273,7 +273,7 @@ def test_presets_compose_to_valid_nft_configs():
     from hydra import compose, initialize_config_module
     from omegaconf import OmegaConf
 
-    from training.config import _nft_problems, config_from_fields
+    from training.recipes import config_from_fields
 
     with initialize_config_module(config_module="conf", version_base="1.3"):
         tiny, ocr = (
@@ -283,6 +283,6 @@ def test_presets_compose_to_valid_nft_configs():
             for e in ("tiny_nft", "nft_sd35_ocr")
         )
     assert tiny.algorithm == ocr.algorithm == "nft" and not tiny.cfg and not ocr.cfg
-    assert _nft_problems(tiny) == [] and _nft_problems(ocr) == []
+    assert isinstance(tiny, NFTConfig) and tiny.recipe_problems() == [] and ocr.recipe_problems() == []
     assert (ocr.nft_beta, ocr.nft_decay_type, ocr.beta, ocr.group_size, ocr.batch_size) == (0.1, 2, 1e-4, 24, 9)
     assert ocr.resolution == 512 and ocr.prompts_per_step * ocr.group_size // ocr.batch_size // ocr.grad_accum == 2

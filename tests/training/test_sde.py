@@ -6,7 +6,7 @@ import pytest
 import torch
 from torch.distributions import Normal
 
-from training.sde import gaussian_log_prob, ode_step, sde_std, sde_step
+from training.diffusion.sde import gaussian_log_prob, ode_step, sde_std, sde_step
 
 
 def test_sde_std_hand_values():

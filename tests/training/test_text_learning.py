@@ -1,10 +1,10 @@
 """Issue 20's learning test: trl's GRPOTrainer, through ``rubricloop-train task=prompt_rewriter``,
 raises the held-out reward of the tiny random-weight rewriter (LoRA) on a reward that depends
 only on the completion (``reward.kind=quote_coverage``: the characters of the prompt's quoted
-strings the rewrite contains, and a length target; ``training.text_rewards.QuoteCoverage``).
+strings the rewrite contains, and a length target; ``training.text.rewards.QuoteCoverage``).
 
 The held-out reward is the mean over 12 held-out items x 4 sampled completions at a fixed seed
-(``training.text_grpo.evaluate``). Measured when this test was written (preset
+(``training.text.grpo.evaluate``). Measured when this test was written (preset
 ``tiny_rewriter_quotes``, chosen on trainer seeds 0 and 1: 150 steps gave 0.357 -> 0.536 and
 0.357 -> 0.535). This test trains 60 steps at trainer seed 2, which went 0.357 -> 0.460 on its
 first run, and asserts a rise of 0.06; the same evaluation of the untrained policy with another
@@ -21,7 +21,7 @@ from hydra import compose, initialize_config_module
 os.environ["WANDB_MODE"] = "disabled"
 transformers.logging.set_verbosity_error()
 
-from training import text_cli  # noqa: E402
+from training.text import cli as text_cli  # noqa: E402
 
 
 def test_trl_grpo_raises_the_held_out_reward_of_the_tiny_rewriter(tmp_path):
@@ -53,9 +53,9 @@ def test_trl_grpo_raises_the_held_out_reward_of_the_tiny_rewriter(tmp_path):
 
     # the margin is not noise: the untrained policy, evaluated again with another sampling seed
     from rewards.models.text_policy import load_base_policy
-    from training.text_data import load_text_items, rewriter_rows
-    from training.text_grpo import _mean, policy_texts
-    from training.text_rewards import QuoteCoverage
+    from training.text.data import load_text_items, rewriter_rows
+    from training.text.grpo import _mean, policy_texts
+    from training.text.rewards import QuoteCoverage
 
     model, tok = load_base_policy("lm", None, True, "float32", "cpu")
     _, val = load_text_items(None, 120, 0, 0.1)

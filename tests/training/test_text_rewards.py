@@ -1,5 +1,5 @@
-"""training.text_rewards (QuoteCoverage, RewriteScorer, InstructionScorer, start_state, item_seed)
-and training.text_data (load_text_items, rewriter_rows, writer_rows), with fake generators, editors
+"""training.text.rewards (QuoteCoverage, RewriteScorer, InstructionScorer, start_state, item_seed)
+and training.text.data (load_text_items, rewriter_rows, writer_rows), with fake generators, editors
 and judges and hand-computed values."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from rewards.leakage import load_heldout
 from rewards.reward_fns import RubricReward
 from rewards.rewriting import quoted_strings, rewrite_messages
 from rewards.rubric import Check, Criterion, Item, Rubric, RubricError, Verdict
-from training.text_data import load_text_items, rewriter_rows, writer_rows
-from training.text_rewards import InstructionScorer, QuoteCoverage, RewriteScorer, StartState, item_seed, start_state
+from training.text.data import load_text_items, rewriter_rows, writer_rows
+from training.text.rewards import InstructionScorer, QuoteCoverage, RewriteScorer, StartState, item_seed, start_state
 
 ROOT = Path(__file__).resolve().parents[2]
 BIZGENEVAL_TEXT = ROOT / "refine" / "example" / "bizgeneval_text.jsonl"
@@ -309,7 +309,7 @@ def test_load_text_items_refuses_a_file_with_a_bad_row_in_one_line(tmp_path):
 
 
 def test_load_text_items_without_a_file_is_the_procedural_split():
-    from training.data import make_dataset
+    from training.procedural.data import make_dataset
 
     train, held = load_text_items(None, 12, 0, 0.25)
     want_train, want_held = make_dataset(12, 0, val_fraction=0.25)

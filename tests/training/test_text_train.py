@@ -1,5 +1,5 @@
 """``rubricloop-train task=prompt_rewriter | instruction_writer`` (issue 20): trl's GRPOTrainer on the
-tiny policies, end to end, in this process (``training.text_cli._main`` on a composed config; the
+tiny policies, end to end, in this process (``training.text.cli._main`` on a composed config; the
 exit status comes back as ``SystemExit``), except the one-line CLI errors (a subprocess).
 
 What must hold for a user: both tasks run on CPU and write ``<run>/final/``, which loads back into
@@ -21,7 +21,7 @@ from hydra import compose, initialize_config_module
 os.environ["WANDB_MODE"] = "disabled"
 transformers.logging.set_verbosity_error()
 
-from training import text_cli  # noqa: E402
+from training.text import cli as text_cli  # noqa: E402
 
 EXE = Path(sys.executable).parent / "rubricloop-train"
 TINY = [
@@ -74,7 +74,7 @@ def test_prompt_rewriter_trains_on_the_rubric_reward_and_plugs_back(tmp_path, ca
     assert h["eval_after"]["examples"][0]["problem"].startswith("dropped the quoted string")
     final = tmp_path / "r" / "final"
     rewriter = PromptRewriter(final, max_new_tokens=8)
-    from training.data import make_dataset
+    from training.procedural.data import make_dataset
 
     _, val = make_dataset(12, 0, val_fraction=0.25)
     first = h["eval_after"]["examples"][0]
@@ -122,7 +122,7 @@ def test_instruction_writer_trains_and_plugs_back_into_refine(tmp_path):
     checks; the tiny InstructPix2Pix applies it; the final LoRA loads as refine's trained writer
     and writes what the trainer's greedy held-out evaluation wrote."""
     from refine.writers.local_vlm import LocalVLMInstructionWriter
-    from training.text_data import load_text_items
+    from training.text.data import load_text_items
 
     assert status(compose_cfg(tmp_path, "instruction_writer", "trainer.max_completion_length=6")) == 0
     h = history(tmp_path)
@@ -139,7 +139,7 @@ def test_instruction_writer_trains_and_plugs_back_into_refine(tmp_path):
     from hydra.utils import instantiate
 
     from rewards.reward_fns import RubricReward
-    from training.text_rewards import item_seed, start_state
+    from training.text.rewards import item_seed, start_state
 
     with initialize_config_module(config_module="conf", version_base="1.3"):
         cfg = compose("train_text", overrides=["task=instruction_writer"])

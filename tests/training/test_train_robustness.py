@@ -23,8 +23,9 @@ from hydra import compose, initialize_config_module
 os.environ["WANDB_MODE"] = "disabled"
 transformers.logging.set_verbosity_error()
 
-from training import checkpoint, cli, loop  # noqa: E402
-from training.checkpoint import STATE_FILE, list_checkpoints  # noqa: E402
+from training import cli  # noqa: E402
+from training.diffusion import checkpoint, loop  # noqa: E402
+from training.diffusion.checkpoint import STATE_FILE, list_checkpoints  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 EXE = Path(sys.executable).parent / "rubricloop-train"
@@ -255,14 +256,14 @@ def test_rerun_of_a_finished_run_says_done_with_or_without_resume(tmp_path, monk
     [
         ("trainer.lr=inf", "lr must be a finite number, got inf"),
         ("trainer.lr=-1", "lr must be > 0, got -1"),
-        ("trainer.nft_beta=inf", "nft_beta must be a finite number, got inf"),
+        ("trainer=nft trainer.nft_beta=inf", "nft_beta must be a finite number, got inf"),  # the nft recipe's field
         ("trainer.max_grad_norm=nan", "max_grad_norm must be a finite number, got nan"),
     ],
 )
 def test_non_finite_or_negative_numbers_are_refused_before_anything_is_written(tmp_path, capsys, override, message):
     """Issue 19 tester: lr=inf trained to NaN and exited 0; lr=-1 failed in torch after the run
     folder was written."""
-    assert status(compose_cfg(tmp_path, override)) == 2
+    assert status(compose_cfg(tmp_path, *override.split())) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("rubricloop-train: bad trainer config: ") and message in err and len(err.splitlines()) == 1
     assert not (tmp_path / "r").exists()
@@ -277,7 +278,7 @@ def test_a_diverged_step_stops_before_its_checkpoint(tmp_path, monkeypatch, caps
             update = {**update, "loss": float("nan")}
         return real_end_step(state, step, items, images, rewards, update, *rest)
 
-    monkeypatch.setattr("training.grpo.end_step", nan_at_step_1)
+    monkeypatch.setattr("training.diffusion.loop.end_step", nan_at_step_1)
     assert status(compose_cfg(tmp_path)) == 1
     line = capsys.readouterr().err.strip().splitlines()[-1]  # after the progress bar
     assert line.startswith("rubricloop-train: step 1: the grpo loss is nan") and "last checkpoint" in line
@@ -319,14 +320,14 @@ def test_sigterm_stops_like_ctrl_c_and_resumes(tmp_path, monkeypatch, capsys):
             os.kill(os.getpid(), signal.SIGTERM)
         return real_end_step(state, step, *rest)
 
-    monkeypatch.setattr("training.grpo.end_step", terminated_at_step_1)
+    monkeypatch.setattr("training.diffusion.loop.end_step", terminated_at_step_1)
     try:
         assert status(compose_cfg(tmp_path)) == 130
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
     assert "interrupted; checkpoints so far are in" in capsys.readouterr().err
     assert [p.name for p in list_checkpoints(tmp_path / "r")] == ["step_1"]
-    monkeypatch.setattr("training.grpo.end_step", real_end_step)
+    monkeypatch.setattr("training.diffusion.loop.end_step", real_end_step)
     assert status(compose_cfg(tmp_path, "resume=true")) == 0
     assert history(tmp_path)["step"] == [0, 1]
 
@@ -357,7 +358,7 @@ def test_an_interrupt_before_the_first_checkpoint_says_there_is_nothing_to_resum
 def test_a_corrupt_history_json_is_said_not_silently_rebuilt(tmp_path, capsys):
     """Issue 35 nit: a corrupt history.json was rebuilt without a word."""
     from training.cli import finished_history
-    from training.text_cli import finished
+    from training.text.cli import finished
 
     (tmp_path / "step_2").mkdir()
     (tmp_path / "history.json").write_text('{"step": [0, 1], "eval_')

@@ -3,7 +3,7 @@ with their prompts and rewards, captioned evaluation images, the per-sample tabl
 image, total reward, each reward, the failed rubric check questions), the final LoRA as a "model"
 artifact, and one W&B run across a kill and a resume (its id kept in ``<run>/wandb_run_id``).
 
-Once with a recording fake of the W&B run (``training.logs.init_wandb`` replaced, as
+Once with a recording fake of the W&B run (``training.diffusion.logs.init_wandb`` replaced, as
 ``benchmarks/grpo_time_to_reward.py`` does), once with the real ``wandb`` in offline mode into
 the run folder, read back from the run's ``.wandb`` record file."""
 
@@ -28,11 +28,11 @@ from grpo_helpers import VAL, redness  # noqa: E402
 from rewards.models.tiny_pipelines import tiny_sd3_pipeline  # noqa: E402
 from rewards.reward_fns import RubricReward  # noqa: E402
 from rewards.rubric import Check, Item, Rubric, Verdict  # noqa: E402
-from training import cli, logs, loop  # noqa: E402
-from training.checkpoint import ADAPTER_CONFIG_FILE, LORA_FILE, MANIFEST_FILE  # noqa: E402
-from training.config import GRPOConfig  # noqa: E402
-from training.grpo import train  # noqa: E402
-from training.logs import WANDB_ID_FILE  # noqa: E402
+from training import cli  # noqa: E402
+from training.diffusion import logs, loop  # noqa: E402
+from training.diffusion.checkpoint import ADAPTER_CONFIG_FILE, LORA_FILE, MANIFEST_FILE  # noqa: E402
+from training.diffusion.logs import WANDB_ID_FILE  # noqa: E402
+from training.recipes.grpo import GRPOConfig, train  # noqa: E402
 
 
 class TagJudge:

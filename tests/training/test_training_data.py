@@ -13,7 +13,7 @@ from rewards.importers import load_items
 from rewards.leakage import LeakageError, check_leakage, find_leaks, load_heldout, normalize_prompt
 from rewards.reward_fns import quoted_target
 from rewards.rubric import REGIONS, Item, Rubric, RubricError
-from training.data import KINDS, make_dataset, read_jsonl, write_jsonl
+from training.procedural.data import KINDS, make_dataset, read_jsonl, write_jsonl
 
 # Held-out rows that ship in the repository, so a fresh clone runs these tests: 8 real
 # BizGenEval text rows (the package's bundled held-out set) and the first 10 GenExam rows.
@@ -232,7 +232,7 @@ def test_bad_heldout_file_is_an_error(tmp_path):
 
 
 def test_command_line_writes_both_splits(tmp_path):
-    from training.data import main
+    from training.procedural.data import main
 
     main(["--n", "12", "--seed", "4", "--kinds", "poster", "--val-fraction", "0.25", "--out", str(tmp_path)])
     train, val = make_dataset(12, 4, ("poster",), 0.25)

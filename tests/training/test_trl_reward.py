@@ -1,4 +1,4 @@
-"""training.trl_reward: completion text, the adapter's errors and logs, and trl's GRPOTrainer calling it.
+"""training.text.trl_reward: completion text, the adapter's errors and logs, and trl's GRPOTrainer calling it.
 
 The last test builds a real ``trl.GRPOTrainer`` on the tiny random Qwen2 LM (CPU, 2 steps of 8
 completions) with a recording scorer whose rewards (``len(text) / 100``) and refusals (odd-length
@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from rewards.rubric import Check, Item, Rubric
-from training.trl_reward import Scored, TrlReward, completion_text, problem_kind
+from training.text.trl_reward import Scored, TrlReward, completion_text, problem_kind
 
 
 def item(item_id: str, prompt: str = 'A slide titled "Q3"') -> Item:
@@ -180,7 +180,7 @@ def test_grpo_trainer_calls_the_reward_with_the_rows_items_and_logs_what_it_retu
 
     from rewards.models.tiny_lm import tiny_qwen2_lm
     from rewards.rewriting import rewrite_messages
-    from training.data import make_dataset
+    from training.procedural.data import make_dataset
 
     train, val = make_dataset(12, 0, val_fraction=0.25)
     items = {it.id: it for it in train + val}

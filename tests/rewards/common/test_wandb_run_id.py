@@ -32,7 +32,7 @@ def test_a_corrupt_run_id_file_takes_the_run_wandb_made_in_the_folder(tmp_path, 
 
 
 def test_training_resume_with_a_corrupt_run_id_says_so(tmp_path, capsys):
-    from training.logs import stored_run_id
+    from training.run_dir import stored_run_id
 
     assert stored_run_id(tmp_path) is None and capsys.readouterr().err == ""  # no file: W&B was off, no word
     (tmp_path / WANDB_ID_FILE).write_text("")

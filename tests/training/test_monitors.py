@@ -1,0 +1,104 @@
+"""Reward-hacking monitors that act (``training.diffusion.monitors``): a signal past its bound stops
+the run in one line naming the signal, its value and bound, and the last good checkpoint."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+import transformers
+from hydra import compose, initialize_config_module
+
+os.environ["WANDB_MODE"] = "disabled"
+transformers.logging.set_verbosity_error()
+
+from training import cli  # noqa: E402
+from training.diffusion.checkpoint import list_checkpoints  # noqa: E402
+from training.diffusion.monitors import HackingDetected, bound_problems, check_signals, drifted_signal  # noqa: E402
+
+TINY = [
+    "model=tiny_sd3",
+    "rewards=redness",
+    "trainer.num_steps=3",
+    "trainer.prompts_per_step=1",
+    "trainer.group_size=2",
+    "trainer.batch_size=2",
+    "trainer.train_sampling_steps=2",
+    "trainer.eval_sampling_steps=2",
+    "trainer.num_eval_prompts=1",
+    "trainer.timestep_fraction=1.0",
+    "trainer.lora_rank=2",
+    "trainer.lora_alpha=2",
+    "trainer.lr=0.1",
+    "trainer.save_every=1",
+    "trainer.eval_every=10",
+    "data.n=40",
+]
+STATS = ("dark_fraction", "color_entropy_bits", "edge_density")
+
+
+def _status(out: Path, name: str, *overrides: str) -> int:
+    with initialize_config_module(config_module="conf", version_base="1.3"):
+        cfg = compose("train", overrides=[*TINY, f"trainer.output_dir={out}", f"trainer.run_name={name}", *overrides])
+    try:
+        cli._main(cfg)
+    except SystemExit as e:
+        return e.code
+    return 0
+
+
+def test_the_first_signal_out_of_its_bound_is_named_with_the_last_good_checkpoint(tmp_path):
+    bounds = {"dark_fraction": [0.0, 0.5], "edge_density": None, "gold": [0.4, 1.0]}
+    assert drifted_signal({"dark_fraction": 0.2, "edge_density": 0.9, "gold": 0.5}, bounds) is None
+    assert drifted_signal({"dark_fraction": 0.2, "gold": 0.3}, bounds) == ("gold", 0.3, [0.4, 1.0])
+    assert drifted_signal({"dark_fraction": float("nan")}, bounds)[0] == "dark_fraction"
+    checkpoints = [tmp_path / f"step_{n}" for n in (2, 4)]
+    with pytest.raises(HackingDetected) as stop:
+        check_signals(4, {"dark_fraction": 0.91}, bounds, checkpoints)
+    assert str(stop.value) == (
+        "step 4: reward hacking: dark_fraction 0.91 left its bound [0, 0.5] (trainer.hacking_bounds.dark_fraction); "
+        f"stopped before this step's checkpoint; last good checkpoint: {tmp_path / 'step_2'} "
+        f"({tmp_path / 'step_4'} holds the weights that drifted)"
+    )
+    signals = "['dark_fraction', 'color_entropy_bits', 'edge_density', 'gold']"
+    assert bound_problems({"gold": [1, 0], "sharpness": [0, 1]}, "", {"redness"}) == [
+        "hacking_bounds.gold must be null or [lo, hi] with lo <= hi, got [1, 0]",
+        f"hacking_bounds.sharpness: no such signal (one of {signals})",
+        "hacking_bounds.gold needs trainer.gold_reward (the reward that is the gold judge)",
+    ]
+    assert bound_problems({"gold": [0, 1]}, "judge", {"redness"}) == [
+        "gold_reward 'judge' is not a configured reward (['redness'])"
+    ]
+    assert bound_problems({"gold": [0, 1]}, "redness", {"redness"}) == []
+
+
+def test_a_tiny_run_whose_bound_trips_stops_in_one_line_and_keeps_its_last_good_checkpoint(tmp_path, capsys):
+    """A free run shows each statistic's value at steps 0-2; a bound around steps 0-1's values
+    that step 2's leaves stops the same run at step 2: exit 1, one line naming the statistic, its
+    value and bound; step_1 is the last good checkpoint, step_2 (the drifted weights) is named,
+    and no step_3 is written."""
+    assert _status(tmp_path, "free") == 0
+    stats = json.loads((tmp_path / "free" / "history.json").read_text())["image_stats"]
+    name, bound = None, None
+    for stat in STATS:
+        v0, v1, v2 = (s[stat] for s in stats)
+        lo, hi = min(v0, v1), max(v0, v1)
+        if v2 > hi + 1e-6:
+            name, bound = stat, [lo - 1.0, (hi + v2) / 2]
+        elif v2 < lo - 1e-6:
+            name, bound = stat, [(lo + v2) / 2, hi + 1.0]
+        if name:
+            break
+    assert name, f"no statistic moved past its first two steps' range at step 2: {stats}"
+    capsys.readouterr()
+    assert _status(tmp_path, "bounded", f"trainer.hacking_bounds.{name}=[{bound[0]!r},{bound[1]!r}]") == 1
+    line = capsys.readouterr().err.strip().splitlines()[-1]
+    run = tmp_path / "bounded"
+    assert line == (
+        f"rubricloop-train: step 2: reward hacking: {name} {stats[2][name]:.4g} left its bound "
+        f"[{bound[0]:.4g}, {bound[1]:.4g}] (trainer.hacking_bounds.{name}); stopped before this step's checkpoint; "
+        f"last good checkpoint: {run / 'step_1'} ({run / 'step_2'} holds the weights that drifted)"
+    )
+    assert [p.name for p in list_checkpoints(run)] == ["step_1", "step_2"]
