@@ -84,6 +84,7 @@ from refine.editors.text.near_match import in_element_only, locate
 from refine.editors.text.order import Plan, make_plan
 from refine.editors.text.outcomes import Rewrite, Skip, Written
 from refine.editors.text.place import place_missing
+from refine.editors.text.place_at_bar import value_at_bar
 from refine.editors.text.rewrite import rewrite
 from refine.editors.text.state import EditState, Rules
 from refine.editors.text.work import MAX_STRINGS, collect_work, still_missing
@@ -178,6 +179,7 @@ class TextEditor:
         self.free_space = free_space
         self.incremental = incremental
         self.last_actions: list[dict] = []
+        self._value_of: dict = {}
         # what the last edit wrote, and a digest of the image it returned: when the loop hands that
         # image back (the judge still fails a check), the strings it wrote are on the page even if
         # the judge's OCR cannot read them (small light text on a badge), and are not written again
@@ -199,10 +201,12 @@ class TextEditor:
 
     def _fix(self, state: EditState, plan: Plan, exp: TextExpectation, cid: str, previous: dict, rules: Rules) -> None:
         """Fix one string: leave it alone, rewrite its near match, or place it; record the action."""
-        outcome = already_written(exp, state, previous, rules.case_sensitive) or locate(
-            state, exp, plan.matches[exp], plan.group_boxes[exp], rules, plan.element_boxes.get(exp)
-        )
-        before, read = None, None
+        before, read = state.arr.copy(), None
+        outcome = already_written(exp, state, previous, rules.case_sensitive)
+        if outcome is None and exp in self._value_of:  # a bar's value label: at its bar's end
+            outcome = value_at_bar(state, exp, self._value_of[exp], rules)
+        if outcome is None:
+            outcome = locate(state, exp, plan.matches[exp], plan.group_boxes[exp], rules, plan.element_boxes.get(exp))
         match outcome:
             case Rewrite() as target:
                 before, read = state.arr.copy(), target.lines  # the lines its words index (the damage audit)
@@ -235,6 +239,7 @@ class TextEditor:
         # 2. Collect the work: every expected string of a failed check, once; too long ones, and
         # those after the first max_strings, fail.
         work = collect_work(failures, self.max_chars, self.max_strings)
+        self._value_of = work.value_of
         self.last_actions.extend(skip_record(exp, cid, skip) for exp, cid, skip in work.refused)
         if over := sum(skip.reason.startswith("fail: over max_strings") for _, _, skip in work.refused):
             log.warning(

@@ -29,6 +29,9 @@ from rewards.text.ocr.text_match import Line, Match, in_region, normalize
 LOOKALIKES = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", "|": "1", "S": "5", "B": "8"})
 """Characters OCR and judges confuse, folded when deciding that a string read by the harder pass
 is already on the page (case is kept when the judge is case-sensitive)."""
+SEPARATORS = str.maketrans({c: "-" for c in "\u00b7\u2022\u2219\u2027\u2013\u2014\u2012"})
+"""Separator marks OCR reads as one another (a middle dot "·" read as "-", an en dash as a hyphen):
+a near match that differs from its string only in these reads the string, and is not retyped."""
 INSIDE_LINE_SIMILARITY = 0.85
 """Least similarity for rewriting a near match that is only part of its OCR line(s): running text
 around it makes a chance resemblance likelier than a misspelt label."""
@@ -43,6 +46,13 @@ its words). Lines of a paragraph are not taken: the last line "verdicts." of a s
 def _fold(text: str, case_sensitive: bool) -> str:
     """``text`` normalized, look-alikes folded (``LOOKALIKES``)."""
     return normalize(text, case_sensitive).translate(LOOKALIKES)
+
+
+def separators_only(seen: str, target: str, case_sensitive: bool) -> bool:
+    """True when ``seen`` differs from ``target`` only in separator marks (``SEPARATORS``):
+    "Made in Lisbon - Since 2014" for "Made in Lisbon · Since 2014" is a misread, not an error."""
+    a, b = (normalize(t, case_sensitive).translate(SEPARATORS) for t in (seen, target))
+    return a == b and normalize(seen, case_sensitive) != normalize(target, case_sensitive)
 
 
 def _folded_words(text: str) -> list[str]:
@@ -378,6 +388,13 @@ def locate(
         return Skip(
             "skip: already on the page (judge missed it: the pixels match the expected string "
             "better than the OCR text)",
+            cand.box,
+            cand.text,
+        )
+    if separators_only(cand.text, exp.text, rules.case_sensitive):
+        return Skip(
+            "skip: already on the page (judge missed it: the text differs only in a separator mark OCR "
+            "misreads); not retyped",
             cand.box,
             cand.text,
         )

@@ -45,6 +45,8 @@ class Work:
         sequences: the strings of each check in their order (``Sequences``).
         at_bottom: strings a footnote or a footer check asks for without naming a place: they go
             at the bottom, lowest first (in the bottom region if named).
+        value_of: expectation -> the tick label (string) of the bar whose value label its check
+            asks for (``bar_value``), for the ``place_at_bar`` job.
         elements: expectation -> the element its check names (``check.spec.text.element``, a
             ``rewards.text.questions.question_compiler.ElementSpec``; the first check's), when it names one.
     """
@@ -54,6 +56,25 @@ class Work:
     sequences: Sequences = field(default_factory=dict)
     at_bottom: set[TextExpectation] = field(default_factory=set)
     elements: dict = field(default_factory=dict)
+    value_of: dict = field(default_factory=dict)
+
+
+VALUE_LABEL = re.compile(r"\bvalue label\b.*\bbar\b|\bbar\b.*\bvalue label\b", re.IGNORECASE)
+"""A check about a bar's value label ("the value label at the end of the "Juice" bar")."""
+NUMBER = re.compile(r"^[$€£]?[+-]?[0-9][0-9.,]*[%kKmMbB]?$")
+
+
+def bar_value(check) -> tuple[TextExpectation, str] | None:
+    """(the value's expectation, the bar's tick label) of a check that asks for the value label
+    of one bar and quotes two strings, its category and a number; else None."""
+    if len(check.expects) != 2 or not VALUE_LABEL.search(check.question):
+        return None
+    a, b = check.expects
+    numbers = [e for e in (a, b) if NUMBER.match(e.text.strip())]
+    if len(numbers) != 1:
+        return None
+    value = numbers[0]
+    return value, (b if value is a else a).text
 
 
 def collect_work(failures: Sequence[Failure], max_chars: int, max_strings: int = MAX_STRINGS) -> Work:
@@ -68,6 +89,9 @@ def collect_work(failures: Sequence[Failure], max_chars: int, max_strings: int =
         element = getattr(text_spec, "element", None)
         at_foot = FOOT_WORDS.search(check.question) is not None
         sequence = (tuple(check.expects), getattr(text_spec, "arrangement", "all"))
+        value = bar_value(check)
+        if value is not None:
+            work.value_of.setdefault(value[0], value[1])
         for exp in check.expects:
             expects.setdefault(exp, check.id)
             if element is not None:
