@@ -14,8 +14,10 @@ questions true on the clean page. Then a second OCR engine (RapidOCR, never the 
 tesseract) reads the start image, the clean page and best.png, and per error kind (typo, digit,
 swap, drop_word, missing) and engine the script prints:
 
-- fixed: the defective element's truth box (the clean page's, padded: ``crop_for_reading``, turned
+- fixed: of the defects a rubric question asks about (``not_asked``: those none does), the
+  defective element's truth box (the clean page's, padded: ``crop_for_reading``, turned
   upright for rotated text) cropped from best.png reads the correct string;
+- readable: the same read on the clean page (the second reader's ceiling);
 - contradictions: the wrong string is read on best.png more often than on the clean page and the
   right one more often than on the start image;
 - written twice: a rubric string read on best.png more often than on the clean page (and twice);
@@ -60,6 +62,7 @@ from refine.loop import RefineLoop  # noqa: E402
 from refine.writers.template import TemplateWriter  # noqa: E402
 from rewards.importers import expectations_of  # noqa: E402
 from rewards.rubric import Check, Criterion, Item, Rubric  # noqa: E402
+from rewards.text.ocr.text_match import Line, Word  # noqa: E402
 from rewards.text.questions.question_compiler import compile_question  # noqa: E402
 
 Box = tuple[int, int, int, int]
@@ -94,9 +97,25 @@ def action_boxes(action: dict) -> list[Box]:
     return [tuple(b) for b in out]
 
 
+def rows_of(lines: list[Line]) -> list[Line]:
+    """The OCR ``lines`` of one crop joined into rows: lines whose vertical middles lie inside one
+    another's span are one row, left to right (RapidOCR returns "Online" and "store" of one
+    label as two lines)."""
+    rows: list[list[Word]] = []
+    for ln in sorted(lines, key=lambda ln: ln.box[0]):
+        mid = (ln.box[1] + ln.box[3]) / 2
+        row = next((r for r in rows if r[0].box[1] <= mid <= r[0].box[3]), None)
+        if row is None:
+            rows.append(list(ln.words))
+        else:
+            row.extend(ln.words)
+    return [Line(tuple(r)) for r in sorted(rows, key=lambda r: r[0].box[1])]
+
+
 def read_crop(image: Image.Image, box: Box, angle: int, text: str, read) -> bool:
-    """Whether ``text`` is read in ``box`` of ``image`` (padded and turned upright)."""
-    return occurrences(text, read(crop_for_reading(image, box, angle))) > 0
+    """Whether ``text`` is read in ``box`` of ``image`` (padded and turned upright), its lines
+    joined into rows (``rows_of``)."""
+    return occurrences(text, rows_of(read(crop_for_reading(image, box, angle)))) > 0
 
 
 def action_kind(action: dict, q_kind: dict[str, str]) -> str:
@@ -113,8 +132,13 @@ def measure_doc(doc: Doc, start: Image.Image, best: Image.Image, actions: list[d
     q_kind = {q.id: q.truth_kind for q in doc.questions}
     per: dict = defaultdict(lambda: defaultdict(int))
     details = []
+    asked = {(q.element, q.truth_kind) for q in doc.questions if q.answers["clean"] == "yes"}
     for d in doc.defects:
         e = clean_el[d.element]
+        if (d.element, d.kind) not in asked:  # no question of the rubric names it: nothing to fix
+            per[d.kind]["not_asked"] += 1
+            continue
+        per[d.kind]["readable"] += read_crop(clean_page, e.box, e.angle, d.correct, read)
         fixed = read_crop(best, e.box, e.angle, d.correct, read)
         contra = is_contradiction(d.shown, d.correct, lines["best"], lines["clean"], lines["start"])
         per[d.kind]["errors"] += 1
@@ -170,9 +194,11 @@ def total(rows: list[dict], engine: str | None = None) -> dict[str, dict[str, in
 
 def print_table(label: str, t: dict[str, dict[str, int]]) -> None:
     """One table: a row per error kind and the sum."""
-    cols = ("fixed", "contradictions", "written_twice", "retyped", "broken", "damaged_px")
+    cols = ("fixed", "contradictions", "written_twice", "retyped", "broken", "damaged_px", "readable", "not_asked")
+    ws = (7, 6, 8, 7, 11, 9, 10)
     print(f"\n{label}")
-    print(f"  {'kind':<10} {'fixed':>9} {'contra':>7} {'twice':>6} {'retyped':>8} {'broken':>7} {'damaged_px':>11}")
+    print(f"  {'kind':<10} {'fixed':>9} {'contra':>7} {'twice':>6} {'retyped':>8} {'broken':>7} {'damaged_px':>11}"
+          f" {'readable':>9} {'not_asked':>10}")  # fmt: skip
     sums: dict = defaultdict(int)
     for kind in KINDS_SHOWN:
         f = t.get(kind)
@@ -181,9 +207,9 @@ def print_table(label: str, t: dict[str, dict[str, int]]) -> None:
         for c in (*cols, "errors"):
             sums[c] += f.get(c, 0)
         fixed = f"{f.get('fixed', 0)}/{f['errors']}" if f.get("errors") else "-"
-        print(f"  {kind:<10} {fixed:>9} " + " ".join(f"{f.get(c, 0):>{w}}" for c, w in zip(cols[1:], (7, 6, 8, 7, 11))))
+        print(f"  {kind:<10} {fixed:>9} " + " ".join(f"{f.get(c, 0):>{w}}" for c, w in zip(cols[1:], ws)))
     print(f"  {'all':<10} {str(sums['fixed']) + '/' + str(sums['errors']):>9} "
-          + " ".join(f"{sums[c]:>{w}}" for c, w in zip(cols[1:], (7, 6, 8, 7, 11))))  # fmt: skip
+          + " ".join(f"{sums[c]:>{w}}" for c, w in zip(cols[1:], ws)))  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:

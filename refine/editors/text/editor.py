@@ -71,6 +71,7 @@ closest to the surrounding ring is background): min/max was blanking light-on-da
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from pathlib import Path
 from typing import Sequence
 
@@ -199,6 +200,14 @@ class TextEditor:
             self.free_space,
         )
 
+    def _rules_for(self, state: EditState, exp: TextExpectation, rules: Rules) -> Rules:
+        """The rules a rewrite of ``exp`` uses: a bar's value label (a few digits, alike in every
+        face) is matched among the faces of the page's body family only."""
+        if exp not in self._value_of:
+            return rules
+        family = state.body_type(rules.faces).style.face.family
+        return replace(rules, faces=[f for f in rules.faces if f.family == family] or rules.faces)
+
     def _fix(self, state: EditState, plan: Plan, exp: TextExpectation, cid: str, previous: dict, rules: Rules) -> None:
         """Fix one string: leave it alone, rewrite its near match, or place it; record the action."""
         before, read = state.arr.copy(), None
@@ -210,7 +219,7 @@ class TextEditor:
         match outcome:
             case Rewrite() as target:
                 before, read = state.arr.copy(), target.lines  # the lines its words index (the damage audit)
-                outcome = rewrite(state, target, exp, rules)
+                outcome = rewrite(state, target, exp, self._rules_for(state, exp, rules))
             case None:
                 before = state.arr.copy()
                 outcome = place_missing(state, plan, exp, rules)

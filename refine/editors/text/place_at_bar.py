@@ -195,7 +195,9 @@ def _write(state: EditState, exp: TextExpectation, bar: Bar, style: TypeStyle, g
     return Written("place (at its bar's end)", box, [box], info, (line,))
 
 
-def value_at_bar(state: EditState, exp: TextExpectation, tick_text: str, rules: Rules) -> Rewrite | Written | Skip | None:
+def value_at_bar(
+    state: EditState, exp: TextExpectation, tick_text: str, rules: Rules
+) -> Rewrite | Written | Skip | None:
     """Fix the value label ``exp`` of the bar whose tick label reads ``tick_text`` (module
     docstring): a Rewrite of the wrong number at the bar's end, Written when the value was
     written there, a Skip when that slot is taken, None when the tick label or its bar is not

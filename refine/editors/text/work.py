@@ -20,7 +20,7 @@ from refine.interfaces import Failure
 from rewards.rubric import TextExpectation
 from rewards.text.ocr.text_match import Line, Match, normalize
 
-FOOT_WORDS = re.compile(r"\b(foot-?notes?|footers?)\b", re.IGNORECASE)
+FOOT_WORDS = re.compile(r"\b(foot-?notes?|footers?|source (?:note|line))\b", re.IGNORECASE)
 """Words of a check that place its string at the bottom of the page when the check names no
 place (the editor's choice only: the judge does not ask for it)."""
 LONG_LINES = 16
