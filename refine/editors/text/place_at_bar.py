@@ -146,19 +146,23 @@ def _wrong_label(state: EditState, bar: Bar, reach: float) -> Match | None:
     return None if best is None else best[1]
 
 
-def _style(arr, lines: list[Line], tick: tuple, bar: Bar, rules: Rules) -> tuple[TypeStyle, float] | None:
+def _style(state: EditState, tick: tuple, rules: Rules) -> tuple[TypeStyle, float] | None:
     """The type and gap of the page's other value labels, else the tick label's type at 0.4 of its
-    height; None when no type can be matched."""
+    height, in the faces of the page's body family (a few digits look alike in every face); None
+    when no type can be matched."""
+    arr, lines = state.arr, state.lines
+    family = state.body_type(rules.faces).style.face.family
+    faces = [f for f in rules.faces if f.family == family] or rules.faces
     box, text, wds = tick
     labels = _page_value_labels(arr, lines, max(4, box[3] - box[1]))
     if labels:
         wd, _ = labels[0]
         ink, bg = box_colours(arr, wd.box)
-        style = match_type(arr, wd.box, wd.text, ink, bg, rules.faces, [(wd.box, wd.text)])
+        style = match_type(arr, wd.box, wd.text, ink, bg, faces, [(wd.box, wd.text)])
         gaps = sorted(g for _, g in labels)
         return (style, gaps[len(gaps) // 2]) if style is not None else None
     ink, bg = box_colours(arr, box)
-    style = match_type(arr, box, text, ink, bg, rules.faces, [(wd.box, wd.text) for wd in wds])
+    style = match_type(arr, box, text, ink, bg, faces, [(wd.box, wd.text) for wd in wds])
     return (style, 0.4 * (box[3] - box[1])) if style is not None else None
 
 
@@ -213,7 +217,7 @@ def value_at_bar(
     wrong = _wrong_label(state, bar, 2.5 * th)
     if wrong is not None:
         return Rewrite(wrong, state.lines)
-    found = _style(state.arr, state.lines, tick, bar, rules)
+    found = _style(state, tick, rules)
     if found is None:
         return None
     return _write(state, exp, bar, *found)

@@ -1,0 +1,169 @@
+"""Text editor (issue 32): a bar's value label is fixed at its bar's end, a source line goes at the
+page's foot, a separator mark OCR misreads is not retyped; and the engine benchmark's row joining.
+
+The charts and pages are drawn here (PIL, DejaVu Serif, as matplotlib's serif charts), so each
+assertion is against the truth of the drawing.
+"""
+
+import shutil
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw
+
+from benchmarks.engine_refine import mask_of, rows_of
+from documents.fonts import installed_faces
+from refine.editors.text import TextEditor
+from refine.editors.text.near_match import separators_only
+from refine.editors.text.place_at_bar import find_bar
+from refine.editors.text.work import bar_value
+from rewards.importers import expectations_of
+from rewards.rubric import Check, Verdict
+from rewards.text.ocr.ocr_read import ocr_lines
+from rewards.text.ocr.text_match import Line, Word
+from rewards.text.questions.question_compiler import compile_question
+
+needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
+FACES = {(f.family, f.bold, f.italic): f for f in installed_faces()}
+SERIF = FACES[("DejaVu Serif", False, False)]
+BG, BAR, INK = (246, 248, 252), (58, 12, 163), (0, 0, 0)
+
+
+def check(cid: str, question: str) -> Check:
+    spec = compile_question(question)
+    return Check(cid, question, expects=expectations_of(spec), spec=spec)
+
+
+def failed(*checks: Check):
+    return [(c, Verdict(c.id, "no", "ocr", "")) for c in checks]
+
+
+def best_overlap(a: np.ndarray, b: np.ndarray, shift: int) -> float:
+    """The highest intersection over union of bool masks ``a`` and ``b`` with ``a`` shifted by up
+    to ``shift`` pixels each way (the same glyphs set a pixel or two off)."""
+    best = 0.0
+    for dy in range(-shift, shift + 1):
+        for dx in range(-shift, shift + 1):
+            m = np.roll(np.roll(a, dy, 0), dx, 1)
+            best = max(best, (m & b).sum() / max(1, (m | b).sum()))
+    return best
+
+
+def bar_chart(values: dict[str, str | None]) -> tuple[Image.Image, dict[str, tuple]]:
+    """A horizontal bar chart: per category its tick label left of the axis, its bar, and its value
+    label past the bar's end (None: not drawn). Returns the image and each category's bar box."""
+    img = Image.new("RGB", (900, 120 + 110 * len(values)), BG)
+    d = ImageDraw.Draw(img)
+    fnt = SERIF.font(26)
+    d.text((40, 50), "Average Basket Size", font=SERIF.font(34), fill=INK, anchor="ls")
+    d.line([(150, 80), (150, 80 + 110 * len(values))], fill=INK, width=2)
+    bars = {}
+    for i, (cat, value) in enumerate(values.items()):
+        cy = 130 + 110 * i
+        d.text((140, cy), cat, font=fnt, fill=INK, anchor="rm")
+        length = 200 + 90 * i
+        box = (152, cy - 35, 152 + length, cy + 35)
+        d.rectangle([box[0], box[1], box[2] - 1, box[3] - 1], fill=BAR)
+        if value is not None:
+            d.text((box[2] + 10, cy), value, font=fnt, fill=INK, anchor="lm")
+        bars[cat] = box
+    return img, bars
+
+
+def test_find_bar_horizontal_and_vertical():
+    img, bars = bar_chart({"Coffee": "53", "Juice": "45"})
+    arr = np.asarray(img)
+    tick = ImageDraw.Draw(img).textbbox((140, 130), "Coffee", font=SERIF.font(26), anchor="rm")
+    bar = find_bar(arr, tuple(round(v) for v in tick))
+    assert bar is not None and bar.orient == "h"
+    assert bar.box == bars["Coffee"]
+    # a vertical bar: the tick label under the axis, the bar standing on it
+    v = Image.new("RGB", (400, 400), BG)
+    d = ImageDraw.Draw(v)
+    d.rectangle([150, 120, 229, 319], fill=BAR)
+    d.line([(40, 320), (380, 320)], fill=INK, width=1)
+    tb = d.textbbox((190, 330), "North", font=SERIF.font(24), anchor="mt")
+    d.text((190, 330), "North", font=SERIF.font(24), fill=INK, anchor="mt")
+    vb = find_bar(np.asarray(v), tuple(round(x) for x in tb))
+    assert vb is not None and vb.orient == "v" and vb.box == (150, 120, 230, 320)
+    # no bar by a label on an empty page
+    e = Image.new("RGB", (400, 200), BG)
+    ImageDraw.Draw(e).text((100, 100), "North", font=SERIF.font(24), fill=INK)
+    assert find_bar(np.asarray(e), (100, 100, 170, 125)) is None
+
+
+def test_bar_value_names_the_tick_and_the_number():
+    c = check("q1", 'Is the value label at the end of the "Juice" bar "35"?')
+    exp, tick = bar_value(c)
+    assert (exp.text, tick) == ("35", "Juice")
+    assert bar_value(check("q2", 'Does the y-axis title read exactly "Product line"?')) is None
+
+
+def test_separators_only():
+    assert separators_only("Made in Lisbon - Since 2014", "Made in Lisbon \u00b7 Since 2014", True)
+    assert not separators_only("Made in Lisbon \u00b7 Since 2014", "Made in Lisbon \u00b7 Since 2014", True)
+    assert not separators_only("18.450", "18,450", True)
+    assert not separators_only("Next stess - 2", "Next steps \u00b7 2", True)
+
+
+@needs_tesseract
+def test_wrong_value_is_rewritten_at_its_bar_and_missing_one_written_there():
+    img, bars = bar_chart({"Coffee": None, "Juice": "45", "Water": "72"})
+    truth, _ = bar_chart({"Coffee": "53", "Juice": "35", "Water": "72"})
+    swapped, _ = bar_chart({"Coffee": "35", "Juice": "53", "Water": "72"})
+    editor = TextEditor()
+    out = editor.edit(
+        img,
+        "",
+        failed(
+            check("q1", 'Is the value label at the end of the "Juice" bar "35"?'),
+            check("q2", 'Is the value label at the end of the "Coffee" bar "53"?'),
+        ),
+        0,
+    )
+    acts = {a["text"]: a for a in editor.last_actions}
+    assert acts["35"]["action"] == "replace" and acts["35"]["was"] == "45"  # replaced, not written beside
+    assert acts["53"]["action"] == "place (at its bar's end)"
+    for value, cat in (("35", "Juice"), ("53", "Coffee")):
+        x0, y0, x1, y1 = acts[value]["box"]
+        bar = bars[cat]
+        assert 0 <= x0 - bar[2] <= 30  # just past the bar's end
+        assert bar[1] <= (y0 + y1) / 2 <= bar[3]  # across the bar's middle
+        assert acts[value]["type"]["family"] == "DejaVu Serif"  # the chart's own face
+        # the ink matches the chart drawn with the right value (tesseract misreads lone digits)
+        region = (slice(bar[1], bar[3]), slice(bar[2], bar[2] + 90))
+        got, want, other = (np.asarray(im.convert("L"))[region] < 128 for im in (out, truth, swapped))
+        assert abs(acts[value]["type"]["size"] - 26) <= 1.5
+        assert best_overlap(got, want, 3) > 0.45
+        assert best_overlap(got, want, 3) > best_overlap(got, other, 3) + 0.05, value  # its own digits
+    # the other bars and labels are untouched: no pixel changed left of the bars' ends
+    changed = (np.asarray(out) != np.asarray(img)).any(2)
+    assert not changed[:, : bars["Coffee"][2]].any()
+
+
+@needs_tesseract
+def test_missing_source_line_goes_at_the_page_foot():
+    img = Image.new("RGB", (900, 500), BG)
+    d = ImageDraw.Draw(img)
+    d.text((40, 60), "Quarterly Business Review", font=SERIF.font(34), fill=INK, anchor="ls")
+    for i, line in enumerate(("Revenue grew faster than planned", "Support tickets resolved in a day")):
+        d.text((40, 140 + 50 * i), line, font=SERIF.font(24), fill=INK, anchor="ls")
+    chk = check("q1", 'Does the source note at the bottom read exactly "Source: Customer survey"?')
+    editor = TextEditor()
+    out = editor.edit(img, "", failed(chk), 0)
+    action = editor.last_actions[0]
+    assert action["action"] == "place (at the page's foot)"
+    x0, y0, x1, y1 = action["box"]
+    assert abs(x0 - 40) <= 3  # the page's left text edge
+    assert 500 - y1 >= 20 and y0 > 250  # at the foot, a margin above the bottom edge
+    found = [ln.text for ln in ocr_lines(out) if "Source" in ln.text]
+    assert found and "Customer survey" in found[0]
+    changed = (np.asarray(out) != np.asarray(img)).any(2)
+    assert not changed[~mask_of(changed.shape, [action["box"]], pad=1)].any()
+
+
+def test_rows_of_joins_one_label_split_in_two():
+    lines = [Line((Word("store", (60, 10, 100, 22)),)), Line((Word("Online", (0, 11, 55, 23)),)),
+             Line((Word("Retail", (0, 40, 50, 52)),))]  # fmt: skip
+    rows = rows_of(lines)
+    assert [r.text for r in rows] == ["Online store", "Retail"]
