@@ -167,3 +167,23 @@ def test_rows_of_joins_one_label_split_in_two():
              Line((Word("Retail", (0, 40, 50, 52)),))]  # fmt: skip
     rows = rows_of(lines)
     assert [r.text for r in rows] == ["Online store", "Retail"]
+
+
+def test_a_rewrite_spilling_over_its_neighbour_is_damage():
+    from PIL import Image as _Image
+
+    from refine.edit_audit import damaged
+
+    start = np.full((60, 200, 3), 250, np.uint8)
+    start[40:42, :] = 0  # a rule under the line
+    best = start.copy()
+    best[10:20, 20:60] = 0  # new ink inside the old words' box
+    best[10:20, 60:90] = 0  # grown along its line onto empty page: the element grows, not damage
+    best[38:44, 20:60] = 30  # over the rule below the line: damage
+    rec = {"erased": [[20, 8, 60, 22]], "inked": [[20, 8, 90, 44]]}
+    out = damaged(_Image.fromarray(start), _Image.fromarray(best), [rec])
+    assert out["damaged_px"] == 6 * 40
+    assert out["damage_boxes"][0] == [20, 38, 60, 44]
+    # a placed string's own rows are its element
+    placed = {"erased": [], "inked": [[20, 8, 90, 44]]}
+    assert damaged(_Image.fromarray(start), _Image.fromarray(best), [placed])["damaged_px"] == 0
