@@ -102,7 +102,11 @@ def test_bar_value_names_the_tick_and_the_number():
 def test_separators_only():
     assert separators_only("Made in Lisbon - Since 2014", "Made in Lisbon \u00b7 Since 2014", True)
     assert not separators_only("Made in Lisbon \u00b7 Since 2014", "Made in Lisbon \u00b7 Since 2014", True)
+    assert separators_only(
+        "2026 Northwind Inc. All rights reserved.", "\u00a9 2026 Northwind Inc. All rights reserved.", True
+    )
     assert not separators_only("18.450", "18,450", True)
+    assert not separators_only("2026 Northwind", "\u00a9 2025 Northwind", True)
     assert not separators_only("Next stess - 2", "Next steps \u00b7 2", True)
 
 

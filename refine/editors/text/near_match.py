@@ -29,9 +29,10 @@ from rewards.text.ocr.text_match import Line, Match, in_region, normalize
 LOOKALIKES = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", "|": "1", "S": "5", "B": "8"})
 """Characters OCR and judges confuse, folded when deciding that a string read by the harder pass
 is already on the page (case is kept when the judge is case-sensitive)."""
-SEPARATORS = str.maketrans({c: "-" for c in "\u00b7\u2022\u2219\u2027\u2013\u2014\u2012"})
-"""Separator marks OCR reads as one another (a middle dot "·" read as "-", an en dash as a hyphen):
-a near match that differs from its string only in these reads the string, and is not retyped."""
+SEPARATORS = str.maketrans({c: " " for c in "\u00b7\u2022\u2219\u2027\u2013\u2014\u2012-|\u00a9\u00ae\u2122"})
+"""Marks OCR misreads or drops (a middle dot "·" read as "-", an en dash as a hyphen, a "©" or
+"™" not read): a near match that differs from its string only in these reads the string, and is
+not retyped."""
 INSIDE_LINE_SIMILARITY = 0.85
 """Least similarity for rewriting a near match that is only part of its OCR line(s): running text
 around it makes a chance resemblance likelier than a misspelt label."""
@@ -49,9 +50,10 @@ def _fold(text: str, case_sensitive: bool) -> str:
 
 
 def separators_only(seen: str, target: str, case_sensitive: bool) -> bool:
-    """True when ``seen`` differs from ``target`` only in separator marks (``SEPARATORS``):
-    "Made in Lisbon - Since 2014" for "Made in Lisbon · Since 2014" is a misread, not an error."""
-    a, b = (normalize(t, case_sensitive).translate(SEPARATORS) for t in (seen, target))
+    """True when ``seen`` differs from ``target`` only in separator marks (``SEPARATORS``, spaces
+    around them ignored): "Made in Lisbon - Since 2014" for "Made in Lisbon · Since 2014", and
+    "2026 Northwind Inc." for "© 2026 Northwind Inc.", are misreads, not errors."""
+    a, b = (" ".join(normalize(t, case_sensitive).translate(SEPARATORS).split()) for t in (seen, target))
     return a == b and normalize(seen, case_sensitive) != normalize(target, case_sensitive)
 
 
