@@ -191,3 +191,55 @@ def test_a_rewrite_spilling_over_its_neighbour_is_damage():
     # a placed string's own rows are its element
     placed = {"erased": [], "inked": [[20, 8, 90, 44]]}
     assert damaged(_Image.fromarray(start), _Image.fromarray(best), [placed])["damaged_px"] == 0
+
+
+def test_upright_boxes_turn_back_to_the_page():
+    from refine.editors.text.rewrite_rotated import from_upright, to_upright
+
+    cw, ch = 40, 100
+    box = (5, 30, 20, 90)  # a column of text in a 40 x 100 region
+    for angle in (90, 270):
+        up = to_upright(box, angle, cw, ch)
+        assert up[2] - up[0] == box[3] - box[1] and up[3] - up[1] == box[2] - box[0]  # turned
+        assert from_upright(up, angle, cw, ch) == box
+    # the same region turned with numpy: the box's pixels land in the upright box
+    region = np.zeros((ch, cw), bool)
+    region[30:90, 5:20] = True
+    up = np.rot90(region, -1)  # clockwise, as for text read bottom to top (90)
+    x0, y0, x1, y1 = to_upright(box, 90, cw, ch)
+    assert up[y0:y1, x0:x1].all() and up.sum() == (x1 - x0) * (y1 - y0)
+
+
+@needs_tesseract
+def test_a_rotated_axis_title_is_rewritten_rotated():
+    from refine.editors.text.outcomes import Rewrite
+    from refine.editors.text.rewrite_rotated import rewrite_rotated
+    from refine.editors.text.state import EditState
+
+    def title(text):
+        flat = Image.new("RGB", (300, 40), BG)
+        ImageDraw.Draw(flat).text((150, 20), text, font=SERIF.font(24), fill=INK, anchor="mm")
+        page = Image.new("RGB", (200, 400), BG)
+        page.paste(flat.rotate(90, expand=True), (40, 50))  # bottom to top, as matplotlib's y-axis title
+        return page
+
+    start, truth = title("per day"), title("Orders per day")
+    arr = np.array(start)
+    ink = np.argwhere((arr < 128).all(2))
+    box = (int(ink[:, 1].min()), int(ink[:, 0].min()), int(ink[:, 1].max()) + 1, int(ink[:, 0].max()) + 1)
+    words = (Word("per", (box[0], box[1] + 40, box[2], box[3])), Word("day", (box[0], box[1], box[2], box[1] + 38)))
+    lines = [Line(words, 90)]
+    from refine.editors.text.editor import TextEditor as _TE
+
+    rules = _TE()._rules()
+    state = EditState.read(arr, lines, {}, {})
+    from rewards.rubric import TextExpectation
+    from rewards.text.ocr.text_match import Match
+
+    out = rewrite_rotated(state, Rewrite(Match("per day", box, 0.5, False, ((0, 0), (0, 1))), lines),
+                          TextExpectation("Orders per day"), rules)  # fmt: skip
+    assert out.action == "replace (rotated 90)"
+    got, want = (np.asarray(im.convert("L")) < 128 for im in (Image.fromarray(state.arr), truth))
+    assert best_overlap(got, want, 3) > 0.5  # the title as drawn rotated, not laid flat
+    x0, y0, x1, y1 = out.box
+    assert (y1 - y0) > 2 * (x1 - x0)  # a column, as the title was

@@ -87,6 +87,7 @@ from refine.editors.text.outcomes import Rewrite, Skip, Written
 from refine.editors.text.place import place_missing
 from refine.editors.text.place_at_bar import value_at_bar
 from refine.editors.text.rewrite import rewrite
+from refine.editors.text.rewrite_rotated import match_angle, rewrite_rotated
 from refine.editors.text.state import EditState, Rules
 from refine.editors.text.work import MAX_STRINGS, collect_work, still_missing
 from refine.interfaces import Failure
@@ -219,7 +220,8 @@ class TextEditor:
         match outcome:
             case Rewrite() as target:
                 before, read = state.arr.copy(), target.lines  # the lines its words index (the damage audit)
-                outcome = rewrite(state, target, exp, self._rules_for(state, exp, rules))
+                turned = rewrite_rotated if match_angle(target) else rewrite  # a y-axis title stays rotated
+                outcome = turned(state, target, exp, self._rules_for(state, exp, rules))
             case None:
                 before = state.arr.copy()
                 outcome = place_missing(state, plan, exp, rules)
