@@ -243,3 +243,14 @@ def test_a_rotated_axis_title_is_rewritten_rotated():
     assert best_overlap(got, want, 3) > 0.5  # the title as drawn rotated, not laid flat
     x0, y0, x1, y1 = out.box
     assert (y1 - y0) > 2 * (x1 - x0)  # a column, as the title was
+
+
+def test_a_slice_value_is_not_placed_after_the_slice_name():
+    from refine.editors.text.work import collect_work
+
+    c = check("q1", 'Is the "Research" slice labeled with the percentage "31%"?')
+    work = collect_work(failed(c), 2000)
+    assert [e.text for e, _ in work.strings] == ["Research", "31%"]
+    assert work.sequences == {}  # no neighbour slot beside "Research"
+    lst = check("q2", 'Does the list read "Alpha" then "Beta"?')
+    assert collect_work(failed(lst), 2000).sequences  # other checks keep theirs

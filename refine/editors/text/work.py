@@ -61,6 +61,8 @@ class Work:
 
 VALUE_LABEL = re.compile(r"\bvalue label\b.*\bbar\b|\bbar\b.*\bvalue label\b", re.IGNORECASE)
 """A check about a bar's value label ("the value label at the end of the "Juice" bar")."""
+SLICE_VALUE = re.compile(r"\b(slices?|wedges?|segments?)\b", re.IGNORECASE)
+"""A check about a pie or donut slice ("Is the "Research" slice labeled with "31%"?")."""
 NUMBER = re.compile(r"^[$€£]?[+-]?[0-9][0-9.,]*[%kKmMbB]?$")
 
 
@@ -92,13 +94,15 @@ def collect_work(failures: Sequence[Failure], max_chars: int, max_strings: int =
         value = bar_value(check)
         if value is not None:
             work.value_of.setdefault(value[0], value[1])
+        # a slice's value stands inside its wedge, not after the slice's name: no neighbour slot
+        in_wedge = SLICE_VALUE.search(check.question) is not None and any(NUMBER.match(e.text) for e in check.expects)
         for exp in check.expects:
             expects.setdefault(exp, check.id)
             if element is not None:
                 work.elements.setdefault(exp, element)
             if (exp.region or "bottom").startswith("bottom") and exp.anchor is None and at_foot:
                 work.at_bottom.add(exp)
-            if len(check.expects) > 1:
+            if len(check.expects) > 1 and not in_wedge:
                 work.sequences.setdefault(exp, []).append(sequence)
     over = Skip(f"fail: over max_strings={max_strings} strings in one edit (the first {max_strings} are edited)")
     n_over = 0
