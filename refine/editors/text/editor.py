@@ -52,6 +52,14 @@ handled in one of these ways (``last_actions`` records which, with the pixels it
    no room, when it is part of a longer missing string that was not written ("380" of a missing
    paragraph), or when the same string has a narrower place in another check that had no room.
 
+Charts and rotated text (issue 32): a bar's value label ("the value label at the end of the
+"Juice" bar") is fixed at its bar's end (``place_at_bar``: the number there rewritten, or the
+missing one written there in the chart's face); a near match read rotated (a y-axis title) is
+rewritten rotated at its angle (``rewrite_rotated``); a missing source line or footer goes at the
+page's foot (``place_at_foot``); a slice's value is never written after the slice's name; a near
+match that differs only in a mark OCR drops or misreads ("©", a middle dot) is left alone
+(``skip: already on the page (judge missed it: ...)``), never retyped.
+
 Strings written by the previous edit are not written again when the loop hands its image back
 (the judge's OCR may not read small light text on a badge): ``skip: already on the page
 (written by the previous edit ...)`` (``audit``).
