@@ -254,3 +254,17 @@ def test_a_slice_value_is_not_placed_after_the_slice_name():
     assert work.sequences == {}  # no neighbour slot beside "Research"
     lst = check("q2", 'Does the list read "Alpha" then "Beta"?')
     assert collect_work(failed(lst), 2000).sequences  # other checks keep theirs
+
+
+@needs_tesseract
+def test_a_price_is_rewritten_on_its_item_row_not_a_row_above():
+    sans = FACES[("DejaVu Sans", False, False)]
+    img = Image.new("RGB", (820, 260), BG)
+    d = ImageDraw.Draw(img)
+    for (x, y), text in (((60, 120), "Granola Bowl"), ((320, 120), "$24.25"), ((430, 160), "Fresh Lemonade"),
+                         ((690, 160), "$31.25")):  # fmt: skip
+        d.text((x, y), text, font=sans.font(22), fill=INK, anchor="ls")
+    editor = TextEditor()
+    editor.edit(img, "", failed(check("q1", 'Is the price of "Fresh Lemonade" exactly "$21.25"?')), 0)
+    act = next(a for a in editor.last_actions if a["text"] == "$21.25")
+    assert act["action"] == "replace" and act["was"] == "$31.25"

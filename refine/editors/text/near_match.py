@@ -240,6 +240,11 @@ def in_element_only(matches: list[Match], element_boxes, lines: list[Line]) -> l
     ]
 
 
+def _same_row(a, b) -> bool:
+    """Whether box ``a``'s vertical middle lies within box ``b``'s rows."""
+    return b[1] <= (a[1] + a[3]) / 2 <= b[3]
+
+
 def candidate(
     exp: TextExpectation,
     matches: list[Match],
@@ -280,6 +285,9 @@ def candidate(
         return None  # the string is on the page (outside its place): nothing to rewrite
     versions = _versions(exp, matches, protected, lines, rules, element_boxes)
     numbered = [m for m, verdict in versions if verdict == UNLOCATED]
+    # a version on the row of one of the check's other strings first: "$31.25" on the row of
+    # "Fresh Lemonade" is its price, not "$24.25" a row above it
+    versions = sorted(versions, key=lambda v: not any(_same_row(v[0].box, b) for b in group_boxes))
     for anywhere in (False, True):
         for m, verdict in versions:
             in_place = in_region(m.box, exp.region, w, h)
