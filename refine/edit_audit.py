@@ -114,11 +114,49 @@ def changed_outside(start: Image.Image, best: Image.Image, actions: list[dict]) 
     return int((changed & ~inside).sum())
 
 
+def _box_mask(shape: tuple[int, int], boxes) -> np.ndarray:
+    """bool (H, W): True inside any box (x0, y0, x1, y1, end-exclusive, pixels)."""
+    m = np.zeros(shape, bool)
+    for x0, y0, x1, y1 in boxes:
+        m[max(0, y0) : max(0, y1), max(0, x0) : max(0, x1)] = True
+    return m
+
+
+def spill_mask(start: np.ndarray, best: np.ndarray, actions: list[dict]) -> np.ndarray:
+    """bool (H, W): pixels changed from ``start`` to ``best`` (uint8 (H, W, 3)) outside the boxes
+    of the strings the ``actions`` meant to touch: a rewrite's old words (``erased``) and a placed
+    string's own rows (``inked`` of an action that erased nothing). A rewrite's new ink may run
+    past its old words along their line (the rows its erased boxes span) onto pixels that were
+    empty page (within 40 of the page background, the median of the border, per channel): a
+    longer right string grows its element as the engine would draw it. Anything else it changes
+    there (ink over the axis, the tick labels under a rotated title, a line above or below) is
+    spill."""
+    h, w = start.shape[:2]
+    changed = (start != best).any(2)
+    own = []
+    for a in actions:
+        erased = a.get("erased", a.get("boxes", []))
+        own += erased if erased else a.get("inked", a.get("boxes", []))
+    spill = changed & ~_box_mask((h, w), own)
+    if not spill.any():
+        return spill
+    border = np.concatenate([start[0], start[-1], start[:, 0], start[:, -1]]).astype(np.int16)
+    empty = np.abs(start.astype(np.int16) - np.median(border, 0)[None, None]).max(2) <= 40
+    for a in actions:
+        erased = a.get("erased", [])
+        if erased:
+            y0, y1 = min(b[1] for b in erased), max(b[3] for b in erased)
+            spill[max(0, y0) : max(0, y1)] &= ~empty[max(0, y0) : max(0, y1)]
+    return spill
+
+
 def damaged(start: Image.Image, best: Image.Image, actions: list[dict]) -> dict:
-    """The damage of a run: pixels where ``best`` differs from ``start`` that are glyphs of
-    neither the words the ``actions`` (their records, see ``TextEditor.last_actions``) erased
-    nor the rows they wrote (``refine.editors.text.audit.damage_mask``, the same measure each
-    action's ``damaged_px`` takes of its own edit).
+    """The damage of a run, what a person sees: pixels where ``best`` differs from ``start`` that
+    are glyphs of neither the words the ``actions`` (their records, see
+    ``TextEditor.last_actions``) erased nor the rows they wrote (``damage_mask``: borders,
+    bullets, swatches an edit touched), and every pixel changed outside the boxes of the strings
+    the actions meant to touch (``spill_mask``: a rewrite whose new rows spill over a neighbour,
+    a rotated title rewritten flat over the tick labels).
 
     An action's ``erased`` and ``inked`` boxes say which is which; a record without them (another
     editor's, or an older log) counts the ink in each of its ``boxes``, before and after, as the
@@ -137,7 +175,8 @@ def damaged(start: Image.Image, best: Image.Image, actions: list[dict]) -> dict:
         else:
             erased += a.get("boxes", [])
             inked += a.get("boxes", [])
-    mask = damage_mask(np.asarray(start.convert("RGB")), np.asarray(best.convert("RGB")), erased, inked)
+    before, after = np.asarray(start.convert("RGB")), np.asarray(best.convert("RGB"))
+    mask = damage_mask(before, after, erased, inked) | spill_mask(before, after, actions)
     return {"damaged_px": int(mask.sum()), "damage_boxes": damage_boxes(mask)}
 
 

@@ -9,8 +9,11 @@
 - ``order``: which string goes first, a check's groups kept together;
 - ``near_match``: which OCR text is the string (a near match to rewrite, or text a judge accepts);
 - ``rewrite``: rewrite a near match where it stands, in its own type;
+- ``rewrite_rotated``: rotated text (a y-axis title) rewritten rotated, at its angle;
+- ``place_at_bar``: a bar's value label, rewritten or written at its bar's end;
 - ``place``: which slot a missing string goes into (``place_in_badge``, ``place_by_neighbour``,
-  ``place_in_element``, ``place_in_free_space`` under its anchor; anywhere free only with
+  ``place_in_element``, ``place_at_foot`` for a source line or footer, ``place_in_free_space``
+  under its anchor; anywhere free only with
   ``free_space``; free space and places in ``placement``);
 - ``layout``: wrapping and the rows of a block on its pitch;
 - ``erase``, ``type_match``, ``colours``: erase text, match its type, measure its colours;
@@ -22,8 +25,8 @@ mutable object per edit (``state.EditState``) with the editor's settings (``stat
 Inside, a module imports only the modules before it in this order: ``bullets``, ``colours``,
 ``type_match``, ``erase``, ``placement``, ``look_harder``, ``layout``, ``page``, ``outcomes``,
 ``state``, ``near_match``, ``rewrite``, ``place_in_badge``, ``place_by_neighbour``,
-``place_in_element``, ``place_in_free_space``, ``work``, ``order``, ``place``, ``audit``,
-``editor``; no module imports this package itself.
+``place_in_element``, ``place_in_free_space``, ``rewrite_rotated``, ``place_at_bar``, ``place_at_foot``, ``work``,
+``order``, ``place``, ``audit``, ``editor``; no module imports this package itself.
 """
 
 from refine.editors.text.colours import two_means_colours

@@ -52,6 +52,14 @@ handled in one of these ways (``last_actions`` records which, with the pixels it
    no room, when it is part of a longer missing string that was not written ("380" of a missing
    paragraph), or when the same string has a narrower place in another check that had no room.
 
+Charts and rotated text (issue 32): a bar's value label ("the value label at the end of the
+"Juice" bar") is fixed at its bar's end (``place_at_bar``: the number there rewritten, or the
+missing one written there in the chart's face); a near match read rotated (a y-axis title) is
+rewritten rotated at its angle (``rewrite_rotated``); a missing source line or footer goes at the
+page's foot (``place_at_foot``); a slice's value is never written after the slice's name; a near
+match that differs only in a mark OCR drops or misreads ("©", a middle dot) is left alone
+(``skip: already on the page (judge missed it: ...)``), never retyped.
+
 Strings written by the previous edit are not written again when the loop hands its image back
 (the judge's OCR may not read small light text on a badge): ``skip: already on the page
 (written by the previous edit ...)`` (``audit``).
@@ -71,6 +79,7 @@ closest to the surrounding ring is background): min/max was blanking light-on-da
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from pathlib import Path
 from typing import Sequence
 
@@ -84,7 +93,9 @@ from refine.editors.text.near_match import in_element_only, locate
 from refine.editors.text.order import Plan, make_plan
 from refine.editors.text.outcomes import Rewrite, Skip, Written
 from refine.editors.text.place import place_missing
+from refine.editors.text.place_at_bar import value_at_bar
 from refine.editors.text.rewrite import rewrite
+from refine.editors.text.rewrite_rotated import match_angle, rewrite_rotated
 from refine.editors.text.state import EditState, Rules
 from refine.editors.text.work import MAX_STRINGS, collect_work, still_missing
 from refine.interfaces import Failure
@@ -178,6 +189,7 @@ class TextEditor:
         self.free_space = free_space
         self.incremental = incremental
         self.last_actions: list[dict] = []
+        self._value_of: dict = {}
         # what the last edit wrote, and a digest of the image it returned: when the loop hands that
         # image back (the judge still fails a check), the strings it wrote are on the page even if
         # the judge's OCR cannot read them (small light text on a badge), and are not written again
@@ -197,16 +209,27 @@ class TextEditor:
             self.free_space,
         )
 
+    def _rules_for(self, state: EditState, exp: TextExpectation, rules: Rules) -> Rules:
+        """The rules a rewrite of ``exp`` uses: a bar's value label (a few digits, alike in every
+        face) is matched among the faces of the page's body family only."""
+        if exp not in self._value_of:
+            return rules
+        family = state.body_type(rules.faces).style.face.family
+        return replace(rules, faces=[f for f in rules.faces if f.family == family] or rules.faces)
+
     def _fix(self, state: EditState, plan: Plan, exp: TextExpectation, cid: str, previous: dict, rules: Rules) -> None:
         """Fix one string: leave it alone, rewrite its near match, or place it; record the action."""
-        outcome = already_written(exp, state, previous, rules.case_sensitive) or locate(
-            state, exp, plan.matches[exp], plan.group_boxes[exp], rules, plan.element_boxes.get(exp)
-        )
-        before, read = None, None
+        before, read = state.arr.copy(), None
+        outcome = already_written(exp, state, previous, rules.case_sensitive)
+        if outcome is None and exp in self._value_of:  # a bar's value label: at its bar's end
+            outcome = value_at_bar(state, exp, self._value_of[exp], rules)
+        if outcome is None:
+            outcome = locate(state, exp, plan.matches[exp], plan.group_boxes[exp], rules, plan.element_boxes.get(exp))
         match outcome:
             case Rewrite() as target:
                 before, read = state.arr.copy(), target.lines  # the lines its words index (the damage audit)
-                outcome = rewrite(state, target, exp, rules)
+                turned = rewrite_rotated if match_angle(target) else rewrite  # a y-axis title stays rotated
+                outcome = turned(state, target, exp, self._rules_for(state, exp, rules))
             case None:
                 before = state.arr.copy()
                 outcome = place_missing(state, plan, exp, rules)
@@ -235,6 +258,7 @@ class TextEditor:
         # 2. Collect the work: every expected string of a failed check, once; too long ones, and
         # those after the first max_strings, fail.
         work = collect_work(failures, self.max_chars, self.max_strings)
+        self._value_of = work.value_of
         self.last_actions.extend(skip_record(exp, cid, skip) for exp, cid, skip in work.refused)
         if over := sum(skip.reason.startswith("fail: over max_strings") for _, _, skip in work.refused):
             log.warning(

@@ -29,6 +29,10 @@ from rewards.text.ocr.text_match import Line, Match, in_region, normalize
 LOOKALIKES = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", "|": "1", "S": "5", "B": "8"})
 """Characters OCR and judges confuse, folded when deciding that a string read by the harder pass
 is already on the page (case is kept when the judge is case-sensitive)."""
+SEPARATORS = str.maketrans({c: " " for c in "\u00b7\u2022\u2219\u2027\u2013\u2014\u2012-|\u00a9\u00ae\u2122"})
+"""Marks OCR misreads or drops (a middle dot "·" read as "-", an en dash as a hyphen, a "©" or
+"™" not read): a near match that differs from its string only in these reads the string, and is
+not retyped."""
 INSIDE_LINE_SIMILARITY = 0.85
 """Least similarity for rewriting a near match that is only part of its OCR line(s): running text
 around it makes a chance resemblance likelier than a misspelt label."""
@@ -43,6 +47,14 @@ its words). Lines of a paragraph are not taken: the last line "verdicts." of a s
 def _fold(text: str, case_sensitive: bool) -> str:
     """``text`` normalized, look-alikes folded (``LOOKALIKES``)."""
     return normalize(text, case_sensitive).translate(LOOKALIKES)
+
+
+def separators_only(seen: str, target: str, case_sensitive: bool) -> bool:
+    """True when ``seen`` differs from ``target`` only in separator marks (``SEPARATORS``, spaces
+    around them ignored): "Made in Lisbon - Since 2014" for "Made in Lisbon · Since 2014", and
+    "2026 Northwind Inc." for "© 2026 Northwind Inc.", are misreads, not errors."""
+    a, b = (" ".join(normalize(t, case_sensitive).translate(SEPARATORS).split()) for t in (seen, target))
+    return a == b and normalize(seen, case_sensitive) != normalize(target, case_sensitive)
 
 
 def _folded_words(text: str) -> list[str]:
@@ -228,6 +240,11 @@ def in_element_only(matches: list[Match], element_boxes, lines: list[Line]) -> l
     ]
 
 
+def _same_row(a, b) -> bool:
+    """Whether box ``a``'s vertical middle lies within box ``b``'s rows."""
+    return b[1] <= (a[1] + a[3]) / 2 <= b[3]
+
+
 def candidate(
     exp: TextExpectation,
     matches: list[Match],
@@ -268,6 +285,9 @@ def candidate(
         return None  # the string is on the page (outside its place): nothing to rewrite
     versions = _versions(exp, matches, protected, lines, rules, element_boxes)
     numbered = [m for m, verdict in versions if verdict == UNLOCATED]
+    # a version on the row of one of the check's other strings first: "$31.25" on the row of
+    # "Fresh Lemonade" is its price, not "$24.25" a row above it
+    versions = sorted(versions, key=lambda v: not any(_same_row(v[0].box, b) for b in group_boxes))
     for anywhere in (False, True):
         for m, verdict in versions:
             in_place = in_region(m.box, exp.region, w, h)
@@ -378,6 +398,13 @@ def locate(
         return Skip(
             "skip: already on the page (judge missed it: the pixels match the expected string "
             "better than the OCR text)",
+            cand.box,
+            cand.text,
+        )
+    if separators_only(cand.text, exp.text, rules.case_sensitive):
+        return Skip(
+            "skip: already on the page (judge missed it: the text differs only in a separator mark OCR "
+            "misreads); not retyped",
             cand.box,
             cand.text,
         )

@@ -5,7 +5,9 @@
    the next item of a list or menu in the same column or row, the next cell of a table row.
 3. Into the slot the element its check names leaves empty (``place_in_element``): the cell of
    a table's row and column, the next item of a list or menu.
-4. Directly under (or over) its check's anchor, when the anchor is on the page and the line
+4. A source line, footnote or footer its check puts at the bottom: at the page's foot
+   (``place_at_foot``).
+5. Directly under (or over) its check's anchor, when the anchor is on the page and the line
    there is free (``place_in_free_space`` held to the anchor).
 
 Anything else is skipped with the reason logged: no loose text in title bands, headers or
@@ -25,6 +27,7 @@ from dataclasses import replace
 
 from refine.editors.text.order import Plan
 from refine.editors.text.outcomes import Skip, Written
+from refine.editors.text.place_at_foot import place_at_foot
 from refine.editors.text.place_by_neighbour import place_by_neighbour
 from refine.editors.text.place_in_badge import place_in_badge
 from refine.editors.text.place_in_element import place_in_element
@@ -75,6 +78,8 @@ def place_missing(state: EditState, plan: Plan, exp: TextExpectation, rules: Rul
         outcome = place_by_neighbour(state, exp, sequences, rules)
     if outcome is None:
         outcome = place_in_element(state, exp, element, rules)
+    if outcome is None and exp in plan.at_bottom and not rules.free_space:
+        outcome = place_at_foot(state, exp, rules)
     if outcome is None and exp in state.held:
         outcome = Skip(f"skip: the first string of its group ({state.held[exp][:40]!r}) had no room; not written apart")
     group = [exp.text]

@@ -20,7 +20,7 @@ from refine.interfaces import Failure
 from rewards.rubric import TextExpectation
 from rewards.text.ocr.text_match import Line, Match, normalize
 
-FOOT_WORDS = re.compile(r"\b(foot-?notes?|footers?)\b", re.IGNORECASE)
+FOOT_WORDS = re.compile(r"\b(foot-?notes?|footers?|source (?:note|line))\b", re.IGNORECASE)
 """Words of a check that place its string at the bottom of the page when the check names no
 place (the editor's choice only: the judge does not ask for it)."""
 LONG_LINES = 16
@@ -45,6 +45,8 @@ class Work:
         sequences: the strings of each check in their order (``Sequences``).
         at_bottom: strings a footnote or a footer check asks for without naming a place: they go
             at the bottom, lowest first (in the bottom region if named).
+        value_of: expectation -> the tick label (string) of the bar whose value label its check
+            asks for (``bar_value``), for the ``place_at_bar`` job.
         elements: expectation -> the element its check names (``check.spec.text.element``, a
             ``rewards.text.questions.question_compiler.ElementSpec``; the first check's), when it names one.
     """
@@ -54,6 +56,27 @@ class Work:
     sequences: Sequences = field(default_factory=dict)
     at_bottom: set[TextExpectation] = field(default_factory=set)
     elements: dict = field(default_factory=dict)
+    value_of: dict = field(default_factory=dict)
+
+
+VALUE_LABEL = re.compile(r"\bvalue label\b.*\bbar\b|\bbar\b.*\bvalue label\b", re.IGNORECASE)
+"""A check about a bar's value label ("the value label at the end of the "Juice" bar")."""
+SLICE_VALUE = re.compile(r"\b(slices?|wedges?|segments?)\b", re.IGNORECASE)
+"""A check about a pie or donut slice ("Is the "Research" slice labeled with "31%"?")."""
+NUMBER = re.compile(r"^[$€£]?[+-]?[0-9][0-9.,]*[%kKmMbB]?$")
+
+
+def bar_value(check) -> tuple[TextExpectation, str] | None:
+    """(the value's expectation, the bar's tick label) of a check that asks for the value label
+    of one bar and quotes two strings, its category and a number; else None."""
+    if len(check.expects) != 2 or not VALUE_LABEL.search(check.question):
+        return None
+    a, b = check.expects
+    numbers = [e for e in (a, b) if NUMBER.match(e.text.strip())]
+    if len(numbers) != 1:
+        return None
+    value = numbers[0]
+    return value, (b if value is a else a).text
 
 
 def collect_work(failures: Sequence[Failure], max_chars: int, max_strings: int = MAX_STRINGS) -> Work:
@@ -68,13 +91,18 @@ def collect_work(failures: Sequence[Failure], max_chars: int, max_strings: int =
         element = getattr(text_spec, "element", None)
         at_foot = FOOT_WORDS.search(check.question) is not None
         sequence = (tuple(check.expects), getattr(text_spec, "arrangement", "all"))
+        value = bar_value(check)
+        if value is not None:
+            work.value_of.setdefault(value[0], value[1])
+        # a slice's value stands inside its wedge, not after the slice's name: no neighbour slot
+        in_wedge = SLICE_VALUE.search(check.question) is not None and any(NUMBER.match(e.text) for e in check.expects)
         for exp in check.expects:
             expects.setdefault(exp, check.id)
             if element is not None:
                 work.elements.setdefault(exp, element)
             if (exp.region or "bottom").startswith("bottom") and exp.anchor is None and at_foot:
                 work.at_bottom.add(exp)
-            if len(check.expects) > 1:
+            if len(check.expects) > 1 and not in_wedge:
                 work.sequences.setdefault(exp, []).append(sequence)
     over = Skip(f"fail: over max_strings={max_strings} strings in one edit (the first {max_strings} are edited)")
     n_over = 0

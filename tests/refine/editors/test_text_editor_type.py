@@ -494,8 +494,9 @@ def test_words_missing_and_a_changed_number_are_rewritten_in_place_never_copied(
     # "Q3 Review" is "Q3 Revenue Review" with a word missing: it is rewritten in the band, not
     # written again below it in a guessed type. "Segment 1" is the page's only version of the
     # wanted "Segment 8" (one digit changed): issue 17 rewrites it in place (before, it was kept
-    # and "Segment 8" written as a second label below it). The footer has no slot: the default
-    # editor leaves it out, saying so; with free-space placement it goes at the bottom.
+    # and "Segment 8" written as a second label below it). The footer goes at the page's foot:
+    # the default editor in its slot there (issue 32: the page's left text edge, a top margin
+    # above the bottom edge), with free-space placement in the lowest free row.
     img = Image.new("RGB", (720, 420), (255, 255, 255))
     ImageDraw.Draw(img).rectangle([0, 0, 720, 80], fill=(30, 45, 90))
     draw(img, (36, 55), "Q3 Review", SANS_BOLD, 34, (240, 240, 245))
@@ -520,10 +521,11 @@ def test_words_missing_and_a_changed_number_are_rewritten_in_place_never_copied(
         if free_space:
             assert acts["3"]["action"] == "place" and acts["3"]["box"][1] > 350  # lowest free row, not mid-page
         else:
-            assert acts["3"]["action"].startswith(LOOSE)
+            assert acts["3"]["action"] == "place (at the page's foot)" and acts["3"]["box"][1] > 350
+            assert abs(acts["3"]["box"][0] - acts["1"]["box"][0]) <= 3  # the page's left text edge
         assert unchanged_outside(img, out, editor.last_actions)
         answers = [v.answer for v in judge.judge([out], [""], [checks + [old_label]])[0]]
-        assert answers == ["yes", "yes", "yes" if free_space else "no", "no"]  # "Segment 1" is gone, not kept beside
+        assert answers == ["yes", "yes", "yes", "no"]  # "Segment 1" is gone, not kept beside
 
 
 def test_directly_below_starts_under_its_anchor():

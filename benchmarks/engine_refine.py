@@ -1,0 +1,259 @@
+"""Report: the offline judge and text editor refining pages drawn by real layout engines (issue 32).
+
+Usage::
+
+    python benchmarks/engine_refine.py --split dev                   # 12 charts + 12 pages, 2 edits each
+    python benchmarks/engine_refine.py --split dev --n 4 --engine matplotlib --out runs/engine_refine
+    python benchmarks/engine_refine.py --split report --n 12 --json runs/engine_refine.json
+
+The documents are :mod:`documents.engines`' (matplotlib charts and Chromium pages with engine
+truth; dev = seeds 0..n-1, report = seeds 1000..1000+n-1; nobody tunes on report), drawn once
+into ``--cache/<split>``. Each defect page is refined (``refine.loop.RefineLoop``: OCR judge,
+template writer, ``refine.editors.text.TextEditor``, ``--iterations`` edits) towards the
+questions true on the clean page. Then a second OCR engine (RapidOCR, never the judge's
+tesseract) reads the start image, the clean page and best.png, and per error kind (typo, digit,
+swap, drop_word, missing) and engine the script prints:
+
+- fixed: of the defects a rubric question asks about (``not_asked``: those none does), the
+  defective element's truth box (the clean page's, padded: ``crop_for_reading``, turned
+  upright for rotated text) cropped from best.png reads the correct string;
+- readable: the same read on the clean page (the second reader's ceiling);
+- contradictions: the wrong string is read on best.png more often than on the clean page and the
+  right one more often than on the start image;
+- written twice: a rubric string read on best.png more often than on the clean page (and twice);
+- correct strings broken or retyped: elements no defect touched whose truth box has changed pixels
+  on best.png against the start image (retyped), of them those RapidOCR read in the start image's
+  crop but no longer reads in best.png's (broken); counted under the kind of the check whose
+  action touched them ("exact" when that check's element had no defect: a judge misread);
+- damaged pixels: every pixel changed against the start image outside the truth boxes (clean and
+  defect page) of the defective elements, attributed to the kind of the action whose boxes hold
+  it ("none" when no action's do).
+
+``--out`` keeps per document the refine run and ``before_after.png`` (start beside best.png).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.adversarial_refine import (  # noqa: E402
+    ReadOnceJudge,
+    crop_for_reading,
+    is_contradiction,
+    side_by_side,
+    written_twice,
+)
+from documents.engines import DEFECT_KINDS, ENGINES, SPLITS, Doc, build_split  # noqa: E402
+from refine.edit_audit import kept_actions, occurrences  # noqa: E402
+from refine.editors.text import TextEditor  # noqa: E402
+from refine.loop import RefineLoop  # noqa: E402
+from refine.writers.template import TemplateWriter  # noqa: E402
+from rewards.importers import expectations_of  # noqa: E402
+from rewards.rubric import Check, Criterion, Item, Rubric  # noqa: E402
+from rewards.text.ocr.text_match import Line, Word  # noqa: E402
+from rewards.text.questions.question_compiler import compile_question  # noqa: E402
+
+Box = tuple[int, int, int, int]
+KINDS_SHOWN = (*DEFECT_KINDS, "exact", "none")
+
+
+def make_refine_item(doc: Doc) -> Item:
+    """The refine item of ``doc``'s defect page: every question true on the clean page, compiled
+    as the importers compile them."""
+    checks = []
+    for q in doc.questions:
+        if q.answers["clean"] == "yes":
+            spec = compile_question(q.question)
+            checks.append(Check(q.id, q.question, tag=q.kind, expects=expectations_of(spec), spec=spec))
+    return Item(doc.id, f"a {doc.kind} drawn by {doc.engine}", Rubric((Criterion("text", tuple(checks)),)),
+                image=doc.image_path)  # fmt: skip
+
+
+def mask_of(shape: tuple[int, int], boxes, pad: int = 0) -> np.ndarray:
+    """A (H, W) bool mask, True inside any box (x0, y0, x1, y1, end-exclusive), grown by ``pad``."""
+    m = np.zeros(shape, bool)
+    for x0, y0, x1, y1 in boxes:
+        m[max(0, y0 - pad) : max(0, y1 + pad), max(0, x0 - pad) : max(0, x1 + pad)] = True
+    return m
+
+
+def action_boxes(action: dict) -> list[Box]:
+    """Every box an editor action reported (written, inked, erased, changed)."""
+    out = [action["box"]] if action.get("box") else []
+    for key in ("inked", "erased", "boxes"):
+        out += action.get(key, []) or []
+    return [tuple(b) for b in out]
+
+
+def rows_of(lines: list[Line]) -> list[Line]:
+    """The OCR ``lines`` of one crop joined into rows: lines whose vertical middles lie inside one
+    another's span are one row, left to right (RapidOCR returns "Online" and "store" of one
+    label as two lines)."""
+    rows: list[list[Word]] = []
+    for ln in sorted(lines, key=lambda ln: ln.box[0]):
+        mid = (ln.box[1] + ln.box[3]) / 2
+        row = next((r for r in rows if r[0].box[1] <= mid <= r[0].box[3]), None)
+        if row is None:
+            rows.append(list(ln.words))
+        else:
+            row.extend(ln.words)
+    return [Line(tuple(r)) for r in sorted(rows, key=lambda r: r[0].box[1])]
+
+
+def read_crop(image: Image.Image, box: Box, angle: int, text: str, read) -> bool:
+    """Whether ``text`` is read in ``box`` of ``image`` (padded and turned upright), its lines
+    joined into rows (``rows_of``)."""
+    return occurrences(text, rows_of(read(crop_for_reading(image, box, angle)))) > 0
+
+
+def action_kind(action: dict, q_kind: dict[str, str]) -> str:
+    """The error kind of the check an action served ("exact": a check without a defect)."""
+    return q_kind.get(action.get("check"), "none")
+
+
+def measure_doc(doc: Doc, start: Image.Image, best: Image.Image, actions: list[dict], read) -> dict:
+    """The figures of one refined document (module docstring), per error kind."""
+    clean_page = Image.open(doc.pages["clean"].image_path).convert("RGB")
+    lines = {"clean": read(clean_page), "start": read(start), "best": read(best)}
+    clean_el = {e.id: e for e in doc.elements}
+    defect_el = {e.id: e for e in doc.pages["defect"].elements}
+    q_kind = {q.id: q.truth_kind for q in doc.questions}
+    per: dict = defaultdict(lambda: defaultdict(int))
+    details = []
+    asked = {(q.element, q.truth_kind) for q in doc.questions if q.answers["clean"] == "yes"}
+    for d in doc.defects:
+        e = clean_el[d.element]
+        if (d.element, d.kind) not in asked:  # no question of the rubric names it: nothing to fix
+            per[d.kind]["not_asked"] += 1
+            continue
+        per[d.kind]["readable"] += read_crop(clean_page, e.box, e.angle, d.correct, read)
+        fixed = read_crop(best, e.box, e.angle, d.correct, read)
+        contra = is_contradiction(d.shown, d.correct, lines["best"], lines["clean"], lines["start"])
+        per[d.kind]["errors"] += 1
+        per[d.kind]["fixed"] += fixed
+        per[d.kind]["contradictions"] += contra
+        details.append({"kind": d.kind, "element": d.element, "correct": d.correct, "shown": d.shown,
+                        "fixed": fixed, "contra": contra})  # fmt: skip
+        if written_twice(d.correct, lines["best"], lines["clean"]):
+            per[d.kind]["written_twice"] += 1
+            details.append({"twice": d.correct})
+    defective = {d.element for d in doc.defects}
+    allowed = [clean_el[i].box for i in defective] + [defect_el[i].box for i in defective if i in defect_el]
+    changed = (np.asarray(best) != np.asarray(start)).any(2)  # (H, W) bool
+    shape = changed.shape
+    for e in doc.pages["defect"].elements:
+        if e.id in defective or not changed[mask_of(shape, [e.box])].any():
+            continue
+        by = [a for a in actions if mask_of(shape, action_boxes(a))[mask_of(shape, [e.box])].any()]
+        kind = action_kind(by[0], q_kind) if by else "none"
+        per[kind]["retyped"] += 1
+        broken = read_crop(start, e.box, e.angle, e.text, read) and not read_crop(best, e.box, e.angle, e.text, read)
+        per[kind]["broken"] += broken
+        details.append({"retyped": e.id, "text": e.text, "broken": broken, "by": kind})
+    damage = changed & ~mask_of(shape, allowed)
+    for a in actions:
+        part = damage & mask_of(shape, action_boxes(a), pad=2)
+        per[action_kind(a, q_kind)]["damaged_px"] += int(part.sum())
+        damage &= ~part
+    per["none"]["damaged_px"] += int(damage.sum())
+    return {"doc": doc.id, "engine": doc.engine, "per_kind": {k: dict(v) for k, v in per.items()}, "details": details}
+
+
+def refine_doc(doc: Doc, out: Path, iterations: int, judge) -> tuple[Image.Image, Image.Image, list[dict]]:
+    """Refine ``doc``'s defect page into ``out/<doc id>``; (start image, best image, kept actions)."""
+    loop = RefineLoop(judge, TemplateWriter(), TextEditor(), iterations=iterations)
+    summary = loop.run([make_refine_item(doc)], out / doc.id)
+    run_dir = out / doc.id / summary["items"][0]["best_image"].split("/")[0]
+    start = Image.open(doc.image_path).convert("RGB")
+    best = Image.open(run_dir / "best.png").convert("RGB")
+    return start, best, kept_actions(run_dir)
+
+
+def total(rows: list[dict], engine: str | None = None) -> dict[str, dict[str, int]]:
+    """Per kind the sums of the documents' figures (of one engine, or all)."""
+    out: dict = defaultdict(lambda: defaultdict(int))
+    for r in rows:
+        if engine is None or r["engine"] == engine:
+            for kind, figs in r["per_kind"].items():
+                for k, v in figs.items():
+                    out[kind][k] += v
+    return {k: dict(v) for k, v in out.items()}
+
+
+def print_table(label: str, t: dict[str, dict[str, int]]) -> None:
+    """One table: a row per error kind and the sum."""
+    cols = ("fixed", "contradictions", "written_twice", "retyped", "broken", "damaged_px", "readable", "not_asked")
+    ws = (7, 6, 8, 7, 11, 9, 10)
+    print(f"\n{label}")
+    print(f"  {'kind':<10} {'fixed':>9} {'contra':>7} {'twice':>6} {'retyped':>8} {'broken':>7} {'damaged_px':>11}"
+          f" {'readable':>9} {'not_asked':>10}")  # fmt: skip
+    sums: dict = defaultdict(int)
+    for kind in KINDS_SHOWN:
+        f = t.get(kind)
+        if not f:
+            continue
+        for c in (*cols, "errors"):
+            sums[c] += f.get(c, 0)
+        fixed = f"{f.get('fixed', 0)}/{f['errors']}" if f.get("errors") else "-"
+        print(f"  {kind:<10} {fixed:>9} " + " ".join(f"{f.get(c, 0):>{w}}" for c, w in zip(cols[1:], ws)))
+    print(f"  {'all':<10} {str(sums['fixed']) + '/' + str(sums['errors']):>9} "
+          + " ".join(f"{sums[c]:>{w}}" for c, w in zip(cols[1:], ws)))  # fmt: skip
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--split", choices=SPLITS, default="dev")
+    ap.add_argument("--n", type=int, default=12, help="documents per engine (default 12)")
+    ap.add_argument("--engine", choices=ENGINES, action="append", help="repeatable; default both")
+    ap.add_argument("--iterations", type=int, default=2, help="refine edits per document (default 2)")
+    ap.add_argument("--cache", type=Path, default=ROOT / "runs" / "engine_docs", help="where the documents are drawn")
+    ap.add_argument("--out", type=Path, default=None, help="refine runs and before_after.png (default: a temp folder)")
+    ap.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    args = ap.parse_args(argv)
+    if args.n < 1 or args.iterations < 0:
+        ap.error("--n must be >= 1 and --iterations >= 0")
+    try:
+        from scripts.verify_example import rapidocr_reader
+
+        read = rapidocr_reader()
+    except ImportError:
+        print("benchmarks/engine_refine.py: RapidOCR is missing: pip install rapidocr-onnxruntime", file=sys.stderr)
+        return 2
+    out = args.out or Path(tempfile.mkdtemp(prefix="engine_refine_"))
+    judge = ReadOnceJudge()
+    rows = []
+    for engine in args.engine or ENGINES:
+        for doc in build_split(args.split, engine, args.cache / args.split, args.n):
+            t0 = time.time()
+            start, best, actions = refine_doc(doc, out, args.iterations, judge)
+            side_by_side(start, best).save(out / doc.id / "before_after.png")
+            rows.append(measure_doc(doc, start, best, actions, read) | {"seconds": time.time() - t0})
+            t = total(rows[-1:])
+            fixed = sum(f.get("fixed", 0) for f in t.values())
+            dmg = sum(f.get("damaged_px", 0) for f in t.values())
+            print(f"{doc.id}: fixed {fixed}/{len(doc.defects)}, damaged px {dmg}, {rows[-1]['seconds']:.0f} s",
+                  flush=True)  # fmt: skip
+    for engine in args.engine or ENGINES:
+        print_table(f"[{args.split}] {engine}", total(rows, engine))
+    print_table(f"[{args.split}] all engines", total(rows))
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps({"split": args.split, "totals": total(rows), "documents": rows}, indent=1))
+    print(f"\nruns and before_after.png: {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,223 @@
+"""A chart's value label at its bar: rewrite the wrong number there, or write the missing one there.
+
+A check such as "Is the value label at the end of the "Juice" bar "35"?" quotes the bar's category
+(its tick label, on the page) and the value. The bar is the solid run of one colour that starts by
+the tick label: to its right on the tick's row (a horizontal bar chart: the label left of the
+axis) or above it in the tick's column (a vertical bar chart: the label under the axis). Its value
+label stands just past the bar's end, at the gap and in the type of the page's other value labels
+(numbers standing past the end of a bar too), else at 0.4 of the tick label's height in the tick
+label's type. A number that stands there is the wrong version: it is rewritten in place
+(``rewrite``), never written beside. When nothing stands there the value is written there, if the
+slot is free; a chart whose bar cannot be found (a line or pie chart, a grouped bar with several
+bars by one tick) is left to the other jobs.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+import numpy as np
+
+from refine.editors.text.colours import box_colours
+from refine.editors.text.erase import composite
+from refine.editors.text.look_harder import page_background
+from refine.editors.text.outcomes import Rewrite, Skip, Written
+from refine.editors.text.state import EditState, Rules
+from refine.editors.text.type_match import TypeStyle, match_type, render_coverage
+from rewards.rubric import TextExpectation
+from rewards.text.ocr.text_match import Line, Match, Word
+
+Box = tuple[int, int, int, int]
+NUMBER = re.compile(r"^[$€£]?[+-]?[0-9][0-9.,]*[%kKmMbB]?$")
+"""An OCR word that is a chart value ("35", "1,640", "12.5%", "$4.2M")."""
+STRONG = 60
+"""Least difference (any channel, 0-255) of a bar pixel from the page background: gridlines are
+lighter, the axis spine is one pixel wide."""
+
+
+class Bar(NamedTuple):
+    """A bar found by its tick label: "h" (grows to the right) or "v" (grows up), its box, its colour."""
+
+    orient: str
+    box: Box
+    colour: tuple[int, int, int]
+
+
+def _run(pixels: np.ndarray, bg: np.ndarray, start: int, min_len: int) -> tuple[int, int] | None:
+    """The first run (start, end-exclusive indices of ``pixels``, (N, 3)) of at least ``min_len``
+    pixels of one colour (within 30 per channel) that differ from ``bg`` by more than ``STRONG``,
+    searched from index ``start`` on; None when there is none."""
+    strong = np.abs(pixels.astype(np.int16) - bg[None]).max(1) > STRONG
+    i, n = start, len(pixels)
+    while i < n:
+        if not strong[i]:
+            i += 1
+            continue
+        j = i + 1
+        while j < n and strong[j] and np.abs(pixels[j].astype(np.int16) - pixels[i]).max() <= 30:
+            j += 1
+        if j - i >= min_len:
+            return i, j
+        i = j
+    return None
+
+
+def find_bar(arr: np.ndarray, tick: Box) -> Bar | None:
+    """The bar of the tick label at ``tick`` (module docstring) on ``arr`` (uint8 (H, W, 3)), or None."""
+    h, w = arr.shape[:2]
+    bg = page_background(arr)
+    x0, y0, x1, y1 = tick
+    th = max(4, y1 - y0)
+    cy, cx = (y0 + y1) // 2, (x0 + x1) // 2
+    run = _run(arr[cy, x1 + 1 : min(w, x1 + 1 + 2 * th)].reshape(-1, 3), bg, 0, 1)
+    if run is not None:  # the bar starts by the label (past the axis spine): a horizontal bar
+        row = _run(arr[cy, x1 + 1 :], bg, 0, 2 * th)
+        if row is not None:
+            bx0, bx1 = x1 + 1 + row[0], x1 + 1 + row[1]
+            col = _run(arr[:, (bx0 + bx1) // 2][::-1], bg, h - 1 - cy, th)  # up from the row's centre
+            down = _run(arr[:, (bx0 + bx1) // 2], bg, cy, 1)
+            if col is not None and down is not None and col[0] == h - 1 - cy and down[0] == cy:
+                top, bottom = h - col[1], down[1]
+                if bottom - top >= th:
+                    return Bar("h", (bx0, top, bx1, bottom), tuple(int(v) for v in arr[cy, bx0]))
+    col = _run(arr[: max(0, y0 - 1), cx][::-1], bg, 0, th)
+    if col is None or col[0] > 3 * th:
+        return None
+    by0, by1 = y0 - 1 - col[1], y0 - 1 - col[0]
+    mid = (by0 + by1) // 2
+    left = _run(arr[mid, : cx + 1][::-1], bg, 0, 1)
+    right = _run(arr[mid, cx:], bg, 0, 1)
+    if left is None or right is None or left[0] or right[0]:
+        return None
+    bx0, bx1 = cx - left[1] + 1, cx + right[1]
+    if bx1 - bx0 < th or bx1 - bx0 > 3 * (x1 - x0) + 4 * th:
+        return None  # thinner than a bar, or several bars side by side (a grouped bar)
+    return Bar("v", (bx0, by0, bx1, by1), tuple(int(v) for v in arr[mid, cx]))
+
+
+def _beyond(bar: Bar, word: Box, reach: float) -> float | None:
+    """The gap (px) from the bar's end to ``word`` when the word stands past the end (within
+    ``reach`` px, across the bar's middle); else None."""
+    x0, y0, x1, y1 = bar.box
+    cx, cy = (word[0] + word[2]) / 2, (word[1] + word[3]) / 2
+    if bar.orient == "h" and y0 <= cy <= y1 and 0 <= word[0] - x1 <= reach:
+        return word[0] - x1
+    if bar.orient == "v" and x0 <= cx <= x1 and 0 <= y0 - word[3] <= reach:
+        return y0 - word[3]
+    return None
+
+
+def _gap_to_bar(arr, bg, word: Box, tick_h: int) -> float | None:
+    """The gap (px) between a number word and the end of a bar it stands past: a run of one
+    colour, at least ``tick_h`` long, ending within 2.5 ``tick_h`` left of it on its row or under
+    it in its column; None when there is none."""
+    x0, y0, x1, y1 = word
+    cy, cx = (y0 + y1) // 2, (x0 + x1) // 2
+    reach = round(2.5 * tick_h)
+    for pixels in (arr[cy, max(0, x0 - reach - 4 * tick_h) : x0][::-1], arr[y1 : y1 + reach + 4 * tick_h, cx]):
+        run = _run(pixels.reshape(-1, 3), bg, 0, tick_h)
+        if run is not None and run[0] <= reach:
+            return float(run[0])
+    return None
+
+
+def _page_value_labels(arr, lines: list[Line], tick_h: int) -> list[tuple[Word, float]]:
+    """The number words of ``lines`` that stand past the end of a bar, with their gap."""
+    bg = page_background(arr)
+    out = []
+    for ln in lines:
+        for wd in ln.words:
+            gap = _gap_to_bar(arr, bg, wd.box, tick_h) if NUMBER.match(wd.text) else None
+            if gap is not None:
+                out.append((wd, gap))
+    return out
+
+
+def _wrong_label(state: EditState, bar: Bar, reach: float) -> Match | None:
+    """The number word of the page's lines that stands at the bar's end (the wrong value), as a
+    match to rewrite; None when none does."""
+    best = None
+    for li, ln in enumerate(state.lines):
+        for wi, wd in enumerate(ln.words):
+            gap = _beyond(bar, wd.box, reach) if NUMBER.match(wd.text) else None
+            if gap is not None and (best is None or gap < best[0]):
+                best = (gap, Match(wd.text, wd.box, 0.0, False, ((li, wi),)))
+    return None if best is None else best[1]
+
+
+def _style(state: EditState, tick: tuple, rules: Rules) -> tuple[TypeStyle, float] | None:
+    """The type and gap of the page's other value labels, else the tick label's type at 0.4 of its
+    height, in the faces of the page's body family (a few digits look alike in every face); None
+    when no type can be matched."""
+    arr, lines = state.arr, state.lines
+    family = state.body_type(rules.faces).style.face.family
+    faces = [f for f in rules.faces if f.family == family] or rules.faces
+    box, text, wds = tick
+    labels = _page_value_labels(arr, lines, max(4, box[3] - box[1]))
+    if labels:
+        wd, _ = labels[0]
+        ink, bg = box_colours(arr, wd.box)
+        style = match_type(arr, wd.box, wd.text, ink, bg, faces, [(wd.box, wd.text)])
+        gaps = sorted(g for _, g in labels)
+        return (style, gaps[len(gaps) // 2]) if style is not None else None
+    ink, bg = box_colours(arr, box)
+    style = match_type(arr, box, text, ink, bg, faces, [(wd.box, wd.text) for wd in wds])
+    return (style, 0.4 * (box[3] - box[1])) if style is not None else None
+
+
+def _clear(state: EditState, box: Box, pad: int = 2) -> bool:
+    """Whether ``box`` (grown by ``pad``) holds no strong ink (``STRONG``: a faint gridline may
+    run under a value label, as matplotlib draws them) and no OCR word."""
+    x0, y0, x1, y1 = max(0, box[0] - pad), max(0, box[1] - pad), box[2] + pad, box[3] + pad
+    crop = state.arr[y0:y1, x0:x1].astype(np.int16)
+    if (np.abs(crop - page_background(state.arr)[None, None]).max(2) > STRONG).any():
+        return False
+    words = (wd.box for ln in state.lines + state.placed_lines for wd in ln.words)
+    return not any(min(x1, b[2]) > max(x0, b[0]) and min(y1, b[3]) > max(y0, b[1]) for b in words)
+
+
+def _write(state: EditState, exp: TextExpectation, bar: Bar, style: TypeStyle, gap: float) -> Written | Skip:
+    """Typeset ``exp.text`` past the bar's end at ``gap``, centred across the bar."""
+    fnt = style.face.font(style.size)
+    alpha, (bx0, by0, bx1, by1) = render_coverage(exp.text, fnt)
+    x0, y0, x1, y1 = bar.box
+    ah, aw = alpha.shape
+    if bar.orient == "h":
+        ox, oy = round(x1 + gap), round((y0 + y1) / 2 - ah / 2)
+    else:
+        ox, oy = round((x0 + x1) / 2 - aw / 2), round(y0 - gap - ah)
+    box = (ox, oy, ox + aw, oy + ah)
+    h, w = state.arr.shape[:2]
+    if ox < 0 or oy < 0 or box[2] > w or box[3] > h or not _clear(state, box):
+        return Skip("skip: the slot at its bar's end is taken or off the page; not written loose elsewhere")
+    composite(state.arr, alpha, (ox, oy), style.ink)
+    face = style.face
+    info = {"family": face.family, "bold": face.bold, "italic": face.italic, "size": style.size,
+            "align": "centre", "lines": 1, "at_bar": list(bar.box)}  # fmt: skip
+    line = Line(tuple(Word(t, box) for t in exp.text.split()))
+    return Written("place (at its bar's end)", box, [box], info, (line,))
+
+
+def value_at_bar(
+    state: EditState, exp: TextExpectation, tick_text: str, rules: Rules
+) -> Rewrite | Written | Skip | None:
+    """Fix the value label ``exp`` of the bar whose tick label reads ``tick_text`` (module
+    docstring): a Rewrite of the wrong number at the bar's end, Written when the value was
+    written there, a Skip when that slot is taken, None when the tick label or its bar is not
+    found (the other jobs then handle the string)."""
+    tick = rules.found_line(tick_text, state.lines, state.w, state.h, last=True)
+    if tick is None:
+        return None
+    box = tick[0]
+    bar = find_bar(state.arr, box)
+    if bar is None:
+        return None
+    th = max(4, box[3] - box[1])
+    wrong = _wrong_label(state, bar, 2.5 * th)
+    if wrong is not None:
+        return Rewrite(wrong, state.lines)
+    found = _style(state, tick, rules)
+    if found is None:
+        return None
+    return _write(state, exp, bar, *found)

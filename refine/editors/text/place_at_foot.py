@@ -1,0 +1,85 @@
+"""A missing source line, footnote or footer: written at the page's foot, as a designer would.
+
+The slot is one line at the bottom of the page, left-aligned with the page's left text edge (the
+leftmost start of its lines), its ink ending one top margin above the bottom edge (the page's
+top margin: the space above its topmost line), and below every line on the page by at least half
+an em. The type is the page's body face (``page.body_type``) at ``FOOT_SCALE`` of the size of
+the page's smallest lines, in the ink of its lowest line (a chart's axis title, a page's last
+paragraph) toned ``FOOT_TONE`` towards the page background: a source line is set smaller and
+lighter than the text it notes. The slot
+must be clear: nothing drawn there (no ink darker than a faint gridline) and no OCR word. When no
+such slot exists the string is skipped with the reason.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from refine.editors.text.colours import box_colours
+from refine.editors.text.erase import composite
+from refine.editors.text.look_harder import page_background
+from refine.editors.text.outcomes import Skip, Written
+from refine.editors.text.state import EditState, Rules
+from refine.editors.text.type_match import match_type, render_coverage
+from rewards.rubric import TextExpectation
+from rewards.text.ocr.text_match import Line, Word
+
+FOOT_SCALE = 0.8
+FOOT_TONE = 0.4
+"""Share of the way from the ink to the page background a foot line's colour is set."""
+CLEAR = 40
+"""Most difference (any channel) from the page background of a pixel in a clear slot."""
+
+
+def _clear(arr: np.ndarray, box, lines: list[Line]) -> bool:
+    """Whether ``box`` holds no ink (``CLEAR``) and no OCR word of ``lines``."""
+    x0, y0, x1, y1 = box
+    crop = arr[y0:y1, x0:x1].astype(np.int16)
+    if crop.size == 0 or (np.abs(crop - page_background(arr)[None, None]).max(2) > CLEAR).any():
+        return False
+    boxes = [wd.box for ln in lines for wd in ln.words]
+    return not any(min(x1, b[2]) > max(x0, b[0]) and min(y1, b[3]) > max(y0, b[1]) for b in boxes)
+
+
+def _size(arr: np.ndarray, lines: list[Line], rules: Rules, face) -> float | None:
+    """The em size (px) of the page's smallest line with at least four letters, in ``face``."""
+    cands = [ln for ln in lines if sum(c.isalpha() for c in ln.text) >= 4]
+    if not cands:
+        return None
+    small = min(cands, key=lambda ln: ln.box[3] - ln.box[1])
+    ink, bg = box_colours(arr, small.box)
+    style = match_type(arr, small.box, small.text, ink, bg, [face], [(wd.box, wd.text) for wd in small.words])
+    return None if style is None else style.size
+
+
+def place_at_foot(state: EditState, exp: TextExpectation, rules: Rules) -> Written | Skip | None:
+    """Write ``exp.text`` in the page's foot slot (module docstring): Written, a Skip when the slot
+    is taken or too narrow, None when the page has no lines to measure it by."""
+    arr, lines = state.arr, state.lines + state.placed_lines
+    h, w = arr.shape[:2]
+    if not lines:
+        return None
+    body = state.body_type(rules.faces).style
+    size = FOOT_SCALE * (_size(arr, lines, rules, body.face) or body.size)
+    fnt = body.face.font(size)
+    alpha, _ = render_coverage(exp.text, fnt)
+    ah, aw = alpha.shape
+    left = min(ln.box[0] for ln in lines)
+    top_margin = min(ln.box[1] for ln in lines)
+    lowest = max(lines, key=lambda ln: ln.box[3])
+    oy = h - top_margin - ah
+    box = (left, oy, left + aw, oy + ah)
+    if box[2] > w - left or oy < lowest.box[3] + 0.5 * size:
+        return Skip("skip: missing, and the page's foot has no free line for it; not written loose")
+    pad = max(2, round(0.3 * size))
+    if not _clear(arr, (max(0, left - pad), max(0, oy - pad), min(w, box[2] + pad), min(h, box[3] + pad)), lines):
+        return Skip("skip: missing, and the slot at the page's foot is taken; not written loose")
+    ink, _ = box_colours(arr, lowest.box)
+    page = page_background(arr)
+    ink = tuple(int(round((1 - FOOT_TONE) * c + FOOT_TONE * p)) for c, p in zip(ink, page))
+    composite(arr, alpha, (left, oy), ink)
+    face = body.face
+    info = {"family": face.family, "bold": face.bold, "italic": face.italic, "size": size, "align": "left",
+            "lines": 1, "at_foot": True}  # fmt: skip
+    line = Line(tuple(Word(t, box) for t in exp.text.split()))
+    return Written("place (at the page's foot)", box, [box], info, (line,))
