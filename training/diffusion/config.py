@@ -3,7 +3,7 @@ and the shared checks.
 
 Each recipe (``training.recipes.<name>``) has its own ``CONFIG``, a subclass with its fields and
 checks, and its own ``conf/trainer/<name>.yaml`` (``defaults: [shared]`` + its fields):
-``conf/trainer/shared.yaml`` holds these defaults (tests/training/test_recipes.py checks each
+``conf/trainer/shared.yaml`` holds these defaults (tests/training/recipes/test_recipes.py checks each
 yaml against its dataclass). ``training.recipes.config_from_fields`` builds the recipe's config
 from the composed node as a plain mapping, not a typed node: a typed node would make OmegaConf convert values
 (``trainer.run_name=7`` to "7", ``trainer.cfg=1`` to true) and stop at the first bad one with its

@@ -19,7 +19,7 @@ and the clipped surrogate -min(r A, clip(r, 1 - eps, 1 + eps) A) on r_guard. The
 as s shrinks, so the clip acts unevenly over the steps (ratio normalisation removes the bias
 and the 1 / s scale); multiplying by s also rescales each step's gradient by s, which evens the
 steps' gradient sizes (the per-step gradient reweighting). The test
-(tests/training/test_grpo_guard.py) holds the reference's numbers on fixed tensors.
+(tests/training/recipes/test_grpo_guard.py) holds the reference's numbers on fixed tensors.
 
 Deviations from the reference:
 

@@ -19,7 +19,7 @@ from rewards.rubric import Check, Criterion, Item, Rubric, RubricError, Verdict
 from training.text.data import load_text_items, rewriter_rows, writer_rows
 from training.text.rewards import InstructionScorer, QuoteCoverage, RewriteScorer, StartState, item_seed, start_state
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 BIZGENEVAL_TEXT = ROOT / "refine" / "example" / "bizgeneval_text.jsonl"
 
 WHITE, BLACK, GREY = (255, 255, 255), (0, 0, 0), (128, 128, 128)

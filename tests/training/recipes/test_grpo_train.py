@@ -384,7 +384,7 @@ def test_ddp_rank_without_kept_groups_does_not_hang(tmp_path):
         procs.append(
             subprocess.Popen(
                 [sys.executable, __file__, "--worker", str(tmp_path), name],
-                env={**common, **env, "PYTHONPATH": f"{Path(__file__).parents[2]}:{Path(__file__).parents[1]}"},
+                env={**common, **env, "PYTHONPATH": f"{Path(__file__).parents[3]}:{Path(__file__).parents[2]}"},
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,
                 text=True,

@@ -17,7 +17,7 @@ from training.procedural.data import KINDS, make_dataset, read_jsonl, write_json
 
 # Held-out rows that ship in the repository, so a fresh clone runs these tests: 8 real
 # BizGenEval text rows (the package's bundled held-out set) and the first 10 GenExam rows.
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 BIZGENEVAL = REPO / "refine" / "example" / "bizgeneval_text.jsonl"
 GENEXAM = REPO / "tests" / "fixtures" / "genexam" / "genexam_rows.jsonl"
 HELDOUT = [BIZGENEVAL, GENEXAM]

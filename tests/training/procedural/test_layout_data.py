@@ -12,7 +12,7 @@ from rewards.leakage import check_leakage
 from training.procedural.data import TASKS, make_dataset
 from training.procedural.layout_data import LAYOUT_KINDS, make_layout_dataset
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 HELDOUT = [
     REPO / "refine" / "example" / "bizgeneval_text.jsonl",
     REPO / "tests" / "fixtures" / "genexam" / "genexam_rows.jsonl",
