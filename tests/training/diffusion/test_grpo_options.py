@@ -18,7 +18,7 @@ from safetensors.torch import load_file
 os.environ["WANDB_MODE"] = "disabled"
 transformers.logging.set_verbosity_error()
 
-from grpo_helpers import TRAIN, VAL, redness  # noqa: E402
+from grpo_helpers import TRAIN, VAL, redness, tiny_trainer  # noqa: E402
 
 from rewards.models.tiny_pipelines import tiny_sd3_pipeline  # noqa: E402
 from training.diffusion import logs, update
@@ -35,27 +35,7 @@ B = 8  # prompts_per_step 2 x group_size 4
 
 def tiny_cfg(tmp_path, **kw) -> GRPOConfig:
     """Tiny SD3 settings: 16 px, T = 4, B = 8 in one minibatch, no CFG, no KL, no eval/save midway."""
-    base = GRPOConfig(
-        output_dir=str(tmp_path),
-        run_name="run",
-        num_steps=1,
-        prompts_per_step=2,
-        group_size=4,
-        batch_size=8,
-        resolution=16,
-        train_sampling_steps=4,
-        eval_sampling_steps=2,
-        cfg=False,
-        beta=0.0,
-        lr=3e-2,
-        lora_rank=4,
-        lora_alpha=4,
-        eval_every=100,
-        num_eval_prompts=2,
-        save_every=100,
-        timestep_fraction=1.0,
-    )
-    return replace(base, **kw)
+    return tiny_trainer(GRPOConfig, tmp_path, **{"num_steps": 1, "eval_sampling_steps": 2, "num_eval_prompts": 2, **kw})
 
 
 def run(cfg, pipe=None, reward=redness, family_kwargs=SD3_FAMILY):

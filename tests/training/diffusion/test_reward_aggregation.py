@@ -57,7 +57,7 @@ def test_a_gdpo_run_logs_a_curve_per_reward(tmp_path, monkeypatch):
     from types import SimpleNamespace
 
     os.environ["WANDB_MODE"] = "disabled"
-    from grpo_helpers import TRAIN, VAL, redness
+    from grpo_helpers import TRAIN, VAL, redness, tiny_trainer
 
     from rewards.models.tiny_pipelines import tiny_sd3_pipeline
     from training.diffusion import logs, loop
@@ -72,25 +72,13 @@ def test_a_gdpo_run_logs_a_curve_per_reward(tmp_path, monkeypatch):
     )
     real = loop.gdpo_advantages
     monkeypatch.setattr(loop, "gdpo_advantages", lambda *a, **k: seen.append((a, real(*a, **k))) or seen[-1][1])
-    cfg = GRPOConfig(
-        output_dir=str(tmp_path),
+    cfg = tiny_trainer(
+        GRPOConfig,
+        tmp_path,
         run_name="gdpo",
-        num_steps=2,
-        prompts_per_step=2,
-        group_size=4,
-        batch_size=8,
-        resolution=16,
         train_sampling_steps=2,
         eval_sampling_steps=2,
-        timestep_fraction=1.0,
-        cfg=False,
-        beta=0.0,
-        lr=3e-2,
-        lora_rank=4,
-        lora_alpha=4,
-        eval_every=100,
         num_eval_prompts=2,
-        save_every=100,
         reward_aggregation="gdpo",
         wandb_mode="offline",
     )

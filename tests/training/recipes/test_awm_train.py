@@ -12,7 +12,7 @@ import transformers
 os.environ["WANDB_MODE"] = "disabled"
 transformers.logging.set_verbosity_error()
 
-from grpo_helpers import TRAIN, VAL  # noqa: E402
+from grpo_helpers import TRAIN, VAL, tiny_trainer  # noqa: E402
 
 from rewards.models.tiny_pipelines import tiny_sd3_pipeline  # noqa: E402
 from rewards.toy_rewards import MeanRedness  # noqa: E402
@@ -28,31 +28,13 @@ REWARDS, WEIGHTS = {"red": MeanRedness()}, {"red": 1.0}
 
 def tiny_awm_cfg(tmp_path, **kw) -> AWMConfig:
     """conf/experiment/tiny_awm.yaml's trainer settings at test sizes (2 prompts x 4 images)."""
-    base = AWMConfig(
-        output_dir=str(tmp_path),
-        run_name="run",
-        num_steps=2,
-        prompts_per_step=2,
-        group_size=4,
-        batch_size=8,
-        resolution=16,
-        train_sampling_steps=4,
-        eval_sampling_steps=4,
-        timestep_fraction=1.0,
-        cfg=False,
-        beta=0.0,
-        clip_range=1.0,
-        noise_level=0.566,
-        lr=3e-2,
-        lora_rank=4,
-        lora_alpha=4,
-        lora_target_modules=["to_q", "to_k", "to_v", "to_out.0", "proj_out"],
-        awm_train_timesteps=4,
-        eval_every=100,
-        num_eval_prompts=4,
-        save_every=100,
-    )
-    return replace(base, **kw)
+    awm = {
+        "clip_range": 1.0,
+        "noise_level": 0.566,
+        "lora_target_modules": ["to_q", "to_k", "to_v", "to_out.0", "proj_out"],
+        "awm_train_timesteps": 4,
+    }
+    return tiny_trainer(AWMConfig, tmp_path, **{**awm, **kw})
 
 
 def _state(folder):

@@ -18,7 +18,7 @@ import transformers
 os.environ["WANDB_MODE"] = "disabled"
 transformers.logging.set_verbosity_error()
 
-from grpo_helpers import TRAIN, VAL, redness  # noqa: E402
+from grpo_helpers import TRAIN, VAL, redness, tiny_trainer  # noqa: E402
 
 from rewards.models.tiny_pipelines import tiny_flux_pipeline, tiny_sd3_pipeline  # noqa: E402
 from rewards.reward_fns import RubricReward  # noqa: E402
@@ -34,27 +34,7 @@ FAMILY = {"max_sequence_length": 16}
 
 
 def tiny_cfg(tmp_path, **kw) -> GRPOConfig:
-    base = GRPOConfig(
-        output_dir=str(tmp_path),
-        run_name="run",
-        num_steps=2,
-        prompts_per_step=2,
-        group_size=4,
-        batch_size=8,
-        resolution=16,
-        train_sampling_steps=4,
-        eval_sampling_steps=4,
-        cfg=False,
-        beta=0.0,
-        lr=3e-2,
-        lora_rank=4,
-        lora_alpha=4,
-        eval_every=100,
-        num_eval_prompts=4,
-        save_every=100,
-        timestep_fraction=1.0,
-    )
-    return replace(base, **kw)
+    return tiny_trainer(GRPOConfig, tmp_path, **kw)
 
 
 @pytest.mark.parametrize("build", [tiny_sd3_pipeline, tiny_flux_pipeline])

@@ -14,7 +14,7 @@ from safetensors.torch import load_file
 os.environ["WANDB_MODE"] = "disabled"
 transformers.logging.set_verbosity_error()
 
-from grpo_helpers import TRAIN, VAL, redness  # noqa: E402
+from grpo_helpers import TRAIN, VAL, redness, tiny_trainer  # noqa: E402
 
 from rewards.models.tiny_pipelines import tiny_sd3_pipeline  # noqa: E402
 from rewards.toy_rewards import MeanRedness  # noqa: E402
@@ -42,28 +42,7 @@ def one_thread():
 
 
 def tiny_cfg(tmp_path, **kw) -> NFTConfig:
-    base = NFTConfig(
-        output_dir=str(tmp_path),
-        run_name="run",
-        num_steps=2,
-        prompts_per_step=2,
-        group_size=4,
-        batch_size=8,
-        resolution=16,
-        train_sampling_steps=4,
-        eval_sampling_steps=4,
-        cfg=False,
-        beta=0.0,
-        lr=3e-2,
-        lora_rank=4,
-        lora_alpha=4,
-        lora_target_modules=MODULES,
-        eval_every=100,
-        num_eval_prompts=4,
-        save_every=100,
-        timestep_fraction=1.0,
-    )
-    return replace(base, **kw)
+    return tiny_trainer(NFTConfig, tmp_path, **{"lora_target_modules": MODULES, **kw})
 
 
 def _run(cfg, reward=redness):
