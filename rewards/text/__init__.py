@@ -5,8 +5,9 @@
    languages (``ocr_langs``), the engine (``tesseract_engine``) and text matching (``text_match``).
 2. ``rewards.text.questions``: the question compiler (``question_compiler``, its steps in
    ``question_quotes``, ``question_form``, ``question_place``, ``question_residue``,
-   ``question_style`` and ``question_element`` with its vocabulary in ``element_words``) and the
-   former keyword rules (``keyword_rules``). Plain text in, specs out: it reads no page.
+   ``question_style`` and ``question_element`` with its vocabulary in ``element_words`` and its
+   phrases cut by ``locator_phrases``) and the former keyword rules (``keyword_rules``). Plain text
+   in, specs out: it reads no page.
 3. ``rewards.text.page``: the page structure found from OCR lines and pixels (``elements``, its
    finders in ``finders``, ``page_lines`` and ``rectangles``), text style (``text_style``) and
    grounding a compiled question on a page (``grounding``).

@@ -71,48 +71,11 @@ def find_rotated_text(
         ``shape`` all True, ``fill`` = the non-ink pixels, ``text_height`` = the median width of
         its glyphs) in pixels of ``rgb``.
     """
-    gray_full = np.asarray(rgb.convert("L")).astype(np.int16)
-    page = int(np.median(gray_full))
-    ink_full = np.abs(gray_full - page) > contrast
-    f = min(1.0, ROTATED_SIDE / max(rgb.size))
-    ink = ink_full
-    if f < 1.0:
-        small = rgb.convert("L").resize((max(1, round(rgb.width * f)), max(1, round(rgb.height * f))), Image.BOX)
-        ink = np.abs(np.asarray(small).astype(np.int16) - page) > contrast
-    labels, n = ndimage.label(ink, structure=np.ones((3, 3), bool))
-    if n == 0:
+    ink_full, ink, f = _ink(rgb, contrast)
+    g_boxes, stretched = _glyphs(ink, f, max_glyph)
+    if not len(g_boxes):
         return []
-    area = np.bincount(labels.ravel(), minlength=n + 1)
-    stretched = np.zeros_like(ink)
-    glyphs = []  # (x0, y0, x1, y1) of every glyph, small-copy pixels
-    for k, sl in enumerate(ndimage.find_objects(labels), start=1):
-        y0, y1, x0, x1 = sl[0].start, sl[0].stop, sl[1].start, sl[1].stop
-        h, w = y1 - y0, x1 - x0
-        short, long = min(h, w), max(h, w)
-        if not 2 <= short <= max_glyph * f or long > 15 * short:
-            continue
-        if short > 4 and area[k] > 0.9 * h * w:
-            continue  # a solid block: a bar or a swatch, not a letter
-        g = int(np.ceil(0.5 * w))
-        stretched[max(0, y0 - g) : y1 + g, x0:x1] = True
-        glyphs.append((x0, y0, x1, y1))
-    if not glyphs:
-        return []
-    g_boxes = np.array(glyphs)
-    cols, _ = ndimage.label(stretched)
-    label = cols[(g_boxes[:, 1] + g_boxes[:, 3]) // 2, (g_boxes[:, 0] + g_boxes[:, 2]) // 2]
-    order = np.argsort(label, kind="stable")
-    starts = np.flatnonzero(np.r_[True, np.diff(label[order]) != 0])
-    members = np.split(order, starts[1:])  # glyph indices per cluster
-    boxes = np.stack(
-        [
-            np.minimum.reduceat(g_boxes[order, 0], starts),
-            np.minimum.reduceat(g_boxes[order, 1], starts),
-            np.maximum.reduceat(g_boxes[order, 2], starts),
-            np.maximum.reduceat(g_boxes[order, 3], starts),
-        ],
-        axis=1,
-    )
+    boxes, members = _columns_of(g_boxes, stretched)
     out = []
     for k in np.flatnonzero((boxes[:, 3] - boxes[:, 1]) >= 1.5 * (boxes[:, 2] - boxes[:, 0])):
         if len(members[k]) < 2 or (boxes[k, 2] - boxes[k, 0]) < min_width * f:
@@ -137,6 +100,64 @@ def find_rotated_text(
         out.append((h, Fill(box, np.ones_like(region), ~region, text_h)))
     out.sort(key=lambda t: -t[0])
     return [fl for _, fl in out[:max_columns]]
+
+
+def _ink(rgb: Image.Image, contrast: int) -> tuple[np.ndarray, np.ndarray, float]:
+    """(ink of ``rgb``, ink of its copy with the longer side at most ``ROTATED_SIDE``, the scale
+    of that copy): pixels whose luminance differs from the page's median by more than ``contrast``."""
+    gray_full = np.asarray(rgb.convert("L")).astype(np.int16)
+    page = int(np.median(gray_full))
+    ink_full = np.abs(gray_full - page) > contrast
+    f = min(1.0, ROTATED_SIDE / max(rgb.size))
+    ink = ink_full
+    if f < 1.0:
+        small = rgb.convert("L").resize((max(1, round(rgb.width * f)), max(1, round(rgb.height * f))), Image.BOX)
+        ink = np.abs(np.asarray(small).astype(np.int16) - page) > contrast
+    return ink_full, ink, f
+
+
+def _glyphs(ink: np.ndarray, f: float, max_glyph: int) -> tuple[np.ndarray, np.ndarray]:
+    """(the ``(n, 4)`` boxes ``x0, y0, x1, y1`` of the glyphs of ``ink``, the mask of their boxes
+    stretched up and down by half their width), in pixels of ``ink`` (the copy at scale ``f``);
+    the rules are ``find_rotated_text``'s."""
+    labels, n = ndimage.label(ink, structure=np.ones((3, 3), bool))
+    stretched = np.zeros_like(ink)
+    if n == 0:
+        return np.zeros((0, 4), int), stretched
+    area = np.bincount(labels.ravel(), minlength=n + 1)
+    glyphs = []
+    for k, sl in enumerate(ndimage.find_objects(labels), start=1):
+        y0, y1, x0, x1 = sl[0].start, sl[0].stop, sl[1].start, sl[1].stop
+        h, w = y1 - y0, x1 - x0
+        short, long = min(h, w), max(h, w)
+        if not 2 <= short <= max_glyph * f or long > 15 * short:
+            continue
+        if short > 4 and area[k] > 0.9 * h * w:
+            continue  # a solid block: a bar or a swatch, not a letter
+        g = int(np.ceil(0.5 * w))
+        stretched[max(0, y0 - g) : y1 + g, x0:x1] = True
+        glyphs.append((x0, y0, x1, y1))
+    return (np.array(glyphs) if glyphs else np.zeros((0, 4), int)), stretched
+
+
+def _columns_of(g_boxes: np.ndarray, stretched: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+    """(the ``(m, 4)`` boxes of the clusters of glyphs whose stretched boxes touch, the glyph
+    indices of each cluster), clusters in the order of their labels in ``stretched``."""
+    cols, _ = ndimage.label(stretched)
+    label = cols[(g_boxes[:, 1] + g_boxes[:, 3]) // 2, (g_boxes[:, 0] + g_boxes[:, 2]) // 2]
+    order = np.argsort(label, kind="stable")
+    starts = np.flatnonzero(np.r_[True, np.diff(label[order]) != 0])
+    members = np.split(order, starts[1:])  # glyph indices per cluster
+    boxes = np.stack(
+        [
+            np.minimum.reduceat(g_boxes[order, 0], starts),
+            np.minimum.reduceat(g_boxes[order, 1], starts),
+            np.maximum.reduceat(g_boxes[order, 2], starts),
+            np.maximum.reduceat(g_boxes[order, 3], starts),
+        ],
+        axis=1,
+    )
+    return boxes, members
 
 
 def tall_fills(

@@ -12,10 +12,11 @@ before the first quote ("contain a single line that reads"). Each one is
   "in the NPS card" by ``ElementSpec.container``; or
 - handed over: a VLM part ``locator '<phrase>'`` (then the OCR judge can only answer "no").
 
-Nothing is dropped in silence. The rules never guess: a subject with a word outside the role
-vocabulary (``_ROLES``, ``_HARMLESS``) is a VLM locator, and so is every phrase relative to an
-unquoted element ("beneath the eleventh bottle", "to the right of the magic-wand illustration")
-or to context code cannot see ("in the same ordered list", "in panel (b)").
+The phrases are cut by ``locator_phrases``. Nothing is dropped in silence. The rules never guess:
+a subject with a word outside the role vocabulary (``_ROLES``, ``_HARMLESS``) is a VLM locator,
+and so is every phrase relative to an unquoted element ("beneath the eleventh bottle", "to the
+right of the magic-wand illustration") or to context code cannot see ("in the same ordered
+list", "in panel (b)").
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ import re
 from dataclasses import dataclass
 
 from rewards.text.questions.element_words import (
-    _AUX,
     _BOX_SHAPES,
     _CONTAINER_SUBJECTS,
     _CONTAINERS,
@@ -45,9 +45,7 @@ from rewards.text.questions.element_words import (
     _NUMBERS,
     _OBJECT_WORDS,
     _ORDINAL_NEEDED,
-    _ORDINAL_NUMBER,
     _ORDINAL_ROLES,
-    _ORDINALS,
     _PARTICIPLES,
     _PLACE_FILLER,
     _PREPOSITIONS,
@@ -57,8 +55,8 @@ from rewards.text.questions.element_words import (
     _SIZE,
     _STYLE,
     _TEXTUAL,
-    _VERBS,
 )
+from rewards.text.questions.locator_phrases import _ordinal, _Phrase, _segment
 from rewards.text.questions.question_quotes import Quote
 
 
@@ -80,17 +78,6 @@ class Located:
     phrase: str
     represented: tuple[str, ...]
     vlm_parts: tuple[str, ...]
-
-
-def _tokens(text: str) -> list[tuple[str, int, int]]:
-    """Words and punctuation of ``text`` with their spans."""
-    return [(m.group(0), m.start(), m.end()) for m in re.finditer(r"[\w'’-]+|[^\w\s'’-]", text)]
-
-
-def _ordinal(w: str) -> int | None:
-    """The position an ordinal word names ("second": 2, "3rd": 3, "last": -1), or None."""
-    n = _ORDINAL_NUMBER.match(w)
-    return int(n.group(1)) if n else _ORDINALS.get(w)
 
 
 def _singular(w: str) -> str:
@@ -172,115 +159,6 @@ def subject_role(
     return role, ordinal, axis
 
 
-@dataclass
-class _Phrase:
-    tokens: list[tuple[str, int, int]]
-    kind: str  # "subject", "prep", "loose"
-
-    @property
-    def words(self) -> list[str]:
-        return [t[0] for t in self.tokens]
-
-    @property
-    def span(self) -> tuple[int, int]:
-        return self.tokens[0][1], self.tokens[-1][2]
-
-
-def _segment(masked: str) -> list[_Phrase]:
-    """The subject, the prepositional phrases and the loose noun phrases of ``masked`` (the bare
-    question with its represented phrases blanked out)."""
-    toks = _tokens(masked)
-    phrases: list[_Phrase] = []
-    cur: _Phrase | None = None
-
-    def close():
-        nonlocal cur
-        if cur is not None:
-            while cur.tokens and cur.tokens[-1][0] in ("and", "or", "then", "which", "that", "who"):
-                cur.tokens.pop()
-            if cur.tokens:
-                phrases.append(cur)
-        cur = None
-
-    i = 0
-    subject_done = False
-    while i < len(toks):
-        w = toks[i][0]
-        nxt = toks[i + 1][0] if i + 1 < len(toks) else ""
-        if i and toks[i][1] - toks[i - 1][2] > 1 and cur is not None and cur.kind != "subject":
-            close()  # a represented phrase was blanked here: what follows is another phrase
-        elif i and toks[i][1] - toks[i - 1][2] > 1 and cur is not None and cur.tokens:
-            close()
-        if w == "q" and cur is not None and cur.kind == "prep" and re.match(r"[\w-]", nxt):
-            if nxt in _VERBS or nxt in _PREPOSITIONS or nxt in _PARTICIPLES:
-                close()
-            else:
-                cur.tokens.append(toks[i])  # "in the 'Revenue' tile": the quote names the tile
-        elif w == "(" and cur is not None and cur.kind == "prep" and ")" in [t[0] for t in toks[i : i + 6]]:
-            k = [t[0] for t in toks[i : i + 6]].index(")")
-            cur.tokens += toks[i : i + k + 1]  # "In panel (b)"
-            i += k + 1
-            continue
-        elif not re.match(r"[\w'’-]", w) or w == "q":
-            close()
-        elif w in _AUX and not subject_done and nxt in _DETERMINERS | {"there"}:
-            close()
-            j = i + 1
-            if nxt == "there":
-                j += 1
-                if j < len(toks) and toks[j][0] in ("is", "are"):
-                    j += 1
-            if j < len(toks) and toks[j][0] in _DETERMINERS:
-                j += 1
-            cur = _Phrase([], "subject")
-            subject_done = True
-            i = j
-            continue
-        elif cur is not None and cur.words and cur.words[0] == "between" and w not in _VERBS:
-            cur.tokens.append(toks[i])  # "between the cup on the left and the donut": one phrase
-        elif w in ("that", "which", "who") and nxt in _VERBS:
-            close()
-        elif w == "of" and i and toks[i - 1][0] in ("consist", "consists", "consisting", "composed", "made"):
-            close()  # "consist of the line ...": the verb, no locator
-        elif w in _VERBS and not (
-            w in ("set", "list", "form", "end", "start") and cur is not None and cur.kind == "prep"
-        ):
-            close()
-        elif cur is not None and cur.kind == "prep" and cur.words[-1:] in (["the"], ["immediate"], ["to"]):
-            cur.tokens.append(toks[i])  # "to the right of", "to the immediate right of"
-        elif w in _PARTICIPLES and (w not in ("right", "far") or nxt in _PREPOSITIONS | _PARTICIPLES):
-            if cur is None or cur.kind != "prep" or any(x not in _PARTICIPLES for x in cur.words):
-                close()
-                cur = _Phrase([], "prep")
-            cur.tokens.append(toks[i])
-        elif w in _PREPOSITIONS:
-            opened_by_participle = cur is not None and cur.kind == "prep" and all(x in _PARTICIPLES for x in cur.words)
-            continues = (
-                cur is not None
-                and cur.kind == "prep"
-                and (
-                    w in ("of", "to", "for")
-                    or (w == "from" and nxt == "the" and any(_ordinal(x) is not None for x in cur.words))
-                    or opened_by_participle
-                    or (cur.words and cur.words[-1] in ("next", "to", "from", "out", "in", "on") and w in ("to", "of"))
-                )
-            )
-            if cur is not None and cur.kind == "subject" and w in ("from",) and nxt == "the":
-                cur.tokens.append(toks[i])  # "the second card from the left"
-            elif not continues:
-                close()
-                cur = _Phrase([toks[i]], "prep")
-            else:
-                cur.tokens.append(toks[i])
-        else:
-            if cur is None:
-                cur = _Phrase([], "loose")
-            cur.tokens.append(toks[i])
-        i += 1
-    close()
-    return phrases
-
-
 def _mask(text: str, pattern: re.Pattern, found: list[tuple[int, int]] | None = None) -> str:
     """``text`` with every match of ``pattern`` blanked by spaces (offsets kept); their spans are
     added to ``found``."""
@@ -310,6 +188,27 @@ def _restore(bare: str, span: tuple[int, int], quotes: list[Quote], cased: str =
 
 def _words_in(bare: str, cased: str, span: tuple[int, int]) -> list[str]:
     return re.findall(r"[\w'’-]+", cased[span[0] : span[1]]) if len(cased) == len(bare) else []
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """What the phrase rules read of one question (the arguments of ``locate``): ``bare`` with its
+    represented phrases blanked (``masked``) and in the question's own case (``cased``), and the
+    offset in ``bare`` of the first required string (``first_quote``)."""
+
+    bare: str
+    cased: str
+    masked: str
+    quotes: list[Quote]
+    first_quote: int
+    in_box: re.Pattern | None
+    place_words: set[str]
+    context_texts: set[str]
+    style_words: set[str]
+
+    def text(self, span: tuple[int, int]) -> str:
+        """The words of ``span`` with their quotes put back (``_restore``)."""
+        return _restore(self.bare, span, self.quotes, self.cased)
 
 
 def locate(
@@ -342,98 +241,37 @@ def locate(
         style_words: subject words the spec checks already (a measured weight or colour).
         n_texts: the number of required strings ("the three labels" must name as many).
     """
-    cased = _cased_bare(question, quotes)
-    represented, handed = [], []
     masked = bare
     for p in masks:
         masked = _mask(masked, p)
     found: list[tuple[int, int]] = []
     for p in represented_masks:
         masked = _mask(masked, p, found)
-    represented += [_restore(bare, s, quotes, cased) for s in sorted(found)]
-    phrases = _segment(masked)
     qs = [m.start() for m in re.finditer(r"(?<![\w'’-])q(?![\w'’-])", bare)]
     first_quote = qs[first_required] if first_required < len(qs) else len(bare)
+    cased = _cased_bare(question, quotes)
+    asked = _Asked(bare, cased, masked, quotes, first_quote, in_box, place_words, context_texts, style_words)
+    represented, handed = [asked.text(s) for s in sorted(found)], []
+    phrases = _segment(masked)
     subject = next((p for p in phrases if p.kind == "subject"), None)
-    role = ordinal = axis = container = None
-    subject_phrase = ""
-    if subject is not None and subject.tokens:
-        subject_phrase = _restore(bare, subject.span, quotes, cased)
-        harmless = style_words | {x for w in place_words for x in re.split(r"[- ]", w)} | place_words
-        parsed = _subject_element(subject, phrases, first_quote, masked, harmless, n_texts)
-        if parsed == "image":
-            subject_phrase = ""  # "Does the chart include ...": the whole image
-        elif parsed is None:
-            handed.append(subject_phrase)
-        else:
-            role, ordinal, axis = parsed
+    subject_phrase, parsed = _read_subject(subject, phrases, asked, n_texts)
+    role, ordinal, axis = parsed if isinstance(parsed, tuple) else (None, None, None)
+    if parsed is None:
+        handed.append(subject_phrase)
+    container = None
     for p in phrases:
         if p is subject:
             continue
-        words = [w for w in p.words if w not in _DETERMINERS]
-        text = _restore(bare, p.span, quotes, cased)
-        used = {x for pw in place_words for x in re.split(r"[- ]", pw)}
-        # "right" and "far" open a phrase ("right below") but are places too ("on the right")
-        core = [
-            w for w in words if (w not in _PARTICIPLES or w in used or w in ("right", "far")) and w not in _PREPOSITIONS
-        ]
-        if ordinal is not None and p.words[:1] == ["from"] and core in (["left"], ["right"], ["top"], ["bottom"]):
-            # "the third item of the navigation menu from the left": the ordinal's direction
-            ordinal = -abs(ordinal) if core[0] in ("right", "bottom") else ordinal
-            represented.append(text)
-            continue
-        after = masked[p.span[1] :]
-        named = _CONTEXT_NAME.match(after)
-        if named and _quote_at(p.span[1] + named.end() - 1, bare, quotes) in context_texts:
-            holds = p.words[0] in ("in", "inside", "within", "of", "on") and set(core) <= _NAMED_HOLDERS
-            if p.kind == "loose" or holds:
-                # "with the numeric label '54'", "in the row labeled 'Hydro'": the quote names the
-                # element, and the context anchor checks it is read beside the string
-                represented.append(_restore(bare, (p.span[0], p.span[1] + named.end()), quotes, cased))
-                continue
-        if p.kind == "loose":
-            if p.span[0] > first_quote:
-                continue  # words after the quote are claims: the residue reads them
-            if all(w in _OBJECT_WORDS | _HARMLESS | _GENERIC or re.fullmatch(r"\d+|[a-z]", w) for w in core):
-                continue  # "contain a single line that reads", "1)", "it": says only that there is text
+        may_contain = container is None and (role is not None or subject is None)
+        fate, text, detail = _phrase_fate(p, asked, role, ordinal, may_contain)
+        if fate == "direction":
+            ordinal = -abs(ordinal) if detail in ("right", "bottom") else ordinal
+        elif fate == "container":
+            container = detail
+        if fate == "handed":
             handed.append(text)
-            continue
-        if not core:
-            continue
-        if _CONTEXT_WORDS & set(p.words) or (p.words[0] == "to" and {"its", "their"} & set(p.words)):
-            # "in the same list", "to its right": relative to context or to another element
-            handed.append(text)
-            continue
-        if set(core) <= _TEXTUAL | _STYLE | style_words | {"and", "letters"}:
-            continue  # "in bold", "in white text": a style claim, read by the style step
-        # "on the large desktop-style layout": the whole image
-        if (
-            p.words[0] in _IMAGE_PREPOSITIONS
-            and core[-1] in _IMAGE_NOUNS
-            and set(core[:-1]) <= _IMAGE_ADJECTIVES
-            and not (core[-1] in ("menu", "chart", "diagram", "graph", "plot") and len(core) > 1)
-        ):
-            continue
-        if _is_place(core, place_words):
+        elif fate != "dropped":
             represented.append(text)
-            continue
-        if role is not None and set(core) <= _CONTEXT_ROLES.get(role, set()):
-            represented.append(text)  # "in the legend" of a legend entry
-            continue
-        name = _container(p, bare, cased, quotes, context_texts)
-        if name is not None and container is None and (role is not None or subject is None):
-            container = name
-            represented.append(text)
-            continue
-        if (
-            in_box is not None
-            and in_box.fullmatch(masked[p.span[0] : p.span[1]])
-            and set(core[:-1]) <= _BOX_SHAPES
-            and "each" not in p.words
-        ):
-            represented.append(text)  # "inside the dashed rectangle": TextSpec.in_box
-            continue
-        handed.append(text)
     if container is not None and role is None:
         role = "whole"
     return Located(
@@ -445,6 +283,93 @@ def locate(
         tuple(dict.fromkeys([subject_phrase] * (role is not None and bool(subject_phrase)) + represented)),
         tuple(dict.fromkeys(f"locator {t!r}" for t in handed)),
     )
+
+
+def _read_subject(
+    subject: _Phrase | None, phrases: list[_Phrase], asked: _Asked, n_texts: int
+) -> tuple[str, tuple[str, int | None, str | None] | str | None]:
+    """(the subject's words with their quotes, ``_subject_element`` of it: None for a VLM locator):
+    ("", "absent") when the question has no subject, ("", "image") when the subject is the whole
+    image."""
+    if subject is None or not subject.tokens:
+        return "", "absent"
+    subject_phrase = asked.text(subject.span)
+    place_words = asked.place_words
+    harmless = asked.style_words | {x for w in place_words for x in re.split(r"[- ]", w)} | place_words
+    parsed = _subject_element(subject, phrases, asked.first_quote, asked.masked, harmless, n_texts)
+    if parsed == "image":
+        return "", parsed  # "Does the chart include ...": the whole image
+    return subject_phrase, parsed
+
+
+def _phrase_fate(
+    p: _Phrase, asked: _Asked, role: str | None, ordinal: int | None, may_contain: bool
+) -> tuple[str, str, str | None]:
+    """What becomes of a phrase other than the subject: (fate, its text, detail), the fate one of
+    "represented", "handed" (a VLM locator), "dropped" (no locator: a style claim, the whole
+    image, words after the quote), "direction" ("from the right": detail the side the subject's
+    ``ordinal`` counts from) or "container" (detail the name; only when ``may_contain``).
+    ``role`` and ``ordinal`` are the subject's."""
+    bare, masked = asked.bare, asked.masked
+    words = [w for w in p.words if w not in _DETERMINERS]
+    text = asked.text(p.span)
+    used = {x for pw in asked.place_words for x in re.split(r"[- ]", pw)}
+    # "right" and "far" open a phrase ("right below") but are places too ("on the right")
+    core = [
+        w for w in words if (w not in _PARTICIPLES or w in used or w in ("right", "far")) and w not in _PREPOSITIONS
+    ]
+    if ordinal is not None and p.words[:1] == ["from"] and core in (["left"], ["right"], ["top"], ["bottom"]):
+        return "direction", text, core[0]  # "the third item of the navigation menu from the left"
+    named = _CONTEXT_NAME.match(masked[p.span[1] :])
+    if named and _quote_at(p.span[1] + named.end() - 1, bare, asked.quotes) in asked.context_texts:
+        holds = p.words[0] in ("in", "inside", "within", "of", "on") and set(core) <= _NAMED_HOLDERS
+        if p.kind == "loose" or holds:
+            # "with the numeric label '54'", "in the row labeled 'Hydro'": the quote names the
+            # element, and the context anchor checks it is read beside the string
+            return "represented", asked.text((p.span[0], p.span[1] + named.end())), None
+    if p.kind == "loose":
+        if p.span[0] > asked.first_quote:
+            return "dropped", text, None  # words after the quote are claims: the residue reads them
+        if all(w in _OBJECT_WORDS | _HARMLESS | _GENERIC or re.fullmatch(r"\d+|[a-z]", w) for w in core):
+            return "dropped", text, None  # "contain a single line that reads", "1)", "it": says only that there is text
+        return "handed", text, None
+    if not core:
+        return "dropped", text, None
+    return _prep_fate(p, core, text, asked, role, may_contain)
+
+
+def _prep_fate(
+    p: _Phrase, core: list[str], text: str, asked: _Asked, role: str | None, may_contain: bool
+) -> tuple[str, str, str | None]:
+    """``_phrase_fate`` of a prepositional phrase with words ``core`` (without determiners,
+    prepositions and opening participles)."""
+    if _CONTEXT_WORDS & set(p.words) or (p.words[0] == "to" and {"its", "their"} & set(p.words)):
+        return "handed", text, None  # "in the same list", "to its right": relative to context or to another element
+    if set(core) <= _TEXTUAL | _STYLE | asked.style_words | {"and", "letters"}:
+        return "dropped", text, None  # "in bold", "in white text": a style claim, read by the style step
+    # "on the large desktop-style layout": the whole image
+    if (
+        p.words[0] in _IMAGE_PREPOSITIONS
+        and core[-1] in _IMAGE_NOUNS
+        and set(core[:-1]) <= _IMAGE_ADJECTIVES
+        and not (core[-1] in ("menu", "chart", "diagram", "graph", "plot") and len(core) > 1)
+    ):
+        return "dropped", text, None
+    if _is_place(core, asked.place_words):
+        return "represented", text, None
+    if role is not None and set(core) <= _CONTEXT_ROLES.get(role, set()):
+        return "represented", text, None  # "in the legend" of a legend entry
+    name = _container(p, asked.bare, asked.cased, asked.quotes, asked.context_texts)
+    if name is not None and may_contain:
+        return "container", text, name
+    if (
+        asked.in_box is not None
+        and asked.in_box.fullmatch(asked.masked[p.span[0] : p.span[1]])
+        and set(core[:-1]) <= _BOX_SHAPES
+        and "each" not in p.words
+    ):
+        return "represented", text, None  # "inside the dashed rectangle": TextSpec.in_box
+    return "handed", text, None
 
 
 def _subject_element(
