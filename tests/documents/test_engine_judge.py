@@ -6,21 +6,15 @@ Needs tesseract and matplotlib; the Chromium page skips without Debian's ``chrom
 ``RUBRICLOOP_REQUIRE_CHROMIUM`` is set (``.ci/run``). About a minute: 3 documents, 6 pages.
 """
 
-import importlib.util
 import os
 import shutil
-from pathlib import Path
 
 import pytest
 
 from documents.engines import build_split, write_rows
 from documents.engines.browser import chromium_path
 from documents.engines.oracle import OracleServer
-
-ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("engine_judge", ROOT / "benchmarks" / "engine_judge.py")
-engine_judge = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(engine_judge)
+from documents.engines.score import judge_split, make_judge, tally
 
 pytestmark = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
 
@@ -29,16 +23,15 @@ MAX_FALSE_NO = 0.02
 and report splits it answers none: 0 of 336 and 0 of 343)."""
 
 
-def test_oracle_vlm_behind_ocr_makes_no_false_yes_and_few_false_no(tmp_path, monkeypatch):
+def test_oracle_vlm_behind_ocr_makes_no_false_yes_and_few_false_no(tmp_path):
     docs = build_split("report", "matplotlib", tmp_path, n=2)  # a bar and a grouped bar chart
     if chromium_path() is not None or os.environ.get("RUBRICLOOP_REQUIRE_CHROMIUM"):
         docs += build_split("report", "chromium", tmp_path, n=1)  # a slide (seed 1000)
     write_rows(docs, tmp_path)
-    monkeypatch.setenv(engine_judge.ORACLE_KEY_ENV, "oracle")
     with OracleServer(docs) as server:
-        records = engine_judge.judge_split(engine_judge.make_judge("ocr_vlm", server.base_url), tmp_path, "mixed")
+        records = judge_split(make_judge("ocr_vlm", server.base_url), tmp_path, "mixed")
         assert server.unknown == 0
-    t = engine_judge.tally(records)
+    t = tally(records)
     assert t["n_true"] > 20 and t["n_false"] > 10
     assert t["false_yes"] == 0, [r["reason"] for r in records if r["truth"] == "no" and r["answer"] == "yes"]
     assert t["false_no"] <= MAX_FALSE_NO * t["n_true"], [

@@ -54,7 +54,9 @@ def separators_only(seen: str, target: str, case_sensitive: bool) -> bool:
     around them ignored): "Made in Lisbon - Since 2014" for "Made in Lisbon · Since 2014", and
     "2026 Northwind Inc." for "© 2026 Northwind Inc.", are misreads, not errors."""
     a, b = (" ".join(normalize(t, case_sensitive).translate(SEPARATORS).split()) for t in (seen, target))
-    return a == b and normalize(seen, case_sensitive) != normalize(target, case_sensitive)
+    # the raw strings, not normalize's: it folds a lone separator to "·" itself (text_match rule 4)
+    raw_a, raw_b = (" ".join((t if case_sensitive else t.casefold()).split()) for t in (seen, target))
+    return a == b and raw_a != raw_b
 
 
 def _folded_words(text: str) -> list[str]:

@@ -26,6 +26,10 @@ look-alike word rendered in the reference fonts (:data:`FONTS`, those installed)
    fits (:data:`MIN_FIT`): ``cannot_tell``. m / rn in touching glyphs: the whole words, by
    :data:`WORD_MARGIN`.
 
+m / rn is the one exception to "cannot tell withholds" (``RN_ONLY_WHEN_SEEN``): the renders cannot
+tell touching serif "rn" from "m" in common words ("primary", "Members"), and withholding each of
+them cost correct answers on every page of text; an "m" word is withheld only when its ink looks
+like the "rn" spelling (or splits as it does).
 Only "confirmed" lets a "yes" stand; the judge withholds otherwise (``rewards.judges.ocr``),
 naming the word and its look-alikes. Measured (``python benchmarks/lookalike_check.py``: 15 pairs
 at 14 / 22 / 34 px): in the reference fonts 367 of 450 correctly drawn words confirmed, 5 of
@@ -68,6 +72,8 @@ MIN_FIT = 0.6
 WORD_MARGIN = 0.1
 """m / rn in touching glyphs: the lead the whole word must have over its look-alike word."""
 GLYPH_FIT = 0.7
+RN_ONLY_WHEN_SEEN = True
+"""m / rn withholds only on "looks like", not on "cannot tell" (module docstring)."""
 """A glyph is confirmed only when it matches the expected character's render at least this well."""
 MAX_CANDIDATES = 8
 """At most this many look-alike words per word (the first swaps, left to right)."""
@@ -115,15 +121,21 @@ def candidates(word: str) -> list[str]:
 
 
 def ink_mask(gray: np.ndarray) -> np.ndarray | None:
-    """The ink of a word's box (uint8 grey levels, H x W) as a bool mask cropped to the ink:
-    the class of Otsu's threshold with fewer pixels (dark text on light or light on dark).
-    None when the box holds no two levels."""
+    """The ink of a word's box (uint8 grey levels, H x W) as a bool mask cropped to the ink: the
+    class of Otsu's threshold that the box's outer ring (the background around the word) mostly is
+    not; where the ring is as much one class as the other, the class with fewer pixels (a bold
+    glyph can fill most of a tight box). None when the box holds no two levels."""
     from rewards.text.ocr.fills import otsu_threshold
 
     if gray.size == 0 or int(gray.max()) - int(gray.min()) < 32:
         return None
     upper = gray > otsu_threshold(gray)
-    ink = upper if upper.mean() < 0.5 else ~upper
+    ring = np.concatenate([upper[0], upper[-1], upper[1:-1, 0], upper[1:-1, -1]])
+    share = ring.mean() if ring.size else 0.5
+    if abs(share - 0.5) < 0.2:
+        ink = upper if upper.mean() < 0.5 else ~upper
+    else:
+        ink = ~upper if share > 0.5 else upper
     ys, xs = np.nonzero(ink)
     if len(ys) == 0:
         return None
@@ -227,7 +239,9 @@ def check_word(image: Image.Image, box, word: str, span: tuple[int, int] | None 
     if not todo:
         return GlyphCheck(word, "confirmed", None, {}, None)
     x0, y0, x1, y1 = (int(v) for v in box)
-    ink = ink_mask(np.asarray(image.convert("L").crop((x0, y0, x1 + 1, y1 + 1))))
+    pad = 2  # a ring of background around the word's box, for ink_mask
+    region = (max(0, x0 - pad), max(0, y0 - pad), min(image.width, x1 + 1 + pad), min(image.height, y1 + 1 + pad))
+    ink = ink_mask(np.asarray(image.convert("L").crop(region)))
     if ink is None or ink.shape[0] < 6 or not FONTS:
         return GlyphCheck(word, "cannot_tell", None, {}, None)
     spans = glyph_spans(ink)
@@ -248,7 +262,7 @@ def check_word(image: Image.Image, box, word: str, span: tuple[int, int] | None 
             scores[word], scores[alt_word] = min(scores.get(word, 1.0), exp_score), alt_score
             if alt_score >= exp_score + WORD_MARGIN:
                 return GlyphCheck(word, "looks_like", alt_word, scores, os.path.basename(font))
-            if exp_score < alt_score + WORD_MARGIN or exp_score < GLYPH_FIT:
+            if not RN_ONLY_WHEN_SEEN and (exp_score < alt_score + WORD_MARGIN or exp_score < GLYPH_FIT):
                 return GlyphCheck(word, "cannot_tell", None, scores, os.path.basename(font))
             continue
         if len(other) != len(member):  # m / rn: the renders' glyph counts tell them apart, when they differ
@@ -265,13 +279,16 @@ def check_word(image: Image.Image, box, word: str, span: tuple[int, int] | None 
         else:
             exp_score = _glyph_score(ink, spans, own, own_spans, first, 1)
             alt_score = None if alt is None else _glyph_score(ink, spans, alt, glyph_spans(alt), first, 1)
+        rn = len(other) != len(member) and RN_ONLY_WHEN_SEEN  # m / rn: only "looks like" withholds
         if exp_score is None or alt_score is None:
+            if rn:
+                continue
             return GlyphCheck(word, "cannot_tell", None, scores, os.path.basename(font))
         scores[word] = min(scores.get(word, 1.0), exp_score)
         scores[alt_word] = alt_score
         if alt_score >= exp_score + MARGIN:
             return GlyphCheck(word, "looks_like", alt_word, scores, os.path.basename(font))
-        if exp_score < alt_score + MARGIN or exp_score < GLYPH_FIT:
+        if (exp_score < alt_score + MARGIN or exp_score < GLYPH_FIT) and not rn:
             return GlyphCheck(word, "cannot_tell", None, scores, os.path.basename(font))
     return GlyphCheck(word, "confirmed", None, scores, os.path.basename(font))
 
