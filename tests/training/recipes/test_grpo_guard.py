@@ -17,7 +17,7 @@ import transformers
 os.environ["WANDB_MODE"] = "disabled"
 transformers.logging.set_verbosity_error()
 
-from grpo_helpers import TRAIN, VAL, redness  # noqa: E402
+from grpo_helpers import TRAIN, VAL, redness, tiny_trainer  # noqa: E402
 
 from rewards.models.tiny_pipelines import tiny_sd3_pipeline  # noqa: E402
 from training import recipes  # noqa: E402
@@ -97,26 +97,7 @@ def test_the_guard_is_a_recipe_of_its_own():
 def test_a_tiny_guard_run_starts_on_policy_and_moves_the_lora(tmp_path):
     """One minibatch per step: the first update's ratio is exactly 1 (mu = mu_old, lp = lp_old) and
     nothing is clipped; the LoRA moves and the losses are finite."""
-    cfg = GRPOGuardConfig(
-        output_dir=str(tmp_path),
-        run_name="guard",
-        num_steps=2,
-        prompts_per_step=2,
-        group_size=4,
-        batch_size=8,
-        resolution=16,
-        train_sampling_steps=4,
-        eval_sampling_steps=4,
-        timestep_fraction=1.0,
-        cfg=False,
-        beta=0.0,
-        lr=3e-2,
-        lora_rank=4,
-        lora_alpha=4,
-        eval_every=100,
-        num_eval_prompts=2,
-        save_every=100,
-    )
+    cfg = tiny_trainer(GRPOGuardConfig, tmp_path, run_name="guard", num_eval_prompts=2)
     pipe = tiny_sd3_pipeline(0)
     history = train(cfg, pipe, {"redness": redness}, {"redness": 1.0}, TRAIN, VAL, {"max_sequence_length": 16})
     assert history["ratio_mean"][0] == pytest.approx(1.0, abs=1e-6) and history["clip_fraction"][0] == 0.0
