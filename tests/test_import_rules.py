@@ -10,8 +10,8 @@ The configs obey the same rules: a ``_target_`` that an app's config composes
 (``conf/<app>.yaml``, the choices of its groups, its debug presets, and for rubricloop-train the
 experiments) is an import of that app's room, so ``conf/eval.yaml`` choosing ``generator=``
 makes ``evaluation`` build ``refine.generators.DiffusersGenerator`` (allowed: the application
-sits above refine). The arrows conf/ draws today against the rules are listed in
-``KNOWN_CONFIG_ARROWS`` with their reason, and must still occur.
+sits above refine). An arrow conf/ would draw against the rules must be listed in
+``KNOWN_CONFIG_ARROWS`` with its reason (none is, today), and a listed one must still occur.
 """
 
 from __future__ import annotations
@@ -43,9 +43,17 @@ RANKS = {
     "training": 8,  # the instruction writer is trained on refine's writer prompt and editors (training.text)
     "evaluation": 9,  # the application: rubricloop-eval, -judge, -report, -judge-bench
 }
-TRAINING_FROM_REFINE = {"refine.interfaces", "refine.writers.local_vlm"}
+TRAINING_FROM_REFINE = {
+    "refine.interfaces",
+    "refine.writers.local_vlm",
+    "refine.generators",
+    "refine.editors.diffusers",
+    "refine.editors.text",
+}
 """All of refine that training may import: the writer's request (the instruction writer is trained
-on exactly the prompt refine's trained writer sends) and the editor protocol; never the loop."""
+on exactly the prompt refine's trained writer sends), the editor protocol, and the components the
+text tasks' configs build (conf/train_text.yaml: the prompt rewriter's images come from refine's
+generators, the instruction writer's edits from refine's editors); never the loop."""
 
 
 def module_name(path: Path) -> str:
@@ -220,11 +228,7 @@ DEBUG_APPS = {
 """A debug preset's ``debug_app`` -> the primary config it is composed with."""
 EXPERIMENT_APPS = ("train", "train_text")
 """``+experiment=`` is rubricloop-train's (both its configs are in the training room)."""
-KNOWN_CONFIG_ARROWS = {
-    ("train_text", "refine.generators"): "training's text tasks render with refine's generator (train_text.yaml)",
-    ("train_text", "refine.editors.diffusers"): "task=instruction_writer edits with refine's diffusers editors",
-    ("train_text", "refine.editors.text"): "editor=text composes (text_cli refuses it in one line)",
-}
+KNOWN_CONFIG_ARROWS: dict[tuple[str, str], str] = {}
 """Arrows conf/ draws today that the rules forbid, each with its reason: listed so the test holds,
 checked to still occur so the list only shrinks (fix one, delete its line)."""
 _TARGET = re.compile(r"""_target_["']?\s*:\s*["']?([A-Za-z_][\w.]*)""")

@@ -3,7 +3,8 @@
 
 May import: ``rewards``, ``training`` itself, and of ``refine`` only
 ``refine.interfaces`` and ``refine.writers.local_vlm`` (the instruction writer is trained on the
-exact request refine's trained writer sends; refine never imports training).
+exact request refine's trained writer sends) and the components the text tasks' configs build
+(``refine.generators``, ``refine.editors``); never the loop, and refine never imports training.
 One data file of refine's is read, no code: the bundled example's BizGenEval rows (package
 data of ``refine.example``) are the leakage guard's default held-out set (``data.heldout=[bundled]``).
 
