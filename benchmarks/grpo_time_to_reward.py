@@ -83,6 +83,33 @@ def _reward(task: str) -> dict:
     return {"redness": MeanRedness()}
 
 
+def _bench_config(recipe, out: str, mode: str, seed: int, args: argparse.Namespace, task: dict):
+    """The recipe's config for one (mode, seed) run in ``out``: the tiny SD3 at 16 px, 2 prompts
+    of 8 images a step, LoRA rank 4, no CFG or KL (``MODES`` overrides follow in ``run_one``)."""
+    return recipe.CONFIG(
+        output_dir=out,
+        run_name=f"{mode}_{seed}",
+        seed=seed,
+        num_steps=args.steps,
+        prompts_per_step=2,
+        group_size=8,
+        batch_size=16,
+        resolution=16,
+        train_sampling_steps=args.T,
+        eval_sampling_steps=args.T,
+        cfg=False,
+        beta=0.0,
+        lr=task["lr"],
+        lora_rank=4,
+        lora_alpha=4,
+        lora_target_modules=["to_q", "to_k", "to_v", "to_out.0", "proj_out"],
+        eval_every=args.eval_every,
+        num_eval_prompts=task["num_eval_prompts"],
+        save_every=args.steps,
+        keep_last=1,
+    )
+
+
 def run_one(mode: str, seed: int, args: argparse.Namespace) -> dict:
     """Train one (mode, seed) in this process; returns its eval curve, per-step training seconds,
     the last step's image statistics and the last evaluation's check pass rates."""
@@ -123,28 +150,7 @@ def run_one(mode: str, seed: int, args: argparse.Namespace) -> dict:
     loop.tqdm = lambda *a, **k: real_tqdm(*a, **{**k, "disable": True})  # no progress bars from the parallel runs
     try:
         with tempfile.TemporaryDirectory() as out:
-            cfg = recipe.CONFIG(
-                output_dir=out,
-                run_name=f"{mode}_{seed}",
-                seed=seed,
-                num_steps=args.steps,
-                prompts_per_step=2,
-                group_size=8,
-                batch_size=16,
-                resolution=16,
-                train_sampling_steps=args.T,
-                eval_sampling_steps=args.T,
-                cfg=False,
-                beta=0.0,
-                lr=task["lr"],
-                lora_rank=4,
-                lora_alpha=4,
-                lora_target_modules=["to_q", "to_k", "to_v", "to_out.0", "proj_out"],
-                eval_every=args.eval_every,
-                num_eval_prompts=task["num_eval_prompts"],
-                save_every=args.steps,
-                keep_last=1,
-            )
+            cfg = _bench_config(recipe, out, mode, seed, args, task)
             history = recipe.train(
                 replace(cfg, **overrides),
                 tiny_sd3_pipeline(0),

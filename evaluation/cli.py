@@ -80,6 +80,29 @@ class OptionError(ValueError):
     """A bad option: exit 2 with one line."""
 
 
+def generator_tuning_problems(cfg: DictConfig, mode: str) -> list[str]:
+    """The ``lora=`` and ``prompt_rewriter=`` option errors (both need a generator to act on)."""
+    problems = []
+    if cfg.lora and not Path(cfg.lora).is_dir():
+        problems.append(f"lora={cfg.lora} is not a checkpoint folder (checkpoints/<run>/step_<n>)")
+    if cfg.lora and mode != "generate":
+        problems.append("lora=... needs a generator (generator=sd3 | flux | ...)")
+    rewriter = cfg.get("prompt_rewriter")
+    for key in ("lora", "prompt_rewriter"):
+        if cfg.get(key) and cfg.images and mode == "generate":
+            problems.append(f"{key}=... changes generated images, but images={cfg.images} are judged as they are")
+    if rewriter and mode != "generate":
+        problems.append("prompt_rewriter=... needs a generator (generator=sd3 | flux | ...)")
+    elif rewriter:
+        from rewards.models.text_policy import read_policy_meta
+
+        try:
+            read_policy_meta(Path(rewriter), "prompt_rewriter")
+        except ValueError as e:  # names the folder: not a folder, no LoRA, another task's policy
+            problems.append(f"prompt_rewriter={e}")
+    return problems
+
+
 def check_options(cfg: DictConfig) -> dict[str, Any]:
     """Validate the options; returns ``{"mode": "score" | "judge" | "generate", paths...}``.
 
@@ -125,23 +148,7 @@ def check_options(cfg: DictConfig) -> dict[str, Any]:
             "score a folder of <model>_annotations.jsonl files with results=..."
         )
     problems += servimage_selection_problems(cfg)
-    if cfg.lora and not Path(cfg.lora).is_dir():
-        problems.append(f"lora={cfg.lora} is not a checkpoint folder (checkpoints/<run>/step_<n>)")
-    if cfg.lora and mode != "generate":
-        problems.append("lora=... needs a generator (generator=sd3 | flux | ...)")
-    rewriter = cfg.get("prompt_rewriter")
-    for key in ("lora", "prompt_rewriter"):
-        if cfg.get(key) and cfg.images and mode == "generate":
-            problems.append(f"{key}=... changes generated images, but images={cfg.images} are judged as they are")
-    if rewriter and mode != "generate":
-        problems.append("prompt_rewriter=... needs a generator (generator=sd3 | flux | ...)")
-    elif rewriter:
-        from rewards.models.text_policy import read_policy_meta
-
-        try:
-            read_policy_meta(Path(rewriter), "prompt_rewriter")
-        except ValueError as e:  # names the folder: not a folder, no LoRA, another task's policy
-            problems.append(f"prompt_rewriter={e}")
+    problems += generator_tuning_problems(cfg, mode)
     outage = cfg.get("judge_outage", 1.0)
     if not isinstance(outage, (int, float)) or isinstance(outage, bool) or not 0 < outage <= 1:
         problems.append(f"judge_outage must be a number in (0, 1], got {outage!r}")

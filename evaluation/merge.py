@@ -200,9 +200,57 @@ def _read_json(path: Path) -> Any:
         raise ValueError(f"{path}: cannot be read as JSON ({type(e).__name__}); run that shard again") from None
 
 
-def _merge(out: Path, report: bool) -> int:
-    from evaluation.generate import load_benchmark_items, name_problems, result_done
+def _coverage_problems(benchmark: str, items: list, shards: dict, shard_items: dict, refused: dict):
+    """Items covered by no shard or by two (:func:`check_coverage`), and covered items with no
+    result file (but the ``refused`` ones). Returns ``(problems, owner)``: each item's shard folder."""
+    from evaluation.generate import result_done
+
+    problems = check_coverage([it.id for it in items], shard_items)
+    owner = {item_id: shards[i][1] for i, ids in shard_items.items() for item_id in ids}
+    problems += [
+        f"item {it.id}: no result file in {owner[it.id] / 'results'}"
+        for it in items
+        if it.id in owner and it.id not in refused and not result_done(benchmark, owner[it.id] / "results", it)
+    ]
+    return problems, owner
+
+
+def _write_merged(out: Path, n: int, shards: dict, shard_items: dict, run: dict, items: list, refused, report) -> int:
+    """Copy the ``n`` shards' files into ``out``, score them as one run (``scores.json``; the report
+    when ``report``) and say what was merged. Returns the exit status (module docstring)."""
     from rewards.common.run_folder import write_error, write_json
+
+    benchmark, data = run["benchmark"], Path(run["data"])
+    results = out / "results"
+    try:
+        copy_shard_files(out, shards, benchmark)
+        merge_verdicts(out, shards)
+        write_json(out / RUN_FILE, run, ensure_ascii=True)
+        try:
+            summary, errors = score_and_write(
+                benchmark, data, results, out, run.get("alpha", 0.1), {it.id for it in items}, run.get("limit")
+            )
+        except RubricError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        summary["shards"] = {"n": n, "items_per_shard": {str(i): len(ids) for i, ids in sorted(shard_items.items())}}
+        write_json(out / "scores.json", summary)
+        errors += [e for e in refused.values() if e not in errors]
+        for err in errors:
+            print(f"error: {err}", file=sys.stderr)
+        if report:
+            from evaluation.report import write_report
+
+            print(f"report: {write_report(out)}")
+    except OSError as e:  # disk full: every file is written whole or not at all
+        print(f"error: {write_error(e, out)}", file=sys.stderr)
+        return 1
+    print(f"{benchmark}: merged {n} shards, {len(items)} items, each covered once; wrote {out}")
+    return 1 if errors else 0
+
+
+def _merge(out: Path, report: bool) -> int:
+    from evaluation.generate import load_benchmark_items, name_problems
 
     shards = find_shards(out)
     if not shards:
@@ -237,13 +285,7 @@ def _merge(out: Path, report: bool) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     refused = name_problems(benchmark, items, out / "results")  # no shard wrote them; the scorer reports them
-    problems = check_coverage([it.id for it in items], shard_items)
-    owner = {item_id: shards[i][1] for i, ids in shard_items.items() for item_id in ids}
-    problems += [
-        f"item {it.id}: no result file in {owner[it.id] / 'results'}"
-        for it in items
-        if it.id in owner and it.id not in refused and not result_done(benchmark, owner[it.id] / "results", it)
-    ]
+    problems, owner = _coverage_problems(benchmark, items, shards, shard_items, refused)
     if not problems:  # only items with a result file: was it made from the data as it is now?
         try:
             problems += stale_items(benchmark, items, run, owner, refused)
@@ -255,32 +297,7 @@ def _merge(out: Path, report: bool) -> int:
             print(f"error: {p}", file=sys.stderr)
         print(f"error: {len(problems)} coverage problem(s); nothing merged", file=sys.stderr)
         return 1
-    results = out / "results"
-    try:
-        copy_shard_files(out, shards, benchmark)
-        merge_verdicts(out, shards)
-        write_json(out / RUN_FILE, run, ensure_ascii=True)
-        try:
-            summary, errors = score_and_write(
-                benchmark, data, results, out, run.get("alpha", 0.1), {it.id for it in items}, run.get("limit")
-            )
-        except RubricError as e:
-            print(f"error: {e}", file=sys.stderr)
-            return 2
-        summary["shards"] = {"n": n, "items_per_shard": {str(i): len(ids) for i, ids in sorted(shard_items.items())}}
-        write_json(out / "scores.json", summary)
-        errors += [e for e in refused.values() if e not in errors]
-        for err in errors:
-            print(f"error: {err}", file=sys.stderr)
-        if report:
-            from evaluation.report import write_report
-
-            print(f"report: {write_report(out)}")
-    except OSError as e:  # disk full: every file is written whole or not at all
-        print(f"error: {write_error(e, out)}", file=sys.stderr)
-        return 1
-    print(f"{benchmark}: merged {n} shards, {len(items)} items, each covered once; wrote {out}")
-    return 1 if errors else 0
+    return _write_merged(out, n, shards, shard_items, run, items, refused, report)
 
 
 def main(argv: list[str]) -> int:

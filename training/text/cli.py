@@ -48,11 +48,9 @@ def _is_number(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
-def option_problems(cfg: DictConfig) -> list[str]:
-    """Every option error of ``cfg``, one phrase each, naming the option (empty: fine). Checked
-    before any file is written or model loaded; trl's own ``GRPOConfig`` checks run last
-    (:func:`training.text.grpo.trl_args` on the checked values)."""
-    t, problems = cfg.trainer, []
+def _policy_problems(cfg: DictConfig) -> list[str]:
+    """The ``policy.*`` option errors: a policy of the task's kind, a known dtype."""
+    problems = []
     task = cfg.task_name
     kind, fix = POLICY_KINDS[task]
     if cfg.policy.get("kind") != kind:
@@ -60,6 +58,12 @@ def option_problems(cfg: DictConfig) -> list[str]:
         problems.append(f"task={task} needs a {kind.upper()} policy ({fix}), got policy.kind={got!r}")
     if cfg.policy.get("torch_dtype") not in DTYPES:
         problems.append(f"policy.torch_dtype must be one of {', '.join(DTYPES)}, got {cfg.policy.get('torch_dtype')!r}")
+    return problems
+
+
+def _trainer_problems(t: DictConfig) -> list[str]:
+    """The ``trainer.*`` option errors: counts, rates, trl's choices, the device and run name."""
+    problems = []
     positive = ("num_steps", "prompts_per_step", "max_completion_length", "lora_rank", "save_every", "keep_last")
     for key in positive:
         if not _is_int(t[key]) or t[key] < 1:
@@ -103,6 +107,12 @@ def option_problems(cfg: DictConfig) -> list[str]:
     run_name = str(t.run_name)
     if not run_name or "/" in run_name or "\\" in run_name or run_name in (".", ".."):
         problems.append(f"trainer.run_name must be a folder name (no /), got {t.run_name!r}")
+    return problems
+
+
+def _data_problems(cfg: DictConfig) -> list[str]:
+    """The ``data.*`` option errors: item count, held-out fraction, seed, held-out files."""
+    problems = []
     if not _is_int(cfg.data.n) or cfg.data.n < 2:
         problems.append(f"data.n must be an integer >= 2, got {cfg.data.n!r}")
     if not _is_number(cfg.data.val_fraction) or not 0.0 < cfg.data.val_fraction < 1.0:
@@ -114,9 +124,15 @@ def option_problems(cfg: DictConfig) -> list[str]:
     for entry in cfg.data.heldout or []:
         if str(entry) != BUNDLED_HELDOUT and not Path(str(entry)).is_file():
             problems.append(f"data.heldout: {entry} is not a file (a held-out benchmark JSONL, or 'bundled')")
+    return problems
+
+
+def _reward_problems(cfg: DictConfig) -> list[str]:
+    """The ``reward.*``, ``guards.*`` and ``wandb.mode`` option errors."""
+    problems = []
     if cfg.reward.kind not in ("rubric", "quote_coverage"):
         problems.append(f"reward.kind must be rubric or quote_coverage, got {cfg.reward.kind!r}")
-    elif cfg.reward.kind == "quote_coverage" and task != "prompt_rewriter":
+    elif cfg.reward.kind == "quote_coverage" and cfg.task_name != "prompt_rewriter":
         problems.append(
             "reward.kind=quote_coverage scores prompt rewrites; task=instruction_writer needs reward.kind=rubric"
         )
@@ -139,13 +155,28 @@ def option_problems(cfg: DictConfig) -> list[str]:
 
     if cfg.wandb.mode not in MODES:
         problems.append(f"wandb.mode must be one of {', '.join(MODES)}, got {cfg.wandb.mode!r}")
-    if not problems:  # trl's own checks of its config, on values that passed ours
-        from training.text.grpo import trl_args
+    return problems
 
-        try:
-            trl_args(t, Path(str(t.output_dir)) / run_name, "cpu" if device == "auto" else device, [])
-        except (ValueError, TypeError) as e:
-            problems.append(f"trainer: trl refuses the settings ({error_line(e)})")
+
+def _trl_problems(t: DictConfig) -> list[str]:
+    """trl's own checks of its config (``GRPOConfig``), on values that passed ours."""
+    from training.text.grpo import trl_args
+
+    device = str(t.device)
+    try:
+        trl_args(t, Path(str(t.output_dir)) / str(t.run_name), "cpu" if device == "auto" else device, [])
+    except (ValueError, TypeError) as e:
+        return [f"trainer: trl refuses the settings ({error_line(e)})"]
+    return []
+
+
+def option_problems(cfg: DictConfig) -> list[str]:
+    """Every option error of ``cfg``, one phrase each, naming the option (empty: fine). Checked
+    before any file is written or model loaded; trl's own ``GRPOConfig`` checks run last
+    (:func:`training.text.grpo.trl_args` on the checked values)."""
+    problems = [*_policy_problems(cfg), *_trainer_problems(cfg.trainer), *_data_problems(cfg), *_reward_problems(cfg)]
+    if not problems:
+        problems = _trl_problems(cfg.trainer)
     return problems
 
 
@@ -287,6 +318,70 @@ def check_enough(n: int, per_step: int) -> None:
         )
 
 
+def _refuse_finished(cfg: DictConfig, run_dir: Path, history: dict | None, settings: dict, refusal) -> None:
+    """Step 1b: a finished run (``history`` not None) with these settings raises ``RunAlreadyDone``;
+    with other settings, ``ValueError``; an unfinished or new run passes."""
+    from rewards.common.run_folder import check_settings
+    from training.text.grpo import fmt
+
+    if history is None:
+        return
+    check_settings(run_dir / "run.json", settings, refusal, new_run="use another trainer.run_name")
+    raise RunAlreadyDone(
+        f"{run_dir} already finished its {cfg.trainer.num_steps} steps (held-out reward "
+        f"{fmt(history['eval_before']['reward'])} -> {fmt(history['eval_after']['reward'])} greedy); "
+        "nothing to do: "
+        f"policy in {run_dir / 'final'}/, history in {run_dir / 'history.json'}"
+    )
+
+
+def _data_and_reward(cfg: DictConfig):
+    """Step 2: the items (checked for leaks into the held-out benchmarks), the reward and the rows.
+
+    Returns:
+        ``(train_items, reward, train_rows, val_rows, items)``.
+    """
+    from rewards.leakage import check_leakage, load_heldout
+    from training.run_dir import heldout_paths
+    from training.text.data import load_text_items
+
+    train_items, val_items = load_text_items(
+        cfg.data.file, int(cfg.data.n), int(cfg.data.seed), float(cfg.data.val_fraction)
+    )
+    paths = heldout_paths(cfg.data.heldout or [])
+    check_leakage([*train_items, *val_items], paths)
+    heldout = load_heldout(paths)
+    per_step = int(cfg.trainer.prompts_per_step)
+    check_enough(len(train_items), per_step)  # before any model loads
+    reward, train_rows, val_rows, items = build_reward(cfg, train_items, val_items, heldout)
+    check_enough(len(train_rows), per_step)  # the writer's rows: only the items that fail a check
+    return train_items, reward, train_rows, val_rows, items
+
+
+def _check_unfinished(cfg: DictConfig, run_dir: Path, whole: list[Path], has_checkpoints: bool, settings, refusal):
+    """Step 3 (the run folder claimed): an unfinished run (``has_checkpoints``; ``whole``: its whole
+    checkpoints, oldest first) continues only with ``resume=true``, the same settings and no
+    checkpoint past ``trainer.num_steps``.
+
+    Raises:
+        ValueError: one line, when it may not continue.
+    """
+    from rewards.common.run_folder import check_settings
+
+    if has_checkpoints:
+        check_settings(run_dir / "run.json", settings, refusal, new_run="use another trainer.run_name")
+    if has_checkpoints and not cfg.resume:
+        raise ValueError(
+            f"{run_dir} holds an unfinished run; continue it with resume=true, or use a new trainer.run_name"
+        )
+    newest = int(whole[-1].name.removeprefix("checkpoint-")) if whole else 0
+    if newest > cfg.trainer.num_steps:
+        raise ValueError(
+            f"{run_dir} holds {whole[-1].name}, past trainer.num_steps={cfg.trainer.num_steps}; "
+            f"raise trainer.num_steps to at least {newest}, or use a new trainer.run_name"
+        )
+
+
 def run(cfg: DictConfig) -> dict:
     """Check, build and train (module docstring). Returns the history.
 
@@ -295,12 +390,11 @@ def run(cfg: DictConfig) -> dict:
         ValueError: an option error, a leak, a bad data file, a busy or unwritable run folder, a
             resume with other settings; one line each, before any file is written.
     """
-    from rewards.common.run_folder import check_settings, discard, run_files, write_json
-    from rewards.leakage import check_leakage, load_heldout
-    from training.run_dir import claim_run_dir, differing_keys, heldout_paths, write_run_record
-    from training.text.data import load_text_items
-    from training.text.grpo import fmt, torn_checkpoints, train_text_policy, whole_checkpoints
+    from rewards.common.run_folder import discard, run_files, write_json
+    from training.run_dir import claim_run_dir, differing_keys, write_run_record
+    from training.text.grpo import torn_checkpoints, train_text_policy, whole_checkpoints
 
+    # 1. the options, and a run already finished
     problems = option_problems(cfg)
     if problems:
         raise ValueError("bad option: " + "; ".join(problems))
@@ -314,47 +408,22 @@ def run(cfg: DictConfig) -> dict:
             f"(see {run_dir / 'run.json'}); use those settings to resume, or a new trainer.run_name"
         )
 
-    if history is not None:
-        check_settings(run_dir / "run.json", settings, refusal, new_run="use another trainer.run_name")
-        raise RunAlreadyDone(
-            f"{run_dir} already finished its {cfg.trainer.num_steps} steps (held-out reward "
-            f"{fmt(history['eval_before']['reward'])} -> {fmt(history['eval_after']['reward'])} greedy); "
-            "nothing to do: "
-            f"policy in {run_dir / 'final'}/, history in {run_dir / 'history.json'}"
-        )
-    train_items, val_items = load_text_items(
-        cfg.data.file, int(cfg.data.n), int(cfg.data.seed), float(cfg.data.val_fraction)
-    )
-    paths = heldout_paths(cfg.data.heldout or [])
-    check_leakage([*train_items, *val_items], paths)
-    heldout = load_heldout(paths)
-    per_step = int(cfg.trainer.prompts_per_step)
-    check_enough(len(train_items), per_step)  # before any model loads
-    reward, train_rows, val_rows, items = build_reward(cfg, train_items, val_items, heldout)
-    check_enough(len(train_rows), per_step)  # the writer's rows: only the items that fail a check
+    _refuse_finished(cfg, run_dir, history, settings, refusal)
+    # 2. the data and the reward
+    train_items, reward, train_rows, val_rows, items = _data_and_reward(cfg)
 
     # wandb (which trl imports even with W&B off) makes its media temp folder when first imported;
     # imported under run_files it would land in <run>/.tmp, which run_files empties at the end, and
     # the next run in this process would lose its tables
     import wandb  # noqa: F401
 
+    # 3. the run folder, 4. train
     lock, created = claim_run_dir(run_dir)
     with lock:
         whole = whole_checkpoints(run_dir)
         has_checkpoints = bool(whole or torn_checkpoints(run_dir))
         try:
-            if has_checkpoints:
-                check_settings(run_dir / "run.json", settings, refusal, new_run="use another trainer.run_name")
-            if has_checkpoints and not cfg.resume:
-                raise ValueError(
-                    f"{run_dir} holds an unfinished run; continue it with resume=true, or use a new trainer.run_name"
-                )
-            newest = int(whole[-1].name.removeprefix("checkpoint-")) if whole else 0
-            if newest > cfg.trainer.num_steps:
-                raise ValueError(
-                    f"{run_dir} holds {whole[-1].name}, past trainer.num_steps={cfg.trainer.num_steps}; "
-                    f"raise trainer.num_steps to at least {newest}, or use a new trainer.run_name"
-                )
+            _check_unfinished(cfg, run_dir, whole, has_checkpoints, settings, refusal)
             report_to = init_wandb(cfg, run_dir, resuming=bool(cfg.resume and has_checkpoints))
         except ValueError:
             discard(run_dir, created)

@@ -286,6 +286,93 @@ def _quiet_progress(trainer) -> None:
 
 
 # ------------------------------------------------------------------------------ the recipe
+def _load_policy(cfg: DictConfig) -> tuple[str, str, object, object, dict]:
+    """Step 1: the base policy on its device, with the meta every checkpoint carries.
+
+    Returns:
+        ``(kind, device, model, processing, meta)``.
+    """
+    task, trainer_cfg, policy = cfg.task_name, cfg.trainer, cfg.policy
+    kind = TASK_KINDS[task]
+    device = str(trainer_cfg.device)
+    if device == "auto":
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+    model, processing = load_base_policy(kind, policy.model_id, bool(policy.tiny), policy.torch_dtype, device)
+    meta = policy_meta(
+        task,
+        policy.model_id,
+        bool(policy.tiny),
+        str(policy.torch_dtype),
+        int(trainer_cfg.max_completion_length),
+        max_chars=cfg.guards.max_chars,
+        keep_quoted=bool(cfg.guards.keep_quoted),
+    )
+    return kind, device, model, processing, meta
+
+
+def _resume_checkpoint(run_dir: Path, resume: bool) -> str | None:
+    """The newest whole checkpoint to continue from (None: start afresh); warns of each torn one."""
+    if not resume:
+        return None
+    whole = whole_checkpoints(run_dir)
+    for torn in torn_checkpoints(run_dir):
+        logger.warning("skipping %s: not whole (killed while being written)", torn)
+    return str(whole[-1]) if whole else None
+
+
+def _eval_before(run_dir: Path, checkpoint: str | None, run_eval) -> dict:
+    """Step 4: the held-out evaluation before training; a resumed run reuses the one in its
+    ``history.json``. ``run_eval()`` evaluates the untrained policy."""
+    history_file = run_dir / "history.json"
+    before = None
+    if checkpoint and history_file.is_file():
+        before = json.loads(history_file.read_text(encoding="utf-8")).get("eval_before")
+    if before is None:
+        before = run_eval()
+    line = (
+        f"held-out reward before training {fmt(before['reward'])} greedy, "
+        f"{fmt(before['sampled_reward'])} sampled ({before['n']} items)"
+    )
+    print(f"rubricloop-train: {line}")
+    logger.info(line)
+    return before
+
+
+def _history(cfg: DictConfig, trainer, steps: list[dict], train_s: float, checkpoint, before, after, final) -> dict:
+    """The run's history (``train_text_policy``'s return value) from the trainer and the step timings."""
+    trained_steps = [s for s in steps if s["step"] > 0]
+    return {
+        "task": cfg.task_name,
+        "num_steps": int(cfg.trainer.num_steps),
+        "log_history": trainer.state.log_history,
+        "step_seconds": [s["seconds"] for s in trained_steps],
+        "peak_rss_mib": max((s["peak_rss_mib"] for s in trained_steps), default=None),
+        "train_seconds": train_s,
+        "resumed_from": checkpoint,
+        "steps_this_run": len(trained_steps),
+        "eval_before": before,
+        "eval_after": after,
+        "final": str(final),
+    }
+
+
+def _wandb_summary(before: dict, after: dict, report_to: list[str]) -> None:
+    """Put the before/after held-out rewards in the W&B run's summary and finish the run."""
+    if "wandb" not in report_to:
+        return
+    import wandb
+
+    if wandb.run is not None:
+        summary = {
+            "eval/greedy_reward_before": before["reward"],
+            "eval/greedy_reward": after["reward"],
+            "eval/sampled_reward_before": before["sampled_reward"],
+            "eval/sampled_reward": after["sampled_reward"],
+        }
+        wandb.run.summary.update(summary)
+        wandb.finish()
+
+
 def train_text_policy(
     cfg: DictConfig,
     run_dir: Path,
@@ -316,60 +403,31 @@ def train_text_policy(
     from datasets import Dataset
 
     # 1. the policy
-    task, trainer_cfg, policy = cfg.task_name, cfg.trainer, cfg.policy
-    kind = TASK_KINDS[task]
-    device = str(trainer_cfg.device)
-    if device == "auto":
-        device = "cuda" if torch.cuda.is_available() else "cpu"
-    model, processing = load_base_policy(kind, policy.model_id, bool(policy.tiny), policy.torch_dtype, device)
-    meta = policy_meta(
-        task,
-        policy.model_id,
-        bool(policy.tiny),
-        str(policy.torch_dtype),
-        int(trainer_cfg.max_completion_length),
-        max_chars=cfg.guards.max_chars,
-        keep_quoted=bool(cfg.guards.keep_quoted),
-    )
+    trainer_cfg = cfg.trainer
+    kind, device, model, processing, meta = _load_policy(cfg)
     max_new = int(trainer_cfg.max_completion_length)
     eval_how = (int(trainer_cfg.eval_samples), float(trainer_cfg.temperature))
 
     # 3. trl's datasets and config
-    def as_dataset(rows: list[dict]) -> Dataset:
-        return Dataset.from_list(rows)
-
     args = trl_args(trainer_cfg, run_dir, device, report_to)
     steps: list[dict] = []
     trainer = _grpo_trainer_class()(
         model=model,
         reward_funcs=[reward],
         args=args,
-        train_dataset=as_dataset(train_rows),
+        train_dataset=Dataset.from_list(train_rows),
         processing_class=processing,
         peft_config=peft_config(trainer_cfg),
         callbacks=_callbacks(meta, steps),
     )
     _quiet_progress(trainer)
 
+    def held_out() -> dict:
+        return evaluate(trainer.model, processing, val_rows, kind, max_new, reward, items, *eval_how)
+
     # 4. the untrained policy on the held-out rows (LoRA B starts at zero: this is the base model)
-    checkpoint = None
-    if resume:
-        whole = whole_checkpoints(run_dir)
-        for torn in torn_checkpoints(run_dir):
-            logger.warning("skipping %s: not whole (killed while being written)", torn)
-        checkpoint = str(whole[-1]) if whole else None
-    history_file = run_dir / "history.json"
-    before = None
-    if checkpoint and history_file.is_file():
-        before = json.loads(history_file.read_text(encoding="utf-8")).get("eval_before")
-    if before is None:
-        before = evaluate(trainer.model, processing, val_rows, kind, max_new, reward, items, *eval_how)
-    line = (
-        f"held-out reward before training {fmt(before['reward'])} greedy, "
-        f"{fmt(before['sampled_reward'])} sampled ({before['n']} items)"
-    )
-    print(f"rubricloop-train: {line}")
-    logger.info(line)
+    checkpoint = _resume_checkpoint(run_dir, resume)
+    before = _eval_before(run_dir, checkpoint, held_out)
 
     # 5. train
     t0 = time.perf_counter()
@@ -377,7 +435,7 @@ def train_text_policy(
     train_s = time.perf_counter() - t0
 
     # 6. the trained policy on the held-out rows, saved
-    after = evaluate(trainer.model, processing, val_rows, kind, max_new, reward, items, *eval_how)
+    after = held_out()
     final = run_dir / FINAL
     trainer.save_model(str(final))
     write_policy_meta(final, meta)
@@ -387,30 +445,6 @@ def train_text_policy(
         fmt(after["sampled_reward"]),
         final,
     )
-    trained_steps = [s for s in steps if s["step"] > 0]
-    history = {
-        "task": task,
-        "num_steps": int(trainer_cfg.num_steps),
-        "log_history": trainer.state.log_history,
-        "step_seconds": [s["seconds"] for s in trained_steps],
-        "peak_rss_mib": max((s["peak_rss_mib"] for s in trained_steps), default=None),
-        "train_seconds": train_s,
-        "resumed_from": checkpoint,
-        "steps_this_run": len(trained_steps),
-        "eval_before": before,
-        "eval_after": after,
-        "final": str(final),
-    }
-    if "wandb" in report_to:
-        import wandb
-
-        if wandb.run is not None:
-            summary = {
-                "eval/greedy_reward_before": before["reward"],
-                "eval/greedy_reward": after["reward"],
-                "eval/sampled_reward_before": before["sampled_reward"],
-                "eval/sampled_reward": after["sampled_reward"],
-            }
-            wandb.run.summary.update(summary)
-            wandb.finish()
+    history = _history(cfg, trainer, steps, train_s, checkpoint, before, after, final)
+    _wandb_summary(before, after, report_to)
     return history
