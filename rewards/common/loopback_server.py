@@ -35,8 +35,9 @@ class JSONHandler(BaseHTTPRequestHandler):
 
     def send_json(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
         """Answer with ``status`` and ``payload``: str or bytes are sent as they are, anything
-        else as JSON; ``headers`` are added after ``Content-Type`` and ``Content-Length``."""
-        data = payload if isinstance(payload, (str, bytes)) else json.dumps(payload)
+        else as JSON (numpy and torch numbers as plain ones); ``headers`` are added after
+        ``Content-Type`` and ``Content-Length``."""
+        data = payload if isinstance(payload, (str, bytes)) else json.dumps(payload, default=_jsonable)
         data = data.encode() if isinstance(data, str) else data
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
@@ -48,6 +49,19 @@ class JSONHandler(BaseHTTPRequestHandler):
 
     def log_message(self, *args: Any) -> None:
         pass  # one line per request would drown the caller's own log
+
+
+def _jsonable(value: Any) -> Any:
+    """A value ``json`` cannot write as a plain one: numpy and torch scalars and arrays by
+    ``.item()`` / ``.tolist()``, sets as sorted lists, anything else as its ``str``."""
+    for method in ("item", "tolist"):
+        try:
+            return getattr(value, method)()
+        except (AttributeError, TypeError, ValueError):
+            continue
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=str)
+    return str(value)
 
 
 class LoopbackServer:

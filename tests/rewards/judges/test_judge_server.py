@@ -17,6 +17,7 @@ import pytest
 import requests
 import torch
 from hydra import compose, initialize_config_module
+from pages import page
 from PIL import Image, ImageDraw
 
 from rewards.common.components import build_component
@@ -40,6 +41,12 @@ def served_judge(name: str = "layout"):
     """The judge ``python -m rewards.judges.serve judge=<name>`` builds (conf/serve_judge.yaml)."""
     with initialize_config_module("conf", version_base="1.3"):
         return build_component(compose("serve_judge", overrides=[f"judge={name}"]), "judge")
+
+
+def compiled(check_id: str, question: str) -> Check:
+    """A check as the importers make it: the question compiled, its text expectations from the spec."""
+    spec = compile_question(question)
+    return Check(check_id, question, expects=expectations_of(spec), spec=spec)
 
 
 def item(i: int, *questions: str) -> Item:
@@ -82,6 +89,30 @@ def test_http_rubric_reward_equals_the_in_process_reward_on_the_same_pages():
     assert local[0] == 1.0 and local[4] is None and len(set(local[:4])) >= 3, local
     assert server.requests == 3  # 5 images, 2 per request
     assert [v.judge for v in verdicts[0]] == ["layout"] * 3  # the served judge's own verdicts
+
+
+def test_the_ocr_judge_over_http_gives_the_same_verdicts_reasons_and_evidence():
+    """The default judge (conf/judge/ocr.yaml) on a page with text: compiled checks cross the wire."""
+    questions = [
+        'Does the title read "Quarterly Revenue"?',
+        'Is the text "Q3 2025" shown below "Quarterly Revenue"?',
+        'Does the page show "Net margin 18%"?',  # the page says 12%: "no"
+        "Is the title in bold?",  # no quoted text: withheld by OCR
+    ]
+    checks = [compiled(str(k), q) for k, q in enumerate(questions)]
+    it = Item("x", "a slide", Rubric.flat(checks))
+    img = page(
+        [("Quarterly Revenue", (40, 30), 40, (20, 20, 20)), ("Q3 2025", (40, 90), 24, (60, 60, 60)),
+         ("Net margin 12%", (40, 200), 24, (20, 20, 20))]
+    )  # fmt: skip
+    local_fn = RubricReward(served_judge("ocr"))
+    local = local_fn(["a slide"], [img], items=[it])
+    with JudgeServer(served_judge("ocr")) as server:
+        remote_fn = RubricReward(HTTPJudge(server.url))
+        remote = remote_fn(["a slide"], [img], items=[it])
+    assert remote == local == [2 / 4]
+    assert [v.answer for v in remote_fn.last_verdicts[0]] == ["yes", "yes", "no", "withheld"]
+    assert remote_fn.last_verdicts == local_fn.last_verdicts  # reasons and evidence too
 
 
 def test_a_server_error_gives_those_samples_no_reward_and_one_warning_line(caplog):
