@@ -13,7 +13,8 @@ arrow up):
    question compiler, keyword rules) and ``rewards.text.page`` (the page's elements, text style,
    grounding). Never a judge.
 4. The core modules at the top of ``rewards``: ``rubric``, ``importers``, ``image_stats``,
-   ``leakage``, ``toy_rewards``, ``fingerprint`` (what a finished item's result was made from).
+   ``leakage``, ``toy_rewards``, ``preference`` (the CLIP preference reward), ``fingerprint`` (what a
+   finished item's result was made from).
 5. ``rewards.judges`` and ``rewards.scorers``: side by side, neither imports the other.
 6. ``rewards.reward_fns``: rewards for training, from judges and per-item scores.
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import base64
 import io
-import json
 import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable
 
 from PIL import Image
+
+from rewards.common.loopback_server import JSONHandler, LoopbackServer
 
 
 @dataclass
@@ -74,10 +74,9 @@ class ChatServer:
         self._lock = threading.Lock()
         server = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(JSONHandler):
             def do_POST(self):
-                raw = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                seen = Seen(self.path, dict(self.headers), json.loads(raw))
+                seen = Seen(self.path, dict(self.headers), self.read_json())
                 with server._lock:
                     n = len(server.seen)
                     server.seen.append(seen)
@@ -86,15 +85,7 @@ class ChatServer:
                 try:
                     reply = server.respond(seen, n)
                     time.sleep(reply.delay_s)
-                    data = reply.body if isinstance(reply.body, (str, bytes)) else json.dumps(reply.body)
-                    data = data.encode() if isinstance(data, str) else data
-                    self.send_response(reply.status)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    for k, v in reply.headers.items():
-                        self.send_header(k, v)
-                    self.end_headers()
-                    self.wfile.write(data)
+                    self.send_json(reply.status, reply.body, reply.headers)
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client timed out and hung up
                 finally:
@@ -108,25 +99,14 @@ class ChatServer:
                 found = self.path.rstrip("/").endswith("/models")
                 status = (200 if ready else 503) if found else 404
                 listing = {"object": "list", "data": [{"id": "m", "object": "model"}]}
-                data = json.dumps(listing if found else {}).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                self.send_json(status, listing if found else {})
 
-            def log_message(self, *args):
-                pass
-
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._httpd.daemon_threads = True
-        self.base_url = f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
-        self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.02,), daemon=True)
+        self._server = LoopbackServer(Handler, poll_s=0.02)
+        self.base_url = self._server.url + "/v1"
 
     def __enter__(self) -> "ChatServer":
-        self._thread.start()
+        self._server.__enter__()
         return self
 
     def __exit__(self, *exc):
-        self._httpd.shutdown()
-        self._httpd.server_close()
+        self._server.close()

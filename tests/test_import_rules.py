@@ -217,6 +217,7 @@ APP_CONFIGS = {
     "judge_run": "evaluation.judge_cli",
     "train": "training.cli",
     "train_text": "training.text.cli",
+    "serve_judge": "rewards.judges.serve",
 }
 """An app's primary config in conf/ -> the module that runs it (its room is the app's room)."""
 DEBUG_APPS = {

@@ -18,12 +18,12 @@ import io
 import json
 import re
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from PIL import Image
 
 from documents.engines.model import Doc
+from rewards.common.loopback_server import JSONHandler, LoopbackServer
 
 _STATEMENT = re.compile(r"^(\d+)\. (.*)$", re.M)
 
@@ -52,30 +52,16 @@ class OracleServer:
         self._lock = threading.Lock()
         server = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(JSONHandler):
             def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
-                self._send(200, server.complete(body))
+                self.send_json(200, server.complete(self.read_json()))
 
             def do_GET(self):
                 found = self.path.rstrip("/").endswith("/models")
-                self._send(200 if found else 404, {"object": "list", "data": [{"id": "oracle", "object": "model"}]})
+                self.send_json(200 if found else 404, {"object": "list", "data": [{"id": "oracle", "object": "model"}]})
 
-            def _send(self, status: int, payload: dict) -> None:
-                data = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args):
-                pass
-
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._httpd.daemon_threads = True
-        self.base_url = f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
-        self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.05,), daemon=True)
+        self._server = LoopbackServer(Handler, poll_s=0.05)
+        self.base_url = self._server.url + "/v1"
 
     def answer(self, page: str, question: str) -> bool:
         """The truth of ``question`` on the page with pixel key ``page`` (False, counted unknown, when unknown)."""
@@ -106,9 +92,8 @@ class OracleServer:
         return {"id": "oracle", "object": "chat.completion", "choices": [choice]}
 
     def __enter__(self) -> "OracleServer":
-        self._thread.start()
+        self._server.__enter__()
         return self
 
     def __exit__(self, *exc) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
+        self._server.close()

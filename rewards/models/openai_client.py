@@ -79,6 +79,39 @@ class CappedRetry(Retry):
         return False
 
 
+def retrying_session(
+    *, max_retries: int, backoff_s: float, max_retry_wait_s: float, pool_size: int, api_key: str | None = None
+) -> requests.Session:
+    """A ``requests`` session that retries POSTs as the module docstring says (429 and 5xx answers,
+    connection errors and read timeouts, ``max_retries`` times, waits capped at
+    ``max_retry_wait_s``), keeps ``pool_size`` connections open, and sends ``Authorization:
+    Bearer <api_key>`` when a key is given. Shared by :class:`ChatClient` and the judge-server
+    client (``rewards.judges.http_judge``).
+    """
+    retry = CappedRetry(
+        total=max_retries,
+        connect=max_retries,
+        read=max_retries,
+        status=max_retries,
+        other=0,
+        redirect=0,
+        backoff_factor=backoff_s,
+        backoff_max=max_retry_wait_s,
+        max_wait_s=max_retry_wait_s,
+        status_forcelist=RETRY_STATUSES,
+        allowed_methods=frozenset({"POST"}),
+        respect_retry_after_header=True,
+        raise_on_status=False,  # give back the last 429/5xx response so the caller can name it
+    )
+    session = requests.Session()
+    adapter = HTTPAdapter(max_retries=retry, pool_connections=1, pool_maxsize=pool_size)
+    session.mount("http://", adapter)
+    session.mount("https://", adapter)
+    if api_key:
+        session.headers["Authorization"] = f"Bearer {api_key}"
+    return session
+
+
 class ChatClient:
     """Sends chat-completion requests to one model behind an OpenAI-compatible server.
 
@@ -141,27 +174,13 @@ class ChatClient:
         if api_key_env and not self._key:
             logger.info("environment variable %s is not set or empty; sending requests without an API key", api_key_env)
 
-        retry = CappedRetry(
-            total=max_retries,
-            connect=max_retries,
-            read=max_retries,
-            status=max_retries,
-            other=0,
-            redirect=0,
-            backoff_factor=backoff_s,
-            backoff_max=max_retry_wait_s,
-            max_wait_s=max_retry_wait_s,
-            status_forcelist=RETRY_STATUSES,
-            allowed_methods=frozenset({"POST"}),
-            respect_retry_after_header=True,
-            raise_on_status=False,  # give back the last 429/5xx response so we can name it
+        self._session = retrying_session(
+            max_retries=max_retries,
+            backoff_s=backoff_s,
+            max_retry_wait_s=max_retry_wait_s,
+            pool_size=pool_size,
+            api_key=self._key,
         )
-        self._session = requests.Session()
-        adapter = HTTPAdapter(max_retries=retry, pool_connections=1, pool_maxsize=pool_size)
-        self._session.mount("http://", adapter)
-        self._session.mount("https://", adapter)
-        if self._key:
-            self._session.headers["Authorization"] = f"Bearer {self._key}"
 
     def __repr__(self) -> str:
         return f"ChatClient(url={self.url!r}, model={self.model!r})"
@@ -212,7 +231,7 @@ class ChatClient:
         try:
             resp = self._session.post(self.url, json=payload, timeout=self.timeout_s)
         except requests.RequestException as e:
-            raise ChatError(redact(f"{self.url}: {_describe(e)} (after {self.max_retries} retries)")) from None
+            raise ChatError(redact(f"{self.url}: {describe_error(e)} (after {self.max_retries} retries)")) from None
         if resp.status_code != 200:
             body = " ".join(resp.text.split())[:200]
             hint = ""
@@ -259,7 +278,7 @@ class ChatClient:
                         return
                     last = f"HTTP {resp.status_code}"
                 except requests.RequestException as e:
-                    last = _describe(e)
+                    last = describe_error(e)
                 if time.monotonic() >= deadline:
                     self._waited = True
                     raise ChatError(
@@ -268,7 +287,7 @@ class ChatClient:
                 time.sleep(min(1.0, max(0.0, deadline - time.monotonic())))
 
 
-def _describe(e: requests.RequestException) -> str:
+def describe_error(e: requests.RequestException) -> str:
     """'ReadTimeoutError: ... Read timed out' rather than requests' nested MaxRetryError text."""
     inner = e.args[0] if e.args else None
     if isinstance(inner, MaxRetryError) and inner.reason is not None:

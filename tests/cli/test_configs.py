@@ -163,6 +163,7 @@ BUILT = {
     "rewards/redness": ("rewards.toy_rewards.MeanRedness", {"weight": 1.0}),
     "rewards/rubric_ocr": ("rewards.reward_fns.RubricReward", {"weight": 1.0, "name": "rubric_pass_rate"}),
     "rewards/rubric_layout": ("rewards.reward_fns.RubricReward", {"weight": 1.0, "name": "rubric_pass_rate"}),
+    "rewards/rubric_http": ("rewards.reward_fns.RubricReward", {"weight": 1.0, "name": "rubric_pass_rate"}),
 }
 """Leaf configs built for real: name -> (its outermost target, or the class name where another
 agent may move the class; the values the built object has)."""
@@ -171,6 +172,12 @@ BOUND = {
     "judge/ocr_local_vlm": {"model_id": "Qwen/Qwen2.5-VL-7B-Instruct", "torch_dtype": "bfloat16", "device": "cuda"},
     "writer/local_vlm": {"model_id": "Qwen/Qwen2.5-VL-7B-Instruct", "torch_dtype": "bfloat16", "device": "cuda"},
     "writer/trained": {"path": "???", "torch_dtype": None, "device": "cuda", "max_new_tokens": None},
+    "rewards/pickscore": {
+        "model": "yuvalkirstain/PickScore_v1",
+        "processor": "laion/CLIP-ViT-H-14-laion2B-s32B-b79K",
+        "device": "cuda",
+        "tiny": None,
+    },
 }
 """Leaf configs that need hub weights or a GPU to build: name -> the arguments their
 model-loading target is bound with (the last target in the file: the VLM)."""
