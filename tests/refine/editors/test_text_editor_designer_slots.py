@@ -128,3 +128,16 @@ def test_text_rows_cut_the_tick_mark_above_the_label():
     arr[2:8, 14:16] = 0  # the tick mark
     arr[12:26, 5:25] = 0  # the label's ink
     assert text_rows(arr, (0, 0, 30, 40)) == (0, 12, 30, 26)
+
+
+def test_erase_keeps_a_gridline_and_a_frame_line_crossing_the_box():
+    from refine.editors.text.erase import erase
+
+    arr = np.full((60, 120, 3), 255, np.uint8)
+    arr[20, :] = 221  # a gridline across the page, through the box
+    arr[:, 30] = 0  # a frame line down the page, through the box
+    arr[24:36, 40:80] = 30  # the glyphs
+    before = arr.copy()
+    erase(arr, (25, 15, 90, 40))
+    assert np.array_equal(arr[20], before[20]) and np.array_equal(arr[:, 30], before[:, 30])
+    assert (arr[24:36, 40:80] == 255).all()  # the text is gone
