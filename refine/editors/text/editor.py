@@ -91,7 +91,7 @@ from PIL import Image
 from documents.fonts import Face, installed_faces
 from refine.editors.text.audit import already_written, digest, skip_record, written_record
 from refine.editors.text.bullets import without_bullets
-from refine.editors.text.near_match import in_element_only, locate
+from refine.editors.text.near_match import in_element_only, locate, off_legend
 from refine.editors.text.order import Plan, make_plan
 from refine.editors.text.outcomes import Rewrite, Skip, Written
 from refine.editors.text.place import place_missing
@@ -287,6 +287,14 @@ class TextEditor:
         # the element a check names, found before any write ("BREAKFAST" in a heading is not the title)
         element_boxes = {exp: state.element_boxes(work.elements.get(exp)) for exp, _ in work.strings}
         matches = {exp: in_element_only(ms, element_boxes[exp], lines) for exp, ms in matches.items()}
+        # a legend entry read only elsewhere (the slice's own label "Tea") is not in the legend
+        legend = [(exp, cid) for exp, cid in work.strings if off_legend(exp, work, matches, element_boxes)]
+        for exp, cid in legend:
+            matches[exp] = []
+            reason = (f"skip: {exp.text[:40]!r} is on the page but not in the legend; a legend entry needs its "
+                      "series' swatch and the legend's order, which the editor does not draw; not written")  # fmt: skip
+            self.last_actions.append(skip_record(exp, cid, Skip(reason)))
+        work.strings = [s for s in work.strings if s not in legend]
         todo, matches, skips = still_missing(work.strings, lines, matches, rules, w, h)
         self.last_actions.extend(skip_record(exp, cid, skip) for exp, cid, skip in skips)
 

@@ -141,3 +141,20 @@ def test_erase_keeps_a_gridline_and_a_frame_line_crossing_the_box():
     erase(arr, (25, 15, 90, 40))
     assert np.array_equal(arr[20], before[20]) and np.array_equal(arr[:, 30], before[:, 30])
     assert (arr[24:36, 40:80] == 255).all()  # the text is gone
+
+
+def test_a_legend_entry_read_only_as_a_slice_label_is_not_in_the_legend():
+    from refine.editors.text.near_match import off_legend
+    from refine.editors.text.work import Work
+    from rewards.rubric import TextExpectation
+    from rewards.text.ocr.text_match import Match
+    from rewards.text.questions.question_compiler import ElementSpec
+
+    tea = TextExpectation("Tea")
+    work = Work(elements={tea: ElementSpec(role="legend_entry")})
+    legend = {tea: [(675, 300, 720, 316), (675, 322, 712, 338)]}  # "Coffee", "Water"
+    on_slice = {tea: [Match("Tea", (420, 180, 446, 194), 1.0, True, ((3, 0),))]}
+    assert off_legend(tea, work, on_slice, legend)
+    in_legend = {tea: [Match("Tea", (676, 301, 700, 315), 1.0, True, ((5, 0),))]}
+    assert not off_legend(tea, work, in_legend, legend)
+    assert not off_legend(tea, Work(), on_slice, legend)  # no legend named: the slice's label is it
