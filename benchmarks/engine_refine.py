@@ -27,7 +27,8 @@ swap, drop_word, missing) and engine the script prints:
   action touched them ("exact" when that check's element had no defect: a judge misread);
 - damaged pixels: every pixel changed against the start image outside the truth boxes (clean and
   defect page) of the defective elements (a list item's box with its marker: the engine's box is
-  its text's, and the bullet, ``MARKER`` line heights left of it, is the item's too), attributed to the kind of the action whose boxes hold
+  its text's, and the bullet, ``MARKER`` line heights left of it, is the item's too), attributed
+  to the kind of the action whose boxes hold
   it ("none" when no action's do).
 
 ``--out`` keeps per document the refine run and ``before_after.png`` (start beside best.png).
@@ -159,7 +160,8 @@ def measure_doc(doc: Doc, start: Image.Image, best: Image.Image, actions: list[d
             per[d.kind]["written_twice"] += 1
             details.append({"twice": d.correct})
     defective = {d.element for d in doc.defects}
-    allowed = [owned_box(clean_el[i]) for i in defective] + [owned_box(defect_el[i]) for i in defective if i in defect_el]
+    allowed = [owned_box(clean_el[i]) for i in defective]
+    allowed += [owned_box(defect_el[i]) for i in defective if i in defect_el]
     changed = (np.asarray(best) != np.asarray(start)).any(2)  # (H, W) bool
     shape = changed.shape
     for e in doc.pages["defect"].elements:

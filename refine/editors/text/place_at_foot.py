@@ -6,10 +6,10 @@ poster), its baseline ``FOOT_BASELINE`` em above the bottom edge (a bottom margi
 line, as matplotlib's ``fig.text`` source notes and a browser page's footer sit: 1.35-1.5 em on
 the engine pages of ``documents/engines``), and below every line on the page by at least half an
 em. The type is the page's body face (``page.body_type``) at ``FOOT_SCALE`` of the size of
-the page's smallest lines, in the ink of its lowest line (a chart's axis title, a page's last
-paragraph) toned ``FOOT_TONE`` towards the page background: a source line is set smaller and
-lighter than the text it notes. The slot
-must be clear: nothing drawn there (no ink darker than a faint gridline) and no OCR word. When no
+the page's smallest text (a source note is set a point or two under the tick labels), in the
+ink of its lowest line (a chart's axis title, a page's last paragraph) toned ``FOOT_TONE``
+towards the page background: a source line is set smaller and lighter than the text it notes.
+The slot must be clear: nothing drawn there (no ink darker than a faint gridline) and no OCR word. When no
 such slot exists the string is skipped with the reason.
 """
 
@@ -26,7 +26,9 @@ from refine.editors.text.type_match import match_type, render_coverage
 from rewards.rubric import TextExpectation
 from rewards.text.ocr.text_match import Line, Word
 
-FOOT_SCALE = 0.8
+FOOT_SCALE = 0.85
+SMALLEST = 3
+"""Lines (the lowest boxes) whose matched size gives the page's smallest text size."""
 FOOT_BASELINE = 1.4
 """Height (em of the foot line's type) of the foot line's baseline above the page's bottom edge."""
 CENTRED = 0.6
@@ -56,14 +58,17 @@ def _centred(lines: list[Line], w: int) -> bool:
 
 
 def _size(arr: np.ndarray, lines: list[Line], rules: Rules, face) -> float | None:
-    """The em size (px) of the page's smallest line with at least four letters, in ``face``."""
-    cands = [ln for ln in lines if sum(c.isalpha() for c in ln.text) >= 4]
-    if not cands:
-        return None
-    small = min(cands, key=lambda ln: ln.box[3] - ln.box[1])
-    ink, bg = box_colours(arr, small.box)
-    style = match_type(arr, small.box, small.text, ink, bg, [face], [(wd.box, wd.text) for wd in small.words])
-    return None if style is None else style.size
+    """The em size (px) of the page's smallest text, in ``face``: the smallest matched size of
+    its ``SMALLEST`` lowest lines of at least three letters (a tick label "Jan" counts; one line's
+    box height alone misjudges a line without ascenders)."""
+    cands = sorted((ln for ln in lines if sum(c.isalpha() for c in ln.text) >= 3), key=lambda ln: ln.box[3] - ln.box[1])
+    sizes = []
+    for small in cands[:SMALLEST]:
+        ink, bg = box_colours(arr, small.box)
+        style = match_type(arr, small.box, small.text, ink, bg, [face], [(wd.box, wd.text) for wd in small.words])
+        if style is not None:
+            sizes.append(style.size)
+    return min(sizes) if sizes else None
 
 
 def place_at_foot(state: EditState, exp: TextExpectation, rules: Rules) -> Written | Skip | None:
