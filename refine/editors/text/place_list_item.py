@@ -9,6 +9,12 @@ N - 1 items, the Nth goes one pitch under the last: at the last item's left edge
 (``place_in_element``'s ``_write``: the slot must be free), and the last item's bullet (the
 ink left of its text, within ``BULLET_REACH`` line heights, on its rows) is copied one pitch
 down, when the place it goes to is empty page. The list's own items are never moved.
+
+A list that skips a row ("the second bullet": its dot drawn with no text beside it, or its row
+left empty) offers that row: ``gap_in_list`` finds the one bulleted column of lines (at least two
+items with a bullet, one left edge, one pitch) whose Nth row is empty of text, and writes the
+string there, in the type of the item above it; the bullet is copied from that item when the
+row has none.
 """
 
 from __future__ import annotations
@@ -116,3 +122,66 @@ def place_list_item(state: EditState, exp: TextExpectation, element, rules: Rule
         return written
     info = written.info | {"bullet": list(copied)}
     return replace(written, boxes=[*written.boxes, copied], info=info)
+
+
+def _columns(lines: list[Line]) -> list[list[tuple[int, int, int, int]]]:
+    """The page's columns of lines: boxes sharing one left edge (``SAME_EDGE``), top to bottom."""
+    cols: list[list[tuple[int, int, int, int]]] = []
+    for ln in sorted(lines, key=lambda ln: ln.box[1]):
+        col = next((c for c in cols if abs(c[0][0] - ln.box[0]) <= SAME_EDGE), None)
+        if col is None:
+            cols.append([tuple(int(v) for v in ln.box)])
+        else:
+            col.append(tuple(int(v) for v in ln.box))
+    return [c for c in cols if len(c) >= 2]
+
+
+def _rows(col: list, arr: np.ndarray):
+    """(pitch, {row number: box}) of a bulleted column, rows counted from its first item at its
+    pitch (the smallest step between its items); None when it is not a list with bullets at one
+    pitch, or spans more than twice its items' rows."""
+    tops = [b[1] for b in col]
+    pitch = min(b - a for a, b in zip(tops, tops[1:]))
+    h = col[0][3] - col[0][1]
+    if pitch < h or pitch > 3 * h:
+        return None
+    rows = {}
+    for b in col:
+        k = (b[1] - tops[0]) / pitch
+        if abs(k - round(k)) > 0.15 or round(k) in rows:
+            return None
+        rows[round(k)] = b
+    if max(rows) + 1 > 2 * len(rows) or sum(bullet_of(arr, b) is not None for b in col) < 2:
+        return None
+    return pitch, rows
+
+
+def gap_in_list(state: EditState, exp: TextExpectation, element, rules: Rules) -> Written | Skip | None:
+    """Write ``exp.text`` in the empty row N (``element.ordinal``) of the one bulleted list that
+    skips that row (module docstring); None when no list, or more than one, skips it."""
+    n = getattr(element, "ordinal", None)
+    if n is None or n < 2:
+        return None
+    found = []
+    for col in _columns(state.lines):
+        shape = _rows(col, state.arr)
+        if shape is not None and n - 1 not in shape[1] and n - 2 in shape[1] and n - 1 < max(shape[1]):
+            found.append((shape[0], shape[1][n - 2]))
+    if len(found) != 1:
+        return None
+    pitch, above = found[0]
+    pitch = int(pitch)
+    style = _style_of(state, above, rules)
+    if style is None:
+        return None
+    row = (above[0], above[1] + pitch, above[2], above[3] + pitch)
+    own = bullet_of(state.arr, row)
+    bullet = bullet_of(state.arr, above) if own is None else None
+    written = _write(state, exp.text, replace(style, baseline=style.baseline + pitch), above[0], "left",
+                     f"place (item {n} of its list, in its empty row)", {})  # fmt: skip
+    if written is None:
+        return Skip(f"skip: the empty row for item {n} of its list is taken; not written")
+    copied = _copy_bullet(state.arr, bullet, pitch) if bullet is not None else None
+    if copied is None:
+        return written
+    return replace(written, boxes=[*written.boxes, copied], info=written.info | {"bullet": list(copied)})

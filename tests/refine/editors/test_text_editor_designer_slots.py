@@ -158,3 +158,27 @@ def test_a_legend_entry_read_only_as_a_slice_label_is_not_in_the_legend():
     in_legend = {tea: [Match("Tea", (676, 301, 700, 315), 1.0, True, ((5, 0),))]}
     assert not off_legend(tea, work, in_legend, legend)
     assert not off_legend(tea, Work(), on_slice, legend)  # no legend named: the slice's label is it
+
+
+@needs_tesseract
+def test_the_row_a_bulleted_list_skips_takes_its_item_beside_its_empty_bullet():
+    img = Image.new("RGB", (640, 300), (255, 255, 255))
+    d = ImageDraw.Draw(img)
+    d.text((40, 50), "Key takeaways", font=SERIF.font(26), fill=INK, anchor="ls")
+    items = ("Meet the artists after each show", None, "Three new regional offices opened", "Open data shared")
+    for i, item in enumerate(items):
+        y = 100 + 32 * i
+        d.ellipse((44, y - 9, 50, y - 3), fill=INK)  # every row keeps its dot
+        if item:
+            d.text((62, y), item, font=SERIF.font(18), fill=INK, anchor="ls")
+    editor = TextEditor()
+    q = 'Does the second bullet read exactly "Guided tours of the old harbor"?'
+    out = np.asarray(editor.edit(img, "", failed(q), 0))
+    action = editor.last_actions[0]
+    assert action["action"] == "place (item 2 of its list, in its empty row)"
+    x0, y0, x1, y1 = action["box"]
+    assert abs(x0 - 62) <= 2 and 132 - 16 <= y0 and y1 <= 132 + 6  # beside the empty dot, on the row's baseline
+    assert "bullet" not in action["type"]  # its own dot is there: none copied
+    changed = (out != np.asarray(img)).any(2)
+    changed[y0:y1, x0:x1] = False
+    assert not changed.any()
