@@ -44,7 +44,7 @@ its words). Lines of a paragraph are not taken: the last line "verdicts." of a s
 "Verdict: NEI", nor two lines of a paragraph the whole paragraph."""
 
 
-def _fold(text: str, case_sensitive: bool) -> str:
+def fold(text: str, case_sensitive: bool) -> str:
     """``text`` normalized, look-alikes folded (``LOOKALIKES``)."""
     return normalize(text, case_sensitive).translate(LOOKALIKES)
 
@@ -346,7 +346,7 @@ def accepts(exp: TextExpectation, m: Match, w: int, h: int, case_sensitive: bool
         return False
     if m.found or m.similarity == 1.0:
         return True
-    return _fold(exp.text, case_sensitive) == _fold(m.text, case_sensitive)
+    return fold(exp.text, case_sensitive) == fold(m.text, case_sensitive)
 
 
 def drawn_as_expected(arr: np.ndarray, lines: list[Line], m: Match, text: str, rules: Rules) -> bool:

@@ -182,3 +182,35 @@ def test_the_row_a_bulleted_list_skips_takes_its_item_beside_its_empty_bullet():
     changed = (out != np.asarray(img)).any(2)
     changed[y0:y1, x0:x1] = False
     assert not changed.any()
+
+
+def test_a_row_label_read_with_a_look_alike_is_found_once():
+    from refine.editors.text.place_in_element import _exact
+    from refine.editors.text.state import EditState
+
+    lines = [Line((Word("Ql", (50, 342, 72, 355)), Word("29.6%", (161, 342, 206, 353)))),
+             Line((Word("Q2", (50, 374, 72, 387)),)), Line((Word("Visits", (317, 309, 362, 321)),))]  # fmt: skip
+    state = EditState.read(np.full((500, 600, 3), 250, np.uint8), lines, {}, {})
+    rules = TextEditor()._rules()
+    assert _exact(state, "Q1", rules)[0] == (50, 342, 72, 355)  # OCR's "Ql" is the label "Q1"
+    assert _exact(state, "Q2", rules)[0] == (50, 374, 72, 387)
+    assert _exact(state, "Q3", rules) is None
+
+
+@needs_tesseract
+def test_the_menu_row_with_a_gap_takes_its_item_among_other_rows():
+    img = Image.new("RGB", (820, 300), (250, 250, 246))
+    d = ImageDraw.Draw(img)
+    for x, t in ((40, "Products"), (140, "Team"), (214, "Home"), (390, "Contact")):  # item 4 missing
+        d.text((x, 50), t, font=SANS.font(17), fill=INK, anchor="ls")
+    for k, (label, value) in enumerate(
+        (("Orders", "67,924"), ("Sessions", "49,966"), ("Leads", "72,526"), ("Churn", "67.9%"))
+    ):
+        d.text((40 + 190 * k, 150), label, font=SANS.font(16), fill=INK, anchor="ls")  # card rows: no gap
+        d.text((40 + 190 * k, 200), value, font=SANS_BOLD.font(28), fill=INK, anchor="ls")
+    editor = TextEditor()
+    editor.edit(img, "", failed('Is the fourth item of the navigation menu from the left exactly "Pricing"?'), 0)
+    action = editor.last_actions[0]
+    assert action["action"] == "place (item 4 of its row, in its gap)"
+    x0, y0, x1, y1 = action["box"]
+    assert 214 + 40 < x0 and x1 < 390 and 30 < y0 and y1 <= 56  # between "Home" and "Contact", on their baseline
