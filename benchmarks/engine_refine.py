@@ -26,7 +26,9 @@ swap, drop_word, missing) and engine the script prints:
   crop but no longer reads in best.png's (broken); counted under the kind of the check whose
   action touched them ("exact" when that check's element had no defect: a judge misread);
 - damaged pixels: every pixel changed against the start image outside the truth boxes (clean and
-  defect page) of the defective elements, attributed to the kind of the action whose boxes hold
+  defect page) of the defective elements (a list item's box with its marker: the engine's box is
+  its text's, and the bullet, ``MARKER`` line heights left of it, is the item's too), attributed
+  to the kind of the action whose boxes hold
   it ("none" when no action's do).
 
 ``--out`` keeps per document the refine run and ``before_after.png`` (start beside best.png).
@@ -67,6 +69,8 @@ from rewards.text.questions.question_compiler import compile_question  # noqa: E
 
 Box = tuple[int, int, int, int]
 KINDS_SHOWN = (*DEFECT_KINDS, "exact", "none")
+MARKER = 1.5
+"""How far (its line heights) left of a list item's text box its marker (bullet) reaches."""
 
 
 def make_refine_item(doc: Doc) -> Item:
@@ -95,6 +99,12 @@ def action_boxes(action: dict) -> list[Box]:
     for key in ("inked", "erased", "boxes"):
         out += action.get(key, []) or []
     return [tuple(b) for b in out]
+
+
+def owned_box(e) -> Box:
+    """The pixels element ``e`` owns: its truth box, widened left over its marker for a list item."""
+    x0, y0, x1, y1 = e.box
+    return (x0 - round(MARKER * (y1 - y0)), y0, x1, y1) if e.role == "list_item" else (x0, y0, x1, y1)
 
 
 def rows_of(lines: list[Line]) -> list[Line]:
@@ -150,7 +160,8 @@ def measure_doc(doc: Doc, start: Image.Image, best: Image.Image, actions: list[d
             per[d.kind]["written_twice"] += 1
             details.append({"twice": d.correct})
     defective = {d.element for d in doc.defects}
-    allowed = [clean_el[i].box for i in defective] + [defect_el[i].box for i in defective if i in defect_el]
+    allowed = [owned_box(clean_el[i]) for i in defective]
+    allowed += [owned_box(defect_el[i]) for i in defective if i in defect_el]
     changed = (np.asarray(best) != np.asarray(start)).any(2)  # (H, W) bool
     shape = changed.shape
     for e in doc.pages["defect"].elements:

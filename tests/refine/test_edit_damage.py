@@ -115,7 +115,7 @@ def test_a_bullet_read_as_a_letter_is_not_the_string_and_the_move_is_measured():
     assert damage_mask(before, after, [dot, box], [ink_box])[dot[1] : dot[3], dot[0] : dot[2]].sum() == 0
 
 
-def test_an_axes_border_and_a_legend_swatch_under_the_erase_are_counted():
+def test_an_axes_border_is_kept_and_a_legend_swatch_under_the_erase_is_counted():
     img, d, box = page_with_line("Sales by regoin", (60, 40), 22)
     border_y = box[3] + 4
     d.line([(10, border_y), (390, border_y)], fill=(90, 90, 90), width=2)  # the axes' top border
@@ -126,11 +126,12 @@ def test_an_axes_border_and_a_legend_swatch_under_the_erase_are_counted():
     gone = (before != after).any(2)
     border_gone = int(gone[border_y - 1 : border_y + 2].sum())
     swatch_gone = int(gone[swatch[1] : swatch[3] + 1, swatch[0] : swatch[2] + 1].sum())
-    assert border_gone > 100 and swatch_gone > 100  # the erase really took them
+    # the border crosses the erase box and goes on past both its sides: a rule, kept (erase.py);
+    # the swatch ends inside the box, so the erase takes it, and the audit counts it
+    assert border_gone == 0 and swatch_gone > 100
     rec = record(before, after, erase_box, ink_box, [("Sales by regoin", box)], "Sales by region", [0])
-    assert border_gone + swatch_gone - 8 <= rec["damaged_px"] <= border_gone + swatch_gone + ANTI_ALIAS_BOUND
+    assert swatch_gone - 8 <= rec["damaged_px"] <= swatch_gone + ANTI_ALIAS_BOUND
     assert any(inside(b, swatch) for b in rec["damage_boxes"])
-    assert any(b[1] >= border_y - 2 and b[3] <= border_y + 3 for b in rec["damage_boxes"])
     # the run's measure, from the start and best images and the action records, says the same
     run = damaged(Image.fromarray(before), Image.fromarray(after), [rec])
     assert run["damaged_px"] == rec["damaged_px"]

@@ -55,7 +55,9 @@ handled in one of these ways (``last_actions`` records which, with the pixels it
 Charts and rotated text (issue 32): a bar's value label ("the value label at the end of the
 "Juice" bar") is fixed at its bar's end (``place_at_bar``: the number there rewritten, or the
 missing one written there in the chart's face); a near match read rotated (a y-axis title) is
-rewritten rotated at its angle (``rewrite_rotated``); a missing source line or footer goes at the
+rewritten rotated at its angle (``rewrite_rotated``); an x-axis tick label the check names by its
+place ("the sixth x-axis tick label from the left") is rewritten there when OCR reads a version
+of it one edit away (``tick_label``); a missing source line or footer goes at the
 page's foot (``place_at_foot``); a slice's value is never written after the slice's name; a near
 match that differs only in a mark OCR drops or misreads ("©", a middle dot) is left alone
 (``skip: already on the page (judge missed it: ...)``), never retyped.
@@ -89,7 +91,7 @@ from PIL import Image
 from documents.fonts import Face, installed_faces
 from refine.editors.text.audit import already_written, digest, skip_record, written_record
 from refine.editors.text.bullets import without_bullets
-from refine.editors.text.near_match import in_element_only, locate
+from refine.editors.text.near_match import in_element_only, locate, off_legend
 from refine.editors.text.order import Plan, make_plan
 from refine.editors.text.outcomes import Rewrite, Skip, Written
 from refine.editors.text.place import place_missing
@@ -97,6 +99,7 @@ from refine.editors.text.place_at_bar import value_at_bar
 from refine.editors.text.rewrite import rewrite
 from refine.editors.text.rewrite_rotated import match_angle, rewrite_rotated
 from refine.editors.text.state import EditState, Rules
+from refine.editors.text.tick_label import tick_target
 from refine.editors.text.work import MAX_STRINGS, collect_work, still_missing
 from refine.interfaces import Failure
 from rewards.rubric import TextExpectation
@@ -190,6 +193,7 @@ class TextEditor:
         self.incremental = incremental
         self.last_actions: list[dict] = []
         self._value_of: dict = {}
+        self._tick_of: dict = {}
         # what the last edit wrote, and a digest of the image it returned: when the loop hands that
         # image back (the judge still fails a check), the strings it wrote are on the page even if
         # the judge's OCR cannot read them (small light text on a badge), and are not written again
@@ -223,6 +227,8 @@ class TextEditor:
         outcome = already_written(exp, state, previous, rules.case_sensitive)
         if outcome is None and exp in self._value_of:  # a bar's value label: at its bar's end
             outcome = value_at_bar(state, exp, self._value_of[exp], rules)
+        if outcome is None and exp in self._tick_of:  # "the sixth x-axis tick label": that label
+            outcome = tick_target(state, exp, self._tick_of[exp], rules.case_sensitive)
         if outcome is None:
             outcome = locate(state, exp, plan.matches[exp], plan.group_boxes[exp], rules, plan.element_boxes.get(exp))
         match outcome:
@@ -258,7 +264,7 @@ class TextEditor:
         # 2. Collect the work: every expected string of a failed check, once; too long ones, and
         # those after the first max_strings, fail.
         work = collect_work(failures, self.max_chars, self.max_strings)
-        self._value_of = work.value_of
+        self._value_of, self._tick_of = work.value_of, work.tick_of
         self.last_actions.extend(skip_record(exp, cid, skip) for exp, cid, skip in work.refused)
         if over := sum(skip.reason.startswith("fail: over max_strings") for _, _, skip in work.refused):
             log.warning(
@@ -281,6 +287,14 @@ class TextEditor:
         # the element a check names, found before any write ("BREAKFAST" in a heading is not the title)
         element_boxes = {exp: state.element_boxes(work.elements.get(exp)) for exp, _ in work.strings}
         matches = {exp: in_element_only(ms, element_boxes[exp], lines) for exp, ms in matches.items()}
+        # a legend entry read only elsewhere (the slice's own label "Tea") is not in the legend
+        legend = [(exp, cid) for exp, cid in work.strings if off_legend(exp, work, matches, element_boxes)]
+        for exp, cid in legend:
+            matches[exp] = []
+            reason = (f"skip: {exp.text[:40]!r} is on the page but not in the legend; a legend entry needs its "
+                      "series' swatch and the legend's order, which the editor does not draw; not written")  # fmt: skip
+            self.last_actions.append(skip_record(exp, cid, Skip(reason)))
+        work.strings = [s for s in work.strings if s not in legend]
         todo, matches, skips = still_missing(work.strings, lines, matches, rules, w, h)
         self.last_actions.extend(skip_record(exp, cid, skip) for exp, cid, skip in skips)
 

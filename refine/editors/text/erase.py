@@ -5,7 +5,10 @@ least-squares plane ``c + a x + b y`` (flat fills and linear gradients are repro
 refitted twice without the ring pixels that are far from the fit (a neighbouring glyph, the
 edge of a badge). Only pixels of the box that differ from the model (the old glyphs and their
 anti-aliased fringe, dilated by one pixel) are replaced, so untouched background keeps its
-noise and texture, and there is no halo of a flat rectangle.
+noise and texture, and there is no halo of a flat rectangle. A rule that crosses the box (a
+gridline, an axis or frame line: a row or column of foreground over ``RULE_SHARE`` of the box
+that goes on past both its sides) is not text and is kept (``rules_through``): a title's fix
+erased the axis frame line under it, a line label's fix the gridline over it.
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ import numpy as np
 
 TOLERANCE = 10.0
 """Largest per-channel difference (0-255) from the background model still counted as background."""
+RULE_SHARE = 0.9
+"""Least share of a box's row (column) in the foreground for the row (column) to be a rule."""
 
 
 def clip_box(box, w: int, h: int) -> tuple[int, int, int, int]:
@@ -65,6 +70,26 @@ def background_model(arr: np.ndarray, box, ring: int = 3) -> np.ndarray | None:
     return (B @ coef).reshape(y1 - y0, x1 - x0, 3).astype(np.float32)
 
 
+def rules_through(arr: np.ndarray, box, model: np.ndarray, fg: np.ndarray) -> np.ndarray:
+    """bool (h, w) of ``box`` (clipped, x0, y0, x1, y1): its rows and columns that a rule crosses:
+    foreground (``fg``, bool (h, w)) over ``RULE_SHARE`` of the row (column), and the pixels two
+    past the box on both sides of it off the background ``model`` (float (h, w, 3)) too."""
+    H, W = arr.shape[:2]
+    x0, y0, x1, y1 = box
+    out = np.zeros_like(fg)
+    if x0 >= 2 and x1 + 2 <= W:
+        rows = np.flatnonzero(fg.mean(1) >= RULE_SHARE)
+        left = np.abs(arr[y0 + rows, x0 - 2].astype(np.float32) - model[rows, 0]).max(1) > TOLERANCE
+        right = np.abs(arr[y0 + rows, x1 + 1].astype(np.float32) - model[rows, -1]).max(1) > TOLERANCE
+        out[rows[left & right]] = True
+    if y0 >= 2 and y1 + 2 <= H:
+        cols = np.flatnonzero(fg.mean(0) >= RULE_SHARE)
+        top = np.abs(arr[y0 - 2, x0 + cols].astype(np.float32) - model[0, cols]).max(1) > TOLERANCE
+        bottom = np.abs(arr[y1 + 1, x0 + cols].astype(np.float32) - model[-1, cols]).max(1) > TOLERANCE
+        out[:, cols[top & bottom]] = True
+    return out
+
+
 def erase(arr: np.ndarray, box, ring: int = 3) -> np.ndarray:
     """Replace the foreground pixels of ``box`` by the modelled background, in place.
 
@@ -83,11 +108,14 @@ def erase(arr: np.ndarray, box, ring: int = 3) -> np.ndarray:
         return changed
     patch = arr[y0:y1, x0:x1].astype(np.float32)
     fg = np.abs(patch - model).max(2) > TOLERANCE
+    rule = rules_through(arr, (x0, y0, x1, y1), model, fg)  # a gridline or frame line is kept
+    fg &= ~rule
     grown = fg.copy()  # one-pixel dilation catches the anti-aliased fringe
     grown[1:] |= fg[:-1]
     grown[:-1] |= fg[1:]
     grown[:, 1:] |= fg[:, :-1]
     grown[:, :-1] |= fg[:, 1:]
+    grown &= ~rule
     new = np.clip(np.rint(model), 0, 255).astype(np.uint8)
     arr[y0:y1, x0:x1][grown] = new[grown]
     changed[y0:y1, x0:x1] = grown & (np.abs(patch - new).max(2) > 0)

@@ -44,7 +44,7 @@ its words). Lines of a paragraph are not taken: the last line "verdicts." of a s
 "Verdict: NEI", nor two lines of a paragraph the whole paragraph."""
 
 
-def _fold(text: str, case_sensitive: bool) -> str:
+def fold(text: str, case_sensitive: bool) -> str:
     """``text`` normalized, look-alikes folded (``LOOKALIKES``)."""
     return normalize(text, case_sensitive).translate(LOOKALIKES)
 
@@ -242,6 +242,18 @@ def in_element_only(matches: list[Match], element_boxes, lines: list[Line]) -> l
     ]
 
 
+def off_legend(exp: TextExpectation, work, matches: dict, element_boxes: dict) -> bool:
+    """Whether ``exp`` is a legend entry its check asks for (``work.elements``: role
+    "legend_entry") that the page shows exactly only outside every legend entry code finds
+    (``element_boxes``): the slice's own label, not the legend's."""
+    element = work.elements.get(exp)
+    boxes = element_boxes.get(exp)
+    if getattr(element, "role", None) != "legend_entry" or not boxes:
+        return False
+    exact = [m for m in matches.get(exp, []) if m.found]
+    return bool(exact) and not any(_in_any(m.box, boxes) for m in exact)
+
+
 def _same_row(a, b) -> bool:
     """Whether box ``a``'s vertical middle lies within box ``b``'s rows."""
     return b[1] <= (a[1] + a[3]) / 2 <= b[3]
@@ -334,7 +346,7 @@ def accepts(exp: TextExpectation, m: Match, w: int, h: int, case_sensitive: bool
         return False
     if m.found or m.similarity == 1.0:
         return True
-    return _fold(exp.text, case_sensitive) == _fold(m.text, case_sensitive)
+    return fold(exp.text, case_sensitive) == fold(m.text, case_sensitive)
 
 
 def drawn_as_expected(arr: np.ndarray, lines: list[Line], m: Match, text: str, rules: Rules) -> bool:

@@ -1,13 +1,15 @@
 """A missing source line, footnote or footer: written at the page's foot, as a designer would.
 
 The slot is one line at the bottom of the page, left-aligned with the page's left text edge (the
-leftmost start of its lines), its ink ending one top margin above the bottom edge (the page's
-top margin: the space above its topmost line), and below every line on the page by at least half
-an em. The type is the page's body face (``page.body_type``) at ``FOOT_SCALE`` of the size of
-the page's smallest lines, in the ink of its lowest line (a chart's axis title, a page's last
-paragraph) toned ``FOOT_TONE`` towards the page background: a source line is set smaller and
-lighter than the text it notes. The slot
-must be clear: nothing drawn there (no ink darker than a faint gridline) and no OCR word. When no
+leftmost start of its lines), or centred on the page when the page's lines are centred (a
+poster), its baseline ``FOOT_BASELINE`` em above the bottom edge (a bottom margin of about one
+line, as matplotlib's ``fig.text`` source notes and a browser page's footer sit: 1.35-1.5 em on
+the engine pages of ``documents/engines``), and below every line on the page by at least half an
+em. The type is the page's body face (``page.body_type``) at ``FOOT_SCALE`` of the size of
+the page's smallest text (a source note is set a point or two under the tick labels), in the
+ink of its lowest line (a chart's axis title, a page's last paragraph) toned ``FOOT_TONE``
+towards the page background: a source line is set smaller and lighter than the text it notes.
+The slot must be clear: nothing drawn there (no ink darker than a faint gridline) and no OCR word. When no
 such slot exists the string is skipped with the reason.
 """
 
@@ -24,7 +26,14 @@ from refine.editors.text.type_match import match_type, render_coverage
 from rewards.rubric import TextExpectation
 from rewards.text.ocr.text_match import Line, Word
 
-FOOT_SCALE = 0.8
+FOOT_SCALE = 0.85
+SMALLEST = 3
+"""Lines (the lowest boxes) whose matched size gives the page's smallest text size."""
+FOOT_BASELINE = 1.4
+"""Height (em of the foot line's type) of the foot line's baseline above the page's bottom edge."""
+CENTRED = 0.6
+"""Share of the page's lines (of >= 4 letters) centred on the page (within 2% of its width) above
+which the page is set centred and its foot line too."""
 FOOT_TONE = 0.4
 """Share of the way from the ink to the page background a foot line's colour is set."""
 CLEAR = 40
@@ -41,15 +50,25 @@ def _clear(arr: np.ndarray, box, lines: list[Line]) -> bool:
     return not any(min(x1, b[2]) > max(x0, b[0]) and min(y1, b[3]) > max(y0, b[1]) for b in boxes)
 
 
+def _centred(lines: list[Line], w: int) -> bool:
+    """Whether the page's lines of at least four letters are mostly centred (``CENTRED``)."""
+    texts = [ln for ln in lines if sum(c.isalpha() for c in ln.text) >= 4]
+    mid = [abs((ln.box[0] + ln.box[2]) / 2 - w / 2) <= 0.02 * w for ln in texts]
+    return bool(texts) and sum(mid) >= CENTRED * len(texts)
+
+
 def _size(arr: np.ndarray, lines: list[Line], rules: Rules, face) -> float | None:
-    """The em size (px) of the page's smallest line with at least four letters, in ``face``."""
-    cands = [ln for ln in lines if sum(c.isalpha() for c in ln.text) >= 4]
-    if not cands:
-        return None
-    small = min(cands, key=lambda ln: ln.box[3] - ln.box[1])
-    ink, bg = box_colours(arr, small.box)
-    style = match_type(arr, small.box, small.text, ink, bg, [face], [(wd.box, wd.text) for wd in small.words])
-    return None if style is None else style.size
+    """The em size (px) of the page's smallest text, in ``face``: the smallest matched size of
+    its ``SMALLEST`` lowest lines of at least three letters (a tick label "Jan" counts; one line's
+    box height alone misjudges a line without ascenders)."""
+    cands = sorted((ln for ln in lines if sum(c.isalpha() for c in ln.text) >= 3), key=lambda ln: ln.box[3] - ln.box[1])
+    sizes = []
+    for small in cands[:SMALLEST]:
+        ink, bg = box_colours(arr, small.box)
+        style = match_type(arr, small.box, small.text, ink, bg, [face], [(wd.box, wd.text) for wd in small.words])
+        if style is not None:
+            sizes.append(style.size)
+    return min(sizes) if sizes else None
 
 
 def place_at_foot(state: EditState, exp: TextExpectation, rules: Rules) -> Written | Skip | None:
@@ -62,14 +81,15 @@ def place_at_foot(state: EditState, exp: TextExpectation, rules: Rules) -> Writt
     body = state.body_type(rules.faces).style
     size = FOOT_SCALE * (_size(arr, lines, rules, body.face) or body.size)
     fnt = body.face.font(size)
-    alpha, _ = render_coverage(exp.text, fnt)
+    alpha, (_, by0, _, _) = render_coverage(exp.text, fnt)
     ah, aw = alpha.shape
-    left = min(ln.box[0] for ln in lines)
-    top_margin = min(ln.box[1] for ln in lines)
+    margin = min(ln.box[0] for ln in lines)
+    centred = _centred(lines, w)
+    left = round(w / 2 - aw / 2) if centred else margin
     lowest = max(lines, key=lambda ln: ln.box[3])
-    oy = h - top_margin - ah
+    oy = int(round(h - FOOT_BASELINE * size + by0))
     box = (left, oy, left + aw, oy + ah)
-    if box[2] > w - left or oy < lowest.box[3] + 0.5 * size:
+    if left < margin or box[2] > w - margin or oy < lowest.box[3] + 0.5 * size:
         return Skip("skip: missing, and the page's foot has no free line for it; not written loose")
     pad = max(2, round(0.3 * size))
     if not _clear(arr, (max(0, left - pad), max(0, oy - pad), min(w, box[2] + pad), min(h, box[3] + pad)), lines):
@@ -79,7 +99,8 @@ def place_at_foot(state: EditState, exp: TextExpectation, rules: Rules) -> Writt
     ink = tuple(int(round((1 - FOOT_TONE) * c + FOOT_TONE * p)) for c, p in zip(ink, page))
     composite(arr, alpha, (left, oy), ink)
     face = body.face
-    info = {"family": face.family, "bold": face.bold, "italic": face.italic, "size": size, "align": "left",
+    align = "centre" if centred else "left"
+    info = {"family": face.family, "bold": face.bold, "italic": face.italic, "size": size, "align": align,
             "lines": 1, "at_foot": True}  # fmt: skip
     line = Line(tuple(Word(t, box) for t in exp.text.split()))
     return Written("place (at the page's foot)", box, [box], info, (line,))

@@ -23,6 +23,7 @@ from PIL import Image
 
 from refine.editors.text.colours import box_colours
 from refine.editors.text.erase import composite
+from refine.editors.text.near_match import fold
 from refine.editors.text.outcomes import Skip, Written
 from refine.editors.text.placement import is_free
 from refine.editors.text.state import EditState, Rules
@@ -40,16 +41,23 @@ def _line_type(state: EditState, box, text: str, words, rules: Rules) -> TypeSty
 
 def _exact(state: EditState, text: str, rules: Rules):
     """The (box, text, words) of the one exact occurrence of ``text`` on a line of the page (a
-    label), or None when it is not read there once."""
+    label), else of the one word equal to it up to look-alikes (OCR's "Ql" for the row label
+    "Q1"); None when it is not read there once."""
     ms = [
         m
         for m in find_matches(text, state.lines, state.w, state.h, None, False, rules.lenient, 1)
         if m.found and len({li for li, _ in m.words}) == 1
     ]
-    if len(ms) != 1:
+    if len(ms) == 1:
+        words = [state.lines[li].words[wi] for li, wi in ms[0].words]
+        return ms[0].box, ms[0].text, [(wd.box, wd.text) for wd in words]
+    if ms or len(text.split()) != 1:
         return None
-    words = [state.lines[li].words[wi] for li, wi in ms[0].words]
-    return ms[0].box, ms[0].text, [(wd.box, wd.text) for wd in words]
+    want = fold(text, rules.case_sensitive)
+    alike = [wd for ln in state.lines for wd in ln.words if fold(wd.text, rules.case_sensitive) == want]
+    if len(alike) != 1:
+        return None
+    return alike[0].box, alike[0].text, [(alike[0].box, alike[0].text)]
 
 
 def _write(state: EditState, text: str, style: TypeStyle, x: float, align: str, action: str, info: dict):
@@ -82,8 +90,10 @@ def _cell(state: EditState, exp: TextExpectation, element, rules: Rules) -> Writ
         (wd.box, wd.text)
         for ln in state.lines
         for wd in ln.words
-        if wd.box[1] > cbox[3] and min(wd.box[2], cbox[2]) > max(wd.box[0], cbox[0])
-    ]
+        if wd.box[1] > cbox[3]
+        and min(wd.box[2], cbox[2]) > max(wd.box[0], cbox[0])
+        and any(c.isalnum() for c in wd.text)
+    ]  # a table's border OCR reads as "|" is not a cell
     lefts, rights = [b[0] for b, _ in cells], [b[2] for b, _ in cells]
     shared = lambda xs: len(xs) >= 2 and max(xs) - min(xs) <= 2  # noqa: E731
     align, x = ("right", median(rights)) if shared(rights) and not shared(lefts) else ("left", cbox[0])
@@ -131,11 +141,10 @@ def _style_of(state: EditState, box, rules: Rules) -> TypeStyle | None:
     return _line_type(state, box, " ".join(t for _, t in words), words, rules) if words else None
 
 
-def _gap_item(state: EditState, exp: TextExpectation, items: list, n: int, rules: Rules) -> Written | Skip | None:
-    """The Nth slot of a row of items that shows a gap where its Nth item would be: items ``n - 1``
-    and ``n`` (1-based) stand apart by at least the string's width plus twice the row's usual gap
-    (the median of its other gaps), so the string goes after item ``n - 1`` at that usual gap, in
-    its type ("Team  Events  [     ]  Reports": "Results" is the third item)."""
+def _gap_of(state: EditState, exp: TextExpectation, items: list, n: int, rules: Rules):
+    """(type, usual gap, item ``n - 1``) when a row of items shows a gap where its Nth item would
+    be: items ``n - 1`` and ``n`` (1-based) stand apart by at least the string's width plus twice
+    the row's usual gap (the median of its other gaps); else None."""
     if not 2 <= n <= len(items) or len(items) < 3:
         return None
     gaps = [b[0] - a[2] for a, b in zip(items, items[1:])]
@@ -147,6 +156,13 @@ def _gap_item(state: EditState, exp: TextExpectation, items: list, n: int, rules
     width = style.face.font(style.size).getlength(exp.text)
     if gaps[n - 2] < width + 2 * usual * 0.8:
         return None  # no gap there: the row has its Nth item (another string), not a slot
+    return style, usual, prev
+
+
+def _gap_item(state: EditState, exp: TextExpectation, found, n: int) -> Written | Skip:
+    """Write the Nth item of a row in the gap ``_gap_of`` ``found``, after item ``n - 1`` at the
+    row's usual gap, in its type ("Team  Events  [     ]  Reports": "Results" is the third item)."""
+    style, usual, prev = found
     written = _write(state, exp.text, style, prev[2] + usual, "left", f"place (item {n} of its row, in its gap)", {})
     return written or Skip(f"skip: the gap for item {n} of its row is taken; not written")
 
@@ -159,8 +175,11 @@ def _next_item(state: EditState, exp: TextExpectation, element, rules: Rules) ->
     found = find_elements(replace(element, ordinal=None), state.lines, Image.fromarray(state.arr), (state.w, state.h))
     all_groups = _groups(list(dict.fromkeys(tuple(e.box) for e in found or ())))  # an item of two lists once
     rows = [g for g, kind in all_groups if kind == "across" and len(g) >= element.ordinal]
-    if len(rows) == 1:  # a menu row long enough: its Nth item is there, or the gap it leaves for it
-        return _gap_item(state, exp, rows[0], element.ordinal, rules) or Skip(
+    gapped = [f for f in (_gap_of(state, exp, r, element.ordinal, rules) for r in rows) if f is not None]
+    if len(gapped) == 1:  # the one row (a menu) that leaves a gap for its Nth item
+        return _gap_item(state, exp, gapped[0], element.ordinal)
+    if len(rows) == 1:  # a menu row long enough: its Nth item is there, and no gap for it
+        return Skip(
             f"skip: its row shows an item where item {element.ordinal} would be, and no gap for it; not written"
         )
     groups = [(g, kind) for g, kind in all_groups if len(g) == element.ordinal - 1]

@@ -16,6 +16,7 @@ from typing import Sequence
 
 from refine.editors.text.outcomes import Skip
 from refine.editors.text.state import Rules
+from refine.editors.text.tick_label import tick_place
 from refine.interfaces import Failure
 from rewards.rubric import TextExpectation
 from rewards.text.ocr.text_match import Line, Match, normalize
@@ -47,6 +48,8 @@ class Work:
             at the bottom, lowest first (in the bottom region if named).
         value_of: expectation -> the tick label (string) of the bar whose value label its check
             asks for (``bar_value``), for the ``place_at_bar`` job.
+        tick_of: expectation -> (ordinal, "left" or "right") of the x-axis tick label its
+            one-string check names (``tick_label.tick_place``).
         elements: expectation -> the element its check names (``check.spec.text.element``, a
             ``rewards.text.questions.question_compiler.ElementSpec``; the first check's), when it names one.
     """
@@ -57,6 +60,7 @@ class Work:
     at_bottom: set[TextExpectation] = field(default_factory=set)
     elements: dict = field(default_factory=dict)
     value_of: dict = field(default_factory=dict)
+    tick_of: dict = field(default_factory=dict)
 
 
 VALUE_LABEL = re.compile(r"\bvalue label\b.*\bbar\b|\bbar\b.*\bvalue label\b", re.IGNORECASE)
@@ -92,6 +96,9 @@ def collect_work(failures: Sequence[Failure], max_chars: int, max_strings: int =
         at_foot = FOOT_WORDS.search(check.question) is not None
         sequence = (tuple(check.expects), getattr(text_spec, "arrangement", "all"))
         value = bar_value(check)
+        tick = tick_place(check.question) if len(check.expects) == 1 else None
+        if tick is not None:
+            work.tick_of.setdefault(check.expects[0], tick)
         if value is not None:
             work.value_of.setdefault(value[0], value[1])
         # a slice's value stands inside its wedge, not after the slice's name: no neighbour slot

@@ -1,0 +1,216 @@
+"""Text editor (issue 32): the next item of the list under a heading with its bullet, a foot line
+on a centred page, and an x-axis tick label named by its place.
+
+The pages are drawn here (PIL, DejaVu), so each assertion is against the truth of the drawing.
+"""
+
+import shutil
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw
+
+from documents.fonts import installed_faces
+from refine.editors.text import TextEditor
+from refine.editors.text.place_list_item import bullet_of, list_under
+from refine.editors.text.tick_label import text_rows, tick_place, tick_row
+from rewards.importers import expectations_of
+from rewards.rubric import Check, Verdict
+from rewards.text.ocr.text_match import Line, Word
+from rewards.text.questions.question_compiler import compile_question
+
+needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
+FACES = {(f.family, f.bold, f.italic): f for f in installed_faces()}
+SANS, SANS_BOLD = FACES[("DejaVu Sans", False, False)], FACES[("DejaVu Sans", True, False)]
+SERIF = FACES[("DejaVu Serif", False, False)]
+BG, INK, DOT = (250, 249, 246), (31, 35, 40), (240, 130, 20)
+
+
+def failed(question: str):
+    spec = compile_question(question)
+    chk = Check("q1", question, expects=expectations_of(spec), spec=spec)
+    return [(chk, Verdict("q1", "no", "ocr", ""))]
+
+
+def bulleted_list() -> Image.Image:
+    """A heading "Highlights" and two items, each with an orange dot 18 px left of its text, at a
+    pitch of 34 px."""
+    img = Image.new("RGB", (700, 330), BG)
+    d = ImageDraw.Draw(img)
+    d.text((40, 60), "Highlights", font=SANS_BOLD.font(28), fill=INK, anchor="ls")
+    for i, item in enumerate(("New mobile app released in beta", "Support tickets resolved within one day")):
+        y = 110 + 34 * i
+        d.ellipse((44, y - 10, 50, y - 4), fill=DOT)
+        d.text((62, y), item, font=SANS.font(20), fill=INK, anchor="ls")
+    return img
+
+
+@needs_tesseract
+def test_third_item_goes_under_the_list_in_its_indent_with_its_bullet():
+    img = bulleted_list()
+    editor = TextEditor()
+    q = 'Is the third item under the "Highlights" heading exactly "Three new regional offices opened"?'
+    out = np.asarray(editor.edit(img, "", failed(q), 0))
+    action = editor.last_actions[0]
+    assert action["action"] == "place (item 3 of the list under 'Highlights')"
+    x0, y0, x1, y1 = action["box"]
+    assert abs(x0 - 62) <= 2  # the items' left edge
+    assert 110 + 68 - 20 <= y0 and y1 <= 110 + 68 + 6  # one pitch under item 2, on its baseline
+    start = np.asarray(img)
+    # the bullet: item 2's dot, one pitch down, the same pixels
+    assert np.array_equal(out[134:146, 40:56], start[134 - 34 : 146 - 34, 40:56])
+    assert (np.abs(out[168:180, 40:56].astype(int) - np.array(DOT)).max(2) < 10).any()
+    # nothing else changed: only the new row's text box and its bullet
+    changed = (out != start).any(2)
+    changed[y0:y1, x0:x1] = False
+    bx0, by0, bx1, by1 = action["type"]["bullet"]
+    changed[by0:by1, bx0:bx1] = False
+    assert not changed.any()
+
+
+def test_list_under_a_heading_stops_at_its_pitch_and_edge():
+    heading = (40, 40, 180, 62)
+    lines = [
+        Line((Word("New", (62, 96, 100, 112)),)),
+        Line((Word("Support", (62, 130, 150, 146)),)),
+        Line((Word("Card", (300, 96, 350, 112)),)),  # another column: not the list
+        Line((Word("Footer", (62, 300, 120, 314)),)),
+    ]  # far below: not the next item
+    # fmt: skip
+    assert list_under(lines, heading) == [(62, 96, 100, 112), (62, 130, 150, 146)]
+    assert list_under(lines, (40, 200, 180, 222)) == []  # nothing directly under this heading
+
+
+def test_bullet_of_finds_the_dot_left_of_the_text():
+    img = bulleted_list()
+    arr = np.asarray(img)
+    assert bullet_of(arr, (62, 95, 330, 115)) == (44, 100, 51, 107)
+    assert bullet_of(np.full_like(arr, 250), (62, 95, 330, 115)) is None
+
+
+@needs_tesseract
+def test_foot_line_of_a_centred_page_is_centred_at_the_foot():
+    img = Image.new("RGB", (640, 700), (12, 40, 70))
+    d = ImageDraw.Draw(img)
+    for y, text, size in (
+        (120, "Film Week", 48),
+        (200, "Screenings every evening", 24),
+        (260, "Doors open at seven", 24),
+    ):
+        d.text((320, y), text, font=SANS.font(size), fill=(240, 240, 240), anchor="ms")
+    editor = TextEditor()
+    editor.edit(img, "", failed('Does the footer read exactly "All rights reserved"?'), 0)
+    action = editor.last_actions[0]
+    assert action["action"] == "place (at the page's foot)" and action["type"]["align"] == "centre"
+    x0, y0, x1, y1 = action["box"]
+    assert abs((x0 + x1) / 2 - 320) <= 2
+    size = action["type"]["size"]
+    assert 700 - 1.4 * size - 2 <= y1 <= 700 - 1.4 * size + 0.3 * size + 2  # baseline 1.4 em up, then descenders
+
+
+def test_tick_place_reads_the_ordinal_and_side():
+    assert tick_place('Is the sixth x-axis tick label from the left exactly "Jun"?') == (6, "left")
+    assert tick_place('Is the second x-axis tick label from the right exactly "Q3"?') == (2, "right")
+    assert tick_place('Is the y-axis labeled exactly "Orders"?') is None
+
+
+def test_tick_row_is_the_lowest_row_of_short_labels_left_to_right():
+    labels = ["Jan", "Feb", "Mar", "Jn", "Jul"]
+    lines = [Line((Word("Revenue by Region", (40, 20, 300, 40)),))]
+    lines += [Line((Word(t, (300 - 60 * k, 510, 330 - 60 * k, 530)),)) for k, t in enumerate(labels)]
+    lines += [Line((Word("T", (272, 500, 274, 506)),))]  # a tick mark read as a letter
+    row = tick_row(lines, 600)
+    assert [lines[i].text for i in row] == labels[::-1]
+
+
+def test_text_rows_cut_the_tick_mark_above_the_label():
+    arr = np.full((40, 30, 3), 255, np.uint8)
+    arr[2:8, 14:16] = 0  # the tick mark
+    arr[12:26, 5:25] = 0  # the label's ink
+    assert text_rows(arr, (0, 0, 30, 40)) == (0, 12, 30, 26)
+
+
+def test_erase_keeps_a_gridline_and_a_frame_line_crossing_the_box():
+    from refine.editors.text.erase import erase
+
+    arr = np.full((60, 120, 3), 255, np.uint8)
+    arr[20, :] = 221  # a gridline across the page, through the box
+    arr[:, 30] = 0  # a frame line down the page, through the box
+    arr[24:36, 40:80] = 30  # the glyphs
+    before = arr.copy()
+    erase(arr, (25, 15, 90, 40))
+    assert np.array_equal(arr[20], before[20]) and np.array_equal(arr[:, 30], before[:, 30])
+    assert (arr[24:36, 40:80] == 255).all()  # the text is gone
+
+
+def test_a_legend_entry_read_only_as_a_slice_label_is_not_in_the_legend():
+    from refine.editors.text.near_match import off_legend
+    from refine.editors.text.work import Work
+    from rewards.rubric import TextExpectation
+    from rewards.text.ocr.text_match import Match
+    from rewards.text.questions.question_compiler import ElementSpec
+
+    tea = TextExpectation("Tea")
+    work = Work(elements={tea: ElementSpec(role="legend_entry")})
+    legend = {tea: [(675, 300, 720, 316), (675, 322, 712, 338)]}  # "Coffee", "Water"
+    on_slice = {tea: [Match("Tea", (420, 180, 446, 194), 1.0, True, ((3, 0),))]}
+    assert off_legend(tea, work, on_slice, legend)
+    in_legend = {tea: [Match("Tea", (676, 301, 700, 315), 1.0, True, ((5, 0),))]}
+    assert not off_legend(tea, work, in_legend, legend)
+    assert not off_legend(tea, Work(), on_slice, legend)  # no legend named: the slice's label is it
+
+
+@needs_tesseract
+def test_the_row_a_bulleted_list_skips_takes_its_item_beside_its_empty_bullet():
+    img = Image.new("RGB", (640, 300), (255, 255, 255))
+    d = ImageDraw.Draw(img)
+    d.text((40, 50), "Key takeaways", font=SERIF.font(26), fill=INK, anchor="ls")
+    items = ("Meet the artists after each show", None, "Three new regional offices opened", "Open data shared")
+    for i, item in enumerate(items):
+        y = 100 + 32 * i
+        d.ellipse((44, y - 9, 50, y - 3), fill=INK)  # every row keeps its dot
+        if item:
+            d.text((62, y), item, font=SERIF.font(18), fill=INK, anchor="ls")
+    editor = TextEditor()
+    q = 'Does the second bullet read exactly "Guided tours of the old harbor"?'
+    out = np.asarray(editor.edit(img, "", failed(q), 0))
+    action = editor.last_actions[0]
+    assert action["action"] == "place (item 2 of its list, in its empty row)"
+    x0, y0, x1, y1 = action["box"]
+    assert abs(x0 - 62) <= 2 and 132 - 16 <= y0 and y1 <= 132 + 6  # beside the empty dot, on the row's baseline
+    assert "bullet" not in action["type"]  # its own dot is there: none copied
+    changed = (out != np.asarray(img)).any(2)
+    changed[y0:y1, x0:x1] = False
+    assert not changed.any()
+
+
+def test_a_row_label_read_with_a_look_alike_is_found_once():
+    from refine.editors.text.place_in_element import _exact
+    from refine.editors.text.state import EditState
+
+    lines = [Line((Word("Ql", (50, 342, 72, 355)), Word("29.6%", (161, 342, 206, 353)))),
+             Line((Word("Q2", (50, 374, 72, 387)),)), Line((Word("Visits", (317, 309, 362, 321)),))]  # fmt: skip
+    state = EditState.read(np.full((500, 600, 3), 250, np.uint8), lines, {}, {})
+    rules = TextEditor()._rules()
+    assert _exact(state, "Q1", rules)[0] == (50, 342, 72, 355)  # OCR's "Ql" is the label "Q1"
+    assert _exact(state, "Q2", rules)[0] == (50, 374, 72, 387)
+    assert _exact(state, "Q3", rules) is None
+
+
+@needs_tesseract
+def test_the_menu_row_with_a_gap_takes_its_item_among_other_rows():
+    img = Image.new("RGB", (820, 300), (250, 250, 246))
+    d = ImageDraw.Draw(img)
+    for x, t in ((40, "Products"), (140, "Team"), (214, "Home"), (390, "Contact")):  # item 4 missing
+        d.text((x, 50), t, font=SANS.font(17), fill=INK, anchor="ls")
+    for k, (label, value) in enumerate(
+        (("Orders", "67,924"), ("Sessions", "49,966"), ("Leads", "72,526"), ("Churn", "67.9%"))
+    ):
+        d.text((40 + 190 * k, 150), label, font=SANS.font(16), fill=INK, anchor="ls")  # card rows: no gap
+        d.text((40 + 190 * k, 200), value, font=SANS_BOLD.font(28), fill=INK, anchor="ls")
+    editor = TextEditor()
+    editor.edit(img, "", failed('Is the fourth item of the navigation menu from the left exactly "Pricing"?'), 0)
+    action = editor.last_actions[0]
+    assert action["action"] == "place (item 4 of its row, in its gap)"
+    x0, y0, x1, y1 = action["box"]
+    assert 214 + 40 < x0 and x1 < 390 and 30 < y0 and y1 <= 56  # between "Home" and "Contact", on their baseline
