@@ -436,6 +436,7 @@ def _element(
         len(texts),
     )
     vlm_parts = list(located.vlm_parts)
+    whole = whole or (located.names_quote and not edge)  # "include the country label 'China'"
     if edge:
         vlm_parts.append(f"claim {edge.group(0)!r}")
     role = located.role

@@ -112,8 +112,8 @@ def test_locators_relative_to_objects_are_a_vlms():
         "Does the single-line explanatory text located directly below the first-step heading, still to the right "
         'of the lightbulb illustration, read exactly "[STEP_1_SUBTEXT]"?'
     )
-    assert s.text.element is None and s.vlm_parts == (
-        "locator 'single-line explanatory text'",
+    # issue 31: "explanatory text" is a generic role (the string read as a whole element); the relations are a VLM's
+    assert s.text.element == ElementSpec("whole", phrase="single-line explanatory text") and s.vlm_parts == (
         "locator 'located directly below the first-step heading'",
         "locator 'still to the right of the lightbulb illustration'",
     )
@@ -123,9 +123,11 @@ def test_locators_relative_to_objects_are_a_vlms():
 
 def test_unknown_subject_words_are_never_guessed():
     assert spec('Does the large faint word read exactly "DRAFT"?').vlm_parts == ("locator 'large faint word'",)
-    # subset row 20, question 1: "logo" is no role code finds
-    s = spec('Does the logo text located at the top-left of the main content area read exactly "Inspira"?')
-    assert s.text.element is None and "locator 'logo text'" in s.vlm_parts
+    # a generic role may not hold a claim code does not check: a size, a colour, a shape, an ordinal (issue 31)
+    assert spec('Does the large faint label read exactly "DRAFT"?').vlm_parts == ("locator 'large faint label'",)
+    assert spec('Does the circular step label read exactly "A"?').vlm_parts == ("locator 'circular step label'",)
+    assert spec('Does the first-row site label read exactly "A"?').vlm_parts == ("locator 'first-row site label'",)
+    assert spec('Does the chart include the slice labels "A", "B"?').text.element is None
 
 
 def test_every_locator_phrase_is_listed():
@@ -232,3 +234,18 @@ def test_from_the_left_after_the_holder_is_the_ordinals_direction_not_a_place():
     assert s.text.element == ElementSpec("list_item", 3, phrase="third item") and "from the left" in s.text.locators
     s = spec('Is the second item of the top menu from the right exactly "Blog"?')
     assert s.text.element.ordinal == -2 and s.text.region is None
+
+
+def test_generic_roles_are_the_string_read_as_a_whole_element():
+    """Issue 31: a generic role with no ordinal or relation ("the country label", "a CEO box") is the
+    quoted string read as a whole element; "includes the country label 'X'" names the label's whole text."""
+    s = spec("Does the chart include the country label 'China'?")  # dev half phrasing
+    assert s.decidable and s.text.element == ElementSpec("whole", phrase="the country label")
+    assert s.text.locators == ("the country label",)
+    s = spec("Is there a CEO box labeled “Atle Sivertsen”?")
+    assert s.decidable and s.text.element == ElementSpec("whole", phrase="CEO box")
+    s = spec("Does the callout label contain 'final save'?")  # containment: the string anywhere, no element
+    assert s.decidable and s.text.element is None and s.text.locators == ("callout label",)
+    # a holder of several strings claims they stand together: a VLM's
+    s = spec("Does the guideline box contain exactly 'A' and 'B'?")
+    assert "locator 'guideline box'" in s.vlm_parts
