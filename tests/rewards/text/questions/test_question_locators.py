@@ -249,3 +249,9 @@ def test_generic_roles_are_the_string_read_as_a_whole_element():
     # a holder of several strings claims they stand together: a VLM's
     s = spec("Does the guideline box contain exactly 'A' and 'B'?")
     assert "locator 'guideline box'" in s.vlm_parts
+
+
+def test_a_side_named_on_a_table_or_section_is_that_side_of_the_image():
+    s = spec('In the left table, does the header read exactly "Dose"?')  # dev half phrasing
+    assert s.decidable and s.text.region == "left" and "In the left table" in s.text.locators
+    assert spec('In the upper central table, does the header read exactly "Dose"?').vlm_parts  # "central": a VLM's
