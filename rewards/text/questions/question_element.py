@@ -59,6 +59,7 @@ from rewards.text.questions.element_words import (
 from rewards.text.questions.generic_role import is_generic_role
 from rewards.text.questions.locator_phrases import _ordinal, _Phrase, _segment
 from rewards.text.questions.question_quotes import Quote
+from rewards.text.questions.role_anchor import role_anchor
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,8 @@ class Located:
         vlm_parts: ``locator '<phrase>'`` for each phrase it does not.
         names_quote: True when a generic role right before the first required string names it
             ("include the country label 'China'"): the string is that element's whole text.
+        role_anchors: (role, relation, phrase) of each phrase relative to an element named by its
+            role ("directly below the title": ``role_anchor.role_anchor``).
     """
 
     role: str | None
@@ -82,6 +85,7 @@ class Located:
     represented: tuple[str, ...]
     vlm_parts: tuple[str, ...]
     names_quote: bool = False
+    role_anchors: tuple[tuple[str, str, str], ...] = ()
 
 
 def _singular(w: str) -> str:
@@ -262,7 +266,7 @@ def locate(
     role, ordinal, axis = parsed if isinstance(parsed, tuple) else (None, None, None)
     if parsed is None:
         handed.append(subject_phrase)
-    container, names_quote = None, False
+    container, names_quote, role_anchors = None, False, []
     for p in phrases:
         if p is subject:
             continue
@@ -271,6 +275,8 @@ def locate(
         if fate == "generic":  # "include the country label 'China'": the label is the string
             names_quote = True
             subject_phrase, role = (subject_phrase, role) if role else (text, "whole")
+        elif fate == "role_anchor":
+            role_anchors.append((*detail, text))
         elif fate == "direction":
             ordinal = -abs(ordinal) if detail in ("right", "bottom") else ordinal
         elif fate == "container":
@@ -290,6 +296,7 @@ def locate(
         tuple(dict.fromkeys([subject_phrase] * (role is not None and bool(subject_phrase)) + represented)),
         tuple(dict.fromkeys(f"locator {t!r}" for t in handed)),
         names_quote,
+        tuple(role_anchors),
     )
 
 
@@ -367,6 +374,9 @@ def _prep_fate(
         return "dropped", text, None
     if _is_place(core, asked.place_words):
         return "represented", text, None
+    named_role = role_anchor(text)
+    if named_role is not None:
+        return "role_anchor", text, named_role  # "directly below the title" (role_anchor)
     if role is not None and set(core) <= _CONTEXT_ROLES.get(role, set()):
         return "represented", text, None  # "in the legend" of a legend entry
     name = _container(p, asked.bare, asked.cased, asked.quotes, asked.context_texts)

@@ -45,3 +45,31 @@ def test_generic_roles_decided_on_a_drawn_page():
     got = [(q, v.answer) for (q, _), v in zip(QUESTIONS, verdicts)]
     assert got == [(q, a) for q, a in QUESTIONS], [v.reason for v in verdicts]
     assert "inside longer text ('Peak demand in 2024')" in verdicts[3].reason
+
+
+def report_page():
+    """560x360: a large title, a subtitle right under it, a body line, a note at the foot."""
+    img = Image.new("RGB", (560, 360), (255, 255, 255))
+    d = ImageDraw.Draw(img)
+    f = lambda px: ImageFont.truetype(SANS, px)  # noqa: E731
+    d.text((40, 30), "Quarterly Report", font=f(40), fill=(0, 0, 0))
+    d.text((40, 85), "Sales by region", font=f(20), fill=(70, 70, 70))
+    d.text((40, 180), "Revenue grew in every market", font=f(18), fill=(0, 0, 0))
+    d.text((40, 320), "Prepared by finance", font=f(14), fill=(90, 90, 90))
+    return img
+
+
+ROLE_ANCHORED = [  # (question, expected answer): a relation to the title never answers "no" by itself
+    ('Is the subtitle text exactly "Sales by region" directly below the title?', "yes"),
+    ('Does the line directly below the title read exactly "Prepared by finance"?', "withheld"),  # far below
+    ('Does the line directly below the title read exactly "Sales by regions"?', "no"),  # not read
+]
+
+
+def test_relations_to_the_title_measured_on_the_page():
+    specs = [compile_question(q) for q, _ in ROLE_ANCHORED]
+    assert all(s.decidable and s.text.role_anchors[0].role == "title" for s in specs)
+    checks = [Check(str(k), q, spec=s) for k, ((q, _), s) in enumerate(zip(ROLE_ANCHORED, specs))]
+    verdicts = OCRJudge().judge([report_page()], [""], [checks])[0]
+    got = [(q, v.answer) for (q, _), v in zip(ROLE_ANCHORED, verdicts)]
+    assert got == [(q, a) for q, a in ROLE_ANCHORED], [v.reason for v in verdicts]

@@ -335,10 +335,9 @@ def test_role_annotations_and_quote_clarifications():
     )  # row 20, question 4
     assert s.text.texts == ("V 4.9", "Check it") and s.text.arrangement == "row"
     assert s.text.element == ElementSpec("button", phrase="small one-line badge")
-    assert s.vlm_parts == (
-        "locator 'positioned in the center-left hero text area'",
-        "locator 'directly above the main heading'",
-    )
+    # "directly above the main heading": an anchor named by its role, the title (issue 31)
+    assert s.vlm_parts == ("locator 'positioned in the center-left hero text area'",)
+    assert [a.relation for a in s.text.role_anchors] == ["directly_above"]
 
 
 def test_one_unquoted_string_after_exactly_colon():  # row 98, question 2

@@ -5,7 +5,7 @@ development half of microsoft/BizGenEval (MIT; ``scripts/compiler_coverage.py --
 half 0), with their row ids.
 """
 
-from rewards.text.questions.question_compiler import Anchor, ElementSpec, TextSpec, compile_question
+from rewards.text.questions.question_compiler import Anchor, ElementSpec, RoleAnchor, TextSpec, compile_question
 
 
 def spec(question):
@@ -69,8 +69,10 @@ def test_bullets_and_list_items():  # dev row 84, question 1
         "read exactly 'Output of network can be written as follows, with k indexing the two output units:'?"
     )
     assert s.text.element == ElementSpec("bullet", 1, phrase="first bullet point")
-    assert s.text.region == "left" and s.text.locators == ("first bullet point", "in the center-left area")
-    assert s.vlm_parts == ("locator 'directly below the title'", "locator 'above the two equations'")
+    assert s.text.region == "left"  # "directly below the title": an anchor named by its role (issue 31)
+    assert s.text.locators == ("first bullet point", "in the center-left area", "directly below the title")
+    assert s.text.role_anchors == (RoleAnchor("title", "directly_below", "directly below the title"),)
+    assert s.vlm_parts == ("locator 'above the two equations'",)
     assert spec('Does the last bullet read exactly "Ship it"?').text.element == ElementSpec(
         "bullet", -1, phrase="last bullet"
     )
@@ -255,3 +257,11 @@ def test_a_side_named_on_a_table_or_section_is_that_side_of_the_image():
     s = spec('In the left table, does the header read exactly "Dose"?')  # dev half phrasing
     assert s.decidable and s.text.region == "left" and "In the left table" in s.text.locators
     assert spec('In the upper central table, does the header read exactly "Dose"?').vlm_parts  # "central": a VLM's
+
+
+def test_anchors_named_by_their_role():
+    s = spec('Does the tagline positioned just below the main heading read exactly "X"?')
+    assert s.decidable and s.form == "relation"
+    assert s.text.role_anchors == (RoleAnchor("title", "directly_below", "positioned just below the main heading"),)
+    assert spec('Does the note just above the footer read exactly "X"?').text.role_anchors[0].role == "footer"
+    assert spec('Does the line below the heading read exactly "X"?').vlm_parts == ("locator 'below the heading'",)
