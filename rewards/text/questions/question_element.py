@@ -272,9 +272,10 @@ def locate(
             continue
         may_contain = container is None and (role is not None or subject is None)
         fate, text, detail = _phrase_fate(p, asked, role, ordinal, may_contain)
-        if fate == "generic":  # "include the country label 'China'": the label is the string
-            names_quote = True
-            subject_phrase, role = (subject_phrase, role) if role else (text, "whole")
+        if fate == "generic" and role is not None:
+            fate = "handed"  # "Does the x-axis include a tick label '1950'": no axis title, a VLM's
+        elif fate == "generic":  # "include the country label 'China'": the label is the string
+            names_quote, subject_phrase, role = True, text, "whole"
         elif fate == "role_anchor":
             role_anchors.append((*detail, text))
         elif fate == "direction":

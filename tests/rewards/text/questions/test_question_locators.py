@@ -244,6 +244,8 @@ def test_generic_roles_are_the_string_read_as_a_whole_element():
     s = spec("Does the chart include the country label 'China'?")  # dev half phrasing
     assert s.decidable and s.text.element == ElementSpec("whole", phrase="the country label")
     assert s.text.locators == ("the country label",)
+    # the object names another element than the subject's role: a VLM's (not the x-axis title)
+    assert spec("Does the x-axis include a tick label '1950'?").vlm_parts == ("locator 'a tick label'",)
     s = spec("Is there a CEO box labeled “Atle Sivertsen”?")
     assert s.decidable and s.text.element == ElementSpec("whole", phrase="CEO box")
     s = spec("Does the callout label contain 'final save'?")  # containment: the string anywhere, no element
