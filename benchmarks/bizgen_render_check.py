@@ -15,10 +15,13 @@ small type at the foot, a button filled, a card bordered, bullets in a list, a q
 relation, a place of the image by absolute position; axis titles and legend entries in a
 matplotlib bar chart (:func:`chart_image`). Pages are laid out by headless Chromium
 (``documents.engines.browser``). The defect page changes one letter (or digit) of the first
-required string (``documents.engines.model.typo``, ``digit_change``).
+required string (``documents.engines.model.typo``, ``digit_change``); when the question asks for a
+whole element ("reads exactly"), a second defect page ("inside") shows each string inside a longer
+line ("Note: <string> (draft)"), which is not that element.
 
 Printed: over the correct pages (truth "yes") yes / false no / withheld, over the defect pages
-(truth "no") no / false yes / withheld, and each false answer with its question and reason.
+(truth "no") no / false yes / withheld (also per defect kind), and each false or withheld answer
+with its question and reason.
 ``--out`` keeps the PNGs and a ``verdicts.json``.
 """
 
@@ -83,7 +86,9 @@ def defect(texts: tuple[str, ...], rng: random.Random) -> tuple[str, ...]:
 
 
 def _line(text: str, css: str = "") -> str:
-    return f'<div style="white-space:nowrap;{css}">{html.escape(text)}</div>'
+    """One element of text; a long string wraps within its block (smaller type past 60 characters)."""
+    size = "font-size:16px;" if len(text) > 60 else ""
+    return f'<div style="{size}{css}">{html.escape(text)}</div>'
 
 
 def _strings(spec: TextSpec, texts: tuple[str, ...]) -> str:
@@ -152,29 +157,36 @@ def _anchored(spec: TextSpec, block: str) -> str:
     return block
 
 
-def _centre(region: str | None, role: str) -> tuple[float, float]:
-    """Where the block's centre goes, as fractions of the page (the region's centre)."""
+def _area(region: str | None, role: str) -> tuple[float, float, float, float]:
+    """The part of the page the block is laid out in, as fractions (x0, y0, x1, y1): the region's box,
+    else where the role sits (the title at the top, a footer at the foot), else the body."""
     if region is not None:
-        x0, y0, x1, y1 = REGION_FRACTIONS[region]
-        return (x0 + x1) / 2, (y0 + y1) / 2
-    return {"title": (0.5, 0.1), "subtitle": (0.35, 0.14), "footer": (0.3, 0.95)}.get(role, (0.4, 0.42))
+        return REGION_FRACTIONS[region]
+    return {"title": (0, 0, 1, 0.2), "subtitle": (0, 0, 1, 0.35), "footer": (0, 0.85, 1, 1)}.get(
+        role, (0, 0.15, 1, 0.75)
+    )
+
+
+def _inside(point: tuple[float, float], area: tuple[float, float, float, float]) -> bool:
+    return area[0] <= point[0] <= area[2] and area[1] <= point[1] <= area[3]
 
 
 def page_html(spec: TextSpec, texts: tuple[str, ...]) -> str:
-    """The page of one question (module docstring): the strings' block, placed; the page title and a
-    filler line where the block is not."""
+    """The page of one question (module docstring): the strings' block centred in its area (wrapping
+    inside it), the page title and a filler line where the block is not."""
     role = spec.element.role if spec.element is not None else "whole"
     block = _anchored(spec, _strings(spec, texts))
-    cx, cy = _centre(spec.region, role)
+    x0, y0, x1, y1 = _area(spec.region, role)
+    box = f"left:{x0 * W:.0f}px;top:{y0 * H:.0f}px;width:{(x1 - x0) * W:.0f}px;height:{(y1 - y0) * H:.0f}px"
     parts = [
-        f'<div style="position:absolute;left:{cx * W:.0f}px;top:{cy * H:.0f}px;transform:translate(-50%,-50%);'
-        f'text-align:left">{block}</div>'
+        f'<div style="position:absolute;{box};display:flex;align-items:center;justify-content:center">'
+        f'<div style="max-width:{(x1 - x0) * W - 40:.0f}px">{block}</div></div>'
     ]
     has_title = role in ("title", "subtitle") or any(r.role == "title" for r in spec.role_anchors)
-    if not has_title and cy > 0.3:
+    if not has_title and not _inside((0.2, 0.06), (x0, y0, x1, y1)):
         parts.append(_line(PAGE_TITLE, "position:absolute;left:40px;top:24px;font-size:40px;font-weight:700"))
-    fy = 0.8 if cy < 0.6 else 0.3
-    fx = 0.06 if cx > 0.5 else 0.55
+    spots = [(0.05, 0.85), (0.55, 0.85), (0.55, 0.1), (0.05, 0.5)]
+    fx, fy = next((p for p in spots if not _inside(p, (x0, y0, x1, y1))), spots[0])
     parts.append(_line(FILLER, f"position:absolute;left:{fx * W:.0f}px;top:{fy * H:.0f}px;font-size:16px"))
     body = "".join(parts)
     return (
@@ -230,15 +242,20 @@ def main(argv: list[str] | None = None) -> int:
     images, checks, meta = [], [], []
     with Browser(W, H) as browser:
         for k, (rid, q, spec) in enumerate(picked):
-            for variant, texts in (("correct", spec.text.texts), ("defect", defect(spec.text.texts, rng))):
+            variants = [("correct", spec.text.texts), ("defect", defect(spec.text.texts, rng))]
+            if spec.text.element is not None and spec.text.element.whole:  # the string inside a longer line
+                variants.append(("inside", tuple(f"Note: {t} (draft)" for t in spec.text.texts)))
+            for variant, texts in variants:
                 images.append(render(spec.text, texts, browser))
                 checks.append([Check(f"q{k}", q, spec=spec)])
                 meta.append({"row": rid, "question": q, "variant": variant, "texts": list(texts)})
     verdicts = make_judge("ocr").judge(images, [""] * len(images), checks)
     counts = {"yes": 0, "false_no": 0, "true_withheld": 0, "no": 0, "false_yes": 0, "false_withheld": 0}
+    by_kind = {k: {"yes": 0, "no": 0, "withheld": 0} for k in ("correct", "defect", "inside")}
     for m, (v,) in zip(meta, verdicts):
         m |= {"answer": v.answer, "reason": v.reason}
         truth = "yes" if m["variant"] == "correct" else "no"
+        by_kind[m["variant"]][v.answer] += 1
         key = {("yes", "yes"): "yes", ("yes", "no"): "false_no", ("yes", "withheld"): "true_withheld"}
         key |= {("no", "no"): "no", ("no", "yes"): "false_yes", ("no", "withheld"): "false_withheld"}
         counts[key[(truth, v.answer)]] += 1
@@ -248,10 +265,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n{args.half} half, {n} decided quoted-text questions (seed {args.seed}), judge=ocr:")
     print(f"  correct pages: yes {counts['yes']} / false no {counts['false_no']} / withheld {counts['true_withheld']}")
     print(f"  defect pages:  no {counts['no']} / false yes {counts['false_yes']} / withheld {counts['false_withheld']}")
+    for kind in ("defect", "inside"):
+        c = by_kind[kind]
+        print(f"    {kind:<7} no {c['no']} / false yes {c['yes']} / withheld {c['withheld']}")
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
         for k, (img, m) in enumerate(zip(images, meta)):
-            img.save(args.out / f"{k // 2:02d}-{m['variant']}.png")
+            img.save(args.out / f"{k:02d}-{m['variant']}.png")
         (args.out / "verdicts.json").write_text(json.dumps({"counts": counts, "pages": meta}, indent=1))
     return 0
 
