@@ -160,8 +160,11 @@ def _anchored(spec: TextSpec, block: str) -> str:
 def _area(region: str | None, role: str) -> tuple[float, float, float, float]:
     """The part of the page the block is laid out in, as fractions (x0, y0, x1, y1): the region's box,
     else where the role sits (the title at the top, a footer at the foot), else the body."""
-    if region is not None:
-        return REGION_FRACTIONS[region]
+    if region is not None:  # centred on the region's centre, as wide as the page allows (a band's text is long)
+        x0, y0, x1, y1 = REGION_FRACTIONS[region]
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        hw, hh = min(cx, 1 - cx), min(cy, 1 - cy, 0.25)
+        return cx - hw, cy - hh, cx + hw, cy + hh
     return {"title": (0, 0, 1, 0.2), "subtitle": (0, 0, 1, 0.35), "footer": (0, 0.85, 1, 1)}.get(
         role, (0, 0.15, 1, 0.75)
     )
@@ -236,6 +239,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--n", type=int, default=20)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", type=Path, default=None, help="keep the pages (PNG) and verdicts.json here")
+    p.add_argument(
+        "--whole-reads",
+        action="store_true",
+        help="read every page whole (the OCR judge's incremental=False): the pages are unrelated documents",
+    )
     args = p.parse_args(argv)
     picked = sample(args.data, args.exclude, args.half, args.n, args.seed)
     rng = random.Random(args.seed)
@@ -249,7 +257,11 @@ def main(argv: list[str] | None = None) -> int:
                 images.append(render(spec.text, texts, browser))
                 checks.append([Check(f"q{k}", q, spec=spec)])
                 meta.append({"row": rid, "question": q, "variant": variant, "texts": list(texts)})
-    verdicts = make_judge("ocr").judge(images, [""] * len(images), checks)
+    judge = make_judge("ocr")
+    if args.whole_reads:
+        for j in judge.judges:
+            j.incremental = False
+    verdicts = judge.judge(images, [""] * len(images), checks)
     counts = {"yes": 0, "false_no": 0, "true_withheld": 0, "no": 0, "false_yes": 0, "false_withheld": 0}
     by_kind = {k: {"yes": 0, "no": 0, "withheld": 0} for k in ("correct", "defect", "inside")}
     for m, (v,) in zip(meta, verdicts):
