@@ -55,6 +55,12 @@ W, H = 1000, 700
 PAGE_TITLE = "Annual Overview"
 """The page's title when the question's element is not the title itself."""
 
+CSS_COLOURS = {
+    **{c: c for c in ("white", "black", "gray", "red", "orange", "green", "blue", "purple", "pink", "brown")},
+    "yellow": "#b59a00",
+}
+"""The CSS colour of each ``question_compiler.COLOURS`` name the spec may ask of its strings."""
+
 FILLER = "Figures are shown in thousands and are preliminary."
 """One neutral line of body text, away from the strings asked about."""
 
@@ -95,10 +101,12 @@ def _strings(spec: TextSpec, texts: tuple[str, ...]) -> str:
     """The required strings as the spec's element and arrangement show them (module docstring)."""
     el = spec.element
     role = el.role if el is not None else "whole"
+    style = {"bold": "font-weight:700;", "regular": "font-weight:400;"}.get(spec.weight or "", "")
+    style += f"color:{CSS_COLOURS[spec.colour]};" if spec.colour else ""
     if spec.arrangement in ("left_to_right", "row", "reading_order"):
-        inner = "".join(_line(t, "display:inline-block;margin-right:40px") for t in texts)
+        inner = "".join(_line(t, style + "display:inline-block;margin-right:40px") for t in texts)
     else:
-        inner = "".join(_line(t) for t in texts)
+        inner = "".join(_line(t, style) for t in texts)
     if role == "title":
         return f'<div style="font-size:40px;font-weight:700">{inner}</div>'
     if role == "subtitle":
@@ -164,6 +172,8 @@ def _area(region: str | None, role: str) -> tuple[float, float, float, float]:
         x0, y0, x1, y1 = REGION_FRACTIONS[region]
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         hw, hh = min(cx, 1 - cx), min(cy, 1 - cy, 0.25)
+        if role == "footer":  # a footnote sits at the foot, on the region's side
+            return cx - hw, 0.88, cx + hw, 1.0
         return cx - hw, cy - hh, cx + hw, cy + hh
     return {"title": (0, 0, 1, 0.2), "subtitle": (0, 0, 1, 0.35), "footer": (0, 0.85, 1, 1)}.get(
         role, (0, 0.15, 1, 0.75)
@@ -181,14 +191,17 @@ def page_html(spec: TextSpec, texts: tuple[str, ...]) -> str:
     block = _anchored(spec, _strings(spec, texts))
     x0, y0, x1, y1 = _area(spec.region, role)
     box = f"left:{x0 * W:.0f}px;top:{y0 * H:.0f}px;width:{(x1 - x0) * W:.0f}px;height:{(y1 - y0) * H:.0f}px"
+    centred = "text-align:center;" if (x0 + x1) / 2 == 0.5 else ""  # a centred place: each line centred
     parts = [
         f'<div style="position:absolute;{box};display:flex;align-items:center;justify-content:center">'
-        f'<div style="max-width:{(x1 - x0) * W - 40:.0f}px">{block}</div></div>'
+        f'<div style="{centred}max-width:{(x1 - x0) * W - 40:.0f}px">{block}</div></div>'
     ]
     has_title = role in ("title", "subtitle") or any(r.role == "title" for r in spec.role_anchors)
     if not has_title and not _inside((0.2, 0.06), (x0, y0, x1, y1)):
         parts.append(_line(PAGE_TITLE, "position:absolute;left:40px;top:24px;font-size:40px;font-weight:700"))
     spots = [(0.05, 0.85), (0.55, 0.85), (0.55, 0.1), (0.05, 0.5)]
+    if role == "footer":  # nothing below the footer
+        spots = spots[2:]
     fx, fy = next((p for p in spots if not _inside(p, (x0, y0, x1, y1))), spots[0])
     parts.append(_line(FILLER, f"position:absolute;left:{fx * W:.0f}px;top:{fy * H:.0f}px;font-size:16px"))
     body = "".join(parts)
