@@ -432,6 +432,22 @@ def _failed_string(
     return None
 
 
+def _unknown_part(spec: TextSpec, flags: tuple[bool, bool, bool, bool], asked: list[str]) -> tuple[str, str] | None:
+    """(rule, detail) of the first part left unknown when every string is read, or None; ``flags``
+    say whether the element, the enclosing box, the style and a role anchor's relation are unknown."""
+    element, box, style, relation = flags
+    if element:
+        return "element", f"the strings are read; {describe_element(spec.element)} is not found on this page"
+    if box:
+        return "box", "the strings are read; no enclosing box was found around them"
+    if style:
+        return "style", f"the strings are read; their {' and '.join(asked)} could not be measured"
+    if relation:
+        said = " and ".join(repr(a.phrase) for a in spec.role_anchors)
+        return "anchor", f"the strings are read; {said} is not seen (the anchor not found, or not there)"
+    return None
+
+
 def decide_text(
     spec: TextSpec,
     lines: list[Line],
@@ -482,7 +498,7 @@ def decide_text(
                 (where if element_unknown else [])
                 + (["enclosing box"] if box_unknown else [])
                 + (asked if style_unknown else [])
-                + [f"relation {a.anchor.phrase!r}" for a in role_anchors if relation_unknown]
+                + [f"relation {a.phrase!r}" for a in spec.role_anchors if relation_unknown]
             )
         return TextDecision(holds, rule, detail, records, anchors, found_box, unknown, elements)
 
@@ -501,16 +517,9 @@ def decide_text(
     passing = [r.passing for r in results]
     if len(spec.texts) > 1 and spec.arrangement != "all" and not _arranged(passing, spec.arrangement):
         return result(False, "arrangement", f"the strings are read, but not {spec.arrangement.replace('_', ' ')}")
-    if element_unknown:
-        what = describe_element(spec.element)
-        return result(None, "element", f"the strings are read; {what} is not found on this page")
-    if box_unknown:
-        return result(None, "box", "the strings are read; no enclosing box was found around them")
-    if style_unknown:
-        return result(None, "style", f"the strings are read; their {' and '.join(asked)} could not be measured")
-    if relation_unknown:
-        said = " and ".join(repr(a.anchor.phrase) for a in role_anchors)
-        return result(None, "anchor", f"the strings are read; {said} is not seen (the anchor not found, or not there)")
+    unknown = _unknown_part(spec, (element_unknown, box_unknown, style_unknown, relation_unknown), asked)
+    if unknown is not None:
+        return result(None, *unknown)
     return result(
         True,
         "all",
