@@ -57,9 +57,9 @@ def quoted_text_figures(counts: dict[str, dict[str, int]]) -> list[str]:
 def normalised_phrase(part: str) -> str:
     """A ``locator '...'`` VLM part as the printout counts it: lower case, each quoted string as
     ``Q``, leading determiners and "In that"/"In the" dropped ("In the 'Revenue' tile" -> "in Q tile")."""
-    phrase = part[len("locator ") :].strip()[1:-1]
+    phrase = part[len("locator ") :].strip()[1:-1].lower()
     phrase = re.sub(r"'[^']*'|\"[^\"]*\"|“[^”]*”|‘[^’]*’", "Q", phrase)
-    phrase = re.sub(r"(?<!\()\b(?:the|a|an|that|this|its|their)\b(?!\)) ?", "", phrase.lower())
+    phrase = re.sub(r"(?<!\()\b(?:the|a|an|that|this|its|their)\b(?!\)) ?", "", phrase)
     return re.sub(r"\s+", " ", phrase).strip()
 
 
