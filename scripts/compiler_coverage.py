@@ -7,6 +7,8 @@ VLM can decide (code answers yes and no); *no-only* = a text part plus VLM-only 
 only answer "no"). A second table counts the quoted-text questions (dimension "text", at least one
 quote): the share with a text part, the share decided both ways, and how many of their locator
 phrases the specs represent (``TextSpec.locators``) or hand to a VLM (``locator '...'`` parts).
+A last list gives the dev half's most common unresolved locator phrases (``--unresolved N``,
+normalised by ``normalised_phrase``): what to resolve next, read from the dev half only.
 
 Rows are shown in two halves. By default the halves are the even and odd rows of the file. With
 ``--split id-hash`` a row's half is ``sha1(str(id)) % 2`` (0 = dev, 1 = report), which does not
@@ -23,8 +25,9 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,6 +54,23 @@ def quoted_text_figures(counts: dict[str, dict[str, int]]) -> list[str]:
     return lines
 
 
+def normalised_phrase(part: str) -> str:
+    """A ``locator '...'`` VLM part as the printout counts it: lower case, each quoted string as
+    ``Q``, leading determiners and "In that"/"In the" dropped ("In the 'Revenue' tile" -> "in Q tile")."""
+    phrase = part[len("locator ") :].strip()[1:-1].lower()
+    phrase = re.sub(r"'[^']*'|\"[^\"]*\"|“[^”]*”|‘[^’]*’", "Q", phrase)
+    phrase = re.sub(r"(?<!\()\b(?:the|a|an|that|this|its|their)\b(?!\)) ?", "", phrase)
+    return re.sub(r"\s+", " ", phrase).strip()
+
+
+def unresolved_figures(phrases: Counter, top: int) -> list[str]:
+    """The ``top`` most common unresolved locator phrases (``normalised_phrase``), with counts."""
+    total = sum(phrases.values())
+    lines = [f"{total} unresolved locator phrases ({len(phrases)} distinct); the {top} most common:"]
+    lines += [f"{n:>5}  {p}" for p, n in phrases.most_common(top)]
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("data", type=Path, help="BizGenEval JSONL (questions + dimension per row)")
@@ -62,6 +82,13 @@ def main(argv: list[str] | None = None) -> int:
         help="halves by row index parity (default) or by sha1 of the row id",
     )
     p.add_argument("--exclude", type=Path, default=None, help="drop rows whose id is in this JSONL")
+    p.add_argument(
+        "--unresolved",
+        type=int,
+        default=30,
+        metavar="N",
+        help="print the N most common locator phrases of the dev half's quoted-text questions left to a VLM",
+    )
     args = p.parse_args(argv)
     try:
         rows = [json.loads(l) for l in args.data.read_text(encoding="utf-8").splitlines() if l.strip()]
@@ -76,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = [r for r in rows if r.get("id") not in drop]
     counts: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
     quoted: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    unresolved: Counter = Counter()
     for i, row in enumerate(rows):
         key = int(hashlib.sha1(str(row.get("id")).encode()).hexdigest(), 16) if args.split == "id-hash" else i
         half = "dev" if key % 2 == 0 else "report"
@@ -96,6 +124,8 @@ def main(argv: list[str] | None = None) -> int:
                     c["decided"] += spec.decidable
                     c["represented"] += len(spec.text.locators) if spec.text is not None else 0
                     c["handed"] += sum(p.startswith("locator ") for p in spec.vlm_parts)
+                if half == "dev":
+                    unresolved.update(normalised_phrase(p) for p in spec.vlm_parts if p.startswith("locator "))
     out = {f"{h}/{d}": {k: v for k, v in c.items()} for (h, d), c in sorted(counts.items())}
     print(f"{'half':<7} {'dimension':<10} {'checks':>6} {'before':>7} {'decided':>8} {'no-only':>8} {'withheld':>8}")
     for (h, d), c in sorted(counts.items()):
@@ -107,6 +137,9 @@ def main(argv: list[str] | None = None) -> int:
     print("\nquoted-text questions (dimension text, at least one quote); locator phrases of their specs:")
     print("\n".join(quoted_text_figures(quoted)))
     out["quoted_text"] = {h: dict(c) for h, c in sorted(quoted.items())}
+    if args.unresolved > 0:
+        print("\ndev half, quoted-text questions: " + "\n".join(unresolved_figures(unresolved, args.unresolved)))
+    out["unresolved_dev"] = dict(unresolved.most_common())
     if args.json:
         args.json.write_text(json.dumps(out, indent=2))
     return 0

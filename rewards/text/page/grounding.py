@@ -11,6 +11,9 @@ Rules, applied in this order (the first that fails is named in the result):
    relation (``satisfies_relation``; for "between", ``between`` and an occurrence of
    ``Anchor.other`` too) to the occurrence. An anchor that is not read fails too
    (the relation cannot hold); so does an occurrence that *is* the anchor.
+   Anchors named by their role ("directly below the title", ``TextSpec.role_anchors``) are measured
+   to that role's elements (``rewards.text.page.role_anchors``); failing, or the role not found, they
+   leave the part unknown, never "no".
 4. **element**: with ``element`` (``ElementSpec``: "the title", "the second KPI card", "the
    y-axis label"), the occurrence must be an element of that role found on the page
    (``rewards.text.page.elements.find_elements``): with ``whole`` ("reads exactly") its words are all
@@ -56,6 +59,7 @@ from rewards.text.page.relations import (  # noqa: F401 (re-exported: the rules'
     in_section,
     satisfies_relation,
 )
+from rewards.text.page.role_anchors import ReadRoleAnchor, read_role_anchors, role_anchored
 from rewards.text.page.text_style import Style
 from rewards.text.page.text_style import matches as style_matches
 from rewards.text.page.text_style import measure as measure_style
@@ -319,6 +323,7 @@ class _StringResult:
     style_detail: str = ""
     element_unknown: bool = False
     element_detail: str = ""
+    relation_unknown: bool = False
 
 
 def _decide_string(
@@ -331,6 +336,7 @@ def _decide_string(
     size: tuple[int, int],
     gray: np.ndarray | None,
     rgb: np.ndarray | None,
+    role_anchors: list[ReadRoleAnchor] = (),
 ) -> _StringResult:
     """Rules 1-6 on one required string ``text`` (module docstring) of an image of ``size`` (w, h)
     pixels; ``gray`` and ``rgb`` are the image's arrays for rules 5 and 6 (None: no image)."""
@@ -342,6 +348,9 @@ def _decide_string(
     if rule == "all":
         kept = _anchored(kept, anchors, spec.locators, lines)
         rule = "all" if kept else "anchor"
+    related = role_anchored(kept, role_anchors) if rule == "all" and role_anchors else kept
+    relation_unknown = rule == "all" and not related  # "directly below the title" unseen: unknown, never "no"
+    kept = related or kept
     elemented = None
     if rule == "all" and element is not None:
         elemented = _elemented(text, kept, element, len(spec.texts) > 1)
@@ -360,6 +369,7 @@ def _decide_string(
     if styled is not None and styled.style is not None:
         record["style"] = styled.style.as_dict()
     result = _StringResult(record, kept if rule == "all" else [], box, box_unknown)
+    result.relation_unknown = relation_unknown
     if elemented is not None:
         result.element_unknown, result.element_detail = elemented.unknown, elemented.detail
     if styled is not None:
@@ -422,6 +432,22 @@ def _failed_string(
     return None
 
 
+def _unknown_part(spec: TextSpec, flags: tuple[bool, bool, bool, bool], asked: list[str]) -> tuple[str, str] | None:
+    """(rule, detail) of the first part left unknown when every string is read, or None; ``flags``
+    say whether the element, the enclosing box, the style and a role anchor's relation are unknown."""
+    element, box, style, relation = flags
+    if element:
+        return "element", f"the strings are read; {describe_element(spec.element)} is not found on this page"
+    if box:
+        return "box", "the strings are read; no enclosing box was found around them"
+    if style:
+        return "style", f"the strings are read; their {' and '.join(asked)} could not be measured"
+    if relation:
+        said = " and ".join(repr(a.phrase) for a in spec.role_anchors)
+        return "anchor", f"the strings are read; {said} is not seen (the anchor not found, or not there)"
+    return None
+
+
 def decide_text(
     spec: TextSpec,
     lines: list[Line],
@@ -448,10 +474,15 @@ def decide_text(
     # 1-6, string by string
     read_anchors = _read_anchors(spec, exact)
     element = _read_element(spec, lines, image, size)
+    role_anchors = read_role_anchors(spec.role_anchors, lines, image, size)
     gray = np.asarray(image.convert("L")) if image is not None and spec.in_box else None
     rgb = np.asarray(image.convert("RGB")) if image is not None and (spec.weight or spec.colour) else None
-    results = [_decide_string(t, spec, exact, read_anchors, element, lines, size, gray, rgb) for t in spec.texts]
-    records, anchors = [r.record for r in results], [a.record for a in read_anchors]
+    results = [
+        _decide_string(t, spec, exact, read_anchors, element, lines, size, gray, rgb, role_anchors) for t in spec.texts
+    ]
+    records = [r.record for r in results]
+    anchors = [a.record for a in read_anchors]  # role anchors: named in ``unknown`` when unseen
+    relation_unknown = any(r.relation_unknown for r in results)
     found_box = next((r.box for r in reversed(results) if r.box is not None), None)
     box_unknown = any(r.box_unknown for r in results)
     style_unknown = any(r.style_unknown for r in results)
@@ -467,6 +498,7 @@ def decide_text(
                 (where if element_unknown else [])
                 + (["enclosing box"] if box_unknown else [])
                 + (asked if style_unknown else [])
+                + [f"relation {a.phrase!r}" for a in spec.role_anchors if relation_unknown]
             )
         return TextDecision(holds, rule, detail, records, anchors, found_box, unknown, elements)
 
@@ -485,17 +517,13 @@ def decide_text(
     passing = [r.passing for r in results]
     if len(spec.texts) > 1 and spec.arrangement != "all" and not _arranged(passing, spec.arrangement):
         return result(False, "arrangement", f"the strings are read, but not {spec.arrangement.replace('_', ' ')}")
-    if element_unknown:
-        what = describe_element(spec.element)
-        return result(None, "element", f"the strings are read; {what} is not found on this page")
-    if box_unknown:
-        return result(None, "box", "the strings are read; no enclosing box was found around them")
-    if style_unknown:
-        return result(None, "style", f"the strings are read; their {' and '.join(asked)} could not be measured")
+    unknown = _unknown_part(spec, (element_unknown, box_unknown, style_unknown, relation_unknown), asked)
+    if unknown is not None:
+        return result(None, *unknown)
     return result(
         True,
         "all",
         "every string read"
         + (f" as {describe_element(spec.element)}" if spec.element is not None else "")
-        + (" and placed" if spec.region or spec.anchors or spec.in_box else ""),
+        + (" and placed" if spec.region or spec.anchors or spec.in_box or spec.role_anchors else ""),
     )

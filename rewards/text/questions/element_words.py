@@ -385,7 +385,7 @@ _PLACE_FILLER = {
     "toward",
     "towards",
 }
-_SIDE_CONTAINERS = {"panel", "column", "box", "strip", "sidebar", "block", "pane", "page", "zone"}
+_SIDE_CONTAINERS = {"panel", "column", "box", "strip", "sidebar", "block", "pane", "page", "zone", "table", "section"}
 _SIDES = {"left", "right", "top", "bottom", "upper", "lower", "middle", "center", "centre"}
 _OBJECT_WORDS = {
     "text",

@@ -55,7 +55,7 @@ exact, list, none) labels the question for summaries and verdict records; no jud
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rewards.text.questions.question_element import locate
 from rewards.text.questions.question_form import (
@@ -128,6 +128,20 @@ class Anchor:
     text: str
     relation: str
     other: str | None = None
+
+
+@dataclass(frozen=True)
+class RoleAnchor:
+    """An unquoted anchor named by its role ("directly below the title", "above the footer"): every
+    required string must stand in ``relation`` ("below", "directly_below", "above",
+    "directly_above") to an element of ``role`` found on the page (``ELEMENT_ROLES``: "title",
+    "footer"); ``phrase`` is the question's words, for the verdict's reason. Found and the
+    relation failing, or not found, the part is unknown (never "no": which element the finder
+    took for the title is the weak link)."""
+
+    role: str
+    relation: str
+    phrase: str = ""
 
 
 ELEMENT_ROLES = (
@@ -209,6 +223,7 @@ class TextSpec:
             (``ElementSpec``), or None when the question names no element code can find.
         locators: the question's locator phrases this spec represents (checked by the rules
             above); those it does not represent are ``QuestionSpec.vlm_parts`` ("locator '...'").
+        role_anchors: anchors named by their role ("directly below the title", ``RoleAnchor``).
     """
 
     texts: tuple[str, ...]
@@ -221,6 +236,7 @@ class TextSpec:
     colour: str | None = None
     element: ElementSpec | None = None
     locators: tuple[str, ...] = ()
+    role_anchors: tuple[RoleAnchor, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -283,7 +299,7 @@ def form_of(text: TextSpec) -> str:
     (``region``: 'Is "Q3 Revenue" in the top-left corner?'), "colour" ('Is "Total" written in
     red?'), "weight" (bold / regular), then of the strings alone "lines", "order" (any other
     arrangement), "count", "exact" (one string) or "list"."""
-    if any(a.relation != "context" for a in text.anchors):
+    if any(a.relation != "context" for a in text.anchors) or text.role_anchors:
         return "relation"
     if text.in_box:
         return "box"
@@ -355,7 +371,7 @@ def compile_question(question: str) -> QuestionSpec:
 
     # 7. the element and the locator phrases
     first = next(i for i, q in enumerate(quotes) if q is required[0])
-    element, locators, handed = _element(
+    element, locators, handed, role_anchors = _element(
         question, bare, quotes, first, anchors, place_words, in_box, weight, colour, count, texts, arrangement
     )
     if arrangement == "row":  # "a row labeled 'A' with values ...": the arrangement checks the row
@@ -363,7 +379,8 @@ def compile_question(question: str) -> QuestionSpec:
         handed = [p for p in handed if p not in row_subject]
         locators += tuple(p[len("locator '") : -1] for p in row_subject)
     vlm_parts += handed
-    spec = TextSpec(tuple(texts), arrangement, count, region, tuple(anchors), in_box, weight, colour, element, locators)
+    spec = TextSpec(tuple(texts), arrangement, count, region, tuple(anchors), in_box, weight, colour, element)
+    spec = replace(spec, locators=locators, role_anchors=role_anchors)
     return QuestionSpec(form_of(spec), spec, tuple(dict.fromkeys(vlm_parts)))
 
 
@@ -403,10 +420,10 @@ def _element(
     count: int | None,
     texts: list[str],
     arrangement: str,
-) -> tuple[ElementSpec | None, tuple[str, ...], list[str]]:
+) -> tuple[ElementSpec | None, tuple[str, ...], list[str], tuple[RoleAnchor, ...]]:
     """Step 7 (``rewards.text.questions.question_element.locate``): (the element, the locator phrases the spec
     represents, the VLM parts: ``locator '...'`` for each phrase it does not, and "starts with" /
-    "ends with", which no spec field checks).
+    "ends with", which no spec field checks, and the anchors named by their role: ``RoleAnchor``).
 
     ``whole`` is True for "read(s) exactly", "is exactly", "labeled", "titled"; False for
     "contains", "includes" and the edge claims. A "whole" element that need not be whole is no
@@ -436,6 +453,8 @@ def _element(
         len(texts),
     )
     vlm_parts = list(located.vlm_parts)
+    role_anchors = tuple(RoleAnchor(r, rel, ph) for r, rel, ph in located.role_anchors)
+    whole = whole or (located.names_quote and not edge)  # "include the country label 'China'"
     if edge:
         vlm_parts.append(f"claim {edge.group(0)!r}")
     role = located.role
@@ -457,7 +476,7 @@ def _element(
     if role == "whole" and re.fullmatch(r"(?:\w+ )*(?:word|phrase)s?(?: displayed| shown)?", located.phrase.lower()):
         whole = False  # "the word", "the phrase": part of a longer line as often as a line of its own
     if role is None or count is not None or (role == "whole" and not whole and located.container is None):
-        return None, represented, vlm_parts
+        return None, represented, vlm_parts, role_anchors
     phrase = located.phrase or f"the {column!r} cell"
     element = ElementSpec(role, located.ordinal, located.axis, row, column, located.container, whole, phrase)
-    return element, represented, vlm_parts
+    return element, represented, vlm_parts, role_anchors

@@ -56,8 +56,10 @@ from rewards.text.questions.element_words import (
     _STYLE,
     _TEXTUAL,
 )
+from rewards.text.questions.generic_role import is_generic_role
 from rewards.text.questions.locator_phrases import _ordinal, _Phrase, _segment
 from rewards.text.questions.question_quotes import Quote
+from rewards.text.questions.role_anchor import role_anchor
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,10 @@ class Located:
             no element code can find).
         represented: the locator phrases the spec represents (for ``TextSpec.locators``).
         vlm_parts: ``locator '<phrase>'`` for each phrase it does not.
+        names_quote: True when a generic role right before the first required string names it
+            ("include the country label 'China'"): the string is that element's whole text.
+        role_anchors: (role, relation, phrase) of each phrase relative to an element named by its
+            role ("directly below the title": ``role_anchor.role_anchor``).
     """
 
     role: str | None
@@ -78,6 +84,8 @@ class Located:
     phrase: str
     represented: tuple[str, ...]
     vlm_parts: tuple[str, ...]
+    names_quote: bool = False
+    role_anchors: tuple[tuple[str, str, str], ...] = ()
 
 
 def _singular(w: str) -> str:
@@ -258,13 +266,19 @@ def locate(
     role, ordinal, axis = parsed if isinstance(parsed, tuple) else (None, None, None)
     if parsed is None:
         handed.append(subject_phrase)
-    container = None
+    container, names_quote, role_anchors = None, False, []
     for p in phrases:
         if p is subject:
             continue
         may_contain = container is None and (role is not None or subject is None)
         fate, text, detail = _phrase_fate(p, asked, role, ordinal, may_contain)
-        if fate == "direction":
+        if fate == "generic" and role is not None:
+            fate = "handed"  # "Does the x-axis include a tick label '1950'": no axis title, a VLM's
+        elif fate == "generic":  # "include the country label 'China'": the label is the string
+            names_quote, subject_phrase, role = True, text, "whole"
+        elif fate == "role_anchor":
+            role_anchors.append((*detail, text))
+        elif fate == "direction":
             ordinal = -abs(ordinal) if detail in ("right", "bottom") else ordinal
         elif fate == "container":
             container = detail
@@ -282,6 +296,8 @@ def locate(
         subject_phrase if role is not None else "",
         tuple(dict.fromkeys([subject_phrase] * (role is not None and bool(subject_phrase)) + represented)),
         tuple(dict.fromkeys(f"locator {t!r}" for t in handed)),
+        names_quote,
+        tuple(role_anchors),
     )
 
 
@@ -332,6 +348,8 @@ def _phrase_fate(
             return "dropped", text, None  # words after the quote are claims: the residue reads them
         if all(w in _OBJECT_WORDS | _HARMLESS | _GENERIC or re.fullmatch(r"\d+|[a-z]", w) for w in core):
             return "dropped", text, None  # "contain a single line that reads", "1)", "it": says only that there is text
+        if is_generic_role(words, asked.style_words) and re.match(r"\s*q\b", masked[p.span[1] :]):
+            return "generic", text, None  # "the country label 'China'" (generic_role)
         return "handed", text, None
     if not core:
         return "dropped", text, None
@@ -357,6 +375,9 @@ def _prep_fate(
         return "dropped", text, None
     if _is_place(core, asked.place_words):
         return "represented", text, None
+    named_role = role_anchor(text)
+    if named_role is not None:
+        return "role_anchor", text, named_role  # "directly below the title" (role_anchor)
     if role is not None and set(core) <= _CONTEXT_ROLES.get(role, set()):
         return "represented", text, None  # "in the legend" of a legend entry
     name = _container(p, asked.bare, asked.cased, asked.quotes, asked.context_texts)
@@ -393,6 +414,8 @@ def _subject_element(
     holder = _CONTAINER_SUBJECTS.get(words[-1]) if len(words) == 1 else None
     if parsed is None and holder is not None and _object_is_text(phrases, subject, first_quote, masked):
         parsed = (holder, None, None)
+    if parsed is None and not tail and is_generic_role(words, harmless, n_texts):
+        parsed = ("whole", None, None)  # "the callout label", "a CEO box": a whole element (generic_role)
     if parsed is not None and "from" in subject.words:
         role, ordinal, axis = parsed
         horizontal = subject.words[-1] in ("left", "right")

@@ -51,7 +51,8 @@ def test_a_confident_near_miss_is_no_a_doubtful_one_withheld():
 
 
 def test_a_string_not_read_with_a_vlm_only_locator():
-    q = 'Does the date line read exactly "March 28 · 10 AM - 6 PM"?'  # "date line": a VLM locator
+    # "beside the calendar icon": a VLM locator ("the date line" alone is a generic role since issue 31)
+    q = 'Does the date line beside the calendar icon read exactly "March 28 · 10 AM - 6 PM"?'
     lines = [line("Riverside Park", 40, 300, conf=96.0)]
     # nothing close read: absent for judge=ocr, perhaps unreadable: the VLM looks when it follows
     assert verdict(q, lines).answer == "no"

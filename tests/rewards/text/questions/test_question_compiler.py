@@ -43,9 +43,10 @@ def test_lines_first_and_second():
             ("[Get_Future_Trajecto", "ries_for_Objects]"),
             "lines",
             in_box=True,
-            locators=("inside the dashed rectangle",),
+            # issue 31: a generic role ("function-name text") is the strings read as a whole element
+            element=ElementSpec("whole", phrase="two-line function-name text"),
+            locators=("two-line function-name text", "inside the dashed rectangle"),
         ),
-        ("locator 'two-line function-name text'",),  # which text is a function name: a VLM's
     )
 
 
@@ -147,9 +148,10 @@ def test_relations_to_quoted_anchors():
     assert s.text == TextSpec(
         ("Step 2",),
         anchors=(Anchor("continue reasoning", "directly_below"),),
-        locators=("directly below the first 'continue reasoning' text",),
+        element=ElementSpec("whole", phrase="step label"),  # issue 31: a generic role
+        locators=("step label", "directly below the first 'continue reasoning' text"),
     )
-    assert s.vlm_parts == ("locator 'step label'", "locator 'at the left side of the second reasoning row'")
+    assert s.vlm_parts == ("locator 'at the left side of the second reasoning row'",)
     s = spec(
         'Is the second navigation item in the website header menu, immediately to the right of "Home", the two-word '
         'phrase "About Us" with each word capitalized and separated by a single space?'
@@ -263,11 +265,11 @@ def test_quote_naming_the_element_is_a_context_anchor():  # row 82, question 19
     assert s.text == TextSpec(
         ("Change due to anticipated impact of policy",),
         anchors=(Anchor("54", "context"),),
-        locators=("the numeric label '54'",),
+        element=ElementSpec("whole", phrase="category label"),  # issue 31: a generic role
+        locators=("category label", "the numeric label '54'"),
     )
     # the anchor's bar and the tallest bar are no text: where the label stands to them is a VLM's
     assert s.vlm_parts == (
-        "locator 'category label'",
         "locator 'under the bar associated'",
         "locator 'located to the immediate right of the tallest bar'",
     )
@@ -275,7 +277,9 @@ def test_quote_naming_the_element_is_a_context_anchor():  # row 82, question 19
 
 def test_bold_and_text_colour_are_grounded_parts():
     s = spec("Is there a bold point label reading exactly 'U.S.'?")  # row 320, question 10
-    assert s.text.weight == "bold" and s.vlm_parts == ("locator 'bold point label'",)  # which label marks a point
+    # issue 31: "point label" is a generic role, the string read as a whole element; the weight is measured
+    assert s.text.weight == "bold" and s.decidable
+    assert s.text.element == ElementSpec("whole", phrase="bold point label")
     assert spec("Is there a bold heading reading exactly 'U.S.'?") == QuestionSpec(
         "weight",
         TextSpec(
@@ -291,11 +295,12 @@ def test_bold_and_text_colour_are_grounded_parts():
 
 def test_place_in_the_subject_is_a_locator():  # row 20, question 1
     s = spec('Does the logo text located at the top-left of the main content area read exactly "Inspira"?')
-    # the logo and the content area are elements code cannot find: both phrases go to a VLM (issue 17)
+    # the content area is an element code cannot find: that phrase goes to a VLM (issue 17); "logo text" is a
+    # generic role, the string read as a whole element (issue 31)
     assert s == QuestionSpec(
         "exact",
-        TextSpec(("Inspira",)),
-        ("locator 'logo text'", "locator 'located at the top-left of the main content area'"),
+        TextSpec(("Inspira",), element=ElementSpec("whole", phrase="logo text"), locators=("logo text",)),
+        ("locator 'located at the top-left of the main content area'",),
     )
     s = spec('Is the text "Source: internal finance data" placed at the bottom-right of the slide?')  # a claim: checked
     assert s.text.region == "bottom_right"
@@ -318,19 +323,21 @@ def test_role_annotations_and_quote_clarifications():
         "exactly: \"2030 DECC central 'policy on'\" including the single quotes around policy on?"
     )  # row 82, question 18
     assert s.text == TextSpec(
-        ("2030 DECC central 'policy on'",), region="bottom_right", locators=("at the bottom-right edge of the image",)
+        ("2030 DECC central 'policy on'",),
+        region="bottom_right",
+        element=ElementSpec("whole", phrase="category label"),  # issue 31: a generic role
+        locators=("category label", "at the bottom-right edge of the image"),
     )
-    assert s.vlm_parts == ("locator 'category label'", "locator 'under the rightmost bar of the bar chart'")
+    assert s.vlm_parts == ("locator 'under the rightmost bar of the bar chart'",)
     s = spec(
         "Does the small one-line badge positioned in the center-left hero text area, directly above the main heading, "
         'contain exactly the two parts "V 4.9" and "Check it" arranged horizontally?'
     )  # row 20, question 4
     assert s.text.texts == ("V 4.9", "Check it") and s.text.arrangement == "row"
     assert s.text.element == ElementSpec("button", phrase="small one-line badge")
-    assert s.vlm_parts == (
-        "locator 'positioned in the center-left hero text area'",
-        "locator 'directly above the main heading'",
-    )
+    # "directly above the main heading": an anchor named by its role, the title (issue 31)
+    assert s.vlm_parts == ("locator 'positioned in the center-left hero text area'",)
+    assert [a.relation for a in s.text.role_anchors] == ["directly_above"]
 
 
 def test_one_unquoted_string_after_exactly_colon():  # row 98, question 2

@@ -5,7 +5,7 @@ development half of microsoft/BizGenEval (MIT; ``scripts/compiler_coverage.py --
 half 0), with their row ids.
 """
 
-from rewards.text.questions.question_compiler import Anchor, ElementSpec, TextSpec, compile_question
+from rewards.text.questions.question_compiler import Anchor, ElementSpec, RoleAnchor, TextSpec, compile_question
 
 
 def spec(question):
@@ -69,8 +69,10 @@ def test_bullets_and_list_items():  # dev row 84, question 1
         "read exactly 'Output of network can be written as follows, with k indexing the two output units:'?"
     )
     assert s.text.element == ElementSpec("bullet", 1, phrase="first bullet point")
-    assert s.text.region == "left" and s.text.locators == ("first bullet point", "in the center-left area")
-    assert s.vlm_parts == ("locator 'directly below the title'", "locator 'above the two equations'")
+    assert s.text.region == "left"  # "directly below the title": an anchor named by its role (issue 31)
+    assert s.text.locators == ("first bullet point", "in the center-left area", "directly below the title")
+    assert s.text.role_anchors == (RoleAnchor("title", "directly_below", "directly below the title"),)
+    assert s.vlm_parts == ("locator 'above the two equations'",)
     assert spec('Does the last bullet read exactly "Ship it"?').text.element == ElementSpec(
         "bullet", -1, phrase="last bullet"
     )
@@ -112,8 +114,8 @@ def test_locators_relative_to_objects_are_a_vlms():
         "Does the single-line explanatory text located directly below the first-step heading, still to the right "
         'of the lightbulb illustration, read exactly "[STEP_1_SUBTEXT]"?'
     )
-    assert s.text.element is None and s.vlm_parts == (
-        "locator 'single-line explanatory text'",
+    # issue 31: "explanatory text" is a generic role (the string read as a whole element); the relations are a VLM's
+    assert s.text.element == ElementSpec("whole", phrase="single-line explanatory text") and s.vlm_parts == (
         "locator 'located directly below the first-step heading'",
         "locator 'still to the right of the lightbulb illustration'",
     )
@@ -123,9 +125,11 @@ def test_locators_relative_to_objects_are_a_vlms():
 
 def test_unknown_subject_words_are_never_guessed():
     assert spec('Does the large faint word read exactly "DRAFT"?').vlm_parts == ("locator 'large faint word'",)
-    # subset row 20, question 1: "logo" is no role code finds
-    s = spec('Does the logo text located at the top-left of the main content area read exactly "Inspira"?')
-    assert s.text.element is None and "locator 'logo text'" in s.vlm_parts
+    # a generic role may not hold a claim code does not check: a size, a colour, a shape, an ordinal (issue 31)
+    assert spec('Does the large faint label read exactly "DRAFT"?').vlm_parts == ("locator 'large faint label'",)
+    assert spec('Does the circular step label read exactly "A"?').vlm_parts == ("locator 'circular step label'",)
+    assert spec('Does the first-row site label read exactly "A"?').vlm_parts == ("locator 'first-row site label'",)
+    assert spec('Does the chart include the slice labels "A", "B"?').text.element is None
 
 
 def test_every_locator_phrase_is_listed():
@@ -232,3 +236,34 @@ def test_from_the_left_after_the_holder_is_the_ordinals_direction_not_a_place():
     assert s.text.element == ElementSpec("list_item", 3, phrase="third item") and "from the left" in s.text.locators
     s = spec('Is the second item of the top menu from the right exactly "Blog"?')
     assert s.text.element.ordinal == -2 and s.text.region is None
+
+
+def test_generic_roles_are_the_string_read_as_a_whole_element():
+    """Issue 31: a generic role with no ordinal or relation ("the country label", "a CEO box") is the
+    quoted string read as a whole element; "includes the country label 'X'" names the label's whole text."""
+    s = spec("Does the chart include the country label 'China'?")  # dev half phrasing
+    assert s.decidable and s.text.element == ElementSpec("whole", phrase="the country label")
+    assert s.text.locators == ("the country label",)
+    # the object names another element than the subject's role: a VLM's (not the x-axis title)
+    assert spec("Does the x-axis include a tick label '1950'?").vlm_parts == ("locator 'a tick label'",)
+    s = spec("Is there a CEO box labeled “Atle Sivertsen”?")
+    assert s.decidable and s.text.element == ElementSpec("whole", phrase="CEO box")
+    s = spec("Does the callout label contain 'final save'?")  # containment: the string anywhere, no element
+    assert s.decidable and s.text.element is None and s.text.locators == ("callout label",)
+    # a holder of several strings claims they stand together: a VLM's
+    s = spec("Does the guideline box contain exactly 'A' and 'B'?")
+    assert "locator 'guideline box'" in s.vlm_parts
+
+
+def test_a_side_named_on_a_table_or_section_is_that_side_of_the_image():
+    s = spec('In the left table, does the header read exactly "Dose"?')  # dev half phrasing
+    assert s.decidable and s.text.region == "left" and "In the left table" in s.text.locators
+    assert spec('In the upper central table, does the header read exactly "Dose"?').vlm_parts  # "central": a VLM's
+
+
+def test_anchors_named_by_their_role():
+    s = spec('Does the tagline positioned just below the main heading read exactly "X"?')
+    assert s.decidable and s.form == "relation"
+    assert s.text.role_anchors == (RoleAnchor("title", "directly_below", "positioned just below the main heading"),)
+    assert spec('Does the note just above the footer read exactly "X"?').text.role_anchors[0].role == "footer"
+    assert spec('Does the line below the heading read exactly "X"?').vlm_parts == ("locator 'below the heading'",)

@@ -1,0 +1,305 @@
+"""Report: is the BizGenEval decided-both-ways share right? (issue 31) Render a sample of the quoted-text
+questions code decides both ways, once correct and once with a defect, and judge them with ``judge=ocr``.
+
+Usage::
+
+    python benchmarks/bizgen_render_check.py bizgeneval.jsonl \
+        --exclude ../shared/benchmarks/bizgeneval/bizgeneval_subset.jsonl --n 20 --seed 0 --out runs/bizgen_check
+
+The questions are those of ``scripts/compiler_coverage.py``'s quoted-text table (dimension "text",
+at least one quote) on one half (``--half``, default report: ``sha1(str(id)) % 2 == 1``) that the
+question compiler decides both ways (``QuestionSpec.decidable``); ``--n`` of them are drawn with
+``--seed``. Each is drawn by a small honest renderer that places the quoted strings as the spec says
+(:func:`page_html`): the title as the page's largest line, a subtitle right under it, a footer in
+small type at the foot, a button filled, a card bordered, bullets in a list, a quoted anchor in its
+relation, a place of the image by absolute position; axis titles and legend entries in a
+matplotlib bar chart (:func:`chart_image`). Pages are laid out by headless Chromium
+(``documents.engines.browser``). The defect page changes one letter (or digit) of the first
+required string (``documents.engines.model.typo``, ``digit_change``); when the question asks for a
+whole element ("reads exactly"), a second defect page ("inside") shows each string inside a longer
+line ("Note: <string> (draft)"), which is not that element.
+
+Printed: over the correct pages (truth "yes") yes / false no / withheld, over the defect pages
+(truth "no") no / false yes / withheld (also per defect kind), and each false or withheld answer
+with its question and reason.
+``--out`` keeps the PNGs and a ``verdicts.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import html
+import io
+import json
+import random
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from PIL import Image  # noqa: E402
+
+from documents.engines.browser import Browser  # noqa: E402
+from documents.engines.model import digit_change, typo  # noqa: E402
+from documents.engines.score import make_judge  # noqa: E402
+from rewards.rubric import Check  # noqa: E402
+from rewards.text.ocr.text_match import REGION_FRACTIONS  # noqa: E402
+from rewards.text.questions.question_compiler import QuestionSpec, TextSpec, compile_question  # noqa: E402
+from rewards.text.questions.question_quotes import find_quotes  # noqa: E402
+
+W, H = 1000, 700
+"""Page size in pixels (CSS pixels at device scale 1)."""
+
+PAGE_TITLE = "Annual Overview"
+"""The page's title when the question's element is not the title itself."""
+
+CSS_COLOURS = {
+    **{c: c for c in ("white", "black", "gray", "red", "orange", "green", "blue", "purple", "pink", "brown")},
+    "yellow": "#b59a00",
+}
+"""The CSS colour of each ``question_compiler.COLOURS`` name the spec may ask of its strings."""
+
+FILLER = "Figures are shown in thousands and are preliminary."
+"""One neutral line of body text, away from the strings asked about."""
+
+
+def sample(path: Path, exclude: Path | None, half: str, n: int, seed: int) -> list[tuple[str, str, QuestionSpec]]:
+    """``n`` (row id, question, spec) drawn with ``seed`` from the quoted-text questions of ``half``
+    that the compiler decides both ways (module docstring)."""
+    drop = {json.loads(x)["id"] for x in exclude.read_text().splitlines() if x.strip()} if exclude else set()
+    pool = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        row = json.loads(line) if line.strip() else None
+        if row is None or row.get("id") in drop or row.get("dimension") != "text":
+            continue
+        key = int(hashlib.sha1(str(row.get("id")).encode()).hexdigest(), 16) % 2
+        if ("dev", "report")[key] != half:
+            continue
+        for q in row.get("questions", []):
+            spec = compile_question(q) if find_quotes(q) else None
+            if spec is not None and spec.decidable:
+                pool.append((str(row["id"]), q, spec))
+    return random.Random(seed).sample(pool, min(n, len(pool)))
+
+
+def defect(texts: tuple[str, ...], rng: random.Random) -> tuple[str, ...]:
+    """``texts`` with one letter of the first string changed or dropped (a digit when it has fewer
+    than three letters)."""
+    first = typo(texts[0], rng) or digit_change(texts[0], rng) or texts[0] + "x"
+    return (first, *texts[1:])
+
+
+def _line(text: str, css: str = "") -> str:
+    """One element of text; a long string wraps within its block (smaller type past 60 characters)."""
+    size = "font-size:16px;" if len(text) > 60 else ""
+    return f'<div style="{size}{css}">{html.escape(text)}</div>'
+
+
+def _strings(spec: TextSpec, texts: tuple[str, ...]) -> str:
+    """The required strings as the spec's element and arrangement show them (module docstring)."""
+    el = spec.element
+    role = el.role if el is not None else "whole"
+    style = {"bold": "font-weight:700;", "regular": "font-weight:400;"}.get(spec.weight or "", "")
+    style += f"color:{CSS_COLOURS[spec.colour]};" if spec.colour else ""
+    if spec.arrangement in ("left_to_right", "row", "reading_order"):
+        inner = "".join(_line(t, style + "display:inline-block;margin-right:40px") for t in texts)
+    else:
+        inner = "".join(_line(t, style) for t in texts)
+    if role == "title":
+        return f'<div style="font-size:40px;font-weight:700">{inner}</div>'
+    if role == "subtitle":
+        return (
+            _line(PAGE_TITLE, "font-size:40px;font-weight:700")
+            + f'<div style="font-size:22px;color:#444">{inner}</div>'
+        )
+    if role == "heading":
+        return f'<div style="font-size:26px;font-weight:700">{inner}</div>' + _line(FILLER, "font-size:16px")
+    if role == "footer":
+        return f'<div style="font-size:13px;color:#555">{inner}</div>'
+    if role == "button":
+        fill = "display:inline-block;background:#1f6f50;color:#fff;padding:12px 28px;border-radius:8px;font-size:20px"
+        return f'<div style="{fill}">{inner}</div>'
+    if role in ("bullet", "list_item", "card"):
+        return _ordered(role, inner, el.ordinal or 1)
+    return f'<div style="font-size:22px">{inner}</div>'
+
+
+def _ordered(role: str, inner: str, ordinal: int) -> str:
+    """Three bullets, items or cards with the strings at position ``ordinal`` (negative: from the end)."""
+    others = ["Plan reviewed", "Budget 12%", "Team of 8"]
+    k = ordinal - 1 if ordinal > 0 else 3 + ordinal
+    cells = [html.escape(o) for o in others]
+    if role == "card":
+        box = "display:inline-block;vertical-align:top;border:2px solid #333;border-radius:6px;padding:18px;margin:8px"
+        box += ";font-size:20px"
+        cells[k] = inner
+        return "".join(f'<div style="{box}">{c}</div>' for c in cells)
+    mark = "&#8226; " if role == "bullet" else ""
+    cells[k] = inner
+    return "".join(f'<div style="font-size:20px;margin:6px 0">{mark}{c}</div>' for c in cells)
+
+
+def _anchored(spec: TextSpec, block: str) -> str:
+    """``block`` with the spec's quoted anchors (one level) placed in their relations."""
+    for a in spec.anchors:
+        anchor = _line(a.text, "font-size:22px;font-weight:700")
+        row = "display:flex;gap:60px;align-items:center"
+        if a.relation in ("below", "directly_below", "same_column", "context"):
+            block = anchor + block
+        elif a.relation in ("above", "directly_above"):
+            block = block + anchor
+        elif a.relation in ("right_of", "same_row"):
+            block = f'<div style="{row}">{anchor}<div>{block}</div></div>'
+        elif a.relation == "left_of":
+            block = f'<div style="{row}"><div>{block}</div>{anchor}</div>'
+        elif a.relation == "between":
+            other = _line(a.other or "", "font-size:22px;font-weight:700")
+            block = f'<div style="{row}">{anchor}<div>{block}</div>{other}</div>'
+    for r in spec.role_anchors:
+        if r.role == "title" and (spec.element is None or spec.element.role not in ("title", "subtitle")):
+            block = _line(PAGE_TITLE, "font-size:40px;font-weight:700;margin-bottom:6px") + block
+        elif r.role == "footer":
+            block = block + _line("© 2025 Northwind Ltd.", "font-size:13px;color:#555;margin-top:6px")
+    return block
+
+
+def _area(region: str | None, role: str) -> tuple[float, float, float, float]:
+    """The part of the page the block is laid out in, as fractions (x0, y0, x1, y1): the region's box,
+    else where the role sits (the title at the top, a footer at the foot), else the body."""
+    if region is not None:  # centred on the region's centre, as wide as the page allows (a band's text is long)
+        x0, y0, x1, y1 = REGION_FRACTIONS[region]
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        hw, hh = min(cx, 1 - cx), min(cy, 1 - cy, 0.25)
+        if role == "footer":  # a footnote sits at the foot, on the region's side
+            return cx - hw, 0.88, cx + hw, 1.0
+        return cx - hw, cy - hh, cx + hw, cy + hh
+    return {"title": (0, 0, 1, 0.2), "subtitle": (0, 0, 1, 0.35), "footer": (0, 0.85, 1, 1)}.get(
+        role, (0, 0.15, 1, 0.75)
+    )
+
+
+def _inside(point: tuple[float, float], area: tuple[float, float, float, float]) -> bool:
+    return area[0] <= point[0] <= area[2] and area[1] <= point[1] <= area[3]
+
+
+def page_html(spec: TextSpec, texts: tuple[str, ...]) -> str:
+    """The page of one question (module docstring): the strings' block centred in its area (wrapping
+    inside it), the page title and a filler line where the block is not."""
+    role = spec.element.role if spec.element is not None else "whole"
+    block = _anchored(spec, _strings(spec, texts))
+    x0, y0, x1, y1 = _area(spec.region, role)
+    box = f"left:{x0 * W:.0f}px;top:{y0 * H:.0f}px;width:{(x1 - x0) * W:.0f}px;height:{(y1 - y0) * H:.0f}px"
+    centred = "text-align:center;" if (x0 + x1) / 2 == 0.5 else ""  # a centred place: each line centred
+    parts = [
+        f'<div style="position:absolute;{box};display:flex;align-items:center;justify-content:center">'
+        f'<div style="{centred}max-width:{(x1 - x0) * W - 40:.0f}px">{block}</div></div>'
+    ]
+    has_title = role in ("title", "subtitle") or any(r.role == "title" for r in spec.role_anchors)
+    if not has_title and not _inside((0.2, 0.06), (x0, y0, x1, y1)):
+        parts.append(_line(PAGE_TITLE, "position:absolute;left:40px;top:24px;font-size:40px;font-weight:700"))
+    spots = [(0.05, 0.85), (0.55, 0.85), (0.55, 0.1), (0.05, 0.5)]
+    if role == "footer":  # nothing below the footer
+        spots = spots[2:]
+    fx, fy = next((p for p in spots if not _inside(p, (x0, y0, x1, y1))), spots[0])
+    parts.append(_line(FILLER, f"position:absolute;left:{fx * W:.0f}px;top:{fy * H:.0f}px;font-size:16px"))
+    body = "".join(parts)
+    return (
+        "<!doctype html><html><head><meta charset='utf-8'><style>body{margin:0;width:1000px;height:700px;"
+        "position:relative;background:#fff;color:#111;font-family:'DejaVu Sans',sans-serif}</style></head>"
+        f"<body>{body}</body></html>"
+    )
+
+
+def chart_image(spec: TextSpec, texts: tuple[str, ...]) -> Image.Image:
+    """A matplotlib bar chart whose axis title (``element.axis``) or legend entries are the strings."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(W / 100, H / 100), dpi=100)
+    xs = ["North", "South", "East"]
+    el = spec.element
+    if el.role == "legend_entry":
+        labels = [*texts, "Other series"][: max(2, len(texts))]
+        for k, lab in enumerate(labels):
+            ax.bar([i + 0.35 * k for i in range(3)], [3 + k, 5 - k, 4], width=0.35, label=lab)
+        ax.legend(fontsize=14)
+    else:
+        ax.bar(xs, [3, 5, 4], color="#3a6ea5")
+        (ax.set_ylabel if el.axis == "y" else ax.set_xlabel)(" ".join(texts), fontsize=16)
+    ax.set_title(PAGE_TITLE, fontsize=20)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100)
+    plt.close(fig)
+    return Image.open(buf).convert("RGB")
+
+
+def render(spec: TextSpec, texts: tuple[str, ...], browser: Browser) -> Image.Image:
+    """The page of one question with ``texts`` as its required strings."""
+    if spec.element is not None and spec.element.role in ("axis_title", "legend_entry"):
+        return chart_image(spec, texts)
+    return browser.render(page_html(spec, texts), W, H)[0]
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("data", type=Path, help="the official BizGenEval JSONL")
+    p.add_argument("--exclude", type=Path, default=None, help="drop rows whose id is in this JSONL")
+    p.add_argument("--half", choices=("dev", "report"), default="report")
+    p.add_argument("--n", type=int, default=20)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", type=Path, default=None, help="keep the pages (PNG) and verdicts.json here")
+    p.add_argument(
+        "--whole-reads",
+        action="store_true",
+        help="read every page whole (the OCR judge's incremental=False): the pages are unrelated documents",
+    )
+    args = p.parse_args(argv)
+    picked = sample(args.data, args.exclude, args.half, args.n, args.seed)
+    rng = random.Random(args.seed)
+    images, checks, meta = [], [], []
+    with Browser(W, H) as browser:
+        for k, (rid, q, spec) in enumerate(picked):
+            variants = [("correct", spec.text.texts), ("defect", defect(spec.text.texts, rng))]
+            if spec.text.element is not None and spec.text.element.whole:  # the string inside a longer line
+                variants.append(("inside", tuple(f"Note: {t} (draft)" for t in spec.text.texts)))
+            for variant, texts in variants:
+                images.append(render(spec.text, texts, browser))
+                checks.append([Check(f"q{k}", q, spec=spec)])
+                meta.append({"row": rid, "question": q, "variant": variant, "texts": list(texts)})
+    judge = make_judge("ocr")
+    if args.whole_reads:
+        for j in judge.judges:
+            j.incremental = False
+    verdicts = judge.judge(images, [""] * len(images), checks)
+    counts = {"yes": 0, "false_no": 0, "true_withheld": 0, "no": 0, "false_yes": 0, "false_withheld": 0}
+    by_kind = {k: {"yes": 0, "no": 0, "withheld": 0} for k in ("correct", "defect", "inside")}
+    for m, (v,) in zip(meta, verdicts):
+        m |= {"answer": v.answer, "reason": v.reason}
+        truth = "yes" if m["variant"] == "correct" else "no"
+        by_kind[m["variant"]][v.answer] += 1
+        key = {("yes", "yes"): "yes", ("yes", "no"): "false_no", ("yes", "withheld"): "true_withheld"}
+        key |= {("no", "no"): "no", ("no", "yes"): "false_yes", ("no", "withheld"): "false_withheld"}
+        counts[key[(truth, v.answer)]] += 1
+        if v.answer not in (truth, "withheld") or v.answer == "withheld":
+            print(f"{m['variant']:<8} {v.answer:<9} {m['question'][:110]}\n{'':18}{v.reason[:160]}")
+    n = len(picked)
+    print(f"\n{args.half} half, {n} decided quoted-text questions (seed {args.seed}), judge=ocr:")
+    print(f"  correct pages: yes {counts['yes']} / false no {counts['false_no']} / withheld {counts['true_withheld']}")
+    print(f"  defect pages:  no {counts['no']} / false yes {counts['false_yes']} / withheld {counts['false_withheld']}")
+    for kind in ("defect", "inside"):
+        c = by_kind[kind]
+        print(f"    {kind:<7} no {c['no']} / false yes {c['yes']} / withheld {c['withheld']}")
+    if args.out:
+        args.out.mkdir(parents=True, exist_ok=True)
+        for k, (img, m) in enumerate(zip(images, meta)):
+            img.save(args.out / f"{k:02d}-{m['variant']}.png")
+        (args.out / "verdicts.json").write_text(json.dumps({"counts": counts, "pages": meta}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,34 @@
+"""scripts/compiler_coverage.py lists the dev half's unresolved locator phrases, normalised, with counts."""
+
+import importlib.util
+import json
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[4]
+_spec = importlib.util.spec_from_file_location("compiler_coverage", ROOT / "scripts" / "compiler_coverage.py")
+coverage = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(coverage)
+
+
+def test_normalised_phrase():
+    assert coverage.normalised_phrase("locator 'In panel (a)'") == "in panel (a)"
+    assert coverage.normalised_phrase("""locator "In the 'Revenue' tile\"""") == "in Q tile"
+    assert coverage.normalised_phrase("locator 'beneath the eleventh bottle'") == "beneath eleventh bottle"
+
+
+def test_unresolved_phrases_of_the_dev_half(tmp_path, capsys):
+    q = 'Does the label beneath the {} bottle read exactly "1915"?'
+    rows = [  # default halves: even rows dev, odd rows report (only the dev half is listed)
+        {"id": 1, "dimension": "text", "questions": [q.format("eleventh"), q.format("eleventh"), q.format("red")]},
+        {"id": 2, "dimension": "text", "questions": [q.format("blue")]},
+    ]
+    data = tmp_path / "rows.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert coverage.main([str(data), "--unresolved", "5", "--json", str(tmp_path / "out.json")]) == 0
+    out = capsys.readouterr().out
+    assert "3 unresolved locator phrases (2 distinct)" in out
+    assert "    2  beneath eleventh bottle" in out and "    1  beneath red bottle" in out and "blue" not in out
+    assert json.loads((tmp_path / "out.json").read_text())["unresolved_dev"] == {
+        "beneath eleventh bottle": 2,
+        "beneath red bottle": 1,
+    }
