@@ -134,3 +134,28 @@ def test_judge_and_eval_read_every_new_page_whole():
     assert ocr_cache.PAGE_READS.counts == {"same": 1, "incremental": 0, "whole": 2}
     ocr_cache.forget_reads()
     assert ocr_cache.PAGE_READS.incremental is True
+
+
+def test_a_new_large_title_is_read_whole_in_its_region():
+    """A 40 px title written where another page had its title (a page judged after another page of
+    its size, or a title rewritten in place): the words' gap is wider than 16 px and the region's
+    crop was tight, so the incremental read lost "FUN FACT ABOUT" (the region was cut between
+    "FUN" and "FACT", and a crop 6 px from the "F" read "UN FACT ABOUT")."""
+    bold, body = ImageFont.truetype(SANS_BOLD, 40), ImageFont.truetype(SANS_BOLD, 22)
+    before = Image.new("RGB", (1000, 700), "white")
+    ImageDraw.Draw(before).text((40, 28), "Annual Overview", font=bold, fill=(17, 17, 17))
+    after = Image.new("RGB", (1000, 700), "white")
+    d = ImageDraw.Draw(after)
+    d.text((307, 85), "FUN FACT ABOUT", font=bold, fill=(17, 17, 17))
+    d.text((307, 130), "GIRAFFE", font=body, fill=(17, 17, 17))
+    for img in (before, after):
+        ImageDraw.Draw(img).text((50, 595), "Figures are shown in thousands.", font=body, fill=(17, 17, 17))
+    changed = (np.asarray(before) != np.asarray(after)).any(axis=2)
+    regions = changed_regions(changed, [], np.asarray(after.convert("L")))
+    assert [r for r in regions if r[1] < 125 < r[3]] == [r for r in regions if r[0] < 320 and r[2] > 680]
+    memo = ReadMemo()
+    page_lines(before, memo=memo)
+    lines = [ln.text for ln in page_lines(after, memo=memo)]
+    assert memo.counts["incremental"] == 1
+    assert lines == [ln.text for ln in page_lines(after, memo=ReadMemo())]
+    assert "FUN FACT ABOUT" in lines
