@@ -303,7 +303,17 @@ def test_a_wrong_target_or_key_fails_the_checks():
         _bind({**{k: v for k, v in model.items() if k != "dtype"}, "dtpye": "bfloat16"})
 
 
-MODELS = ["sd35_medium", "flux_dev", "qwen_image", "sana", "tiny_sd3", "tiny_flux", "tiny_qwen_image", "tiny_sana"]
+MODELS = [
+    "sd35_medium",
+    "flux_dev",
+    "qwen_image",
+    "sana",
+    "tiny_sd3",
+    "tiny_flux",
+    "tiny_qwen_image",
+    "tiny_sana",
+    "tiny_sd3_layout",
+]
 
 
 def test_each_model_has_one_generator_and_one_rollout_preset():
