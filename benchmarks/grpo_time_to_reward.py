@@ -82,8 +82,8 @@ TASKS = {  # task -> the preset's shared settings (conf/experiment/tiny_<task>.y
         "pretrained": True,  # GRPO modes with CFG 4.5, NFT and AWM without; the strict checks measured
         # chosen on trainer seed 0 (T = 4, tests/training/recipes/test_layout_learning.py)
         "overrides_of": {
-            "grpo": {"lr": 3e-3},
-            "grpo_guard": {"lr": 3e-3},
+            "grpo": {"lr": 3e-3, "prompts_per_step": 4, "batch_size": 32},  # 4 prompts x 8 a step
+            "grpo_guard": {"lr": 3e-3, "prompts_per_step": 4, "batch_size": 32},
             "nft": {"lr": 1e-2},
             "awm": {"lr": 5e-3, "awm_timestep_sampler": "discrete", "awm_train_timesteps": 4},
         },
@@ -242,8 +242,9 @@ def print_table(args: argparse.Namespace, runs: list[dict], wall: float) -> None
     threshold = start + args.fraction * gain
     model = "pretrained tiny layout SD3 32 px" if task.get("pretrained") else "tiny random-weight SD3 16 px"
     cfg = "Flow-GRPO modes CFG 4.5, NFT and AWM CFG-free" if task.get("pretrained") else "no CFG"
+    batch = "Flow-GRPO modes B=32 (4 prompts x G=8), NFT and AWM B=16" if task.get("pretrained") else "B=16"
     print(
-        f"task {args.task}: {model}, T={args.T}, {cfg}, {args.steps} steps, B=16 (2 prompts x G=8), "
+        f"task {args.task}: {model}, T={args.T}, {cfg}, {args.steps} steps, {batch}, "
         f"seeds {args.seeds}, eval every {args.eval_every} steps; wall {wall:.0f} s with {args.workers} workers; "
         f"load average {' '.join(f'{v:.1f}' for v in os.getloadavg())}"
     )

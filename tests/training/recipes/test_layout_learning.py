@@ -8,12 +8,12 @@ The reward is the rubric pass rate of every check (strict and weaker ones) throu
 each evaluation's check pass rates (``history["eval_checks"]``: 40 validation items, the same
 evaluation noise before and after). The strict pass rate is the mean of the band, card and bars
 pass rates. The settings (steps, learning rates, AWM's timestep sampler) were chosen on trainer
-seed 0, where the strict pass rate rose 0.358 -> 0.674 (GRPO, 60 steps), 0.694 (NFT, 20 steps)
-and 0.778 (AWM, 30 steps); the margins asserted are about half of those rises or less. Seeds 1
-and 2 were run while writing this test (GRPO then had 40 steps and rose 0.075 on seed 2, short of
-its margin; AWM with the reference's timestep sampler, which leaves out the first step, fell on
-seed 1), so the test runs trainer seed 3, used for nothing else (figures in
-docs/training.md#the-tiny-layout-generator).
+seed 0, where the strict pass rate rose 0.358 -> 0.750 (GRPO, 40 steps of 4 prompts), 0.694
+(NFT, 20 steps) and 0.778 (AWM, 30 steps); the margins asserted are less than half of those rises.
+Seeds 1-3 were run while writing this test with earlier settings (GRPO with 2 prompts a step
+rose 0.075 on seed 2 and nothing on seed 3; AWM with the reference's timestep sampler, which
+leaves out the first step, fell on seed 1), so the test runs trainer seed 4, used for nothing
+else (figures in docs/training.md#the-tiny-layout-generator).
 
 The generator is built once per session when ``checkpoints/pretrained/tiny_layout_sd3`` does
 not hold it (a clean clone: about 2 minutes on CI's 2 cores), and reused after.
@@ -38,11 +38,11 @@ from training.diffusion.pretrain import DEFAULT_DIR, load_pretrained  # noqa: E4
 from training.procedural.data import make_dataset  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[3]
-SEED = 3  # a report seed: the settings below were chosen on seed 0
+SEED = 4  # a report seed: the settings below were chosen on seed 0
 STRICT = ("band", "card", "bars")
 
 RECIPES = {  # algorithm -> (steps, the recipe's own overrides, the asserted rise of the strict pass rate)
-    "grpo": (60, {"lr": 3e-3}, 0.08),
+    "grpo": (40, {"lr": 3e-3, "prompts_per_step": 4, "batch_size": 32}, 0.15),  # 4 prompts of 8 a step
     "nft": (30, {"lr": 1e-2}, 0.15),
     "awm": (  # "discrete": the K training timesteps may include the first step (sigma 1), where the layout is set
         30,
@@ -76,7 +76,7 @@ def test_every_algorithm_raises_the_heldout_strict_layout_checks(tmp_path, gener
     torch.set_num_threads(1)
     steps, overrides, margin = RECIPES[algorithm]
     train_items, val_items = make_dataset(400, 0, val_fraction=0.1, task="layout")
-    cfg = recipes.recipe(algorithm).CONFIG(
+    shared = dict(
         output_dir=str(tmp_path),
         run_name=algorithm,
         seed=SEED,
@@ -96,8 +96,8 @@ def test_every_algorithm_raises_the_heldout_strict_layout_checks(tmp_path, gener
         eval_every=steps,
         num_eval_prompts=40,
         save_every=1000,
-        **overrides,
     )
+    cfg = recipes.recipe(algorithm).CONFIG(**{**shared, **overrides})
     reward = RubricReward(Router([LayoutJudge()]), score="pass_rate")
     history = recipes.recipe(algorithm).train(
         cfg,
@@ -109,6 +109,11 @@ def test_every_algorithm_raises_the_heldout_strict_layout_checks(tmp_path, gener
         {"max_sequence_length": 16},
     )
     assert history["eval_step"] == [0, steps]
-    before, after = (strict_pass_rate(c) for c in history["eval_checks"])
+    first, last = history["eval_checks"]
+    before, after = strict_pass_rate(first), strict_pass_rate(last)
     assert 0.2 < before < 0.6  # the pretrained generator draws layouts, following its prompts in part
     assert after > before + margin, history["eval_checks"]
+    # no strict check is given up for the others: drawing a slide for every prompt (a collapse seen
+    # while tuning AWM) passes band and card everywhere and loses the charts' bars
+    for tag in STRICT:
+        assert last[f"checks/{tag}/pass_rate"] >= first[f"checks/{tag}/pass_rate"] - 0.1, (tag, first, last)
