@@ -300,17 +300,20 @@ def sample_grid(pipe, prompts: list[str], steps: int = 10, cfg_scale: float = 1.
     """A PIL grid of one sample per prompt (``pipe`` called as a user would), 2 px apart."""
     from PIL import Image
 
+    from training.diffusion.rollout import _truncation_quiet
+
     generator = torch.Generator().manual_seed(seed)
     size = pipe.transformer.config.sample_size
-    images = pipe(
-        prompts,
-        height=size,
-        width=size,
-        num_inference_steps=steps,
-        guidance_scale=cfg_scale,
-        max_sequence_length=16,
-        generator=generator,
-    ).images
+    with _truncation_quiet():
+        images = pipe(
+            prompts,
+            height=size,
+            width=size,
+            num_inference_steps=steps,
+            guidance_scale=cfg_scale,
+            max_sequence_length=16,
+            generator=generator,
+        ).images
     rows = (len(images) + columns - 1) // columns
     grid = Image.new("RGB", (columns * (size + 2), rows * (size + 2)), "black")
     for i, image in enumerate(images):

@@ -16,7 +16,7 @@ leaves out the first step, fell on seed 1), so the test runs trainer seed 4, use
 else (figures in docs/training.md#the-tiny-layout-generator).
 
 The generator is built once per session when ``checkpoints/pretrained/tiny_layout_sd3`` does
-not hold it (a clean clone: about 2 minutes on CI's 2 cores), and reused after.
+not hold it (a clean clone: 106 s on one thread here), and reused after.
 """
 
 from __future__ import annotations
