@@ -1,27 +1,33 @@
 """Time and steps to a fixed share of the reward gain for every training algorithm, several seeds
 each, in one run (CPU): full-trajectory Flow-GRPO (the baseline), the Flow-GRPO-Fast window,
-MixGRPO, DiffusionNFT and Advantage Weighted Matching.
+MixGRPO, GRPO-Guard, DiffusionNFT and Advantage Weighted Matching.
 
-The task (``--task layout``, the default) is the CPU rubric task of the README
-(``conf/experiment/tiny_layout.yaml``): tiny random-weight SD3 at 16 px, the reward the rubric
-pass rate through the real path (rubric -> ``rewards.judges.layout.LayoutJudge`` -> verdicts ->
-``RubricReward``), evaluated every ``--eval-every`` steps by ODE samples of the 40 validation
-items from fixed noise (``eval_seed``). ``--task redness`` runs the colour task
-(``conf/experiment/tiny_redness.yaml``) instead. Every run calls its recipe's ``train``
-(``training.<algorithm>``). Per step, the training seconds are the step's wall time minus the
-evaluation inside it.
+``--task layout_pretrained`` (the default) is the papers' regime on the CPU rubric task: every run
+starts from the tiny layout generator pretrained here (``training.diffusion.pretrain``, 32 px
+pages; ``conf/experiment/tiny_layout_pretrained.yaml``), samples T = 10 steps (``-T``), and the
+Flow-GRPO modes sample and train with classifier-free guidance 4.5 (yifan123/flow_grpo
+config/grpo.py: ``sample.num_steps`` 10, ``sample.guidance_scale`` 4.5), DiffusionNFT and AWM
+without (NVlabs/DiffusionNFT and scxue/advantage_weighted_matching are CFG-free); each mode is
+evaluated as it samples. The measured reward is the **strict** pass rate: the mean of the band,
+card and bars checks' pass rates on the 40 validation items (ODE samples from fixed noise); the
+reward trained on is the rubric pass rate of every check. ``--task layout`` runs the tiny
+random-weight SD3 at 16 px (``conf/experiment/tiny_layout.yaml``) on the whole rubric pass rate,
+``--task redness`` the colour task; both sample T = 4 without CFG unless ``-T`` says otherwise.
 
-Threshold: the step-0 evaluation reward (the same for every run: the LoRA starts at zero) plus
-``--fraction`` of the full trajectory's gain, gain = mean over its seeds of the mean of its last
-two evaluations, minus the step-0 reward. For each run: the first evaluation step at or above
-the threshold, and the training seconds up to it. Printed per mode: median and [min, max] over
-seeds, and the median as a ratio to the full trajectory's; a seed that never reaches it counts
-as infinite and shows as "n/r" (not reached). Beside them, the final reward and the
-reward-hacking signals the trainer logs (the last step's image statistics: dark fraction,
-colour entropy, edge density) and the final per-check-tag pass rates.
+Every run calls its recipe's ``train`` (``training.recipes.<algorithm>``). Per step, the training
+seconds are the step's wall time minus the evaluation inside it.
 
-    python benchmarks/grpo_time_to_reward.py                   # 5 modes x 3 seeds, about 10-15 min on 2 cores
-    python benchmarks/grpo_time_to_reward.py --modes full nft awm --seeds 1 --steps 20
+Threshold: the full trajectory's step-0 evaluation reward plus ``--fraction`` of its gain, gain =
+mean over its seeds of the mean of its last two evaluations, minus the step-0 reward. For each
+run: the first evaluation step at or above the threshold, and the training seconds up to it.
+Printed per mode: its step-0 reward, then median and [min, max] over seeds, and the median as a
+ratio to the full trajectory's; a seed that never reaches it counts as infinite and shows as
+"n/r" (not reached). Beside them, the final reward and the reward-hacking signals the trainer
+logs (the last step's image statistics: dark fraction, colour entropy, edge density) and the
+final per-check-tag pass rates.
+
+    python benchmarks/grpo_time_to_reward.py --modes full nft awm --seeds 1 2 --steps 40
+    python benchmarks/grpo_time_to_reward.py --task layout -T 4    # the random-weight tiny SD3, 5 modes x 3 seeds
 
 Seed 0 was used to choose the task's and recipes' settings; the default seeds 1-3 only measure.
 """
@@ -66,13 +72,32 @@ MODES = {
 }
 
 TASKS = {  # task -> the preset's shared settings (conf/experiment/tiny_<task>.yaml)
-    "layout": {"data_n": 400, "val_fraction": 0.1, "lr": 1e-2, "num_eval_prompts": 40},
-    "redness": {"data_n": 200, "val_fraction": 0.05, "lr": 3e-2, "num_eval_prompts": 8},
+    "layout_pretrained": {
+        "data": "layout",
+        "data_n": 400,
+        "val_fraction": 0.1,
+        "lr": 1e-2,
+        "num_eval_prompts": 40,
+        "resolution": 32,
+        "pretrained": True,  # GRPO modes with CFG 4.5, NFT and AWM without; the strict checks measured
+        # chosen on trainer seed 0 (T = 4, tests/training/recipes/test_layout_learning.py)
+        "overrides_of": {
+            "grpo": {"lr": 3e-3, "prompts_per_step": 4, "batch_size": 32},  # 4 prompts x 8 a step
+            "grpo_guard": {"lr": 3e-3, "prompts_per_step": 4, "batch_size": 32},
+            "nft": {"lr": 1e-2},
+            "awm": {"lr": 5e-3, "awm_timestep_sampler": "discrete", "awm_train_timesteps": 4},
+        },
+    },
+    "layout": {"data": "layout", "data_n": 400, "val_fraction": 0.1, "lr": 1e-2, "num_eval_prompts": 40},
+    "redness": {"data": "redness", "data_n": 200, "val_fraction": 0.05, "lr": 3e-2, "num_eval_prompts": 8},
 }
+CFG_FREE = ("nft", "awm")
+"""The modes whose references sample without classifier-free guidance."""
+STRICT = ("band", "card", "bars")
 
 
 def _reward(task: str) -> dict:
-    if task == "layout":
+    if TASKS[task]["data"] == "layout":
         from rewards.judges.layout import LayoutJudge
         from rewards.judges.router import Router
         from rewards.reward_fns import RubricReward
@@ -84,8 +109,9 @@ def _reward(task: str) -> dict:
 
 
 def _bench_config(recipe, out: str, mode: str, seed: int, args: argparse.Namespace, task: dict):
-    """The recipe's config for one (mode, seed) run in ``out``: the tiny SD3 at 16 px, 2 prompts
-    of 8 images a step, LoRA rank 4, no CFG or KL (``MODES`` overrides follow in ``run_one``)."""
+    """The recipe's config for one (mode, seed) run in ``out``: the tiny SD3 (16 px, or the
+    pretrained one at 32 px), 2 prompts of 8 images a step, LoRA rank 4, no KL; CFG 4.5 for the
+    Flow-GRPO modes from the pretrained generator, else none (``MODES`` overrides follow in ``run_one``)."""
     return recipe.CONFIG(
         output_dir=out,
         run_name=f"{mode}_{seed}",
@@ -94,10 +120,11 @@ def _bench_config(recipe, out: str, mode: str, seed: int, args: argparse.Namespa
         prompts_per_step=2,
         group_size=8,
         batch_size=16,
-        resolution=16,
+        resolution=task.get("resolution", 16),
         train_sampling_steps=args.T,
         eval_sampling_steps=args.T,
-        cfg=False,
+        cfg=bool(task.get("pretrained")) and mode not in CFG_FREE,
+        cfg_scale=4.5,
         beta=0.0,
         lr=task["lr"],
         lora_rank=4,
@@ -121,12 +148,16 @@ def run_one(mode: str, seed: int, args: argparse.Namespace) -> dict:
     transformers.logging.set_verbosity_error()
     from rewards.models.tiny_pipelines import tiny_sd3_pipeline
     from training.diffusion import loop
+    from training.diffusion.pretrain import load_pretrained
     from training.procedural.data import make_dataset
 
     task = TASKS[args.task]
-    train_items, val_items = make_dataset(task["data_n"], 0, val_fraction=task["val_fraction"], task=args.task)
+    train_items, val_items = make_dataset(task["data_n"], 0, val_fraction=task["val_fraction"], task=task["data"])
+    pipe = load_pretrained() if task.get("pretrained") else tiny_sd3_pipeline(0)
     overrides = MODES[mode][1](args.T, args.steps)
-    recipe = importlib.import_module(f"training.recipes.{overrides.pop('algorithm', 'grpo')}")
+    algorithm = overrides.pop("algorithm", "grpo")
+    recipe = importlib.import_module(f"training.recipes.{algorithm}")
+    overrides.update(task.get("overrides_of", {}).get(algorithm, {}))
     step_seconds: list[float] = []
     eval_seconds: dict[int, float] = {}
     evals: list[dict] = []
@@ -153,7 +184,7 @@ def run_one(mode: str, seed: int, args: argparse.Namespace) -> dict:
             cfg = _bench_config(recipe, out, mode, seed, args, task)
             history = recipe.train(
                 replace(cfg, **overrides),
-                tiny_sd3_pipeline(0),
+                pipe,
                 _reward(args.task),
                 {name: 1.0 for name in _reward(args.task)},
                 train_items,
@@ -166,11 +197,20 @@ def run_one(mode: str, seed: int, args: argparse.Namespace) -> dict:
         "mode": mode,
         "seed": seed,
         "eval_step": history["eval_step"],
-        "eval_reward": history["eval_reward"],
+        # the measured reward: the strict pass rate from the pretrained generator, else the rubric's
+        "eval_reward": [strict(c) for c in history["eval_checks"]]
+        if task.get("pretrained")
+        else history["eval_reward"],
+        "rubric_reward": history["eval_reward"],
         "seconds": step_seconds,
         "image_stats": dict(last_stats),
         "checks": evals[-1] if evals else {},
     }
+
+
+def strict(checks: dict[str, float]) -> float:
+    """The strict pass rate of one evaluation: the mean of the band, card and bars pass rates."""
+    return statistics.mean(checks[f"checks/{tag}/pass_rate"] for tag in STRICT)
 
 
 def time_to(run: dict, threshold: float) -> tuple[float, float]:
@@ -191,52 +231,33 @@ def spread(values: list[float], fmt: str) -> str:
     )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--task", choices=sorted(TASKS), default="layout")
-    parser.add_argument(
-        "--seeds", type=int, nargs="+", default=[1, 2, 3], help="report seeds (seed 0 was used for tuning)"
-    )
-    parser.add_argument("--steps", type=int, default=60, help="training steps per run")
-    parser.add_argument("-T", type=int, default=4, help="sampling steps")
-    parser.add_argument("--eval-every", type=int, default=5)
-    parser.add_argument(
-        "--fraction", type=float, default=0.5, help="share of the full trajectory's reward gain to reach"
-    )
-    parser.add_argument("--workers", type=int, default=2, help="runs in parallel (one CPU thread each)")
-    parser.add_argument("--modes", nargs="+", choices=list(MODES), default=list(MODES))
-    args = parser.parse_args()
-    for name in ("steps", "T", "eval_every", "workers"):
-        if getattr(args, name) < 1:
-            parser.error(f"--{name.replace('_', '-')} must be >= 1, got {getattr(args, name)}")
-    if not 0 < args.fraction <= 1:
-        parser.error(f"--fraction must be in (0, 1], got {args.fraction}")
-    if "full" not in args.modes:
-        sys.exit("grpo_time_to_reward: the full trajectory is the baseline; keep it in --modes")
-    t0 = time.perf_counter()
-    jobs = [(m, s) for m in args.modes for s in args.seeds]
-    with ProcessPoolExecutor(max_workers=args.workers, mp_context=get_context("spawn")) as pool:
-        runs = list(pool.map(run_one, *zip(*jobs), [args] * len(jobs)))
+def print_table(args: argparse.Namespace, runs: list[dict], wall: float) -> None:
+    """The table: per mode its step-0 and final reward, steps and seconds to the threshold and
+    their ratios to the full trajectory's, then the reward-hacking signals."""
+    task = TASKS[args.task]
     by_mode = {m: [r for r in runs if r["mode"] == m] for m in args.modes}
-    start = runs[0]["eval_reward"][0]
     final = lambda r: statistics.mean(r["eval_reward"][-2:])  # noqa: E731
+    start = statistics.mean(r["eval_reward"][0] for r in by_mode["full"])
     gain = statistics.mean(final(r) for r in by_mode["full"]) - start
     threshold = start + args.fraction * gain
+    model = "pretrained tiny layout SD3 32 px" if task.get("pretrained") else "tiny random-weight SD3 16 px"
+    cfg = "Flow-GRPO modes CFG 4.5, NFT and AWM CFG-free" if task.get("pretrained") else "no CFG"
+    batch = "Flow-GRPO modes B=32 (4 prompts x G=8), NFT and AWM B=16" if task.get("pretrained") else "B=16"
     print(
-        f"task {args.task}: tiny SD3 16 px, T={args.T}, {args.steps} steps, B=16 (2 prompts x G=8), "
-        f"seeds {args.seeds}, "
-        f"eval every {args.eval_every} steps; wall {time.perf_counter() - t0:.0f} s with {args.workers} workers; "
+        f"task {args.task}: {model}, T={args.T}, {cfg}, {args.steps} steps, {batch}, "
+        f"seeds {args.seeds}, eval every {args.eval_every} steps; wall {wall:.0f} s with {args.workers} workers; "
         f"load average {' '.join(f'{v:.1f}' for v in os.getloadavg())}"
     )
+    measured = "strict pass rate (band, card, bars)" if task.get("pretrained") else "eval reward"
     print(
-        f"step-0 eval reward {start:.4f}; full-trajectory final {start + gain:.4f}; "
-        f"threshold {threshold:.4f} ({args.fraction:.0%} of the gain)"
+        f"measured: {measured}; full trajectory step 0 {start:.4f}, final {start + gain:.4f}; "
+        f"threshold {threshold:.4f} ({args.fraction:.0%} of its gain)"
     )
     if gain <= 0:
         print("the full trajectory gained nothing on these seeds: the ratios below are not meaningful")
     print(
-        f"{'mode':<30}{'s/step':>8}{'steps to thr. med [min, max]':>34}{'x full':>8}"
-        f"{'s to thr. med [min, max]':>36}{'x full':>8}{'final reward med [min, max]':>34}"
+        f"{'mode':<30}{'s/step':>7}{'step 0':>8}{'steps to thr. med [min, max]':>30}{'x full':>7}"
+        f"{'s to thr. med [min, max]':>30}{'x full':>7}{'final med [min, max]':>28}{'rubric final':>13}"
     )
     base_steps = statistics.median(time_to(r, threshold)[0] for r in by_mode["full"])
     base_secs = statistics.median(time_to(r, threshold)[1] for r in by_mode["full"])
@@ -247,9 +268,10 @@ def main() -> None:
         secs = [time_to(r, threshold)[1] for r in rs]
         per_step = statistics.mean(statistics.mean(r["seconds"][1:] or r["seconds"]) for r in rs)
         print(
-            f"{MODES[m][0]:<30}{per_step:>8.2f}{spread(steps, '.0f'):>34}"
-            f"{ratio(statistics.median(steps), base_steps):>8}{spread(secs, '.1f'):>36}"
-            f"{ratio(statistics.median(secs), base_secs):>8}{spread([final(r) for r in rs], '.4f'):>34}"
+            f"{MODES[m][0]:<30}{per_step:>7.2f}{statistics.mean(r['eval_reward'][0] for r in rs):>8.3f}"
+            f"{spread(steps, '.0f'):>30}{ratio(statistics.median(steps), base_steps):>7}{spread(secs, '.1f'):>30}"
+            f"{ratio(statistics.median(secs), base_secs):>7}{spread([final(r) for r in rs], '.3f'):>28}"
+            f"{statistics.mean(r['rubric_reward'][-1] for r in rs):>13.3f}"
         )
     print(
         "\nreward-hacking signals: the last step's image statistics and the last evaluation's "
@@ -269,6 +291,41 @@ def main() -> None:
             + "  ".join(f"{k} {v:.3f}" for k, v in stats.items())
             + ("  |  " + "  ".join(f"{k} {v:.2f}" for k, v in checks.items()) if checks else "")
         )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--task", choices=sorted(TASKS), default="layout_pretrained")
+    parser.add_argument(
+        "--seeds", type=int, nargs="+", default=[1, 2, 3], help="report seeds (seed 0 was used for tuning)"
+    )
+    parser.add_argument("--steps", type=int, default=60, help="training steps per run")
+    parser.add_argument("-T", type=int, default=None, help="sampling steps (10 from the pretrained generator, else 4)")
+    parser.add_argument("--eval-every", type=int, default=5)
+    parser.add_argument(
+        "--fraction", type=float, default=0.5, help="share of the full trajectory's reward gain to reach"
+    )
+    parser.add_argument("--workers", type=int, default=2, help="runs in parallel (one CPU thread each)")
+    parser.add_argument("--modes", nargs="+", choices=list(MODES), default=list(MODES))
+    args = parser.parse_args()
+    if args.T is None:
+        args.T = 10 if TASKS[args.task].get("pretrained") else 4
+    for name in ("steps", "T", "eval_every", "workers"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name.replace('_', '-')} must be >= 1, got {getattr(args, name)}")
+    if not 0 < args.fraction <= 1:
+        parser.error(f"--fraction must be in (0, 1], got {args.fraction}")
+    if "full" not in args.modes:
+        sys.exit("grpo_time_to_reward: the full trajectory is the baseline; keep it in --modes")
+    if TASKS[args.task].get("pretrained"):
+        from training.diffusion.pretrain import ensure_pretrained
+
+        ensure_pretrained()  # once, before the workers load it
+    t0 = time.perf_counter()
+    jobs = [(m, s) for m in args.modes for s in args.seeds]
+    with ProcessPoolExecutor(max_workers=args.workers, mp_context=get_context("spawn")) as pool:
+        runs = list(pool.map(run_one, *zip(*jobs), [args] * len(jobs)))
+    print_table(args, runs, time.perf_counter() - t0)
 
 
 if __name__ == "__main__":

@@ -106,7 +106,10 @@ def load_base_model(cfg: DictConfig, model: Any = None) -> tuple[Any, dict]:
     Raises:
         ValueError, OSError: as :func:`base_model` and ``load_pipeline``.
     """
+    from training.diffusion.pretrain import build_when_named
+
     model = base_model(cfg) if model is None else model
+    build_when_named(model.id)  # conf/model/tiny_sd3_layout.yaml: built here on first use
     pipe = model.load(scheduler_shift=cfg.rollout.scheduler_shift)
     return pipe, OmegaConf.to_container(cfg.rollout.family_kwargs, resolve=True)
 

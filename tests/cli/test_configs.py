@@ -138,6 +138,10 @@ BUILT = {
     "generator/tiny_flux": (GENERATOR, _generator("flux", None, "cpu", True, 2, 32)),
     "generator/tiny_qwen_image": (GENERATOR, _generator("qwen_image", None, "cpu", True, 2, 32)),
     "generator/tiny_sana": (GENERATOR, _generator("sana", None, "cpu", True, 2, 32)),
+    "generator/tiny_sd3_layout": (
+        GENERATOR,
+        _generator("sd3", "checkpoints/pretrained/tiny_layout_sd3", "cpu", False, 10, 32),
+    ),
     "judge/ocr": ("rewards.judges.router.Router", {"judges": ["OCRJudge"], "cache": None}),
     "judge/ocr_vlm": ("rewards.judges.router.Router", {"judges": ["OCRJudge", "VLMJudge"], "cache": None}),
     "judge/vlm": ("rewards.judges.router.Router", {"judges": ["VLMJudge"], "cache": None}),
@@ -160,6 +164,10 @@ BUILT = {
     "model/tiny_flux": (BASE_MODEL, _model("tiny_flux_pipeline", "FluxPipeline", ATTN)),
     "model/tiny_qwen_image": (BASE_MODEL, _model("tiny_qwen_image_pipeline", "QwenImagePipeline", MMDIT)),
     "model/tiny_sana": (BASE_MODEL, _model("tiny_sana_pipeline", "SanaPipeline", ATTN)),
+    "model/tiny_sd3_layout": (  # the pretrained tiny layout generator, a local folder (training.diffusion.pretrain)
+        BASE_MODEL,
+        {**_model("checkpoints/pretrained/tiny_layout_sd3", "StableDiffusion3Pipeline", ATTN), "dtype": "float32"},
+    ),
     "rewards/redness": ("rewards.toy_rewards.MeanRedness", {"weight": 1.0}),
     "rewards/rubric_ocr": ("rewards.reward_fns.RubricReward", {"weight": 1.0, "name": "rubric_pass_rate"}),
     "rewards/rubric_layout": ("rewards.reward_fns.RubricReward", {"weight": 1.0, "name": "rubric_pass_rate"}),
@@ -310,7 +318,17 @@ def test_a_wrong_target_or_key_fails_the_checks():
         _bind({**{k: v for k, v in model.items() if k != "dtype"}, "dtpye": "bfloat16"})
 
 
-MODELS = ["sd35_medium", "flux_dev", "qwen_image", "sana", "tiny_sd3", "tiny_flux", "tiny_qwen_image", "tiny_sana"]
+MODELS = [
+    "sd35_medium",
+    "flux_dev",
+    "qwen_image",
+    "sana",
+    "tiny_sd3",
+    "tiny_flux",
+    "tiny_qwen_image",
+    "tiny_sana",
+    "tiny_sd3_layout",
+]
 
 
 def test_each_model_has_one_generator_and_one_rollout_preset():

@@ -120,7 +120,19 @@ def test_images_captions_table_and_model_artifact_reach_the_tracker(tmp_path, mo
         {"max_sequence_length": 16},
     )
     assert history["step"] == [0, 1] and history["eval_step"] == [0, 1, 2]  # history keys unchanged
-    assert set(history) == {"step", *logs.HISTORY_OF_ROW, "image_stats", "check_pass_rates", "eval_step", "eval_reward"}
+    assert set(history) == {
+        "step",
+        *logs.HISTORY_OF_ROW,
+        "image_stats",
+        "check_pass_rates",
+        "eval_step",
+        "eval_reward",
+        "eval_checks",
+    }
+    # each evaluation's check pass rates, as W&B's eval/checks/<tag>/pass_rate: the validation
+    # poster's title "yes", legend "no", axis withheld (not a pass)
+    rates = {"checks/title/pass_rate": 1.0, "checks/legend/pass_rate": 0.0, "checks/axis/pass_rate": 0.0}
+    assert history["eval_checks"] == [rates] * 3
 
     rubric_of = {"a": 0.5, "b": 0.5}  # title yes, legend no / axis withheld: pass rate 1/2
     failed_of = {

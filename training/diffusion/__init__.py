@@ -13,6 +13,8 @@ Modules, the math first (each imports only modules above it in this list, the ha
   (``accumulate``), a recipe's extra LoRA copies, save and resume.
 * ``scoring``: named rewards, the reward check, evaluation, reward-hacking logs.
 * ``logs``: one record per step -> history.json and the W&B row.
+* ``pretrain``: the tiny layout generator (a StableDiffusion3Pipeline pretrained here on the
+  layout task's drawn pages, ``model=tiny_sd3_layout``), built on first use.
 * ``loop``: what every recipe shares around its own steps (start, the step scaffolding
   ``run_steps``, prompt draw, advantages, evaluations, end of a step, end of the run).
 """

@@ -256,7 +256,8 @@ class RunLog:
 
     ``history``: {"step", "loss", "reward_mean", "kl", "approx_kl", "ratio_mean",
     "clip_fraction": one float per step; "image_stats", "check_pass_rates": one dict per step;
-    "eval_step", "eval_reward": one entry per evaluation}.
+    "eval_step", "eval_reward", "eval_checks" (``checks/<tag>/pass_rate`` of the validation images,
+    when a rubric reward is configured): one entry per evaluation}.
     """
 
     def __init__(
@@ -276,7 +277,7 @@ class RunLog:
         # log_images_every 0: once per epoch over the n_train prompts, P per rank per step
         epoch = math.ceil(n_train / (cfg.prompts_per_step * accelerator.num_processes))
         self.images_every = cfg.log_images_every or epoch
-        keys = ("step", *HISTORY_OF_ROW, "image_stats", "check_pass_rates", "eval_step", "eval_reward")
+        keys = ("step", *HISTORY_OF_ROW, "image_stats", "check_pass_rates", "eval_step", "eval_reward", "eval_checks")
         self.history: dict[str, list] = {k: list((history or {}).get(k, [])) for k in keys}
 
     def samples_due(self, step: int) -> bool:
@@ -289,6 +290,7 @@ class RunLog:
         prompt and rewards (``reward_caption``; without ``_prompts`` in ``ev``, uncaptioned)."""
         self.history["eval_step"].append(step)
         self.history["eval_reward"].append(ev["eval/reward_mean"])
+        self.history["eval_checks"].append({k[5:]: v for k, v in ev.items() if k.startswith("eval/checks/")})
         images = ev["_images"]
         prompts, totals = ev.get("_prompts"), ev.get("_rewards")
         per = ev.get("_per_reward", {})

@@ -1,14 +1,23 @@
-"""Every algorithm (Flow-GRPO, DiffusionNFT, AWM) on the layout task (rubric -> LayoutJudge ->
-verdicts -> pass rate) raises the held-out rubric pass rate of the tiny random-weight SD3 (16 px),
-on a trainer seed not tuned on.
+"""Every algorithm (Flow-GRPO, DiffusionNFT, AWM), started from the tiny layout generator
+pretrained here (``training.diffusion.pretrain``: 32 px pages it learned to draw), raises the
+held-out pass rate of the strict layout checks (a dark title band, a light card, rising bars) on
+a trainer seed not tuned on.
 
-Measured with the layout judge's shape rules as they are now (tightened after a tester's
-black-triangle and half-white pages passed): the pass rate starts at 0.42 on the 40 validation
-items with the fixed evaluation noise (the weaker tilt checks; the strict ones are 0). Learning
-rates were chosen on trainer seed 0; ``benchmarks/grpo_time_to_reward.py`` measured trainer seeds
-1-3 after 60 steps: GRPO 0.449-0.511, NFT 0.503-0.531, AWM 0.516-0.547. These tests run trainer
-seed 4, used by neither, and ask for about half the rise it showed on its first run here (GRPO
-0.42 -> 0.527 after 40 steps, NFT 0.527 and AWM 0.532 after 60)"""
+The reward is the rubric pass rate of every check (strict and weaker ones) through the real path
+(rubric -> ``LayoutJudge`` -> verdicts -> ``RubricReward``); the test reads the strict ones from
+each evaluation's check pass rates (``history["eval_checks"]``: 40 validation items, the same
+evaluation noise before and after). The strict pass rate is the mean of the band, card and bars
+pass rates. The settings (steps, learning rates, AWM's timestep sampler) were chosen on trainer
+seed 0, where the strict pass rate rose 0.358 -> 0.750 (GRPO, 40 steps of 4 prompts), 0.694
+(NFT, 20 steps) and 0.778 (AWM, 30 steps); the margins asserted are less than half of those rises.
+Seeds 1-3 were run while writing this test with earlier settings (GRPO with 2 prompts a step
+rose 0.075 on seed 2 and nothing on seed 3; AWM with the reference's timestep sampler, which
+leaves out the first step, fell on seed 1), so the test runs trainer seed 4, used for nothing
+else (figures in docs/training.md#the-tiny-layout-generator).
+
+The generator is built once per session when ``checkpoints/pretrained/tiny_layout_sd3`` does
+not hold it (a clean clone: 106 s on one thread here), and reused after.
+"""
 
 from __future__ import annotations
 
@@ -16,37 +25,58 @@ import os
 
 os.environ["WANDB_MODE"] = "disabled"
 
+from pathlib import Path  # noqa: E402
+
 import pytest  # noqa: E402
 import torch  # noqa: E402
 
 from rewards.judges.layout import LayoutJudge  # noqa: E402
 from rewards.judges.router import Router  # noqa: E402
-from rewards.models.tiny_pipelines import tiny_sd3_pipeline  # noqa: E402
 from rewards.reward_fns import RubricReward  # noqa: E402
 from training import recipes  # noqa: E402
+from training.diffusion.pretrain import DEFAULT_DIR, load_pretrained  # noqa: E402
 from training.procedural.data import make_dataset  # noqa: E402
-from training.recipes import awm, grpo, nft  # noqa: E402
 
-SEED = 4  # a report-only seed
+REPO = Path(__file__).resolve().parents[3]
+SEED = 4  # a report seed: the settings below were chosen on seed 0
+STRICT = ("band", "card", "bars")
 
-RECIPES = {  # algorithm -> (train, the preset's overrides, steps, the asserted rise)
-    "grpo": (grpo.train, {"lr": 1e-2}, 40, 0.06),
-    "nft": (nft.train, {"lr": 1e-2}, 60, 0.045),
-    "awm": (
-        awm.train,
-        {"lr": 3e-2, "clip_range": 1.0, "noise_level": 0.566, "awm_train_timesteps": 4},
-        60,
-        0.05,
+RECIPES = {  # algorithm -> (steps, the recipe's own overrides, the asserted rise of the strict pass rate)
+    "grpo": (40, {"lr": 3e-3, "prompts_per_step": 4, "batch_size": 32}, 0.15),  # 4 prompts of 8 a step
+    "nft": (30, {"lr": 1e-2}, 0.15),
+    "awm": (  # "discrete": the K training timesteps may include the first step (sigma 1), where the layout is set
+        30,
+        {
+            "lr": 5e-3,
+            "awm_timestep_sampler": "discrete",
+            "clip_range": 1.0,
+            "noise_level": 0.566,
+            "awm_train_timesteps": 4,
+        },
+        0.15,
     ),
 }
 
 
+@pytest.fixture(scope="session")
+def generator_dir() -> Path:
+    """The pretrained generator's folder, built here when missing (``ensure_pretrained``)."""
+    from training.diffusion.pretrain import ensure_pretrained
+
+    return ensure_pretrained(REPO / DEFAULT_DIR)
+
+
+def strict_pass_rate(checks: dict[str, float]) -> float:
+    """Mean of the band, card and bars pass rates of one evaluation."""
+    return sum(checks[f"checks/{tag}/pass_rate"] for tag in STRICT) / len(STRICT)
+
+
 @pytest.mark.parametrize("algorithm", sorted(RECIPES))
-def test_every_algorithm_raises_the_heldout_layout_pass_rate(tmp_path, algorithm):
+def test_every_algorithm_raises_the_heldout_strict_layout_checks(tmp_path, generator_dir, algorithm):
     torch.set_num_threads(1)
-    recipe, overrides, steps, margin = RECIPES[algorithm]
+    steps, overrides, margin = RECIPES[algorithm]
     train_items, val_items = make_dataset(400, 0, val_fraction=0.1, task="layout")
-    cfg = recipes.recipe(algorithm).CONFIG(
+    shared = dict(
         output_dir=str(tmp_path),
         run_name=algorithm,
         seed=SEED,
@@ -54,7 +84,7 @@ def test_every_algorithm_raises_the_heldout_layout_pass_rate(tmp_path, algorithm
         prompts_per_step=2,
         group_size=8,
         batch_size=16,
-        resolution=16,
+        resolution=32,
         train_sampling_steps=4,
         eval_sampling_steps=4,
         timestep_fraction=1.0,
@@ -66,12 +96,12 @@ def test_every_algorithm_raises_the_heldout_layout_pass_rate(tmp_path, algorithm
         eval_every=steps,
         num_eval_prompts=40,
         save_every=1000,
-        **overrides,
     )
+    cfg = recipes.recipe(algorithm).CONFIG(**{**shared, **overrides})
     reward = RubricReward(Router([LayoutJudge()]), score="pass_rate")
-    history = recipe(
+    history = recipes.recipe(algorithm).train(
         cfg,
-        tiny_sd3_pipeline(0),
+        load_pretrained(generator_dir),
         {"rubric": reward},
         {"rubric": 1.0},
         train_items,
@@ -79,6 +109,11 @@ def test_every_algorithm_raises_the_heldout_layout_pass_rate(tmp_path, algorithm
         {"max_sequence_length": 16},
     )
     assert history["eval_step"] == [0, steps]
-    before, after = history["eval_reward"]
-    assert abs(before - 0.42) < 0.01  # the untrained model on the fixed evaluation noise
-    assert after > before + margin, history["eval_reward"]
+    first, last = history["eval_checks"]
+    before, after = strict_pass_rate(first), strict_pass_rate(last)
+    assert 0.2 < before < 0.6  # the pretrained generator draws layouts, following its prompts in part
+    assert after > before + margin, history["eval_checks"]
+    # no strict check is given up for the others: drawing a slide for every prompt (a collapse seen
+    # while tuning AWM) passes band and card everywhere and loses the charts' bars
+    for tag in STRICT:
+        assert last[f"checks/{tag}/pass_rate"] >= first[f"checks/{tag}/pass_rate"] - 0.1, (tag, first, last)
