@@ -23,6 +23,7 @@ from rewards.text.ocr.text_match import Line, Match, Word, find_matches
 from rewards.text.ocr.unreadable import unreadable_reason
 from rewards.text.page.elements import describe_element
 from rewards.text.page.grounding import decide_text
+from rewards.text.page.locators import resolve_locators
 from rewards.text.questions.question_compiler import Anchor, TextSpec
 
 
@@ -213,6 +214,15 @@ class OCRJudge:
                 return Verdict(check.id, "withheld", self.name, reason, evidence)
             vlm = f"; only a VLM can decide: {', '.join(not_checked)}" if not_checked else ""
             return Verdict(check.id, "no", self.name, f"{failed.detail} (checked: {checked}{vlm})", evidence)
+        if not_checked and unknown is None and len(specs) == 1 and image is not None:
+            # locators the compiler leaves to a VLM that the page structure shows (rewards.text.page.locators)
+            shown, not_checked = resolve_locators(
+                not_checked, specs[0], lines, image, size, self.case_sensitive, self.lenient, self.max_lines
+            )
+            if shown:
+                evidence["shown"] = shown
+                checked += "; shown on the page: " + ", ".join(shown)
+                evidence["checked"], evidence["not_checked"] = checked, not_checked
         if not_checked:
             reason = f"text part holds (checked: {checked}); only a VLM can decide: {', '.join(not_checked)}"
             return Verdict(check.id, "withheld", self.name, reason, evidence)

@@ -58,7 +58,18 @@ def forget_fills() -> None:
 def find_fills(
     rgb: Image.Image, colors: int = 16, min_side: int = 10, min_solidity: float = 0.5, max_fills: int = MAX_FILLS
 ) -> list[Fill]:
-    """``_find_fills``, remembered for the last 8 pages (the same pixels give the same fills)."""
+    """``_find_fills``' solid fills, remembered for the last 8 pages (the same pixels give the same fills)."""
+    return list(_fills_and_wedges(rgb, colors, min_side, min_solidity, max_fills)[0])
+
+
+def find_wedges(rgb: Image.Image) -> list[Fill]:
+    """``_find_fills``' shaped fills (pie wedges, donut segments: ``_is_wedge``), remembered as
+    ``find_fills``. They are read like fills (``rewards.text.ocr.ocr_read.fill_regions``) but are
+    not boxes of the page structure (``rewards.text.page``): a wedge is not a card."""
+    return list(_fills_and_wedges(rgb)[1])
+
+
+def _fills_and_wedges(rgb, colors=16, min_side=10, min_solidity=0.5, max_fills=MAX_FILLS):
     key = (hashlib.blake2b(rgb.tobytes(), digest_size=16).digest(), rgb.size, rgb.mode, colors, min_side, min_solidity)
     key += (max_fills,)
     found = _FILLS_FOUND.get(key)
@@ -67,22 +78,48 @@ def find_fills(
         _FILLS_FOUND[key] = found
         while len(_FILLS_FOUND) > 8:
             _FILLS_FOUND.popitem(last=False)
-    return list(found)
+    return found
+
+
+WEDGE_SOLIDITY = 0.2
+"""Least share of its box a shaped fill (``_is_wedge``) covers: a donut's 38% segment covers 0.46,
+a 7% pie wedge 0.3 (matplotlib, ``documents.engines``)."""
+
+WEDGE_TEXT_SIDES = 4.0
+"""A shaped fill's box is at least this many times its enclosed text's height on both sides, and
+at least ``WEDGE_MIN_SIDE`` pixels: a letter's counter ("O", "A") is half its letter's height."""
+
+WEDGE_MIN_SIDE = 40
+
+
+def _is_wedge(h: int, w: int, solidity: float, holes: list[slice], f: float) -> bool:
+    """A shaped fill: a component with a low solidity (``WEDGE_SOLIDITY`` to the solid fills'
+    threshold) that is large beside its holes (``WEDGE_TEXT_SIDES``) and whose holes are together
+    at least 1.5 times as wide as high (a word: "38%", whose anti-aliased glyphs may join into one
+    hole; a letter's counter is about as wide as high). Sizes in pixels of the downsampled copy
+    (``f``: its scale); ``holes``: the holes' slices."""
+    heights = [s[0].stop - s[0].start for s in holes]
+    text_h = float(np.median(heights))
+    if solidity < WEDGE_SOLIDITY or sum(s[1].stop - s[1].start for s in holes) < 1.5 * text_h:
+        return False
+    return min(h, w) >= max(WEDGE_MIN_SIDE * f, WEDGE_TEXT_SIDES * text_h)
 
 
 def _find_fills(
     rgb: Image.Image, colors: int = 16, min_side: int = 10, min_solidity: float = 0.5, max_fills: int = MAX_FILLS
-) -> list[Fill]:
-    """Flat-coloured regions of ``rgb`` that enclose other pixels: badges, buttons, bands, boxes.
+) -> tuple[list[Fill], list[Fill]]:
+    """Flat-coloured regions of ``rgb`` that enclose other pixels: badges, buttons, bands, boxes;
+    and, apart, pie wedges and donut segments.
 
     The image (downsampled to ``SEGMENT_SIDE``) is reduced to a ``colors``-entry median-cut
     palette; every connected component (4-connectivity) of one palette colour, other than the
     most frequent colour (the page), whose box is at least ``min_side`` pixels (original scale)
-    on both sides, that covers at least ``min_solidity`` of its box (letters with counters such as
-    "A" cover ~0.3) and that has holes, is a fill. The holes' median height is its text height.
+    on both sides and that has holes, is a fill when it covers at least ``min_solidity`` of its box
+    (letters with counters such as "A" cover ~0.3), else a wedge when ``_is_wedge`` says so (a
+    wedge's box is mostly outside it). The holes' median height is its text height.
 
     Returns:
-        At most ``max_fills`` fills, smallest area first.
+        (fills, wedges): at most ``max_fills`` of each, smallest area first.
     """
     f = min(1.0, SEGMENT_SIDE / max(rgb.size))
     small = (
@@ -94,7 +131,7 @@ def _find_fills(
     counts = np.bincount(index.ravel(), minlength=colors)
     page = int(counts.argmax())
     min_px = max(2, int(min_side * f))
-    found = []
+    found: tuple[list, list] = ([], [])
     for c in np.flatnonzero(counts):
         if c == page:
             continue
@@ -104,14 +141,24 @@ def _find_fills(
             if h < min_px or w < min_px:
                 continue
             comp = labels[sl] == k
-            if comp.sum() < min_solidity * h * w:
+            solidity = comp.sum() / (h * w)
+            if solidity < min(min_solidity, WEDGE_SOLIDITY):
                 continue
             shape = ndimage.binary_fill_holes(comp)
             holes, n_holes = ndimage.label(shape & ~comp)
             if n_holes == 0:
                 continue
-            heights = [s[0].stop - s[0].start for s in ndimage.find_objects(holes)]
-            found.append((h * w, sl, comp, shape, float(np.median(heights)) / f))
+            slices = ndimage.find_objects(holes)
+            heights = [s[0].stop - s[0].start for s in slices]
+            kind = 0 if solidity >= min_solidity else 1 if _is_wedge(h, w, solidity, slices, f) else None
+            if kind is not None:
+                found[kind].append((h * w, sl, comp, shape, float(np.median(heights)) / f))
+    return _as_fills(found[0], rgb, f, max_fills), _as_fills(found[1], rgb, f, max_fills)
+
+
+def _as_fills(found: list, rgb: Image.Image, f: float, max_fills: int) -> list[Fill]:
+    """The ``max_fills`` smallest of ``found`` (area, slices, component, shape, text height) as
+    ``Fill``s in pixels of ``rgb`` (``f``: the downsampled copy's scale)."""
     found.sort(key=lambda t: t[0])
     fills = []
     for _, sl, comp, shape, text_h in found[:max_fills]:
