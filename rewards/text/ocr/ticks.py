@@ -14,7 +14,10 @@ import numpy as np
 from PIL import Image
 
 AXIS_SHARE = 0.3
-"""An axis line is a straight run of ink at least this share of the image's width (height)."""
+"""An axis line is a straight run of ink at least this share of the image's width (height)..."""
+
+MIN_AXIS = 100
+"""... and at least this many pixels: a glyph's stroke in a strip read again on its own is no axis."""
 
 TICK_LENGTH = (2, 12)
 """Pixels: a tick mark's length outside its axis line."""
@@ -45,7 +48,7 @@ def _ticks_below(ink: np.ndarray) -> np.ndarray:
     most ``TICK_WIDTH`` columns with no ink in the column on either side."""
     h, w = ink.shape
     marks = np.zeros_like(ink)
-    axes = _axis_spans(ink, max(2, int(AXIS_SHARE * w)))
+    axes = _axis_spans(ink, max(MIN_AXIS, int(AXIS_SHARE * w)))
     lo, hi = TICK_LENGTH
     for y, on in axes.items():
         if y + 1 in axes or y + 1 >= h:
