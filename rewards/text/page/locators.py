@@ -10,8 +10,8 @@ element (a line or block of its own, ``rewards.text.page.finders._whole``):
   under a title (``finders._title``), overlapping it horizontally; "directly": no line between
   them; otherwise at most one block between them, of larger type (a subtitle over a paragraph);
 - **tick and category labels by ordinal** ("the second x-axis tick label from the left", "the
-  fourth y-axis category label from the top"): the occurrence is the Nth of its row of tick labels
-  (``finders._tick_rows``) or of its column of right-aligned labels, and the row or column is
+  fourth y-axis category label from the top"): the occurrence is the Nth of its row of short labels
+  (up to 12 characters, overlapping in height) or of its column of right-aligned labels, and the row or column is
   complete: evenly spaced (each gap 0.6-1.4 times the median) and with no ink where one more
   label would stand before the first or after the last (a label OCR missed would shift the count);
 - **slice labels** ("a slice label", with the compiler's "style 'slice'"): the occurrence stands
@@ -40,10 +40,12 @@ from PIL import Image
 
 from rewards.text.ocr.text_match import Line, find_matches
 from rewards.text.page.elements import find_elements
-from rewards.text.page.finders import _swatch_left, _tick_rows
+from rewards.text.page.finders import _rows, _swatch_left
 from rewards.text.page.grounding import _is_element
 from rewards.text.page.page_lines import Box, Element, _Page, canonical_lines
 from rewards.text.page.pie import Pie, angle_gap, find_pie
+from rewards.text.page.rectangles import rectangles
+from rewards.text.page.relations import in_section
 from rewards.text.questions.question_compiler import ElementSpec, TextSpec
 
 ORDINALS = {
@@ -67,6 +69,8 @@ class _Ctx:
     texts: tuple[str, ...]
     found: list[list[Element]]
     own: list[Element]
+    spans: list[list[Box]]
+    anchors: list[tuple[str, list[Box]]]
     memo: dict = field(default_factory=dict)
 
     def pie(self) -> Pie | None:
@@ -103,11 +107,16 @@ def resolve_locators(
     page = _Page.of(lines, image, size)
     own = find_elements(ElementSpec("whole"), lines, None, size) or []
     canon = canonical_lines(lines)
-    found = []
+    found, spans = [], []
     for text in spec.texts:
         ms = [m for m in find_matches(text, lines, *size, spec.region, case_sensitive, lenient, max_lines) if m.found]
         found.append([e for e in own if any(_is_element(m, e, True, False, canon) for m in ms)])
-    ctx = _Ctx(page, spec.texts, found, own)
+        spans.append([m.box for m in ms])
+    anchors = [
+        (a.relation, [m.box for m in find_matches(a.text, lines, *size, None, case_sensitive, lenient, max_lines) if m.found])
+        for a in spec.anchors
+    ]
+    ctx = _Ctx(page, spec.texts, found, own, spans, anchors)
     resolved, left = [], list(parts)
     for patterns, rule in RULES:
         hits = [next((p for p in left if re.fullmatch(pat, p)), None) for pat in patterns]
@@ -189,6 +198,21 @@ def _nth_is(items: list[int], line: int, ordinal: int) -> bool:
     return 0 <= k < len(items) and items[k] == line
 
 
+def _x_row(page: _Page, li: int) -> list[int]:
+    """The short horizontal lines (up to 12 characters) in one row with line ``li`` (each one's
+    middle within the other's height), left to right. Type size is not asked: a "J" that descends
+    makes "Jan" read larger than "Feb"."""
+    b = page.lines[li].box
+    row = [
+        i
+        for i in page.flat
+        if len(page.lines[i].text) <= 12
+        and b[1] <= (page.lines[i].box[1] + page.lines[i].box[3]) / 2 <= b[3]
+        and page.lines[i].box[1] <= (b[1] + b[3]) / 2 <= page.lines[i].box[3]
+    ]
+    return sorted(row, key=lambda i: page.lines[i].box[0])
+
+
 def _x_tick(ctx: _Ctx, m: list[re.Match]) -> bool:
     """Rule "tick labels by ordinal" along the x axis (module docstring)."""
     ordinal = ORDINALS.get(m[0].group(1).lower())
@@ -198,11 +222,9 @@ def _x_tick(ctx: _Ctx, m: list[re.Match]) -> bool:
     for o in ctx.found[0]:
         if len(o.lines) != 1:
             continue
-        for row in _tick_rows(page):
-            row = sorted(row, key=lambda i: page.lines[i].box[0])
-            if o.lines[0] in row and _complete(page, [page.lines[i].box for i in row], 0):
-                if _nth_is(row, o.lines[0], ordinal):
-                    return True
+        row = _x_row(page, o.lines[0])
+        if len(row) >= 3 and _complete(page, [page.lines[i].box for i in row], 0) and _nth_is(row, o.lines[0], ordinal):
+            return True
     return False
 
 
@@ -285,6 +307,157 @@ def _donut_centre(ctx: _Ctx, m: list[re.Match]) -> bool:
     return any(pie.distance(o.box) <= 0.35 for o in ctx.found[0])
 
 
+# ---------------------------------------------------------------- cards, menus, bars, lines
+
+
+def _inside_box(b: Box, frame: Box) -> bool:
+    cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+    return frame[0] <= cx <= frame[2] and frame[1] <= cy <= frame[3]
+
+
+CHANGE_NOTE = re.compile(r"[+\-\u2212\u00b1]\s?\d")
+"""A card's change note starts with a sign and a digit ("+21 since Q1", "-3% vs last month")."""
+
+
+def _card(ctx: _Ctx, m: list[re.Match]) -> bool:
+    """Rule "in the card": the string and the card's quoted name (a context anchor) inside one
+    rectangle of the page (``rectangles``: a card's border or fill); with "the change note", the
+    string is that card's line that starts with a sign and a digit."""
+    names = [boxes for relation, boxes in ctx.anchors if relation == "context"]
+    if len(ctx.texts) != 1 or len(names) != 1:
+        return False
+    if len(m) > 1 and not CHANGE_NOTE.match(ctx.texts[0]):
+        return False
+    for frame in rectangles(ctx.page):
+        if any(_inside_box(o.box, frame) for o in ctx.found[0]) and any(_inside_box(b, frame) for b in names[0]):
+            return True
+    return False
+
+
+def _lines_right_of(page: _Page, box: Box) -> list[int]:
+    """The horizontal lines in the row of ``box`` (their middle within its height) right of it, nearest first."""
+    row = [
+        i
+        for i in page.flat
+        if box[1] <= (page.lines[i].box[1] + page.lines[i].box[3]) / 2 <= box[3] and page.lines[i].box[0] >= box[2] - 1
+    ]
+    return sorted(row, key=lambda i: page.lines[i].box[0])
+
+
+def _price(ctx: _Ctx, m: list[re.Match]) -> bool:
+    """Rule "the price of an item in a section" (texts: section heading, item, price): the item
+    lies in the heading's section (``relations.in_section``) and the price is the first line right
+    of it in its row."""
+    if len(ctx.texts) != 3 or m[2].group(1).lower() != ctx.texts[0].lower():
+        return False
+    page = ctx.page
+    for head in ctx.spans[0]:
+        for item in ctx.spans[1]:
+            if not in_section(item, head, page.lines):
+                continue
+            right = _lines_right_of(page, item)
+            if right and any(_inside_box(b, page.lines[right[0]].box) for b in ctx.spans[2]):
+                return True
+    return False
+
+
+def _bar_end(ctx: _Ctx, m: list[re.Match]) -> bool:
+    """Rule "the value label at the end of the 'X' bar" (texts: the bar's category label, the
+    value): the value is the first line right of the category label in its row, and ink (the bar)
+    stands within 1.5 type sizes left of the value."""
+    if len(ctx.texts) != 2 or m[0].group(1).lower() != ctx.texts[0].lower():
+        return False
+    page = ctx.page
+    for label in ctx.spans[0]:
+        right = _lines_right_of(page, label)
+        if not right:
+            continue
+        first = page.lines[right[0]]
+        em = page.sizes[right[0]]
+        left_of = (first.box[0] - 1.5 * em, first.box[1], first.box[0] - 1, first.box[3])
+        if any(_inside_box(b, first.box) for b in ctx.spans[1]) and _ink(page, left_of):
+            return True
+    return False
+
+
+def _tick_row(ctx: _Ctx) -> list[int]:
+    """The page's x tick labels: the lowest complete row (``_complete``) of at least three short lines, or []."""
+    if "ticks" not in ctx.memo:
+        page, best = ctx.page, []
+        for i in page.flat:
+            row = _x_row(page, i)
+            if len(row) >= 3 and (not best or page.lines[row[0]].box[1] > page.lines[best[0]].box[1]):
+                if _complete(page, [page.lines[j].box for j in row], 0):
+                    best = row
+        ctx.memo["ticks"] = best
+    return ctx.memo["ticks"]
+
+
+def _in_plot(ctx: _Ctx, box: Box) -> bool:
+    """True when ``box`` lies over the x tick labels (``_tick_row``), below the top 15% of the page."""
+    ticks = _tick_row(ctx)
+    return bool(ticks) and box[3] <= ctx.page.lines[ticks[0]].box[1] and box[1] >= 0.15 * ctx.page.size[1]
+
+
+def _callout(ctx: _Ctx, m: list[re.Match]) -> bool:
+    """Rule "a callout annotation contains": the string lies in a line of at least two words over
+    the x tick labels (``_in_plot``) that starts left of the last tick label's middle (a line-end
+    label starts right of it) and has no legend swatch left of it."""
+    page, ticks = ctx.page, _tick_row(ctx)
+    if len(ctx.texts) != 1 or not ticks:
+        return False
+    last = page.lines[ticks[-1]].box
+    for b in ctx.spans[0]:
+        for i in page.flat:
+            ln = page.lines[i]
+            if not _inside_box(b, ln.box) or len(ln.words) < 2 or not _in_plot(ctx, ln.box):
+                continue
+            if ln.box[0] < (last[0] + last[2]) / 2 and not _swatch_left(page.rgb(), ln.box, page.sizes[i]):
+                return True
+    return False
+
+
+def _line_end(ctx: _Ctx, m: list[re.Match]) -> bool:
+    """Rule "the label at the right end of the line that ends highest / lowest": the line-end
+    labels are the lines over the x tick labels (``_in_plot``) that start right of the last tick
+    label's middle with ink (the line's end) within 1.5 type sizes left of them; at least two;
+    the occurrence is the topmost (highest) or the bottom one (lowest)."""
+    page, ticks = ctx.page, _tick_row(ctx)
+    if len(ctx.texts) != 1 or not ticks:
+        return False
+    last = page.lines[ticks[-1]].box
+    ends = []
+    for i in page.flat:
+        b, em = page.lines[i].box, page.sizes[i]
+        if b[0] > (last[0] + last[2]) / 2 and _in_plot(ctx, b) and _ink(page, (b[0] - 1.5 * em, b[1], b[0] - 1, b[3])):
+            ends.append(i)
+    if len(ends) < 2:
+        return False
+    ends.sort(key=lambda i: page.lines[i].box[1])
+    pick = ends[0] if m[1].group(1).lower() == "highest" else ends[-1]
+    return any(o.lines == (pick,) for o in ctx.found[0])
+
+
+def _nav(ctx: _Ctx, m: list[re.Match]) -> bool:
+    """Rule "the Nth link of the navigation menu (from the left)": the occurrence is the Nth,
+    left to right, of a row of at least three lines of one type size (``finders._rows``) in the top
+    15% of the page, with no unread ink between them."""
+    ordinal = ORDINALS.get(m[0].group(1).lower())
+    if ordinal is None or len(ctx.texts) != 1:
+        return False
+    page = ctx.page
+    for row in _rows(page):
+        boxes = [page.lines[i].box for i in row]
+        if max(b[3] for b in boxes) > 0.15 * page.size[1]:
+            continue
+        gaps = [(a[2] + 1, min(a[1], b[1]), b[0] - 1, max(a[3], b[3])) for a, b in zip(boxes, boxes[1:])]
+        if any(_ink(page, g) for g in gaps):
+            continue
+        if any(o.lines and _nth_is(row, o.lines[0], ordinal) for o in ctx.found[0] if len(o.lines) == 1):
+            return True
+    return False
+
+
 _ORD = "(" + "|".join(ORDINALS) + ")"
 
 RULES: list[tuple[tuple[str, ...], Callable[[_Ctx, list[re.Match]], bool]]] = [
@@ -294,6 +467,13 @@ RULES: list[tuple[tuple[str, ...], Callable[[_Ctx, list[re.Match]], bool]]] = [
     ((r"style 'slice'", r"locator '(?:a )?slice label'"), _slice_label),
     ((r"how the quoted strings relate", r"style 'slice'", r"words percentage"), _slice_value),
     ((r"locator '(?:in|at) the cent(?:er|re) of the (?:donut|doughnut|ring)'",), _donut_centre),
+    ((r"words change", r"locator '(?:the |a |that )?card'", r"locator 'the change note'"), _card),
+    ((r"locator '(?:the |a |that )?card'",), _card),
+    ((r"how the quoted strings relate", r"locator 'price'", r"""locator "[Ii]n the '([^']+)' section\""""), _price),
+    ((r"""locator "at the end of the '([^']+)' bar\"""",), _bar_end),
+    ((r"locator '(?:a |the )?callout(?: annotation)?'",), _callout),
+    ((r"locator 'at the right end of the line'", r"locator '(highest|lowest)'"), _line_end),
+    ((rf"locator '{_ORD} link'", r"locator 'of the navigation (?:menu|bar)'", r"locator 'from the left'"), _nav),
 ]
 """(patterns, rule): when every pattern matches one of the parts left (``re.fullmatch``) and the
 rule holds, those parts are resolved."""
