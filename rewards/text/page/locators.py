@@ -458,6 +458,95 @@ def _nav(ctx: _Ctx, m: list[re.Match]) -> bool:
     return False
 
 
+# ---------------------------------------------------------------- tables, dates
+
+
+def _any_row(page: _Page, li: int) -> list[int]:
+    """The horizontal lines in one row with line ``li`` (each one's middle within the other's height), left to right."""
+    b = page.lines[li].box
+    row = [
+        i
+        for i in page.flat
+        if b[1] <= (page.lines[i].box[1] + page.lines[i].box[3]) / 2 <= b[3]
+        and page.lines[i].box[1] <= (b[1] + b[3]) / 2 <= page.lines[i].box[3]
+    ]
+    return sorted(row, key=lambda i: page.lines[i].box[0])
+
+
+def _aligned(page: _Page, a: list[int], b: list[int]) -> bool:
+    """True when rows ``a`` and ``b`` have as many cells, left edges within a type size of each other."""
+    return len(a) == len(b) and all(
+        abs(page.lines[i].box[0] - page.lines[j].box[0]) <= max(4.0, page.sizes[i]) for i, j in zip(a, b)
+    )
+
+
+def _table(ctx: _Ctx) -> tuple[list[int], list[list[int]]]:
+    """The page's table: its header row (the topmost row of at least three lines followed by at
+    least two rows whose cells align with it, ``_aligned``) and its body rows, top to bottom;
+    ([], []) when there is none."""
+    if "table" not in ctx.memo:
+        page, found = ctx.page, ([], [])
+        rows = {tuple(_any_row(page, i)) for i in page.flat}
+        rows = sorted((list(r) for r in rows if len(r) >= 3), key=lambda r: page.lines[r[0]].box[1])
+        for k, head in enumerate(rows):
+            body = [r for r in rows[k + 1 :] if _aligned(page, head, r)]
+            if len(body) >= 2:
+                found = (head, body)
+                break
+        ctx.memo["table"] = found
+    return ctx.memo["table"]
+
+
+def _column_header(ctx: _Ctx, m: list[re.Match]) -> bool:
+    """Rule "the header of the Nth column": the occurrence is the Nth cell of the table's header row (``_table``)."""
+    ordinal = ORDINALS.get(m[0].group(1).lower())
+    head, _ = _table(ctx)
+    if ordinal is None or len(ctx.texts) != 1 or not head:
+        return False
+    return any(len(o.lines) == 1 and _nth_is(head, o.lines[0], ordinal) for o in ctx.found[0])
+
+
+def _row_label(ctx: _Ctx, m: list[re.Match]) -> bool:
+    """Rule "the Nth row label in the Kth column": the occurrence is the Kth cell of the table's
+    Nth body row (``_table``)."""
+    row_n, col_k = ORDINALS.get(m[0].group(1).lower()), ORDINALS.get(m[1].group(1).lower())
+    _, body = _table(ctx)
+    if row_n is None or col_k is None or len(ctx.texts) != 1 or not body:
+        return False
+    column = [r[col_k - 1 if col_k > 0 else len(r) - 1] for r in body if len(r) >= abs(col_k)]
+    return any(len(o.lines) == 1 and _nth_is(column, o.lines[0], row_n) for o in ctx.found[0])
+
+
+DATE = re.compile(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d|\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
+    r"|\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b|\b\d{4}-\d{2}-\d{2}\b",
+    re.IGNORECASE,
+)
+"""A date: a month name next to a number ("March 28", "12 Oct"), or 28/03/2026, 2026-03-28."""
+
+
+def _date_line(ctx: _Ctx, m: list[re.Match]) -> bool:
+    """Rule "the date line": the string holds a date (``DATE``) and is read as a line of its own."""
+    return len(ctx.texts) == 1 and bool(DATE.search(ctx.texts[0])) and any(len(o.lines) == 1 for o in ctx.found[0])
+
+
+def _below_date(ctx: _Ctx, m: list[re.Match]) -> bool:
+    """Rule "the venue line below the date": the occurrence, a line without a date, has right above
+    it (the nearest line over it, overlapping it horizontally) a line that holds a date."""
+    if len(ctx.texts) != 1 or DATE.search(ctx.texts[0]):
+        return False
+    page = ctx.page
+    for o in (o for o in ctx.found[0] if len(o.lines) == 1):
+        over = [
+            i
+            for i in page.flat
+            if page.lines[i].box[3] <= o.box[1] + 2 and min(page.lines[i].box[2], o.box[2]) > max(page.lines[i].box[0], o.box[0])
+        ]
+        if over and DATE.search(page.lines[max(over, key=lambda i: page.lines[i].box[3])].text):
+            return True
+    return False
+
+
 _ORD = "(" + "|".join(ORDINALS) + ")"
 
 RULES: list[tuple[tuple[str, ...], Callable[[_Ctx, list[re.Match]], bool]]] = [
@@ -474,6 +563,10 @@ RULES: list[tuple[tuple[str, ...], Callable[[_Ctx, list[re.Match]], bool]]] = [
     ((r"locator '(?:a |the )?callout(?: annotation)?'",), _callout),
     ((r"locator 'at the right end of the line'", r"locator '(highest|lowest)'"), _line_end),
     ((rf"locator '{_ORD} link'", r"locator 'of the navigation (?:menu|bar)'", r"locator 'from the left'"), _nav),
+    ((rf"locator 'of the {_ORD} column'",), _column_header),
+    ((rf"locator '{_ORD} row label'", rf"locator 'in the {_ORD} column'"), _row_label),
+    ((r"locator 'date line'",), _date_line),
+    ((r"locator 'venue line'", r"locator 'below the date'"), _below_date),
 ]
 """(patterns, rule): when every pattern matches one of the parts left (``re.fullmatch``) and the
 rule holds, those parts are resolved."""
