@@ -215,6 +215,48 @@ def find_small_text(
     return out
 
 
+UNREAD_CONF = 70.0
+"""Tesseract confidence (0-100) a line read in an unread run (``find_unread_text``) needs."""
+
+
+def find_unread_text(
+    rgb: Image.Image, known: list[tuple[int, int, int, int]], contrast: int = 40, max_boxes: int = MAX_FILLS
+) -> list[Fill]:
+    """Runs of ink that look like a line of text and that overlap none of the ``known`` boxes (the
+    lines read so far): text whose colour tesseract's one global threshold put
+    on the page's side (teal headings under a navy band: the band pulls the threshold below them).
+
+    Ink as in ``find_small_text`` (luminance ``contrast`` off the median), its words joined by
+    a 1 x 6 px dilation; a run is kept when it is 6-80 px high, at least 1.5 times as wide as high
+    and 8 px wide, at most 80% of the image wide, inked on 10-70% of its box (not a bar, not a
+    line), and holds at least two glyphs (undilated ink components: not a lone icon); padded by 3 px.
+
+    Returns:
+        At most ``max_boxes`` fills (``shape`` all True, ``fill`` = the non-ink pixels).
+    """
+    if max(rgb.size) > MAX_OCR_SIDE // 4:
+        return []
+    gray = np.asarray(rgb.convert("L")).astype(np.int16)
+    ink = np.abs(gray - int(np.median(gray))) > contrast
+    labels, _ = ndimage.label(ndimage.binary_dilation(ink, structure=np.ones((3, 13), bool)))
+    out = []
+    for sl in ndimage.find_objects(labels):
+        y0, y1, x0, x1 = sl[0].start + 1, sl[0].stop - 1, sl[1].start + 6, sl[1].stop - 6  # undo the dilation
+        h, w = y1 - y0, x1 - x0
+        if not (6 <= h <= 80 and w >= max(8, 1.5 * h) and w <= 0.8 * rgb.width):
+            continue
+        box = (max(0, x0 - 3), max(0, y0 - 3), min(rgb.width, x1 + 3), min(rgb.height, y1 + 3))
+        if any(_overlap(box, k) for k in known):
+            continue
+        region = ink[box[1] : box[3], box[0] : box[2]]
+        if not 0.1 <= region.mean() <= 0.7 or ndimage.label(region)[1] < 2:
+            continue
+        out.append(Fill(box, np.ones_like(region), ~region, float(h)))
+        if len(out) >= max_boxes:
+            break
+    return out
+
+
 def _resize_mask(mask: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     if mask.shape[::-1] == size:
         return mask
@@ -312,12 +354,22 @@ def _fill_groups(data: dict, fills: list[Fill], tiles: list, offsets: list[int])
     return groups
 
 
+def _within(p: _ReadLine, fbox) -> bool:
+    """A page line that belongs to a fill: 80% of its box inside it, or its middle inside it and
+    its confidence below ``MIN_FILL_CONF`` (a button's white text read as "L CigCOC SIE |", the
+    box grown by the button's rim)."""
+    if _mostly_inside(p.line.box, fbox):
+        return True
+    cx, cy = (p.line.box[0] + p.line.box[2]) / 2, (p.line.box[1] + p.line.box[3]) / 2
+    return p.conf < MIN_FILL_CONF and fbox[0] <= cx <= fbox[2] and fbox[1] <= cy <= fbox[3]
+
+
 def merge_fill_lines(page: list[_ReadLine], fill_lines: list[_ReadLine]) -> list[_ReadLine]:
     """Page lines plus fill lines, without duplicates.
 
     A fill line that overlaps no page line is added when its confidence is at least
     ``MIN_FILL_CONF``. One that overlaps page lines replaces them when every one of them lies
-    (80% of its box) inside the fill line's fill and their character-weighted mean confidence is
+    inside the fill line's fill (``_within``) and their character-weighted mean confidence is
     lower (the badge read as "o"); otherwise the page lines are kept and the fill line is dropped:
     a word re-read alone never replaces the page line it is part of.
     """
@@ -328,6 +380,6 @@ def merge_fill_lines(page: list[_ReadLine], fill_lines: list[_ReadLine]) -> list
         if not hits:
             if r.conf >= MIN_FILL_CONF:
                 kept.append(r)
-        elif fbox is not None and all(_mostly_inside(p.line.box, fbox) for p in hits) and r.conf > _mean_conf(hits):
+        elif fbox is not None and all(_within(p, fbox) for p in hits) and r.conf > _mean_conf(hits):
             kept = [p for p in kept if not any(p is h for h in hits)] + [r]
     return kept

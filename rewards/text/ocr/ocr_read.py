@@ -46,7 +46,16 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image
 
-from rewards.text.ocr.fills import _read_fill_groups, find_fills, find_small_text, find_wedges, merge_fill_lines
+from rewards.text.ocr.fills import (
+    UNREAD_CONF,
+    _read_fill_groups,
+    find_fills,
+    find_small_text,
+    find_unread_text,
+    find_wedges,
+    merge_fill_lines,
+    read_fills,
+)
 from rewards.text.ocr.rotated import (
     _read_rotated_each,
     find_rotated_text,
@@ -182,6 +191,11 @@ def _finish(
             fill_lines = _read_fill_groups(rgb, found, settings.lang)
     if fill_lines:
         lines = merge_fill_lines(lines, [r for group in fill_lines for r in group])
+    if settings.fills:  # text no pass read (coloured headings): read again each time, never kept
+        unread = find_unread_text(rgb, [r.line.box for r in lines])
+        if unread:
+            again = read_fills(rgb, unread, settings.lang)
+            lines = merge_fill_lines(lines, [r for r in again if r.conf >= UNREAD_CONF and _worded(r.line.text)])
     columns, rotated_lines = [], []
     if settings.rotated:
         known = horizontal_boxes(lines)
@@ -207,6 +221,11 @@ def _finish(
         tuple(rotated_lines),
         tuple(r.line for r in lines),
     )
+
+
+def _worded(text: str) -> bool:
+    """True when ``text`` holds at least two letters or digits."""
+    return sum(c.isalnum() for c in text) >= 2
 
 
 def fill_regions(rgb: Image.Image) -> list[Fill]:
