@@ -27,15 +27,17 @@ look-alike word rendered in the reference fonts (:data:`FONTS`, those installed)
    :data:`WORD_MARGIN`.
 
 The word's box is read with a 2-pixel ring around it, enlarged to :data:`INK_HEIGHT` when lower,
-and the ink is the class the ring mostly is not (a bold "8" fills most of its tight box, so "fewer pixels" took the background for ink).
+and the ink is the class the ring mostly is not (a bold "8" fills most of its tight box, so
+"fewer pixels" took the background for ink).
 Known cost: touching serif "m" in common words ("primary", "Members") often cannot be told from
 "rn", and is withheld; letting "cannot tell" pass for m / rn confirmed 25 of 450 look-alike
 drawings instead of 5, so it stays withheld.
 Only "confirmed" lets a "yes" stand; the judge withholds otherwise (``rewards.judges.ocr``),
 naming the word and its look-alikes. Measured (``python benchmarks/lookalike_check.py``: 15 pairs
-at 14 / 22 / 34 px): in the reference fonts 374 of 450 correctly drawn words confirmed, 5 of
+at 14 / 22 / 34 px): in the reference fonts 410 of 450 correctly drawn words confirmed, 8 of
 450 look-alike drawings confirmed (a false "yes"; every one was before); in fonts not among them
-(oblique, condensed, extra light, narrow, italic) 144 of 270 and 4 of 270.
+(oblique, condensed, extra light, narrow, italic) 158 of 270 and 3 of 270. Before the ink was
+taken enlarged (``check_word``): 374 and 5 of 450, 144 and 4 of 270.
 """
 
 from __future__ import annotations

@@ -64,8 +64,8 @@ from rewards.text.ocr.rotated import (
     tall_fills,
 )
 from rewards.text.ocr.tesseract_lines import MAX_OCR_SIDE, Fill, _overlap, _read, _ReadLine
-from rewards.text.ocr.ticks import erase_ticks
 from rewards.text.ocr.text_match import Line
+from rewards.text.ocr.ticks import erase_ticks
 
 
 @dataclass(frozen=True)

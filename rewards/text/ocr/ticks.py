@@ -43,9 +43,10 @@ def _axis_spans(ink: np.ndarray, min_run: int) -> dict[int, np.ndarray]:
 
 def _ticks_below(ink: np.ndarray) -> np.ndarray:
     """The pixels of tick marks under the horizontal axis lines of ``ink`` (bool (H, W)): lines
-    (runs of ``AXIS_SHARE`` of the width, at most 3 rows thick, not under a filled shape: less than 90% ink over them); under
-    the line's columns, runs of ink ``TICK_LENGTH`` long that end before ``TICK_LENGTH[1]``, in groups of at
-    most ``TICK_WIDTH`` columns with no ink in the column on either side."""
+    (runs of ``AXIS_SHARE`` of the width and ``MIN_AXIS`` pixels, at most 3 rows thick, not the
+    edge of a filled shape: less than 90% ink over them); under the line's columns, runs of ink
+    ``TICK_LENGTH`` long that end before ``TICK_LENGTH[1]``, in groups of at most ``TICK_WIDTH``
+    columns with no ink in the column on either side."""
     h, w = ink.shape
     marks = np.zeros_like(ink)
     axes = _axis_spans(ink, max(MIN_AXIS, int(AXIS_SHARE * w)))

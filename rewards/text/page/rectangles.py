@@ -123,8 +123,9 @@ def enclosing_box(
 
 def rectangles(page: _Page) -> list[Box]:
     """The distinct rectangles around the page's horizontal lines (``enclosing_box`` of each
-    line, at ``FAINT_BORDER`` contrast when none is found at the default; two within 4 px on every side are one), smaller than ``MAX_PAGE_SHARE`` of the image,
-    left to right then top to bottom."""
+    line, at ``FAINT_BORDER`` contrast when none is found at the default; two within 4 px on
+    every side are one), smaller than ``MAX_PAGE_SHARE`` of the image, left to right then top to
+    bottom."""
     if "rectangles" not in page.memo:
         page.memo["rectangles"] = _find_rectangles(page)
     return page.memo["rectangles"]
