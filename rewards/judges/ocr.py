@@ -8,6 +8,7 @@ same pixels once per process; an edited page only where it changed, unless ``inc
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Sequence
 
 from PIL import Image
@@ -23,7 +24,7 @@ from rewards.text.ocr.text_match import Line, Match, Word, find_matches
 from rewards.text.ocr.unreadable import unreadable_reason
 from rewards.text.page.elements import describe_element
 from rewards.text.page.grounding import decide_text
-from rewards.text.page.locators import resolve_locators
+from rewards.text.page.locators import locates_element, resolve_locators
 from rewards.text.questions.question_compiler import Anchor, TextSpec
 
 
@@ -204,6 +205,10 @@ class OCRJudge:
             "ocr_text": head["ocr_text"],
             "box": head["box"],
         }
+        if failed is not None and failed.rule == "element" and image is not None and locates_element(not_checked):
+            moved = self._relocated(check, lines, size, image)
+            if moved is not None:
+                return moved
         if failed is not None:
             doubt = doubt_no(
                 failed, not_checked, lines, size, self.vlm_follows, self.case_sensitive, self.lenient, self.max_lines
@@ -232,6 +237,20 @@ class OCRJudge:
                 check.id, "withheld", self.name, f"{doubt[0]} (checked: {checked})", evidence | {"lookalikes": doubt[1]}
             )
         return Verdict(check.id, "yes", self.name, f"{decided.detail} (checked: {checked})", evidence)
+
+    def _relocated(self, check: Check, lines: list[Line], size: tuple[int, int], image: Image.Image) -> Verdict | None:
+        """The "yes" of ``check`` with its element taken from its locator instead of its role, or
+        None. A locator that pins its element by position ("the header of the third column",
+        ``rewards.text.page.locators.locates_element``) names it more exactly than the compiler's
+        role ("header": a heading); when the string is that element, the role's finder having
+        picked another line (the page title) is no "no"."""
+        spec = check.spec
+        alt = replace(check, spec=replace(spec, text=replace(spec.text, element=None)))
+        v = self.judge_lines(lines, size, alt, image)
+        if v.answer != "yes":
+            return None
+        said = f" (not {describe_element(spec.text.element)})" if spec.text.element is not None else ""
+        return replace(v, reason=f"the element is the one its locator names{said}; {v.reason}")
 
     def reread_strip(
         self,

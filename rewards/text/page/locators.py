@@ -136,3 +136,15 @@ RULES: list[tuple[tuple[str, ...], Callable[[_Ctx, list[re.Match]], bool]]] = [
 ]
 """(patterns, rule): when every pattern matches one of the parts left (``re.fullmatch``) and the
 rule holds, those parts are resolved."""
+
+
+ELEMENT_NAMING = (_column_header, _row_label, _x_tick, _y_tick, _nav)
+"""Rules whose locator pins its element by position alone: the Nth cell, label or link of a row or
+column found on the page (``rewards.judges.ocr.OCRJudge`` takes the element from them when the
+compiler's role for it finds another line)."""
+
+
+def locates_element(parts: list[str]) -> bool:
+    """True when one of the VLM ``parts`` is the locator of an ``ELEMENT_NAMING`` rule."""
+    naming = [p for patterns, rule in RULES if rule in ELEMENT_NAMING for p in patterns]
+    return any(re.fullmatch(pat, part) for pat in naming for part in parts)
