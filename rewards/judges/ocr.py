@@ -205,7 +205,8 @@ class OCRJudge:
             "ocr_text": head["ocr_text"],
             "box": head["box"],
         }
-        if failed is not None and failed.rule == "element" and image is not None and locates_element(not_checked):
+        off = failed or unknown  # the element's role found another line, or none
+        if off is not None and off.rule == "element" and image is not None and locates_element(not_checked):
             moved = self._relocated(check, lines, size, image)
             if moved is not None:
                 return moved
@@ -220,14 +221,7 @@ class OCRJudge:
             vlm = f"; only a VLM can decide: {', '.join(not_checked)}" if not_checked else ""
             return Verdict(check.id, "no", self.name, f"{failed.detail} (checked: {checked}{vlm})", evidence)
         if not_checked and unknown is None and len(specs) == 1 and image is not None:
-            # locators the compiler leaves to a VLM that the page structure shows (rewards.text.page.locators)
-            shown, not_checked = resolve_locators(
-                not_checked, specs[0], lines, image, size, self.case_sensitive, self.lenient, self.max_lines
-            )
-            if shown:
-                evidence["shown"] = shown
-                checked += "; shown on the page: " + ", ".join(shown)
-                evidence["checked"], evidence["not_checked"] = checked, not_checked
+            checked, not_checked = self._shown(specs[0], lines, image, checked, not_checked, evidence)
         if not_checked:
             reason = f"text part holds (checked: {checked}); only a VLM can decide: {', '.join(not_checked)}"
             return Verdict(check.id, "withheld", self.name, reason, evidence)
@@ -237,6 +231,18 @@ class OCRJudge:
                 check.id, "withheld", self.name, f"{doubt[0]} (checked: {checked})", evidence | {"lookalikes": doubt[1]}
             )
         return Verdict(check.id, "yes", self.name, f"{decided.detail} (checked: {checked})", evidence)
+
+    def _shown(self, spec, lines, image, checked: str, not_checked: list[str], evidence: dict) -> tuple[str, list]:
+        """The locators the compiler left to a VLM that the page structure shows
+        (``rewards.text.page.locators.resolve_locators``) moved from ``not_checked`` to ``checked``
+        (and ``evidence["shown"]``); returns the new (checked, not_checked)."""
+        shown, left = resolve_locators(
+            not_checked, spec, lines, image, image.size, self.case_sensitive, self.lenient, self.max_lines
+        )
+        if shown:
+            checked += "; shown on the page: " + ", ".join(shown)
+            evidence.update(shown=shown, checked=checked, not_checked=left)
+        return checked, left
 
     def _relocated(self, check: Check, lines: list[Line], size: tuple[int, int], image: Image.Image) -> Verdict | None:
         """The "yes" of ``check`` with its element taken from its locator instead of its role, or

@@ -188,3 +188,22 @@ def test_the_judge_says_yes_when_the_page_shows_the_locator():
     q = 'Is the second x-axis tick label from the left exactly "Jan"?'
     v = OCRJudge().judge_lines(lines, im.size, Check(id="c", question=q, spec=compile_question(q)), im)
     assert v.answer == "withheld"
+
+
+def test_the_judge_takes_a_column_header_from_its_locator_not_from_the_heading_role():
+    im = blank(900, 400)
+    xs = [64, 282, 499, 664]
+    rows = [
+        ["Segment", "Revenue", "Visits", "Growth"],
+        ["North", "$338K", "320", "+30%"],
+        ["South", "$214K", "8,985", "+18%"],
+    ]
+    lines = [line("Quarterly summary", 48, 30, 36)]
+    lines += [line(t, x, 150 + 42 * r) for r, row in enumerate(rows) for t, x in zip(row, xs)]
+    q = 'Is the header of the third column exactly "{}"?'
+    v = OCRJudge().judge_lines(lines, im.size, Check(id="c", question=q, spec=compile_question(q.format("Visits"))), im)
+    assert v.answer == "yes" and v.reason.startswith("the element is the one its locator names")
+    v = OCRJudge().judge_lines(
+        lines, im.size, Check(id="c", question=q, spec=compile_question(q.format("Revenue"))), im
+    )
+    assert v.answer != "yes"
