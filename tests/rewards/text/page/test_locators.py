@@ -207,3 +207,16 @@ def test_the_judge_takes_a_column_header_from_its_locator_not_from_the_heading_r
         lines, im.size, Check(id="c", question=q, spec=compile_question(q.format("Revenue"))), im
     )
     assert v.answer != "yes"
+
+
+def test_a_list_item_that_wraps_over_whole_lines_is_not_refuted():
+    im = blank(1024, 480)
+    lines = [line("Open questions", 512, 180, 24), line("Renew the warehouse lease", 537, 223, 20)]
+    lines += [line("Reduce shipping costs across all", 537, 263, 20), line("stores", 513, 289, 20)]
+    lines += [line("Customer churn fell", 537, 329, 20)]
+    q = 'Is the second item under the "Open questions" heading exactly "Reduce shipping costs across all stores"?'
+    v = OCRJudge().judge_lines(lines, im.size, Check(id="c", question=q, spec=compile_question(q)), im)
+    assert v.answer != "no"
+    q = 'Is the second item under the "Open questions" heading exactly "Customer churn fell"?'
+    v = OCRJudge().judge_lines(lines, im.size, Check(id="c", question=q, spec=compile_question(q)), im)
+    assert v.answer != "yes"
