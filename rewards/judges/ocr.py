@@ -24,7 +24,7 @@ from rewards.text.ocr.text_match import Line, Match, Word, find_matches
 from rewards.text.ocr.unreadable import unreadable_reason
 from rewards.text.page.elements import describe_element
 from rewards.text.page.grounding import decide_text
-from rewards.text.page.locators import locates_element, resolve_locators
+from rewards.text.page.locators import grouped_bar, locates_element, resolve_locators
 from rewards.text.questions.question_compiler import Anchor, TextSpec
 
 
@@ -205,9 +205,9 @@ class OCRJudge:
             "ocr_text": head["ocr_text"],
             "box": head["box"],
         }
-        off = failed or unknown  # the element's role found another line, or none
-        if off is not None and off.rule == "element" and image is not None and locates_element(not_checked):
-            moved = self._relocated(check, lines, size, image)
+        off = failed or unknown  # the element's role found another line (or none), a group taken for a string
+        if off is not None and off.rule in ("element", "anchor") and image is not None:
+            moved = self._relocated(check, off.rule, not_checked, lines, size, image)
             if moved is not None:
                 return moved
         if failed is not None:
@@ -244,19 +244,31 @@ class OCRJudge:
             evidence.update(shown=shown, checked=checked, not_checked=left)
         return checked, left
 
-    def _relocated(self, check: Check, lines: list[Line], size: tuple[int, int], image: Image.Image) -> Verdict | None:
-        """The "yes" of ``check`` with its element taken from its locator instead of its role, or
-        None. A locator that pins its element by position ("the header of the third column",
-        ``rewards.text.page.locators.locates_element``) names it more exactly than the compiler's
-        role ("header": a heading); when the string is that element, the role's finder having
-        picked another line (the page title) is no "no"."""
+    def _relocated(self, check: Check, rule: str, parts: list[str], lines, size, image) -> Verdict | None:
+        """The "yes" of ``check`` asked again as its locator says, or None.
+
+        - rule "element": a locator that pins its element by position ("the header of the third
+          column", ``rewards.text.page.locators.locates_element``) names it more exactly than the
+          compiler's role ("header": a heading); when the string is that element, the role's
+          finder having picked another line (the page title) is no "no";
+        - rule "anchor": "the value label above the '2024' bar in the 'Tea' group": the compiler
+          took the group for a required string and the series for an anchor
+          (``locators.grouped_bar``); the value is asked alone, with the group's bar as its locator.
+        """
         spec = check.spec
-        alt = replace(check, spec=replace(spec, text=replace(spec.text, element=None)))
-        v = self.judge_lines(lines, size, alt, image)
-        if v.answer != "yes":
+        if rule == "element" and locates_element(parts):
+            text, vlm, said = (
+                replace(spec.text, element=None),
+                spec.vlm_parts,
+                "the element is the one its locator names",
+            )
+            said += f" (not {describe_element(spec.text.element)})" if spec.text.element is not None else ""
+        elif rule == "anchor" and (grouped := grouped_bar(spec.text, list(spec.vlm_parts))) is not None:
+            (text, vlm), said = grouped, "the group and its bar are the value's locator"
+        else:
             return None
-        said = f" (not {describe_element(spec.text.element)})" if spec.text.element is not None else ""
-        return replace(v, reason=f"the element is the one its locator names{said}; {v.reason}")
+        v = self.judge_lines(lines, size, replace(check, spec=replace(spec, text=text, vlm_parts=tuple(vlm))), image)
+        return replace(v, reason=f"{said}; {v.reason}") if v.answer == "yes" else None
 
     def reread_strip(
         self,

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+
+from rewards.text.ocr.text_match import find_matches
 from rewards.text.page.finders import _swatch_left
 from rewards.text.page.locator_base import (
     ORDINALS,
@@ -194,3 +197,43 @@ def _line_end(ctx: _Ctx, m: list[re.Match]) -> bool:
     ends.sort(key=lambda i: page.lines[i].box[1])
     pick = ends[0] if m[1].group(1).lower() == "highest" else ends[-1]
     return any(o.lines == (pick,) for o in ctx.found[0])
+
+
+def _swatch_colour(page: _Page, box: Box, em: float) -> np.ndarray | None:
+    """The mean colour of the legend swatch left of ``box`` (text of type size ``em``, ``_swatch_left``), or None."""
+    rgb = page.rgb()
+    if rgb is None or not _swatch_left(rgb, box, em):
+        return None
+    if "page_colour" not in page.memo:
+        page.memo["page_colour"] = np.median(rgb[::4, ::4].reshape(-1, 3), axis=0)
+    crop = rgb[box[1] : box[3], max(0, int(box[0] - 3.5 * em)) : max(0, box[0] - 1)].reshape(-1, 3).astype(int)
+    far = np.sqrt(((crop - page.memo["page_colour"]) ** 2).sum(axis=1)) > 60
+    return crop[far].mean(axis=0) if far.sum() >= 4 else None
+
+
+def _group_bar(ctx: _Ctx, m: list[re.Match]) -> bool:
+    """Rule "the value label above the 'S' bar in the 'G' group" (grouped bars): the value stands
+    over the group's span of the x axis (between the middles to the neighbouring tick labels of
+    the tick label G, ``_tick_row``) and right under it (within one type size) is a bar of the
+    colour of the legend swatch of series S (RGB distance under 45)."""
+    series, group = m[0].group(1), m[0].group(2)
+    page, ticks = ctx.page, _tick_row(ctx)
+    at = next((k for k, i in enumerate(ticks) if page.lines[i].text == group), None)
+    legend = [m.box for m in find_matches(series, page.lines, *page.size, None) if m.found]  # "Mmm 2024": a swatch read
+    colours = [c for c in (_swatch_colour(page, b, b[3] - b[1] + 2) for b in legend) if c is not None]
+    if len(ctx.texts) != 1 or at is None or len(colours) != 1 or len(ticks) < 2:
+        return False
+    mids = [(page.lines[i].box[0] + page.lines[i].box[2]) / 2 for i in ticks]
+    step = (mids[-1] - mids[0]) / (len(mids) - 1)
+    lo, hi = mids[at] - step / 2, mids[at] + step / 2
+    rgb = page.rgb()
+    for o in ctx.found[0]:
+        cx = (o.box[0] + o.box[2]) / 2
+        em = max(page.sizes[i] for i in o.lines)
+        y0, y1 = int(o.box[3] + 0.3 * em), int(o.box[3] + 1.0 * em)
+        if not lo <= cx <= hi or y1 >= rgb.shape[0]:
+            continue
+        under = rgb[y0:y1, int(cx) - 1 : int(cx) + 2].reshape(-1, 3).astype(int)
+        if np.sqrt(((np.median(under, axis=0) - colours[0]) ** 2).sum()) < 45:
+            return True
+    return False

@@ -32,6 +32,7 @@ pixels of the judged image.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Callable
 
 from PIL import Image
@@ -41,6 +42,7 @@ from rewards.text.page.chart_locators import (
     _bar_end,
     _callout,
     _donut_centre,
+    _group_bar,
     _line_end,
     _slice_label,
     _slice_value,
@@ -127,6 +129,7 @@ RULES: list[tuple[tuple[str, ...], Callable[[_Ctx, list[re.Match]], bool]]] = [
     ((r"how the quoted strings relate", r"locator 'price'", r"""locator "[Ii]n the '([^']+)' section\""""), _price),
     ((r"""locator "at the end of the '([^']+)' bar\"""",), _bar_end),
     ((r"locator '(?:a |the )?callout(?: annotation)?'",), _callout),
+    ((r"""locator "above the '([^']+)' bar in the '([^']+)' group\"""",), _group_bar),
     ((r"locator 'at the right end of the line'", r"locator '(highest|lowest)'"), _line_end),
     ((rf"locator '{_ORD} link'", r"locator 'of the navigation (?:menu|bar)'", r"locator 'from the left'"), _nav),
     ((rf"locator 'of the {_ORD} column'",), _column_header),
@@ -148,3 +151,22 @@ def locates_element(parts: list[str]) -> bool:
     """True when one of the VLM ``parts`` is the locator of an ``ELEMENT_NAMING`` rule."""
     naming = [p for patterns, rule in RULES if rule in ELEMENT_NAMING for p in patterns]
     return any(re.fullmatch(pat, part) for pat in naming for part in parts)
+
+
+GROUP = re.compile(r"""locator "in the '([^']+)' group\"""")
+"""The compiler's VLM part for a quoted group ("the '2024' bar in the 'Tea' group")."""
+
+
+def grouped_bar(spec: TextSpec, parts: list[str]) -> tuple[TextSpec, list[str]] | None:
+    """A grouped bar's value question whose group name the compiler took for a required string
+    (texts: group and value; anchor: above the series): the spec of the value alone and the part
+    ``locator "above the 'S' bar in the 'G' group"`` (rule ``_group_bar``), else None."""
+    m = next((GROUP.fullmatch(p) for p in parts if GROUP.fullmatch(p)), None)
+    if m is None or len(spec.texts) != 2 or len(spec.anchors) != 1 or spec.anchors[0].relation != "above":
+        return None
+    group = m.group(1)
+    if group not in spec.texts:
+        return None
+    value = next(t for t in spec.texts if t != group)
+    part = f"""locator "above the '{spec.anchors[0].text}' bar in the '{group}' group\""""
+    return replace(spec, texts=(value,), anchors=()), [part] + [p for p in parts if p != m.group(0)]

@@ -220,3 +220,24 @@ def test_a_list_item_that_wraps_over_whole_lines_is_not_refuted():
     q = 'Is the second item under the "Open questions" heading exactly "Customer churn fell"?'
     v = OCRJudge().judge_lines(lines, im.size, Check(id="c", question=q, spec=compile_question(q)), im)
     assert v.answer != "yes"
+
+
+def test_a_grouped_bar_value_is_found_by_its_group_and_its_series_colour():
+    im = blank(600, 400)
+    d = ImageDraw.Draw(im)
+    blue, orange = (30, 70, 110), (230, 130, 40)
+    lines = []
+    for k, (swatch, series) in enumerate([(blue, "2024"), (orange, "2025")]):
+        d.rectangle((60 + 120 * k, 41, 88 + 120 * k, 52), fill=swatch)
+        lines.append(line(series, 94 + 120 * k, 40))
+    for g, (name, values) in enumerate([("Coffee", (40, 60)), ("Tea", (23, 34)), ("Juice", (30, 20))]):
+        cx = 150 + 150 * g
+        lines.append(centred(name, cx, 366))
+        for s, (colour, v) in enumerate(zip((blue, orange), values)):
+            x0, top = cx - 30 + 32 * s, 350 - 4 * v
+            d.rectangle((x0, top, x0 + 28, 350), fill=colour)
+            lines.append(centred(str(v), x0 + 14, top - 10))
+    q = 'Is the value label above the "{}" bar in the "Tea" group "{}"?'
+    for series, value, answer in (("2024", "23", "yes"), ("2025", "34", "yes"), ("2025", "23", "withheld")):
+        c = Check(id="c", question=q.format(series, value), spec=compile_question(q.format(series, value)))
+        assert OCRJudge().judge_lines(lines, im.size, c, im).answer == answer, (series, value)
