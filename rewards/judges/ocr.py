@@ -8,6 +8,7 @@ same pixels once per process; an edited page only where it changed, unless ``inc
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Sequence
 
 from PIL import Image
@@ -23,6 +24,7 @@ from rewards.text.ocr.text_match import Line, Match, Word, find_matches
 from rewards.text.ocr.unreadable import unreadable_reason
 from rewards.text.page.elements import describe_element
 from rewards.text.page.grounding import decide_text
+from rewards.text.page.locators import grouped_bar, locates_element, resolve_locators
 from rewards.text.questions.question_compiler import Anchor, TextSpec
 
 
@@ -203,6 +205,11 @@ class OCRJudge:
             "ocr_text": head["ocr_text"],
             "box": head["box"],
         }
+        off = failed or unknown  # the element's role found another line (or none), a group taken for a string
+        if off is not None and off.rule in ("element", "anchor") and image is not None:
+            moved = self._relocated(check, off.rule, not_checked, lines, size, image)
+            if moved is not None:
+                return moved
         if failed is not None:
             doubt = doubt_no(
                 failed, not_checked, lines, size, self.vlm_follows, self.case_sensitive, self.lenient, self.max_lines
@@ -213,6 +220,8 @@ class OCRJudge:
                 return Verdict(check.id, "withheld", self.name, reason, evidence)
             vlm = f"; only a VLM can decide: {', '.join(not_checked)}" if not_checked else ""
             return Verdict(check.id, "no", self.name, f"{failed.detail} (checked: {checked}{vlm})", evidence)
+        if not_checked and unknown is None and len(specs) == 1 and image is not None:
+            checked, not_checked = self._shown(specs[0], lines, image, checked, not_checked, evidence)
         if not_checked:
             reason = f"text part holds (checked: {checked}); only a VLM can decide: {', '.join(not_checked)}"
             return Verdict(check.id, "withheld", self.name, reason, evidence)
@@ -222,6 +231,44 @@ class OCRJudge:
                 check.id, "withheld", self.name, f"{doubt[0]} (checked: {checked})", evidence | {"lookalikes": doubt[1]}
             )
         return Verdict(check.id, "yes", self.name, f"{decided.detail} (checked: {checked})", evidence)
+
+    def _shown(self, spec, lines, image, checked: str, not_checked: list[str], evidence: dict) -> tuple[str, list]:
+        """The locators the compiler left to a VLM that the page structure shows
+        (``rewards.text.page.locators.resolve_locators``) moved from ``not_checked`` to ``checked``
+        (and ``evidence["shown"]``); returns the new (checked, not_checked)."""
+        shown, left = resolve_locators(
+            not_checked, spec, lines, image, image.size, self.case_sensitive, self.lenient, self.max_lines
+        )
+        if shown:
+            checked += "; shown on the page: " + ", ".join(shown)
+            evidence.update(shown=shown, checked=checked, not_checked=left)
+        return checked, left
+
+    def _relocated(self, check: Check, rule: str, parts: list[str], lines, size, image) -> Verdict | None:
+        """The "yes" of ``check`` asked again as its locator says, or None.
+
+        - rule "element": a locator that pins its element by position ("the header of the third
+          column", ``rewards.text.page.locators.locates_element``) names it more exactly than the
+          compiler's role ("header": a heading); when the string is that element, the role's
+          finder having picked another line (the page title) is no "no";
+        - rule "anchor": "the value label above the '2024' bar in the 'Tea' group": the compiler
+          took the group for a required string and the series for an anchor
+          (``locators.grouped_bar``); the value is asked alone, with the group's bar as its locator.
+        """
+        spec = check.spec
+        if rule == "element" and locates_element(parts):
+            text, vlm, said = (
+                replace(spec.text, element=None),
+                spec.vlm_parts,
+                "the element is the one its locator names",
+            )
+            said += f" (not {describe_element(spec.text.element)})" if spec.text.element is not None else ""
+        elif rule == "anchor" and (grouped := grouped_bar(spec.text, list(spec.vlm_parts))) is not None:
+            (text, vlm), said = grouped, "the group and its bar are the value's locator"
+        else:
+            return None
+        v = self.judge_lines(lines, size, replace(check, spec=replace(spec, text=text, vlm_parts=tuple(vlm))), image)
+        return replace(v, reason=f"{said}; {v.reason}") if v.answer == "yes" else None
 
     def reread_strip(
         self,

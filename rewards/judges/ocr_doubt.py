@@ -14,8 +14,10 @@ when the "no" stands. Rules, by the rule that failed (``rewards.text.page.ground
   is part of the locator, not the element asked about: withheld.
 - **element** (the string is read, but not as the element named): withheld when a locator only a
   VLM can check is left ("the header *of the third column*": the tree's candidates are not the
-  element the question names), or when the element's words were read with confidence below
-  ``MIN_CONF`` (an icon read as letters).
+  element the question names), when the string is read exactly as two or more whole lines (a
+  list item that wraps: the finders' items are lines, so "the third item" reads only its first
+  line), or when the element's words were read with confidence below ``MIN_CONF`` (an icon
+  read as letters).
 - **read** (a required string is not read anywhere on the page):
 
   1. ``vlm_follows`` (``judge=ocr_vlm``: a VLM judge comes next in the router) and a part of the
@@ -86,11 +88,30 @@ def _doubt_relation(decision, vlm_parts: list[str], lines, size, vlm_follows: bo
     return None
 
 
-def _doubt_element(decision, vlm_parts: list[str]) -> str | None:
+def _wraps(record: dict, lines: list[Line]) -> bool:
+    """True when the string of ``record`` was read exactly as two or more whole lines (those whose
+    middle lies in its box): an element that wraps, whose extent OCR's lines do not give."""
+    box = record.get("box")
+    if not box or normalize(record.get("ocr_text", "")) != normalize(record["text"]):
+        return False
+    inside = [
+        ln
+        for ln in lines
+        if ln.angle == 0
+        and box[0] <= (ln.box[0] + ln.box[2]) / 2 <= box[2]
+        and box[1] <= (ln.box[1] + ln.box[3]) / 2 <= box[3]
+    ]
+    return len(inside) >= 2 and normalize(" ".join(ln.text for ln in inside)) == normalize(record["text"])
+
+
+def _doubt_element(decision, vlm_parts: list[str], lines: list[Line]) -> str | None:
     """The element rules of :func:`doubt_no`."""
     locators = [p for p in vlm_parts if p.startswith("locator")]
     if locators:
         return f"the element found is not located as the question says ({locators[0]}: only a VLM can check)"
+    wrapped = next((r for r in decision.records if r["rule"] == "element" and _wraps(r, lines)), None)
+    if wrapped is not None:
+        return f"{wrapped['text']!r} is read as whole lines that wrap: which element they make, OCR cannot tell"
     shown = [r["element"] for r in decision.records if r.get("element")]
     low = [e for e in shown if e.get("conf", 100.0) < MIN_CONF]
     if low:
@@ -121,7 +142,7 @@ def doubt_no(
     if decision.rule == "anchor":
         return _doubt_relation(decision, vlm_parts, lines, size, vlm_follows, (case_sensitive, lenient, max_lines))
     if decision.rule == "element":
-        return _doubt_element(decision, vlm_parts)
+        return _doubt_element(decision, vlm_parts, lines)
     if decision.rule != "read":
         return None
     for r in decision.records:

@@ -58,7 +58,18 @@ def forget_fills() -> None:
 def find_fills(
     rgb: Image.Image, colors: int = 16, min_side: int = 10, min_solidity: float = 0.5, max_fills: int = MAX_FILLS
 ) -> list[Fill]:
-    """``_find_fills``, remembered for the last 8 pages (the same pixels give the same fills)."""
+    """``_find_fills``' solid fills, remembered for the last 8 pages (the same pixels give the same fills)."""
+    return list(_fills_and_wedges(rgb, colors, min_side, min_solidity, max_fills)[0])
+
+
+def find_wedges(rgb: Image.Image) -> list[Fill]:
+    """``_find_fills``' shaped fills (pie wedges, donut segments: ``_is_wedge``), remembered as
+    ``find_fills``. They are read like fills (``rewards.text.ocr.ocr_read.fill_regions``) but are
+    not boxes of the page structure (``rewards.text.page``): a wedge is not a card."""
+    return list(_fills_and_wedges(rgb)[1])
+
+
+def _fills_and_wedges(rgb, colors=16, min_side=10, min_solidity=0.5, max_fills=MAX_FILLS):
     key = (hashlib.blake2b(rgb.tobytes(), digest_size=16).digest(), rgb.size, rgb.mode, colors, min_side, min_solidity)
     key += (max_fills,)
     found = _FILLS_FOUND.get(key)
@@ -67,22 +78,48 @@ def find_fills(
         _FILLS_FOUND[key] = found
         while len(_FILLS_FOUND) > 8:
             _FILLS_FOUND.popitem(last=False)
-    return list(found)
+    return found
+
+
+WEDGE_SOLIDITY = 0.2
+"""Least share of its box a shaped fill (``_is_wedge``) covers: a donut's 38% segment covers 0.46,
+a 7% pie wedge 0.3 (matplotlib, ``documents.engines``)."""
+
+WEDGE_TEXT_SIDES = 4.0
+"""A shaped fill's box is at least this many times its enclosed text's height on both sides, and
+at least ``WEDGE_MIN_SIDE`` pixels: a letter's counter ("O", "A") is half its letter's height."""
+
+WEDGE_MIN_SIDE = 40
+
+
+def _is_wedge(h: int, w: int, solidity: float, holes: list[slice], f: float) -> bool:
+    """A shaped fill: a component with a low solidity (``WEDGE_SOLIDITY`` to the solid fills'
+    threshold) that is large beside its holes (``WEDGE_TEXT_SIDES``) and whose holes are together
+    at least 1.5 times as wide as high (a word: "38%", whose anti-aliased glyphs may join into one
+    hole; a letter's counter is about as wide as high). Sizes in pixels of the downsampled copy
+    (``f``: its scale); ``holes``: the holes' slices."""
+    heights = [s[0].stop - s[0].start for s in holes]
+    text_h = float(np.median(heights))
+    if solidity < WEDGE_SOLIDITY or sum(s[1].stop - s[1].start for s in holes) < 1.5 * text_h:
+        return False
+    return min(h, w) >= max(WEDGE_MIN_SIDE * f, WEDGE_TEXT_SIDES * text_h)
 
 
 def _find_fills(
     rgb: Image.Image, colors: int = 16, min_side: int = 10, min_solidity: float = 0.5, max_fills: int = MAX_FILLS
-) -> list[Fill]:
-    """Flat-coloured regions of ``rgb`` that enclose other pixels: badges, buttons, bands, boxes.
+) -> tuple[list[Fill], list[Fill]]:
+    """Flat-coloured regions of ``rgb`` that enclose other pixels: badges, buttons, bands, boxes;
+    and, apart, pie wedges and donut segments.
 
     The image (downsampled to ``SEGMENT_SIDE``) is reduced to a ``colors``-entry median-cut
     palette; every connected component (4-connectivity) of one palette colour, other than the
     most frequent colour (the page), whose box is at least ``min_side`` pixels (original scale)
-    on both sides, that covers at least ``min_solidity`` of its box (letters with counters such as
-    "A" cover ~0.3) and that has holes, is a fill. The holes' median height is its text height.
+    on both sides and that has holes, is a fill when it covers at least ``min_solidity`` of its box
+    (letters with counters such as "A" cover ~0.3), else a wedge when ``_is_wedge`` says so (a
+    wedge's box is mostly outside it). The holes' median height is its text height.
 
     Returns:
-        At most ``max_fills`` fills, smallest area first.
+        (fills, wedges): at most ``max_fills`` of each, smallest area first.
     """
     f = min(1.0, SEGMENT_SIDE / max(rgb.size))
     small = (
@@ -94,7 +131,7 @@ def _find_fills(
     counts = np.bincount(index.ravel(), minlength=colors)
     page = int(counts.argmax())
     min_px = max(2, int(min_side * f))
-    found = []
+    found: tuple[list, list] = ([], [])
     for c in np.flatnonzero(counts):
         if c == page:
             continue
@@ -104,14 +141,24 @@ def _find_fills(
             if h < min_px or w < min_px:
                 continue
             comp = labels[sl] == k
-            if comp.sum() < min_solidity * h * w:
+            solidity = comp.sum() / (h * w)
+            if solidity < min(min_solidity, WEDGE_SOLIDITY):
                 continue
             shape = ndimage.binary_fill_holes(comp)
             holes, n_holes = ndimage.label(shape & ~comp)
             if n_holes == 0:
                 continue
-            heights = [s[0].stop - s[0].start for s in ndimage.find_objects(holes)]
-            found.append((h * w, sl, comp, shape, float(np.median(heights)) / f))
+            slices = ndimage.find_objects(holes)
+            heights = [s[0].stop - s[0].start for s in slices]
+            kind = 0 if solidity >= min_solidity else 1 if _is_wedge(h, w, solidity, slices, f) else None
+            if kind is not None:
+                found[kind].append((h * w, sl, comp, shape, float(np.median(heights)) / f))
+    return _as_fills(found[0], rgb, f, max_fills), _as_fills(found[1], rgb, f, max_fills)
+
+
+def _as_fills(found: list, rgb: Image.Image, f: float, max_fills: int) -> list[Fill]:
+    """The ``max_fills`` smallest of ``found`` (area, slices, component, shape, text height) as
+    ``Fill``s in pixels of ``rgb`` (``f``: the downsampled copy's scale)."""
     found.sort(key=lambda t: t[0])
     fills = []
     for _, sl, comp, shape, text_h in found[:max_fills]:
@@ -162,6 +209,48 @@ def find_small_text(
         if any(_overlap(box, k) for k in known):
             continue
         region = ink[box[1] : box[3], box[0] : box[2]]
+        out.append(Fill(box, np.ones_like(region), ~region, float(h)))
+        if len(out) >= max_boxes:
+            break
+    return out
+
+
+UNREAD_CONF = 70.0
+"""Tesseract confidence (0-100) a line read in an unread run (``find_unread_text``) needs."""
+
+
+def find_unread_text(
+    rgb: Image.Image, known: list[tuple[int, int, int, int]], contrast: int = 40, max_boxes: int = MAX_FILLS
+) -> list[Fill]:
+    """Runs of ink that look like a line of text and that overlap none of the ``known`` boxes (the
+    lines read so far): text whose colour tesseract's one global threshold put
+    on the page's side (teal headings under a navy band: the band pulls the threshold below them).
+
+    Ink as in ``find_small_text`` (luminance ``contrast`` off the median), its words joined by
+    a 1 x 6 px dilation; a run is kept when it is 6-80 px high, at least 1.5 times as wide as high
+    and 8 px wide, at most 80% of the image wide, inked on 10-70% of its box (not a bar, not a
+    line), and holds at least two glyphs (undilated ink components: not a lone icon); padded by 3 px.
+
+    Returns:
+        At most ``max_boxes`` fills (``shape`` all True, ``fill`` = the non-ink pixels).
+    """
+    if max(rgb.size) > MAX_OCR_SIDE // 4:
+        return []
+    gray = np.asarray(rgb.convert("L")).astype(np.int16)
+    ink = np.abs(gray - int(np.median(gray))) > contrast
+    labels, _ = ndimage.label(ndimage.binary_dilation(ink, structure=np.ones((3, 13), bool)))
+    out = []
+    for sl in ndimage.find_objects(labels):
+        y0, y1, x0, x1 = sl[0].start + 1, sl[0].stop - 1, sl[1].start + 6, sl[1].stop - 6  # undo the dilation
+        h, w = y1 - y0, x1 - x0
+        if not (6 <= h <= 80 and w >= max(8, 1.5 * h) and w <= 0.8 * rgb.width):
+            continue
+        box = (max(0, x0 - 3), max(0, y0 - 3), min(rgb.width, x1 + 3), min(rgb.height, y1 + 3))
+        if any(_overlap(box, k) for k in known):
+            continue
+        region = ink[box[1] : box[3], box[0] : box[2]]
+        if not 0.1 <= region.mean() <= 0.7 or ndimage.label(region)[1] < 2:
+            continue
         out.append(Fill(box, np.ones_like(region), ~region, float(h)))
         if len(out) >= max_boxes:
             break
@@ -265,12 +354,22 @@ def _fill_groups(data: dict, fills: list[Fill], tiles: list, offsets: list[int])
     return groups
 
 
+def _within(p: _ReadLine, fbox) -> bool:
+    """A page line that belongs to a fill: 80% of its box inside it, or its middle inside it and
+    its confidence below ``MIN_FILL_CONF`` (a button's white text read as "L CigCOC SIE |", the
+    box grown by the button's rim)."""
+    if _mostly_inside(p.line.box, fbox):
+        return True
+    cx, cy = (p.line.box[0] + p.line.box[2]) / 2, (p.line.box[1] + p.line.box[3]) / 2
+    return p.conf < MIN_FILL_CONF and fbox[0] <= cx <= fbox[2] and fbox[1] <= cy <= fbox[3]
+
+
 def merge_fill_lines(page: list[_ReadLine], fill_lines: list[_ReadLine]) -> list[_ReadLine]:
     """Page lines plus fill lines, without duplicates.
 
     A fill line that overlaps no page line is added when its confidence is at least
     ``MIN_FILL_CONF``. One that overlaps page lines replaces them when every one of them lies
-    (80% of its box) inside the fill line's fill and their character-weighted mean confidence is
+    inside the fill line's fill (``_within``) and their character-weighted mean confidence is
     lower (the badge read as "o"); otherwise the page lines are kept and the fill line is dropped:
     a word re-read alone never replaces the page line it is part of.
     """
@@ -281,6 +380,6 @@ def merge_fill_lines(page: list[_ReadLine], fill_lines: list[_ReadLine]) -> list
         if not hits:
             if r.conf >= MIN_FILL_CONF:
                 kept.append(r)
-        elif fbox is not None and all(_mostly_inside(p.line.box, fbox) for p in hits) and r.conf > _mean_conf(hits):
+        elif fbox is not None and all(_within(p, fbox) for p in hits) and r.conf > _mean_conf(hits):
             kept = [p for p in kept if not any(p is h for h in hits)] + [r]
     return kept

@@ -18,6 +18,9 @@ is ~32 px high, and all fills are stacked into one mosaic read by a single tesse
 line replaces the page lines it overlaps when it is read with higher confidence; page lines
 that reach outside the fill are kept.
 
+Axis tick marks are erased from the copy the page passes read (``rewards.text.ocr.ticks``):
+tesseract read a y tick right of "60" as a digit ("604") and an x tick into "Jan".
+
 Rotated pass: a y-axis title or a vertical tag is printed at 90 degrees; tesseract 5.3 reads
 such a column not at all, as a few 1-2 character words, upside down ("(spuesnou}) siasn") or,
 for text printed bottom to top, as tall words in the wrong order ("(thousands) Users").
@@ -43,7 +46,16 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image
 
-from rewards.text.ocr.fills import _read_fill_groups, find_fills, find_small_text, merge_fill_lines
+from rewards.text.ocr.fills import (
+    UNREAD_CONF,
+    _read_fill_groups,
+    find_fills,
+    find_small_text,
+    find_unread_text,
+    find_wedges,
+    merge_fill_lines,
+    read_fills,
+)
 from rewards.text.ocr.rotated import (
     _read_rotated_each,
     find_rotated_text,
@@ -53,6 +65,7 @@ from rewards.text.ocr.rotated import (
 )
 from rewards.text.ocr.tesseract_lines import MAX_OCR_SIDE, Fill, _overlap, _read, _ReadLine
 from rewards.text.ocr.text_match import Line
+from rewards.text.ocr.ticks import erase_ticks
 
 
 @dataclass(frozen=True)
@@ -144,8 +157,11 @@ def read_page(rgb: Image.Image, settings: ReadSettings) -> PageRead:
 
 
 def _upsampled(rgb: Image.Image, scale: float) -> tuple[Image.Image, float]:
+    """What the page passes read: ``rgb`` without its axis tick marks (``ticks.erase_ticks``),
+    upsampled by ``scale``."""
     # Upsampling helps small text only; tesseract refuses sides over 32767 px, so large images
     # are never enlarged past MAX_OCR_SIDE.
+    rgb = erase_ticks(rgb)
     scale = min(scale, max(1.0, MAX_OCR_SIDE / max(rgb.size)))
     if scale == 1.0:
         return rgb, scale
@@ -175,6 +191,11 @@ def _finish(
             fill_lines = _read_fill_groups(rgb, found, settings.lang)
     if fill_lines:
         lines = merge_fill_lines(lines, [r for group in fill_lines for r in group])
+    if settings.fills:  # text no pass read (coloured headings): read again each time, never kept
+        unread = find_unread_text(rgb, [r.line.box for r in lines])
+        if unread:
+            again = read_fills(rgb, unread, settings.lang)
+            lines = merge_fill_lines(lines, [r for r in again if r.conf >= UNREAD_CONF and _worded(r.line.text)])
     columns, rotated_lines = [], []
     if settings.rotated:
         known = horizontal_boxes(lines)
@@ -202,10 +223,17 @@ def _finish(
     )
 
 
+def _worded(text: str) -> bool:
+    """True when ``text`` holds at least two letters or digits."""
+    return sum(c.isalnum() for c in text) >= 2
+
+
 def fill_regions(rgb: Image.Image) -> list[Fill]:
-    """What the fill pass reads: ``find_fills`` and then the ``find_small_text`` runs outside them."""
+    """What the fill pass reads: ``find_fills``, ``find_wedges`` (light labels on pie wedges and
+    donut segments, whose boxes are mostly outside them) and then the ``find_small_text`` runs
+    outside the fills."""
     found = find_fills(rgb)
-    return found + find_small_text(rgb, [f.box for f in found])
+    return found + find_wedges(rgb) + find_small_text(rgb, [f.box for f in found])
 
 
 def _same_fill(a: Fill, b: Fill) -> bool:

@@ -12,6 +12,10 @@ from rewards.text.page.page_lines import MAX_PAGE_SHARE, Box, Element, _inside, 
 CARD_LIKE = 0.2
 """Rectangles whose widths and heights differ by at most this share are cards of one kind."""
 
+FAINT_BORDER = 20.0
+"""Luminance contrast of the second look for a line's rectangle, when none is found at
+``enclosing_box``'s 40: a card's light grey border (#ddd on white, Chromium dashboards)."""
+
 
 # ---------------------------------------------------------------- enclosing rectangles
 
@@ -119,8 +123,9 @@ def enclosing_box(
 
 def rectangles(page: _Page) -> list[Box]:
     """The distinct rectangles around the page's horizontal lines (``enclosing_box`` of each
-    line; two within 4 px on every side are one), smaller than ``MAX_PAGE_SHARE`` of the image,
-    left to right then top to bottom."""
+    line, at ``FAINT_BORDER`` contrast when none is found at the default; two within 4 px on
+    every side are one), smaller than ``MAX_PAGE_SHARE`` of the image, left to right then top to
+    bottom."""
     if "rectangles" not in page.memo:
         page.memo["rectangles"] = _find_rectangles(page)
     return page.memo["rectangles"]
@@ -133,7 +138,8 @@ def _find_rectangles(page: _Page) -> list[Box]:
     w, h = page.size
     found: list[Box] = []
     for i in page.flat:
-        r = enclosing_box(gray, page.lines[i].box)
+        # a light border (#ddd on a white card: 34 levels) is found at half the contrast
+        r = enclosing_box(gray, page.lines[i].box) or enclosing_box(gray, page.lines[i].box, FAINT_BORDER)
         if r is not None and (r[2] - r[0]) * (r[3] - r[1]) <= MAX_PAGE_SHARE * w * h:
             found.append(r)
     found = _distinct(found)

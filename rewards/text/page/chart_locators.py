@@ -1,0 +1,239 @@
+"""Locator rules of charts (``rewards.text.page.locators``): tick and category labels by ordinal,
+slice labels, a slice and its value, the centre of a donut, a bar's value label, callouts and
+line-end labels."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from rewards.text.ocr.text_match import find_matches
+from rewards.text.page.finders import _swatch_left
+from rewards.text.page.locator_base import (
+    ORDINALS,
+    _complete,
+    _Ctx,
+    _ink,
+    _inside_box,
+    _lines_right_of,
+    _nth_is,
+    _x_row,
+)
+from rewards.text.page.page_lines import Box, Element, _Page
+from rewards.text.page.pie import Pie, angle_gap
+
+SLICE_REACH = (0.3, 1.45)
+"""Radii from a pie's centre where its slice labels stand (inside wedges, or beside the rim)."""
+
+
+SLICE_ANGLE = 12.0
+"""Degrees: a slice's name and its value stand at most this far apart in angle."""
+
+
+def _x_tick(ctx: _Ctx, m: list[re.Match]) -> bool:
+    """Rule "tick labels by ordinal" along the x axis (module docstring)."""
+    ordinal = ORDINALS.get(m[0].group(1).lower())
+    if ordinal is None or len(ctx.texts) != 1:
+        return False
+    page = ctx.page
+    for o in ctx.found[0]:
+        if len(o.lines) != 1:
+            continue
+        row = _x_row(page, o.lines[0])
+        if len(row) >= 3 and _complete(page, [page.lines[i].box for i in row], 0) and _nth_is(row, o.lines[0], ordinal):
+            return True
+    return False
+
+
+def _y_column(page: _Page, li: int) -> list[int]:
+    """The short horizontal lines right-aligned with line ``li`` (within half its type size), top to bottom."""
+    right, em = page.lines[li].box[2], page.sizes[li]
+    col = [i for i in page.flat if abs(page.lines[i].box[2] - right) <= max(2.0, 0.5 * em)]
+    return sorted((i for i in col if len(page.lines[i].text) <= 20), key=lambda i: page.lines[i].box[1])
+
+
+def _y_tick(ctx: _Ctx, m: list[re.Match]) -> bool:
+    """Rule "tick labels by ordinal" along the y axis (module docstring)."""
+    ordinal = ORDINALS.get(m[0].group(1).lower())
+    if ordinal is None or len(ctx.texts) != 1:
+        return False
+    page = ctx.page
+    for o in ctx.found[0]:
+        if len(o.lines) != 1:
+            continue
+        col = _y_column(page, o.lines[0])
+        if len(col) >= 3 and _complete(page, [page.lines[i].box for i in col], 1) and _nth_is(col, o.lines[0], ordinal):
+            return True
+    return False
+
+
+def _slice_labels(ctx: _Ctx, pie: Pie) -> list[Element]:
+    """The whole elements of one line standing where a slice label stands (``SLICE_REACH``), not legend entries."""
+    page, rgb = ctx.page, ctx.page.rgb()
+    out = []
+    for e in ctx.own:
+        if len(e.lines) != 1 or not SLICE_REACH[0] <= pie.distance(e.box) <= SLICE_REACH[1]:
+            continue
+        if not _swatch_left(rgb, e.box, page.sizes[e.lines[0]]):
+            out.append(e)
+    return out
+
+
+def _slice_label(ctx: _Ctx, m: list[re.Match]) -> bool:
+    """Rule "slice labels" (module docstring)."""
+    pie = ctx.pie()
+    if pie is None or len(ctx.texts) != 1:
+        return False
+    labels = {e.box for e in _slice_labels(ctx, pie)}
+    return any(o.box in labels for o in ctx.found[0])
+
+
+def _nearest(pie: Pie, of: Element, among: list[Element]) -> Element | None:
+    """The element of ``among`` other than ``of`` nearest to it in angle seen from the pie's centre."""
+    others = [e for e in among if e.box != of.box]
+    return min(others, key=lambda e: angle_gap(pie.angle(e.box), pie.angle(of.box)), default=None)
+
+
+def _slice_value(ctx: _Ctx, m: list[re.Match]) -> bool:
+    """Rule "a slice and its value" (module docstring)."""
+    pie = ctx.pie()
+    if pie is None or len(ctx.texts) != 2:
+        return False
+    labels = _slice_labels(ctx, pie)
+    boxes = {e.box for e in labels}
+    for n in (e for e in ctx.found[0] if e.box in boxes):
+        for v in (e for e in ctx.found[1] if e.box in boxes):
+            if angle_gap(pie.angle(n.box), pie.angle(v.box)) > SLICE_ANGLE:
+                continue
+            n_side = [e for e in labels if (pie.distance(e.box) >= 1) == (pie.distance(n.box) >= 1)]
+            v_side = [e for e in labels if (pie.distance(e.box) >= 1) == (pie.distance(v.box) >= 1)]
+            near_n, near_v = _nearest(pie, v, n_side), _nearest(pie, n, v_side)
+            if near_n is not None and near_v is not None and near_n.box == n.box and near_v.box == v.box:
+                return True
+    return False
+
+
+def _donut_centre(ctx: _Ctx, m: list[re.Match]) -> bool:
+    """Rule "the centre of a donut" (module docstring)."""
+    pie = ctx.pie()
+    if pie is None or not pie.donut or len(ctx.texts) != 1:
+        return False
+    return any(pie.distance(o.box) <= 0.35 for o in ctx.found[0])
+
+
+def _bar_end(ctx: _Ctx, m: list[re.Match]) -> bool:
+    """Rule "the value label at the end of the 'X' bar" (texts: the bar's category label, the
+    value): the value is the first line right of the category label in its row, and ink (the bar)
+    stands within 1.5 type sizes left of the value."""
+    if len(ctx.texts) != 2 or m[0].group(1).lower() != ctx.texts[0].lower():
+        return False
+    page = ctx.page
+    for label in ctx.spans[0]:
+        right = _lines_right_of(page, label)
+        if not right:
+            continue
+        first = page.lines[right[0]]
+        em = page.sizes[right[0]]
+        left_of = (first.box[0] - 1.5 * em, first.box[1], first.box[0] - 1, first.box[3])
+        if any(_inside_box(b, first.box) for b in ctx.spans[1]) and _ink(page, left_of):
+            return True
+    return False
+
+
+def _tick_row(ctx: _Ctx) -> list[int]:
+    """The page's x tick labels: the lowest complete row (``_complete``) of at least three short lines, or []."""
+    if "ticks" not in ctx.memo:
+        page, best = ctx.page, []
+        for i in page.flat:
+            row = _x_row(page, i)
+            if len(row) >= 3 and (not best or page.lines[row[0]].box[1] > page.lines[best[0]].box[1]):
+                if _complete(page, [page.lines[j].box for j in row], 0):
+                    best = row
+        ctx.memo["ticks"] = best
+    return ctx.memo["ticks"]
+
+
+def _in_plot(ctx: _Ctx, box: Box) -> bool:
+    """True when ``box`` lies over the x tick labels (``_tick_row``), below the top 15% of the page."""
+    ticks = _tick_row(ctx)
+    return bool(ticks) and box[3] <= ctx.page.lines[ticks[0]].box[1] and box[1] >= 0.15 * ctx.page.size[1]
+
+
+def _callout(ctx: _Ctx, m: list[re.Match]) -> bool:
+    """Rule "a callout annotation contains": the string lies in a line of at least two words over
+    the x tick labels (``_in_plot``) that starts left of the last tick label's middle (a line-end
+    label starts right of it) and has no legend swatch left of it."""
+    page, ticks = ctx.page, _tick_row(ctx)
+    if len(ctx.texts) != 1 or not ticks:
+        return False
+    last = page.lines[ticks[-1]].box
+    for b in ctx.spans[0]:
+        for i in page.flat:
+            ln = page.lines[i]
+            if not _inside_box(b, ln.box) or len(ln.words) < 2 or not _in_plot(ctx, ln.box):
+                continue
+            if ln.box[0] < (last[0] + last[2]) / 2 and not _swatch_left(page.rgb(), ln.box, page.sizes[i]):
+                return True
+    return False
+
+
+def _line_end(ctx: _Ctx, m: list[re.Match]) -> bool:
+    """Rule "the label at the right end of the line that ends highest / lowest": the line-end
+    labels are the lines over the x tick labels (``_in_plot``) that start right of the last tick
+    label's middle with ink (the line's end) within 1.5 type sizes left of them; at least two;
+    the occurrence is the topmost (highest) or the bottom one (lowest)."""
+    page, ticks = ctx.page, _tick_row(ctx)
+    if len(ctx.texts) != 1 or not ticks:
+        return False
+    last = page.lines[ticks[-1]].box
+    ends = []
+    for i in page.flat:
+        b, em = page.lines[i].box, page.sizes[i]
+        if b[0] > (last[0] + last[2]) / 2 and _in_plot(ctx, b) and _ink(page, (b[0] - 1.5 * em, b[1], b[0] - 1, b[3])):
+            ends.append(i)
+    if len(ends) < 2:
+        return False
+    ends.sort(key=lambda i: page.lines[i].box[1])
+    pick = ends[0] if m[1].group(1).lower() == "highest" else ends[-1]
+    return any(o.lines == (pick,) for o in ctx.found[0])
+
+
+def _swatch_colour(page: _Page, box: Box, em: float) -> np.ndarray | None:
+    """The mean colour of the legend swatch left of ``box`` (text of type size ``em``, ``_swatch_left``), or None."""
+    rgb = page.rgb()
+    if rgb is None or not _swatch_left(rgb, box, em):
+        return None
+    if "page_colour" not in page.memo:
+        page.memo["page_colour"] = np.median(rgb[::4, ::4].reshape(-1, 3), axis=0)
+    crop = rgb[box[1] : box[3], max(0, int(box[0] - 3.5 * em)) : max(0, box[0] - 1)].reshape(-1, 3).astype(int)
+    far = np.sqrt(((crop - page.memo["page_colour"]) ** 2).sum(axis=1)) > 60
+    return crop[far].mean(axis=0) if far.sum() >= 4 else None
+
+
+def _group_bar(ctx: _Ctx, m: list[re.Match]) -> bool:
+    """Rule "the value label above the 'S' bar in the 'G' group" (grouped bars): the value stands
+    over the group's span of the x axis (between the middles to the neighbouring tick labels of
+    the tick label G, ``_tick_row``) and right under it (within one type size) is a bar of the
+    colour of the legend swatch of series S (RGB distance under 45)."""
+    series, group = m[0].group(1), m[0].group(2)
+    page, ticks = ctx.page, _tick_row(ctx)
+    at = next((k for k, i in enumerate(ticks) if page.lines[i].text == group), None)
+    legend = [m.box for m in find_matches(series, page.lines, *page.size, None) if m.found]  # "Mmm 2024": a swatch read
+    colours = [c for c in (_swatch_colour(page, b, b[3] - b[1] + 2) for b in legend) if c is not None]
+    if len(ctx.texts) != 1 or at is None or len(colours) != 1 or len(ticks) < 2:
+        return False
+    mids = [(page.lines[i].box[0] + page.lines[i].box[2]) / 2 for i in ticks]
+    step = (mids[-1] - mids[0]) / (len(mids) - 1)
+    lo, hi = mids[at] - step / 2, mids[at] + step / 2
+    rgb = page.rgb()
+    for o in ctx.found[0]:
+        cx = (o.box[0] + o.box[2]) / 2
+        em = max(page.sizes[i] for i in o.lines)
+        y0, y1 = int(o.box[3] + 0.3 * em), int(o.box[3] + 1.0 * em)
+        if not lo <= cx <= hi or y1 >= rgb.shape[0]:
+            continue
+        under = rgb[y0:y1, int(cx) - 1 : int(cx) + 2].reshape(-1, 3).astype(int)
+        if np.sqrt(((np.median(under, axis=0) - colours[0]) ** 2).sum()) < 45:
+            return True
+    return False

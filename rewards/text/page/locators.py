@@ -1,0 +1,172 @@
+"""Locator phrases the question compiler leaves to a VLM, resolved on the page structure.
+
+The compiler (``rewards.text.questions``) keeps a locator it cannot represent as a VLM part
+("locator 'directly beneath the title'", "locator 'first x-axis tick label from the left'",
+"style 'slice'"). When a question's text part holds, the OCR judge asks :func:`resolve_locators`
+whether the page shows such a part for an occurrence of the required string read as a whole
+element (a line or block of its own, ``rewards.text.page.finders._whole``):
+
+- **below the title** ("directly beneath the title", "below the title"): the occurrence stands
+  under a title (``finders._title``), overlapping it horizontally; "directly": no line between
+  them; otherwise at most one block between them, of larger type (a subtitle over a paragraph);
+- **tick and category labels by ordinal** ("the second x-axis tick label from the left", "the
+  fourth y-axis category label from the top"): the occurrence is the Nth of its row of short labels
+  (up to 12 characters, overlapping in height) or of its column of right-aligned labels, and the row or column is
+  complete: evenly spaced (each gap 0.6-1.4 times the median) and with no ink where one more
+  label would stand before the first or after the last (a label OCR missed would shift the count);
+- **slice labels** ("a slice label", with the compiler's "style 'slice'"): the occurrence stands
+  on or around the chart's pie (``rewards.text.page.pie.find_pie``: 0.3 to 1.45 radii from its
+  centre) and is not a legend entry (no swatch left of it);
+- **a slice and its value** ("the 'Hydro' slice labeled with the percentage '36%'"): name and
+  value are slice labels at one angle from the pie's centre (within 12 degrees), each the other's
+  nearest in angle among the slice labels on its side of the rim (matplotlib places a wedge's
+  label and its percentage on the wedge's middle angle);
+- **the centre of a donut** ("the text in the center of the donut"): within 0.35 radii of the
+  centre of a pie with a hole.
+
+A part is resolved only when it holds; a part that fails or that these rules do not know stays a
+VLM part (the verdict is withheld): resolving never says "no". Boxes are ``(x0, y0, x1, y1)``
+pixels of the judged image.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Callable
+
+from PIL import Image
+
+from rewards.text.ocr.text_match import Line, find_matches
+from rewards.text.page.chart_locators import (
+    _bar_end,
+    _callout,
+    _donut_centre,
+    _group_bar,
+    _line_end,
+    _slice_label,
+    _slice_value,
+    _x_tick,
+    _y_tick,
+)
+from rewards.text.page.elements import find_elements
+from rewards.text.page.grounding import _is_element
+from rewards.text.page.locator_base import ORDINALS, _Ctx
+from rewards.text.page.page_lines import _Page, canonical_lines
+from rewards.text.page.page_locators import (
+    _below_date,
+    _below_title,
+    _card,
+    _column_header,
+    _date_line,
+    _nav,
+    _price,
+    _row_label,
+)
+from rewards.text.questions.question_compiler import ElementSpec, TextSpec
+
+
+def resolve_locators(
+    parts: list[str],
+    spec: TextSpec,
+    lines: list[Line],
+    image: Image.Image | None,
+    size: tuple[int, int],
+    case_sensitive: bool = True,
+    lenient: bool = False,
+    max_lines: int = 4,
+) -> tuple[list[str], list[str]]:
+    """Split a question's VLM ``parts`` into those the page structure shows (module docstring) and
+    the rest.
+
+    Args:
+        parts: the parts left to a VLM (``QuestionSpec.vlm_parts``), in words.
+        spec: the question's text part, which holds on ``lines``.
+        lines: the OCR lines of the judged image; ``image``: that image (None: nothing resolved).
+        size: (width, height) of the image in pixels.
+
+    Returns:
+        (resolved, left): the parts shown, and the parts still only a VLM can decide.
+    """
+    if image is None or not parts:
+        return [], list(parts)
+    page = _Page.of(lines, image, size)
+    own = find_elements(ElementSpec("whole"), lines, None, size) or []
+    canon = canonical_lines(lines)
+    found, spans = [], []
+    for text in spec.texts:
+        ms = [m for m in find_matches(text, lines, *size, spec.region, case_sensitive, lenient, max_lines) if m.found]
+        found.append([e for e in own if any(_is_element(m, e, True, False, canon) for m in ms)])
+        spans.append([m.box for m in ms])
+    anchors = [
+        (
+            a.relation,
+            [m.box for m in find_matches(a.text, lines, *size, None, case_sensitive, lenient, max_lines) if m.found],
+        )
+        for a in spec.anchors
+    ]
+    ctx = _Ctx(page, spec.texts, found, own, spans, anchors)
+    resolved, left = [], list(parts)
+    for patterns, rule in RULES:
+        hits = [next((p for p in left if re.fullmatch(pat, p)), None) for pat in patterns]
+        if all(hits) and rule(ctx, [re.fullmatch(pat, p) for pat, p in zip(patterns, hits)]):
+            resolved += hits
+            left = [p for p in left if p not in hits]
+    return resolved, left
+
+
+_ORD = "(" + "|".join(ORDINALS) + ")"
+
+RULES: list[tuple[tuple[str, ...], Callable[[_Ctx, list[re.Match]], bool]]] = [
+    ((r"locator '(directly )?(?:beneath|below|under(?:neath)?) the (?:main )?title'",), _below_title),
+    ((rf"locator '{_ORD} x-axis (?:tick |category )?label from the left'",), _x_tick),
+    ((rf"locator '{_ORD} y-axis (?:tick |category )?label from the top'",), _y_tick),
+    ((r"style 'slice'", r"locator '(?:a )?slice label'"), _slice_label),
+    ((r"how the quoted strings relate", r"style 'slice'", r"words percentage"), _slice_value),
+    ((r"locator '(?:in|at) the cent(?:er|re) of the (?:donut|doughnut|ring)'",), _donut_centre),
+    ((r"words change", r"locator '(?:the |a |that )?card'", r"locator 'the change note'"), _card),
+    ((r"locator '(?:the |a |that )?card'",), _card),
+    ((r"how the quoted strings relate", r"locator 'price'", r"""locator "[Ii]n the '([^']+)' section\""""), _price),
+    ((r"""locator "at the end of the '([^']+)' bar\"""",), _bar_end),
+    ((r"locator '(?:a |the )?callout(?: annotation)?'",), _callout),
+    ((r"""locator "above the '([^']+)' bar in the '([^']+)' group\"""",), _group_bar),
+    ((r"locator 'at the right end of the line'", r"locator '(highest|lowest)'"), _line_end),
+    ((rf"locator '{_ORD} link'", r"locator 'of the navigation (?:menu|bar)'", r"locator 'from the left'"), _nav),
+    ((rf"locator 'of the {_ORD} column'",), _column_header),
+    ((rf"locator '{_ORD} row label'", rf"locator 'in the {_ORD} column'"), _row_label),
+    ((r"locator 'date line'",), _date_line),
+    ((r"locator 'venue line'", r"locator 'below the date'"), _below_date),
+]
+"""(patterns, rule): when every pattern matches one of the parts left (``re.fullmatch``) and the
+rule holds, those parts are resolved."""
+
+
+ELEMENT_NAMING = (_column_header, _row_label, _x_tick, _y_tick, _nav)
+"""Rules whose locator pins its element by position alone: the Nth cell, label or link of a row or
+column found on the page (``rewards.judges.ocr.OCRJudge`` takes the element from them when the
+compiler's role for it finds another line)."""
+
+
+def locates_element(parts: list[str]) -> bool:
+    """True when one of the VLM ``parts`` is the locator of an ``ELEMENT_NAMING`` rule."""
+    naming = [p for patterns, rule in RULES if rule in ELEMENT_NAMING for p in patterns]
+    return any(re.fullmatch(pat, part) for pat in naming for part in parts)
+
+
+GROUP = re.compile(r"""locator "in the '([^']+)' group\"""")
+"""The compiler's VLM part for a quoted group ("the '2024' bar in the 'Tea' group")."""
+
+
+def grouped_bar(spec: TextSpec, parts: list[str]) -> tuple[TextSpec, list[str]] | None:
+    """A grouped bar's value question whose group name the compiler took for a required string
+    (texts: group and value; anchor: above the series): the spec of the value alone and the part
+    ``locator "above the 'S' bar in the 'G' group"`` (rule ``_group_bar``), else None."""
+    m = next((GROUP.fullmatch(p) for p in parts if GROUP.fullmatch(p)), None)
+    if m is None or len(spec.texts) != 2 or len(spec.anchors) != 1 or spec.anchors[0].relation != "above":
+        return None
+    group = m.group(1)
+    if group not in spec.texts:
+        return None
+    value = next(t for t in spec.texts if t != group)
+    part = f"""locator "above the '{spec.anchors[0].text}' bar in the '{group}' group\""""
+    return replace(spec, texts=(value,), anchors=()), [part] + [p for p in parts if p != m.group(0)]
