@@ -26,6 +26,7 @@ from refine.editors.text.erase import composite
 from refine.editors.text.near_match import fold
 from refine.editors.text.outcomes import Skip, Written
 from refine.editors.text.placement import is_free
+from refine.editors.text.set_width import engine_size, ink_span
 from refine.editors.text.state import EditState, Rules
 from refine.editors.text.type_match import TypeStyle, match_type, render_coverage
 from rewards.rubric import TextExpectation
@@ -138,7 +139,15 @@ def _style_of(state: EditState, box, rules: Rules) -> TypeStyle | None:
         for wd in ln.words
         if box[0] <= wd.box[0] and wd.box[2] <= box[2] and box[1] <= wd.box[1] and wd.box[3] <= box[3]
     ]
-    return _line_type(state, box, " ".join(t for _, t in words), words, rules) if words else None
+    if not words:
+        return None
+    text = " ".join(t for _, t in words)
+    style = _line_type(state, box, text, words, rules)
+    span = ink_span(state.arr, box, box_colours(state.arr, box)[1]) if style is not None else None
+    if span is None:
+        return style
+    # set width: a new item is no wider than the engine would set it (``set_width``)
+    return replace(style, size=engine_size(style.face, style.size, text, span[1] - span[0]))
 
 
 def _gap_of(state: EditState, exp: TextExpectation, items: list, n: int, rules: Rules):

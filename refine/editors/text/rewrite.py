@@ -18,6 +18,7 @@ from refine.editors.text.colours import box_colours
 from refine.editors.text.erase import composite, erase
 from refine.editors.text.layout import SHRINK, WIDEN, Block, set_rows, wrap
 from refine.editors.text.outcomes import Rewrite, Skip, Written
+from refine.editors.text.set_width import engine_size, ink_span
 from refine.editors.text.state import EditState, Rules
 from refine.editors.text.type_match import coverage, match_type
 from rewards.rubric import TextExpectation
@@ -82,6 +83,35 @@ def _flush_right(arr: np.ndarray, lines: list[Line], li: int, box) -> bool:
     return shares_right or W - box[2] <= min(b[0] for b in others) + 3
 
 
+def tick_mark_above(arr: np.ndarray, box, bg) -> tuple[float, int] | None:
+    """(x of the tick mark right above a one-line label ``box``, y of the label's top row), px,
+    or None. Bands of inked rows (a
+    pixel > 40 off ``bg``): the label's text is the lowest (an OCR box often holds the
+    tick too). Of the 12 rows over it, those inked across more than 60% of the box's width are
+    a rule or a bar (the axis line, a bar standing on it) and are left out; of the rest, the
+    columns inked in 3 rows or more must be one run of at most 3 columns in the middle half of
+    the box; a line of text above is wider. matplotlib centres an x tick label on its tick
+    (``XTick`` labels are ``Text`` with ha="center"), so a label under one is centred on it,
+    whatever its length."""
+    x0, y0, x1, y1 = (int(v) for v in box)
+    x0, top = max(0, x0), max(0, y0 - 12)
+    if x1 - x0 < 4 or y1 <= y0:
+        return None
+    inked = np.abs(arr[top:y1, x0:x1].astype(np.int16) - np.asarray(bg, np.int16)).max(2) > 40
+    on = inked.any(1)
+    end = len(on) - int(np.argmax(on[::-1])) if on.any() else 0
+    start = end
+    while start > 0 and on[start - 1]:
+        start -= 1
+    window = inked[max(0, start - 12) : start]
+    window = window[window.mean(1) <= 0.6]
+    cols = np.nonzero(window.sum(0) >= 3)[0]
+    if start < 3 or not len(cols) or cols[-1] - cols[0] > 2:
+        return None
+    x = x0 + (cols[0] + cols[-1]) / 2
+    return (float(x), top + start) if abs(x - (x0 + x1) / 2) <= (x1 - x0) / 4 else None
+
+
 def block(arr: np.ndarray, lines: list[Line], m: Match, rules: Rules) -> Block | None:
     """The matched words of ``m`` grouped per line, with the type of the longest line; None when
     that line's box holds no ink."""
@@ -94,6 +124,11 @@ def block(arr: np.ndarray, lines: list[Line], m: Match, rules: Rules) -> Block |
     k = max(range(len(order)), key=lambda i: len(texts[i]))
     ink, bg = box_colours(arr, boxes[k])
     words = [(lines[order[k]].words[wi].box, lines[order[k]].words[wi].text) for wi in segs[order[k]]]
+    tick = tick_mark_above(arr, boxes[0], bg) if len(order) == 1 else None
+    if tick is not None:  # an x tick label: its box cut to its own rows, below the tick mark
+        boxes[0] = (boxes[0][0], max(boxes[0][1], tick[1]), boxes[0][2], boxes[0][3])
+        words = [((b[0], max(b[1], tick[1]), b[2], b[3]), t) for b, t in words]
+        ink, bg = box_colours(arr, boxes[0])
     style = match_type(arr, boxes[k], texts[k], ink, bg, rules.faces, words)
     if style is None:
         return None
@@ -106,6 +141,8 @@ def block(arr: np.ndarray, lines: list[Line], m: Match, rules: Rules) -> Block |
     left = min(lefts[1:] if leading and n > 1 else lefts)
     right = max(b[2] for b in boxes)
     anchor_x = {"left": left, "centre": (left + right) / 2, "right": right}[align]
+    if tick is not None:  # an x tick label: centred on its tick mark, however long the new text
+        align, anchor_x = "centre", tick[0]
     indent = (lefts[0] - left) if leading and align == "left" else 0.0
     return Block(
         boxes,
@@ -175,6 +212,42 @@ def _grow_over_touching_ink(arr: np.ndarray, box, bg, limit: int) -> tuple[int, 
     return (x0, y0, x1, y1)
 
 
+def fit_shift(old: tuple[int, int], alpha: np.ndarray, ox: int, align: str) -> int:
+    """Horizontal shift (px) that keeps one rewritten row inside the old text's columns ``old``
+    (``ink_span``): a rasteriser sets a glyph a pixel left or right of the engine's, and that
+    pixel lands outside the element's box. The row's columns are those ``alpha`` (its coverage,
+    (h, w) in [0, 1], drawn at x ``ox``) changes by at least 1/255. A row no wider than the old
+    text is moved inside it; a wider one keeps its aligned edge inside it (its left edge when
+    left-aligned, its right edge when right-aligned; a centred row stays centred). Moves of
+    more than 2 px are not made (the layout, not the raster, differs then): 0."""
+    cols = np.nonzero((alpha >= 1 / 255).any(0))[0]
+    if not len(cols):
+        return 0
+    a, b = ox + int(cols[0]), ox + int(cols[-1]) + 1
+    if b - a <= old[1] - old[0]:
+        dx = max(0, old[0] - a) + min(0, old[1] - b)
+    else:
+        dx = {"left": max(0, old[0] - a), "right": min(0, old[1] - b)}.get(align, 0)
+    return dx if abs(dx) <= 2 else 0
+
+
+def _fit_row(arr: np.ndarray, blk: Block, placed, rows, shrink: float, shift):
+    """One rewritten row fitted to the old text's columns (``ink_span``): set at the size that
+    gives the old text, as OCR read it, its width on the page (``engine_size``), then moved by
+    ``fit_shift``. ``shift``: the registration (dx, dy) already in ``placed``. Returns (placed,
+    shrink)."""
+    old = ink_span(arr, blk.boxes[0], blk.bg)
+    if old is None:
+        return placed, shrink
+    face, size = blk.style.face, blk.style.size
+    f = engine_size(face, size * shrink, blk.texts[0], old[1] - old[0]) / size
+    if f < shrink:
+        (alpha, (ox, oy), b), (dx, dy) = set_rows(rows, face.font(size * f), blk, f)[0], shift
+        placed, shrink = [(alpha, (ox + dx, oy + dy), (b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy))], f
+    (alpha, (ox, oy), b), sx = placed[0], fit_shift(old, placed[0][0], placed[0][1][0], blk.align)
+    return [(alpha, (ox + sx, oy), (b[0] + sx, b[1], b[2] + sx, b[3]))], shrink
+
+
 def _best_layout(blk: Block, text: str, room: np.ndarray, max_trials: int):
     """The layout of ``text`` in ``blk`` that overlaps fewest busy pixels of ``room`` (first tried
     on ties): size x ``SHRINK`` outer, width x ``WIDEN`` inner, stopping at the first free one or
@@ -227,6 +300,8 @@ def rewrite(state: EditState, target: Rewrite, exp: TextExpectation, rules: Rule
     placed = [
         (alpha, (ox + dx, oy + dy), (b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy)) for alpha, (ox, oy), b in placed
     ]
+    if len(blk.boxes) == 1 and len(rows) == 1:  # the row stays in the old text's columns
+        placed, shrink = _fit_row(arr, blk, placed, rows, shrink, (dx, dy))
     for b in erase_boxes:
         erase(arr, b)
     ink_boxes = []

@@ -1,0 +1,103 @@
+"""Text editor (issue 32): a rewrite stays inside the old element's box. An x tick label is
+centred on its tick mark, a row is set at the width the engine gave the old text, and moved
+back into the old text's columns when a rasteriser sets it a pixel off.
+
+The pages are drawn here (PIL, DejaVu Sans, as matplotlib's default), so each assertion is
+against the truth of the drawing.
+"""
+
+import shutil
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw
+
+from benchmarks.engine_refine import mask_of
+from documents.fonts import installed_faces
+from refine.editors.text import TextEditor
+from refine.editors.text.rewrite import fit_shift, tick_mark_above
+from refine.editors.text.set_width import engine_size, ink_span, ink_width
+from refine.editors.text.type_match import render_coverage
+from rewards.importers import expectations_of
+from rewards.rubric import Check, Verdict
+from rewards.text.questions.question_compiler import compile_question
+
+needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
+SANS = {(f.family, f.bold, f.italic): f for f in installed_faces()}[("DejaVu Sans", False, False)]
+BG, INK = (255, 255, 255), (0, 0, 0)
+
+
+def axis(labels: list[str]) -> tuple[Image.Image, list[tuple[int, int, int, int]]]:
+    """A chart's x axis: a line, a tick mark under it per label, each label centred on its tick.
+    Returns the image and each label's ink box."""
+    img = Image.new("RGB", (640, 220), BG)
+    d = ImageDraw.Draw(img)
+    d.text((40, 50), "Weekly orders by drink", font=SANS.font(26), fill=INK, anchor="ls")
+    d.line([(60, 150), (600, 150)], fill=INK, width=1)
+    boxes = []
+    for i, label in enumerate(labels):
+        x = 120 + 160 * i
+        d.line([(x, 151), (x, 155)], fill=INK, width=1)
+        d.text((x, 160), label, font=SANS.font(20), fill=INK, anchor="mt")
+        boxes.append(tuple(int(v) for v in d.textbbox((x, 160), label, font=SANS.font(20), anchor="mt")))
+    return img, boxes
+
+
+def test_tick_mark_above_a_label_but_not_a_bar():
+    img, boxes = axis(["Coffee", "Tea", "Juice"])
+    arr = np.asarray(img)
+    assert [tick_mark_above(arr, b, BG)[0] for b in boxes] == [120.0, 280.0, 440.0]
+    d = ImageDraw.Draw(img)
+    d.rectangle([boxes[1][0] - 4, 120, boxes[1][2] + 4, 150], fill=(58, 12, 163))  # a bar on the axis
+    d.line([(440, 151), (440, 155)], fill=BG)  # no tick under the third label
+    arr = np.asarray(img)
+    assert tick_mark_above(arr, boxes[2], BG) is None
+    assert tick_mark_above(arr, boxes[1], BG)[0] == 280.0  # a bar on the axis over its tick
+    assert tick_mark_above(arr, (boxes[1][0], 150, boxes[1][2], boxes[1][3]), BG) == (
+        280.0,
+        boxes[1][1],
+    )  # box over the tick
+    d.text((boxes[0][0], boxes[0][1] - 2), "Hot", font=SANS.font(20), fill=INK, anchor="ls")
+    assert tick_mark_above(np.asarray(img), boxes[0], BG) is None  # a line of text above it
+
+
+def test_fit_shift_keeps_a_row_in_the_old_columns():
+    row = np.zeros((10, 30), np.float32)
+    row[:, 2:28] = 1.0  # ink in columns 2..27 of the map: 26 columns
+    assert fit_shift((100, 126), row, 97, "left") == 1  # drawn at 99..124: one right
+    assert fit_shift((100, 126), row, 99, "left") == -1  # drawn at 101..126: one left
+    assert fit_shift((100, 126), row, 98, "right") == 0  # already inside
+    assert fit_shift((100, 120), row, 97, "left") == 1  # wider: its left edge inside
+    assert fit_shift((100, 120), row, 93, "right") == -1  # wider (95..120): its right edge inside
+    assert fit_shift((100, 120), row, 93, "centre") == 0  # wider and centred: stays centred
+    assert fit_shift((100, 126), row, 90, "left") == 0  # 8 px off: the layout differs, not the raster
+
+
+def test_engine_size_narrows_a_wider_face_to_the_pixels():
+    text = "Data: Regional offices"
+    at20 = ink_width(render_coverage(text, SANS.font(20))[0])
+    assert engine_size(SANS, 20, text, at20) == 20  # already as wide as the pixels
+    size = engine_size(SANS, 20.6, text, at20)  # a matched size 3% large, as OCR boxes give
+    assert 19.3 <= size < 20.6 and ink_width(render_coverage(text, SANS.font(size))[0]) <= at20
+    assert engine_size(SANS, 24, text, at20) == 24  # 20% wider: another type, left alone
+    img = Image.new("RGB", (400, 60), BG)
+    ImageDraw.Draw(img).text((10, 40), text, font=SANS.font(20), fill=INK, anchor="ls")
+    cols = np.nonzero((255 - np.asarray(img).astype(int) > 8).any(2).any(0))[0]  # its ink, antialiasing too
+    assert ink_span(np.asarray(img), (cols[0] + 1, 20, cols[-1], 45), BG) == (cols[0], cols[-1] + 1)
+
+
+@needs_tesseract
+def test_longer_tick_label_is_centred_on_its_tick_inside_the_clean_box():
+    img, _ = axis(["Cofee", "Tea", "Juice"])
+    _, truth = axis(["Coffee", "Tea", "Juice"])
+    spec = compile_question('Is the first x-axis tick label from the left exactly "Coffee"?')
+    chk = Check("q1", spec.question if hasattr(spec, "question") else "", expects=expectations_of(spec), spec=spec)
+    editor = TextEditor()
+    out = editor.edit(img, "", [(chk, Verdict("q1", "no", "ocr", ""))], 0)
+    act = editor.last_actions[0]
+    assert act["action"] == "replace" and act["type"]["align"] == "centre"
+    x0, _, x1, _ = act["boxes"][-1]
+    assert abs((x0 + x1) / 2 - 120) <= 1.5  # centred on the tick
+    changed = (np.asarray(out) != np.asarray(img)).any(2)
+    assert changed.any()
+    assert not changed[~mask_of(changed.shape, [truth[0]], pad=1)].any()  # nothing outside the label's box
