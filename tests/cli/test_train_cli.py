@@ -77,7 +77,7 @@ def only_reward(cls_name):
         (
             ["model=sd4_ultra"],
             "unknown model preset 'sd4_ultra'; choose one of: flux_dev, qwen_image, sana, sd35_medium, tiny_flux, "
-            "tiny_qwen_image, tiny_sana, tiny_sd3",
+            "tiny_qwen_image, tiny_sana, tiny_sd3, tiny_sd3_layout",
         ),
         (
             ["trainer.lr=abc", "trainer.num_steps=1.5"],

@@ -67,8 +67,8 @@ def test_bizgeneval_rows():
         (
             "Is there a bold point label reading exactly 'U.S.'?",
             [("U.S.", None, None, None)],
-            False,
-        ),  # bold is measured (TextSpec.weight), but a chart's point label is no element code finds (issue 17)
+            True,
+        ),  # bold is measured (TextSpec.weight); a generic role (issue 31): 'U.S.' read as a whole element
         ("Does the x-axis show tick labels at 0, 5, 10, 15, and 20?", [], False),
         ("Does the text, from top to bottom, read exactly 'A'?", [("A", None, None, None)], True),
         (

@@ -26,18 +26,16 @@ look-alike word rendered in the reference fonts (:data:`FONTS`, those installed)
    fits (:data:`MIN_FIT`): ``cannot_tell``. m / rn in touching glyphs: the whole words, by
    :data:`WORD_MARGIN`.
 
-The word's box is read with a 2-pixel ring around it, enlarged to :data:`INK_HEIGHT` when lower,
-and the ink is the class the ring mostly is not (a bold "8" fills most of its tight box, so
-"fewer pixels" took the background for ink).
+The word's box is read with a 2-pixel ring around it, and the ink is the class the ring mostly
+is not (a bold "8" fills most of its tight box, so "fewer pixels" took the background for ink).
 Known cost: touching serif "m" in common words ("primary", "Members") often cannot be told from
 "rn", and is withheld; letting "cannot tell" pass for m / rn confirmed 25 of 450 look-alike
 drawings instead of 5, so it stays withheld.
 Only "confirmed" lets a "yes" stand; the judge withholds otherwise (``rewards.judges.ocr``),
 naming the word and its look-alikes. Measured (``python benchmarks/lookalike_check.py``: 15 pairs
-at 14 / 22 / 34 px): in the reference fonts 410 of 450 correctly drawn words confirmed, 8 of
+at 14 / 22 / 34 px): in the reference fonts 374 of 450 correctly drawn words confirmed, 5 of
 450 look-alike drawings confirmed (a false "yes"; every one was before); in fonts not among them
-(oblique, condensed, extra light, narrow, italic) 158 of 270 and 3 of 270. Before the ink was
-taken enlarged (``check_word``): 374 and 5 of 450, 144 and 4 of 270.
+(oblique, condensed, extra light, narrow, italic) 144 of 270 and 4 of 270.
 """
 
 from __future__ import annotations
@@ -232,47 +230,17 @@ def _fonts_by_fit(ink: np.ndarray, words: list[str]) -> list[tuple[float, str]]:
     return sorted(fits, reverse=True)
 
 
-INK_HEIGHT = 40
-"""Pixels: a word's box lower than this is enlarged (Lanczos) to it before its ink is taken: the
-ink of 9-12 px text binarised at its own size is too coarse to tell "2025" from "2O25" (source
-notes of ``documents.engines`` charts and pages: 12 of 15 withheld words confirmed, at 40 px)."""
-
-
-def _enlarged(gray: np.ndarray) -> np.ndarray:
-    """``gray`` (uint8 (H, W)) enlarged so that it is at least ``INK_HEIGHT`` high (Lanczos)."""
-    s = INK_HEIGHT / max(1, gray.shape[0])
-    if s <= 1 or gray.size == 0:
-        return gray
-    size = (max(1, round(gray.shape[1] * s)), INK_HEIGHT)
-    return np.asarray(Image.fromarray(gray).resize(size, Image.Resampling.LANCZOS))
-
-
 def check_word(image: Image.Image, box, word: str, span: tuple[int, int] | None = None) -> GlyphCheck:
     """Compare the ink of ``box`` (x0, y0, x1, y1 pixels of ``image``: an OCR word's box) glyph by
     glyph with ``word`` and its look-alikes (:func:`swaps`) rendered in the best-fitting
-    reference font whose render splits into as many glyphs as the ink (module docstring).
-
-    The ink is taken from the box enlarged to :data:`INK_HEIGHT` (``_enlarged``); a word it
-    confirms is checked again on the box at its own size, and stays confirmed unless that ink
-    looks like a look-alike (``python benchmarks/lookalike_check.py``: in the reference fonts
-    374 -> 410 of 450 correct drawings confirmed and 5 -> 8 of 450 look-alike drawings; in the
-    other fonts 144 -> 158 and 4 -> 3 of 270)."""
-    if not swaps(word, span):
+    reference font whose render splits into as many glyphs as the ink (module docstring)."""
+    todo = swaps(word, span)
+    if not todo:
         return GlyphCheck(word, "confirmed", None, {}, None)
     x0, y0, x1, y1 = (int(v) for v in box)
     pad = 2  # a ring of background around the word's box, for ink_mask
     region = (max(0, x0 - pad), max(0, y0 - pad), min(image.width, x1 + 1 + pad), min(image.height, y1 + 1 + pad))
-    gray = np.asarray(image.convert("L").crop(region))
-    big = _check_ink(ink_mask(_enlarged(gray)), word, span)
-    if big.outcome != "confirmed" or _enlarged(gray) is gray:
-        return big
-    own = _check_ink(ink_mask(gray), word, span)
-    return own if own.outcome == "looks_like" else big
-
-
-def _check_ink(ink: np.ndarray | None, word: str, span: tuple[int, int] | None) -> GlyphCheck:
-    """``check_word`` on one ink mask (``ink_mask``; None: no ink)."""
-    todo = swaps(word, span)
+    ink = ink_mask(np.asarray(image.convert("L").crop(region)))
     if ink is None or ink.shape[0] < 6 or not FONTS:
         return GlyphCheck(word, "cannot_tell", None, {}, None)
     spans = glyph_spans(ink)

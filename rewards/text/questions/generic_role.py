@@ -61,6 +61,11 @@ _CLAIMS = frozenset(
 """Words a generic phrase may not hold: claims of place, shape, size or relation to other elements
 (checked by no spec field), and a quote placeholder ("q")."""
 
+_PLACED_BY_RULE = frozenset({"slice", "wedge", "segment", "change"})
+"""Words of kinds the page structure places by a rule of their own (``rewards.text.page.locators``:
+a slice label stands on or beside its wedge, a change note inside its named card): such a phrase
+stays a locator, so that rule checks the place instead of any whole element passing."""
+
 _PLAIN = re.compile(r"[a-z][a-z'’-]*")
 
 MAX_WORDS = 5
@@ -83,6 +88,8 @@ def is_generic_role(words: list[str], checked: set[str] = frozenset(), n_texts: 
     if not words or len(words) > MAX_WORDS or words[-1] not in GENERIC_HEADS:
         return False  # a plural ("the column headers") asks for a whole set: not one element
     if n_texts > 1 and words[-1] in HOLDER_HEADS:
+        return False
+    if _PLACED_BY_RULE.intersection(words):
         return False
     for w in words[:-1]:
         if w in checked or w == "text" or (w in _HARMLESS and w not in _CLAIMS):

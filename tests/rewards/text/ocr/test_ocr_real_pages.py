@@ -1,6 +1,6 @@
 """OCR on what real layout engines draw (issue 31): light labels on pie wedges and donut segments,
 axis tick marks beside tick labels, coloured headings the page passes drop, a button's text read
-into garbage by the page pass, and small type in the look-alike check."""
+into garbage by the page pass."""
 
 import math
 
@@ -8,7 +8,6 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from rewards.text.ocr.fills import find_fills, find_unread_text, find_wedges, merge_fill_lines
-from rewards.text.ocr.lookalikes import check_word
 from rewards.text.ocr.ocr_read import ocr_lines
 from rewards.text.ocr.tesseract_lines import _ReadLine
 from rewards.text.ocr.text_match import Line, Word
@@ -89,13 +88,3 @@ def test_a_garbled_page_line_centred_in_a_fill_gives_way_to_the_fill_read():
     assert [r.line.text for r in merge_fill_lines([garbage, outside], [read])] == ["Program", "Early bird"]
     sure = _ReadLine(garbage.line, 80.0)  # read with confidence: a word re-read alone never replaces it
     assert [r.line.text for r in merge_fill_lines([sure], [read])] == ["L CigCOC"]
-
-
-def test_small_type_is_confirmed_after_enlarging_and_its_look_alike_is_not():
-    font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf", 11)
-    for text, confirmed in (("Company", True), ("Cornpany", False)):
-        im = Image.new("RGB", (160, 40), "white")
-        d = ImageDraw.Draw(im)
-        d.text((10, 12), text, font=font, fill=(90, 90, 90))
-        outcome = check_word(im, d.textbbox((10, 12), text, font=font), "Company").outcome
-        assert (outcome == "confirmed") == confirmed, (text, outcome)
