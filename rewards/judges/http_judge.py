@@ -8,7 +8,9 @@ Failures follow the judge contract (``rewards.judges.base.Judge``): a request th
 after the retries (an HTTP error such as the server's 500, a refused connection, a timeout, an
 answer that is not the checks sent) gives every check of its images a ``withheld`` verdict with
 ``call_failed=True`` and the reason ``request failed: <one line>``, logged once per failed
-request. ``RubricReward`` then gives those samples no reward (None), never a silent 0.
+request. ``RubricReward`` then gives those samples None; in training a sample that no reward scored
+counts 0 in the total (``combine_rewards``, as in trl), and a step where no sample got a reward
+stops the run (``training.diffusion.scoring.NoReward``).
 """
 
 from __future__ import annotations

@@ -57,14 +57,16 @@ class JudgeServer:
 
     Raises:
         OSError: the port cannot be bound.
-        ValueError: a key with whitespace or a control character inside it (one line naming the
-            variable, never the key).
+        ValueError: a key with whitespace or a control character inside it, or ``api_key_env``
+            naming a variable that is unset or empty (one line naming the variable, never the key).
     """
 
     def __init__(self, judge: Judge, host: str = "127.0.0.1", port: int = 0, api_key_env: str | None = None):
         self.judge = judge
         self.requests = 0
         self._key = read_api_key(api_key_env)
+        if api_key_env and self._key is None:  # a server meant to ask for a key must not serve without one
+            raise ValueError(f"api_key_env={api_key_env}: the variable is unset or empty")
         self._lock = threading.Lock()
         server = self
 
@@ -147,7 +149,7 @@ def _main(cfg: DictConfig) -> int:
         return 2
     try:
         server = JudgeServer(judge, host=cfg.host, port=cfg.port, api_key_env=cfg.api_key_env)
-    except (OSError, ValueError) as e:
+    except (OSError, ValueError, OverflowError, TypeError) as e:  # a port out of 0-65535 or not a number
         print(f"error: cannot serve on {cfg.host}:{cfg.port}: {one_line(str(e))}", file=sys.stderr)
         return 2
     print(f"serving judge {judge.name} at {server.url} (POST /judge, GET /health); Ctrl-C stops", flush=True)

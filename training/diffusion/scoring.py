@@ -219,6 +219,11 @@ def nanstd(x: torch.Tensor) -> float:
     return x.std(unbiased=False).item() if x.numel() else math.nan
 
 
+class NoReward(ArithmeticError):
+    """No reward function gave a value for any image of a step (every call failed: a judge server
+    that went away, say); one line, and ``rubricloop-train`` exits 1 before that step's update."""
+
+
 @dataclass
 class StepRewards:
     """The rewards of one GRPO step, gathered over ranks, and the reward-hacking guards on them.
@@ -261,6 +266,11 @@ def score_step(
         futures: ``rewards.reward_fns.AsyncRewarder.submit`` results, one per rollout chunk.
         items, images: this rank's B items and rollout images, in rollout order.
         named: the rewards (their verdicts since the last call are this step's).
+
+    Raises:
+        NoReward: no reward function gave a value (None for every image, on every rank): the
+            step's totals would all be 0 (``combine_rewards``, as in trl) and train on nothing
+            real, so the run stops before the update; the earlier checkpoints resume it.
     """
     results = [f.result() for f in futures]
     device = accelerator.device
@@ -272,6 +282,12 @@ def score_step(
         values = accelerator.gather(sample_rewards[r.name].to(device))  # (world * B,)
         per_reward[r.name] = (values.nanmean().item(), nanstd(values))
         gathered[r.name] = values.cpu()
+    if named and all(torch.isnan(v).all() for v in gathered.values()):
+        raise NoReward(
+            f"no reward for any of the {total.numel()} images of this step: every call of "
+            f"{', '.join(r.name for r in named)} gave None (a judge server that stopped answering? "
+            "see train.log); stopped before the update, continue with resume=true"
+        )
     kinds = gather_object([item_kind(it) for it in items])
     verdicts = take_rubric_verdicts(named, items)
     return StepRewards(

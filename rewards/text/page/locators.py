@@ -1,12 +1,14 @@
 """Locator phrases the question compiler leaves to a VLM, resolved on the page structure.
 
 The compiler (``rewards.text.questions``) keeps a locator it cannot represent as a VLM part
-("locator 'first x-axis tick label from the left'", "style 'slice'"). When a question's text part holds, the OCR judge asks :func:`resolve_locators`
+("locator 'directly beneath the title'", "locator 'first x-axis tick label from the left'",
+"style 'slice'"). When a question's text part holds, the OCR judge asks :func:`resolve_locators`
 whether the page shows such a part for an occurrence of the required string read as a whole
-element (a line or block of its own, ``rewards.text.page.finders._whole``). Anchors named by
-their role ("directly beneath the title") are not among them: the compiler represents those
-(``rewards.text.questions.role_anchor``, decided by ``rewards.text.page.role_anchors``).
+element (a line or block of its own, ``rewards.text.page.finders._whole``):
 
+- **below the title** ("directly beneath the title", "below the title"): the occurrence stands
+  under a title (``finders._title``), overlapping it horizontally; "directly": no line between
+  them; otherwise at most one block between them, of larger type (a subtitle over a paragraph);
 - **tick and category labels by ordinal** ("the second x-axis tick label from the left", "the
   fourth y-axis category label from the top"): the occurrence is the Nth of its row of short labels
   (up to 12 characters, overlapping in height) or of its column of right-aligned labels, and the row or column is
@@ -53,6 +55,7 @@ from rewards.text.page.locator_base import ORDINALS, _Ctx
 from rewards.text.page.page_lines import _Page, canonical_lines
 from rewards.text.page.page_locators import (
     _below_date,
+    _below_title,
     _card,
     _column_header,
     _date_line,
@@ -115,6 +118,7 @@ def resolve_locators(
 _ORD = "(" + "|".join(ORDINALS) + ")"
 
 RULES: list[tuple[tuple[str, ...], Callable[[_Ctx, list[re.Match]], bool]]] = [
+    ((r"locator '(directly )?(?:beneath|below|under(?:neath)?) the (?:main )?title'",), _below_title),
     ((rf"locator '{_ORD} x-axis (?:tick |category )?label from the left'",), _x_tick),
     ((rf"locator '{_ORD} y-axis (?:tick |category )?label from the top'",), _y_tick),
     ((r"style 'slice'", r"locator '(?:a )?slice label'"), _slice_label),

@@ -1,15 +1,44 @@
-"""Locator rules of pages (``rewards.text.page.locators``): in a card, a menu
+"""Locator rules of pages (``rewards.text.page.locators``): below the title, in a card, a menu
 item's price, navigation links, table headers and row labels, date and venue lines."""
 
 from __future__ import annotations
 
 import re
 
+from rewards.text.page.elements import find_elements
 from rewards.text.page.finders import _rows
 from rewards.text.page.locator_base import ORDINALS, _any_row, _Ctx, _ink, _inside_box, _lines_right_of, _nth_is
 from rewards.text.page.page_lines import _Page
 from rewards.text.page.rectangles import rectangles
 from rewards.text.page.relations import in_section
+from rewards.text.questions.question_compiler import ElementSpec
+
+
+def _below_title(ctx: _Ctx, m: list[re.Match]) -> bool:
+    """Rule "below the title" (module docstring)."""
+    if len(ctx.texts) != 1:
+        return False
+    directly = bool(m[0].group(1))
+    page = ctx.page
+    titles = find_elements(ElementSpec("title"), page.lines, page.image, page.size) or []
+    for o in ctx.found[0]:
+        for t in titles:
+            if o.box[1] < t.box[3] - 2 or min(o.box[2], t.box[2]) <= max(o.box[0], t.box[0]):
+                continue
+            between = [
+                i
+                for i in page.flat
+                if i not in o.lines
+                and i not in t.lines
+                and t.box[3] - 2 <= (page.lines[i].box[1] + page.lines[i].box[3]) / 2 <= o.box[1] + 2
+                and min(page.lines[i].box[2], o.box[2]) > max(page.lines[i].box[0], o.box[0])
+            ]
+            size = min(page.sizes[i] for i in o.lines)
+            blocks = {tuple(page.block(i)) for i in between}
+            if not between or (not directly and len(blocks) == 1 and all(page.sizes[i] > 1.15 * size for i in between)):
+                return True
+    return False
+
 
 CHANGE_NOTE = re.compile(r"[+\-\u2212\u00b1]\s?\d")
 """A card's change note starts with a sign and a digit ("+21 since Q1", "-3% vs last month")."""

@@ -61,9 +61,10 @@ _CLAIMS = frozenset(
 """Words a generic phrase may not hold: claims of place, shape, size or relation to other elements
 (checked by no spec field), and a quote placeholder ("q")."""
 
-_PLACED_BY_RULE = frozenset({"slice", "wedge", "segment", "change"})
+_PLACED_BY_RULE = frozenset({"slice", "wedge", "segment", "change", "date", "venue"})
 """Words of kinds the page structure places by a rule of their own (``rewards.text.page.locators``:
-a slice label stands on or beside its wedge, a change note inside its named card): such a phrase
+a slice label stands on or beside its wedge, a change note inside its named card, a date line reads
+as a date): such a phrase
 stays a locator, so that rule checks the place instead of any whole element passing."""
 
 _PLAIN = re.compile(r"[a-z][a-z'’-]*")

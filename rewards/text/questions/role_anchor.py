@@ -25,8 +25,11 @@ def role_anchor(phrase: str) -> tuple[str, str] | None:
     """(role, relation) of a locator phrase relative to an element named by its role, or None.
 
     "directly below the title" -> ("title", "directly_below"); "above the footer" -> ("footer",
-    "above"); "beneath the main heading" -> ("title", "below"): a heading said to be main is the
-    title. A bare "heading" names no one element: None.
+    "above"); "directly beneath the main heading" -> ("title", "directly_below"): a heading said to
+    be main is the title. A bare "heading" names no one element: None. "below the title" without
+    "directly" is None too: it stays a locator, which ``rewards.text.page.locators`` resolves only
+    with at most one block of larger type between (anything below the title passed here, and a
+    wrong element below it was a false "yes" on the engine-drawn landing pages).
     """
     m = _ROLE_ANCHOR.match(phrase.lower().strip())
     if m is None:
@@ -37,4 +40,6 @@ def role_anchor(phrase: str) -> tuple[str, str] | None:
         return None
     role = "footer" if role in ("footer", "footnote") else "title"
     side = "above" if m.group("side") == "above" else "below"
+    if role == "title" and side == "below" and not m.group("close"):
+        return None  # "below the title": rewards.text.page.locators checks the blocks between
     return role, ("directly_" if m.group("close") else "") + side

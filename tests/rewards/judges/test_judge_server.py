@@ -209,3 +209,8 @@ def test_python_m_serve_starts_the_configured_judge(tmp_path):
         proc.wait(timeout=30)
     bad = subprocess.run([*args[:3], "judge=nope"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and bad.stderr.startswith("error: ") and len(bad.stderr.strip().splitlines()) == 1
+    for option, said in (("port=99999", "cannot serve on"), ("api_key_env=RUBRICLOOP_UNSET_KEY_X", "is unset")):
+        bad = subprocess.run(
+            [*args[:3], "judge=layout", option], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+        )
+        assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and said in bad.stderr, bad.stderr

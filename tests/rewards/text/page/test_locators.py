@@ -37,6 +37,15 @@ def blank(w: int = 800, h: int = 600) -> Image.Image:
     return Image.new("RGB", (w, h), (250, 250, 250))
 
 
+def test_below_the_title_allows_one_larger_block_between_only():
+    im = blank()
+    lines = [line("Ship reports", 40, 20, 40), line("Connect your data", 40, 80, 18), line("Get started", 40, 120, 24)]
+    lines.append(line("Your data stays here", 40, 170, 12))
+    q = 'Does the paragraph below the title read exactly "{}"?'
+    assert resolve(q.format("Connect your data"), lines, im)[0] == ["locator 'below the title'"]
+    assert resolve(q.format("Your data stays here"), lines, im)[0] == []  # two blocks between
+
+
 TICKS = ["Jan", "Feb", "Mar", "Apr"]
 
 
