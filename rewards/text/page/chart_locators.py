@@ -31,8 +31,9 @@ SLICE_ANGLE = 12.0
 """Degrees: a slice's name and its value stand at most this far apart in angle."""
 
 
-def _x_tick(ctx: _Ctx, m: list[re.Match]) -> bool:
-    """Rule "tick labels by ordinal" along the x axis (module docstring)."""
+def _nth_label(ctx: _Ctx, m: list[re.Match], series, axis: int) -> bool:
+    """The occurrence is the Nth (``m[0]``'s ordinal) of its complete row (``axis`` 0, ``_x_row``)
+    or column (``axis`` 1, ``_y_column``) of labels: ``series(page, line)``."""
     ordinal = ORDINALS.get(m[0].group(1).lower())
     if ordinal is None or len(ctx.texts) != 1:
         return False
@@ -40,10 +41,19 @@ def _x_tick(ctx: _Ctx, m: list[re.Match]) -> bool:
     for o in ctx.found[0]:
         if len(o.lines) != 1:
             continue
-        row = _x_row(page, o.lines[0])
-        if len(row) >= 3 and _complete(page, [page.lines[i].box for i in row], 0) and _nth_is(row, o.lines[0], ordinal):
+        run = series(page, o.lines[0])
+        if (
+            len(run) >= 3
+            and _complete(page, [page.lines[i].box for i in run], axis)
+            and _nth_is(run, o.lines[0], ordinal)
+        ):
             return True
     return False
+
+
+def _x_tick(ctx: _Ctx, m: list[re.Match]) -> bool:
+    """Rule "tick labels by ordinal" along the x axis (module docstring)."""
+    return _nth_label(ctx, m, _x_row, 0)
 
 
 def _y_column(page: _Page, li: int) -> list[int]:
@@ -55,17 +65,7 @@ def _y_column(page: _Page, li: int) -> list[int]:
 
 def _y_tick(ctx: _Ctx, m: list[re.Match]) -> bool:
     """Rule "tick labels by ordinal" along the y axis (module docstring)."""
-    ordinal = ORDINALS.get(m[0].group(1).lower())
-    if ordinal is None or len(ctx.texts) != 1:
-        return False
-    page = ctx.page
-    for o in ctx.found[0]:
-        if len(o.lines) != 1:
-            continue
-        col = _y_column(page, o.lines[0])
-        if len(col) >= 3 and _complete(page, [page.lines[i].box for i in col], 1) and _nth_is(col, o.lines[0], ordinal):
-            return True
-    return False
+    return _nth_label(ctx, m, _y_column, 1)
 
 
 def _slice_labels(ctx: _Ctx, pie: Pie) -> list[Element]:
