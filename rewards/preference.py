@@ -15,6 +15,7 @@ and divides by 26, "norm to 0-1"). The code here is our own.
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 from typing import Any, Sequence
 
 import torch
@@ -46,7 +47,8 @@ class CLIPPreferenceReward:
     truncated (CLIP's context).
 
     Raises:
-        ValueError: a bad ``dtype``, ``batch_size`` < 1, ``divide_by`` <= 0, or an unknown
+        ValueError: a bad ``dtype``, ``batch_size`` < 1, ``divide_by`` <= 0, a ``model`` or
+            ``processor`` path (starting with / . or ~) that does not exist, or an unknown
             ``tiny`` builder; at call time, prompts and images differ in number.
         RuntimeError: ``device`` is CUDA on a machine without one (``require_device``).
         OSError: the weights cannot be found or downloaded (``from_pretrained``).
@@ -67,6 +69,10 @@ class CLIPPreferenceReward:
             raise ValueError(f"{name}: batch_size must be >= 1 and divide_by > 0, got {batch_size}, {divide_by}")
         self.name, self.divide_by, self.batch_size = name, float(divide_by), batch_size
         self.device = require_device(device, f"rewards {name}", "device=cpu")
+        dtype_ = torch_dtype(dtype)  # a bad dtype fails before gigabytes are loaded
+        for field, ref in (("model", model), ("processor", processor)):
+            if not tiny and str(ref).startswith(("/", "./", "../", "~")) and not Path(ref).expanduser().exists():
+                raise ValueError(f"{name}: {field}={ref!r}: no such folder")  # a path, not a hub id: no download
         if tiny:
             builders = importlib.import_module("rewards.models.tiny_clip")
             if not callable(getattr(builders, tiny, None)):
@@ -77,7 +83,7 @@ class CLIPPreferenceReward:
 
             self.processor = CLIPProcessor.from_pretrained(processor)
             self.model = CLIPModel.from_pretrained(model)
-        self.model = self.model.to(self.device, torch_dtype(dtype)).eval().requires_grad_(False)
+        self.model = self.model.to(self.device, dtype_).eval().requires_grad_(False)
         self.model_id = tiny or model
 
     @torch.no_grad()

@@ -76,3 +76,10 @@ def test_bad_settings_fail_in_one_line():
     if not torch.cuda.is_available():
         with pytest.raises(RuntimeError, match="rewards pickscore needs a GPU; device=cuda not available"):
             CLIPPreferenceReward(tiny="tiny_clip_scorer")
+
+
+def test_a_missing_model_folder_is_one_line_before_any_download():
+    with pytest.raises(ValueError, match=r"pickscore: model='/nonexistent/model': no such folder"):
+        CLIPPreferenceReward(model="/nonexistent/model", device="cpu")
+    with pytest.raises(ValueError, match=r"processor='\./no/such/processor': no such folder"):
+        CLIPPreferenceReward(processor="./no/such/processor", device="cpu")

@@ -254,8 +254,14 @@ def ensure_pretrained(path: str | Path = DEFAULT_DIR, settings: PretrainSettings
     settings = settings or PretrainSettings()
     path = Path(path)
     record = path / "pretrain.json"
+    weights = [
+        path / "transformer" / "diffusion_pytorch_model.safetensors",
+        path / "vae" / "diffusion_pytorch_model.safetensors",
+    ]
     if record.is_file() and json.loads(record.read_text()).get("digest") == settings.digest():
-        return path
+        if all(w.is_file() for w in weights):
+            return path
+        print(f"{path}: weights missing; building it again", file=sys.stderr)  # a damaged cache
     if not quiet:
         print(
             f"building the tiny layout generator in {path} (settings {settings.digest()}; "
