@@ -117,11 +117,7 @@ def place_list_item(state: EditState, exp: TextExpectation, element, rules: Rule
                      f"place (item {n} of the list under {exp.anchor!r})", {})  # fmt: skip
     if written is None:
         return Skip(f"skip: the slot for item {n} under {exp.anchor!r} is taken; not written")
-    copied = _copy_bullet(state.arr, bullet, pitch) if bullet is not None else None
-    if copied is None:
-        return written
-    info = written.info | {"bullet": list(copied)}
-    return replace(written, boxes=[*written.boxes, copied], info=info)
+    return _with_bullet(state, written, bullet, pitch)
 
 
 def _columns(lines: list[Line]) -> list[list[tuple[int, int, int, int]]]:
@@ -181,6 +177,12 @@ def gap_in_list(state: EditState, exp: TextExpectation, element, rules: Rules) -
                      f"place (item {n} of its list, in its empty row)", {})  # fmt: skip
     if written is None:
         return Skip(f"skip: the empty row for item {n} of its list is taken; not written")
+    return _with_bullet(state, written, bullet, pitch)
+
+
+def _with_bullet(state: EditState, written: Written, bullet, pitch: int) -> Written:
+    """``written`` with the item above's ``bullet`` (its box, or None) copied ``pitch`` px down
+    beside it (``_copy_bullet``), its box among the edit's and under ``info["bullet"]``."""
     copied = _copy_bullet(state.arr, bullet, pitch) if bullet is not None else None
     if copied is None:
         return written

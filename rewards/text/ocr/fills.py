@@ -193,26 +193,7 @@ def find_small_text(
     Returns:
         At most ``max_boxes`` fills (``shape`` all True, ``fill`` = the non-ink pixels).
     """
-    if max(rgb.size) > MAX_OCR_SIDE // 4:
-        return []
-    gray = np.asarray(rgb.convert("L")).astype(np.int16)
-    ink = np.abs(gray - int(np.median(gray))) > contrast
-    runs = ndimage.binary_dilation(ink, structure=np.ones((3, 13), bool))
-    labels, _ = ndimage.label(runs)
-    out = []
-    for sl in ndimage.find_objects(labels):
-        y0, y1, x0, x1 = sl[0].start + 1, sl[0].stop - 1, sl[1].start + 6, sl[1].stop - 6  # undo the dilation
-        h, w = y1 - y0, x1 - x0
-        if not 4 <= h <= max_height or w < 8:
-            continue
-        box = (max(0, x0 - 3), max(0, y0 - 3), min(rgb.width, x1 + 3), min(rgb.height, y1 + 3))
-        if any(_overlap(box, k) for k in known):
-            continue
-        region = ink[box[1] : box[3], box[0] : box[2]]
-        out.append(Fill(box, np.ones_like(region), ~region, float(h)))
-        if len(out) >= max_boxes:
-            break
-    return out
+    return _ink_runs(rgb, known, contrast, max_boxes, lambda h, w, region: 4 <= h <= max_height and w >= 8)
 
 
 UNREAD_CONF = 70.0
@@ -234,6 +215,21 @@ def find_unread_text(
     Returns:
         At most ``max_boxes`` fills (``shape`` all True, ``fill`` = the non-ink pixels).
     """
+
+    def looks_like_a_line(h: int, w: int, region: np.ndarray) -> bool:
+        if not (6 <= h <= 80 and w >= max(8, 1.5 * h) and w <= 0.8 * rgb.width):
+            return False
+        return 0.1 <= region.mean() <= 0.7 and ndimage.label(region)[1] >= 2
+
+    return _ink_runs(rgb, known, contrast, max_boxes, looks_like_a_line)
+
+
+def _ink_runs(rgb: Image.Image, known, contrast: int, max_boxes: int, keep) -> list[Fill]:
+    """The runs of ink of ``find_small_text`` and ``find_unread_text``: ink is every pixel whose
+    luminance is more than ``contrast`` off the median, dilated 1 px vertically and 6 px
+    horizontally into runs; a run (its undilated height ``h`` and width ``w``, and the ink of its
+    box padded by 3 px) is kept when ``keep(h, w, region)`` holds and the padded box overlaps none
+    of ``known``. Images whose longer side exceeds ``MAX_OCR_SIDE / 4`` give none."""
     if max(rgb.size) > MAX_OCR_SIDE // 4:
         return []
     gray = np.asarray(rgb.convert("L")).astype(np.int16)
@@ -242,16 +238,11 @@ def find_unread_text(
     out = []
     for sl in ndimage.find_objects(labels):
         y0, y1, x0, x1 = sl[0].start + 1, sl[0].stop - 1, sl[1].start + 6, sl[1].stop - 6  # undo the dilation
-        h, w = y1 - y0, x1 - x0
-        if not (6 <= h <= 80 and w >= max(8, 1.5 * h) and w <= 0.8 * rgb.width):
-            continue
         box = (max(0, x0 - 3), max(0, y0 - 3), min(rgb.width, x1 + 3), min(rgb.height, y1 + 3))
-        if any(_overlap(box, k) for k in known):
-            continue
         region = ink[box[1] : box[3], box[0] : box[2]]
-        if not 0.1 <= region.mean() <= 0.7 or ndimage.label(region)[1] < 2:
+        if any(_overlap(box, k) for k in known) or not keep(y1 - y0, x1 - x0, region):
             continue
-        out.append(Fill(box, np.ones_like(region), ~region, float(h)))
+        out.append(Fill(box, np.ones_like(region), ~region, float(y1 - y0)))
         if len(out) >= max_boxes:
             break
     return out
