@@ -28,6 +28,7 @@ import threading
 from typing import Any
 
 import hydra
+from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig
 
 from rewards.common.components import build_component
@@ -51,6 +52,9 @@ class JudgeServer:
         port: the TCP port; 0 picks a free one.
         api_key_env: the environment variable holding the key clients must send as
             ``Authorization: Bearer <key>``; None or unset: no key asked.
+        name: what ``/health``, the replies and the log call the judge (``python -m
+            rewards.judges.serve`` passes the config name, e.g. ``layout``, not the class of the
+            judge it builds, which for most configs is a router); None: ``judge.name``.
 
     Attributes:
         requests: ``POST /judge`` requests answered (any status).
@@ -61,8 +65,16 @@ class JudgeServer:
             naming a variable that is unset or empty (one line naming the variable, never the key).
     """
 
-    def __init__(self, judge: Judge, host: str = "127.0.0.1", port: int = 0, api_key_env: str | None = None):
+    def __init__(
+        self,
+        judge: Judge,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        api_key_env: str | None = None,
+        name: str | None = None,
+    ):
         self.judge = judge
+        self.name = name or judge.name
         self.requests = 0
         self._key = read_api_key(api_key_env)
         if api_key_env and self._key is None:  # a server meant to ask for a key must not serve without one
@@ -73,7 +85,7 @@ class JudgeServer:
         class Handler(JSONHandler):
             def do_GET(self):
                 found = self.path.rstrip("/") == "/health"
-                self.send_json(200 if found else 404, {"status": "ok", "judge": server.judge.name} if found else {})
+                self.send_json(200 if found else 404, {"status": "ok", "judge": server.name} if found else {})
 
             def do_POST(self):
                 status, payload = server.answer(self.path, self.headers.get("Authorization", ""), self.read_body())
@@ -104,9 +116,9 @@ class JudgeServer:
             with self._lock:
                 verdicts = self.judge.judge(images, prompts, checks)
         except Exception as e:  # the judge's own failure: the client withholds these checks
-            logger.exception("judge %s failed on a request", self.judge.name)
-            return 500, {"error": redact(one_line(f"judge {self.judge.name}: {type(e).__name__}: {e}", limit=300))}
-        return 200, {"judge": self.judge.name, "verdicts": [[v.to_dict() for v in row] for row in verdicts]}
+            logger.exception("judge %s failed on a request", self.name)
+            return 500, {"error": redact(one_line(f"judge {self.name}: {type(e).__name__}: {e}", limit=300))}
+        return 200, {"judge": self.name, "verdicts": [[v.to_dict() for v in row] for row in verdicts]}
 
     def serve_forever(self) -> None:
         """Serve in this thread until Ctrl-C."""
@@ -148,11 +160,12 @@ def _main(cfg: DictConfig) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     try:
-        server = JudgeServer(judge, host=cfg.host, port=cfg.port, api_key_env=cfg.api_key_env)
+        name = HydraConfig.get().runtime.choices.get("judge")  # the config's name: layout, ocr_vlm, ...
+        server = JudgeServer(judge, host=cfg.host, port=cfg.port, api_key_env=cfg.api_key_env, name=name)
     except (OSError, ValueError, OverflowError, TypeError) as e:  # a port out of 0-65535 or not a number
         print(f"error: cannot serve on {cfg.host}:{cfg.port}: {one_line(str(e))}", file=sys.stderr)
         return 2
-    print(f"serving judge {judge.name} at {server.url} (POST /judge, GET /health); Ctrl-C stops", flush=True)
+    print(f"serving judge {server.name} at {server.url} (POST /judge, GET /health); Ctrl-C stops", flush=True)
     try:
         server.serve_forever()
     finally:

@@ -201,9 +201,9 @@ def test_python_m_serve_starts_the_configured_judge(tmp_path):
     proc = subprocess.Popen(args, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = proc.stdout.readline()
-        assert line.startswith("serving judge router at http://127.0.0.1:"), line + proc.stderr.read()
+        assert line.startswith("serving judge layout at http://127.0.0.1:"), line + proc.stderr.read()
         url = line.split(" at ")[1].split()[0]
-        assert requests.get(url + "/health", timeout=10).json() == {"status": "ok", "judge": "router"}
+        assert requests.get(url + "/health", timeout=10).json() == {"status": "ok", "judge": "layout"}
     finally:
         proc.terminate()
         proc.wait(timeout=30)
