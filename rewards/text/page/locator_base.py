@@ -51,16 +51,23 @@ def _ink(page: _Page, box: Box) -> bool:
     return bool(ink.any())
 
 
-def _complete(page: _Page, boxes: list[Box], axis: int) -> bool:
-    """True when ``boxes`` (in order along ``axis``: 0 = x, 1 = y) are evenly spaced and no ink
-    stands where one more would be, one gap before the first and after the last."""
-    mids = [(b[axis] + b[axis + 2]) / 2 for b in boxes]
-    gaps = np.diff(mids)
+def _evenly_spaced(boxes: list[Box], axis: int) -> bool:
+    """True when ``boxes`` (in order along ``axis``: 0 = x, 1 = y) are at least two and their
+    middles evenly spaced (each gap 0.6-1.4 times the median gap), as tick labels are."""
+    gaps = np.diff([(b[axis] + b[axis + 2]) / 2 for b in boxes])
     if len(gaps) < 1 or (gaps <= 0).any():
         return False
     g = float(np.median(gaps))
-    if not ((gaps >= 0.6 * g) & (gaps <= 1.4 * g)).all():
+    return bool(((gaps >= 0.6 * g) & (gaps <= 1.4 * g)).all())
+
+
+def _complete(page: _Page, boxes: list[Box], axis: int) -> bool:
+    """True when ``boxes`` (in order along ``axis``: 0 = x, 1 = y) are evenly spaced and no ink
+    stands where one more would be, one gap before the first and after the last."""
+    if not _evenly_spaced(boxes, axis):
         return False
+    mids = [(b[axis] + b[axis + 2]) / 2 for b in boxes]
+    g = float(np.median(np.diff(mids)))
     lo = min(b[1 - axis] for b in boxes)
     hi = max(b[3 - axis] for b in boxes)
     for mid in (mids[0] - g, mids[-1] + g):

@@ -39,6 +39,7 @@ from PIL import Image
 
 from rewards.text.ocr.text_match import Line, find_matches
 from rewards.text.page.chart_locators import (
+    _axis_label,
     _bar_end,
     _callout,
     _donut_centre,
@@ -63,6 +64,7 @@ from rewards.text.page.page_locators import (
     _price,
     _row_label,
 )
+from rewards.text.page.panel_locators import _panel, _topmost
 from rewards.text.questions.question_compiler import ElementSpec, TextSpec
 
 
@@ -116,6 +118,11 @@ def resolve_locators(
 
 
 _ORD = "(" + "|".join(ORDINALS) + ")"
+TOPMOST = (
+    r"locator '(?:located |positioned |placed )?above (?:all|both|every) (?:the )?(?:other )?"
+    r"(?:content|contents|elements|text|sections|numbered sections)'"
+)
+"""A phrase that puts the element above everything else on the page ("above all other content")."""
 
 RULES: list[tuple[tuple[str, ...], Callable[[_Ctx, list[re.Match]], bool]]] = [
     ((r"locator '(directly )?(?:beneath|below|under(?:neath)?) the (?:main )?title'",), _below_title),
@@ -136,9 +143,25 @@ RULES: list[tuple[tuple[str, ...], Callable[[_Ctx, list[re.Match]], bool]]] = [
     ((rf"locator '{_ORD} row label'", rf"locator 'in the {_ORD} column'"), _row_label),
     ((r"locator 'date line'",), _date_line),
     ((r"locator 'venue line'", r"locator 'below the date'"), _below_date),
+    ((r"locator '([xy])-axis (tick )?label'",), _axis_label),
+    ((r"(?i)locator '(?:in |inside |within |of )?(?:the )?(?:panel|row|subfigure) \(([a-h])\)'",), _panel),
+    ((TOPMOST,), _topmost),
 ]
 """(patterns, rule): when every pattern matches one of the parts left (``re.fullmatch``) and the
 rule holds, those parts are resolved."""
+
+
+def page_resolvable(parts: list[str] | tuple[str, ...]) -> bool:
+    """True when every one of a question's VLM ``parts`` is one a rule of ``RULES`` may resolve on
+    the page (all the rule's patterns among the parts): with its text part, such a question gets
+    "yes" from code when the page shows the parts, and "no" when the text part fails; when a
+    part fails it stays withheld."""
+    left = list(parts)
+    for patterns, _ in RULES:
+        hits = [next((p for p in left if re.fullmatch(pat, p)), None) for pat in patterns]
+        if all(hits):
+            left = [p for p in left if p not in hits]
+    return bool(parts) and not left
 
 
 ELEMENT_NAMING = (_column_header, _row_label, _x_tick, _y_tick, _nav)

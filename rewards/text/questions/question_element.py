@@ -147,7 +147,8 @@ def subject_role(
     if size:
         if role not in ("title", "heading"):
             return None  # "the large label": which one is large is for a VLM
-        role = "title"
+        if "section" not in rest:
+            role = "title"  # "the main section heading" heads a section, not the page
     if edge is not None:
         if role in _EDGE_ROLES.get(edge, ()):
             pass  # "the top title", "the bottom footnote": where that role is anyway
@@ -267,8 +268,15 @@ def locate(
     if parsed is None:
         handed.append(subject_phrase)
     container, names_quote, role_anchors = None, False, []
+    ticks = role == "axis_title" and ordinal is None and _bare_axis(subject)
     for p in phrases:
         if p is subject:
+            continue
+        if ticks and _tick_object(p, asked):
+            # "Does the y-axis show a tick label '0.50'": a tick label, not the title ("the label": either)
+            role, subject_phrase = None, ""
+            handed.append(f"{axis}-axis {'tick ' if {'tick', 'category'} & set(p.words) else ''}label")
+            ticks = False
             continue
         may_contain = container is None and (role is not None or subject is None)
         fate, text, detail = _phrase_fate(p, asked, role, ordinal, may_contain)
@@ -298,6 +306,30 @@ def locate(
         tuple(dict.fromkeys(f"locator {t!r}" for t in handed)),
         names_quote,
         tuple(role_anchors),
+    )
+
+
+_AXIS_NOUNS = (["x-axis"], ["y-axis"], ["horizontal", "axis"], ["vertical", "axis"])
+_TICK_WORDS = frozenset({"tick", "category", "axis", "label", "value", "number", "numeric", "exact", "year", "name"})
+
+
+def _bare_axis(subject: _Phrase | None) -> bool:
+    """True when the subject is an axis itself ("the x-axis", "the vertical axis"), not its title."""
+    words = [w for w in subject.words if w not in _DETERMINERS] if subject is not None else []
+    return words in _AXIS_NOUNS
+
+
+def _tick_object(p: _Phrase, asked: _Asked) -> bool:
+    """True when ``p`` is the object an axis holds, right before the first required string, naming
+    a tick or category label ("Does the x-axis include the category label 'A'", "show a tick label")."""
+    words = [w for w in p.words if w not in _DETERMINERS]
+    return (
+        p.kind == "loose"
+        and p.span[0] < asked.first_quote
+        and bool(re.match(r"\s*q\b", asked.masked[p.span[1] :]))
+        and bool(words)
+        and words[-1] in ("label", "value", "number", "name")
+        and set(words) <= _TICK_WORDS
     )
 
 
