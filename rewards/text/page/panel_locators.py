@@ -8,7 +8,7 @@ letter ("in panel (a)", "in row (b)"), and the element above all other content.
   rectangle too). A label outside its panel (a caption under it) finds no such rectangle: the
   part stays a VLM's.
 - **above all other content** ("above all numbered sections"): the occurrence's top is above
-  the middle of every other line read on the page.
+  the middle of every other line read on the page (of a title on two lines, the first line's).
 
 Both are yes-only: a part that fails stays a VLM part.
 """
@@ -52,12 +52,11 @@ def _panel(ctx: _Ctx, m: list[re.Match]) -> bool:
 
 
 def _topmost(ctx: _Ctx, m: list[re.Match]) -> bool:
-    """Rule "above all other content" (module docstring)."""
-    if len(ctx.texts) != 1:
+    """Rule "above all other content" (module docstring); with several strings (a title on two
+    lines) the first one's occurrence is above every line that is none of theirs, and each string is read."""
+    if not all(ctx.found):
         return False
     page = ctx.page
-    for o in ctx.found[0]:
-        others = [i for i in page.read if i not in o.lines]
-        if all(o.box[1] < (page.lines[i].box[1] + page.lines[i].box[3]) / 2 for i in others):
-            return True
-    return False
+    theirs = {i for found in ctx.found for o in found for i in o.lines}
+    others = [i for i in page.read if i not in theirs]
+    return any(all(o.box[1] < (page.lines[i].box[1] + page.lines[i].box[3]) / 2 for i in others) for o in ctx.found[0])

@@ -115,3 +115,11 @@ def test_the_judge_decides_a_tick_label_question_both_ways():
         v = OCRJudge().judge_lines(lines, im.size, Check(id="c", question=q, spec=spec), im)
         assert v.answer == answer, (q, v.reason)
     assert not page_resolvable(["locator 'in the lower midsection of the large right page'"])
+
+
+def test_a_title_on_two_lines_above_all_other_content():
+    im = blank()
+    lines = [line("Quarterly results", 40, 30, 28), line("and outlook", 40, 66, 28), line("1 Market", 40, 140, 16)]
+    q = 'Does the two-line title, above all other content, read exactly "Quarterly results" and "and outlook"?'
+    assert resolve(q, lines, im) == ["locator 'above all other content'"]
+    assert resolve(q, [line("DRAFT", 600, 10, 10), *lines], im) == []
