@@ -49,6 +49,7 @@ from documents.engines.model import digit_change, typo  # noqa: E402
 from documents.engines.score import make_judge  # noqa: E402
 from rewards.rubric import Check  # noqa: E402
 from rewards.text.ocr.text_match import REGION_FRACTIONS  # noqa: E402
+from rewards.text.page.container_locators import HOLDER, NAMED_HOLDER  # noqa: E402
 from rewards.text.page.locators import TOPMOST, page_resolvable  # noqa: E402
 from rewards.text.questions.question_compiler import QuestionSpec, TextSpec, compile_question  # noqa: E402
 from rewards.text.questions.question_quotes import find_quotes  # noqa: E402
@@ -87,7 +88,7 @@ def sample(
             spec = compile_question(q) if find_quotes(q) else None
             if spec is None or spec.text is None:
                 continue
-            ruled = page_resolvable(spec.vlm_parts) and all(drawn_part(v) for v in spec.vlm_parts)
+            ruled = page_resolvable(spec.vlm_parts, len(spec.text.texts)) and all(drawn_part(v) for v in spec.vlm_parts)
             if ruled or (spec.decidable and not rules_only):
                 pool.append((str(row["id"]), q, spec))
     return random.Random(seed).sample(pool, min(n, len(pool)))
@@ -100,9 +101,9 @@ TOPMOST_PART = re.compile(TOPMOST)
 
 def drawn_part(part: str) -> bool:
     """True for a page-rule part this renderer draws: an axis's tick label, a panel named by its
-    letter, the element above all other content (the engine-page rules, slices and bars, are not
-    drawn here: their questions are left out of the sample)."""
-    return any(p.fullmatch(part) for p in (AXIS_PART, PANEL_PART, TOPMOST_PART))
+    letter, a named box, one box of several strings, the element above all other content (the
+    engine-page rules, slices and bars, are not drawn here: their questions are left out of the sample)."""
+    return any(p.fullmatch(part) for p in (AXIS_PART, PANEL_PART, TOPMOST_PART, NAMED_HOLDER, HOLDER))
 
 
 def defect(texts: tuple[str, ...], rng: random.Random) -> tuple[str, ...]:
@@ -217,6 +218,17 @@ def _panels(letter: str, block: str) -> str:
     return f'<div style="display:flex;gap:24px;width:900px">{"".join(cells)}</div>'
 
 
+def _boxes(name: str | None, block: str) -> str:
+    """Two bordered boxes side by side: the first holds ``name`` (when given) over ``block``, the
+    second another name over a filler line."""
+    box = "border:2px solid #333;border-radius:8px;padding:16px;flex:1"
+    head = "font-size:20px;font-weight:700;margin-bottom:16px"
+    first = (_line(name, head) if name else "") + block
+    second = (_line("Other item", head) if name else "") + _line("Input features", "font-size:18px")
+    cells = "".join(f'<div style="{box}">{c}</div>' for c in (first, second))
+    return f'<div style="display:flex;gap:40px;width:820px">{cells}</div>'
+
+
 def page_html(spec: TextSpec, texts: tuple[str, ...], parts: tuple[str, ...] = ()) -> str:
     """The page of one question (module docstring): the strings' block centred in its area (wrapping
     inside it), the page title and a filler line where the block is not; a panel named by its letter
@@ -225,8 +237,11 @@ def page_html(spec: TextSpec, texts: tuple[str, ...], parts: tuple[str, ...] = (
     block = _anchored(spec, _strings(spec, texts))
     panel = next((m.group(1).lower() for p in parts if (m := PANEL_PART.fullmatch(p))), None)
     topmost = any(TOPMOST_PART.fullmatch(p) for p in parts)
+    named = next((m.group("name").strip() for p in parts if (m := NAMED_HOLDER.fullmatch(p))), None)
     if panel is not None:
         block, role = _panels(panel, block), "panels"
+    elif named is not None or any(HOLDER.fullmatch(p) for p in parts):
+        block, role = _boxes(named, block), "panels"
     x0, y0, x1, y1 = _area(spec.region, role)
     box = f"left:{x0 * W:.0f}px;top:{y0 * H:.0f}px;width:{(x1 - x0) * W:.0f}px;height:{(y1 - y0) * H:.0f}px"
     centred = "text-align:center;" if (x0 + x1) / 2 == 0.5 else ""  # a centred place: each line centred

@@ -37,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rewards.text.page.locators import RULES, page_resolvable  # noqa: E402
+from rewards.text.page.locators import page_resolvable, rule_reads  # noqa: E402
 from rewards.text.questions.keyword_rules import layout_strings  # noqa: E402
 from rewards.text.questions.question_compiler import QuestionSpec, compile_question  # noqa: E402
 from rewards.text.questions.question_quotes import find_quotes  # noqa: E402
@@ -46,12 +46,12 @@ from rewards.text.questions.question_quotes import find_quotes  # noqa: E402
 def decided(spec: QuestionSpec) -> bool:
     """True when code answers a question both ways: a text part and no VLM part, or only parts a
     page locator rule resolves (module docstring)."""
-    return spec.text is not None and (spec.decidable or page_resolvable(spec.vlm_parts))
+    return spec.text is not None and (spec.decidable or page_resolvable(spec.vlm_parts, len(spec.text.texts)))
 
 
-def has_rule(part: str) -> bool:
-    """True when ``part`` is one a page locator rule reads (one of ``RULES``' patterns)."""
-    return any(re.fullmatch(pat, part) for patterns, _ in RULES for pat in patterns)
+def has_rule(part: str, n_texts: int = 1) -> bool:
+    """True when ``part`` is one a page locator rule reads (``rewards.text.page.locators.rule_reads``)."""
+    return rule_reads(part, n_texts)
 
 
 def quoted_text_figures(counts: dict[str, dict[str, int]]) -> list[str]:
@@ -141,10 +141,13 @@ def main(argv: list[str] | None = None) -> int:
                     c["by_rules"] += decided(spec) and not spec.decidable
                     c["represented"] += len(spec.text.locators) if spec.text is not None else 0
                     c["handed"] += sum(p.startswith("locator ") for p in spec.vlm_parts)
-                    c["ruled"] += sum(p.startswith("locator ") and has_rule(p) for p in spec.vlm_parts)
+                    n_texts = len(spec.text.texts) if spec.text is not None else 1
+                    c["ruled"] += sum(p.startswith("locator ") and has_rule(p, n_texts) for p in spec.vlm_parts)
                 if half == "dev":
                     unresolved.update(
-                        normalised_phrase(p) for p in spec.vlm_parts if p.startswith("locator ") and not has_rule(p)
+                        normalised_phrase(p)
+                        for p in spec.vlm_parts
+                        if p.startswith("locator ") and not has_rule(p, len(spec.text.texts) if spec.text else 1)
                     )
     out = {f"{h}/{d}": {k: v for k, v in c.items()} for (h, d), c in sorted(counts.items())}
     print(f"{'half':<7} {'dimension':<10} {'checks':>6} {'before':>7} {'decided':>8} {'no-only':>8} {'withheld':>8}")

@@ -50,6 +50,15 @@ from rewards.text.page.chart_locators import (
     _x_tick,
     _y_tick,
 )
+from rewards.text.page.container_locators import (
+    HOLDER,
+    NAMED_HOLDER,
+    _named_holder,
+    _one_holder,
+    _panel,
+    _topmost,
+    holds_several,
+)
 from rewards.text.page.elements import find_elements
 from rewards.text.page.grounding import _is_element
 from rewards.text.page.locator_base import ORDINALS, _Ctx
@@ -64,7 +73,6 @@ from rewards.text.page.page_locators import (
     _price,
     _row_label,
 )
-from rewards.text.page.panel_locators import _panel, _topmost
 from rewards.text.questions.question_compiler import ElementSpec, TextSpec
 
 
@@ -146,22 +154,37 @@ RULES: list[tuple[tuple[str, ...], Callable[[_Ctx, list[re.Match]], bool]]] = [
     ((r"locator '([xy])-axis (tick )?label'",), _axis_label),
     ((r"(?i)locator '(?:in |inside |within |of )?(?:the )?(?:panel|row|subfigure) \(([a-h])\)'",), _panel),
     ((TOPMOST,), _topmost),
+    ((NAMED_HOLDER.pattern,), _named_holder),
+    ((HOLDER.pattern,), _one_holder),
 ]
 """(patterns, rule): when every pattern matches one of the parts left (``re.fullmatch``) and the
 rule holds, those parts are resolved."""
 
 
-def page_resolvable(parts: list[str] | tuple[str, ...]) -> bool:
+def page_resolvable(parts: list[str] | tuple[str, ...], n_texts: int = 1) -> bool:
     """True when every one of a question's VLM ``parts`` is one a rule of ``RULES`` may resolve on
-    the page (all the rule's patterns among the parts): with its text part, such a question gets
-    "yes" from code when the page shows the parts, and "no" when the text part fails; when a
-    part fails it stays withheld."""
+    the page (all the rule's patterns among the parts; a holder only of ``n_texts`` >= 2 strings,
+    ``container_locators.holds_several``): with its text part, such a question gets "yes" from
+    code when the page shows the parts, and "no" when the text part fails; when a part fails it
+    stays withheld."""
     left = list(parts)
-    for patterns, _ in RULES:
+    for patterns, rule in RULES:
         hits = [next((p for p in left if re.fullmatch(pat, p)), None) for pat in patterns]
+        if rule is _one_holder and hits[0] is not None and not holds_several(hits[0], n_texts):
+            continue
         if all(hits):
             left = [p for p in left if p not in hits]
     return bool(parts) and not left
+
+
+def rule_reads(part: str, n_texts: int = 1) -> bool:
+    """True when ``part`` is one a rule of ``RULES`` reads (one of its patterns; a holder only of
+    ``n_texts`` >= 2 strings), alone or with the rule's other parts."""
+    return any(
+        re.fullmatch(pat, part) and (rule is not _one_holder or holds_several(part, n_texts))
+        for patterns, rule in RULES
+        for pat in patterns
+    )
 
 
 ELEMENT_NAMING = (_column_header, _row_label, _x_tick, _y_tick, _nav)

@@ -123,3 +123,39 @@ def test_a_title_on_two_lines_above_all_other_content():
     q = 'Does the two-line title, above all other content, read exactly "Quarterly results" and "and outlook"?'
     assert resolve(q, lines, im) == ["locator 'above all other content'"]
     assert resolve(q, [line("DRAFT", 600, 10, 10), *lines], im) == []
+
+
+def boxes(names_and_lines: list[tuple[str, str]]) -> tuple[Image.Image, list[Line]]:
+    """Bordered boxes side by side, each with a name line over a body line."""
+    im = blank(900, 300)
+    d = ImageDraw.Draw(im)
+    lines = []
+    for k, (name, body) in enumerate(names_and_lines):
+        x = 30 + 290 * k
+        d.rectangle((x, 60, x + 270, 220), outline=(40, 40, 40), width=2)
+        lines += [line(name, x + 20, 90, 16), line(body, x + 20, 150, 12)]
+    return im, lines
+
+
+def test_a_box_named_by_its_text_holds_the_string_in_its_smallest_frame():
+    im, lines = boxes([("Step 1", "Extract the graph."), ("Step 2", "Find the query.")])
+    q = "Does the {} box include the exact text '{}'?"
+    assert resolve(q.format("Step 1", "Extract the graph."), lines, im) == ["locator 'Step 1 box'"]
+    assert resolve(q.format("Step 2", "Extract the graph."), lines, im) == []
+    # an outer frame around both boxes does not make "Step 2" hold the other box's text
+    ImageDraw.Draw(im).rectangle((10, 20, 890, 280), outline=(40, 40, 40), width=2)
+    assert resolve(q.format("Step 2", "Extract the graph."), lines, im) == []
+    assert resolve(q.format("Step 1", "Extract the graph."), lines, im) == ["locator 'Step 1 box'"]
+    # "In panel (a)" is no box named "In"
+    assert not page_resolvable(["locator 'In the narrow product card'"])
+
+
+def test_one_holder_of_several_strings_holds_them_all():
+    im, lines = boxes([("Asia", "4600"), ("Africa", "1300")])
+    q = "Is there a continent node labeled '{}' with '{}' as a two-line label?"
+    assert resolve(q.format("Asia", "4600"), lines, im) == ["locator 'continent node'"]
+    assert resolve(q.format("Asia", "1300"), lines, im) == []
+    spec = compile_question(q.format("Asia", "4600"))
+    assert page_resolvable(spec.vlm_parts, 2) and not page_resolvable(spec.vlm_parts, 1)
+    # a holder with a claim (a place, an ordinal) is not generic: no rule reads it
+    assert not page_resolvable(["locator 'leftmost collection card'"], 3)
