@@ -97,13 +97,18 @@ def sample(
 AXIS_PART = re.compile(r"locator '([xy])-axis (?:tick )?label'")
 PANEL_PART = re.compile(r"(?i)locator '(?:in |inside |within |of )?(?:the )?(?:panel|row|subfigure) \(([a-h])\)'")
 TOPMOST_PART = re.compile(TOPMOST)
+HEADER_PARTS = (
+    re.compile(r"locator '(?:the |a )?(?:first |top )?header row'"),
+    re.compile(r"locator '(?:a |the )?(?:table )?cell'"),
+)
 
 
 def drawn_part(part: str) -> bool:
     """True for a page-rule part this renderer draws: an axis's tick label, a panel named by its
-    letter, a named box, one box of several strings, the element above all other content (the
+    letter, a named box, one box of several strings, a cell of a table's header row, the element
+    above all other content (the
     engine-page rules, slices and bars, are not drawn here: their questions are left out of the sample)."""
-    return any(p.fullmatch(part) for p in (AXIS_PART, PANEL_PART, TOPMOST_PART, NAMED_HOLDER, HOLDER))
+    return any(p.fullmatch(part) for p in (AXIS_PART, PANEL_PART, TOPMOST_PART, NAMED_HOLDER, HOLDER, *HEADER_PARTS))
 
 
 def defect(texts: tuple[str, ...], rng: random.Random) -> tuple[str, ...]:
@@ -218,6 +223,19 @@ def _panels(letter: str, block: str) -> str:
     return f'<div style="display:flex;gap:24px;width:900px">{"".join(cells)}</div>'
 
 
+def _table(texts: tuple[str, ...]) -> str:
+    """A table of three columns and three body rows whose header row holds the first string."""
+    head = [html.escape(texts[0]), "Region", "Share"]
+    body = [["North", "12", "0.4"], ["South", "18", "0.6"], ["East", "9", "0.3"]]
+    cell = "padding:8px 28px;text-align:left;font-size:18px"
+
+    def row(tag: str, cells: list[str]) -> str:
+        return "<tr>" + "".join(f"<{tag} style='{cell}'>{c}</{tag}>" for c in cells) + "</tr>"
+
+    rows = [row("th", head)] + [row("td", r) for r in body]
+    return f"<table style='border-collapse:collapse'>{''.join(rows)}</table>"
+
+
 def _boxes(name: str | None, block: str) -> str:
     """Two bordered boxes side by side: the first holds ``name`` (when given) over ``block``, the
     second another name over a filler line."""
@@ -238,7 +256,9 @@ def page_html(spec: TextSpec, texts: tuple[str, ...], parts: tuple[str, ...] = (
     panel = next((m.group(1).lower() for p in parts if (m := PANEL_PART.fullmatch(p))), None)
     topmost = any(TOPMOST_PART.fullmatch(p) for p in parts)
     named = next((m.group("name").strip() for p in parts if (m := NAMED_HOLDER.fullmatch(p))), None)
-    if panel is not None:
+    if any(HEADER_PARTS[0].fullmatch(p) for p in parts):
+        block = _table(texts)
+    elif panel is not None:
         block, role = _panels(panel, block), "panels"
     elif named is not None or any(HOLDER.fullmatch(p) for p in parts):
         block, role = _boxes(named, block), "panels"

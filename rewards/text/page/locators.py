@@ -69,6 +69,7 @@ from rewards.text.page.page_locators import (
     _card,
     _column_header,
     _date_line,
+    _header_cell,
     _nav,
     _price,
     _row_label,
@@ -127,7 +128,7 @@ def resolve_locators(
 
 _ORD = "(" + "|".join(ORDINALS) + ")"
 TOPMOST = (
-    r"locator '(?:located |positioned |placed )?above (?:all|both|every) (?:the )?(?:other )?"
+    r"locator '(?:located |positioned |placed )?above (?:(?:the )?[\w -]+ and )?(?:all|both|every) (?:the )?(?:other )?"
     r"(?:content|contents|elements|text|sections|numbered sections)'"
 )
 """A phrase that puts the element above everything else on the page ("above all other content")."""
@@ -153,6 +154,7 @@ RULES: list[tuple[tuple[str, ...], Callable[[_Ctx, list[re.Match]], bool]]] = [
     ((r"locator 'venue line'", r"locator 'below the date'"), _below_date),
     ((r"locator '([xy])-axis (tick )?label'",), _axis_label),
     ((r"(?i)locator '(?:in |inside |within |of )?(?:the )?(?:panel|row|subfigure) \(([a-h])\)'",), _panel),
+    ((r"locator '(?:the |a )?(?:first |top )?header row'", r"locator '(?:a |the )?(?:table )?cell'"), _header_cell),
     ((TOPMOST,), _topmost),
     ((NAMED_HOLDER.pattern,), _named_holder),
     ((HOLDER.pattern,), _one_holder),

@@ -159,3 +159,13 @@ def test_one_holder_of_several_strings_holds_them_all():
     assert page_resolvable(spec.vlm_parts, 2) and not page_resolvable(spec.vlm_parts, 1)
     # a holder with a claim (a place, an ordinal) is not generic: no rule reads it
     assert not page_resolvable(["locator 'leftmost collection card'"], 3)
+
+
+def test_a_cell_of_the_header_row_is_a_cell_of_the_tables_first_row():
+    im = blank(900, 400)
+    rows = [["Problem", "Solver", "Result"], ["Knapsack", "Greedy", "0.91"], ["Routing", "Exact", "0.88"]]
+    lines = [line(t, x, 150 + 42 * r) for r, row in enumerate(rows) for t, x in zip(row, [64, 282, 499])]
+    q = "Does the first header row contain a cell labeled exactly '{}'?"
+    assert resolve(q.format("Solver"), lines, im) == ["locator 'first header row'", "locator 'a cell'"]
+    assert resolve(q.format("Greedy"), lines, im) == []  # a body cell
+    assert resolve(q.format("Solver"), lines[:6], im) == []  # one body row: no table
