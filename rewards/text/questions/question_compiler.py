@@ -293,6 +293,22 @@ def _strip(bare: str, patterns) -> str:
     return bare
 
 
+_CELL_SEPARATOR = re.compile(r"\s+\|\s+")
+_TABLE_WORDS = re.compile(r"\b(?:rows?|table|cells?|columns?)\b")
+_BLANK_CELL = re.compile(r"\[?(?:blank|empty)\]?|-|—|–", re.IGNORECASE)
+
+
+def table_cells(bare: str, texts: list[str]) -> list[str] | None:
+    """The cells of one quoted table row written with " | " between them ("'Pos | Team | Pts'"),
+    when the question speaks of a row, table, cell or column; cells written "[blank]" (or a lone
+    dash) are left out. None otherwise: a pipe in a card's line ("ViX | Youtube") is printed text."""
+    if len(texts) != 1 or not _CELL_SEPARATOR.search(texts[0]) or not _TABLE_WORDS.search(bare):
+        return None
+    cells = [c.strip() for c in _CELL_SEPARATOR.split(texts[0])]
+    cells = [c for c in cells if c and not _BLANK_CELL.fullmatch(c)]
+    return cells if len(cells) >= 2 else None
+
+
 def form_of(text: TextSpec) -> str:
     """The ``FORMS`` name of a text part: the first that applies of "relation" (an anchor other
     than a "context" one: 'Is "Net" to the right of "Gross"?'), "box" (``in_box``), "place"
@@ -348,6 +364,9 @@ def compile_question(question: str) -> QuestionSpec:
 
     # 4. form
     arrangement, count = arrangement_of(question, bare, required, texts), count_of(bare)
+    cells = table_cells(bare, texts)
+    if cells is not None:  # "does the header row read exactly 'Pos | Team | Pts'": cells, left to right in one row
+        texts, arrangement = cells, "row"
     if count is not None and len(texts) > 1:
         return none("a count of several strings")
     texts = cased(bare, texts)

@@ -288,3 +288,13 @@ def test_the_main_section_heading_is_a_heading_not_the_page_title():
     s = spec('Does the main section heading in the bottom-right quadrant read exactly "Our Work"?')
     assert s.decidable and s.text.element.role == "heading" and s.text.region == "bottom_right"
     assert spec('Does the main heading read exactly "Our Work"?').text.element.role == "title"
+
+
+def test_a_quoted_table_row_with_pipes_is_its_cells_in_one_row():
+    """Dev half phrasing: a row's cells quoted with " | " between them; no page prints the pipes."""
+    s = spec('Does the standings table have a header row that reads exactly "Pos | Equipo | PJ | PTS"?')
+    assert s.text.texts == ("Pos", "Equipo", "PJ", "PTS") and s.text.arrangement == "row"
+    s = spec("In the left table, does the top header row read exactly '[blank] | [blank] | 2019 | 2024 | Δ'?")
+    assert s.text.texts == ("2019", "2024", "Δ")
+    # no row, table, cell or column named: a pipe printed in a line
+    assert spec('Does the card show the line "ViX | Youtube"?').text.texts == ("ViX | Youtube",)
