@@ -376,7 +376,7 @@ def main(argv: list[str] | None = None) -> int:
         for k, (rid, q, spec) in enumerate(picked):
             variants = [("correct", spec.text.texts), ("defect", defect(spec.text.texts, rng))]
             whole = spec.text.element is not None and spec.text.element.whole
-            if whole or spec.vlm_parts:  # the string inside a longer line (page rules read whole elements)
+            if whole or (spec.vlm_parts and spec.text.reads_whole):  # "reads exactly": inside a longer line is no
                 variants.append(("inside", tuple(f"Note: {t} (draft)" for t in spec.text.texts)))
             for variant, texts in variants:
                 images.append(render(spec, texts, browser, rng))

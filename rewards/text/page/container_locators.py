@@ -15,6 +15,10 @@ element above all other content.
 - **one holder of several strings** ("a continent node labeled 'Asia' with '4600'", a generic
   holder, ``rewards.text.questions.generic_role``): the smallest rectangle around an occurrence
   of the first string holds an occurrence of each of the others.
+
+An occurrence a holder holds is any for "includes", "contains"; for "labeled", "reads exactly"
+(``TextSpec.reads_whole``) only one read as whole lines or a whole element (``_Ctx.held``):
+"Note: Asia (draft)" is no node labeled "Asia".
 - **above all other content** ("above all numbered sections"): the occurrence's top is above
   the middle of every other line read on the page (of a title on two lines, the first line's).
 
@@ -81,7 +85,7 @@ def _named_holder(ctx: _Ctx, m: list[re.Match]) -> bool:
     page, (w, h) = ctx.page, ctx.page.size
     name = m[0].group("name").strip()
     names = [x.box for x in find_matches(name, page.lines, w, h, None, True) if x.found]
-    for span in ctx.spans[0]:
+    for span in ctx.held[0]:
         frame = _smallest_frame(page, span)
         if frame is not None and any(_inside_box(b, frame) and b != span for b in names):
             return True
@@ -103,9 +107,9 @@ def _one_holder(ctx: _Ctx, m: list[re.Match]) -> bool:
     """Rule "one holder of several strings" (module docstring)."""
     if not holds_several(m[0].group(0), len(ctx.texts)):
         return False
-    for span in ctx.spans[0]:
+    for span in ctx.held[0]:
         frame = _smallest_frame(ctx.page, span)
-        if frame is not None and all(any(_inside_box(b, frame) for b in spans) for spans in ctx.spans[1:]):
+        if frame is not None and all(any(_inside_box(b, frame) for b in boxes) for boxes in ctx.held[1:]):
             return True
     return False
 

@@ -27,6 +27,9 @@ class _Ctx:
     own: list[Element]
     spans: list[list[Box]]
     anchors: list[tuple[str, list[Box]]]
+    held: list[list[Box]] = field(default_factory=list)
+    """Per string, the boxes of its occurrences a container holds: whole lines or elements when
+    the question reads the strings whole (``TextSpec.reads_whole``), else every occurrence."""
     memo: dict = field(default_factory=dict)
 
     def pie(self) -> Pie | None:

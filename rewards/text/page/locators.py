@@ -62,7 +62,7 @@ from rewards.text.page.container_locators import (
 from rewards.text.page.elements import find_elements
 from rewards.text.page.grounding import _is_element
 from rewards.text.page.locator_base import ORDINALS, _Ctx
-from rewards.text.page.page_lines import _Page, canonical_lines
+from rewards.text.page.page_lines import _Page, canonical_lines, element_words
 from rewards.text.page.page_locators import (
     _below_date,
     _below_title,
@@ -104,11 +104,13 @@ def resolve_locators(
     page = _Page.of(lines, image, size)
     own = find_elements(ElementSpec("whole"), lines, None, size) or []
     canon = canonical_lines(lines)
-    found, spans = [], []
+    found, spans, held = [], [], []
     for text in spec.texts:
         ms = [m for m in find_matches(text, lines, *size, spec.region, case_sensitive, lenient, max_lines) if m.found]
         found.append([e for e in own if any(_is_element(m, e, True, False, canon) for m in ms)])
         spans.append([m.box for m in ms])
+        whole = [m.box for m in ms if _whole_lines(m.words, lines)] + [e.box for e in found[-1]]
+        held.append(whole if spec.reads_whole else spans[-1])
     anchors = [
         (
             a.relation,
@@ -116,7 +118,7 @@ def resolve_locators(
         )
         for a in spec.anchors
     ]
-    ctx = _Ctx(page, spec.texts, found, own, spans, anchors)
+    ctx = _Ctx(page, spec.texts, found, own, spans, anchors, held)
     resolved, left = [], list(parts)
     for patterns, rule in RULES:
         hits = [next((p for p in left if re.fullmatch(pat, p)), None) for pat in patterns]
@@ -124,6 +126,13 @@ def resolve_locators(
             resolved += hits
             left = [p for p in left if p not in hits]
     return resolved, left
+
+
+def _whole_lines(words, lines: list[Line]) -> bool:
+    """True when an occurrence's ``words`` ((line, word) pairs) are every word of each line they
+    touch (its marks aside): the string reads as whole lines, not inside a longer one."""
+    touched = {li for li, _ in words}
+    return all(set(element_words(lines, li)) <= set(words) for li in touched)
 
 
 _ORD = "(" + "|".join(ORDINALS) + ")"

@@ -169,3 +169,13 @@ def test_a_cell_of_the_header_row_is_a_cell_of_the_tables_first_row():
     assert resolve(q.format("Solver"), lines, im) == ["locator 'first header row'", "locator 'a cell'"]
     assert resolve(q.format("Greedy"), lines, im) == []  # a body cell
     assert resolve(q.format("Solver"), lines[:6], im) == []  # one body row: no table
+
+
+def test_a_holder_labeled_with_a_string_holds_it_as_a_whole_line_includes_any_occurrence():
+    im, lines = boxes([("Note: Asia (draft)", "4600"), ("Step 1", "Note: Extract the graph. (draft)")])
+    q = "Is there a continent node labeled 'Asia' with '4600' as a two-line label?"
+    assert compile_question(q).text.reads_whole and resolve(q, lines, im) == []
+    q = "Does the Step 1 box include the exact text 'Extract the graph.'?"  # containment: inside a longer line
+    assert not compile_question(q).text.reads_whole
+    assert resolve(q, lines, im) == ["locator 'Step 1 box'"]
+    assert resolve("Does the Step 1 box read exactly 'Extract the graph.'?", lines, im) == []
