@@ -214,13 +214,13 @@ def _inside(point: tuple[float, float], area: tuple[float, float, float, float])
 def _panels(letter: str, block: str) -> str:
     """Bordered panels side by side, each opened by its label ("(a) Overview"), ``block`` in panel ``letter``."""
     letters = "abcdefgh"[: max(2, "abcdefgh".index(letter) + 1)]
-    box = "border:2px solid #333;padding:14px;flex:1;min-height:260px"
+    box = "border:2px solid #333;padding:14px;flex:1;min-height:260px;min-width:260px"
     cells = [
         f'<div style="{box}"><div style="font-size:18px;font-weight:700;margin-bottom:30px">({k}) Stage {k.upper()}'
         f"</div>{block if k == letter else _line('Input features', 'font-size:18px')}</div>"
         for k in letters
     ]
-    return f'<div style="display:flex;gap:24px;width:900px">{"".join(cells)}</div>'
+    return f'<div style="display:flex;flex-wrap:wrap;gap:24px">{"".join(cells)}</div>'
 
 
 def _table(texts: tuple[str, ...]) -> str:
@@ -236,15 +236,15 @@ def _table(texts: tuple[str, ...]) -> str:
     return f"<table style='border-collapse:collapse'>{''.join(rows)}</table>"
 
 
-def _boxes(name: str | None, block: str) -> str:
-    """Two bordered boxes side by side: the first holds ``name`` (when given) over ``block``, the
-    second another name over a filler line."""
-    box = "border:2px solid #333;border-radius:8px;padding:16px;flex:1"
+def _boxes(name: str | None, block: str, second: bool = True) -> str:
+    """Two bordered boxes side by side (one when not ``second``: the question places it): the first
+    holds ``name`` (when given) over ``block``, the second another name over a filler line."""
+    box = "border:2px solid #333;border-radius:8px;padding:16px;flex:1;min-width:300px"
     head = "font-size:20px;font-weight:700;margin-bottom:16px"
     first = (_line(name, head) if name else "") + block
-    second = (_line("Other item", head) if name else "") + _line("Input features", "font-size:18px")
-    cells = "".join(f'<div style="{box}">{c}</div>' for c in (first, second))
-    return f'<div style="display:flex;gap:40px;width:820px">{cells}</div>'
+    other = (_line("Other item", head) if name else "") + _line("Input features", "font-size:18px")
+    cells = "".join(f'<div style="{box}">{c}</div>' for c in (first, other)[: 1 + second])
+    return f'<div style="display:flex;flex-wrap:wrap;gap:40px">{cells}</div>'
 
 
 def page_html(spec: TextSpec, texts: tuple[str, ...], parts: tuple[str, ...] = ()) -> str:
@@ -261,7 +261,7 @@ def page_html(spec: TextSpec, texts: tuple[str, ...], parts: tuple[str, ...] = (
     elif panel is not None:
         block, role = _panels(panel, block), "panels"
     elif named is not None or any(HOLDER.fullmatch(p) for p in parts):
-        block, role = _boxes(named, block), "panels"
+        block, role = _boxes(named, block, spec.region is None), "panels"
     x0, y0, x1, y1 = _area(spec.region, role)
     box = f"left:{x0 * W:.0f}px;top:{y0 * H:.0f}px;width:{(x1 - x0) * W:.0f}px;height:{(y1 - y0) * H:.0f}px"
     centred = "text-align:center;" if (x0 + x1) / 2 == 0.5 else ""  # a centred place: each line centred
