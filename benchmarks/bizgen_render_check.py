@@ -285,9 +285,10 @@ def page_html(spec: TextSpec, texts: tuple[str, ...], parts: tuple[str, ...] = (
     )
 
 
-def tick_chart(axis: str, text: str, rng: random.Random) -> Image.Image:
+def tick_chart(axis: str, text: str, rng: random.Random, asked: str | None = None) -> Image.Image:
     """A matplotlib bar chart with ``text`` as one of the tick labels of ``axis`` (x: a category,
-    y: one of four evenly spaced ticks), at a position drawn from ``rng``."""
+    y: one of four evenly spaced ticks around the ``asked`` value, which a defect page replaces by
+    ``text``), at a position drawn from ``rng``."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -296,11 +297,12 @@ def tick_chart(axis: str, text: str, rng: random.Random) -> Image.Image:
     fig, ax = plt.subplots(figsize=(W / 100, H / 100), dpi=100)
     labels = ["North", "South", "East", "West"]
     k = rng.randrange(4)
-    number = re.fullmatch(r"\d+(?:\.(\d+))?", text)
+    asked = asked or text
+    number = re.fullmatch(r"\d+(?:\.(\d+))?", asked)
     if axis == "y" and number is not None:  # a value tick among its neighbours, in its format ("0.60 0.70 ...")
         places = len(number.group(1) or "")
         step = 10.0 ** -(places - 1) if places > 1 else 1.0
-        ticks = [float(text) + (i - k) * step for i in range(4)]
+        ticks = [float(asked) + (i - k) * step for i in range(4)]
         ax.bar(labels, [ticks[0] + step * f for f in (1.2, 2.5, 1.8, 0.6)], color="#3a6ea5")
         ax.set_ylim(ticks[0] - step / 2, ticks[-1] + step / 2)
         ax.set_yticks(ticks, [text if i == k else f"{t:.{places}f}" for i, t in enumerate(ticks)])
@@ -347,7 +349,7 @@ def render(spec: QuestionSpec, texts: tuple[str, ...], browser: Browser, rng: ra
     """The page of one question with ``texts`` as its required strings."""
     axis = next((m.group(1) for p in spec.vlm_parts if (m := AXIS_PART.fullmatch(p))), None)
     if axis is not None:
-        return tick_chart(axis, texts[0], rng)
+        return tick_chart(axis, texts[0], rng, spec.text.texts[0])
     el = spec.text.element
     if el is not None and el.role in ("axis_title", "legend_entry"):
         return chart_image(spec.text, texts)
