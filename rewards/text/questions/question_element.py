@@ -268,15 +268,8 @@ def locate(
     if parsed is None:
         handed.append(subject_phrase)
     container, names_quote, role_anchors = None, False, []
-    ticks = role == "axis_title" and ordinal is None and _bare_axis(subject)
     for p in phrases:
         if p is subject:
-            continue
-        if ticks and _tick_object(p, asked):
-            # "Does the y-axis show a tick label '0.50'": a tick label, not the title ("the label": either)
-            role, subject_phrase = None, ""
-            handed.append(f"{axis}-axis {'tick ' if {'tick', 'category'} & set(p.words) else ''}label")
-            ticks = False
             continue
         may_contain = container is None and (role is not None or subject is None)
         fate, text, detail = _phrase_fate(p, asked, role, ordinal, may_contain)
@@ -338,7 +331,8 @@ def _read_subject(
 ) -> tuple[str, tuple[str, int | None, str | None] | str | None]:
     """(the subject's words with their quotes, ``_subject_element`` of it: None for a VLM locator):
     ("", "absent") when the question has no subject, ("", "image") when the subject is the whole
-    image."""
+    image, ("x-axis tick label", None) when an axis holds a tick label (``_tick_object``, which is
+    taken out of ``phrases``)."""
     if subject is None or not subject.tokens:
         return "", "absent"
     subject_phrase = asked.text(subject.span)
@@ -347,6 +341,11 @@ def _read_subject(
     parsed = _subject_element(subject, phrases, asked.first_quote, asked.masked, harmless, n_texts)
     if parsed == "image":
         return "", parsed  # "Does the chart include ...": the whole image
+    if isinstance(parsed, tuple) and parsed[:2] == ("axis_title", None) and _bare_axis(subject):
+        tick = next((p for p in phrases if _tick_object(p, asked)), None)
+        if tick is not None:  # "Does the y-axis show a tick label '0.50'": a tick label, not the title
+            phrases.remove(tick)  # the object is the locator ("the label" of an axis: its title or a tick)
+            return f"{parsed[2]}-axis {'tick ' if {'tick', 'category'} & set(tick.words) else ''}label", None
     return subject_phrase, parsed
 
 
