@@ -97,6 +97,8 @@ def sample(
 AXIS_PART = re.compile(r"locator '([xy])-axis (?:tick )?label'")
 PANEL_PART = re.compile(r"(?i)locator '(?:in |inside |within |of )?(?:the )?(?:panel|row|subfigure) \(([a-h])\)'")
 TOPMOST_PART = re.compile(TOPMOST)
+LINE_PART = re.compile(r"locator '(?:the |a )?(first|second|third|fourth|fifth|last) line'")
+EDGE_PART = re.compile(r"claim '(?:starts?|begins?|starting|beginning|ends?|ending) with'")
 HEADER_PARTS = (
     re.compile(r"locator '(?:the |a )?(?:first |top )?header row'"),
     re.compile(r"locator '(?:a |the )?(?:table )?cell'"),
@@ -105,10 +107,11 @@ HEADER_PARTS = (
 
 def drawn_part(part: str) -> bool:
     """True for a page-rule part this renderer draws: an axis's tick label, a panel named by its
-    letter, a named box, one box of several strings, a cell of a table's header row, the element
-    above all other content (the
+    letter, a named box, one box of several strings, the Nth line of a box, a block that starts or
+    ends with the string, a cell of a table's header row, the element above all other content (the
     engine-page rules, slices and bars, are not drawn here: their questions are left out of the sample)."""
-    return any(p.fullmatch(part) for p in (AXIS_PART, PANEL_PART, TOPMOST_PART, NAMED_HOLDER, HOLDER, *HEADER_PARTS))
+    kinds = (AXIS_PART, PANEL_PART, TOPMOST_PART, NAMED_HOLDER, HOLDER, LINE_PART, EDGE_PART, *HEADER_PARTS)
+    return any(p.fullmatch(part) for p in kinds)
 
 
 def defect(texts: tuple[str, ...], rng: random.Random) -> tuple[str, ...]:
@@ -252,7 +255,16 @@ def page_html(spec: TextSpec, texts: tuple[str, ...], parts: tuple[str, ...] = (
     inside it), the page title and a filler line where the block is not; a panel named by its letter
     draws the panels, with the block in that one; "above all other content" leaves out the page title."""
     role = spec.element.role if spec.element is not None else "whole"
+    edge = next((p for p in parts if EDGE_PART.fullmatch(p)), None)
+    if edge is not None:  # the string opens (or closes) a longer block
+        texts = ("As reported, " + texts[0],) if "end" in edge else (texts[0] + " as reported for the year",)
     block = _anchored(spec, _strings(spec, texts))
+    nth = next((m.group(1) for p in parts if (m := LINE_PART.fullmatch(p))), None)
+    if nth is not None:  # the Nth line of a bordered box (the others filler lines)
+        fill = ["Team overview", "Updated weekly", "Owner: Finance", "Status: open"]
+        k = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4}.get(nth, 2)
+        block = "".join(_line(t, "font-size:20px") for t in fill[:k]) + block
+        block = f'<div style="border:2px solid #333;border-radius:8px;padding:16px;min-width:300px">{block}</div>'
     panel = next((m.group(1).lower() for p in parts if (m := PANEL_PART.fullmatch(p))), None)
     topmost = any(TOPMOST_PART.fullmatch(p) for p in parts)
     named = next((m.group("name").strip() for p in parts if (m := NAMED_HOLDER.fullmatch(p))), None)

@@ -19,6 +19,11 @@ element above all other content.
 An occurrence a holder holds is any for "includes", "contains"; for "labeled", "reads exactly"
 (``TextSpec.reads_whole``) only one read as whole lines or a whole element (``_Ctx.held``):
 "Note: Asia (draft)" is no node labeled "Asia".
+- **the Nth line** ("Does the Shareholders box include the second line 'Team size: 3'"): the
+  string is a whole line, the Nth from the top of the lines in the smallest rectangle around it
+  (without one, of its block of lines).
+- **starts / ends with** ("a legend note that begins with 'Legend note:'"): the string opens the
+  first line of its block (or closes its last line).
 - **above all other content** ("above all numbered sections"): the occurrence's top is above
   the middle of every other line read on the page (of a title on two lines, the first line's).
 
@@ -30,9 +35,9 @@ from __future__ import annotations
 import re
 
 from rewards.text.ocr.text_match import find_matches
-from rewards.text.page.locator_base import _Ctx, _inside_box
-from rewards.text.page.page_lines import Box, _Page
-from rewards.text.page.rectangles import rectangles
+from rewards.text.page.locator_base import ORDINALS, _Ctx, _inside_box
+from rewards.text.page.page_lines import Box, _Page, element_words
+from rewards.text.page.rectangles import _lines_in, rectangles
 from rewards.text.questions.generic_role import HOLDER_HEADS, is_generic_role
 
 PANEL_LABEL = re.compile(r"\(([a-h])\)")
@@ -110,6 +115,40 @@ def _one_holder(ctx: _Ctx, m: list[re.Match]) -> bool:
     for span in ctx.held[0]:
         frame = _smallest_frame(ctx.page, span)
         if frame is not None and all(any(_inside_box(b, frame) for b in boxes) for boxes in ctx.held[1:]):
+            return True
+    return False
+
+
+def _nth_line(ctx: _Ctx, m: list[re.Match]) -> bool:
+    """Rule "the Nth line" (module docstring)."""
+    ordinal = ORDINALS.get(m[0].group(1).lower())
+    if ordinal is None or len(ctx.texts) != 1:
+        return False
+    page = ctx.page
+    for words in ctx.words[0]:
+        li = words[0][0]
+        if {w[0] for w in words} != {li} or set(element_words(page.lines, li)) - set(words):
+            continue  # not one whole line
+        frame = _smallest_frame(page, page.lines[li].box)
+        group = _lines_in(page, frame) if frame is not None else page.block(li)
+        group = sorted(group, key=lambda i: page.lines[i].box[1])
+        k = ordinal - 1 if ordinal > 0 else len(group) + ordinal
+        if 0 <= k < len(group) and group[k] == li:
+            return True
+    return False
+
+
+def _edge_of_block(ctx: _Ctx, m: list[re.Match]) -> bool:
+    """Rule "starts / ends with" (module docstring)."""
+    if len(ctx.texts) != 1:
+        return False
+    page, start = ctx.page, not re.search(r"\bend", m[0].group(0))
+    for words in ctx.words[0]:
+        first, last = min(words), max(words)
+        block = page.block(first[0] if start else last[0])
+        edge = block[0] if start else block[-1]
+        own = element_words(page.lines, edge)
+        if own and (first == own[0] if start else last == own[-1]) and (first if start else last)[0] == edge:
             return True
     return False
 

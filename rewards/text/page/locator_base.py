@@ -30,6 +30,8 @@ class _Ctx:
     held: list[list[Box]] = field(default_factory=list)
     """Per string, the boxes of its occurrences a container holds: whole lines or elements when
     the question reads the strings whole (``TextSpec.reads_whole``), else every occurrence."""
+    words: list[list[tuple]] = field(default_factory=list)
+    """Per string, the (canonical line, word) pairs of each of its occurrences."""
     memo: dict = field(default_factory=dict)
 
     def pie(self) -> Pie | None:

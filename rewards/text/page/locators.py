@@ -53,7 +53,9 @@ from rewards.text.page.chart_locators import (
 from rewards.text.page.container_locators import (
     HOLDER,
     NAMED_HOLDER,
+    _edge_of_block,
     _named_holder,
+    _nth_line,
     _one_holder,
     _panel,
     _topmost,
@@ -104,13 +106,14 @@ def resolve_locators(
     page = _Page.of(lines, image, size)
     own = find_elements(ElementSpec("whole"), lines, None, size) or []
     canon = canonical_lines(lines)
-    found, spans, held = [], [], []
+    found, spans, held, words = [], [], [], []
     for text in spec.texts:
         ms = [m for m in find_matches(text, lines, *size, spec.region, case_sensitive, lenient, max_lines) if m.found]
         found.append([e for e in own if any(_is_element(m, e, True, False, canon) for m in ms)])
         spans.append([m.box for m in ms])
         whole = [m.box for m in ms if _whole_lines(m.words, lines)] + [e.box for e in found[-1]]
         held.append(whole if spec.reads_whole else spans[-1])
+        words.append([tuple((canon[li], wi) for li, wi in m.words) for m in ms])
     anchors = [
         (
             a.relation,
@@ -118,7 +121,7 @@ def resolve_locators(
         )
         for a in spec.anchors
     ]
-    ctx = _Ctx(page, spec.texts, found, own, spans, anchors, held)
+    ctx = _Ctx(page, spec.texts, found, own, spans, anchors, held, words)
     resolved, left = [], list(parts)
     for patterns, rule in RULES:
         hits = [next((p for p in left if re.fullmatch(pat, p)), None) for pat in patterns]
@@ -167,6 +170,9 @@ RULES: list[tuple[tuple[str, ...], Callable[[_Ctx, list[re.Match]], bool]]] = [
     ((TOPMOST,), _topmost),
     ((NAMED_HOLDER.pattern,), _named_holder),
     ((HOLDER.pattern,), _one_holder),
+    ((rf"locator '(?:the |a )?{_ORD} line'",), _nth_line),
+    ((r"claim '(?:starts?|begins?|starting|beginning) with'",), _edge_of_block),
+    ((r"claim '(?:ends?|ending) with'",), _edge_of_block),
 ]
 """(patterns, rule): when every pattern matches one of the parts left (``re.fullmatch``) and the
 rule holds, those parts are resolved."""

@@ -179,3 +179,18 @@ def test_a_holder_labeled_with_a_string_holds_it_as_a_whole_line_includes_any_oc
     assert not compile_question(q).text.reads_whole
     assert resolve(q, lines, im) == ["locator 'Step 1 box'"]
     assert resolve("Does the Step 1 box read exactly 'Extract the graph.'?", lines, im) == []
+
+
+def test_the_nth_line_of_a_box_and_a_block_that_starts_with_a_string():
+    im, lines = boxes([("Shareholders", "Team size: 3"), ("Board", "Team size: 5")])
+    q = "Does the {} box include the second line “{}”?"
+    assert resolve(q.format("Shareholders", "Team size: 3"), lines, im) == ["locator 'the second line'"]
+    assert resolve(q.format("Shareholders", "Shareholders"), lines, im) == []  # the first line
+    im = blank()
+    note = [line("Legend note: circles mark", 40, 300), line("the 2013 share.", 40, 316)]
+    q = 'Is there a legend note that begins with the exact snippet "{}"?'
+    assert resolve(q.format("Legend note:"), note, im) == ["claim 'begins with'"]
+    assert resolve(q.format("circles mark"), note, im) == []  # inside the line
+    assert resolve(q.format("the 2013"), note, im) == []  # opens the block's second line
+    q = 'Does the legend note end with "{}"?'
+    assert resolve(q.format("2013 share."), note, im) == ["claim 'end with'"]
