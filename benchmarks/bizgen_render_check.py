@@ -49,7 +49,6 @@ from documents.engines.model import digit_change, typo  # noqa: E402
 from documents.engines.score import make_judge  # noqa: E402
 from rewards.rubric import Check  # noqa: E402
 from rewards.text.ocr.text_match import REGION_FRACTIONS  # noqa: E402
-from rewards.text.page.chart_locators import NAMED_DONUT  # noqa: E402
 from rewards.text.page.container_locators import HOLDER, NAMED_HOLDER  # noqa: E402
 from rewards.text.page.locators import TOPMOST, page_resolvable  # noqa: E402
 from rewards.text.questions.question_compiler import QuestionSpec, TextSpec, compile_question  # noqa: E402
@@ -100,8 +99,6 @@ PANEL_PART = re.compile(r"(?i)locator '(?:in |inside |within |of )?(?:the )?(?:p
 TOPMOST_PART = re.compile(TOPMOST)
 LINE_PART = re.compile(r"locator '(?:the |a )?(first|second|third|fourth|fifth|last) line'")
 EDGE_PART = re.compile(r"claim '(?:starts?|begins?|starting|beginning|ends?|ending) with'")
-CENTRE_PART = re.compile(r"locator '(?:the |in the |at the )?cent(?:er|re)'")
-DONUT_PART = re.compile(NAMED_DONUT)
 HEADER_PARTS = (
     re.compile(r"locator '(?:the |a )?(?:first |top )?header row'"),
     re.compile(r"locator '(?:a |the )?(?:table )?cell'"),
@@ -111,11 +108,9 @@ HEADER_PARTS = (
 def drawn_part(part: str) -> bool:
     """True for a page-rule part this renderer draws: an axis's tick label, a panel named by its
     letter, a named box, one box of several strings, the Nth line of a box, a block that starts or
-    ends with the string, a cell of a table's header row, the centre of a named donut, the element
-    above all other content (the
+    ends with the string, a cell of a table's header row, the element above all other content (the
     engine-page rules, slices and bars, are not drawn here: their questions are left out of the sample)."""
-    kinds = (AXIS_PART, PANEL_PART, TOPMOST_PART, NAMED_HOLDER, HOLDER, LINE_PART, EDGE_PART, CENTRE_PART, DONUT_PART)
-    kinds += HEADER_PARTS
+    kinds = (AXIS_PART, PANEL_PART, TOPMOST_PART, NAMED_HOLDER, HOLDER, LINE_PART, EDGE_PART, *HEADER_PARTS)
     return any(p.fullmatch(part) for p in kinds)
 
 
@@ -337,26 +332,6 @@ def tick_chart(axis: str, text: str, rng: random.Random, asked: str | None = Non
     return Image.open(buf).convert("RGB")
 
 
-def donut_chart(name: str, text: str, rng: random.Random) -> Image.Image:
-    """Four matplotlib donuts in a 2 x 2 grid, each titled; ``name``'s (at a place drawn from
-    ``rng``) holds ``text`` in its centre, the others their own totals."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(2, 2, figsize=(W / 100, H / 100), dpi=100)
-    k = rng.randrange(4)
-    for i, ax in enumerate(axes.flat):
-        ax.pie([3 + i, 2, 4], colors=["#3a6ea5", "#e08a2c", "#5aa469"], wedgeprops={"width": 0.4})
-        ax.set_title(name if i == k else f"Region {i + 1}", fontsize=14)
-        ax.text(0, 0, text if i == k else f"Total: {40 + i}", ha="center", va="center", fontsize=12)
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=100)
-    plt.close(fig)
-    return Image.open(buf).convert("RGB")
-
-
 def chart_image(spec: TextSpec, texts: tuple[str, ...]) -> Image.Image:
     """A matplotlib bar chart whose axis title (``element.axis``) or legend entries are the strings."""
     import matplotlib
@@ -387,9 +362,6 @@ def render(spec: QuestionSpec, texts: tuple[str, ...], browser: Browser, rng: ra
     axis = next((m.group(1) for p in spec.vlm_parts if (m := AXIS_PART.fullmatch(p))), None)
     if axis is not None:
         return tick_chart(axis, texts[0], rng, spec.text.texts[0])
-    donut = next((m.group("name") for p in spec.vlm_parts if (m := DONUT_PART.fullmatch(p))), None)
-    if donut is not None:
-        return donut_chart(donut, texts[0], rng)
     el = spec.text.element
     if el is not None and el.role in ("axis_title", "legend_entry"):
         return chart_image(spec.text, texts)

@@ -23,7 +23,7 @@ from rewards.text.page.locator_base import (
     _x_row,
 )
 from rewards.text.page.page_lines import Box, Element, _Page
-from rewards.text.page.pie import Pie, angle_gap, find_pie
+from rewards.text.page.pie import Pie, angle_gap
 from rewards.text.questions.question_compiler import ElementSpec
 
 SLICE_REACH = (0.3, 1.45)
@@ -154,33 +154,6 @@ def _donut_centre(ctx: _Ctx, m: list[re.Match]) -> bool:
     if pie is None or not pie.donut or len(ctx.texts) != 1:
         return False
     return any(pie.distance(o.box) <= 0.35 for o in ctx.found[0])
-
-
-NAMED_DONUT = r"""locator ["']of (?:the )?(?P<name>.+?)[’']s (?:donut|doughnut|ring)(?: chart)?["']"""
-"""A donut named by its label ("of Site A's donut"), one of several on the page."""
-
-
-def _named_donut_centre(ctx: _Ctx, m: list[re.Match]) -> bool:
-    """Rule "the centre of the 'X' donut" ("Does the center of Site A's donut show ...", several
-    donuts on the page): the occurrence, a whole element, stands within 0.35 radii of the centre of
-    a donut found in the pixels around it (``pie.find_pie`` on a window of half the image's
-    shorter side centred on it, so that the neighbours are cut and left out), and a line reading
-    the name stands outside that donut within 1.8 radii of its centre (its title or caption)."""
-    rgb, page = ctx.page.rgb(), ctx.page
-    if rgb is None or len(ctx.texts) != 1:
-        return False
-    half = min(rgb.shape[:2]) // 4
-    names = [x.box for x in find_matches(m[1].group("name"), page.lines, *page.size, None, True) if x.found]
-    for o in ctx.found[0]:
-        cx, cy = int((o.box[0] + o.box[2]) / 2), int((o.box[1] + o.box[3]) / 2)
-        x0, y0 = max(0, cx - half), max(0, cy - half)
-        pie = find_pie(rgb[y0 : cy + half, x0 : cx + half])
-        if pie is None or not pie.donut:
-            continue
-        pie = Pie((pie.centre[0] + x0, pie.centre[1] + y0), pie.radius, True)
-        if pie.distance(o.box) <= 0.35 and any(1.0 <= pie.distance(b) <= 1.8 for b in names):
-            return True
-    return False
 
 
 def _bar_end(ctx: _Ctx, m: list[re.Match]) -> bool:

@@ -39,14 +39,12 @@ from PIL import Image
 
 from rewards.text.ocr.text_match import Line, find_matches
 from rewards.text.page.chart_locators import (
-    NAMED_DONUT,
     _axis_label,
     _bar_end,
     _callout,
     _donut_centre,
     _group_bar,
     _line_end,
-    _named_donut_centre,
     _slice_label,
     _slice_value,
     _x_tick,
@@ -171,7 +169,6 @@ RULES: list[tuple[tuple[str, ...], Callable[[_Ctx, list[re.Match]], bool]]] = [
     ((r"locator '(?:the |a )?(?:first |top )?header row'", r"locator '(?:a |the )?(?:table )?cell'"), _header_cell),
     ((TOPMOST,), _topmost),
     ((NAMED_HOLDER.pattern,), _named_holder),
-    ((r"locator '(?:the |in the |at the )?cent(?:er|re)'", NAMED_DONUT), _named_donut_centre),
     ((HOLDER.pattern,), _one_holder),
     ((rf"locator '(?:the |a )?{_ORD} line'",), _nth_line),
     ((r"claim '(?:starts?|begins?|starting|beginning) with'",), _edge_of_block),

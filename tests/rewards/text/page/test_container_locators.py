@@ -194,26 +194,3 @@ def test_the_nth_line_of_a_box_and_a_block_that_starts_with_a_string():
     assert resolve(q.format("the 2013"), note, im) == []  # opens the block's second line
     q = 'Does the legend note end with "{}"?'
     assert resolve(q.format("2013 share."), note, im) == ["claim 'end with'"]
-
-
-def donuts() -> tuple[Image.Image, list[Line]]:
-    """Four donuts (radius 110) in a 2 x 2 grid, "Site A".. "Site D" above each, a total in each centre."""
-    im = blank(900, 760)
-    d = ImageDraw.Draw(im)
-    lines = []
-    for k, (cx, cy) in enumerate([(225, 220), (675, 220), (225, 560), (675, 560)]):
-        d.ellipse((cx - 110, cy - 110, cx + 110, cy + 110), fill=(60, 110, 190))
-        d.pieslice((cx - 110, cy - 110, cx + 110, cy + 110), 0, 100 + 40 * k, fill=(230, 140, 40))
-        d.ellipse((cx - 60, cy - 60, cx + 60, cy + 60), fill=(250, 250, 250))
-        lines += [centred(f"Site {'ABCD'[k]}", cx, cy - 135, 16), centred(f"Total: {13 + k}", cx, cy, 14)]
-    return im, lines
-
-
-def test_the_centre_of_a_donut_named_by_its_label_among_several():
-    im, lines = donuts()
-    q = 'Does the center of Site {}’s donut show the exact text "{}"?'
-    assert resolve(q.format("A", "Total: 13"), lines, im) == ["locator 'center'", "locator 'of Site A’s donut'"]
-    assert resolve(q.format("D", "Total: 16"), lines, im) != []
-    assert resolve(q.format("B", "Total: 13"), lines, im) == []  # Site A's total
-    im = blank(900, 760)  # no donut drawn: a VLM's
-    assert resolve(q.format("A", "Total: 13"), lines, im) == []
