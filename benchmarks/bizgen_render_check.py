@@ -8,8 +8,10 @@ Usage::
 
 The questions are those of ``scripts/compiler_coverage.py``'s quoted-text table (dimension "text",
 at least one quote) on one half (``--half``, default report: ``sha1(str(id)) % 2 == 1``) that the
-question compiler decides both ways (``QuestionSpec.decidable``); ``--n`` of them are drawn with
-``--seed``. Each is drawn by a small honest renderer that places the quoted strings as the spec says
+question compiler decides both ways (``QuestionSpec.decidable``), or whose only VLM parts are ones
+a page locator rule resolves and this renderer draws (``drawn_part``: an axis's tick label, a panel
+named by its letter, above all other content; ``--rules-only``: those alone); ``--n`` of them are
+drawn with ``--seed``. Each is drawn by a small honest renderer that places the quoted strings as the spec says
 (:func:`page_html`): the title as the page's largest line, a subtitle right under it, a footer in
 small type at the foot, a button filled, a card bordered, bullets in a list, a quoted anchor in its
 relation, a place of the image by absolute position; axis titles and legend entries in a
@@ -33,6 +35,7 @@ import html
 import io
 import json
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -46,6 +49,8 @@ from documents.engines.model import digit_change, typo  # noqa: E402
 from documents.engines.score import make_judge  # noqa: E402
 from rewards.rubric import Check  # noqa: E402
 from rewards.text.ocr.text_match import REGION_FRACTIONS  # noqa: E402
+from rewards.text.page.container_locators import HOLDER, NAMED_HOLDER  # noqa: E402
+from rewards.text.page.locators import TOPMOST, page_resolvable  # noqa: E402
 from rewards.text.questions.question_compiler import QuestionSpec, TextSpec, compile_question  # noqa: E402
 from rewards.text.questions.question_quotes import find_quotes  # noqa: E402
 
@@ -65,9 +70,11 @@ FILLER = "Figures are shown in thousands and are preliminary."
 """One neutral line of body text, away from the strings asked about."""
 
 
-def sample(path: Path, exclude: Path | None, half: str, n: int, seed: int) -> list[tuple[str, str, QuestionSpec]]:
+def sample(
+    path: Path, exclude: Path | None, half: str, n: int, seed: int, rules_only: bool = False
+) -> list[tuple[str, str, QuestionSpec]]:
     """``n`` (row id, question, spec) drawn with ``seed`` from the quoted-text questions of ``half``
-    that the compiler decides both ways (module docstring)."""
+    that code decides both ways (module docstring; ``rules_only``: through page rules only)."""
     drop = {json.loads(x)["id"] for x in exclude.read_text().splitlines() if x.strip()} if exclude else set()
     pool = []
     for line in path.read_text(encoding="utf-8").splitlines():
@@ -79,9 +86,32 @@ def sample(path: Path, exclude: Path | None, half: str, n: int, seed: int) -> li
             continue
         for q in row.get("questions", []):
             spec = compile_question(q) if find_quotes(q) else None
-            if spec is not None and spec.decidable:
+            if spec is None or spec.text is None:
+                continue
+            ruled = page_resolvable(spec.vlm_parts, len(spec.text.texts)) and all(drawn_part(v) for v in spec.vlm_parts)
+            if ruled or (spec.decidable and not rules_only):
                 pool.append((str(row["id"]), q, spec))
     return random.Random(seed).sample(pool, min(n, len(pool)))
+
+
+AXIS_PART = re.compile(r"locator '([xy])-axis (?:tick )?label'")
+PANEL_PART = re.compile(r"(?i)locator '(?:in |inside |within |of )?(?:the )?(?:panel|row|subfigure) \(([a-h])\)'")
+TOPMOST_PART = re.compile(TOPMOST)
+LINE_PART = re.compile(r"locator '(?:the |a )?(first|second|third|fourth|fifth|last) line'")
+EDGE_PART = re.compile(r"claim '(?:starts?|begins?|starting|beginning|ends?|ending) with'")
+HEADER_PARTS = (
+    re.compile(r"locator '(?:the |a )?(?:first |top )?header row'"),
+    re.compile(r"locator '(?:a |the )?(?:table )?cell'"),
+)
+
+
+def drawn_part(part: str) -> bool:
+    """True for a page-rule part this renderer draws: an axis's tick label, a panel named by its
+    letter, a named box, one box of several strings, the Nth line of a box, a block that starts or
+    ends with the string, a cell of a table's header row, the element above all other content (the
+    engine-page rules, slices and bars, are not drawn here: their questions are left out of the sample)."""
+    kinds = (AXIS_PART, PANEL_PART, TOPMOST_PART, NAMED_HOLDER, HOLDER, LINE_PART, EDGE_PART, *HEADER_PARTS)
+    return any(p.fullmatch(part) for p in kinds)
 
 
 def defect(texts: tuple[str, ...], rng: random.Random) -> tuple[str, ...]:
@@ -184,11 +214,66 @@ def _inside(point: tuple[float, float], area: tuple[float, float, float, float])
     return area[0] <= point[0] <= area[2] and area[1] <= point[1] <= area[3]
 
 
-def page_html(spec: TextSpec, texts: tuple[str, ...]) -> str:
+def _panels(letter: str, block: str) -> str:
+    """Bordered panels side by side, each opened by its label ("(a) Overview"), ``block`` in panel ``letter``."""
+    letters = "abcdefgh"[: max(2, "abcdefgh".index(letter) + 1)]
+    box = "border:2px solid #333;padding:14px;flex:1;min-height:260px;min-width:260px"
+    cells = [
+        f'<div style="{box}"><div style="font-size:18px;font-weight:700;margin-bottom:30px">({k}) Stage {k.upper()}'
+        f"</div>{block if k == letter else _line('Input features', 'font-size:18px')}</div>"
+        for k in letters
+    ]
+    return f'<div style="display:flex;flex-wrap:wrap;gap:24px">{"".join(cells)}</div>'
+
+
+def _table(texts: tuple[str, ...]) -> str:
+    """A table of three columns and three body rows whose header row holds the first string."""
+    head = [html.escape(texts[0]), "Region", "Share"]
+    body = [["North", "12", "0.4"], ["South", "18", "0.6"], ["East", "9", "0.3"]]
+    cell = "padding:8px 28px;text-align:left;font-size:18px"
+
+    def row(tag: str, cells: list[str]) -> str:
+        return "<tr>" + "".join(f"<{tag} style='{cell}'>{c}</{tag}>" for c in cells) + "</tr>"
+
+    rows = [row("th", head)] + [row("td", r) for r in body]
+    return f"<table style='border-collapse:collapse'>{''.join(rows)}</table>"
+
+
+def _boxes(name: str | None, block: str, second: bool = True) -> str:
+    """Two bordered boxes side by side (one when not ``second``: the question places it): the first
+    holds ``name`` (when given) over ``block``, the second another name over a filler line."""
+    box = "border:2px solid #333;border-radius:8px;padding:16px;flex:1;min-width:300px"
+    head = "font-size:20px;font-weight:700;margin-bottom:16px"
+    first = (_line(name, head) if name else "") + block
+    other = (_line("Other item", head) if name else "") + _line("Input features", "font-size:18px")
+    cells = "".join(f'<div style="{box}">{c}</div>' for c in (first, other)[: 1 + second])
+    return f'<div style="display:flex;flex-wrap:wrap;gap:40px">{cells}</div>'
+
+
+def page_html(spec: TextSpec, texts: tuple[str, ...], parts: tuple[str, ...] = ()) -> str:
     """The page of one question (module docstring): the strings' block centred in its area (wrapping
-    inside it), the page title and a filler line where the block is not."""
+    inside it), the page title and a filler line where the block is not; a panel named by its letter
+    draws the panels, with the block in that one; "above all other content" leaves out the page title."""
     role = spec.element.role if spec.element is not None else "whole"
+    edge = next((p for p in parts if EDGE_PART.fullmatch(p)), None)
+    if edge is not None:  # the string opens (or closes) a longer block
+        texts = ("As reported, " + texts[0],) if "end" in edge else (texts[0] + " as reported for the year",)
     block = _anchored(spec, _strings(spec, texts))
+    nth = next((m.group(1) for p in parts if (m := LINE_PART.fullmatch(p))), None)
+    if nth is not None:  # the Nth line of a bordered box (the others filler lines)
+        fill = ["Team overview", "Updated weekly", "Owner: Finance", "Status: open"]
+        k = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4}.get(nth, 2)
+        block = "".join(_line(t, "font-size:20px") for t in fill[:k]) + block
+        block = f'<div style="border:2px solid #333;border-radius:8px;padding:16px;min-width:300px">{block}</div>'
+    panel = next((m.group(1).lower() for p in parts if (m := PANEL_PART.fullmatch(p))), None)
+    topmost = any(TOPMOST_PART.fullmatch(p) for p in parts)
+    named = next((m.group("name").strip() for p in parts if (m := NAMED_HOLDER.fullmatch(p))), None)
+    if any(HEADER_PARTS[0].fullmatch(p) for p in parts):
+        block = _table(texts)
+    elif panel is not None:
+        block, role = _panels(panel, block), "panels"
+    elif named is not None or any(HOLDER.fullmatch(p) for p in parts):
+        block, role = _boxes(named, block, spec.region is None), "panels"
     x0, y0, x1, y1 = _area(spec.region, role)
     box = f"left:{x0 * W:.0f}px;top:{y0 * H:.0f}px;width:{(x1 - x0) * W:.0f}px;height:{(y1 - y0) * H:.0f}px"
     centred = "text-align:center;" if (x0 + x1) / 2 == 0.5 else ""  # a centred place: each line centred
@@ -196,7 +281,7 @@ def page_html(spec: TextSpec, texts: tuple[str, ...]) -> str:
         f'<div style="position:absolute;{box};display:flex;align-items:center;justify-content:center">'
         f'<div style="{centred}max-width:{(x1 - x0) * W - 40:.0f}px">{block}</div></div>'
     ]
-    has_title = role in ("title", "subtitle") or any(r.role == "title" for r in spec.role_anchors)
+    has_title = role in ("title", "subtitle") or any(r.role == "title" for r in spec.role_anchors) or topmost
     if not has_title and not _inside((0.2, 0.06), (x0, y0, x1, y1)):
         parts.append(_line(PAGE_TITLE, "position:absolute;left:40px;top:24px;font-size:40px;font-weight:700"))
     spots = [(0.05, 0.85), (0.55, 0.85), (0.55, 0.1), (0.05, 0.5)]
@@ -210,6 +295,41 @@ def page_html(spec: TextSpec, texts: tuple[str, ...]) -> str:
         "position:relative;background:#fff;color:#111;font-family:'DejaVu Sans',sans-serif}</style></head>"
         f"<body>{body}</body></html>"
     )
+
+
+def tick_chart(axis: str, text: str, rng: random.Random, asked: str | None = None) -> Image.Image:
+    """A matplotlib bar chart with ``text`` as one of the tick labels of ``axis`` (x: a category,
+    y: one of four evenly spaced ticks around the ``asked`` value, which a defect page replaces by
+    ``text``), at a position drawn from ``rng``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(W / 100, H / 100), dpi=100)
+    labels = ["North", "South", "East", "West"]
+    k = rng.randrange(4)
+    asked = asked or text
+    number = re.fullmatch(r"\d+(?:\.(\d+))?", asked)
+    if axis == "y" and number is not None:  # a value tick among its neighbours, in its format ("0.60 0.70 ...")
+        places = len(number.group(1) or "")
+        step = 10.0 ** -(places - 1) if places > 1 else 1.0
+        ticks = [float(asked) + (i - k) * step for i in range(4)]
+        ax.bar(labels, [ticks[0] + step * f for f in (1.2, 2.5, 1.8, 0.6)], color="#3a6ea5")
+        ax.set_ylim(ticks[0] - step / 2, ticks[-1] + step / 2)
+        ax.set_yticks(ticks, [text if i == k else f"{t:.{places}f}" for i, t in enumerate(ticks)])
+    elif axis == "y":  # a category of a horizontal bar chart
+        labels[k] = text
+        ax.barh(range(4), [3, 5, 4, 2], color="#3a6ea5", tick_label=labels)
+    else:
+        labels[k] = text
+        ax.bar(range(4), [3, 5, 4, 2], color="#3a6ea5", tick_label=labels)
+    ax.tick_params(labelsize=14)
+    ax.set_title(PAGE_TITLE, fontsize=20)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100)
+    plt.close(fig)
+    return Image.open(buf).convert("RGB")
 
 
 def chart_image(spec: TextSpec, texts: tuple[str, ...]) -> Image.Image:
@@ -237,11 +357,15 @@ def chart_image(spec: TextSpec, texts: tuple[str, ...]) -> Image.Image:
     return Image.open(buf).convert("RGB")
 
 
-def render(spec: TextSpec, texts: tuple[str, ...], browser: Browser) -> Image.Image:
+def render(spec: QuestionSpec, texts: tuple[str, ...], browser: Browser, rng: random.Random) -> Image.Image:
     """The page of one question with ``texts`` as its required strings."""
-    if spec.element is not None and spec.element.role in ("axis_title", "legend_entry"):
-        return chart_image(spec, texts)
-    return browser.render(page_html(spec, texts), W, H)[0]
+    axis = next((m.group(1) for p in spec.vlm_parts if (m := AXIS_PART.fullmatch(p))), None)
+    if axis is not None:
+        return tick_chart(axis, texts[0], rng, spec.text.texts[0])
+    el = spec.text.element
+    if el is not None and el.role in ("axis_title", "legend_entry"):
+        return chart_image(spec.text, texts)
+    return browser.render(page_html(spec.text, texts, spec.vlm_parts), W, H)[0]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -257,17 +381,19 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="read every page whole (the OCR judge's incremental=False): the pages are unrelated documents",
     )
+    p.add_argument("--rules-only", action="store_true", help="only questions decided through page locator rules")
     args = p.parse_args(argv)
-    picked = sample(args.data, args.exclude, args.half, args.n, args.seed)
+    picked = sample(args.data, args.exclude, args.half, args.n, args.seed, args.rules_only)
     rng = random.Random(args.seed)
     images, checks, meta = [], [], []
     with Browser(W, H) as browser:
         for k, (rid, q, spec) in enumerate(picked):
             variants = [("correct", spec.text.texts), ("defect", defect(spec.text.texts, rng))]
-            if spec.text.element is not None and spec.text.element.whole:  # the string inside a longer line
+            whole = spec.text.element is not None and spec.text.element.whole
+            if whole or (spec.vlm_parts and spec.text.reads_whole):  # "reads exactly": inside a longer line is no
                 variants.append(("inside", tuple(f"Note: {t} (draft)" for t in spec.text.texts)))
             for variant, texts in variants:
-                images.append(render(spec.text, texts, browser))
+                images.append(render(spec, texts, browser, rng))
                 checks.append([Check(f"q{k}", q, spec=spec)])
                 meta.append({"row": rid, "question": q, "variant": variant, "texts": list(texts)})
     judge = make_judge("ocr")

@@ -2,13 +2,17 @@
 
 Before: the former importer's keyword rules (``rewards.text.questions.keyword_rules``, applied to text-dimension
 rows only, as the importer did); a check with expectations was decided both ways. After: the
-question compiler (``rewards.text.questions.question_compiler``): *decided* = a text part and nothing only a
-VLM can decide (code answers yes and no); *no-only* = a text part plus VLM-only parts (code can
-only answer "no"). A second table counts the quoted-text questions (dimension "text", at least one
-quote): the share with a text part, the share decided both ways, and how many of their locator
-phrases the specs represent (``TextSpec.locators``) or hand to a VLM (``locator '...'`` parts).
-A last list gives the dev half's most common unresolved locator phrases (``--unresolved N``,
-normalised by ``normalised_phrase``): what to resolve next, read from the dev half only.
+question compiler (``rewards.text.questions.question_compiler``): *decided* = a text part, and
+nothing only a VLM can decide: no VLM part, or only parts a locator rule of the page structure
+resolves (``rewards.text.page.locators.page_resolvable``: "in panel (a)", "x-axis tick label";
+code answers "yes" when the page shows them, "no" when the text part fails, and withholds when a
+part fails); *no-only* = a text part plus VLM-only parts (code can only answer "no"). A second
+table counts the quoted-text questions (dimension "text", at least one quote): the share with a
+text part, the share decided both ways (and of it, the share decided through page rules), and how
+many of their locator phrases the specs represent (``TextSpec.locators``) or hand on
+(``locator '...'`` parts). A last list gives the dev half's most common unresolved locator phrases
+(``--unresolved N``, normalised by ``normalised_phrase``; a phrase a page rule may resolve is not
+listed): what to resolve next, read from the dev half only.
 
 Rows are shown in two halves. By default the halves are the even and odd rows of the file. With
 ``--split id-hash`` a row's half is ``sha1(str(id)) % 2`` (0 = dev, 1 = report), which does not
@@ -33,23 +37,35 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from rewards.text.page.locators import page_resolvable, rule_reads  # noqa: E402
 from rewards.text.questions.keyword_rules import layout_strings  # noqa: E402
-from rewards.text.questions.question_compiler import compile_question  # noqa: E402
+from rewards.text.questions.question_compiler import QuestionSpec, compile_question  # noqa: E402
 from rewards.text.questions.question_quotes import find_quotes  # noqa: E402
+
+
+def decided(spec: QuestionSpec) -> bool:
+    """True when code answers a question both ways: a text part and no VLM part, or only parts a
+    page locator rule resolves (module docstring)."""
+    return spec.text is not None and (spec.decidable or page_resolvable(spec.vlm_parts, len(spec.text.texts)))
+
+
+def has_rule(part: str, n_texts: int = 1) -> bool:
+    """True when ``part`` is one a page locator rule reads (``rewards.text.page.locators.rule_reads``)."""
+    return rule_reads(part, n_texts)
 
 
 def quoted_text_figures(counts: dict[str, dict[str, int]]) -> list[str]:
     """The table of quoted-text questions (dimension "text", at least one quote) per half: the
     share with a text part the offline judge checks, the share it decides both ways, and the
     locator phrases the specs represent (``TextSpec.locators``) or hand to a VLM (``locator '...'``)."""
-    lines = [
-        f"{'half':<7} {'quoted':>6} {'text part':>9} {'decided':>8} {'locators':>8} {'represented':>11} {'to VLM':>7}"
-    ]
+    head = f"{'half':<7} {'quoted':>6} {'text part':>9} {'decided':>8} {'by rules':>8} {'locators':>8}"
+    lines = [head + f" {'represented':>11} {'page rule':>9} {'to VLM':>7}"]
     for h, c in sorted(counts.items()):
         n, loc = c["n"], c["represented"] + c["handed"]
         lines.append(
-            f"{h:<7} {n:>6} {c['text'] / max(n, 1):>9.1%} {c['decided'] / max(n, 1):>8.1%} {loc:>8} "
-            f"{c['represented'] / max(loc, 1):>11.1%} {c['handed'] / max(loc, 1):>7.1%}"
+            f"{h:<7} {n:>6} {c['text'] / max(n, 1):>9.1%} {c['decided'] / max(n, 1):>8.1%} "
+            f"{c['by_rules'] / max(n, 1):>8.1%} {loc:>8} {c['represented'] / max(loc, 1):>11.1%} "
+            f"{c['ruled'] / max(loc, 1):>9.1%} {(c['handed'] - c['ruled']) / max(loc, 1):>7.1%}"
         )
     return lines
 
@@ -114,18 +130,25 @@ def main(argv: list[str] | None = None) -> int:
                 c = counts[key]
                 c["n"] += 1
                 c["before"] += bool(dim == "text" and layout_strings(q))
-                c["decided"] += spec.decidable
-                c["no_only"] += spec.text is not None and not spec.decidable
+                c["decided"] += decided(spec)
+                c["no_only"] += spec.text is not None and not decided(spec)
             if dim == "text" and find_quotes(q):
                 for h in (half, "both"):
                     c = quoted[h]
                     c["n"] += 1
                     c["text"] += spec.text is not None
-                    c["decided"] += spec.decidable
+                    c["decided"] += decided(spec)
+                    c["by_rules"] += decided(spec) and not spec.decidable
                     c["represented"] += len(spec.text.locators) if spec.text is not None else 0
                     c["handed"] += sum(p.startswith("locator ") for p in spec.vlm_parts)
+                    n_texts = len(spec.text.texts) if spec.text is not None else 1
+                    c["ruled"] += sum(p.startswith("locator ") and has_rule(p, n_texts) for p in spec.vlm_parts)
                 if half == "dev":
-                    unresolved.update(normalised_phrase(p) for p in spec.vlm_parts if p.startswith("locator "))
+                    unresolved.update(
+                        normalised_phrase(p)
+                        for p in spec.vlm_parts
+                        if p.startswith("locator ") and not has_rule(p, len(spec.text.texts) if spec.text else 1)
+                    )
     out = {f"{h}/{d}": {k: v for k, v in c.items()} for (h, d), c in sorted(counts.items())}
     print(f"{'half':<7} {'dimension':<10} {'checks':>6} {'before':>7} {'decided':>8} {'no-only':>8} {'withheld':>8}")
     for (h, d), c in sorted(counts.items()):

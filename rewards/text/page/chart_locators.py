@@ -9,11 +9,13 @@ import re
 import numpy as np
 
 from rewards.text.ocr.text_match import find_matches
+from rewards.text.page.elements import find_elements
 from rewards.text.page.finders import _swatch_left
 from rewards.text.page.locator_base import (
     ORDINALS,
     _complete,
     _Ctx,
+    _evenly_spaced,
     _ink,
     _inside_box,
     _lines_right_of,
@@ -22,6 +24,7 @@ from rewards.text.page.locator_base import (
 )
 from rewards.text.page.page_lines import Box, Element, _Page
 from rewards.text.page.pie import Pie, angle_gap
+from rewards.text.questions.question_compiler import ElementSpec
 
 SLICE_REACH = (0.3, 1.45)
 """Radii from a pie's centre where its slice labels stand (inside wedges, or beside the rim)."""
@@ -66,6 +69,37 @@ def _y_column(page: _Page, li: int) -> list[int]:
 def _y_tick(ctx: _Ctx, m: list[re.Match]) -> bool:
     """Rule "tick labels by ordinal" along the y axis (module docstring)."""
     return _nth_label(ctx, m, _y_column, 1)
+
+
+def _axis_label(ctx: _Ctx, m: list[re.Match]) -> bool:
+    """Rule "an axis's tick label" ("x-axis tick label", no ordinal): the occurrence, a whole
+    element of one line with no legend swatch left of it, is one of at least three short labels
+    evenly spaced in its row (x: ``_x_row``, below the image's middle) or right-aligned in its
+    column (y: ``_y_column``, in the left half); "x-axis label" (no "tick"): or that axis's title
+    (``finders._axis_title``)."""
+    if len(ctx.texts) != 1:
+        return False
+    page, axis = ctx.page, m[0].group(1)
+    (w, h), rgb = page.size, page.rgb()
+    for o in ctx.found[0]:
+        if len(o.lines) != 1 or (rgb is not None and _swatch_left(rgb, o.box, page.sizes[o.lines[0]])):
+            continue
+        cx, cy = (o.box[0] + o.box[2]) / 2, (o.box[1] + o.box[3]) / 2
+        run = _x_row(page, o.lines[0]) if axis == "x" else _y_column(page, o.lines[0])
+        side = cy > h / 2 if axis == "x" else cx < w / 2
+        if side and len(run) >= 3 and _evenly_spaced([page.lines[i].box for i in run], 0 if axis == "x" else 1):
+            return True
+    if m[0].group(2):  # "tick label": not the title
+        return False
+    titles = find_elements(ElementSpec("axis_title", axis=axis), page.lines, page.image, page.size) or []
+    return any(_overlap(t.box, o.box) > 0.8 for t in titles for o in ctx.found[0])
+
+
+def _overlap(a: Box, b: Box) -> float:
+    """The share of the smaller of boxes ``a`` and ``b`` that the other covers."""
+    iw, ih = min(a[2], b[2]) - max(a[0], b[0]), min(a[3], b[3]) - max(a[1], b[1])
+    small = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+    return iw * ih / small if iw > 0 and ih > 0 and small > 0 else 0.0
 
 
 def _slice_labels(ctx: _Ctx, pie: Pie) -> list[Element]:

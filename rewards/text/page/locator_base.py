@@ -27,6 +27,11 @@ class _Ctx:
     own: list[Element]
     spans: list[list[Box]]
     anchors: list[tuple[str, list[Box]]]
+    held: list[list[Box]] = field(default_factory=list)
+    """Per string, the boxes of its occurrences a container holds: whole lines or elements when
+    the question reads the strings whole (``TextSpec.reads_whole``), else every occurrence."""
+    words: list[list[tuple]] = field(default_factory=list)
+    """Per string, the (canonical line, word) pairs of each of its occurrences."""
     memo: dict = field(default_factory=dict)
 
     def pie(self) -> Pie | None:
@@ -51,16 +56,23 @@ def _ink(page: _Page, box: Box) -> bool:
     return bool(ink.any())
 
 
-def _complete(page: _Page, boxes: list[Box], axis: int) -> bool:
-    """True when ``boxes`` (in order along ``axis``: 0 = x, 1 = y) are evenly spaced and no ink
-    stands where one more would be, one gap before the first and after the last."""
-    mids = [(b[axis] + b[axis + 2]) / 2 for b in boxes]
-    gaps = np.diff(mids)
+def _evenly_spaced(boxes: list[Box], axis: int) -> bool:
+    """True when ``boxes`` (in order along ``axis``: 0 = x, 1 = y) are at least two and their
+    middles evenly spaced (each gap 0.6-1.4 times the median gap), as tick labels are."""
+    gaps = np.diff([(b[axis] + b[axis + 2]) / 2 for b in boxes])
     if len(gaps) < 1 or (gaps <= 0).any():
         return False
     g = float(np.median(gaps))
-    if not ((gaps >= 0.6 * g) & (gaps <= 1.4 * g)).all():
+    return bool(((gaps >= 0.6 * g) & (gaps <= 1.4 * g)).all())
+
+
+def _complete(page: _Page, boxes: list[Box], axis: int) -> bool:
+    """True when ``boxes`` (in order along ``axis``: 0 = x, 1 = y) are evenly spaced and no ink
+    stands where one more would be, one gap before the first and after the last."""
+    if not _evenly_spaced(boxes, axis):
         return False
+    mids = [(b[axis] + b[axis + 2]) / 2 for b in boxes]
+    g = float(np.median(np.diff(mids)))
     lo = min(b[1 - axis] for b in boxes)
     hi = max(b[3 - axis] for b in boxes)
     for mid in (mids[0] - g, mids[-1] + g):

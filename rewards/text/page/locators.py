@@ -39,6 +39,7 @@ from PIL import Image
 
 from rewards.text.ocr.text_match import Line, find_matches
 from rewards.text.page.chart_locators import (
+    _axis_label,
     _bar_end,
     _callout,
     _donut_centre,
@@ -49,16 +50,28 @@ from rewards.text.page.chart_locators import (
     _x_tick,
     _y_tick,
 )
+from rewards.text.page.container_locators import (
+    HOLDER,
+    NAMED_HOLDER,
+    _edge_of_block,
+    _named_holder,
+    _nth_line,
+    _one_holder,
+    _panel,
+    _topmost,
+    holds_several,
+)
 from rewards.text.page.elements import find_elements
 from rewards.text.page.grounding import _is_element
 from rewards.text.page.locator_base import ORDINALS, _Ctx
-from rewards.text.page.page_lines import _Page, canonical_lines
+from rewards.text.page.page_lines import _Page, canonical_lines, element_words
 from rewards.text.page.page_locators import (
     _below_date,
     _below_title,
     _card,
     _column_header,
     _date_line,
+    _header_cell,
     _nav,
     _price,
     _row_label,
@@ -93,11 +106,14 @@ def resolve_locators(
     page = _Page.of(lines, image, size)
     own = find_elements(ElementSpec("whole"), lines, None, size) or []
     canon = canonical_lines(lines)
-    found, spans = [], []
+    found, spans, held, words = [], [], [], []
     for text in spec.texts:
         ms = [m for m in find_matches(text, lines, *size, spec.region, case_sensitive, lenient, max_lines) if m.found]
         found.append([e for e in own if any(_is_element(m, e, True, False, canon) for m in ms)])
         spans.append([m.box for m in ms])
+        whole = [m.box for m in ms if _whole_lines(m.words, lines)] + [e.box for e in found[-1]]
+        held.append(whole if spec.reads_whole else spans[-1])
+        words.append([tuple((canon[li], wi) for li, wi in m.words) for m in ms])
     anchors = [
         (
             a.relation,
@@ -105,7 +121,7 @@ def resolve_locators(
         )
         for a in spec.anchors
     ]
-    ctx = _Ctx(page, spec.texts, found, own, spans, anchors)
+    ctx = _Ctx(page, spec.texts, found, own, spans, anchors, held, words)
     resolved, left = [], list(parts)
     for patterns, rule in RULES:
         hits = [next((p for p in left if re.fullmatch(pat, p)), None) for pat in patterns]
@@ -115,7 +131,19 @@ def resolve_locators(
     return resolved, left
 
 
+def _whole_lines(words, lines: list[Line]) -> bool:
+    """True when an occurrence's ``words`` ((line, word) pairs) are every word of each line they
+    touch (its marks aside): the string reads as whole lines, not inside a longer one."""
+    touched = {li for li, _ in words}
+    return all(set(element_words(lines, li)) <= set(words) for li in touched)
+
+
 _ORD = "(" + "|".join(ORDINALS) + ")"
+TOPMOST = (
+    r"locator '(?:located |positioned |placed )?above (?:(?:the )?[\w -]+ and )?(?:all|both|every) (?:the )?(?:other )?"
+    r"(?:content|contents|elements|text|sections|numbered sections)'"
+)
+"""A phrase that puts the element above everything else on the page ("above all other content")."""
 
 RULES: list[tuple[tuple[str, ...], Callable[[_Ctx, list[re.Match]], bool]]] = [
     ((r"locator '(directly )?(?:beneath|below|under(?:neath)?) the (?:main )?title'",), _below_title),
@@ -136,9 +164,44 @@ RULES: list[tuple[tuple[str, ...], Callable[[_Ctx, list[re.Match]], bool]]] = [
     ((rf"locator '{_ORD} row label'", rf"locator 'in the {_ORD} column'"), _row_label),
     ((r"locator 'date line'",), _date_line),
     ((r"locator 'venue line'", r"locator 'below the date'"), _below_date),
+    ((r"locator '([xy])-axis (tick )?label'",), _axis_label),
+    ((r"(?i)locator '(?:in |inside |within |of )?(?:the )?(?:panel|row|subfigure) \(([a-h])\)'",), _panel),
+    ((r"locator '(?:the |a )?(?:first |top )?header row'", r"locator '(?:a |the )?(?:table )?cell'"), _header_cell),
+    ((TOPMOST,), _topmost),
+    ((NAMED_HOLDER.pattern,), _named_holder),
+    ((HOLDER.pattern,), _one_holder),
+    ((rf"locator '(?:the |a )?{_ORD} line'",), _nth_line),
+    ((r"claim '(?:starts?|begins?|starting|beginning) with'",), _edge_of_block),
+    ((r"claim '(?:ends?|ending) with'",), _edge_of_block),
 ]
 """(patterns, rule): when every pattern matches one of the parts left (``re.fullmatch``) and the
 rule holds, those parts are resolved."""
+
+
+def page_resolvable(parts: list[str] | tuple[str, ...], n_texts: int = 1) -> bool:
+    """True when every one of a question's VLM ``parts`` is one a rule of ``RULES`` may resolve on
+    the page (all the rule's patterns among the parts; a holder only of ``n_texts`` >= 2 strings,
+    ``container_locators.holds_several``): with its text part, such a question gets "yes" from
+    code when the page shows the parts, and "no" when the text part fails; when a part fails it
+    stays withheld."""
+    left = list(parts)
+    for patterns, rule in RULES:
+        hits = [next((p for p in left if re.fullmatch(pat, p)), None) for pat in patterns]
+        if rule is _one_holder and hits[0] is not None and not holds_several(hits[0], n_texts):
+            continue
+        if all(hits):
+            left = [p for p in left if p not in hits]
+    return bool(parts) and not left
+
+
+def rule_reads(part: str, n_texts: int = 1) -> bool:
+    """True when ``part`` is one a rule of ``RULES`` reads (one of its patterns; a holder only of
+    ``n_texts`` >= 2 strings), alone or with the rule's other parts."""
+    return any(
+        re.fullmatch(pat, part) and (rule is not _one_holder or holds_several(part, n_texts))
+        for patterns, rule in RULES
+        for pat in patterns
+    )
 
 
 ELEMENT_NAMING = (_column_header, _row_label, _x_tick, _y_tick, _nav)

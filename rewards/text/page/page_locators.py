@@ -1,5 +1,6 @@
 """Locator rules of pages (``rewards.text.page.locators``): below the title, in a card, a menu
-item's price, navigation links, table headers and row labels, date and venue lines."""
+item's price, navigation links, table headers (by column, or any cell of the header row) and row
+labels, date and venue lines."""
 
 from __future__ import annotations
 
@@ -127,6 +128,15 @@ def _column_header(ctx: _Ctx, m: list[re.Match]) -> bool:
     if ordinal is None or len(ctx.texts) != 1 or not head:
         return False
     return any(len(o.lines) == 1 and _nth_is(head, o.lines[0], ordinal) for o in ctx.found[0])
+
+
+def _header_cell(ctx: _Ctx, m: list[re.Match]) -> bool:
+    """Rule "a cell of the (first) header row": the occurrence is one of the cells of the table's
+    header row (``_table``)."""
+    head, _ = _table(ctx)
+    if len(ctx.texts) != 1 or not head:
+        return False
+    return any(len(o.lines) == 1 and o.lines[0] in head for o in ctx.found[0])
 
 
 def _row_label(ctx: _Ctx, m: list[re.Match]) -> bool:

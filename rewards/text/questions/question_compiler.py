@@ -55,7 +55,7 @@ exact, list, none) labels the question for summaries and verdict records; no jud
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from rewards.text.questions.question_element import locate
 from rewards.text.questions.question_form import (
@@ -224,6 +224,9 @@ class TextSpec:
         locators: the question's locator phrases this spec represents (checked by the rules
             above); those it does not represent are ``QuestionSpec.vlm_parts`` ("locator '...'").
         role_anchors: anchors named by their role ("directly below the title", ``RoleAnchor``).
+        reads_whole: True when the question asks each string as a whole element ("reads exactly",
+            "labeled"), False for containment ("includes", "contains"); the page locator rules
+            (``rewards.text.page.locators``) then take only whole occurrences.
     """
 
     texts: tuple[str, ...]
@@ -237,6 +240,7 @@ class TextSpec:
     element: ElementSpec | None = None
     locators: tuple[str, ...] = ()
     role_anchors: tuple[RoleAnchor, ...] = ()
+    reads_whole: bool = field(default=False, compare=False)  # read from the wording, as the element's whole
 
 
 @dataclass(frozen=True)
@@ -291,6 +295,22 @@ def _strip(bare: str, patterns) -> str:
     for p in patterns:
         bare = p.sub(" ", bare)
     return bare
+
+
+_CELL_SEPARATOR = re.compile(r"\s+\|\s+")
+_TABLE_WORDS = re.compile(r"\b(?:rows?|table|cells?|columns?)\b")
+_BLANK_CELL = re.compile(r"\[?(?:blank|empty)\]?|-|—|–", re.IGNORECASE)
+
+
+def table_cells(bare: str, texts: list[str]) -> list[str] | None:
+    """The cells of one quoted table row written with " | " between them ("'Pos | Team | Pts'"),
+    when the question speaks of a row, table, cell or column; cells written "[blank]" (or a lone
+    dash) are left out. None otherwise: a pipe in a card's line ("ViX | Youtube") is printed text."""
+    if len(texts) != 1 or not _CELL_SEPARATOR.search(texts[0]) or not _TABLE_WORDS.search(bare):
+        return None
+    cells = [c.strip() for c in _CELL_SEPARATOR.split(texts[0])]
+    cells = [c for c in cells if c and not _BLANK_CELL.fullmatch(c)]
+    return cells if len(cells) >= 2 else None
 
 
 def form_of(text: TextSpec) -> str:
@@ -348,6 +368,9 @@ def compile_question(question: str) -> QuestionSpec:
 
     # 4. form
     arrangement, count = arrangement_of(question, bare, required, texts), count_of(bare)
+    cells = table_cells(bare, texts)
+    if cells is not None:  # "does the header row read exactly 'Pos | Team | Pts'": cells, left to right in one row
+        texts, arrangement = cells, "row"
     if count is not None and len(texts) > 1:
         return none("a count of several strings")
     texts = cased(bare, texts)
@@ -371,7 +394,7 @@ def compile_question(question: str) -> QuestionSpec:
 
     # 7. the element and the locator phrases
     first = next(i for i, q in enumerate(quotes) if q is required[0])
-    element, locators, handed, role_anchors = _element(
+    element, locators, handed, role_anchors, whole = _element(
         question, bare, quotes, first, anchors, place_words, in_box, weight, colour, count, texts, arrangement
     )
     if arrangement == "row":  # "a row labeled 'A' with values ...": the arrangement checks the row
@@ -380,7 +403,7 @@ def compile_question(question: str) -> QuestionSpec:
         locators += tuple(p[len("locator '") : -1] for p in row_subject)
     vlm_parts += handed
     spec = TextSpec(tuple(texts), arrangement, count, region, tuple(anchors), in_box, weight, colour, element)
-    spec = replace(spec, locators=locators, role_anchors=role_anchors)
+    spec = replace(spec, locators=locators, role_anchors=role_anchors, reads_whole=whole)
     return QuestionSpec(form_of(spec), spec, tuple(dict.fromkeys(vlm_parts)))
 
 
@@ -420,10 +443,11 @@ def _element(
     count: int | None,
     texts: list[str],
     arrangement: str,
-) -> tuple[ElementSpec | None, tuple[str, ...], list[str], tuple[RoleAnchor, ...]]:
+) -> tuple[ElementSpec | None, tuple[str, ...], list[str], tuple[RoleAnchor, ...], bool]:
     """Step 7 (``rewards.text.questions.question_element.locate``): (the element, the locator phrases the spec
     represents, the VLM parts: ``locator '...'`` for each phrase it does not, and "starts with" /
-    "ends with", which no spec field checks, and the anchors named by their role: ``RoleAnchor``).
+    "ends with", which no spec field checks, the anchors named by their role: ``RoleAnchor``, and
+    whether the strings are asked as whole elements: ``TextSpec.reads_whole``).
 
     ``whole`` is True for "read(s) exactly", "is exactly", "labeled", "titled"; False for
     "contains", "includes" and the edge claims. A "whole" element that need not be whole is no
@@ -476,7 +500,7 @@ def _element(
     if role == "whole" and re.fullmatch(r"(?:\w+ )*(?:word|phrase)s?(?: displayed| shown)?", located.phrase.lower()):
         whole = False  # "the word", "the phrase": part of a longer line as often as a line of its own
     if role is None or count is not None or (role == "whole" and not whole and located.container is None):
-        return None, represented, vlm_parts, role_anchors
+        return None, represented, vlm_parts, role_anchors, whole
     phrase = located.phrase or f"the {column!r} cell"
     element = ElementSpec(role, located.ordinal, located.axis, row, column, located.container, whole, phrase)
-    return element, represented, vlm_parts, role_anchors
+    return element, represented, vlm_parts, role_anchors, whole

@@ -147,7 +147,8 @@ def subject_role(
     if size:
         if role not in ("title", "heading"):
             return None  # "the large label": which one is large is for a VLM
-        role = "title"
+        if "section" not in rest:
+            role = "title"  # "the main section heading" heads a section, not the page
     if edge is not None:
         if role in _EDGE_ROLES.get(edge, ()):
             pass  # "the top title", "the bottom footnote": where that role is anyway
@@ -301,12 +302,37 @@ def locate(
     )
 
 
+_AXIS_NOUNS = (["x-axis"], ["y-axis"], ["horizontal", "axis"], ["vertical", "axis"])
+_TICK_WORDS = frozenset({"tick", "category", "axis", "label", "value", "number", "numeric", "exact", "year", "name"})
+
+
+def _bare_axis(subject: _Phrase | None) -> bool:
+    """True when the subject is an axis itself ("the x-axis", "the vertical axis"), not its title."""
+    words = [w for w in subject.words if w not in _DETERMINERS] if subject is not None else []
+    return words in _AXIS_NOUNS
+
+
+def _tick_object(p: _Phrase, asked: _Asked) -> bool:
+    """True when ``p`` is the object an axis holds, right before the first required string, naming
+    a tick or category label ("Does the x-axis include the category label 'A'", "show a tick label")."""
+    words = [w for w in p.words if w not in _DETERMINERS]
+    return (
+        p.kind == "loose"
+        and p.span[0] < asked.first_quote
+        and bool(re.match(r"\s*q\b", asked.masked[p.span[1] :]))
+        and bool(words)
+        and words[-1] in ("label", "value", "number", "name")
+        and set(words) <= _TICK_WORDS
+    )
+
+
 def _read_subject(
     subject: _Phrase | None, phrases: list[_Phrase], asked: _Asked, n_texts: int
 ) -> tuple[str, tuple[str, int | None, str | None] | str | None]:
     """(the subject's words with their quotes, ``_subject_element`` of it: None for a VLM locator):
     ("", "absent") when the question has no subject, ("", "image") when the subject is the whole
-    image."""
+    image, ("x-axis tick label", None) when an axis holds a tick label (``_tick_object``, which is
+    taken out of ``phrases``)."""
     if subject is None or not subject.tokens:
         return "", "absent"
     subject_phrase = asked.text(subject.span)
@@ -315,6 +341,11 @@ def _read_subject(
     parsed = _subject_element(subject, phrases, asked.first_quote, asked.masked, harmless, n_texts)
     if parsed == "image":
         return "", parsed  # "Does the chart include ...": the whole image
+    if isinstance(parsed, tuple) and parsed[:2] == ("axis_title", None) and _bare_axis(subject):
+        tick = next((p for p in phrases if _tick_object(p, asked)), None)
+        if tick is not None:  # "Does the y-axis show a tick label '0.50'": a tick label, not the title
+            phrases.remove(tick)  # the object is the locator ("the label" of an axis: its title or a tick)
+            return f"{parsed[2]}-axis {'tick ' if {'tick', 'category'} & set(tick.words) else ''}label", None
     return subject_phrase, parsed
 
 

@@ -32,3 +32,12 @@ def test_unresolved_phrases_of_the_dev_half(tmp_path, capsys):
         "beneath eleventh bottle": 2,
         "beneath red bottle": 1,
     }
+
+
+def test_decided_counts_parts_a_page_rule_resolves():
+    from rewards.text.questions.question_compiler import compile_question
+
+    assert coverage.decided(compile_question('Does the y-axis show a tick label "0.50"?'))  # page rule
+    assert coverage.decided(compile_question('Does the title read exactly "Q3"?'))  # no VLM part
+    assert not coverage.decided(compile_question('Does the label beneath the eleventh bottle read exactly "1915"?'))
+    assert coverage.has_rule("locator 'In panel (a)'") and not coverage.has_rule("locator 'beneath the red bottle'")

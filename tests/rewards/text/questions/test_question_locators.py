@@ -244,8 +244,9 @@ def test_generic_roles_are_the_string_read_as_a_whole_element():
     s = spec("Does the chart include the country label 'China'?")  # dev half phrasing
     assert s.decidable and s.text.element == ElementSpec("whole", phrase="the country label")
     assert s.text.locators == ("the country label",)
-    # the object names another element than the subject's role: a VLM's (not the x-axis title)
-    assert spec("Does the x-axis include a tick label '1950'?").vlm_parts == ("locator 'a tick label'",)
+    # the object names another element than the subject's role: the axis's tick label, not its title
+    s = spec("Does the x-axis include a tick label '1950'?")
+    assert s.vlm_parts == ("locator 'x-axis tick label'",) and s.text.element is None
     s = spec("Is there a CEO box labeled “Atle Sivertsen”?")
     assert s.decidable and s.text.element == ElementSpec("whole", phrase="CEO box")
     s = spec("Does the callout label contain 'final save'?")  # containment: the string anywhere, no element
@@ -267,3 +268,33 @@ def test_anchors_named_by_their_role():
     assert s.text.role_anchors == (RoleAnchor("title", "directly_below", "positioned just below the main heading"),)
     assert spec('Does the note just above the footer read exactly "X"?').text.role_anchors[0].role == "footer"
     assert spec('Does the line below the heading read exactly "X"?').vlm_parts == ("locator 'below the heading'",)
+
+
+def test_an_axis_that_holds_a_label_asks_for_a_tick_label_not_its_title():
+    """Dev half phrasings: the axis holds the label; the page rule "x-axis tick label" places it
+    (``rewards.text.page.locators``), the axis title finder is not asked."""
+    s = spec('Does the y-axis show a tick label "0.50"?')
+    assert s.vlm_parts == ("locator 'y-axis tick label'",) and s.text.element is None
+    s = spec('Does the x-axis include the category label "Method A"?')
+    assert s.vlm_parts == ("locator 'x-axis tick label'",) and s.text.texts == ("Method A",)
+    # "the label" of an axis may be its title or a tick label: either (the rule "x-axis label")
+    assert spec('Does the y-axis include the label "0.5"?').vlm_parts == ("locator 'y-axis label'",)
+    # the axis named by its title stays the axis title
+    s = spec('Is the y-axis labeled "Revenue"?')
+    assert s.decidable and s.text.element.role == "axis_title" and s.text.element.axis == "y"
+
+
+def test_the_main_section_heading_is_a_heading_not_the_page_title():
+    s = spec('Does the main section heading in the bottom-right quadrant read exactly "Our Work"?')
+    assert s.decidable and s.text.element.role == "heading" and s.text.region == "bottom_right"
+    assert spec('Does the main heading read exactly "Our Work"?').text.element.role == "title"
+
+
+def test_a_quoted_table_row_with_pipes_is_its_cells_in_one_row():
+    """Dev half phrasing: a row's cells quoted with " | " between them; no page prints the pipes."""
+    s = spec('Does the standings table have a header row that reads exactly "Pos | Equipo | PJ | PTS"?')
+    assert s.text.texts == ("Pos", "Equipo", "PJ", "PTS") and s.text.arrangement == "row"
+    s = spec("In the left table, does the top header row read exactly '[blank] | [blank] | 2019 | 2024 | Δ'?")
+    assert s.text.texts == ("2019", "2024", "Δ")
+    # no row, table, cell or column named: a pipe printed in a line
+    assert spec('Does the card show the line "ViX | Youtube"?').text.texts == ("ViX | Youtube",)
