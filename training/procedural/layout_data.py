@@ -78,6 +78,19 @@ def q_bars_hint(degree: str) -> str:
     return f"Does ink increase {degree} from left to right?"
 
 
+def q_bars_rung(degree: str) -> str:
+    """The bars' shape rung at ``degree``: three separate bars, the last taller than the first."""
+    return f"Do the bars rise {degree} from left to right?"
+
+
+Q_NO_CARD = "Is the page free of light cards?"
+"""The charts' kind check: a bar chart holds no card (a slide's card fails it)."""
+
+
+Q_BACKGROUND = "Is the page's background white or nearly white?"
+"""The charts' other kind check: bars stand on the light page the prompt names (a slide's body is grey)."""
+
+
 def q_ink(low: int, high: int) -> str:
     """The ink coverage question for [low, high] percent."""
     return f"Does ink cover between {low}% and {high}% of the page?"
@@ -127,10 +140,14 @@ def make_layout_chart(rng: random.Random, item_id: str) -> Item:
         + (" with a dark title band across the top" if band else "")
         + ", bars rising from left to right."
     )
-    hint = Check("bars-hint", q_bars_hint(rng.choice(HINT_DEGREES)), tag="bars_hint")
-    criteria = [Criterion("Bars", (Check("bars", Q_BARS, tag="bars"), hint))]
+    degree = rng.choice(HINT_DEGREES)  # one draw for both rungs: the prompts stay those of earlier versions
+    hint = Check("bars-hint", q_bars_hint(degree), tag="bars_hint")
+    rung = Check("bars-rung", q_bars_rung(degree), tag="bars_rung")
+    criteria = [Criterion("Bars", (Check("bars", Q_BARS, tag="bars"), rung, hint))]
     if band:
         criteria.append(_band_criterion(rng))
+    kind = (Check("no-card", Q_NO_CARD, tag="no_card"), Check("background", Q_BACKGROUND, tag="background"))
+    criteria.append(Criterion("A chart, not a slide", kind))
     criteria.append(_ink_criterion())
     spec = {"title_band": band, "bars": "rise", "style": style, "page": page, "topic": topic}
     return Item(item_id, prompt, Rubric(tuple(criteria)), meta={"kind": "chart", "spec": spec})
