@@ -459,6 +459,17 @@ increase/decrease, the degree ("at least slightly" or "noticeably", :data:`DEGRE
 two whole percentages of ink coverage (0 <= low <= high <= 100)."""
 
 
+def page_kind(lum: np.ndarray) -> str | None:
+    """What kind of layout page the luminance (H, W) in [0, 1] shows, from the rules above:
+    "slide" when a light card stands in either half (``_light_card``), "chart" when there is no
+    card and at least ``MIN_BARS`` separate bars (:func:`bar_runs`), None for neither (a blank
+    page, noise, one block). The kind-preservation signal of the layout task: a chart prompt
+    whose sample reads as a slide has drifted to the other kind."""
+    if any(_light_card(lum, CARD_SIDE[side])[0] for side in ("left", "right")):
+        return "slide"
+    return "chart" if len(bar_runs(lum)[1]) >= MIN_BARS else None
+
+
 CARD_SIDE = {side: re.fullmatch(r"(left|right)", side) for side in ("left", "right")}
 """The matches the card rule reads its side from, for the rules that ask it of both halves."""
 

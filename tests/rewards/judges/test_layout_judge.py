@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from PIL import Image, ImageDraw
 
-from rewards.judges.layout import CLEAR, PHRASES, LayoutJudge, bar_runs, fold, luminance, match_rule
+from rewards.judges.layout import CLEAR, PHRASES, LayoutJudge, bar_runs, fold, luminance, match_rule, page_kind
 from rewards.judges.router import Router
 from rewards.reward_fns import RubricReward
 from rewards.rubric import Check, Item, Rubric
@@ -431,3 +431,18 @@ def test_a_chart_is_free_of_cards_on_a_light_background_and_a_slide_is_neither(w
         assert ask(slide, BACKGROUND).answer == "no"
     assert ask(bars_page(wh, bg=0.8), BACKGROUND).answer == "no"  # a grey page is no white page (0.8 < 0.85)
     assert ask(bars_page(wh, bg=0.87), BACKGROUND).answer == "yes"
+
+
+@pytest.mark.parametrize("wh", SIZES)
+def test_page_kind_reads_a_chart_a_slide_and_neither(wh):
+    assert page_kind(luminance(bars_page(wh))) == "chart"
+    assert page_kind(luminance(card_page(wh, "right"))) == "slide"
+    chart_with_card = bars_page(wh)  # a card drawn over a chart's left half: it has drifted to a slide
+    w, h = wh
+    ImageDraw.Draw(chart_with_card).rectangle([0, 0, w // 2, h - 1], fill=grey(0.5))
+    ImageDraw.Draw(chart_with_card).rectangle(
+        [round(0.05 * w), round(0.3 * h), round(0.45 * w), round(0.9 * h)], fill=grey(0.97)
+    )
+    assert page_kind(luminance(chart_with_card)) == "slide"
+    assert page_kind(luminance(page(32))) is None  # a blank page
+    assert page_kind(luminance(with_bars(heights=(0.2, 0.8)))) is None  # two bars: no chart yet
