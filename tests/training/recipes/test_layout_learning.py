@@ -125,4 +125,5 @@ def test_every_algorithm_raises_the_heldout_strict_layout_checks(tmp_path, gener
     assert first["checks/no_card/pass_rate"] == 1.0 and last["checks/no_card/pass_rate"] >= 0.9, last
     # the kind-preserving gold judge is recorded (weight 0): charts with no card and three separate bars
     kept = [e["layout_kind"] for e in history["eval_rewards"]]
+    print(f"\n{algorithm} seed {SEED}: strict {before:.3f} -> {after:.3f}; charts kept {kept}; checks {last}")
     assert len(kept) == 2 and kept[0] == 0.75, kept
