@@ -29,6 +29,7 @@ from rapidfuzz.distance import Levenshtein
 
 from rewards.judges.base import Judge
 from rewards.judges.cache import CachedJudge
+from rewards.judges.layout import luminance, page_kind
 from rewards.rubric import Item, Verdict
 from rewards.scorers.item_scores import ITEM_SCORES
 from rewards.text.ocr.ocr_read import ocr_lines
@@ -111,6 +112,38 @@ class RubricReward:
             else:
                 out.append(ITEM_SCORES[self.score](item, {v.check_id: v for v in vs}))
         self.last_verdicts = verdicts
+        return out
+
+
+class LayoutKindReward:
+    """1.0 when an image reads as the kind of page its item asks for, 0.0 when it does not; the
+    held-out, kind-preserving gold judge of the layout task (``conf/rewards/layout_kind.yaml``,
+    weight 0, watched by ``trainer.gold_reward=layout_kind`` and ``trainer.hacking_bounds.gold``).
+
+    The kind read from pixels is ``rewards.judges.layout.page_kind`` (a slide: a light card in
+    either half; a chart: no card and at least three separate bars). An item without a
+    ``meta["kind"]`` of "slide" or "chart" gets None (no value). Only ``kinds`` count: by default
+    the charts, the kind that drifted (a chart prompt drawn as a slide), so the mean over the
+    validation prompts is the share of chart prompts whose sample is still a chart.
+
+    Call: ``reward(prompts, images, items=...) -> list[float | None]``.
+
+    Raises:
+        ValueError: ``items`` missing or not one per image.
+    """
+
+    def __init__(self, kinds: Sequence[str] = ("chart",), name: str = "layout_kind"):
+        self.kinds, self.name = tuple(kinds), name
+
+    def __call__(
+        self, prompts: Sequence[str], images: Sequence[Image.Image], items: Sequence[Item] | None = None, **columns: Any
+    ) -> list[float | None]:
+        if items is None or len(items) != len(images):
+            raise ValueError(f"reward {self.name!r} needs the 'items' column, one Item per image")
+        out: list[float | None] = []
+        for image, item in zip(images, items):
+            kind = (item.meta or {}).get("kind")
+            out.append(float(page_kind(luminance(image)) == kind) if kind in self.kinds else None)
         return out
 
 

@@ -64,6 +64,12 @@ same rule reads a 16 px and a 1024 px page alike):
   on its left, and the last at least :data:`BAR_RISE` (0.2, a fifth of the page's height)
   taller than the first; "fall": the mirror image. A solid triangle or a staircase of touching
   blocks is one run, so no bars; a person reads bars as separate shapes.
+* **no card** ("Is the page free of light cards?"): yes when the card rule above finds no card
+  in either half: what a bar chart or a plain page is, and a slide with its card is not.
+* **light background** ("Is the page's background white or nearly white?"): the median
+  luminance of the page (its background, wherever less than half of it is drawn on) is within
+  ``CLEAR`` of white (>= 0.85): a chart's white, cream or light grey page is, a slide's grey
+  body (0.6) is not.
 * **weaker questions** (brightness tilts, not shapes; left as loose as their words): "Is the
   top (bottom) of the page at least slightly / noticeably darker than the rest of the page?"
   compares the top (bottom) 20% with every other row; "Is the left (right) half at least
@@ -72,6 +78,12 @@ same rule reads a 16 px and a 1024 px page alike):
   last of :data:`BAR_GROUPS` (4) equal column groups (fewer on a page narrower than 4 px). A
   dark page with a light strip at the bottom *is* darker at the top, and a triangle's ink
   *does* increase: these say yes where the shape questions say no, as a person would.
+* **bars rise at least slightly / noticeably** ("Do the bars rise at least slightly from left to
+  right?"): the bars of the strict rule (:func:`bar_runs`), at least ``MIN_BARS`` of them, the last
+  at least :data:`SLIGHT_RISE` / :data:`NOTICEABLE_RISE` taller than the first, with no rule on
+  the steps between (the strict rule's lower rungs: a chart whose bars are there but merge or
+  stand unevenly). Unlike the ink tilt below, a light block on the left of a page or a dark
+  right edge passes it only when the page still has three separate bars.
 * **ink at least slightly / noticeably increases**: the last group's ink share is at least
   :data:`SLIGHT_RISE` (0.05) / :data:`NOTICEABLE_RISE` (0.1, half of ``BAR_RISE``) above the first's.
 * **ink coverage**: the ink share of the whole page, in percent, within [low, high]
@@ -265,6 +277,20 @@ def _light_card(lum, m):
     return ok, reason, ev
 
 
+def _no_card(lum, m):
+    found = {side: _light_card(lum, CARD_SIDE[side]) for side in ("left", "right")}
+    cards = [side for side, (ok, _, _) in found.items() if ok]
+    reason = "; ".join(f"{side}: {'a card' if ok else 'no card'} ({why})" for side, (ok, why, _) in found.items())
+    return not cards, reason, {"cards": cards}
+
+
+def _light_background(lum, m):
+    median = float(np.median(lum))
+    ok = median >= 1.0 - CLEAR
+    reason = f"median luminance of the page {median:.3f} (need >= {1.0 - CLEAR:.2f}: within {CLEAR} of white)"
+    return ok, reason, {"median": round(median, 4)}
+
+
 def _slightly_lighter_half(lum, m):
     side, (need, _) = m.group(1), DEGREES[m.group(2)]
     w = lum.shape[1]
@@ -327,6 +353,20 @@ def _bars(lum, m):
     return ok, reason, {**ev, "floor": round(floor, 4)}
 
 
+def _bars_rise_somewhat(lum, m):
+    direction, (_, need) = m.group(1), DEGREES[m.group(2)]
+    floor, runs = bar_runs(lum)
+    heights = [r[2] for r in runs]
+    change = (heights[-1] - heights[0]) if len(heights) >= 2 else 0.0
+    change = change if direction == "rise" else -change
+    ok = len(runs) >= MIN_BARS and change >= need
+    reason = (
+        f"{len(runs)} separate bars (need >= {MIN_BARS}), heights as ink share left to right "
+        f"{[round(x, 3) for x in heights]} (floor {floor:.3f}): last vs first {direction} {change:.3f} (need >= {need})"
+    )
+    return ok, reason, {"bar_heights": [round(x, 4) for x in heights], "floor": round(floor, 4)}
+
+
 def _slightly_more_ink(lum, m):
     direction, (_, need) = m.group(1), DEGREES[m.group(2)]
     g = _groups(lum < INK_LEVEL)
@@ -371,6 +411,18 @@ PHRASES: tuple[Rule, ...] = (
         _light_card,
     ),
     _rule(
+        "no_card",
+        r"is the page free of light cards\?",
+        "Is the page free of light cards?",
+        _no_card,
+    ),
+    _rule(
+        "light_background",
+        r"is the page's background white or nearly white\?",
+        "Is the page's background white or nearly white?",
+        _light_background,
+    ),
+    _rule(
         "slightly_lighter_half",
         r"is the (left|right) half of the page (at least slightly|noticeably) lighter than the other half\?",
         "Is the left half of the page at least slightly lighter than the other half?",
@@ -381,6 +433,12 @@ PHRASES: tuple[Rule, ...] = (
         r"do the bars (rise|fall) from left to right\?",
         "Do the bars rise from left to right?",
         _bars,
+    ),
+    _rule(
+        "bars_rise_somewhat",
+        r"do the bars (rise|fall) (at least slightly|noticeably) from left to right\?",
+        "Do the bars rise at least slightly from left to right?",
+        _bars_rise_somewhat,
     ),
     _rule(
         "slightly_more_ink",
@@ -399,6 +457,21 @@ PHRASES: tuple[Rule, ...] = (
 for the measurements). Parameters in parentheses: top/bottom, left/right, rise/fall,
 increase/decrease, the degree ("at least slightly" or "noticeably", :data:`DEGREES`), and the
 two whole percentages of ink coverage (0 <= low <= high <= 100)."""
+
+
+def page_kind(lum: np.ndarray) -> str | None:
+    """What kind of layout page the luminance (H, W) in [0, 1] shows, from the rules above:
+    "slide" when a light card stands in either half (``_light_card``), "chart" when there is no
+    card and at least ``MIN_BARS`` separate bars (:func:`bar_runs`), None for neither (a blank
+    page, noise, one block). The kind-preservation signal of the layout task: a chart prompt
+    whose sample reads as a slide has drifted to the other kind."""
+    if any(_light_card(lum, CARD_SIDE[side])[0] for side in ("left", "right")):
+        return "slide"
+    return "chart" if len(bar_runs(lum)[1]) >= MIN_BARS else None
+
+
+CARD_SIDE = {side: re.fullmatch(r"(left|right)", side) for side in ("left", "right")}
+"""The matches the card rule reads its side from, for the rules that ask it of both halves."""
 
 
 def fold(question: str) -> str:
@@ -450,7 +523,7 @@ class LayoutJudge:
             "bar_min": BAR_MIN,
             "bar_min_width": BAR_MIN_WIDTH,
             "min_bars": MIN_BARS,
-            "rules": 2,  # 2: band vs the rows next to it, card vs its frame, bars as separate runs
+            "rules": 3,  # 2: band vs the rows next to it, card vs its frame, bars as separate runs; 3: bar rungs
             "slight_rise": SLIGHT_RISE,
             "noticeable": NOTICEABLE,
             "noticeable_rise": NOTICEABLE_RISE,

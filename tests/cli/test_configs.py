@@ -172,6 +172,7 @@ BUILT = {
     "rewards/rubric_ocr": ("rewards.reward_fns.RubricReward", {"weight": 1.0, "name": "rubric_pass_rate"}),
     "rewards/rubric_layout": ("rewards.reward_fns.RubricReward", {"weight": 1.0, "name": "rubric_pass_rate"}),
     "rewards/rubric_http": ("rewards.reward_fns.RubricReward", {"weight": 1.0, "name": "rubric_pass_rate"}),
+    "rewards/layout_kind": ("rewards.reward_fns.LayoutKindReward", {"weight": 0.0, "name": "layout_kind"}),
 }
 """Leaf configs built for real: name -> (its outermost target, or the class name where another
 agent may move the class; the values the built object has)."""

@@ -15,6 +15,7 @@ from rewards.image_stats import color_entropy, dark_fraction, edge_density, imag
 from rewards.judges.ocr import OCRJudge
 from rewards.reward_fns import (
     AsyncRewarder,
+    LayoutKindReward,
     OCRTextReward,
     RedFractionReward,
     RubricReward,
@@ -293,3 +294,24 @@ def test_async_rewarder_overlaps_and_propagates_errors():
             rewarder.submit(["a", "b"], [None, None]).result(timeout=10)
     with pytest.raises(ValueError, match="2 weights for 1 reward functions"):
         AsyncRewarder([const("a", [1.0])], [1.0, 2.0])
+
+
+def test_layout_kind_reward_is_the_share_of_chart_prompts_still_drawn_as_charts():
+    chart = Image.new("RGB", (32, 32), (240, 240, 240))
+    for i, h in enumerate((8, 14, 20)):  # three separate dark bars
+        ImageDraw.Draw(chart).rectangle([4 + 9 * i, 31 - h, 9 + 9 * i, 31], fill=(20, 20, 20))
+    slide = Image.new("RGB", (32, 32), (128, 128, 128))
+    ImageDraw.Draw(slide).rectangle([2, 10, 13, 28], fill=(250, 250, 250))
+    items = [
+        Item("c1", "a chart", Rubric(()), meta={"kind": "chart"}),
+        Item("c2", "a chart", Rubric(()), meta={"kind": "chart"}),
+        Item("s1", "a slide", Rubric(()), meta={"kind": "slide"}),
+        Item("x", "no kind", Rubric(())),
+    ]
+    images = [chart, slide, slide, chart]
+    prompts = [it.prompt for it in items]
+    assert LayoutKindReward()(prompts, images, items=items) == [1.0, 0.0, None, None]
+    both = LayoutKindReward(kinds=("chart", "slide"), name="kinds")
+    assert both(prompts, images, items=items) == [1.0, 0.0, 1.0, None] and both.name == "kinds"
+    with pytest.raises(ValueError, match="needs the 'items' column"):
+        LayoutKindReward()(prompts, images)

@@ -256,8 +256,9 @@ class RunLog:
 
     ``history``: {"step", "loss", "reward_mean", "kl", "approx_kl", "ratio_mean",
     "clip_fraction": one float per step; "image_stats", "check_pass_rates": one dict per step;
-    "eval_step", "eval_reward", "eval_checks" (``checks/<tag>/pass_rate`` of the validation images,
-    when a rubric reward is configured): one entry per evaluation}.
+    "eval_step", "eval_reward", "eval_rewards" (reward name -> its mean on the validation images,
+    weight-0 gold judges included), "eval_checks" (``checks/<tag>/pass_rate`` of the validation
+    images, when a rubric reward is configured): one entry per evaluation}.
     """
 
     def __init__(
@@ -277,7 +278,8 @@ class RunLog:
         # log_images_every 0: once per epoch over the n_train prompts, P per rank per step
         epoch = math.ceil(n_train / (cfg.prompts_per_step * accelerator.num_processes))
         self.images_every = cfg.log_images_every or epoch
-        keys = ("step", *HISTORY_OF_ROW, "image_stats", "check_pass_rates", "eval_step", "eval_reward", "eval_checks")
+        keys = ("step", *HISTORY_OF_ROW, "image_stats", "check_pass_rates")
+        keys += ("eval_step", "eval_reward", "eval_rewards", "eval_checks")
         self.history: dict[str, list] = {k: list((history or {}).get(k, [])) for k in keys}
 
     def samples_due(self, step: int) -> bool:
@@ -291,6 +293,7 @@ class RunLog:
         self.history["eval_step"].append(step)
         self.history["eval_reward"].append(ev["eval/reward_mean"])
         self.history["eval_checks"].append({k[5:]: v for k, v in ev.items() if k.startswith("eval/checks/")})
+        self.history["eval_rewards"].append({n: ev[f"eval/{n}"] for n in ev.get("_per_reward", {})})
         images = ev["_images"]
         prompts, totals = ev.get("_prompts"), ev.get("_rewards")
         per = ev.get("_per_reward", {})

@@ -5,7 +5,7 @@
 * **slide**: a dark title band across the top and a light card in the left half;
 * **chart**: bars rising from left to right, with a dark title band on half of them.
 
-Each item's rubric has 3-5 checks, every one a question of the phrase table of
+Each item's rubric has 5 (slide) or 6-8 (chart) checks, every one a question of the phrase table of
 :mod:`rewards.judges.layout` (``LayoutJudge``), so the reward goes rubric -> judge -> verdicts
 -> pass rate with no OCR and no VLM. Every layout element is asked at two strengths:
 the element itself (clearly: "Is there a dark title band across the top of the page?") and its
@@ -16,6 +16,12 @@ varies within a GRPO group (the first is "no" on every noise image), and, over i
 (slight, noticeable, clear) so that the reward still varies once the slight rung is passed
 everywhere; the tags tell them apart (``band`` / ``band_hint``, ``card`` /
 ``card_hint``, ``bars`` / ``bars_hint``, ``ink``).
+
+A chart also asks what a chart is and a slide is not: no light card anywhere (``no_card``) and
+a white or nearly white background (``background``, the page its prompt names), and its bars
+have a shape rung (``bars_rung``: three separate bars, the last taller than the first). Without
+them a slide's page scored 0.46 on a chart prompt, more than a chart drawn against its prompt
+(0.31), and RL drew slides' features on charts (docs/training.md, the tiny layout generator).
 
 Ink coverage (ink = pixels darker than mid-grey) is asked at :data:`INK_RANGE` (20-50%) on
 every item: what a light page with a title band or bars holds, and the guard against the
@@ -78,6 +84,19 @@ def q_bars_hint(degree: str) -> str:
     return f"Does ink increase {degree} from left to right?"
 
 
+def q_bars_rung(degree: str) -> str:
+    """The bars' shape rung at ``degree``: three separate bars, the last taller than the first."""
+    return f"Do the bars rise {degree} from left to right?"
+
+
+Q_NO_CARD = "Is the page free of light cards?"
+"""The charts' kind check: a bar chart holds no card (a slide's card fails it)."""
+
+
+Q_BACKGROUND = "Is the page's background white or nearly white?"
+"""The charts' other kind check: bars stand on the light page the prompt names (a slide's body is grey)."""
+
+
 def q_ink(low: int, high: int) -> str:
     """The ink coverage question for [low, high] percent."""
     return f"Does ink cover between {low}% and {high}% of the page?"
@@ -118,8 +137,8 @@ def make_layout_slide(rng: random.Random, item_id: str) -> Item:
 
 
 def make_layout_chart(rng: random.Random, item_id: str) -> Item:
-    """A bar chart: bars rising left to right, a dark title band on half of them; 3 or 5 checks
-    (bars, bars hint, [band, band hint,] ink coverage)."""
+    """A bar chart: bars rising left to right, a dark title band on half of them; 6 or 8 checks
+    (bars, bars rung, bars hint, [band, band hint,] no card, white background, ink coverage)."""
     style, page, topic = rng.choice(STYLES), rng.choice(PAGES), rng.choice(TOPICS)
     band = rng.random() < 0.5
     prompt = (
@@ -127,10 +146,14 @@ def make_layout_chart(rng: random.Random, item_id: str) -> Item:
         + (" with a dark title band across the top" if band else "")
         + ", bars rising from left to right."
     )
-    hint = Check("bars-hint", q_bars_hint(rng.choice(HINT_DEGREES)), tag="bars_hint")
-    criteria = [Criterion("Bars", (Check("bars", Q_BARS, tag="bars"), hint))]
+    degree = rng.choice(HINT_DEGREES)  # one draw for both rungs: the prompts stay those of earlier versions
+    hint = Check("bars-hint", q_bars_hint(degree), tag="bars_hint")
+    rung = Check("bars-rung", q_bars_rung(degree), tag="bars_rung")
+    criteria = [Criterion("Bars", (Check("bars", Q_BARS, tag="bars"), rung, hint))]
     if band:
         criteria.append(_band_criterion(rng))
+    kind = (Check("no-card", Q_NO_CARD, tag="no_card"), Check("background", Q_BACKGROUND, tag="background"))
+    criteria.append(Criterion("A chart, not a slide", kind))
     criteria.append(_ink_criterion())
     spec = {"title_band": band, "bars": "rise", "style": style, "page": page, "topic": topic}
     return Item(item_id, prompt, Rubric(tuple(criteria)), meta={"kind": "chart", "spec": spec})

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from PIL import Image, ImageDraw
 
-from rewards.judges.layout import CLEAR, PHRASES, LayoutJudge, bar_runs, fold, luminance, match_rule
+from rewards.judges.layout import CLEAR, PHRASES, LayoutJudge, bar_runs, fold, luminance, match_rule, page_kind
 from rewards.judges.router import Router
 from rewards.reward_fns import RubricReward
 from rewards.rubric import Check, Item, Rubric
@@ -391,3 +391,58 @@ def test_deterministic_and_fast():
     assert time.perf_counter() - t < 1.0
     b = JUDGE.judge([big], ["p"], checks)
     assert [v.to_dict() for v in a[0]] == [v.to_dict() for v in b[0]]
+
+
+RUNG = "Do the bars rise {} from left to right?"
+NO_CARD = "Is the page free of light cards?"
+BACKGROUND = "Is the page's background white or nearly white?"
+
+
+def test_the_bars_rungs_need_three_separate_bars_and_a_rise_of_the_last_over_the_first():
+    uneven = with_bars(heights=(0.2, 0.6, 0.5, 0.8))  # one bar drops: the strict rule says no
+    assert ask(uneven, BARS).answer == "no"
+    v = ask(uneven, RUNG.format("noticeably"))
+    assert v.answer == "yes" and v.evidence["bar_heights"] == pytest.approx([0.2, 0.6, 0.5, 0.8], abs=0.02)
+    small = with_bars(heights=(0.5, 0.5, 0.5, 0.57))  # last 0.07 above the first
+    assert ask(small, RUNG.format("at least slightly")).answer == "yes"
+    assert ask(small, RUNG.format("noticeably")).answer == "no"
+    assert ask(with_bars(heights=(0.2, 0.8)), RUNG.format("at least slightly")).answer == "no"  # two bars
+    assert ask(with_bars(gap=0), RUNG.format("at least slightly")).answer == "no"  # a staircase is one run
+    assert ask(mirror(with_bars()), RUNG.format("at least slightly")).answer == "no"
+    assert ask(mirror(with_bars()), "Do the bars fall noticeably from left to right?").answer == "yes"
+    # a light block on the left of a dark-edged page tilts the ink (the weaker hint says yes), but has no bars
+    im = page(32, 0.6)
+    ImageDraw.Draw(im).rectangle([2, 8, 14, 28], fill=grey(0.98))
+    ImageDraw.Draw(im).rectangle([28, 0, 31, 31], fill=grey(0.1))
+    assert ask(im, "Does ink increase noticeably from left to right?").answer == "yes"
+    assert ask(im, RUNG.format("at least slightly")).answer == "no"
+
+
+@pytest.mark.parametrize("wh", SIZES)
+def test_a_chart_is_free_of_cards_on_a_light_background_and_a_slide_is_neither(wh):
+    chart = bars_page(wh)
+    assert ask(chart, NO_CARD).answer == "yes" and ask(mirror(chart), NO_CARD).answer == "yes"
+    v = ask(chart, BACKGROUND)
+    assert v.answer == "yes" and v.evidence["median"] == pytest.approx(0.949, abs=0.002)
+    for side in ("left", "right"):
+        slide = card_page(wh, side)  # a light card on a mid-grey body
+        v = ask(slide, NO_CARD)
+        assert v.answer == "no" and v.evidence["cards"] == [side] and f"{side}: a card" in v.reason
+        assert ask(slide, BACKGROUND).answer == "no"
+    assert ask(bars_page(wh, bg=0.8), BACKGROUND).answer == "no"  # a grey page is no white page (0.8 < 0.85)
+    assert ask(bars_page(wh, bg=0.87), BACKGROUND).answer == "yes"
+
+
+@pytest.mark.parametrize("wh", SIZES)
+def test_page_kind_reads_a_chart_a_slide_and_neither(wh):
+    assert page_kind(luminance(bars_page(wh))) == "chart"
+    assert page_kind(luminance(card_page(wh, "right"))) == "slide"
+    chart_with_card = bars_page(wh)  # a card drawn over a chart's left half: it has drifted to a slide
+    w, h = wh
+    ImageDraw.Draw(chart_with_card).rectangle([0, 0, w // 2, h - 1], fill=grey(0.5))
+    ImageDraw.Draw(chart_with_card).rectangle(
+        [round(0.05 * w), round(0.3 * h), round(0.45 * w), round(0.9 * h)], fill=grey(0.97)
+    )
+    assert page_kind(luminance(chart_with_card)) == "slide"
+    assert page_kind(luminance(page(32))) is None  # a blank page
+    assert page_kind(luminance(with_bars(heights=(0.2, 0.8)))) is None  # two bars: no chart yet

@@ -102,3 +102,28 @@ def test_a_tiny_run_whose_bound_trips_stops_in_one_line_and_keeps_its_last_good_
         f"last good checkpoint: {run / 'step_1'} ({run / 'step_2'} holds the weights that drifted)"
     )
     assert [p.name for p in list_checkpoints(run)] == ["step_1", "step_2"]
+
+
+def test_the_kind_preserving_gold_judge_is_recorded_and_its_bound_stops_the_run(tmp_path, capsys):
+    """rewards=layout_kind at weight 0 is the gold judge: each evaluation records its value (the
+    share of the validation chart prompts drawn as charts; the random-weight model draws noise,
+    which reads as no chart) and a bound above it stops the run at its first evaluation."""
+    layout = [
+        "data.task=layout",
+        "rewards=[rubric_layout,layout_kind]",
+        "trainer.gold_reward=layout_kind",
+        "trainer.num_eval_prompts=6",
+        "trainer.eval_every=1",
+        "trainer.num_steps=2",
+    ]
+    assert _status(tmp_path, "free", *layout, "trainer.hacking_bounds.gold=[0.0,1.0]") == 0
+    history = json.loads((tmp_path / "free" / "history.json").read_text())
+    assert [e["layout_kind"] for e in history["eval_rewards"]] == [0.0, 0.0, 0.0]
+    assert history["eval_rewards"][0]["rubric"] == history["eval_reward"][0]  # the gold adds nothing (weight 0)
+    capsys.readouterr()
+    assert _status(tmp_path, "bounded", *layout, "trainer.hacking_bounds.gold=[0.5,1.0]") == 1
+    line = capsys.readouterr().err.strip().splitlines()[-1]
+    assert line == (
+        "rubricloop-train: step 0: reward hacking: gold 0 left its bound [0.5, 1] (trainer.hacking_bounds.gold); "
+        "stopped before this step's checkpoint; no checkpoint before it"
+    )

@@ -47,7 +47,7 @@ def test_every_check_is_answerable_by_the_layout_judge():
         else:
             assert "bars rising from left to right" in item.prompt
             assert ("title band" in item.prompt) == item.meta["spec"]["title_band"]
-    assert counts == {3, 5}
+    assert counts == {5, 6, 8}  # slides 5; charts 6, or 8 with a title band
 
 
 def test_make_dataset_dispatches_the_layout_task():
