@@ -104,3 +104,44 @@ def test_a_tiny_guard_run_starts_on_policy_and_moves_the_lora(tmp_path):
     assert all(torch.isfinite(torch.tensor(history["loss"]))) and len(history["loss"]) == 2
     lora_b = [p for n, p in pipe.transformer.named_parameters() if "lora_B" in n]
     assert any(p.abs().sum() > 0 for p in lora_b)
+
+
+def test_kill_and_resume_equals_an_uninterrupted_run(tmp_path, monkeypatch):
+    """Two minibatches per step (the second off-policy, so the guard's reweighted ratio is not 1)
+    and a KL to the base: killed after step 2's checkpoint and resumed to step 3, the LoRA and the
+    history equal the uninterrupted run's."""
+    from dataclasses import replace
+
+    from training.diffusion import loop
+    from training.diffusion.checkpoint import list_checkpoints
+
+    rewards, weights, family = {"redness": redness}, {"redness": 1.0}, {"max_sequence_length": 16}
+    kw = dict(num_steps=3, batch_size=4, beta=0.01, num_eval_prompts=2)
+    full_pipe = tiny_sd3_pipeline(0)
+    full = train(tiny_trainer(GRPOGuardConfig, tmp_path / "a", **kw), full_pipe, rewards, weights, TRAIN, VAL, family)
+    assert any(r != 1.0 for r in full["ratio_mean"])
+
+    real_end_step = loop.end_step
+
+    def killed_after_step_2(run, step, *args):
+        real_end_step(run, step, *args)
+        if step == 1:
+            raise KeyboardInterrupt("killed")
+
+    cfg_b = tiny_trainer(GRPOGuardConfig, tmp_path / "b", save_every=1, **kw)
+    monkeypatch.setattr(loop, "end_step", killed_after_step_2)
+    with pytest.raises(KeyboardInterrupt):
+        train(cfg_b, tiny_sd3_pipeline(0), rewards, weights, TRAIN, VAL, family)
+    monkeypatch.setattr(loop, "end_step", real_end_step)
+    assert [p.name for p in list_checkpoints(tmp_path / "b" / "run")] == ["step_1", "step_2"]
+    resumed_pipe = tiny_sd3_pipeline(0)
+    resumed = train(replace(cfg_b, resume=True), resumed_pipe, rewards, weights, TRAIN, VAL, family)
+
+    assert resumed["step"] == [0, 1, 2]
+    for key in ("loss", "reward_mean", "ratio_mean"):
+        assert resumed[key] == pytest.approx(full[key], abs=1e-9, rel=0), key
+    lora = [
+        [p.detach() for p in pipe.transformer.parameters() if p.requires_grad] for pipe in (resumed_pipe, full_pipe)
+    ]
+    for a, b in zip(*lora, strict=True):
+        assert torch.allclose(a, b, atol=1e-6, rtol=0)
