@@ -254,6 +254,11 @@ def run(cfg: DictConfig) -> dict:
                 "".join(json.dumps({"id": it.id, "prompt": it.prompt}) + "\n" for it in train_items),
             )
             write_json(run_dir / "run.json", settings)
+        # wandb makes its media temp folder when first imported; imported under run_files it would
+        # land in <run>/.tmp, which run_files empties at the end, and the next run in this process
+        # (a notebook, a sweep) would fail to log its sample images
+        import wandb  # noqa: F401
+
         with run_files(cfg, run_dir, "train.log") if main else contextlib.nullcontext():
             train = recipes.recipe(trainer.algorithm).train
             pipe, family_kwargs = load_base_model(cfg, model)
