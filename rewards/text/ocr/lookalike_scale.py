@@ -1,0 +1,177 @@
+"""Look-alikes compared at the page's own scale: a second opinion for small type.
+
+:func:`rewards.text.ocr.lookalikes.check_word` compares a word's binarised ink, enlarged, with
+glyphs rendered at 96 px. At 7-14 px (source notes, footers, table cells, value labels drawn by
+matplotlib or Chromium) a binarised glyph is a few pixels wide, and that check mostly "cannot
+tell": "2025" in a 9 px source note, "Terms" in a footer, "$7.00" in a menu. Enlarging the ink
+instead was tried and let more look-alike drawings pass (``docs/offline-judge.md``).
+
+Here the comparison is made the other way round: the candidates (the word and its look-alikes,
+:func:`~rewards.text.ocr.lookalikes.swaps`) are drawn at the ink's own size, anti-aliased (drawn at
+:data:`SUPERSAMPLE` times and averaged down, at two sub-pixel offsets and a few sizes around the
+one whose ink height matches), and compared in grey levels with the page's ink ("darkness":
+0 = the background around the word, 1 = the ink), at the best shift of up to
+:data:`SHIFT` pixels (:func:`grey_fit`: normalised cross-correlation). A look-alike drawn at the
+same size is as blurred as the page is, so a glyph one pixel wider (O against 0) or split
+(rn against m) shows.
+
+The face is taken from the word's line (:func:`line_font`): the reference font
+(:data:`~rewards.text.ocr.lookalikes.FONTS`) that best fits the other words of the line as read
+(up to :data:`LINE_WORDS` of them, at least 3 characters), so a lone "2025" is not matched in a
+monospaced face that happens to fit "2O25". A word alone on its line takes the face that best
+fits any of its candidates (as the glyph check does). In that face the word is **confirmed**
+only when its fit is at least :data:`FIT` and leads every look-alike by :data:`LEAD`; anything
+else stays "cannot tell" (this check never finds a look-alike: it only confirms).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+from PIL import Image, ImageDraw, ImageFont
+
+from rewards.text.ocr.lookalikes import FONTS, rendered, swaps
+
+SUPERSAMPLE = 4
+"""Candidates are drawn at this many times the size and averaged down (anti-aliasing)."""
+SIZES = (0.92, 0.96, 1.0, 1.04, 1.08)
+"""Sizes tried around the one whose ink height matches the page's (hinting moves heights a pixel)."""
+SHIFT = 2
+"""Pixels the candidate may move against the ink, each way."""
+FIT = 0.85
+"""The word's grey-level fit in the line's face must reach this."""
+LEAD = 0.04
+"""...and lead each look-alike's fit by this."""
+LINE_FIT = 0.8
+"""The line's face must fit its other words at least this well on average (else no face is trusted)."""
+LINE_WORDS = 4
+"""At most this many other words of the line are used to find its face (the longest)."""
+INK = 0.35
+"""Darkness above which a pixel counts as ink (for boxes and heights)."""
+
+
+def darkness(gray: np.ndarray) -> np.ndarray | None:
+    """The ink of a grey crop (uint8, the word with a ring of background) as darkness in [0, 1]:
+    0 at the ring's median level, 1 at the level farthest from it (the 2nd or 98th percentile),
+    cropped to the ink with one pixel around. None when the crop holds no ink (< 32 levels apart)."""
+    g = gray.astype(np.float64)
+    if g.shape[0] < 3 or g.shape[1] < 3:
+        return None
+    bg = float(np.median(np.concatenate([g[0], g[-1], g[1:-1, 0], g[1:-1, -1]])))
+    lo, hi = np.percentile(g, 2), np.percentile(g, 98)
+    ink = lo if abs(lo - bg) > abs(hi - bg) else hi
+    if abs(ink - bg) < 32:
+        return None
+    return _crop(np.clip((g - bg) / (ink - bg), 0.0, 1.0))
+
+
+def _crop(d: np.ndarray) -> np.ndarray | None:
+    ys, xs = np.nonzero(d > INK)
+    if len(ys) == 0:
+        return None
+    return d[max(0, ys.min() - 1) : ys.max() + 2, max(0, xs.min() - 1) : xs.max() + 2]
+
+
+@functools.lru_cache(maxsize=8192)
+def drawn(text: str, font_path: str, size8: int, offset: int, whole_pixels: bool = False) -> np.ndarray | None:
+    """``text`` in ``font_path`` at ``size8 / 8`` px, anti-aliased (drawn at :data:`SUPERSAMPLE`
+    times, moved right by ``offset`` sub-pixels, averaged down), as darkness cropped like
+    :func:`darkness`. ``whole_pixels``: each character advances by its width rounded to whole
+    pixels at that size, as a browser lays text out without sub-pixel positioning (Chromium on
+    Linux); else by the font's own (fractional) advances, as matplotlib and PIL do."""
+    s = SUPERSAMPLE
+    font = ImageFont.truetype(font_path, max(1.0, size8 / 8 * s))
+    x0, y0, x1, y1 = ImageDraw.Draw(Image.new("L", (1, 1))).textbbox((0, 0), text, font=font)
+    w, h = ((x1 - x0 + 8 * s + offset + 2 * s * len(text)) // s + 1) * s, ((y1 - y0 + 8 * s) // s + 1) * s
+    image = Image.new("L", (w, h), 0)
+    draw = ImageDraw.Draw(image)
+    if whole_pixels:
+        x = 4 * s - x0 + offset
+        for ch in text:
+            draw.text((x, 4 * s - y0), ch, font=font, fill=255)
+            x += s * round(font.getlength(ch) / s)
+    else:
+        draw.text((4 * s - x0 + offset, 4 * s - y0), text, font=font, fill=255)
+    a = np.asarray(image, dtype=np.float64).reshape(h // s, s, w // s, s).mean(axis=(1, 3)) / 255.0
+    return _crop(a)
+
+
+def grey_fit(ink: np.ndarray, candidate: np.ndarray) -> float:
+    """The normalised cross-correlation of ``ink`` and ``candidate`` (darkness maps) on one canvas
+    (the larger of the two plus :data:`SHIFT` each way), at the candidate's best shift: a
+    candidate wider or narrower than the ink leaves ink unmatched. In [-1, 1]."""
+    h, w = candidate.shape
+    H, W = max(ink.shape[0], h) + 2 * SHIFT, max(ink.shape[1], w) + 2 * SHIFT
+    canvas = np.zeros((H, W))
+    canvas[SHIFT : SHIFT + ink.shape[0], SHIFT : SHIFT + ink.shape[1]] = ink
+    n = H * W
+    pm, rm = canvas.mean(), candidate.sum() / n
+    pvar = (canvas * canvas).sum() - n * pm * pm
+    rvar = (candidate * candidate).sum() - n * rm * rm
+    if pvar <= 0 or rvar <= 0:
+        return 0.0
+    windows = sliding_window_view(canvas, (h, w))
+    cross = np.einsum("ijkl,kl->ij", windows, candidate) - n * pm * rm
+    return float(cross.max() / np.sqrt(pvar * rvar))
+
+
+def fit(ink: np.ndarray, text: str, font_path: str) -> float:
+    """The best :func:`grey_fit` of ``text`` drawn in ``font_path`` at the ink's size (:data:`SIZES`
+    around the size whose ink height matches, two sub-pixel offsets)."""
+    rows = np.flatnonzero((ink > INK).any(axis=1))
+    big = rendered(text, font_path)  # its ink at 96 px: the height ratio of this text in this face
+    if len(rows) == 0 or big is None:
+        return -1.0
+    size = (rows[-1] - rows[0] + 1) * 96 / big.shape[0]
+    best = -1.0
+    for f in SIZES:
+        for offset in (0, SUPERSAMPLE // 2):
+            for whole in (False, True):
+                cand = drawn(text, font_path, round(size * f * 8), offset, whole)
+                if cand is not None:
+                    best = max(best, grey_fit(ink, cand))
+    return best
+
+
+def word_ink(image: Image.Image, box) -> np.ndarray | None:
+    """The darkness map (:func:`darkness`) of an OCR word's box with a 2-pixel ring around it."""
+    x0, y0, x1, y1 = (int(v) for v in box)
+    region = (max(0, x0 - 2), max(0, y0 - 2), min(image.width, x1 + 3), min(image.height, y1 + 3))
+    return darkness(np.asarray(image.convert("L").crop(region)))
+
+
+def line_font(image: Image.Image, words) -> str | None:
+    """The reference font that best fits ``words`` (OCR words of one line, other than the one
+    checked: ``text``, ``box``) as read, on average over the :data:`LINE_WORDS` longest with at
+    least 3 characters; None when there is none or no font reaches :data:`LINE_FIT`."""
+    inks = []
+    for w in sorted((w for w in words if len(w.text) >= 3), key=lambda w: -len(w.text))[:LINE_WORDS]:
+        ink = word_ink(image, w.box)
+        if ink is not None and ink.shape[0] >= 5:
+            inks.append((w.text, ink))
+    if not inks:
+        return None
+    scored = [(sum(fit(ink, text, f) for text, ink in inks) / len(inks), f) for f in FONTS]
+    best, font = max(scored)
+    return font if best >= LINE_FIT else None
+
+
+def confirms(image: Image.Image, box, word: str, span=None, line_words=()) -> tuple[bool, dict]:
+    """Whether the ink of ``box`` shows ``word`` rather than any of its look-alikes, compared at
+    the ink's own scale (module docstring). ``line_words``: the other OCR words of its line.
+    Returns (confirmed, details: ``font``, ``fits`` candidate -> fit)."""
+    todo = swaps(word, span)
+    ink = word_ink(image, box)
+    if not todo or ink is None or ink.shape[0] < 5 or not FONTS:
+        return False, {}
+    words = [word, *dict.fromkeys(word[:i] + o + word[i + len(m) :] for i, m, o in todo)]
+    font = line_font(image, line_words)
+    if font is None:  # alone on its line: the face that fits any candidate best
+        font = max((fit(ink, w, f), f) for f in FONTS for w in words)[1]
+    fits = {w: round(fit(ink, w, font), 4) for w in words}
+    own, others = fits[word], [v for w, v in fits.items() if w != word]
+    ok = own >= FIT and all(own >= v + LEAD for v in others)
+    return ok, {"font": os.path.basename(font), "fits": fits}
