@@ -1,27 +1,32 @@
-"""Look-alikes compared at the page's own scale: a second opinion for small type.
+"""Look-alikes compared at the page's own scale: a second opinion for small digits.
 
 :func:`rewards.text.ocr.lookalikes.check_word` compares a word's binarised ink, enlarged, with
 glyphs rendered at 96 px. At 7-14 px (source notes, footers, table cells, value labels drawn by
 matplotlib or Chromium) a binarised glyph is a few pixels wide, and that check mostly "cannot
-tell": "2025" in a 9 px source note, "Terms" in a footer, "$7.00" in a menu. Enlarging the ink
-instead was tried and let more look-alike drawings pass (``docs/offline-judge.md``).
+tell": "2025" in a 9 px source note, "$7.00" in a menu, "+17%" in a table cell. Enlarging the
+ink instead was tried and let more look-alike drawings pass (``docs/offline-judge.md``).
 
 Here the comparison is made the other way round: the candidates (the word and its look-alikes,
-:func:`~rewards.text.ocr.lookalikes.swaps`) are drawn at the ink's own size, anti-aliased (drawn at
-:data:`SUPERSAMPLE` times and averaged down, at two sub-pixel offsets and a few sizes around the
-one whose ink height matches), and compared in grey levels with the page's ink ("darkness":
-0 = the background around the word, 1 = the ink), at the best shift of up to
-:data:`SHIFT` pixels (:func:`grey_fit`: normalised cross-correlation). A look-alike drawn at the
-same size is as blurred as the page is, so a glyph one pixel wider (O against 0) or split
-(rn against m) shows.
+:func:`rewards.text.ocr.lookalikes.swaps`) are drawn at the ink's own size, anti-aliased (drawn at
+:data:`SUPERSAMPLE` times and averaged down, at two sub-pixel offsets, a few sizes around the one
+whose ink height matches, with the font's own advances and with advances rounded to whole pixels
+as Chromium lays text out), and compared in grey levels with the page's ink ("darkness": 0 = the
+background around the word, 1 = the ink) at the best shift of up to :data:`SHIFT` pixels
+(:func:`grey_fit`: normalised cross-correlation). A look-alike drawn at the same size is as
+blurred as the page is, so a glyph a pixel wider (O against 0) or a missing foot (l against 1)
+shows.
 
-The face is taken from the word's line (:func:`line_font`): the reference font
-(:data:`~rewards.text.ocr.lookalikes.FONTS`) that best fits the other words of the line as read
-(up to :data:`LINE_WORDS` of them, at least 3 characters), so a lone "2025" is not matched in a
-monospaced face that happens to fit "2O25". A word alone on its line takes the face that best
-fits any of its candidates (as the glyph check does). In that face the word is **confirmed**
-only when its fit is at least :data:`FIT` and leads every look-alike by :data:`LEAD`; anything
-else stays "cannot tell" (this check never finds a look-alike: it only confirms).
+The face is taken from the word's line (:func:`line_fonts`): the reference fonts
+(``rewards.text.ocr.lookalikes.FONTS``) that fit the other words of the line as read about as
+well as the best one, so a lone "2025" is not matched in a monospaced face that happens to fit
+"2O25". A word alone on its line takes the faces that fit any of its candidates about as well as
+the best. In each such face the word must fit at least :data:`FIT` and lead every look-alike by
+:data:`LEAD`; then it is **confirmed**. Anything else stays "cannot tell": this check never finds
+a look-alike, it only confirms.
+
+Only the letter/digit look-alikes (O/0, l/1/I, S/5, B/8 in a word with a digit) are checked so:
+at 10-14 px an "rn" drawn by PIL blurs into an "m", and this comparison confirmed "Terms" for a
+drawn "Terrns" (2 of 288 look-alike drawings), so m / rn stays with the glyph check.
 """
 
 from __future__ import annotations
@@ -33,8 +38,6 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 from PIL import Image, ImageDraw, ImageFont
 
-from rewards.text.ocr.lookalikes import FONTS, rendered, swaps
-
 SUPERSAMPLE = 4
 """Candidates are drawn at this many times the size and averaged down (anti-aliasing)."""
 SIZES = (0.92, 0.96, 1.0, 1.04, 1.08)
@@ -45,6 +48,8 @@ FIT = 0.85
 """The word's grey-level fit in the line's face must reach this."""
 LEAD = 0.04
 """...and lead each look-alike's fit by this."""
+FONT_TIE = 0.015
+"""Fonts whose fit is within this of the best are all kept, and the word must be confirmed in each."""
 LINE_FIT = 0.8
 """The line's face must fit its other words at least this well on average (else no face is trusted)."""
 LINE_WORDS = 4
@@ -75,26 +80,32 @@ def _crop(d: np.ndarray) -> np.ndarray | None:
     return d[max(0, ys.min() - 1) : ys.max() + 2, max(0, xs.min() - 1) : xs.max() + 2]
 
 
+LAYOUTS = ("fractional", "whole_pixels", "hinted")
+"""How a candidate is drawn (:func:`drawn`)."""
+
+
 @functools.lru_cache(maxsize=8192)
-def drawn(text: str, font_path: str, size8: int, offset: int, whole_pixels: bool = False) -> np.ndarray | None:
-    """``text`` in ``font_path`` at ``size8 / 8`` px, anti-aliased (drawn at :data:`SUPERSAMPLE`
-    times, moved right by ``offset`` sub-pixels, averaged down), as darkness cropped like
-    :func:`darkness`. ``whole_pixels``: each character advances by its width rounded to whole
-    pixels at that size, as a browser lays text out without sub-pixel positioning (Chromium on
-    Linux); else by the font's own (fractional) advances, as matplotlib and PIL do."""
-    s = SUPERSAMPLE
+def drawn(text: str, font_path: str, size8: int, offset: int, layout: str = "fractional") -> np.ndarray | None:
+    """``text`` in ``font_path`` at ``size8 / 8`` px as darkness cropped like :func:`darkness`.
+    ``layout`` (:data:`LAYOUTS`): "fractional" and "whole_pixels" draw at :data:`SUPERSAMPLE` times
+    the size, moved right by ``offset`` sub-pixels, and average down (anti-aliased, unhinted);
+    "whole_pixels" advances each character by its width rounded to whole pixels at that size, as
+    a browser lays text out without sub-pixel positioning (Chromium on Linux), "fractional" by the
+    font's own advances (matplotlib). "hinted" draws at the size itself (FreeType's hinting, as PIL
+    and hinting engines draw; ``offset`` is ignored)."""
+    s = 1 if layout == "hinted" else SUPERSAMPLE
     font = ImageFont.truetype(font_path, max(1.0, size8 / 8 * s))
     x0, y0, x1, y1 = ImageDraw.Draw(Image.new("L", (1, 1))).textbbox((0, 0), text, font=font)
     w, h = ((x1 - x0 + 8 * s + offset + 2 * s * len(text)) // s + 1) * s, ((y1 - y0 + 8 * s) // s + 1) * s
     image = Image.new("L", (w, h), 0)
     draw = ImageDraw.Draw(image)
-    if whole_pixels:
+    if layout == "whole_pixels":
         x = 4 * s - x0 + offset
         for ch in text:
             draw.text((x, 4 * s - y0), ch, font=font, fill=255)
             x += s * round(font.getlength(ch) / s)
     else:
-        draw.text((4 * s - x0 + offset, 4 * s - y0), text, font=font, fill=255)
+        draw.text((4 * s - x0 + (offset if s > 1 else 0), 4 * s - y0), text, font=font, fill=255)
     a = np.asarray(image, dtype=np.float64).reshape(h // s, s, w // s, s).mean(axis=(1, 3)) / 255.0
     return _crop(a)
 
@@ -120,20 +131,17 @@ def grey_fit(ink: np.ndarray, candidate: np.ndarray) -> float:
 
 def fit(ink: np.ndarray, text: str, font_path: str) -> float:
     """The best :func:`grey_fit` of ``text`` drawn in ``font_path`` at the ink's size (:data:`SIZES`
-    around the size whose ink height matches, two sub-pixel offsets)."""
+    around the size whose ink height matches, two sub-pixel offsets, unhinted; and hinted at the
+    whole pixel sizes among them)."""
     rows = np.flatnonzero((ink > INK).any(axis=1))
-    big = rendered(text, font_path)  # its ink at 96 px: the height ratio of this text in this face
+    big = drawn(text, font_path, 96 * 8, 0)  # at 96 px: the ink height of this text in this face
     if len(rows) == 0 or big is None:
         return -1.0
-    size = (rows[-1] - rows[0] + 1) * 96 / big.shape[0]
-    best = -1.0
-    for f in SIZES:
-        for offset in (0, SUPERSAMPLE // 2):
-            for whole in (False, True):
-                cand = drawn(text, font_path, round(size * f * 8), offset, whole)
-                if cand is not None:
-                    best = max(best, grey_fit(ink, cand))
-    return best
+    size = (rows[-1] - rows[0] + 1) * 96 / (big.shape[0] - 2)
+    tries = [(round(size * f * 8), offset, layout) for f in SIZES for layout in LAYOUTS[:2] for offset in (0, 2)]
+    tries += [(8 * px, 0, "hinted") for px in sorted({round(size * f) for f in SIZES})]  # hinting works in whole px
+    fits = [grey_fit(ink, cand) for args in tries if (cand := drawn(text, font_path, *args)) is not None]
+    return max(fits, default=-1.0)
 
 
 def word_ink(image: Image.Image, box) -> np.ndarray | None:
@@ -143,35 +151,43 @@ def word_ink(image: Image.Image, box) -> np.ndarray | None:
     return darkness(np.asarray(image.convert("L").crop(region)))
 
 
-def line_font(image: Image.Image, words) -> str | None:
-    """The reference font that best fits ``words`` (OCR words of one line, other than the one
-    checked: ``text``, ``box``) as read, on average over the :data:`LINE_WORDS` longest with at
-    least 3 characters; None when there is none or no font reaches :data:`LINE_FIT`."""
+def _word_fonts(ink: np.ndarray, words: list[str], fonts) -> list[str]:
+    """A word alone on its line: the ``fonts`` that fit any of ``words`` about as well as the best."""
+    scored = [(max(fit(ink, w, f) for w in words), f) for f in fonts]
+    best = max(scored)[0]
+    return [f for v, f in sorted(scored, reverse=True) if v >= best - FONT_TIE]
+
+
+def line_fonts(image: Image.Image, words, fonts) -> list[str]:
+    """The reference fonts that fit ``words`` (OCR words of one line, other than the one checked:
+    ``text``, ``box``) as read about as well as the best one (within :data:`FONT_TIE`), on
+    average over the :data:`LINE_WORDS` longest with at least 3 characters; empty when there is
+    no such word or no font reaches :data:`LINE_FIT`. At 10 px a regular face and its bold often
+    fit almost equally: both are kept, and a word must be confirmed in each."""
     inks = []
     for w in sorted((w for w in words if len(w.text) >= 3), key=lambda w: -len(w.text))[:LINE_WORDS]:
         ink = word_ink(image, w.box)
         if ink is not None and ink.shape[0] >= 5:
             inks.append((w.text, ink))
     if not inks:
-        return None
-    scored = [(sum(fit(ink, text, f) for text, ink in inks) / len(inks), f) for f in FONTS]
-    best, font = max(scored)
-    return font if best >= LINE_FIT else None
+        return []
+    scored = [(sum(fit(ink, text, f) for text, ink in inks) / len(inks), f) for f in fonts]
+    best = max(scored)[0]
+    return [f for v, f in sorted(scored, reverse=True) if v >= best - FONT_TIE] if best >= LINE_FIT else []
 
 
-def confirms(image: Image.Image, box, word: str, span=None, line_words=()) -> tuple[bool, dict]:
-    """Whether the ink of ``box`` shows ``word`` rather than any of its look-alikes, compared at
-    the ink's own scale (module docstring). ``line_words``: the other OCR words of its line.
-    Returns (confirmed, details: ``font``, ``fits`` candidate -> fit)."""
-    todo = swaps(word, span)
+def confirms(image: Image.Image, box, word: str, look_alikes, line_words, fonts) -> tuple[bool, dict]:
+    """Whether the ink of ``box`` (an OCR word's) shows ``word`` rather than any of ``look_alikes``
+    (words, each one letter/digit look-alike away), compared at the ink's own scale in the
+    reference ``fonts`` (paths; module docstring). ``line_words``: the other OCR words of its line.
+    Returns (confirmed, details: ``fonts``, ``fits``: font -> candidate -> fit)."""
     ink = word_ink(image, box)
-    if not todo or ink is None or ink.shape[0] < 5 or not FONTS:
+    if not look_alikes or ink is None or ink.shape[0] < 5 or not fonts:
         return False, {}
-    words = [word, *dict.fromkeys(word[:i] + o + word[i + len(m) :] for i, m, o in todo)]
-    font = line_font(image, line_words)
-    if font is None:  # alone on its line: the face that fits any candidate best
-        font = max((fit(ink, w, f), f) for f in FONTS for w in words)[1]
-    fits = {w: round(fit(ink, w, font), 4) for w in words}
-    own, others = fits[word], [v for w, v in fits.items() if w != word]
-    ok = own >= FIT and all(own >= v + LEAD for v in others)
-    return ok, {"font": os.path.basename(font), "fits": fits}
+    words = [word, *dict.fromkeys(look_alikes)]
+    fonts = line_fonts(image, line_words, fonts) or _word_fonts(ink, words, fonts)
+    fits = {os.path.basename(f): {w: round(fit(ink, w, f), 4) for w in words} for f in fonts}
+    ok = all(
+        row[word] >= FIT and all(row[word] >= v + LEAD for w, v in row.items() if w != word) for row in fits.values()
+    )
+    return ok, {"fonts": list(fits), "fits": fits}

@@ -31,6 +31,8 @@ is not (a bold "8" fills most of its tight box, so "fewer pixels" took the backg
 Known cost: touching serif "m" in common words ("primary", "Members") often cannot be told from
 "rn", and is withheld; letting "cannot tell" pass for m / rn confirmed 25 of 450 look-alike
 drawings instead of 5, so it stays withheld.
+A word the glyph check cannot tell is compared again at its own size, in grey levels
+(:mod:`rewards.text.ocr.lookalike_scale`: letter/digit look-alikes only), which may confirm it.
 Only "confirmed" lets a "yes" stand; the judge withholds otherwise (``rewards.judges.ocr``),
 naming the word and its look-alikes. Measured (``python benchmarks/lookalike_check.py``: 15 pairs
 at 14 / 22 / 34 px): in the reference fonts 374 of 450 correctly drawn words confirmed, 5 of
@@ -46,6 +48,8 @@ from dataclasses import dataclass
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
+
+from rewards.text.ocr.lookalike_scale import confirms
 
 GROUPS = (("0", "O"), ("1", "l", "I"), ("5", "S"), ("8", "B"), ("m", "rn"))
 """Characters (and "rn") tesseract reads one for another; each group's members are look-alikes."""
@@ -289,6 +293,21 @@ def check_word(image: Image.Image, box, word: str, span: tuple[int, int] | None 
     return GlyphCheck(word, "confirmed", None, scores, os.path.basename(font))
 
 
+def check_in_line(image: Image.Image, box, word: str, span=None, line_words=()) -> tuple[GlyphCheck, dict | None]:
+    """:func:`check_word`, and when it cannot tell a word whose look-alikes are letters and digits
+    (O/0, l/1/I, S/5, B/8), the comparison at the ink's own size
+    (:func:`rewards.text.ocr.lookalike_scale.confirms`, its face from ``line_words``: the other
+    OCR words of the line), which may confirm it. Returns (the outcome, that comparison's details
+    or None when it was not made)."""
+    g = check_word(image, box, word, span)
+    todo = swaps(word, span)
+    if g.outcome != "cannot_tell" or any(len(m) != len(o) for _, m, o in todo):
+        return g, None
+    alts = [word[:i] + o + word[i + len(m) :] for i, m, o in todo]
+    ok, details = confirms(image, box, word, alts, line_words, FONTS)
+    return (GlyphCheck(word, "confirmed", None, g.scores, g.font) if ok else g), details
+
+
 def expected_span(word: str, expected: str) -> tuple[int, int] | None:
     """The characters of an OCR ``word`` that belong to the ``expected`` string, as ``(start, end)``:
     the longest run they share (case aside); None when they share none."""
@@ -308,7 +327,8 @@ def lookalike_doubt(image: Image.Image, lines, records: list[dict]) -> tuple[str
     ``box``) cannot stand: an OCR word inside a found string's box whose text holds a look-alike
     (:func:`swaps`) and whose ink the glyph check (:func:`check_word`) does not confirm. Returns
     ``(reason, checks)`` (``checks``: one dict per word checked: ``word``, ``box``, ``outcome``,
-    ``looks_like``, ``font``), or None when every such word is confirmed (or there is none).
+    ``looks_like``, ``font``, and ``at_own_size`` when it was compared again at its own size), or
+    None when every such word is confirmed (or there is none).
 
     Args:
         image: the judged image.
@@ -325,16 +345,11 @@ def lookalike_doubt(image: Image.Image, lines, records: list[dict]) -> tuple[str
                 span = expected_span(w.text, str(record.get("text", "")))
                 if span is None or not swaps(w.text, span) or not _inside(w.box, record["box"]):
                     continue
-                g = check_word(image, w.box, w.text, span)
-                checks.append(
-                    {
-                        "word": w.text,
-                        "box": list(w.box),
-                        "outcome": g.outcome,
-                        "looks_like": g.looks_like,
-                        "font": g.font,
-                    }
-                )
+                g, details = check_in_line(image, w.box, w.text, span, [o for o in line.words if o is not w])
+                check = {"word": w.text, "box": list(w.box), "outcome": g.outcome, "looks_like": g.looks_like}
+                if details is not None:
+                    check["at_own_size"] = details
+                checks.append(check | {"font": g.font})
                 if g.outcome == "looks_like" and doubt is None:
                     doubt = f"OCR read {w.text!r}, but its glyphs look more like {g.looks_like!r} (look-alike check)"
                 elif g.outcome == "cannot_tell" and doubt is None:
