@@ -112,8 +112,11 @@ def drawn(text: str, font_path: str, size8: int, offset: int, layout: str = "fra
 
 def grey_fit(ink: np.ndarray, candidate: np.ndarray) -> float:
     """The normalised cross-correlation of ``ink`` and ``candidate`` (darkness maps) on one canvas
-    (the larger of the two plus :data:`SHIFT` each way), at the candidate's best shift: a
-    candidate wider or narrower than the ink leaves ink unmatched. In [-1, 1]."""
+    (the larger of the two plus :data:`SHIFT` each way), at the candidate's best shift, then with
+    each of its glyphs (:func:`_glyph_cuts`) moved by up to one pixel more sideways (engines round
+    glyph positions differently: a browser to whole pixels, PIL from a fractional start), the
+    better of the two: a candidate wider or narrower than the ink, or a glyph of another shape,
+    leaves ink unmatched. In [-1, 1]."""
     h, w = candidate.shape
     H, W = max(ink.shape[0], h) + 2 * SHIFT, max(ink.shape[1], w) + 2 * SHIFT
     canvas = np.zeros((H, W))
@@ -126,7 +129,29 @@ def grey_fit(ink: np.ndarray, candidate: np.ndarray) -> float:
         return 0.0
     windows = sliding_window_view(canvas, (h, w))
     cross = np.einsum("ijkl,kl->ij", windows, candidate) - n * pm * rm
-    return float(cross.max() / np.sqrt(pvar * rvar))
+    y, x = np.unravel_index(int(cross.argmax()), cross.shape)
+    placed = np.zeros((H, W))
+    for a, b in _glyph_cuts(candidate):
+        piece = candidate[:, a:b]
+        best = max(
+            (d for d in (0, -1, 1) if 0 <= x + a + d and x + b + d <= W),
+            key=lambda d: float((canvas[y : y + h, x + a + d : x + b + d] * piece).sum()),
+        )
+        region = placed[y : y + h, x + a + best : x + b + best]
+        np.maximum(region, piece, out=region)
+    pl = placed - placed.mean()
+    elastic = float(((canvas - pm) * pl).sum() / np.sqrt(pvar * (pl * pl).sum())) if pl.any() else -1.0
+    return max(float(cross.max() / np.sqrt(pvar * rvar)), elastic)
+
+
+def _glyph_cuts(candidate: np.ndarray) -> list[tuple[int, int]]:
+    """Column ranges ``[a, b)`` of ``candidate``, one per glyph: cut at the middle of each run of
+    inkless columns (darkness under :data:`INK`) between glyphs."""
+    cols = (candidate > INK).any(axis=0)
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], cols.astype(np.int8), [0]])))
+    spans = list(zip(edges[::2].tolist(), edges[1::2].tolist()))
+    cuts = [0] + [(spans[k][1] + spans[k + 1][0]) // 2 for k in range(len(spans) - 1)] + [candidate.shape[1]]
+    return [(cuts[k], cuts[k + 1]) for k in range(len(cuts) - 1) if cuts[k + 1] > cuts[k]]
 
 
 def fit(ink: np.ndarray, text: str, font_path: str) -> float:
@@ -176,16 +201,19 @@ def line_fonts(image: Image.Image, words, fonts) -> list[str]:
     return [f for v, f in sorted(scored, reverse=True) if v >= best - FONT_TIE] if best >= LINE_FIT else []
 
 
-def confirms(image: Image.Image, box, word: str, look_alikes, line_words, fonts) -> tuple[bool, dict]:
+def confirms(image: Image.Image, box, word: str, look_alikes, line_words, fonts, faces=None) -> tuple[bool, dict]:
     """Whether the ink of ``box`` (an OCR word's) shows ``word`` rather than any of ``look_alikes``
     (words, each one letter/digit look-alike away), compared at the ink's own scale in the
-    reference ``fonts`` (paths; module docstring). ``line_words``: the other OCR words of its line.
+    reference ``fonts`` (paths; module docstring). ``line_words``: the other OCR words of its line;
+    ``faces``: their fonts when already found (:func:`line_fonts`).
     Returns (confirmed, details: ``fonts``, ``fits``: font -> candidate -> fit)."""
     ink = word_ink(image, box)
     if not look_alikes or ink is None or ink.shape[0] < 5 or not fonts:
         return False, {}
     words = [word, *dict.fromkeys(look_alikes)]
-    fonts = line_fonts(image, line_words, fonts) or _word_fonts(ink, words, fonts)
+    if faces is None:
+        faces = line_fonts(image, line_words, fonts)
+    fonts = faces or _word_fonts(ink, words, fonts)
     fits = {os.path.basename(f): {w: round(fit(ink, w, f), 4) for w in words} for f in fonts}
     ok = all(
         row[word] >= FIT and all(row[word] >= v + LEAD for w, v in row.items() if w != word) for row in fits.values()

@@ -49,7 +49,7 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from rewards.text.ocr.lookalike_scale import confirms
+from rewards.text.ocr.lookalike_scale import confirms, line_fonts
 
 GROUPS = (("0", "O"), ("1", "l", "I"), ("5", "S"), ("8", "B"), ("m", "rn"))
 """Characters (and "rn") tesseract reads one for another; each group's members are look-alikes."""
@@ -297,14 +297,21 @@ def check_in_line(image: Image.Image, box, word: str, span=None, line_words=()) 
     """:func:`check_word`, and when it cannot tell a word whose look-alikes are letters and digits
     (O/0, l/1/I, S/5, B/8), the comparison at the ink's own size
     (:func:`rewards.text.ocr.lookalike_scale.confirms`, its face from ``line_words``: the other
-    OCR words of the line), which may confirm it. Returns (the outcome, that comparison's details
-    or None when it was not made)."""
+    OCR words of the line), which may confirm it. A "looks like" found in a face other than the
+    line's (the glyph check picks its face from the word alone: a monospaced "2O26" fits a sans
+    "2026" on a line of DejaVu Sans) is no finding: the comparison at the ink's size decides.
+    Returns (the outcome, that comparison's details or None when it was not made)."""
     g = check_word(image, box, word, span)
     todo = swaps(word, span)
-    if g.outcome != "cannot_tell" or any(len(m) != len(o) for _, m, o in todo):
+    if g.outcome == "confirmed" or any(len(m) != len(o) for _, m, o in todo):
         return g, None
+    faces = None
+    if g.outcome == "looks_like":
+        faces = line_fonts(image, line_words, FONTS)
+        if not faces or g.font in {os.path.basename(f) for f in faces}:
+            return g, None
     alts = [word[:i] + o + word[i + len(m) :] for i, m, o in todo]
-    ok, details = confirms(image, box, word, alts, line_words, FONTS)
+    ok, details = confirms(image, box, word, alts, line_words, FONTS, faces)
     return (GlyphCheck(word, "confirmed", None, g.scores, g.font) if ok else g), details
 
 
