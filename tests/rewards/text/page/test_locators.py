@@ -228,3 +228,20 @@ def test_a_grouped_bar_value_is_found_by_its_group_and_its_series_colour():
     for series, value, answer in (("2024", "23", "yes"), ("2025", "34", "yes"), ("2025", "23", "withheld")):
         c = Check(id="c", question=q.format(series, value), spec=compile_question(q.format(series, value)))
         assert OCRJudge().judge_lines(lines, im.size, c, im).answer == answer, (series, value)
+
+
+def test_a_period_beside_the_title_is_its_subtitle_to_the_right():
+    im = blank(1024, 540)
+    lines = [line("Growth Dashboard", 40, 28, 24), line("Spring edition", 300, 36, 13), line("New leads", 60, 128, 11)]
+    lines.append(line("Revenue", 540, 128, 11))
+    q = 'Does the subtitle to the right of the title read exactly "{}"?'
+    assert resolve(q.format("Spring edition"), lines, im)[0] == ["locator 'to the right of the title'"]
+    assert resolve(q.format("Revenue"), lines, im)[0] == []  # under the title's band, not beside it
+    v = OCRJudge().judge_lines(
+        lines, im.size, Check(id="c", question=q, spec=compile_question(q.format("Spring edition"))), im
+    )
+    assert v.answer == "yes" and v.reason.startswith("the element is the one its locator names")
+    v = OCRJudge().judge_lines(
+        lines, im.size, Check(id="c", question=q, spec=compile_question(q.format("New leads"))), im
+    )
+    assert v.answer != "yes"
