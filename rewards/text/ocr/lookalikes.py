@@ -50,6 +50,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from rewards.text.ocr.lookalike_scale import confirms, line_fonts
+from rewards.text.ocr.text_match import Line, Word
 
 GROUPS = (("0", "O"), ("1", "l", "I"), ("5", "S"), ("8", "B"), ("m", "rn"))
 """Characters (and "rn") tesseract reads one for another; each group's members are look-alikes."""
@@ -313,6 +314,33 @@ def check_in_line(image: Image.Image, box, word: str, span=None, line_words=()) 
     alts = [word[:i] + o + word[i + len(m) :] for i, m, o in todo]
     ok, details = confirms(image, box, word, alts, line_words, FONTS, faces)
     return (GlyphCheck(word, "confirmed", None, g.scores, g.font) if ok else g), details
+
+
+_FOLD = str.maketrans({"O": "0", "l": "1", "I": "1", "S": "5", "B": "8"})
+
+
+def read_as_expected(image: Image.Image, lines, expected: list[str]) -> list:
+    """``lines`` with each OCR word that is a letter/digit look-alike spelling of a word of the
+    ``expected`` strings ("Ql" read for "Q1", "2O25" for "2025": the two differ only in O/0,
+    l/1/I, S/5, B/8, and the expected word holds a digit) read as that word when its ink confirms
+    it (:func:`check_in_line`: the glyph check, then the comparison at the ink's own size, the
+    OCR's spelling among the look-alikes it must beat). Tesseract reads a serif "1" after a
+    letter as "l"; a person reads the row label "Q1". Other lines are returned as they are."""
+    wanted = {t for e in expected for t in e.split() if any(ch.isdigit() for ch in t)}
+    if not wanted or image is None:
+        return lines
+    out = []
+    for line in lines:
+        words = list(line.words)
+        for k, w in enumerate(words):
+            t = next((t for t in wanted if t != w.text and t.translate(_FOLD) == w.text.translate(_FOLD)), None)
+            if t is None or getattr(line, "angle", 0) or len(t) != len(w.text):
+                continue
+            g, _ = check_in_line(image, w.box, t, None, [o for o in words if o is not w])
+            if g.outcome == "confirmed" and w.text in candidates(t):
+                words[k] = Word(t, w.box, w.conf)
+        out.append(line if words == list(line.words) else Line(tuple(words), line.angle))
+    return out
 
 
 def expected_span(word: str, expected: str) -> tuple[int, int] | None:

@@ -12,8 +12,8 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from rewards.text.ocr import lookalike_scale as S
-from rewards.text.ocr.lookalikes import FONTS, check_in_line
-from rewards.text.ocr.text_match import Word
+from rewards.text.ocr.lookalikes import FONTS, check_in_line, read_as_expected
+from rewards.text.ocr.text_match import Line, Word
 
 SANS = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 SERIF = "/usr/share/fonts/truetype/liberation/LiberationSerif-Regular.ttf"
@@ -70,3 +70,14 @@ def test_m_and_rn_are_left_to_the_glyph_check():
     assert (ok, details) == (False, {})  # no letter/digit look-alike given: nothing to confirm
     g, details = check_in_line(image, boxes[1], "Company", None, [Word("Source:", boxes[0])])
     assert details is None  # m / rn: not compared at the ink's size
+
+
+@pytest.mark.parametrize("font", [SANS, SERIF])
+def test_a_row_label_read_ql_is_read_q1_when_its_ink_shows_a_one(font):
+    for drawn, expected_read in (("Q1", "Q1"), ("Ql", "Ql")):
+        image, boxes = line(["Quarter", drawn, "results"], font, 13)
+        lines = [Line(tuple(Word(t, b) for t, b in zip(["Quarter", "Ql", "results"], boxes)))]
+        [got] = read_as_expected(image, lines, ["Q1"])
+        assert got.words[1].text == expected_read  # the ink decides, not tesseract's reading
+        assert got.words[1].box == boxes[1] and got.words[0].text == "Quarter"
+    assert read_as_expected(image, lines, ["Quarter results"]) == lines  # no digit asked: nothing to read again
