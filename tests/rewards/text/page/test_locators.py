@@ -209,6 +209,32 @@ def test_a_list_item_that_wraps_over_whole_lines_is_not_refuted():
     assert v.answer != "yes"
 
 
+def test_a_bulleted_item_that_wraps_is_its_bullet_line_and_the_line_under_it():
+    im = blank(1024, 480)
+    draw = ImageDraw.Draw(im)
+    lines = [line("Open questions", 512, 180, 24)]
+    for text, y in (
+        ("Renew the warehouse lease", 223),
+        ("Reduce shipping costs across all", 263),
+        ("Review vendor list", 329),
+    ):
+        lines.append(line(text, 537, y, 20))
+        draw.ellipse((515, y + 7, 521, y + 13), fill=(40, 150, 140))  # the bullet dot, left of the text
+    lines += [line("stores", 513, 289, 20)]
+    q = 'Is the {} item under the "Open questions" heading exactly "{}"?'
+    for ordinal, text, answer in (
+        ("second", "Reduce shipping costs across all stores", "yes"),
+        ("third", "Review vendor list", "yes"),
+        ("third", "stores", "no"),
+        ("second", "Reduce shipping costs across all", "no"),
+    ):
+        question = q.format(ordinal, text)
+        v = OCRJudge().judge_lines(
+            lines, im.size, Check(id="c", question=question, spec=compile_question(question)), im
+        )
+        assert (v.answer == "yes") == (answer == "yes"), (question, v.reason)
+
+
 def test_a_grouped_bar_value_is_found_by_its_group_and_its_series_colour():
     im = blank(600, 400)
     d = ImageDraw.Draw(im)
