@@ -163,13 +163,14 @@ def _word_fonts(ink: np.ndarray, words: list[str], fonts) -> list[str]:
 
 
 def line_fonts(image: Image.Image, words, fonts) -> list[str]:
-    """The reference fonts that fit ``words`` (OCR words of one line, other than the one checked:
-    ``text``, ``box``) as read about as well as the best one (within :data:`FONT_TIE`), on
-    average over the :data:`LINE_WORDS` longest with at least 3 characters; empty when there is
+    """The reference fonts that fit ``words`` (OCR words beside the one checked, ``text`` and
+    ``box``, those that tell most first: ``rewards.text.ocr.lookalikes.context_words``) as read
+    about as well as the best one (within :data:`FONT_TIE`), on average over the first
+    :data:`LINE_WORDS` with at least 3 characters; empty when there is
     no such word or no font reaches :data:`LINE_FIT`. At 10 px a regular face and its bold often
     fit almost equally: both are kept, and a word must be confirmed in each."""
     inks = []
-    for w in sorted((w for w in words if len(w.text) >= 3), key=lambda w: -len(w.text))[:LINE_WORDS]:
+    for w in [w for w in words if len(w.text) >= 3][:LINE_WORDS]:
         ink = word_ink(image, w.box)
         if ink is not None and ink.shape[0] >= 5:
             inks.append((w.text, ink))

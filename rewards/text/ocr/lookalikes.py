@@ -319,6 +319,26 @@ def check_in_line(image: Image.Image, box, word: str, span=None, line_words=()) 
 _FOLD = str.maketrans({"O": "0", "l": "1", "I": "1", "S": "5", "B": "8"})
 
 
+def context_words(lines, line, word) -> list:
+    """The OCR words that give ``word``'s face (:func:`rewards.text.ocr.lookalike_scale.line_fonts`):
+    the other words of its ``line``; for a word alone on its line (a value label, a legend entry,
+    a table cell) the words of the nearest other upright lines of about its height (0.7-1.4 times),
+    nearest first: a chart or a table sets its labels in one face."""
+    own = sorted((o for o in line.words if o is not word), key=lambda o: -len(o.text))  # the longest tell most
+    if any(len(o.text) >= 3 for o in own):
+        return own
+    h = word.box[3] - word.box[1]
+    cx, cy = (word.box[0] + word.box[2]) / 2, (word.box[1] + word.box[3]) / 2
+    near = [
+        o
+        for other in lines
+        if other is not line and not getattr(other, "angle", 0)
+        for o in other.words
+        if len(o.text) >= 3 and 0.7 * h <= o.box[3] - o.box[1] <= 1.4 * h
+    ]
+    return own + sorted(near, key=lambda o: abs((o.box[0] + o.box[2]) / 2 - cx) + abs((o.box[1] + o.box[3]) / 2 - cy))
+
+
 def read_as_expected(image: Image.Image, lines, expected: list[str]) -> list:
     """``lines`` with each OCR word that is a letter/digit look-alike spelling of a word of the
     ``expected`` strings ("Ql" read for "Q1", "2O25" for "2025": the two differ only in O/0,
@@ -336,7 +356,7 @@ def read_as_expected(image: Image.Image, lines, expected: list[str]) -> list:
             t = next((t for t in wanted if t != w.text and t.translate(_FOLD) == w.text.translate(_FOLD)), None)
             if t is None or getattr(line, "angle", 0) or len(t) != len(w.text):
                 continue
-            g, _ = check_in_line(image, w.box, t, None, [o for o in words if o is not w])
+            g, _ = check_in_line(image, w.box, t, None, context_words(lines, line, w))
             if g.outcome == "confirmed" and w.text in candidates(t):
                 words[k] = Word(t, w.box, w.conf)
         out.append(line if words == list(line.words) else Line(tuple(words), line.angle))
@@ -380,7 +400,7 @@ def lookalike_doubt(image: Image.Image, lines, records: list[dict]) -> tuple[str
                 span = expected_span(w.text, str(record.get("text", "")))
                 if span is None or not swaps(w.text, span) or not _inside(w.box, record["box"]):
                     continue
-                g, details = check_in_line(image, w.box, w.text, span, [o for o in line.words if o is not w])
+                g, details = check_in_line(image, w.box, w.text, span, context_words(lines, line, w))
                 check = {"word": w.text, "box": list(w.box), "outcome": g.outcome, "looks_like": g.looks_like}
                 if details is not None:
                     check["at_own_size"] = details

@@ -12,7 +12,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from rewards.text.ocr import lookalike_scale as S
-from rewards.text.ocr.lookalikes import FONTS, check_in_line, read_as_expected
+from rewards.text.ocr.lookalikes import FONTS, check_in_line, context_words, read_as_expected
 from rewards.text.ocr.text_match import Line, Word
 
 SANS = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
@@ -81,3 +81,14 @@ def test_a_row_label_read_ql_is_read_q1_when_its_ink_shows_a_one(font):
         assert got.words[1].text == expected_read  # the ink decides, not tesseract's reading
         assert got.words[1].box == boxes[1] and got.words[0].text == "Quarter"
     assert read_as_expected(image, lines, ["Quarter results"]) == lines  # no digit asked: nothing to read again
+
+
+def test_a_word_alone_on_its_line_takes_its_face_from_the_nearest_lines_of_its_height():
+    label = Word("11", (400, 449, 413, 460))
+    alone = Line((label,))
+    near = Line((Word("Coffee", (380, 470, 420, 481)), Word("Tea", (430, 470, 450, 481))))
+    far = Line((Word("Revenue", (20, 20, 80, 31)),))
+    title = Line((Word("Quarterly", (380, 400, 480, 430)),))  # too tall: another face, likely
+    assert [w.text for w in context_words([far, title, alone, near], alone, label)] == ["Coffee", "Tea", "Revenue"]
+    beside = Line((Word("Total", (300, 449, 340, 460)), label))
+    assert [w.text for w in context_words([beside, near], beside, label)] == ["Total"]  # its own line first
