@@ -15,7 +15,7 @@ from PIL import Image
 
 from rewards.judges.ocr_doubt import doubt_no
 from rewards.rubric import Check, TextExpectation, Verdict, withheld
-from rewards.text.ocr.lookalikes import lookalike_doubt
+from rewards.text.ocr.lookalikes import lookalike_doubt, read_as_expected
 from rewards.text.ocr.ocr_cache import page_lines, part_lines
 from rewards.text.ocr.ocr_langs import check_ocr_options, tesseract_lang
 from rewards.text.ocr.ocr_read import ReadSettings
@@ -168,6 +168,8 @@ class OCRJudge:
         if not specs:
             note = f" ({check.spec.note})" if check.spec is not None and check.spec.note else ""
             return withheld(check, self.name, f"no text expectation: only a VLM can decide this check{note}")
+        if image is not None:  # "Ql" read for the row label "Q1": the ink decides (look-alikes)
+            lines = read_as_expected(image, lines, self.expected_texts(check))
         decisions = [
             decide_text(s, lines, image, size, self.case_sensitive, self.lenient, self.max_lines) for s in specs
         ]

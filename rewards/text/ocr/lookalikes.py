@@ -31,6 +31,8 @@ is not (a bold "8" fills most of its tight box, so "fewer pixels" took the backg
 Known cost: touching serif "m" in common words ("primary", "Members") often cannot be told from
 "rn", and is withheld; letting "cannot tell" pass for m / rn confirmed 25 of 450 look-alike
 drawings instead of 5, so it stays withheld.
+A word the glyph check cannot tell is compared again at its own size, in grey levels
+(:mod:`rewards.text.ocr.lookalike_scale`: letter/digit look-alikes only), which may confirm it.
 Only "confirmed" lets a "yes" stand; the judge withholds otherwise (``rewards.judges.ocr``),
 naming the word and its look-alikes. Measured (``python benchmarks/lookalike_check.py``: 15 pairs
 at 14 / 22 / 34 px): in the reference fonts 374 of 450 correctly drawn words confirmed, 5 of
@@ -46,6 +48,9 @@ from dataclasses import dataclass
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
+
+from rewards.text.ocr.lookalike_scale import confirms, line_fonts
+from rewards.text.ocr.text_match import Line, Word
 
 GROUPS = (("0", "O"), ("1", "l", "I"), ("5", "S"), ("8", "B"), ("m", "rn"))
 """Characters (and "rn") tesseract reads one for another; each group's members are look-alikes."""
@@ -289,6 +294,75 @@ def check_word(image: Image.Image, box, word: str, span: tuple[int, int] | None 
     return GlyphCheck(word, "confirmed", None, scores, os.path.basename(font))
 
 
+def check_in_line(image: Image.Image, box, word: str, span=None, line_words=()) -> tuple[GlyphCheck, dict | None]:
+    """:func:`check_word`, and when it cannot tell a word whose look-alikes are letters and digits
+    (O/0, l/1/I, S/5, B/8), the comparison at the ink's own size
+    (:func:`rewards.text.ocr.lookalike_scale.confirms`, its face from ``line_words``: the other
+    OCR words of the line), which may confirm it. A "looks like" found in a face other than the
+    line's (the glyph check picks its face from the word alone: a monospaced "2O26" fits a sans
+    "2026" on a line of DejaVu Sans) is no finding: the comparison at the ink's size decides.
+    Returns (the outcome, that comparison's details or None when it was not made)."""
+    g = check_word(image, box, word, span)
+    todo = swaps(word, span)
+    if g.outcome == "confirmed" or any(len(m) != len(o) for _, m, o in todo):
+        return g, None
+    faces = None
+    if g.outcome == "looks_like":
+        faces = line_fonts(image, line_words, FONTS)
+        if not faces or g.font in {os.path.basename(f) for f in faces}:
+            return g, None
+    alts = [word[:i] + o + word[i + len(m) :] for i, m, o in todo]
+    ok, details = confirms(image, box, word, alts, line_words, FONTS, faces)
+    return (GlyphCheck(word, "confirmed", None, g.scores, g.font) if ok else g), details
+
+
+_FOLD = str.maketrans({"O": "0", "l": "1", "I": "1", "S": "5", "B": "8"})
+
+
+def context_words(lines, line, word) -> list:
+    """The OCR words that give ``word``'s face (:func:`rewards.text.ocr.lookalike_scale.line_fonts`):
+    the other words of its ``line``; for a word alone on its line (a value label, a legend entry,
+    a table cell) the words of the nearest other upright lines of about its height (0.7-1.4 times),
+    nearest first: a chart or a table sets its labels in one face."""
+    own = sorted((o for o in line.words if o is not word), key=lambda o: -len(o.text))  # the longest tell most
+    if any(len(o.text) >= 3 for o in own):
+        return own
+    h = word.box[3] - word.box[1]
+    cx, cy = (word.box[0] + word.box[2]) / 2, (word.box[1] + word.box[3]) / 2
+    near = [
+        o
+        for other in lines
+        if other is not line and not getattr(other, "angle", 0)
+        for o in other.words
+        if len(o.text) >= 3 and 0.7 * h <= o.box[3] - o.box[1] <= 1.4 * h
+    ]
+    return own + sorted(near, key=lambda o: abs((o.box[0] + o.box[2]) / 2 - cx) + abs((o.box[1] + o.box[3]) / 2 - cy))
+
+
+def read_as_expected(image: Image.Image, lines, expected: list[str]) -> list:
+    """``lines`` with each OCR word that is a letter/digit look-alike spelling of a word of the
+    ``expected`` strings ("Ql" read for "Q1", "2O25" for "2025": the two differ only in O/0,
+    l/1/I, S/5, B/8, and the expected word holds a digit) read as that word when its ink confirms
+    it (:func:`check_in_line`: the glyph check, then the comparison at the ink's own size, the
+    OCR's spelling among the look-alikes it must beat). Tesseract reads a serif "1" after a
+    letter as "l"; a person reads the row label "Q1". Other lines are returned as they are."""
+    wanted = {t for e in expected for t in e.split() if any(ch.isdigit() for ch in t)}
+    if not wanted or image is None:
+        return lines
+    out = []
+    for line in lines:
+        words = list(line.words)
+        for k, w in enumerate(words):
+            t = next((t for t in wanted if t != w.text and t.translate(_FOLD) == w.text.translate(_FOLD)), None)
+            if t is None or getattr(line, "angle", 0) or len(t) != len(w.text):
+                continue
+            g, _ = check_in_line(image, w.box, t, None, context_words(lines, line, w))
+            if g.outcome == "confirmed" and w.text in candidates(t):
+                words[k] = Word(t, w.box, w.conf)
+        out.append(line if words == list(line.words) else Line(tuple(words), line.angle))
+    return out
+
+
 def expected_span(word: str, expected: str) -> tuple[int, int] | None:
     """The characters of an OCR ``word`` that belong to the ``expected`` string, as ``(start, end)``:
     the longest run they share (case aside); None when they share none."""
@@ -308,7 +382,8 @@ def lookalike_doubt(image: Image.Image, lines, records: list[dict]) -> tuple[str
     ``box``) cannot stand: an OCR word inside a found string's box whose text holds a look-alike
     (:func:`swaps`) and whose ink the glyph check (:func:`check_word`) does not confirm. Returns
     ``(reason, checks)`` (``checks``: one dict per word checked: ``word``, ``box``, ``outcome``,
-    ``looks_like``, ``font``), or None when every such word is confirmed (or there is none).
+    ``looks_like``, ``font``, and ``at_own_size`` when it was compared again at its own size), or
+    None when every such word is confirmed (or there is none).
 
     Args:
         image: the judged image.
@@ -325,16 +400,11 @@ def lookalike_doubt(image: Image.Image, lines, records: list[dict]) -> tuple[str
                 span = expected_span(w.text, str(record.get("text", "")))
                 if span is None or not swaps(w.text, span) or not _inside(w.box, record["box"]):
                     continue
-                g = check_word(image, w.box, w.text, span)
-                checks.append(
-                    {
-                        "word": w.text,
-                        "box": list(w.box),
-                        "outcome": g.outcome,
-                        "looks_like": g.looks_like,
-                        "font": g.font,
-                    }
-                )
+                g, details = check_in_line(image, w.box, w.text, span, context_words(lines, line, w))
+                check = {"word": w.text, "box": list(w.box), "outcome": g.outcome, "looks_like": g.looks_like}
+                if details is not None:
+                    check["at_own_size"] = details
+                checks.append(check | {"font": g.font})
                 if g.outcome == "looks_like" and doubt is None:
                     doubt = f"OCR read {w.text!r}, but its glyphs look more like {g.looks_like!r} (look-alike check)"
                 elif g.outcome == "cannot_tell" and doubt is None:

@@ -195,11 +195,9 @@ def _bullet(page: _Page, spec: ElementSpec) -> list[Element]:
     for i, line in enumerate(page.lines):
         if line.angle != 0 or page.canon[i] != i:
             continue
-        words, own = line.words, element_words(page.lines, i)
-        glyph = len(words) > 1 and (_is_mark(words[0].text) or words[0].text[:1] in "•●▪")
-        if own and (glyph or _dot_left(gray, words[own[0][1]].box, page.sizes[i])):
+        if _led(page, i, gray):
             led.append(i)
-        elif not own:
+        elif not element_words(page.lines, i):
             lone.append(i)
     out = []
     for g in _lists(page, led, gap=5):  # an empty bullet between two leaves a gap of two
@@ -230,9 +228,54 @@ def _rows(page: _Page) -> list[list[int]]:
 
 def _list_item(page: _Page, spec: ElementSpec) -> list[Element]:
     """Items of a list or menu: the lines of a column sharing a left edge (``_lists``, at least
-    two lines) or of a row (``_rows``: a menu); the ``ordinal``-th item of each list or row."""
-    groups = [g for g in _lists(page, page.flat) if len(g) >= 2] + _rows(page)
-    return [e for g in groups for e in page.elements("list_item", [[i] for i in _pick(g, spec.ordinal)])]
+    two lines) or of a row (``_rows``: a menu); the ``ordinal``-th item of each list or row. A
+    bulleted item that wraps is its bullet's line and the lines that wrap it (``_wrapped``)."""
+    wraps = _wrapped(page)
+    rest = {j for js in wraps.values() for j in js}
+    groups = [g for g in _lists(page, [i for i in page.flat if i not in rest]) if len(g) >= 2]
+    items = [[[i, *wraps.get(i, [])] for i in g] for g in groups] + [[[i] for i in g] for g in _rows(page)]
+    return [e for g in items for e in page.elements("list_item", _pick(g, spec.ordinal))]
+
+
+def _led(page: _Page, i: int, gray: np.ndarray | None) -> bool:
+    """Line ``i`` is led by a bullet: a first word that is a mark, or a small dot left of its text."""
+    words, own = page.lines[i].words, element_words(page.lines, i)
+    glyph = len(words) > 1 and (_is_mark(words[0].text) or words[0].text[:1] in "•●▪")
+    return bool(own) and (glyph or _dot_left(gray, words[own[0][1]].box, page.sizes[i]))
+
+
+def _wrapped(page: _Page) -> dict[int, list[int]]:
+    """Bulleted lines -> the lines that wrap them: each next line right under the one before (its
+    top within 0.8 line heights of that one's bottom), of the same type size, not led by a bullet
+    itself, starting between the bullet (two type sizes left of the text) and the text's left
+    edge (a browser wraps flush with the bullet or with the text)."""
+    gray = page.gray()
+    out: dict[int, list[int]] = {}
+    used: set[int] = set()
+    for i in page.flat:
+        if not _led(page, i, gray):
+            continue
+        x_text, h = _text_left(page, i), page.lines[i].box[3] - page.lines[i].box[1]
+        cur, more = i, []
+        while True:
+            below = page.lines[cur].box[3]
+            nxt = [
+                j
+                for j in page.flat
+                if j not in used and j != i and j not in more
+                and -2 <= page.lines[j].box[1] - below <= 0.8 * h
+                and x_text - 2 * page.sizes[i] - 2 <= page.lines[j].box[0] <= x_text + 2
+                and _same_size(page.sizes[i], page.sizes[j])
+                and not _led(page, j, gray)
+            ]  # fmt: skip
+            if len(nxt) != 1:
+                break
+            more.append(nxt[0])
+            cur = nxt[0]
+        if more:
+            out[i] = more
+            used.update(more)
+    return out
 
 
 def _card(page: _Page, spec: ElementSpec) -> list[Element]:

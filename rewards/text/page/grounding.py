@@ -368,13 +368,17 @@ def _decide_string(
         record["element"] = elemented.element.as_dict() | {"conf": words_conf(lines, elemented.element.words)}
     if styled is not None and styled.style is not None:
         record["style"] = styled.style.as_dict()
-    result = _StringResult(record, kept if rule == "all" else [], box, box_unknown)
-    result.relation_unknown = relation_unknown
-    if elemented is not None:
-        result.element_unknown, result.element_detail = elemented.unknown, elemented.detail
-    if styled is not None:
-        result.style_unknown, result.style_detail = styled.unknown, styled.detail
-    return result
+    return _StringResult(
+        record,
+        kept if rule == "all" else [],
+        box,
+        box_unknown,
+        style_unknown=styled is not None and styled.unknown,
+        style_detail=styled.detail if styled is not None else "",
+        element_unknown=elemented is not None and elemented.unknown,
+        element_detail=elemented.detail if elemented is not None else "",
+        relation_unknown=relation_unknown,
+    )
 
 
 def _arranged(passing: list[list[Match]], arrangement: str, limit: int = 20000) -> bool:

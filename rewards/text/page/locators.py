@@ -9,6 +9,8 @@ element (a line or block of its own, ``rewards.text.page.finders._whole``):
 - **below the title** ("directly beneath the title", "below the title"): the occurrence stands
   under a title (``finders._title``), overlapping it horizontally; "directly": no line between
   them; otherwise at most one block between them, of larger type (a subtitle over a paragraph);
+- **beside the title** ("to the right of the title"): the occurrence stands on a title's band,
+  beyond its right (left) edge within six title heights, no other line between them;
 - **tick and category labels by ordinal** ("the second x-axis tick label from the left", "the
   fourth y-axis category label from the top"): the occurrence is the Nth of its row of short labels
   (up to 12 characters, overlapping in height) or of its column of right-aligned labels, and the row or column is
@@ -68,6 +70,7 @@ from rewards.text.page.page_lines import _Page, canonical_lines, element_words
 from rewards.text.page.page_locators import (
     _below_date,
     _below_title,
+    _beside_title,
     _card,
     _column_header,
     _date_line,
@@ -147,6 +150,7 @@ TOPMOST = (
 
 RULES: list[tuple[tuple[str, ...], Callable[[_Ctx, list[re.Match]], bool]]] = [
     ((r"locator '(directly )?(?:beneath|below|under(?:neath)?) the (?:main )?title'",), _below_title),
+    ((r"locator '(?:to the )?(right|left) of the (?:main )?title'",), _beside_title),
     ((rf"locator '{_ORD} x-axis (?:tick |category )?label from the left'",), _x_tick),
     ((rf"locator '{_ORD} y-axis (?:tick |category )?label from the top'",), _y_tick),
     ((r"style 'slice'", r"locator '(?:a )?slice label'"), _slice_label),
@@ -204,7 +208,7 @@ def rule_reads(part: str, n_texts: int = 1) -> bool:
     )
 
 
-ELEMENT_NAMING = (_column_header, _row_label, _x_tick, _y_tick, _nav)
+ELEMENT_NAMING = (_column_header, _row_label, _x_tick, _y_tick, _nav, _beside_title)
 """Rules whose locator pins its element by position alone: the Nth cell, label or link of a row or
 column found on the page (``rewards.judges.ocr.OCRJudge`` takes the element from them when the
 compiler's role for it finds another line)."""

@@ -41,6 +41,34 @@ def _below_title(ctx: _Ctx, m: list[re.Match]) -> bool:
     return False
 
 
+def _beside_title(ctx: _Ctx, m: list[re.Match]) -> bool:
+    """Rule "to the right (left) of the title": the occurrence stands on a title's band (its centre
+    within the title's height), beyond the title's right (left) edge, within six title heights of
+    it, with no other line between them: a dashboard header's date or period set beside its title."""
+    if len(ctx.texts) != 1:
+        return False
+    page, right = ctx.page, m[0].group(1) == "right"
+    titles = find_elements(ElementSpec("title"), page.lines, page.image, page.size) or []
+    for o in ctx.found[0]:
+        cy = (o.box[1] + o.box[3]) / 2
+        for t in titles:
+            gap = o.box[0] - t.box[2] if right else t.box[0] - o.box[2]
+            if not (t.box[1] <= cy <= t.box[3] and -2 <= gap <= 6 * (t.box[3] - t.box[1])):
+                continue
+            lo, hi = (t.box[2], o.box[0]) if right else (o.box[2], t.box[0])
+            if not any(
+                i not in o.lines and i not in t.lines and lo - 2 < _centre_x(page.lines[i].box) < hi + 2
+                and page.lines[i].box[1] <= cy <= page.lines[i].box[3]
+                for i in page.flat
+            ):  # fmt: skip
+                return True
+    return False
+
+
+def _centre_x(box) -> float:
+    return (box[0] + box[2]) / 2
+
+
 CHANGE_NOTE = re.compile(r"[+\-\u2212\u00b1]\s?\d")
 """A card's change note starts with a sign and a digit ("+21 since Q1", "-3% vs last month")."""
 

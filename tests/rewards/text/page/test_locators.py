@@ -209,6 +209,32 @@ def test_a_list_item_that_wraps_over_whole_lines_is_not_refuted():
     assert v.answer != "yes"
 
 
+def test_a_bulleted_item_that_wraps_is_its_bullet_line_and_the_line_under_it():
+    im = blank(1024, 480)
+    draw = ImageDraw.Draw(im)
+    lines = [line("Open questions", 512, 180, 24)]
+    for text, y in (
+        ("Renew the warehouse lease", 223),
+        ("Reduce shipping costs across all", 263),
+        ("Review vendor list", 329),
+    ):
+        lines.append(line(text, 537, y, 20))
+        draw.ellipse((515, y + 7, 521, y + 13), fill=(40, 150, 140))  # the bullet dot, left of the text
+    lines += [line("stores", 513, 289, 20)]
+    q = 'Is the {} item under the "Open questions" heading exactly "{}"?'
+    for ordinal, text, answer in (
+        ("second", "Reduce shipping costs across all stores", "yes"),
+        ("third", "Review vendor list", "yes"),
+        ("third", "stores", "no"),
+        ("second", "Reduce shipping costs across all", "no"),
+    ):
+        question = q.format(ordinal, text)
+        v = OCRJudge().judge_lines(
+            lines, im.size, Check(id="c", question=question, spec=compile_question(question)), im
+        )
+        assert (v.answer == "yes") == (answer == "yes"), (question, v.reason)
+
+
 def test_a_grouped_bar_value_is_found_by_its_group_and_its_series_colour():
     im = blank(600, 400)
     d = ImageDraw.Draw(im)
@@ -228,3 +254,20 @@ def test_a_grouped_bar_value_is_found_by_its_group_and_its_series_colour():
     for series, value, answer in (("2024", "23", "yes"), ("2025", "34", "yes"), ("2025", "23", "withheld")):
         c = Check(id="c", question=q.format(series, value), spec=compile_question(q.format(series, value)))
         assert OCRJudge().judge_lines(lines, im.size, c, im).answer == answer, (series, value)
+
+
+def test_a_period_beside_the_title_is_its_subtitle_to_the_right():
+    im = blank(1024, 540)
+    lines = [line("Growth Dashboard", 40, 28, 24), line("Spring edition", 300, 36, 13), line("New leads", 60, 128, 11)]
+    lines.append(line("Revenue", 540, 128, 11))
+    q = 'Does the subtitle to the right of the title read exactly "{}"?'
+    assert resolve(q.format("Spring edition"), lines, im)[0] == ["locator 'to the right of the title'"]
+    assert resolve(q.format("Revenue"), lines, im)[0] == []  # under the title's band, not beside it
+    v = OCRJudge().judge_lines(
+        lines, im.size, Check(id="c", question=q, spec=compile_question(q.format("Spring edition"))), im
+    )
+    assert v.answer == "yes" and v.reason.startswith("the element is the one its locator names")
+    v = OCRJudge().judge_lines(
+        lines, im.size, Check(id="c", question=q, spec=compile_question(q.format("New leads"))), im
+    )
+    assert v.answer != "yes"
