@@ -61,8 +61,32 @@ def _alignment(arr: np.ndarray, lines: list[Line], segs: dict[int, list[int]], b
         return "left"
     if not leading and max(segs[order[0]]) == len(lines[order[0]].words) - 1:
         align = _single_line_alignment(arr, boxes[0], bg)
-        return "right" if align == "left" and _flush_right(arr, lines, order[0], boxes[0]) else align
+        if align == "left" and (_flush_right(arr, lines, order[0], boxes[0]) or _right_column(lines, order[0])):
+            return "right"
+        return align
     return "left"
+
+
+def _right_column(lines: list[Line], li: int) -> bool:
+    """Whether line ``li`` stands in a right-aligned column: at least two other lines within 10
+    line heights above or below it, overlapping its columns, end at its right edge (within 2 px)
+    and more of them do so than start at its left edge. matplotlib sets a y-axis tick label
+    right-aligned at its tick ("Searc", "Social", "Email" end at the axis, up to 8 line heights
+    apart): a lengthened rewrite grows to the left, not over the axis (where it was set smaller
+    to miss the tick)."""
+    box = lines[li].box
+    near = 10 * (box[3] - box[1])
+    column = [
+        ln.box
+        for k, ln in enumerate(lines)
+        if k != li
+        and ln.words
+        and max(ln.box[1] - box[3], box[1] - ln.box[3]) <= near
+        and min(ln.box[2], box[2]) > max(ln.box[0], box[0])
+    ]
+    rights = sum(abs(b[2] - box[2]) <= 2 for b in column)
+    lefts = sum(abs(b[0] - box[0]) <= 2 for b in column)
+    return rights >= 2 and rights > lefts
 
 
 def _flush_right(arr: np.ndarray, lines: list[Line], li: int, box) -> bool:
