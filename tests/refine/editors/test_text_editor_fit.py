@@ -124,15 +124,22 @@ def test_right_column_is_told_from_a_left_aligned_list():
     from refine.editors.text.rewrite import _right_column
     from rewards.text.ocr.text_match import Line, Word
 
-    def column(boxes):
-        return [Line((Word("w", b),)) for b in boxes]
+    def lines_of(boxes):  # OCR boxes end up to 2 px off the ink, as tesseract's do
+        return [Line((Word("w", (b[0] + k % 2, b[1], b[2] - k % 3, b[3])),)) for k, b in enumerate(boxes)]
 
-    ticks = column([(45, 40, 92, 55), (38, 100, 91, 115), (50, 160, 92, 175), (40, 220, 93, 235)])
-    assert all(_right_column(ticks, i) for i in range(4))  # y tick labels end at the axis
-    items = column([(40, 40, 92, 55), (40, 60, 130, 75), (40, 80, 91, 95), (41, 100, 150, 115)])
-    assert not _right_column(items, 0)  # a left-aligned list whose lines may end alike
-    far = column([(45, 40, 92, 55), (38, 400, 92, 415), (50, 700, 92, 715)])
-    assert not _right_column(far, 0)  # no line near it
+    img, boxes = y_axis(["Search", "Social", "Email", "Direct"])
+    arr = np.asarray(img)
+    assert all(_right_column(arr, lines_of(boxes), i, BG) for i in range(4))  # they end at the axis
+    img = Image.new("RGB", (420, 300), BG)
+    d = ImageDraw.Draw(img)
+    items = ["Search", "Social", "Email", "Direct"]
+    for i, t in enumerate(items):
+        d.text((40, 50 + 30 * i), t, font=SANS.font(15), fill=INK, anchor="lm")
+    boxes = [
+        tuple(int(v) for v in d.textbbox((40, 50 + 30 * i), t, font=SANS.font(15), anchor="lm"))
+        for i, t in enumerate(items)
+    ]
+    assert not any(_right_column(np.asarray(img), lines_of(boxes), i, BG) for i in range(4))  # left-aligned
 
 
 @needs_tesseract
