@@ -214,3 +214,30 @@ def test_the_menu_row_with_a_gap_takes_its_item_among_other_rows():
     assert action["action"] == "place (item 4 of its row, in its gap)"
     x0, y0, x1, y1 = action["box"]
     assert 214 + 40 < x0 and x1 < 390 and 30 < y0 and y1 <= 56  # between "Home" and "Contact", on their baseline
+
+
+def buttons(label: str) -> tuple[Image.Image, tuple[int, int, int, int]]:
+    """Two filled buttons on a page: ``label`` with an arrow after it, and "Get started". Returns
+    the image and the first button's frame."""
+    img = Image.new("RGB", (640, 200), BG)
+    d = ImageDraw.Draw(img)
+    d.text((40, 50), "Ship reports faster", font=SERIF.font(30), fill=INK, anchor="ls")
+    frame = (40, 100, 260, 142)
+    d.rounded_rectangle(frame, 6, fill=DOT)
+    d.text((62, 121), f"{label}  \u2192", font=SANS_BOLD.font(17), fill=(255, 255, 255), anchor="lm")
+    d.rounded_rectangle((280, 100, 440, 142), 6, outline=DOT, width=2)
+    d.text((302, 121), "Get started", font=SANS_BOLD.font(17), fill=DOT, anchor="lm")
+    return img, frame
+
+
+@needs_tesseract
+def test_button_with_two_words_swapped_is_rewritten_in_place_beside_its_arrow():
+    img, frame = buttons("Start trial free")
+    editor = TextEditor()
+    out = editor.edit(img, "", failed('Is there a button labeled exactly "Start free trial"?'), 0)
+    act = editor.last_actions[0]
+    assert act["action"] == "replace" and act["was"] == "Start trial free"
+    changed = (np.asarray(out) != np.asarray(img)).any(2)
+    x0, y0, x1, y1 = frame
+    assert changed.any() and not changed[:, :x0].any() and not changed[:, x1:].any()  # inside its button
+    assert not changed[:y0].any() and not changed[y1:].any()
