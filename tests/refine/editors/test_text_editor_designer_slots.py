@@ -241,3 +241,37 @@ def test_button_with_two_words_swapped_is_rewritten_in_place_beside_its_arrow():
     x0, y0, x1, y1 = frame
     assert changed.any() and not changed[:, :x0].any() and not changed[:, x1:].any()  # inside its button
     assert not changed[:y0].any() and not changed[y1:].any()
+
+
+def menu(prices: list[str | None]) -> tuple[Image.Image, list[tuple[int, int, int, int] | None]]:
+    """A menu section ("Desserts", three items, each price flush right at x=374) beside a second
+    section to the right. Returns the image and each price's ink box (None where left out)."""
+    img = Image.new("RGB", (800, 320), BG)
+    d = ImageDraw.Draw(img)
+    d.text((66, 60), "Desserts", font=SERIF.font(24), fill=DOT, anchor="ls")
+    d.text((420, 60), "Starters", font=SERIF.font(24), fill=DOT, anchor="ls")
+    boxes = []
+    for i, (item, price) in enumerate(zip(["Vanilla Ice Cream", "Apple Pie", "Tiramisu"], prices)):
+        y = 100 + 30 * i
+        d.text((66, y), item, font=SERIF.font(15), fill=INK, anchor="ls")
+        d.text((420, y), ["Calamari", "Bruschetta", "Garlic Bread"][i], font=SERIF.font(15), fill=INK, anchor="ls")
+        d.text((720, y), "$9.95", font=SERIF.font(15), fill=INK, anchor="rs")
+        if price is not None:
+            d.text((374, y), price, font=SERIF.font(15), fill=INK, anchor="rs")
+        boxes.append(d.textbbox((374, y), price, font=SERIF.font(15), anchor="rs") if price else None)
+    return img, boxes
+
+
+@needs_tesseract
+def test_missing_price_goes_on_its_items_row_flush_right_with_the_prices_around():
+    img, _ = menu(["$27.95", None, "$12.00"])
+    _, truth = menu(["$27.95", "$23.00", "$12.00"])
+    editor = TextEditor()
+    out = editor.edit(img, "", failed('In the "Desserts" section, is the price of "Apple Pie" exactly "$23.00"?'), 0)
+    act = editor.last_actions[0]
+    assert act["action"] == "place (in the value column of its row: 'Apple Pie')"
+    x0, y0, x1, y1 = truth[1]
+    assert abs(act["box"][2] - x1) <= 2 and abs(act["box"][3] - y1) <= 2  # flush right, on the item's baseline
+    changed = (np.asarray(out) != np.asarray(img)).any(2)
+    assert changed.any() and not changed[: y0 - 3].any() and not changed[y1 + 3 :].any()
+    assert not changed[:, : x0 - 4].any() and not changed[:, x1 + 4 :].any()
