@@ -91,6 +91,7 @@ from PIL import Image
 from documents.fonts import Face, installed_faces
 from refine.editors.text.audit import already_written, digest, skip_record, written_record
 from refine.editors.text.bullets import without_bullets
+from refine.editors.text.cards import off_card
 from refine.editors.text.near_match import in_element_only, locate, off_legend
 from refine.editors.text.order import Plan, make_plan
 from refine.editors.text.outcomes import Rewrite, Skip, Written
@@ -287,6 +288,8 @@ class TextEditor:
         # the element a check names, found before any write ("BREAKFAST" in a heading is not the title)
         element_boxes = {exp: state.element_boxes(work.elements.get(exp)) for exp, _ in work.strings}
         matches = {exp: in_element_only(ms, element_boxes[exp], lines) for exp, ms in matches.items()}
+        # a string read only in another card than the one its check names is missing from that card
+        matches = {exp: off_card(state, exp, ms, rules) for exp, ms in matches.items()}
         # a legend entry read only elsewhere (the slice's own label "Tea") is not in the legend
         legend = [(exp, cid) for exp, cid in work.strings if off_legend(exp, work, matches, element_boxes)]
         for exp, cid in legend:

@@ -19,6 +19,7 @@ from dataclasses import replace
 import numpy as np
 from rapidfuzz.distance import OSA
 
+from refine.editors.text.cards import off_card
 from refine.editors.text.colours import box_colours
 from refine.editors.text.outcomes import Rewrite, Skip
 from refine.editors.text.state import EditState, Rules
@@ -416,7 +417,7 @@ def locate(
     cand = candidate(exp, ms, state.protected, w, h, source, rules, group_boxes, element_boxes)
     if cand is None and rules.look_harder:
         source = state.lines + state.harder_lines(rules.lang)  # main lines keep their indices, so ``protected`` applies
-        ms = rules.matches(exp, source, w, h)
+        ms = off_card(state, exp, rules.matches(exp, source, w, h), rules)  # not a sibling card's line
         seen = next((m for m in ms if accepts(exp, m, w, h, rules.case_sensitive)), None)
         if seen is not None and (element_boxes is None or _in_any(seen.box, element_boxes)):
             return Skip("skip: already on the page (judge missed it)", seen.box, seen.text)

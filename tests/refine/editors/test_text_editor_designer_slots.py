@@ -275,3 +275,31 @@ def test_missing_price_goes_on_its_items_row_flush_right_with_the_prices_around(
     changed = (np.asarray(out) != np.asarray(img)).any(2)
     assert changed.any() and not changed[: y0 - 3].any() and not changed[y1 + 3 :].any()
     assert not changed[:, : x0 - 4].any() and not changed[:, x1 + 4 :].any()
+
+
+def kpi_cards(notes: list[str | None]) -> Image.Image:
+    """Two like bordered cards, 240 px apart: a label, a number, and a note (None: left out)."""
+    img = Image.new("RGB", (560, 200), (255, 255, 255))
+    d = ImageDraw.Draw(img)
+    for i, (label, number, note) in enumerate(zip(["Avg. order value", "New leads"], ["$48.20", "356"], notes)):
+        x = 20 + 260 * i
+        d.rounded_rectangle((x, 30, x + 230, 160), 8, outline=(210, 214, 220), width=1)
+        d.text((x + 18, 62), label, font=SERIF.font(15), fill=INK, anchor="ls")
+        d.text((x + 18, 108), number, font=SERIF.font(30), fill=INK, anchor="ls")
+        if note is not None:
+            d.text((x + 18, 138), note, font=SERIF.font(13), fill=(90, 96, 110), anchor="ls")
+    return img
+
+
+@needs_tesseract
+def test_note_missing_from_its_card_is_copied_from_the_like_card_at_the_same_offset():
+    img = kpi_cards(["+21 since Q1", None])
+    truth = np.asarray(kpi_cards(["+21 since Q1", "+21 since Q1"]))
+    editor = TextEditor()
+    out = editor.edit(img, "", failed('Does the "New leads" card show the change note "+21 since Q1"?'), 0)
+    act = editor.last_actions[0]
+    assert act["action"].startswith("place (in its card")
+    arr = np.asarray(out)
+    changed = (arr != np.asarray(img)).any(2)
+    assert changed.any() and not changed[:, :280].any()  # nothing in the other card
+    assert np.array_equal(arr, truth)  # where the engine would draw it, as it draws it
