@@ -303,3 +303,22 @@ def test_note_missing_from_its_card_is_copied_from_the_like_card_at_the_same_off
     changed = (arr != np.asarray(img)).any(2)
     assert changed.any() and not changed[:, :280].any()  # nothing in the other card
     assert np.array_equal(arr, truth)  # where the engine would draw it, as it draws it
+
+
+@needs_tesseract
+def test_new_item_keeps_the_pen_position_of_the_items_above():
+    img = bulleted_list()
+    truth = img.copy()
+    ImageDraw.Draw(truth).text(
+        (62, 178), "Three new regional offices opened", font=SANS.font(20), fill=INK, anchor="ls"
+    )
+    editor = TextEditor()
+    q = 'Is the third item under the "Highlights" heading exactly "Three new regional offices opened"?'
+    out = np.asarray(editor.edit(img, "", failed(q), 0))
+
+    def first_ink(arr):  # the row's leftmost inked column right of the bullets
+        cols = np.nonzero((np.abs(arr[160:185, 55:].astype(int) - BG).max(2) > 40).any(0))[0]
+        return 55 + int(cols[0])
+
+    # the "T" starts where the engine's pen puts it, not at the "S" stem's column above it
+    assert first_ink(out) == first_ink(np.asarray(truth))
