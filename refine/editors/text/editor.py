@@ -58,7 +58,11 @@ missing one written there in the chart's face); a near match read rotated (a y-a
 rewritten rotated at its angle (``rewrite_rotated``); an x-axis tick label the check names by its
 place ("the sixth x-axis tick label from the left") is rewritten there when OCR reads a version
 of it one edit away (``tick_label``); a missing source line or footer goes at the
-page's foot (``place_at_foot``); a slice's value is never written after the slice's name; a near
+page's foot (``place_at_foot``); a missing legend entry goes after the last entry of a one-row
+legend with a swatch in its series' colour (``place_legend_entry``); a menu's missing price goes
+on its item's row, flush with the prices around it (``place_in_row_column``); a string read only
+in a sibling card is copied into the card its check names at the same offset
+(``place_in_sibling_card``); a slice's value is never written after the slice's name; a near
 match that differs only in a mark OCR drops or misreads ("©", a middle dot) is left alone
 (``skip: already on the page (judge missed it: ...)``), never retyped.
 
