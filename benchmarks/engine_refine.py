@@ -27,7 +27,8 @@ swap, drop_word, missing) and engine the script prints:
   action touched them ("exact" when that check's element had no defect: a judge misread);
 - damaged pixels: every pixel changed against the start image outside the truth boxes (clean and
   defect page) of the defective elements (a list item's box with its marker: the engine's box is
-  its text's, and the bullet, ``MARKER`` line heights left of it, is the item's too), attributed
+  its text's, and the bullet, ``MARKER`` line heights left of it, is the item's too; a legend
+  entry's with its swatch, ``SWATCH`` box heights left of it), attributed
   to the kind of the action whose boxes hold
   it ("none" when no action's do).
 
@@ -71,6 +72,9 @@ Box = tuple[int, int, int, int]
 KINDS_SHOWN = (*DEFECT_KINDS, "exact", "none")
 MARKER = 1.5
 """How far (its line heights) left of a list item's text box its marker (bullet) reaches."""
+SWATCH = 3.0
+"""How far (its text box heights) left of a legend entry's text box its swatch reaches (matplotlib:
+``handlelength`` 2 em plus ``handletextpad`` 0.8 em; a box is about 1.2 em high)."""
 
 
 def make_refine_item(doc: Doc) -> Item:
@@ -102,9 +106,11 @@ def action_boxes(action: dict) -> list[Box]:
 
 
 def owned_box(e) -> Box:
-    """The pixels element ``e`` owns: its truth box, widened left over its marker for a list item."""
+    """The pixels element ``e`` owns: its truth box, widened left over its marker for a list item
+    and over its swatch for a legend entry."""
     x0, y0, x1, y1 = e.box
-    return (x0 - round(MARKER * (y1 - y0)), y0, x1, y1) if e.role == "list_item" else (x0, y0, x1, y1)
+    reach = {"list_item": MARKER, "legend_entry": SWATCH}.get(e.role, 0.0)
+    return (x0 - round(reach * (y1 - y0)), y0, x1, y1)
 
 
 def rows_of(lines: list[Line]) -> list[Line]:

@@ -11,10 +11,12 @@
 - ``rewrite``: rewrite a near match where it stands, in its own type;
 - ``rewrite_rotated``: rotated text (a y-axis title) rewritten rotated, at its angle;
 - ``place_at_bar``: a bar's value label, rewritten or written at its bar's end;
-- ``place``: which slot a missing string goes into (``place_in_badge``, ``place_by_neighbour``,
-  ``place_in_element``, ``place_at_foot`` for a source line or footer, ``place_in_free_space``
-  under its anchor; anywhere free only with
-  ``free_space``; free space and places in ``placement``);
+- ``place``: which slot a missing string goes into (``place_in_badge``, ``place_in_row_column``
+  for a value on its label's row, ``place_in_sibling_card`` for a string a like card holds,
+  ``place_by_neighbour``, ``place_legend_entry`` for a legend entry with its swatch,
+  ``place_list_item``, ``place_in_element``, ``place_at_foot`` for a source line or footer,
+  ``place_in_free_space`` under its anchor; anywhere free only with ``free_space``; free space and
+  places in ``placement``; the card a check names by its label in ``cards``);
 - ``layout``: wrapping and the rows of a block on its pitch;
 - ``erase``, ``type_match``, ``colours``: erase text, match its type, measure its colours;
 - ``audit``: what the editor checks about its own edits, and the record of each action.
@@ -24,9 +26,11 @@ mutable object per edit (``state.EditState``) with the editor's settings (``stat
 
 Inside, a module imports only the modules before it in this order: ``bullets``, ``colours``,
 ``type_match``, ``erase``, ``placement``, ``look_harder``, ``layout``, ``page``, ``outcomes``,
-``state``, ``near_match``, ``rewrite``, ``place_in_badge``, ``place_by_neighbour``,
-``place_in_element``, ``place_in_free_space``, ``rewrite_rotated``, ``place_at_bar``, ``place_at_foot``, ``work``,
-``order``, ``place``, ``audit``, ``editor``; no module imports this package itself.
+``state``, ``cards``, ``near_match``, ``rewrite``, ``place_in_badge``, ``place_by_neighbour``,
+``place_in_element``, ``place_list_item``, ``place_in_row_column``, ``place_legend_entry``,
+``place_in_sibling_card``, ``place_in_free_space``, ``rewrite_rotated``, ``place_at_bar``,
+``place_at_foot``, ``work``, ``order``, ``place``, ``audit``, ``editor``; no module imports this
+package itself.
 """
 
 from refine.editors.text.colours import two_means_colours

@@ -58,7 +58,11 @@ missing one written there in the chart's face); a near match read rotated (a y-a
 rewritten rotated at its angle (``rewrite_rotated``); an x-axis tick label the check names by its
 place ("the sixth x-axis tick label from the left") is rewritten there when OCR reads a version
 of it one edit away (``tick_label``); a missing source line or footer goes at the
-page's foot (``place_at_foot``); a slice's value is never written after the slice's name; a near
+page's foot (``place_at_foot``); a missing legend entry goes after the last entry of a one-row
+legend with a swatch in its series' colour (``place_legend_entry``); a menu's missing price goes
+on its item's row, flush with the prices around it (``place_in_row_column``); a string read only
+in a sibling card is copied into the card its check names at the same offset
+(``place_in_sibling_card``); a slice's value is never written after the slice's name; a near
 match that differs only in a mark OCR drops or misreads ("©", a middle dot) is left alone
 (``skip: already on the page (judge missed it: ...)``), never retyped.
 
@@ -91,6 +95,7 @@ from PIL import Image
 from documents.fonts import Face, installed_faces
 from refine.editors.text.audit import already_written, digest, skip_record, written_record
 from refine.editors.text.bullets import without_bullets
+from refine.editors.text.cards import off_card
 from refine.editors.text.near_match import in_element_only, locate, off_legend
 from refine.editors.text.order import Plan, make_plan
 from refine.editors.text.outcomes import Rewrite, Skip, Written
@@ -287,6 +292,8 @@ class TextEditor:
         # the element a check names, found before any write ("BREAKFAST" in a heading is not the title)
         element_boxes = {exp: state.element_boxes(work.elements.get(exp)) for exp, _ in work.strings}
         matches = {exp: in_element_only(ms, element_boxes[exp], lines) for exp, ms in matches.items()}
+        # a string read only in another card than the one its check names is missing from that card
+        matches = {exp: off_card(state, exp, ms, rules) for exp, ms in matches.items()}
         # a legend entry read only elsewhere (the slice's own label "Tea") is not in the legend
         legend = [(exp, cid) for exp, cid in work.strings if off_legend(exp, work, matches, element_boxes)]
         for exp, cid in legend:

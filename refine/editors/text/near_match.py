@@ -19,6 +19,7 @@ from dataclasses import replace
 import numpy as np
 from rapidfuzz.distance import OSA
 
+from refine.editors.text.cards import off_card
 from refine.editors.text.colours import box_colours
 from refine.editors.text.outcomes import Rewrite, Skip
 from refine.editors.text.state import EditState, Rules
@@ -168,7 +169,7 @@ def _in_any(box, boxes) -> bool:
     return any(b[0] <= cx <= b[2] and b[1] <= cy <= b[3] for b in boxes)
 
 
-def _verdict(exp, m, seen, target, lines, rules: Rules, named: bool = False) -> str:
+def _verdict(exp, m, seen, target, lines, rules: Rules, named: bool = False, whole: bool = False) -> str:
     """What the near match ``m`` (``seen``: its normalized text) is of ``exp`` (``target``:
     normalized, case ignored), before its place is looked at: ``TAKE`` (a misspelling, rewritten
     wherever it is), ``UNLOCATED`` (a version whose numbers differ: rewritten only where it is
@@ -177,15 +178,18 @@ def _verdict(exp, m, seen, target, lines, rules: Rules, named: bool = False) -> 
     ``named``: ``m`` is the whole text of the one element the check names (``_named``): the
     string with words missing or swapped is then that element's wrong version even when it is
     short or wraps ("More at" is the footer "More at www.foodmarket.org" with its address dropped;
-    a bullet of two lines with two words swapped), so it is rewritten in place, not added beside."""
+    a bullet of two lines with two words swapped), so it is rewritten in place, not added beside.
+    ``whole``: ``m`` is the whole text of one of the several elements of the role the check names
+    (``_whole_element``: a button "Start trial free" beside an arrow OCR reads as a word, among
+    the page's buttons); it counts as a line of its own."""
     partial = (
         _words_in_order(seen, target, min_share=0.0 if named else 0.4, one_off=True) or _swapped(seen, target)
-    ) and (named or _lone_line(m, lines))
+    ) and (named or whole or _lone_line(m, lines))
     if m.similarity < rules.min_similarity and not partial:
         return OTHER  # far from the string, unless it is the string with words missing or swapped ("Q3 Review")
     if target in seen and len(seen) > len(target):
         return OTHER  # a longer word/phrase that contains the string: not a misspelling of it
-    if _inside_longer_line(m, lines) and (seen == target or m.similarity < INSIDE_LINE_SIMILARITY):
+    if not whole and _inside_longer_line(m, lines) and (seen == target or m.similarity < INSIDE_LINE_SIMILARITY):
         return OTHER  # a word of running text ("finance" in a sentence is not the label "Finance")
     if _only_numbers_differ(seen, target) and [len(n) for n in _numbers(seen)] != [len(n) for n in _numbers(target)]:
         return OTHER  # "Segment 18" is another label than "Segment 8", not a typo of it
@@ -205,6 +209,24 @@ def _named(m: Match, lines: list[Line], element_boxes) -> bool:
     )
 
 
+def _whole_element(m: Match, lines: list[Line], element_boxes) -> bool:
+    """True when ``m``'s centre lies in exactly one of ``element_boxes`` (the page's elements of
+    the role the check names) and ``m`` holds every OCR word with a letter or digit whose centre
+    lies in that box: the element's whole text (a button's arrow, read ">", is no word of it)."""
+    if not element_boxes:
+        return False
+    inside = [b for b in element_boxes if _in_any(m.box, [b])]
+    if len(inside) != 1:
+        return False
+    own = {
+        (li, wi)
+        for li, ln in enumerate(lines)
+        for wi, wd in enumerate(ln.words)
+        if _in_any(wd.box, inside) and any(c.isalnum() for c in wd.text)
+    }
+    return bool(own) and own <= set(m.words)
+
+
 def _versions(
     exp: TextExpectation, matches: list[Match], protected: set, lines: list[Line], rules: Rules, element_boxes=None
 ):
@@ -221,7 +243,8 @@ def _versions(
         ids = {li for li, _ in m.words}
         if protected.intersection(m.words) or ids & taken:
             continue
-        verdict = _verdict(exp, m, normalize(m.text, case_sensitive=False), target, lines, rules, named)
+        whole = not named and _whole_element(m, lines, element_boxes)
+        verdict = _verdict(exp, m, normalize(m.text, case_sensitive=False), target, lines, rules, named, whole)
         if verdict != OTHER:
             out.append((m, verdict))
             taken |= ids
@@ -394,7 +417,7 @@ def locate(
     cand = candidate(exp, ms, state.protected, w, h, source, rules, group_boxes, element_boxes)
     if cand is None and rules.look_harder:
         source = state.lines + state.harder_lines(rules.lang)  # main lines keep their indices, so ``protected`` applies
-        ms = rules.matches(exp, source, w, h)
+        ms = off_card(state, exp, rules.matches(exp, source, w, h), rules)  # not a sibling card's line
         seen = next((m for m in ms if accepts(exp, m, w, h, rules.case_sensitive)), None)
         if seen is not None and (element_boxes is None or _in_any(seen.box, element_boxes)):
             return Skip("skip: already on the page (judge missed it)", seen.box, seen.text)

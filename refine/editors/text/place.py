@@ -1,12 +1,17 @@
 """Placing a string that is really missing: only into a slot the page offers, in this order of choice.
 
 1. Into an empty badge of the place its check names, that its text fits (``place_in_badge``).
-2. Into the slot next to a string of the same check that is on the page (``place_by_neighbour``):
+2. Onto the row of the string before it in its check, in the column where the rows around keep
+   their values (a menu's price: ``place_in_row_column``); into the card its check names, where
+   its like sibling cards hold the string (``place_in_sibling_card``); else into the slot next to a string
+   of the same check that is on the page (``place_by_neighbour``):
    the next item of a list or menu in the same column or row, the next cell of a table row.
 3. Into the slot the element its check names leaves empty: the next item of the list under the
    check's heading, in its indent, pitch and bullet, or the row a bulleted list skips (its empty
    bullet) (``place_list_item``); the cell of a table's
    row and column, the next item of a list or menu (``place_in_element``).
+   A legend entry goes after the last entry of a one-row legend, with its series' swatch
+   (``place_legend_entry``).
 4. A source line, footnote or footer its check puts at the bottom: at the page's foot
    (``place_at_foot``).
 5. Directly under (or over) its check's anchor, when the anchor is on the page and the line
@@ -34,6 +39,9 @@ from refine.editors.text.place_by_neighbour import place_by_neighbour
 from refine.editors.text.place_in_badge import place_in_badge
 from refine.editors.text.place_in_element import place_in_element
 from refine.editors.text.place_in_free_space import missing_group, place_in_free_space
+from refine.editors.text.place_in_row_column import place_in_row_column
+from refine.editors.text.place_in_sibling_card import place_in_sibling_card
+from refine.editors.text.place_legend_entry import place_legend_entry
 from refine.editors.text.place_list_item import gap_in_list, place_list_item
 from refine.editors.text.placement import anchored, inside, target_area, where
 from refine.editors.text.state import EditState, Rules
@@ -77,8 +85,14 @@ def place_missing(state: EditState, plan: Plan, exp: TextExpectation, rules: Rul
     element = plan.element_of.get(exp)
     names_badge = exp.region is not None or getattr(element, "role", None) in BADGE_ROLES
     outcome = place_in_badge(state, exp, body, rules) if names_badge or rules.free_space else None
+    if outcome is None and exp.relation == "context":
+        outcome = place_in_sibling_card(state, exp, rules)
+    if outcome is None:
+        outcome = place_in_row_column(state, exp, sequences, rules)
     if outcome is None:
         outcome = place_by_neighbour(state, exp, sequences, rules)
+    if outcome is None and getattr(element, "role", None) == "legend_entry":
+        outcome = place_legend_entry(state, exp, plan.element_boxes.get(exp), rules)
     if outcome is None and getattr(element, "role", None) in ("list_item", "bullet"):
         outcome = place_list_item(state, exp, element, rules) or gap_in_list(state, exp, element, rules)
     if outcome is None:

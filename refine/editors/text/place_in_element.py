@@ -61,12 +61,22 @@ def _exact(state: EditState, text: str, rules: Rules):
     return alike[0].box, alike[0].text, [(alike[0].box, alike[0].text)]
 
 
-def _write(state: EditState, text: str, style: TypeStyle, x: float, align: str, action: str, info: dict):
+def _write(
+    state: EditState, text: str, style: TypeStyle, x: float, align: str, action: str, info: dict, pen: bool = False
+):
     """Typeset ``text`` on ``style``'s baseline with its ink's left (or, ``align`` "right", right)
-    edge at ``x``, when the slot is free: Written, or None when something is drawn there."""
+    edge at ``x`` (``pen``: its pen position at ``x``, so that a "T" after an "N" keeps the
+    engine's side bearings instead of starting a pixel right of the stem above), when the slot is
+    free: Written, or None when something is drawn there. The
+    size is lowered (``engine_size``, at most 6%) until the text's ink is no wider than its
+    advance: an engine's text box is its advance, and FreeType's hinted 14 px DejaVu Sans spread
+    a 242 px advance's ink over 243 columns, one past the box Chromium gave the item."""
     fnt = style.face.font(style.size)
+    advance = int(fnt.getlength(text))
+    if (size := engine_size(style.face, style.size, text, advance)) != style.size:
+        style, fnt = replace(style, size=size), style.face.font(size)
     alpha, (bx0, by0, bx1, _) = render_coverage(text, fnt)
-    left = x if align == "left" else x - (bx1 - bx0)
+    left = (x + bx0 if pen else x) if align == "left" else x - (bx1 - bx0)
     ox, oy = int(round(left)), int(round(style.baseline + by0))
     box = (ox, oy, ox + alpha.shape[1], oy + alpha.shape[0])
     mh, mv = max(3, round(0.3 * style.size)), max(2, round(0.1 * style.size))

@@ -113,8 +113,8 @@ def place_list_item(state: EditState, exp: TextExpectation, element, rules: Rule
     if style is None:
         return None
     bullet = bullet_of(state.arr, last)
-    written = _write(state, exp.text, replace(style, baseline=style.baseline + pitch), last[0], "left",
-                     f"place (item {n} of the list under {exp.anchor!r})", {})  # fmt: skip
+    written = _write(state, exp.text, replace(style, baseline=style.baseline + pitch), style.left, "left",
+                     f"place (item {n} of the list under {exp.anchor!r})", {}, pen=True)  # fmt: skip
     if written is None:
         return Skip(f"skip: the slot for item {n} under {exp.anchor!r} is taken; not written")
     return _with_bullet(state, written, bullet, pitch)
@@ -173,8 +173,8 @@ def gap_in_list(state: EditState, exp: TextExpectation, element, rules: Rules) -
     row = (above[0], above[1] + pitch, above[2], above[3] + pitch)
     own = bullet_of(state.arr, row)
     bullet = bullet_of(state.arr, above) if own is None else None
-    written = _write(state, exp.text, replace(style, baseline=style.baseline + pitch), above[0], "left",
-                     f"place (item {n} of its list, in its empty row)", {})  # fmt: skip
+    written = _write(state, exp.text, replace(style, baseline=style.baseline + pitch), style.left, "left",
+                     f"place (item {n} of its list, in its empty row)", {}, pen=True)  # fmt: skip
     if written is None:
         return Skip(f"skip: the empty row for item {n} of its list is taken; not written")
     return _with_bullet(state, written, bullet, pitch)

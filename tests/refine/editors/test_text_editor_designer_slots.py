@@ -214,3 +214,111 @@ def test_the_menu_row_with_a_gap_takes_its_item_among_other_rows():
     assert action["action"] == "place (item 4 of its row, in its gap)"
     x0, y0, x1, y1 = action["box"]
     assert 214 + 40 < x0 and x1 < 390 and 30 < y0 and y1 <= 56  # between "Home" and "Contact", on their baseline
+
+
+def buttons(label: str) -> tuple[Image.Image, tuple[int, int, int, int]]:
+    """Two filled buttons on a page: ``label`` with an arrow after it, and "Get started". Returns
+    the image and the first button's frame."""
+    img = Image.new("RGB", (640, 200), BG)
+    d = ImageDraw.Draw(img)
+    d.text((40, 50), "Ship reports faster", font=SERIF.font(30), fill=INK, anchor="ls")
+    frame = (40, 100, 260, 142)
+    d.rounded_rectangle(frame, 6, fill=DOT)
+    d.text((62, 121), f"{label}  \u2192", font=SANS_BOLD.font(17), fill=(255, 255, 255), anchor="lm")
+    d.rounded_rectangle((280, 100, 440, 142), 6, outline=DOT, width=2)
+    d.text((302, 121), "Get started", font=SANS_BOLD.font(17), fill=DOT, anchor="lm")
+    return img, frame
+
+
+@needs_tesseract
+def test_button_with_two_words_swapped_is_rewritten_in_place_beside_its_arrow():
+    img, frame = buttons("Start trial free")
+    editor = TextEditor()
+    out = editor.edit(img, "", failed('Is there a button labeled exactly "Start free trial"?'), 0)
+    act = editor.last_actions[0]
+    assert act["action"] == "replace" and act["was"] == "Start trial free"
+    changed = (np.asarray(out) != np.asarray(img)).any(2)
+    x0, y0, x1, y1 = frame
+    assert changed.any() and not changed[:, :x0].any() and not changed[:, x1:].any()  # inside its button
+    assert not changed[:y0].any() and not changed[y1:].any()
+
+
+def menu(prices: list[str | None]) -> tuple[Image.Image, list[tuple[int, int, int, int] | None]]:
+    """A menu section ("Desserts", three items, each price flush right at x=374) beside a second
+    section to the right. Returns the image and each price's ink box (None where left out)."""
+    img = Image.new("RGB", (800, 320), BG)
+    d = ImageDraw.Draw(img)
+    d.text((66, 60), "Desserts", font=SERIF.font(24), fill=DOT, anchor="ls")
+    d.text((420, 60), "Starters", font=SERIF.font(24), fill=DOT, anchor="ls")
+    boxes = []
+    for i, (item, price) in enumerate(zip(["Vanilla Ice Cream", "Apple Pie", "Tiramisu"], prices)):
+        y = 100 + 30 * i
+        d.text((66, y), item, font=SERIF.font(15), fill=INK, anchor="ls")
+        d.text((420, y), ["Calamari", "Bruschetta", "Garlic Bread"][i], font=SERIF.font(15), fill=INK, anchor="ls")
+        d.text((720, y), "$9.95", font=SERIF.font(15), fill=INK, anchor="rs")
+        if price is not None:
+            d.text((374, y), price, font=SERIF.font(15), fill=INK, anchor="rs")
+        boxes.append(d.textbbox((374, y), price, font=SERIF.font(15), anchor="rs") if price else None)
+    return img, boxes
+
+
+@needs_tesseract
+def test_missing_price_goes_on_its_items_row_flush_right_with_the_prices_around():
+    img, _ = menu(["$27.95", None, "$12.00"])
+    _, truth = menu(["$27.95", "$23.00", "$12.00"])
+    editor = TextEditor()
+    out = editor.edit(img, "", failed('In the "Desserts" section, is the price of "Apple Pie" exactly "$23.00"?'), 0)
+    act = editor.last_actions[0]
+    assert act["action"] == "place (in the value column of its row: 'Apple Pie')"
+    x0, y0, x1, y1 = truth[1]
+    assert abs(act["box"][2] - x1) <= 2 and abs(act["box"][3] - y1) <= 2  # flush right, on the item's baseline
+    changed = (np.asarray(out) != np.asarray(img)).any(2)
+    assert changed.any() and not changed[: y0 - 3].any() and not changed[y1 + 3 :].any()
+    assert not changed[:, : x0 - 4].any() and not changed[:, x1 + 4 :].any()
+
+
+def kpi_cards(notes: list[str | None]) -> Image.Image:
+    """Two like bordered cards, 240 px apart: a label, a number, and a note (None: left out)."""
+    img = Image.new("RGB", (560, 200), (255, 255, 255))
+    d = ImageDraw.Draw(img)
+    for i, (label, number, note) in enumerate(zip(["Avg. order value", "New leads"], ["$48.20", "356"], notes)):
+        x = 20 + 260 * i
+        d.rounded_rectangle((x, 30, x + 230, 160), 8, outline=(210, 214, 220), width=1)
+        d.text((x + 18, 62), label, font=SERIF.font(15), fill=INK, anchor="ls")
+        d.text((x + 18, 108), number, font=SERIF.font(30), fill=INK, anchor="ls")
+        if note is not None:
+            d.text((x + 18, 138), note, font=SERIF.font(13), fill=(90, 96, 110), anchor="ls")
+    return img
+
+
+@needs_tesseract
+def test_note_missing_from_its_card_is_copied_from_the_like_card_at_the_same_offset():
+    img = kpi_cards(["+21 since Q1", None])
+    truth = np.asarray(kpi_cards(["+21 since Q1", "+21 since Q1"]))
+    editor = TextEditor()
+    out = editor.edit(img, "", failed('Does the "New leads" card show the change note "+21 since Q1"?'), 0)
+    act = editor.last_actions[0]
+    assert act["action"].startswith("place (in its card")
+    arr = np.asarray(out)
+    changed = (arr != np.asarray(img)).any(2)
+    assert changed.any() and not changed[:, :280].any()  # nothing in the other card
+    assert np.array_equal(arr, truth)  # where the engine would draw it, as it draws it
+
+
+@needs_tesseract
+def test_new_item_keeps_the_pen_position_of_the_items_above():
+    img = bulleted_list()
+    truth = img.copy()
+    ImageDraw.Draw(truth).text(
+        (62, 178), "Three new regional offices opened", font=SANS.font(20), fill=INK, anchor="ls"
+    )
+    editor = TextEditor()
+    q = 'Is the third item under the "Highlights" heading exactly "Three new regional offices opened"?'
+    out = np.asarray(editor.edit(img, "", failed(q), 0))
+
+    def first_ink(arr):  # the row's leftmost inked column right of the bullets
+        cols = np.nonzero((np.abs(arr[160:185, 55:].astype(int) - BG).max(2) > 40).any(0))[0]
+        return 55 + int(cols[0])
+
+    # the "T" starts where the engine's pen puts it, not at the "S" stem's column above it
+    assert first_ink(out) == first_ink(np.asarray(truth))

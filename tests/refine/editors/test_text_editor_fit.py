@@ -101,3 +101,57 @@ def test_longer_tick_label_is_centred_on_its_tick_inside_the_clean_box():
     changed = (np.asarray(out) != np.asarray(img)).any(2)
     assert changed.any()
     assert not changed[~mask_of(changed.shape, [truth[0]], pad=1)].any()  # nothing outside the label's box
+
+
+def y_axis(labels: list[str]) -> tuple[Image.Image, list[tuple[int, int, int, int]]]:
+    """A horizontal bar chart's y axis: a line, a tick mark left of it per label, each label set
+    right-aligned at its tick (as matplotlib sets a y tick label), 60 px apart. Returns the image
+    and each label's ink box."""
+    img = Image.new("RGB", (420, 300), BG)
+    d = ImageDraw.Draw(img)
+    d.line([(100, 20), (100, 280)], fill=INK, width=1)
+    boxes = []
+    for i, label in enumerate(labels):
+        y = 50 + 60 * i
+        d.line([(95, y), (99, y)], fill=INK, width=1)
+        d.rectangle([101, y - 18, 180 + 40 * i, y + 18], fill=(58, 12, 163))
+        d.text((92, y), label, font=SANS.font(15), fill=INK, anchor="rm")
+        boxes.append(tuple(int(v) for v in d.textbbox((92, y), label, font=SANS.font(15), anchor="rm")))
+    return img, boxes
+
+
+def test_right_column_is_told_from_a_left_aligned_list():
+    from refine.editors.text.rewrite import _right_column
+    from rewards.text.ocr.text_match import Line, Word
+
+    def lines_of(boxes):  # OCR boxes end up to 2 px off the ink, as tesseract's do
+        return [Line((Word("w", (b[0] + k % 2, b[1], b[2] - k % 3, b[3])),)) for k, b in enumerate(boxes)]
+
+    img, boxes = y_axis(["Search", "Social", "Email", "Direct"])
+    arr = np.asarray(img)
+    assert all(_right_column(arr, lines_of(boxes), i, BG) for i in range(4))  # they end at the axis
+    img = Image.new("RGB", (420, 300), BG)
+    d = ImageDraw.Draw(img)
+    items = ["Search", "Social", "Email", "Direct"]
+    for i, t in enumerate(items):
+        d.text((40, 50 + 30 * i), t, font=SANS.font(15), fill=INK, anchor="lm")
+    boxes = [
+        tuple(int(v) for v in d.textbbox((40, 50 + 30 * i), t, font=SANS.font(15), anchor="lm"))
+        for i, t in enumerate(items)
+    ]
+    assert not any(_right_column(np.asarray(img), lines_of(boxes), i, BG) for i in range(4))  # left-aligned
+
+
+@needs_tesseract
+def test_lengthened_y_tick_label_grows_left_from_the_axis_in_its_own_size():
+    img, _ = y_axis(["Seach", "Social", "Email", "Direct"])
+    truth, boxes = y_axis(["Search", "Social", "Email", "Direct"])
+    spec = compile_question('Is there a label reading exactly "Search"?')
+    chk = Check("q1", "", expects=expectations_of(spec), spec=spec)
+    editor = TextEditor()
+    out = editor.edit(img, "", [(chk, Verdict("q1", "no", "ocr", ""))], 0)
+    act = editor.last_actions[0]
+    assert act["action"] == "replace" and act["type"]["align"] == "right"
+    assert abs(act["type"]["size"] - 15) <= 0.9  # not set smaller to miss the tick mark
+    changed = (np.asarray(out) != np.asarray(img)).any(2)
+    assert changed.any() and not changed[~mask_of(changed.shape, [boxes[0]], pad=2)].any()

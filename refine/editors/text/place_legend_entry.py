@@ -1,0 +1,132 @@
+"""A missing legend entry, with its swatch, after the legend's last entry in a row.
+
+A check such as "Does the legend include the label "Actual"?" names a legend entry. A designer
+adds the entry where the legend goes on: a legend in one row (its entries on one baseline, a
+grouped bar chart's legend over its bars) takes the entry after its last one, the swatch
+``columnspacing`` past the last entry's text and the text at the entries' own swatch-to-text
+offset, on their baseline and in their type. The swatch is drawn in the series' colour: the one
+colour of the chart's bars that no swatch of the legend shows. The entry goes there only when
+that series comes after every series the legend shows (the bars of a group stand in series order,
+left to right, or top to bottom for horizontal bars), so the legend's order holds, and the slot is
+free. A legend in a column (a pie's legend, centred beside it, closes up when an entry is
+dropped) or a missing series before a shown one would need the other entries moved: skipped with
+the reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+from scipy import ndimage
+
+from refine.editors.text.look_harder import page_background
+from refine.editors.text.outcomes import Skip
+from refine.editors.text.place_in_element import _style_of, _write
+from refine.editors.text.placement import is_free
+from refine.editors.text.state import EditState, Rules
+from rewards.rubric import TextExpectation
+
+Box = tuple[int, int, int, int]
+STRONG = 60
+"""Least RGB distance from the page background of a swatch's or a bar's pixel."""
+COLUMN_SPACING = 1.0
+"""Gap (swatch widths) between an entry's text and the next entry's swatch when the legend shows
+one entry: matplotlib's ``columnspacing`` and ``handlelength`` are both 2 em."""
+
+
+def swatch_of(arr: np.ndarray, box: Box) -> tuple[Box, tuple[int, int, int]] | None:
+    """(box, colour) of the solid swatch just left of a legend entry's text ``box`` (within 4 line
+    heights, centred on the text's rows within half a line), or None."""
+    x0, y0, x1, y1 = box
+    lh = y1 - y0
+    a, top, bottom = max(0, x0 - 4 * lh), max(0, y0 - lh), min(arr.shape[0], y1 + lh)
+    crop = arr[top:bottom, a:x0].astype(np.int32)
+    if crop.size == 0:
+        return None
+    bg = page_background(arr).astype(np.int32)
+    labels, _ = ndimage.label(np.sqrt(((crop - bg) ** 2).sum(2)) > STRONG)
+    best = None
+    for k, sl in enumerate(ndimage.find_objects(labels), start=1):
+        comp = labels[sl] == k
+        hh, ww = sl[0].stop - sl[0].start, sl[1].stop - sl[1].start
+        cy = top + (sl[0].start + sl[0].stop) / 2
+        if hh < 0.4 * lh or ww < 0.4 * lh or comp.mean() < 0.7 or abs(cy - (y0 + y1) / 2) > lh / 2:
+            continue
+        if crop[sl][comp].std(axis=0).max() >= 40:
+            continue
+        sbox = (a + sl[1].start, top + sl[0].start, a + sl[1].stop, top + sl[0].stop)
+        if best is None or sbox[2] > best[0][2]:  # the nearest to the text
+            colour = tuple(int(v) for v in np.median(crop[sl][comp], axis=0))
+            best = (sbox, colour)
+    return best
+
+
+def _near(a, b) -> bool:
+    return max(abs(int(x) - int(y)) for x, y in zip(a, b)) <= 30
+
+
+def series_colours(arr: np.ndarray, min_area: int) -> list[tuple[tuple[int, int, int], int]]:
+    """(colour, order key) of the chart's bar series: solid regions of one colour of at least
+    ``min_area`` px, taller than wide (vertical bars: key = the leftmost bar's left edge) or wider
+    than tall (horizontal bars: the topmost bar's top), one per colour, in series order."""
+    bg = page_background(arr).astype(np.int32)
+    strong = np.sqrt(((arr.astype(np.int32) - bg) ** 2).sum(2)) > STRONG
+    q = (arr // 24).astype(np.int32)
+    key = q[..., 0] * 10000 + q[..., 1] * 100 + q[..., 2]
+    out: dict[int, list] = {}
+    for v in np.unique(key[strong]):
+        labels, _ = ndimage.label(strong & (key == v))
+        for k, sl in enumerate(ndimage.find_objects(labels), start=1):
+            comp = labels[sl] == k
+            if comp.sum() < min_area or comp.mean() < 0.9:
+                continue
+            colour = tuple(int(c) for c in np.median(arr[sl][comp], axis=0))
+            out.setdefault(int(v), []).append((colour, sl))
+    found = []
+    for regions in out.values():
+        vertical = sum((sl[0].stop - sl[0].start) >= (sl[1].stop - sl[1].start) for _, sl in regions)
+        axis = 1 if 2 * vertical >= len(regions) else 0
+        found.append((regions[0][0], min(sl[axis].start for _, sl in regions)))
+    return sorted(found, key=lambda c: c[1])
+
+
+def place_legend_entry(state: EditState, exp: TextExpectation, entries: list[Box] | None, rules: Rules):
+    """Write ``exp.text`` as the next entry of the page's one-row legend (module docstring):
+    Written, a Skip saying why not, or None when the page shows no legend entry."""
+    arr = state.arr
+    swatches = [(b, swatch_of(arr, b)) for b in entries or []]
+    swatches = [(b, s) for b, s in swatches if s is not None]
+    if not swatches:
+        return None
+    swatches.sort(key=lambda bs: bs[0][0])
+    mids = [(b[1] + b[3]) / 2 for b, _ in swatches]
+    lh = min(b[3] - b[1] for b, _ in swatches)
+    if max(mids) - min(mids) > lh / 2:
+        return Skip("skip: the legend is a column, which closes up when an entry is dropped; adding one needs the "
+                    "other entries moved; not written")  # fmt: skip
+    (box, (sbox, _)) = swatches[-1]
+    sw, sh = sbox[2] - sbox[0], sbox[3] - sbox[1]
+    shown = [c for _, (_, c) in swatches]
+    series = series_colours(arr, 4 * sw * sh)
+    missing = [(c, k) for c, k in series if not any(_near(c, s) for s in shown)]
+    order = [k for c, k in series if any(_near(c, s) for s in shown)]
+    if len(missing) != 1 or not order or missing[0][1] < max(order):
+        return Skip("skip: the legend's missing series (its colour, after the series shown) is not told apart on "
+                    "the page; not written")  # fmt: skip
+    style = _style_of(state, box, rules)
+    if style is None:
+        return None
+    if len(swatches) > 1:
+        gap = swatches[-1][1][0][0] - swatches[-2][0][2]
+    else:
+        gap = round(COLUMN_SPACING * sw)
+    new_swatch = (box[2] + gap, sbox[1], box[2] + gap + sw, sbox[3])
+    if not is_free(state.busy, (new_swatch[0] - 2, new_swatch[1] - 2, new_swatch[2] + 2, new_swatch[3] + 2)):
+        return Skip("skip: the slot after the legend's last entry is taken; not written")
+    x = new_swatch[0] + (box[0] - sbox[0])
+    written = _write(state, exp.text, style, x, "left", "place (next entry of the legend, with its swatch)", {})
+    if written is None:
+        return Skip("skip: the slot after the legend's last entry is taken; not written")
+    arr[new_swatch[1] : new_swatch[3], new_swatch[0] : new_swatch[2]] = missing[0][0]
+    return replace(written, boxes=[new_swatch, *written.boxes])
