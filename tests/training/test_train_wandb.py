@@ -127,8 +127,13 @@ def test_images_captions_table_and_model_artifact_reach_the_tracker(tmp_path, mo
         "check_pass_rates",
         "eval_step",
         "eval_reward",
+        "eval_rewards",
         "eval_checks",
     }
+    # each evaluation's mean per reward, beside their weighted total
+    assert [set(row) for row in history["eval_rewards"]] == [{"rubric", "red"}] * 3
+    for row, total in zip(history["eval_rewards"], history["eval_reward"], strict=True):
+        assert total == pytest.approx(row["rubric"] * 1.0 + row["red"] * 0.5, abs=1e-6)
     # each evaluation's check pass rates, as W&B's eval/checks/<tag>/pass_rate: the validation
     # poster's title "yes", legend "no", axis withheld (not a pass)
     rates = {"checks/title/pass_rate": 1.0, "checks/legend/pass_rate": 0.0, "checks/axis/pass_rate": 0.0}
