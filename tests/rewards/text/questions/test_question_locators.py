@@ -310,6 +310,9 @@ def test_a_locator_before_a_plain_read_is_not_the_quotes_anchor_phrase():
         assert spec(f'Does the subtitle to the right of the title {verb} "X"?').vlm_parts == (
             "locator 'to the right of the title'",
         )
+    assert spec('Is the line directly below the title exactly "X"?').text.role_anchors == (  # BizGenEval phrasing
+        RoleAnchor("title", "directly_below", "directly below the title"),
+    )
     assert spec('Does the heading directly below the word "MENU" read "X"?').text.anchors == (
         Anchor("MENU", "directly_below"),
     )
