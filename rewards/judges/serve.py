@@ -141,6 +141,9 @@ def _parse(body: Any) -> tuple[list, list[str], list[list]]:
     KeyError naming what is wrong."""
     if not isinstance(body, dict):
         raise ValueError("the body must be a JSON object with images, prompts and checks")
+    missing = [k for k in ("images", "prompts", "checks") if k not in body]
+    if missing:
+        raise ValueError(f"missing field {missing[0]!r}; the body must hold images, prompts and checks")
     images, prompts, checks = body["images"], body["prompts"], body["checks"]
     if not (isinstance(images, list) and isinstance(prompts, list) and isinstance(checks, list)):
         raise ValueError("images, prompts and checks must be lists")

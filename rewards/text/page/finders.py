@@ -65,7 +65,8 @@ def _subtitle(page: _Page, spec: ElementSpec) -> list[Element]:
     """The line under the title in smaller type: the nearest line below the title's block (its
     top within six title line heights of the title's bottom), in smaller type, not an item of a
     row (``_rows``: a navigation bar between the title and its subtitle) and not a badge's text
-    (``_in_badge``: a tag beside the subtitle); with its block."""
+    (``_in_badge``: a tag beside the subtitle); with its block, up to a line led by a bullet (a
+    slide's bullets in about the subtitle's type)."""
     titles = _title(page, spec)
     if not titles:
         return []
@@ -85,7 +86,11 @@ def _subtitle(page: _Page, spec: ElementSpec) -> list[Element]:
     if not under:
         return []
     first = min(under, key=lambda i: page.lines[i].box[1])
-    return page.elements("subtitle", [page.block(first)])
+    block, gray = page.block(first), page.gray()
+    if not _led(page, first, gray):  # a list of bullets right under the subtitle is not its text
+        k = block.index(first)
+        block = block[: next((j for j in range(k + 1, len(block)) if _led(page, block[j], gray)), len(block))]
+    return page.elements("subtitle", [block])
 
 
 def _body_under(page: _Page, i: int) -> list[int]:

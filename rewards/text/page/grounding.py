@@ -10,7 +10,8 @@ Rules, applied in this order (the first that fails is named in the result):
 3. **anchor**: for every anchor, some exact occurrence of the anchor's text stands in the
    relation (``satisfies_relation``; for "between", ``between`` and an occurrence of
    ``Anchor.other`` too) to the occurrence. An anchor that is not read fails too
-   (the relation cannot hold); so does an occurrence that *is* the anchor.
+   (the relation cannot hold); so does an occurrence that *is* the anchor. "directly" below or
+   above also needs no other read line between them (``line_between``).
    Anchors named by their role ("directly below the title", ``TextSpec.role_anchors``) are measured
    to that role's elements (``rewards.text.page.role_anchors``); failing, or the role not found, they
    leave the part unknown, never "no".
@@ -57,6 +58,7 @@ from rewards.text.page.relations import (  # noqa: F401 (re-exported: the rules'
     in_arrangement,
     in_column,
     in_section,
+    line_between,
     satisfies_relation,
 )
 from rewards.text.page.role_anchors import ReadRoleAnchor, read_role_anchors, role_anchored
@@ -152,11 +154,17 @@ def _read_anchors(spec: TextSpec, exact: Exact) -> list[_ReadAnchor]:
 
 
 def _anchored(
-    kept: list[Match], anchors: list[_ReadAnchor], locators: tuple[str, ...] = (), lines: list[Line] = ()
+    kept: list[Match],
+    anchors: list[_ReadAnchor],
+    locators: tuple[str, ...] = (),
+    lines: list[Line] = (),
+    alone: bool = True,
 ) -> list[Match]:
     """The occurrences of ``kept`` that stand in every anchor's relation (rule 3); an occurrence
     never shares words with the anchor it stands to, except a context anchor ("the note with the
-    year '2024'" may contain its anchor). A locator of the anchor may narrow the relation
+    year '2024'" may contain its anchor). "directly" below or above a string asked ``alone`` (the
+    spec's only string) also needs no other line between them; the items of a list "directly under"
+    a heading stand under one another. A locator of the anchor may narrow the relation
     (``anchor_kind``: the heading's section, the bar's column). Empty as soon as one anchor keeps none."""
     for a in anchors:
         relation = a.record["relation"]
@@ -166,6 +174,7 @@ def _anchored(
         elif kind == "column":
             kept = [m for m in kept if any(in_column(m.box, o.box) for o in a.occ)]
         lh = max([m.box[3] - m.box[1] for m in a.occ] or [1])
+        canon = canonical_lines(lines) if alone and relation.startswith("directly") else []  # no line between
         if relation == "between":
             kept = [
                 m
@@ -185,12 +194,20 @@ def _anchored(
                 if any(
                     (relation == "context" or set(m.words).isdisjoint(o.words))
                     and satisfies_relation(m.box, o.box, relation, lh)
+                    and not (canon and line_between(m.box, o.box, relation, lines, _own_lines(canon, m, o)))
                     for o in a.occ
                 )
             ]
         if not kept:
             break
     return kept
+
+
+def _own_lines(canon: list[int], *matches: Match) -> set[int]:
+    """The indices of the lines ``matches`` stand on, with every other read of those lines (``canon``:
+    ``canonical_lines``)."""
+    on = {canon[li] for m in matches for li, _ in m.words}
+    return {i for i, c in enumerate(canon) if c in on}
 
 
 def _boxed(kept: list[Match], gray: np.ndarray | None) -> tuple[list[Match], Box | None]:
@@ -346,7 +363,7 @@ def _decide_string(
     kept = [m for m in occ if in_region(m.box, spec.region, *size)]
     rule = "all" if kept else "region"
     if rule == "all":
-        kept = _anchored(kept, anchors, spec.locators, lines)
+        kept = _anchored(kept, anchors, spec.locators, lines, len(spec.texts) == 1)
         rule = "all" if kept else "anchor"
     related = role_anchored(kept, role_anchors) if rule == "all" and role_anchors else kept
     relation_unknown = rule == "all" and not related  # "directly below the title" unseen: unknown, never "no"

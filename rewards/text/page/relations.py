@@ -73,6 +73,25 @@ def satisfies_relation(box: Box, anchor: Box, relation: str, line_height: float)
     raise ValueError(f"unknown relation {relation!r}")
 
 
+def line_between(box: Box, anchor: Box, relation: str, lines: list[Line], own: set[int]) -> bool:
+    """True when, for ``relation`` directly_below (directly_above), another read line stands between
+    ``anchor`` and ``box``: its centre lies below the anchor's bottom and above the box's top (the
+    reverse for above), it overlaps ``box`` horizontally, it has two letters or digits, and it is
+    none of ``own`` (the indices of the lines of the occurrence and of the anchor, a line read twice
+    counted once). "Is 'Lemon Tart' listed directly below 'Caesar Salad'?" is then "no" when the
+    menu's "Fish Tacos" row stands between them, though within four line heights."""
+    if relation not in ("directly_below", "directly_above"):
+        return False
+    lo, hi = (anchor[3], box[1]) if relation == "directly_below" else (box[3], anchor[1])
+    for i, line in enumerate(lines):
+        if i in own or sum(ch.isalnum() for ch in line.text) < 2:
+            continue
+        b = line.box
+        if lo < (b[1] + b[3]) / 2 < hi and _x_overlap(b, box):
+            return True
+    return False
+
+
 def between(box: Box, first: Box, second: Box) -> bool:
     """True when ``box`` stands between the anchors ``first`` and ``second`` (either order):
     its centre projects strictly inside the segment joining their centres, and lies within one

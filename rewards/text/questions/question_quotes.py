@@ -187,7 +187,8 @@ ANCHOR_PHRASES = (
     re.compile(
         r"\b(?:directly |immediately |just |right )?(?:below|under(?:neath)?|beneath|above|over"
         r"|to the (?:right|left) of|(?:right|left) of|aligned (?:horizontally |vertically )?with"
-        r"|in line with|under column|in column)(?: (?:the|a|an|this|that|its))?(?: [\w-]+){0,2}? q"
+        r"|in line with|under column|in column)(?: (?:the|a|an|this|that|its))?"
+        r"(?: (?!exactly\b|reads?\b|is\b|are\b)[\w-]+){0,2}? q"
         r"(?: (?:heading|header|title|subtitle|label|card|box|row|column|button|tab|text|line|item|entry|section"
         r"|panel|tile|cell|node|badge|pill|tag|link|bar|block|caption|value|number)s?\b)?"
     ),
@@ -195,4 +196,5 @@ ANCHOR_PHRASES = (
 )
 """The relation phrases of anchors in a bare question ("directly below the Q", "in the Q row"),
 removed before the residue is read (step 6): they say where a string stands, which the anchors
-check."""
+check. As in ``_REL_BEFORE``, the words before the quote are not its verb: in "the text directly below
+the title read 'Q'" the quote is the required string, and "below the title" is a role anchor."""

@@ -172,7 +172,11 @@ def test_a_bad_request_is_answered_400_in_one_line():
         bad = requests.post(server.url + "/judge", data=b"{not json", timeout=10)
         short = requests.post(server.url + "/judge", json={"images": [], "prompts": ["a"], "checks": []}, timeout=10)
         health = requests.get(server.url + "/health", timeout=10)
+        unnamed = requests.post(server.url + "/judge", json={"images": []}, timeout=10)
     assert bad.status_code == 400 and bad.json()["error"].startswith("bad request: ")
+    assert unnamed.status_code == 400 and unnamed.json() == {  # was "bad request: 'prompts'", a KeyError's repr
+        "error": "bad request: missing field 'prompts'; the body must hold images, prompts and checks"
+    }
     assert short.status_code == 400 and short.json() == {"error": "bad request: 0 images, 1 prompts and 0 check lists"}
     assert health.json() == {"status": "ok", "judge": "router"}  # conf/judge/layout.yaml: a router
 

@@ -73,10 +73,23 @@ def legend() -> Image.Image:
     return img
 
 
+def slide() -> Image.Image:
+    """1000x560, light on dark: a title, a subtitle, and three bullets (drawn dots) in about the
+    subtitle's type right under it (a tester's Chromium slide: the subtitle read as one block with them)."""
+    img = Image.new("RGB", (1000, 560), (29, 53, 87))
+    d = ImageDraw.Draw(img)
+    d.text((60, 40), "Quarterly Strategy Review", font=font(48, BOLD), fill=(255, 255, 255))
+    d.text((60, 120), "Prepared for the Board of Directors", font=font(26), fill=(168, 218, 220))
+    for k, item in enumerate(["Expand into Nordic markets", "Cut logistics costs by 12%", "Launch loyalty program"]):
+        d.ellipse([84, 186 + 44 * k, 92, 194 + 44 * k], fill=(255, 255, 255))
+        d.text((104, 175 + 44 * k), item, font=font(27), fill=(255, 255, 255))
+    return img
+
+
 @lru_cache(maxsize=None)
 def page(name: str, *args) -> tuple[Image.Image, list[Line]]:
     """A page and its OCR lines, read once per test session."""
-    img = {"menu": menu, "kpis": kpis, "legend": legend}[name](*args)
+    img = {"menu": menu, "kpis": kpis, "legend": legend, "slide": slide}[name](*args)
     return img, OCRJudge().read(img)
 
 
@@ -292,3 +305,12 @@ def test_a_dot_read_as_e_at_and_a_trailing_percent_sign():
     axis = Line(_row("Share of respondents (%)", 50, 200).words, angle=90)
     [title] = find_elements(ElementSpec("axis_title", axis="y"), [*lines, axis], None, (600, 420))
     assert title.text == "Share of respondents (%)"
+
+
+def test_the_subtitle_ends_where_a_list_of_bullets_starts():
+    img, lines = page("slide")
+    subtitles = find_elements(ElementSpec("subtitle"), lines, img, img.size)
+    assert [e.text for e in subtitles] == ["Prepared for the Board of Directors"]
+    assert judged("slide", (), "Prepared for the Board of Directors", ElementSpec("subtitle")).answer == "yes"
+    assert judged("slide", (), "Expand into Nordic markets", ElementSpec("subtitle")).answer == "no"
+    assert judged("slide", (), "Expand into Nordic markets", ElementSpec("bullet", ordinal=1)).answer == "yes"

@@ -9,7 +9,8 @@ from PIL import Image, ImageDraw, ImageFont
 
 from rewards.judges.ocr import OCRJudge
 from rewards.rubric import Check
-from rewards.text.page.grounding import between, enclosing_box, in_arrangement, satisfies_relation
+from rewards.text.ocr.text_match import Line, Word
+from rewards.text.page.grounding import between, enclosing_box, in_arrangement, line_between, satisfies_relation
 from rewards.text.questions.question_compiler import compile_question
 
 pytestmark = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
@@ -65,6 +66,8 @@ QUESTIONS = [  # (question, expected answer)
     ('Is there a bold heading reading exactly "DESSERT"?', "no"),  # drawn regular: the stroke weight decides
     ('Is there a bold heading reading exactly "DESSERTS"?', "no"),  # a failed text part decides
     ('Does the heading read exactly "Main Course"?', "no"),  # case flipped
+    ('Is "Fried Rice $22" listed directly below "Beef Steak $45"?', "yes"),
+    ('Is "Green Salad $12" listed directly below "Beef Steak $45"?', "no"),  # "Fried Rice $22" between them
 ]
 
 
@@ -89,6 +92,10 @@ def test_relation_and_arrangement_rules():
     assert not satisfies_relation((300, 130, 390, 150), anchor, "directly_below", 20)  # no horizontal overlap
     assert satisfies_relation((300, 130, 390, 150), anchor, "below", 20)
     assert not satisfies_relation((110, 300, 190, 320), anchor, "directly_below", 20)  # 9 line heights away
+    rows = [Line((Word("Beef", (100, 100, 200, 120), 90.0),)), Line((Word("Fried", (100, 130, 200, 150), 90.0),))]
+    assert line_between((100, 160, 200, 180), anchor, "directly_below", rows, {0})  # "Fried" stands between
+    assert not line_between((100, 130, 200, 150), anchor, "directly_below", rows, {0, 1})
+    assert not line_between((100, 160, 200, 180), anchor, "below", rows, {0})  # only "directly" needs it
     assert satisfies_relation((250, 105, 300, 118), anchor, "right_of", 20) and not satisfies_relation(
         (250, 105, 300, 118), anchor, "left_of", 20
     )

@@ -298,3 +298,21 @@ def test_a_quoted_table_row_with_pipes_is_its_cells_in_one_row():
     assert s.text.texts == ("2019", "2024", "Δ")
     # no row, table, cell or column named: a pipe printed in a line
     assert spec('Does the card show the line "ViX | Youtube"?').text.texts == ("ViX | Youtube",)
+
+
+def test_a_locator_before_a_plain_read_is_not_the_quotes_anchor_phrase():
+    """Without "exactly", "below the title read 'X'" was taken for an anchor's relation phrase and
+    listed as represented, though no anchor checks it: any "X" on the page passed (tester's chart,
+    a subtitle set to the right of its title)."""
+    for verb in ("read", "read exactly"):
+        s = spec(f'Does the text directly below the title {verb} "X"?')
+        assert s.text.role_anchors == (RoleAnchor("title", "directly_below", "directly below the title"),)
+        assert spec(f'Does the subtitle to the right of the title {verb} "X"?').vlm_parts == (
+            "locator 'to the right of the title'",
+        )
+    assert spec('Is the line directly below the title exactly "X"?').text.role_anchors == (  # BizGenEval phrasing
+        RoleAnchor("title", "directly_below", "directly below the title"),
+    )
+    assert spec('Does the heading directly below the word "MENU" read "X"?').text.anchors == (
+        Anchor("MENU", "directly_below"),
+    )
