@@ -14,3 +14,17 @@ def page(texts, size=(640, 360), bg=(250, 250, 250), band=None):
     for text, xy, px, rgb in texts:
         d.text(xy, text, font=ImageFont.truetype(SERIF, px), fill=rgb)
     return img
+
+
+def ocr_line(text: str, x: int, y: int, h: int = 12):
+    """An OCR line of ``text`` (a ``rewards.text.ocr.text_match.Line``, confidence 95) whose first
+    word starts at (x, y): 0.6 h per character, 0.5 h per space; for tests that give the OCR lines
+    of a drawn page instead of running tesseract."""
+    from rewards.text.ocr.text_match import Line, Word
+
+    words, cx = [], x
+    for t in text.split():
+        w = round(0.6 * h * len(t))
+        words.append(Word(t, (cx, y, cx + w, y + h), 95.0))
+        cx += w + round(0.5 * h)
+    return Line(tuple(words))

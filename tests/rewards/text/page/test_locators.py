@@ -3,24 +3,17 @@ on tiny drawn pages whose OCR lines are given (no tesseract)."""
 
 import math
 
+from pages import ocr_line
 from PIL import Image, ImageDraw
 
 from rewards.judges.ocr import OCRJudge
 from rewards.rubric import Check
-from rewards.text.ocr.text_match import Line, Word
+from rewards.text.ocr.text_match import Line
 from rewards.text.page.locators import resolve_locators
 from rewards.text.page.pie import find_pie
 from rewards.text.questions.question_compiler import compile_question
 
-
-def line(text: str, x: int, y: int, h: int = 12) -> Line:
-    """A line of ``text`` whose first word starts at (x, y), 0.6 h per character, 0.5 h per space."""
-    words, cx = [], x
-    for t in text.split():
-        w = round(0.6 * h * len(t))
-        words.append(Word(t, (cx, y, cx + w, y + h), 95.0))
-        cx += w + round(0.5 * h)
-    return Line(tuple(words))
+line = ocr_line  # an OCR line of text at (x, y), 0.6 h per character
 
 
 def centred(text: str, cx: float, cy: float, h: int = 12) -> Line:
