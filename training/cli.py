@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import sys
 from pathlib import Path
@@ -259,7 +260,8 @@ def run(cfg: DictConfig) -> dict:
         # (a notebook, a sweep) would fail to log its sample images
         import wandb  # noqa: F401
 
-        with run_files(cfg, run_dir, "train.log") if main else contextlib.nullcontext():
+        files = run_files(cfg, run_dir, "train.log", logger=logging.getLogger("training")) if main else None
+        with files or contextlib.nullcontext():
             train = recipes.recipe(trainer.algorithm).train
             pipe, family_kwargs = load_base_model(cfg, model)
             history = train(trainer, pipe, reward_fns, weights, train_items, val_items, family_kwargs)

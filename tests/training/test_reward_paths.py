@@ -99,3 +99,7 @@ def test_rubricloop_train_runs_on_the_http_rubric_and_pickscore(tmp_path, monkey
         row["rewards/rubric/mean"] + 0.5 * row["rewards/pickscore/mean"], abs=1e-5
     )
     assert (tmp_path / "r" / "history.json").is_file()
+    # the run's log holds a line per step and per evaluation (it was empty for image training)
+    log = (tmp_path / "r" / "train.log").read_text()
+    assert f"step 0: reward {row['reward/mean']:.4f}, loss " in log
+    assert f"step 0: held-out reward {recorder.rows[0]['eval/reward_mean']:.4f}" in log

@@ -18,6 +18,7 @@ objects by ``RunLog.log`` only.
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 import re
@@ -34,6 +35,8 @@ from rewards.common.wandb_mode import resolve_wandb_mode
 from training.diffusion.config import TrainerConfig
 from training.diffusion.scoring import StepRewards
 from training.run_dir import WANDB_ID_FILE, new_run_id, stored_run_id
+
+logger = logging.getLogger(__name__)  # under "training": rubricloop-train writes it to <run>/train.log
 
 HISTORY_OF_ROW = {
     "loss": "loss/policy",
@@ -311,6 +314,15 @@ class RunLog:
             self.history[key].append(row[wandb_key])
         self.history["image_stats"].append(record.rewards.image_stats)
         self.history["check_pass_rates"].append(record.rewards.pass_rates)
+        if "eval/reward_mean" in eval_row:
+            logger.info("step %d: held-out reward %.4f", record.step, eval_row["eval/reward_mean"])
+        logger.info(
+            "step %d: reward %.4f, loss %.4g, kl %.4g",
+            record.step,
+            row["reward/mean"],
+            row["loss/policy"],
+            row["loss/kl"],
+        )
         self.log({**eval_row, **row}, record.step)
 
     def log(self, row: dict[str, Any], step: int) -> None:
