@@ -85,12 +85,15 @@ class ChatServer:
                 try:
                     reply = server.respond(seen, n)
                     time.sleep(reply.delay_s)
+                finally:
+                    # out of flight before the reply is sent: once the client has its reply it may
+                    # send its next request before this thread runs again (a false 4 of 3 under load)
+                    with server._lock:
+                        server.in_flight -= 1
+                try:
                     self.send_json(reply.status, reply.body, reply.headers)
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client timed out and hung up
-                finally:
-                    with server._lock:
-                        server.in_flight -= 1
 
             def do_GET(self):
                 with server._lock:
