@@ -110,15 +110,19 @@ def test_donut_centre():
     assert resolve(q.format("Solar"), lines, im)[1] != []
 
 
+TABLE_XS = (64, 282, 499, 664)
+"""The left edges of a dashboard table's four columns."""
+TABLE_ROWS = (
+    ("Segment", "Revenue", "Visits", "Growth"),
+    ("North", "$338K", "320", "+30%"),
+    ("South", "$214K", "8,985", "+18%"),
+)
+"""Its header row and two rows, one string per cell."""
+
+
 def test_table_header_and_row_label():
     im = blank(900, 400)
-    xs = [64, 282, 499, 664]
-    rows = [
-        ["Segment", "Revenue", "Visits", "Growth"],
-        ["North", "$338K", "320", "+30%"],
-        ["South", "$214K", "8,985", "+18%"],
-    ]
-    rows.append(["East", "$461K", "9,020", "+24%"])
+    xs, rows = TABLE_XS, [*TABLE_ROWS, ("East", "$461K", "9,020", "+24%")]
     lines = [line(t, x, 150 + 42 * r) for r, row in enumerate(rows) for t, x in zip(row, xs)]
     q = 'Is the header of the third column exactly "{}"?'
     spec = compile_question(q.format("Visits"))
@@ -172,12 +176,7 @@ def test_the_judge_says_yes_when_the_page_shows_the_locator():
 
 def test_the_judge_takes_a_column_header_from_its_locator_not_from_the_heading_role():
     im = blank(900, 400)
-    xs = [64, 282, 499, 664]
-    rows = [
-        ["Segment", "Revenue", "Visits", "Growth"],
-        ["North", "$338K", "320", "+30%"],
-        ["South", "$214K", "8,985", "+18%"],
-    ]
+    xs, rows = TABLE_XS, TABLE_ROWS
     lines = [line("Quarterly summary", 48, 30, 36)]
     lines += [line(t, x, 150 + 42 * r) for r, row in enumerate(rows) for t, x in zip(row, xs)]
     q = 'Is the header of the third column exactly "{}"?'
