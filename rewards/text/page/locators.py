@@ -127,7 +127,7 @@ def resolve_locators(
     ctx = _Ctx(page, spec.texts, found, own, spans, anchors, held, words)
     resolved, left = [], list(parts)
     for patterns, rule in RULES:
-        hits = [next((p for p in left if re.fullmatch(pat, p)), None) for pat in patterns]
+        hits = _hits(patterns, left)
         if all(hits) and rule(ctx, [re.fullmatch(pat, p) for pat, p in zip(patterns, hits)]):
             resolved += hits
             left = [p for p in left if p not in hits]
@@ -190,10 +190,8 @@ def page_resolvable(parts: list[str] | tuple[str, ...], n_texts: int = 1) -> boo
     stays withheld."""
     left = list(parts)
     for patterns, rule in RULES:
-        hits = [next((p for p in left if re.fullmatch(pat, p)), None) for pat in patterns]
-        if rule is _one_holder and hits[0] is not None and not holds_several(hits[0], n_texts):
-            continue
-        if all(hits):
+        hits = _hits(patterns, left)
+        if all(hits) and _may_read(rule, hits[0], n_texts):
             left = [p for p in left if p not in hits]
     return bool(parts) and not left
 
@@ -202,10 +200,19 @@ def rule_reads(part: str, n_texts: int = 1) -> bool:
     """True when ``part`` is one a rule of ``RULES`` reads (one of its patterns; a holder only of
     ``n_texts`` >= 2 strings), alone or with the rule's other parts."""
     return any(
-        re.fullmatch(pat, part) and (rule is not _one_holder or holds_several(part, n_texts))
-        for patterns, rule in RULES
-        for pat in patterns
+        re.fullmatch(pat, part) and _may_read(rule, part, n_texts) for patterns, rule in RULES for pat in patterns
     )
+
+
+def _hits(patterns: tuple[str, ...], parts: list[str]) -> list[str | None]:
+    """For each of a rule's ``patterns``, the first of ``parts`` it matches whole, or None."""
+    return [next((p for p in parts if re.fullmatch(pat, p)), None) for pat in patterns]
+
+
+def _may_read(rule, part: str, n_texts: int) -> bool:
+    """Whether ``rule`` may read ``part`` before the page is seen: a holder only of ``n_texts`` >= 2
+    strings (``holds_several``); every other rule, whenever its patterns match."""
+    return rule is not _one_holder or holds_several(part, n_texts)
 
 
 ELEMENT_NAMING = (_column_header, _row_label, _x_tick, _y_tick, _nav, _beside_title)
