@@ -17,12 +17,11 @@ from rewards.text.page.locator_base import (
     _Ctx,
     _evenly_spaced,
     _ink,
-    _inside_box,
     _lines_right_of,
     _nth_is,
     _x_row,
 )
-from rewards.text.page.page_lines import Box, Element, _Page
+from rewards.text.page.page_lines import Box, Element, _inside, _Page
 from rewards.text.page.pie import Pie, angle_gap
 from rewards.text.questions.question_compiler import ElementSpec
 
@@ -170,7 +169,7 @@ def _bar_end(ctx: _Ctx, m: list[re.Match]) -> bool:
         first = page.lines[right[0]]
         em = page.sizes[right[0]]
         left_of = (first.box[0] - 1.5 * em, first.box[1], first.box[0] - 1, first.box[3])
-        if any(_inside_box(b, first.box) for b in ctx.spans[1]) and _ink(page, left_of):
+        if any(_inside(b, first.box) for b in ctx.spans[1]) and _ink(page, left_of):
             return True
     return False
 
@@ -205,7 +204,7 @@ def _callout(ctx: _Ctx, m: list[re.Match]) -> bool:
     for b in ctx.spans[0]:
         for i in page.flat:
             ln = page.lines[i]
-            if not _inside_box(b, ln.box) or len(ln.words) < 2 or not _in_plot(ctx, ln.box):
+            if not _inside(b, ln.box) or len(ln.words) < 2 or not _in_plot(ctx, ln.box):
                 continue
             if ln.box[0] < (last[0] + last[2]) / 2 and not _swatch_left(page.rgb(), ln.box, page.sizes[i]):
                 return True

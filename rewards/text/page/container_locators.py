@@ -35,8 +35,8 @@ from __future__ import annotations
 import re
 
 from rewards.text.ocr.text_match import find_matches
-from rewards.text.page.locator_base import ORDINALS, _Ctx, _inside_box
-from rewards.text.page.page_lines import Box, _Page, element_words
+from rewards.text.page.locator_base import ORDINALS, _Ctx
+from rewards.text.page.page_lines import Box, _inside, _Page, element_words
 from rewards.text.page.rectangles import _lines_in, rectangles
 from rewards.text.questions.generic_role import HOLDER_HEADS, is_generic_role
 
@@ -63,9 +63,9 @@ def _panel(ctx: _Ctx, m: list[re.Match]) -> bool:
     if len(ctx.texts) != 1 or not mine or not others:
         return False
     for frame in rectangles(ctx.page):
-        if not any(_inside_box(b, frame) for b in mine) or any(_inside_box(b, frame) for b in others):
+        if not any(_inside(b, frame) for b in mine) or any(_inside(b, frame) for b in others):
             continue
-        if any(_inside_box(o.box, frame) for o in ctx.found[0]):
+        if any(_inside(o.box, frame) for o in ctx.found[0]):
             return True
     return False
 
@@ -79,7 +79,7 @@ NAMED_HOLDER = re.compile(
 
 def _smallest_frame(page: _Page, box: Box) -> Box | None:
     """The smallest rectangle of the page (``rectangles.rectangles``) around the centre of ``box``."""
-    frames = [f for f in rectangles(page) if _inside_box(box, f)]
+    frames = [f for f in rectangles(page) if _inside(box, f)]
     return min(frames, key=lambda f: (f[2] - f[0]) * (f[3] - f[1]), default=None)
 
 
@@ -92,7 +92,7 @@ def _named_holder(ctx: _Ctx, m: list[re.Match]) -> bool:
     names = [x.box for x in find_matches(name, page.lines, w, h, None, True) if x.found]
     for span in ctx.held[0]:
         frame = _smallest_frame(page, span)
-        if frame is not None and any(_inside_box(b, frame) and b != span for b in names):
+        if frame is not None and any(_inside(b, frame) and b != span for b in names):
             return True
     return False
 
@@ -114,7 +114,7 @@ def _one_holder(ctx: _Ctx, m: list[re.Match]) -> bool:
         return False
     for span in ctx.held[0]:
         frame = _smallest_frame(ctx.page, span)
-        if frame is not None and all(any(_inside_box(b, frame) for b in boxes) for boxes in ctx.held[1:]):
+        if frame is not None and all(any(_inside(b, frame) for b in boxes) for boxes in ctx.held[1:]):
             return True
     return False
 

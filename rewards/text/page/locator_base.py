@@ -115,11 +115,6 @@ def _any_row(page: _Page, li: int) -> list[int]:
     return sorted(row, key=lambda i: page.lines[i].box[0])
 
 
-def _inside_box(b: Box, frame: Box) -> bool:
-    cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
-    return frame[0] <= cx <= frame[2] and frame[1] <= cy <= frame[3]
-
-
 def _lines_right_of(page: _Page, box: Box) -> list[int]:
     """The horizontal lines in the row of ``box`` (their middle within its height) right of it, nearest first."""
     row = [

@@ -8,8 +8,8 @@ import re
 
 from rewards.text.page.elements import find_elements
 from rewards.text.page.finders import _rows
-from rewards.text.page.locator_base import ORDINALS, _any_row, _Ctx, _ink, _inside_box, _lines_right_of, _nth_is
-from rewards.text.page.page_lines import _Page
+from rewards.text.page.locator_base import ORDINALS, _any_row, _Ctx, _ink, _lines_right_of, _nth_is
+from rewards.text.page.page_lines import _inside, _Page
 from rewards.text.page.rectangles import rectangles
 from rewards.text.page.relations import in_section
 from rewards.text.questions.question_compiler import ElementSpec
@@ -83,7 +83,7 @@ def _card(ctx: _Ctx, m: list[re.Match]) -> bool:
     if len(m) > 1 and not CHANGE_NOTE.match(ctx.texts[0]):
         return False
     for frame in rectangles(ctx.page):
-        if any(_inside_box(o.box, frame) for o in ctx.found[0]) and any(_inside_box(b, frame) for b in names[0]):
+        if any(_inside(o.box, frame) for o in ctx.found[0]) and any(_inside(b, frame) for b in names[0]):
             return True
     return False
 
@@ -100,7 +100,7 @@ def _price(ctx: _Ctx, m: list[re.Match]) -> bool:
             if not in_section(item, head, page.lines):
                 continue
             right = _lines_right_of(page, item)
-            if right and any(_inside_box(b, page.lines[right[0]].box) for b in ctx.spans[2]):
+            if right and any(_inside(b, page.lines[right[0]].box) for b in ctx.spans[2]):
                 return True
     return False
 
