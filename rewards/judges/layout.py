@@ -461,11 +461,11 @@ two whole percentages of ink coverage (0 <= low <= high <= 100)."""
 
 def page_kind(lum: np.ndarray) -> str | None:
     """What kind of layout page the luminance (H, W) in [0, 1] shows, from the rules above:
-    "slide" when a light card stands in either half (``_light_card``), "chart" when there is no
+    "slide" when a light card stands in either half (the "no card" rule fails), "chart" when there is no
     card and at least ``MIN_BARS`` separate bars (:func:`bar_runs`), None for neither (a blank
     page, noise, one block). The kind-preservation signal of the layout task: a chart prompt
     whose sample reads as a slide has drifted to the other kind."""
-    if any(_light_card(lum, CARD_SIDE[side])[0] for side in ("left", "right")):
+    if not _no_card(lum, None)[0]:
         return "slide"
     return "chart" if len(bar_runs(lum)[1]) >= MIN_BARS else None
 
