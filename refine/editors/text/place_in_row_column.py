@@ -14,11 +14,10 @@ from __future__ import annotations
 
 from statistics import median
 
-from refine.editors.text.colours import box_colours
 from refine.editors.text.outcomes import Skip, Written
-from refine.editors.text.place_in_element import _write
+from refine.editors.text.place_in_element import _line_type, _write
 from refine.editors.text.state import EditState, Rules
-from refine.editors.text.type_match import TypeStyle, match_type
+from refine.editors.text.type_match import TypeStyle
 from rewards.rubric import TextExpectation
 from rewards.text.ocr.text_match import Line
 
@@ -111,5 +110,4 @@ def _label_style(state: EditState, found, rules: Rules) -> TypeStyle | None:
         text, pairs = " ".join(wd.text for wd in inside), [(wd.box, wd.text) for wd in inside]
     else:
         pairs = [(wd.box, wd.text) for wd in words]
-    ink, bg = box_colours(state.arr, box)
-    return match_type(state.arr, box, text, ink, bg, rules.faces, pairs)
+    return _line_type(state, box, text, pairs, rules)
