@@ -157,7 +157,11 @@ def word_ink(image: Image.Image, box) -> np.ndarray | None:
 
 def _word_fonts(ink: np.ndarray, words: list[str], fonts) -> list[str]:
     """A word alone on its line: the ``fonts`` that fit any of ``words`` about as well as the best."""
-    scored = [(max(fit(ink, w, f) for w in words), f) for f in fonts]
+    return _near_best([(max(fit(ink, w, f) for w in words), f) for f in fonts])
+
+
+def _near_best(scored: list[tuple[float, str]]) -> list[str]:
+    """The fonts of ``scored`` ((fit, font) pairs) within :data:`FONT_TIE` of the best, best first."""
     best = max(scored)[0]
     return [f for v, f in sorted(scored, reverse=True) if v >= best - FONT_TIE]
 
@@ -177,8 +181,7 @@ def line_fonts(image: Image.Image, words, fonts) -> list[str]:
     if not inks:
         return []
     scored = [(sum(fit(ink, text, f) for text, ink in inks) / len(inks), f) for f in fonts]
-    best = max(scored)[0]
-    return [f for v, f in sorted(scored, reverse=True) if v >= best - FONT_TIE] if best >= LINE_FIT else []
+    return _near_best(scored) if max(scored)[0] >= LINE_FIT else []
 
 
 def confirms(image: Image.Image, box, word: str, look_alikes, line_words, fonts, faces=None) -> tuple[bool, dict]:
