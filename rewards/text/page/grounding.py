@@ -54,6 +54,7 @@ from rewards.text.page.rectangles import enclosing_box
 from rewards.text.page.relations import (  # noqa: F401 (re-exported: the rules' geometry)
     CONTEXT_REACH,
     anchor_kind,
+    beside_off_row,
     between,
     in_arrangement,
     in_column,
@@ -159,13 +160,15 @@ def _anchored(
     locators: tuple[str, ...] = (),
     lines: list[Line] = (),
     alone: bool = True,
+    off_row: bool = False,
 ) -> list[Match]:
     """The occurrences of ``kept`` that stand in every anchor's relation (rule 3); an occurrence
     never shares words with the anchor it stands to, except a context anchor ("the note with the
     year '2024'" may contain its anchor). "directly" below or above a string asked ``alone`` (the
     spec's only string) also needs no other line between them; the items of a list "directly under"
     a heading stand under one another. A locator of the anchor may narrow the relation
-    (``anchor_kind``: the heading's section, the bar's column). Empty as soon as one anchor keeps none."""
+    (``anchor_kind``: the heading's section, the bar's column). ``off_row``: "right of" and "left of"
+    also hold off the anchor's row (``beside_off_row``). Empty as soon as one anchor keeps none."""
     for a in anchors:
         relation = a.record["relation"]
         kind = anchor_kind(a.record["text"], locators)
@@ -193,7 +196,10 @@ def _anchored(
                 for m in kept
                 if any(
                     (relation == "context" or set(m.words).isdisjoint(o.words))
-                    and satisfies_relation(m.box, o.box, relation, lh)
+                    and (
+                        satisfies_relation(m.box, o.box, relation, lh)
+                        or (off_row and beside_off_row(m.box, o.box, relation))
+                    )
                     and not (canon and line_between(m.box, o.box, relation, lines, _own_lines(canon, m, o)))
                     for o in a.occ
                 )
@@ -341,6 +347,7 @@ class _StringResult:
     element_unknown: bool = False
     element_detail: str = ""
     relation_unknown: bool = False
+    side_unknown: bool = False
 
 
 def _decide_string(
@@ -362,8 +369,13 @@ def _decide_string(
         return _StringResult(_record(text, best, "read", False), [])
     kept = [m for m in occ if in_region(m.box, spec.region, *size)]
     rule = "all" if kept else "region"
+    side_unknown = False
     if rule == "all":
-        kept = _anchored(kept, anchors, spec.locators, lines, len(spec.texts) == 1)
+        strict = _anchored(kept, anchors, spec.locators, lines, len(spec.texts) == 1)
+        if not strict:  # beside the anchor but off its row: "to the right of" is left to a VLM
+            strict = _anchored(kept, anchors, spec.locators, lines, len(spec.texts) == 1, off_row=True)
+            side_unknown = bool(strict)
+        kept = strict
         rule = "all" if kept else "anchor"
     related = role_anchored(kept, role_anchors) if rule == "all" and role_anchors else kept
     relation_unknown = rule == "all" and not related  # "directly below the title" unseen: unknown, never "no"
@@ -395,6 +407,7 @@ def _decide_string(
         element_unknown=elemented is not None and elemented.unknown,
         element_detail=elemented.detail if elemented is not None else "",
         relation_unknown=relation_unknown,
+        side_unknown=side_unknown,
     )
 
 
@@ -453,10 +466,13 @@ def _failed_string(
     return None
 
 
-def _unknown_part(spec: TextSpec, flags: tuple[bool, bool, bool, bool], asked: list[str]) -> tuple[str, str] | None:
+def _unknown_part(
+    spec: TextSpec, flags: tuple[bool, bool, bool, bool, bool], asked: list[str]
+) -> tuple[str, str] | None:
     """(rule, detail) of the first part left unknown when every string is read, or None; ``flags``
-    say whether the element, the enclosing box, the style and a role anchor's relation are unknown."""
-    element, box, style, relation = flags
+    say whether the element, the enclosing box, the style, a role anchor's relation and a side
+    relation off the anchor's row are unknown."""
+    element, box, style, relation, side = flags
     if element:
         return "element", f"the strings are read; {describe_element(spec.element)} is not found on this page"
     if box:
@@ -466,6 +482,9 @@ def _unknown_part(spec: TextSpec, flags: tuple[bool, bool, bool, bool], asked: l
     if relation:
         said = " and ".join(repr(a.phrase) for a in spec.role_anchors)
         return "anchor", f"the strings are read; {said} is not seen (the anchor not found, or not there)"
+    if side:
+        said = ", ".join(f"{a.relation.replace('_', ' ')} {a.text!r}" for a in spec.anchors)
+        return "anchor", f"the strings are read {said}, but off its row: a VLM must say whether that counts"
     return None
 
 
@@ -504,6 +523,7 @@ def decide_text(
     records = [r.record for r in results]
     anchors = [a.record for a in read_anchors]  # role anchors: named in ``unknown`` when unseen
     relation_unknown = any(r.relation_unknown for r in results)
+    side_unknown = any(r.side_unknown for r in results)
     found_box = next((r.box for r in reversed(results) if r.box is not None), None)
     box_unknown = any(r.box_unknown for r in results)
     style_unknown = any(r.style_unknown for r in results)
@@ -520,6 +540,7 @@ def decide_text(
                 + (["enclosing box"] if box_unknown else [])
                 + (asked if style_unknown else [])
                 + [f"relation {a.phrase!r}" for a in spec.role_anchors if relation_unknown]
+                + ["the side relation off the anchor's row"] * side_unknown
             )
         return TextDecision(holds, rule, detail, records, anchors, found_box, unknown, elements)
 
@@ -538,7 +559,8 @@ def decide_text(
     passing = [r.passing for r in results]
     if len(spec.texts) > 1 and spec.arrangement != "all" and not _arranged(passing, spec.arrangement):
         return result(False, "arrangement", f"the strings are read, but not {spec.arrangement.replace('_', ' ')}")
-    unknown = _unknown_part(spec, (element_unknown, box_unknown, style_unknown, relation_unknown), asked)
+    flags = (element_unknown, box_unknown, style_unknown, relation_unknown, side_unknown)
+    unknown = _unknown_part(spec, flags, asked)
     if unknown is not None:
         return result(None, *unknown)
     return result(

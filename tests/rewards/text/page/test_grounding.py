@@ -10,7 +10,14 @@ from PIL import Image, ImageDraw, ImageFont
 from rewards.judges.ocr import OCRJudge
 from rewards.rubric import Check
 from rewards.text.ocr.text_match import Line, Word
-from rewards.text.page.grounding import between, enclosing_box, in_arrangement, line_between, satisfies_relation
+from rewards.text.page.grounding import (
+    beside_off_row,
+    between,
+    enclosing_box,
+    in_arrangement,
+    line_between,
+    satisfies_relation,
+)
 from rewards.text.questions.question_compiler import compile_question
 
 pytestmark = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
@@ -68,6 +75,9 @@ QUESTIONS = [  # (question, expected answer)
     ('Does the heading read exactly "Main Course"?', "no"),  # case flipped
     ('Is "Fried Rice $22" listed directly below "Beef Steak $45"?', "yes"),
     ('Is "Green Salad $12" listed directly below "Beef Steak $45"?', "no"),  # "Fried Rice $22" between them
+    # wholly to the right but far lower (a scatter's annotations): a VLM says whether that counts
+    ('Is the text "Source: internal data" to the right of "Beef Steak $45"?', "withheld"),
+    ('Is the text "Beef Steak $45" to the right of "Source: internal data"?', "no"),  # it stands left
 ]
 
 
@@ -84,6 +94,7 @@ def test_compiled_questions_decided_from_boxes():
     assert abs(x0 - 370) <= 3 and abs(y0 - 260) <= 3 and abs(x1 - 610) <= 3 and abs(y1 - 340) <= 3
     assert "checked:" in by_q[QUESTIONS[13][0]].reason and "bold" in by_q[QUESTIONS[13][0]].reason
     assert by_q[QUESTIONS[9][0]].evidence["rule"] == "count" and "2 time(s)" in by_q[QUESTIONS[9][0]].reason
+    assert "off the anchor's row" in by_q[QUESTIONS[18][0]].reason
 
 
 def test_relation_and_arrangement_rules():
@@ -99,6 +110,10 @@ def test_relation_and_arrangement_rules():
     assert satisfies_relation((250, 105, 300, 118), anchor, "right_of", 20) and not satisfies_relation(
         (250, 105, 300, 118), anchor, "left_of", 20
     )
+    assert beside_off_row((250, 300, 300, 318), anchor, "right_of")  # right, far lower
+    assert not beside_off_row((250, 105, 300, 118), anchor, "right_of")  # on its row: satisfies_relation's
+    assert not beside_off_row((150, 300, 300, 318), anchor, "right_of")  # not wholly right of it
+    assert beside_off_row((10, 0, 90, 20), anchor, "left_of") and not beside_off_row((10, 0, 90, 20), anchor, "below")
     assert satisfies_relation((500, 101, 520, 119), anchor, "same_row", 20) and not satisfies_relation(
         (500, 130, 520, 150), anchor, "same_row", 20
     )
