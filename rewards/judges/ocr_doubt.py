@@ -30,8 +30,9 @@ when the "no" stands. Rules, by the rule that failed (``rewards.text.page.ground
   4. ``vlm_follows`` and nothing close read (best similarity < ``NEAR``): the string may be
      unreadable rather than absent (teal headings on a page with a dark band are not read at
      all): withheld.
-  5. a lone glyph (one letter or digit, a table's rating "B"): tesseract drops isolated glyphs
-     (as the short anchors above): withheld.
+  5. a lone glyph (one letter or digit) asked beside other strings or anchors (a table row's
+     rating "B", a cell in the 'Q1' row): tesseract drops isolated glyphs (as the short anchors
+     above): withheld. Asked alone ("1" where only "1,206" is read) the "no" stands.
   6. the best match differs from the string only in the case of letters whose two cases have one
      shape (``SAME_SHAPE``: "Cost (KEUR)" read for a rotated "Cost (kEUR)"): withheld, OCR
      cannot tell them apart by size alone.
@@ -164,7 +165,7 @@ def doubt_no(
             continue
         if vlm_parts and vlm_follows:
             return f"{r['text']!r} not read; where it should be only a VLM can tell ({vlm_parts[0]})"
-        if len(normalize(r["text"])) == 1:
+        if len(normalize(r["text"])) == 1 and (len(decision.records) > 1 or decision.anchors):
             return f"{r['text']!r} not read: tesseract drops a lone glyph, so its absence is not seen"
         if case_sensitive and _case_of_same_shape(r["text"], r.get("ocr_text") or ""):
             return f"{r['text']!r} read as {r['ocr_text']!r}: these letters differ in size only, OCR cannot tell"

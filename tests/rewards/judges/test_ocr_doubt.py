@@ -174,6 +174,8 @@ def test_a_lone_glyph_not_read_is_withheld():
     assert v.answer == "withheld" and "lone glyph" in v.evidence["doubt"]
     # a longer string not read still refutes
     assert verdict("Is there a row labeled exactly 'Bluepeak' with values '97.8%' and '64 ms'?", table).answer == "no"
+    # asked alone, a glyph not read as a word of its own stays "no" (test_ocr_judge: "1" inside "1,206")
+    assert verdict('Is the letter "B" shown?', table).answer == "no"
 
 
 def test_a_case_ocr_cannot_see_does_not_refute():
