@@ -327,6 +327,11 @@ def _elemented(text: str, kept: list[Match], read: _ReadElement, several: bool) 
     pairs = [(m, e) for m in kept for e in read.found if _is_element(m, e, el.whole, several, read.canon, read.marks)]
     if not pairs:
         shown = " / ".join(repr(e.text) for e in read.found[:3]) + (" ..." if len(read.found) > 3 else "")
+        if el.role == "title" and el.whole and "headline" in (el.phrase or ""):
+            # a newsletter's "main headline" is its lead article's heading, not the masthead the title
+            # rule finds: the string read as a line of its own may be it (a tester's page)
+            why = f"{text!r} stands as a line of its own and {what} reads {shown}: 'headline' may name either"
+            return _Elemented(kept, read.found[0], True, why)
         said = f"not {text!r}" if el.whole else f"which does not contain {text!r}"
         return _Elemented([], read.found[0], False, f"{what} reads {shown}, {said}")
     passing = list(dict.fromkeys(m for m, _ in pairs))
@@ -467,14 +472,17 @@ def _failed_string(
 
 
 def _unknown_part(
-    spec: TextSpec, flags: tuple[bool, bool, bool, bool, bool], asked: list[str]
+    spec: TextSpec, flags: tuple[bool, bool, bool, bool, bool], asked: list[str], details: str = ""
 ) -> tuple[str, str] | None:
     """(rule, detail) of the first part left unknown when every string is read, or None; ``flags``
     say whether the element, the enclosing box, the style, a role anchor's relation and a side
-    relation off the anchor's row are unknown."""
+    relation off the anchor's row are unknown; ``details``: why the element is unknown, when said."""
     element, box, style, relation, side = flags
     if element:
-        return "element", f"the strings are read; {describe_element(spec.element)} is not found on this page"
+        return (
+            "element",
+            f"the strings are read; {details or describe_element(spec.element) + ' is not found on this page'}",
+        )
     if box:
         return "box", "the strings are read; no enclosing box was found around them"
     if style:
@@ -560,7 +568,7 @@ def decide_text(
     if len(spec.texts) > 1 and spec.arrangement != "all" and not _arranged(passing, spec.arrangement):
         return result(False, "arrangement", f"the strings are read, but not {spec.arrangement.replace('_', ' ')}")
     flags = (element_unknown, box_unknown, style_unknown, relation_unknown, side_unknown)
-    unknown = _unknown_part(spec, flags, asked)
+    unknown = _unknown_part(spec, flags, asked, next((r.element_detail for r in results if r.element_unknown), ""))
     if unknown is not None:
         return result(None, *unknown)
     return result(

@@ -274,3 +274,27 @@ def test_style_rule_on_ocr_boxes():
     assert got[1].evidence["expects"][0]["style"]["weight"] == "regular"
     no_image = judge.judge_lines(lines, img.size, Check("x", "", spec=QuestionSpec("exact", cases[0][0])))
     assert no_image.answer == "withheld" and no_image.evidence["not_checked"] == ["weight 'bold'"]
+
+
+def test_a_headline_under_a_masthead_is_left_to_a_vlm():
+    """A tester's newsletter: the masthead "The Quarry Weekly" is the title the size rule finds, and
+    "the main headline" (the lead article's heading) was a false "no"."""
+
+    def line(text, x, y, h):
+        return Line(tuple(Word(t, (x + 30 * k, y, x + 30 * k + 26, y + h), 95.0) for k, t in enumerate(text.split())))
+
+    page = [
+        line("The Quarry Weekly", 270, 31, 50),
+        line("Harbor Bridge Reopens", 30, 160, 29),
+        line("After eight months of repairs the bridge opened", 30, 212, 16),
+        line("Library Extends Evening Hours", 30, 285, 24),
+    ]
+
+    def ask(q):
+        return OCRJudge().judge_lines(page, (1000, 620), Check("1", q, spec=compile_question(q)))
+
+    v = ask('Does the main headline read exactly "Harbor Bridge Reopens"?')
+    assert v.answer == "withheld" and "only a VLM can decide: element 'the title'" in v.reason
+    assert ask('Does the main headline read exactly "Harbor Bridge Reopened"?').answer == "no"  # not read at all
+    assert ask('Does the title read exactly "Harbor Bridge Reopens"?').answer == "no"  # "title": the masthead
+    assert ask('Does the main headline read exactly "The Quarry Weekly"?').answer == "yes"
