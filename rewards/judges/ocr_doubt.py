@@ -33,9 +33,6 @@ when the "no" stands. Rules, by the rule that failed (``rewards.text.page.ground
   5. a lone glyph (one letter or digit) asked beside other strings or anchors (a table row's
      rating "B", a cell in the 'Q1' row): tesseract drops isolated glyphs (as the short anchors
      above): withheld. Asked alone ("1" where only "1,206" is read) the "no" stands.
-  6. the best match differs from the string only in the case of letters whose two cases have one
-     shape (``SAME_SHAPE``: "Cost (KEUR)" read for a rotated "Cost (kEUR)"): withheld, OCR
-     cannot tell them apart by size alone.
 
   Without a VLM behind (``judge=ocr``) a near miss, and nothing close, stay "no": on the
   real-engine dev split every low-confidence near miss (15) and all but one string with nothing
@@ -56,8 +53,6 @@ MIN_CONF = 80.0
 """Tesseract word confidence (0-100) a near miss or an element's words need for a "no"."""
 NEAR = 0.5
 """Similarity (``Match.similarity``) from which the best OCR match is a near miss of the string."""
-SAME_SHAPE = frozenset("cklopsuvwxz")
-"""Letters whose capital is their small letter drawn larger: OCR tells them apart by size only."""
 SHORT = 4
 """A value of at most this many characters ("38%") has near misses in every other value of a chart
 ("18%"): under a locator code cannot resolve, its near miss refutes nothing."""
@@ -69,13 +64,6 @@ def _near_conf(text: str, lines: list[Line], size, case_sensitive: bool, lenient
     if not ms:
         return 0.0, 100.0
     return ms[0].similarity, words_conf(lines, ms[0].words)
-
-
-def _case_of_same_shape(text: str, read: str) -> bool:
-    """True when ``read`` differs from ``text`` only in the case of ``SAME_SHAPE`` letters."""
-    if len(text) != len(read) or text == read:
-        return False
-    return all(a == b or (a.lower() == b.lower() and a.lower() in SAME_SHAPE) for a, b in zip(text, read))
 
 
 def _short_value(text: str) -> bool:
@@ -167,8 +155,6 @@ def doubt_no(
             return f"{r['text']!r} not read; where it should be only a VLM can tell ({vlm_parts[0]})"
         if len(normalize(r["text"])) == 1 and (len(decision.records) > 1 or decision.anchors):
             return f"{r['text']!r} not read: tesseract drops a lone glyph, so its absence is not seen"
-        if case_sensitive and _case_of_same_shape(r["text"], r.get("ocr_text") or ""):
-            return f"{r['text']!r} read as {r['ocr_text']!r}: these letters differ in size only, OCR cannot tell"
         sim, conf = _near_conf(r["text"], lines, size, case_sensitive, lenient, max_lines)
         if sim >= NEAR and vlm_parts and _short_value(r["text"]):
             return f"{r['text']!r} not read; a short near miss ({r['ocr_text']!r}) may be another element's"
