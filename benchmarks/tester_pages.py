@@ -14,7 +14,8 @@ drawn and its questions written before it was judged (``docs/offline-judge.md``,
 clean pages), ``rows_refine.jsonl`` (the true questions only, on the bad pages: the user's spec of the
 document) and ``labels.json`` (``page/q<k>`` -> "yes" | "no"). ``score`` counts, against the labels,
 true questions answered yes / false no / withheld and false ones answered no / false yes / withheld;
-given a refine folder it scores each item's start (iteration 0) and kept iteration.
+given a refine folder it counts the answers to the spec's (true) questions on each item's start
+(iteration 0, with the injected errors) and kept image: a "no" there is an error left (or a false "no").
 """
 
 from __future__ import annotations
@@ -94,7 +95,7 @@ def score(path: Path, labels_path: Path) -> None:
         print(line(counts({f"{r['item_id']}/{r['check']}": r["answer"] for r in recs}, labels)))
         return
     summary = json.loads((path / "summary.json").read_text())
-    best = {it["item_id"]: it["best_iteration"] for it in summary["items"]}
+    best = {it["id"]: it["best_iteration"] for it in summary["items"] if not it.get("error")}
     start, kept = {}, {}
     for item, it_best in best.items():
         for s in (path / item / "verdicts.jsonl").read_text().splitlines():
@@ -102,9 +103,9 @@ def score(path: Path, labels_path: Path) -> None:
             key = f"{item}/{r['check']}"
             start |= {key: r["answer"]} if r["iteration"] == 0 else {}
             kept |= {key: r["answer"]} if r["iteration"] == it_best else {}
-    refine_labels = {k: v for k, v in labels.items() if k in start}
-    print("start:", line(counts(start, refine_labels)))
-    print("kept: ", line(counts(kept, refine_labels)))
+    for name, got in (("start", start), ("kept ", kept)):  # the spec's questions: a "no" is an error left
+        c = Counter(got.values())
+        print(f"{name}: {len(got)} questions of the spec: yes {c['yes']} / no {c['no']} / withheld {c['withheld']}")
 
 
 def main(argv: list[str] | None = None) -> None:
