@@ -5,8 +5,9 @@ puts a thin vertical rule a few pixels from each cell's text. Tesseract 5.3 then
 whole body as one block and reads garbage: a tester's 3-row vendor table read
 "[aveoesk [7 [ame |e" for "Bluepeak 97.8% 63 ms B ...", so every body cell was answered a false
 "no". With the rules painted the page colour every cell string was read. :func:`erase_rules`
-paints long thin straight runs of ink (rules, cell borders, axis lines) on the copy the page
-passes read; the fill, rotated, glyph and structure checks keep the original pixels.
+paints the long thin straight runs of ink that make a grid (a table's cell borders; not a chart's
+axes) on the copy the page passes read; the fill, rotated, glyph and structure checks keep the
+original pixels.
 """
 
 from __future__ import annotations
@@ -26,6 +27,10 @@ CLEAR_SIDES = 0.8
 """... with no ink two pixels off it, on both sides, along at least this share of its length: a rule
 stands on the page. (The dark gaps between the white letters of a title band are thin straight
 runs too, but the band is ink beside them above and below the letters.)"""
+
+GRID_RULES = 3
+"""Rules of each direction a grid holds at least: a table of one header and one row has 3 horizontal
+rules, of two columns 3 vertical ones."""
 
 
 def _runs(ink: np.ndarray, min_run: int) -> np.ndarray:
@@ -66,14 +71,35 @@ def _on_page(lines: np.ndarray, ink: np.ndarray) -> np.ndarray:
     return out
 
 
+def _grids(across: np.ndarray, down: np.ndarray) -> np.ndarray:
+    """The rules of ``across`` and ``down`` (bool (H, W): horizontal and vertical rules) that belong to
+    a grid: a connected set of rules (touching within 2 px) with at least ``GRID_RULES`` of each
+    direction, as a table's cell borders. A chart's axis lines and spine box (at most 2 of a
+    direction) are kept: erasing a lone axis changed how tesseract read the value labels past the
+    bars ("45" -> "as" on a drawn test chart)."""
+    rules = across | down
+    groups, n = ndimage.label(ndimage.binary_dilation(rules, iterations=2), structure=np.ones((3, 3)))
+    h_parts, _ = ndimage.label(across)
+    v_parts, _ = ndimage.label(down)
+    keep = np.zeros(n + 1, bool)
+    for g in range(1, n + 1):
+        inside = groups == g
+        n_h = len(np.unique(h_parts[inside & across]))
+        n_v = len(np.unique(v_parts[inside & down]))
+        keep[g] = n_h >= GRID_RULES and n_v >= GRID_RULES
+    return rules & keep[groups]
+
+
 def rule_pixels(gray: np.ndarray) -> np.ndarray:
-    """Bool (H, W): the pixels of ``gray`` (uint8 (H, W)) on horizontal or vertical rules: runs of
+    """Bool (H, W): the pixels of ``gray`` (uint8 (H, W)) on the rules of a grid (``_grids``): runs of
     ink (luminance 60 off the median) at least ``MIN_RULE`` long, at most ``RULE_WIDTH`` thick, clear
     of ink on both sides (``CLEAR_SIDES``)."""
     ink = np.abs(gray.astype(np.int16) - int(np.median(gray))) > 60
     across = _on_page(_thin(_runs(ink, MIN_RULE), RULE_WIDTH), ink)
     down = _on_page(_thin(_runs(ink.T, MIN_RULE), RULE_WIDTH), ink.T).T
-    return across | down
+    if not (across.any() and down.any()):
+        return across & down
+    return _grids(across, down)
 
 
 def erase_rules(rgb: Image.Image) -> Image.Image:

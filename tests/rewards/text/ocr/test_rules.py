@@ -53,6 +53,19 @@ def test_rules_are_the_borders_not_a_bands_letter_gaps():
     assert rule_pixels(np.asarray(title_band().convert("L"))).sum() == 0
 
 
+def test_a_charts_axis_and_spines_are_no_grid():
+    """A lone axis line beside bars, and a spine box: erasing the axis changed how tesseract read the
+    value labels past the bars ("45" -> "as", tests/refine/editors/test_text_editor_chart_slots.py)."""
+    im = Image.new("RGB", (700, 420), (250, 250, 248))
+    d = ImageDraw.Draw(im)
+    d.line([(150, 80), (150, 400)], fill=(20, 20, 20), width=2)
+    for k in range(3):
+        d.rectangle([152, 95 + 110 * k, 352 + 90 * k, 165 + 110 * k], fill=(70, 110, 170))
+    assert rule_pixels(np.asarray(im.convert("L"))).sum() == 0
+    d.rectangle([60, 40, 680, 410], outline=(20, 20, 20), width=1)  # the spine box round it: 2 rules a side
+    assert rule_pixels(np.asarray(im.convert("L"))).sum() == 0
+
+
 @pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
 def test_every_cell_of_a_bordered_table_is_read():
     """Before: tesseract read the body as '[aveoesk [7 [ame |e' and every cell was a false "no"
