@@ -496,6 +496,10 @@ def _unknown_part(
     return None
 
 
+_PARTS = ("element", "box", "style", "relation", "side")
+"""The parts of a string's decision that may be left unknown (``_StringResult.<part>_unknown``)."""
+
+
 def decide_text(
     spec: TextSpec,
     lines: list[Line],
@@ -530,12 +534,9 @@ def decide_text(
     ]
     records = [r.record for r in results]
     anchors = [a.record for a in read_anchors]  # role anchors: named in ``unknown`` when unseen
-    relation_unknown = any(r.relation_unknown for r in results)
-    side_unknown = any(r.side_unknown for r in results)
     found_box = next((r.box for r in reversed(results) if r.box is not None), None)
-    box_unknown = any(r.box_unknown for r in results)
-    style_unknown = any(r.style_unknown for r in results)
-    element_unknown = any(r.element_unknown for r in results)
+    flags = tuple(any(getattr(r, f"{part}_unknown") for r in results) for part in _PARTS)
+    element_unknown, box_unknown, style_unknown, relation_unknown, side_unknown = flags
     asked = [f"weight {spec.weight!r}"] * bool(spec.weight) + [f"colour {spec.colour!r}"] * bool(spec.colour)
     where = [f"element {describe_element(spec.element)!r}"] if spec.element is not None else []
     elements = [e.as_dict() for e in (element.found or [])[:MAX_ELEMENTS_SHOWN]] if element is not None else []
@@ -567,7 +568,6 @@ def decide_text(
     passing = [r.passing for r in results]
     if len(spec.texts) > 1 and spec.arrangement != "all" and not _arranged(passing, spec.arrangement):
         return result(False, "arrangement", f"the strings are read, but not {spec.arrangement.replace('_', ' ')}")
-    flags = (element_unknown, box_unknown, style_unknown, relation_unknown, side_unknown)
     unknown = _unknown_part(spec, flags, asked, next((r.element_detail for r in results if r.element_unknown), ""))
     if unknown is not None:
         return result(None, *unknown)
