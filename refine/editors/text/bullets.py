@@ -1,10 +1,11 @@
 """Bullet marks OCR reads as words: they are not text, so no rewrite takes or erases them.
 
 A list's bullet dot is read by tesseract as a one-character word at the head of its line ("e",
-"o", "•", "*", "-", "«", "@", "¢", ...). Left in the editor's lines it becomes part of a rewritten
-span (the dot erased, the line set 33 px to the left: issue 17) or makes a label look like a word
-of running text. The editor works on the page's lines without these words; their pixels stay
-busy (``placement.busy_mask`` marks every edge), so nothing is written over them.
+"o", "•", "*", "-", "«", "@", "¢", ...), sometimes as two ("e@" for a 6 px dot of a sans
+page). Left in the editor's lines it becomes part of a rewritten span (the dot erased, the line
+set 33 px to the left: issue 17) or makes a label look like a word of running text. The editor
+works on the page's lines without these words; their pixels stay busy (``placement.busy_mask``
+marks every edge), so nothing is written over them.
 """
 
 from __future__ import annotations
@@ -43,20 +44,23 @@ def _solid(arr: np.ndarray, box) -> bool:
 
 
 def is_bullet(arr: np.ndarray, line: Line) -> bool:
-    """True when ``line`` starts with a bullet mark: a one-character first word followed by other
-    words, no taller than the line, one of ``MARKS``, or one of ``LETTER_MARKS`` whose pixels
-    are a solid dot."""
+    """True when ``line`` starts with a bullet mark: a first word of one or two characters
+    followed by other words, no wider or taller than the line, that is one of ``MARKS``, or one
+    of ``LETTER_MARKS`` or a two-character word whose pixels are a solid dot (``_solid``: the
+    pixels decide, not what OCR made of them; "e@" of a bullet, but not "Q1" or "to")."""
     if len(line.words) < 2:
         return False
     first = line.words[0]
     text = first.text.strip()
-    if len(text) != 1:
+    if not 1 <= len(text) <= 2:
         return False
     x0, y0, x1, y1 = first.box
     height = max(wd.box[3] - wd.box[1] for wd in line.words[1:])
     if x1 - x0 > height or y1 - y0 > height:
         return False
-    return text in MARKS or (text in LETTER_MARKS and _solid(arr, first.box))
+    if len(text) == 1 and text in MARKS:
+        return True
+    return (len(text) == 2 or text in LETTER_MARKS) and _solid(arr, first.box)
 
 
 def without_bullets(arr: np.ndarray, lines: list[Line]) -> list[Line]:
