@@ -12,8 +12,9 @@ menu from the left exactly "Home"?", ``nav_place``).
 
 The menu is the page's top row of short words (OCR words whose vertical middles lie within half a
 line height of one another, in the top ``TOP`` of the page), split into links at gaps wider than
-``LINK_GAP`` line heights; its links are the run at the row's right end whose gaps differ from
-their median by at most ``EVEN`` (the brand at the left stands further off).
+``LINK_GAP`` line heights; its links are the row's items, but for a brand at its left (``BRAND``),
+when their gaps differ from their median by at most ``EVEN``. A row with one wider gap leaves a
+slot for a link in between, which ``place_in_element`` fills.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ LINK_GAP = 0.8
 """Least gap (line heights) between two links of a menu row; a word space is about 0.3."""
 EVEN = 0.25
 """Most relative difference of a menu's gaps from their median."""
+BRAND = 2.0
+"""How many times the menu's median gap the brand stands off its first link, at least."""
 MARGIN = 0.02
 """Most difference (share of the page's width) between the right margin and the left one for a
 right-aligned menu."""
@@ -86,17 +89,16 @@ def menu_links(state: EditState) -> list[tuple[Box, list]]:
 
 
 def _even_run(boxes: list[Box]) -> list[int]:
-    """Indices of the longest run of ``boxes`` ending at the row's right end whose gaps are even
-    (``EVEN``); a row of two boxes is one gap, even by itself."""
-    run = [len(boxes) - 1]
-    gaps: list[int] = []
-    for k in range(len(boxes) - 2, -1, -1):
-        gap = boxes[k + 1][0] - boxes[k][2]
-        if gaps and abs(gap - median(gaps)) > EVEN * median(gaps):
-            break
-        gaps.append(gap)
-        run.insert(0, k)
-    return run if len(run) >= 2 else []
+    """Indices of the menu's links among a row's ``boxes``: all of them, or all but the first when
+    it stands more than ``BRAND`` times the others' median gap off (the brand), when their gaps
+    are even (``EVEN``); [] otherwise (a row that leaves a gap for a link in between is
+    ``place_in_element``'s)."""
+    gaps = [b[0] - a[2] for a, b in zip(boxes, boxes[1:])]
+    first = 1 if len(gaps) >= 2 and gaps[0] > BRAND * median(gaps[1:]) else 0
+    gaps = gaps[first:]
+    if not gaps or any(abs(g - median(gaps)) > EVEN * median(gaps) for g in gaps):
+        return []
+    return list(range(first, len(boxes)))
 
 
 def place_nav_item(state: EditState, exp: TextExpectation, n: int, rules: Rules) -> Written | Skip | None:
