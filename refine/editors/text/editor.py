@@ -62,7 +62,9 @@ page's foot (``place_at_foot``); a missing legend entry goes after the last entr
 legend with a swatch in its series' colour (``place_legend_entry``); a menu's missing price goes
 on its item's row, flush with the prices around it (``place_in_row_column``); a string read only
 in a sibling card is copied into the card its check names at the same offset
-(``place_in_sibling_card``); a slice's value is never written after the slice's name; a near
+(``place_in_sibling_card``); a navigation menu's missing first link (a right-aligned menu) or
+last link goes one gap from its neighbour (``place_nav_item``); a slice's value is never written
+after the slice's name; a near
 match that differs only in a mark OCR drops or misreads ("©", a middle dot) is left alone
 (``skip: already on the page (judge missed it: ...)``), never retyped.
 
