@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from refine.editors.text.bullets import _solid
 from refine.editors.text.colours import box_colours
 from refine.editors.text.erase import composite, erase
 from refine.editors.text.layout import SHRINK, WIDEN, Block, set_rows, wrap
@@ -313,53 +312,6 @@ def _best_layout(blk: Block, text: str, room: np.ndarray, max_trials: int):
     return best
 
 
-WORD_GAP = 0.6
-"""Widest gap (em) between a matched line and an unread word of it (a word space is 0.25-0.35)."""
-
-
-def _ink_runs(inked: np.ndarray, start: int, step: int, gap: int, letter: int):
-    """Yield (a, b) column runs of ``inked`` (bool per column) from ``start`` going ``step`` (+1
-    or -1): each begins within ``gap`` blank columns of the last and holds ink with gaps under
-    ``letter`` columns (one word)."""
-    x, n = start, len(inked)
-    while True:
-        k = 0
-        while 0 <= x < n and not inked[x] and k <= gap:
-            x, k = x + step, k + 1
-        if not (0 <= x < n) or not inked[x]:
-            return
-        a, blank = x, 0
-        while 0 <= x < n and blank < letter:
-            blank = 0 if inked[x] else blank + 1
-            x += step
-        b = x - step * blank
-        yield (min(a, b - step), max(a, b - step) + 1)
-        x = b
-
-
-def _unread_words(state: EditState, box, bg, size: float) -> tuple[int, int, int, int]:
-    """``box`` (a whole OCR line being rewritten) widened over words of its line OCR did not read
-    (the footer "at More www.filmweek.org" read as "More www.filmweek.org": the rewrite left "at"
-    before "More at www.filmweek.org"): runs of ink in the box's rows within ``WORD_GAP`` em of
-    it, at most 3 em wide, that no OCR word overlaps and that are not a solid mark (a bullet, a
-    swatch, a tick: ``bullets._solid``)."""
-    arr = state.arr
-    x0, y0, x1, y1 = (int(v) for v in box)
-    rows = arr[max(0, y0) : max(0, y1)].astype(np.int16)
-    if not len(rows):
-        return box
-    inked = (np.abs(rows - np.asarray(bg, np.int16)).max(2) > 40).any(0)
-    words = [wd.box for ln in state.lines for wd in ln.words]
-    gap, letter = round(WORD_GAP * size), max(2, round(0.25 * size))
-    for side in (-1, 1):
-        for a, b in _ink_runs(inked, x0 - 1 if side < 0 else x1, side, gap, letter):
-            read = any(min(b, w[2]) > max(a, w[0]) and min(y1, w[3]) > max(y0, w[1]) for w in words)
-            if read or b - a > 3 * size or _solid(arr, (a, y0, b, y1)):
-                break
-            x0, x1 = min(x0, a), max(x1, b)
-    return (x0, y0, x1, y1)
-
-
 def rewrite(state: EditState, target: Rewrite, exp: TextExpectation, rules: Rules) -> Skip | Written:
     """Erase the near match ``target`` from ``state.arr`` and typeset ``exp.text`` as one block in
     its type (module docstring). Written "replace" (or "replace (outside its place: fixed where
@@ -370,13 +322,6 @@ def rewrite(state: EditState, target: Rewrite, exp: TextExpectation, rules: Rule
         return Skip("skip: no ink in the matched box", m.box, m.text)
     # OCR often drops a word's trailing punctuation: grow each box over ink that touches it
     blk.boxes = [_grow_over_touching_ink(arr, b, blk.bg, round(0.35 * blk.style.size)) for b in blk.boxes]
-    lis = {li for li, _ in m.words}
-    if len(lis) == 1 and len(m.words) == len(target.lines[min(lis)].words):  # a whole line: its unread words too
-        old = blk.boxes[0]
-        blk.boxes[0] = box = _unread_words(state, old, blk.bg, blk.style.size)
-        if box != old:
-            blk.left = {"left": box[0], "centre": (box[0] + box[2]) / 2, "right": box[2]}[blk.align]
-            blk.width = float(box[2] - box[0])
     pads = [max(2, round(0.15 * (b[3] - b[1]))) for b in blk.boxes]
     erase_boxes = [(b[0] - p, b[1] - p, b[2] + p, b[3] + p) for b, p in zip(blk.boxes, pads)]
     room = state.busy.copy()
