@@ -62,7 +62,9 @@ page's foot (``place_at_foot``); a missing legend entry goes after the last entr
 legend with a swatch in its series' colour (``place_legend_entry``); a menu's missing price goes
 on its item's row, flush with the prices around it (``place_in_row_column``); a string read only
 in a sibling card is copied into the card its check names at the same offset
-(``place_in_sibling_card``); a slice's value is never written after the slice's name; a near
+(``place_in_sibling_card``); a navigation menu's missing first link (a right-aligned menu) or
+last link goes one gap from its neighbour (``place_nav_item``); a slice's value is never written
+after the slice's name; a near
 match that differs only in a mark OCR drops or misreads ("©", a middle dot) is left alone
 (``skip: already on the page (judge missed it: ...)``), never retyped.
 
@@ -101,6 +103,7 @@ from refine.editors.text.order import Plan, make_plan
 from refine.editors.text.outcomes import Rewrite, Skip, Written
 from refine.editors.text.place import place_missing
 from refine.editors.text.place_at_bar import value_at_bar
+from refine.editors.text.place_nav_item import place_nav_item
 from refine.editors.text.rewrite import rewrite
 from refine.editors.text.rewrite_rotated import match_angle, rewrite_rotated
 from refine.editors.text.state import EditState, Rules
@@ -199,6 +202,7 @@ class TextEditor:
         self.last_actions: list[dict] = []
         self._value_of: dict = {}
         self._tick_of: dict = {}
+        self._nav_of: dict = {}
         # what the last edit wrote, and a digest of the image it returned: when the loop hands that
         # image back (the judge still fails a check), the strings it wrote are on the page even if
         # the judge's OCR cannot read them (small light text on a badge), and are not written again
@@ -243,7 +247,10 @@ class TextEditor:
                 outcome = turned(state, target, exp, self._rules_for(state, exp, rules))
             case None:
                 before = state.arr.copy()
-                outcome = place_missing(state, plan, exp, rules)
+                if exp in self._nav_of:  # "the first link of the navigation menu": the menu's slot
+                    outcome = place_nav_item(state, exp, self._nav_of[exp], rules)
+                if outcome is None:
+                    outcome = place_missing(state, plan, exp, rules)
         match outcome:
             case Skip() as skip:
                 self.last_actions.append(skip_record(exp, cid, skip))
@@ -269,7 +276,7 @@ class TextEditor:
         # 2. Collect the work: every expected string of a failed check, once; too long ones, and
         # those after the first max_strings, fail.
         work = collect_work(failures, self.max_chars, self.max_strings)
-        self._value_of, self._tick_of = work.value_of, work.tick_of
+        self._value_of, self._tick_of, self._nav_of = work.value_of, work.tick_of, work.nav_of
         self.last_actions.extend(skip_record(exp, cid, skip) for exp, cid, skip in work.refused)
         if over := sum(skip.reason.startswith("fail: over max_strings") for _, _, skip in work.refused):
             log.warning(

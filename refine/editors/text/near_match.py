@@ -233,12 +233,15 @@ def _versions(
     """(match, verdict) of every match of ``exp`` that is a version of it (``_verdict`` not
     ``OTHER``), best first, not holding protected words, one per OCR line (the best). Matches
     below ``PARTIAL_SIMILARITY`` are versions only as the whole text of the one element the
-    check names (``_named``)."""
+    check names (``_named``), or as the string's words in another order (``_swapped``: "year
+    Last" is 0.11 alike to "Last year" by OSA; ``_verdict`` still wants it a line of its own or
+    the whole text of an element of the check's role)."""
     target = normalize(exp.text, case_sensitive=False)
     out, taken = [], set()
     for m in matches:
         named = _named(m, lines, element_boxes)
-        if m.similarity < PARTIAL_SIMILARITY and not named:
+        swapped = _swapped(normalize(m.text, case_sensitive=False), target)
+        if m.similarity < PARTIAL_SIMILARITY and not (named or swapped):
             continue
         ids = {li for li, _ in m.words}
         if protected.intersection(m.words) or ids & taken:

@@ -5,7 +5,8 @@ leftmost start of its lines), or centred on the page when the page's lines are c
 poster), its baseline ``FOOT_BASELINE`` em above the bottom edge (a bottom margin of about one
 line, as matplotlib's ``fig.text`` source notes and a browser page's footer sit: 1.35-1.5 em on
 the engine pages of ``documents/engines``), and below every line on the page by at least half an
-em. The type is the page's body face (``page.body_type``) at ``FOOT_SCALE`` of the size of
+em. The type is the page's body face (``page.body_type``) in its regular upright weight (``_plain``)
+at ``FOOT_SCALE`` of the size of
 the page's smallest text (a source note is set a point or two under the tick labels), in the
 ink of its lowest line (a chart's axis title, a page's last paragraph) toned ``FOOT_TONE``
 towards the page background: a source line is set smaller and lighter than the text it notes.
@@ -71,6 +72,16 @@ def _size(arr: np.ndarray, lines: list[Line], rules: Rules, face) -> float | Non
     return min(sizes) if sizes else None
 
 
+def _plain(face, faces):
+    """The regular upright face of ``face``'s family among ``faces`` (``face`` when none): a
+    source line or footnote is set in the plain weight, whatever the page's longest lines use.
+    A line chart whose longest lines are bold (its title, its bold line-end labels) voted a bold
+    body face; the source line came out bold, and the tick labels its size is read from,
+    matched in bold, gave a size 10% small (11.05 px for matplotlib's 12.3 px source note), its
+    baseline a pixel low, its descenders past the engine's box."""
+    return next((f for f in faces if f.family == face.family and not f.bold and not f.italic), face)
+
+
 def place_at_foot(state: EditState, exp: TextExpectation, rules: Rules) -> Written | Skip | None:
     """Write ``exp.text`` in the page's foot slot (module docstring): Written, a Skip when the slot
     is taken or too narrow, None when the page has no lines to measure it by."""
@@ -79,8 +90,9 @@ def place_at_foot(state: EditState, exp: TextExpectation, rules: Rules) -> Writt
     if not lines:
         return None
     body = state.body_type(rules.faces).style
-    size = FOOT_SCALE * (_size(arr, lines, rules, body.face) or body.size)
-    fnt = body.face.font(size)
+    face = _plain(body.face, rules.faces)
+    size = FOOT_SCALE * (_size(arr, lines, rules, face) or body.size)
+    fnt = face.font(size)
     alpha, (_, by0, _, _) = render_coverage(exp.text, fnt)
     ah, aw = alpha.shape
     margin = min(ln.box[0] for ln in lines)
@@ -98,7 +110,6 @@ def place_at_foot(state: EditState, exp: TextExpectation, rules: Rules) -> Writt
     page = page_background(arr)
     ink = tuple(int(round((1 - FOOT_TONE) * c + FOOT_TONE * p)) for c, p in zip(ink, page))
     composite(arr, alpha, (left, oy), ink)
-    face = body.face
     align = "centre" if centred else "left"
     info = {"family": face.family, "bold": face.bold, "italic": face.italic, "size": size, "align": align,
             "lines": 1, "at_foot": True}  # fmt: skip

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from refine.editors.text.outcomes import Skip
+from refine.editors.text.place_nav_item import nav_place
 from refine.editors.text.state import Rules
 from refine.editors.text.tick_label import tick_place
 from refine.interfaces import Failure
@@ -50,6 +51,8 @@ class Work:
             asks for (``bar_value``), for the ``place_at_bar`` job.
         tick_of: expectation -> (ordinal, "left" or "right") of the x-axis tick label its
             one-string check names (``tick_label.tick_place``).
+        nav_of: expectation -> the ordinal (from the left) of the navigation menu link its
+            one-string check names (``place_nav_item.nav_place``).
         elements: expectation -> the element its check names (``check.spec.text.element``, a
             ``rewards.text.questions.question_compiler.ElementSpec``; the first check's), when it names one.
     """
@@ -61,6 +64,7 @@ class Work:
     elements: dict = field(default_factory=dict)
     value_of: dict = field(default_factory=dict)
     tick_of: dict = field(default_factory=dict)
+    nav_of: dict = field(default_factory=dict)
 
 
 VALUE_LABEL = re.compile(r"\bvalue label\b.*\bbar\b|\bbar\b.*\bvalue label\b", re.IGNORECASE)
@@ -99,6 +103,8 @@ def collect_work(failures: Sequence[Failure], max_chars: int, max_strings: int =
         tick = tick_place(check.question) if len(check.expects) == 1 else None
         if tick is not None:
             work.tick_of.setdefault(check.expects[0], tick)
+        if len(check.expects) == 1 and (nav := nav_place(check.question)) is not None:
+            work.nav_of.setdefault(check.expects[0], nav)
         if value is not None:
             work.value_of.setdefault(value[0], value[1])
         # a slice's value stands inside its wedge, not after the slice's name: no neighbour slot

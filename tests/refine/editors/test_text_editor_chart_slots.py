@@ -166,6 +166,29 @@ def test_missing_source_line_goes_at_the_page_foot():
     assert not changed[~mask_of(changed.shape, [action["box"]], pad=1)].any()
 
 
+@needs_tesseract
+def test_source_line_of_a_page_whose_long_lines_are_bold_is_set_plain_at_the_tick_labels_scale():
+    # The longest lines (a title, two line-end labels) are bold, the tick labels regular: the
+    # source line is set in the regular face at 0.85 of the tick labels' size, as matplotlib's.
+    sans, bold = FACES[("DejaVu Sans", False, False)], FACES[("DejaVu Sans", True, False)]
+    img = Image.new("RGB", (900, 500), BG)
+    d = ImageDraw.Draw(img)
+    d.text((40, 60), "Tickets Closed per Week", font=bold.font(30), fill=INK, anchor="ls")
+    for i, label in enumerate(("Enterprise accounts", "Small business accounts")):
+        d.text((560, 180 + 60 * i), label, font=bold.font(16), fill=INK, anchor="ls")
+    for i, tick in enumerate(("Jan", "Feb", "Mar", "Apr")):
+        d.text((120 + 110 * i, 420), tick, font=sans.font(14), fill=INK, anchor="ms")
+    chk = check("q1", 'Does the source note at the bottom read exactly "Source: Customer survey, March 2025"?')
+    editor = TextEditor()
+    out = editor.edit(img, "", failed(chk), 0)
+    action = editor.last_actions[0]
+    assert action["action"] == "place (at the page's foot)"
+    assert action["type"]["family"] == "DejaVu Sans" and not action["type"]["bold"]
+    assert abs(action["type"]["size"] - 0.85 * 14) <= 1.0
+    found = [ln.text for ln in ocr_lines(out) if "Source" in ln.text]
+    assert found and "Customer survey" in found[0]
+
+
 def test_rows_of_joins_one_label_split_in_two():
     lines = [Line((Word("store", (60, 10, 100, 22)),)), Line((Word("Online", (0, 11, 55, 23)),)),
              Line((Word("Retail", (0, 40, 50, 52)),))]  # fmt: skip

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
-from benchmarks.engine_refine import mask_of
+from benchmarks.engine_refine import mask_of, own_ink
 from documents.fonts import installed_faces
 from refine.editors.text import TextEditor
 from refine.editors.text.rewrite import fit_shift, tick_mark_above
@@ -155,3 +155,19 @@ def test_lengthened_y_tick_label_grows_left_from_the_axis_in_its_own_size():
     assert abs(act["type"]["size"] - 15) <= 0.9  # not set smaller to miss the tick mark
     changed = (np.asarray(out) != np.asarray(img)).any(2)
     assert changed.any() and not changed[~mask_of(changed.shape, [boxes[0]], pad=2)].any()
+
+
+def test_own_ink_is_the_elements_ink_one_pixel_past_its_box_and_nothing_further():
+    # An engine's box is the advance box: the "J" of "Jun" reaches a column left of it. Those
+    # pixels are the element's own ink (on the clean page or the start image); a mark 3 px off
+    # the box, and blank page beside it, are not.
+    page = np.full((40, 80, 3), 255, np.uint8)
+    page[10:20, 19] = 120  # the glyph's antialiased column, just left of the box
+    page[10:20, 20:40] = 0  # the glyph inside the box
+    page[10:20, 43] = 0  # another mark, 3 px right of the box
+    start = np.full_like(page, 255)
+    start[12:18, 40] = 90  # the start image's ink a column right of the box
+    box = (20, 10, 40, 20)
+    own = own_ink([page, start], [box])
+    assert own[10:20, 19].all() and own[12:18, 40].all()
+    assert own.sum() == 10 + 6  # nothing inside the box, nor the mark 3 px off, nor blank page

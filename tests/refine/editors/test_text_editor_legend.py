@@ -15,9 +15,12 @@ from PIL import Image, ImageDraw
 from benchmarks.engine_refine import mask_of
 from documents.fonts import installed_faces
 from refine.editors.text import TextEditor
+from refine.editors.text.bullets import without_bullets
 from refine.editors.text.place_legend_entry import series_colours, swatch_of
 from rewards.importers import expectations_of
 from rewards.rubric import Check, Verdict
+from rewards.text.ocr.ocr_read import ocr_lines
+from rewards.text.ocr.text_match import Line, Word
 from rewards.text.questions.question_compiler import compile_question
 
 needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
@@ -93,3 +96,33 @@ def test_column_legend_and_missing_first_series_are_skipped():
         act = editor.last_actions[0]
         assert act["action"].startswith("skip: the legend"), why
         assert np.array_equal(np.asarray(out), np.asarray(page)), why
+
+
+def test_swatch_read_into_an_entry_is_cut_off_its_first_word():
+    # OCR reads a legend's swatch into the first word of its entry ("year" over the swatch and
+    # the word): the word's box is cut to the text's ink, the one-letter "i" is left as it is.
+    img, [_, (swatch, text)] = grouped_bars(["Plan", "year Last"])
+    arr = np.asarray(img)
+    merged = Line((Word("year", (swatch[0], text[1], text[0] + 30, text[3])), Word("Last", (text[0] + 36, *text[1:]))))
+    [cut] = without_bullets(arr, [merged])
+    assert cut.words[0].text == "year" and abs(cut.words[0].box[0] - text[0]) <= 1
+    assert cut.words[1] == merged.words[1]
+    assert without_bullets(arr, [Line((Word("i", swatch), *merged.words[1:]))])[0].words[0].text == "i"
+
+
+@needs_tesseract
+def test_entry_with_two_words_swapped_is_rewritten_beside_its_swatch():
+    img, entries = grouped_bars(["Plan", "year Last"])
+    editor = TextEditor()
+    out = editor.edit(img, "", [legend_check("Last year")], seed=0)
+    [act] = editor.last_actions
+    assert act["action"] == "replace" and act["was"].endswith("year Last")
+    before, after = np.asarray(img), np.asarray(out)
+    swatch, text = entries[1]
+    assert np.array_equal(
+        before[swatch[1] : swatch[3], swatch[0] : swatch[2]], after[swatch[1] : swatch[3], swatch[0] : swatch[2]]
+    )
+    changed = (before != after).any(2)
+    assert changed.any() and not changed[~mask_of(changed.shape, [text], pad=3)].any()
+    read = [ln.text for ln in ocr_lines(out)]  # tesseract reads the swatch as a word ("lm")
+    assert any(t.endswith("Last year") for t in read) and not any("year Last" in t for t in read)

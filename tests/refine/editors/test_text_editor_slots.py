@@ -209,6 +209,26 @@ def test_bullet_marks_are_not_words_but_letters_are():
     assert [ln.text for ln in out] == ["Sales", "o Sales", "Plan"]
 
 
+def test_a_dot_read_as_two_characters_is_a_mark_but_a_short_word_is_not():
+    # tesseract reads a sans page's bullet dot as "e@": its pixels are a solid dot, so it is a
+    # mark; "to" and "Q1" leading a line are words (their pixels have counters and gaps).
+    img = Image.new("RGB", (400, 160), (255, 255, 255))
+    d = ImageDraw.Draw(img)
+    d.ellipse((20, 28, 27, 35), fill=INK)
+    draw(img, (40, 40), "Sales", SANS, 18)
+    draw(img, (20, 90), "to Sales", SANS, 18)
+    draw(img, (20, 140), "Q1 Sales", SANS, 18)
+    to_box = (20, 76, 38, 90)
+    q1_box = (20, 126, 42, 144)
+    lines = [
+        Line((Word("e@", (19, 27, 29, 37)), Word("Sales", (40, 26, 90, 40)))),
+        Line((Word("to", to_box), Word("Sales", (44, 76, 94, 90)))),
+        Line((Word("Q1", q1_box), Word("Sales", (48, 126, 98, 140)))),
+    ]
+    out = without_bullets(np.asarray(img), lines)
+    assert [ln.text for ln in out] == ["Sales", "to Sales", "Q1 Sales"]
+
+
 def with_element(question: str, element: ElementSpec) -> Check:
     """A check whose compiled spec names ``element`` (as the question compiler fills it)."""
     spec = compile_question(question)
