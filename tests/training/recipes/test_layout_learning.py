@@ -13,8 +13,9 @@ a slide holds a light card in either half; a chart holds no card and three separ
 settings (steps, learning rates, AWM's timestep sampler, NFT's KL weight 0.1) were chosen on
 trainer seed 0 with the first generator (version 1, whose bars merged) and kept for version 2
 (three bars with gaps of a patch), where seed 0 rose 0.379 -> 0.757 (GRPO), 0.799 (NFT) and 0.799
-(AWM); the margin asserted is about half of the smallest of those rises. AWM's KL weight 0.1 (as
-NFT's) was added on version 2 after seed 6, where AWM without it drew the charts' first bar away.
+(AWM); the margin asserted is about half of the smallest of those rises. AWM's KL to the base was
+added on version 2 after seed 6, where AWM without it drew the charts' first bar away; its weight
+0.05 (half of NFT's 0.1, which held AWM's card back on dev seeds 0 and 2) was chosen on seeds 0-3.
 Seeds 1-3 were used while tuning version 1, so the test runs trainer seed 4; seeds 5 and 7 were
 run as further report seeds (every assertion holds there for NFT; Flow-GRPO fails on 5, AWM with
 its KL rises under the margin on 7: figures in docs/training.md#the-tiny-layout-generator).
@@ -51,13 +52,16 @@ KINDS = {"slide": "slide_kind", "chart": "layout_kind"}
 """Prompt kind -> the name of its weight-0 gold judge (``layout_kind`` is the preset's)."""
 
 RECIPES = {  # algorithm -> (steps, the recipe's own overrides, the asserted rise of the strict pass rate)
-    "grpo": (40, {"lr": 3e-3, "prompts_per_step": 4, "batch_size": 32}, 0.2),  # 4 prompts of 8 a step
+    # 4 prompts of 8 a step, for time: the preset's 8 x 8 (twice the images) also holds seed 5, where 4 x 8 fails
+    "grpo": (40, {"lr": 3e-3, "prompts_per_step": 4, "batch_size": 32}, 0.2),
     "nft": (30, {"lr": 1e-2, "beta": 0.1}, 0.2),  # KL to the base: without it the charts lost their bars (seed 0)
     "awm": (  # "discrete": the K training timesteps may include the first step (sigma 1), where the layout is set
         30,
         {
             "lr": 5e-3,
-            "beta": 0.1,  # KL to the base, as NFT's: without it the charts lost their first bar on seed 6 (0.29 kept)
+            # KL to the base: without it the charts lost their first bar (seed 6: 0.29 kept); at 0.1 (NFT's)
+            # the card moved too slowly (dev seeds 0 and 2 under the margin); 0.05 passed seeds 0-3, then 4-7
+            "beta": 0.05,
             "awm_timestep_sampler": "discrete",
             "clip_range": 1.0,
             "noise_level": 0.566,
