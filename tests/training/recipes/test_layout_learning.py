@@ -16,9 +16,10 @@ trainer seed 0 with the first generator (version 1, whose bars merged) and kept 
 (AWM); the margin asserted is about half of the smallest of those rises. AWM's KL to the base was
 added on version 2 after seed 6, where AWM without it drew the charts' first bar away; its weight
 0.05 (half of NFT's 0.1, which held AWM's card back on dev seeds 0 and 2) was chosen on seeds 0-3.
-Seeds 1-3 were used while tuning version 1, so the test runs trainer seed 4; seeds 5 and 7 were
-run as further report seeds (every assertion holds there for NFT; Flow-GRPO fails on 5, AWM with
-its KL rises under the margin on 7: figures in docs/training.md#the-tiny-layout-generator).
+Seeds 1-3 were used while tuning version 1, so the test runs trainer seed 4; seeds 5-7 are
+further report seeds (every assertion holds on 4-7 for AWM with KL 0.05; NFT loses one chart too
+many on dev seed 2; Flow-GRPO with the 4 prompts a step run here fails seed 5: the per-seed table in
+docs/training.md#across-trainer-seeds).
 
 The generator is built once per session when ``checkpoints/pretrained/tiny_layout_sd3`` does
 not hold it (a clean clone: about 2-3 min on one thread here), and reused after.
