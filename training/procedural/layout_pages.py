@@ -7,7 +7,8 @@ page in the colour its prompt names, and, as the prompt asks,
 * **title band**: a dark band across the top, 15-25% of the height, with light text strokes in it;
 * **card** (slides): a white card in the left half (rows 30-90%), with dark text strokes, on a
   slide body darker than the card (a card shows on a page only by its edge);
-* **bars** (charts): 3-4 dark bars of rising heights on a light page, over a dark axis line;
+* **bars** (charts): three dark bars of rising heights on a light page, over a dark axis line, with
+  gaps of at least an eighth of the page (:data:`GAP`) between them;
 * **text strokes**: short dark lines (a line of text at this size) wherever the page has room.
 
 Each element the prompt asks for is drawn as asked only with probability ``follow`` (0.7 by
@@ -39,6 +40,14 @@ PAGE_COLOURS = {
 
 DARK = ((24, 40, 80), (30, 30, 30), (70, 20, 40), (20, 60, 50), (50, 50, 90))
 """Dark colours of bands and bars (luminance 0.1-0.25)."""
+
+
+GAP = 0.125
+"""The narrowest gap between two bars, as a fraction of the page's width: 4 px at 32 px, one token
+of the tiny generator (patch 4), so that the bars it learns to draw stay apart (with gaps of 2-3 px
+it blurred neighbours together; docs/training.md, the bars check). Four bars would be 3 px wide at
+32 px, and the light page between such thin bars reads as a card (``rewards.judges.layout``), so a
+chart has three."""
 
 
 def _scale(colour: tuple[int, int, int], factor: float) -> tuple[int, int, int]:
@@ -78,8 +87,8 @@ def _card(draw, rng, size: int, side: str, top: int, body) -> None:
 
 
 def _bars(draw, rng, size: int, top: int, trend: str) -> None:
-    """3-4 dark bars over an axis line, rising, falling or flat (``trend``)."""
-    n = rng.randint(3, 4)
+    """Three dark bars over an axis line, rising, falling or flat (``trend``), at least ``GAP`` apart."""
+    n = 3
     base = size - 1 - round(size * 0.06)
     lo = round(size * rng.uniform(0.12, 0.22))
     hi = min(base - top - 2, round(size * rng.uniform(0.55, 0.7)))
@@ -90,7 +99,8 @@ def _bars(draw, rng, size: int, top: int, trend: str) -> None:
         heights = [round((lo + hi) / 2)] * n
     left, right = round(size * 0.06), round(size * 0.96)
     pitch = (right - left) / n
-    width = max(2, round(pitch * rng.uniform(0.45, 0.6)))
+    gap = max(2, round(size * GAP))  # at least an eighth of the page between two bars
+    width = max(2, min(round(pitch * rng.uniform(0.45, 0.6)), int(pitch) - gap))
     colour = rng.choice(DARK)
     for i, height in enumerate(heights):
         x0 = round(left + (i + 1) * pitch) - width  # the last bar ends at ``right``

@@ -9,7 +9,8 @@ import random
 import numpy as np
 import pytest
 
-from rewards.judges.layout import LayoutJudge
+from rewards.judges.layout import LayoutJudge, bar_runs, luminance, page_kind
+from rewards.rubric import Check
 from training.procedural.layout_data import make_layout_dataset
 from training.procedural.layout_pages import render_layout_page
 
@@ -44,3 +45,23 @@ def test_the_same_seed_draws_the_same_page_and_bad_arguments_fail():
         render_layout_page(item, random.Random(0), 8)
     with pytest.raises(ValueError, match="follow must be in"):
         render_layout_page(item, random.Random(0), 32, 1.5)
+
+
+@pytest.mark.parametrize("follow", [1.0, 0.0])
+def test_every_chart_reads_as_a_chart_and_every_slide_as_a_slide(follow):
+    """The kind judge (``page_kind``: the layout_kind gold reward's) reads each drawn page as its
+    kind, whatever its bars do; a slide never passes the bars check, and the gaps between a chart's
+    bars are at least an eighth of the page (4 px at 32 px: the tiny generator's patch)."""
+    train, _ = make_layout_dataset(400, 0, val_fraction=0.1)
+    judge, rng, kinds, gaps = LayoutJudge(), random.Random(7), [], []
+    for item in train[:120]:
+        lum = luminance(render_layout_page(item, rng, 32, follow))
+        kinds.append((item.meta["kind"], page_kind(lum)))
+        bars = bar_runs(lum)[1]
+        if item.meta["kind"] == "chart":
+            assert len(bars) == 3, (item.id, bars)
+            gaps += [b[0] - a[1] for a, b in zip(bars, bars[1:])]
+        else:
+            assert judge.judge_one(lum, Check("b", "Do the bars rise from left to right?")).answer == "no"
+    assert all(asked == read for asked, read in kinds), [k for k in kinds if k[0] != k[1]]
+    assert 40 < len(gaps) / 2 < 80 and min(gaps) >= 4, sorted(gaps)[:5]
