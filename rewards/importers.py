@@ -257,7 +257,8 @@ def parse_rubricloop(row: dict, where: str) -> Item:
         criteria.append(Criterion(_optional(crit, "name", str, f"criterion {ci + 1}", cw), tuple(checks)))
     ids = [c.id for crit in criteria for c in crit.checks]
     if len(ids) != len(set(ids)):
-        raise RubricError(f"{where}: check ids are not unique")
+        dup = next(i for k, i in enumerate(ids) if i in ids[:k])
+        raise RubricError(f"{where}: check id {dup!r} is not unique")
     meta = row.get("meta") or {}
     if not isinstance(meta, dict):
         raise RubricError(f"{where}: field 'meta' must be an object")

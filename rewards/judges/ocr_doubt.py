@@ -30,6 +30,9 @@ when the "no" stands. Rules, by the rule that failed (``rewards.text.page.ground
   4. ``vlm_follows`` and nothing close read (best similarity < ``NEAR``): the string may be
      unreadable rather than absent (teal headings on a page with a dark band are not read at
      all): withheld.
+  5. a lone glyph (one letter or digit) asked beside other strings or anchors (a table row's
+     rating "B", a cell in the 'Q1' row): tesseract drops isolated glyphs (as the short anchors
+     above): withheld. Asked alone ("1" where only "1,206" is read) the "no" stands.
 
   Without a VLM behind (``judge=ocr``) a near miss, and nothing close, stay "no": on the
   real-engine dev split every low-confidence near miss (15) and all but one string with nothing
@@ -150,6 +153,8 @@ def doubt_no(
             continue
         if vlm_parts and vlm_follows:
             return f"{r['text']!r} not read; where it should be only a VLM can tell ({vlm_parts[0]})"
+        if len(normalize(r["text"])) == 1 and (len(decision.records) > 1 or decision.anchors):
+            return f"{r['text']!r} not read: tesseract drops a lone glyph, so its absence is not seen"
         sim, conf = _near_conf(r["text"], lines, size, case_sensitive, lenient, max_lines)
         if sim >= NEAR and vlm_parts and _short_value(r["text"]):
             return f"{r['text']!r} not read; a short near miss ({r['ocr_text']!r}) may be another element's"

@@ -139,6 +139,9 @@ def test_rubricloop_rows_and_bad_rows_each_get_one_line(tmp_path):
         json.dumps({"id": "s6", "prompt": "p", "criteria": []}),
         "",
         json.dumps(good),
+        json.dumps(
+            {"id": "s7", "prompt": "p", "criteria": [{"checks": [{"id": "a", "question": "q"}] * 2}, {"checks": []}]}
+        ),
     ]
     path = tmp_path / "rubrics.jsonl"
     path.write_text("\n".join(lines))
@@ -154,6 +157,7 @@ def test_rubricloop_rows_and_bad_rows_each_get_one_line(tmp_path):
     assert errors[5] == f"{path}:7 (item s5): criteria[0].checks[0]: field 'gate' must be bool, got str"
     assert errors[6] == f"{path}:8 (item s6): the rubric holds no checks"
     assert errors[7] == f"{path}:10 (item s1): duplicate item id"
+    assert errors[8] == f"{path}:11 (item s7): check id 'a' is not unique"  # names the id (a tester's ask)
     assert all("\n" not in e for e in errors)
 
 

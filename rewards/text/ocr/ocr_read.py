@@ -63,6 +63,7 @@ from rewards.text.ocr.rotated import (
     merge_rotated_lines,
     tall_fills,
 )
+from rewards.text.ocr.rules import erase_rules
 from rewards.text.ocr.tesseract_lines import MAX_OCR_SIDE, Fill, _overlap, _read, _ReadLine
 from rewards.text.ocr.text_match import Line
 from rewards.text.ocr.ticks import erase_ticks
@@ -157,11 +158,11 @@ def read_page(rgb: Image.Image, settings: ReadSettings) -> PageRead:
 
 
 def _upsampled(rgb: Image.Image, scale: float) -> tuple[Image.Image, float]:
-    """What the page passes read: ``rgb`` without its axis tick marks (``ticks.erase_ticks``),
-    upsampled by ``scale``."""
+    """What the page passes read: ``rgb`` without its axis tick marks (``ticks.erase_ticks``) and
+    its rules (``rules.erase_rules``: a table's cell borders), upsampled by ``scale``."""
     # Upsampling helps small text only; tesseract refuses sides over 32767 px, so large images
     # are never enlarged past MAX_OCR_SIDE.
-    rgb = erase_ticks(rgb)
+    rgb = erase_rules(erase_ticks(rgb))
     scale = min(scale, max(1.0, MAX_OCR_SIDE / max(rgb.size)))
     if scale == 1.0:
         return rgb, scale

@@ -54,6 +54,7 @@ from rewards.text.page.rectangles import enclosing_box
 from rewards.text.page.relations import (  # noqa: F401 (re-exported: the rules' geometry)
     CONTEXT_REACH,
     anchor_kind,
+    beside_off_row,
     between,
     in_arrangement,
     in_column,
@@ -159,13 +160,15 @@ def _anchored(
     locators: tuple[str, ...] = (),
     lines: list[Line] = (),
     alone: bool = True,
+    off_row: bool = False,
 ) -> list[Match]:
     """The occurrences of ``kept`` that stand in every anchor's relation (rule 3); an occurrence
     never shares words with the anchor it stands to, except a context anchor ("the note with the
     year '2024'" may contain its anchor). "directly" below or above a string asked ``alone`` (the
     spec's only string) also needs no other line between them; the items of a list "directly under"
     a heading stand under one another. A locator of the anchor may narrow the relation
-    (``anchor_kind``: the heading's section, the bar's column). Empty as soon as one anchor keeps none."""
+    (``anchor_kind``: the heading's section, the bar's column). ``off_row``: "right of" and "left of"
+    also hold off the anchor's row (``beside_off_row``). Empty as soon as one anchor keeps none."""
     for a in anchors:
         relation = a.record["relation"]
         kind = anchor_kind(a.record["text"], locators)
@@ -193,7 +196,10 @@ def _anchored(
                 for m in kept
                 if any(
                     (relation == "context" or set(m.words).isdisjoint(o.words))
-                    and satisfies_relation(m.box, o.box, relation, lh)
+                    and (
+                        satisfies_relation(m.box, o.box, relation, lh)
+                        or (off_row and beside_off_row(m.box, o.box, relation))
+                    )
                     and not (canon and line_between(m.box, o.box, relation, lines, _own_lines(canon, m, o)))
                     for o in a.occ
                 )
@@ -321,6 +327,11 @@ def _elemented(text: str, kept: list[Match], read: _ReadElement, several: bool) 
     pairs = [(m, e) for m in kept for e in read.found if _is_element(m, e, el.whole, several, read.canon, read.marks)]
     if not pairs:
         shown = " / ".join(repr(e.text) for e in read.found[:3]) + (" ..." if len(read.found) > 3 else "")
+        if el.role == "title" and el.whole and "headline" in (el.phrase or ""):
+            # a newsletter's "main headline" is its lead article's heading, not the masthead the title
+            # rule finds: the string read as a line of its own may be it (a tester's page)
+            why = f"{text!r} stands as a line of its own and {what} reads {shown}: 'headline' may name either"
+            return _Elemented(kept, read.found[0], True, why)
         said = f"not {text!r}" if el.whole else f"which does not contain {text!r}"
         return _Elemented([], read.found[0], False, f"{what} reads {shown}, {said}")
     passing = list(dict.fromkeys(m for m, _ in pairs))
@@ -341,6 +352,7 @@ class _StringResult:
     element_unknown: bool = False
     element_detail: str = ""
     relation_unknown: bool = False
+    side_unknown: bool = False
 
 
 def _decide_string(
@@ -362,8 +374,13 @@ def _decide_string(
         return _StringResult(_record(text, best, "read", False), [])
     kept = [m for m in occ if in_region(m.box, spec.region, *size)]
     rule = "all" if kept else "region"
+    side_unknown = False
     if rule == "all":
-        kept = _anchored(kept, anchors, spec.locators, lines, len(spec.texts) == 1)
+        strict = _anchored(kept, anchors, spec.locators, lines, len(spec.texts) == 1)
+        if not strict:  # beside the anchor but off its row: "to the right of" is left to a VLM
+            strict = _anchored(kept, anchors, spec.locators, lines, len(spec.texts) == 1, off_row=True)
+            side_unknown = bool(strict)
+        kept = strict
         rule = "all" if kept else "anchor"
     related = role_anchored(kept, role_anchors) if rule == "all" and role_anchors else kept
     relation_unknown = rule == "all" and not related  # "directly below the title" unseen: unknown, never "no"
@@ -395,6 +412,7 @@ def _decide_string(
         element_unknown=elemented is not None and elemented.unknown,
         element_detail=elemented.detail if elemented is not None else "",
         relation_unknown=relation_unknown,
+        side_unknown=side_unknown,
     )
 
 
@@ -453,12 +471,18 @@ def _failed_string(
     return None
 
 
-def _unknown_part(spec: TextSpec, flags: tuple[bool, bool, bool, bool], asked: list[str]) -> tuple[str, str] | None:
+def _unknown_part(
+    spec: TextSpec, flags: tuple[bool, bool, bool, bool, bool], asked: list[str], details: str = ""
+) -> tuple[str, str] | None:
     """(rule, detail) of the first part left unknown when every string is read, or None; ``flags``
-    say whether the element, the enclosing box, the style and a role anchor's relation are unknown."""
-    element, box, style, relation = flags
+    say whether the element, the enclosing box, the style, a role anchor's relation and a side
+    relation off the anchor's row are unknown; ``details``: why the element is unknown, when said."""
+    element, box, style, relation, side = flags
     if element:
-        return "element", f"the strings are read; {describe_element(spec.element)} is not found on this page"
+        return (
+            "element",
+            f"the strings are read; {details or describe_element(spec.element) + ' is not found on this page'}",
+        )
     if box:
         return "box", "the strings are read; no enclosing box was found around them"
     if style:
@@ -466,7 +490,14 @@ def _unknown_part(spec: TextSpec, flags: tuple[bool, bool, bool, bool], asked: l
     if relation:
         said = " and ".join(repr(a.phrase) for a in spec.role_anchors)
         return "anchor", f"the strings are read; {said} is not seen (the anchor not found, or not there)"
+    if side:
+        said = ", ".join(f"{a.relation.replace('_', ' ')} {a.text!r}" for a in spec.anchors)
+        return "anchor", f"the strings are read {said}, but off its row: a VLM must say whether that counts"
     return None
+
+
+_PARTS = ("element", "box", "style", "relation", "side")
+"""The parts of a string's decision that may be left unknown (``_StringResult.<part>_unknown``)."""
 
 
 def decide_text(
@@ -503,11 +534,9 @@ def decide_text(
     ]
     records = [r.record for r in results]
     anchors = [a.record for a in read_anchors]  # role anchors: named in ``unknown`` when unseen
-    relation_unknown = any(r.relation_unknown for r in results)
     found_box = next((r.box for r in reversed(results) if r.box is not None), None)
-    box_unknown = any(r.box_unknown for r in results)
-    style_unknown = any(r.style_unknown for r in results)
-    element_unknown = any(r.element_unknown for r in results)
+    flags = tuple(any(getattr(r, f"{part}_unknown") for r in results) for part in _PARTS)
+    element_unknown, box_unknown, style_unknown, relation_unknown, side_unknown = flags
     asked = [f"weight {spec.weight!r}"] * bool(spec.weight) + [f"colour {spec.colour!r}"] * bool(spec.colour)
     where = [f"element {describe_element(spec.element)!r}"] if spec.element is not None else []
     elements = [e.as_dict() for e in (element.found or [])[:MAX_ELEMENTS_SHOWN]] if element is not None else []
@@ -520,6 +549,7 @@ def decide_text(
                 + (["enclosing box"] if box_unknown else [])
                 + (asked if style_unknown else [])
                 + [f"relation {a.phrase!r}" for a in spec.role_anchors if relation_unknown]
+                + ["the side relation off the anchor's row"] * side_unknown
             )
         return TextDecision(holds, rule, detail, records, anchors, found_box, unknown, elements)
 
@@ -538,7 +568,7 @@ def decide_text(
     passing = [r.passing for r in results]
     if len(spec.texts) > 1 and spec.arrangement != "all" and not _arranged(passing, spec.arrangement):
         return result(False, "arrangement", f"the strings are read, but not {spec.arrangement.replace('_', ' ')}")
-    unknown = _unknown_part(spec, (element_unknown, box_unknown, style_unknown, relation_unknown), asked)
+    unknown = _unknown_part(spec, flags, asked, next((r.element_detail for r in results if r.element_unknown), ""))
     if unknown is not None:
         return result(None, *unknown)
     return result(

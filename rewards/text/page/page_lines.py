@@ -15,7 +15,7 @@ import numpy as np
 from PIL import Image
 
 from rewards.text.ocr.fills import find_fills
-from rewards.text.ocr.text_match import Line, next_lines, union_box
+from rewards.text.ocr.text_match import Line, Word, next_lines, union_box
 from rewards.text.page.text_style import em_fraction, ink_of
 
 Box = tuple[int, int, int, int]
@@ -65,18 +65,37 @@ def _is_mark(text: str) -> bool:
     )
 
 
+NOISE_CONF = 10.0
+"""Tesseract confidence (0-100) under which a lone glyph off its line's band is a mark's noise."""
+
+
+def _is_noise(word: Word, neighbour: Word) -> bool:
+    """True for a lone glyph tesseract read with confidence under ``NOISE_CONF`` that shares no
+    row of pixels with the word beside it in its line: a scatter marker read as "P" below the
+    start of its annotation "Zephyr 3" (a tester's chart), which made the annotation "P Zephyr 3"."""
+    return (
+        len(word.text) == 1
+        and word.conf is not None
+        and word.conf < NOISE_CONF
+        and (word.box[1] >= neighbour.box[3] or word.box[3] <= neighbour.box[1])
+    )
+
+
 _TEXT_SIGNS = set("()[]{}%$€£#&+=/.,:;!?'\"…")
 """Signs that are text, not a mark, at the end of a line: "Share of respondents (%)"."""
 
 
 def element_words(lines: list[Line], li: int) -> tuple[WordId, ...]:
-    """The words of line ``li`` without marks (``_is_mark``) at either end; at its end a word
-    with a text sign (``_TEXT_SIGNS``: "(%)") is text."""
+    """The words of line ``li`` without marks (``_is_mark``) or noise (``_is_noise``) at either end;
+    at its end a word with a text sign (``_TEXT_SIGNS``: "(%)") is text."""
     words = lines[li].words
     lo, hi = 0, len(words)
-    while lo < hi and _is_mark(words[lo].text):
+    while lo < hi and (_is_mark(words[lo].text) or (lo + 1 < hi and _is_noise(words[lo], words[lo + 1]))):
         lo += 1
-    while hi > lo and _is_mark(words[hi - 1].text) and not _TEXT_SIGNS & set(words[hi - 1].text):
+    while hi > lo and (
+        (_is_mark(words[hi - 1].text) and not _TEXT_SIGNS & set(words[hi - 1].text))
+        or (hi - 1 > lo and _is_noise(words[hi - 1], words[hi - 2]))
+    ):
         hi -= 1
     return tuple((li, wi) for wi in range(lo, hi))
 

@@ -28,6 +28,19 @@ def _y_overlap(a: Box, b: Box) -> bool:
     return min(a[3], b[3]) > max(a[1], b[1])
 
 
+def beside_off_row(box: Box, anchor: Box, relation: str) -> bool:
+    """True when ``box`` lies wholly on the asked side of ``anchor`` (``relation`` "right_of" or
+    "left_of") but on no common row: "Is the annotation 'Ridge EV' to the right of 'Model K'?" on a
+    scatter, where 'Ridge EV' stands far right and higher up. ``satisfies_relation`` wants one row
+    (a person reading a table or a nav bar means that); whether this one counts is left to a VLM,
+    never answered "no". Any other relation: False."""
+    if relation == "right_of":
+        return box[0] >= anchor[2] and not _y_overlap(box, anchor)
+    if relation == "left_of":
+        return box[2] <= anchor[0] and not _y_overlap(box, anchor)
+    return False
+
+
 CONTEXT_REACH = 15
 """How far (in anchor line heights) the element a context quote names may stand from it."""
 

@@ -313,6 +313,18 @@ def table_cells(bare: str, texts: list[str]) -> list[str] | None:
     return cells if len(cells) >= 2 else None
 
 
+def restated_once(texts: list[str]) -> list[str]:
+    """``texts`` without a restatement: a question that quotes its strings twice over ('Is the dish
+    "Burrata" priced at "12", with "Burrata" and "12" arranged horizontally?') asks for them once, so
+    a run of two or more strings that repeats the whole run before it is dropped (else the row
+    arrangement looked for "Burrata 12 Burrata 12" and answered "no"). A repeat of one string
+    ("values '5', '5'") is kept: it can be two cells."""
+    n = len(texts)
+    if n >= 4 and n % 2 == 0 and texts[: n // 2] == texts[n // 2 :]:
+        return texts[: n // 2]
+    return texts
+
+
 def form_of(text: TextSpec) -> str:
     """The ``FORMS`` name of a text part: the first that applies of "relation" (an anchor other
     than a "context" one: 'Is "Net" to the right of "Gross"?'), "box" (``in_box``), "place"
@@ -364,7 +376,7 @@ def compile_question(question: str) -> QuestionSpec:
     required, anchors, vlm_parts = _roles(question, quotes)
     if not required:
         return none("every quote is an anchor or a clarification")
-    texts = [t.strip() for q in required for t in LINE_BREAK.split(q.text) if t.strip()]
+    texts = restated_once([t.strip() for q in required for t in LINE_BREAK.split(q.text) if t.strip()])
 
     # 4. form
     arrangement, count = arrangement_of(question, bare, required, texts), count_of(bare)

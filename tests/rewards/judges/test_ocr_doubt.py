@@ -164,3 +164,15 @@ def test_an_outlined_button_is_a_button():
 def test_a_short_word_near_miss_still_refutes():
     q = 'Is the second x-axis tick label from the left exactly "Fed"?'  # a VLM-only locator
     assert verdict(q, [line("Jan", 100, 500), line("Feb", 200, 500), line("Mar", 300, 500)]).answer == "no"
+
+
+def test_a_lone_glyph_not_read_is_withheld():
+    """A tester's vendor table: tesseract dropped the rating cell "B" and the row was a false "no"."""
+    q = "Is there a row labeled exactly 'Bluepeak' with values '97.8%', '63 ms', and 'B'?"
+    table = [line("Bluepeak 97.8% 63 ms", 40, 80)]  # the lone "B" at the row's end not read
+    v = verdict(q, table)
+    assert v.answer == "withheld" and "lone glyph" in v.evidence["doubt"]
+    # a longer string not read still refutes
+    assert verdict("Is there a row labeled exactly 'Bluepeak' with values '97.8%' and '64 ms'?", table).answer == "no"
+    # asked alone, a glyph not read as a word of its own stays "no" (test_ocr_judge: "1" inside "1,206")
+    assert verdict('Is the letter "B" shown?', table).answer == "no"

@@ -10,7 +10,14 @@ from PIL import Image, ImageDraw, ImageFont
 from rewards.judges.ocr import OCRJudge
 from rewards.rubric import Check
 from rewards.text.ocr.text_match import Line, Word
-from rewards.text.page.grounding import between, enclosing_box, in_arrangement, line_between, satisfies_relation
+from rewards.text.page.grounding import (
+    beside_off_row,
+    between,
+    enclosing_box,
+    in_arrangement,
+    line_between,
+    satisfies_relation,
+)
 from rewards.text.questions.question_compiler import compile_question
 
 pytestmark = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
@@ -68,6 +75,9 @@ QUESTIONS = [  # (question, expected answer)
     ('Does the heading read exactly "Main Course"?', "no"),  # case flipped
     ('Is "Fried Rice $22" listed directly below "Beef Steak $45"?', "yes"),
     ('Is "Green Salad $12" listed directly below "Beef Steak $45"?', "no"),  # "Fried Rice $22" between them
+    # wholly to the right but far lower (a scatter's annotations): a VLM says whether that counts
+    ('Is the text "Source: internal data" to the right of "Beef Steak $45"?', "withheld"),
+    ('Is the text "Beef Steak $45" to the right of "Source: internal data"?', "no"),  # it stands left
 ]
 
 
@@ -84,6 +94,7 @@ def test_compiled_questions_decided_from_boxes():
     assert abs(x0 - 370) <= 3 and abs(y0 - 260) <= 3 and abs(x1 - 610) <= 3 and abs(y1 - 340) <= 3
     assert "checked:" in by_q[QUESTIONS[13][0]].reason and "bold" in by_q[QUESTIONS[13][0]].reason
     assert by_q[QUESTIONS[9][0]].evidence["rule"] == "count" and "2 time(s)" in by_q[QUESTIONS[9][0]].reason
+    assert "off the anchor's row" in by_q[QUESTIONS[18][0]].reason
 
 
 def test_relation_and_arrangement_rules():
@@ -99,6 +110,10 @@ def test_relation_and_arrangement_rules():
     assert satisfies_relation((250, 105, 300, 118), anchor, "right_of", 20) and not satisfies_relation(
         (250, 105, 300, 118), anchor, "left_of", 20
     )
+    assert beside_off_row((250, 300, 300, 318), anchor, "right_of")  # right, far lower
+    assert not beside_off_row((250, 105, 300, 118), anchor, "right_of")  # on its row: satisfies_relation's
+    assert not beside_off_row((150, 300, 300, 318), anchor, "right_of")  # not wholly right of it
+    assert beside_off_row((10, 0, 90, 20), anchor, "left_of") and not beside_off_row((10, 0, 90, 20), anchor, "below")
     assert satisfies_relation((500, 101, 520, 119), anchor, "same_row", 20) and not satisfies_relation(
         (500, 130, 520, 150), anchor, "same_row", 20
     )
@@ -259,3 +274,27 @@ def test_style_rule_on_ocr_boxes():
     assert got[1].evidence["expects"][0]["style"]["weight"] == "regular"
     no_image = judge.judge_lines(lines, img.size, Check("x", "", spec=QuestionSpec("exact", cases[0][0])))
     assert no_image.answer == "withheld" and no_image.evidence["not_checked"] == ["weight 'bold'"]
+
+
+def test_a_headline_under_a_masthead_is_left_to_a_vlm():
+    """A tester's newsletter: the masthead "The Quarry Weekly" is the title the size rule finds, and
+    "the main headline" (the lead article's heading) was a false "no"."""
+
+    def line(text, x, y, h):
+        return Line(tuple(Word(t, (x + 30 * k, y, x + 30 * k + 26, y + h), 95.0) for k, t in enumerate(text.split())))
+
+    page = [
+        line("The Quarry Weekly", 270, 31, 50),
+        line("Harbor Bridge Reopens", 30, 160, 29),
+        line("After eight months of repairs the bridge opened", 30, 212, 16),
+        line("Library Extends Evening Hours", 30, 285, 24),
+    ]
+
+    def ask(q):
+        return OCRJudge().judge_lines(page, (1000, 620), Check("1", q, spec=compile_question(q)))
+
+    v = ask('Does the main headline read exactly "Harbor Bridge Reopens"?')
+    assert v.answer == "withheld" and "only a VLM can decide: element 'the title'" in v.reason
+    assert ask('Does the main headline read exactly "Harbor Bridge Reopened"?').answer == "no"  # not read at all
+    assert ask('Does the title read exactly "Harbor Bridge Reopens"?').answer == "no"  # "title": the masthead
+    assert ask('Does the main headline read exactly "The Quarry Weekly"?').answer == "yes"

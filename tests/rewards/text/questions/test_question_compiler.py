@@ -408,3 +408,20 @@ def test_place_colour_weight_relation_and_box_checks_have_their_own_forms():
 
     assert parse_spec({"texts": ["A"], "colour": "red"}, "rows.jsonl:1").form == "colour"
     assert parse_spec({"texts": ["A"]}, "rows.jsonl:1").form == "exact"
+
+
+def test_strings_quoted_twice_over_are_asked_once():
+    """A tester's menu: the question restates its two quotes; the row arrangement then looked for
+    "Burrata 12 Burrata 12" on the page and answered a false "no"."""
+    restated = spec('Is the dish "Burrata" priced at "12", with "Burrata" and "12" arranged horizontally?')
+    assert restated.text.texts == ("Burrata", "12")
+    assert restated.text.arrangement == "row"
+    # a repeated single value can be two cells: kept
+    assert spec("Is there a row labeled exactly 'Net' with values '5', '5', and '7'?").text.texts == (
+        "Net",
+        "5",
+        "5",
+        "7",
+    )
+    # a list that does not repeat itself as a whole is kept as quoted
+    assert spec('Are "A", "B", "A" and "C" shown from left to right?').text.texts == ("A", "B", "A", "C")
