@@ -312,6 +312,21 @@ def _best_layout(blk: Block, text: str, room: np.ndarray, max_trials: int):
     return best
 
 
+def _other_lines(arr: np.ndarray, target: Rewrite) -> np.ndarray:
+    """bool (H, W): the word boxes (grown by 1 px) of the lines the match ``target`` is not on,
+    less the boxes of its own words (a descender of its own in the line below's box goes)."""
+    keep, mine = np.zeros(arr.shape[:2], bool), np.zeros(arr.shape[:2], bool)
+    own = {li for li, _ in target.match.words}
+    for li, ln in enumerate(target.lines):
+        for wd in ln.words:
+            x0, y0, x1, y1 = wd.box
+            if li in own:
+                mine[max(0, y0) : y1, max(0, x0) : x1] = True
+            else:
+                keep[max(0, y0 - 1) : y1 + 1, max(0, x0 - 1) : x1 + 1] = True
+    return keep & ~mine
+
+
 def rewrite(state: EditState, target: Rewrite, exp: TextExpectation, rules: Rules) -> Skip | Written:
     """Erase the near match ``target`` from ``state.arr`` and typeset ``exp.text`` as one block in
     its type (module docstring). Written "replace" (or "replace (outside its place: fixed where
@@ -334,8 +349,9 @@ def rewrite(state: EditState, target: Rewrite, exp: TextExpectation, rules: Rule
     ]
     if len(blk.boxes) == 1 and len(rows) == 1:  # the row stays in the old text's columns
         placed, shrink = _fit_row(arr, blk, placed, rows, shrink, (dx, dy))
+    keep = _other_lines(arr, target)  # the padding never reaches into another line's ink
     for b in erase_boxes:
-        erase(arr, b)
+        erase(arr, b, keep=keep)
     ink_boxes = []
     for alpha, origin, box in placed:
         composite(arr, alpha, origin, blk.style.ink)
