@@ -19,6 +19,7 @@ from refine.editors.text.erase import composite, erase
 from refine.editors.text.layout import SHRINK, WIDEN, Block, set_rows, wrap
 from refine.editors.text.outcomes import Rewrite, Skip, Written
 from refine.editors.text.set_width import engine_size, ink_span
+from refine.editors.text.sibling_face import with_siblings
 from refine.editors.text.state import EditState, Rules
 from refine.editors.text.type_match import coverage, match_type
 from rewards.rubric import TextExpectation
@@ -164,6 +165,7 @@ def block(arr: np.ndarray, lines: list[Line], m: Match, rules: Rules) -> Block |
     style = match_type(arr, boxes[k], texts[k], ink, bg, rules.faces, words)
     if style is None:
         return None
+    style = with_siblings(arr, lines, set(order), boxes[k], texts[k], words, style, rules.faces)
     n = len(order)
     lefts = [b[0] for b in boxes]
     tops = [b[1] for b in boxes]
