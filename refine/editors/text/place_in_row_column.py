@@ -11,8 +11,10 @@ against that edge, in the type of the nearest value. The rows are never moved.
 
 When the label's row already holds ink in that slot (read or not: OCR read a bold monospace
 "17.42" as "17"), the value is never written beside it: one run of ink set against the column's
-edge like the other values is the row's wrong value and is erased first (``slot_ink``); any other
-ink there (two runs, or one off the edge) makes a Skip.
+edge like the other values is the row's wrong value and is erased first (``slot_ink``) and the
+value written in the face of its row's label (the receipt's bold total row), at the column's size;
+any other ink there (two runs, or one off the edge) makes a Skip, and so does a run OCR read as
+pieces of the value itself ("80" of "3.80").
 """
 
 from __future__ import annotations
@@ -119,9 +121,37 @@ def place_in_row_column(state: EditState, exp: TextExpectation, sequences, rules
                 return replace(taken, reason=taken.reason.replace("is taken", "holds ink that is not one value"))
             case None:
                 return _write(state, exp.text, style, edge, align, action, {}) or taken
-            case old:
-                return _replace_value(state, exp.text, style, edge, align, old, action) or taken
+            case old if _read_as_part(lines, old, exp.text):
+                return Skip(
+                    f"skip: the value slot on the row of {seq[i - 1].text[:40]!r} holds it in part as read "
+                    "(a value OCR read in pieces); not written",
+                    tuple(old),
+                )
+            case old:  # in its row's face (a bold total's), at the column's size
+                row_style = replace(style, face=label_style.face)
+                return _replace_value(state, exp.text, row_style, edge, align, old, action) or taken
     return None
+
+
+def _read_as_part(lines: list[Line], old, text: str) -> bool:
+    """Whether the lines OCR read inside the ink box ``old`` are all pieces of ``text``, left to
+    right ("80" of "3.80": the value is there, read in part; "17" of "17.42" is no piece of
+    "14.72")."""
+    pieces = sorted(
+        (
+            ln
+            for ln in lines
+            if old[0] - 2 <= ln.box[0] and ln.box[2] <= old[2] + 2 and old[1] - 2 <= ln.box[1] <= old[3]
+        ),
+        key=lambda ln: ln.box[0],
+    )
+    at = 0
+    for ln in pieces:
+        at = text.find(ln.text, at)
+        if at < 0:
+            return False
+        at += len(ln.text)
+    return bool(pieces)
 
 
 def _replace_value(state: EditState, text: str, style: TypeStyle, edge: float, align: str, old, action: str):

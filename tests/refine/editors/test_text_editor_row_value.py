@@ -72,6 +72,7 @@ def test_wrong_total_is_replaced_in_its_slot_not_written_beside_it():
     assert len(runs) == 1  # exactly one value on the row: the old one is gone
     assert abs(runs[0][1] - EDGE) <= 2 and runs[0][0] > 360  # flush right, where the total was
     assert act["damaged_px"] == 0 and len(act["erased"]) == 1
+    assert (act["type"]["family"], act["type"]["bold"]) == ("Liberation Mono", True)  # its row's face
 
 
 @needs_mono
