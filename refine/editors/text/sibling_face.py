@@ -58,6 +58,6 @@ def with_siblings(arr: np.ndarray, lines: list[Line], own: set[int], box, text: 
     face, n = votes.most_common(1)[0]
     if face == style.face or n < 2 or 2 * n <= sum(votes.values()):
         return style
-    ink, bg = box_colours(arr, box)
+    _, bg = box_colours(arr, box)
     again = match_type(arr, box, text, style.ink, bg, [face], words)
     return again if again is not None and again.score >= style.score - SIBLING_MARGIN else style
