@@ -38,6 +38,8 @@ FACE_FILES = {  # (family, bold, italic) -> file name, in one of FONT_DIRS
     ("Liberation Sans", True, False): "LiberationSans-Bold.ttf",
     ("Liberation Sans", False, True): "LiberationSans-Italic.ttf",
     ("Liberation Sans", True, True): "LiberationSans-BoldItalic.ttf",
+    ("Liberation Mono", False, False): "LiberationMono-Regular.ttf",
+    ("Liberation Mono", True, False): "LiberationMono-Bold.ttf",
 }
 FAMILIES = {  # family -> (regular, bold), relative to FONT_ROOT
     "DejaVu Sans": ("dejavu/DejaVuSans.ttf", "dejavu/DejaVuSans-Bold.ttf"),

@@ -195,8 +195,8 @@ def written_record(
         else:
             erased = [written.box]
         inked = list(dict.fromkeys(tuple(wd.box) for ln in written.lines for wd in ln.words)) or written.boxes
-    else:  # placed: nothing erased, every box is ink
-        erased, inked = [], list(written.boxes)
+    else:  # placed: nothing erased but an old value it replaced, every other box is ink
+        erased, inked = list(written.erased), [b for b in written.boxes if tuple(b) not in written.erased]
     damage = damage_mask(before, after, erased, inked)
     rec["erased"] = [[int(v) for v in b] for b in erased]
     rec["inked"] = [[int(v) for v in b] for b in inked]

@@ -90,12 +90,13 @@ def rules_through(arr: np.ndarray, box, model: np.ndarray, fg: np.ndarray) -> np
     return out
 
 
-def erase(arr: np.ndarray, box, ring: int = 3) -> np.ndarray:
+def erase(arr: np.ndarray, box, ring: int = 3, keep: np.ndarray | None = None) -> np.ndarray:
     """Replace the foreground pixels of ``box`` by the modelled background, in place.
 
     Args:
         arr: uint8 (H, W, 3) image, modified.
         box: (x0, y0, x1, y1) pixels, the text's box with its padding.
+        keep: bool (H, W), pixels never replaced (another line's ink under the padding).
 
     Returns:
         bool (H, W): the pixels replaced.
@@ -116,6 +117,8 @@ def erase(arr: np.ndarray, box, ring: int = 3) -> np.ndarray:
     grown[:, 1:] |= fg[:, :-1]
     grown[:, :-1] |= fg[:, 1:]
     grown &= ~rule
+    if keep is not None:
+        grown &= ~keep[y0:y1, x0:x1]
     new = np.clip(np.rint(model), 0, 255).astype(np.uint8)
     arr[y0:y1, x0:x1][grown] = new[grown]
     changed[y0:y1, x0:x1] = grown & (np.abs(patch - new).max(2) > 0)

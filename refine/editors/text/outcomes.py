@@ -46,6 +46,8 @@ class Written:
         lines: one OCR-like line per row written, for the strings placed after it.
         was: the OCR text replaced ("" for a placed string).
         words: (line index, word index) of the OCR words rewritten (none for a placed string).
+        erased: ink boxes erased that no OCR word stands for (a row's old value OCR misread or
+            did not read, replaced in its slot).
     """
 
     action: str
@@ -55,6 +57,7 @@ class Written:
     lines: tuple[Line, ...]
     was: str = ""
     words: tuple[tuple[int, int], ...] = ()
+    erased: tuple[Box, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -8,14 +8,27 @@ edge (within 2 px; prices are set flush right) or their left edge. When at least
 neighbours do (the most that share one edge: a heading's neighbour across the page is not one of
 them), and the label's row is empty up to that edge, the value goes on the label's baseline,
 against that edge, in the type of the nearest value. The rows are never moved.
+
+When the label's row already holds ink in that slot (read or not: OCR read a bold monospace
+"17.42" as "17"), the value is never written beside it: one run of ink set against the column's
+edge like the other values is the row's wrong value and is erased first (``slot_ink``) and the
+value written in the face of its row's label (the receipt's bold total row), at the column's size;
+any other ink there (two runs, or one off the edge) makes a Skip, and so does a run OCR read as
+pieces of the value itself ("80" of "3.80").
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from statistics import median
 
+import numpy as np
+
+from refine.editors.text.erase import erase
+from refine.editors.text.look_harder import page_background
 from refine.editors.text.outcomes import Skip, Written
 from refine.editors.text.place_in_element import _line_type, _write
+from refine.editors.text.placement import busy_mask
 from refine.editors.text.state import EditState, Rules
 from refine.editors.text.type_match import TypeStyle
 from rewards.rubric import TextExpectation
@@ -27,12 +40,23 @@ REACH = 3
 """Most rows (label pitches) above or below the label a value of the column is looked for."""
 
 
-def _partner(lines: list[Line], box) -> Line | None:
+def _partner(lines: list[Line], box, last: bool = False) -> Line | None:
     """The line right of ``box`` on its row (the nearest line whose vertical middle lies in
-    ``box``'s rows and starts past its right edge), or None."""
+    ``box``'s rows and starts past its right edge; ``last``: the last of the lines that follow
+    it within an em, as a value OCR read in pieces, "13" and "50" of "13.50", ends with its last
+    piece), or None."""
     mid_of = lambda b: (b[1] + b[3]) / 2  # noqa: E731
-    right = [ln for ln in lines if ln.box[0] > box[2] and box[1] <= mid_of(ln.box) <= box[3]]
-    return min(right, key=lambda ln: ln.box[0]) if right else None
+    right = sorted(
+        (ln for ln in lines if ln.box[0] > box[2] and box[1] <= mid_of(ln.box) <= box[3]), key=lambda ln: ln.box[0]
+    )
+    if not right:
+        return None
+    piece = right[0]
+    for ln in right[1:] if last else ():
+        if ln.box[0] - piece.box[2] > box[3] - box[1]:
+            break
+        piece = ln
+    return piece
 
 
 def _has_digit(text: str) -> bool:
@@ -42,8 +66,9 @@ def _has_digit(text: str) -> bool:
 def value_column(lines: list[Line], label, text: str) -> tuple[str, float, tuple[int, int, int, int]] | None:
     """(align "right" or "left", the column's edge x, the nearest value's box) of the values the
     rows around ``label`` (a box) keep right of their labels (module docstring); None when there
-    is no such column, the label's row already holds text there, or ``text`` (the value to write)
-    is not of the column's kind (digits in it as in every value, or in none)."""
+    is no such column, its edge is not right of the label, or ``text`` (the value to write) is not
+    of the column's kind (digits in it as in every value, or in none). What the label's row holds
+    in the slot is ``slot_ink``'s to say."""
     hgt = label[3] - label[1]
     rows = [
         ln.box
@@ -53,9 +78,9 @@ def value_column(lines: list[Line], label, text: str) -> tuple[str, float, tuple
         and 0 < abs(ln.box[1] - label[1]) <= REACH * 2.5 * hgt
         and abs((ln.box[3] - ln.box[1]) - hgt) <= 0.3 * hgt
     ]
-    partners = [(r, p) for r in rows if (p := _partner(lines, r)) is not None]
     best = None
     for align, at in (("right", 2), ("left", 0)):  # the most partners that share one edge
+        partners = [(r, p) for r in rows if (p := _partner(lines, r, last=align == "right")) is not None]
         for _, p in partners:
             group = [(r, q) for r, q in partners if abs(q.box[at] - p.box[at]) <= 2]
             if best is None or len(group) > len(best[1]):
@@ -64,8 +89,7 @@ def value_column(lines: list[Line], label, text: str) -> tuple[str, float, tuple
         return None
     align, group = best
     edge = float(median(q.box[2 if align == "right" else 0] for _, q in group))
-    on_row = _partner(lines, label)  # the text right of the label, up to the column's edge
-    if edge <= label[2] or (on_row is not None and on_row.box[0] < edge):
+    if edge <= label[2]:
         return None
     nearest = min(group, key=lambda rq: abs(rq[0][1] - label[1]))[1]
     return align, edge, nearest.box
@@ -91,9 +115,84 @@ def place_in_row_column(state: EditState, exp: TextExpectation, sequences, rules
             continue
         style = TypeStyle(value_style.face, value_style.size, label_style.baseline, edge, value_style.ink, 0.0)
         action = f"place (in the value column of its row: {seq[i - 1].text[:40]!r})"
-        written = _write(state, exp.text, style, edge, align, action, {})
-        return written or Skip(f"skip: the value slot on the row of {seq[i - 1].text[:40]!r} is taken; not written")
+        taken = Skip(f"skip: the value slot on the row of {seq[i - 1].text[:40]!r} is taken; not written")
+        match slot_ink(state.arr, found[0], edge, align):
+            case "other":
+                return replace(taken, reason=taken.reason.replace("is taken", "holds ink that is not one value"))
+            case None:
+                return _write(state, exp.text, style, edge, align, action, {}) or taken
+            case old if _read_as_part(lines, old, exp.text):
+                return Skip(
+                    f"skip: the value slot on the row of {seq[i - 1].text[:40]!r} holds it in part as read "
+                    "(a value OCR read in pieces); not written",
+                    tuple(old),
+                )
+            case old:  # in its row's face (a bold total's), at the column's size
+                row_style = replace(style, face=label_style.face)
+                return _replace_value(state, exp.text, row_style, edge, align, old, action) or taken
     return None
+
+
+def _read_as_part(lines: list[Line], old, text: str) -> bool:
+    """Whether the lines OCR read inside the ink box ``old`` are all pieces of ``text``, left to
+    right ("80" of "3.80": the value is there, read in part; "17" of "17.42" is no piece of
+    "14.72")."""
+    pieces = sorted(
+        (
+            ln
+            for ln in lines
+            if old[0] - 2 <= ln.box[0] and ln.box[2] <= old[2] + 2 and old[1] - 2 <= ln.box[1] <= old[3]
+        ),
+        key=lambda ln: ln.box[0],
+    )
+    at = 0
+    for ln in pieces:
+        at = text.find(ln.text, at)
+        if at < 0:
+            return False
+        at += len(ln.text)
+    return bool(pieces)
+
+
+def _replace_value(state: EditState, text: str, style: TypeStyle, edge: float, align: str, old, action: str):
+    """Erase the row's old value (ink box ``old``) and write ``text`` in its slot: Written (with
+    the erased box), or None (nothing changed) when the slot is taken past the old value."""
+    pad = (max(0, old[0] - 2), max(0, old[1] - 2), old[2] + 2, old[3] + 2)
+    saved_arr, saved_busy = state.arr.copy(), state.busy.copy()
+    erase(state.arr, pad)
+    m = max(4, round(0.4 * style.size))  # the slot's busy pixels again, from the erased page
+    y0, x0 = max(0, pad[1] - m), max(0, pad[0] - m)
+    state.busy[y0 : pad[3] + m, x0 : pad[2] + m] = busy_mask(state.arr[y0 : pad[3] + m, x0 : pad[2] + m], [])
+    written = _write(state, text, style, edge, align, action.replace("place", "replace", 1), {})
+    if written is None:
+        state.arr[:], state.busy[:] = saved_arr, saved_busy
+        return None
+    return replace(written, boxes=[pad, *written.boxes], erased=(pad,))
+
+
+def slot_ink(arr: np.ndarray, label, edge: float, align: str):
+    """What the label's row (``label``'s rows) holds between the label and the column's ``edge``
+    (past it by an em, for a right-aligned column; for a left one, the run that starts at it):
+    None (no ink), the ink box (x0, y0, x1, y1) of its one run of ink set against the edge
+    (within 3 px; runs end at a gap of an em), or "other"."""
+    hgt = label[3] - label[1]
+    H, W = arr.shape[:2]
+    y0, y1 = max(0, label[1] - hgt // 4), min(H, label[3] + hgt // 4)
+    x0, x1 = int(label[2]) + max(3, hgt // 3), min(W, int(edge) + (hgt if align == "right" else 8 * hgt))
+    if x1 <= x0:
+        return None
+    ink = np.abs(arr[y0:y1, x0:x1].astype(np.int16) - page_background(arr)[None, None]).max(2) > 40
+    cols = np.flatnonzero(ink[hgt // 4 : hgt // 4 + hgt].any(0))  # columns with ink in the label's rows
+    if not len(cols):
+        return None
+    cuts = np.flatnonzero(np.diff(cols) > hgt)
+    runs = [(int(c[0]) + x0, int(c[-1]) + x0 + 1) for c in np.split(cols, cuts + 1)]
+    at = [r for r in runs if abs((r[1] if align == "right" else r[0]) - edge) <= 3]
+    before = [r for r in runs if r[0] < (at[0][0] if at else x1)]
+    if len(at) != 1 or before:
+        return "other"
+    rows = np.flatnonzero(ink[:, at[0][0] - x0 : at[0][1] - x0].any(1))
+    return (at[0][0], int(rows[0]) + y0, at[0][1], int(rows[-1]) + y0 + 1)
 
 
 def _label_style(state: EditState, found, rules: Rules) -> TypeStyle | None:

@@ -19,6 +19,7 @@ from refine.editors.text.erase import composite, erase
 from refine.editors.text.layout import SHRINK, WIDEN, Block, set_rows, wrap
 from refine.editors.text.outcomes import Rewrite, Skip, Written
 from refine.editors.text.set_width import engine_size, ink_span
+from refine.editors.text.sibling_face import with_siblings
 from refine.editors.text.state import EditState, Rules
 from refine.editors.text.type_match import coverage, match_type
 from rewards.rubric import TextExpectation
@@ -164,6 +165,7 @@ def block(arr: np.ndarray, lines: list[Line], m: Match, rules: Rules) -> Block |
     style = match_type(arr, boxes[k], texts[k], ink, bg, rules.faces, words)
     if style is None:
         return None
+    style = with_siblings(arr, lines, set(order), boxes[k], texts[k], words, style, rules.faces)
     n = len(order)
     lefts = [b[0] for b in boxes]
     tops = [b[1] for b in boxes]
@@ -312,6 +314,21 @@ def _best_layout(blk: Block, text: str, room: np.ndarray, max_trials: int):
     return best
 
 
+def _other_lines(arr: np.ndarray, target: Rewrite) -> np.ndarray:
+    """bool (H, W): the word boxes (grown by 1 px) of the lines the match ``target`` is not on,
+    less the boxes of its own words (a descender of its own in the line below's box goes)."""
+    keep, mine = np.zeros(arr.shape[:2], bool), np.zeros(arr.shape[:2], bool)
+    own = {li for li, _ in target.match.words}
+    for li, ln in enumerate(target.lines):
+        for wd in ln.words:
+            x0, y0, x1, y1 = wd.box
+            if li in own:
+                mine[max(0, y0) : y1, max(0, x0) : x1] = True
+            else:
+                keep[max(0, y0 - 1) : y1 + 1, max(0, x0 - 1) : x1 + 1] = True
+    return keep & ~mine
+
+
 def rewrite(state: EditState, target: Rewrite, exp: TextExpectation, rules: Rules) -> Skip | Written:
     """Erase the near match ``target`` from ``state.arr`` and typeset ``exp.text`` as one block in
     its type (module docstring). Written "replace" (or "replace (outside its place: fixed where
@@ -334,8 +351,9 @@ def rewrite(state: EditState, target: Rewrite, exp: TextExpectation, rules: Rule
     ]
     if len(blk.boxes) == 1 and len(rows) == 1:  # the row stays in the old text's columns
         placed, shrink = _fit_row(arr, blk, placed, rows, shrink, (dx, dy))
+    keep = _other_lines(arr, target)  # the padding never reaches into another line's ink
     for b in erase_boxes:
-        erase(arr, b)
+        erase(arr, b, keep=keep)
     ink_boxes = []
     for alpha, origin, box in placed:
         composite(arr, alpha, origin, blk.style.ink)
