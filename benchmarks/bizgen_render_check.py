@@ -10,7 +10,9 @@ The questions are those of ``scripts/compiler_coverage.py``'s quoted-text table 
 at least one quote) on one half (``--half``, default report: ``sha1(str(id)) % 2 == 1``) that the
 question compiler decides both ways (``QuestionSpec.decidable``), or whose only VLM parts are ones
 a page locator rule resolves and this renderer draws (``drawn_part``: an axis's tick label, a panel
-named by its letter, above all other content; ``--rules-only``: those alone); ``--n`` of them are
+named by its letter, above all other content, a region of the page (``region_locators``: "on the
+left page", "in the upper central column"); ``--rules-only``: those alone; ``--regions``: only
+questions with a region part); ``--n`` of them are
 drawn with ``--seed``. Each is drawn by a small honest renderer that places the quoted strings as the spec says
 (:func:`page_html`): the title as the page's largest line, a subtitle right under it, a footer in
 small type at the foot, a button filled, a card bordered, bullets in a list, a quoted anchor in its
@@ -19,7 +21,8 @@ matplotlib bar chart (:func:`chart_image`). Pages are laid out by headless Chrom
 (``documents.engines.browser``). The defect page changes one letter (or digit) of the first
 required string (``documents.engines.model.typo``, ``digit_change``); when the question asks for a
 whole element ("reads exactly"), a second defect page ("inside") shows each string inside a longer
-line ("Note: <string> (draft)"), which is not that element.
+line ("Note: <string> (draft)"), which is not that element; when it names a region of the page, a
+third ("moved") shows the right strings in the mirror place (``region_area``), out of the region.
 
 Printed: over the correct pages (truth "yes") yes / false no / withheld, over the defect pages
 (truth "no") no / false yes / withheld (also per defect kind), and each false or withheld answer
@@ -51,6 +54,7 @@ from rewards.rubric import Check  # noqa: E402
 from rewards.text.ocr.text_match import REGION_FRACTIONS  # noqa: E402
 from rewards.text.page.container_locators import HOLDER, NAMED_HOLDER  # noqa: E402
 from rewards.text.page.locators import TOPMOST, page_resolvable  # noqa: E402
+from rewards.text.page.region_locators import REGION, is_region, parse_region  # noqa: E402
 from rewards.text.questions.question_compiler import QuestionSpec, TextSpec, compile_question  # noqa: E402
 from rewards.text.questions.question_quotes import find_quotes  # noqa: E402
 
@@ -71,10 +75,11 @@ FILLER = "Figures are shown in thousands and are preliminary."
 
 
 def sample(
-    path: Path, exclude: Path | None, half: str, n: int, seed: int, rules_only: bool = False
+    path: Path, exclude: Path | None, half: str, n: int, seed: int, rules_only: bool = False, regions: bool = False
 ) -> list[tuple[str, str, QuestionSpec]]:
     """``n`` (row id, question, spec) drawn with ``seed`` from the quoted-text questions of ``half``
-    that code decides both ways (module docstring; ``rules_only``: through page rules only)."""
+    that code decides both ways (module docstring; ``rules_only``: through page rules only;
+    ``regions``: only those with a region part, ``region_locators.is_region``)."""
     drop = {json.loads(x)["id"] for x in exclude.read_text().splitlines() if x.strip()} if exclude else set()
     pool = []
     for line in path.read_text(encoding="utf-8").splitlines():
@@ -89,6 +94,8 @@ def sample(
             if spec is None or spec.text is None:
                 continue
             ruled = page_resolvable(spec.vlm_parts, len(spec.text.texts)) and all(drawn_part(v) for v in spec.vlm_parts)
+            if regions and not any(is_region(v) for v in spec.vlm_parts):
+                continue
             if ruled or (spec.decidable and not rules_only):
                 pool.append((str(row["id"]), q, spec))
     return random.Random(seed).sample(pool, min(n, len(pool)))
@@ -111,7 +118,32 @@ def drawn_part(part: str) -> bool:
     ends with the string, a cell of a table's header row, the element above all other content (the
     engine-page rules, slices and bars, are not drawn here: their questions are left out of the sample)."""
     kinds = (AXIS_PART, PANEL_PART, TOPMOST_PART, NAMED_HOLDER, HOLDER, LINE_PART, EDGE_PART, *HEADER_PARTS)
-    return any(p.fullmatch(part) for p in kinds)
+    return any(p.fullmatch(part) for p in kinds) or is_region(part)
+
+
+def region_area(parts: tuple[str, ...], area: tuple[float, float, float, float], moved: bool = False):
+    """``area`` (x0, y0, x1, y1 fractions) narrowed to the region the question's region parts name
+    (``region_locators.parse_region``): on each bounded axis, centred on the middle of the region's
+    centre bounds, as wide as its box bounds allow; ``moved``: the mirror place on that axis (a
+    "left" string drawn on the right, a "central" one near the low edge), where a person would say
+    the string is not in the region. None when the question has no region part."""
+    bounds: dict = {}
+    for part in parts:
+        for axis, b in (parse_region(m.group(1)) or {}).items() if (m := REGION.fullmatch(part)) else ():
+            old = bounds.get(axis, (0.0, 1.0, 0.0, 1.0))
+            bounds[axis] = (max(old[0], b[0]), min(old[1], b[1]), max(old[2], b[2]), min(old[3], b[3]))
+    if not bounds:
+        return None
+    out = list(area)
+    for axis, (lo, hi, blo, bhi) in bounds.items():
+        k = 0 if axis == "x" else 1
+        c = (lo + hi) / 2
+        half = min(c - blo, bhi - c, 0.25 if k else 0.5)
+        if moved:
+            c = 1 - c if abs(c - 0.5) > 0.05 else 0.12
+            half = min(half, c, 1 - c)
+        out[k], out[k + 2] = c - half, c + half
+    return tuple(out)
 
 
 def defect(texts: tuple[str, ...], rng: random.Random) -> tuple[str, ...]:
@@ -250,10 +282,11 @@ def _boxes(name: str | None, block: str, second: bool = True) -> str:
     return f'<div style="display:flex;flex-wrap:wrap;gap:40px">{cells}</div>'
 
 
-def page_html(spec: TextSpec, texts: tuple[str, ...], parts: tuple[str, ...] = ()) -> str:
+def page_html(spec: TextSpec, texts: tuple[str, ...], parts: tuple[str, ...] = (), moved: bool = False) -> str:
     """The page of one question (module docstring): the strings' block centred in its area (wrapping
     inside it), the page title and a filler line where the block is not; a panel named by its letter
-    draws the panels, with the block in that one; "above all other content" leaves out the page title."""
+    draws the panels, with the block in that one; "above all other content" leaves out the page title;
+    a region part ("in the left column") narrows the area to that region (``moved``: its mirror, ``region_area``)."""
     role = spec.element.role if spec.element is not None else "whole"
     edge = next((p for p in parts if EDGE_PART.fullmatch(p)), None)
     if edge is not None:  # the string opens (or closes) a longer block
@@ -274,7 +307,7 @@ def page_html(spec: TextSpec, texts: tuple[str, ...], parts: tuple[str, ...] = (
         block, role = _panels(panel, block), "panels"
     elif named is not None or any(HOLDER.fullmatch(p) for p in parts):
         block, role = _boxes(named, block, spec.region is None), "panels"
-    x0, y0, x1, y1 = _area(spec.region, role)
+    x0, y0, x1, y1 = region_area(parts, _area(spec.region, role), moved) or _area(spec.region, role)
     box = f"left:{x0 * W:.0f}px;top:{y0 * H:.0f}px;width:{(x1 - x0) * W:.0f}px;height:{(y1 - y0) * H:.0f}px"
     centred = "text-align:center;" if (x0 + x1) / 2 == 0.5 else ""  # a centred place: each line centred
     parts = [
@@ -357,15 +390,17 @@ def chart_image(spec: TextSpec, texts: tuple[str, ...]) -> Image.Image:
     return Image.open(buf).convert("RGB")
 
 
-def render(spec: QuestionSpec, texts: tuple[str, ...], browser: Browser, rng: random.Random) -> Image.Image:
-    """The page of one question with ``texts`` as its required strings."""
+def render(
+    spec: QuestionSpec, texts: tuple[str, ...], browser: Browser, rng: random.Random, moved: bool = False
+) -> Image.Image:
+    """The page of one question with ``texts`` as its required strings (``moved``: out of its region)."""
     axis = next((m.group(1) for p in spec.vlm_parts if (m := AXIS_PART.fullmatch(p))), None)
     if axis is not None:
         return tick_chart(axis, texts[0], rng, spec.text.texts[0])
     el = spec.text.element
     if el is not None and el.role in ("axis_title", "legend_entry"):
         return chart_image(spec.text, texts)
-    return browser.render(page_html(spec.text, texts, spec.vlm_parts), W, H)[0]
+    return browser.render(page_html(spec.text, texts, spec.vlm_parts, moved), W, H)[0]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -382,8 +417,9 @@ def main(argv: list[str] | None = None) -> int:
         help="read every page whole (the OCR judge's incremental=False): the pages are unrelated documents",
     )
     p.add_argument("--rules-only", action="store_true", help="only questions decided through page locator rules")
+    p.add_argument("--regions", action="store_true", help="only questions with a region part ('in the left column')")
     args = p.parse_args(argv)
-    picked = sample(args.data, args.exclude, args.half, args.n, args.seed, args.rules_only)
+    picked = sample(args.data, args.exclude, args.half, args.n, args.seed, args.rules_only, args.regions)
     rng = random.Random(args.seed)
     images, checks, meta = [], [], []
     with Browser(W, H) as browser:
@@ -392,8 +428,10 @@ def main(argv: list[str] | None = None) -> int:
             whole = spec.text.element is not None and spec.text.element.whole
             if whole or (spec.vlm_parts and spec.text.reads_whole):  # "reads exactly": inside a longer line is no
                 variants.append(("inside", tuple(f"Note: {t} (draft)" for t in spec.text.texts)))
+            if any(is_region(v) for v in spec.vlm_parts):  # the right string out of its region is no
+                variants.append(("moved", spec.text.texts))
             for variant, texts in variants:
-                images.append(render(spec, texts, browser, rng))
+                images.append(render(spec, texts, browser, rng, variant == "moved"))
                 checks.append([Check(f"q{k}", q, spec=spec)])
                 meta.append({"row": rid, "question": q, "variant": variant, "texts": list(texts)})
     judge = make_judge("ocr")
@@ -402,7 +440,7 @@ def main(argv: list[str] | None = None) -> int:
             j.incremental = False
     verdicts = judge.judge(images, [""] * len(images), checks)
     counts = {"yes": 0, "false_no": 0, "true_withheld": 0, "no": 0, "false_yes": 0, "false_withheld": 0}
-    by_kind = {k: {"yes": 0, "no": 0, "withheld": 0} for k in ("correct", "defect", "inside")}
+    by_kind = {k: {"yes": 0, "no": 0, "withheld": 0} for k in ("correct", "defect", "inside", "moved")}
     for m, (v,) in zip(meta, verdicts):
         m |= {"answer": v.answer, "reason": v.reason}
         truth = "yes" if m["variant"] == "correct" else "no"
@@ -416,7 +454,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n{args.half} half, {n} decided quoted-text questions (seed {args.seed}), judge=ocr:")
     print(f"  correct pages: yes {counts['yes']} / false no {counts['false_no']} / withheld {counts['true_withheld']}")
     print(f"  defect pages:  no {counts['no']} / false yes {counts['false_yes']} / withheld {counts['false_withheld']}")
-    for kind in ("defect", "inside"):
+    for kind in ("defect", "inside", "moved"):
         c = by_kind[kind]
         print(f"    {kind:<7} no {c['no']} / false yes {c['yes']} / withheld {c['withheld']}")
     if args.out:
