@@ -64,6 +64,7 @@ from rewards.text.page.container_locators import (
     holds_several,
 )
 from rewards.text.page.elements import find_elements
+from rewards.text.page.grid_locators import ROW, _grid_row, is_row
 from rewards.text.page.grounding import _is_element
 from rewards.text.page.locator_base import ORDINALS, _Ctx
 from rewards.text.page.page_lines import _Page, canonical_lines, element_words
@@ -178,6 +179,7 @@ RULES: list[tuple[tuple[str, ...], Callable[[_Ctx, list[re.Match]], bool]]] = [
     ((rf"locator '(?:the |a )?{_ORD} line'",), _nth_line),
     ((r"claim '(?:starts?|begins?|starting|beginning) with'",), _edge_of_block),
     ((r"claim '(?:ends?|ending) with'",), _edge_of_block),
+    ((ROW.pattern,), _grid_row),
     ((REGION.pattern,), _region),
 ]
 """(patterns, rule): when every pattern matches one of the parts left (``re.fullmatch``) and the
@@ -224,10 +226,13 @@ def _rule_hits(patterns: tuple[str, ...], rule, parts: list[str]) -> list[str | 
 
 def _may_read(rule, part: str, n_texts: int) -> bool:
     """Whether ``rule`` may read ``part`` before the page is seen: a holder only of ``n_texts`` >= 2
-    strings (``holds_several``); a region only when its words name one (``is_region``); every other
+    strings (``holds_several``); a region only when its words name one (``is_region``), a grid's
+    row only when it is no table's row (``is_row``); every other
     rule, whenever its patterns match."""
     if rule is _region:
         return is_region(part)
+    if rule is _grid_row:
+        return is_row(part)
     return rule is not _one_holder or holds_several(part, n_texts)
 
 
