@@ -11,8 +11,8 @@ at least one quote) on one half (``--half``, default report: ``sha1(str(id)) % 2
 question compiler decides both ways (``QuestionSpec.decidable``), or whose only VLM parts are ones
 a page locator rule resolves and this renderer draws (``drawn_part``: an axis's tick label, a panel
 named by its letter, above all other content, a region of the page (``region_locators``: "on the
-left page", "in the upper central column"); ``--rules-only``: those alone; ``--regions``: only
-questions with a region part); ``--n`` of them are
+left page", "in the upper central column"), a grid's row (``grid_locators``); ``--rules-only``:
+those alone; ``--regions``: only questions with a region or grid-row part); ``--n`` of them are
 drawn with ``--seed``. Each is drawn by a small honest renderer that places the quoted strings as the spec says
 (:func:`page_html`): the title as the page's largest line, a subtitle right under it, a footer in
 small type at the foot, a button filled, a card bordered, bullets in a list, a quoted anchor in its
@@ -22,7 +22,8 @@ matplotlib bar chart (:func:`chart_image`). Pages are laid out by headless Chrom
 required string (``documents.engines.model.typo``, ``digit_change``); when the question asks for a
 whole element ("reads exactly"), a second defect page ("inside") shows each string inside a longer
 line ("Note: <string> (draft)"), which is not that element; when it names a region of the page, a
-third ("moved") shows the right strings in the mirror place (``region_area``), out of the region.
+third ("moved") shows the right strings in the mirror place (``region_area``), out of the region
+(a grid's row, ``grid_locators``: in the next row of the grid, ``_grid``).
 
 Printed: over the correct pages (truth "yes") yes / false no / withheld, over the defect pages
 (truth "no") no / false yes / withheld (also per defect kind), and each false or withheld answer
@@ -53,6 +54,7 @@ from documents.engines.score import make_judge  # noqa: E402
 from rewards.rubric import Check  # noqa: E402
 from rewards.text.ocr.text_match import REGION_FRACTIONS  # noqa: E402
 from rewards.text.page.container_locators import HOLDER, NAMED_HOLDER  # noqa: E402
+from rewards.text.page.grid_locators import is_row, parse_row  # noqa: E402
 from rewards.text.page.locators import TOPMOST, page_resolvable  # noqa: E402
 from rewards.text.page.region_locators import REGION, is_region, parse_region  # noqa: E402
 from rewards.text.questions.question_compiler import QuestionSpec, TextSpec, compile_question  # noqa: E402
@@ -94,7 +96,7 @@ def sample(
             if spec is None or spec.text is None:
                 continue
             ruled = page_resolvable(spec.vlm_parts, len(spec.text.texts)) and all(drawn_part(v) for v in spec.vlm_parts)
-            if regions and not any(is_region(v) for v in spec.vlm_parts):
+            if regions and not any(is_region(v) or is_row(v) for v in spec.vlm_parts):
                 continue
             if ruled or (spec.decidable and not rules_only):
                 pool.append((str(row["id"]), q, spec))
@@ -118,7 +120,34 @@ def drawn_part(part: str) -> bool:
     ends with the string, a cell of a table's header row, the element above all other content (the
     engine-page rules, slices and bars, are not drawn here: their questions are left out of the sample)."""
     kinds = (AXIS_PART, PANEL_PART, TOPMOST_PART, NAMED_HOLDER, HOLDER, LINE_PART, EDGE_PART, *HEADER_PARTS)
-    return any(p.fullmatch(part) for p in kinds) or is_region(part)
+    return any(p.fullmatch(part) for p in kinds) or is_region(part) or is_row(part)
+
+
+def _grid(parts: tuple[str, ...], block: str, texts: tuple[str, ...], moved: bool) -> str:
+    """Three rows of three bordered boxes of one size, two filler lines in each, under the page
+    title; ``block`` in the row the row part names (``grid_locators.parse_row``; ``moved``: the next
+    row instead), in the box and at the line its region and the page's region parts name (left,
+    centre or right box; above or below the filler). Every box is as tall as the block needs."""
+    row_part = next(p for p in parts if is_row(p))
+    ordinal, bounds = parse_row(row_part) or (1, None)
+    x = region_area(tuple(p for p in parts if is_region(p)), (0.4, 0.4, 0.6, 0.6))
+    x = (bounds or {}).get("x", (x[0], x[2]) if x else (0.4, 0.6))
+    row = (ordinal - 1 if ordinal > 0 else 3 + ordinal) % 3
+    row = (row + 1) % 3 if moved else row
+    col = 0 if x[1] <= 0.5 else 2 if x[0] >= 0.5 else 1
+    low = (bounds or {}).get("y", (0.0, 0.5))[0] >= 0.5
+    n_lines = 3 + len(texts) + sum(len(t) * 9 // 250 for t in texts) + block.count("font-weight:700")
+    box = f"border:2px solid #333;height:{16 + 18 * n_lines}px;padding:8px;box-sizing:border-box"
+    cells = []
+    for r in range(3):
+        for c in range(3):
+            filler = _line(f"Rack {r + 1}{c + 1}") + _line(f"Bins {3 * r + c}")
+            inner = (filler + block if low else block + filler) if (r, c) == (row, col) else filler
+            cells.append(f'<div style="{box}">{inner}</div>')
+    small = "<style>.grid div{font-size:14px!important;line-height:18px}</style>"  # the block in type a box holds
+    grid = "position:absolute;left:40px;top:100px;display:grid;grid-template-columns:repeat(3,290px);gap:20px 25px"
+    title = _line(PAGE_TITLE, "position:absolute;left:40px;top:24px;font-size:40px;font-weight:700")
+    return f'{small}{title}<div class="grid" style="{grid}">{"".join(cells)}</div>'
 
 
 def region_area(parts: tuple[str, ...], area: tuple[float, float, float, float], moved: bool = False):
@@ -301,6 +330,8 @@ def page_html(spec: TextSpec, texts: tuple[str, ...], parts: tuple[str, ...] = (
     panel = next((m.group(1).lower() for p in parts if (m := PANEL_PART.fullmatch(p))), None)
     topmost = any(TOPMOST_PART.fullmatch(p) for p in parts)
     named = next((m.group("name").strip() for p in parts if (m := NAMED_HOLDER.fullmatch(p))), None)
+    if any(is_row(p) for p in parts):  # the whole page is the grid
+        return _page(_grid(parts, block, texts, moved))
     if any(HEADER_PARTS[0].fullmatch(p) for p in parts):
         block = _table(texts)
     elif panel is not None:
@@ -322,7 +353,11 @@ def page_html(spec: TextSpec, texts: tuple[str, ...], parts: tuple[str, ...] = (
         spots = spots[2:]
     fx, fy = next((p for p in spots if not _inside(p, (x0, y0, x1, y1))), spots[0])
     parts.append(_line(FILLER, f"position:absolute;left:{fx * W:.0f}px;top:{fy * H:.0f}px;font-size:16px"))
-    body = "".join(parts)
+    return _page("".join(parts))
+
+
+def _page(body: str) -> str:
+    """The HTML page of ``body`` (W x H CSS pixels, white, DejaVu Sans)."""
     return (
         "<!doctype html><html><head><meta charset='utf-8'><style>body{margin:0;width:1000px;height:700px;"
         "position:relative;background:#fff;color:#111;font-family:'DejaVu Sans',sans-serif}</style></head>"
@@ -417,7 +452,9 @@ def main(argv: list[str] | None = None) -> int:
         help="read every page whole (the OCR judge's incremental=False): the pages are unrelated documents",
     )
     p.add_argument("--rules-only", action="store_true", help="only questions decided through page locator rules")
-    p.add_argument("--regions", action="store_true", help="only questions with a region part ('in the left column')")
+    p.add_argument(
+        "--regions", action="store_true", help="only questions with a region or grid-row part ('in the left column')"
+    )
     args = p.parse_args(argv)
     picked = sample(args.data, args.exclude, args.half, args.n, args.seed, args.rules_only, args.regions)
     rng = random.Random(args.seed)
@@ -428,7 +465,7 @@ def main(argv: list[str] | None = None) -> int:
             whole = spec.text.element is not None and spec.text.element.whole
             if whole or (spec.vlm_parts and spec.text.reads_whole):  # "reads exactly": inside a longer line is no
                 variants.append(("inside", tuple(f"Note: {t} (draft)" for t in spec.text.texts)))
-            if any(is_region(v) for v in spec.vlm_parts):  # the right string out of its region is no
+            if any(is_region(v) or is_row(v) for v in spec.vlm_parts):  # the right string out of its region is no
                 variants.append(("moved", spec.text.texts))
             for variant, texts in variants:
                 images.append(render(spec, texts, browser, rng, variant == "moved"))

@@ -110,11 +110,10 @@ def _grid_row(ctx: _Ctx, m: list[re.Match]) -> bool:
     band = bands[k]
     size = (band[2] - band[0], band[3] - band[1])
 
-    def holds(b: Box) -> bool:
+    def holds(b: Box) -> bool:  # the centre in the band, and the box in the region of it
         local = (b[0] - band[0], b[1] - band[1], b[2] - band[0], b[3] - band[1])
-        if bounds is not None:
-            return in_region(local, bounds, size)
         cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
-        return band[0] <= cx <= band[2] and band[1] <= cy <= band[3]
+        inside = band[0] <= cx <= band[2] and band[1] <= cy <= band[3]
+        return inside and (bounds is None or in_region(local, bounds, size))
 
     return all(any(holds(b) for b in boxes) for boxes in ctx.held)

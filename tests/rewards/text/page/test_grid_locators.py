@@ -63,6 +63,8 @@ RACK = 'In the {} row of the racks grid, does the bin card read exactly "{}"?'
         ('Does the label in the upper-center of the first reasoning row read exactly "Bin 24"?', 0, 0, "withheld"),
         ('Does the label at the left side of the third reasoning row read exactly "Bin 24"?', 2, 0, "yes"),
         ('Does the label at the left side of the third reasoning row read exactly "Bin 24"?', 2, 2, "withheld"),
+        # on the left, but in the first row: "left" bounds x alone, the row still bounds y
+        ('Does the label at the left side of the third reasoning row read exactly "Bin 24"?', 0, 0, "withheld"),
     ],
 )
 def test_a_grid_row_says_yes_in_that_row_and_withholds_in_another(question, row, col, answer):
