@@ -15,7 +15,13 @@ and ordinals ("the second row") rank elements among their siblings and are no re
 phrase's words all bound it (their intersection, so several phrases of one question compose):
 
 - left (right): the occurrence's centre in the left (right) third, its box in the left (right)
-  half; with "page" ("on the left page" of a two-page spread), its box in the left (right) half;
+  half;
+- the left (right) page of a two-page spread ("on the left page", "of the large right page"): the
+  part of the image left (right) of the spread's seam (:func:`spread_seam`: a vertical edge down
+  at least 85% of the image's height, between a fifth and four fifths of its width, that no OCR
+  line crosses); the phrase's other words bound the occurrence within that page ("on the
+  center-left of the large right page"). No seam found: the part stays a VLM part (the pages of
+  a spread need not be halves: "the narrower left page");
 - top, upper (bottom, lower): its centre in the top (bottom) 40%, its box in the top (bottom)
   55%; "very top" ("very bottom"): its centre in the top (bottom) 15%;
 - center, central, middle, mid: its centre within 14% of the middle, its box clear of the outer
@@ -38,8 +44,10 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+
 from rewards.text.page.locator_base import _Ctx
-from rewards.text.page.page_lines import Box
+from rewards.text.page.page_lines import Box, _Page
 
 POSITIONS = {
     "left": ("x", "low"), "right": ("x", "high"),
@@ -69,7 +77,7 @@ FILLERS = frozenset(
 
 MODIFIERS = frozenset(
     "white beige gray grey green blue red yellow orange purple pink black dark light pale olive teal navy "
-    "brown cream tan gold golden silver shaded large small narrow wide tall big".split()
+    "brown cream tan gold golden silver shaded large small narrow wide tall big narrower wider larger smaller".split()
 )
 """Colour and size words: the look of a region, not its place (module docstring)."""
 
@@ -77,7 +85,8 @@ REGION = re.compile(r"locator '([A-Za-z][A-Za-z -]*)'")
 """A locator part of letters, spaces and hyphens; :func:`parse_region` tells whether it is a region."""
 
 Bounds = dict[str, tuple[float, float, float, float]]
-"""Per axis ("x", "y"): (centre low, centre high, box low, box high), shares of the page."""
+"""Per axis ("x", "y"): (centre low, centre high, box low, box high), shares of the page (of the
+spread's page, when there is a "page" entry: all 0.0 for the left page, all 1.0 for the right)."""
 
 
 def parse_region(phrase: str) -> Bounds | None:
@@ -93,18 +102,41 @@ def parse_region(phrase: str) -> Bounds | None:
     words = [w for w in re.split(r"[\s-]+", phrase.lower()) if w]
     known = POSITIONS.keys() | REGION_NOUNS | FRAMES | FILLERS
     tail = words[words.index("of") + 1 :] if "of" in words else []
-    if not words or not all(w in known or w in MODIFIERS for w in words) or any(w in MODIFIERS for w in tail):
-        return None  # a word of no region; "of the green region": a coloured part, not the page
+    if not words or not all(w in known or w in MODIFIERS for w in words):
+        return None  # a word of no region
+    if any(w in MODIFIERS for w in tail) and page_side(tail) is None:
+        return None  # "of the green region": a coloured part, not the page ("of the large right page" is one)
     places = [POSITIONS[w] for w in words if w in POSITIONS]
     if not places:
         return None
-    very, page = "very" in words, "page" in words or "pages" in words
+    side = page_side(words)
+    if side is not None:  # "right" of "the large right page" names the page, not a region of it
+        k = max(i for i, w in enumerate(words) if w == side and i < words.index("page"))
+        words = words[:k] + words[k + 1 :]
+        places = [POSITIONS[w] for w in words if w in POSITIONS]
+    very = "very" in words
     mid = _mid_axes(words, {a for a, _ in places})
-    bounds: Bounds = {}
+    bounds: Bounds = {"page": (0.0, 0.0, 0.0, 0.0) if side == "left" else (1.0, 1.0, 1.0, 1.0)} if side else {}
     for axis, part in places:
         for a in [axis] if axis != "?" else mid:
-            _bound(bounds, a, _part_bounds(part, very, page and a == "x"))
-    return bounds if all(lo < hi and blo < bhi for lo, hi, blo, bhi in bounds.values()) else None
+            _bound(bounds, a, _part_bounds(part, very))
+    return bounds if _consistent(bounds) else None
+
+
+def _consistent(bounds: Bounds) -> bool:
+    """True when every axis's bounds leave room (the "page" entry, a spread's side, aside)."""
+    return all(lo < hi and blo < bhi for axis, (lo, hi, blo, bhi) in bounds.items() if axis != "page")
+
+
+def page_side(words: list[str]) -> str | None:
+    """ "left" or "right" when the phrase's ``words`` name a page of a spread ("on the left page",
+    "of the narrower left page": the side word before "page", colour and size words skipped)."""
+    if "page" not in words:
+        return None
+    k = words.index("page") - 1
+    while k >= 0 and (words[k] in MODIFIERS or words[k] in ("narrower", "wider", "larger", "smaller")):
+        k -= 1
+    return words[k] if k >= 0 and words[k] in ("left", "right") else None
 
 
 def _mid_axes(words: list[str], axes: set[str]) -> list[str]:
@@ -118,12 +150,10 @@ def _mid_axes(words: list[str], axes: set[str]) -> list[str]:
     return [a for a in ("x", "y") if a not in axes]
 
 
-def _part_bounds(part: str, very: bool, page: bool) -> tuple[float, float, float, float]:
+def _part_bounds(part: str, very: bool) -> tuple[float, float, float, float]:
     """(centre low, centre high, box low, box high) of one position word on its axis."""
     if part == "mid":
         return (0.36, 0.64, 0.2, 0.8)
-    if page:
-        return (0.0, 0.5, 0.0, 0.51) if part == "low" else (0.5, 1.0, 0.49, 1.0)
     if very:
         return (0.0, 0.15, 0.0, 0.3) if part == "low" else (0.85, 1.0, 0.7, 1.0)
     return (0.0, 0.4, 0.0, 0.55) if part == "low" else (0.6, 1.0, 0.45, 1.0)
@@ -142,8 +172,11 @@ def is_region(part: str) -> bool:
 
 
 def in_region(box: Box, bounds: Bounds, size: tuple[int, int]) -> bool:
-    """True when ``box`` (pixels) lies in the region ``bounds`` (:func:`parse_region`) of a page of ``size``."""
+    """True when ``box`` (pixels, from the frame's top left) lies in the region ``bounds``
+    (:func:`parse_region`, its "page" entry aside) of a frame of ``size``."""
     for axis, (lo, hi, blo, bhi) in bounds.items():
+        if axis == "page":
+            continue
         k, extent = (0, size[0]) if axis == "x" else (1, size[1])
         a, b = box[k] / extent, box[k + 2] / extent
         if not (lo <= (a + b) / 2 <= hi and blo <= a and b <= bhi):
@@ -161,6 +194,33 @@ def _region(ctx: _Ctx, m: list[re.Match]) -> bool:
             return False
         for axis, b in parsed.items():
             _bound(bounds, axis, b)
-    if not all(lo < hi and blo < bhi for lo, hi, blo, bhi in bounds.values()):
-        return False  # "left" and "right" together: no region
-    return bool(ctx.held) and all(any(in_region(b, bounds, ctx.page.size) for b in boxes) for boxes in ctx.held)
+    if not _consistent(bounds) or ("page" in bounds and bounds["page"][0] > bounds["page"][1]):
+        return False  # "left" and "right" together, the left and the right page: no region
+    (w, h), x0 = ctx.page.size, 0
+    if "page" in bounds:  # a page of a spread: the frame is that page
+        seam = spread_seam(ctx.page)
+        if seam is None:
+            return False
+        x0, w = (0, seam) if bounds["page"][0] == 0.0 else (seam, w - seam)
+
+    def held(b: Box) -> bool:
+        return x0 <= b[0] and b[2] <= x0 + w and in_region((b[0] - x0, b[1], b[2] - x0, b[3]), bounds, (w, h))
+
+    return bool(ctx.held) and all(any(held(b) for b in boxes) for boxes in ctx.held)
+
+
+def spread_seam(page: _Page) -> int | None:
+    """The x (pixels) of a two-page spread's seam: the column between a fifth and four fifths of
+    the width where the luminance steps by more than 30 levels on the most rows, when that is at
+    least 85% of the height and no OCR line crosses it; else None."""
+    if "seam" not in page.memo:
+        gray, seam = page.gray(), None
+        if gray is not None:
+            w = gray.shape[1]
+            step = (np.abs(np.diff(gray.astype(np.int16), axis=1)) > 30).mean(axis=0)
+            lo, hi = w // 5, 4 * w // 5
+            x = lo + int(np.argmax(step[lo:hi]))
+            crossed = any(ln.box[0] < x < ln.box[2] for ln in page.lines)
+            seam = x + 1 if step[x] >= 0.85 and not crossed else None
+        page.memo["seam"] = seam
+    return page.memo["seam"]

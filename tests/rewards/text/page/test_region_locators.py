@@ -4,19 +4,19 @@ tiny pages whose OCR lines are given (no tesseract), as ``test_locators``."""
 
 import pytest
 from pages import ocr_line
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from rewards.judges.ocr import OCRJudge
 from rewards.rubric import Check
-from rewards.text.page.locators import page_resolvable
+from rewards.text.page.locators import page_resolvable, resolve_locators
 from rewards.text.page.region_locators import in_region, is_region, parse_region
 from rewards.text.questions.question_compiler import compile_question
 
 W, H = 1000, 700
 
 
-def verdict(question: str, lines) -> str:
-    im = Image.new("RGB", (W, H), (250, 250, 250))
+def verdict(question: str, lines, im=None) -> str:
+    im = im or Image.new("RGB", (W, H), (250, 250, 250))
     spec = compile_question(question)
     return OCRJudge().judge_lines(lines, im.size, Check(id="c", question=question, spec=spec), im).answer
 
@@ -54,10 +54,11 @@ def test_region_bounds_compose_and_keep_a_central_column_string_out_of_the_left(
     assert in_region(box, parse_region("in the central column"), (W, H))
     assert in_region(box, upper_central, (W, H))
     assert not in_region((370, 500, 470, 514), upper_central, (W, H))
-    # "on the left page": the left half of a spread
-    assert in_region((300, 400, 480, 420), parse_region("on the left page"), (W, H))
-    assert not in_region((300, 400, 560, 420), parse_region("on the left page"), (W, H))
-    assert parse_region("on the left side of the right page") is None  # left and right: no region
+    # "right" of "the large right page" names the page of a spread; "center-left" a region of it
+    assert parse_region("on the center-left of the large right page") == {
+        "page": (1.0, 1.0, 1.0, 1.0), "y": (0.36, 0.64, 0.2, 0.8), "x": (0.0, 0.4, 0.0, 0.55)
+    }  # fmt: skip
+    assert parse_region("on the left and right") is None  # left and right: no region
 
 
 @pytest.mark.parametrize(
@@ -89,3 +90,30 @@ def test_the_very_bottom_is_the_last_strip_of_the_page():
     body = [ocr_line("Node classes", 40, 20, 30), ocr_line("Input graph", 300, 300, 16)]
     assert verdict(q.replace("centered ", ""), body + [ocr_line("Colors are classes.", 380, 660, 12)]) == "yes"
     assert verdict(q.replace("centered ", ""), body + [ocr_line("Colors are classes.", 380, 480, 12)]) == "withheld"
+
+
+def spread(seam: int = 380):
+    """A two-page spread: a white left page up to ``seam``, a grey right page after it."""
+    im = Image.new("RGB", (W, H), (255, 255, 255))
+    ImageDraw.Draw(im).rectangle((seam, 0, W, H), fill=(215, 215, 215))
+    return im
+
+
+def test_a_page_of_a_spread_is_found_at_its_seam_not_at_the_half():
+    q = 'Does the text on the {} page read exactly "Twilight Ring"?'
+    lines = [ocr_line("Lumine", 40, 30, 30), ocr_line("Shop all rings", 600, 30, 20)]
+    ring = ocr_line("Twilight Ring", 420, 300, 16)  # on the right page, in the left half of the image
+    for side, answer in (("right", ["locator 'on the right page'"]), ("left", [])):
+        spec = compile_question(q.format(side))
+        assert spec.text.region is None  # no half of the image: the pages of a spread need not be halves
+        got = resolve_locators(list(spec.vlm_parts), spec.text, lines + [ring], spread(), (W, H))[0]
+        assert got == answer, (side, got)
+        assert verdict(q.format(side), lines + [ring], spread()) == ("yes" if answer else "withheld")
+    # no seam (one white page): "the right page" is not resolved
+    spec = compile_question(q.format("right"))
+    assert (
+        resolve_locators(
+            ["locator 'right page'"], spec.text, lines + [ring], Image.new("RGB", (W, H), "white"), (W, H)
+        )[0]
+        == []
+    )
