@@ -163,16 +163,35 @@ def region_area(parts: tuple[str, ...], area: tuple[float, float, float, float],
             bounds[axis] = (max(old[0], b[0]), min(old[1], b[1]), max(old[2], b[2]), min(old[3], b[3]))
     if not bounds:
         return None
+    side = bounds.pop("page", None)  # a page of a spread: x is a share of that page
+    if side is not None and moved:
+        side = tuple(1.0 - v for v in side)  # the right strings on the other page
+    frame = (0.0, 1.0) if side is None else (0.0, SEAM) if side[0] == 0.0 else (SEAM, 1.0)
     out = list(area)
+    out[0], out[2] = frame[0] + max(0.0, out[0]) * (frame[1] - frame[0]), frame[0] + out[2] * (frame[1] - frame[0])
     for axis, (lo, hi, blo, bhi) in bounds.items():
         k = 0 if axis == "x" else 1
         c = (lo + hi) / 2
         half = min(c - blo, bhi - c, 0.25 if k else 0.5)
-        if moved:
+        if moved and side is None:
             c = 1 - c if abs(c - 0.5) > 0.05 else 0.12
             half = min(half, c, 1 - c)
-        out[k], out[k + 2] = c - half, c + half
+        lo_k, hi_k = frame if k == 0 else (0.0, 1.0)
+        out[k], out[k + 2] = lo_k + (c - half) * (hi_k - lo_k), lo_k + (c + half) * (hi_k - lo_k)
     return tuple(out)
+
+
+SEAM = 0.42
+"""Where a two-page spread's pages meet, as a share of the width (the left page the narrower)."""
+
+
+def _spread(parts: tuple[str, ...]) -> str:
+    """The right page of a two-page spread (a grey panel from ``SEAM`` to the right edge) when a
+    region part names a page of a spread, else nothing."""
+    if not any((b := parse_region(m.group(1))) and "page" in b for p in parts if (m := REGION.fullmatch(p))):
+        return ""
+    place = f"position:absolute;left:{SEAM * W:.0f}px;top:0;width:{(1 - SEAM) * W:.0f}px;height:{H}px"
+    return f'<div style="{place};background:#e2e2e2"></div>'
 
 
 def defect(texts: tuple[str, ...], rng: random.Random) -> tuple[str, ...]:
@@ -342,8 +361,9 @@ def page_html(spec: TextSpec, texts: tuple[str, ...], parts: tuple[str, ...] = (
     box = f"left:{x0 * W:.0f}px;top:{y0 * H:.0f}px;width:{(x1 - x0) * W:.0f}px;height:{(y1 - y0) * H:.0f}px"
     centred = "text-align:center;" if (x0 + x1) / 2 == 0.5 else ""  # a centred place: each line centred
     parts = [
+        _spread(parts),
         f'<div style="position:absolute;{box};display:flex;align-items:center;justify-content:center">'
-        f'<div style="{centred}max-width:{(x1 - x0) * W - 40:.0f}px">{block}</div></div>'
+        f'<div style="{centred}max-width:{(x1 - x0) * W - 40:.0f}px">{block}</div></div>',
     ]
     has_title = role in ("title", "subtitle") or any(r.role == "title" for r in spec.role_anchors) or topmost
     if not has_title and not _inside((0.2, 0.06), (x0, y0, x1, y1)):
