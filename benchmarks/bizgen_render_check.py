@@ -237,9 +237,10 @@ def _strings(spec: TextSpec, texts: tuple[str, ...]) -> str:
 
 
 def _ordered(role: str, inner: str, ordinal: int) -> str:
-    """Three bullets, items or cards with the strings at position ``ordinal`` (negative: from the end)."""
-    others = ["Plan reviewed", "Budget 12%", "Team of 8"]
-    k = ordinal - 1 if ordinal > 0 else 3 + ordinal
+    """Three bullets, items or cards (as many as ``ordinal`` needs) with the strings at position
+    ``ordinal`` (negative: from the end)."""
+    others = ["Plan reviewed", "Budget 12%", "Team of 8"] + [f"Item {i}" for i in range(4, ordinal + 1)]
+    k = ordinal - 1 if ordinal > 0 else len(others) + ordinal
     cells = [html.escape(o) for o in others]
     if role == "card":
         box = "display:inline-block;vertical-align:top;border:2px solid #333;border-radius:6px;padding:18px;margin:8px"
