@@ -31,7 +31,10 @@ phrase's words all bound it (their intersection, so several phrases of one quest
 
 The bounds are narrow on purpose. A string of the central column of a three-column page starts
 past a third of the width, so its centre is never in the left third; a string across the middle is
-no "left" string. The colour and size words a phrase may hold ("white section", "large right page")
+no "left" string. "The left (right) column" is the outermost one: no line read lies wholly left
+(right) of the occurrence beside it (within three of its heights above or below), so the second of
+four columns is no left column (``_beyond``). "The top (bottom) row" is a grid's first (last) row,
+left to ``grid_locators``; no region. The colour and size words a phrase may hold ("white section", "large right page")
 do not change the region: they name its look, and the verdict asks only where the string stands.
 
 **Yes only**: the part is resolved when each required string has an occurrence (as
@@ -107,8 +110,8 @@ def parse_region(phrase: str) -> Bounds | None:
     if any(w in MODIFIERS for w in tail) and page_side(tail) is None:
         return None  # "of the green region": a coloured part, not the page ("of the large right page" is one)
     places = [POSITIONS[w] for w in words if w in POSITIONS]
-    if not places:
-        return None
+    if not places or (("row" in words or "rows" in words) and any(a == "y" for a, _ in places)):
+        return None  # "the top row": a grid's first row (``grid_locators``), not the top of the page
     side = page_side(words)
     if side is not None:  # "right" of "the large right page" names the page, not a region of it
         k = max(i for i, w in enumerate(words) if w == side and i < words.index("page"))
@@ -120,12 +123,15 @@ def parse_region(phrase: str) -> Bounds | None:
     for axis, part in places:
         for a in [axis] if axis != "?" else mid:
             _bound(bounds, a, _part_bounds(part, very))
+    outer = [p for a, p in places if a == "x"]
+    if ("column" in words or "columns" in words) and len(set(outer)) == 1:  # the outermost column
+        bounds["column"] = (0.0, 0.0, 0.0, 0.0) if outer[0] == "low" else (1.0, 1.0, 1.0, 1.0)
     return bounds if _consistent(bounds) else None
 
 
 def _consistent(bounds: Bounds) -> bool:
-    """True when every axis's bounds leave room (the "page" entry, a spread's side, aside)."""
-    return all(lo < hi and blo < bhi for axis, (lo, hi, blo, bhi) in bounds.items() if axis != "page")
+    """True when every axis's bounds leave room (the "page" and "column" entries aside)."""
+    return all(lo < hi and blo < bhi for axis, (lo, hi, blo, bhi) in bounds.items() if axis in ("x", "y"))
 
 
 def page_side(words: list[str]) -> str | None:
@@ -175,7 +181,7 @@ def in_region(box: Box, bounds: Bounds, size: tuple[int, int]) -> bool:
     """True when ``box`` (pixels, from the frame's top left) lies in the region ``bounds``
     (:func:`parse_region`, its "page" entry aside) of a frame of ``size``."""
     for axis, (lo, hi, blo, bhi) in bounds.items():
-        if axis == "page":
+        if axis not in ("x", "y"):
             continue
         k, extent = (0, size[0]) if axis == "x" else (1, size[1])
         a, b = box[k] / extent, box[k + 2] / extent
@@ -194,7 +200,7 @@ def _region(ctx: _Ctx, m: list[re.Match]) -> bool:
             return False
         for axis, b in parsed.items():
             _bound(bounds, axis, b)
-    if not _consistent(bounds) or ("page" in bounds and bounds["page"][0] > bounds["page"][1]):
+    if not _consistent(bounds) or any(k in bounds and bounds[k][0] > bounds[k][1] for k in ("page", "column")):
         return False  # "left" and "right" together, the left and the right page: no region
     (w, h), x0 = ctx.page.size, 0
     if "page" in bounds:  # a page of a spread: the frame is that page
@@ -204,9 +210,24 @@ def _region(ctx: _Ctx, m: list[re.Match]) -> bool:
         x0, w = (0, seam) if bounds["page"][0] == 0.0 else (seam, w - seam)
 
     def held(b: Box) -> bool:
+        if "column" in bounds and _beyond(ctx.page, b, bounds["column"][0] == 0.0, x0, x0 + w):
+            return False  # a line further out beside it: the string is in an inner column
         return x0 <= b[0] and b[2] <= x0 + w and in_region((b[0] - x0, b[1], b[2] - x0, b[3]), bounds, (w, h))
 
     return bool(ctx.held) and all(any(held(b) for b in boxes) for boxes in ctx.held)
+
+
+def _beyond(page: _Page, box: Box, left: bool, lo: int, hi: int) -> bool:
+    """True when a line read within ``lo``..``hi`` (x pixels) lies wholly left (``left``) or right of
+    ``box`` beside it (its height within three of ``box``'s heights above or below): a column further out."""
+    reach = 3 * (box[3] - box[1])
+    for ln in page.lines:
+        a = ln.box
+        if a[3] < box[1] - reach or a[1] > box[3] + reach or a[0] < lo or a[2] > hi:
+            continue
+        if (a[2] < box[0]) if left else (a[0] > box[2]):
+            return True
+    return False
 
 
 def spread_seam(page: _Page) -> int | None:

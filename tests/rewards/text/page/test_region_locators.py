@@ -34,10 +34,11 @@ def three_columns(asked: str, column: int, y: int = 200):
 
 def test_region_phrases_are_read_from_position_words_and_region_nouns_only():
     for phrase in ("on the left page", "in the upper central column", "in the lower-right white section",
-                   "at the very bottom of the full figure", "center", "in the top row"):  # fmt: skip
+                   "at the very bottom of the full figure", "center", "in the middle row"):  # fmt: skip
         assert is_region(f"locator '{phrase}'"), phrase
     # an element noun, a rank among siblings, a region of an element: no region of the page
-    for phrase in ("in the upper central table", "the leftmost callout", "in the second row",
+    # "the top row" is a grid's first row (grid_locators), not the top of the page
+    for phrase in ("in the upper central table", "the leftmost callout", "in the second row", "in the top row",
                    "near the top-left of the green region", "at its top-left", "lower panel"):  # fmt: skip
         assert not is_region(f"locator '{phrase}'"), phrase
     # "the center" "of Site A's donut": the centre of an element, not of the page
@@ -117,3 +118,13 @@ def test_a_page_of_a_spread_is_found_at_its_seam_not_at_the_half():
         )[0]
         == []
     )
+
+
+def test_the_left_column_is_the_outermost_one_not_the_left_third():
+    q = 'Does the caption in the left column read exactly "Fresh fruit cup"?'
+    lines = [ocr_line("Quarterly Review", 40, 20, 30)]
+    for k, x in enumerate((30, 265, 510, 755)):  # four columns; the second starts at 26% of the width
+        lines += [ocr_line(f"Team {k}", x, 150 + 40 * j, 14) for j in range(4)]
+    second = lines + [ocr_line("Fresh fruit cup", 265, 310, 14)]  # centre at 0.32 W: in the left third
+    assert verdict(q, second) == "withheld"
+    assert verdict(q, lines + [ocr_line("Fresh fruit cup", 30, 310, 14)]) == "yes"
