@@ -293,6 +293,24 @@ def _is_element(
     return several and all(w in mw for w in ew if w[0] in touched)
 
 
+def _wrapped(m: Match, read: _ReadElement) -> bool:
+    """True when occurrence ``m`` is every word of two or more consecutive lines of their own
+    (``read.own``), marks aside: a paragraph or bullet that wraps, read in reading order across
+    its lines, is a whole element ("Note: ... (draft)" around it is not: "Note:" is left out)."""
+    mw = {(read.canon[li], wi) for li, wi in m.words}
+    touched = [set(e.words) for e in read.own if set(e.words) & mw]
+    union = set().union(*touched) if touched else set()
+    return len(touched) >= 2 and mw <= union and all(w in mw or w in read.marks for w in union)
+
+
+def _opens(m: Match, e: Element, read: _ReadElement) -> bool:
+    """True when the element found, ``e``, is the first line of a wrapped occurrence ``m``
+    (``_wrapped``): the finders' items are lines, so a bullet that wraps is found as its first."""
+    mw = [(read.canon[li], wi) for li, wi in m.words]
+    ew = {w for w in e.words if w not in read.marks}
+    return bool(ew) and mw[0] in ew and ew <= set(mw) and _wrapped(m, read)
+
+
 @dataclass
 class _Elemented:
     """Rule "element" on one string's occurrences: those kept, the element the first lies in
@@ -310,7 +328,11 @@ def _elemented(text: str, kept: list[Match], read: _ReadElement, several: bool) 
     el, what = read.spec, describe_element(read.spec)
     if el.whole:
         alone = read.own + (read.found or [])  # a line or block of its own, or an element of the role
-        own = [m for m in kept if any(_is_element(m, e, True, several, read.canon, read.marks) for e in alone)]
+        own = [
+            m
+            for m in kept
+            if any(_is_element(m, e, True, several, read.canon, read.marks) for e in alone) or _wrapped(m, read)
+        ]
         if not own:
             first = {(read.canon[li], wi) for li, wi in kept[0].words}
             longer = next((e.text for e in read.own if first < set(e.words)), kept[0].text)
@@ -318,7 +340,12 @@ def _elemented(text: str, kept: list[Match], read: _ReadElement, several: bool) 
         kept = own
     if read.found is None:
         return _Elemented(kept, None, True)
-    pairs = [(m, e) for m in kept for e in read.found if _is_element(m, e, el.whole, several, read.canon, read.marks)]
+    pairs = [
+        (m, e)
+        for m in kept
+        for e in read.found
+        if _is_element(m, e, el.whole, several, read.canon, read.marks) or (el.whole and _opens(m, e, read))
+    ]
     if not pairs:
         shown = " / ".join(repr(e.text) for e in read.found[:3]) + (" ..." if len(read.found) > 3 else "")
         said = f"not {text!r}" if el.whole else f"which does not contain {text!r}"
