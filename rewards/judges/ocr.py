@@ -68,7 +68,8 @@ class OCRJudge:
         lenient: forgive a leading bullet and trailing punctuation.
         scale: upsampling factor before OCR.
         second_psm: page segmentation mode of a second pass that adds missed lines (None: off).
-        max_lines: how many consecutive lines a wrapped string may span.
+        max_lines: how many consecutive lines a wrapped string may span (more while the lines
+            joined are shorter than the string: a long paragraph in a narrow column).
         incremental: a page that differs from one read before (in this process) only in a few
             rows is read again only there (``rewards.text.ocr.ocr_cache``); False: every new image is
             read whole. Either way the same pixels are read once (the editor reads through the
@@ -175,18 +176,7 @@ class OCRJudge:
         ]
         reread = []
         if image is not None and any(d.holds is False and d.rule in ("read", "element") for d in decisions):
-            # a hostile check quoting thousands of strings would re-read for minutes (0.16 s each)
-            for text, box, ocr_text, in_element in _near_misses(decisions)[:MAX_REREADS]:
-                again, strip = self.reread_strip(image, lines, text, box, ocr_text)
-                reread.append(list(strip))
-                # an element's strip may hold other lines (a subtitle under a title): its read
-                # replaces them only when it reads the string there; a string's strip, when it
-                # reads the string no worse than the page did (a wrapped paragraph read as one
-                # line by the strip's psm 7 is garbage, and took the page's good lines with it)
-                if self._reads_in(text, again, strip, image.size) or (
-                    not in_element and self._near(text, again, image.size) >= self._near(text, lines, image.size)
-                ):
-                    lines = again
+            lines, reread = self._look_again(image, lines, decisions)
             decisions = [
                 decide_text(s, lines, image, size, self.case_sensitive, self.lenient, self.max_lines) for s in specs
             ]
@@ -217,17 +207,8 @@ class OCRJudge:
             if moved is not None:
                 return moved
         if failed is not None:
-            doubt = doubt_no(
-                failed,
-                not_checked,
-                lines,
-                size,
-                self.vlm_follows,
-                self.case_sensitive,
-                self.lenient,
-                self.max_lines,
-                image=image,
-            )
+            match = (self.case_sensitive, self.lenient, self.max_lines)
+            doubt = doubt_no(failed, not_checked, lines, size, self.vlm_follows, *match, image=image)
             if doubt is not None:
                 evidence["doubt"] = doubt
                 reason = f"OCR does not refute: {doubt} ({failed.detail}; checked: {checked})"
@@ -245,6 +226,24 @@ class OCRJudge:
                 check.id, "withheld", self.name, f"{doubt[0]} (checked: {checked})", evidence | {"lookalikes": doubt[1]}
             )
         return Verdict(check.id, "yes", self.name, f"{decided.detail} (checked: {checked})", evidence)
+
+    def _look_again(self, image: Image.Image, lines: list[Line], decisions) -> tuple[list[Line], list]:
+        """``lines`` with the strips of the failed strings' near misses read again
+        (``reread_strip``), and the strips read."""
+        reread = []
+        # a hostile check quoting thousands of strings would re-read for minutes (0.16 s each)
+        for text, box, ocr_text, in_element in _near_misses(decisions)[:MAX_REREADS]:
+            again, strip = self.reread_strip(image, lines, text, box, ocr_text)
+            reread.append(list(strip))
+            # an element's strip may hold other lines (a subtitle under a title): its read
+            # replaces them only when it reads the string there; a string's strip, when it
+            # reads the string no worse than the page did (a wrapped paragraph read as one
+            # line by the strip's psm 7 is garbage, and took the page's good lines with it)
+            if self._reads_in(text, again, strip, image.size) or (
+                not in_element and self._near(text, again, image.size) >= self._near(text, lines, image.size)
+            ):
+                lines = again
+        return lines, reread
 
     def _shown(self, spec, lines, image, checked: str, not_checked: list[str], evidence: dict) -> tuple[str, list]:
         """The locators the compiler left to a VLM that the page structure shows

@@ -20,7 +20,10 @@ Rules, applied in this order (the first that fails is named in the result):
    (``rewards.text.page.elements.find_elements``): with ``whole`` ("reads exactly") its words are all
    of the element's ("BREAKFAST" inside the heading "BREAKFAST COMBOS" is not the title
    "BREAKFAST"), else it lies in the element. First, whatever the role, a "reads exactly"
-   occurrence must be a line or block of its own: one inside a longer line fails. Candidates
+   occurrence must be a line or block of its own: one inside a longer line fails; every word
+   of two or more consecutive lines (marks aside: a bullet read "¢") is a block of its own, a
+   paragraph or bullet that wraps (``_wrapped``), and a candidate that is its first line is
+   that element (``_opens``: the finders' items are lines). Candidates
    found and no occurrence in them fails, naming what the element reads; the role not found
    (``find_elements`` None) is *unknown*: the element part is left to a VLM, never "yes".
 5. **box**: with ``in_box``, an enclosing box (a border or the edge of a filled panel on all four
