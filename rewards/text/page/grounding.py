@@ -156,19 +156,27 @@ def _read_anchors(spec: TextSpec, exact: Exact) -> list[_ReadAnchor]:
     return read
 
 
+STACK_STEP = 1.5
+"""Line heights each string of a stack adds to the reach of "directly below" (``_anchored``)."""
+
+
 def _anchored(
     kept: list[Match],
     anchors: list[_ReadAnchor],
     locators: tuple[str, ...] = (),
     lines: list[Line] = (),
     alone: bool = True,
+    stack: int = 1,
 ) -> list[Match]:
     """The occurrences of ``kept`` that stand in every anchor's relation (rule 3); an occurrence
     never shares words with the anchor it stands to, except a context anchor ("the note with the
     year '2024'" may contain its anchor). "directly" below or above a string asked ``alone`` (the
     spec's only string) also needs no other line between them; the items of a list "directly under"
     a heading stand under one another. A locator of the anchor may narrow the relation
-    (``anchor_kind``: the heading's section, the bar's column). Empty as soon as one anchor keeps none."""
+    (``anchor_kind``: the heading's section, the bar's column). ``stack``: the strings asked
+    stand one under another (``top_to_bottom``, ``lines``): "directly below" a card's name, the
+    last of four stands further down, each string above it adding ``STACK_STEP`` line heights to
+    the reach. Empty as soon as one anchor keeps none."""
     for a in anchors:
         relation = a.record["relation"]
         kind = anchor_kind(a.record["text"], locators)
@@ -177,6 +185,8 @@ def _anchored(
         elif kind == "column":
             kept = [m for m in kept if any(in_column(m.box, o.box) for o in a.occ)]
         lh = max([m.box[3] - m.box[1] for m in a.occ] or [1])
+        if relation.startswith("directly"):  # reach: 4 line heights, and STACK_STEP per string above
+            lh *= 1 + STACK_STEP / 4 * (stack - 1)
         canon = canonical_lines(lines) if alone and relation.startswith("directly") else []  # no line between
         if relation == "between":
             kept = [
@@ -393,7 +403,8 @@ def _decide_string(
     kept = [m for m in occ if in_region(m.box, spec.region, *size)]
     rule = "all" if kept else "region"
     if rule == "all":
-        kept = _anchored(kept, anchors, spec.locators, lines, len(spec.texts) == 1)
+        stack = len(spec.texts) if spec.arrangement in ("top_to_bottom", "lines") else 1
+        kept = _anchored(kept, anchors, spec.locators, lines, len(spec.texts) == 1, stack)
         rule = "all" if kept else "anchor"
     related = role_anchored(kept, role_anchors) if rule == "all" and role_anchors else kept
     relation_unknown = rule == "all" and not related  # "directly below the title" unseen: unknown, never "no"

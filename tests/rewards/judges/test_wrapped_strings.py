@@ -61,3 +61,20 @@ def test_a_read_that_differs_only_in_lookalike_glyphs_is_no_refutation():
     assert _lookalike_spelling("| found obj", "I found obj")
     assert not _lookalike_spelling("regarding object 02?", "regarding object o1?")
     assert not _lookalike_spelling("object o1?", "object o1?")  # the same read is no near miss
+
+
+def test_four_lines_stacked_directly_under_a_name_reach_past_four_line_heights():
+    from rewards.text.page.grounding import decide_text
+    from tests.pages import ocr_line
+
+    q = (
+        "Does the bin card, directly under '02 Rack', contain exactly the following four lines of text from top "
+        "to bottom: 'Z1R2B1', 'Empty', '0kSKUs', 'Last update: 10 Oct, 2025'?"
+    )
+    spec = compile_question(q).text
+    rows = ["02 Rack", "Z1R2B1", "Empty", "0kSKUs", "Last update: 10 Oct, 2025"]
+    lines = [ocr_line(t, 50, 112 + 18 * k) for k, t in enumerate(rows)]  # the last 5 line heights down
+    assert decide_text(spec, lines, None, (1000, 680)).holds is True
+    far = lines[:4] + [ocr_line(rows[4], 50, 112 + 18 * 12)]  # the last string far below the stack
+    d = decide_text(spec, far, None, (1000, 680))
+    assert d.holds is False and d.rule == "anchor"
