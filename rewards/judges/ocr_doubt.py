@@ -37,7 +37,8 @@ when the "no" stands. Rules, by the rule that failed (``rewards.text.page.ground
   element leaves nothing close), and on the fidelity set withholding them lost true "no"s.
 
   5. the best read of the string differs from it only in look-alike glyphs ("object 01?" for
-     "object o1?", "| found" for "I found"; ``_lookalike_spelling``): withheld, judge=ocr too.
+     "object o1?", "| found" for "I found", "¢ Thermal" for the quoted bullet "• Thermal";
+     ``_lookalike_spelling``): withheld, judge=ocr too.
      Tesseract reads them with high confidence, so confidence cannot tell the two apart; a
      string drawn with a look-alike typo is then withheld, never "yes".
 
@@ -53,6 +54,8 @@ a word with none (text an editor placed) counts as confident.
 """
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 
@@ -91,12 +94,16 @@ def _short_value(text: str) -> bool:
 _LOOKALIKE = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", "|": "1", "S": "5", "B": "8"})
 
 
+_LEAD_MARK = re.compile(r"^[^\w\s]{1,2}(?: |$)")
+
+
 def _lookalike_spelling(read: str, text: str) -> bool:
     """True when OCR's ``read`` differs from ``text`` only in look-alike glyphs (o / O / 0, I / l /
-    1 / |, S / 5, B / 8, rn / m): "object 01?" for "object o1?", "| found" for "I found". Tesseract
+    1 / |, S / 5, B / 8, rn / m, a leading bullet and any mark read for it): "object 01?" for
+    "object o1?", "| found" for "I found", "¢ Thermal: ..." for "• Thermal: ...". Tesseract
     is sure of such a read (confidence 94 for "01?" in DejaVu Sans 14 px) while a person reads the
     string; the page cannot refute it."""
-    fold = lambda t: normalize(t.translate(_LOOKALIKE)).replace("rn", "m")  # noqa: E731
+    fold = lambda t: _LEAD_MARK.sub("• ", normalize(t.translate(_LOOKALIKE)).replace("rn", "m"))  # noqa: E731
     return normalize(read) != normalize(text) and fold(read) == fold(text)
 
 

@@ -61,6 +61,8 @@ def test_a_read_that_differs_only_in_lookalike_glyphs_is_no_refutation():
     assert _lookalike_spelling("| found obj", "I found obj")
     assert not _lookalike_spelling("regarding object 02?", "regarding object o1?")
     assert not _lookalike_spelling("object o1?", "object o1?")  # the same read is no near miss
+    assert _lookalike_spelling("¢ Thermal: lower O&M costs", "• Thermal: lower O&M costs")  # a bullet read "¢"
+    assert not _lookalike_spelling("¢ Thermal: lower O&M casts", "• Thermal: lower O&M costs")
 
 
 def test_four_lines_stacked_directly_under_a_name_reach_past_four_line_heights():
