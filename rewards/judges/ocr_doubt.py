@@ -71,6 +71,8 @@ INK_CONTRAST = 60
 """Grey levels from the read part's background (its median) from which a pixel is ink (rule 6)."""
 INK_SPAN = 0.3
 """Share of the near miss's width that ink must span in the strip above or below it (rule 6)."""
+FILL_ROW = 0.9
+"""A strip row inked over this share of its width is a fill's edge or a rule, not a line of text (rule 6)."""
 SHORT = 4
 """A value of at most this many characters ("38%") has near misses in every other value of a chart
 ("18%"): under a locator code cannot resolve, its near miss refutes nothing."""
@@ -172,7 +174,8 @@ def _unread_ink(box, lines: list[Line], image) -> bool:
         if bottom - top < 2:
             continue
         strip = gray[top:bottom, x0:x1]
-        ink = (np.abs(strip - paper) > INK_CONTRAST).any(axis=0)
+        ink = np.abs(strip - paper) > INK_CONTRAST
+        ink = ink[ink.mean(axis=1) < FILL_ROW].any(axis=0)  # a row inked across is a fill's edge or a rule
         sure = (w.box for ln in lines for w in ln.words if w.conf is None or w.conf >= MIN_CONF)
         for b in sure:  # columns of words read there with confidence are read
             if b[3] - b[1] <= 1.5 * h and min(b[3], bottom) - max(b[1], top) > (b[3] - b[1]) / 2:
