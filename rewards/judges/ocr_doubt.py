@@ -42,10 +42,12 @@ when the "no" stands. Rules, by the rule that failed (``rewards.text.page.ground
      Tesseract reads them with high confidence, so confidence cannot tell the two apart; a
      string drawn with a look-alike typo is then withheld, never "yes".
 
-  6. the string read only in part (its best match ``MISSING`` characters or more shorter) while
-     a line's height above or below the part read holds ink across ``INK_SPAN`` of its width
-     that no OCR line covers (a line of the paragraph or bullet tesseract did not read at
-     all): withheld, judge=ocr too: the rest of the string may be there, unread.
+  6. the string read only in part (its best match ``MISSING`` characters or more shorter, and
+     the string's start, or its end) while a line's height below (above) the part read holds
+     ink across ``INK_SPAN`` of its width that no word read with confidence covers (a line of
+     the paragraph or bullet tesseract did not read; a row inked across, a fill's edge or a
+     rule, is no line): withheld, judge=ocr too: the rest of the string may be there, unread.
+     A word dropped inside the string ("Start trial" for "Start free trial") stays "no".
 
 Every other failure (region, count, arrangement, style) stands: the string was read with its box.
 
@@ -58,6 +60,7 @@ from __future__ import annotations
 import re
 
 import numpy as np
+from rapidfuzz.distance import OSA
 
 from rewards.text.ocr.text_match import Line, find_matches, normalize, words_conf
 
@@ -71,6 +74,8 @@ INK_CONTRAST = 60
 """Grey levels from the read part's background (its median) from which a pixel is ink (rule 6)."""
 INK_SPAN = 0.3
 """Share of the near miss's width that ink must span in the strip above or below it (rule 6)."""
+PART_LIKE = 0.9
+"""Similarity (OSA) from which the part read is the start or the end of the string (rule 6)."""
 FILL_ROW = 0.9
 """A strip row inked over this share of its width is a fill's edge or a rule, not a line of text (rule 6)."""
 SHORT = 4
@@ -158,20 +163,20 @@ def _doubt_element(decision, vlm_parts: list[str], lines: list[Line]) -> str | N
     return None
 
 
-def _unread_ink(box, lines: list[Line], image) -> bool:
+def _unread_ink(box, lines: list[Line], image, sides: tuple[bool, bool] = (True, True)) -> bool:
     """True when a line's height above or below the near miss's ``box`` holds ink across
     ``INK_SPAN`` of its width in columns no OCR word there covers (a word of a line's height, most
     of it in the strip, read with confidence ``MIN_CONF``): a line of the string's element that
-    OCR did not read with confidence."""
+    OCR did not read with confidence. ``sides``: (below, above) looked at."""
     gray = np.asarray(image.convert("L"), dtype=np.int16)
     x0, _, x1, _ = box
     words = _word_boxes(lines, box)  # a word's box may swallow the unread line under it: its top counts
     h = max(4, int(np.median([b[3] - b[1] for b in words])))
     y0, y1 = min(b[1] for b in words), max(b[1] for b in words) + h
     paper = np.median(gray[y0:y1, x0:x1])  # the read part's background
-    for top, bottom in ((y1 + h // 4, y1 + 2 * h), (y0 - 2 * h, y0 - h // 4)):
+    for (top, bottom), side in zip(((y1 + h // 4, y1 + 2 * h), (y0 - 2 * h, y0 - h // 4)), sides):
         top, bottom = max(0, top), min(gray.shape[0], bottom)
-        if bottom - top < 2:
+        if not side or bottom - top < 2:
             continue
         strip = gray[top:bottom, x0:x1]
         ink = np.abs(strip - paper) > INK_CONTRAST
@@ -196,13 +201,22 @@ def _word_boxes(lines: list[Line], box) -> list:
     return inside or [box]
 
 
+def _like(a: str, b: str) -> bool:
+    """True when ``a`` and ``b`` are the same text but for OCR's slips (``PART_LIKE``)."""
+    return OSA.normalized_similarity(a, b) >= PART_LIKE
+
+
 def _part_unread(records, lines: list[Line], image) -> str | None:
     """Rule 6: a string read only in part (its near miss shorter than it by ``MISSING`` characters
-    or more) whose element has a line OCR did not read beside the part read."""
+    or more, and its start or its end: a word dropped inside it is no unread line) whose element
+    has a line OCR did not read below (above) the part read."""
     for r in records:
         if r["rule"] != "read" or not r["box"] or r["similarity"] < NEAR:
             continue
-        if len(normalize(r["text"])) - len(normalize(r["ocr_text"])) >= MISSING and _unread_ink(r["box"], lines, image):
+        text, read = normalize(r["text"]), normalize(r["ocr_text"])
+        # the part read opens the string (the rest is on a line below) or ends it (above)
+        sides = (_like(read, text[: len(read)]), _like(read, text[len(text) - len(read) :]))
+        if len(text) - len(read) >= MISSING and any(sides) and _unread_ink(r["box"], lines, image, sides):
             return f"{r['text']!r} read only in part ({r['ocr_text']!r}); a line beside it holds ink OCR did not read"
     return None
 

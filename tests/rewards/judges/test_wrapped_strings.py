@@ -80,3 +80,9 @@ def test_four_lines_stacked_directly_under_a_name_reach_past_four_line_heights()
     far = lines[:4] + [ocr_line(rows[4], 50, 112 + 18 * 12)]  # the last string far below the stack
     d = decide_text(spec, far, None, (1000, 680))
     assert d.holds is False and d.rule == "anchor"
+
+
+def test_a_word_dropped_inside_the_wrapped_bullet_is_refuted():
+    v = judged(bullet_page((LINES[0], "this quarter freight", LINES[2])))  # "while" dropped, every line read
+    assert v.answer == "no", v.reason
+    assert "doubt" not in v.evidence
