@@ -10,7 +10,9 @@ The questions are those of ``scripts/compiler_coverage.py``'s quoted-text table 
 at least one quote) on one half (``--half``, default report: ``sha1(str(id)) % 2 == 1``) that the
 question compiler decides both ways (``QuestionSpec.decidable``), or whose only VLM parts are ones
 a page locator rule resolves and this renderer draws (``drawn_part``: an axis's tick label, a panel
-named by its letter, above all other content; ``--rules-only``: those alone); ``--n`` of them are
+named by its letter, above all other content, a region of the page (``region_locators``: "on the
+left page", "in the upper central column"), a grid's row (``grid_locators``); ``--rules-only``:
+those alone; ``--regions``: only questions with a region or grid-row part); ``--n`` of them are
 drawn with ``--seed``. Each is drawn by a small honest renderer that places the quoted strings as the spec says
 (:func:`page_html`): the title as the page's largest line, a subtitle right under it, a footer in
 small type at the foot, a button filled, a card bordered, bullets in a list, a quoted anchor in its
@@ -19,7 +21,9 @@ matplotlib bar chart (:func:`chart_image`). Pages are laid out by headless Chrom
 (``documents.engines.browser``). The defect page changes one letter (or digit) of the first
 required string (``documents.engines.model.typo``, ``digit_change``); when the question asks for a
 whole element ("reads exactly"), a second defect page ("inside") shows each string inside a longer
-line ("Note: <string> (draft)"), which is not that element.
+line ("Note: <string> (draft)"), which is not that element; when it names a region of the page, a
+third ("moved") shows the right strings in the mirror place (``region_area``), out of the region
+(a grid's row, ``grid_locators``: in the next row of the grid, ``_grid``).
 
 Printed: over the correct pages (truth "yes") yes / false no / withheld, over the defect pages
 (truth "no") no / false yes / withheld (also per defect kind), and each false or withheld answer
@@ -50,7 +54,9 @@ from documents.engines.score import make_judge  # noqa: E402
 from rewards.rubric import Check  # noqa: E402
 from rewards.text.ocr.text_match import REGION_FRACTIONS  # noqa: E402
 from rewards.text.page.container_locators import HOLDER, NAMED_HOLDER  # noqa: E402
+from rewards.text.page.grid_locators import is_row, parse_row  # noqa: E402
 from rewards.text.page.locators import TOPMOST, page_resolvable  # noqa: E402
+from rewards.text.page.region_locators import REGION, is_region, parse_region  # noqa: E402
 from rewards.text.questions.question_compiler import QuestionSpec, TextSpec, compile_question  # noqa: E402
 from rewards.text.questions.question_quotes import find_quotes  # noqa: E402
 
@@ -71,10 +77,11 @@ FILLER = "Figures are shown in thousands and are preliminary."
 
 
 def sample(
-    path: Path, exclude: Path | None, half: str, n: int, seed: int, rules_only: bool = False
+    path: Path, exclude: Path | None, half: str, n: int, seed: int, rules_only: bool = False, regions: bool = False
 ) -> list[tuple[str, str, QuestionSpec]]:
     """``n`` (row id, question, spec) drawn with ``seed`` from the quoted-text questions of ``half``
-    that code decides both ways (module docstring; ``rules_only``: through page rules only)."""
+    that code decides both ways (module docstring; ``rules_only``: through page rules only;
+    ``regions``: only those with a region part, ``region_locators.is_region``)."""
     drop = {json.loads(x)["id"] for x in exclude.read_text().splitlines() if x.strip()} if exclude else set()
     pool = []
     for line in path.read_text(encoding="utf-8").splitlines():
@@ -89,6 +96,8 @@ def sample(
             if spec is None or spec.text is None:
                 continue
             ruled = page_resolvable(spec.vlm_parts, len(spec.text.texts)) and all(drawn_part(v) for v in spec.vlm_parts)
+            if regions and not any(is_region(v) or is_row(v) for v in spec.vlm_parts):
+                continue
             if ruled or (spec.decidable and not rules_only):
                 pool.append((str(row["id"]), q, spec))
     return random.Random(seed).sample(pool, min(n, len(pool)))
@@ -111,7 +120,78 @@ def drawn_part(part: str) -> bool:
     ends with the string, a cell of a table's header row, the element above all other content (the
     engine-page rules, slices and bars, are not drawn here: their questions are left out of the sample)."""
     kinds = (AXIS_PART, PANEL_PART, TOPMOST_PART, NAMED_HOLDER, HOLDER, LINE_PART, EDGE_PART, *HEADER_PARTS)
-    return any(p.fullmatch(part) for p in kinds)
+    return any(p.fullmatch(part) for p in kinds) or is_region(part) or is_row(part)
+
+
+def _grid(parts: tuple[str, ...], block: str, texts: tuple[str, ...], moved: bool) -> str:
+    """Three rows of three bordered boxes of one size, two filler lines in each, under the page
+    title; ``block`` in the row the row part names (``grid_locators.parse_row``; ``moved``: the next
+    row instead), in the box and at the line its region and the page's region parts name (left,
+    centre or right box; above or below the filler). Every box is as tall as the block needs."""
+    row_part = next(p for p in parts if is_row(p))
+    ordinal, bounds = parse_row(row_part) or (1, None)
+    x = region_area(tuple(p for p in parts if is_region(p)), (0.4, 0.4, 0.6, 0.6))
+    x = (bounds or {}).get("x", (x[0], x[2]) if x else (0.4, 0.6))
+    row = (ordinal - 1 if ordinal > 0 else 3 + ordinal) % 3
+    row = (row + 1) % 3 if moved else row
+    col = 0 if x[1] <= 0.5 else 2 if x[0] >= 0.5 else 1
+    low = (bounds or {}).get("y", (0.0, 0.5))[0] >= 0.5
+    n_lines = 3 + len(texts) + sum(len(t) * 9 // 250 for t in texts) + block.count("font-weight:700")
+    box = f"border:2px solid #333;height:{16 + 18 * n_lines}px;padding:8px;box-sizing:border-box"
+    cells = []
+    for r in range(3):
+        for c in range(3):
+            filler = _line(f"Rack {r + 1}{c + 1}") + _line(f"Bins {3 * r + c}")
+            inner = (filler + block if low else block + filler) if (r, c) == (row, col) else filler
+            cells.append(f'<div style="{box}">{inner}</div>')
+    small = "<style>.grid div{font-size:14px!important;line-height:18px}</style>"  # the block in type a box holds
+    grid = "position:absolute;left:40px;top:100px;display:grid;grid-template-columns:repeat(3,290px);gap:20px 25px"
+    title = _line(PAGE_TITLE, "position:absolute;left:40px;top:24px;font-size:40px;font-weight:700")
+    return f'{small}{title}<div class="grid" style="{grid}">{"".join(cells)}</div>'
+
+
+def region_area(parts: tuple[str, ...], area: tuple[float, float, float, float], moved: bool = False):
+    """``area`` (x0, y0, x1, y1 fractions) narrowed to the region the question's region parts name
+    (``region_locators.parse_region``): on each bounded axis, centred on the middle of the region's
+    centre bounds, as wide as its box bounds allow; ``moved``: the mirror place on that axis (a
+    "left" string drawn on the right, a "central" one near the low edge), where a person would say
+    the string is not in the region. None when the question has no region part."""
+    bounds: dict = {}
+    for part in parts:
+        for axis, b in (parse_region(m.group(1)) or {}).items() if (m := REGION.fullmatch(part)) else ():
+            old = bounds.get(axis, (0.0, 1.0, 0.0, 1.0))
+            bounds[axis] = (max(old[0], b[0]), min(old[1], b[1]), max(old[2], b[2]), min(old[3], b[3]))
+    if not bounds:
+        return None
+    side = bounds.pop("page", None)  # a page of a spread: x is a share of that page
+    if side is not None and moved:
+        side = tuple(1.0 - v for v in side)  # the right strings on the other page
+    frame = (0.0, 1.0) if side is None else (0.0, SEAM) if side[0] == 0.0 else (SEAM, 1.0)
+    out = list(area)
+    out[0], out[2] = frame[0] + max(0.0, out[0]) * (frame[1] - frame[0]), frame[0] + out[2] * (frame[1] - frame[0])
+    for axis, (lo, hi, blo, bhi) in bounds.items():
+        k = 0 if axis == "x" else 1
+        c = (lo + hi) / 2
+        half = min(c - blo, bhi - c, 0.25 if k else 0.5)
+        if moved and side is None:
+            c = 1 - c if abs(c - 0.5) > 0.05 else 0.12
+            half = min(half, c, 1 - c)
+        lo_k, hi_k = frame if k == 0 else (0.0, 1.0)
+        out[k], out[k + 2] = lo_k + (c - half) * (hi_k - lo_k), lo_k + (c + half) * (hi_k - lo_k)
+    return tuple(out)
+
+
+SEAM = 0.42
+"""Where a two-page spread's pages meet, as a share of the width (the left page the narrower)."""
+
+
+def _spread(parts: tuple[str, ...]) -> str:
+    """The right page of a two-page spread (a grey panel from ``SEAM`` to the right edge) when a
+    region part names a page of a spread, else nothing."""
+    if not any((b := parse_region(m.group(1))) and "page" in b for p in parts if (m := REGION.fullmatch(p))):
+        return ""
+    place = f"position:absolute;left:{SEAM * W:.0f}px;top:0;width:{(1 - SEAM) * W:.0f}px;height:{H}px"
+    return f'<div style="{place};background:#e2e2e2"></div>'
 
 
 def defect(texts: tuple[str, ...], rng: random.Random) -> tuple[str, ...]:
@@ -157,9 +237,10 @@ def _strings(spec: TextSpec, texts: tuple[str, ...]) -> str:
 
 
 def _ordered(role: str, inner: str, ordinal: int) -> str:
-    """Three bullets, items or cards with the strings at position ``ordinal`` (negative: from the end)."""
-    others = ["Plan reviewed", "Budget 12%", "Team of 8"]
-    k = ordinal - 1 if ordinal > 0 else 3 + ordinal
+    """Three bullets, items or cards (as many as ``ordinal`` needs) with the strings at position
+    ``ordinal`` (negative: from the end)."""
+    others = ["Plan reviewed", "Budget 12%", "Team of 8"] + [f"Item {i}" for i in range(4, ordinal + 1)]
+    k = ordinal - 1 if ordinal > 0 else len(others) + ordinal
     cells = [html.escape(o) for o in others]
     if role == "card":
         box = "display:inline-block;vertical-align:top;border:2px solid #333;border-radius:6px;padding:18px;margin:8px"
@@ -250,10 +331,11 @@ def _boxes(name: str | None, block: str, second: bool = True) -> str:
     return f'<div style="display:flex;flex-wrap:wrap;gap:40px">{cells}</div>'
 
 
-def page_html(spec: TextSpec, texts: tuple[str, ...], parts: tuple[str, ...] = ()) -> str:
+def page_html(spec: TextSpec, texts: tuple[str, ...], parts: tuple[str, ...] = (), moved: bool = False) -> str:
     """The page of one question (module docstring): the strings' block centred in its area (wrapping
     inside it), the page title and a filler line where the block is not; a panel named by its letter
-    draws the panels, with the block in that one; "above all other content" leaves out the page title."""
+    draws the panels, with the block in that one; "above all other content" leaves out the page title;
+    a region part ("in the left column") narrows the area to that region (``moved``: its mirror, ``region_area``)."""
     role = spec.element.role if spec.element is not None else "whole"
     edge = next((p for p in parts if EDGE_PART.fullmatch(p)), None)
     if edge is not None:  # the string opens (or closes) a longer block
@@ -268,18 +350,21 @@ def page_html(spec: TextSpec, texts: tuple[str, ...], parts: tuple[str, ...] = (
     panel = next((m.group(1).lower() for p in parts if (m := PANEL_PART.fullmatch(p))), None)
     topmost = any(TOPMOST_PART.fullmatch(p) for p in parts)
     named = next((m.group("name").strip() for p in parts if (m := NAMED_HOLDER.fullmatch(p))), None)
+    if any(is_row(p) for p in parts):  # the whole page is the grid
+        return _page(_grid(parts, block, texts, moved))
     if any(HEADER_PARTS[0].fullmatch(p) for p in parts):
         block = _table(texts)
     elif panel is not None:
         block, role = _panels(panel, block), "panels"
     elif named is not None or any(HOLDER.fullmatch(p) for p in parts):
         block, role = _boxes(named, block, spec.region is None), "panels"
-    x0, y0, x1, y1 = _area(spec.region, role)
+    x0, y0, x1, y1 = region_area(parts, _area(spec.region, role), moved) or _area(spec.region, role)
     box = f"left:{x0 * W:.0f}px;top:{y0 * H:.0f}px;width:{(x1 - x0) * W:.0f}px;height:{(y1 - y0) * H:.0f}px"
     centred = "text-align:center;" if (x0 + x1) / 2 == 0.5 else ""  # a centred place: each line centred
     parts = [
+        _spread(parts),
         f'<div style="position:absolute;{box};display:flex;align-items:center;justify-content:center">'
-        f'<div style="{centred}max-width:{(x1 - x0) * W - 40:.0f}px">{block}</div></div>'
+        f'<div style="{centred}max-width:{(x1 - x0) * W - 40:.0f}px">{block}</div></div>',
     ]
     has_title = role in ("title", "subtitle") or any(r.role == "title" for r in spec.role_anchors) or topmost
     if not has_title and not _inside((0.2, 0.06), (x0, y0, x1, y1)):
@@ -289,7 +374,11 @@ def page_html(spec: TextSpec, texts: tuple[str, ...], parts: tuple[str, ...] = (
         spots = spots[2:]
     fx, fy = next((p for p in spots if not _inside(p, (x0, y0, x1, y1))), spots[0])
     parts.append(_line(FILLER, f"position:absolute;left:{fx * W:.0f}px;top:{fy * H:.0f}px;font-size:16px"))
-    body = "".join(parts)
+    return _page("".join(parts))
+
+
+def _page(body: str) -> str:
+    """The HTML page of ``body`` (W x H CSS pixels, white, DejaVu Sans)."""
     return (
         "<!doctype html><html><head><meta charset='utf-8'><style>body{margin:0;width:1000px;height:700px;"
         "position:relative;background:#fff;color:#111;font-family:'DejaVu Sans',sans-serif}</style></head>"
@@ -357,15 +446,17 @@ def chart_image(spec: TextSpec, texts: tuple[str, ...]) -> Image.Image:
     return Image.open(buf).convert("RGB")
 
 
-def render(spec: QuestionSpec, texts: tuple[str, ...], browser: Browser, rng: random.Random) -> Image.Image:
-    """The page of one question with ``texts`` as its required strings."""
+def render(
+    spec: QuestionSpec, texts: tuple[str, ...], browser: Browser, rng: random.Random, moved: bool = False
+) -> Image.Image:
+    """The page of one question with ``texts`` as its required strings (``moved``: out of its region)."""
     axis = next((m.group(1) for p in spec.vlm_parts if (m := AXIS_PART.fullmatch(p))), None)
     if axis is not None:
         return tick_chart(axis, texts[0], rng, spec.text.texts[0])
     el = spec.text.element
     if el is not None and el.role in ("axis_title", "legend_entry"):
         return chart_image(spec.text, texts)
-    return browser.render(page_html(spec.text, texts, spec.vlm_parts), W, H)[0]
+    return browser.render(page_html(spec.text, texts, spec.vlm_parts, moved), W, H)[0]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -382,8 +473,11 @@ def main(argv: list[str] | None = None) -> int:
         help="read every page whole (the OCR judge's incremental=False): the pages are unrelated documents",
     )
     p.add_argument("--rules-only", action="store_true", help="only questions decided through page locator rules")
+    p.add_argument(
+        "--regions", action="store_true", help="only questions with a region or grid-row part ('in the left column')"
+    )
     args = p.parse_args(argv)
-    picked = sample(args.data, args.exclude, args.half, args.n, args.seed, args.rules_only)
+    picked = sample(args.data, args.exclude, args.half, args.n, args.seed, args.rules_only, args.regions)
     rng = random.Random(args.seed)
     images, checks, meta = [], [], []
     with Browser(W, H) as browser:
@@ -392,8 +486,10 @@ def main(argv: list[str] | None = None) -> int:
             whole = spec.text.element is not None and spec.text.element.whole
             if whole or (spec.vlm_parts and spec.text.reads_whole):  # "reads exactly": inside a longer line is no
                 variants.append(("inside", tuple(f"Note: {t} (draft)" for t in spec.text.texts)))
+            if any(is_region(v) or is_row(v) for v in spec.vlm_parts):  # the right string out of its region is no
+                variants.append(("moved", spec.text.texts))
             for variant, texts in variants:
-                images.append(render(spec, texts, browser, rng))
+                images.append(render(spec, texts, browser, rng, variant == "moved"))
                 checks.append([Check(f"q{k}", q, spec=spec)])
                 meta.append({"row": rid, "question": q, "variant": variant, "texts": list(texts)})
     judge = make_judge("ocr")
@@ -402,7 +498,7 @@ def main(argv: list[str] | None = None) -> int:
             j.incremental = False
     verdicts = judge.judge(images, [""] * len(images), checks)
     counts = {"yes": 0, "false_no": 0, "true_withheld": 0, "no": 0, "false_yes": 0, "false_withheld": 0}
-    by_kind = {k: {"yes": 0, "no": 0, "withheld": 0} for k in ("correct", "defect", "inside")}
+    by_kind = {k: {"yes": 0, "no": 0, "withheld": 0} for k in ("correct", "defect", "inside", "moved")}
     for m, (v,) in zip(meta, verdicts):
         m |= {"answer": v.answer, "reason": v.reason}
         truth = "yes" if m["variant"] == "correct" else "no"
@@ -416,7 +512,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n{args.half} half, {n} decided quoted-text questions (seed {args.seed}), judge=ocr:")
     print(f"  correct pages: yes {counts['yes']} / false no {counts['false_no']} / withheld {counts['true_withheld']}")
     print(f"  defect pages:  no {counts['no']} / false yes {counts['false_yes']} / withheld {counts['false_withheld']}")
-    for kind in ("defect", "inside"):
+    for kind in ("defect", "inside", "moved"):
         c = by_kind[kind]
         print(f"    {kind:<7} no {c['no']} / false yes {c['yes']} / withheld {c['withheld']}")
     if args.out:

@@ -68,7 +68,8 @@ class OCRJudge:
         lenient: forgive a leading bullet and trailing punctuation.
         scale: upsampling factor before OCR.
         second_psm: page segmentation mode of a second pass that adds missed lines (None: off).
-        max_lines: how many consecutive lines a wrapped string may span.
+        max_lines: how many consecutive lines a wrapped string may span (more while the lines
+            joined are shorter than the string: a long paragraph in a narrow column).
         incremental: a page that differs from one read before (in this process) only in a few
             rows is read again only there (``rewards.text.ocr.ocr_cache``); False: every new image is
             read whole. Either way the same pixels are read once (the editor reads through the
@@ -175,14 +176,7 @@ class OCRJudge:
         ]
         reread = []
         if image is not None and any(d.holds is False and d.rule in ("read", "element") for d in decisions):
-            # a hostile check quoting thousands of strings would re-read for minutes (0.16 s each)
-            for text, box, ocr_text, in_element in _near_misses(decisions)[:MAX_REREADS]:
-                again, strip = self.reread_strip(image, lines, text, box, ocr_text)
-                reread.append(list(strip))
-                # an element's strip may hold other lines (a subtitle under a title): its read
-                # replaces them only when it reads the string there
-                if not in_element or self._reads_in(text, again, strip, image.size):
-                    lines = again
+            lines, reread = self._look_again(image, lines, decisions)
             decisions = [
                 decide_text(s, lines, image, size, self.case_sensitive, self.lenient, self.max_lines) for s in specs
             ]
@@ -213,9 +207,8 @@ class OCRJudge:
             if moved is not None:
                 return moved
         if failed is not None:
-            doubt = doubt_no(
-                failed, not_checked, lines, size, self.vlm_follows, self.case_sensitive, self.lenient, self.max_lines
-            )
+            match = (self.case_sensitive, self.lenient, self.max_lines)
+            doubt = doubt_no(failed, not_checked, lines, size, self.vlm_follows, *match, image=image)
             if doubt is not None:
                 evidence["doubt"] = doubt
                 reason = f"OCR does not refute: {doubt} ({failed.detail}; checked: {checked})"
@@ -233,6 +226,24 @@ class OCRJudge:
                 check.id, "withheld", self.name, f"{doubt[0]} (checked: {checked})", evidence | {"lookalikes": doubt[1]}
             )
         return Verdict(check.id, "yes", self.name, f"{decided.detail} (checked: {checked})", evidence)
+
+    def _look_again(self, image: Image.Image, lines: list[Line], decisions) -> tuple[list[Line], list]:
+        """``lines`` with the strips of the failed strings' near misses read again
+        (``reread_strip``), and the strips read."""
+        reread = []
+        # a hostile check quoting thousands of strings would re-read for minutes (0.16 s each)
+        for text, box, ocr_text, in_element in _near_misses(decisions)[:MAX_REREADS]:
+            again, strip = self.reread_strip(image, lines, text, box, ocr_text)
+            reread.append(list(strip))
+            # an element's strip may hold other lines (a subtitle under a title): its read
+            # replaces them only when it reads the string there; a string's strip, when it
+            # reads the string no worse than the page did (a wrapped paragraph read as one
+            # line by the strip's psm 7 is garbage, and took the page's good lines with it)
+            if self._reads_in(text, again, strip, image.size) or (
+                not in_element and self._near(text, again, image.size) >= self._near(text, lines, image.size)
+            ):
+                lines = again
+        return lines, reread
 
     def _shown(self, spec, lines, image, checked: str, not_checked: list[str], evidence: dict) -> tuple[str, list]:
         """The locators the compiler left to a VLM that the page structure shows
@@ -298,9 +309,10 @@ class OCRJudge:
         first read that misses ``expected`` is used.
 
         Returns:
-            (lines, strip): ``lines`` with those whose centre lies in the strip replaced by the
-            strip's lines (boxes in pixels of ``image``), and the strip's box. On an OCR error the
-            lines are returned unchanged.
+            (lines, strip): ``lines`` with those whose centre lies in the strip and that a line
+            of the strip's read overlaps (``_covers``) replaced by the strip's lines (boxes in
+            pixels of ``image``), and the strip's box. On an OCR error the lines are returned
+            unchanged.
         """
         x0, y0, x1, y1 = box
         char_w = (x1 - x0) / max(1, len(matched))
@@ -337,7 +349,16 @@ class OCRJudge:
             if not (best and best[0].found):
                 break
         inside = lambda b: strip[0] <= (b[0] + b[2]) / 2 <= strip[2] and strip[1] <= (b[1] + b[3]) / 2 <= strip[3]  # noqa: E731
-        return [ln for ln in lines if ln.angle != 0 or not inside(ln.box)] + reads[-1], strip
+        new = reads[-1]
+        # a page line in the strip that no line of the strip's read covers (the line above a
+        # near miss, "100% Occupied" over "9.3kKSKUs") was not read again: it stays
+        kept = [ln for ln in lines if ln.angle or not inside(ln.box) or not any(_covers(n.box, ln.box) for n in new)]
+        return kept + new, strip
+
+    def _near(self, text: str, lines: list[Line], size: tuple[int, int]) -> float:
+        """The similarity of the best match of ``text`` in ``lines`` (0.0: none)."""
+        ms = find_matches(text, lines, *size, None, self.case_sensitive, self.lenient, self.max_lines)
+        return ms[0].similarity if ms else 0.0
 
     def _reads_in(self, text: str, lines: list[Line], strip, size: tuple[int, int]) -> bool:
         """True when ``text`` occurs exactly in ``lines`` with its centre in ``strip``."""
@@ -416,6 +437,13 @@ def _describe(spec: TextSpec) -> str:
         parts.append(f"{'is' if el.whole else 'in'} {describe_element(el)}{said}")
     parts += [f"locator {p!r}" for p in spec.locators if not (spec.element and p == spec.element.phrase)]
     return ", ".join(parts)
+
+
+def _covers(read, line) -> bool:
+    """True when a strip's read line ``read`` overlaps page line ``line`` across and over half
+    the height of the lower of the two (it read the line again)."""
+    dy = min(read[3], line[3]) - max(read[1], line[1])
+    return min(read[2], line[2]) > max(read[0], line[0]) and dy > min(read[3] - read[1], line[3] - line[1]) / 2
 
 
 def _in_strip(box, strip) -> bool:

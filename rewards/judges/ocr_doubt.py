@@ -39,6 +39,19 @@ when the "no" stands. Rules, by the rule that failed (``rewards.text.page.ground
   close (6 of 7) were true "no"s (tesseract is least sure of misspelt words, and a missing
   element leaves nothing close), and on the fidelity set withholding them lost true "no"s.
 
+  5. the best read of the string differs from it only in look-alike glyphs ("object 01?" for
+     "object o1?", "| found" for "I found", "¢ Thermal" for the quoted bullet "• Thermal";
+     ``_lookalike_spelling``): withheld, judge=ocr too.
+     Tesseract reads them with high confidence, so confidence cannot tell the two apart; a
+     string drawn with a look-alike typo is then withheld, never "yes".
+
+  6. the string read only in part (its best match ``MISSING`` characters or more shorter, and
+     the string's start, or its end) while a line's height below (above) the part read holds
+     ink across ``INK_SPAN`` of its width that no word read with confidence covers (a line of
+     the paragraph or bullet tesseract did not read; a row inked across, a fill's edge or a
+     rule, is no line): withheld, judge=ocr too: the rest of the string may be there, unread.
+     A word dropped inside the string ("Start trial" for "Start free trial") stays "no".
+
 Every other failure (region, count, arrangement, style) stands: the string was read with its box.
 
 Confidences are tesseract's word confidences (``rewards.text.ocr.text_match.Word.conf``, 0-100);
@@ -47,12 +60,27 @@ a word with none (text an editor placed) counts as confident.
 
 from __future__ import annotations
 
+import re
+
+import numpy as np
+from rapidfuzz.distance import OSA
+
 from rewards.text.ocr.text_match import Line, find_matches, normalize, words_conf
 
 MIN_CONF = 80.0
 """Tesseract word confidence (0-100) a near miss or an element's words need for a "no"."""
 NEAR = 0.5
 """Similarity (``Match.similarity``) from which the best OCR match is a near miss of the string."""
+MISSING = 4
+"""Characters a near miss may lack before rule 6 looks for a line of the string OCR did not read."""
+INK_CONTRAST = 60
+"""Grey levels from the read part's background (its median) from which a pixel is ink (rule 6)."""
+INK_SPAN = 0.3
+"""Share of the near miss's width that ink must span in the strip above or below it (rule 6)."""
+PART_LIKE = 0.9
+"""Similarity (OSA) from which the part read is the start or the end of the string (rule 6)."""
+FILL_ROW = 0.9
+"""A strip row inked over this share of its width is a fill's edge or a rule, not a line of text (rule 6)."""
 SHORT = 4
 """A value of at most this many characters ("38%") has near misses in every other value of a chart
 ("18%"): under a locator code cannot resolve, its near miss refutes nothing."""
@@ -71,6 +99,22 @@ def _short_value(text: str) -> bool:
     holds many of them, one digit apart."""
     text = normalize(text)
     return len(text) <= SHORT and any(c.isdigit() for c in text)
+
+
+_LOOKALIKE = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", "|": "1", "S": "5", "B": "8"})
+
+
+_LEAD_MARK = re.compile(r"^[^\w\s]{1,2}(?: |$)")
+
+
+def _lookalike_spelling(read: str, text: str) -> bool:
+    """True when OCR's ``read`` differs from ``text`` only in look-alike glyphs (o / O / 0, I / l /
+    1 / |, S / 5, B / 8, rn / m, a leading bullet and any mark read for it): "object 01?" for
+    "object o1?", "| found" for "I found", "¢ Thermal: ..." for "• Thermal: ...". Tesseract
+    is sure of such a read (confidence 94 for "01?" in DejaVu Sans 14 px) while a person reads the
+    string; the page cannot refute it."""
+    fold = lambda t: _LEAD_MARK.sub("• ", normalize(t.translate(_LOOKALIKE)).replace("rn", "m"))  # noqa: E731
+    return normalize(read) != normalize(text) and fold(read) == fold(text)
 
 
 def _quoted_in(text: str, parts: list[str]) -> bool:
@@ -122,6 +166,64 @@ def _doubt_element(decision, vlm_parts: list[str], lines: list[Line]) -> str | N
     return None
 
 
+def _unread_ink(box, lines: list[Line], image, sides: tuple[bool, bool] = (True, True)) -> bool:
+    """True when a line's height above or below the near miss's ``box`` holds ink across
+    ``INK_SPAN`` of its width in columns no OCR word there covers (a word of a line's height, most
+    of it in the strip, read with confidence ``MIN_CONF``): a line of the string's element that
+    OCR did not read with confidence. ``sides``: (below, above) looked at."""
+    gray = np.asarray(image.convert("L"), dtype=np.int16)
+    x0, _, x1, _ = box
+    words = _word_boxes(lines, box)  # a word's box may swallow the unread line under it: its top counts
+    h = max(4, int(np.median([b[3] - b[1] for b in words])))
+    y0, y1 = min(b[1] for b in words), max(b[1] for b in words) + h
+    paper = np.median(gray[y0:y1, x0:x1])  # the read part's background
+    for (top, bottom), side in zip(((y1 + h // 4, y1 + 2 * h), (y0 - 2 * h, y0 - h // 4)), sides):
+        top, bottom = max(0, top), min(gray.shape[0], bottom)
+        if not side or bottom - top < 2:
+            continue
+        strip = gray[top:bottom, x0:x1]
+        ink = np.abs(strip - paper) > INK_CONTRAST
+        ink = ink[ink.mean(axis=1) < FILL_ROW].any(axis=0)  # a row inked across is a fill's edge or a rule
+        sure = (w.box for ln in lines for w in ln.words if w.conf is None or w.conf >= MIN_CONF)
+        for b in sure:  # columns of words read there with confidence are read
+            if b[3] - b[1] <= 1.5 * h and min(b[3], bottom) - max(b[1], top) > (b[3] - b[1]) / 2:
+                ink[max(0, b[0] - x0) : max(0, b[2] - x0)] = False
+        if ink.mean() >= INK_SPAN:
+            return True
+    return False
+
+
+def _word_boxes(lines: list[Line], box) -> list:
+    """The boxes of the OCR words inside ``box`` (at least ``box`` itself)."""
+    inside = [
+        w.box
+        for ln in lines
+        for w in ln.words
+        if box[0] <= w.box[0] and w.box[2] <= box[2] and box[1] <= w.box[1] and w.box[3] <= box[3]
+    ]
+    return inside or [box]
+
+
+def _like(a: str, b: str) -> bool:
+    """True when ``a`` and ``b`` are the same text but for OCR's slips (``PART_LIKE``)."""
+    return OSA.normalized_similarity(a, b) >= PART_LIKE
+
+
+def _part_unread(records, lines: list[Line], image) -> str | None:
+    """Rule 6: a string read only in part (its near miss shorter than it by ``MISSING`` characters
+    or more, and its start or its end: a word dropped inside it is no unread line) whose element
+    has a line OCR did not read below (above) the part read."""
+    for r in records:
+        if r["rule"] != "read" or not r["box"] or r["similarity"] < NEAR:
+            continue
+        text, read = normalize(r["text"]), normalize(r["ocr_text"])
+        # the part read opens the string (the rest is on a line below) or ends it (above)
+        sides = (_like(read, text[: len(read)]), _like(read, text[len(text) - len(read) :]))
+        if len(text) - len(read) >= MISSING and any(sides) and _unread_ink(r["box"], lines, image, sides):
+            return f"{r['text']!r} read only in part ({r['ocr_text']!r}); a line beside it holds ink OCR did not read"
+    return None
+
+
 def doubt_no(
     decision,
     vlm_parts: list[str],
@@ -131,6 +233,7 @@ def doubt_no(
     case_sensitive: bool = True,
     lenient: bool = False,
     max_lines: int = 4,
+    image=None,
 ) -> str | None:
     """Why the failed ``decision`` (a ``grounding.TextDecision`` with ``holds`` False) is not a
     confident "no" (module rules), or None when the "no" stands.
@@ -141,6 +244,7 @@ def doubt_no(
         vlm_follows: a VLM judge follows in the router: a string not read is never refuted
             while a VLM-only part is left, nor when nothing close to it was read.
         case_sensitive, lenient, max_lines: the judge's matching rules (``text_match``).
+        image: the judged image (rule 6 looks for ink OCR did not read); None skips rule 6.
     """
     if decision.rule == "anchor":
         return _doubt_relation(decision, vlm_parts, lines, size, vlm_follows, (case_sensitive, lenient, max_lines))
@@ -148,6 +252,9 @@ def doubt_no(
         return _doubt_element(decision, vlm_parts, lines)
     if decision.rule != "read":
         return None
+    unread = _part_unread(decision.records, lines, image) if image is not None else None
+    if unread is not None:
+        return unread
     for r in decision.records:
         if r["rule"] != "read":
             continue
@@ -155,6 +262,8 @@ def doubt_no(
             return f"{r['text']!r} not read; where it should be only a VLM can tell ({vlm_parts[0]})"
         if len(normalize(r["text"])) == 1 and (len(decision.records) > 1 or decision.anchors):
             return f"{r['text']!r} not read: tesseract drops a lone glyph, so its absence is not seen"
+        if r["ocr_text"] and _lookalike_spelling(r["ocr_text"], r["text"]):
+            return f"{r['text']!r} not read; OCR read {r['ocr_text']!r}, which differs only in look-alike glyphs"
         sim, conf = _near_conf(r["text"], lines, size, case_sensitive, lenient, max_lines)
         if sim >= NEAR and vlm_parts and _short_value(r["text"]):
             return f"{r['text']!r} not read; a short near miss ({r['ocr_text']!r}) may be another element's"

@@ -291,7 +291,8 @@ def find_matches(
 
     Exact occurrences (module rules) come first with ``found=True`` (or ``found=False`` when
     only outside ``region``). Then fuzzy candidates: for each window of 1..``max_lines``
-    consecutive lines of a column (``next_lines``), rapidfuzz ``partial_ratio_alignment``
+    consecutive lines of a column (``next_lines``; more while the window's text is shorter
+    than ``expected``: a long paragraph in a narrow column wraps over five lines), rapidfuzz ``partial_ratio_alignment``
     locates the best substring, which is snapped to whole words (trying one word more or less
     at each end) and scored with OSA similarity. Candidates are deduplicated by their word set.
 
@@ -329,7 +330,9 @@ def find_matches(
             win = _Window(lines, chain, case_sensitive)
             if win.text:
                 _scan(win, target, add)
-            if len(chain) >= max_lines or after[chain[-1]] is None or after[chain[-1]] in chain:
+            # a string longer than max_lines lines of its column wraps over as many as it needs
+            full = len(chain) >= max_lines and sum(lengths[k] + 1 for k in chain) > len(target)
+            if full or after[chain[-1]] is None or after[chain[-1]] in chain:
                 break
             chain.append(after[chain[-1]])
     return sorted(

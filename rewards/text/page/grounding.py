@@ -20,7 +20,10 @@ Rules, applied in this order (the first that fails is named in the result):
    (``rewards.text.page.elements.find_elements``): with ``whole`` ("reads exactly") its words are all
    of the element's ("BREAKFAST" inside the heading "BREAKFAST COMBOS" is not the title
    "BREAKFAST"), else it lies in the element. First, whatever the role, a "reads exactly"
-   occurrence must be a line or block of its own: one inside a longer line fails. Candidates
+   occurrence must be a line or block of its own: one inside a longer line fails; every word
+   of two or more consecutive lines (marks aside: a bullet read "¢") is a block of its own, a
+   paragraph or bullet that wraps (``_wrapped``), and a candidate that is its first line is
+   that element (``_opens``: the finders' items are lines). Candidates
    found and no occurrence in them fails, naming what the element reads; the role not found
    (``find_elements`` None) is *unknown*: the element part is left to a VLM, never "yes".
 5. **box**: with ``in_box``, an enclosing box (a border or the edge of a filled panel on all four
@@ -42,12 +45,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import product
-from typing import Callable
 
 import numpy as np
 from PIL import Image
 
 from rewards.text.ocr.text_match import Line, Match, find_matches, in_region, words_conf
+from rewards.text.page.anchored import Exact, ReadAnchor, anchored, read_anchors
 from rewards.text.page.elements import describe_element, find_elements
 from rewards.text.page.page_lines import Element, _is_mark, canonical_lines
 from rewards.text.page.rectangles import enclosing_box
@@ -69,8 +72,6 @@ from rewards.text.page.text_style import measure as measure_style
 from rewards.text.questions.question_compiler import ElementSpec, TextSpec
 
 Box = tuple[int, int, int, int]
-Exact = Callable[[str], tuple[list[Match], Match | None]]
-"""``exact(text) -> (exact occurrences of text, the best match or None)`` on the judged lines."""
 
 
 @dataclass
@@ -124,96 +125,6 @@ def _record(text: str, best: Match | None, rule: str, found: bool) -> dict:
         "similarity": round(best.similarity, 4) if best else 0.0,
         "rule": rule,
     }
-
-
-@dataclass
-class _ReadAnchor:
-    """One anchor of a spec as read: its record (``TextDecision.anchors``) and the exact
-    occurrences of its text and, for "between", of its other text."""
-
-    record: dict
-    occ: list[Match]
-    other: list[Match]
-
-
-def _read_anchors(spec: TextSpec, exact: Exact) -> list[_ReadAnchor]:
-    """Every anchor of ``spec``, read with ``exact``."""
-    read = []
-    for a in spec.anchors:
-        occ, _ = exact(a.text)
-        other = exact(a.other)[0] if a.relation == "between" and a.other else []
-        record = {
-            "text": a.text,
-            "relation": a.relation,
-            "found": bool(occ) and (a.relation != "between" or bool(other)),
-            "boxes": [list(m.box) for m in occ],
-        }
-        if a.relation == "between":
-            record |= {"other": a.other, "other_boxes": [list(m.box) for m in other]}
-        read.append(_ReadAnchor(record, occ, other))
-    return read
-
-
-def _anchored(
-    kept: list[Match],
-    anchors: list[_ReadAnchor],
-    locators: tuple[str, ...] = (),
-    lines: list[Line] = (),
-    alone: bool = True,
-    off_row: bool = False,
-) -> list[Match]:
-    """The occurrences of ``kept`` that stand in every anchor's relation (rule 3); an occurrence
-    never shares words with the anchor it stands to, except a context anchor ("the note with the
-    year '2024'" may contain its anchor). "directly" below or above a string asked ``alone`` (the
-    spec's only string) also needs no other line between them; the items of a list "directly under"
-    a heading stand under one another. A locator of the anchor may narrow the relation
-    (``anchor_kind``: the heading's section, the bar's column). ``off_row``: "right of" and "left of"
-    also hold off the anchor's row (``beside_off_row``). Empty as soon as one anchor keeps none."""
-    for a in anchors:
-        relation = a.record["relation"]
-        kind = anchor_kind(a.record["text"], locators)
-        if kind == "section":
-            kept = [m for m in kept if any(in_section(m.box, o.box, lines) for o in a.occ)]
-        elif kind == "column":
-            kept = [m for m in kept if any(in_column(m.box, o.box) for o in a.occ)]
-        lh = max([m.box[3] - m.box[1] for m in a.occ] or [1])
-        canon = canonical_lines(lines) if alone and relation.startswith("directly") else []  # no line between
-        if relation == "between":
-            kept = [
-                m
-                for m in kept
-                if any(
-                    set(m.words).isdisjoint(o.words)
-                    and set(m.words).isdisjoint(p.words)
-                    and between(m.box, o.box, p.box)
-                    for o in a.occ
-                    for p in a.other
-                )
-            ]
-        else:
-            kept = [
-                m
-                for m in kept
-                if any(
-                    (relation == "context" or set(m.words).isdisjoint(o.words))
-                    and (
-                        satisfies_relation(m.box, o.box, relation, lh)
-                        or (off_row and beside_off_row(m.box, o.box, relation))
-                    )
-                    and not (canon and line_between(m.box, o.box, relation, lines, _own_lines(canon, m, o)))
-                    for o in a.occ
-                )
-            ]
-        if not kept:
-            break
-    return kept
-
-
-def _own_lines(canon: list[int], *matches: Match) -> set[int]:
-    """The indices of the lines ``matches`` stand on, with every other read of those lines (``canon``:
-    ``canonical_lines``)."""
-    on = {canon[li] for m in matches for li, _ in m.words}
-    return {i for i, c in enumerate(canon) if c in on}
 
 
 def _boxed(kept: list[Match], gray: np.ndarray | None) -> tuple[list[Match], Box | None]:
@@ -299,6 +210,24 @@ def _is_element(
     return several and all(w in mw for w in ew if w[0] in touched)
 
 
+def _wrapped(m: Match, read: _ReadElement) -> bool:
+    """True when occurrence ``m`` is every word of two or more consecutive lines of their own
+    (``read.own``), marks aside: a paragraph or bullet that wraps, read in reading order across
+    its lines, is a whole element ("Note: ... (draft)" around it is not: "Note:" is left out)."""
+    mw = {(read.canon[li], wi) for li, wi in m.words}
+    touched = [set(e.words) for e in read.own if set(e.words) & mw]
+    union = set().union(*touched) if touched else set()
+    return len(touched) >= 2 and mw <= union and all(w in mw or w in read.marks for w in union)
+
+
+def _opens(m: Match, e: Element, read: _ReadElement) -> bool:
+    """True when the element found, ``e``, is the first line of a wrapped occurrence ``m``
+    (``_wrapped``): the finders' items are lines, so a bullet that wraps is found as its first."""
+    mw = [(read.canon[li], wi) for li, wi in m.words]
+    ew = {w for w in e.words if w not in read.marks}
+    return bool(ew) and mw[0] in ew and ew <= set(mw) and _wrapped(m, read)
+
+
 @dataclass
 class _Elemented:
     """Rule "element" on one string's occurrences: those kept, the element the first lies in
@@ -316,7 +245,11 @@ def _elemented(text: str, kept: list[Match], read: _ReadElement, several: bool) 
     el, what = read.spec, describe_element(read.spec)
     if el.whole:
         alone = read.own + (read.found or [])  # a line or block of its own, or an element of the role
-        own = [m for m in kept if any(_is_element(m, e, True, several, read.canon, read.marks) for e in alone)]
+        own = [
+            m
+            for m in kept
+            if any(_is_element(m, e, True, several, read.canon, read.marks) for e in alone) or _wrapped(m, read)
+        ]
         if not own:
             first = {(read.canon[li], wi) for li, wi in kept[0].words}
             longer = next((e.text for e in read.own if first < set(e.words)), kept[0].text)
@@ -324,7 +257,12 @@ def _elemented(text: str, kept: list[Match], read: _ReadElement, several: bool) 
         kept = own
     if read.found is None:
         return _Elemented(kept, None, True)
-    pairs = [(m, e) for m in kept for e in read.found if _is_element(m, e, el.whole, several, read.canon, read.marks)]
+    pairs = [
+        (m, e)
+        for m in kept
+        for e in read.found
+        if _is_element(m, e, el.whole, several, read.canon, read.marks) or (el.whole and _opens(m, e, read))
+    ]
     if not pairs:
         shown = " / ".join(repr(e.text) for e in read.found[:3]) + (" ..." if len(read.found) > 3 else "")
         if el.role == "title" and el.whole and "headline" in (el.phrase or ""):
@@ -359,7 +297,7 @@ def _decide_string(
     text: str,
     spec: TextSpec,
     exact: Exact,
-    anchors: list[_ReadAnchor],
+    anchors: list[ReadAnchor],
     element: _ReadElement | None,
     lines: list[Line],
     size: tuple[int, int],
@@ -376,9 +314,10 @@ def _decide_string(
     rule = "all" if kept else "region"
     side_unknown = False
     if rule == "all":
-        strict = _anchored(kept, anchors, spec.locators, lines, len(spec.texts) == 1)
+        stack = len(spec.texts) if spec.arrangement in ("top_to_bottom", "lines") else 1
+        strict = anchored(kept, anchors, spec.locators, lines, len(spec.texts) == 1, stack)
         if not strict:  # beside the anchor but off its row: "to the right of" is left to a VLM
-            strict = _anchored(kept, anchors, spec.locators, lines, len(spec.texts) == 1, off_row=True)
+            strict = anchored(kept, anchors, spec.locators, lines, len(spec.texts) == 1, stack, off_row=True)
             side_unknown = bool(strict)
         kept = strict
         rule = "all" if kept else "anchor"
@@ -524,16 +463,16 @@ def decide_text(
         return [m for m in ms if m.found], (ms[0] if ms else None)
 
     # 1-6, string by string
-    read_anchors = _read_anchors(spec, exact)
+    anchors_read = read_anchors(spec, exact)
     element = _read_element(spec, lines, image, size)
     role_anchors = read_role_anchors(spec.role_anchors, lines, image, size)
     gray = np.asarray(image.convert("L")) if image is not None and spec.in_box else None
     rgb = np.asarray(image.convert("RGB")) if image is not None and (spec.weight or spec.colour) else None
     results = [
-        _decide_string(t, spec, exact, read_anchors, element, lines, size, gray, rgb, role_anchors) for t in spec.texts
+        _decide_string(t, spec, exact, anchors_read, element, lines, size, gray, rgb, role_anchors) for t in spec.texts
     ]
     records = [r.record for r in results]
-    anchors = [a.record for a in read_anchors]  # role anchors: named in ``unknown`` when unseen
+    anchors = [a.record for a in anchors_read]  # role anchors: named in ``unknown`` when unseen
     found_box = next((r.box for r in reversed(results) if r.box is not None), None)
     flags = tuple(any(getattr(r, f"{part}_unknown") for r in results) for part in _PARTS)
     element_unknown, box_unknown, style_unknown, relation_unknown, side_unknown = flags

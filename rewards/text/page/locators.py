@@ -64,6 +64,7 @@ from rewards.text.page.container_locators import (
     holds_several,
 )
 from rewards.text.page.elements import find_elements
+from rewards.text.page.grid_locators import ROW, _grid_row, is_row
 from rewards.text.page.grounding import _is_element
 from rewards.text.page.locator_base import ORDINALS, _Ctx
 from rewards.text.page.page_lines import _Page, canonical_lines, element_words
@@ -79,6 +80,7 @@ from rewards.text.page.page_locators import (
     _price,
     _row_label,
 )
+from rewards.text.page.region_locators import REGION, _region, is_region
 from rewards.text.questions.question_compiler import ElementSpec, TextSpec
 
 
@@ -127,8 +129,8 @@ def resolve_locators(
     ctx = _Ctx(page, spec.texts, found, own, spans, anchors, held, words)
     resolved, left = [], list(parts)
     for patterns, rule in RULES:
-        hits = _hits(patterns, left)
-        if all(hits) and rule(ctx, [re.fullmatch(pat, p) for pat, p in zip(patterns, hits)]):
+        hits = _rule_hits(patterns, rule, left)
+        if all(hits) and rule(ctx, [re.fullmatch(pat, p) for pat, p in zip(patterns * len(hits), hits)]):
             resolved += hits
             left = [p for p in left if p not in hits]
     return resolved, left
@@ -177,6 +179,8 @@ RULES: list[tuple[tuple[str, ...], Callable[[_Ctx, list[re.Match]], bool]]] = [
     ((rf"locator '(?:the |a )?{_ORD} line'",), _nth_line),
     ((r"claim '(?:starts?|begins?|starting|beginning) with'",), _edge_of_block),
     ((r"claim '(?:ends?|ending) with'",), _edge_of_block),
+    ((ROW.pattern,), _grid_row),
+    ((REGION.pattern,), _region),
 ]
 """(patterns, rule): when every pattern matches one of the parts left (``re.fullmatch``) and the
 rule holds, those parts are resolved."""
@@ -190,7 +194,7 @@ def page_resolvable(parts: list[str] | tuple[str, ...], n_texts: int = 1) -> boo
     stays withheld."""
     left = list(parts)
     for patterns, rule in RULES:
-        hits = _hits(patterns, left)
+        hits = _rule_hits(patterns, rule, left)
         if all(hits) and _may_read(rule, hits[0], n_texts):
             left = [p for p in left if p not in hits]
     return bool(parts) and not left
@@ -209,9 +213,26 @@ def _hits(patterns: tuple[str, ...], parts: list[str]) -> list[str | None]:
     return [next((p for p in parts if re.fullmatch(pat, p)), None) for pat in patterns]
 
 
+def _rule_hits(patterns: tuple[str, ...], rule, parts: list[str]) -> list[str | None]:
+    """The parts ``rule`` reads at once: for the region rule, every region part (``is_region``: the
+    regions of one question bound one region together; none when a part left names what the region
+    is "of", an element's centre rather than the page's), else ``_hits``."""
+    if rule is _region:
+        if any(p.startswith("locator 'of ") for p in parts):
+            return [None]  # "the center" "of Site A's donut": a region of an element, not of the page
+        return [p for p in parts if is_region(p)] or [None]
+    return _hits(patterns, parts)
+
+
 def _may_read(rule, part: str, n_texts: int) -> bool:
     """Whether ``rule`` may read ``part`` before the page is seen: a holder only of ``n_texts`` >= 2
-    strings (``holds_several``); every other rule, whenever its patterns match."""
+    strings (``holds_several``); a region only when its words name one (``is_region``), a grid's
+    row only when it is no table's row (``is_row``); every other
+    rule, whenever its patterns match."""
+    if rule is _region:
+        return is_region(part)
+    if rule is _grid_row:
+        return is_row(part)
     return rule is not _one_holder or holds_several(part, n_texts)
 
 

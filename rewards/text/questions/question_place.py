@@ -5,7 +5,9 @@ Quadrants, corners, bands, centre, halves of the image (``rewards.text.ocr.text_
 a side named on a container ("the left panel", "the upper content box") is that side of the
 image; a place *of* another element ("the top of the legend") is a locator and is not checked,
 and a place claimed relative to another element is a part only a VLM can decide (``region_of``).
-"inside the dashed rectangle" asks for an enclosing box (``asks_in_box``).
+"inside the dashed rectangle" asks for an enclosing box (``asks_in_box``). A side word before "page"
+("on the left page" of a two-page spread) is no place of the image: the pages of a spread need not
+be halves, and the locator part is resolved at the spread's seam (``rewards.text.page.region_locators``).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ _PLACE_WORDS = re.compile(
 )
 _NOT_A_PLACE = re.compile(  # "top to bottom" (an order), "left-aligned", "top line", "center hole"
     r"^[- ]?(?:to[- ](?:bottom|top|right|left)|aligned|line|row|column|entry|item|bullet|sentence|paragraph|heading"
-    r"|subheading|title|subtitle|text|word|caption|note|menu|list|group|block|hole)\b"
+    r"|subheading|title|subtitle|text|word|caption|note|menu|list|group|block|hole|page)\b"
 )
 _OF_ELEMENT = re.compile(
     r"^(?:[- ](?:of|in|inside|within|on) (?:the |this |that |each |its |a )?((?:[\w'’-]+ ){0,3}?)([\w-]+))"
