@@ -30,17 +30,26 @@ SOLID = 0.55
 covers pi/4 = 0.79 of its box; an "e" or "o" drawn in a text face about 0.3 to 0.45)."""
 
 
+def _ink_around(arr: np.ndarray, box, min_w: int, min_h: int) -> tuple[np.ndarray | None, int]:
+    """The ink of ``box`` of ``arr`` (uint8 (H, W, 3)) grown by 2 px: bool (h, w), pixels more than 60
+    in luminance off the median of the crop's 2 px border ring; and the crop's left x (px). None when
+    the grown crop is narrower than ``min_w`` or lower than ``min_h``."""
+    H, W = arr.shape[:2]
+    x0, y0, x1, y1 = max(0, box[0] - 2), max(0, box[1] - 2), min(W, box[2] + 2), min(H, box[3] + 2)
+    if x1 - x0 < min_w or y1 - y0 < min_h:
+        return None, x0
+    lum = arr[y0:y1, x0:x1].astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
+    ring = np.concatenate([lum[0], lum[-1], lum[:, 0], lum[:, -1]])
+    return np.abs(lum - np.median(ring)) > 60, x0
+
+
 def _solid(arr: np.ndarray, box) -> bool:
     """True when ``box`` of ``arr`` (uint8 (H, W, 3)) is a solid blob: its pixels far (> 60 in
     luminance) from the median of a 2 px ring around it cover at least ``SOLID`` of their tight
     box, with no enclosed hole (a letter's counter) over 5% of it."""
-    H, W = arr.shape[:2]
-    x0, y0, x1, y1 = max(0, box[0] - 2), max(0, box[1] - 2), min(W, box[2] + 2), min(H, box[3] + 2)
-    if x1 - x0 < 3 or y1 - y0 < 3:
+    ink, _ = _ink_around(arr, box, 3, 3)
+    if ink is None:
         return False
-    lum = arr[y0:y1, x0:x1].astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
-    ring = np.concatenate([lum[0], lum[-1], lum[:, 0], lum[:, -1]])
-    ink = np.abs(lum - np.median(ring)) > 60
     ys, xs = np.nonzero(ink)
     if not len(ys):
         return False
@@ -80,13 +89,9 @@ def swatch_end(arr: np.ndarray, box) -> int | None:
     height wide and 0.4 of it high, no wider than 4 times its height (matplotlib draws a bar
     series' handle 2 em by 0.7 em), filling ``SWATCH_FILL`` of its tight
     box, followed by at least 3 blank columns and more ink (the word)."""
-    H, W = arr.shape[:2]
-    x0, y0, x1, y1 = max(0, box[0] - 2), max(0, box[1] - 2), min(W, box[2] + 2), min(H, box[3] + 2)
-    if x1 - x0 < 8 or y1 - y0 < 6:
+    ink, x0 = _ink_around(arr, box, 8, 6)
+    if ink is None:
         return None
-    lum = arr[y0:y1, x0:x1].astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
-    ring = np.concatenate([lum[0], lum[-1], lum[:, 0], lum[:, -1]])
-    ink = np.abs(lum - np.median(ring)) > 60
     cols = ink.any(0)
     if not cols.any():
         return None
