@@ -65,7 +65,7 @@ import re
 import numpy as np
 from rapidfuzz.distance import OSA
 
-from rewards.text.ocr.text_match import Line, find_matches, normalize, words_conf
+from rewards.text.ocr.text_match import LOOKALIKES, Line, find_matches, normalize, words_conf
 
 MIN_CONF = 80.0
 """Tesseract word confidence (0-100) a near miss or an element's words need for a "no"."""
@@ -101,9 +101,6 @@ def _short_value(text: str) -> bool:
     return len(text) <= SHORT and any(c.isdigit() for c in text)
 
 
-_LOOKALIKE = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", "|": "1", "S": "5", "B": "8"})
-
-
 _LEAD_MARK = re.compile(r"^[^\w\s]{1,2}(?: |$)")
 
 
@@ -113,7 +110,7 @@ def _lookalike_spelling(read: str, text: str) -> bool:
     "object o1?", "| found" for "I found", "¢ Thermal: ..." for "• Thermal: ...". Tesseract
     is sure of such a read (confidence 94 for "01?" in DejaVu Sans 14 px) while a person reads the
     string; the page cannot refute it."""
-    fold = lambda t: _LEAD_MARK.sub("• ", normalize(t.translate(_LOOKALIKE)).replace("rn", "m"))  # noqa: E731
+    fold = lambda t: _LEAD_MARK.sub("• ", normalize(t.translate(LOOKALIKES)).replace("rn", "m"))  # noqa: E731
     return normalize(read) != normalize(text) and fold(read) == fold(text)
 
 

@@ -25,11 +25,8 @@ from refine.editors.text.outcomes import Rewrite, Skip
 from refine.editors.text.state import EditState, Rules
 from refine.editors.text.type_match import match_type
 from rewards.rubric import TextExpectation
-from rewards.text.ocr.text_match import Line, Match, in_region, normalize
+from rewards.text.ocr.text_match import LOOKALIKES, Line, Match, in_region, normalize
 
-LOOKALIKES = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", "|": "1", "S": "5", "B": "8"})
-"""Characters OCR and judges confuse, folded when deciding that a string read by the harder pass
-is already on the page (case is kept when the judge is case-sensitive)."""
 SEPARATORS = str.maketrans({c: " " for c in "\u00b7\u2022\u2219\u2027\u2013\u2014\u2012-|\u00a9\u00ae\u2122"})
 """Marks OCR misreads or drops (a middle dot "·" read as "-", an en dash as a hyphen, a "©" or
 "™" not read): a near match that differs from its string only in these reads the string, and is

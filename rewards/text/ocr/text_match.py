@@ -141,6 +141,12 @@ def joins_without_space(a: str, b: str) -> bool:
     return bool(a and b and _SPACE_IN_CJK.search(a[-1] + " " + b[0]))
 
 
+LOOKALIKES = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", "|": "1", "S": "5", "B": "8"})
+"""Characters OCR confuses, folded one onto another: the editor's test that a string is already on
+the page (``refine.editors.text.near_match``) and the judge's look-alike doubt
+(``rewards.judges.ocr_doubt``)."""
+
+
 def normalize(text: str, case_sensitive: bool = True) -> str:
     """Steps 1-5 of the module rules: NFKC, ASCII quotes/dashes, collapsed whitespace (none kept
     between two Han or kana characters), lone separators as "·", case."""
