@@ -298,3 +298,26 @@ def test_a_headline_under_a_masthead_is_left_to_a_vlm():
     assert ask('Does the main headline read exactly "Harbor Bridge Reopened"?').answer == "no"  # not read at all
     assert ask('Does the title read exactly "Harbor Bridge Reopens"?').answer == "no"  # "title": the masthead
     assert ask('Does the main headline read exactly "The Quarry Weekly"?').answer == "yes"
+
+
+def test_a_subheading_in_small_type_is_left_to_a_vlm():
+    """A tester's pricing page: the line under the heading, in smaller type than the prices (the
+    headings the size rule finds), was a false "no" when asked as "the subheading"."""
+
+    def line(text, x, y, h):
+        return Line(tuple(Word(t, (x + 30 * k, y, x + 30 * k + 26, y + h), 95.0) for k, t in enumerate(text.split())))
+
+    page = [
+        line("Choose Your Plan", 300, 40, 44),
+        line("Billed monthly. Cancel anytime.", 330, 110, 20),
+        line("$19/month", 90, 300, 36),
+        line("5 projects", 100, 360, 18),
+    ]
+
+    def ask(q):
+        return OCRJudge().judge_lines(page, (1100, 700), Check("1", q, spec=compile_question(q)))
+
+    v = ask('Is the subheading "Billed monthly. Cancel anytime."?')
+    assert v.answer == "withheld" and "only a VLM can decide: element 'the heading'" in v.reason
+    assert ask('Is the subheading "Billed yearly. Cancel anytime."?').answer == "no"  # not read at all
+    assert ask('Is the heading "Billed monthly. Cancel anytime."?').answer == "no"  # "heading": large type only
