@@ -14,6 +14,7 @@ from scipy import ndimage
 
 from rewards.text.ocr.text_match import find_matches, union_box
 from rewards.text.page.page_lines import (
+    _HANDLE,
     MAX_PAGE_SHARE,
     SAME_SIZE,
     Box,
@@ -327,8 +328,18 @@ def _swatch_left(rgb: np.ndarray, box: Box, em: float) -> bool:
     return False
 
 
+def _handle_left(page: _Page, li: int, wi: int) -> bool:
+    """True when OCR read a line legend's handle (``_HANDLE``: a marker between two strokes,
+    "—e—") as the word just left of word ``wi`` of line ``li``, within 1.5 em of it."""
+    words = page.lines[li].words
+    if wi == 0 or not _HANDLE.fullmatch(words[wi - 1].text):
+        return False
+    return words[wi].box[0] - words[wi - 1].box[2] <= 1.5 * max(1.0, page.sizes[li])
+
+
 def _legend_entry(page: _Page, spec: ElementSpec) -> list[Element]:
-    """Text with a small solid colour swatch just left of it (``_swatch_left``, needs the image).
+    """Text with a small solid colour swatch just left of it (``_swatch_left``, needs the image),
+    or a line legend's handle read as a word (``_handle_left``).
     OCR often reads the swatch as a short word ("W", "M@"): a first word of up to 3 characters
     with a swatch left of the second is that swatch, not part of the entry. Top to bottom, left
     to right; the ``ordinal``-th."""
@@ -338,6 +349,9 @@ def _legend_entry(page: _Page, spec: ElementSpec) -> list[Element]:
     found: list[tuple[int, tuple[WordId, ...]]] = []
     for i in page.flat:
         own = element_words(page.lines, i)
+        if own and _handle_left(page, i, own[0][1]):
+            found.append((i, own))
+            continue
         for k in range(min(2, len(own))):
             if k == 1 and len(page.lines[i].words[own[0][1]].text) > 3:
                 break

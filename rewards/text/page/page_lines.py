@@ -8,6 +8,7 @@ word index)`` pairs into ``lines``, as in ``rewards.text.ocr.text_match.Match.wo
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from statistics import median
 
@@ -57,11 +58,18 @@ class Element:
 # ---------------------------------------------------------------- shared measures
 
 
+_HANDLE = re.compile(r"[-\u2010-\u2015_~=]+[^\s1-9]{1,2}[-\u2010-\u2015_~=]+")
+"""A line chart's legend handle read as a word: a marker between two strokes ("—e—", "-o-", "—A—")."""
+
+
 def _is_mark(text: str) -> bool:
     """True for a word OCR reads in a bullet, swatch or icon: no letter or digit, or at most two
-    characters each a bullet glyph or no letter or digit ("e", "e@": a dot and its ring)."""
-    return not any(c.isalnum() for c in text) or (
-        len(text) <= 2 and all(c in BULLET_GLYPHS or not c.isalnum() for c in text)
+    characters each a bullet glyph or no letter or digit ("e", "e@": a dot and its ring), or a
+    line legend's handle (``_HANDLE``: matplotlib's line with a marker, read "—e—" before "iOS")."""
+    return (
+        not any(c.isalnum() for c in text)
+        or (len(text) <= 2 and all(c in BULLET_GLYPHS or not c.isalnum() for c in text))
+        or _HANDLE.fullmatch(text) is not None
     )
 
 
