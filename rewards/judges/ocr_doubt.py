@@ -34,6 +34,10 @@ when the "no" stands. Rules, by the rule that failed (``rewards.text.page.ground
      rating "B", a cell in the 'Q1' row): tesseract drops isolated glyphs (as the short anchors
      above): withheld. Asked alone ("1" where only "1,206" is read) the "no" stands.
 
+  4b. nothing close read while the page holds slanted text OCR does not read (tick labels turned
+     by 45 degrees: ``rewards.text.ocr.slanted``): withheld, judge=ocr too: the string may be one
+     of them (a tester's chart: "2025 Q2" was a false "no").
+
   Without a VLM behind (``judge=ocr``) a near miss, and nothing close, stay "no": on the
   real-engine dev split every low-confidence near miss (15) and all but one string with nothing
   close (6 of 7) were true "no"s (tesseract is least sure of misspelt words, and a missing
@@ -65,6 +69,7 @@ import re
 import numpy as np
 from rapidfuzz.distance import OSA
 
+from rewards.text.ocr.slanted import slanted_runs
 from rewards.text.ocr.text_match import LOOKALIKES, Line, find_matches, normalize, words_conf
 
 MIN_CONF = 80.0
@@ -268,4 +273,7 @@ def doubt_no(
             return f"{r['text']!r} not read; its near miss {r['ocr_text']!r} has low OCR confidence ({conf:.0f})"
         if sim < NEAR and vlm_follows:
             return f"{r['text']!r} not read, nor anything close: it may be unreadable rather than absent"
+        if sim < NEAR and image is not None and (runs := slanted_runs(image, lines)):
+            why = "on a page with slanted text OCR does not read"
+            return f"{r['text']!r} not read, nor anything close, {why} (at {runs[0]})"
     return None
