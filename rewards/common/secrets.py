@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import threading
 import unicodedata
 from urllib.parse import quote, quote_plus
@@ -24,6 +25,9 @@ MIN_LENGTH = 6
 """Values shorter than this (stripped) are not redacted: placeholders such as ``EMPTY`` (what
 vLLM's docs put in ``OPENAI_API_KEY``) or ``x`` are no secret, and replacing them would mangle
 ordinary text."""
+
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+"""An environment variable's name, as ``api_key_env`` must give it (a key such as "sk-proj-..." is none)."""
 
 _secrets: set[str] = set()
 _lock = threading.Lock()
@@ -64,10 +68,18 @@ def read_api_key(env: str | None) -> str | None:
 
     Raises:
         ValueError: one line naming ``api_key_env=<env>`` (never the value) when the key holds
-            whitespace or a control character (Unicode category C) inside it.
+            whitespace or a control character (Unicode category C) inside it; one line without
+            ``env`` when ``env`` is no variable name (``api_key_env=$OPENAI_API_KEY``: the key
+            itself, which would otherwise be saved in ``.hydra/`` and ``run.json``).
     """
     if not env:
         return None
+    if not _ENV_NAME.fullmatch(env):  # the key itself given for the variable's name: never echo it
+        register(env)
+        raise ValueError(
+            "api_key_env must name an environment variable (letters, digits and _, e.g. OPENAI_API_KEY), "
+            "not hold the key; its value is not shown"
+        )
     raw = os.environ.get(env)
     if raw is None:
         return None

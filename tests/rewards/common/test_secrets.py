@@ -68,3 +68,33 @@ def test_a_url_encoded_echo_of_the_key_is_redacted(monkeypatch):
     assert read_api_key("RL_SECRET_URL") == "sk-SeCrEt/+=42Zq"
     text = "bad header Bearer%20sk-SeCrEt%2F%2B%3D42Zq and form sk-SeCrEt%2F%2B%3D42Zq"
     assert redact(text) == f"bad header Bearer%20{REDACTED} and form {REDACTED}"
+
+
+@pytest.mark.parametrize("given", ["sk-proj-a1b2c3d4e5", "Bearer abc123456", "1KEY-abcdef"])
+def test_a_key_given_for_the_variables_name_is_refused_without_its_value(given):
+    """A tester's slip: ``judge.judges.1.api_key_env=$OPENAI_API_KEY`` (the shell puts the key
+    there) was saved in ``.hydra/config.yaml``, ``overrides.yaml`` and ``run.json``."""
+    with pytest.raises(ValueError) as e:
+        read_api_key(given)
+    assert str(e.value).startswith("api_key_env must name an environment variable") and given not in str(e.value)
+    assert redact(f"x {given} y") == f"x {REDACTED} y"
+
+
+def test_a_key_in_api_key_env_stops_refine_before_anything_is_written(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    out, key = tmp_path / "out", "sk-live-abcdef1234567890"
+    data = Path(__file__).resolve().parents[3] / "refine" / "example" / "bizgeneval_text.jsonl"
+    proc = subprocess.run(
+        [sys.executable, "-m", "refine.cli", f"data={data}", f"out={out}", "judge=ocr_vlm"]
+        + [f"judge.judges.1.api_key_env={key}", "limit=1", "wandb.mode=disabled"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 2 and proc.stderr.strip().splitlines()[-1].startswith(
+        "error: api_key_env must name an environment variable"
+    )
+    assert key not in proc.stdout + proc.stderr and not out.exists()
