@@ -16,7 +16,14 @@ transformers.logging.set_verbosity_error()
 
 from training import cli  # noqa: E402
 from training.diffusion.checkpoint import list_checkpoints  # noqa: E402
-from training.diffusion.monitors import HackingDetected, bound_problems, check_signals, drifted_signal  # noqa: E402
+from training.diffusion.monitors import (  # noqa: E402
+    SIGNALS,
+    HackingDetected,
+    bound_problems,
+    check_signals,
+    drifted_signal,
+    eval_signals,
+)
 
 TINY = [
     "model=tiny_sd3",
@@ -36,7 +43,7 @@ TINY = [
     "trainer.eval_every=10",
     "data.n=40",
 ]
-STATS = ("dark_fraction", "color_entropy_bits", "edge_density")
+STATS = ("dark_fraction", "color_entropy_bits", "edge_density", "light_fraction")
 
 
 def _status(out: Path, name: str, *overrides: str) -> int:
@@ -62,7 +69,8 @@ def test_the_first_signal_out_of_its_bound_is_named_with_the_last_good_checkpoin
         f"stopped before this step's checkpoint; last good checkpoint: {tmp_path / 'step_2'} "
         f"({tmp_path / 'step_4'} holds the weights that drifted)"
     )
-    signals = "['dark_fraction', 'color_entropy_bits', 'edge_density', 'gold']"
+    signals = str(list(SIGNALS))
+    assert SIGNALS == (*STATS, *(f"eval_{stat}" for stat in STATS), "gold")
     assert bound_problems({"gold": [1, 0], "sharpness": [0, 1]}, "", {"redness"}) == [
         "hacking_bounds.gold must be null or [lo, hi] with lo <= hi, got [1, 0]",
         f"hacking_bounds.sharpness: no such signal (one of {signals})",
@@ -72,6 +80,21 @@ def test_the_first_signal_out_of_its_bound_is_named_with_the_last_good_checkpoin
         "gold_reward 'judge' is not a configured reward (['redness'])"
     ]
     assert bound_problems({"gold": [0, 1]}, "redness", {"redness"}) == []
+
+
+def test_an_evaluation_gives_its_image_statistics_and_gold_and_a_final_drift_names_the_last_checkpoint(tmp_path):
+    row = {"eval/reward_mean": 0.4, "eval/images/light_fraction": 0.3, "eval/images/dark_fraction": 0.1, "eval/kind": 0.7}
+    assert eval_signals(row, "kind") == {"eval_light_fraction": 0.3, "eval_dark_fraction": 0.1, "gold": 0.7}
+    assert eval_signals(row, "") == {"eval_light_fraction": 0.3, "eval_dark_fraction": 0.1}
+    assert eval_signals({}, "kind") == {}
+    checkpoints = [tmp_path / f"step_{n}" for n in (5, 10)]
+    with pytest.raises(HackingDetected) as stop:
+        check_signals(10, {"eval_light_fraction": 0.3}, {"eval_light_fraction": [0.4, 1.0]}, checkpoints, final=True)
+    assert str(stop.value) == (
+        "step 10: reward hacking: eval_light_fraction 0.3 left its bound [0.4, 1] "
+        "(trainer.hacking_bounds.eval_light_fraction); at the final evaluation; "
+        f"last good checkpoint: {tmp_path / 'step_5'} ({tmp_path / 'step_10'} holds the weights that drifted)"
+    )
 
 
 def test_a_tiny_run_whose_bound_trips_stops_in_one_line_and_keeps_its_last_good_checkpoint(tmp_path, capsys):
