@@ -83,7 +83,12 @@ def test_the_first_signal_out_of_its_bound_is_named_with_the_last_good_checkpoin
 
 
 def test_an_evaluation_gives_its_image_statistics_and_gold_and_a_final_drift_names_the_last_checkpoint(tmp_path):
-    row = {"eval/reward_mean": 0.4, "eval/images/light_fraction": 0.3, "eval/images/dark_fraction": 0.1, "eval/kind": 0.7}
+    row = {
+        "eval/reward_mean": 0.4,
+        "eval/images/light_fraction": 0.3,
+        "eval/images/dark_fraction": 0.1,
+        "eval/kind": 0.7,
+    }
     assert eval_signals(row, "kind") == {"eval_light_fraction": 0.3, "eval_dark_fraction": 0.1, "gold": 0.7}
     assert eval_signals(row, "") == {"eval_light_fraction": 0.3, "eval_dark_fraction": 0.1}
     assert eval_signals({}, "kind") == {}
