@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -155,3 +156,53 @@ def test_the_kind_preserving_gold_judge_is_recorded_and_its_bound_stops_the_run(
         "rubricloop-train: step 0: reward hacking: gold 0 left its bound [0.5, 1] (trainer.hacking_bounds.gold); "
         "stopped before this step's checkpoint; no checkpoint before it"
     )
+
+
+def test_a_run_whose_pages_grey_stops_at_the_presets_light_bound_with_its_last_good_checkpoint(
+    tmp_path, capsys, generator_dir
+):
+    """``+experiment=tiny_layout_pretrained`` bounds the white pixels of its 40 validation samples
+    (``eval_light_fraction``, derived from the untrained generator's samples by
+    ``scripts/layout_light_bound.py``). A run on a reward that pays for grey pages
+    (``grpo_helpers.GreyPages``) starts inside the bound, greys its samples evaluation after
+    evaluation, and stops in one line at the first evaluation below the bound, naming the
+    checkpoint before it as the last good one and writing none after it."""
+    run = tmp_path / "grey"
+    overrides = [
+        "+experiment=tiny_layout_pretrained",
+        f"model.id={generator_dir}",
+        "rewards=[redness,layout_kind]",
+        "rewards.redness.fn._target_=grpo_helpers.GreyPages",
+        "trainer.hacking_bounds.gold=null",  # the light bound alone
+        f"trainer.output_dir={tmp_path}",
+        "trainer.run_name=grey",
+        "trainer.num_steps=10",
+        "trainer.prompts_per_step=2",
+        "trainer.batch_size=16",
+        "trainer.lr=1e-2",
+        "trainer.eval_every=1",
+        "trainer.save_every=1",
+    ]
+    with initialize_config_module(config_module="conf", version_base="1.3"):
+        cfg = compose("train", overrides=overrides)
+    lo, hi = cfg.trainer.hacking_bounds.eval_light_fraction
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as stop:
+        cli._main(cfg)
+    assert stop.value.code == 1
+    line = capsys.readouterr().err.strip().splitlines()[-1]
+    found = re.fullmatch(
+        r"rubricloop-train: step (\d+): reward hacking: eval_light_fraction (\S+) left its bound .*", line
+    )
+    assert found, line
+    step, value = int(found[1]), float(found[2])
+    assert value < lo and 1 <= step < 10
+    assert line.endswith(
+        f"[{lo:.4g}, {hi:.4g}] (trainer.hacking_bounds.eval_light_fraction); stopped before this step's checkpoint; "
+        f"last good checkpoint: {run / f'step_{step - 1}'} ({run / f'step_{step}'} holds the weights that drifted)"
+    )
+    assert list_checkpoints(run)[-1].name == f"step_{step}"
+    # every evaluation before it was inside the bound, the untrained generator's first, and they fell
+    light = [e["light_fraction"] for e in json.loads((run / "history.json").read_text())["eval_image_stats"]]
+    assert len(light) == step and all(lo <= v <= hi for v in light), light
+    assert light[-1] < light[0]
