@@ -174,6 +174,7 @@ def test_a_run_whose_pages_grey_stops_at_the_presets_light_bound_with_its_last_g
         "rewards=[redness,layout_kind]",
         "rewards.redness.fn._target_=grpo_helpers.GreyPages",
         "trainer.hacking_bounds.gold=null",  # the light bound alone
+        "trainer.ema_decay=0",  # evaluate the weights trained, not their EMA
         f"trainer.output_dir={tmp_path}",
         "trainer.run_name=grey",
         "trainer.num_steps=10",
