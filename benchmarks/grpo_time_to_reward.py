@@ -82,13 +82,13 @@ TASKS = {  # task -> the preset's shared settings (conf/experiment/tiny_<task>.y
         "num_eval_prompts": 40,
         "resolution": 32,
         "pretrained": True,  # GRPO modes with CFG 4.5, NFT and AWM without; the strict checks measured
-        # chosen on trainer seed 0 (T = 4, tests/training/recipes/test_layout_learning.py)
+        # the defaults of issue 33 (T = 4, chosen on trainer seeds 0-3: docs/training.md#across-trainer-seeds):
+        # the preset's Flow-GRPO (8 prompts x 8 a step, an EMA of 0.9), the learning test's NFT and AWM (KL to the base)
         "overrides_of": {
-            "grpo": {"lr": 3e-3, "prompts_per_step": 4, "batch_size": 32},  # 4 prompts x 8 a step
-            "grpo_guard": {"lr": 3e-3, "prompts_per_step": 4, "batch_size": 32},
+            "grpo": {"lr": 3e-3, "prompts_per_step": 8, "batch_size": 64, "ema_decay": 0.9},
+            "grpo_guard": {"lr": 3e-3, "prompts_per_step": 8, "batch_size": 64},
             "nft": {"lr": 1e-2, "beta": 0.1},  # KL to the base: the charts kept their bars (seed 0)
-            # no KL (beta 0): the table in docs/training.md was measured so; the learning test adds beta 0.05
-            "awm": {"lr": 5e-3, "awm_timestep_sampler": "discrete", "awm_train_timesteps": 4},
+            "awm": {"lr": 5e-3, "beta": 0.05, "awm_timestep_sampler": "discrete", "awm_train_timesteps": 4},
         },
     },
     "layout": {"data": "layout", "data_n": 400, "val_fraction": 0.1, "lr": 1e-2, "num_eval_prompts": 40},
@@ -183,7 +183,7 @@ def run_one(mode: str, seed: int, args: argparse.Namespace) -> dict:
         t0 = time.perf_counter()
         out = real_evaluate(*a, **k)
         eval_seconds[len(step_seconds)] = time.perf_counter() - t0
-        evals.append({key: v for key, v in out.items() if key.startswith("eval/checks/")})
+        evals.append({key: v for key, v in out.items() if key.startswith(("eval/checks/", "eval/images/"))})
         return out
 
     last_stats: dict = {}
@@ -191,9 +191,9 @@ def run_one(mode: str, seed: int, args: argparse.Namespace) -> dict:
     loop.tqdm = lambda *a, **k: real_tqdm(*a, **{**k, "disable": True})  # no progress bars from the parallel runs
     try:
         with tempfile.TemporaryDirectory() as out:
-            cfg = _bench_config(recipe, out, mode, seed, args, task)
+            cfg = replace(_bench_config(recipe, out, mode, seed, args, task), **overrides)
             history = recipe.train(
-                replace(cfg, **overrides),
+                cfg,
                 pipe,
                 *_reward(args.task),
                 train_items,
@@ -214,7 +214,12 @@ def run_one(mode: str, seed: int, args: argparse.Namespace) -> dict:
         "kind": [e.get("layout_kind", float("nan")) for e in history["eval_rewards"]],
         "seconds": step_seconds,
         "image_stats": dict(last_stats),
-        "checks": evals[-1] if evals else {},
+        "checks": {k: v for k, v in evals[-1].items() if k.startswith("eval/checks/")} if evals else {},
+        # the validation images' light fraction (white or nearly white pixels) at step 0 and at the end
+        "eval_light": [evals[0].get("eval/images/light_fraction"), evals[-1].get("eval/images/light_fraction")]
+        if evals
+        else [],
+        "batch": f"{cfg.prompts_per_step} x {cfg.group_size}",
     }
 
 
@@ -252,7 +257,7 @@ def print_table(args: argparse.Namespace, runs: list[dict], wall: float) -> None
     threshold = start + args.fraction * gain
     model = "pretrained tiny layout SD3 32 px" if task.get("pretrained") else "tiny random-weight SD3 16 px"
     cfg = "Flow-GRPO modes CFG 4.5, NFT and AWM CFG-free" if task.get("pretrained") else "no CFG"
-    batch = "Flow-GRPO modes B=32 (4 prompts x G=8), NFT and AWM B=16" if task.get("pretrained") else "B=16"
+    batch = ", ".join(f"{m} {by_mode[m][0]['batch']}" for m in args.modes) + " prompts x images a step"
     print(
         f"task {args.task}: {model}, T={args.T}, {cfg}, {args.steps} steps, {batch}, "
         f"seeds {args.seeds}, eval every {args.eval_every} steps; wall {wall:.0f} s with {args.workers} workers; "
@@ -286,8 +291,8 @@ def print_table(args: argparse.Namespace, runs: list[dict], wall: float) -> None
             f"{statistics.mean(r['kind'][0] for r in rs):>15.2f} -> {spread([r['kind'][-1] for r in rs], '.2f')}"
         )
     print(
-        "\nreward-hacking signals: the last step's image statistics and the last evaluation's "
-        "check pass rates (means over seeds)"
+        "\nreward-hacking signals: the last step's image statistics, the validation images' light fraction "
+        "(step 0 -> last evaluation) and the last evaluation's check pass rates (means over seeds)"
     )
     for m in args.modes:
         rs = by_mode[m]
@@ -301,6 +306,12 @@ def print_table(args: argparse.Namespace, runs: list[dict], wall: float) -> None
         print(
             f"{MODES[m][0]:<30}"
             + "  ".join(f"{k} {v:.3f}" for k, v in stats.items())
+            + (
+                f"  eval light {statistics.mean(r['eval_light'][0] for r in rs):.3f} -> "
+                f"{statistics.mean(r['eval_light'][1] for r in rs):.3f}"
+                if all(r["eval_light"] and None not in r["eval_light"] for r in rs)
+                else ""
+            )
             + ("  |  " + "  ".join(f"{k} {v:.2f}" for k, v in checks.items()) if checks else "")
         )
 

@@ -2,9 +2,12 @@
 
 A text reward with no KL term is known to blank backgrounds to raise text contrast
 (Flow-GRPO, arXiv 2505.05470); grid artifacts and colour collapse are the other usual
-failures. Logged per step, these three numbers move when that happens:
+failures, and a page that greys (its white ground turning grey) the quiet one. Logged per step,
+these four numbers move when that happens:
 
 - ``dark_fraction``: fraction of pixels with luma < 0.1, in [0, 1];
+- ``light_fraction``: fraction of pixels with luma >= 0.85 (white or nearly white: within the
+  layout judge's clear difference 0.15 of white, ``rewards.judges.layout``), in [0, 1];
 - ``color_entropy_bits``: Shannon entropy, in bits, of the colour histogram with 4 bits per
   channel (16^3 = 4096 bins), in [0, 12];
 - ``edge_density``: fraction of pixels whose luma gradient magnitude exceeds a threshold,
@@ -20,8 +23,14 @@ from typing import Sequence
 import numpy as np
 from PIL import Image
 
+STAT_NAMES = ("dark_fraction", "color_entropy_bits", "edge_density", "light_fraction")
+"""The keys of ``image_stats``, in order."""
+
 DARK_LUMA = 0.1
 """Luma below which a pixel counts as dark (luma in [0, 1])."""
+
+LIGHT_LUMA = 0.85
+"""Luma at or above which a pixel counts as white or nearly white: the page's ground (luma in [0, 1])."""
 
 EDGE_THRESHOLD = 0.1
 """Luma gradient magnitude (luma units per pixel) above which a pixel counts as an edge."""
@@ -36,6 +45,12 @@ def luma(image: Image.Image) -> np.ndarray:
 def dark_fraction(image: Image.Image, threshold: float = DARK_LUMA) -> float:
     """Fraction of pixels with luma < ``threshold``, in [0, 1]."""
     return float((luma(image) < threshold).mean())
+
+
+def light_fraction(image: Image.Image, threshold: float = LIGHT_LUMA) -> float:
+    """Fraction of pixels with luma >= ``threshold``, in [0, 1]: the white or nearly white ground
+    of a page (a white page with dark bars over a third of it gives about 2/3)."""
+    return float((luma(image) >= threshold).mean())
 
 
 def color_entropy(image: Image.Image) -> float:
@@ -70,20 +85,20 @@ def edge_density(image: Image.Image, threshold: float = EDGE_THRESHOLD) -> float
 
 
 def image_stats(images: Sequence[Image.Image]) -> dict[str, float]:
-    """Batch means of ``dark_fraction``, ``color_entropy_bits`` and ``edge_density``.
+    """Batch means of ``dark_fraction``, ``color_entropy_bits``, ``edge_density`` and ``light_fraction``.
 
     Args:
         images: PIL images of any mode and size (each converted to RGB).
 
     Returns:
-        ``{"dark_fraction": [0, 1], "color_entropy_bits": [0, 12] bits, "edge_density": [0, 1]}``,
-        each the plain mean over the images.
+        ``{"dark_fraction": [0, 1], "color_entropy_bits": [0, 12] bits, "edge_density": [0, 1],
+        "light_fraction": [0, 1]}``, each the plain mean over the images.
 
     Raises:
         ValueError: ``images`` is empty, or an image is smaller than 2x2 pixels.
     """
     if len(images) == 0:
         raise ValueError("image_stats: no images")
-    stats = [(dark_fraction(im), color_entropy(im), edge_density(im)) for im in images]
-    dark, entropy, edges = (float(np.mean(col)) for col in zip(*stats))
-    return {"dark_fraction": dark, "color_entropy_bits": entropy, "edge_density": edges}
+    stats = [(dark_fraction(im), color_entropy(im), edge_density(im), light_fraction(im)) for im in images]
+    dark, entropy, edges, light = (float(np.mean(col)) for col in zip(*stats))
+    return {"dark_fraction": dark, "color_entropy_bits": entropy, "edge_density": edges, "light_fraction": light}

@@ -40,3 +40,14 @@ def tiny_trainer(config_cls, output_dir, **kw):
     """``config_cls`` (a recipe's config dataclass) at test sizes: :data:`TINY_TRAINER` with the
     fields in ``kw`` replaced, writing under ``output_dir``."""
     return config_cls(output_dir=str(output_dir), **{**TINY_TRAINER, **kw})
+
+
+class GreyPages:
+    """A reward that pays for grey pages: minus the share of white or nearly white pixels
+    (``rewards.image_stats.light_fraction``), in [-1, 0]. What a reward that drifts a run's pages
+    grey does, made direct (the monitors' drifting run)."""
+
+    def __call__(self, prompts, images, **columns):
+        from rewards.image_stats import light_fraction
+
+        return [-light_fraction(im) for im in images]

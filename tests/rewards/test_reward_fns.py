@@ -11,7 +11,7 @@ import pytest
 import torch
 from PIL import Image, ImageDraw, ImageFont
 
-from rewards.image_stats import color_entropy, dark_fraction, edge_density, image_stats
+from rewards.image_stats import color_entropy, dark_fraction, edge_density, image_stats, light_fraction
 from rewards.judges.ocr import OCRJudge
 from rewards.reward_fns import (
     AsyncRewarder,
@@ -80,8 +80,17 @@ def test_image_stats_hand_computed():
     assert edge_density(Image.fromarray(ramp, "RGB")) == 0.0
 
     black, white = Image.new("RGB", (4, 4), "black"), Image.new("L", (4, 4), 255)
-    assert image_stats([black, white]) == {"dark_fraction": 0.5, "color_entropy_bits": 0.0, "edge_density": 0.0}
+    # Luma 217/255 = 0.851 is nearly white, 216/255 = 0.847 is not; the split page is half white.
+    assert light_fraction(pixels([[(217, 217, 217), (216, 216, 216), (255, 255, 255), (0, 0, 0)]])) == 0.5
+    assert light_fraction(split) == 0.5
+    assert image_stats([black, white]) == {
+        "dark_fraction": 0.5,
+        "color_entropy_bits": 0.0,
+        "edge_density": 0.0,
+        "light_fraction": 0.5,
+    }
     stats = image_stats([split, black])
+    assert stats["light_fraction"] == pytest.approx((0.5 + 0.0) / 2)
     assert stats["dark_fraction"] == pytest.approx((0.5 + 1.0) / 2)
     assert stats["color_entropy_bits"] == pytest.approx(0.5)
     assert stats["edge_density"] == pytest.approx(1 / (w - 1) / 2)

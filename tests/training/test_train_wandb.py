@@ -25,6 +25,7 @@ torch.set_num_threads(1)
 
 from grpo_helpers import VAL, redness  # noqa: E402
 
+from rewards.image_stats import image_stats  # noqa: E402
 from rewards.models.tiny_pipelines import tiny_sd3_pipeline  # noqa: E402
 from rewards.reward_fns import RubricReward  # noqa: E402
 from rewards.rubric import Check, Item, Rubric, Verdict  # noqa: E402
@@ -129,6 +130,7 @@ def test_images_captions_table_and_model_artifact_reach_the_tracker(tmp_path, mo
         "eval_reward",
         "eval_rewards",
         "eval_checks",
+        "eval_image_stats",
     }
     # each evaluation's mean per reward, beside their weighted total
     assert [set(row) for row in history["eval_rewards"]] == [{"rubric", "red"}] * 3
@@ -176,6 +178,10 @@ def test_images_captions_table_and_model_artifact_reach_the_tracker(tmp_path, mo
             f"red {red_value:.3f})"
         )
         assert recorder.rows[step]["eval/rubric"] == pytest.approx(1 / 3, abs=1e-6)
+        # and the image statistics of the validation image, logged and kept in the history
+        stats = image_stats([image.image])
+        assert history["eval_image_stats"][step] == stats
+        assert {k: recorder.rows[step][f"eval/images/{k}"] for k in stats} == stats
     # the final LoRA: one "model" artifact with the checkpoint's LoRA files and its config
     ((artifact, aliases),) = recorder.artifacts
     assert (artifact.name, artifact.type, aliases) == ("run-lora", "model", ["latest", "step_2"])

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Sequence
 
 from rewards.common.wandb_mode import MODES
+from training.diffusion.monitors import SIGNALS, bound_problems
 
 
 @dataclass
@@ -116,12 +117,11 @@ class TrainerConfig:
     """LoRA alpha"""
     lora_target_modules: list[str] = field(default_factory=lambda: ["to_q", "to_k", "to_v", "to_out.0"])
     """transformer modules that get a LoRA"""
-    hacking_bounds: dict = field(
-        default_factory=lambda: {"dark_fraction": None, "color_entropy_bits": None, "edge_density": None, "gold": None}
-    )
+    hacking_bounds: dict = field(default_factory=lambda: dict.fromkeys(SIGNALS))
     """signal -> null or [lo, hi]: past its bound the run stops in one line before that step's checkpoint
-    (``training.diffusion.monitors``): "dark_fraction", "color_entropy_bits", "edge_density" (the step's
-    rollouts, ``rewards.image_stats``), "gold" (``eval/<gold_reward>`` at each evaluation)"""
+    (``training.diffusion.monitors``): "dark_fraction", "color_entropy_bits", "edge_density",
+    "light_fraction" (the step's rollouts, ``rewards.image_stats``), the same as "eval_<stat>" (each
+    evaluation's validation images), "gold" (``eval/<gold_reward>`` at each evaluation)"""
     gold_reward: str = ""
     """the held-out gold judge: a configured reward (give it weight 0 to keep it out of the training
     signal) whose evaluation value the "gold" bound watches; "" for none"""
@@ -290,7 +290,6 @@ def check_setup(
     composition error should come back without loading torch.
     """
     from training.diffusion.checkpoint import list_checkpoints
-    from training.diffusion.monitors import bound_problems
 
     problems = _number_problems(cfg)
     checkpoints = list_checkpoints(Path(cfg.output_dir) / cfg.run_name)

@@ -261,7 +261,8 @@ class RunLog:
     "clip_fraction": one float per step; "image_stats", "check_pass_rates": one dict per step;
     "eval_step", "eval_reward", "eval_rewards" (reward name -> its mean on the validation images,
     weight-0 gold judges included), "eval_checks" (``checks/<tag>/pass_rate`` of the validation
-    images, when a rubric reward is configured): one entry per evaluation}.
+    images, when a rubric reward is configured), "eval_image_stats" (``rewards.image_stats`` of the
+    validation images): one entry per evaluation}.
     """
 
     def __init__(
@@ -282,7 +283,7 @@ class RunLog:
         epoch = math.ceil(n_train / (cfg.prompts_per_step * accelerator.num_processes))
         self.images_every = cfg.log_images_every or epoch
         keys = ("step", *HISTORY_OF_ROW, "image_stats", "check_pass_rates")
-        keys += ("eval_step", "eval_reward", "eval_rewards", "eval_checks")
+        keys += ("eval_step", "eval_reward", "eval_rewards", "eval_checks", "eval_image_stats")
         self.history: dict[str, list] = {k: list((history or {}).get(k, [])) for k in keys}
 
     def samples_due(self, step: int) -> bool:
@@ -297,6 +298,7 @@ class RunLog:
         self.history["eval_reward"].append(ev["eval/reward_mean"])
         self.history["eval_checks"].append({k[5:]: v for k, v in ev.items() if k.startswith("eval/checks/")})
         self.history["eval_rewards"].append({n: ev[f"eval/{n}"] for n in ev.get("_per_reward", {})})
+        self.history["eval_image_stats"].append({k[12:]: v for k, v in ev.items() if k.startswith("eval/images/")})
         images = ev["_images"]
         prompts, totals = ev.get("_prompts"), ev.get("_rewards")
         per = ev.get("_per_reward", {})

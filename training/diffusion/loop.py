@@ -33,7 +33,7 @@ from training.diffusion.checkpoint import list_checkpoints, lora_metadata, write
 from training.diffusion.config import TrainerConfig, check_setup
 from training.diffusion.grpo_math import group_advantages, nonzero_group_mask
 from training.diffusion.logs import RunLog, StepRecord, sample_table, samples_media
-from training.diffusion.monitors import check_signals
+from training.diffusion.monitors import check_signals, eval_signals
 from training.diffusion.reward_aggregation import gdpo_advantages
 from training.diffusion.rollout import Cond, family_for, schedule_sigmas, to_pil
 from training.diffusion.scoring import NamedReward, StepRewards, check_rewards, evaluate
@@ -295,9 +295,7 @@ def end_step(
     lr = loop.run.lr_scheduler.get_last_lr()[0]
     record = StepRecord(step, rewards, update, grid, lr, groups_kept, time.perf_counter() - t0, table)
     log.log_step(record, eval_row)
-    signals = dict(rewards.image_stats)
-    if cfg.gold_reward and f"eval/{cfg.gold_reward}" in eval_row:
-        signals["gold"] = eval_row[f"eval/{cfg.gold_reward}"]
+    signals = {**rewards.image_stats, **eval_signals(eval_row, cfg.gold_reward)}
     check_signals(step, signals, cfg.hacking_bounds, list_checkpoints(loop.run.run_dir))  # logged, not saved
     loop.bar.set_postfix(reward=f"{log.history['reward_mean'][-1]:.3f}", kl=f"{update.get('kl', 0.0):.2g}")
     if (step + 1) % cfg.save_every == 0 or step + 1 == cfg.num_steps:
@@ -310,9 +308,18 @@ def final_evaluation(loop: Loop) -> None:
     """The last evaluation, logged at step ``num_steps`` (again on a resume of a finished run:
     it is not in the last checkpoint, and a kill may have stopped it), then the final LoRA
     (checkpoint ``step_<num_steps>``) logged to W&B as a "model" artifact (``RunLog.log_model``,
-    main process) with its rank, alpha, target modules, base model, step and final eval reward."""
+    main process) with its rank, alpha, target modules, base model, step and final eval reward.
+
+    Raises:
+        training.diffusion.monitors.HackingDetected: an ``eval_<stat>`` or "gold" signal of the
+            final evaluation left its bound (logged; the model artifact is not).
+    """
     cfg, log, run = loop.cfg, loop.log, loop.run
-    log.log(run_evaluation(loop, cfg.num_steps), cfg.num_steps)
+    row = run_evaluation(loop, cfg.num_steps)
+    log.log(row, cfg.num_steps)
+    check_signals(
+        cfg.num_steps, eval_signals(row, cfg.gold_reward), cfg.hacking_bounds, list_checkpoints(run.run_dir), final=True
+    )
     if log.tracker is not None:
         meta = {**lora_metadata(run.transformer, run.base_model), "base_model": run.base_model}
         meta.update(step=cfg.num_steps, eval_reward=log.history["eval_reward"][-1], algorithm=cfg.algorithm)

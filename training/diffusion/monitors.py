@@ -1,9 +1,11 @@
 """Reward-hacking monitors that act: each logged image statistic (``rewards.image_stats``:
-dark fraction, colour entropy, edge density of the step's rollouts) and a held-out gold judge
-(``trainer.gold_reward``: a configured reward of weight 0, scored on the validation prompts at
-each evaluation) get a bound ``trainer.hacking_bounds.<signal> = [lo, hi]``; a step whose
-signal leaves its bound stops the run in one line (``HackingDetected``, exit status 1) before
-that step's checkpoint.
+dark fraction, colour entropy, edge density, light fraction), of the step's rollouts
+(``<stat>``) and of each evaluation's validation images (``eval_<stat>``: the same prompts and
+noise every time, so unlike the rollouts' it does not move with the prompts a step drew), and a
+held-out gold judge (``trainer.gold_reward``: a configured reward of weight 0, scored on the
+validation prompts at each evaluation) get a bound ``trainer.hacking_bounds.<signal> = [lo, hi]``;
+a step whose signal leaves its bound stops the run in one line (``HackingDetected``, exit status
+1) before that step's checkpoint. The final evaluation (after the last step) is checked too.
 
 Which checkpoint is good: a step's rollouts and its evaluation (at the start of the step) use
 the weights entering the step, the ones checkpoint ``step_<s>`` holds. A signal out of bound at
@@ -16,8 +18,11 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-SIGNALS = ("dark_fraction", "color_entropy_bits", "edge_density", "gold")
-"""The bounded signals: the three image statistics of every step's rollouts, and "gold" (the
+from rewards.image_stats import STAT_NAMES
+
+SIGNALS = (*STAT_NAMES, *(f"eval_{name}" for name in STAT_NAMES), "gold")
+"""The bounded signals: the four image statistics of every step's rollouts, the same of each
+evaluation's images (``eval_<stat>``, from ``eval/images/<stat>``), and "gold" (the
 ``eval/<gold_reward>`` value of each evaluation)."""
 
 
@@ -58,14 +63,29 @@ def drifted_signal(values: dict[str, float], bounds: dict) -> tuple[str, float, 
     return None
 
 
-def check_signals(step: int, values: dict[str, float], bounds: dict, checkpoints: list[Path]) -> None:
+def eval_signals(eval_row: dict, gold_reward: str) -> dict[str, float]:
+    """The signals an evaluation's row (``training.diffusion.scoring.evaluate``) holds:
+    ``eval_<stat>`` from ``eval/images/<stat>``, and "gold" from ``eval/<gold_reward>`` when
+    ``gold_reward`` is set and scored; {} for a step without an evaluation."""
+    out = {f"eval_{k[12:]}": v for k, v in eval_row.items() if k.startswith("eval/images/")}
+    if gold_reward and f"eval/{gold_reward}" in eval_row:
+        out["gold"] = eval_row[f"eval/{gold_reward}"]
+    return out
+
+
+def check_signals(
+    step: int, values: dict[str, float], bounds: dict, checkpoints: list[Path], final: bool = False
+) -> None:
     """Raise ``HackingDetected`` when a signal of step ``step`` left its bound.
 
     Args:
-        step: the step (0-based) whose rollouts and evaluation gave ``values``.
+        step: the step (0-based) whose rollouts and evaluation gave ``values``; with ``final``,
+            ``num_steps`` (the final evaluation, of the weights checkpoint ``step_<num_steps>`` holds).
         values: signal name -> value (``SIGNALS``; "gold" only at an evaluation).
         bounds: ``trainer.hacking_bounds``.
         checkpoints: the run's ``step_<n>`` folders, oldest first (``list_checkpoints``).
+        final: the values are the final evaluation's: the line says so instead of "stopped
+            before this step's checkpoint" (that checkpoint exists: it is named as the drifted one).
 
     Raises:
         HackingDetected: ``step 4: reward hacking: dark_fraction 0.91 left its bound [0, 0.5]
@@ -82,7 +102,8 @@ def check_signals(step: int, values: dict[str, float], bounds: dict, checkpoints
     where = f"last good checkpoint: {good[-1]}" if good else "no checkpoint before it"
     if bad:
         where += f" ({bad[0]} holds the weights that drifted)"
+    when = "at the final evaluation" if final else "stopped before this step's checkpoint"
     raise HackingDetected(
         f"step {step}: reward hacking: {name} {value:.4g} left its bound [{bound[0]:.4g}, {bound[1]:.4g}] "
-        f"(trainer.hacking_bounds.{name}); stopped before this step's checkpoint; {where}"
+        f"(trainer.hacking_bounds.{name}); {when}; {where}"
     )

@@ -168,7 +168,9 @@ def evaluate(
 
     Returns:
         ``eval/reward_mean``, ``eval/<reward name>`` (mean over images with a value),
-        ``eval/checks/<tag>/pass_rate`` when a ``RubricReward`` is configured, and per image
+        ``eval/checks/<tag>/pass_rate`` when a ``RubricReward`` is configured,
+        ``eval/images/<stat>`` (``rewards.image_stats.image_stats`` of the validation images: fixed
+        prompts and noise, so a drift between evaluations is the weights'), and per image
         (keys starting with "_", not logged as numbers): the PIL images under ``_images``, the
         prompts under ``_prompts``, the weighted total rewards under ``_rewards`` (floats), each
         reward's values under ``_per_reward`` (name -> floats, NaN for None) and the failed
@@ -185,6 +187,7 @@ def evaluate(
         "eval/reward_mean": total.mean().item(),
         **{f"eval/{n}": v.nanmean().item() for n, v in per.items()},
         **checks,
+        **{f"eval/images/{k}": v for k, v in image_stats(images).items()},
         "_images": images,
         "_prompts": prompts,
         "_rewards": total.tolist(),

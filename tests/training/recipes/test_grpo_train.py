@@ -195,19 +195,25 @@ def _item(item_id, prompt, tags):
 
 
 def _independent_image_stats(images):
-    """dark fraction, colour entropy (bits, 16 levels per channel) and edge density, by hand."""
-    dark, entropy, edges = [], [], []
+    """dark fraction, colour entropy (bits, 16 levels per channel), edge density and light fraction, by hand."""
+    dark, entropy, edges, light = [], [], [], []
     for im in images:
         rgb = np.asarray(im, dtype=np.float64) / 255.0  # (H, W, 3)
         y = 0.299 * rgb[..., 0] + 0.587 * rgb[..., 1] + 0.114 * rgb[..., 2]
         dark.append((y < 0.1).mean())
+        light.append((y >= 0.85).mean())
         q = np.asarray(im, dtype=np.int64) // 16
         _, counts = np.unique(q.reshape(-1, 3), axis=0, return_counts=True)
         p = counts / counts.sum()
         entropy.append(-(p * np.log2(p)).sum())
         gx, gy = y[:-1, 1:] - y[:-1, :-1], y[1:, :-1] - y[:-1, :-1]
         edges.append((np.sqrt(gx**2 + gy**2) > 0.1).mean())
-    return {"dark_fraction": np.mean(dark), "color_entropy_bits": np.mean(entropy), "edge_density": np.mean(edges)}
+    return {
+        "dark_fraction": np.mean(dark),
+        "color_entropy_bits": np.mean(entropy),
+        "edge_density": np.mean(edges),
+        "light_fraction": np.mean(light),
+    }
 
 
 def test_reward_hacking_guards_are_logged(tmp_path, monkeypatch):

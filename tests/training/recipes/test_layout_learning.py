@@ -35,12 +35,13 @@ from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
 import torch  # noqa: E402
+from omegaconf import OmegaConf  # noqa: E402
 
 from rewards.judges.layout import LayoutJudge  # noqa: E402
 from rewards.judges.router import Router  # noqa: E402
 from rewards.reward_fns import LayoutKindReward, RubricReward  # noqa: E402
 from training import recipes  # noqa: E402
-from training.diffusion.pretrain import DEFAULT_DIR, load_pretrained  # noqa: E402
+from training.diffusion.pretrain import load_pretrained  # noqa: E402
 from training.procedural.data import make_dataset  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[3]
@@ -49,6 +50,11 @@ STRICT = ("band", "card", "bars")
 KIND_MARGIN = 0.15
 """How far the share of a kind's prompts drawn as that kind may fall: at most 3 of the 24 chart
 prompts (chosen on seeds 0 and 4, where NFT and AWM without KL lost at most 3 and Flow-GRPO 1)."""
+PRESET = OmegaConf.load(REPO / "conf/experiment/tiny_layout_pretrained.yaml").trainer
+LIGHT_BOUND = list(PRESET.hacking_bounds.eval_light_fraction)
+"""The preset's bound on the white pixels of the 40 validation samples (the pages must not grey),
+derived from the untrained generator's samples (``scripts/layout_light_bound.py``): the run stops
+(``HackingDetected``) at an evaluation outside it."""
 KINDS = {"slide": "slide_kind", "chart": "layout_kind"}
 """Prompt kind -> the name of its weight-0 gold judge (``layout_kind`` is the preset's)."""
 
@@ -71,14 +77,6 @@ RECIPES = {  # algorithm -> (steps, the recipe's own overrides, the asserted ris
         0.2,
     ),
 }
-
-
-@pytest.fixture(scope="session")
-def generator_dir() -> Path:
-    """The pretrained generator's folder, built here when missing (``ensure_pretrained``)."""
-    from training.diffusion.pretrain import ensure_pretrained
-
-    return ensure_pretrained(REPO / DEFAULT_DIR)
 
 
 def strict_pass_rate(checks: dict[str, float]) -> float:
@@ -111,6 +109,7 @@ def test_every_algorithm_raises_the_heldout_strict_layout_checks(tmp_path, gener
         eval_every=steps,
         num_eval_prompts=40,
         save_every=1000,
+        hacking_bounds={"eval_light_fraction": LIGHT_BOUND},
     )
     cfg = recipes.recipe(algorithm).CONFIG(**{**shared, **overrides})
     reward = RubricReward(Router([LayoutJudge()]), score="pass_rate")
@@ -128,7 +127,11 @@ def test_every_algorithm_raises_the_heldout_strict_layout_checks(tmp_path, gener
     first, last = history["eval_checks"]
     before, after = strict_pass_rate(first), strict_pass_rate(last)
     kept = {kind: [e[name] for e in history["eval_rewards"]] for kind, name in KINDS.items()}
-    print(f"\n{algorithm} seed {SEED}: strict {before:.3f} -> {after:.3f}; kinds kept {kept}; checks {last}")
+    light = [round(e["light_fraction"], 3) for e in history["eval_image_stats"]]
+    print(
+        f"\n{algorithm} seed {SEED}: strict {before:.3f} -> {after:.3f}; kinds kept {kept}; light {light}; "
+        f"checks {last}"
+    )
     assert 0.2 < before < 0.6  # the pretrained generator draws layouts, following its prompts in part
     assert first["checks/bars/pass_rate"] >= 0.25  # it draws separate rising bars for a third of the charts
     assert after > before + margin, history["eval_checks"]
