@@ -34,6 +34,9 @@ not retyped."""
 INSIDE_LINE_SIMILARITY = 0.85
 """Least similarity for rewriting a near match that is only part of its OCR line(s): running text
 around it makes a chance resemblance likelier than a misspelt label."""
+SHORT_TYPO = 3
+"""Least length of a one-word string whose one-edit version (``_short_typo``) is a near match
+below ``min_similarity``; a two-letter word one edit off is as likely another word."""
 PARTIAL_SIMILARITY = 0.4
 """Least similarity of a near match that is the expected string with words missing
 (``_words_in_order``: "Q3 Review" for "Q3 Revenue Review"), on a line of its own
@@ -115,6 +118,13 @@ def _swapped(seen: str, target: str) -> bool:
     return len(want) > 1 and have != want and sorted(have) == sorted(want)
 
 
+def _short_typo(seen: str, target: str) -> bool:
+    """True when ``seen`` is the one-word ``target`` (at least ``SHORT_TYPO`` characters) with one
+    character changed, dropped, added, or two swapped ("Gds" for "Gas"): a short word's one typo
+    is under ``min_similarity`` by OSA (0.67 for three letters). Both normalized."""
+    return len(target) >= SHORT_TYPO and " " not in target and " " not in seen and OSA.distance(seen, target) == 1
+
+
 def _numbers_changed(seen: str, target: str) -> bool:
     """True when ``seen`` holds a number ``target`` does not ("540" of "18,540" for "18,450"):
     its digits say something else, so it may be another label as well as a typo."""
@@ -182,7 +192,8 @@ def _verdict(exp, m, seen, target, lines, rules: Rules, named: bool = False, who
     partial = (
         _words_in_order(seen, target, min_share=0.0 if named else 0.4, one_off=True) or _swapped(seen, target)
     ) and (named or whole or _lone_line(m, lines))
-    if m.similarity < rules.min_similarity and not partial:
+    short = _short_typo(seen, target) and (named or whole or _lone_line(m, lines))
+    if m.similarity < rules.min_similarity and not (partial or short):
         return OTHER  # far from the string, unless it is the string with words missing or swapped ("Q3 Review")
     if target in seen and len(seen) > len(target):
         return OTHER  # a longer word/phrase that contains the string: not a misspelling of it
@@ -190,8 +201,8 @@ def _verdict(exp, m, seen, target, lines, rules: Rules, named: bool = False, who
         return OTHER  # a word of running text ("finance" in a sentence is not the label "Finance")
     if _only_numbers_differ(seen, target) and [len(n) for n in _numbers(seen)] != [len(n) for n in _numbers(target)]:
         return OTHER  # "Segment 18" is another label than "Segment 8", not a typo of it
-    if _numbers_changed(seen, target):
-        return UNLOCATED  # "Segment 1" for "Segment 8": a typo, or another label
+    if _numbers_changed(seen, target) or (short and m.similarity < rules.min_similarity):
+        return UNLOCATED  # "Segment 1" for "Segment 8", "Gds" for "Gas": a typo, or another label
     return TAKE
 
 
@@ -388,6 +399,31 @@ def drawn_as_expected(arr: np.ndarray, lines: list[Line], m: Match, text: str, r
     return want is not None and want.score >= seen.score
 
 
+def whole_line(m: Match, lines: list[Line], target: str) -> Match:
+    """``m`` widened to its whole OCR line when the line's other words are words of ``target``
+    too (as many times as ``target`` holds them, punctuation at their ends ignored, case
+    ignored): the footer "at More www.filmweek.org" for "More at www.filmweek.org" is one
+    wrong version, and a rewrite of its best-matching span "More www.filmweek.org" would leave
+    the "at" before it ("at More at www..."). ``m`` as it is when it spans several lines or
+    the line holds a word ``target`` does not (running text around a label)."""
+    ids = {li for li, _ in m.words}
+    if len(ids) != 1:
+        return m
+    li = ids.pop()
+    line = lines[li]
+    if len(m.words) == len(line.words):
+        return m
+    want = [w.casefold() for w in _words(target)]
+    for word in _words(line.text):
+        if word.casefold() not in want:
+            return m
+        want.remove(word.casefold())
+    words = tuple((li, wi) for wi in range(len(line.words)))
+    seen = normalize(line.text, case_sensitive=False)
+    sim = OSA.normalized_similarity(normalize(target, case_sensitive=False), seen)
+    return Match(line.text, tuple(int(v) for v in line.box), sim, False, words)
+
+
 def locate(
     state: EditState, exp: TextExpectation, matches: list[Match], group_boxes, rules: Rules, element_boxes=None
 ) -> Skip | Rewrite | None:
@@ -445,4 +481,4 @@ def locate(
             cand.box,
             cand.text,
         )
-    return Rewrite(cand, source)
+    return Rewrite(whole_line(cand, source, exp.text), source)
