@@ -119,10 +119,12 @@ def _swapped(seen: str, target: str) -> bool:
 
 
 def _short_typo(seen: str, target: str) -> bool:
-    """True when ``seen`` is the one-word ``target`` (at least ``SHORT_TYPO`` characters) with one
-    character changed, dropped, added, or two swapped ("Gds" for "Gas"): a short word's one typo
-    is under ``min_similarity`` by OSA (0.67 for three letters). Both normalized."""
-    return len(target) >= SHORT_TYPO and " " not in target and " " not in seen and OSA.distance(seen, target) == 1
+    """True when ``seen`` is the one-word ``target`` (letters only, at least ``SHORT_TYPO`` of
+    them) with one letter changed, dropped, added, or two swapped ("Gds" for "Gas"): a short
+    word's one typo is under ``min_similarity`` by OSA (0.67 for three letters). A number is
+    never one ("38%" for "18%" is another slice's value). Both normalized."""
+    words = seen.isalpha() and target.isalpha()  # a number one digit off is another slice's value ("38%")
+    return words and len(target) >= SHORT_TYPO and OSA.distance(seen, target) == 1
 
 
 def _numbers_changed(seen: str, target: str) -> bool:
@@ -190,7 +192,7 @@ def _verdict(exp, m, seen, target, lines, rules: Rules, named: bool = False, who
     (``_whole_element``: a button "Start trial free" beside an arrow OCR reads as a word, among
     the page's buttons); it counts as a line of its own."""
     partial = (
-        _words_in_order(seen, target, min_share=0.0 if named else 0.4, one_off=True) or _swapped(seen, target)
+        _words_in_order(seen, target, min_share=0.0 if named or whole else 0.4, one_off=True) or _swapped(seen, target)
     ) and (named or whole or _lone_line(m, lines))
     short = _short_typo(seen, target) and (named or whole or _lone_line(m, lines))
     if m.similarity < rules.min_similarity and not (partial or short):
@@ -248,13 +250,13 @@ def _versions(
     out, taken = [], set()
     for m in matches:
         named = _named(m, lines, element_boxes)
+        whole = not named and _whole_element(m, lines, element_boxes)
         swapped = _swapped(normalize(m.text, case_sensitive=False), target)
-        if m.similarity < PARTIAL_SIMILARITY and not (named or swapped):
+        if m.similarity < PARTIAL_SIMILARITY and not (named or whole or swapped):
             continue
         ids = {li for li, _ in m.words}
         if protected.intersection(m.words) or ids & taken:
             continue
-        whole = not named and _whole_element(m, lines, element_boxes)
         verdict = _verdict(exp, m, normalize(m.text, case_sensitive=False), target, lines, rules, named, whole)
         if verdict != OTHER:
             out.append((m, verdict))

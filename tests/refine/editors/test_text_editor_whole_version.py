@@ -69,6 +69,7 @@ def test_short_typo_is_one_edit_of_a_word_of_three_letters_or_more():
     assert not _short_typo("ga", "gs")  # two letters: as likely another word
     assert not _short_typo("gds", "gas x") and not _short_typo("gxs y", "gas y")  # one word only
     assert not _short_typo("gdd", "gas")  # two edits
+    assert not _short_typo("38%", "18%") and not _short_typo("2o24", "2024")  # another slice's value
 
 
 @needs_tesseract
@@ -124,3 +125,25 @@ def test_two_short_versions_of_a_label_are_left_alone():
     act = editor.last_actions[0]
     assert act["action"].startswith("skip:") and "wrong version" in act["action"]
     assert np.array_equal(np.asarray(out), np.asarray(img))
+
+
+@needs_tesseract
+def test_a_footer_cut_short_beside_a_band_is_rewritten_whole_at_its_right_edge():
+    img = Image.new("RGB", (600, 800), BG)
+    d = ImageDraw.Draw(img)
+    serif = FACES[("DejaVu Serif", False, False)]
+    d.text((300, 70), "FOOD MARKET", font=FACES[("DejaVu Serif", True, False)].font(40), fill=INK, anchor="ms")
+    d.text((50, 320), "Local food trucks every evening", font=serif.font(17), fill=INK, anchor="ls")
+    d.rectangle((0, 650, 600, 707), fill=(22, 90, 80))
+    d.text((300, 686), "Tickets from $45", font=serif.font(20), fill=(255, 255, 255), anchor="ms")
+    d.line((30, 756, 570, 756), fill=(170, 170, 170))
+    d.text((570, 781), "More at", font=serif.font(13), fill=GREY, anchor="rs")
+    editor = TextEditor()
+    out = editor.edit(img, "", failed("Does the footer source note read exactly 'More at www.foodmarket.org'?"), 0)
+    act = editor.last_actions[0]
+    assert act["action"] == "replace" and act["was"] == "More at"
+    assert act["damaged_px"] == 0
+    x0, y0, x1, y1 = act["inked"][0]
+    assert abs(x1 - 570) <= 2 and x1 - x0 > 150  # right-aligned as it was, the address written
+    changed = (np.asarray(out) != np.asarray(img)).any(2)
+    assert not changed[:760].any()  # the band, the rule and the body untouched
