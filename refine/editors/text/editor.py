@@ -103,6 +103,7 @@ from refine.editors.text.order import Plan, make_plan
 from refine.editors.text.outcomes import Rewrite, Skip, Written
 from refine.editors.text.place import place_missing
 from refine.editors.text.place_at_bar import value_at_bar
+from refine.editors.text.place_in_wedge import value_in_wedge
 from refine.editors.text.place_nav_item import place_nav_item
 from refine.editors.text.rewrite import rewrite
 from refine.editors.text.rewrite_rotated import match_angle, rewrite_rotated
@@ -203,6 +204,7 @@ class TextEditor:
         self._value_of: dict = {}
         self._tick_of: dict = {}
         self._nav_of: dict = {}
+        self._wedge_of: dict = {}
         # what the last edit wrote, and a digest of the image it returned: when the loop hands that
         # image back (the judge still fails a check), the strings it wrote are on the page even if
         # the judge's OCR cannot read them (small light text on a badge), and are not written again
@@ -236,6 +238,8 @@ class TextEditor:
         outcome = already_written(exp, state, previous, rules.case_sensitive)
         if outcome is None and exp in self._value_of:  # a bar's value label: at its bar's end
             outcome = value_at_bar(state, exp, self._value_of[exp], rules)
+        if outcome is None and exp in self._wedge_of:  # a slice's value: inside its wedge
+            outcome = value_in_wedge(state, exp, self._wedge_of[exp], rules)
         if outcome is None and exp in self._tick_of:  # "the sixth x-axis tick label": that label
             outcome = tick_target(state, exp, self._tick_of[exp], rules.case_sensitive)
         if outcome is None:
@@ -277,6 +281,7 @@ class TextEditor:
         # those after the first max_strings, fail.
         work = collect_work(failures, self.max_chars, self.max_strings)
         self._value_of, self._tick_of, self._nav_of = work.value_of, work.tick_of, work.nav_of
+        self._wedge_of = work.wedge_of
         self.last_actions.extend(skip_record(exp, cid, skip) for exp, cid, skip in work.refused)
         if over := sum(skip.reason.startswith("fail: over max_strings") for _, _, skip in work.refused):
             log.warning(
