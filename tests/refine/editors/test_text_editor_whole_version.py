@@ -147,3 +147,23 @@ def test_a_footer_cut_short_beside_a_band_is_rewritten_whole_at_its_right_edge()
     assert abs(x1 - 570) <= 2 and x1 - x0 > 150  # right-aligned as it was, the address written
     changed = (np.asarray(out) != np.asarray(img)).any(2)
     assert not changed[:760].any()  # the band, the rule and the body untouched
+
+
+def test_weight_gamma_gives_the_rendering_the_ink_of_the_page():
+    from refine.editors.text.erase import composite
+    from refine.editors.text.stroke_weight import heavier, weight_gamma
+    from refine.editors.text.type_match import render_coverage
+
+    font = SANS.font(16)
+    alpha, (bx0, by0, bx1, by1) = render_coverage("Renew the warehouse lease", font)
+    for k_page in (1.0, 1.6, 0.7):  # FreeType's own ink; an engine's heavier and lighter ink
+        arr = np.zeros((60, 300, 3), np.uint8)
+        arr[:] = (11, 60, 93)
+        composite(arr, heavier(alpha, k_page), (20, 20), (255, 255, 255))
+        box = (20, 20, 20 + alpha.shape[1], 20 + alpha.shape[0])
+        k = weight_gamma(arr, [box], ["Renew the warehouse lease"], font, (255, 255, 255), (11, 60, 93))
+        if k_page == 1.0:
+            assert k == 1.0  # within 3% of the rendering: kept as it is
+        else:
+            assert abs(k - k_page) <= 0.05 * k_page
+    assert np.array_equal(heavier(alpha, 1.4) > 0, alpha > 0)  # no pixel the rendering leaves alone
