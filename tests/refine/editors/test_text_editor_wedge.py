@@ -24,7 +24,7 @@ CATS, VALUES = ["Solar", "Wind", "Hydro", "Coal"], [36, 23, 26, 15]
 COLOURS = ["#1f5f8b", "#e8862a", "#4b9e5f", "#c0404a"]
 
 
-def pie(donut: bool, hide: int | None):
+def pie(donut: bool, hide: int | None, family: str = "DejaVu Sans"):
     """(image, box of value ``hide`` as matplotlib draws it (x0, y0, x1, y1, pixels), (cx, cy, r)
     of the pie in pixels): a 600 x 450 px pie (or donut) of ``CATS`` with its values, value
     ``hide`` left out (None: all)."""
@@ -33,6 +33,7 @@ def pie(donut: bool, hide: int | None):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    plt.rcParams["font.family"] = family
     fig, ax = plt.subplots(figsize=(6, 4.5), dpi=100)
     fig.patch.set_facecolor("#faf9f6")
     wedge = {"width": 0.42, "edgecolor": "white"} if donut else {"edgecolor": "white"}
@@ -58,6 +59,7 @@ def pie(donut: bool, hide: int | None):
     buf = io.BytesIO()
     fig.savefig(buf, format="png", facecolor=fig.get_facecolor())
     plt.close(fig)
+    plt.rcParams["font.family"] = "DejaVu Sans"
     return Image.open(buf).convert("RGB"), box, (cx, 450 - cy, rx - cx)
 
 
@@ -80,18 +82,22 @@ def test_pie_of_finds_the_round_region_and_its_wedges():
 
 
 @needs_tesseract
-@pytest.mark.parametrize("donut", [False, True])
-def test_a_missing_value_goes_where_matplotlib_draws_it(donut):
-    img, truth, _ = pie(donut, 1)
+@pytest.mark.parametrize("donut, family", [(False, "DejaVu Sans"), (True, "DejaVu Sans"), (False, "Liberation Serif")])
+def test_a_missing_value_goes_where_matplotlib_draws_it(donut, family):
+    img, truth, _ = pie(donut, 1, family)
     start = np.asarray(img).copy()
     editor = TextEditor()
     out = np.asarray(editor.edit(img, "", failed('Is the "Wind" slice labeled with the percentage "23%"?'), 0))
     act = editor.last_actions[0]
     assert act["action"] == "place (in its wedge)", act["action"]
     changed = (out != start).any(2)
-    ys, xs = np.nonzero(changed)
     x0, y0, x1, y1 = truth
-    # every changed pixel within the engine's box of the value (a pixel of antialiasing past it)
-    assert xs.min() >= x0 - 1 and xs.max() <= x1 and ys.min() >= y0 - 1 and ys.max() <= y1
+    # every changed pixel within the engine's box of the value, or ink of the engine's value
+    # (its antialiased edge reaches a pixel past its box), as benchmarks/engine_refine.py counts
+    clean = np.asarray(pie(donut, None, family)[0]).astype(int)
+    own = np.abs(clean - start.astype(int)).max(2) > 8
+    outside = changed.copy()
+    outside[y0:y1, x0:x1] = False
+    assert not (outside & ~own).any(), np.argwhere(outside & ~own)
     # white bold ink, as the other values
     assert (out[changed] > 200).all(1).sum() >= 20
