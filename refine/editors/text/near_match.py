@@ -127,6 +127,15 @@ def _short_typo(seen: str, target: str) -> bool:
     return words and len(target) >= SHORT_TYPO and OSA.distance(seen, target) == 1
 
 
+def other_letter(seen: str, target: str) -> bool:
+    """True when ``seen`` and ``target`` differ in one word only, a single letter in both ("Team
+    B" for "Team A", "Plan C" for "Plan A"): a series' or a group's name, another label, never
+    rewritten as a typo. Both normalized."""
+    have, want = _words(seen), _words(target)
+    diff = [(a, b) for a, b in zip(have, want) if a != b]
+    return len(have) == len(want) > 1 and len(diff) == 1 and all(len(w) == 1 and w.isalpha() for w in diff[0])
+
+
 def _numbers_changed(seen: str, target: str) -> bool:
     """True when ``seen`` holds a number ``target`` does not ("540" of "18,540" for "18,450"):
     its digits say something else, so it may be another label as well as a typo."""
@@ -203,6 +212,8 @@ def _verdict(exp, m, seen, target, lines, rules: Rules, named: bool = False, who
         return OTHER  # a word of running text ("finance" in a sentence is not the label "Finance")
     if _only_numbers_differ(seen, target) and [len(n) for n in _numbers(seen)] != [len(n) for n in _numbers(target)]:
         return OTHER  # "Segment 18" is another label than "Segment 8", not a typo of it
+    if other_letter(seen, target):
+        return UNLOCATED  # "Team B" for "Team A": another series' label, or the wrong one; never taken
     if _numbers_changed(seen, target) or (short and m.similarity < rules.min_similarity):
         return UNLOCATED  # "Segment 1" for "Segment 8", "Gds" for "Gas": a typo, or another label
     return TAKE
@@ -338,6 +349,8 @@ def candidate(
     # a version on the row of one of the check's other strings first: "$31.25" on the row of
     # "Fresh Lemonade" is its price, not "$24.25" a row above it
     versions = sorted(versions, key=lambda v: not any(_same_row(v[0].box, b) for b in group_boxes))
+    # "Team B" for "Team A" is never rewritten: it may be the other line's label (``rival`` skips)
+    versions = [(m, v) for m, v in versions if not other_letter(normalize(m.text, False), normalize(exp.text, False))]
     for anywhere in (False, True):
         for m, verdict in versions:
             in_place = in_region(m.box, exp.region, w, h)

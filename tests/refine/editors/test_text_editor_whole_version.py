@@ -167,3 +167,14 @@ def test_weight_gamma_gives_the_rendering_the_ink_of_the_page():
         else:
             assert abs(k - k_page) <= 0.05 * k_page
     assert np.array_equal(heavier(alpha, 1.4) > 0, alpha > 0)  # no pixel the rendering leaves alone
+
+
+@needs_tesseract
+def test_another_series_label_one_letter_off_is_never_rewritten():
+    img = labels([("Team B", (520, 150)), ("Solar", (450, 300)), ("Hydro", (400, 420))])
+    editor = TextEditor()
+    q = 'Is the label at the right end of the line that ends lowest exactly "Team A"?'
+    out = editor.edit(img, "", failed(q), 0)
+    act = editor.last_actions[0]
+    assert act["action"].startswith("skip:") and "'Team B' may be the wrong version" in act["action"]
+    assert np.array_equal(np.asarray(out), np.asarray(img))
