@@ -102,9 +102,10 @@ def damage_boxes(mask: np.ndarray, limit: int = MAX_DAMAGE_BOXES) -> list[list[i
 def string_words(words: list[tuple[str, Box]], text: str) -> list[Box]:
     """The boxes of the OCR ``words`` (text, box; in reading order) that stand for ``text``: all
     but the leading and trailing words that align with no character of it (Levenshtein
-    alignment, case ignored). A near match snapped to whole words can take in a bullet dot OCR
-    read as "e", or a neighbouring label: erasing those is damage, not a rewrite. A word
-    deleted inside the string ("grew grew") stays one of its words."""
+    alignment, case ignored) and are no word of it (the swapped "at" of "at More www..."
+    stands). A near match snapped to whole words can take in a bullet dot OCR read as "e", or a
+    neighbouring label: erasing those is damage, not a rewrite. A word deleted inside the
+    string ("grew grew") stays one of its words."""
     if not words:
         return []
     spans, pos = [], 0
@@ -116,7 +117,15 @@ def string_words(words: list[tuple[str, Box]], text: str) -> list[Box]:
     for op in Levenshtein.opcodes(joined, " ".join(text.split()).lower()):
         if op.tag in ("equal", "replace"):
             kept[op.src_start : op.src_end] = True
-    stands = [bool(kept[a:b].any()) for a, b in spans]
+    # a word of the string stands for it wherever it is: the "at" of "at More www..." for "More
+    # at www..." aligns with no character (Levenshtein deletes it and inserts it later)
+    want = [w.strip(".,;:!?").casefold() for w in text.split()]
+    stands = []
+    for (t, _), (a, b) in zip(words, spans):
+        own = t.strip(".,;:!?").casefold()
+        stands.append(bool(kept[a:b].any()) or own in want)
+        if own in want:
+            want.remove(own)
     if not any(stands):
         return [box for _, box in words]
     first, last = stands.index(True), len(stands) - 1 - stands[::-1].index(True)

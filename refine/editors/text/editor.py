@@ -103,6 +103,8 @@ from refine.editors.text.order import Plan, make_plan
 from refine.editors.text.outcomes import Rewrite, Skip, Written
 from refine.editors.text.place import place_missing
 from refine.editors.text.place_at_bar import value_at_bar
+from refine.editors.text.place_in_wedge import value_in_wedge
+from refine.editors.text.place_legend_entry import place_legend_entry
 from refine.editors.text.place_nav_item import place_nav_item
 from refine.editors.text.rewrite import rewrite
 from refine.editors.text.rewrite_rotated import match_angle, rewrite_rotated
@@ -203,6 +205,7 @@ class TextEditor:
         self._value_of: dict = {}
         self._tick_of: dict = {}
         self._nav_of: dict = {}
+        self._wedge_of: dict = {}
         # what the last edit wrote, and a digest of the image it returned: when the loop hands that
         # image back (the judge still fails a check), the strings it wrote are on the page even if
         # the judge's OCR cannot read them (small light text on a badge), and are not written again
@@ -236,6 +239,8 @@ class TextEditor:
         outcome = already_written(exp, state, previous, rules.case_sensitive)
         if outcome is None and exp in self._value_of:  # a bar's value label: at its bar's end
             outcome = value_at_bar(state, exp, self._value_of[exp], rules)
+        if outcome is None and exp in self._wedge_of:  # a slice's value: inside its wedge
+            outcome = value_in_wedge(state, exp, self._wedge_of[exp], rules)
         if outcome is None and exp in self._tick_of:  # "the sixth x-axis tick label": that label
             outcome = tick_target(state, exp, self._tick_of[exp], rules.case_sensitive)
         if outcome is None:
@@ -258,6 +263,19 @@ class TextEditor:
                 self.last_actions.append(written_record(exp, cid, written, before, state.arr, read))
                 state.add(exp, written, rules.case_sensitive)
 
+    def _legend_entry(self, state: EditState, exp: TextExpectation, cid: str, entries, rules: Rules) -> None:
+        """Write ``exp``, a legend entry the page shows only outside the legend (the slice's own
+        label), as the legend's next entry (``place_legend_entry``), or record why not."""
+        before = state.arr.copy()
+        outcome = place_legend_entry(state, exp, entries, rules)
+        if isinstance(outcome, Written):
+            self.last_actions.append(written_record(exp, cid, outcome, before, state.arr))
+            state.add(exp, outcome, rules.case_sensitive)
+            return
+        reason = (f"skip: {exp.text[:40]!r} is on the page but not in the legend, and the legend shows no "
+                  "entry with a swatch to add it after; not written")  # fmt: skip
+        self.last_actions.append(skip_record(exp, cid, outcome or Skip(reason)))
+
     def edit(self, image: Image.Image, instruction: str, failures: Sequence[Failure], seed: int) -> Image.Image:
         """Return a new RGB image with the failed text expectations fixed; ``instruction`` and
         ``seed`` are unused (the edit is deterministic). Failures without expectations are ignored.
@@ -277,6 +295,7 @@ class TextEditor:
         # those after the first max_strings, fail.
         work = collect_work(failures, self.max_chars, self.max_strings)
         self._value_of, self._tick_of, self._nav_of = work.value_of, work.tick_of, work.nav_of
+        self._wedge_of = work.wedge_of
         self.last_actions.extend(skip_record(exp, cid, skip) for exp, cid, skip in work.refused)
         if over := sum(skip.reason.startswith("fail: over max_strings") for _, _, skip in work.refused):
             log.warning(
@@ -303,11 +322,8 @@ class TextEditor:
         matches = {exp: off_card(state, exp, ms, rules) for exp, ms in matches.items()}
         # a legend entry read only elsewhere (the slice's own label "Tea") is not in the legend
         legend = [(exp, cid) for exp, cid in work.strings if off_legend(exp, work, matches, element_boxes)]
-        for exp, cid in legend:
-            matches[exp] = []
-            reason = (f"skip: {exp.text[:40]!r} is on the page but not in the legend; a legend entry needs its "
-                      "series' swatch and the legend's order, which the editor does not draw; not written")  # fmt: skip
-            self.last_actions.append(skip_record(exp, cid, Skip(reason)))
+        for exp, cid in legend:  # the next entry of a one-row legend, with its swatch; else skipped
+            self._legend_entry(state, exp, cid, element_boxes[exp], rules)
         work.strings = [s for s in work.strings if s not in legend]
         todo, matches, skips = still_missing(work.strings, lines, matches, rules, w, h)
         self.last_actions.extend(skip_record(exp, cid, skip) for exp, cid, skip in skips)

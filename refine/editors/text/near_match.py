@@ -34,6 +34,9 @@ not retyped."""
 INSIDE_LINE_SIMILARITY = 0.85
 """Least similarity for rewriting a near match that is only part of its OCR line(s): running text
 around it makes a chance resemblance likelier than a misspelt label."""
+SHORT_TYPO = 3
+"""Least length of a one-word string whose one-edit version (``_short_typo``) is a near match
+below ``min_similarity``; a two-letter word one edit off is as likely another word."""
 PARTIAL_SIMILARITY = 0.4
 """Least similarity of a near match that is the expected string with words missing
 (``_words_in_order``: "Q3 Review" for "Q3 Revenue Review"), on a line of its own
@@ -115,6 +118,24 @@ def _swapped(seen: str, target: str) -> bool:
     return len(want) > 1 and have != want and sorted(have) == sorted(want)
 
 
+def _short_typo(seen: str, target: str) -> bool:
+    """True when ``seen`` is the one-word ``target`` (letters only, at least ``SHORT_TYPO`` of
+    them) with one letter changed, dropped, added, or two swapped ("Gds" for "Gas"): a short
+    word's one typo is under ``min_similarity`` by OSA (0.67 for three letters). A number is
+    never one ("38%" for "18%" is another slice's value). Both normalized."""
+    words = seen.isalpha() and target.isalpha()  # a number one digit off is another slice's value ("38%")
+    return words and len(target) >= SHORT_TYPO and OSA.distance(seen, target) == 1
+
+
+def other_letter(seen: str, target: str) -> bool:
+    """True when ``seen`` and ``target`` differ in one word only, a single letter in both ("Team
+    B" for "Team A", "Plan C" for "Plan A"): a series' or a group's name, another label, never
+    rewritten as a typo. Both normalized."""
+    have, want = _words(seen), _words(target)
+    diff = [(a, b) for a, b in zip(have, want) if a != b]
+    return len(have) == len(want) > 1 and len(diff) == 1 and all(len(w) == 1 and w.isalpha() for w in diff[0])
+
+
 def _numbers_changed(seen: str, target: str) -> bool:
     """True when ``seen`` holds a number ``target`` does not ("540" of "18,540" for "18,450"):
     its digits say something else, so it may be another label as well as a typo."""
@@ -180,9 +201,10 @@ def _verdict(exp, m, seen, target, lines, rules: Rules, named: bool = False, who
     (``_whole_element``: a button "Start trial free" beside an arrow OCR reads as a word, among
     the page's buttons); it counts as a line of its own."""
     partial = (
-        _words_in_order(seen, target, min_share=0.0 if named else 0.4, one_off=True) or _swapped(seen, target)
+        _words_in_order(seen, target, min_share=0.0 if named or whole else 0.4, one_off=True) or _swapped(seen, target)
     ) and (named or whole or _lone_line(m, lines))
-    if m.similarity < rules.min_similarity and not partial:
+    short = _short_typo(seen, target) and (named or whole or _lone_line(m, lines))
+    if m.similarity < rules.min_similarity and not (partial or short):
         return OTHER  # far from the string, unless it is the string with words missing or swapped ("Q3 Review")
     if target in seen and len(seen) > len(target):
         return OTHER  # a longer word/phrase that contains the string: not a misspelling of it
@@ -190,8 +212,10 @@ def _verdict(exp, m, seen, target, lines, rules: Rules, named: bool = False, who
         return OTHER  # a word of running text ("finance" in a sentence is not the label "Finance")
     if _only_numbers_differ(seen, target) and [len(n) for n in _numbers(seen)] != [len(n) for n in _numbers(target)]:
         return OTHER  # "Segment 18" is another label than "Segment 8", not a typo of it
-    if _numbers_changed(seen, target):
-        return UNLOCATED  # "Segment 1" for "Segment 8": a typo, or another label
+    if other_letter(seen, target):
+        return UNLOCATED  # "Team B" for "Team A": another series' label, or the wrong one; never taken
+    if _numbers_changed(seen, target) or (short and m.similarity < rules.min_similarity):
+        return UNLOCATED  # "Segment 1" for "Segment 8", "Gds" for "Gas": a typo, or another label
     return TAKE
 
 
@@ -237,13 +261,13 @@ def _versions(
     out, taken = [], set()
     for m in matches:
         named = _named(m, lines, element_boxes)
+        whole = not named and _whole_element(m, lines, element_boxes)
         swapped = _swapped(normalize(m.text, case_sensitive=False), target)
-        if m.similarity < PARTIAL_SIMILARITY and not (named or swapped):
+        if m.similarity < PARTIAL_SIMILARITY and not (named or whole or swapped):
             continue
         ids = {li for li, _ in m.words}
         if protected.intersection(m.words) or ids & taken:
             continue
-        whole = not named and _whole_element(m, lines, element_boxes)
         verdict = _verdict(exp, m, normalize(m.text, case_sensitive=False), target, lines, rules, named, whole)
         if verdict != OTHER:
             out.append((m, verdict))
@@ -325,6 +349,8 @@ def candidate(
     # a version on the row of one of the check's other strings first: "$31.25" on the row of
     # "Fresh Lemonade" is its price, not "$24.25" a row above it
     versions = sorted(versions, key=lambda v: not any(_same_row(v[0].box, b) for b in group_boxes))
+    # "Team B" for "Team A" is never rewritten: it may be the other line's label (``rival`` skips)
+    versions = [(m, v) for m, v in versions if not other_letter(normalize(m.text, False), normalize(exp.text, False))]
     for anywhere in (False, True):
         for m, verdict in versions:
             in_place = in_region(m.box, exp.region, w, h)
@@ -388,6 +414,31 @@ def drawn_as_expected(arr: np.ndarray, lines: list[Line], m: Match, text: str, r
     return want is not None and want.score >= seen.score
 
 
+def whole_line(m: Match, lines: list[Line], target: str) -> Match:
+    """``m`` widened to its whole OCR line when the line's other words are words of ``target``
+    too (as many times as ``target`` holds them, punctuation at their ends ignored, case
+    ignored): the footer "at More www.filmweek.org" for "More at www.filmweek.org" is one
+    wrong version, and a rewrite of its best-matching span "More www.filmweek.org" would leave
+    the "at" before it ("at More at www..."). ``m`` as it is when it spans several lines or
+    the line holds a word ``target`` does not (running text around a label)."""
+    ids = {li for li, _ in m.words}
+    if len(ids) != 1:
+        return m
+    li = ids.pop()
+    line = lines[li]
+    if len(m.words) == len(line.words):
+        return m
+    want = [w.casefold() for w in _words(target)]
+    for word in _words(line.text):
+        if word.casefold() not in want:
+            return m
+        want.remove(word.casefold())
+    words = tuple((li, wi) for wi in range(len(line.words)))
+    seen = normalize(line.text, case_sensitive=False)
+    sim = OSA.normalized_similarity(normalize(target, case_sensitive=False), seen)
+    return Match(line.text, tuple(int(v) for v in line.box), sim, False, words)
+
+
 def locate(
     state: EditState, exp: TextExpectation, matches: list[Match], group_boxes, rules: Rules, element_boxes=None
 ) -> Skip | Rewrite | None:
@@ -445,4 +496,4 @@ def locate(
             cand.box,
             cand.text,
         )
-    return Rewrite(cand, source)
+    return Rewrite(whole_line(cand, source, exp.text), source)

@@ -21,6 +21,7 @@ from refine.editors.text.outcomes import Rewrite, Skip, Written
 from refine.editors.text.set_width import engine_size, ink_span
 from refine.editors.text.sibling_face import with_siblings
 from refine.editors.text.state import EditState, Rules
+from refine.editors.text.stroke_weight import heavier, weight_gamma
 from refine.editors.text.type_match import coverage, match_type
 from rewards.rubric import TextExpectation
 from rewards.text.ocr.text_match import Line, Match, Word, in_region, union_box
@@ -351,12 +352,14 @@ def rewrite(state: EditState, target: Rewrite, exp: TextExpectation, rules: Rule
     ]
     if len(blk.boxes) == 1 and len(rows) == 1:  # the row stays in the old text's columns
         placed, shrink = _fit_row(arr, blk, placed, rows, shrink, (dx, dy))
+    # the strokes as heavy as the engine's text they replace (measured before the erase)
+    k = weight_gamma(arr, blk.boxes, blk.texts, blk.style.face.font(blk.style.size), blk.style.ink, blk.bg)
     keep = _other_lines(arr, target)  # the padding never reaches into another line's ink
     for b in erase_boxes:
         erase(arr, b, keep=keep)
     ink_boxes = []
     for alpha, origin, box in placed:
-        composite(arr, alpha, origin, blk.style.ink)
+        composite(arr, heavier(alpha, k), origin, blk.style.ink)
         ink_boxes.append(box)
     face = blk.style.face
     info = {
@@ -368,6 +371,8 @@ def rewrite(state: EditState, target: Rewrite, exp: TextExpectation, rules: Rule
         "lines": len(rows),
         "match_score": round(blk.style.score, 3),
     }
+    if k != 1.0:
+        info["weight_gamma"] = k
     if overlap:
         info["overlap_px"] = overlap
     boxes = erase_boxes + ink_boxes

@@ -53,6 +53,8 @@ class Work:
             one-string check names (``tick_label.tick_place``).
         nav_of: expectation -> the ordinal (from the left) of the navigation menu link its
             one-string check names (``place_nav_item.nav_place``).
+        wedge_of: expectation -> the label of the pie or donut slice whose value its check asks
+            for (``slice_value``), for the ``place_in_wedge`` job.
         elements: expectation -> the element its check names (``check.spec.text.element``, a
             ``rewards.text.questions.question_compiler.ElementSpec``; the first check's), when it names one.
     """
@@ -65,6 +67,7 @@ class Work:
     value_of: dict = field(default_factory=dict)
     tick_of: dict = field(default_factory=dict)
     nav_of: dict = field(default_factory=dict)
+    wedge_of: dict = field(default_factory=dict)
 
 
 VALUE_LABEL = re.compile(r"\bvalue label\b.*\bbar\b|\bbar\b.*\bvalue label\b", re.IGNORECASE)
@@ -87,6 +90,19 @@ def bar_value(check) -> tuple[TextExpectation, str] | None:
     return value, (b if value is a else a).text
 
 
+def slice_value(check) -> tuple[TextExpectation, str] | None:
+    """(the value's expectation, the slice's label) of a check that asks for a pie or donut
+    slice's value ('Is the "Wind" slice labeled with the percentage "23%"?'): two strings, one a
+    number; else None."""
+    if len(check.expects) != 2 or not SLICE_VALUE.search(check.question):
+        return None
+    numbers = [e for e in check.expects if NUMBER.match(e.text.strip())]
+    if len(numbers) != 1:
+        return None
+    a, b = check.expects
+    return numbers[0], (b if numbers[0] is a else a).text
+
+
 def collect_work(failures: Sequence[Failure], max_chars: int, max_strings: int = MAX_STRINGS) -> Work:
     """The ``Work`` of ``failures`` ((check, verdict) pairs; checks without expectations add
     nothing). Blank strings (nothing left once normalized) are dropped. The first ``max_strings``
@@ -107,6 +123,8 @@ def collect_work(failures: Sequence[Failure], max_chars: int, max_strings: int =
             work.nav_of.setdefault(check.expects[0], nav)
         if value is not None:
             work.value_of.setdefault(value[0], value[1])
+        if (wedge := slice_value(check)) is not None:
+            work.wedge_of.setdefault(wedge[0], wedge[1])
         # a slice's value stands inside its wedge, not after the slice's name: no neighbour slot
         in_wedge = SLICE_VALUE.search(check.question) is not None and any(NUMBER.match(e.text) for e in check.expects)
         for exp in check.expects:
