@@ -81,6 +81,7 @@ from rewards.text.page.page_locators import (
     _row_label,
 )
 from rewards.text.page.region_locators import REGION, _region, is_region
+from rewards.text.page.shape_locators import SHAPED, _shaped, is_shape
 from rewards.text.questions.question_compiler import ElementSpec, TextSpec
 
 
@@ -180,6 +181,7 @@ RULES: list[tuple[tuple[str, ...], Callable[[_Ctx, list[re.Match]], bool]]] = [
     ((r"claim '(?:starts?|begins?|starting|beginning) with'",), _edge_of_block),
     ((r"claim '(?:ends?|ending) with'",), _edge_of_block),
     ((ROW.pattern,), _grid_row),
+    ((SHAPED.pattern,), _shaped),
     ((REGION.pattern,), _region),
 ]
 """(patterns, rule): when every pattern matches one of the parts left (``re.fullmatch``) and the
@@ -221,6 +223,8 @@ def _rule_hits(patterns: tuple[str, ...], rule, parts: list[str]) -> list[str | 
         if any(p.startswith("locator 'of ") for p in parts):
             return [None]  # "the center" "of Site A's donut": a region of an element, not of the page
         return [p for p in parts if is_region(p)] or [None]
+    if rule is _shaped:
+        return [next((p for p in parts if is_shape(p)), None)]
     return _hits(patterns, parts)
 
 
@@ -233,6 +237,8 @@ def _may_read(rule, part: str, n_texts: int) -> bool:
         return is_region(part)
     if rule is _grid_row:
         return is_row(part)
+    if rule is _shaped:
+        return is_shape(part)
     return rule is not _one_holder or holds_several(part, n_texts)
 
 
