@@ -127,7 +127,7 @@ def resolve_locators(
         )
         for a in spec.anchors
     ]
-    ctx = _Ctx(page, spec.texts, found, own, spans, anchors, held, words)
+    ctx = _Ctx(page, spec.texts, found, own, spans, anchors, held, words, whole=spec.reads_whole)
     resolved, left = [], list(parts)
     for patterns, rule in RULES:
         hits = _rule_hits(patterns, rule, left)

@@ -20,8 +20,11 @@ when horizontal), and that stands where its position words say: in that region o
 (``region_locators.parse_region`` on the container's box) and the outermost that way of the
 containers of its colour and shape (``shapes.siblings``: "the top rectangle" is no second one
 under another). Several strings: each in one such container, the same one unless the noun is
-plural. Yes-only: when no container is found (a gradient, a photo, a frame with a gap) or it
-does not match, the part stays a VLM part (withheld); the "no" comes only from the text part.
+plural. When the question reads the strings whole ("labeled exactly", ``TextSpec.reads_whole``)
+the container holds no other word (:func:`_alone`): "Note: / Preparation / Phase / (draft)"
+wrapped in a box is no box labeled "Preparation Phase", though each line is whole. Yes-only:
+when no container is found (a gradient, a photo, a frame with a gap) or it does not match, the
+part stays a VLM part (withheld); the "no" comes only from the text part.
 """
 
 from __future__ import annotations
@@ -148,6 +151,19 @@ def _outermost(page: _Page, c: Container, positions: list[str]) -> bool:
     return True
 
 
+def _alone(page: _Page, c: Container, ours: list) -> bool:
+    """True when every word read inside container ``c`` (its centre in ``c``'s box; marks aside)
+    lies within one of the boxes ``ours``: no other text shares the container."""
+    for ln in page.lines:
+        for w in ln.words:
+            x, y = (w.box[0] + w.box[2]) / 2, (w.box[1] + w.box[3]) / 2
+            if not (c.box[0] <= x <= c.box[2] and c.box[1] <= y <= c.box[3]) or not any(ch.isalnum() for ch in w.text):
+                continue
+            if not any(b[0] - 2 <= x <= b[2] + 2 and b[1] - 2 <= y <= b[3] + 2 for b in ours):
+                return False
+    return True
+
+
 def _shaped(ctx: _Ctx, m: list[re.Match]) -> bool:
     """Rule "a container named by shape and colour" (module docstring)."""
     asked = parse_shape(m[0].group(1))
@@ -156,6 +172,9 @@ def _shaped(ctx: _Ctx, m: list[re.Match]) -> bool:
     page = ctx.page
     boxes = [[c for c in (container_around(page, b) for b in held) if c is not None] for held in ctx.held]
     ok = [[c for c in cs if matches(page, c, asked)] for cs in boxes]
+    if ctx.whole:  # "labeled exactly": the container shows the strings and nothing else
+        ours = [b for held in ctx.held for b in held]
+        ok = [[c for c in cs if _alone(page, c, ours)] for cs in ok]
     if asked["plural"]:
         return all(ok)
     first = {c.box for c in ok[0]}

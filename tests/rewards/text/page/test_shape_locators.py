@@ -139,3 +139,12 @@ def test_the_string_beside_a_circle_but_outside_it_is_withheld():
     q = 'Does the circular icon contain exactly the single character "42"?'
     assert verdict(q, im, lines + [ocr_line("42", 240, 120, 16)]) == "withheld"
     assert verdict('Does the circular icon contain exactly the single character "7"?', im, lines) == "yes"
+
+
+def test_a_container_labeled_exactly_holds_no_other_text():
+    im, lines = draw([("rect", (40, 100, 160, 500), NAVY, "Prep")])
+    ImageDraw.Draw(im).rectangle((60, 204, 100, 212), fill=WHITE)  # "Note:" above it, in the same box
+    q = "Is the left vertical blue phase box labeled exactly 'Prep'?"
+    assert verdict(q, im, lines + [ocr_line("Note:", 60, 200, 16)]) == "withheld"
+    q = "Does the text in the left vertical blue phase box include 'Prep'?"
+    assert verdict(q, im, lines + [ocr_line("Note:", 60, 200, 16)]) == "yes"
