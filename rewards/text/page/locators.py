@@ -82,6 +82,8 @@ from rewards.text.page.page_locators import (
 )
 from rewards.text.page.region_locators import REGION, _region, is_region
 from rewards.text.page.shape_locators import SHAPED, _shaped, is_shape
+from rewards.text.page.table_locators import ROW as TABLE_ROW
+from rewards.text.page.table_locators import TABLE, _in_table, _table_row, is_table
 from rewards.text.questions.question_compiler import ElementSpec, TextSpec
 
 
@@ -182,6 +184,8 @@ RULES: list[tuple[tuple[str, ...], Callable[[_Ctx, list[re.Match]], bool]]] = [
     ((r"claim '(?:ends?|ending) with'",), _edge_of_block),
     ((ROW.pattern,), _grid_row),
     ((SHAPED.pattern,), _shaped),
+    ((TABLE.pattern, TABLE_ROW.pattern), _table_row),
+    ((TABLE.pattern,), _in_table),
     ((REGION.pattern,), _region),
 ]
 """(patterns, rule): when every pattern matches one of the parts left (``re.fullmatch``) and the
@@ -225,6 +229,8 @@ def _rule_hits(patterns: tuple[str, ...], rule, parts: list[str]) -> list[str | 
         return [p for p in parts if is_region(p)] or [None]
     if rule is _shaped:
         return [next((p for p in parts if is_shape(p)), None)]
+    if rule in (_in_table, _table_row):  # the table part, then its row part
+        return [next((p for p in parts if is_table(p)), None)] + _hits(patterns[1:], parts)
     return _hits(patterns, parts)
 
 
@@ -239,6 +245,8 @@ def _may_read(rule, part: str, n_texts: int) -> bool:
         return is_row(part)
     if rule is _shaped:
         return is_shape(part)
+    if rule in (_in_table, _table_row) and TABLE.fullmatch(part):
+        return is_table(part)
     return rule is not _one_holder or holds_several(part, n_texts)
 
 
