@@ -182,10 +182,10 @@ RULES: list[tuple[tuple[str, ...], Callable[[_Ctx, list[re.Match]], bool]]] = [
     ((rf"locator '(?:the |a )?{_ORD} line'",), _nth_line),
     ((r"claim '(?:starts?|begins?|starting|beginning) with'",), _edge_of_block),
     ((r"claim '(?:ends?|ending) with'",), _edge_of_block),
+    ((TABLE.pattern, TABLE_ROW.pattern), _table_row),  # before a grid's row: "the second row" of a table
+    ((TABLE.pattern,), _in_table),
     ((ROW.pattern,), _grid_row),
     ((SHAPED.pattern,), _shaped),
-    ((TABLE.pattern, TABLE_ROW.pattern), _table_row),
-    ((TABLE.pattern,), _in_table),
     ((REGION.pattern,), _region),
 ]
 """(patterns, rule): when every pattern matches one of the parts left (``re.fullmatch``) and the

@@ -8,6 +8,7 @@ from PIL import Image
 
 from rewards.judges.ocr import OCRJudge
 from rewards.rubric import Check
+from rewards.text.ocr.text_match import find_matches
 from rewards.text.page.table_locators import is_table, parse_table
 from rewards.text.questions.question_compiler import compile_question
 
@@ -70,3 +71,13 @@ HIGH = table(300, 30, UPPER) + table(300, 230, LOWER)
 )
 def test_a_named_table_says_yes_only_in_that_table_and_row(question, lines, answer):
     assert verdict(question, lines) == answer
+
+
+def test_a_compound_wrapped_at_its_hyphen_reads_whole():
+    """A browser wraps a table cell's "first-line" as "first-" / "line": read as one compound."""
+    lines = [ocr_line("Row 2 first-", 10, 10, 14), ocr_line("line treatment", 10, 30, 14)]
+    best = find_matches("Row 2 first-line treatment", lines, 500, 500)[0]
+    assert best.found and best.similarity == 1.0
+    assert not find_matches("Row 2 first- line", [ocr_line("Row 2 first-line", 10, 10, 14)], 500, 500)[0].found
+    spaced = [ocr_line("Revenue -", 10, 10, 14), ocr_line("Costs", 10, 30, 14)]  # a dash, not a compound's hyphen
+    assert find_matches("Revenue - Costs", spaced, 500, 500)[0].found
