@@ -2,12 +2,12 @@
 central table", "in the same drug comparison table", "the standings table", with or without a row
 ("the second data row", "the header row", "the second row").
 
-**The page's tables** (:func:`tables`): rows of at least three lines read side by side
-(``locator_base._any_row``), top to bottom; a table is a header row followed by at least two rows
-whose cells align with it (``page_locators._aligned``: as many cells, left edges within a type
-size), as ``page_locators._table`` finds the first, each row within ``MAX_GAP`` line heights of
-the one before (two tables of the same columns, one under the other, are two); the rows a table
-took are no header of another. Its box is the union of its lines' boxes.
+**The page's tables** (:func:`tables`): the page's lines in bands (``_bands``: a cell's wrapped
+lines, and the cells of one row, are one band; rows stand further apart), top to bottom; a band's
+cells are its lines grouped by left edge (``_columns``). A table is a band of at least three cells
+followed by at least two bands of as many cells, their left edges aligned (``_same_columns``), each
+within ``MAX_GAP`` line heights of the one before; the first band that does not align ends it (two
+tables of the same columns, one under the other, are two). Its box is the union of its lines' boxes.
 
 **Which table** (:func:`parse_table`): the phrase's words, hyphenated words split, are position
 words (``region_locators.POSITIONS``; "leftmost", "topmost"... as left, top), size words, "same",
@@ -27,9 +27,8 @@ from __future__ import annotations
 
 import re
 
-from rewards.text.page.locator_base import ORDINALS, _any_row, _Ctx
+from rewards.text.page.locator_base import ORDINALS, _Ctx
 from rewards.text.page.page_lines import Box, _Page
-from rewards.text.page.page_locators import _aligned
 from rewards.text.page.region_locators import POSITIONS, in_region, parse_region
 
 TABLE = re.compile(r"locator '([A-Za-z][A-Za-z -]*\btable(?: body)?)'")
@@ -47,6 +46,9 @@ RELATION = frozenset(
 """Words that relate the table to something else: the phrase names another element."""
 
 FILLERS = frozenset("in the a an same that this located positioned placed body table large small big".split())
+ROW_LEADING = 0.35
+"""A line whose top is less than this share of its height below a band's bottom belongs to the band."""
+
 MAX_GAP = 4.0
 """A row more than this many line heights below the table's last row starts another table."""
 
@@ -79,24 +81,21 @@ def is_table(part: str) -> bool:
 def tables(page: _Page) -> list[tuple[list[list[int]], Box]]:
     """The page's tables (module docstring): (rows of line indices, the header first; box), top to bottom."""
     if "tables" not in page.memo:
-        rows = {tuple(_any_row(page, i)) for i in page.flat}
-        rows = sorted((list(r) for r in rows if len(r) >= 3), key=lambda r: page.lines[r[0]].box[1])
+        bands = [b for b in _bands(page) if len(_columns(page, b)) >= 3]
         used: set[int] = set()
         out = []
-        for k, head in enumerate(rows):
+        for k, head in enumerate(bands):
             if k in used:
                 continue
-            body, last = [], head
-            for j in range(k + 1, len(rows)):
-                if j in used or not _aligned(page, head, rows[j]):
-                    continue
-                if _gap(page, last, rows[j]) > MAX_GAP:
-                    break  # another table below, of the same columns
+            body, last, cols = [], head, _columns(page, head)
+            for j in range(k + 1, len(bands)):
+                if _gap(page, last, bands[j]) > MAX_GAP or not _same_columns(page, cols, _columns(page, bands[j])):
+                    break  # another table below, or the table's end
                 body.append(j)
-                last = rows[j]
+                last = bands[j]
             if len(body) >= 2:
                 used |= {k, *body}
-                members = [head] + [rows[j] for j in body]
+                members = [head] + [bands[j] for j in body]
                 boxes = [page.lines[i].box for r in members for i in r]
                 box = (
                     min(b[0] for b in boxes),
@@ -107,6 +106,39 @@ def tables(page: _Page) -> list[tuple[list[list[int]], Box]]:
                 out.append((members, box))
         page.memo["tables"] = out
     return page.memo["tables"]
+
+
+def _bands(page: _Page) -> list[list[int]]:
+    """The page's horizontal lines in bands, top to bottom: a line joins the band above when its
+    top lies less than ``ROW_LEADING`` of its height below the band's bottom (a cell's wrapped
+    lines; the cells of a row, centred, overlap each other), else it opens a band (a table's rows
+    stand further apart than its lines)."""
+    out: list[list[int]] = []
+    bottom = None
+    for i in sorted(page.flat, key=lambda i: page.lines[i].box[1]):
+        y0, y1 = page.lines[i].box[1], page.lines[i].box[3]
+        if bottom is not None and y0 < bottom + ROW_LEADING * (y1 - y0):
+            out[-1].append(i)
+            bottom = max(bottom, y1)
+        else:
+            out.append([i])
+            bottom = y1
+    return out
+
+
+def _columns(page: _Page, band: list[int]) -> list[float]:
+    """The left edges of a band's cells: its lines' left edges, those within a type size merged."""
+    out: list[float] = []
+    for i in sorted(band, key=lambda i: page.lines[i].box[0]):
+        x = page.lines[i].box[0]
+        if not out or x - out[-1] > max(4.0, page.sizes[i]):
+            out.append(x)
+    return out
+
+
+def _same_columns(page: _Page, a: list[float], b: list[float]) -> bool:
+    """True when two bands have as many cells, left edges within 12 px (``page_locators._aligned``'s type size)."""
+    return len(a) == len(b) and all(abs(x - y) <= 12 for x, y in zip(a, b))
 
 
 def _gap(page: _Page, a: list[int], b: list[int]) -> float:

@@ -9,7 +9,8 @@ from PIL import Image
 from rewards.judges.ocr import OCRJudge
 from rewards.rubric import Check
 from rewards.text.ocr.text_match import find_matches
-from rewards.text.page.table_locators import is_table, parse_table
+from rewards.text.page.page_lines import _Page
+from rewards.text.page.table_locators import is_table, parse_table, tables
 from rewards.text.questions.question_compiler import compile_question
 
 
@@ -81,3 +82,43 @@ def test_a_compound_wrapped_at_its_hyphen_reads_whole():
     assert not find_matches("Row 2 first- line", [ocr_line("Row 2 first-line", 10, 10, 14)], 500, 500)[0].found
     spaced = [ocr_line("Revenue -", 10, 10, 14), ocr_line("Costs", 10, 30, 14)]  # a dash, not a compound's hyphen
     assert find_matches("Revenue - Costs", spaced, 500, 500)[0].found
+
+
+def wrapped_table():
+    """A table whose second data row wraps: one cell on one line, one on two, one on three (centred)."""
+    lines = table(300, 100, [["Region", "Price", "Year"], ["North", "24", "2.4"]])
+    lines += [ocr_line("NCCN", 300, 196, 16), ocr_line("Row two", 470, 188, 16), ocr_line("cell text", 470, 206, 16)]
+    lines += [
+        ocr_line("Row two", 640, 178, 16),
+        ocr_line("long cell", 640, 196, 16),
+        ocr_line("text here", 640, 214, 16),
+    ]
+    return lines + table(300, 256, [["West", "29", "4.7"], ["East", "36", "3.6"]])
+
+
+def test_a_row_of_wrapped_cells_is_one_row():
+    page = _Page.of(wrapped_table(), None, (1000, 900))
+    (rows, box), *others = tables(page)
+    assert not others and len(rows) == 5 and box == (300, 100, 724, 312)  # to the end of "text here"
+    assert sorted(page.lines[i].text for i in rows[2]) == [
+        "NCCN",
+        "Row two",
+        "Row two",
+        "cell text",
+        "long cell",
+        "text here",
+    ]
+    assert (
+        verdict(
+            "In the same drug comparison table, does the third data row read exactly 'West | 29 | 4.7'?",
+            wrapped_table(),
+        )
+        == "yes"
+    )
+    assert (
+        verdict(
+            "In the same drug comparison table, does the second data row read exactly 'West | 29 | 4.7'?",
+            wrapped_table(),
+        )
+        == "withheld"
+    )
