@@ -17,6 +17,9 @@ import re
 
 from rewards.text.page.table_locators import ROW, is_table, parse_table
 
+LAST = 3
+"""The row "the last row" is drawn at: the table then has ``LAST + 1`` rows (``table_page``)."""
+
 FILLER_ROWS = [["North", "24", "2.4"], ["East", "36", "3.6"], ["West", "29", "4.7"], ["Coast", "62", "7.3"]]
 
 
@@ -29,7 +32,9 @@ def _row_index(parts: tuple[str, ...]) -> int:
             continue
         if m.group("n") is None:
             return 0
-        n = ordinals.index(m.group("n").lower()) + 1 if m.group("n").lower() in ordinals else 3
+        if m.group("n").lower() == "last":
+            return LAST
+        n = ordinals.index(m.group("n").lower()) + 1 if m.group("n").lower() in ordinals else LAST
         return n if m.group("data") else n - 1
     return 1
 
@@ -62,7 +67,8 @@ def table_page(parts: tuple[str, ...], texts: tuple[str, ...], moved: bool, corn
     positions = parse_table(re.fullmatch(r"locator '(.*)'", part).group(1)) or []
     cells = list(texts) + [f"{x}" for x in ("n/a", "—", "…")][: max(0, 3 - len(texts))]
     k = _row_index(parts)
-    rows = max(4, k + 2)
+    last = any((m := ROW.fullmatch(p)) and (m.group("n") or "").lower() == "last" for p in parts)
+    rows = LAST + 1 if last else max(4, k + 2)
     low, high = "top:400px", "top:90px"
     if "left" in positions or "right" in positions:  # side by side, the other beyond
         mine, other = ("left:20px;top:150px;width:520px", "left:580px;top:150px;width:400px")
@@ -74,7 +80,7 @@ def table_page(parts: tuple[str, ...], texts: tuple[str, ...], moved: bool, corn
         mine, other = f"left:{corner[0]:.0f}px;top:{corner[1]:.0f}px", None
     if other is None:
         if moved and any(ROW.fullmatch(p) for p in parts):
-            return _table(cells, k + 1, rows + 1, mine, "Col")
+            return _table(cells, k - 1 if last else k + 1, rows + (not last), mine, "Col")  # another row
         if moved:
             line = html.escape(" ".join(texts))
             return (

@@ -7,7 +7,10 @@ lines, and the cells of one row, are one band; rows stand further apart), top to
 cells are its lines grouped by left edge (``_columns``). A table is a band of at least three cells
 followed by at least two bands of as many cells, their left edges aligned (``_same_columns``), each
 within ``MAX_GAP`` line heights of the one before; the first band that does not align ends it (two
-tables of the same columns, one under the other, are two). Its box is the union of its lines' boxes.
+tables of the same columns, one under the other, are two; a row with a cell OCR did not read ends
+it too, so that no row is skipped in the count). Two tables side by side, their rows at one height,
+make one table of their bands; it is cut at its widest empty gap between columns when each side is
+a table of its own (``_split``). Its box is the union of its lines' boxes.
 
 **Which table** (:func:`parse_table`): the phrase's words, hyphenated words split, are position
 words (``region_locators.POSITIONS``; "leftmost", "topmost"... as left, top), size words, "same",
@@ -81,41 +84,69 @@ def is_table(part: str) -> bool:
 def tables(page: _Page) -> list[tuple[list[list[int]], Box]]:
     """The page's tables (module docstring): (rows of line indices, the header first; box), top to bottom."""
     if "tables" not in page.memo:
-        bands = [b for b in _bands(page) if len(_columns(page, b)) >= 3]
-        used: set[int] = set()
         out = []
-        for k, head in enumerate(bands):
-            if k in used:
-                continue
-            body, last, cols = [], head, _columns(page, head)
-            for j in range(k + 1, len(bands)):
-                if _gap(page, last, bands[j]) > MAX_GAP or not _same_columns(page, cols, _columns(page, bands[j])):
-                    break  # another table below, or the table's end
-                body.append(j)
-                last = bands[j]
-            if len(body) >= 2:
-                used |= {k, *body}
-                members = [head] + [bands[j] for j in body]
-                boxes = [page.lines[i].box for r in members for i in r]
-                box = (
-                    min(b[0] for b in boxes),
-                    min(b[1] for b in boxes),
-                    max(b[2] for b in boxes),
-                    max(b[3] for b in boxes),
-                )
-                out.append((members, box))
-        page.memo["tables"] = out
+        for rows, box in _tables_of(page, page.flat):
+            halves = _split(page, rows)
+            out += halves if halves else [(rows, box)]
+        page.memo["tables"] = sorted(out, key=lambda t: (t[1][1], t[1][0]))
     return page.memo["tables"]
 
 
-def _bands(page: _Page) -> list[list[int]]:
-    """The page's horizontal lines in bands, top to bottom: a line joins the band above when its
+def _tables_of(page: _Page, ids: list[int]) -> list[tuple[list[list[int]], Box]]:
+    """The tables (module docstring) among the lines ``ids``."""
+    bands, used, out = _bands(page, ids), set(), []
+    for k, head in enumerate(bands):
+        if k in used or len(_columns(page, head)) < 3:
+            continue
+        body, last, cols = [], head, _columns(page, head)
+        for j in range(k + 1, len(bands)):
+            if _gap(page, last, bands[j]) > MAX_GAP or not _same_columns(page, cols, _columns(page, bands[j])):
+                break  # another table below, or the table's end
+            body.append(j)
+            last = bands[j]
+        if len(body) >= 2:
+            used |= {k, *body}
+            members = [head] + [bands[j] for j in body]
+            boxes = [page.lines[i].box for r in members for i in r]
+            box = (
+                min(b[0] for b in boxes),
+                min(b[1] for b in boxes),
+                max(b[2] for b in boxes),
+                max(b[3] for b in boxes),
+            )
+            out.append((members, box))
+    return out
+
+
+def _split(page: _Page, rows: list[list[int]]) -> list | None:
+    """Two tables side by side that one table's bands took together (their rows at one height): the
+    table's lines cut at its widest empty gap between two columns (no line crosses it), when each
+    side is a table of its own; else None."""
+    ids = [i for r in rows for i in r]
+    edges = sorted((page.lines[i].box[0], page.lines[i].box[2]) for i in ids)
+    best, reach = None, edges[0][1]
+    for x0, x1 in edges[1:]:
+        if x0 > reach and (best is None or x0 - reach > best[1] - best[0]):
+            best = (reach, x0)
+        reach = max(reach, x1)
+    if best is None:
+        return None
+    top = min(page.lines[i].box[1] for i in rows[0])
+    beside = [i for i in page.flat if page.lines[i].box[1] >= top]  # each side's rows run on below the cut table
+    left = [i for i in beside if page.lines[i].box[2] <= best[0]]
+    right = [i for i in beside if page.lines[i].box[0] >= best[1]]
+    halves = [[t for t in _tables_of(page, side) if set(t[0][0]) & set(rows[0])] for side in (left, right)]
+    return halves[0] + halves[1] if all(len(h) == 1 for h in halves) else None
+
+
+def _bands(page: _Page, ids: list[int]) -> list[list[int]]:
+    """The horizontal lines ``ids`` in bands, top to bottom: a line joins the band above when its
     top lies less than ``ROW_LEADING`` of its height below the band's bottom (a cell's wrapped
     lines; the cells of a row, centred, overlap each other), else it opens a band (a table's rows
     stand further apart than its lines)."""
     out: list[list[int]] = []
     bottom = None
-    for i in sorted(page.flat, key=lambda i: page.lines[i].box[1]):
+    for i in sorted(ids, key=lambda i: page.lines[i].box[1]):
         y0, y1 = page.lines[i].box[1], page.lines[i].box[3]
         if bottom is not None and y0 < bottom + ROW_LEADING * (y1 - y0):
             out[-1].append(i)
