@@ -128,6 +128,10 @@ def test_two_tables_side_by_side_are_two():
     lines = table(40, 100, UPPER) + table(580, 100, LOWER)
     page = _Page.of(lines, None, (1000, 900))
     assert [box[0] for _, box in tables(page)] == [40, 580]
-    assert verdict("In the left pricing table, does the second data row read exactly 'East | 36 | 3.6'?", lines) == "yes"
-    # the right table's row asked of the left table: the compiler's "left" holds it (centre x 0.45), the table does not
-    assert verdict("In the left pricing table, does the second data row read exactly 'Online | 37 | 6.3'?", lines) != "yes"
+    q = "In the leftmost pricing table, does the second data row read exactly '{}'?"
+    assert verdict(q.format("East | 36 | 3.6"), lines) == "yes"
+    assert verdict(q.format("Online | 37 | 6.3"), lines) == "withheld"  # the right table's row: read, not there
+    # "left" the compiler reads as the left half, which refutes the right table's row
+    assert (
+        verdict("In the left pricing table, does the second data row read exactly 'Online | 37 | 6.3'?", lines) == "no"
+    )
