@@ -26,6 +26,10 @@ element (a line or block of its own, ``rewards.text.page.finders._whole``):
 - **the centre of a donut** ("the text in the center of the donut"): within 0.35 radii of the
   centre of a pie with a hole.
 
+The container, region, grid, shape and table rules live in their own modules
+(``container_locators``, ``region_locators``, ``grid_locators``, ``shape_locators``: "inside the
+blue circle", ``table_locators``: "the second data row" of "the lower central table").
+
 A part is resolved only when it holds; a part that fails or that these rules do not know stays a
 VLM part (the verdict is withheld): resolving never says "no". Boxes are ``(x0, y0, x1, y1)``
 pixels of the judged image.
@@ -222,7 +226,9 @@ def _hits(patterns: tuple[str, ...], parts: list[str]) -> list[str | None]:
 def _rule_hits(patterns: tuple[str, ...], rule, parts: list[str]) -> list[str | None]:
     """The parts ``rule`` reads at once: for the region rule, every region part (``is_region``: the
     regions of one question bound one region together; none when a part left names what the region
-    is "of", an element's centre rather than the page's), else ``_hits``."""
+    is "of", an element's centre rather than the page's); for the shape rule, the first part that
+    names a shape (``shape_locators.is_shape``); for the table rules, the first part that names a
+    table (``table_locators.is_table``) and then their row part; else ``_hits``."""
     if rule is _region:
         if any(p.startswith("locator 'of ") for p in parts):
             return [None]  # "the center" "of Site A's donut": a region of an element, not of the page
@@ -237,8 +243,8 @@ def _rule_hits(patterns: tuple[str, ...], rule, parts: list[str]) -> list[str | 
 def _may_read(rule, part: str, n_texts: int) -> bool:
     """Whether ``rule`` may read ``part`` before the page is seen: a holder only of ``n_texts`` >= 2
     strings (``holds_several``); a region only when its words name one (``is_region``), a grid's
-    row only when it is no table's row (``is_row``); every other
-    rule, whenever its patterns match."""
+    row only when it is no table's row (``is_row``), a shape or a table only when its words name one
+    (``is_shape``, ``is_table``); every other rule, whenever its patterns match."""
     if rule is _region:
         return is_region(part)
     if rule is _grid_row:
