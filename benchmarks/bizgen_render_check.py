@@ -11,8 +11,11 @@ at least one quote) on one half (``--half``, default report: ``sha1(str(id)) % 2
 question compiler decides both ways (``QuestionSpec.decidable``), or whose only VLM parts are ones
 a page locator rule resolves and this renderer draws (``drawn_part``: an axis's tick label, a panel
 named by its letter, above all other content, a region of the page (``region_locators``: "on the
-left page", "in the upper central column"), a grid's row (``grid_locators``); ``--rules-only``:
-those alone; ``--regions``: only questions with a region or grid-row part); ``--n`` of them are
+left page", "in the upper central column"), a grid's row (``grid_locators``), a container named by
+shape and colour (``shape_locators``: drawn by ``bizgen_shape_pages``), a table named by place or
+subject and its row (``table_locators``: drawn by ``bizgen_table_pages``); ``--rules-only``: those
+alone; ``--regions``: only questions with a region or grid-row part; ``--shapes``: only those with
+a shape or table part); ``--n`` of them are
 drawn with ``--seed``. Each is drawn by a small honest renderer that places the quoted strings as the spec says
 (:func:`page_html`): the title as the page's largest line, a subtitle right under it, a footer in
 small type at the foot, a button filled, a card bordered, bullets in a list, a quoted anchor in its
@@ -23,7 +26,9 @@ required string (``documents.engines.model.typo``, ``digit_change``); when the q
 whole element ("reads exactly"), a second defect page ("inside") shows each string inside a longer
 line ("Note: <string> (draft)"), which is not that element; when it names a region of the page, a
 third ("moved") shows the right strings in the mirror place (``region_area``), out of the region
-(a grid's row, ``grid_locators``: in the next row of the grid, ``_grid``).
+(a grid's row, ``grid_locators``: in the next row of the grid, ``_grid``; a container named by
+shape and colour, ``shape_locators``: in the other container, ``bizgen_shape_pages``; a named
+table: in the other table or row, ``bizgen_table_pages``).
 
 Printed: over the correct pages (truth "yes") yes / false no / withheld, over the defect pages
 (truth "no") no / false yes / withheld (also per defect kind), and each false or withheld answer
@@ -48,6 +53,8 @@ sys.path.insert(0, str(ROOT))
 
 from PIL import Image  # noqa: E402
 
+from benchmarks.bizgen_shape_pages import shape_page  # noqa: E402
+from benchmarks.bizgen_table_pages import table_page  # noqa: E402
 from documents.engines.browser import Browser  # noqa: E402
 from documents.engines.model import digit_change, typo  # noqa: E402
 from documents.engines.score import make_judge  # noqa: E402
@@ -57,6 +64,9 @@ from rewards.text.page.container_locators import HOLDER, NAMED_HOLDER  # noqa: E
 from rewards.text.page.grid_locators import is_row, parse_row  # noqa: E402
 from rewards.text.page.locators import TOPMOST, page_resolvable  # noqa: E402
 from rewards.text.page.region_locators import REGION, is_region, parse_region  # noqa: E402
+from rewards.text.page.shape_locators import is_shape  # noqa: E402
+from rewards.text.page.table_locators import ROW as TABLE_ROW  # noqa: E402
+from rewards.text.page.table_locators import is_table  # noqa: E402
 from rewards.text.questions.question_compiler import QuestionSpec, TextSpec, compile_question  # noqa: E402
 from rewards.text.questions.question_quotes import find_quotes  # noqa: E402
 
@@ -77,11 +87,19 @@ FILLER = "Figures are shown in thousands and are preliminary."
 
 
 def sample(
-    path: Path, exclude: Path | None, half: str, n: int, seed: int, rules_only: bool = False, regions: bool = False
+    path: Path,
+    exclude: Path | None,
+    half: str,
+    n: int,
+    seed: int,
+    rules_only: bool = False,
+    regions: bool = False,
+    shapes: bool = False,
 ) -> list[tuple[str, str, QuestionSpec]]:
     """``n`` (row id, question, spec) drawn with ``seed`` from the quoted-text questions of ``half``
     that code decides both ways (module docstring; ``rules_only``: through page rules only;
-    ``regions``: only those with a region part, ``region_locators.is_region``)."""
+    ``regions``: only those with a region part, ``region_locators.is_region``; ``shapes``: only
+    those with a container named by shape, ``shape_locators.is_shape``)."""
     drop = {json.loads(x)["id"] for x in exclude.read_text().splitlines() if x.strip()} if exclude else set()
     pool = []
     for line in path.read_text(encoding="utf-8").splitlines():
@@ -97,6 +115,8 @@ def sample(
                 continue
             ruled = page_resolvable(spec.vlm_parts, len(spec.text.texts)) and all(drawn_part(v) for v in spec.vlm_parts)
             if regions and not any(is_region(v) or is_row(v) for v in spec.vlm_parts):
+                continue
+            if shapes and not any(is_shape(v) or is_table(v) for v in spec.vlm_parts):
                 continue
             if ruled or (spec.decidable and not rules_only):
                 pool.append((str(row["id"]), q, spec))
@@ -120,7 +140,8 @@ def drawn_part(part: str) -> bool:
     ends with the string, a cell of a table's header row, the element above all other content (the
     engine-page rules, slices and bars, are not drawn here: their questions are left out of the sample)."""
     kinds = (AXIS_PART, PANEL_PART, TOPMOST_PART, NAMED_HOLDER, HOLDER, LINE_PART, EDGE_PART, *HEADER_PARTS)
-    return any(p.fullmatch(part) for p in kinds) or is_region(part) or is_row(part)
+    named = is_shape(part) or is_table(part) or TABLE_ROW.fullmatch(part) is not None
+    return any(p.fullmatch(part) for p in kinds) or is_region(part) or is_row(part) or named
 
 
 def _grid(parts: tuple[str, ...], block: str, texts: tuple[str, ...], moved: bool) -> str:
@@ -350,6 +371,10 @@ def page_html(spec: TextSpec, texts: tuple[str, ...], parts: tuple[str, ...] = (
     panel = next((m.group(1).lower() for p in parts if (m := PANEL_PART.fullmatch(p))), None)
     topmost = any(TOPMOST_PART.fullmatch(p) for p in parts)
     named = next((m.group("name").strip() for p in parts if (m := NAMED_HOLDER.fullmatch(p))), None)
+    x0, y0 = _area(spec.region, role)[:2] if spec.region else (0.06, 0.21)
+    tabled = table_page(parts, texts, moved, (x0 * W + 20, max(90, y0 * H)))
+    if tabled is not None:  # the page's tables, under its title
+        return _page(_line(PAGE_TITLE, "position:absolute;left:40px;top:24px;font-size:40px;font-weight:700") + tabled)
     if any(is_row(p) for p in parts):  # the whole page is the grid
         return _page(_grid(parts, block, texts, moved))
     if any(HEADER_PARTS[0].fullmatch(p) for p in parts):
@@ -358,12 +383,19 @@ def page_html(spec: TextSpec, texts: tuple[str, ...], parts: tuple[str, ...] = (
         block, role = _panels(panel, block), "panels"
     elif named is not None or any(HOLDER.fullmatch(p) for p in parts):
         block, role = _boxes(named, block, spec.region is None), "panels"
-    x0, y0, x1, y1 = region_area(parts, _area(spec.region, role), moved) or _area(spec.region, role)
+    shaped = any(is_shape(p) for p in parts)
+    x0, y0, x1, y1 = region_area(parts, _area(spec.region, role), moved and not shaped) or _area(spec.region, role)
     box = f"left:{x0 * W:.0f}px;top:{y0 * H:.0f}px;width:{(x1 - x0) * W:.0f}px;height:{(y1 - y0) * H:.0f}px"
     centred = "text-align:center;" if (x0 + x1) / 2 == 0.5 else ""  # a centred place: each line centred
+    if shaped:  # the strings in the container, the anchors around it
+        area, own = (x0, y0, x1, y1), _strings(spec, texts)
+        body = shape_page(parts, own, texts, area, (W, H), moved, lambda b: _anchored(spec, b))
+    else:
+        body = None
     parts = [
         _spread(parts),
-        f'<div style="position:absolute;{box};display:flex;align-items:center;justify-content:center">'
+        body
+        or f'<div style="position:absolute;{box};display:flex;align-items:center;justify-content:center">'
         f'<div style="{centred}max-width:{(x1 - x0) * W - 40:.0f}px">{block}</div></div>',
     ]
     has_title = role in ("title", "subtitle") or any(r.role == "title" for r in spec.role_anchors) or topmost
@@ -476,8 +508,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--regions", action="store_true", help="only questions with a region or grid-row part ('in the left column')"
     )
+    p.add_argument(
+        "--shapes",
+        action="store_true",
+        help="only questions with a container named by shape and colour, or a named table",
+    )
     args = p.parse_args(argv)
-    picked = sample(args.data, args.exclude, args.half, args.n, args.seed, args.rules_only, args.regions)
+    picked = sample(args.data, args.exclude, args.half, args.n, args.seed, args.rules_only, args.regions, args.shapes)
     rng = random.Random(args.seed)
     images, checks, meta = [], [], []
     with Browser(W, H) as browser:
@@ -486,7 +523,7 @@ def main(argv: list[str] | None = None) -> int:
             whole = spec.text.element is not None and spec.text.element.whole
             if whole or (spec.vlm_parts and spec.text.reads_whole):  # "reads exactly": inside a longer line is no
                 variants.append(("inside", tuple(f"Note: {t} (draft)" for t in spec.text.texts)))
-            if any(is_region(v) or is_row(v) for v in spec.vlm_parts):  # the right string out of its region is no
+            if any(is_region(v) or is_row(v) or is_shape(v) or is_table(v) for v in spec.vlm_parts):  # out of it: no
                 variants.append(("moved", spec.text.texts))
             for variant, texts in variants:
                 images.append(render(spec, texts, browser, rng, variant == "moved"))

@@ -141,6 +141,13 @@ def joins_without_space(a: str, b: str) -> bool:
     return bool(a and b and _SPACE_IN_CJK.search(a[-1] + " " + b[0]))
 
 
+def wrapped_hyphen(a: str, b: str) -> bool:
+    """True when a line that ends in ``a`` and the next line's first word ``b`` are one compound
+    broken at its hyphen ("first-" / "line" is "first-line"): ``a`` ends in a letter and a hyphen,
+    ``b`` opens with a letter (a browser wraps a table cell's "first-line" so)."""
+    return len(a) >= 2 and a[-1] == "-" and a[-2].isalpha() and b[:1].isalpha()
+
+
 LOOKALIKES = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", "|": "1", "S": "5", "B": "8"})
 """Characters OCR confuses, folded one onto another: the editor's test that a string is already on
 the page (``refine.editors.text.near_match``) and the judge's look-alike doubt
@@ -235,7 +242,8 @@ def in_region(box, region: str | None, width: int, height: int) -> bool:
 
 
 class _Window:
-    """Consecutive lines joined by spaces, with each word's character span in the joined text."""
+    """Consecutive lines joined by spaces (none after a compound's hyphen at a line's end,
+    ``wrapped_hyphen``), with each word's character span in the joined text."""
 
     def __init__(self, lines: list[Line], chain: list[int], case_sensitive: bool):
         self.ids, self.spans, self.raw, parts, pos = [], [], [], [], 0
@@ -244,8 +252,8 @@ class _Window:
                 norm = normalize(word.text, case_sensitive)
                 if not norm:
                     continue
-                if parts and joins_without_space(parts[-1], norm):
-                    pos -= 1  # no space between two Han/kana words
+                if parts and (joins_without_space(parts[-1], norm) or (wi == 0 and wrapped_hyphen(parts[-1], norm))):
+                    pos -= 1  # no space between two Han/kana words, nor at a compound's hyphen a line broke
                     parts[-1] += norm
                 else:
                     parts.append(norm)

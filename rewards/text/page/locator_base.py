@@ -33,6 +33,8 @@ class _Ctx:
     words: list[list[tuple]] = field(default_factory=list)
     """Per string, the (canonical line, word) pairs of each of its occurrences."""
     memo: dict = field(default_factory=dict)
+    whole: bool = False
+    """The question reads its strings whole (``TextSpec.reads_whole``: "labeled exactly")."""
 
     def pie(self) -> Pie | None:
         if "pie" not in self.memo:

@@ -26,6 +26,10 @@ element (a line or block of its own, ``rewards.text.page.finders._whole``):
 - **the centre of a donut** ("the text in the center of the donut"): within 0.35 radii of the
   centre of a pie with a hole.
 
+The container, region, grid, shape and table rules live in their own modules
+(``container_locators``, ``region_locators``, ``grid_locators``, ``shape_locators``: "inside the
+blue circle", ``table_locators``: "the second data row" of "the lower central table").
+
 A part is resolved only when it holds; a part that fails or that these rules do not know stays a
 VLM part (the verdict is withheld): resolving never says "no". Boxes are ``(x0, y0, x1, y1)``
 pixels of the judged image.
@@ -81,6 +85,9 @@ from rewards.text.page.page_locators import (
     _row_label,
 )
 from rewards.text.page.region_locators import REGION, _region, is_region
+from rewards.text.page.shape_locators import SHAPED, _shaped, is_shape
+from rewards.text.page.table_locators import ROW as TABLE_ROW
+from rewards.text.page.table_locators import TABLE, _in_table, _table_row, is_table
 from rewards.text.questions.question_compiler import ElementSpec, TextSpec
 
 
@@ -126,7 +133,7 @@ def resolve_locators(
         )
         for a in spec.anchors
     ]
-    ctx = _Ctx(page, spec.texts, found, own, spans, anchors, held, words)
+    ctx = _Ctx(page, spec.texts, found, own, spans, anchors, held, words, whole=spec.reads_whole)
     resolved, left = [], list(parts)
     for patterns, rule in RULES:
         hits = _rule_hits(patterns, rule, left)
@@ -179,7 +186,10 @@ RULES: list[tuple[tuple[str, ...], Callable[[_Ctx, list[re.Match]], bool]]] = [
     ((rf"locator '(?:the |a )?{_ORD} line'",), _nth_line),
     ((r"claim '(?:starts?|begins?|starting|beginning) with'",), _edge_of_block),
     ((r"claim '(?:ends?|ending) with'",), _edge_of_block),
+    ((TABLE.pattern, TABLE_ROW.pattern), _table_row),  # before a grid's row: "the second row" of a table
+    ((TABLE.pattern,), _in_table),
     ((ROW.pattern,), _grid_row),
+    ((SHAPED.pattern,), _shaped),
     ((REGION.pattern,), _region),
 ]
 """(patterns, rule): when every pattern matches one of the parts left (``re.fullmatch``) and the
@@ -216,23 +226,33 @@ def _hits(patterns: tuple[str, ...], parts: list[str]) -> list[str | None]:
 def _rule_hits(patterns: tuple[str, ...], rule, parts: list[str]) -> list[str | None]:
     """The parts ``rule`` reads at once: for the region rule, every region part (``is_region``: the
     regions of one question bound one region together; none when a part left names what the region
-    is "of", an element's centre rather than the page's), else ``_hits``."""
+    is "of", an element's centre rather than the page's); for the shape rule, the first part that
+    names a shape (``shape_locators.is_shape``); for the table rules, the first part that names a
+    table (``table_locators.is_table``) and then their row part; else ``_hits``."""
     if rule is _region:
         if any(p.startswith("locator 'of ") for p in parts):
             return [None]  # "the center" "of Site A's donut": a region of an element, not of the page
         return [p for p in parts if is_region(p)] or [None]
+    if rule is _shaped:
+        return [next((p for p in parts if is_shape(p)), None)]
+    if rule in (_in_table, _table_row):  # the table part, then its row part
+        return [next((p for p in parts if is_table(p)), None)] + _hits(patterns[1:], parts)
     return _hits(patterns, parts)
 
 
 def _may_read(rule, part: str, n_texts: int) -> bool:
     """Whether ``rule`` may read ``part`` before the page is seen: a holder only of ``n_texts`` >= 2
     strings (``holds_several``); a region only when its words name one (``is_region``), a grid's
-    row only when it is no table's row (``is_row``); every other
-    rule, whenever its patterns match."""
+    row only when it is no table's row (``is_row``), a shape or a table only when its words name one
+    (``is_shape``, ``is_table``); every other rule, whenever its patterns match."""
     if rule is _region:
         return is_region(part)
     if rule is _grid_row:
         return is_row(part)
+    if rule is _shaped:
+        return is_shape(part)
+    if rule in (_in_table, _table_row) and TABLE.fullmatch(part):
+        return is_table(part)
     return rule is not _one_holder or holds_several(part, n_texts)
 
 
