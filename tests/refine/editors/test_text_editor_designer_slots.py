@@ -8,28 +8,20 @@ import shutil
 
 import numpy as np
 import pytest
+from editor_helpers import failed
 from PIL import Image, ImageDraw
 
 from documents.fonts import installed_faces
 from refine.editors.text import TextEditor
 from refine.editors.text.place_list_item import bullet_of, list_under
 from refine.editors.text.tick_label import text_rows, tick_place, tick_row
-from rewards.importers import expectations_of
-from rewards.rubric import Check, Verdict
 from rewards.text.ocr.text_match import Line, Word
-from rewards.text.questions.question_compiler import compile_question
 
 needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
 FACES = {(f.family, f.bold, f.italic): f for f in installed_faces()}
 SANS, SANS_BOLD = FACES[("DejaVu Sans", False, False)], FACES[("DejaVu Sans", True, False)]
 SERIF = FACES[("DejaVu Serif", False, False)]
 BG, INK, DOT = (250, 249, 246), (31, 35, 40), (240, 130, 20)
-
-
-def failed(question: str):
-    spec = compile_question(question)
-    chk = Check("q1", question, expects=expectations_of(spec), spec=spec)
-    return [(chk, Verdict("q1", "no", "ocr", ""))]
 
 
 def bulleted_list() -> Image.Image:

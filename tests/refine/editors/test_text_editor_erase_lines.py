@@ -10,24 +10,16 @@ import shutil
 
 import numpy as np
 import pytest
+from editor_helpers import failed
 from PIL import Image, ImageDraw
 
 from documents.fonts import installed_faces
 from refine.editors.text import TextEditor
-from rewards.importers import expectations_of
-from rewards.rubric import Check, Verdict
-from rewards.text.questions.question_compiler import compile_question
 
 needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
 FACES = {(f.family, f.bold, f.italic): f for f in installed_faces()}
 SERIF, SANS = FACES[("DejaVu Serif", False, False)], FACES[("DejaVu Sans", False, False)]
 BG, GOLD, LIGHT = (28, 26, 24), (214, 178, 110), (236, 232, 224)
-
-
-def failed(question: str):
-    spec = compile_question(question)
-    chk = Check("q1", question, expects=expectations_of(spec), spec=spec)
-    return [(chk, Verdict("q1", "no", "ocr", ""))]
 
 
 def dark_menu(name: str) -> tuple[Image.Image, tuple[int, int, int, int]]:

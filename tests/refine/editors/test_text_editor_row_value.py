@@ -11,14 +11,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from editor_helpers import failed
 from PIL import Image, ImageDraw
 
 from documents.fonts import Face
 from refine.editors.text import TextEditor
 from refine.editors.text.place_in_row_column import slot_ink
-from rewards.importers import expectations_of
-from rewards.rubric import Check, Verdict
-from rewards.text.questions.question_compiler import compile_question
 
 LIB = Path("/usr/share/fonts/truetype/liberation")
 needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
@@ -28,12 +26,6 @@ MONO_BOLD = Face("Liberation Mono", True, False, str(LIB / "LiberationMono-Bold.
 BG, INK = (250, 250, 250), (17, 17, 17)
 ROWS = [("Sourdough loaf", "4.50"), ("2 x Croissant", "5.20"), ("Flat white", "3.80"), ("Subtotal", "13.50")]
 TOTAL_Y, EDGE = 60 + 36 * 4, 440
-
-
-def failed(question: str):
-    spec = compile_question(question)
-    chk = Check("q1", question, expects=expectations_of(spec), spec=spec)
-    return [(chk, Verdict("q1", "no", "ocr", ""))]
 
 
 def receipt(total: str, stray: str = "") -> tuple[Image.Image, tuple[int, int, int, int]]:

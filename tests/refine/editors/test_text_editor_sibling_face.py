@@ -11,26 +11,18 @@ import shutil
 
 import numpy as np
 import pytest
+from editor_helpers import failed
 from PIL import Image
 
 from documents.fonts import installed_faces
 from refine.editors.text import TextEditor
 from refine.editors.text.sibling_face import siblings
-from rewards.importers import expectations_of
-from rewards.rubric import Check, Verdict
 from rewards.text.ocr.text_match import Line, Word
-from rewards.text.questions.question_compiler import compile_question
 
 needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
 FACES = {(f.family, f.bold, f.italic): f for f in installed_faces()}
 SANS = FACES[("DejaVu Sans", False, False)]
 CITIES = ["Lisbon", "Oslo", "Talinn", "Valencia", "Krakow"]
-
-
-def failed(question: str):
-    spec = compile_question(question)
-    chk = Check("q1", question, expects=expectations_of(spec), spec=spec)
-    return [(chk, Verdict("q1", "no", "ocr", ""))]
 
 
 def hbar() -> Image.Image:

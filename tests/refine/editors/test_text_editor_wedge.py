@@ -11,13 +11,11 @@ import shutil
 
 import numpy as np
 import pytest
+from editor_helpers import failed
 from PIL import Image
 
 from refine.editors.text import TextEditor
 from refine.editors.text.place_in_wedge import pie_of, wedge_runs
-from rewards.importers import expectations_of
-from rewards.rubric import Check, Verdict
-from rewards.text.questions.question_compiler import compile_question
 
 needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
 CATS, VALUES = ["Solar", "Wind", "Hydro", "Coal"], [36, 23, 26, 15]
@@ -61,12 +59,6 @@ def pie(donut: bool, hide: int | None, family: str = "DejaVu Sans"):
     plt.close(fig)
     plt.rcParams["font.family"] = "DejaVu Sans"
     return Image.open(buf).convert("RGB"), box, (cx, 450 - cy, rx - cx)
-
-
-def failed(question: str):
-    spec = compile_question(question)
-    chk = Check("q1", question, expects=expectations_of(spec), spec=spec)
-    return [(chk, Verdict("q1", "no", "ocr", ""))]
 
 
 def test_pie_of_finds_the_round_region_and_its_wedges():

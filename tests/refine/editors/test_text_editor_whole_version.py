@@ -9,27 +9,19 @@ import shutil
 
 import numpy as np
 import pytest
+from editor_helpers import failed
 from PIL import Image, ImageDraw
 
 from documents.fonts import installed_faces
 from refine.editors.text import TextEditor
 from refine.editors.text.audit import string_words
 from refine.editors.text.near_match import _short_typo, whole_line
-from rewards.importers import expectations_of
-from rewards.rubric import Check, Verdict
 from rewards.text.ocr.text_match import Line, Match, Word
-from rewards.text.questions.question_compiler import compile_question
 
 needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
 FACES = {(f.family, f.bold, f.italic): f for f in installed_faces()}
 SANS = FACES[("DejaVu Sans", False, False)]
 BG, INK, GREY = (250, 249, 246), (20, 20, 20), (90, 90, 90)
-
-
-def failed(question: str):
-    spec = compile_question(question)
-    chk = Check("q1", question, expects=expectations_of(spec), spec=spec)
-    return [(chk, Verdict("q1", "no", "ocr", ""))]
 
 
 def poster(footer: str) -> Image.Image:

@@ -276,18 +276,20 @@ def test_style_rule_on_ocr_boxes():
     assert no_image.answer == "withheld" and no_image.evidence["not_checked"] == ["weight 'bold'"]
 
 
+def spaced_line(text, x, y, h):
+    """One OCR line of ``text`` at (x, y), height h px: each word 26 px wide, 30 px apart."""
+    return Line(tuple(Word(t, (x + 30 * k, y, x + 30 * k + 26, y + h), 95.0) for k, t in enumerate(text.split())))
+
+
 def test_a_headline_under_a_masthead_is_left_to_a_vlm():
     """A tester's newsletter: the masthead "The Quarry Weekly" is the title the size rule finds, and
     "the main headline" (the lead article's heading) was a false "no"."""
 
-    def line(text, x, y, h):
-        return Line(tuple(Word(t, (x + 30 * k, y, x + 30 * k + 26, y + h), 95.0) for k, t in enumerate(text.split())))
-
     page = [
-        line("The Quarry Weekly", 270, 31, 50),
-        line("Harbor Bridge Reopens", 30, 160, 29),
-        line("After eight months of repairs the bridge opened", 30, 212, 16),
-        line("Library Extends Evening Hours", 30, 285, 24),
+        spaced_line("The Quarry Weekly", 270, 31, 50),
+        spaced_line("Harbor Bridge Reopens", 30, 160, 29),
+        spaced_line("After eight months of repairs the bridge opened", 30, 212, 16),
+        spaced_line("Library Extends Evening Hours", 30, 285, 24),
     ]
 
     def ask(q):
@@ -304,14 +306,11 @@ def test_a_subheading_in_small_type_is_left_to_a_vlm():
     """A tester's pricing page: the line under the heading, in smaller type than the prices (the
     headings the size rule finds), was a false "no" when asked as "the subheading"."""
 
-    def line(text, x, y, h):
-        return Line(tuple(Word(t, (x + 30 * k, y, x + 30 * k + 26, y + h), 95.0) for k, t in enumerate(text.split())))
-
     page = [
-        line("Choose Your Plan", 300, 40, 44),
-        line("Billed monthly. Cancel anytime.", 330, 110, 20),
-        line("$19/month", 90, 300, 36),
-        line("5 projects", 100, 360, 18),
+        spaced_line("Choose Your Plan", 300, 40, 44),
+        spaced_line("Billed monthly. Cancel anytime.", 330, 110, 20),
+        spaced_line("$19/month", 90, 300, 36),
+        spaced_line("5 projects", 100, 360, 18),
     ]
 
     def ask(q):
