@@ -33,6 +33,7 @@ from rewards.common.one_line import one_line
 from rewards.common.secrets import redact, register
 from rewards.common.wandb_mode import resolve_wandb_mode
 from training.diffusion.config import TrainerConfig
+from training.diffusion.monitors import eval_image_stats
 from training.diffusion.scoring import StepRewards
 from training.run_dir import WANDB_ID_FILE, new_run_id, stored_run_id
 
@@ -298,7 +299,7 @@ class RunLog:
         self.history["eval_reward"].append(ev["eval/reward_mean"])
         self.history["eval_checks"].append({k[5:]: v for k, v in ev.items() if k.startswith("eval/checks/")})
         self.history["eval_rewards"].append({n: ev[f"eval/{n}"] for n in ev.get("_per_reward", {})})
-        self.history["eval_image_stats"].append({k[12:]: v for k, v in ev.items() if k.startswith("eval/images/")})
+        self.history["eval_image_stats"].append(eval_image_stats(ev))
         images = ev["_images"]
         prompts, totals = ev.get("_prompts"), ev.get("_rewards")
         per = ev.get("_per_reward", {})

@@ -63,11 +63,20 @@ def drifted_signal(values: dict[str, float], bounds: dict) -> tuple[str, float, 
     return None
 
 
+EVAL_IMAGES = "eval/images/"
+"""Prefix of the image statistics in an evaluation's row (``training.diffusion.scoring.evaluate``)."""
+
+
+def eval_image_stats(eval_row: dict) -> dict[str, float]:
+    """Stat name -> value of the ``eval/images/<stat>`` entries of an evaluation's row; {} for none."""
+    return {k[len(EVAL_IMAGES) :]: v for k, v in eval_row.items() if k.startswith(EVAL_IMAGES)}
+
+
 def eval_signals(eval_row: dict, gold_reward: str) -> dict[str, float]:
     """The signals an evaluation's row (``training.diffusion.scoring.evaluate``) holds:
     ``eval_<stat>`` from ``eval/images/<stat>``, and "gold" from ``eval/<gold_reward>`` when
     ``gold_reward`` is set and scored; {} for a step without an evaluation."""
-    out = {f"eval_{k[12:]}": v for k, v in eval_row.items() if k.startswith("eval/images/")}
+    out = {f"eval_{k}": v for k, v in eval_image_stats(eval_row).items()}
     if gold_reward and f"eval/{gold_reward}" in eval_row:
         out["gold"] = eval_row[f"eval/{gold_reward}"]
     return out

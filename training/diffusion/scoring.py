@@ -19,6 +19,7 @@ from PIL import Image
 
 from rewards.image_stats import image_stats
 from rewards.reward_fns import RewardFn, RubricReward, combine_rewards, tag_pass_rates
+from training.diffusion.monitors import EVAL_IMAGES
 from training.diffusion.rollout import to_pil
 from training.diffusion.update import Policy
 
@@ -187,7 +188,7 @@ def evaluate(
         "eval/reward_mean": total.mean().item(),
         **{f"eval/{n}": v.nanmean().item() for n, v in per.items()},
         **checks,
-        **{f"eval/images/{k}": v for k, v in image_stats(images).items()},
+        **{f"{EVAL_IMAGES}{k}": v for k, v in image_stats(images).items()},
         "_images": images,
         "_prompts": prompts,
         "_rewards": total.tolist(),
