@@ -18,7 +18,9 @@ from __future__ import annotations
 import numpy as np
 from PIL import Image
 from scipy import ndimage
+from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
+from scipy.spatial import cKDTree
 
 from rewards.text.ocr.text_match import Line
 
@@ -67,8 +69,9 @@ def _chains(centres: np.ndarray, reach: float) -> list[np.ndarray]:
     n = len(centres)
     if n == 0:
         return []
-    d = np.hypot(*(centres[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
-    _, group = connected_components(d <= reach, directed=False)
+    pairs = cKDTree(centres).query_pairs(reach, output_type="ndarray")  # distance <= reach, without an N x N array
+    links = coo_matrix((np.ones(len(pairs), dtype=bool), (pairs[:, 0], pairs[:, 1])), shape=(n, n))
+    _, group = connected_components(links, directed=False)
     return [np.nonzero(group == g)[0] for g in np.unique(group)]
 
 
