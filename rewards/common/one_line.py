@@ -23,7 +23,11 @@ def check_overrides(args: list[str], config_name: str) -> str | None:
     """Compose the Hydra config ``config_name`` (package ``conf``) once with the command-line
     overrides ``args``; the one-line reason when Hydra refuses them (unknown option or choice, bad
     syntax), else None, so a console script can exit 2 in one line before Hydra prints its
-    multi-line report. Hydra's own flags (``-m``, ``--cfg``, ``--help``) are left to Hydra."""
+    multi-line report. Hydra's own flags (``-m``, ``--cfg``, ``--help``) are left to Hydra.
+
+    A misspelt option names its nearest option (``iteratons=2`` -> "did you mean 'iterations'?")
+    instead of Hydra's advice to add it with ``+``, and ``+iteratons=2`` (a top-level key the app
+    does not have and no config group) is refused too: the app would silently ignore it."""
     if any(a.startswith("-") for a in args):
         return None
     from hydra import compose, initialize_config_module
@@ -35,8 +39,71 @@ def check_overrides(args: list[str], config_name: str) -> str | None:
         text = str(e).split("Config search path")[0]
         if e.__cause__ is not None:
             text += f" ({str(e.__cause__).splitlines()[0] if str(e.__cause__) else type(e.__cause__).__name__})"
-        return one_line(" ".join(text.split())[:400] or type(e).__name__)
+        return one_line(_unknown_option(" ".join(text.split()), args, config_name)[:400] or type(e).__name__)
+    return _ignored_addition(args, config_name)
+
+
+def _ignored_addition(args: list[str], config_name: str) -> str | None:
+    """The one-line reason when an override ``+x=...`` adds a top-level key ``x`` that
+    ``config_name`` does not have and that is no config group (``+iteratons=2``): Hydra accepts
+    it, and the app never reads it. None when there is none."""
+    added = [a for a in args if a.startswith("+") and not a.startswith("++")]
+    added = [a for a in added if (top := a[1:].partition("=")[0].split(".")[0]) != "hydra" and not _is_group(top)]
+    if not added:
+        return None
+    others = [a for a in args if a not in added]
+    names = _option_names(others, config_name)
+    for arg in added:
+        top = arg[1:].partition("=")[0].split(".")[0]
+        if top not in names:
+            hint = _hint(top, names)
+            return f"{arg}: conf/{config_name}.yaml has no option '{top}', so the app would ignore it{hint}"
     return None
+
+
+_NOT_IN_STRUCT = re.compile(
+    r"^Could not override '([^']+)'\. To append to your config use \+\S+ \(Key '[^']+' is not in struct\)"
+)
+
+
+def _unknown_option(text: str, args: list[str], config_name: str) -> str:
+    """Hydra's "Could not override 'x'. To append to your config use +x=1" for a top-level key the
+    app does not have, as "no such option" with the nearest option; any other text as it is."""
+    match = _NOT_IN_STRUCT.match(text)
+    if match is None or "." in match.group(1):
+        return text
+    key = match.group(1)
+    others = [a for a in args if a.lstrip("+").partition("=")[0] != key]
+    return f"Could not override '{key}': no such option{_hint(key, _option_names(others, config_name))}"
+
+
+def _option_names(args: list[str], config_name: str) -> set[str]:
+    """The top-level keys of ``config_name`` composed with ``args`` (none when it does not compose)."""
+    from hydra import compose, initialize_config_module
+
+    try:
+        with initialize_config_module(config_module="conf", version_base="1.3"):
+            return set(compose(config_name=config_name, overrides=args).keys())
+    except Exception:
+        return set()
+
+
+def _hint(key: str, names: set[str]) -> str:
+    """The hint " (did you mean 'x'?)" naming the option in ``names`` or the config group nearest to
+    ``key``, or "" when none is near."""
+    import difflib
+    from importlib.resources import files
+
+    groups = {p.name for p in files("conf").iterdir() if p.is_dir() and not p.name.startswith("_")}
+    near = difflib.get_close_matches(key, sorted(names | groups), n=1, cutoff=0.6)
+    return f" (did you mean '{near[0]}'?)" if near else ""
+
+
+def _is_group(name: str) -> bool:
+    """Whether ``conf/<name>/`` is a config group (``+experiment=...`` adds one)."""
+    from importlib.resources import files
+
+    return (files("conf") / name).is_dir()
 
 
 def exit_on_bad_overrides(config_name: str) -> None:

@@ -124,7 +124,8 @@ def test_ctrl_c_keeps_finished_items_and_rerun_resumes(tmp_path):
             "judge=nonexist",
             "error: In 'refine': Could not find 'judge/nonexist' Available options in 'judge': layout ocr ",
         ),
-        ("foo=1", "error: Could not override 'foo'. To append to your config use +foo=1"),
+        ("foo=1", "error: Could not override 'foo': no such option"),
+        ("+iteratons=2", "error: +iteratons=2: conf/refine.yaml has no option 'iteratons'"),
         (
             "judge.judges.1.base_url=x",
             "error: Error merging override judge.judges.1.base_url=x (list index out of range)",

@@ -1,0 +1,29 @@
+"""Option typos on the command line: one line naming the option and its nearest spelling, and an
+added top-level key (``+iteratons=2``) refused, since the app would silently ignore it."""
+
+from rewards.common.one_line import check_overrides
+
+
+def test_a_misspelt_option_names_the_nearest_option_not_the_plus_advice():
+    problem = check_overrides(["iteratons=2"], "refine")
+    assert problem == "Could not override 'iteratons': no such option (did you mean 'iterations'?)"
+    assert check_overrides(["bogus=1"], "judge_run") == "Could not override 'bogus': no such option"
+
+
+def test_an_added_top_level_key_the_app_never_reads_is_refused():
+    # Hydra composes it, and rubricloop-refine ran with 3 iterations, ignoring it
+    problem = check_overrides(["limit=1", "+iteratons=2"], "refine")
+    assert problem == (
+        "+iteratons=2: conf/refine.yaml has no option 'iteratons', so the app would ignore it "
+        "(did you mean 'iterations'?)"
+    )
+    assert check_overrides(["+jugde=ocr"], "judge_run").endswith("(did you mean 'judge'?)")
+    assert "(did you mean 'resume'?)" in check_overrides(["+experiment=tiny_layout", "+reusme=true"], "train")
+
+
+def test_additions_the_apps_read_still_compose():
+    assert check_overrides(["+experiment=tiny_layout", "+trainer.steps=3"], "train") is None
+    assert check_overrides(["+rewards.rubric.fn.cache=x.sqlite"], "train") is None
+    assert check_overrides(["iterations=2", "out=/tmp/o"], "refine") is None
+    # a nested key: the component refuses it itself (``trainer: unknown field(s)``), so Hydra's advice stands
+    assert check_overrides(["trainer.lora_rnak=4"], "train").startswith("Could not override 'trainer.lora_rnak'.")
