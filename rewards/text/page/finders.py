@@ -340,8 +340,9 @@ def _handle_left(page: _Page, li: int, wi: int) -> bool:
 def _legend_entry(page: _Page, spec: ElementSpec) -> list[Element]:
     """Text with a small solid colour swatch just left of it (``_swatch_left``, needs the image),
     or a line legend's handle read as a word (``_handle_left``).
-    OCR often reads the swatch as a short word ("W", "M@"): a first word of up to 3 characters
-    with a swatch left of the second is that swatch, not part of the entry. Top to bottom, left
+    OCR often reads the swatch as a short word ("W", "M@"), and may join a y-axis tick label left
+    of it into the line ("12- ME Desktop" on a ggplot legend inside the axes): up to two first
+    words of up to 3 characters each, with a swatch left of the next, are not part of the entry. Top to bottom, left
     to right; the ``ordinal``-th."""
     rgb = page.rgb()
     if rgb is None:
@@ -352,8 +353,8 @@ def _legend_entry(page: _Page, spec: ElementSpec) -> list[Element]:
         if own and _handle_left(page, i, own[0][1]):
             found.append((i, own))
             continue
-        for k in range(min(2, len(own))):
-            if k == 1 and len(page.lines[i].words[own[0][1]].text) > 3:
+        for k in range(min(3, len(own))):  # up to two short words first: a tick label and the swatch ("12- ME")
+            if k and len(page.lines[i].words[own[k - 1][1]].text) > 3:
                 break
             if _swatch_left(rgb, page.lines[i].words[own[k][1]].box, page.sizes[i]):
                 found.append((i, own[k:]))

@@ -1,7 +1,7 @@
 """The words an element is made of (rewards.text.page.page_lines.element_words): marks and noise at a
 line's ends are left out. Synthetic OCR lines, no tesseract run."""
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from rewards.judges.ocr import OCRJudge
 from rewards.rubric import Check
@@ -63,3 +63,37 @@ def test_a_line_legends_handle_is_a_mark_and_names_its_entry():
         (0, 0),
         (0, 1),
     )  # a digit between dashes is text (a page number), not a marker
+
+
+def ggplot_legend(second: str) -> tuple[Image.Image, list[Line]]:
+    """A tester's ggplot-style stacked area chart (matplotlib, ``plt.style.context("ggplot")``): its
+    legend, inside the axes, has three swatches on a grey ground; tesseract read the middle
+    swatch as "ME" and joined the y-axis tick label "12-" left of it into the entry's line."""
+    img = Image.new("RGB", (800, 500), (229, 229, 229))
+    d = ImageDraw.Draw(img)
+    for k, colour in enumerate([(226, 74, 51), (52, 138, 189), (152, 142, 213)]):
+        d.rectangle([56, 57 + 25 * k, 90, 67 + 25 * k], fill=colour)
+    lines = [
+        Line((Word("Mobile", (106, 55, 160, 68), 96.0),)),
+        Line(
+            (
+                Word("12-", (16, 85, 43, 96), 90.0),
+                Word("ME", (57, 81, 91, 94), 40.0),
+                Word(second, (105, 80, 174, 98), 96.0),
+            )
+        ),
+        Line((Word("Tablet", (104, 106, 154, 119), 96.0),)),
+    ]
+    return img, lines
+
+
+def test_a_tick_label_read_into_a_legend_entrys_line_does_not_hide_the_entry():
+    q = 'Does the legend list "Mobile", "Desktop" and "Tablet" from top to bottom?'
+
+    def legend(second: str) -> str:
+        img, lines = ggplot_legend(second)
+        return OCRJudge().judge_lines(lines, img.size, Check("1", q, spec=compile_question(q)), img).answer
+
+    # was a false "no": "the legend entry reads 'Mobile' / 'Tablet', which does not contain 'Desktop'"
+    assert legend("Desktop") == "yes"
+    assert legend("Dekstop") == "no"
