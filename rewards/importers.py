@@ -21,6 +21,7 @@ item id when one could be read), returned beside the good items.
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import stat
@@ -72,6 +73,7 @@ def parse_spec(raw: Any, where: str) -> QuestionSpec:
     """
     if not isinstance(raw, dict):
         raise RubricError(f"{where} must be an object")
+    _no_misspelt_fields(raw, SPEC_FIELDS, where)
     texts = _require(raw, "texts", list, where)
     if not texts or not all(isinstance(t, str) and t.strip() for t in texts):
         raise RubricError(f"{where}: field 'texts' must be a non-empty list of non-empty strings")
@@ -89,6 +91,7 @@ def parse_spec(raw: Any, where: str) -> QuestionSpec:
         aw = f"{where}.anchors[{ai}]"
         if not isinstance(a, dict):
             raise RubricError(f"{aw} must be an object")
+        _no_misspelt_fields(a, ANCHOR_FIELDS, aw)
         relation = _require(a, "relation", str, aw)
         if relation not in RELATIONS:
             raise RubricError(f"{aw}: field 'relation' must be one of {RELATIONS}, got {relation!r}")
@@ -136,6 +139,45 @@ def _require(row: dict, key: str, typ: type | tuple[type, ...], where: str) -> A
 def _optional(row: dict, key: str, typ: type | tuple[type, ...], default: Any, where: str) -> Any:
     """``row[key]`` checked like ``_require``, or ``default`` when the key is absent."""
     return _require(row, key, typ, where) if key in row else default
+
+
+ROW_FORMATS = ("questions", "scoring_points", "criteria")
+"""The key that tells a row's format: BizGenEval, GenExam, RubricLoop."""
+ROW_FIELDS = ("id", "prompt", "image", "criteria", "meta")
+CRITERION_FIELDS = ("name", "checks")
+CHECK_FIELDS = ("id", "question", "difficulty", "weight", "gate", "tag", "expects", "spec")
+EXPECT_FIELDS = ("text", "region")
+SPEC_FIELDS = ("texts", "arrangement", "count", "region", "anchors", "in_box", "weight", "colour", "vlm_parts")
+ANCHOR_FIELDS = ("text", "relation", "other")
+"""The fields of a RubricLoop row and of its parts (module docstring)."""
+
+
+def _no_misspelt_fields(obj: dict, known: tuple[str, ...], where: str) -> None:
+    """Refuse a key of ``obj`` that is none of ``known`` but close to one (``"wieght"``, ``"imgae"``):
+    a misspelt optional field would be silently ignored (the check weighed 1, the row judged
+    without its image). Keys far from every field (a note of the user's) stay allowed.
+
+    Raises:
+        RubricError: ``"<where>: unknown field 'wieght' (did you mean 'weight'?)"``.
+    """
+    for key in obj:
+        if key not in known:
+            near = difflib.get_close_matches(str(key), known, n=1, cutoff=0.75)
+            if near:
+                raise RubricError(f"{where}: unknown field {key!r} (did you mean {near[0]!r}?)")
+
+
+def _check_weight(chk: dict, where: str) -> float:
+    """A RubricLoop check's ``weight`` (default 1): a number >= 0 (a negative weight would turn
+    a failed check into a gain in the weighted scores).
+
+    Raises:
+        RubricError: ``"<where>: field 'weight' must be a number >= 0, got -1"``.
+    """
+    weight = _optional(chk, "weight", (int, float), 1.0, where)
+    if isinstance(weight, bool) or weight < 0:
+        raise RubricError(f"{where}: field 'weight' must be a number >= 0, got {weight!r}")
+    return float(weight)
 
 
 def _qidxs(row: dict, key: str, n: int, where: str) -> set[int]:
@@ -208,21 +250,25 @@ def parse_genexam(row: dict, where: str) -> Item:
 
 def parse_rubricloop(row: dict, where: str) -> Item:
     """One row of the project's own rubric format -> Item."""
+    _no_misspelt_fields(row, ROW_FIELDS, where)
     criteria = []
     for ci, crit in enumerate(_require(row, "criteria", list, where)):
         cw = f"{where}: criteria[{ci}]"
         if not isinstance(crit, dict):
             raise RubricError(f"{cw} must be an object")
+        _no_misspelt_fields(crit, CRITERION_FIELDS, cw)
         checks = []
         for ki, chk in enumerate(_require(crit, "checks", list, cw)):
             kw = f"{cw}.checks[{ki}]"
             if not isinstance(chk, dict):
                 raise RubricError(f"{kw} must be an object")
+            _no_misspelt_fields(chk, CHECK_FIELDS, kw)
             expects = []
             for ei, e in enumerate(chk.get("expects") or []):
                 ew = f"{kw}.expects[{ei}]"
                 if not isinstance(e, dict):
                     raise RubricError(f"{ew} must be an object")
+                _no_misspelt_fields(e, EXPECT_FIELDS, ew)
                 region = e.get("region")
                 if region is not None and region not in REGIONS:
                     raise RubricError(f"{ew}: field 'region' must be one of {REGIONS} or null, got {region!r}")
@@ -247,7 +293,7 @@ def parse_rubricloop(row: dict, where: str) -> Item:
                     id=str(_require(chk, "id", (str, int), kw)),
                     question=question,
                     difficulty=difficulty,
-                    weight=float(_optional(chk, "weight", (int, float), 1.0, kw)),
+                    weight=_check_weight(chk, kw),
                     gate=_optional(chk, "gate", bool, False, kw),
                     tag=_optional(chk, "tag", str, "", kw),
                     expects=tuple(expects),
@@ -287,7 +333,9 @@ def parse_row(row: Any, where: str, base_dir: Path) -> Item:
     elif "criteria" in row:
         item = parse_rubricloop(row, where)
     else:
-        raise RubricError(f"{where}: unknown row format (expected 'questions', 'scoring_points' or 'criteria')")
+        near = [(k, m[0]) for k in map(str, row) if (m := difflib.get_close_matches(k, ROW_FORMATS, 1, 0.75))]
+        hint = f"; did you mean {near[0][1]!r} for {near[0][0]!r}?" if near else ""
+        raise RubricError(f"{where}: unknown row format (expected 'questions', 'scoring_points' or 'criteria'{hint})")
     if item.source == "rubricloop" and not item.rubric.checks:  # benchmark rows keep their scorers' own rules
         raise RubricError(f"{where}: the rubric holds no checks")
     if row.get("image") is not None:

@@ -391,3 +391,42 @@ def test_text_files_are_not_taken_for_binary(tmp_path):
     # one latin-1 row further down is that row's error, not a binary file (tests/cli/test_bad_inputs.py)
     path.write_bytes(b'{"id": "1"}\n{"id": "Caf\xe9"}\n')
     assert binary_reason(path) is None
+
+
+def test_a_misspelt_field_or_a_negative_weight_fails_its_row_in_one_line(tmp_path):
+    """A tester's rows: each misspelt optional field used to be ignored (the check weighed 1, the
+    row judged without its image: "no 'image' field"), and a weight of -1 was taken."""
+    q = 'Does the title read exactly "Q3"?'
+
+    def row(rid: str, check: dict | None = None, **fields) -> str:
+        return json.dumps(
+            {
+                "id": rid,
+                "prompt": "p",
+                "criteria": [{"checks": [{"id": "a", "question": q, **(check or {})}]}],
+                **fields,
+            }
+        )
+
+    lines = [
+        row("w", {"wieght": 2}),
+        row("i", imgae="x.png"),
+        row("n", {"weight": -1}),
+        row("e", {"expects": [{"text": "Q3", "regoin": "top"}]}),
+        row("s", {"spec": {"texts": ["Q3"], "anchors": [{"text": "A", "relaton": "below"}]}}),
+        json.dumps({"id": "c", "prompt": "p", "criterias": []}),
+        row("ok", {"weight": 0, "note": "a user's own key, near no field"}),
+    ]
+    path = tmp_path / "rubrics.jsonl"
+    path.write_text("\n".join(lines))
+    items, errors = load_items(path)
+    assert [(it.id, it.rubric.checks[0].weight) for it in items] == [("ok", 0.0)]
+    assert errors == [
+        f"{path}:1 (item w): criteria[0].checks[0]: unknown field 'wieght' (did you mean 'weight'?)",
+        f"{path}:2 (item i): unknown field 'imgae' (did you mean 'image'?)",
+        f"{path}:3 (item n): criteria[0].checks[0]: field 'weight' must be a number >= 0, got -1",
+        f"{path}:4 (item e): criteria[0].checks[0].expects[0]: unknown field 'regoin' (did you mean 'region'?)",
+        f"{path}:5 (item s): criteria[0].checks[0].spec.anchors[0]: unknown field 'relaton' (did you mean 'relation'?)",
+        f"{path}:6 (item c): unknown row format (expected 'questions', 'scoring_points' or 'criteria'; "
+        "did you mean 'criteria' for 'criterias'?)",
+    ]
