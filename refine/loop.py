@@ -402,6 +402,18 @@ class RefineLoop:
 
         parallel = workers is not None and len(jobs) > 1  # one item alone is refined here: no process to start
         refined = workers.refine(jobs, tick) if parallel else self._refined(jobs, tick)
+        try:
+            self._record(refined, progress, log, steps, done, indices, results, out, load_errors)
+        except KeyboardInterrupt:  # items a worker finished but this process had not yet taken: on disk, kept
+            for index, _, item_dir, fingerprint in jobs:
+                if index not in done and (finished := read_result(item_dir / "result.json", fingerprint)):
+                    done[index] = finished
+            results[:] = [done[i] for i in indices if i in done]
+            raise
+
+    def _record(self, refined, progress, log, steps, done, indices, results, out, load_errors) -> None:
+        """Take each ``(job, result)`` of ``refined`` as it finishes: the bar, ``done`` and
+        ``results`` (data order), the ``log`` row, and ``summary.json`` rewritten."""
         with closing(refined):  # on Ctrl-C, the workers end here, before the summary is written
             for (index, item, item_dir, _), result in refined:
                 if progress is not None:

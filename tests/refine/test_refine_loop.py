@@ -419,6 +419,33 @@ def test_ctrl_c_before_any_item_finished_still_writes_an_incomplete_summary(tmp_
     assert not (out / "a" / "result.json").exists()
 
 
+class WorkerThenCtrlC:
+    """Item workers where the first item finishes in its worker (its result.json written) and
+    Ctrl-C comes before this process took its result: what a tester's Ctrl-C with workers=2 did
+    (summary.json said 0 finished while the rerun skipped 2)."""
+
+    n = 2
+
+    def __init__(self, loop):
+        self.loop = loop
+
+    def refine(self, jobs, tick):
+        index, item, item_dir, fingerprint = jobs[0]
+        self.loop.refine_into(item, index, item_dir, fingerprint)
+        raise KeyboardInterrupt
+        yield  # a generator, as ItemWorkers.refine
+
+
+def test_ctrl_c_with_workers_records_the_items_they_finished(tmp_path, white_png):
+    loop = RefineLoop(ColourJudge(), TemplateWriter(), PaintFirstFailure(), iterations=2)
+    items, out = [colour_item("a", white_png), colour_item("b", white_png)], tmp_path / "out"
+    with pytest.raises(KeyboardInterrupt):
+        loop.run(items, out, workers=WorkerThenCtrlC(loop))
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["complete"] is False and [it["id"] for it in summary["items"]] == ["a"]
+    assert summary["n_finished"] == 1 and summary["items"][0]["best_iteration"] == 2
+
+
 class SeedEditor(PaintFirstFailure):
     """PaintFirstFailure that records the seed of every edit."""
 
