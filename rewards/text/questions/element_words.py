@@ -14,7 +14,7 @@ _ROLES: dict[tuple[str, ...], str] = {
     **{
         (k, w): "title"
         for k in ("chart", "slide", "poster", "page", "document", "infographic", "dashboard", "menu", "report")
-        for w in ("title", "headline")
+        for w in ("title", "headline", "heading")  # "the page heading": the page's own, not any heading
     },
     **{(w,): "subtitle" for w in ("subtitle", "sub-title", "tagline", "subheadline", "sub-headline")},
     **{(k, "subtitle"): "subtitle" for k in ("chart", "slide", "poster", "page")},

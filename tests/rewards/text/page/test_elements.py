@@ -14,7 +14,7 @@ from rewards.text.ocr.text_match import Line, Word
 from rewards.text.page.elements import describe_element, find_elements
 from rewards.text.page.grounding import decide_text
 from rewards.text.page.text_style import em_fraction
-from rewards.text.questions.question_compiler import ElementSpec, QuestionSpec, TextSpec
+from rewards.text.questions.question_compiler import ElementSpec, QuestionSpec, TextSpec, compile_question
 
 pytestmark = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
 SANS = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
@@ -314,3 +314,20 @@ def test_the_subtitle_ends_where_a_list_of_bullets_starts():
     assert judged("slide", (), "Prepared for the Board of Directors", ElementSpec("subtitle")).answer == "yes"
     assert judged("slide", (), "Expand into Nordic markets", ElementSpec("subtitle")).answer == "no"
     assert judged("slide", (), "Expand into Nordic markets", ElementSpec("bullet", ordinal=1)).answer == "yes"
+
+
+def test_the_page_heading_is_the_pages_title_not_a_sidebar_link_that_reads_the_string():
+    """A tester's admin page: a sidebar link "Orders" and the page heading "Orders Dashboard".
+    "the page heading" was a generic role, any whole line: a false "yes" for "Orders"."""
+    lines = [
+        Line(words("Acme Admin", 24, 24, 20)),
+        Line(words("Orders Dashboard", 300, 38, 30)),
+        *(Line(words(w, 24, 87 + 35 * k, 14)) for k, w in enumerate(("Overview", "Orders", "Customers"))),
+    ]
+
+    def ask(text: str) -> str:
+        q = f'Does the page heading read exactly "{text}"?'
+        return OCRJudge().judge_lines(lines, (1200, 700), Check("1", q, spec=compile_question(q))).answer
+
+    assert compile_question('Does the page heading read exactly "Orders"?').text.element.role == "title"
+    assert ask("Orders") == "no" and ask("Orders Dashboard") == "yes"
