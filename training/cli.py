@@ -312,7 +312,7 @@ def main() -> None:
         return text_cli.main()
     sys.argv = [a for a in sys.argv if not a.startswith("task=")]  # conf/task/ is the text tasks' group
     sys.argv = select_trainer(sys.argv)
-    console_main(_main)
+    console_main(_main, "train")
 
 
 def select_trainer(argv: list[str]) -> list[str]:

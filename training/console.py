@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from hydra.errors import HydraException
 
-from rewards.common.one_line import error_line
+from rewards.common.one_line import error_line, ignored_addition
 from rewards.common.task import run_console_script
 
 _show_traceback = False
@@ -86,10 +86,16 @@ def has_checkpoints(run_dir: str) -> bool:
         return False
 
 
-def console_main(app: Callable[[], Any]) -> None:
+def console_main(app: Callable[[], Any], config_name: str | None = None) -> None:
     """Run a ``hydra.main`` app as the console script: Hydra's composition errors (an unknown
-    preset or key) end in one line with exit status 2 instead of Hydra's multi-line report."""
+    preset or key) end in one line with exit status 2 instead of Hydra's multi-line report; so
+    does an added top-level key of ``config_name`` that the app would ignore (``+reusme=true``,
+    ``rewards.common.one_line.ignored_addition``)."""
     global _show_traceback
+    problem = ignored_addition(sys.argv[1:], config_name) if config_name else None
+    if problem:
+        print(f"rubricloop-train: {problem}", file=sys.stderr)
+        raise SystemExit(2)
     _show_traceback = os.environ.get("HYDRA_FULL_ERROR") == "1"
     os.environ["HYDRA_FULL_ERROR"] = "1"  # so that composition errors reach the except below
     try:

@@ -40,19 +40,24 @@ def check_overrides(args: list[str], config_name: str) -> str | None:
         if e.__cause__ is not None:
             text += f" ({str(e.__cause__).splitlines()[0] if str(e.__cause__) else type(e.__cause__).__name__})"
         return one_line(_unknown_option(" ".join(text.split()), args, config_name)[:400] or type(e).__name__)
-    return _ignored_addition(args, config_name)
+    return ignored_addition(args, config_name)
 
 
-def _ignored_addition(args: list[str], config_name: str) -> str | None:
+def ignored_addition(args: list[str], config_name: str) -> str | None:
     """The one-line reason when an override ``+x=...`` adds a top-level key ``x`` that
-    ``config_name`` does not have and that is no config group (``+iteratons=2``): Hydra accepts
-    it, and the app never reads it. None when there is none."""
+    ``config_name`` does not have and that is no config group (``+iteratons=2``, ``+reusme=true``):
+    Hydra accepts it, and the app never reads it. None when there is none, when Hydra's own flags
+    are given, or when the other overrides do not compose (the app reports that itself)."""
+    if any(a.startswith("-") for a in args):
+        return None
     added = [a for a in args if a.startswith("+") and not a.startswith("++")]
     added = [a for a in added if (top := a[1:].partition("=")[0].split(".")[0]) != "hydra" and not _is_group(top)]
     if not added:
         return None
     others = [a for a in args if a not in added]
     names = _option_names(others, config_name)
+    if not names:
+        return None
     for arg in added:
         top = arg[1:].partition("=")[0].split(".")[0]
         if top not in names:

@@ -115,6 +115,10 @@ def only_reward(cls_name):
             "(Key 'lora_rnak' is not in struct)",
         ),
         (
+            ["+reusme=true"],
+            "+reusme=true: conf/train.yaml has no option 'reusme', so the app would ignore it (did you mean 'resume'?)",
+        ),
+        (
             ["+trainer.lora_rnak=4"],
             "trainer: unknown field(s) ['lora_rnak']; training.recipes.grpo.GRPOConfig has no such field",
         ),

@@ -466,4 +466,4 @@ def _main(cfg: DictConfig) -> int:
 
 def main() -> None:
     """``rubricloop-train task=...``: bad configs end with one line on stderr, exit 2."""
-    console_main(_main)
+    console_main(_main, "train_text")

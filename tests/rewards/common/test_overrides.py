@@ -1,7 +1,7 @@
 """Option typos on the command line: one line naming the option and its nearest spelling, and an
 added top-level key (``+iteratons=2``) refused, since the app would silently ignore it."""
 
-from rewards.common.one_line import check_overrides
+from rewards.common.one_line import check_overrides, ignored_addition
 
 
 def test_a_misspelt_option_names_the_nearest_option_not_the_plus_advice():
@@ -27,3 +27,15 @@ def test_additions_the_apps_read_still_compose():
     assert check_overrides(["iterations=2", "out=/tmp/o"], "refine") is None
     # a nested key: the component refuses it itself (``trainer: unknown field(s)``), so Hydra's advice stands
     assert check_overrides(["trainer.lora_rnak=4"], "train").startswith("Could not override 'trainer.lora_rnak'.")
+
+
+def test_rubricloop_train_refuses_an_added_key_it_would_ignore():
+    # it trained from step 0 with "+reusme=true": rubricloop-train composes its config itself
+    problem = ignored_addition(["task=prompt_rewriter", "+experiment=tiny_rewriter_quotes", "+reusme=1"], "train_text")
+    assert (
+        problem
+        == "+reusme=1: conf/train_text.yaml has no option 'reusme', so the app would ignore it (did you mean 'resume'?)"
+    )
+    assert ignored_addition(["+experiment=tiny_layout", "resume=true"], "train") is None
+    assert ignored_addition(["--cfg", "job", "+foo=1"], "train") is None  # Hydra's own flags are Hydra's
+    assert ignored_addition(["trainer=nosuch", "+foo=1"], "train") is None  # the app reports the bad choice itself
