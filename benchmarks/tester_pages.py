@@ -3,6 +3,9 @@ would write (true and false questions: wrong strings, wrong element, wrong posit
 pages with injected text errors for ``rubricloop-refine``. Written by a tester who did not write the
 judge; the judge fixes of that round were made looking at the dev split only, the report split was
 drawn and its questions written before it was judged (``docs/offline-judge.md``, "A new user's pages").
+A third tester's 10 pages (``--split styles``: matplotlib dark_background and ggplot styles, a heatmap,
+a waterfall, a donut; Chromium sidebar, timeline, boarding-pass, certificate and dark landing layouts)
+were written before they were judged, and only measured.
 
     python benchmarks/tester_pages.py draw --split dev --out runs/tester_pages/dev   # needs Debian chromium
     rubricloop-judge data=runs/tester_pages/dev/rows.jsonl out=runs/tester_judge judge=ocr
@@ -112,7 +115,7 @@ def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="cmd", required=True)
     d = sub.add_parser("draw", help="draw a split's pages and write its rows and labels")
-    d.add_argument("--split", choices=["dev", "report"], default="dev")
+    d.add_argument("--split", choices=["dev", "report", "styles"], default="dev")
     d.add_argument("--out", type=Path, required=True)
     s = sub.add_parser("score", help="count a judge's verdicts.jsonl or a refine folder against the labels")
     s.add_argument("verdicts", type=Path)

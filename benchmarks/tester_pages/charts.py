@@ -153,8 +153,90 @@ def reservoir(out: Path, bad: bool) -> None:
     plt.close(fig)
 
 
+# ---- the "styles" split: matplotlib styles the other splits do not use (dark_background, ggplot), a
+# heatmap with value labels, a waterfall and a donut with a big centre number
+
+
+def darkline(out: Path, bad: bool) -> None:
+    with plt.style.context("dark_background"):
+        fig, ax = plt.subplots(figsize=(8, 5), dpi=100)
+        w = np.arange(1, 9)
+        ax.plot(w, [40, 42, 39, 45, 41, 38, 37, 36], label="p50", color="#4cc9f0")
+        ax.plot(w, [90, 95, 88, 120, 99, 92, 90, 85], label=_pick(bad, "p95", "p59"), color="#f72585")
+        ax.set_title(_pick(bad, "Server Latency by Week", "Server Latnecy by Week"), fontsize=18)
+        ax.set_xlabel("Week", fontsize=12)
+        ax.set_ylabel("Milliseconds", fontsize=12)
+        arrow = dict(arrowstyle="->", color="white")
+        ax.annotate(_pick(bad, "Deploy v2.4", "Deploy v2.7"), (4, 120), xytext=(5, 125), fontsize=12, arrowprops=arrow)
+        ax.set_ylim(0, 140)
+        ax.legend(loc="lower right", fontsize=12)
+        fig.tight_layout()
+        fig.savefig(out / "darkline.png")
+        plt.close(fig)
+
+
+def ggarea(out: Path, bad: bool) -> None:
+    with plt.style.context("ggplot"):
+        fig, ax = plt.subplots(figsize=(8, 5), dpi=100)
+        series = [[3, 4, 4, 5, 6, 7], [2, 2, 3, 3, 3, 4], [1, 1, 1, 2, 2, 2]]
+        ax.stackplot(range(6), *series, labels=["Mobile", _pick(bad, "Desktop", "Dekstop"), "Tablet"])
+        ax.set_xticks(range(6))
+        ax.set_xticklabels(["Jan", "Feb", "Mar", "Apr", "May", "Jun"], fontsize=12)
+        ax.set_title(_pick(bad, "Monthly Active Users (millions)", "Monthly Users Active (millions)"), fontsize=16)
+        ax.legend(loc="upper left", fontsize=12)
+        fig.tight_layout()
+        fig.savefig(out / "ggarea.png")
+        plt.close(fig)
+
+
+def heatmap(out: Path, bad: bool) -> None:
+    fig, ax = plt.subplots(figsize=(7, 5), dpi=100)
+    v = np.array([[2.1, 2.4, 2.9, 3.3], [4.0, 4.2, 3.8, 4.6], [1.2, 1.5, 1.9, 2.2]])
+    if bad:
+        v[1, 3] = 6.4
+    ax.imshow(v, cmap="Blues")
+    ax.set_yticks(range(3))
+    ax.set_yticklabels(["Email", _pick(bad, "Search", "Serach"), "Social"], fontsize=12)
+    ax.set_xticks(range(4))
+    ax.set_xticklabels(["Q1", "Q2", "Q3", "Q4"], fontsize=12)
+    for i in range(3):
+        for j in range(4):
+            colour = "white" if v[i, j] > 3 else "black"
+            ax.text(j, i, f"{v[i, j]:.1f}%", ha="center", va="center", fontsize=12, color=colour)
+    ax.set_title("Conversion by Channel", fontsize=16)
+    fig.tight_layout()
+    fig.savefig(out / "heatmap.png")
+    plt.close(fig)
+
+
+def waterfall(out: Path, bad: bool) -> None:
+    fig, ax = plt.subplots(figsize=(8, 5), dpi=100)
+    names = ["Revenue", "COGS", "Opex", _pick(bad, "Tax", "Txa"), "Net Profit"]
+    base, heights = [0, 75, 45, 33, 0], [120, 45, 30, 12, 33]
+    ax.bar(names, heights, bottom=base, color=["#2e86de", "#e74c3c", "#e74c3c", "#e74c3c", "#27ae60"])
+    for k, (b, h, label) in enumerate(zip(base, heights, ["120", "-45", "-30", "-12", _pick(bad, "33", "38")])):
+        ax.text(k, b + h + 2, label, ha="center", fontsize=12)
+    ax.set_title("Profit Bridge FY25 ($M)", fontsize=16)
+    ax.set_ylim(0, 140)
+    ax.tick_params(labelsize=12)
+    fig.tight_layout()
+    fig.savefig(out / "waterfall.png")
+    plt.close(fig)
+
+
+def donut(out: Path, bad: bool) -> None:
+    fig, ax = plt.subplots(figsize=(6, 6), dpi=100)
+    ax.pie([72, 28], colors=["#8e44ad", "#ddd"], startangle=90, wedgeprops=dict(width=0.3))
+    ax.text(0, 0, _pick(bad, "72%", "27%"), ha="center", va="center", fontsize=36, fontweight="bold")
+    ax.set_title("Survey Completion Rate", fontsize=18)
+    fig.text(0.5, 0.05, _pick(bad, "Based on 1,240 responses", "Based on 1,420 responses"), ha="center", fontsize=12)
+    fig.savefig(out / "donut.png")
+    plt.close(fig)
+
+
 CHARTS = {
     "dev": {"hbar": hbar, "stacked": stacked, "scatter": scatter, "table": table, "panels": panels},
     "report": {"grouped": grouped, "pie": pie, "flights": flights, "reservoir": reservoir},
+    "styles": {"darkline": darkline, "ggarea": ggarea, "heatmap": heatmap, "waterfall": waterfall, "donut": donut},
 }
 """Per split, page name -> drawing function."""
