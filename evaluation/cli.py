@@ -70,7 +70,7 @@ from rewards.common.shards import parse_shard, select_shard, shard_dir_name
 from rewards.common.task import run_console_script, task_wrapper
 from rewards.common.threads import limit_ocr_threads
 from rewards.common.wandb_mode import resolve_wandb_mode
-from rewards.importers import binary_reason
+from rewards.importers import binary_reason, json_document_reason
 from rewards.judges.cache import judge_settings
 from rewards.rubric import Item, RubricError
 from rewards.text.ocr.ocr_cache import whole_reads_only
@@ -334,6 +334,9 @@ def load_run_items(cfg: DictConfig, opts: dict[str, Any]) -> tuple[list[Item], l
         raise OptionError(f"data={e}") from None
     if not items and not errors:
         raise OptionError(f"data={opts['data']} holds no items")
+    document = json_document_reason(Path(opts["data"])) if not items and Path(opts["data"]).is_file() else None
+    if document is not None:
+        raise OptionError(f"data={opts['data']} is {document}, not JSON Lines: write one row object per line")
     return items, errors
 
 

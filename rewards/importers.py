@@ -529,4 +529,27 @@ def load_run_items(data: Path, limit: int | None = None) -> tuple[list[Item], li
     errors += empty
     if not items and not errors:
         raise ValueError(f"data={data} holds no items")
+    document = json_document_reason(data) if not items else None
+    if document is not None:
+        raise ValueError(f"data={data} is {document}, not JSON Lines: write one row object per line")
     return items, errors
+
+
+JSON_DOCUMENT_LIMIT = 64 * 2**20
+"""The largest file :func:`json_document_reason` parses whole (bytes)."""
+
+
+def json_document_reason(path: Path) -> str | None:
+    """``"one JSON array of 2 rows"`` (or ``"one JSON object"``) when ``path`` holds a single
+    pretty-printed JSON document rather than JSON Lines (``json.dump(rows, f, indent=1)``: every
+    line of it fails as a row, one error line each); else None. Files over
+    ``JSON_DOCUMENT_LIMIT`` bytes, or that do not parse whole, are None."""
+    try:
+        if path.stat().st_size > JSON_DOCUMENT_LIMIT:
+            return None
+        doc = json.loads(path.read_bytes().decode("utf-8-sig"))
+    except (OSError, ValueError):
+        return None
+    if isinstance(doc, list):
+        return f"one JSON array of {len(doc)} row{'' if len(doc) == 1 else 's'}"
+    return "one JSON object spread over several lines" if isinstance(doc, dict) else None

@@ -430,3 +430,31 @@ def test_a_misspelt_field_or_a_negative_weight_fails_its_row_in_one_line(tmp_pat
         f"{path}:6 (item c): unknown row format (expected 'questions', 'scoring_points' or 'criteria'; "
         "did you mean 'criteria' for 'criterias'?)",
     ]
+
+
+def test_a_pretty_printed_json_array_is_one_line_not_an_error_per_line(tmp_path):
+    """A tester's rows saved with ``json.dump(rows, f, indent=1)``: 98 "malformed JSON" lines and
+    "0 of 98 items finished" before; now one option error."""
+    from rewards.importers import load_run_items
+
+    row = {"id": "a", "prompt": "p", "criteria": [{"checks": [{"id": "q", "question": 'Is "X" shown?'}]}]}
+    for name, doc, what in (
+        ("rows.json", [row, row | {"id": "b"}], "one JSON array of 2 rows"),
+        ("row.jsonl", row, "one JSON object spread over several lines"),
+    ):
+        path = tmp_path / name
+        path.write_text(json.dumps(doc, indent=1))
+        with pytest.raises(ValueError) as caught:
+            load_run_items(path)
+        assert str(caught.value) == f"data={path} is {what}, not JSON Lines: write one row object per line"
+    one_line_array = tmp_path / "one.jsonl"  # an array on one line is caught too ("a row must be a JSON object")
+    one_line_array.write_text(json.dumps([row]) + "\n")
+    with pytest.raises(ValueError, match="is one JSON array of 1 row, not JSON Lines"):
+        load_run_items(one_line_array)
+    csv = tmp_path / "rows.csv"  # not JSON at all: each line is its row's error, as before
+    csv.write_text("id,prompt\n1,hello\n")
+    items, errors = load_run_items(csv)
+    assert items == [] and [e.split(": ", 1)[1] for e in errors] == [
+        "malformed JSON (Expecting value at column 1)",
+        "malformed JSON (Extra data at column 2)",
+    ]
