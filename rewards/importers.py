@@ -24,6 +24,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import re
 import stat
 from pathlib import Path
 from typing import Any
@@ -340,8 +341,16 @@ def parse_row(row: Any, where: str, base_dir: Path) -> Item:
         raise RubricError(f"{where}: the rubric holds no checks")
     if row.get("image") is not None:
         image = _require(row, "image", str, where)
-        item.image = (base_dir / image).resolve()
+        if not image.strip():
+            raise RubricError(f"{where}: field 'image' is empty")
+        if _URL.match(image):
+            raise RubricError(f"{where}: field 'image' is a URL ({image}); give a local file (nothing is downloaded)")
+        item.image = (base_dir / Path(image).expanduser()).resolve()  # "~/pages/a.png" as a shell reads it
     return item
+
+
+_URL = re.compile(r"[a-z][a-z0-9+.-]*://", re.IGNORECASE)
+"""A URL scheme at the start of a row's ``image`` (``https://``, ``s3://``, ``file://``)."""
 
 
 def load_items(path: str | Path, limit: int | None = None) -> tuple[list[Item], list[str]]:

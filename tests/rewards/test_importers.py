@@ -458,3 +458,22 @@ def test_a_pretty_printed_json_array_is_one_line_not_an_error_per_line(tmp_path)
         "malformed JSON (Expecting value at column 1)",
         "malformed JSON (Extra data at column 2)",
     ]
+
+
+def test_an_image_field_that_is_a_url_empty_or_under_home_is_read_as_a_user_means(tmp_path, monkeypatch):
+    """A tester's rows: a URL was "image not found: <folder>/https:/example.com/a.png", an empty
+    string "cannot read image <folder> (a folder, not a file)", and "~/a.png" a folder named "~"."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    checks = [{"checks": [{"id": "q", "question": 'Is "X" shown?'}]}]
+    rows = [
+        {"id": k, "prompt": "p", "image": v, "criteria": checks}
+        for k, v in (("u", "https://x.org/a.png"), ("e", " "), ("h", "~/a.png"))
+    ]
+    path = tmp_path / "rows.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    items, errors = load_items(path)
+    assert [(it.id, it.image) for it in items] == [("h", tmp_path / "home" / "a.png")]
+    assert errors == [
+        f"{path}:1 (item u): field 'image' is a URL (https://x.org/a.png); give a local file (nothing is downloaded)",
+        f"{path}:2 (item e): field 'image' is empty",
+    ]
