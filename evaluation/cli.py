@@ -69,7 +69,7 @@ from rewards.common.run_folder import (
 from rewards.common.shards import parse_shard, select_shard, shard_dir_name
 from rewards.common.task import run_console_script, task_wrapper
 from rewards.common.threads import limit_ocr_threads
-from rewards.common.wandb_mode import resolve_wandb_mode
+from rewards.common.wandb_mode import mode_problem, resolve_wandb_mode
 from rewards.importers import binary_reason, json_document_reason
 from rewards.judges.cache import judge_settings
 from rewards.rubric import Item, RubricError
@@ -152,6 +152,8 @@ def check_options(cfg: DictConfig) -> dict[str, Any]:
     outage = cfg.get("judge_outage", 1.0)
     if not isinstance(outage, (int, float)) or isinstance(outage, bool) or not 0 < outage <= 1:
         problems.append(f"judge_outage must be a number in (0, 1], got {outage!r}")
+    if mode_problem(cfg):
+        problems.append(mode_problem(cfg))
     if not isinstance(cfg.seed, int) or isinstance(cfg.seed, bool):
         problems.append(f"seed must be an integer, got {cfg.seed!r}")
     if cfg.limit is not None and (not isinstance(cfg.limit, int) or isinstance(cfg.limit, bool) or cfg.limit < 1):

@@ -39,7 +39,7 @@ from rewards.common.run_folder import discard, lock_out, prepare_out, run_files
 from rewards.common.shards import parse_shard, select_shard, shard_dir_name
 from rewards.common.task import run_console_script, task_wrapper
 from rewards.common.threads import limit_ocr_threads, usable_cores
-from rewards.common.wandb_mode import resolve_wandb_mode
+from rewards.common.wandb_mode import mode_problem, resolve_wandb_mode
 from rewards.importers import load_run_items
 from rewards.judges.cache import judge_settings
 from rewards.scorers.item_scores import ITEM_SCORES
@@ -170,6 +170,8 @@ def check_options(cfg: DictConfig) -> None:
     outage = cfg.get("judge_outage", 1.0)
     if not isinstance(outage, (int, float)) or isinstance(outage, bool) or not 0 < outage <= 1:
         raise ValueError(f"judge_outage must be a number in (0, 1], got {outage!r}")
+    if mode_problem(cfg):
+        raise ValueError(mode_problem(cfg))
     if not cfg.out:
         raise ValueError(f"out must name a folder, got {cfg.out!r}")
     if Path(cfg.out).exists() and not Path(cfg.out).is_dir():

@@ -7,6 +7,16 @@ import os
 MODES = ("auto", "online", "offline", "disabled")
 
 
+def mode_problem(cfg) -> str | None:
+    """The one-line option error for a config whose ``wandb.mode`` is none of ``MODES`` (a typo,
+    ``wandb.mode=ofline``, which wandb refused with a traceback once the run had begun), else None."""
+    wandb = cfg.get("wandb") if hasattr(cfg, "get") else None
+    mode = wandb.get("mode", "auto") if wandb is not None and hasattr(wandb, "get") else "auto"
+    if mode in MODES:
+        return None
+    return f"wandb.mode must be one of {', '.join(repr(m) for m in MODES)}, got {mode!r}"
+
+
 def resolve_wandb_mode(mode: str) -> str | None:
     """The mode to pass to ``wandb.init``, or None when the run logs nothing to W&B.
 

@@ -126,6 +126,7 @@ def test_ctrl_c_keeps_finished_items_and_rerun_resumes(tmp_path):
         ),
         ("foo=1", "error: Could not override 'foo': no such option"),
         ("+iteratons=2", "error: +iteratons=2: conf/refine.yaml has no option 'iteratons'"),
+        ("wandb.mode=ofline", "error: wandb.mode must be one of 'auto', 'online', 'offline', 'disabled', got 'ofline'"),
         (
             "judge.judges.1.base_url=x",
             "error: Error merging override judge.judges.1.base_url=x (list index out of range)",

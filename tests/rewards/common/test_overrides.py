@@ -1,6 +1,8 @@
 """Option typos on the command line: one line naming the option and its nearest spelling, and an
 added top-level key (``+iteratons=2``) refused, since the app would silently ignore it."""
 
+import pytest
+
 from rewards.common.one_line import check_overrides, ignored_addition
 
 
@@ -39,3 +41,26 @@ def test_rubricloop_train_refuses_an_added_key_it_would_ignore():
     assert ignored_addition(["+experiment=tiny_layout", "resume=true"], "train") is None
     assert ignored_addition(["--cfg", "job", "+foo=1"], "train") is None  # Hydra's own flags are Hydra's
     assert ignored_addition(["trainer=nosuch", "+foo=1"], "train") is None  # the app reports the bad choice itself
+
+
+def test_a_misspelt_wandb_mode_is_an_option_error_before_the_run():
+    # refine and eval passed it to wandb.init: a pydantic traceback, exit 1, a run folder left behind
+    from omegaconf import OmegaConf
+
+    from evaluation.cli import OptionError, check_options
+    from rewards.common.wandb_mode import mode_problem
+
+    assert mode_problem(OmegaConf.create({"wandb": {"mode": "offline"}})) is None
+    assert mode_problem(OmegaConf.create({"other": 1})) is None
+    cfg = compose_eval(["benchmark=bizgeneval", "data=x.jsonl", "results=.", "out=o", "wandb.mode=ofline"])
+    with pytest.raises(
+        OptionError, match="wandb.mode must be one of 'auto', 'online', 'offline', 'disabled', got 'ofline'"
+    ):
+        check_options(cfg)
+
+
+def compose_eval(overrides):
+    from hydra import compose, initialize_config_module
+
+    with initialize_config_module(config_module="conf", version_base="1.3"):
+        return compose(config_name="eval", overrides=overrides)
