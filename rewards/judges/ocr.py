@@ -117,6 +117,9 @@ class OCRJudge:
         vlm_follows: bool = False,
     ):
         _check_options(lang, psm, second_psm, scale, max_lines)
+        for name, flag in (("case_sensitive", case_sensitive), ("lenient", lenient), ("incremental", incremental)):
+            if not isinstance(flag, bool):  # "case_sensitive=flase" is a string, and a string is true
+                raise ValueError(f"OCRJudge: {name} must be true or false, got {flag!r}")
         self.vlm_follows = bool(vlm_follows)
         self.lang, self.psm, self.scale, self.second_psm = lang, psm, scale, second_psm
         self.incremental = incremental

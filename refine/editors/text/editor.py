@@ -179,12 +179,22 @@ class TextEditor:
         free_space: bool = False,
         incremental: bool = True,
     ):
+        flags = {"case_sensitive": case_sensitive, "lenient": lenient, "look_harder": look_harder}
+        for name, flag in (flags | {"free_space": free_space, "incremental": incremental}).items():
+            if not isinstance(flag, bool):  # "look_harder=flase" is a string, and a string is true
+                raise ValueError(f"TextEditor: {name} must be true or false, got {flag!r}")
+        counts = {"max_chars": max_chars, "max_layout_trials": max_layout_trials, "max_strings": max_strings}
+        for name, n in (counts | {"max_lines": max_lines}).items():
+            if isinstance(n, bool) or not isinstance(n, int):
+                raise ValueError(f"TextEditor: {name} must be an integer >= 1, got {n!r}")
+        if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not scale > 0:
+            raise ValueError(f"TextEditor: scale must be a number > 0, got {scale!r}")
         if not 0.0 <= min_similarity <= 1.0:
             raise ValueError(f"TextEditor: min_similarity must be in [0, 1], got {min_similarity}")
-        if max_chars < 1 or max_layout_trials < 1 or max_strings < 1:
+        if max_chars < 1 or max_layout_trials < 1 or max_strings < 1 or max_lines < 1:
             raise ValueError(
-                "TextEditor: max_chars, max_layout_trials and max_strings must be >= 1, "
-                f"got {max_chars}, {max_layout_trials}, {max_strings}"
+                "TextEditor: max_chars, max_layout_trials, max_strings and max_lines must be >= 1, "
+                f"got {max_chars}, {max_layout_trials}, {max_strings}, {max_lines}"
             )
         check_ocr_options("TextEditor", lang, psm, second_psm)
         if font is not None and not Path(font).is_file():

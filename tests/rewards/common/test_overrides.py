@@ -64,3 +64,32 @@ def compose_eval(overrides):
 
     with initialize_config_module(config_module="conf", version_base="1.3"):
         return compose(config_name="eval", overrides=overrides)
+
+
+@pytest.mark.parametrize(
+    "build, line",
+    [
+        (lambda: _judge(case_sensitive="flase"), "OCRJudge: case_sensitive must be true or false, got 'flase'"),
+        (lambda: _editor(look_harder="flase"), "TextEditor: look_harder must be true or false, got 'flase'"),
+        (lambda: _editor(max_chars="abc"), "TextEditor: max_chars must be an integer >= 1, got 'abc'"),
+        (lambda: _editor(scale=0), "TextEditor: scale must be a number > 0, got 0"),
+    ],
+)
+def test_a_mistyped_judge_or_editor_option_is_one_line(build, line):
+    # "judge.judges.0.case_sensitive=flase" is the string 'flase', and a string is true: it ran case-sensitive;
+    # "editor.max_chars=abc" was "editor: TypeError: '<' not supported ..."; "editor.scale=0" ran
+    with pytest.raises(ValueError) as caught:
+        build()
+    assert str(caught.value) == line
+
+
+def _editor(**options):
+    from refine.editors.text import TextEditor
+
+    return TextEditor(**options)
+
+
+def _judge(**options):
+    from rewards.judges.ocr import OCRJudge
+
+    return OCRJudge(**options)
