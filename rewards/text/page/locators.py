@@ -26,9 +26,10 @@ element (a line or block of its own, ``rewards.text.page.finders._whole``):
 - **the centre of a donut** ("the text in the center of the donut"): within 0.35 radii of the
   centre of a pie with a hole.
 
-The container, region, grid, shape and table rules live in their own modules
+The container, region, grid, shape, table and object rules live in their own modules
 (``container_locators``, ``region_locators``, ``grid_locators``, ``shape_locators``: "inside the
-blue circle", ``table_locators``: "the second data row" of "the lower central table").
+blue circle", ``table_locators``: "the second data row" of "the lower central table",
+``object_locators``: "beneath the eighth bottle from the left").
 
 A part is resolved only when it holds; a part that fails or that these rules do not know stays a
 VLM part (the verdict is withheld): resolving never says "no". Boxes are ``(x0, y0, x1, y1)``
@@ -70,6 +71,7 @@ from rewards.text.page.elements import find_elements
 from rewards.text.page.grid_locators import ROW, _grid_row, admits_row
 from rewards.text.page.grounding import _is_element
 from rewards.text.page.locator_base import ORDINALS, Rule, _Ctx
+from rewards.text.page.object_locators import OBJECT, _under_nth, admits_object
 from rewards.text.page.page_lines import _Page, canonical_lines, element_words
 from rewards.text.page.page_locators import (
     _below_date,
@@ -189,6 +191,7 @@ RULES: list[Rule] = [
     Rule((TABLE.pattern, TABLE_ROW.pattern), _table_row, select=table_parts, admits=admits_table),
     Rule((TABLE.pattern,), _in_table, select=table_parts, admits=admits_table),
     Rule((ROW.pattern,), _grid_row, admits=admits_row),
+    Rule((OBJECT.pattern,), _under_nth, admits=admits_object),
     Rule((SHAPED.pattern,), _shaped, select=shape_parts, admits=admits_shape),
     Rule((REGION.pattern,), _region, select=region_parts, admits=admits_region),
 ]
