@@ -11,10 +11,11 @@ that a row of drawn objects stands over:
 
 - the row: the lines in one row with it (``locator_base._any_row``), evenly spaced with no ink
   where one more would stand (``locator_base._complete``: a caption OCR missed would shift the count);
-- each caption of the row has drawn ink (pixels unlike the page outside every OCR line) right
-  above it: from its top edge up to ``REACH`` caption heights, in the middle ``BAND`` of the gap
-  between captions; the first ink row above the caption no further than ``GAP`` caption heights
-  (the object stands directly over it, no OCR line between);
+- each caption of the row has drawn ink (pixels unlike the page outside every OCR line of text
+  size) right above it: from its top edge up to ``REACH`` caption heights, in the middle ``BAND``
+  of the gap between captions; the first ink row above the caption no further than ``GAP``
+  caption heights (the object stands directly over it, no OCR line between); and no ink midway
+  between two captions in that band (``SEAM``: separate objects, not one heading over them all);
 - no object one gap before the first caption or after the last (the row of objects is no longer
   than the row of captions, so the Nth caption is under the Nth object);
 - every other required string has an occurrence below the first one, in its column (within half a
@@ -56,6 +57,10 @@ GAP = 1.5
 """The most space between an object's lowest ink and its caption's top, in caption heights."""
 BAND = 0.3
 """Half the width of the probe over a caption's middle, as a share of the gap between captions."""
+SEAM = 0.05
+"""Half the width of the probe midway between two captions, as a share of the gap between them."""
+TALL = 2.5
+"""An OCR line taller than this many caption heights is no text line (``_ink_rows``)."""
 
 
 def parse_object(part: str) -> tuple[int, bool, bool] | None:
@@ -75,9 +80,11 @@ def admits_object(part: str, n_texts: int) -> bool:
     return parse_object(part) is not None
 
 
-def _ink_rows(page: _Page, x0: float, x1: float, y0: float, y1: float) -> np.ndarray:
+def _ink_rows(page: _Page, x0: float, x1: float, y0: float, y1: float, h: float) -> np.ndarray:
     """Per pixel row of the probe ``x0..x1`` x ``y0..y1`` (clipped), whether it holds ink outside
-    every OCR line (luminance 60 off the page's median)."""
+    every OCR line of text size (up to ``TALL`` times ``h``, the captions' height: tesseract reads a
+    row of drawn objects as one tall line of garbage, which is no text) (luminance 60 off the
+    page's median)."""
     gray = page.gray()
     a0, b0 = max(0, int(x0)), max(0, int(y0))
     a1, b1 = min(gray.shape[1], int(x1)), min(gray.shape[0], int(y1))
@@ -86,7 +93,8 @@ def _ink_rows(page: _Page, x0: float, x1: float, y0: float, y1: float) -> np.nda
     ink = np.abs(gray[b0:b1, a0:a1].astype(np.int16) - int(np.median(gray))) > 60
     for ln in page.lines:
         c0, d0, c1, d1 = ln.box
-        ink[max(0, d0 - 1 - b0) : max(0, d1 + 2 - b0), max(0, c0 - 1 - a0) : max(0, c1 + 2 - a0)] = False
+        if d1 - d0 <= TALL * h:
+            ink[max(0, d0 - 1 - b0) : max(0, d1 + 2 - b0), max(0, c0 - 1 - a0) : max(0, c1 + 2 - a0)] = False
     return ink.any(axis=1)
 
 
@@ -94,7 +102,7 @@ def _object_over(page: _Page, mid: float, top: float, h: float, g: float) -> boo
     """True when drawn ink stands right over a caption whose middle is ``mid`` and top ``top``
     (height ``h``; ``g`` the gap between captions): within ``REACH`` heights, its lowest row no
     further than ``GAP`` heights above the caption, and no OCR line between them."""
-    rows = _ink_rows(page, mid - BAND * g, mid + BAND * g, top - REACH * h, top - 1)
+    rows = _ink_rows(page, mid - BAND * g, mid + BAND * g, top - REACH * h, top - 1, h)
     if not rows.any():
         return False
     lowest = top - 1 - (len(rows) - 1 - int(np.flatnonzero(rows)[-1]))
@@ -104,6 +112,14 @@ def _object_over(page: _Page, mid: float, top: float, h: float, g: float) -> boo
         ln.box[1] >= lowest and ln.box[3] <= top and ln.box[0] < mid + BAND * g and ln.box[2] > mid - BAND * g
         for ln in page.lines
     )
+
+
+def _apart(page: _Page, a: float, b: float, top: float, h: float, g: float) -> bool:
+    """True when no ink stands midway between two captions' middles ``a`` and ``b`` in the band
+    the objects stand in (``REACH`` heights over ``top``): they are two objects, not one wide
+    thing (a heading, a banner) over both."""
+    mid = (a + b) / 2
+    return not _ink_rows(page, mid - SEAM * g, mid + SEAM * g, top - REACH * h, top - 1, h).any()
 
 
 def _line_of(page: _Page, box: Box) -> int | None:
@@ -137,6 +153,8 @@ def _under_nth(ctx: _Ctx, m: list[re.Match]) -> bool:
         h = float(np.median([b[3] - b[1] for b in boxes]))
         top = min(b[1] for b in boxes)
         if not all(_object_over(page, x, b[1], h, g) for x, b in zip(mids, boxes)):
+            continue
+        if not all(_apart(page, a, b, top, h, g) for a, b in zip(mids, mids[1:])):
             continue
         if any(_object_over(page, x, top, h, g) for x in (mids[0] - g, mids[-1] + g)):
             continue  # one more object beyond the captions: the count would be off

@@ -91,6 +91,14 @@ def test_a_row_that_cannot_be_counted_is_withheld():
     assert verdict(Q.format("fourth", "right", YEARS[2], NAMES[2]), im, lines) == "withheld"
     im = Image.new("RGB", (1100, 520), (250, 248, 240))  # captions, no bottles
     assert verdict(q, im, bottles()[1]) == "withheld"
+    ImageDraw.Draw(im).rectangle((40, 250, 960, 330), fill=(40, 90, 60))  # one banner over them all
+    assert verdict(q, im, bottles()[1]) == "withheld"
+
+
+def test_a_row_of_objects_read_as_one_tall_garbage_line_still_counts():
+    im, lines = bottles()
+    garbage = ocr_line("TOO", 78, 160, 170)  # tesseract's reading of the bottles: one line 170 px tall
+    assert verdict(Q.format("third", "left", YEARS[2], NAMES[2]), im, lines + [garbage]) == "yes"
 
 
 def test_a_wrong_caption_is_no():
