@@ -73,3 +73,10 @@ def test_relations_to_the_title_measured_on_the_page():
     verdicts = OCRJudge().judge([report_page()], [""], [checks])[0]
     got = [(q, v.answer) for (q, _), v in zip(ROLE_ANCHORED, verdicts)]
     assert got == [(q, a) for q, a in ROLE_ANCHORED], [v.reason for v in verdicts]
+
+
+def test_a_phrase_joining_two_elements_is_no_generic_role():
+    two = compile_question('Does the heading and paragraph read exactly "Why choose us" and "Our supplements"?')
+    assert "locator 'heading and paragraph'" in two.vlm_parts  # two elements: not one generic role
+    one = compile_question('Is there a small button or label that reads exactly "Book"?')
+    assert "locator 'small button or label'" in one.vlm_parts
