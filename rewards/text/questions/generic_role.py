@@ -35,7 +35,7 @@ GENERIC_HEADS = frozenset(
     {
         *("label", "text", "heading", "header", "headline", "title", "caption", "name", "note", "tag"),
         *("annotation", "line", "callout", "box", "card", "block", "node", "tile", "bubble"),
-        *("badge", "banner", "link", "tab", "description", "quote", "snippet", "statement", "slogan"),
+        *("badge", "banner", "link", "tab", "description", "quote", "snippet", "statement", "slogan", "paragraph"),
         *("subheading", "subheader", "subtitle", "tagline", "value", "figure", "number", "string", "marker"),
     }
 )
