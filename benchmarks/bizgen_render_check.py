@@ -16,7 +16,8 @@ shape and colour (``shape_locators``: drawn by ``bizgen_shape_pages``), a table 
 subject and its row (``table_locators``: drawn by ``bizgen_table_pages``), a caption beneath the
 Nth object of a row (``object_locators``: drawn by ``bizgen_object_pages``); ``--rules-only``: those
 alone; ``--regions``: only questions with a region or grid-row part; ``--shapes``: only those with
-a shape or table part; ``--objects``: only those with an object part); ``--n`` of them are
+a shape or table part; ``--objects``: only those with an object part; ``--grep``: only those a
+regular expression finds); ``--n`` of them are
 drawn with ``--seed``. Each is drawn by a small honest renderer that places the quoted strings as the spec says
 (:func:`page_html`): the title as the page's largest line, a subtitle right under it, a footer in
 small type at the foot, a button filled, a card bordered, bullets in a list, a quoted anchor in its
@@ -100,12 +101,14 @@ def sample(
     regions: bool = False,
     shapes: bool = False,
     objects: bool = False,
+    grep: str | None = None,
 ) -> list[tuple[str, str, QuestionSpec]]:
     """``n`` (row id, question, spec) drawn with ``seed`` from the quoted-text questions of ``half``
     that code decides both ways (module docstring; ``rules_only``: through page rules only;
     ``regions``: only those with a region part, ``region_locators.is_region``; ``shapes``: only
     those with a container named by shape, ``shape_locators.is_shape``; ``objects``: only those
-    with an object named by its ordinal, ``object_locators``)."""
+    with an object named by its ordinal, ``object_locators``; ``grep``: only questions this regular
+    expression finds, ignoring case)."""
     drop = {json.loads(x)["id"] for x in exclude.read_text().splitlines() if x.strip()} if exclude else set()
     pool = []
     for line in path.read_text(encoding="utf-8").splitlines():
@@ -125,6 +128,8 @@ def sample(
             if shapes and not any(is_shape(v) or is_table(v) for v in spec.vlm_parts):
                 continue
             if objects and not any(admits_object(v, 1) for v in spec.vlm_parts):
+                continue
+            if grep and not re.search(grep, q, re.IGNORECASE):
                 continue
             if ruled or (spec.decidable and not rules_only):
                 pool.append((str(row["id"]), q, spec))
@@ -527,10 +532,10 @@ def main(argv: list[str] | None = None) -> int:
         help="only questions with a container named by shape and colour, or a named table",
     )
     p.add_argument("--objects", action="store_true", help="only questions with an object named by its ordinal")
+    p.add_argument("--grep", default=None, metavar="REGEX", help="only questions this expression finds (any case)")
     args = p.parse_args(argv)
-    picked = sample(
-        args.data, args.exclude, args.half, args.n, args.seed, args.rules_only, args.regions, args.shapes, args.objects
-    )
+    filters = (args.rules_only, args.regions, args.shapes, args.objects, args.grep)
+    picked = sample(args.data, args.exclude, args.half, args.n, args.seed, *filters)
     rng = random.Random(args.seed)
     images, checks, meta = [], [], []
     with Browser(W, H) as browser:
