@@ -13,9 +13,11 @@ a page locator rule resolves and this renderer draws (``drawn_part``: an axis's 
 named by its letter, above all other content, a region of the page (``region_locators``: "on the
 left page", "in the upper central column"), a grid's row (``grid_locators``), a container named by
 shape and colour (``shape_locators``: drawn by ``bizgen_shape_pages``), a table named by place or
-subject and its row (``table_locators``: drawn by ``bizgen_table_pages``); ``--rules-only``: those
+subject and its row (``table_locators``: drawn by ``bizgen_table_pages``), a caption beneath the
+Nth object of a row (``object_locators``: drawn by ``bizgen_object_pages``); ``--rules-only``: those
 alone; ``--regions``: only questions with a region or grid-row part; ``--shapes``: only those with
-a shape or table part); ``--n`` of them are
+a shape or table part; ``--objects``: only those with an object part; ``--grep``: only those a
+regular expression finds); ``--n`` of them are
 drawn with ``--seed``. Each is drawn by a small honest renderer that places the quoted strings as the spec says
 (:func:`page_html`): the title as the page's largest line, a subtitle right under it, a footer in
 small type at the foot, a button filled, a card bordered, bullets in a list, a quoted anchor in its
@@ -28,7 +30,8 @@ line ("Note: <string> (draft)"), which is not that element; when it names a regi
 third ("moved") shows the right strings in the mirror place (``region_area``), out of the region
 (a grid's row, ``grid_locators``: in the next row of the grid, ``_grid``; a container named by
 shape and colour, ``shape_locators``: in the other container, ``bizgen_shape_pages``; a named
-table: in the other table or row, ``bizgen_table_pages``).
+table: in the other table or row, ``bizgen_table_pages``; an object's caption: under the next
+object, ``bizgen_object_pages``).
 
 Printed: over the correct pages (truth "yes") yes / false no / withheld, over the defect pages
 (truth "no") no / false yes / withheld (also per defect kind), and each false or withheld answer
@@ -53,6 +56,7 @@ sys.path.insert(0, str(ROOT))
 
 from PIL import Image  # noqa: E402
 
+from benchmarks.bizgen_object_pages import object_page  # noqa: E402
 from benchmarks.bizgen_shape_pages import shape_page  # noqa: E402
 from benchmarks.bizgen_table_pages import table_page  # noqa: E402
 from documents.engines.browser import Browser  # noqa: E402
@@ -63,6 +67,7 @@ from rewards.text.ocr.text_match import REGION_FRACTIONS  # noqa: E402
 from rewards.text.page.container_locators import HOLDER, NAMED_HOLDER  # noqa: E402
 from rewards.text.page.grid_locators import is_row, parse_row  # noqa: E402
 from rewards.text.page.locators import TOPMOST, page_resolvable  # noqa: E402
+from rewards.text.page.object_locators import admits_object  # noqa: E402
 from rewards.text.page.region_locators import REGION, is_region, parse_region  # noqa: E402
 from rewards.text.page.shape_locators import is_shape  # noqa: E402
 from rewards.text.page.table_locators import ROW as TABLE_ROW  # noqa: E402
@@ -95,11 +100,15 @@ def sample(
     rules_only: bool = False,
     regions: bool = False,
     shapes: bool = False,
+    objects: bool = False,
+    grep: str | None = None,
 ) -> list[tuple[str, str, QuestionSpec]]:
     """``n`` (row id, question, spec) drawn with ``seed`` from the quoted-text questions of ``half``
     that code decides both ways (module docstring; ``rules_only``: through page rules only;
     ``regions``: only those with a region part, ``region_locators.is_region``; ``shapes``: only
-    those with a container named by shape, ``shape_locators.is_shape``)."""
+    those with a container named by shape, ``shape_locators.is_shape``; ``objects``: only those
+    with an object named by its ordinal, ``object_locators``; ``grep``: only questions this regular
+    expression finds, ignoring case)."""
     drop = {json.loads(x)["id"] for x in exclude.read_text().splitlines() if x.strip()} if exclude else set()
     pool = []
     for line in path.read_text(encoding="utf-8").splitlines():
@@ -117,6 +126,10 @@ def sample(
             if regions and not any(is_region(v) or is_row(v) for v in spec.vlm_parts):
                 continue
             if shapes and not any(is_shape(v) or is_table(v) for v in spec.vlm_parts):
+                continue
+            if objects and not any(admits_object(v, 1) for v in spec.vlm_parts):
+                continue
+            if grep and not re.search(grep, q, re.IGNORECASE):
                 continue
             if ruled or (spec.decidable and not rules_only):
                 pool.append((str(row["id"]), q, spec))
@@ -141,6 +154,7 @@ def drawn_part(part: str) -> bool:
     engine-page rules, slices and bars, are not drawn here: their questions are left out of the sample)."""
     kinds = (AXIS_PART, PANEL_PART, TOPMOST_PART, NAMED_HOLDER, HOLDER, LINE_PART, EDGE_PART, *HEADER_PARTS)
     named = is_shape(part) or is_table(part) or TABLE_ROW.fullmatch(part) is not None
+    named = named or admits_object(part, 1)  # "beneath the eighth bottle from the left": bizgen_object_pages
     return any(p.fullmatch(part) for p in kinds) or is_region(part) or is_row(part) or named
 
 
@@ -373,6 +387,10 @@ def page_html(spec: TextSpec, texts: tuple[str, ...], parts: tuple[str, ...] = (
     named = next((m.group("name").strip() for p in parts if (m := NAMED_HOLDER.fullmatch(p))), None)
     x0, y0 = _area(spec.region, role)[:2] if spec.region else (0.06, 0.21)
     tabled = table_page(parts, texts, moved, (x0 * W + 20, max(90, y0 * H)))
+    place = region_area(parts, _area(spec.region, role)) or (REGION_FRACTIONS[spec.region] if spec.region else None)
+    row = object_page(parts, texts, moved, (W, H), place)
+    if row is not None:  # a row of objects with captions, under the page's title
+        return _page(_line(PAGE_TITLE, "position:absolute;left:40px;top:24px;font-size:40px;font-weight:700") + row)
     if tabled is not None:  # the page's tables, under its title
         return _page(_line(PAGE_TITLE, "position:absolute;left:40px;top:24px;font-size:40px;font-weight:700") + tabled)
     if any(is_row(p) for p in parts):  # the whole page is the grid
@@ -513,8 +531,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="only questions with a container named by shape and colour, or a named table",
     )
+    p.add_argument("--objects", action="store_true", help="only questions with an object named by its ordinal")
+    p.add_argument("--grep", default=None, metavar="REGEX", help="only questions this expression finds (any case)")
     args = p.parse_args(argv)
-    picked = sample(args.data, args.exclude, args.half, args.n, args.seed, args.rules_only, args.regions, args.shapes)
+    filters = (args.rules_only, args.regions, args.shapes, args.objects, args.grep)
+    picked = sample(args.data, args.exclude, args.half, args.n, args.seed, *filters)
     rng = random.Random(args.seed)
     images, checks, meta = [], [], []
     with Browser(W, H) as browser:
@@ -523,7 +544,9 @@ def main(argv: list[str] | None = None) -> int:
             whole = spec.text.element is not None and spec.text.element.whole
             if whole or (spec.vlm_parts and spec.text.reads_whole):  # "reads exactly": inside a longer line is no
                 variants.append(("inside", tuple(f"Note: {t} (draft)" for t in spec.text.texts)))
-            if any(is_region(v) or is_row(v) or is_shape(v) or is_table(v) for v in spec.vlm_parts):  # out of it: no
+            if any(
+                is_region(v) or is_row(v) or is_shape(v) or is_table(v) or admits_object(v, 1) for v in spec.vlm_parts
+            ):
                 variants.append(("moved", spec.text.texts))
             for variant, texts in variants:
                 images.append(render(spec, texts, browser, rng, variant == "moved"))

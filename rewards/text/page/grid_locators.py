@@ -65,6 +65,11 @@ def is_row(part: str) -> bool:
     return parse_row(part) is not None
 
 
+def admits_row(part: str, n_texts: int) -> bool:
+    """The grid row rule's pre-check: ``part`` is no table's row (``is_row``)."""
+    return is_row(part)
+
+
 def grid_rows(page: _Page) -> list[Box] | None:
     """The bands of the page's grid rows, top to bottom (module docstring), or None when the page
     has no grid believed: (grid's left, row's top, grid's right, row's bottom) pixels."""

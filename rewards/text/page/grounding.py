@@ -220,6 +220,19 @@ def _wrapped(m: Match, read: _ReadElement) -> bool:
     return len(touched) >= 2 and mw <= union and all(w in mw or w in read.marks for w in union)
 
 
+def _block_around(m: Match, read: _ReadElement) -> str | None:
+    """The text of a block of two or more lines (``read.own``) that holds occurrence ``m`` and more
+    words (marks aside), or None: a paragraph's first line is no paragraph ("Does the paragraph
+    read exactly 'X'" of a block that runs on after 'X' is not "yes"; nor "no": lines of two
+    paragraphs close together read as one block)."""
+    mw = {(read.canon[li], wi) for li, wi in m.words}
+    for e in read.own:
+        ew = {w for w in e.words if w not in read.marks}
+        if len({li for li, _ in e.words}) > 1 and mw & ew and not ew <= mw:
+            return e.text
+    return None
+
+
 def _opens(m: Match, e: Element, read: _ReadElement) -> bool:
     """True when the element found, ``e``, is the first line of a wrapped occurrence ``m``
     (``_wrapped``): the finders' items are lines, so a bullet that wraps is found as its first."""
@@ -255,6 +268,12 @@ def _elemented(text: str, kept: list[Match], read: _ReadElement, several: bool) 
             longer = next((e.text for e in read.own if first < set(e.words)), kept[0].text)
             return _Elemented([], None, False, f"{text!r} is read only inside longer text ({longer!r}), not as {what}")
         kept = own
+        if "paragraph" in (el.phrase or "").lower():
+            whole = [m for m in kept if _block_around(m, read) is None]
+            if not whole:  # a line of a longer block: the paragraph may run on (or two paragraphs joined)
+                block = _block_around(kept[0], read)
+                return _Elemented(kept, None, True, f"{text!r} is read as part of the block {block!r}, not all of it")
+            kept = whole
     if read.found is None:
         return _Elemented(kept, None, True)
     pairs = [

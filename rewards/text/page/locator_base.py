@@ -1,9 +1,12 @@
-"""What the locator rules (``rewards.text.page.locators``) share: the page and the occurrences of a
-question's strings (``_Ctx``), ordinals, rows and columns of lines, and unread ink."""
+"""What the locator rules (``rewards.text.page.locators``) share: a rule's entry (``Rule``: its
+patterns, check, part selector and pre-check), the page and the occurrences of a question's strings
+(``_Ctx``), ordinals, rows and columns of lines, and unread ink."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 
@@ -41,6 +44,32 @@ class _Ctx:
             rgb = self.page.rgb()
             self.memo["pie"] = find_pie(rgb) if rgb is not None else None
         return self.memo["pie"]
+
+
+def hits(patterns: tuple[str, ...], parts: list[str]) -> list[str | None]:
+    """For each of a rule's ``patterns``, the first of ``parts`` it matches whole, or None."""
+    return [next((p for p in parts if re.fullmatch(pat, p)), None) for pat in patterns]
+
+
+def any_part(part: str, n_texts: int) -> bool:
+    """The pre-check of a rule that reads its parts whenever its patterns match."""
+    return True
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One entry of ``locators.RULES``: the parts it reads and how it decides them.
+
+    ``patterns``: one regular expression per part (``re.fullmatch``); ``check(ctx, matches)``: True
+    when the page shows the parts; ``select(patterns, parts)``: the parts it reads at once among
+    those left (one per pattern, None where none; default ``hits``); ``admits(part, n_texts)``:
+    whether it may read a matching ``part`` of a question of ``n_texts`` strings before the page is
+    seen (default: always)."""
+
+    patterns: tuple[str, ...]
+    check: Callable[["_Ctx", list[re.Match]], bool]
+    select: Callable[[tuple[str, ...], list[str]], list[str | None]] = hits
+    admits: Callable[[str, int], bool] = any_part
 
 
 def _ink(page: _Page, box: Box) -> bool:

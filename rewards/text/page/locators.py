@@ -26,9 +26,10 @@ element (a line or block of its own, ``rewards.text.page.finders._whole``):
 - **the centre of a donut** ("the text in the center of the donut"): within 0.35 radii of the
   centre of a pie with a hole.
 
-The container, region, grid, shape and table rules live in their own modules
+The container, region, grid, shape, table and object rules live in their own modules
 (``container_locators``, ``region_locators``, ``grid_locators``, ``shape_locators``: "inside the
-blue circle", ``table_locators``: "the second data row" of "the lower central table").
+blue circle", ``table_locators``: "the second data row" of "the lower central table",
+``object_locators``: "beneath the eighth bottle from the left").
 
 A part is resolved only when it holds; a part that fails or that these rules do not know stays a
 VLM part (the verdict is withheld): resolving never says "no". Boxes are ``(x0, y0, x1, y1)``
@@ -39,7 +40,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Callable
 
 from PIL import Image
 
@@ -68,9 +68,10 @@ from rewards.text.page.container_locators import (
     holds_several,
 )
 from rewards.text.page.elements import find_elements
-from rewards.text.page.grid_locators import ROW, _grid_row, is_row
+from rewards.text.page.grid_locators import ROW, _grid_row, admits_row
 from rewards.text.page.grounding import _is_element
-from rewards.text.page.locator_base import ORDINALS, _Ctx
+from rewards.text.page.locator_base import ORDINALS, Rule, _Ctx
+from rewards.text.page.object_locators import OBJECT, _under_nth, admits_object
 from rewards.text.page.page_lines import _Page, canonical_lines, element_words
 from rewards.text.page.page_locators import (
     _below_date,
@@ -84,10 +85,10 @@ from rewards.text.page.page_locators import (
     _price,
     _row_label,
 )
-from rewards.text.page.region_locators import REGION, _region, is_region
-from rewards.text.page.shape_locators import SHAPED, _shaped, is_shape
+from rewards.text.page.region_locators import REGION, _region, admits_region, region_parts
+from rewards.text.page.shape_locators import SHAPED, _shaped, admits_shape, shape_parts
 from rewards.text.page.table_locators import ROW as TABLE_ROW
-from rewards.text.page.table_locators import TABLE, _in_table, _table_row, is_table
+from rewards.text.page.table_locators import TABLE, _in_table, _table_row, admits_table, table_parts
 from rewards.text.questions.question_compiler import ElementSpec, TextSpec
 
 
@@ -135,9 +136,9 @@ def resolve_locators(
     ]
     ctx = _Ctx(page, spec.texts, found, own, spans, anchors, held, words, whole=spec.reads_whole)
     resolved, left = [], list(parts)
-    for patterns, rule in RULES:
-        hits = _rule_hits(patterns, rule, left)
-        if all(hits) and rule(ctx, [re.fullmatch(pat, p) for pat, p in zip(patterns * len(hits), hits)]):
+    for rule in RULES:
+        hits = rule.select(rule.patterns, left)
+        if all(hits) and rule.check(ctx, [re.fullmatch(pat, p) for pat, p in zip(rule.patterns * len(hits), hits)]):
             resolved += hits
             left = [p for p in left if p not in hits]
     return resolved, left
@@ -157,43 +158,45 @@ TOPMOST = (
 )
 """A phrase that puts the element above everything else on the page ("above all other content")."""
 
-RULES: list[tuple[tuple[str, ...], Callable[[_Ctx, list[re.Match]], bool]]] = [
-    ((r"locator '(directly )?(?:beneath|below|under(?:neath)?) the (?:main )?title'",), _below_title),
-    ((r"locator '(?:to the )?(right|left) of the (?:main )?title'",), _beside_title),
-    ((rf"locator '{_ORD} x-axis (?:tick |category )?label from the left'",), _x_tick),
-    ((rf"locator '{_ORD} y-axis (?:tick |category )?label from the top'",), _y_tick),
-    ((r"style 'slice'", r"locator '(?:a )?slice label'"), _slice_label),
-    ((r"how the quoted strings relate", r"style 'slice'", r"words percentage"), _slice_value),
-    ((r"locator '(?:in|at) the cent(?:er|re) of the (?:donut|doughnut|ring)'",), _donut_centre),
-    ((r"words change", r"locator '(?:the |a |that )?card'", r"locator 'the change note'"), _card),
-    ((r"locator '(?:the |a |that )?card'",), _card),
-    ((r"how the quoted strings relate", r"locator 'price'", r"""locator "[Ii]n the '([^']+)' section\""""), _price),
-    ((r"""locator "at the end of the '([^']+)' bar\"""",), _bar_end),
-    ((r"locator '(?:a |the )?callout(?: annotation)?'",), _callout),
-    ((r"""locator "above the '([^']+)' bar in the '([^']+)' group\"""",), _group_bar),
-    ((r"locator 'at the right end of the line'", r"locator '(highest|lowest)'"), _line_end),
-    ((rf"locator '{_ORD} link'", r"locator 'of the navigation (?:menu|bar)'", r"locator 'from the left'"), _nav),
-    ((rf"locator 'of the {_ORD} column'",), _column_header),
-    ((rf"locator '{_ORD} row label'", rf"locator 'in the {_ORD} column'"), _row_label),
-    ((r"locator 'date line'",), _date_line),
-    ((r"locator 'venue line'", r"locator 'below the date'"), _below_date),
-    ((r"locator '([xy])-axis (tick )?label'",), _axis_label),
-    ((r"(?i)locator '(?:in |inside |within |of )?(?:the )?(?:panel|row|subfigure) \(([a-h])\)'",), _panel),
-    ((r"locator '(?:the |a )?(?:first |top )?header row'", r"locator '(?:a |the )?(?:table )?cell'"), _header_cell),
-    ((TOPMOST,), _topmost),
-    ((NAMED_HOLDER.pattern,), _named_holder),
-    ((HOLDER.pattern,), _one_holder),
-    ((rf"locator '(?:the |a )?{_ORD} line'",), _nth_line),
-    ((r"claim '(?:starts?|begins?|starting|beginning) with'",), _edge_of_block),
-    ((r"claim '(?:ends?|ending) with'",), _edge_of_block),
-    ((TABLE.pattern, TABLE_ROW.pattern), _table_row),  # before a grid's row: "the second row" of a table
-    ((TABLE.pattern,), _in_table),
-    ((ROW.pattern,), _grid_row),
-    ((SHAPED.pattern,), _shaped),
-    ((REGION.pattern,), _region),
+RULES: list[Rule] = [
+    Rule((r"locator '(directly )?(?:beneath|below|under(?:neath)?) the (?:main )?title'",), _below_title),
+    Rule((r"locator '(?:to the )?(right|left) of the (?:main )?title'",), _beside_title),
+    Rule((rf"locator '{_ORD} x-axis (?:tick |category )?label from the left'",), _x_tick),
+    Rule((rf"locator '{_ORD} y-axis (?:tick |category )?label from the top'",), _y_tick),
+    Rule((r"style 'slice'", r"locator '(?:a )?slice label'"), _slice_label),
+    Rule((r"how the quoted strings relate", r"style 'slice'", r"words percentage"), _slice_value),
+    Rule((r"locator '(?:in|at) the cent(?:er|re) of the (?:donut|doughnut|ring)'",), _donut_centre),
+    Rule((r"words change", r"locator '(?:the |a |that )?card'", r"locator 'the change note'"), _card),
+    Rule((r"locator '(?:the |a |that )?card'",), _card),
+    Rule((r"how the quoted strings relate", r"locator 'price'", r"""locator "[Ii]n the '([^']+)' section\""""), _price),
+    Rule((r"""locator "at the end of the '([^']+)' bar\"""",), _bar_end),
+    Rule((r"locator '(?:a |the )?callout(?: annotation)?'",), _callout),
+    Rule((r"""locator "above the '([^']+)' bar in the '([^']+)' group\"""",), _group_bar),
+    Rule((r"locator 'at the right end of the line'", r"locator '(highest|lowest)'"), _line_end),
+    Rule((rf"locator '{_ORD} link'", r"locator 'of the navigation (?:menu|bar)'", r"locator 'from the left'"), _nav),
+    Rule((rf"locator 'of the {_ORD} column'",), _column_header),
+    Rule((rf"locator '{_ORD} row label'", rf"locator 'in the {_ORD} column'"), _row_label),
+    Rule((r"locator 'date line'",), _date_line),
+    Rule((r"locator 'venue line'", r"locator 'below the date'"), _below_date),
+    Rule((r"locator '([xy])-axis (tick )?label'",), _axis_label),
+    Rule((r"(?i)locator '(?:in |inside |within |of )?(?:the )?(?:panel|row|subfigure) \(([a-h])\)'",), _panel),
+    Rule((r"locator '(?:the |a )?(?:first |top )?header row'", r"locator '(?:a |the )?(?:table )?cell'"), _header_cell),
+    Rule((TOPMOST,), _topmost),
+    Rule((NAMED_HOLDER.pattern,), _named_holder),
+    Rule((HOLDER.pattern,), _one_holder, admits=holds_several),
+    Rule((rf"locator '(?:the |a )?{_ORD} line'",), _nth_line),
+    Rule((r"claim '(?:starts?|begins?|starting|beginning) with'",), _edge_of_block),
+    Rule((r"claim '(?:ends?|ending) with'",), _edge_of_block),
+    # before a grid's row: "the second row" of a table
+    Rule((TABLE.pattern, TABLE_ROW.pattern), _table_row, select=table_parts, admits=admits_table),
+    Rule((TABLE.pattern,), _in_table, select=table_parts, admits=admits_table),
+    Rule((ROW.pattern,), _grid_row, admits=admits_row),
+    Rule((OBJECT.pattern,), _under_nth, admits=admits_object),
+    Rule((SHAPED.pattern,), _shaped, select=shape_parts, admits=admits_shape),
+    Rule((REGION.pattern,), _region, select=region_parts, admits=admits_region),
 ]
-"""(patterns, rule): when every pattern matches one of the parts left (``re.fullmatch``) and the
-rule holds, those parts are resolved."""
+"""When a rule's ``select`` finds a part for each of its patterns among the parts left and its
+``check`` holds on the page, those parts are resolved (``locator_base.Rule``)."""
 
 
 def page_resolvable(parts: list[str] | tuple[str, ...], n_texts: int = 1) -> bool:
@@ -203,9 +206,9 @@ def page_resolvable(parts: list[str] | tuple[str, ...], n_texts: int = 1) -> boo
     code when the page shows the parts, and "no" when the text part fails; when a part fails it
     stays withheld."""
     left = list(parts)
-    for patterns, rule in RULES:
-        hits = _rule_hits(patterns, rule, left)
-        if all(hits) and _may_read(rule, hits[0], n_texts):
+    for rule in RULES:
+        hits = rule.select(rule.patterns, left)
+        if all(hits) and rule.admits(hits[0], n_texts):
             left = [p for p in left if p not in hits]
     return bool(parts) and not left
 
@@ -213,47 +216,7 @@ def page_resolvable(parts: list[str] | tuple[str, ...], n_texts: int = 1) -> boo
 def rule_reads(part: str, n_texts: int = 1) -> bool:
     """True when ``part`` is one a rule of ``RULES`` reads (one of its patterns; a holder only of
     ``n_texts`` >= 2 strings), alone or with the rule's other parts."""
-    return any(
-        re.fullmatch(pat, part) and _may_read(rule, part, n_texts) for patterns, rule in RULES for pat in patterns
-    )
-
-
-def _hits(patterns: tuple[str, ...], parts: list[str]) -> list[str | None]:
-    """For each of a rule's ``patterns``, the first of ``parts`` it matches whole, or None."""
-    return [next((p for p in parts if re.fullmatch(pat, p)), None) for pat in patterns]
-
-
-def _rule_hits(patterns: tuple[str, ...], rule, parts: list[str]) -> list[str | None]:
-    """The parts ``rule`` reads at once: for the region rule, every region part (``is_region``: the
-    regions of one question bound one region together; none when a part left names what the region
-    is "of", an element's centre rather than the page's); for the shape rule, the first part that
-    names a shape (``shape_locators.is_shape``); for the table rules, the first part that names a
-    table (``table_locators.is_table``) and then their row part; else ``_hits``."""
-    if rule is _region:
-        if any(p.startswith("locator 'of ") for p in parts):
-            return [None]  # "the center" "of Site A's donut": a region of an element, not of the page
-        return [p for p in parts if is_region(p)] or [None]
-    if rule is _shaped:
-        return [next((p for p in parts if is_shape(p)), None)]
-    if rule in (_in_table, _table_row):  # the table part, then its row part
-        return [next((p for p in parts if is_table(p)), None)] + _hits(patterns[1:], parts)
-    return _hits(patterns, parts)
-
-
-def _may_read(rule, part: str, n_texts: int) -> bool:
-    """Whether ``rule`` may read ``part`` before the page is seen: a holder only of ``n_texts`` >= 2
-    strings (``holds_several``); a region only when its words name one (``is_region``), a grid's
-    row only when it is no table's row (``is_row``), a shape or a table only when its words name one
-    (``is_shape``, ``is_table``); every other rule, whenever its patterns match."""
-    if rule is _region:
-        return is_region(part)
-    if rule is _grid_row:
-        return is_row(part)
-    if rule is _shaped:
-        return is_shape(part)
-    if rule in (_in_table, _table_row) and TABLE.fullmatch(part):
-        return is_table(part)
-    return rule is not _one_holder or holds_several(part, n_texts)
+    return any(re.fullmatch(pat, part) and rule.admits(part, n_texts) for rule in RULES for pat in rule.patterns)
 
 
 ELEMENT_NAMING = (_column_header, _row_label, _x_tick, _y_tick, _nav, _beside_title)
@@ -264,7 +227,7 @@ compiler's role for it finds another line)."""
 
 def locates_element(parts: list[str]) -> bool:
     """True when one of the VLM ``parts`` is the locator of an ``ELEMENT_NAMING`` rule."""
-    naming = [p for patterns, rule in RULES if rule in ELEMENT_NAMING for p in patterns]
+    naming = [p for rule in RULES if rule.check in ELEMENT_NAMING for p in rule.patterns]
     return any(re.fullmatch(pat, part) for pat in naming for part in parts)
 
 

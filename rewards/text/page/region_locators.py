@@ -177,6 +177,20 @@ def is_region(part: str) -> bool:
     return m is not None and parse_region(m.group(1)) is not None
 
 
+def region_parts(patterns: tuple[str, ...], parts: list[str]) -> list[str | None]:
+    """The region rule's parts: every region part of a question (``is_region``: the regions of one
+    question bound one region together); none ([None]) when a part names what the region is "of",
+    an element's centre rather than the page's ("the center" "of Site A's donut")."""
+    if any(p.startswith("locator 'of ") for p in parts):
+        return [None]
+    return [p for p in parts if is_region(p)] or [None]
+
+
+def admits_region(part: str, n_texts: int) -> bool:
+    """The region rule's pre-check: ``part`` names a region (``is_region``)."""
+    return is_region(part)
+
+
 def in_region(box: Box, bounds: Bounds, size: tuple[int, int]) -> bool:
     """True when ``box`` (pixels, from the frame's top left) lies in the region ``bounds``
     (:func:`parse_region`, its "page" entry aside) of a frame of ``size``."""

@@ -116,6 +116,16 @@ def is_shape(part: str) -> bool:
     return m is not None and parse_shape(m.group(1)) is not None
 
 
+def shape_parts(patterns: tuple[str, ...], parts: list[str]) -> list[str | None]:
+    """The shape rule's part: the first of ``parts`` that names a shape (``is_shape``), or [None]."""
+    return [next((p for p in parts if is_shape(p)), None)]
+
+
+def admits_shape(part: str, n_texts: int) -> bool:
+    """The shape rule's pre-check: ``part`` names a shape (``is_shape``)."""
+    return is_shape(part)
+
+
 def matches(page: _Page, c: Container, asked: dict) -> bool:
     """True when container ``c`` is what ``asked`` (:func:`parse_shape`) describes."""
     w, h = page.size

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 
-from rewards.text.page.locator_base import ORDINALS, _Ctx
+from rewards.text.page.locator_base import ORDINALS, _Ctx, hits
 from rewards.text.page.page_lines import Box, _Page
 from rewards.text.page.region_locators import POSITIONS, in_region, parse_region
 
@@ -79,6 +79,17 @@ def is_table(part: str) -> bool:
     """True when ``part`` is a ``locator '...'`` VLM part that names a table (:func:`parse_table`)."""
     m = TABLE.fullmatch(part)
     return m is not None and parse_table(m.group(1)) is not None
+
+
+def table_parts(patterns: tuple[str, ...], parts: list[str]) -> list[str | None]:
+    """The table rules' parts: the first of ``parts`` that names a table (``is_table``), then one
+    part for each further pattern (a row: ``locator_base.hits``)."""
+    return [next((p for p in parts if is_table(p)), None)] + hits(patterns[1:], parts)
+
+
+def admits_table(part: str, n_texts: int) -> bool:
+    """The table rules' pre-check: a table part only when its words name a table (``is_table``); a row part always."""
+    return is_table(part) if TABLE.fullmatch(part) else True
 
 
 def tables(page: _Page) -> list[tuple[list[list[int]], Box]]:

@@ -35,7 +35,7 @@ GENERIC_HEADS = frozenset(
     {
         *("label", "text", "heading", "header", "headline", "title", "caption", "name", "note", "tag"),
         *("annotation", "line", "callout", "box", "card", "block", "node", "tile", "bubble"),
-        *("badge", "banner", "link", "tab", "description", "quote", "snippet", "statement", "slogan"),
+        *("badge", "banner", "link", "tab", "description", "quote", "snippet", "statement", "slogan", "paragraph"),
         *("subheading", "subheader", "subtitle", "tagline", "value", "figure", "number", "string", "marker"),
     }
 )
@@ -55,11 +55,12 @@ _CLAIMS = frozenset(
         *("curved", "arrow", "arrows", "icon", "tall", "wide", "narrow", "tiny", "huge", "short", "long"),
         *("next", "previous", "other", "same", "each", "every", "all", "both", "any", "only", "another", "last"),
         *("first", "final", "adjacent", "nearby", "corresponding", "respective", "following", "preceding"),
-        *("hero", "overlay", "overlaid", "inset", "sub", "main", "its", "their", "q"),
+        *("hero", "overlay", "overlaid", "inset", "sub", "main", "its", "their", "q", "and", "or"),
     }
 )
 """Words a generic phrase may not hold: claims of place, shape, size or relation to other elements
-(checked by no spec field), and a quote placeholder ("q")."""
+(checked by no spec field), a quote placeholder ("q"), and a conjunction ("the heading and
+paragraph" names two elements, not one)."""
 
 _PLACED_BY_RULE = frozenset({"slice", "wedge", "segment", "change", "date", "venue"})
 """Words of kinds the page structure places by a rule of their own (``rewards.text.page.locators``:

@@ -91,7 +91,8 @@ _REL_BEFORE = re.compile(
     r"(?P<rel>under column|in column|in the row|in the column|in row|below|under(?:neath)?|beneath|above|over"
     r"|on top of|to the right of|right of|to the left of|left of"
     r"|next to|beside|between|after|before|near|aligned (?:horizontally |vertically )?with|in line with)"
-    r"(?:\s+(?:the|a|an|this|that|its))?(?:\s+(?!exactly\b|reads?\b|is\b|are\b)[\w-]+){0,2}?\s*$"
+    r"(?:\s+(?:the|a|an|this|that|its))?(?:(?:\s+(?!exactly\b|reads?\b|is\b|are\b)[\w-]+){0,2}?|\s+[a-z]+\s+\d+\s+[\w-]+)"
+    r"\s*$"
 )
 _UNSUPPORTED_RELATIONS = {"next to", "beside", "between", "after", "before", "near"}
 
@@ -188,7 +189,7 @@ ANCHOR_PHRASES = (
         r"\b(?:directly |immediately |just |right )?(?:below|under(?:neath)?|beneath|above|over"
         r"|to the (?:right|left) of|(?:right|left) of|aligned (?:horizontally |vertically )?with"
         r"|in line with|under column|in column)(?: (?:the|a|an|this|that|its))?"
-        r"(?: (?!exactly\b|reads?\b|is\b|are\b)[\w-]+){0,2}? q"
+        r"(?:(?: (?!exactly\b|reads?\b|is\b|are\b)[\w-]+){0,2}?| [a-z]+ \d+ [\w-]+) q"
         r"(?: (?:heading|header|title|subtitle|label|card|box|row|column|button|tab|text|line|item|entry|section"
         r"|panel|tile|cell|node|badge|pill|tag|link|bar|block|caption|value|number)s?\b)?"
     ),

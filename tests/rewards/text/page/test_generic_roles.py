@@ -73,3 +73,41 @@ def test_relations_to_the_title_measured_on_the_page():
     verdicts = OCRJudge().judge([report_page()], [""], [checks])[0]
     got = [(q, v.answer) for (q, _), v in zip(ROLE_ANCHORED, verdicts)]
     assert got == [(q, a) for q, a in ROLE_ANCHORED], [v.reason for v in verdicts]
+
+
+def test_a_phrase_joining_two_elements_is_no_generic_role():
+    two = compile_question('Does the heading and paragraph read exactly "Why choose us" and "Our supplements"?')
+    assert "locator 'heading and paragraph'" in two.vlm_parts  # two elements: not one generic role
+    one = compile_question('Is there a small button or label that reads exactly "Book"?')
+    assert "locator 'small button or label'" in one.vlm_parts
+
+
+def paragraph_page():
+    """560x300: a heading and a two-line paragraph under it, a footer line."""
+    img = Image.new("RGB", (560, 300), (255, 255, 255))
+    d = ImageDraw.Draw(img)
+    f = lambda px: ImageFont.truetype(SANS, px)  # noqa: E731
+    d.text((40, 30), "Why choose us", font=f(30), fill=(0, 0, 0))
+    d.text((40, 100), "Our supplements are crafted", font=f(18), fill=(0, 0, 0))
+    d.text((40, 126), "with care and backed by science.", font=f(18), fill=(0, 0, 0))
+    d.text((40, 260), "Contact our team today", font=f(14), fill=(90, 90, 90))
+    return img
+
+
+WHOLE = "Our supplements are crafted with care and backed by science."
+PARAGRAPHS = [  # (question, expected answer): a paragraph named by what it says is the block read whole
+    (f'Does the two-line supporting paragraph read exactly "{WHOLE}"?', "yes"),
+    ('Does the descriptive paragraph read exactly "Our supplements are crafted"?', "withheld"),  # its first line
+    ('Does the paragraph read exactly "Our supplements are crafted"?', "withheld"),  # was a false "yes"
+    ('Does the supporting paragraph read exactly "Our supplements are made with care and backed by science."?', "no"),
+    ('Does the supporting paragraph read exactly "Contact our team today"?', "yes"),  # a block of one line
+]
+
+
+def test_a_paragraph_is_a_whole_block():
+    specs = [compile_question(q) for q, _ in PARAGRAPHS]
+    assert all(s.decidable and s.text.element.role == "whole" for s in specs)
+    checks = [Check(str(k), q, spec=s) for k, ((q, _), s) in enumerate(zip(PARAGRAPHS, specs))]
+    verdicts = OCRJudge().judge([paragraph_page()], [""], [checks])[0]
+    assert [v.answer for v in verdicts] == [a for _, a in PARAGRAPHS], [v.reason for v in verdicts]
+    assert "only a VLM can decide: element" in verdicts[1].reason  # which block is the paragraph

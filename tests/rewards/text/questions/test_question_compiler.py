@@ -163,6 +163,17 @@ def test_relations_to_quoted_anchors():
     assert s.text.element == ElementSpec("table_cell", row="men", column="_G", phrase="cell label")
 
 
+def test_a_numbered_descriptor_of_a_quoted_anchor():  # issue 31, dev half: "the Step 3 heading 'X'"
+    s = spec("Does the paragraph directly under the Step 3 heading 'Prepare supplies' read exactly: 'Keep water.'?")
+    assert s.text.texts == ("Keep water.",) and s.text.anchors == (Anchor("Prepare supplies", "directly_below"),)
+    assert s.decidable  # the quote names the heading, as in "the section heading 'X'"
+    s = spec("Does the paragraph below the step heading 'Prepare supplies' read exactly: 'Keep water.'?")
+    assert s.text.anchors == (Anchor("Prepare supplies", "below"),)
+    s = spec("Does the text directly under the row starting with 'TEXT_15' read exactly 'TEXT_16'?")
+    assert s.text.anchors[0].relation == "context"  # three words, none a number: no anchor relation
+    assert not s.decidable
+
+
 def test_clarifying_quotes_are_not_required_strings():
     s = spec(
         "In the fifth bullet line under the partners heading, is the compound word at the beginning written exactly "
