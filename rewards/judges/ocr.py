@@ -275,7 +275,8 @@ class OCRJudge:
         left = [p for p in parts if p != read.part]
         vlm = f"; only a VLM can decide: {', '.join(left)}" if left else ""
         evidence.update(rule="element", element_read=read.as_dict(), ocr_text=read.text, box=list(read.box))
-        reason = f"{read.what} reads {read.text!r}, not {read.expected!r} (checked: {checked}; read on the page: {read.part}{vlm})"
+        said = f"{read.what} reads {read.text!r}, not {read.expected!r}"
+        reason = f"{said} (checked: {checked}; read on the page: {read.part}{vlm})"
         return Verdict(check.id, "no", self.name, reason, evidence)
 
     def _reads_otherwise(self, read: ElementRead, lines: list[Line], image: Image.Image) -> bool:
