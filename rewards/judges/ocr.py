@@ -173,6 +173,7 @@ class OCRJudge:
             return withheld(check, self.name, f"no text expectation: only a VLM can decide this check{note}")
         if image is not None:  # "Ql" read for the row label "Q1": the ink decides (look-alikes)
             lines = read_as_expected(image, lines, self.expected_texts(check))
+        page = lines  # the page's read, before strips are read again (an element's own line stays whole)
         decisions = [
             decide_text(s, lines, image, size, self.case_sensitive, self.lenient, self.max_lines) for s in specs
         ]
@@ -211,7 +212,7 @@ class OCRJudge:
         if failed is not None:
             match = (self.case_sensitive, self.lenient, self.max_lines)
             doubt = doubt_no(failed, not_checked, lines, size, self.vlm_follows, *match, image=image)
-            if doubt is not None and (refuted := self._refuted(check, not_checked, lines, image, evidence, checked)):
+            if doubt is not None and (refuted := self._refuted(check, not_checked, page, image, evidence, checked)):
                 return refuted
             if doubt is not None:
                 evidence["doubt"] = doubt
@@ -221,7 +222,7 @@ class OCRJudge:
             return Verdict(check.id, "no", self.name, f"{failed.detail} (checked: {checked}{vlm})", evidence)
         if not_checked and unknown is None and len(specs) == 1 and image is not None:
             checked, not_checked = self._shown(specs[0], lines, image, checked, not_checked, evidence)
-        if not_checked and (refuted := self._refuted(check, not_checked, lines, image, evidence, checked)):
+        if not_checked and (refuted := self._refuted(check, not_checked, page, image, evidence, checked)):
             return refuted
         if not_checked:
             reason = f"text part holds (checked: {checked}); only a VLM can decide: {', '.join(not_checked)}"
