@@ -113,3 +113,30 @@ def test_a_slice_percentage_is_read_at_the_slice_name_s_angle():
     v = ask('Is the "East" slice labeled with the percentage "29%"?', img)  # 29% is North's
     assert v.answer == "no" and "reads '10%'" in v.reason, v.reason
     assert ask('Is the "South" slice labeled with the percentage "39%"?', img).answer == "yes"
+
+
+def table(rows: list[list[str]]) -> Image.Image:
+    """880x400: a title and a table of text cells in four columns (no borders), header row first."""
+    with plt.rc_context({"font.family": "DejaVu Sans", "font.size": 13}):
+        fig = plt.figure(figsize=(8.8, 4.0), dpi=100)
+        fig.text(0.05, 0.9, "Quarterly Results", fontsize=20, fontweight="bold")
+        for r, row in enumerate(rows):
+            for c, cell in enumerate(row):
+                fig.text(0.08 + 0.22 * c, 0.7 - 0.14 * r, cell, fontweight="bold" if r == 0 else "normal")
+        return render(fig)
+
+
+HEAD = ["Period", "Revenue", "Orders", "Margin"]
+
+
+def test_a_column_header_reads_other_text_and_a_blank_corner_keeps_it_withheld():
+    body = [["Q1", "$1.2M", "4,210", "38%"], ["Q2", "$1.5M", "5,034", "41%"], ["Q3", "$1.7M", "6,111", "44%"]]
+    img = table([HEAD, *body])
+    v = ask('Is the header of the first column exactly "Revenue"?', img)  # "Revenue" heads the second
+    assert v.answer == "no" and "reads 'Period', not 'Revenue'" in v.reason, v.reason
+    assert ask('Is the header of the second column exactly "Revenue"?', img).answer == "yes"
+    # the corner cell left blank: three headers over four columns (as when OCR misses one); the
+    # first body row ("Q1 $1.2M ...") looks like a header row, and taken for it would refute
+    # "Revenue", which a person sees heading the second column: withheld
+    blank = table([["", *HEAD[1:]], *body])
+    assert ask('Is the header of the second column exactly "Revenue"?', blank).answer != "no"
