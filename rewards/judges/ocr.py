@@ -21,7 +21,7 @@ from rewards.text.ocr.ocr_cache import page_lines, part_lines
 from rewards.text.ocr.ocr_langs import check_ocr_options, tesseract_lang
 from rewards.text.ocr.ocr_read import ReadSettings
 from rewards.text.ocr.tesseract_lines import OCRError
-from rewards.text.ocr.text_match import Line, Match, Word, find_matches, normalize, normalize_expected
+from rewards.text.ocr.text_match import Line, Match, Word, find_matches, normalize_expected
 from rewards.text.ocr.unreadable import unreadable_reason
 from rewards.text.page.elements import describe_element
 from rewards.text.page.grounding import decide_text
@@ -286,7 +286,7 @@ class OCRJudge:
         look-alike glyphs (O/0, l/1, rn/m: ``ocr_doubt._lookalike_spelling``) or a whole word more
         or less (the rest may be unread, or another line joined); and the strip around it, read
         again on its own at 3x and at 2x (``reread_strip``), reads the string at neither."""
-        got = normalize(read.text)
+        got = normalize_expected(read.text, self.case_sensitive, self.lenient)
         want = normalize_expected(read.expected, self.case_sensitive, self.lenient)
         if not got or read.conf < MIN_CONF or got.lower() == want.lower():
             return False
