@@ -8,59 +8,15 @@ the element reads; withheld still when the count of labels is not sure."""
 
 import shutil
 
-import matplotlib
-import numpy as np
 import pytest
+from mpl_charts import SERIF, hbar, plt, render, table, vbar
 from PIL import Image
 
 from rewards.judges.ocr import OCRJudge
 from rewards.rubric import Check
 from rewards.text.questions.question_compiler import compile_question
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
 pytestmark = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
-SERIF = {"font.family": "DejaVu Serif", "font.size": 11}
-
-
-def render(fig) -> Image.Image:
-    fig.canvas.draw()
-    img = Image.fromarray(np.asarray(fig.canvas.buffer_rgba())[..., :3].copy())
-    plt.close(fig)
-    return img
-
-
-def hbar(categories: list[str], values: list[int]) -> Image.Image:
-    """880x600: horizontal bars top to bottom with their value labels at the bars' ends, and an
-    annotation naming the highest bar by its correct name "Gas"."""
-    with plt.rc_context(SERIF):
-        fig, ax = plt.subplots(figsize=(8.8, 6.0), dpi=100)
-        ys = np.arange(len(categories))[::-1]
-        ax.barh(ys, values, color="#2f6eb5", height=0.62)
-        ax.set_yticks(ys, categories)
-        for y, v in zip(ys, values):
-            ax.text(v + 1, y, f"{v}%", va="center")
-        top = int(np.argmax(values))
-        ax.annotate("Highest: Gas (93%)", (values[top], ys[top]), (values[top] - 26, ys[top] - 0.45), arrowprops={})
-        ax.set_xlim(0, 120)
-        ax.set_title("Average Basket Size", loc="left", fontweight="bold")
-        for s in ("top", "right"):
-            ax.spines[s].set_visible(False)
-        return render(fig)
-
-
-def vbar(ticks: list[str], xs: list[float]) -> Image.Image:
-    """880x600: vertical bars at ``xs`` with tick labels under them, and a callout "Direct (81)"."""
-    with plt.rc_context(SERIF):
-        fig, ax = plt.subplots(figsize=(8.8, 6.0), dpi=100)
-        values = [30, 70, 23, 81][: len(ticks)]
-        ax.bar(xs, values, color="#264653", width=0.64)
-        ax.set_xticks(xs, ticks)
-        ax.annotate("Direct (81)", (xs[-1], 81), (xs[-1] - 2.2, 88), arrowprops={"arrowstyle": "->"})
-        ax.set_ylim(0, 95)
-        ax.set_title("Share of Traffic Sources", loc="left", fontweight="bold")
-        return render(fig)
 
 
 def ask(question: str, img: Image.Image):
@@ -113,17 +69,6 @@ def test_a_slice_percentage_is_read_at_the_slice_name_s_angle():
     v = ask('Is the "East" slice labeled with the percentage "29%"?', img)  # 29% is North's
     assert v.answer == "no" and "reads '10%'" in v.reason, v.reason
     assert ask('Is the "South" slice labeled with the percentage "39%"?', img).answer == "yes"
-
-
-def table(rows: list[list[str]]) -> Image.Image:
-    """880x400: a title and a table of text cells in four columns (no borders), header row first."""
-    with plt.rc_context({"font.family": "DejaVu Sans", "font.size": 13}):
-        fig = plt.figure(figsize=(8.8, 4.0), dpi=100)
-        fig.text(0.05, 0.9, "Quarterly Results", fontsize=20, fontweight="bold")
-        for r, row in enumerate(rows):
-            for c, cell in enumerate(row):
-                fig.text(0.08 + 0.22 * c, 0.7 - 0.14 * r, cell, fontweight="bold" if r == 0 else "normal")
-        return render(fig)
 
 
 HEAD = ["Period", "Revenue", "Orders", "Margin"]
