@@ -16,9 +16,8 @@ pins it for sure:
 - **the header of the Nth column** ("Is the header of the third column exactly 'Segment'?"): the
   page's table (``page_locators._table``: a header row of three cells or more over two rows or
   more aligned with it) has as many cells in every body row as in its header row (no column's
-  header unread), no row of two lines or more stands over the header row within 1.5 row pitches
-  (a header of fewer cells, a blank corner, would make the first body row look like the header),
-  and the Nth header cell is the element;
+  header unread), and the Nth header cell is the element (``_table`` finds no table when a row of
+  cells stands just over the row it would take for the header: a blank corner cell);
 - **the value label at the end of the 'X' bar**: the category label X, read as a whole line,
   has exactly one first line right of it in its row with ink (the bar's end) within 1.5 type
   sizes left of it, and that line looks like a value (a digit, at most ``VALUE_CHARS`` characters);
@@ -37,14 +36,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-import numpy as np
 from PIL import Image
 
 from rewards.text.ocr.text_match import Line, find_matches, normalize, words_conf
 from rewards.text.page.chart_locators import SLICE_ANGLE, _slice_labels, _y_column
 from rewards.text.page.elements import find_elements
 from rewards.text.page.finders import _swatch_left
-from rewards.text.page.locator_base import ORDINALS, _any_row, _complete, _Ctx, _ink, _lines_right_of, _x_row
+from rewards.text.page.locator_base import ORDINALS, _complete, _Ctx, _ink, _lines_right_of, _x_row
 from rewards.text.page.page_lines import Box, Element, _Page
 from rewards.text.page.page_locators import _table
 from rewards.text.page.pie import angle_gap
@@ -163,28 +161,11 @@ def _nth_label(page: _Page, part: str, expected: str, ordinal: int, axis: int) -
 def _column_head(page: _Page, part: str, expected: str, ordinal: int) -> ElementRead | None:
     """Rule "the header of the Nth column" (module docstring)."""
     head, body = _table(_Ctx(page, (expected,), [], [], [], []))
-    if not head or any(len(r) != len(head) for r in body) or _row_above(page, head, body):
+    if not head or any(len(r) != len(head) for r in body):
         return None
     k = ordinal - 1 if ordinal > 0 else len(head) + ordinal
     el = page.element("header", [head[k]]) if 0 <= k < len(head) else None
     return _read(page, el, part, f"the header of the {part.split()[3]} column", expected) if el is not None else None
-
-
-def _row_above(page: _Page, head: list[int], body: list[list[int]]) -> bool:
-    """True when a row of two lines or more (``_any_row``) stands over the header row's span within
-    1.5 row pitches above it: the row taken for the header may be the first body row under a
-    header of fewer cells (a blank corner, a header OCR missed); a title or a caption is one line."""
-    tops = [page.lines[r[0]].box[1] for r in [head, *body]]
-    pitch = float(np.median(np.diff(tops)))
-    x0, x1 = min(page.lines[i].box[0] for i in head), max(page.lines[i].box[2] for i in head)
-    top = min(page.lines[i].box[1] for i in head)
-    return any(
-        top - 1.5 * pitch <= page.lines[i].box[1] < top - 0.5 * pitch
-        and page.lines[i].box[0] < x1
-        and page.lines[i].box[2] > x0
-        and len(_any_row(page, i)) >= 2
-        for i in page.flat
-    )
 
 
 def _whole_line(page: _Page, box: Box) -> bool:

@@ -85,3 +85,6 @@ def test_a_column_header_reads_other_text_and_a_blank_corner_keeps_it_withheld()
     # "Revenue", which a person sees heading the second column: withheld
     blank = table([["", *HEAD[1:]], *body])
     assert ask('Is the header of the second column exactly "Revenue"?', blank).answer != "no"
+    # and the first body row is no header row for a "yes" either (it was: "$1.2M" passed for the
+    # header of the second column)
+    assert ask('Is the header of the second column exactly "$1.2M"?', blank).answer != "yes"
