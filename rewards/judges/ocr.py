@@ -8,23 +8,25 @@ same pixels once per process; an edited page only where it changed, unless ``inc
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Sequence
 
 from PIL import Image
 
-from rewards.judges.ocr_doubt import doubt_no
+from rewards.judges.ocr_doubt import MIN_CONF, _lookalike_spelling, doubt_no
 from rewards.rubric import Check, TextExpectation, Verdict, withheld
 from rewards.text.ocr.lookalikes import lookalike_doubt, read_as_expected
 from rewards.text.ocr.ocr_cache import page_lines, part_lines
 from rewards.text.ocr.ocr_langs import check_ocr_options, tesseract_lang
 from rewards.text.ocr.ocr_read import ReadSettings
 from rewards.text.ocr.tesseract_lines import OCRError
-from rewards.text.ocr.text_match import Line, Match, Word, find_matches
+from rewards.text.ocr.text_match import Line, Match, Word, find_matches, normalize_expected
 from rewards.text.ocr.unreadable import unreadable_reason
 from rewards.text.page.elements import describe_element
 from rewards.text.page.grounding import decide_text
 from rewards.text.page.locators import grouped_bar, locates_element, resolve_locators
+from rewards.text.page.positional_reads import ElementRead, element_read
 from rewards.text.questions.question_compiler import Anchor, TextSpec
 
 
@@ -174,6 +176,7 @@ class OCRJudge:
             return withheld(check, self.name, f"no text expectation: only a VLM can decide this check{note}")
         if image is not None:  # "Ql" read for the row label "Q1": the ink decides (look-alikes)
             lines = read_as_expected(image, lines, self.expected_texts(check))
+        page = lines  # the page's read, before strips are read again (an element's own line stays whole)
         decisions = [
             decide_text(s, lines, image, size, self.case_sensitive, self.lenient, self.max_lines) for s in specs
         ]
@@ -212,6 +215,8 @@ class OCRJudge:
         if failed is not None:
             match = (self.case_sensitive, self.lenient, self.max_lines)
             doubt = doubt_no(failed, not_checked, lines, size, self.vlm_follows, *match, image=image)
+            if doubt is not None and (refuted := self._refuted(check, not_checked, page, image, evidence, checked)):
+                return refuted
             if doubt is not None:
                 evidence["doubt"] = doubt
                 reason = f"OCR does not refute: {doubt} ({failed.detail}; checked: {checked})"
@@ -220,6 +225,8 @@ class OCRJudge:
             return Verdict(check.id, "no", self.name, f"{failed.detail} (checked: {checked}{vlm})", evidence)
         if not_checked and unknown is None and len(specs) == 1 and image is not None:
             checked, not_checked = self._shown(specs[0], lines, image, checked, not_checked, evidence)
+        if not_checked and (refuted := self._refuted(check, not_checked, page, image, evidence, checked)):
+            return refuted
         if not_checked:
             reason = f"text part holds (checked: {checked}); only a VLM can decide: {', '.join(not_checked)}"
             return Verdict(check.id, "withheld", self.name, reason, evidence)
@@ -259,6 +266,40 @@ class OCRJudge:
             checked += "; shown on the page: " + ", ".join(shown)
             evidence.update(shown=shown, checked=checked, not_checked=left)
         return checked, left
+
+    def _refuted(self, check: Check, parts: list[str], lines, image, evidence: dict, checked: str) -> Verdict | None:
+        """A "no" when the element a VLM part pins by position (``positional_reads.element_read``:
+        the Nth tick label, a bar's value, a slice's percentage) reads, for sure, other text than
+        the quoted string (``_reads_otherwise``); None otherwise (the verdict stays as it was)."""
+        if image is None or check.spec is None or check.spec.text is None:
+            return None
+        read = element_read(parts, check.spec.text.texts, lines, image, image.size)
+        if read is None or not self._reads_otherwise(read, lines, image):
+            return None
+        left = [p for p in parts if p != read.part]
+        vlm = f"; only a VLM can decide: {', '.join(left)}" if left else ""
+        evidence.update(rule="element", element_read=read.as_dict(), ocr_text=read.text, box=list(read.box))
+        said = f"{read.what} reads {read.text!r}, not {read.expected!r}"
+        reason = f"{said} (checked: {checked}; read on the page: {read.part}{vlm})"
+        return Verdict(check.id, "no", self.name, reason, evidence)
+
+    def _reads_otherwise(self, read: ElementRead, lines: list[Line], image: Image.Image) -> bool:
+        """True when ``read`` (an element found for sure) reads other text than its quoted string,
+        seen clearly: words read with confidence ``MIN_CONF`` or more; not the string but for case,
+        look-alike glyphs (O/0, l/1, rn/m: ``ocr_doubt._lookalike_spelling``) or a whole word more
+        or less (the rest may be unread, or another line joined); and the strip around it, read
+        again on its own at 3x and at 2x (``reread_strip``), reads the string at neither."""
+        got = normalize_expected(read.text, self.case_sensitive, self.lenient)
+        want = normalize_expected(read.expected, self.case_sensitive, self.lenient)
+        if not got or read.conf < MIN_CONF or got.lower() == want.lower():
+            return False
+        if _lookalike_spelling(read.text, read.expected) or _word_part(got, want) or _word_part(want, got):
+            return False
+        for scale in (3.0, 2.0):
+            again, strip = self.reread_strip(image, lines, read.expected, read.box, read.text, scales=(scale,))
+            if self._reads_in(read.expected, again, strip, image.size):
+                return False
+        return True
 
     def _relocated(self, check: Check, rule: str, parts: list[str], lines, size, image) -> Verdict | None:
         """The "yes" of ``check`` asked again as its locator says, or None.
@@ -440,6 +481,11 @@ def _describe(spec: TextSpec) -> str:
         parts.append(f"{'is' if el.whole else 'in'} {describe_element(el)}{said}")
     parts += [f"locator {p!r}" for p in spec.locators if not (spec.element and p == spec.element.phrase)]
     return ", ".join(parts)
+
+
+def _word_part(part: str, whole: str) -> bool:
+    """True when ``part`` stands in ``whole`` as whole words ("Total" in "Total 200")."""
+    return re.search(rf"(?<!\S){re.escape(part)}(?!\S)", whole) is not None
 
 
 def _covers(read, line) -> bool:

@@ -98,6 +98,7 @@ from documents.fonts import Face, installed_faces
 from refine.editors.text.audit import already_written, digest, skip_record, written_record
 from refine.editors.text.bullets import without_bullets
 from refine.editors.text.cards import off_card
+from refine.editors.text.judged_element import judged_boxes
 from refine.editors.text.near_match import in_element_only, locate, off_legend
 from refine.editors.text.order import Plan, make_plan
 from refine.editors.text.outcomes import Rewrite, Skip, Written
@@ -327,6 +328,7 @@ class TextEditor:
         state = EditState.read(arr, lines, matches, self._last_written)
         # the element a check names, found before any write ("BREAKFAST" in a heading is not the title)
         element_boxes = {exp: state.element_boxes(work.elements.get(exp)) for exp, _ in work.strings}
+        element_boxes = judged_boxes(failures, work.strings, element_boxes)  # the element the judge read
         matches = {exp: in_element_only(ms, element_boxes[exp], lines) for exp, ms in matches.items()}
         # a string read only in another card than the one its check names is missing from that card
         matches = {exp: off_card(state, exp, ms, rules) for exp, ms in matches.items()}

@@ -75,8 +75,29 @@ def _chains(centres: np.ndarray, reach: float) -> list[np.ndarray]:
     return [np.nonzero(group == g)[0] for g in np.unique(group)]
 
 
+KEPT_RUNS = 2
+"""Pages whose runs :func:`slanted_runs` keeps (the last ones asked)."""
+_LAST_RUNS: list = []
+"""[(key, runs)], newest last: the judge asks once per unread string, on the same page and read."""
+
+
 def slanted_runs(image: Image.Image, lines: list[Line]) -> list[tuple[int, int, int, int]]:
-    """The boxes of the runs of slanted glyphs no OCR word of ``lines`` covers (module docstring)."""
+    """The boxes ``(x0, y0, x1, y1)`` (pixels) of the runs of slanted glyphs no OCR word of
+    ``lines`` covers (module docstring); [] when none. The runs of the last ``KEPT_RUNS`` pages
+    are kept, keyed by the pixels' hash, the lines and their words' confidences (which decide
+    what is read: ``SURE_CONF``), so asking again on the same page and read costs no search."""
+    confs = tuple(w.conf for ln in lines for w in ln.words)
+    key = (image.mode, image.size, hash(image.tobytes()), tuple(lines), confs)
+    for k, runs in _LAST_RUNS:
+        if k == key:
+            return list(runs)
+    runs = _search(image, lines)
+    _LAST_RUNS[:] = [*_LAST_RUNS[1 - KEPT_RUNS :], (key, tuple(runs))]
+    return runs
+
+
+def _search(image: Image.Image, lines: list[Line]) -> list[tuple[int, int, int, int]]:
+    """The runs of :func:`slanted_runs`, searched for."""
     centres, em = _glyphs(image, lines)
     if len(centres) < MIN_GLYPHS or len(centres) > 5000:  # a photo's texture is no text
         return []

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+
 from rewards.text.page.elements import find_elements
 from rewards.text.page.finders import _rows
 from rewards.text.page.locator_base import ORDINALS, _any_row, _Ctx, _ink, _lines_right_of, _nth_is
@@ -135,7 +137,9 @@ def _aligned(page: _Page, a: list[int], b: list[int]) -> bool:
 def _table(ctx: _Ctx) -> tuple[list[int], list[list[int]]]:
     """The page's table: its header row (the topmost row of at least three lines followed by at
     least two rows whose cells align with it, ``_aligned``) and its body rows, top to bottom;
-    ([], []) when there is none."""
+    ([], []) when there is none, or when a row of cells stands just over that header row
+    (``_row_above``: a blank corner cell made the first body row look like the header, and
+    "$1.2M" passed for the header of the second column)."""
     if "table" not in ctx.memo:
         page, found = ctx.page, ([], [])
         rows = {tuple(_any_row(page, i)) for i in page.flat}
@@ -143,10 +147,27 @@ def _table(ctx: _Ctx) -> tuple[list[int], list[list[int]]]:
         for k, head in enumerate(rows):
             body = [r for r in rows[k + 1 :] if _aligned(page, head, r)]
             if len(body) >= 2:
-                found = (head, body)
+                found = ([], []) if _row_above(page, head, body) else (head, body)
                 break
         ctx.memo["table"] = found
     return ctx.memo["table"]
+
+
+def _row_above(page: _Page, head: list[int], body: list[list[int]]) -> bool:
+    """True when a row of two lines or more (``_any_row``) stands over the header row's span within
+    1.5 row pitches above it: the row taken for the header may be the first body row under a
+    header of fewer cells (a blank corner, a header OCR missed); a title or a caption is one line."""
+    tops = [page.lines[r[0]].box[1] for r in [head, *body]]
+    pitch = float(np.median(np.diff(tops)))
+    x0, x1 = min(page.lines[i].box[0] for i in head), max(page.lines[i].box[2] for i in head)
+    top = min(page.lines[i].box[1] for i in head)
+    return any(
+        top - 1.5 * pitch <= page.lines[i].box[1] < top - 0.5 * pitch
+        and page.lines[i].box[0] < x1
+        and page.lines[i].box[2] > x0
+        and len(_any_row(page, i)) >= 2
+        for i in page.flat
+    )
 
 
 def _column_header(ctx: _Ctx, m: list[re.Match]) -> bool:

@@ -51,3 +51,20 @@ def test_without_slanted_text_a_string_not_read_stays_no():
     assert ask('Is the x tick label "2025 Q2" shown?', img, lines).answer == "no"
     # the cost: on a page with slanted text, a string absent and nothing like it read is withheld too
     assert ask('Is the chart subtitle "Revenue by region"?', *chart(45)).answer == "withheld"
+
+
+def test_runs_are_searched_once_per_page_and_read(monkeypatch):
+    """The judge asks for every unread string of a page: the same pixels and read are searched once;
+    another read of them (words over the labels, read for sure) is searched again."""
+    from rewards.text.ocr import slanted
+
+    searched = []
+    search = slanted._search
+    monkeypatch.setattr(slanted, "_search", lambda img, lines: searched.append(1) or search(img, lines))
+    img, lines = chart(45)
+    first = slanted_runs(img, lines)
+    assert slanted_runs(img.copy(), list(lines)) == first and len(searched) == 1
+    # the same words over each label, now read for sure: the labels count as read
+    sure = [lines[0], *(Line((Word("ov", (110 + 180 * k, 390, 260 + 180 * k, 499), 99.0),)) for k in range(4))]
+    assert len(first) == 4 and slanted_runs(img, sure) == [] and len(searched) == 2
+    assert slanted_runs(img, lines) == first and len(searched) == 2

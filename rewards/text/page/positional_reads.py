@@ -1,0 +1,217 @@
+"""What the element a positional locator names reads: the page's side of a confident "no" (issue 31).
+
+The locator rules (``rewards.text.page.locators``) only ever confirm: "the fourth y-axis category
+label from the top" is resolved when an occurrence of the quoted string *is* that label, and
+otherwise stays a VLM part. When the quoted string is read elsewhere ("Gas" in the annotation
+"Highest: Gas (93%)") while the fourth label reads "Gau", a person answers "no, the fourth label
+reads Gau". :func:`element_read` finds that element, and says what it reads, only when the page
+pins it for sure:
+
+- **the Nth x tick or y category label** ("the fourth x-axis tick label from the left", "the
+  second y-axis category label from the top"): the page has exactly one complete row of short
+  labels below its middle (x) or one complete column of right-aligned labels in its left half
+  (y): at least three, evenly spaced (each gap 0.6-1.4 times the median), no unread ink where
+  one more label would stand before the first or after the last, none a legend entry (a swatch
+  left of it); a missing or merged label would break the spacing, so the ordinal is sure;
+- **the header of the Nth column** ("Is the header of the third column exactly 'Segment'?"): the
+  page's table (``page_locators._table``: a header row of three cells or more over two rows or
+  more aligned with it) has as many cells in every body row as in its header row (no column's
+  header unread), and the Nth header cell is the element (``_table`` finds no table when a row of
+  cells stands just over the row it would take for the header: a blank corner cell);
+- **the value label at the end of the 'X' bar**: the category label X, read as a whole line,
+  has exactly one first line right of it in its row with ink (the bar's end) within 1.5 type
+  sizes left of it, and that line looks like a value (a digit, at most ``VALUE_CHARS`` characters);
+- **the 'X' slice labelled with the percentage 'V'**: on the pie found in the pixels every slice
+  has its name and its percentage read as slice labels (as many percentages as names, two or
+  more), X is one of the names, and one percentage is both the nearest in angle to X (within
+  ``chart_locators.SLICE_ANGLE``) and has X as its nearest name.
+
+The judge (``rewards.judges.ocr``) compares what the element reads with the quoted string and
+decides whether that is a confident "no" (confidence, look-alikes, a second read of the strip).
+Boxes are ``(x0, y0, x1, y1)`` pixels of the judged image.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from PIL import Image
+
+from rewards.text.ocr.text_match import Line, find_matches, normalize, words_conf
+from rewards.text.page.chart_locators import SLICE_ANGLE, _slice_labels, _y_column
+from rewards.text.page.elements import find_elements
+from rewards.text.page.finders import _swatch_left
+from rewards.text.page.locator_base import ORDINALS, _complete, _Ctx, _ink, _lines_right_of, _x_row
+from rewards.text.page.page_lines import Box, Element, _Page
+from rewards.text.page.page_locators import _table
+from rewards.text.page.pie import angle_gap
+from rewards.text.questions.question_compiler import ElementSpec
+
+_ORD = "(" + "|".join(ORDINALS) + ")"
+X_TICK = re.compile(rf"locator '{_ORD} x-axis (?:tick |category )?label from the left'")
+Y_TICK = re.compile(rf"locator '{_ORD} y-axis (?:tick |category )?label from the top'")
+COLUMN = re.compile(rf"locator 'of the {_ORD} column'")
+BAR_END = re.compile(r"""locator "at the end of the '([^']+)' bar\"""")
+SLICE_PARTS = ("how the quoted strings relate", "style 'slice'", "words percentage")
+"""The compiler's VLM parts of "Is the 'X' slice labeled with the percentage 'V'?"."""
+VALUE_CHARS = 8
+"""A value label ("93%", "$1,250") has at most this many characters."""
+_PERCENT = re.compile(r"\d+(?:[.,]\d+)?%")
+
+
+@dataclass(frozen=True)
+class ElementRead:
+    """The element a positional locator names, as read.
+
+    Attributes:
+        part: the VLM part that names it ("locator 'fourth x-axis tick label from the left'").
+        what: the element in words, for a reason ("the fourth x-axis tick label from the left").
+        expected: the quoted string the element should read.
+        text: what OCR read there (its words, marks aside).
+        box: the element's box (pixels).
+        conf: the lowest tesseract confidence of its words (0-100; 100 with none).
+    """
+
+    part: str
+    what: str
+    expected: str
+    text: str
+    box: Box
+    conf: float
+
+    def as_dict(self) -> dict:
+        return {"part": self.part, "what": self.what, "text": self.text, "box": list(self.box), "conf": self.conf}
+
+
+def element_read(
+    parts: list[str], texts: tuple[str, ...], lines: list[Line], image: Image.Image | None, size: tuple[int, int]
+) -> ElementRead | None:
+    """The element one of a question's VLM ``parts`` pins by position, found for sure (module
+    rules), and what it reads; None when no part names one or the page does not pin it.
+
+    Args:
+        parts: the parts left to a VLM (``QuestionSpec.vlm_parts`` after the locator rules).
+        texts: the question's required strings (``TextSpec.texts``).
+        lines: the OCR lines of ``image``; size: its (width, height) in pixels.
+    """
+    if image is None:
+        return None
+    page = _Page.of(lines, image, size)
+    for part in parts:
+        tick = X_TICK.fullmatch(part) or Y_TICK.fullmatch(part)
+        if tick is not None and len(texts) == 1:
+            axis = 0 if X_TICK.fullmatch(part) else 1
+            return _nth_label(page, part, texts[0], ORDINALS[tick.group(1).lower()], axis)
+        col = COLUMN.fullmatch(part)
+        if col is not None and len(texts) == 1:
+            return _column_head(page, part, texts[0], ORDINALS[col.group(1).lower()])
+        bar = BAR_END.fullmatch(part)
+        if bar is not None and len(texts) == 2 and normalize(bar.group(1)).lower() == normalize(texts[0]).lower():
+            return _bar_value(page, part, texts)
+    if all(p in parts for p in SLICE_PARTS) and len(texts) == 2:
+        return _slice_value(page, texts)
+    return None
+
+
+def _read(page: _Page, el: Element, part: str, what: str, expected: str) -> ElementRead:
+    return ElementRead(part, what, expected, el.text, el.box, words_conf(page.lines, el.words))
+
+
+def _what(part: str) -> str:
+    """The element a locator part names, in words ("locator 'fourth ...'" -> "the fourth ...")."""
+    inner = part.split(" ", 1)[1].strip("'\"")
+    return inner if inner.startswith("the ") else f"the {inner}"
+
+
+def axis_labels(page: _Page, axis: int) -> tuple[int, ...] | None:
+    """The page's x tick labels (``axis`` 0) or y category labels (1): line indices in order
+    along the axis, when exactly one complete row (column) of them stands where the module says;
+    None otherwise."""
+    key = ("axis_labels", axis)
+    if key not in page.memo:
+        (w, h), rgb = page.size, page.rgb()
+        runs = set()
+        for i in page.flat:
+            run = tuple(_x_row(page, i) if axis == 0 else _y_column(page, i))
+            if len(run) < 3 or run in runs:
+                continue
+            boxes = [page.lines[j].box for j in run]
+            mids = [(b[1 - axis] + b[3 - axis]) / 2 for b in boxes]
+            if not all(m > h / 2 if axis == 0 else m < w / 2 for m in mids):
+                continue
+            if rgb is not None and any(_swatch_left(rgb, page.lines[j].box, page.sizes[j]) for j in run):
+                continue
+            if _complete(page, boxes, axis):
+                runs.add(run)
+        page.memo[key] = next(iter(runs)) if len(runs) == 1 else None
+    return page.memo[key]
+
+
+def _nth_label(page: _Page, part: str, expected: str, ordinal: int, axis: int) -> ElementRead | None:
+    """Rule "the Nth x tick or y category label" (module docstring)."""
+    run = axis_labels(page, axis)
+    if run is None:
+        return None
+    k = ordinal - 1 if ordinal > 0 else len(run) + ordinal
+    el = page.element("tick", [run[k]]) if 0 <= k < len(run) else None
+    return _read(page, el, part, _what(part), expected) if el is not None else None
+
+
+def _column_head(page: _Page, part: str, expected: str, ordinal: int) -> ElementRead | None:
+    """Rule "the header of the Nth column" (module docstring)."""
+    head, body = _table(_Ctx(page, (expected,), [], [], [], []))
+    if not head or any(len(r) != len(head) for r in body):
+        return None
+    k = ordinal - 1 if ordinal > 0 else len(head) + ordinal
+    el = page.element("header", [head[k]]) if 0 <= k < len(head) else None
+    return _read(page, el, part, f"the header of the {part.split()[3]} column", expected) if el is not None else None
+
+
+def _whole_line(page: _Page, box: Box) -> bool:
+    """True when ``box`` (an occurrence) is the whole of the line it lies in (marks aside)."""
+    for i in page.flat:
+        b = page.lines[i].box
+        if b[0] <= (box[0] + box[2]) / 2 <= b[2] and b[1] <= (box[1] + box[3]) / 2 <= b[3]:
+            el = page.element("line", [i])
+            return el is not None and abs(el.box[0] - box[0]) <= 2 and abs(el.box[2] - box[2]) <= 2
+    return False
+
+
+def _bar_value(page: _Page, part: str, texts: tuple[str, ...]) -> ElementRead | None:
+    """Rule "the value label at the end of the 'X' bar" (module docstring)."""
+    labels = [m.box for m in find_matches(texts[0], page.lines, *page.size, None) if m.found]
+    values = set()
+    for label in (b for b in labels if _whole_line(page, b)):
+        right = _lines_right_of(page, label)
+        if right:
+            b, em = page.lines[right[0]].box, page.sizes[right[0]]
+            if _ink(page, (b[0] - 1.5 * em, b[1], b[0] - 1, b[3])):
+                values.add(right[0])
+    if len(values) != 1:
+        return None
+    el = page.element("value", [values.pop()])
+    if el is None or len(el.text) > VALUE_CHARS or not any(c.isdigit() for c in el.text):
+        return None
+    return _read(page, el, part, f"the value label at the end of the {texts[0]!r} bar", texts[1])
+
+
+def _slice_value(page: _Page, texts: tuple[str, ...]) -> ElementRead | None:
+    """Rule "the 'X' slice labelled with the percentage 'V'" (module docstring)."""
+    own = find_elements(ElementSpec("whole"), page.lines, None, page.size) or []
+    ctx = _Ctx(page, texts, [], own, [], [])
+    pie = ctx.pie()
+    if pie is None:
+        return None
+    labels = _slice_labels(ctx, pie)
+    pcts = [e for e in labels if _PERCENT.fullmatch(normalize(e.text))]
+    names = [e for e in labels if not any(c.isdigit() for c in e.text)]
+    named = [e for e in names if normalize(e.text) == normalize(texts[0])]
+    if len(named) != 1 or len(pcts) != len(names) or len(names) < 2 or len(pcts) + len(names) != len(labels):
+        return None
+    n = named[0]
+    near = lambda of, among: min(among, key=lambda e: angle_gap(pie.angle(e.box), pie.angle(of.box)))  # noqa: E731
+    v = near(n, pcts)
+    if angle_gap(pie.angle(v.box), pie.angle(n.box)) > SLICE_ANGLE or near(v, names).box != n.box:
+        return None
+    return _read(page, v, "words percentage", f"the percentage of the {texts[0]!r} slice", texts[1])
