@@ -13,6 +13,7 @@ from PIL import Image, ImageDraw
 
 from documents.fonts import installed_faces
 from refine.editors.text import TextEditor
+from refine.editors.text.place_at_foot import foot_alignment
 from refine.editors.text.place_list_item import bullet_of, list_under
 from refine.editors.text.tick_label import text_rows, tick_place, tick_row
 from rewards.text.ocr.text_match import Line, Word
@@ -98,6 +99,42 @@ def test_foot_line_of_a_centred_page_is_centred_at_the_foot():
     assert abs((x0 + x1) / 2 - 320) <= 2
     size = action["type"]["size"]
     assert 700 - 1.4 * size - 2 <= y1 <= 700 - 1.4 * size + 0.3 * size + 2  # baseline 1.4 em up, then descenders
+
+
+@needs_tesseract
+def test_foot_line_follows_a_centred_title_over_a_longer_left_list():
+    """A poster: a centred title block (3 lines) above a left-aligned list (5 lines); most lines
+    are left-aligned, but the footer is set as the title is, centred."""
+    img = Image.new("RGB", (640, 760), BG)
+    d = ImageDraw.Draw(img)
+    for y, text, size in ((120, "Harvest Fair", 56), (170, "Meet the makers", 24), (210, "North Campus", 22)):
+        d.text((320, y), text, font=SANS_BOLD.font(size), fill=INK, anchor="ms")
+    d.text((100, 290), "Line-up", font=SANS_BOLD.font(24), fill=INK, anchor="ls")
+    items = ("Hiring plan approved", "Three new offices opened", "Reduce shipping costs", "Open studio tours")
+    for i, item in enumerate(items):
+        d.text((120, 330 + 32 * i), item, font=SANS.font(18), fill=INK, anchor="ls")
+    editor = TextEditor()
+    out = np.asarray(editor.edit(img, "", failed('Does the footer read exactly "Made in Lisbon since 2014"?'), 0))
+    action = editor.last_actions[0]
+    assert action["action"] == "place (at the page's foot)" and action["type"]["align"] == "centre"
+    x0, y0, x1, y1 = action["box"]
+    assert abs((x0 + x1) / 2 - 320) <= 2
+    changed = (out != np.asarray(img)).any(2)
+    assert changed.sum() > 100 and not changed[:, :x0].any() and not changed[:, x1:].any()
+    assert not changed[:y0].any() and not changed[y1:].any()
+
+
+def test_foot_alignment_follows_the_title():
+    def line(text, box):
+        return Line((Word(text, box),))
+
+    body = [line("Quarterly update for the team", (40, 200, 400, 220)), line("Another body line", (40, 240, 300, 260))]
+    assert foot_alignment([line("Revenue by Region", (40, 20, 330, 50)), *body], 800) == "left"
+    assert foot_alignment([line("Harvest Fair", (250, 20, 550, 80)), *body], 800) == "centre"
+    assert (
+        foot_alignment([line("Annual Report", (460, 20, 760, 70)), line("Body text here", (40, 200, 760, 220))], 800)
+        == "right"
+    )
 
 
 def test_tick_place_reads_the_ordinal_and_side():
