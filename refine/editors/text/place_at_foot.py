@@ -1,18 +1,18 @@
 """A missing source line, footnote or footer: written at the page's foot, as a designer would.
 
-The slot is one line at the bottom of the page, aligned as the page is (``foot_alignment``):
-left-aligned with the page's left text edge (the leftmost start of its lines), centred on the
-page when its title is centred or most of its lines are (a poster, a menu), right-aligned on its
-right text edge when its title is set there; its baseline ``FOOT_BASELINE`` em above the bottom edge (a bottom margin of about one
-line, as matplotlib's ``fig.text`` source notes and a browser page's footer sit: 1.35-1.5 em on
-the engine pages of ``documents/engines``), and below every line on the page by at least half an
-em. The type is the page's body face (``page.body_type``) in its regular upright weight (``_plain``)
-at ``FOOT_SCALE`` of the size of
-the page's smallest text (a source note is set a point or two under the tick labels), in the
-ink of its lowest line (a chart's axis title, a page's last paragraph) toned ``FOOT_TONE``
-towards the page background: a source line is set smaller and lighter than the text it notes.
-The slot must be clear: nothing drawn there (no ink darker than a faint gridline) and no OCR word. When no
-such slot exists the string is skipped with the reason.
+The slot is one line at the bottom of the page, aligned as the page is (``foot_alignment``): left-
+aligned with the page's left text edge (the leftmost start of its lines), centred on the page when
+its title is centred or most of its lines are (a poster, a menu), right-aligned on its right text
+edge when its title is set there; its baseline ``FOOT_BASELINE`` em above the bottom edge (a bottom
+margin of about one line, as matplotlib's ``fig.text`` source notes and a browser page's footer
+sit: 1.35-1.5 em on the engine pages of ``documents/engines``), and below every line on the page by
+at least half an em. The type is the page's body face (``page.body_type``) in its regular upright
+weight (``_plain``) at ``FOOT_SCALE`` of the size of the page's smallest text (a source note is set
+a point or two under the tick labels), in the ink of its lowest line (a chart's axis title, a
+page's last paragraph) toned ``FOOT_TONE`` towards the page background: a source line is set
+smaller and lighter than the text it notes. The slot must be clear: nothing drawn there (no ink
+darker than a faint gridline) and no OCR word. When no such slot exists the string is skipped with
+the reason.
 """
 
 from __future__ import annotations
