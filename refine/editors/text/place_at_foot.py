@@ -1,7 +1,7 @@
 """A missing source line, footnote or footer: written at the page's foot, as a designer would.
 
-The slot is one line at the bottom of the page, aligned as the page is (``foot_alignment``): left-
-aligned with the page's left text edge (the leftmost start of its lines), centred on the page when
+The slot is one line at the bottom of the page, aligned as the page is (``foot_alignment``):
+left-aligned with the page's left text edge (the leftmost start of its lines), centred on the page when
 its title is centred or most of its lines are (a poster, a menu), right-aligned on its right text
 edge when its title is set there; its baseline ``FOOT_BASELINE`` em above the bottom edge (a bottom
 margin of about one line, as matplotlib's ``fig.text`` source notes and a browser page's footer
