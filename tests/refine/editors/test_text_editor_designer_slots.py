@@ -21,7 +21,7 @@ from rewards.text.ocr.text_match import Line, Word
 needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
 FACES = {(f.family, f.bold, f.italic): f for f in installed_faces()}
 SANS, SANS_BOLD = FACES[("DejaVu Sans", False, False)], FACES[("DejaVu Sans", True, False)]
-SERIF = FACES[("DejaVu Serif", False, False)]
+SERIF, SERIF_BOLD = FACES[("DejaVu Serif", False, False)], FACES[("DejaVu Serif", True, False)]
 BG, INK, DOT = (250, 249, 246), (31, 35, 40), (240, 130, 20)
 
 
@@ -211,6 +211,47 @@ def test_the_row_a_bulleted_list_skips_takes_its_item_beside_its_empty_bullet():
     changed = (out != np.asarray(img)).any(2)
     changed[y0:y1, x0:x1] = False
     assert not changed.any()
+
+
+def bullets_page(dots: int) -> Image.Image:
+    """Three serif items under "Key takeaways", each beside a dot, and ``dots`` dots in all (a
+    fourth dot with no text beside it when 4)."""
+    img = Image.new("RGB", (640, 300), (250, 250, 246))
+    d = ImageDraw.Draw(img)
+    d.text((40, 50), "Key takeaways", font=SERIF_BOLD.font(22), fill=INK, anchor="ls")
+    items = ("Three new regional offices opened", "Guided tours of the old harbor", "Reduce shipping costs")
+    for i in range(dots):
+        y = 100 + 32 * i
+        d.ellipse((44, y - 9, 50, y - 3), fill=INK)
+        if i < len(items):
+            d.text((62, y), items[i], font=SERIF.font(17), fill=INK, anchor="ls")
+    return img
+
+
+@needs_tesseract
+def test_an_empty_dot_after_the_last_item_takes_the_next_item():
+    img = bullets_page(4)
+    editor = TextEditor()
+    q = 'In the bulleted list, does the fourth bullet point read exactly "Hiring plan approved for the autumn"?'
+    out = np.asarray(editor.edit(img, "", failed(q), 0))
+    action = editor.last_actions[0]
+    assert action["action"] == "place (item 4 of its list, in its empty row)"
+    x0, y0, x1, y1 = action["box"]
+    assert abs(x0 - 62) <= 2 and 196 - 16 <= y0 and y1 <= 196 + 6  # beside the empty dot, on the row's baseline
+    assert "bullet" not in action["type"]  # its own dot is there: none copied
+    changed = (out != np.asarray(img)).any(2)
+    assert changed.sum() > 300
+    changed[y0:y1, x0:x1] = False
+    assert not changed.any()
+
+
+@needs_tesseract
+def test_no_dot_after_the_last_item_is_no_empty_row():
+    img = bullets_page(3)
+    editor = TextEditor()
+    q = 'In the bulleted list, does the fourth bullet point read exactly "Hiring plan approved for the autumn"?'
+    editor.edit(img, "", failed(q), 0)
+    assert editor.last_actions[0]["action"] != "place (item 4 of its list, in its empty row)"
 
 
 def test_a_row_label_read_with_a_look_alike_is_found_once():
