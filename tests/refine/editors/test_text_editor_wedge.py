@@ -3,7 +3,9 @@ matplotlib draws the others (``place_in_wedge``).
 
 The charts are drawn here with matplotlib (as ``documents.engines.charts`` draws its pies:
 labels at 1.12 radii, values at 0.62 (pie) or 0.79 (donut), white bold), once with every value
-and once with one left out, so the written value is checked against the engine's own box.
+and once with one left out, so the written value is checked against the engine's own box; and
+the engine's own pies and donuts (``documents.engines.charts``), a value left out or the centre
+label's words swapped.
 """
 
 import io
@@ -131,3 +133,31 @@ def test_the_engines_pies_get_their_value_inside_its_box(seed):
     outside = changed & ~own
     outside[y0:y1, x0:x1] = False
     assert changed.sum() > 60 and not outside.any(), np.argwhere(outside)
+
+
+@needs_tesseract
+def test_a_swapped_donut_centre_is_rewritten_inside_its_box():
+    """The centre label with its two words swapped ("2,700 Total"): rewritten at the width the
+    engine gives the same letters, no pixel changes outside the clean label's box and ink."""
+    import random
+    from dataclasses import replace
+
+    from documents.engines.charts import chart_content, draw_chart
+
+    specs, style = chart_content("donut", random.Random(14))
+    specs = [replace(s, text="Total 2,700") if s.id == "center" else s for s in specs]
+    clean, elements = draw_chart("donut", specs, style)
+    start, _ = draw_chart("donut", [replace(s, text="2,700 Total") if s.id == "center" else s for s in specs], style)
+    x0, y0, x1, y1 = next(e.box for e in elements if e.id == "center")
+    editor = TextEditor()
+    q = 'Does the text in the center of the donut read exactly "Total 2,700"?'
+    out = np.asarray(editor.edit(start.copy(), "", failed(q), 0)).astype(int)
+    assert editor.last_actions[0]["action"] == "replace"
+    st, cl = np.asarray(start).astype(int), np.asarray(clean).astype(int)
+    changed = (out != st).any(2)
+    ink = (np.abs(cl - st).max(2) > 8) | (np.abs(st - np.median(st[y0:y1, x0:x1], axis=(0, 1))).max(2) > 8)
+    own = np.zeros_like(changed)
+    own[y0 - 1 : y1 + 1, x0 - 1 : x1 + 1] = ink[y0 - 1 : y1 + 1, x0 - 1 : x1 + 1]
+    outside = changed & ~own
+    outside[y0:y1, x0:x1] = False
+    assert changed.sum() > 100 and not outside.any(), np.argwhere(outside)
