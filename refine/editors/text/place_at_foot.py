@@ -1,16 +1,16 @@
 """A missing source line, footnote or footer: written at the page's foot, as a designer would.
 
 The slot is one line at the bottom of the page, aligned as the page is (``foot_alignment``):
-left-aligned with the page's left text edge (the leftmost start of its lines), centred on the page when
-its title is centred or most of its lines are (a poster, a menu), right-aligned on its right text
-edge when its title is set there; its baseline ``FOOT_BASELINE`` em above the bottom edge (a bottom
-margin of about one line, as matplotlib's ``fig.text`` source notes and a browser page's footer
-sit: 1.35-1.5 em on the engine pages of ``documents/engines``), and below every line on the page by
-at least half an em. The type is the page's body face (``page.body_type``) in its regular upright
-weight (``_plain``) at ``FOOT_SCALE`` of the size of the page's smallest text (a source note is set
-a point or two under the tick labels), in the ink of its lowest line (a chart's axis title, a
-page's last paragraph) toned ``FOOT_TONE`` towards the page background: a source line is set
-smaller and lighter than the text it notes. The slot must be clear: nothing drawn there (no ink
+left-aligned with the page's left text edge (its title's left edge: ``_left_edge``), centred on the page
+when its title is centred or most of its lines are (a poster, a menu), right-aligned on its right
+text edge when its title is set there; its baseline ``FOOT_BASELINE`` em above the bottom edge (a
+bottom margin of about one line, as matplotlib's ``fig.text`` source notes and a browser page's
+footer sit: 1.35-1.5 em on the engine pages of ``documents/engines``), and below every line on the
+page by at least half an em. The type is the page's body face (``page.body_type``) in its regular
+upright weight (``_plain``) at ``FOOT_SCALE`` of the size of the page's smallest text (a source
+note is set a point or two under the tick labels), in the ink of its lowest line (a chart's axis
+title, a page's last paragraph) toned ``FOOT_TONE`` towards the page background: a source line is
+set smaller and lighter than the text it notes. The slot must be clear: nothing drawn there (no ink
 darker than a faint gridline) and no OCR word. When no such slot exists the string is skipped with
 the reason.
 """
@@ -60,8 +60,11 @@ def _centred(lines: list[Line], w: int) -> bool:
 
 
 def _title(lines: list[Line]) -> Line | None:
-    """The page's title line: the tallest line of at least four letters (the topmost of equals)."""
-    texts = [ln for ln in lines if sum(c.isalpha() for c in ln.text) >= 4]
+    """The page's title line: the tallest horizontal line (wider than tall: not a y-axis title
+    read bottom to top) of at least four letters (the topmost of equals)."""
+    texts = [
+        ln for ln in lines if sum(c.isalpha() for c in ln.text) >= 4 and ln.box[2] - ln.box[0] > ln.box[3] - ln.box[1]
+    ]
     return max(texts, key=lambda ln: (ln.box[3] - ln.box[1], -ln.box[1]), default=None)
 
 
@@ -86,6 +89,15 @@ def foot_alignment(lines: list[Line], w: int) -> str:
             if x1 >= right - 0.02 * w:
                 return "right"
     return "centre" if _centred(lines, w) else "left"
+
+
+def _left_edge(lines: list[Line]) -> int:
+    """The page's left text edge (px): its title's left edge, or the leftmost start of its lines
+    when it has no title line. A horizontal bar chart's category labels, right-aligned to the
+    axis, start left of the title (19 px where the title and matplotlib's source note start at
+    35), and the source line written there ran 16 px left of the engine's."""
+    title = _title(lines)
+    return title.box[0] if title is not None else min(ln.box[0] for ln in lines)
 
 
 def _size(arr: np.ndarray, lines: list[Line], rules: Rules, face) -> float | None:
@@ -125,8 +137,8 @@ def place_at_foot(state: EditState, exp: TextExpectation, rules: Rules) -> Writt
     fnt = face.font(size)
     alpha, (_, by0, _, _) = render_coverage(exp.text, fnt)
     ah, aw = alpha.shape
-    margin = min(ln.box[0] for ln in lines)
     align = foot_alignment(lines, w)
+    margin = _left_edge(lines)
     right_edge = max(ln.box[2] for ln in lines)
     left = {"centre": round(w / 2 - aw / 2), "right": right_edge - aw}.get(align, margin)
     lowest = max(lines, key=lambda ln: ln.box[3])

@@ -124,6 +124,37 @@ def test_foot_line_follows_a_centred_title_over_a_longer_left_list():
     assert not changed[:y0].any() and not changed[y1:].any()
 
 
+@needs_tesseract
+def test_a_bar_charts_source_line_starts_under_its_title_not_its_long_labels():
+    """matplotlib's horizontal bars: the category labels and the rotated y-axis title stand left
+    of the title; the source note goes on the title's left edge, as ``fig.text`` sets it."""
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig = plt.figure(figsize=(8.8, 6), dpi=100, facecolor="white")
+    ax = fig.add_axes((0.11, 0.15, 0.8, 0.65))
+    ax.barh(["Coffee", "Tea", "Juice", "Sparkling water"], [60, 17, 21, 24], color="#1f5f8b")
+    ax.set_ylabel("Product line")
+    ax.set_xlabel("Orders per day")
+    title = fig.text(0.04, 0.94, "Water Use by Sector", fontsize=18, fontweight="bold", va="center")
+    fig.canvas.draw()
+    tx0 = title.get_window_extent().x0
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", facecolor="white")
+    plt.close(fig)
+    img = Image.open(buf).convert("RGB")
+    editor = TextEditor()
+    q = 'Does the source note at the bottom read exactly "Source: Company filings and analyst estimates"?'
+    editor.edit(img, "", failed(q), 0)
+    action = editor.last_actions[0]
+    assert action["action"] == "place (at the page's foot)" and action["type"]["align"] == "left"
+    assert abs(action["box"][0] - tx0) <= 2, (action["box"], tx0)
+
+
 def test_foot_alignment_follows_the_title():
     def line(text, box):
         return Line((Word(text, box),))
