@@ -23,6 +23,7 @@ from refine.editors.text.sibling_face import with_siblings
 from refine.editors.text.state import EditState, Rules
 from refine.editors.text.stroke_weight import heavier, weight_gamma
 from refine.editors.text.type_match import coverage, match_type
+from refine.editors.text.unread_mark import with_unread_mark
 from rewards.rubric import TextExpectation
 from rewards.text.ocr.text_match import Line, Match, Word, in_region, union_box
 
@@ -348,6 +349,7 @@ def rewrite(state: EditState, target: Rewrite, exp: TextExpectation, rules: Rule
     blk = block(arr, target.lines, m, rules)
     if blk is None:
         return Skip("skip: no ink in the matched box", m.box, m.text)
+    blk = with_unread_mark(arr, blk, exp.text)  # a symbol OCR dropped before the words ("&")
     # OCR often drops a word's trailing punctuation: grow each box over ink that touches it
     blk.boxes = [_grow_over_touching_ink(arr, b, blk.bg, round(0.35 * blk.style.size)) for b in blk.boxes]
     pads = [max(2, round(0.15 * (b[3] - b[1]))) for b in blk.boxes]
