@@ -40,6 +40,8 @@ FOOT_TONE = 0.4
 """Share of the way from the ink to the page background a foot line's colour is set."""
 CLEAR = 40
 """Most difference (any channel) from the page background of a pixel in a clear slot."""
+EDGE = 0.01
+"""How far (share of the page's width) left of the title's ink a line may start on its text edge."""
 
 
 def _clear(arr: np.ndarray, box, lines: list[Line]) -> bool:
@@ -91,13 +93,18 @@ def foot_alignment(lines: list[Line], w: int) -> str:
     return "centre" if _centred(lines, w) else "left"
 
 
-def _left_edge(lines: list[Line]) -> int:
-    """The page's left text edge (px): its title's left edge, or the leftmost start of its lines
-    when it has no title line. A horizontal bar chart's category labels, right-aligned to the
-    axis, start left of the title (19 px where the title and matplotlib's source note start at
-    35), and the source line written there ran 16 px left of the engine's."""
+def _left_edge(lines: list[Line], w: int) -> int:
+    """The page's left text edge (px): the leftmost start of its lines that start on its title's
+    left edge or up to ``EDGE`` of the page's width ``w`` left of it (a bold title's ink starts a
+    pixel or two right of the subtitle's and the source note's, all set at one x); the leftmost
+    start of its lines when it has no title line. A horizontal bar chart's category labels,
+    right-aligned to the axis, start further left (19 px where the title and matplotlib's source
+    note start at 35), and the source line written there ran 16 px left of the engine's."""
     title = _title(lines)
-    return title.box[0] if title is not None else min(ln.box[0] for ln in lines)
+    if title is None:
+        return min(ln.box[0] for ln in lines)
+    x0 = title.box[0]
+    return min(ln.box[0] for ln in lines if x0 - EDGE * w <= ln.box[0] <= x0)
 
 
 def _size(arr: np.ndarray, lines: list[Line], rules: Rules, face) -> float | None:
@@ -138,7 +145,7 @@ def place_at_foot(state: EditState, exp: TextExpectation, rules: Rules) -> Writt
     alpha, (_, by0, _, _) = render_coverage(exp.text, fnt)
     ah, aw = alpha.shape
     align = foot_alignment(lines, w)
-    margin = _left_edge(lines)
+    margin = _left_edge(lines, w)
     right_edge = max(ln.box[2] for ln in lines)
     left = {"centre": round(w / 2 - aw / 2), "right": right_edge - aw}.get(align, margin)
     lowest = max(lines, key=lambda ln: ln.box[3])
