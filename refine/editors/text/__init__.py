@@ -9,7 +9,8 @@
 - ``order``: which string goes first, a check's groups kept together;
 - ``near_match``: which OCR text is the string (a near match to rewrite, or text a judge accepts);
 - ``rewrite``: rewrite a near match where it stands, in its own type (checked against its
-  siblings' in ``sibling_face``, its strokes as heavy as the old text's in ``stroke_weight``);
+  siblings' in ``sibling_face``, its strokes as heavy as the old text's in ``stroke_weight``, a
+  symbol OCR left unread before its words taken with them in ``unread_mark``);
 - ``rewrite_rotated``: rotated text (a y-axis title) rewritten rotated, at its angle;
 - ``place_at_bar``: a bar's value label, rewritten or written at its bar's end;
 - ``place_in_wedge``: a pie or donut slice's value, rewritten or written inside its wedge;
@@ -28,8 +29,8 @@ mutable object per edit (``state.EditState``) with the editor's settings (``stat
 
 Inside, a module imports only the modules before it in this order: ``bullets``, ``colours``,
 ``type_match``, ``stroke_weight``, ``erase``, ``placement``, ``look_harder``, ``layout``, ``page``, ``outcomes``,
-``state``, ``cards``, ``near_match``, ``sibling_face``, ``rewrite``, ``place_in_badge``, ``place_by_neighbour``,
-``place_in_element``, ``place_list_item``, ``place_in_row_column``, ``place_legend_entry``,
+``state``, ``cards``, ``near_match``, ``sibling_face``, ``unread_mark``, ``rewrite``, ``place_in_badge``,
+``place_by_neighbour``, ``place_in_element``, ``place_list_item``, ``place_in_row_column``, ``place_legend_entry``,
 ``place_in_sibling_card``, ``place_in_free_space``, ``rewrite_rotated``, ``place_at_bar``, ``place_in_wedge``,
 ``place_at_foot``, ``work``, ``order``, ``place``, ``audit``, ``editor``; no module imports this
 package itself.

@@ -1,17 +1,18 @@
 """A missing source line, footnote or footer: written at the page's foot, as a designer would.
 
-The slot is one line at the bottom of the page, left-aligned with the page's left text edge (the
-leftmost start of its lines), or centred on the page when the page's lines are centred (a
-poster), its baseline ``FOOT_BASELINE`` em above the bottom edge (a bottom margin of about one
-line, as matplotlib's ``fig.text`` source notes and a browser page's footer sit: 1.35-1.5 em on
-the engine pages of ``documents/engines``), and below every line on the page by at least half an
-em. The type is the page's body face (``page.body_type``) in its regular upright weight (``_plain``)
-at ``FOOT_SCALE`` of the size of
-the page's smallest text (a source note is set a point or two under the tick labels), in the
-ink of its lowest line (a chart's axis title, a page's last paragraph) toned ``FOOT_TONE``
-towards the page background: a source line is set smaller and lighter than the text it notes.
-The slot must be clear: nothing drawn there (no ink darker than a faint gridline) and no OCR word. When no
-such slot exists the string is skipped with the reason.
+The slot is one line at the bottom of the page, aligned as the page is (``foot_alignment``):
+left-aligned with the page's left text edge (its title's left edge: ``_left_edge``), centred on the page
+when its title is centred or most of its lines are (a poster, a menu), right-aligned on its right
+text edge when its title is set there; its baseline ``FOOT_BASELINE`` em above the bottom edge (a
+bottom margin of about one line, as matplotlib's ``fig.text`` source notes and a browser page's
+footer sit: 1.35-1.5 em on the engine pages of ``documents/engines``), and below every line on the
+page by at least half an em. The type is the page's body face (``page.body_type``) in its regular
+upright weight (``_plain``) at ``FOOT_SCALE`` of the size of the page's smallest text (a source
+note is set a point or two under the tick labels), in the ink of its lowest line (a chart's axis
+title, a page's last paragraph) toned ``FOOT_TONE`` towards the page background: a source line is
+set smaller and lighter than the text it notes. The slot must be clear: nothing drawn there (no ink
+darker than a faint gridline) and no OCR word. When no such slot exists the string is skipped with
+the reason.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ FOOT_TONE = 0.4
 """Share of the way from the ink to the page background a foot line's colour is set."""
 CLEAR = 40
 """Most difference (any channel) from the page background of a pixel in a clear slot."""
+EDGE = 0.01
+"""How far (share of the page's width) left of the title's ink a line may start on its text edge."""
 
 
 def _clear(arr: np.ndarray, box, lines: list[Line]) -> bool:
@@ -56,6 +59,52 @@ def _centred(lines: list[Line], w: int) -> bool:
     texts = [ln for ln in lines if sum(c.isalpha() for c in ln.text) >= 4]
     mid = [abs((ln.box[0] + ln.box[2]) / 2 - w / 2) <= 0.02 * w for ln in texts]
     return bool(texts) and sum(mid) >= CENTRED * len(texts)
+
+
+def _title(lines: list[Line]) -> Line | None:
+    """The page's title line: the tallest horizontal line (wider than tall: not a y-axis title
+    read bottom to top) of at least four letters (the topmost of equals)."""
+    texts = [
+        ln for ln in lines if sum(c.isalpha() for c in ln.text) >= 4 and ln.box[2] - ln.box[0] > ln.box[3] - ln.box[1]
+    ]
+    return max(texts, key=lambda ln: (ln.box[3] - ln.box[1], -ln.box[1]), default=None)
+
+
+def foot_alignment(lines: list[Line], w: int) -> str:
+    """How a foot line of a page ``w`` px wide with OCR ``lines`` is aligned: "centre", "right" or
+    "left". A designer sets the footer as the page's title: on the engine pages of
+    ``documents/engines`` (dev, 24 pages) every footer and source note has its title's alignment,
+    centred on the posters and menus, left on the charts, slides and dashboards. A title off the
+    left text edge (by more than 2% of ``w``) whose middle is within 2% of the page's middle is
+    centred, one whose right end is on the right text edge is right-aligned; else the page is
+    centred when most of its lines are (``CENTRED``), left otherwise. A poster whose centred
+    title block sat above a longer left-aligned list voted left (5 of 9 lines centred), and its
+    footer was written on the left edge where the engine centred it (628 px changed outside the
+    footer's box)."""
+    title = _title(lines)
+    if title is not None:
+        left, right = min(ln.box[0] for ln in lines), max(ln.box[2] for ln in lines)
+        x0, _, x1, _ = title.box
+        if x0 > left + 0.02 * w:
+            if abs((x0 + x1) / 2 - w / 2) <= 0.02 * w:
+                return "centre"
+            if x1 >= right - 0.02 * w:
+                return "right"
+    return "centre" if _centred(lines, w) else "left"
+
+
+def _left_edge(lines: list[Line], w: int) -> int:
+    """The page's left text edge (px): the leftmost start of its lines that start on its title's
+    left edge or up to ``EDGE`` of the page's width ``w`` left of it (a bold title's ink starts a
+    pixel or two right of the subtitle's and the source note's, all set at one x); the leftmost
+    start of its lines when it has no title line. A horizontal bar chart's category labels,
+    right-aligned to the axis, start further left (19 px where the title and matplotlib's source
+    note start at 35), and the source line written there ran 16 px left of the engine's."""
+    title = _title(lines)
+    if title is None:
+        return min(ln.box[0] for ln in lines)
+    x0 = title.box[0]
+    return min(ln.box[0] for ln in lines if x0 - EDGE * w <= ln.box[0] <= x0)
 
 
 def _size(arr: np.ndarray, lines: list[Line], rules: Rules, face) -> float | None:
@@ -95,13 +144,14 @@ def place_at_foot(state: EditState, exp: TextExpectation, rules: Rules) -> Writt
     fnt = face.font(size)
     alpha, (_, by0, _, _) = render_coverage(exp.text, fnt)
     ah, aw = alpha.shape
-    margin = min(ln.box[0] for ln in lines)
-    centred = _centred(lines, w)
-    left = round(w / 2 - aw / 2) if centred else margin
+    align = foot_alignment(lines, w)
+    margin = _left_edge(lines, w)
+    right_edge = max(ln.box[2] for ln in lines)
+    left = {"centre": round(w / 2 - aw / 2), "right": right_edge - aw}.get(align, margin)
     lowest = max(lines, key=lambda ln: ln.box[3])
     oy = int(round(h - FOOT_BASELINE * size + by0))
     box = (left, oy, left + aw, oy + ah)
-    if left < margin or box[2] > w - margin or oy < lowest.box[3] + 0.5 * size:
+    if left < margin or box[2] > (right_edge if align == "right" else w - margin) or oy < lowest.box[3] + 0.5 * size:
         return Skip("skip: missing, and the page's foot has no free line for it; not written loose")
     pad = max(2, round(0.3 * size))
     if not _clear(arr, (max(0, left - pad), max(0, oy - pad), min(w, box[2] + pad), min(h, box[3] + pad)), lines):
@@ -110,7 +160,6 @@ def place_at_foot(state: EditState, exp: TextExpectation, rules: Rules) -> Writt
     page = page_background(arr)
     ink = tuple(int(round((1 - FOOT_TONE) * c + FOOT_TONE * p)) for c, p in zip(ink, page))
     composite(arr, alpha, (left, oy), ink)
-    align = "centre" if centred else "left"
     info = {"family": face.family, "bold": face.bold, "italic": face.italic, "size": size, "align": align,
             "lines": 1, "at_foot": True}  # fmt: skip
     line = Line(tuple(Word(t, box) for t in exp.text.split()))

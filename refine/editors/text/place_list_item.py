@@ -11,7 +11,8 @@ ink left of its text, within ``BULLET_REACH`` line heights, on its rows) is copi
 down, when the place it goes to is empty page. The list's own items are never moved.
 
 A list that skips a row ("the second bullet": its dot drawn with no text beside it, or its row
-left empty) offers that row: ``gap_in_list`` finds the one bulleted column of lines (at least two
+left empty), or ends with a dot drawn with no text beside it ("the fourth bullet" under three
+items and an empty dot), offers that row: ``gap_in_list`` finds the one bulleted column of lines (at least two
 items with a bullet, one left edge, one pitch) whose Nth row is empty of text, and writes the
 string there, in the type of the item above it; the bullet is copied from that item when the
 row has none.
@@ -161,8 +162,12 @@ def gap_in_list(state: EditState, exp: TextExpectation, element, rules: Rules) -
     found = []
     for col in _columns(state.lines):
         shape = _rows(col, state.arr)
-        if shape is not None and n - 1 not in shape[1] and n - 2 in shape[1] and n - 1 < max(shape[1]):
-            found.append((shape[0], shape[1][n - 2]))
+        if shape is None or n - 1 in shape[1] or n - 2 not in shape[1]:
+            continue
+        pitch, above = shape[0], shape[1][n - 2]
+        last = n - 1 == max(shape[1]) + 1  # the row after the last item: a slot only with its dot drawn
+        if n - 1 < max(shape[1]) or (last and bullet_of(state.arr, _shifted(above, int(pitch))) is not None):
+            found.append((pitch, above))
     if len(found) != 1:
         return None
     pitch, above = found[0]
@@ -170,14 +175,18 @@ def gap_in_list(state: EditState, exp: TextExpectation, element, rules: Rules) -
     style = _style_of(state, above, rules)
     if style is None:
         return None
-    row = (above[0], above[1] + pitch, above[2], above[3] + pitch)
-    own = bullet_of(state.arr, row)
+    own = bullet_of(state.arr, _shifted(above, pitch))
     bullet = bullet_of(state.arr, above) if own is None else None
     written = _write(state, exp.text, replace(style, baseline=style.baseline + pitch), style.left, "left",
                      f"place (item {n} of its list, in its empty row)", {}, pen=True)  # fmt: skip
     if written is None:
         return Skip(f"skip: the empty row for item {n} of its list is taken; not written")
     return _with_bullet(state, written, bullet, pitch)
+
+
+def _shifted(box, pitch: int) -> tuple[int, int, int, int]:
+    """``box`` moved ``pitch`` px down: the row under it."""
+    return (box[0], box[1] + pitch, box[2], box[3] + pitch)
 
 
 def _with_bullet(state: EditState, written: Written, bullet, pitch: int) -> Written:

@@ -23,6 +23,7 @@ from refine.editors.text.sibling_face import with_siblings
 from refine.editors.text.state import EditState, Rules
 from refine.editors.text.stroke_weight import heavier, weight_gamma
 from refine.editors.text.type_match import coverage, match_type
+from refine.editors.text.unread_mark import with_unread_mark
 from rewards.rubric import TextExpectation
 from rewards.text.ocr.text_match import Line, Match, Word, in_region, union_box
 
@@ -266,9 +267,17 @@ def fit_shift(old: tuple[int, int], alpha: np.ndarray, ox: int, align: str) -> i
     return dx if abs(dx) <= 2 else 0
 
 
+def _same_letters(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` hold the same letters and digits, in any order (two words swapped:
+    "Total 2,700" for "2,700 Total"). Set at the old text's size, the swapped centre label of a
+    donut came out a pixel wider than the old one and, centred, ran a column past its box."""
+    return sorted(c for c in a if c.isalnum()) == sorted(c for c in b if c.isalnum())
+
+
 def _fit_row(arr: np.ndarray, blk: Block, placed, rows, shrink: float, shift):
     """One rewritten row fitted to the old text's columns (``ink_span``): set at the size that
-    gives the old text, as OCR read it, its width on the page (``engine_size``), then moved by
+    gives the old text, as OCR read it, its width on the page (``engine_size``; the new text too
+    when it holds the same letters, ``_same_letters``), then moved by
     ``fit_shift``. ``shift``: the registration (dx, dy) already in ``placed``. Returns (placed,
     shrink)."""
     old = ink_span(arr, blk.boxes[0], blk.bg)
@@ -276,6 +285,8 @@ def _fit_row(arr: np.ndarray, blk: Block, placed, rows, shrink: float, shift):
         return placed, shrink
     face, size = blk.style.face, blk.style.size
     f = engine_size(face, size * shrink, blk.texts[0], old[1] - old[0]) / size
+    if _same_letters(rows[0], blk.texts[0]):  # its words reordered: the engine gives them the old width
+        f = min(f, engine_size(face, size * f, rows[0], old[1] - old[0]) / size)
     if f < shrink:
         (alpha, (ox, oy), b), (dx, dy) = set_rows(rows, face.font(size * f), blk, f)[0], shift
         placed, shrink = [(alpha, (ox + dx, oy + dy), (b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy))], f
@@ -338,6 +349,7 @@ def rewrite(state: EditState, target: Rewrite, exp: TextExpectation, rules: Rule
     blk = block(arr, target.lines, m, rules)
     if blk is None:
         return Skip("skip: no ink in the matched box", m.box, m.text)
+    blk = with_unread_mark(arr, blk, exp.text)  # a symbol OCR dropped before the words ("&")
     # OCR often drops a word's trailing punctuation: grow each box over ink that touches it
     blk.boxes = [_grow_over_touching_ink(arr, b, blk.bg, round(0.35 * blk.style.size)) for b in blk.boxes]
     pads = [max(2, round(0.15 * (b[3] - b[1]))) for b in blk.boxes]

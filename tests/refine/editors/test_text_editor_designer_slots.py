@@ -13,6 +13,7 @@ from PIL import Image, ImageDraw
 
 from documents.fonts import installed_faces
 from refine.editors.text import TextEditor
+from refine.editors.text.place_at_foot import foot_alignment
 from refine.editors.text.place_list_item import bullet_of, list_under
 from refine.editors.text.tick_label import text_rows, tick_place, tick_row
 from rewards.text.ocr.text_match import Line, Word
@@ -20,7 +21,7 @@ from rewards.text.ocr.text_match import Line, Word
 needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
 FACES = {(f.family, f.bold, f.italic): f for f in installed_faces()}
 SANS, SANS_BOLD = FACES[("DejaVu Sans", False, False)], FACES[("DejaVu Sans", True, False)]
-SERIF = FACES[("DejaVu Serif", False, False)]
+SERIF, SERIF_BOLD = FACES[("DejaVu Serif", False, False)], FACES[("DejaVu Serif", True, False)]
 BG, INK, DOT = (250, 249, 246), (31, 35, 40), (240, 130, 20)
 
 
@@ -100,6 +101,73 @@ def test_foot_line_of_a_centred_page_is_centred_at_the_foot():
     assert 700 - 1.4 * size - 2 <= y1 <= 700 - 1.4 * size + 0.3 * size + 2  # baseline 1.4 em up, then descenders
 
 
+@needs_tesseract
+def test_foot_line_follows_a_centred_title_over_a_longer_left_list():
+    """A poster: a centred title block (3 lines) above a left-aligned list (5 lines); most lines
+    are left-aligned, but the footer is set as the title is, centred."""
+    img = Image.new("RGB", (640, 760), BG)
+    d = ImageDraw.Draw(img)
+    for y, text, size in ((120, "Harvest Fair", 56), (170, "Meet the makers", 24), (210, "North Campus", 22)):
+        d.text((320, y), text, font=SANS_BOLD.font(size), fill=INK, anchor="ms")
+    d.text((100, 290), "Line-up", font=SANS_BOLD.font(24), fill=INK, anchor="ls")
+    items = ("Hiring plan approved", "Three new offices opened", "Reduce shipping costs", "Open studio tours")
+    for i, item in enumerate(items):
+        d.text((120, 330 + 32 * i), item, font=SANS.font(18), fill=INK, anchor="ls")
+    editor = TextEditor()
+    out = np.asarray(editor.edit(img, "", failed('Does the footer read exactly "Made in Lisbon since 2014"?'), 0))
+    action = editor.last_actions[0]
+    assert action["action"] == "place (at the page's foot)" and action["type"]["align"] == "centre"
+    x0, y0, x1, y1 = action["box"]
+    assert abs((x0 + x1) / 2 - 320) <= 2
+    changed = (out != np.asarray(img)).any(2)
+    assert changed.sum() > 100 and not changed[:, :x0].any() and not changed[:, x1:].any()
+    assert not changed[:y0].any() and not changed[y1:].any()
+
+
+@needs_tesseract
+def test_a_bar_charts_source_line_starts_under_its_title_not_its_long_labels():
+    """matplotlib's horizontal bars: the category labels and the rotated y-axis title stand left
+    of the title; the source note goes on the title's left edge, as ``fig.text`` sets it."""
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig = plt.figure(figsize=(8.8, 6), dpi=100, facecolor="white")
+    ax = fig.add_axes((0.11, 0.15, 0.8, 0.65))
+    ax.barh(["Coffee", "Tea", "Juice", "Sparkling water"], [60, 17, 21, 24], color="#1f5f8b")
+    ax.set_ylabel("Product line")
+    ax.set_xlabel("Orders per day")
+    title = fig.text(0.04, 0.94, "Water Use by Sector", fontsize=18, fontweight="bold", va="center")
+    fig.canvas.draw()
+    tx0 = title.get_window_extent().x0
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", facecolor="white")
+    plt.close(fig)
+    img = Image.open(buf).convert("RGB")
+    editor = TextEditor()
+    q = 'Does the source note at the bottom read exactly "Source: Company filings and analyst estimates"?'
+    editor.edit(img, "", failed(q), 0)
+    action = editor.last_actions[0]
+    assert action["action"] == "place (at the page's foot)" and action["type"]["align"] == "left"
+    assert abs(action["box"][0] - tx0) <= 2, (action["box"], tx0)
+
+
+def test_foot_alignment_follows_the_title():
+    def line(text, box):
+        return Line((Word(text, box),))
+
+    body = [line("Quarterly update for the team", (40, 200, 400, 220)), line("Another body line", (40, 240, 300, 260))]
+    assert foot_alignment([line("Revenue by Region", (40, 20, 330, 50)), *body], 800) == "left"
+    assert foot_alignment([line("Harvest Fair", (250, 20, 550, 80)), *body], 800) == "centre"
+    assert (
+        foot_alignment([line("Annual Report", (460, 20, 760, 70)), line("Body text here", (40, 200, 760, 220))], 800)
+        == "right"
+    )
+
+
 def test_tick_place_reads_the_ordinal_and_side():
     assert tick_place('Is the sixth x-axis tick label from the left exactly "Jun"?') == (6, "left")
     assert tick_place('Is the second x-axis tick label from the right exactly "Q3"?') == (2, "right")
@@ -174,6 +242,47 @@ def test_the_row_a_bulleted_list_skips_takes_its_item_beside_its_empty_bullet():
     changed = (out != np.asarray(img)).any(2)
     changed[y0:y1, x0:x1] = False
     assert not changed.any()
+
+
+def bullets_page(dots: int) -> Image.Image:
+    """Three serif items under "Key takeaways", each beside a dot, and ``dots`` dots in all (a
+    fourth dot with no text beside it when 4)."""
+    img = Image.new("RGB", (640, 300), (250, 250, 246))
+    d = ImageDraw.Draw(img)
+    d.text((40, 50), "Key takeaways", font=SERIF_BOLD.font(22), fill=INK, anchor="ls")
+    items = ("Three new regional offices opened", "Guided tours of the old harbor", "Reduce shipping costs")
+    for i in range(dots):
+        y = 100 + 32 * i
+        d.ellipse((44, y - 9, 50, y - 3), fill=INK)
+        if i < len(items):
+            d.text((62, y), items[i], font=SERIF.font(17), fill=INK, anchor="ls")
+    return img
+
+
+@needs_tesseract
+def test_an_empty_dot_after_the_last_item_takes_the_next_item():
+    img = bullets_page(4)
+    editor = TextEditor()
+    q = 'In the bulleted list, does the fourth bullet point read exactly "Hiring plan approved for the autumn"?'
+    out = np.asarray(editor.edit(img, "", failed(q), 0))
+    action = editor.last_actions[0]
+    assert action["action"] == "place (item 4 of its list, in its empty row)"
+    x0, y0, x1, y1 = action["box"]
+    assert abs(x0 - 62) <= 2 and 196 - 16 <= y0 and y1 <= 196 + 6  # beside the empty dot, on the row's baseline
+    assert "bullet" not in action["type"]  # its own dot is there: none copied
+    changed = (out != np.asarray(img)).any(2)
+    assert changed.sum() > 300
+    changed[y0:y1, x0:x1] = False
+    assert not changed.any()
+
+
+@needs_tesseract
+def test_no_dot_after_the_last_item_is_no_empty_row():
+    img = bullets_page(3)
+    editor = TextEditor()
+    q = 'In the bulleted list, does the fourth bullet point read exactly "Hiring plan approved for the autumn"?'
+    editor.edit(img, "", failed(q), 0)
+    assert editor.last_actions[0]["action"] != "place (item 4 of its list, in its empty row)"
 
 
 def test_a_row_label_read_with_a_look_alike_is_found_once():
