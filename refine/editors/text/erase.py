@@ -52,9 +52,22 @@ def background_model(arr: np.ndarray, box, ring: int = 3) -> np.ndarray | None:
     # Coordinates relative to the box centre keep the system well conditioned.
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     A = np.stack([np.ones(len(xs)), xs + X0 - cx, ys + Y0 - cy], 1)
-    keep = np.ones(len(xs), bool)
-    # Start from the median colour: the majority of the ring is background.
-    keep &= np.abs(vals - np.median(vals, 0)).max(1) <= 3 * TOLERANCE
+    # Start from the median colour (the majority of the ring is background), once loosely (a steep
+    # gradient's ring spreads far from its median) and once tightly (another fill along one side
+    # of the ring, as a chart's grey axes two rows under a title, tilted the loose plane by 14 levels
+    # over the box); the plane that reproduces more of the ring to within half the tolerance wins.
+    fits = [_plane(A, vals, start) for start in (3 * TOLERANCE, TOLERANCE)]
+    coef = max(fits, key=lambda c: int((np.abs(A @ c - vals).max(1) <= TOLERANCE / 2).sum()))
+    gy, gx = np.mgrid[y0:y1, x0:x1]
+    B = np.stack([np.ones(gx.size), gx.ravel() - cx, gy.ravel() - cy], 1)
+    return (B @ coef).reshape(y1 - y0, x1 - x0, 3).astype(np.float32)
+
+
+def _plane(A: np.ndarray, vals: np.ndarray, start: float) -> np.ndarray:
+    """Coefficients (3, 3) of the per-channel plane ``A @ coef`` fitted by least squares to the ring
+    pixels ``vals`` (M, 3) within ``start`` of their median, then refitted twice to those within
+    ``TOLERANCE`` (or three median residuals) of the fit."""
+    keep = np.abs(vals - np.median(vals, 0)).max(1) <= start
     if keep.sum() < 3:
         keep[:] = True
     coef = None
@@ -65,9 +78,7 @@ def background_model(arr: np.ndarray, box, ring: int = 3) -> np.ndarray | None:
         if new_keep.sum() < 3 or (new_keep == keep).all():
             break
         keep = new_keep
-    gy, gx = np.mgrid[y0:y1, x0:x1]
-    B = np.stack([np.ones(gx.size), gx.ravel() - cx, gy.ravel() - cy], 1)
-    return (B @ coef).reshape(y1 - y0, x1 - x0, 3).astype(np.float32)
+    return coef
 
 
 def rules_through(arr: np.ndarray, box, model: np.ndarray, fg: np.ndarray) -> np.ndarray:
