@@ -59,7 +59,8 @@ def annotation(family: str, fx: float, fy: float, dark: bool) -> tuple[np.ndarra
     box = (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1)
     cols = np.flatnonzero(inked.any(0))
     gap = int(np.argmax(np.diff(cols)))
-    words = [((box[0], box[1], int(cols[gap]) + 1, box[3]), "Deploy"), ((int(cols[gap + 1]), box[1], box[2], box[3]), "v2.7")]
+    split = int(cols[gap]) + 1, int(cols[gap + 1])
+    words = [((box[0], box[1], split[0], box[3]), "Deploy"), ((split[1], box[1], box[2], box[3]), "v2.7")]
     return arr, box, words
 
 
