@@ -3,12 +3,15 @@
 The background under a box is modelled from a ring of pixels around it by a per-channel
 least-squares plane ``c + a x + b y`` (flat fills and linear gradients are reproduced exactly),
 refitted twice without the ring pixels that are far from the fit (a neighbouring glyph, the
-edge of a badge). Only pixels of the box that differ from the model (the old glyphs and their
-anti-aliased fringe, dilated by one pixel) are replaced, so untouched background keeps its
-noise and texture, and there is no halo of a flat rectangle. A rule that crosses the box (a
-gridline, an axis or frame line: a row or column of foreground over ``RULE_SHARE`` of the box
-that goes on past both its sides) is not text and is kept (``rules_through``): a title's fix
-erased the axis frame line under it, a line label's fix the gridline over it.
+edge of a badge), started once from the ring loosely around its median and once tightly; the
+plane that reproduces more of the ring wins (a chart's grey axes two rows under a title tilted the
+loose one: the erased glyphs came out grey and the rows under them were kept as a rule). Only
+pixels of the box that differ from the model (the old glyphs and their anti-aliased fringe,
+dilated by one pixel) are replaced, so untouched background keeps its noise and texture, and
+there is no halo of a flat rectangle. A rule that crosses the box (a gridline, an axis or frame
+line: a row or column of foreground over ``RULE_SHARE`` of the box that goes on past both its
+sides) is not text and is kept (``rules_through``): a title's fix erased the axis frame line
+under it, a line label's fix the gridline over it.
 """
 
 from __future__ import annotations

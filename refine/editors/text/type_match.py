@@ -5,7 +5,9 @@ that gives its ink the box's ink height (and, as a second guess, its ink width);
 whose coverage map is closest to the crop's (mean absolute difference of coverage in [0, 1],
 over the union of both ink boxes) wins. Coverage of the crop is its luminance rescaled between
 the background and the text colour, so anti-aliased edges count fractionally and the comparison
-works the same for dark-on-light and light-on-dark text.
+works the same for dark-on-light and light-on-dark text. Engines set text off the pixel grid
+(matplotlib at any fraction of a pixel, across and down), so each word is compared at its best of
+16 sub-pixel phases of its rendering (``phased``).
 
 The slant is measured, not left to the score: italic and oblique faces are candidates only when
 the crop's dominant stroke angle is clearly slanted (``measure_slant``), and then only they are.
@@ -128,8 +130,6 @@ def phased(text: str, font: ImageFont.FreeTypeFont) -> tuple[np.ndarray, ...]:
     ren, _ = render_coverage(text, font)
     grid = np.asarray(PHASES, np.float32)
     maps = shift_coverage(ren, grid, grid).reshape(-1, ren.shape[0] + 1, ren.shape[1] + 1)
-    maps[0] = 0.0
-    maps[0, :-1, :-1] = ren  # exactly the rendering at whole pixels
     inked = maps >= 0.35
     rows, cols = inked.any(2), inked.any(1)
     out = []
