@@ -3,12 +3,15 @@
 The background under a box is modelled from a ring of pixels around it by a per-channel
 least-squares plane ``c + a x + b y`` (flat fills and linear gradients are reproduced exactly),
 refitted twice without the ring pixels that are far from the fit (a neighbouring glyph, the
-edge of a badge). Only pixels of the box that differ from the model (the old glyphs and their
-anti-aliased fringe, dilated by one pixel) are replaced, so untouched background keeps its
-noise and texture, and there is no halo of a flat rectangle. A rule that crosses the box (a
-gridline, an axis or frame line: a row or column of foreground over ``RULE_SHARE`` of the box
-that goes on past both its sides) is not text and is kept (``rules_through``): a title's fix
-erased the axis frame line under it, a line label's fix the gridline over it.
+edge of a badge), started once from the ring loosely around its median and once tightly; the
+plane that reproduces more of the ring wins (a chart's grey axes two rows under a title tilted the
+loose one: the erased glyphs came out grey and the rows under them were kept as a rule). Only
+pixels of the box that differ from the model (the old glyphs and their anti-aliased fringe,
+dilated by one pixel) are replaced, so untouched background keeps its noise and texture, and
+there is no halo of a flat rectangle. A rule that crosses the box (a gridline, an axis or frame
+line: a row or column of foreground over ``RULE_SHARE`` of the box that goes on past both its
+sides) is not text and is kept (``rules_through``): a title's fix erased the axis frame line
+under it, a line label's fix the gridline over it.
 """
 
 from __future__ import annotations
@@ -52,9 +55,22 @@ def background_model(arr: np.ndarray, box, ring: int = 3) -> np.ndarray | None:
     # Coordinates relative to the box centre keep the system well conditioned.
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     A = np.stack([np.ones(len(xs)), xs + X0 - cx, ys + Y0 - cy], 1)
-    keep = np.ones(len(xs), bool)
-    # Start from the median colour: the majority of the ring is background.
-    keep &= np.abs(vals - np.median(vals, 0)).max(1) <= 3 * TOLERANCE
+    # Start from the median colour (the majority of the ring is background), once loosely (a steep
+    # gradient's ring spreads far from its median) and once tightly (another fill along one side
+    # of the ring, as a chart's grey axes two rows under a title, tilted the loose plane by 14 levels
+    # over the box); the plane that reproduces more of the ring to within half the tolerance wins.
+    fits = [_plane(A, vals, start) for start in (3 * TOLERANCE, TOLERANCE)]
+    coef = max(fits, key=lambda c: int((np.abs(A @ c - vals).max(1) <= TOLERANCE / 2).sum()))
+    gy, gx = np.mgrid[y0:y1, x0:x1]
+    B = np.stack([np.ones(gx.size), gx.ravel() - cx, gy.ravel() - cy], 1)
+    return (B @ coef).reshape(y1 - y0, x1 - x0, 3).astype(np.float32)
+
+
+def _plane(A: np.ndarray, vals: np.ndarray, start: float) -> np.ndarray:
+    """Coefficients (3, 3) of the per-channel plane ``A @ coef`` fitted by least squares to the ring
+    pixels ``vals`` (M, 3) within ``start`` of their median, then refitted twice to those within
+    ``TOLERANCE`` (or three median residuals) of the fit."""
+    keep = np.abs(vals - np.median(vals, 0)).max(1) <= start
     if keep.sum() < 3:
         keep[:] = True
     coef = None
@@ -65,9 +81,7 @@ def background_model(arr: np.ndarray, box, ring: int = 3) -> np.ndarray | None:
         if new_keep.sum() < 3 or (new_keep == keep).all():
             break
         keep = new_keep
-    gy, gx = np.mgrid[y0:y1, x0:x1]
-    B = np.stack([np.ones(gx.size), gx.ravel() - cx, gy.ravel() - cy], 1)
-    return (B @ coef).reshape(y1 - y0, x1 - x0, 3).astype(np.float32)
+    return coef
 
 
 def rules_through(arr: np.ndarray, box, model: np.ndarray, fg: np.ndarray) -> np.ndarray:
