@@ -56,7 +56,7 @@ _CONTENT = {
 """Modifiers that say the element's form: the string must match it (``re.fullmatch``)."""
 
 DISPLAY = 1.25
-"""A line whose type size is at least this many times the page's median line is display type."""
+"""A line whose type size is at least this many times the body's (``_body_size``) is display type."""
 
 _NUMERIC = re.compile(r"[-+−–$€£¥]?\d[\d.,:/]*\s*[%kKmMbB]?")
 
@@ -117,12 +117,24 @@ def _size(page: _Page, ids: set[int]) -> float:
     return median([page.sizes[i] for i in ids]) if ids else 0.0
 
 
+def _body_size(page: _Page, ids: list[int]) -> float:
+    """The body's type size: the median of the lines' sizes weighted by their characters (a
+    page of a few display lines and longer body lines is measured by the body)."""
+    sizes = sorted((page.sizes[i], len(page.lines[i].text)) for i in ids)
+    half, seen = sum(n for _, n in sizes) / 2, 0
+    for size, n in sizes:
+        seen += n
+        if seen >= half:
+            return size
+    return 0.0
+
+
 def _like(page: _Page, mine: set[int], title: set[int]) -> list[int]:
     """Whole lines other than ``mine`` that could be the same kind of element: about its type size
-    (``SAME_SIZE``), or both in display type (``DISPLAY`` times the page's median line); the
+    (``SAME_SIZE``), or both in display type (``DISPLAY`` times the body's size, ``_body_size``); the
     title (``title``) is its own kind."""
     flat = page.flat
-    body = median([page.sizes[i] for i in flat]) if flat else 0.0
+    body = _body_size(page, flat)
     size = _size(page, mine)
     display = size >= DISPLAY * body
     out = []
