@@ -435,6 +435,11 @@ def _failed_string(
     return None
 
 
+def _named(element: ElementSpec) -> str:
+    """``element`` in words; a generic role by its own words ("the card title", not "the element")."""
+    return f"the {element.phrase}" if element.role == "whole" and element.phrase else describe_element(element)
+
+
 def _unknown_part(
     spec: TextSpec, flags: tuple[bool, bool, bool, bool, bool], asked: list[str], details: str = ""
 ) -> tuple[str, str] | None:
@@ -502,7 +507,7 @@ def decide_text(
     flags = tuple(any(getattr(r, f"{part}_unknown") for r in results) for part in _PARTS)
     element_unknown, box_unknown, style_unknown, relation_unknown, side_unknown = flags
     asked = [f"weight {spec.weight!r}"] * bool(spec.weight) + [f"colour {spec.colour!r}"] * bool(spec.colour)
-    where = [f"element {describe_element(spec.element)!r}"] if spec.element is not None else []
+    where = [f"element {_named(spec.element)!r}"] if spec.element is not None else []
     elements = [e.as_dict() for e in (element.found or [])[:MAX_ELEMENTS_SHOWN]] if element is not None else []
 
     def result(holds, rule, detail):
