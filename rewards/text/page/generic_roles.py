@@ -16,10 +16,13 @@ relation, place or ordinal to narrow it, the role's words are read here (``role_
   unknown.
 - **typed by its content** ("the year label", "the price", "the percentage"): a string of another
   form (a year label "Our Journey") is unknown; one of that form passes.
-- **untyped** ("the course name", "the recipient name", "the stat label"): the string passes only
-  when no other whole line of a like kind could be the element (``_like``: about its type size,
-  or both set larger than the body), or when a line just above or left of it names the role's
-  word ("has completed the course" above "Advanced Data Analysis"); otherwise it is unknown.
+- **untyped** ("the course name", "the recipient name", "the country label"): the string passes
+  when it is the page's title, when it is set in body type (one of a page's labels, annotations
+  or stats: such small elements of one kind are many, and the role names any of them), when a
+  line just above or left of it names the role's word ("has completed the course" above
+  "Advanced Data Analysis"), or when no other line but the title is set in display type
+  (``DISPLAY``). Otherwise (a certificate's recipient and course, two display lines) it is
+  unknown: code cannot tell which one the role names.
 - a role of one word ("the annotation", "the label") is left as it was: any whole element.
 
 ``series_heading`` is the same idea for "the heading" read exactly as a number: one of a row or
@@ -129,21 +132,18 @@ def _body_size(page: _Page, ids: list[int]) -> float:
     return 0.0
 
 
-def _like(page: _Page, mine: set[int], title: set[int]) -> list[int]:
-    """Whole lines other than ``mine`` that could be the same kind of element: about its type size
-    (``SAME_SIZE``), or both in display type (``DISPLAY`` times the body's size, ``_body_size``); the
-    title (``title``) is its own kind."""
-    flat = page.flat
-    body = _body_size(page, flat)
-    size = _size(page, mine)
-    display = size >= DISPLAY * body
-    out = []
-    for i in flat:
-        if i in mine or i in title or not re.search(r"[A-Za-z0-9]", page.lines[i].text):
-            continue
-        if _same_size(size, page.sizes[i]) or (display and page.sizes[i] >= DISPLAY * body):
-            out.append(i)
-    return out
+def _other_display(page: _Page, mine: set[int], title: set[int]) -> list[int]:
+    """Whole lines other than ``mine`` and the title (``title``) set in display type (``DISPLAY``
+    times the body's size, ``_body_size``): the lines a display line's role could name instead."""
+    body = _body_size(page, page.flat)
+    return [
+        i
+        for i in page.flat
+        if i not in mine
+        and i not in title
+        and page.sizes[i] >= DISPLAY * body
+        and re.search(r"[A-Za-z0-9]", page.lines[i].text)
+    ]
 
 
 def _named_by_label(page: _Page, mine: set[int], words: list[str]) -> bool:
@@ -184,37 +184,37 @@ def typed_whole(phrase: str, text: str, kept: list[Match], page: _Page) -> tuple
         return [], f"{text!r} is read as a line of its own, but not as the {phrase} ({where})"
     words = [w for w in re.findall(r"[a-z]+", phrase.lower()) if w not in _PLAIN_WORDS][:-1]
     title = {i for e in FINDERS["title"](page, ElementSpec("title")) for i in e.lines}
+    body = _body_size(page, page.flat)
     for m in kept:
         mine = _lines_of(m, page)
-        if _named_by_label(page, mine, words) or not _like(page, mine, title):
+        if mine & title or _size(page, mine) < DISPLAY * body or _named_by_label(page, mine, words):
             return [m], ""
-    others = _like(page, _lines_of(kept[0], page), title)
-    shown = page.lines[others[0]].text if others else ""
-    return [], f"{text!r} is read as a line of its own, but so is {shown!r} in like type: which is the {phrase}?"
+        if not _other_display(page, mine, title):
+            return [m], ""
+    shown = page.lines[_other_display(page, _lines_of(kept[0], page), title)[0]].text
+    return [], f"{text!r} is read as a line of its own, but so is {shown!r} in display type: which is the {phrase}?"
+
+
+def _peers(page: _Page, i: int, numeric: bool = False) -> list[int]:
+    """Other lines in line ``i``'s type size (``SAME_SIZE``) on its row (centres within its
+    height) or in its column (left edges or centres within its height); ``numeric``: numbers only."""
+    x0, y0, x1, y1 = page.lines[i].box
+    h = max(1, y1 - y0)
+    out = []
+    for j in page.flat:
+        b = page.lines[j].box
+        if j == i or not _same_size(page.sizes[i], page.sizes[j], SAME_SIZE):
+            continue
+        if numeric and not _NUMERIC.fullmatch(page.lines[j].text.strip()):
+            continue
+        if abs(b[1] + b[3] - y0 - y1) < h or abs(b[0] - x0) < h or abs(b[0] + b[2] - x0 - x1) < h:
+            out.append(j)
+    return out
 
 
 def series_heading(text: str, kept: list[Match], page: _Page) -> bool:
     """True when ``text`` is a number or year and every occurrence in ``kept`` is one of a row or
-    column of numbers in one type size (a timeline's years, a row of KPI values): not a heading."""
+    column of numbers in one type size (``_peers``: a timeline's years, a row of KPI values): not a heading."""
     if not _NUMERIC.fullmatch(text.strip()):
         return False
-    for m in kept:
-        mine = _lines_of(m, page)
-        i = min(mine)
-        x0, y0, x1, y1 = page.lines[i].box
-        h = max(1, y1 - y0)
-        peers = [
-            j
-            for j in page.flat
-            if j not in mine
-            and _NUMERIC.fullmatch(page.lines[j].text.strip())
-            and _same_size(page.sizes[i], page.sizes[j], SAME_SIZE)
-            and (
-                abs((page.lines[j].box[1] + page.lines[j].box[3]) - (y0 + y1)) < h
-                or abs(page.lines[j].box[0] - x0) < h
-                or abs((page.lines[j].box[0] + page.lines[j].box[2]) - (x0 + x1)) < h
-            )
-        ]
-        if not peers:
-            return False
-    return True
+    return all(_peers(page, min(_lines_of(m, page)), numeric=True) for m in kept)
