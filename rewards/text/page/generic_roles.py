@@ -108,7 +108,10 @@ def _candidates(kind: str, page: _Page) -> set[int] | None:
     role = {"card_title": "card", "button": "button", "legend": "legend_entry"}[kind]
     found = FINDERS[role](page, ElementSpec(role))
     if kind == "card_title":
-        return {min(e.lines, key=lambda i: page.lines[i].box[1]) for e in found if e.lines} or None
+        frames: dict = {}  # a card's lines may come as one element each: its top line among them all
+        for e in found:
+            frames.setdefault(e.frame or e.box, []).extend(e.lines)
+        return {min(ids, key=lambda i: page.lines[i].box[1]) for ids in frames.values() if ids} or None
     return {i for e in found for i in e.lines} or None
 
 
