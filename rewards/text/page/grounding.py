@@ -25,7 +25,9 @@ Rules, applied in this order (the first that fails is named in the result):
    paragraph or bullet that wraps (``_wrapped``), and a candidate that is its first line is
    that element (``_opens``: the finders' items are lines). Candidates
    found and no occurrence in them fails, naming what the element reads; the role not found
-   (``find_elements`` None) is *unknown*: the element part is left to a VLM, never "yes".
+   (``find_elements`` None) is *unknown*: the element part is left to a VLM, never "yes". A
+   generic role of two or more words with no relation ("the column header", "the course name")
+   and a number read as "the heading" are then typed by the page (``generic_roles``), else unknown.
 5. **box**: with ``in_box``, an enclosing box (a border or the edge of a filled panel on all four
    sides, ``enclosing_box``) is found around the occurrence. Not finding one is *unknown*, not a
    failure: the box part is then left to a VLM.
