@@ -11,7 +11,8 @@ relation, place or ordinal to narrow it, the role's words are read here (``role_
   panel title the top line inside a card (``finders._card``); a button label a line in a button;
   a legend entry a legend entry; an axis or tick label a line of a tick row or an axis title. The
   string read as one of them passes; read only elsewhere, or the role not found, the element part
-  is unknown (withheld), never "no" (a "no" would need every element of the role found and read).
+  is unknown (withheld); "no" only for a table's header or row label asked in the other role,
+  when every element of the named role is read with confidence (``table_refutes``).
 - **typed by nothing code finds** (a nav link, a tab, a brand or logo name: no nav bar finder):
   unknown.
 - **typed by its content** ("the year label", "the price", "the percentage"): a string of another
@@ -34,7 +35,7 @@ from __future__ import annotations
 import re
 from statistics import median
 
-from rewards.text.ocr.text_match import Match
+from rewards.text.ocr.text_match import Match, words_conf
 from rewards.text.page.finders import FINDERS, _tick_rows
 from rewards.text.page.page_lines import SAME_SIZE, _Page, _same_size
 from rewards.text.page.table_locators import tables
@@ -196,6 +197,35 @@ def typed_whole(phrase: str, text: str, kept: list[Match], page: _Page) -> tuple
             return [m], ""
     shown = page.lines[_other_display(page, _lines_of(kept[0], page), title)[0]].text
     return [], f"{text!r} is read as a line of its own, but so is {shown!r} in display type: which is the {phrase}?"
+
+
+SURE_CONF = 80.0
+"""A table's headers (or row labels) each read at least this sure are all read: a "no" may rest on them."""
+
+
+def _line_conf(page: _Page, i: int) -> float:
+    return words_conf(page.lines, [(i, k) for k, _ in enumerate(page.lines[i].words)])
+
+
+def table_refutes(phrase: str, text: str, kept: list[Match], page: _Page) -> str:
+    """Why "the column header" (or "the row label") is not ``text``, or "": every occurrence in
+    ``kept`` is a line of one table found on the page in its other role (a row label asked as a
+    column header, a header asked as a row label), and that table's lines of the named role are
+    each read at least ``SURE_CONF``. Anything less is no refutation (the element part stays unknown)."""
+    kind = role_kind(phrase)
+    if kind not in ("column_header", "row_label"):
+        return ""
+    for rows, _ in tables(page):
+        header = set(rows[0])
+        first = {min(r, key=lambda i: page.lines[i].box[0]) for r in rows[1:] if r}
+        named, other = (header, first) if kind == "column_header" else (first, header)
+        sure = all(
+            words_conf(page.lines, [(i, k) for k, _ in enumerate(page.lines[i].words)]) >= SURE_CONF for i in named
+        )
+        if named and sure and all(_lines_of(m, page) <= other for m in kept):
+            shown = " / ".join(repr(page.lines[i].text) for i in sorted(named, key=lambda i: page.lines[i].box[:2]))
+            return f"the table's {phrase}s read {shown}; {text!r} is read there in another role, not as the {phrase}"
+    return ""
 
 
 def _peers(page: _Page, i: int, numeric: bool = False) -> list[int]:

@@ -54,7 +54,7 @@ from PIL import Image
 from rewards.text.ocr.text_match import Line, Match, find_matches, in_region, words_conf
 from rewards.text.page.anchored import Exact, ReadAnchor, anchored, read_anchors
 from rewards.text.page.elements import describe_element, find_elements
-from rewards.text.page.generic_roles import series_heading, typed_whole
+from rewards.text.page.generic_roles import series_heading, table_refutes, typed_whole
 from rewards.text.page.page_lines import Element, _is_mark, _Page, canonical_lines
 from rewards.text.page.rectangles import enclosing_box
 from rewards.text.page.relations import (  # noqa: F401 (re-exported: the rules' geometry)
@@ -296,7 +296,10 @@ def _typed(text: str, passing: list[Match], first: Element, read: _ReadElement) 
     el = read.spec
     if el.role == "whole" and el.phrase and not read.related and read.page is not None:
         typed, why = typed_whole(el.phrase, text, passing, read.page)
-        return _Elemented(typed, first) if typed else _Elemented(passing, first, True, why)
+        if typed:
+            return _Elemented(typed, first)
+        refuted = table_refutes(el.phrase, text, passing, read.page)
+        return _Elemented([], first, False, refuted) if refuted else _Elemented(passing, first, True, why)
     if el.role == "heading" and el.whole and read.page is not None and series_heading(text, passing, read.page):
         why = f"{text!r} is one of a row or column of numbers in one type size, not a heading"
         return _Elemented(passing, first, True, why)

@@ -70,10 +70,15 @@ def test_table_headers_and_row_labels_need_the_table():
         return ask(TABLE, (600, 300), q).answer
 
     assert answer('Does the column header read exactly "Q2"?') == "yes"
-    assert answer('Does the column header read exactly "Email"?') == "withheld"  # a row label
+    v = ask(TABLE, (600, 300), 'Does the column header read exactly "Email"?')  # a row label
+    assert v.answer == "no" and "'Channel' / 'Q1' / 'Q2' / 'Q3'" in v.reason, v.reason
     assert answer('Does the row label read exactly "Search"?') == "yes"
-    assert answer('Does the row label read exactly "Q3"?') == "withheld"  # a column header
+    assert answer('Does the row label read exactly "Q3"?') == "no"  # a column header
     assert answer('Does the column header read exactly "Q4"?') == "no"  # not read at all
+    assert answer('Does the column header read exactly "Sign-ups by channel"?') == "withheld"  # not in the table
+    # one header read unsure ("Q1" at confidence 40): the headers are not all read, no "no"
+    unsure = [Line(tuple(Word(w.text, w.box, 40.0 if w.text == "Q1" else 95.0) for w in ln.words)) for ln in TABLE]
+    assert ask(unsure, (601, 300), 'Does the column header read exactly "Email"?').answer == "withheld"
 
 
 TIMELINE = [  # a heading, then three years in a row, each over a line of body text
