@@ -43,7 +43,8 @@ from rewards.text.questions.question_compiler import ElementSpec
 
 _TITLE_HEADS = frozenset({"title", "heading", "header", "headline", "label", "name", "text", "caption"})
 _HOLDERS = frozenset({"card", "tile", "box", "panel"})
-_NAV = frozenset({"nav", "navigation", "menu", "sidebar", "navbar", "brand", "logo", "breadcrumb"})
+_NAV = frozenset({"nav", "navigation", "sidebar", "navbar", "brand", "logo", "breadcrumb"})
+"""Words of a navigation bar's elements ("menu" is not one: a restaurant's menu items are dishes)."""
 _PLAIN_WORDS = frozenset({"text", "exact", "visible", "displayed", "printed", "written", "shown"})
 _CONTENT = {
     "year": r"(?:19|20)\d\d",
