@@ -25,7 +25,9 @@ Rules, applied in this order (the first that fails is named in the result):
    paragraph or bullet that wraps (``_wrapped``), and a candidate that is its first line is
    that element (``_opens``: the finders' items are lines). Candidates
    found and no occurrence in them fails, naming what the element reads; the role not found
-   (``find_elements`` None) is *unknown*: the element part is left to a VLM, never "yes".
+   (``find_elements`` None) is *unknown*: the element part is left to a VLM, never "yes". A
+   generic role of two or more words with no relation ("the column header", "the course name")
+   and a number read as "the heading" are then typed by the page (``generic_roles``), else unknown.
 5. **box**: with ``in_box``, an enclosing box (a border or the edge of a filled panel on all four
    sides, ``enclosing_box``) is found around the occurrence. Not finding one is *unknown*, not a
    failure: the box part is then left to a VLM.
@@ -52,7 +54,8 @@ from PIL import Image
 from rewards.text.ocr.text_match import Line, Match, find_matches, in_region, words_conf
 from rewards.text.page.anchored import Exact, ReadAnchor, anchored, read_anchors
 from rewards.text.page.elements import describe_element, find_elements
-from rewards.text.page.page_lines import Element, _is_mark, canonical_lines
+from rewards.text.page.generic_roles import series_heading, table_refutes, typed_whole
+from rewards.text.page.page_lines import Element, _is_mark, _Page, canonical_lines
 from rewards.text.page.rectangles import enclosing_box
 from rewards.text.page.relations import (  # noqa: F401 (re-exported: the rules' geometry)
     CONTEXT_REACH,
@@ -178,6 +181,8 @@ class _ReadElement:
     own: list[Element]
     canon: list[int]
     marks: frozenset = frozenset()
+    page: _Page | None = None
+    related: bool = False
 
 
 def _read_element(spec: TextSpec, lines: list[Line], image: Image.Image | None, size) -> _ReadElement | None:
@@ -189,7 +194,10 @@ def _read_element(spec: TextSpec, lines: list[Line], image: Image.Image | None, 
     marks = frozenset(
         (canon[li], wi) for li, ln in enumerate(lines) for wi, w in enumerate(ln.words) if _is_mark(w.text)
     )
-    return _ReadElement(spec.element, find_elements(spec.element, lines, image, size), own, canon, marks)
+    found = find_elements(spec.element, lines, image, size)
+    others = [loc for loc in spec.locators if loc != spec.element.phrase]  # a generic role is its own locator
+    related = bool(spec.anchors or others or spec.role_anchors or spec.region)
+    return _ReadElement(spec.element, found, own, canon, marks, _Page.of(lines, image, size), related)
 
 
 def _is_element(
@@ -297,7 +305,24 @@ def _elemented(text: str, kept: list[Match], read: _ReadElement, several: bool) 
         said = f"not {text!r}" if el.whole else f"which does not contain {text!r}"
         return _Elemented([], read.found[0], False, f"{what} reads {shown}, {said}")
     passing = list(dict.fromkeys(m for m, _ in pairs))
-    return _Elemented(passing, pairs[0][1])
+    return _typed(text, passing, pairs[0][1], read)
+
+
+def _typed(text: str, passing: list[Match], first: Element, read: _ReadElement) -> _Elemented:
+    """Occurrences ``passing`` of a generic role with no relation kept only where the page types
+    that role (``generic_roles.typed_whole``), and a number read as "the heading" that is one of a
+    series (``generic_roles.series_heading``): else the element part is unknown, never "yes"."""
+    el = read.spec
+    if el.role == "whole" and el.phrase and not read.related and read.page is not None:
+        typed, why = typed_whole(el.phrase, text, passing, read.page)
+        if typed:
+            return _Elemented(typed, first)
+        refuted = table_refutes(el.phrase, text, passing, read.page)
+        return _Elemented([], first, False, refuted) if refuted else _Elemented(passing, first, True, why)
+    if el.role == "heading" and el.whole and read.page is not None and series_heading(text, passing, read.page):
+        why = f"{text!r} is one of a row or column of numbers in one type size, not a heading"
+        return _Elemented(passing, first, True, why)
+    return _Elemented(passing, first)
 
 
 @dataclass
@@ -434,6 +459,11 @@ def _failed_string(
     return None
 
 
+def _named(element: ElementSpec) -> str:
+    """``element`` in words; a generic role by its own words ("the card title", not "the element")."""
+    return f"the {element.phrase}" if element.role == "whole" and element.phrase else describe_element(element)
+
+
 def _unknown_part(
     spec: TextSpec, flags: tuple[bool, bool, bool, bool, bool], asked: list[str], details: str = ""
 ) -> tuple[str, str] | None:
@@ -501,7 +531,7 @@ def decide_text(
     flags = tuple(any(getattr(r, f"{part}_unknown") for r in results) for part in _PARTS)
     element_unknown, box_unknown, style_unknown, relation_unknown, side_unknown = flags
     asked = [f"weight {spec.weight!r}"] * bool(spec.weight) + [f"colour {spec.colour!r}"] * bool(spec.colour)
-    where = [f"element {describe_element(spec.element)!r}"] if spec.element is not None else []
+    where = [f"element {_named(spec.element)!r}"] if spec.element is not None else []
     elements = [e.as_dict() for e in (element.found or [])[:MAX_ELEMENTS_SHOWN]] if element is not None else []
 
     def result(holds, rule, detail):
