@@ -107,15 +107,19 @@ def _left_edge(lines: list[Line], w: int) -> int:
     return min(ln.box[0] for ln in lines if x0 - EDGE * w <= ln.box[0] <= x0)
 
 
-def _size(arr: np.ndarray, lines: list[Line], rules: Rules, face) -> float | None:
+def _size(arr: np.ndarray, lines: list[Line], faces, face) -> float | None:
     """The em size (px) of the page's smallest text, in ``face``: the smallest matched size of
     its ``SMALLEST`` lowest lines of at least three letters (a tick label "Jan" counts; one line's
-    box height alone misjudges a line without ascenders)."""
+    box height alone misjudges a line without ascenders). Each is matched in ``face`` and its bold
+    weight among ``faces``: a line chart's smallest lines are its bold line-end labels, which in the
+    plain face alone read about 10% large (16.5 px for 15)."""
     cands = sorted((ln for ln in lines if sum(c.isalpha() for c in ln.text) >= 3), key=lambda ln: ln.box[3] - ln.box[1])
+    bold = next((f for f in faces if f.family == face.family and f.bold and not f.italic), None)
     sizes = []
     for small in cands[:SMALLEST]:
         ink, bg = box_colours(arr, small.box)
-        style = match_type(arr, small.box, small.text, ink, bg, [face], [(wd.box, wd.text) for wd in small.words])
+        words = [(wd.box, wd.text) for wd in small.words]
+        style = match_type(arr, small.box, small.text, ink, bg, [face] + ([bold] if bold else []), words)
         if style is not None:
             sizes.append(style.size)
     return min(sizes) if sizes else None
@@ -140,7 +144,7 @@ def place_at_foot(state: EditState, exp: TextExpectation, rules: Rules) -> Writt
         return None
     body = state.body_type(rules.faces).style
     face = _plain(body.face, rules.faces)
-    size = FOOT_SCALE * (_size(arr, lines, rules, face) or body.size)
+    size = FOOT_SCALE * (_size(arr, lines, rules.faces, face) or body.size)
     fnt = face.font(size)
     alpha, (_, by0, _, _) = render_coverage(exp.text, fnt)
     ah, aw = alpha.shape
