@@ -137,10 +137,9 @@ def _body_size(page: _Page, ids: list[int]) -> float:
     return 0.0
 
 
-def _other_display(page: _Page, mine: set[int], title: set[int]) -> list[int]:
+def _other_display(page: _Page, mine: set[int], title: set[int], body: float) -> list[int]:
     """Whole lines other than ``mine`` and the title (``title``) set in display type (``DISPLAY``
-    times the body's size, ``_body_size``): the lines a display line's role could name instead."""
-    body = _body_size(page, page.flat)
+    times the body's size ``body``, ``_body_size``): the lines a display line's role could name instead."""
     return [
         i
         for i in page.flat
@@ -194,9 +193,9 @@ def typed_whole(phrase: str, text: str, kept: list[Match], page: _Page) -> tuple
         mine = _lines_of(m, page)
         if mine & title or _size(page, mine) < DISPLAY * body or _named_by_label(page, mine, words):
             return [m], ""
-        if not _other_display(page, mine, title):
+        if not _other_display(page, mine, title, body):
             return [m], ""
-    shown = page.lines[_other_display(page, _lines_of(kept[0], page), title)[0]].text
+    shown = page.lines[_other_display(page, _lines_of(kept[0], page), title, body)[0]].text
     return [], f"{text!r} is read as a line of its own, but so is {shown!r} in display type: which is the {phrase}?"
 
 
@@ -220,9 +219,7 @@ def table_refutes(phrase: str, text: str, kept: list[Match], page: _Page) -> str
         header = set(rows[0])
         first = {min(r, key=lambda i: page.lines[i].box[0]) for r in rows[1:] if r}
         named, other = (header, first) if kind == "column_header" else (first, header)
-        sure = all(
-            words_conf(page.lines, [(i, k) for k, _ in enumerate(page.lines[i].words)]) >= SURE_CONF for i in named
-        )
+        sure = all(_line_conf(page, i) >= SURE_CONF for i in named)
         if named and sure and all(_lines_of(m, page) <= other for m in kept):
             shown = " / ".join(repr(page.lines[i].text) for i in sorted(named, key=lambda i: page.lines[i].box[:2]))
             return f"the table's {phrase}s read {shown}; {text!r} is read there in another role, not as the {phrase}"
