@@ -72,6 +72,16 @@ class Rule:
     admits: Callable[[str, int], bool] = any_part
 
 
+def line_of(page: _Page, box: Box) -> int | None:
+    """The canonical line (index into ``page.lines``) whose box holds the middle of ``box``, or None."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return next((i for i in page.flat if _holds(page.lines[i].box, cx, cy)), None)
+
+
+def _holds(b: Box, x: float, y: float) -> bool:
+    return b[0] <= x <= b[2] and b[1] <= y <= b[3]
+
+
 def _ink(page: _Page, box: Box) -> bool:
     """True when ``box`` (clipped to the image) holds pixels unlike the page (luminance 60 off the
     median) outside every line OCR read (a title read above a column of labels is no missed label)."""

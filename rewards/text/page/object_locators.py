@@ -32,8 +32,8 @@ import re
 
 import numpy as np
 
-from rewards.text.page.locator_base import ORDINALS, _any_row, _complete, _Ctx
-from rewards.text.page.page_lines import Box, _Page
+from rewards.text.page.locator_base import ORDINALS, _any_row, _complete, _Ctx, line_of
+from rewards.text.page.page_lines import _Page
 
 ORDINALS_TO_12 = {**ORDINALS, "eleventh": 11, "twelfth": 12}
 """Ordinal words of the phrase (a row of a dozen objects is common on a timeline poster)."""
@@ -122,16 +122,6 @@ def _apart(page: _Page, a: float, b: float, top: float, h: float, g: float) -> b
     return not _ink_rows(page, mid - SEAM * g, mid + SEAM * g, top - REACH * h, top - 1, h).any()
 
 
-def _line_of(page: _Page, box: Box) -> int | None:
-    """The canonical line whose box holds the middle of ``box``, or None."""
-    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    return next((i for i in page.flat if _holds(page.lines[i].box, cx, cy)), None)
-
-
-def _holds(b: Box, x: float, y: float) -> bool:
-    return b[0] <= x <= b[2] and b[1] <= y <= b[3]
-
-
 def _under_nth(ctx: _Ctx, m: list[re.Match]) -> bool:
     """Rule "beneath the Nth drawn object of a row" (module docstring)."""
     parsed = parse_object(m[0].group(0))
@@ -140,7 +130,7 @@ def _under_nth(ctx: _Ctx, m: list[re.Match]) -> bool:
     n, from_right, last = parsed
     page = ctx.page
     for box in ctx.held[0]:
-        li = _line_of(page, box)
+        li = line_of(page, box)
         row = _any_row(page, li) if li is not None else []
         boxes = [page.lines[i].box for i in row]
         if len(row) < 2 or li not in row or not _complete(page, boxes, 0):

@@ -42,7 +42,7 @@ from rewards.text.ocr.text_match import Line, find_matches, normalize, words_con
 from rewards.text.page.chart_locators import SLICE_ANGLE, _slice_labels, _y_column
 from rewards.text.page.elements import find_elements
 from rewards.text.page.finders import _swatch_left
-from rewards.text.page.locator_base import ORDINALS, _complete, _Ctx, _ink, _lines_right_of, _x_row
+from rewards.text.page.locator_base import ORDINALS, _complete, _Ctx, _ink, _lines_right_of, _x_row, line_of
 from rewards.text.page.page_lines import Box, Element, _Page
 from rewards.text.page.page_locators import _table
 from rewards.text.page.pie import angle_gap
@@ -170,12 +170,9 @@ def _column_head(page: _Page, part: str, expected: str, ordinal: int) -> Element
 
 def _whole_line(page: _Page, box: Box) -> bool:
     """True when ``box`` (an occurrence) is the whole of the line it lies in (marks aside)."""
-    for i in page.flat:
-        b = page.lines[i].box
-        if b[0] <= (box[0] + box[2]) / 2 <= b[2] and b[1] <= (box[1] + box[3]) / 2 <= b[3]:
-            el = page.element("line", [i])
-            return el is not None and abs(el.box[0] - box[0]) <= 2 and abs(el.box[2] - box[2]) <= 2
-    return False
+    i = line_of(page, box)
+    el = page.element("line", [i]) if i is not None else None
+    return el is not None and abs(el.box[0] - box[0]) <= 2 and abs(el.box[2] - box[2]) <= 2
 
 
 def _bar_value(page: _Page, part: str, texts: tuple[str, ...]) -> ElementRead | None:
