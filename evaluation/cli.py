@@ -56,6 +56,7 @@ from tqdm.auto import tqdm
 from evaluation.score import NEEDS_DATA, RUN_FILE, SCORERS, SHARD_FILE, expected_result_name, score_and_write
 from rewards.common.components import build_component
 from rewards.common.debug_preset import exit_on_foreign_preset
+from rewards.common.options import bool_problems
 from rewards.common.run_folder import (
     SettingsError,
     check_regular,
@@ -133,9 +134,9 @@ def check_options(cfg: DictConfig) -> dict[str, Any]:
         problems.append(f"results={results} is not a folder of result files")
     if mode == "judge" and not Path(cfg.images).is_dir():
         problems.append(f"images={cfg.images} is not a folder of images")
-    if cfg.get("images_only") not in (True, False):
-        problems.append(f"images_only must be true or false, got {cfg.get('images_only')!r}")
-    elif cfg.get("images_only") and mode != "judge":
+    flag_problems = bool_problems({"images_only": cfg.get("images_only")})
+    problems += flag_problems
+    if not flag_problems and cfg.get("images_only") and mode != "judge":
         problems.append("images_only=true needs images=<folder> (and no generator)")
     if cfg.benchmark == "genexam" and mode != "score":
         problems.append(

@@ -17,6 +17,7 @@ they store (often black, so black text on a transparent PNG disappears). The rul
 
 from __future__ import annotations
 
+import hashlib
 import stat
 import struct
 from pathlib import Path
@@ -141,3 +142,16 @@ def open_image(path: str | Path, background: tuple[int, int, int] = WHITE) -> Im
         struct.error,
     ) as e:  # Pillow plugins raise all of these on bad files
         raise ImageError(f"cannot read image {path} ({_one_line(e)})") from None
+
+
+def pixels_digest(pixels: Image.Image | np.ndarray) -> bytes:
+    """A 16-byte blake2b digest of an image's pixels with its mode and size (or an array's
+    dtype and shape): the key under which a page's reads and measures are remembered. Python's
+    ``hash`` of the bytes is 64 bits and salted per process; this is neither."""
+    if isinstance(pixels, Image.Image):
+        head, data = f"{pixels.mode}{pixels.size}", pixels.tobytes()
+    else:
+        head, data = f"{pixels.dtype}{pixels.shape}", np.ascontiguousarray(pixels).tobytes()
+    digest = hashlib.blake2b(head.encode(), digest_size=16)
+    digest.update(data)
+    return digest.digest()

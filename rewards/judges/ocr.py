@@ -14,6 +14,7 @@ from typing import Sequence
 
 from PIL import Image
 
+from rewards.common.options import require_bools
 from rewards.judges.ocr_doubt import MIN_CONF, _lookalike_spelling, doubt_no
 from rewards.rubric import Check, TextExpectation, Verdict, withheld
 from rewards.text.ocr.lookalikes import lookalike_doubt, read_as_expected
@@ -119,9 +120,7 @@ class OCRJudge:
         vlm_follows: bool = False,
     ):
         _check_options(lang, psm, second_psm, scale, max_lines)
-        for name, flag in (("case_sensitive", case_sensitive), ("lenient", lenient), ("incremental", incremental)):
-            if not isinstance(flag, bool):  # "case_sensitive=flase" is a string, and a string is true
-                raise ValueError(f"OCRJudge: {name} must be true or false, got {flag!r}")
+        require_bools("OCRJudge", case_sensitive=case_sensitive, lenient=lenient, incremental=incremental)
         self.vlm_follows = bool(vlm_follows)
         self.lang, self.psm, self.scale, self.second_psm = lang, psm, scale, second_psm
         self.incremental = incremental

@@ -66,6 +66,7 @@ from typing import Any, Callable, Sequence
 
 from PIL import Image
 
+from rewards.common.options import require_bools
 from rewards.common.secrets import redact
 from rewards.judges.vlm_replies import (  # noqa: F401 (re-exported: the parsers' old home)
     MAX_REPLY_CHARS,
@@ -365,8 +366,7 @@ class VLMJudge:
         self.max_concurrency = max_concurrency
         self.top_logprobs, self.threshold, self.min_answer_mass = top_logprobs, threshold, min_answer_mass
         self._warned_no_logprobs = False
-        if not isinstance(require_logprobs, bool):
-            raise ValueError(f"VLMJudge: require_logprobs must be true or false, got {require_logprobs!r}")
+        require_bools("VLMJudge", require_logprobs=require_logprobs)
         self.require_logprobs = require_logprobs
         if response_format not in RESPONSE_FORMATS:
             raise ValueError(f"VLMJudge: response_format must be one of {RESPONSE_FORMATS}, got {response_format!r}")

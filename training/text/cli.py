@@ -22,6 +22,7 @@ from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
 
 from rewards.common.one_line import error_line
+from rewards.common.options import bool_problems
 from rewards.common.task import task_wrapper
 from training.console import RunAlreadyDone, console_main, run_guarded
 
@@ -88,9 +89,7 @@ def _trainer_problems(t: DictConfig) -> list[str]:
         problems.append(f"trainer.loss_type must be one of {', '.join(LOSS_TYPES)}, got {t.loss_type!r}")
     if t.scale_rewards not in SCALE_REWARDS:
         problems.append(f"trainer.scale_rewards must be one of {', '.join(SCALE_REWARDS)}, got {t.scale_rewards!r}")
-    for key in ("gradient_checkpointing",):
-        if not isinstance(t[key], bool):
-            problems.append(f"trainer.{key} must be true or false, got {t[key]!r}")
+    problems += bool_problems({"gradient_checkpointing": t.gradient_checkpointing}, prefix="trainer.")
     if str(t.bf16) not in ("auto", "false", "False"):
         problems.append(f"trainer.bf16 must be auto or false, got {t.bf16!r}")
     lora_modules = t.lora_target_modules
@@ -149,8 +148,7 @@ def _reward_problems(cfg: DictConfig) -> list[str]:
     cap = cfg.guards.max_chars
     if cap is not None and (not _is_int(cap) or cap < 1):
         problems.append(f"guards.max_chars must be an integer >= 1 or null, got {cap!r}")
-    if not isinstance(cfg.guards.keep_quoted, bool):
-        problems.append(f"guards.keep_quoted must be true or false, got {cfg.guards.keep_quoted!r}")
+    problems += bool_problems({"keep_quoted": cfg.guards.keep_quoted}, prefix="guards.")
     from rewards.common.wandb_mode import MODES
 
     if cfg.wandb.mode not in MODES:

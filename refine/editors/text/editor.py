@@ -113,6 +113,7 @@ from refine.editors.text.state import EditState, Rules
 from refine.editors.text.tick_label import tick_target
 from refine.editors.text.work import MAX_STRINGS, collect_work, still_missing
 from refine.interfaces import Failure
+from rewards.common.options import require_bools
 from rewards.rubric import TextExpectation
 from rewards.text.ocr.ocr_cache import page_lines
 from rewards.text.ocr.ocr_langs import check_ocr_options
@@ -181,9 +182,7 @@ class TextEditor:
         incremental: bool = True,
     ):
         flags = {"case_sensitive": case_sensitive, "lenient": lenient, "look_harder": look_harder}
-        for name, flag in (flags | {"free_space": free_space, "incremental": incremental}).items():
-            if not isinstance(flag, bool):  # "look_harder=flase" is a string, and a string is true
-                raise ValueError(f"TextEditor: {name} must be true or false, got {flag!r}")
+        require_bools("TextEditor", **flags, free_space=free_space, incremental=incremental)
         counts = {"max_chars": max_chars, "max_layout_trials": max_layout_trials, "max_strings": max_strings}
         for name, n in (counts | {"max_lines": max_lines}).items():
             if isinstance(n, bool) or not isinstance(n, int):

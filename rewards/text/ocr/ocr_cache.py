@@ -19,7 +19,6 @@ incremental and whole reads are compared in ``tests/rewards/text/ocr/test_ocr_in
 
 from __future__ import annotations
 
-import hashlib
 import threading
 import time
 from collections import OrderedDict
@@ -27,6 +26,7 @@ from collections import OrderedDict
 import numpy as np
 from PIL import Image
 
+from rewards.common.images import pixels_digest
 from rewards.text.ocr.fills import forget_fills
 from rewards.text.ocr.ocr_read import PageRead, ReadSettings, read_page
 from rewards.text.ocr.reread import reread_page
@@ -82,7 +82,7 @@ class ReadMemo:
         start = time.perf_counter()
         rgb = image.convert("RGB")
         arr = np.asarray(rgb)
-        key = (_digest(arr), settings)
+        key = (pixels_digest(arr), settings)
         with self._lock:
             found = self._reads.get(key)
             if found is not None:
@@ -111,10 +111,6 @@ class ReadMemo:
             self.counts[kind] += 1
             self.seconds[kind] += time.perf_counter() - start
         return lines
-
-
-def _digest(arr: np.ndarray) -> bytes:
-    return hashlib.blake2b(arr.tobytes(), digest_size=16, person=str(arr.shape).encode()[:16]).digest()
 
 
 def _nearest(arr: np.ndarray, bases: list[tuple[np.ndarray, PageRead]]) -> tuple[np.ndarray, PageRead]:

@@ -22,6 +22,7 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 from scipy.spatial import cKDTree
 
+from rewards.common.images import pixels_digest
 from rewards.text.ocr.text_match import Line
 
 INK_CONTRAST = 60
@@ -84,10 +85,10 @@ _LAST_RUNS: list = []
 def slanted_runs(image: Image.Image, lines: list[Line]) -> list[tuple[int, int, int, int]]:
     """The boxes ``(x0, y0, x1, y1)`` (pixels) of the runs of slanted glyphs no OCR word of
     ``lines`` covers (module docstring); [] when none. The runs of the last ``KEPT_RUNS`` pages
-    are kept, keyed by the pixels' hash, the lines and their words' confidences (which decide
+    are kept, keyed by the pixels' digest, the lines and their words' confidences (which decide
     what is read: ``SURE_CONF``), so asking again on the same page and read costs no search."""
     confs = tuple(w.conf for ln in lines for w in ln.words)
-    key = (image.mode, image.size, hash(image.tobytes()), tuple(lines), confs)
+    key = (pixels_digest(image), tuple(lines), confs)
     for k, runs in _LAST_RUNS:
         if k == key:
             return list(runs)

@@ -15,6 +15,7 @@ from statistics import median
 import numpy as np
 from PIL import Image
 
+from rewards.common.images import pixels_digest
 from rewards.text.ocr.fills import find_fills
 from rewards.text.ocr.text_match import Line, Word, next_lines, union_box
 from rewards.text.page.text_style import em_fraction, ink_of
@@ -228,8 +229,8 @@ class _Page:
     def of(cls, lines: list[Line], image: Image.Image | None, size: tuple[int, int]) -> _Page:
         """The page of ``lines``; the last pages made are reused when the same lines and pixels
         come again (the judge decides every check of an image on one read). The key holds the
-        pixels' hash, not the image's id: an editor hands in a new image of edited pixels."""
-        pixels = (image.mode, image.size, hash(image.tobytes())) if image is not None else None
+        pixels' digest, not the image's id: an editor hands in a new image of edited pixels."""
+        pixels = pixels_digest(image) if image is not None else None
         key = (pixels, tuple(size), tuple(lines))
         for k, page in _LAST_PAGES:
             if k == key:
