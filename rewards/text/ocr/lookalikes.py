@@ -32,7 +32,11 @@ Known cost: touching serif "m" in common words ("primary", "Members") often cann
 "rn", and is withheld; letting "cannot tell" pass for m / rn confirmed 25 of 450 look-alike
 drawings instead of 5, so it stays withheld.
 A word the glyph check cannot tell is compared again at its own size, in grey levels
-(:mod:`rewards.text.ocr.lookalike_scale`: letter/digit look-alikes only), which may confirm it.
+(:mod:`rewards.text.ocr.lookalike_scale`), which may confirm it; for m / rn only together with
+tesseract reading the word alone, enlarged (:mod:`rewards.text.ocr.word_reread`, :func:`_m_rn`).
+An "i" / "l" (:func:`i_l_spellings`) is never confirmed, only found: in a word tesseract read
+below :data:`SURE` confidence, a glyph read "i" that is one unbroken stem (:func:`dotted`) is a
+look-alike doubt.
 Only "confirmed" lets a "yes" stand; the judge withholds otherwise (``rewards.judges.ocr``),
 naming the word and its look-alikes. Measured (``python benchmarks/lookalike_check.py``: 15 pairs
 at 14 / 22 / 34 px): in the reference fonts 374 of 450 correctly drawn words confirmed, 5 of
@@ -327,11 +331,15 @@ def _m_rn(image: Image.Image, box, word: str, g: GlyphCheck, todo, line_words) -
     (:func:`rewards.text.ocr.word_reread.reads_as`). Neither suffices alone: on
     ``benchmarks/lookalike_check.py``'s small type the first confirmed "family" for a drawn
     "farnily" (matplotlib, 12 px) and the second read "Terrns" as "Terms" in 74 of 240 drawings.
-    A "looks like" of the glyph check stands. Returns (the outcome, the comparison's details)."""
-    if g.outcome != "cannot_tell":
-        return g, None
+    A "looks like" of the glyph check stands when it was found in the line's face (else, as for
+    digits in :func:`check_in_line`, the two readers decide). Returns (the outcome, the comparison's details)."""
+    faces = None
+    if g.outcome == "looks_like":  # found in a face other than the line's: no finding (as for digits)
+        faces = line_fonts(image, line_words, FONTS)
+        if not faces or g.font in {os.path.basename(f) for f in faces}:
+            return g, None
     alts = [word[:i] + o + word[i + len(m) :] for i, m, o in todo]
-    ok, details = confirms(image, box, word, alts, line_words, FONTS)
+    ok, details = confirms(image, box, word, alts, line_words, FONTS, faces)
     if ok:
         ok, reads = reads_as(image, box, word)
         details = details | {"read_alone": reads}
