@@ -349,12 +349,20 @@ def _m_rn(image: Image.Image, box, word: str, g: GlyphCheck, todo, line_words) -
 _FOLD = str.maketrans({"O": "0", "l": "1", "I": "1", "S": "5", "B": "8"})
 
 
+FACE_CONF = 80
+"""Words read below this tesseract confidence give no face (a legend's colour swatch read "Mmm")."""
+
+
 def context_words(lines, line, word) -> list:
     """The OCR words that give ``word``'s face (:func:`rewards.text.ocr.lookalike_scale.line_fonts`):
     the other words of its ``line``; for a word alone on its line (a value label, a legend entry,
     a table cell) the words of the nearest other upright lines of about its height (0.7-1.4 times),
-    nearest first: a chart or a table sets its labels in one face."""
-    own = sorted((o for o in line.words if o is not word), key=lambda o: -len(o.text))  # the longest tell most
+    nearest first: a chart or a table sets its labels in one face. Words read below
+    :data:`FACE_CONF` are left out (a matplotlib legend's swatch read "Mmm" beside "2025" made the
+    glyph check's DejaVu Sans the line's face, and "2025" was withheld as "202S")."""
+    sure = lambda o: o.conf is None or o.conf >= FACE_CONF  # noqa: E731 - a swatch read "Mmm" shows no face
+    own = [o for o in line.words if o is not word and sure(o)]
+    own.sort(key=lambda o: -len(o.text))  # the longest tell most
     if any(len(o.text) >= 3 for o in own):
         return own
     h = word.box[3] - word.box[1]
@@ -364,7 +372,7 @@ def context_words(lines, line, word) -> list:
         for other in lines
         if other is not line and not getattr(other, "angle", 0)
         for o in other.words
-        if len(o.text) >= 3 and 0.7 * h <= o.box[3] - o.box[1] <= 1.4 * h
+        if len(o.text) >= 3 and 0.7 * h <= o.box[3] - o.box[1] <= 1.4 * h and sure(o)
     ]
     return own + sorted(near, key=lambda o: abs((o.box[0] + o.box[2]) / 2 - cx) + abs((o.box[1] + o.box[3]) / 2 - cy))
 
