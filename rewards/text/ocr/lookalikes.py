@@ -34,7 +34,7 @@ drawings instead of 5, so it stays withheld.
 A word the glyph check cannot tell is compared again at its own size, in grey levels
 (:mod:`rewards.text.ocr.lookalike_scale`), which may confirm it; for m / rn only together with
 tesseract reading the word alone, enlarged (:mod:`rewards.text.ocr.word_reread`, :func:`_m_rn`).
-An "i" / "l" (:func:`i_l_spellings`) is never confirmed, only found: in a word tesseract read
+An "i" / "l" (:func:`_i_or_l`) is never confirmed, only found: in a word tesseract read
 below :data:`SURE` confidence, a glyph read "i" that is one unbroken stem (:func:`dotted`) is a
 look-alike doubt.
 Only "confirmed" lets a "yes" stand; the judge withholds otherwise (``rewards.judges.ocr``),
@@ -416,17 +416,10 @@ def _inside(box, outer) -> bool:
 
 
 SURE = 90
-"""A word tesseract read with at least this confidence is not compared with its i / l spellings."""
-
-
-def i_l_spellings(word: str) -> list[str]:
-    """``word`` with one lower-case "i" drawn "l" or one "l" drawn "i", left to right, at most
-    :data:`MAX_CANDIDATES`: "Design" -> ["Deslgn"]. A typo of one letter moved three places on
-    (``documents.engines.model.typo``) turns "i" into "l", and tesseract's recogniser reads the
-    "Deslgn" of a matplotlib slice label as "Design" (confidence 71, against 96 for the word)."""
-    swap = {"i": "l", "l": "i"}
-    out = [word[:k] + swap[c] + word[k + 1 :] for k, c in enumerate(word) if c in swap]
-    return out[:MAX_CANDIDATES]
+"""A word tesseract read with at least this confidence is not looked at for an "l" drawn for an "i"
+(or the other way): a typo of one letter moved three places on (``documents.engines.model.typo``)
+turns "i" into "l", and tesseract's recogniser read the "Deslgn" of a matplotlib slice label as
+"Design" with confidence 71 (96 for the correctly drawn word)."""
 
 
 def dotted(ink: np.ndarray, span: tuple[int, int]) -> bool | None:
@@ -448,8 +441,8 @@ def dotted(ink: np.ndarray, span: tuple[int, int]) -> bool | None:
 def _i_or_l(image: Image.Image, w, span) -> dict | None:
     """A word read below :data:`SURE` confidence, each glyph apart, whose glyph where the read has
     an "i" is one unbroken stem (:func:`dotted`: an "l"), or where it has an "l" a dot over a
-    stem, within the expected part ``span``: the check's record (``looks_like``: that spelling,
-    one of :func:`i_l_spellings`), else None. Only finds: a glyph it cannot tell passes."""
+    stem, within the expected part ``span``: the check's record (``looks_like``: the word with
+    that glyph swapped), else None. Only finds: a glyph it cannot tell passes."""
     if w.conf is None or w.conf >= SURE or not any(ch in "il" for ch in w.text[span[0] : span[1]]):
         return None
     ink = word_ink(image, w.box)
