@@ -245,10 +245,12 @@ class OCRJudge:
             again, strip = self.reread_strip(image, lines, text, box, ocr_text)
             reread.append(list(strip))
             # an element's strip may hold other lines (a subtitle under a title): its read
-            # replaces them only when it reads the string there; a string's strip, when it
+            # replaces them only when it reads the string where the element stands (the strip of
+            # a list's first item, read "Customer churn ..." of the second and dropped the first
+            # item's line, which made the second the first); a string's strip, when it
             # reads the string no worse than the page did (a wrapped paragraph read as one
             # line by the strip's psm 7 is garbage, and took the page's good lines with it)
-            if self._reads_in(text, again, strip, image.size) or (
+            if self._reads_in(text, again, box if in_element else strip, image.size) or (
                 not in_element and self._near(text, again, image.size) >= self._near(text, lines, image.size)
             ):
                 lines = again

@@ -26,7 +26,10 @@ a look-alike, it only confirms.
 
 Only the letter/digit look-alikes (O/0, l/1/I, S/5, B/8 in a word with a digit) are checked so:
 at 10-14 px an "rn" drawn by PIL blurs into an "m", and this comparison confirmed "Terms" for a
-drawn "Terrns" (2 of 288 look-alike drawings), so m / rn stays with the glyph check.
+drawn "Terrns" (2 of 288 look-alike drawings), so for m / rn it never decides alone: a word
+with m / rn the glyph check cannot tell is confirmed only when this comparison confirms it and
+tesseract reading the word alone, enlarged, reads it too (``lookalikes._m_rn``,
+:mod:`rewards.text.ocr.word_reread`).
 """
 
 from __future__ import annotations

@@ -32,7 +32,11 @@ Known cost: touching serif "m" in common words ("primary", "Members") often cann
 "rn", and is withheld; letting "cannot tell" pass for m / rn confirmed 25 of 450 look-alike
 drawings instead of 5, so it stays withheld.
 A word the glyph check cannot tell is compared again at its own size, in grey levels
-(:mod:`rewards.text.ocr.lookalike_scale`: letter/digit look-alikes only), which may confirm it.
+(:mod:`rewards.text.ocr.lookalike_scale`), which may confirm it; for m / rn only together with
+tesseract reading the word alone, enlarged (:mod:`rewards.text.ocr.word_reread`, :func:`_m_rn`).
+An "i" / "l" (:func:`_i_or_l`) is never confirmed, only found: in a word tesseract read
+below :data:`SURE` confidence, a glyph read "i" that is one unbroken stem (:func:`dotted`) is a
+look-alike doubt.
 Only "confirmed" lets a "yes" stand; the judge withholds otherwise (``rewards.judges.ocr``),
 naming the word and its look-alikes. Measured (``python benchmarks/lookalike_check.py``: 15 pairs
 at 14 / 22 / 34 px): in the reference fonts 374 of 450 correctly drawn words confirmed, 5 of
@@ -49,8 +53,9 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from rewards.text.ocr.lookalike_scale import confirms, line_fonts
+from rewards.text.ocr.lookalike_scale import INK, confirms, line_fonts, word_ink
 from rewards.text.ocr.text_match import Line, Word
+from rewards.text.ocr.word_reread import reads_as
 
 GROUPS = (("0", "O"), ("1", "l", "I"), ("5", "S"), ("8", "B"), ("m", "rn"))
 """Characters (and "rn") tesseract reads one for another; each group's members are look-alikes."""
@@ -301,11 +306,14 @@ def check_in_line(image: Image.Image, box, word: str, span=None, line_words=()) 
     OCR words of the line), which may confirm it. A "looks like" found in a face other than the
     line's (the glyph check picks its face from the word alone: a monospaced "2O26" fits a sans
     "2026" on a line of DejaVu Sans) is no finding: the comparison at the ink's size decides.
+    A word with m / rn the glyph check cannot tell is confirmed only by two readers (:func:`_m_rn`).
     Returns (the outcome, that comparison's details or None when it was not made)."""
     g = check_word(image, box, word, span)
     todo = swaps(word, span)
-    if g.outcome == "confirmed" or any(len(m) != len(o) for _, m, o in todo):
+    if g.outcome == "confirmed":
         return g, None
+    if any(len(m) != len(o) for _, m, o in todo):  # m / rn: two readers must agree
+        return _m_rn(image, box, word, g, todo, line_words)
     faces = None
     if g.outcome == "looks_like":
         faces = line_fonts(image, line_words, FONTS)
@@ -316,15 +324,45 @@ def check_in_line(image: Image.Image, box, word: str, span=None, line_words=()) 
     return (GlyphCheck(word, "confirmed", None, g.scores, g.font) if ok else g), details
 
 
+def _m_rn(image: Image.Image, box, word: str, g: GlyphCheck, todo, line_words) -> tuple[GlyphCheck, dict | None]:
+    """A word with m / rn that the glyph check ``g`` cannot tell: confirmed only when the comparison
+    at the ink's own size confirms it against every look-alike of ``todo`` (m / rn and letter/digit)
+    and tesseract reading the word's box alone, enlarged 2x, 3x and 4x, reads the word at each
+    (:func:`rewards.text.ocr.word_reread.reads_as`). Neither suffices alone: on
+    ``benchmarks/lookalike_check.py``'s small type the first confirmed "family" for a drawn
+    "farnily" (matplotlib, 12 px) and the second read "Terrns" as "Terms" in 74 of 240 drawings.
+    A "looks like" of the glyph check stands when it was found in the line's face (else, as for
+    digits in :func:`check_in_line`, the two readers decide). Returns (the outcome, the comparison's details)."""
+    faces = None
+    if g.outcome == "looks_like":  # found in a face other than the line's: no finding (as for digits)
+        faces = line_fonts(image, line_words, FONTS)
+        if not faces or g.font in {os.path.basename(f) for f in faces}:
+            return g, None
+    alts = [word[:i] + o + word[i + len(m) :] for i, m, o in todo]
+    ok, details = confirms(image, box, word, alts, line_words, FONTS, faces)
+    if ok:
+        ok, reads = reads_as(image, box, word)
+        details = details | {"read_alone": reads}
+    return (GlyphCheck(word, "confirmed", None, g.scores, g.font) if ok else g), details
+
+
 _FOLD = str.maketrans({"O": "0", "l": "1", "I": "1", "S": "5", "B": "8"})
+
+
+FACE_CONF = 80
+"""Words read below this tesseract confidence give no face (a legend's colour swatch read "Mmm")."""
 
 
 def context_words(lines, line, word) -> list:
     """The OCR words that give ``word``'s face (:func:`rewards.text.ocr.lookalike_scale.line_fonts`):
     the other words of its ``line``; for a word alone on its line (a value label, a legend entry,
     a table cell) the words of the nearest other upright lines of about its height (0.7-1.4 times),
-    nearest first: a chart or a table sets its labels in one face."""
-    own = sorted((o for o in line.words if o is not word), key=lambda o: -len(o.text))  # the longest tell most
+    nearest first: a chart or a table sets its labels in one face. Words read below
+    :data:`FACE_CONF` are left out (a matplotlib legend's swatch read "Mmm" beside "2025" made the
+    glyph check's DejaVu Sans the line's face, and "2025" was withheld as "202S")."""
+    sure = lambda o: o.conf is None or o.conf >= FACE_CONF  # noqa: E731 - a swatch read "Mmm" shows no face
+    own = [o for o in line.words if o is not word and sure(o)]
+    own.sort(key=lambda o: -len(o.text))  # the longest tell most
     if any(len(o.text) >= 3 for o in own):
         return own
     h = word.box[3] - word.box[1]
@@ -334,7 +372,7 @@ def context_words(lines, line, word) -> list:
         for other in lines
         if other is not line and not getattr(other, "angle", 0)
         for o in other.words
-        if len(o.text) >= 3 and 0.7 * h <= o.box[3] - o.box[1] <= 1.4 * h
+        if len(o.text) >= 3 and 0.7 * h <= o.box[3] - o.box[1] <= 1.4 * h and sure(o)
     ]
     return own + sorted(near, key=lambda o: abs((o.box[0] + o.box[2]) / 2 - cx) + abs((o.box[1] + o.box[3]) / 2 - cy))
 
@@ -377,6 +415,52 @@ def _inside(box, outer) -> bool:
     return outer[0] <= cx <= outer[2] and outer[1] <= cy <= outer[3]
 
 
+SURE = 90
+"""A word tesseract read with at least this confidence is not looked at for an "l" drawn for an "i"
+(or the other way): a typo of one letter moved three places on (``documents.engines.model.typo``)
+turns "i" into "l", and tesseract's recogniser read the "Deslgn" of a matplotlib slice label as
+"Design" with confidence 71 (96 for the correctly drawn word)."""
+
+
+def dotted(ink: np.ndarray, span: tuple[int, int]) -> bool | None:
+    """Whether the narrow glyph in columns ``span`` of a word's darkness map ``ink``
+    (``lookalike_scale.word_ink``) is an "i": its ink rows (darkness over ``INK``) are two runs,
+    the upper (the dot) at most a third of the glyph's height: True; one unbroken stem as high
+    as the word's tallest ink (an "l"): False; else None (cannot tell)."""
+    rows = np.flatnonzero((ink[:, span[0] : span[1]] > INK).any(axis=1))
+    if len(rows) == 0 or span[1] - span[0] > max(3, ink.shape[0] // 4):
+        return None
+    runs = np.split(rows, np.flatnonzero(np.diff(rows) > 1) + 1)
+    height = rows[-1] - rows[0] + 1
+    if len(runs) == 2 and len(runs[0]) <= height / 3:
+        return True
+    tallest = np.flatnonzero((ink > INK).any(axis=1))[0]
+    return False if len(runs) == 1 and rows[0] <= tallest + 1 else None
+
+
+def _i_or_l(image: Image.Image, w, span) -> dict | None:
+    """A word read below :data:`SURE` confidence, each glyph apart, whose glyph where the read has
+    an "i" is one unbroken stem (:func:`dotted`: an "l"), or where it has an "l" a dot over a
+    stem, within the expected part ``span``: the check's record (``looks_like``: the word with
+    that glyph swapped), else None. Only finds: a glyph it cannot tell passes."""
+    if w.conf is None or w.conf >= SURE or not any(ch in "il" for ch in w.text[span[0] : span[1]]):
+        return None
+    ink = word_ink(image, w.box)
+    if ink is None:
+        return None
+    cols = (ink > INK).any(axis=0)
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], cols.astype(np.int8), [0]])))
+    spans = list(zip(edges[::2].tolist(), edges[1::2].tolist()))
+    if len(spans) != len(w.text):  # touching glyphs: where each letter stands is not known
+        return None
+    for k in range(span[0], span[1]):
+        ch = w.text[k]
+        if ch in "il" and dotted(ink, spans[k]) is (ch == "l"):
+            alt = w.text[:k] + ("l" if ch == "i" else "i") + w.text[k + 1 :]
+            return {"word": w.text, "box": list(w.box), "outcome": "looks_like", "looks_like": alt}
+    return None
+
+
 def lookalike_doubt(image: Image.Image, lines, records: list[dict]) -> tuple[str, list[dict]] | None:
     """Why a "yes" resting on ``records`` (``rewards.text.page.grounding`` string records: ``found``,
     ``box``) cannot stand: an OCR word inside a found string's box whose text holds a look-alike
@@ -398,7 +482,13 @@ def lookalike_doubt(image: Image.Image, lines, records: list[dict]) -> tuple[str
                 continue  # a rotated line's word boxes are not the upright ink the renders are
             for w in line.words:
                 span = expected_span(w.text, str(record.get("text", "")))
-                if span is None or not swaps(w.text, span) or not _inside(w.box, record["box"]):
+                if span is None or not _inside(w.box, record["box"]):
+                    continue
+                if not swaps(w.text, span):  # i / l: only a word tesseract was unsure of, and only to find
+                    if (check := _i_or_l(image, w, span)) is not None:
+                        checks.append(check)
+                        said = f"OCR read {w.text!r} (confidence {w.conf:.0f}), but its glyphs look more like"
+                        doubt = doubt or f"{said} {check['looks_like']!r} (look-alike check)"
                     continue
                 g, details = check_in_line(image, w.box, w.text, span, context_words(lines, line, w))
                 check = {"word": w.text, "box": list(w.box), "outcome": g.outcome, "looks_like": g.looks_like}

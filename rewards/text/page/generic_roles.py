@@ -13,8 +13,8 @@ relation, place or ordinal to narrow it, the role's words are read here (``role_
   string read as one of them passes; read only elsewhere, or the role not found, the element part
   is unknown (withheld); "no" only for a table's header or row label asked in the other role,
   when every element of the named role is read with confidence (``table_refutes``).
-- **typed by nothing code finds** (a nav link, a tab, a brand or logo name: no nav bar finder):
-  unknown.
+- **a navigation bar's** (a nav link, a tab, a brand or logo name): the bar's links or its
+  brand line (``rewards.text.page.nav_bar``); a sidebar or breadcrumb, or no bar found: unknown.
 - **typed by its content** ("the year label", "the price", "the percentage"): a string of another
   form (a year label "Our Journey") is unknown; one of that form passes.
 - **untyped** ("the course name", "the recipient name", "the country label"): the string passes
@@ -37,6 +37,7 @@ from statistics import median
 
 from rewards.text.ocr.text_match import Match, words_conf
 from rewards.text.page.finders import FINDERS, _tick_rows
+from rewards.text.page.nav_bar import nav_bar
 from rewards.text.page.page_lines import SAME_SIZE, _Page, _same_size
 from rewards.text.page.table_locators import tables
 from rewards.text.questions.question_compiler import ElementSpec
@@ -168,6 +169,25 @@ def _named_by_label(page: _Page, mine: set[int], words: list[str]) -> bool:
     return bool(said & set(words))
 
 
+def _nav_role(phrase: str, text: str, kept: list[Match], page: _Page) -> tuple[list[Match], str]:
+    """A navigation bar's role (``rewards.text.page.nav_bar``): "the brand name" / "the logo text"
+    is the bar's brand line, "the nav link" / "the tab" one of its links; the occurrences of
+    ``kept`` that are it, and, when none is, why the element part is unknown (a sidebar or a
+    breadcrumb: no finder)."""
+    brand, links = nav_bar(page)
+    words = set(re.findall(r"[a-z]+", phrase.lower()))
+    if words & {"brand", "logo"}:
+        found = None if brand is None else {brand}
+    elif words & {"sidebar", "breadcrumb"} or not links:
+        found = None
+    else:
+        found = set(links)
+    if found is None:
+        return [], f"{text!r} is read, but code finds no navigation bar to tell the {phrase}"
+    passing = [m for m in kept if _lines_of(m, page) <= found]
+    return (passing, "") if passing else ([], f"{text!r} is read, but not as the {phrase} of the navigation bar")
+
+
 def typed_whole(phrase: str, text: str, kept: list[Match], page: _Page) -> tuple[list[Match], str]:
     """The occurrences of ``text`` in ``kept`` (each a whole element already) that are the generic
     role ``phrase`` (module docstring), and, when none is, why the element part is unknown."""
@@ -175,7 +195,7 @@ def typed_whole(phrase: str, text: str, kept: list[Match], page: _Page) -> tuple
     if kind is None:
         return kept, ""
     if kind == "nav":
-        return [], f"{text!r} is read, but code finds no navigation bar to tell the {phrase}"
+        return _nav_role(phrase, text, kept, page)
     if kind.startswith("content:"):
         ok = re.fullmatch(_CONTENT[kind[8:]], text.strip()) is not None
         return (kept, "") if ok else ([], f"{text!r} is read, but it does not read as a {kind[8:]}: not the {phrase}")

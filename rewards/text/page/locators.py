@@ -82,6 +82,7 @@ from rewards.text.page.page_locators import (
     _date_line,
     _header_cell,
     _nav,
+    _nav_brand,
     _price,
     _row_label,
 )
@@ -174,6 +175,7 @@ RULES: list[Rule] = [
     Rule((r"""locator "above the '([^']+)' bar in the '([^']+)' group\"""",), _group_bar),
     Rule((r"locator 'at the right end of the line'", r"locator '(highest|lowest)'"), _line_end),
     Rule((rf"locator '{_ORD} link'", r"locator 'of the navigation (?:menu|bar)'", r"locator 'from the left'"), _nav),
+    Rule((r"locator '(?:at|on) the (?:far )?left (?:end |side )?of the navigation (?:menu|bar)'",), _nav_brand),
     Rule((rf"locator 'of the {_ORD} column'",), _column_header),
     Rule((rf"locator '{_ORD} row label'", rf"locator 'in the {_ORD} column'"), _row_label),
     Rule((r"locator 'date line'",), _date_line),

@@ -11,6 +11,7 @@ import numpy as np
 from rewards.text.page.elements import find_elements
 from rewards.text.page.finders import _rows
 from rewards.text.page.locator_base import ORDINALS, _any_row, _Ctx, _ink, _lines_right_of, _nth_is
+from rewards.text.page.nav_bar import nav_bar
 from rewards.text.page.page_lines import _inside, _Page
 from rewards.text.page.rectangles import rectangles
 from rewards.text.page.relations import in_section
@@ -125,6 +126,15 @@ def _nav(ctx: _Ctx, m: list[re.Match]) -> bool:
         if any(o.lines and _nth_is(row, o.lines[0], ordinal) for o in ctx.found[0] if len(o.lines) == 1):
             return True
     return False
+
+
+def _nav_brand(ctx: _Ctx, m: list[re.Match]) -> bool:
+    """Rule "at the left of the navigation bar": the occurrence is the bar's brand line
+    (``nav_bar.nav_bar``: the only line left of a top row of links, on its band)."""
+    if len(ctx.texts) != 1:
+        return False
+    brand, _ = nav_bar(ctx.page)
+    return brand is not None and any(list(o.lines) == [brand] for o in ctx.found[0])
 
 
 def _aligned(page: _Page, a: list[int], b: list[int]) -> bool:

@@ -64,12 +64,12 @@ def test_grey_fit_is_one_for_the_same_drawing_and_lower_for_a_wider_glyph():
     assert S.darkness(np.full((6, 6), 200, np.uint8)) is None  # no ink
 
 
-def test_m_and_rn_are_left_to_the_glyph_check():
+def test_m_the_glyph_check_confirms_is_not_compared_again():
     image, boxes = line(["Source:", "Company"], SANS, 11)
     ok, details = S.confirms(image, boxes[1], "Company", [], [], FONTS)
     assert (ok, details) == (False, {})  # no letter/digit look-alike given: nothing to confirm
     g, details = check_in_line(image, boxes[1], "Company", None, [Word("Source:", boxes[0])])
-    assert details is None  # m / rn: not compared at the ink's size
+    assert g.outcome == "confirmed" and details is None  # the glyph check confirmed it: nothing more
 
 
 @pytest.mark.parametrize("font", [SANS, SERIF])
