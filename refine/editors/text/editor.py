@@ -217,6 +217,7 @@ class TextEditor:
         self._tick_of: dict = {}
         self._nav_of: dict = {}
         self._wedge_of: dict = {}
+        self._series_of: dict = {}
         # what the last edit wrote, and a digest of the image it returned: when the loop hands that
         # image back (the judge still fails a check), the strings it wrote are on the page even if
         # the judge's OCR cannot read them (small light text on a badge), and are not written again
@@ -249,7 +250,7 @@ class TextEditor:
         before, read = state.arr.copy(), None
         outcome = already_written(exp, state, previous, rules.case_sensitive)
         if outcome is None and exp in self._value_of:  # a bar's value label: at its bar's end
-            outcome = value_at_bar(state, exp, self._value_of[exp], rules)
+            outcome = value_at_bar(state, exp, self._value_of[exp], rules, self._series_of.get(exp))
         if outcome is None and exp in self._wedge_of:  # a slice's value: inside its wedge
             outcome = value_in_wedge(state, exp, self._wedge_of[exp], rules)
         if outcome is None and exp in self._tick_of:  # "the sixth x-axis tick label": that label
@@ -306,7 +307,7 @@ class TextEditor:
         # those after the first max_strings, fail.
         work = collect_work(failures, self.max_chars, self.max_strings)
         self._value_of, self._tick_of, self._nav_of = work.value_of, work.tick_of, work.nav_of
-        self._wedge_of = work.wedge_of
+        self._wedge_of, self._series_of = work.wedge_of, work.series_of
         self.last_actions.extend(skip_record(exp, cid, skip) for exp, cid, skip in work.refused)
         if over := sum(skip.reason.startswith("fail: over max_strings") for _, _, skip in work.refused):
             log.warning(
