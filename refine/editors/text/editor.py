@@ -54,7 +54,8 @@ handled in one of these ways (``last_actions`` records which, with the pixels it
 
 Charts and rotated text (issue 32): a bar's value label ("the value label at the end of the
 "Juice" bar") is fixed at its bar's end (``place_at_bar``: the number there rewritten, or the
-missing one written there in the chart's face); a near match read rotated (a y-axis title) is
+missing one written there in the chart's face; a grouped bar's, "above the "2024" bar in the
+"Wind" group", over the bar of its series' legend swatch colour); a near match read rotated (a y-axis title) is
 rewritten rotated at its angle (``rewrite_rotated``); an x-axis tick label the check names by its
 place ("the sixth x-axis tick label from the left") is rewritten there when OCR reads a version
 of it one edit away (``tick_label``); a missing source line or footer goes at the
