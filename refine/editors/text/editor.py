@@ -219,6 +219,7 @@ class TextEditor:
         self._nav_of: dict = {}
         self._wedge_of: dict = {}
         self._series_of: dict = {}
+        self._elsewhere: set = set()
         # what the last edit wrote, and a digest of the image it returned: when the loop hands that
         # image back (the judge still fails a check), the strings it wrote are on the page even if
         # the judge's OCR cannot read them (small light text on a badge), and are not written again
@@ -252,6 +253,8 @@ class TextEditor:
         outcome = already_written(exp, state, previous, rules.case_sensitive)
         if outcome is None and exp in self._value_of:  # a bar's value label: at its bar's end
             outcome = value_at_bar(state, exp, self._value_of[exp], rules, self._series_of.get(exp))
+            if outcome is None and exp in self._elsewhere:
+                outcome = Skip("skip: read elsewhere on the page, and its bar is not found; not written")
         if outcome is None and exp in self._wedge_of:  # a slice's value: inside its wedge
             outcome = value_in_wedge(state, exp, self._wedge_of[exp], rules)
         if outcome is None and exp in self._tick_of:  # "the sixth x-axis tick label": that label
@@ -341,6 +344,10 @@ class TextEditor:
         work.strings = [s for s in work.strings if s not in legend]
         todo, matches, skips = still_missing(work.strings, lines, matches, rules, w, h)
         self.last_actions.extend(skip_record(exp, cid, skip) for exp, cid, skip in skips)
+        # a bar's value read elsewhere (another bar's equal value, a y tick) is not its bar's label yet
+        skipped = {exp for exp, _, _ in skips}
+        self._elsewhere = {e for e, c in work.strings if e in work.value_of and (e, c) not in todo and e not in skipped}
+        todo += [(e, c) for e, c in work.strings if e in self._elsewhere]
 
         # 4. Order the rest: strings inside others last, rewrites first, narrow places first, groups together.
         plan = make_plan(todo, work, matches, state, rules, element_boxes)

@@ -34,7 +34,7 @@ from refine.editors.text.outcomes import Rewrite, Skip, Written
 from refine.editors.text.state import EditState, Rules
 from refine.editors.text.type_match import TypeStyle, match_type, render_coverage
 from rewards.rubric import TextExpectation
-from rewards.text.ocr.text_match import Line, Match, Word, find_matches
+from rewards.text.ocr.text_match import Line, Match, Word, find_matches, normalize
 
 Box = tuple[int, int, int, int]
 NUMBER = re.compile(r"^[$€£]?[+-]?[0-9][0-9.,]*[%kKmMbB]?$")
@@ -278,6 +278,8 @@ def value_at_bar(
         return None
     th = max(4, box[3] - box[1])
     wrong = _wrong_label(state, bar, 2.5 * th)
+    if wrong is not None and normalize(wrong.text) == normalize(exp.text):
+        return Skip("skip: already at its bar's end; not written twice")
     if wrong is not None:
         return Rewrite(wrong, state.lines)
     found = _style(state, tick, rules, bar.orient)

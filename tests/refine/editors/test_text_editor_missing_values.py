@@ -87,3 +87,23 @@ def test_a_slice_s_missing_percentage_is_a_no_and_a_drawn_one_is_not_empty():
     v = ask(q, start)
     assert v.answer == "no" and "is not there" in v.reason, v.reason
     assert ask(q, clean).answer == "yes"
+
+
+@needs_tesseract
+def test_a_grouped_bar_s_value_read_on_another_bar_is_still_written_at_its_own():
+    """Seed 3 hides "68" above the 'Retail stores' bar in the 'Sales' group while another bar's
+    label reads "68" too: the editor took the string as on the page and did nothing (no action,
+    no skip); now it goes above its own bar, within a pixel of the engine's box."""
+    start, clean, hide, (x0, y0, x1, y1) = engine_chart("grouped_bar", 3, lambda vs: vs[3 % len(vs)])
+    assert hide.text == "68" and sum(s == "68" for s in (e.text for e in draw_chart_elements(3))) == 2
+    editor = TextEditor()
+    editor.edit(start.copy(), "", failed(GROUPED.format(text=hide.text, **hide.context)), 0)
+    (act,) = [a for a in editor.last_actions if a["text"] == "68"]
+    assert act["action"] == "place (at its bar's end)"
+    bx0, by0, bx1, by1 = act["box"]
+    assert abs(bx0 - x0) <= 1 and abs(bx1 - x1) <= 1 and abs(by0 - y0) <= 1 and abs(by1 - y1) <= 4
+
+
+def draw_chart_elements(seed: int):
+    specs, style = chart_content("grouped_bar", random.Random(seed))
+    return draw_chart("grouped_bar", specs, style)[1]
