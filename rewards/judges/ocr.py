@@ -271,16 +271,22 @@ class OCRJudge:
     def _refuted(self, check: Check, parts: list[str], lines, image, evidence: dict, checked: str) -> Verdict | None:
         """A "no" when the element a VLM part pins by position (``positional_reads.element_read``:
         the Nth tick label, a bar's value, a slice's percentage) reads, for sure, other text than
-        the quoted string (``_reads_otherwise``); None otherwise (the verdict stays as it was)."""
+        the quoted string (``_reads_otherwise``), or is not drawn (its slot found empty:
+        ``ElementRead.empty``); None otherwise (the verdict stays as it was)."""
         if image is None or check.spec is None or check.spec.text is None:
             return None
-        read = element_read(parts, check.spec.text.texts, lines, image, image.size)
-        if read is None or not self._reads_otherwise(read, lines, image):
+        texts = check.spec.text.texts
+        if (grouped := grouped_bar(check.spec.text, parts)) is not None:  # the group taken for a string
+            texts, parts = grouped[0].texts, grouped[1]
+        read = element_read(parts, texts, lines, image, image.size)
+        if read is None or not (read.empty or self._reads_otherwise(read, lines, image)):
             return None
         left = [p for p in parts if p != read.part]
         vlm = f"; only a VLM can decide: {', '.join(left)}" if left else ""
         evidence.update(rule="element", element_read=read.as_dict(), ocr_text=read.text, box=list(read.box))
         said = f"{read.what} reads {read.text!r}, not {read.expected!r}"
+        if read.empty:
+            said = f"{read.what} is not there (its slot holds no ink), so it does not read {read.expected!r}"
         reason = f"{said} (checked: {checked}; read on the page: {read.part}{vlm})"
         return Verdict(check.id, "no", self.name, reason, evidence)
 

@@ -54,7 +54,8 @@ handled in one of these ways (``last_actions`` records which, with the pixels it
 
 Charts and rotated text (issue 32): a bar's value label ("the value label at the end of the
 "Juice" bar") is fixed at its bar's end (``place_at_bar``: the number there rewritten, or the
-missing one written there in the chart's face); a near match read rotated (a y-axis title) is
+missing one written there in the chart's face; a grouped bar's, "above the "2024" bar in the
+"Wind" group", over the bar of its series' legend swatch colour); a near match read rotated (a y-axis title) is
 rewritten rotated at its angle (``rewrite_rotated``); an x-axis tick label the check names by its
 place ("the sixth x-axis tick label from the left") is rewritten there when OCR reads a version
 of it one edit away (``tick_label``); a missing source line or footer goes at the
@@ -216,6 +217,8 @@ class TextEditor:
         self._tick_of: dict = {}
         self._nav_of: dict = {}
         self._wedge_of: dict = {}
+        self._series_of: dict = {}
+        self._elsewhere: set = set()
         # what the last edit wrote, and a digest of the image it returned: when the loop hands that
         # image back (the judge still fails a check), the strings it wrote are on the page even if
         # the judge's OCR cannot read them (small light text on a badge), and are not written again
@@ -248,7 +251,9 @@ class TextEditor:
         before, read = state.arr.copy(), None
         outcome = already_written(exp, state, previous, rules.case_sensitive)
         if outcome is None and exp in self._value_of:  # a bar's value label: at its bar's end
-            outcome = value_at_bar(state, exp, self._value_of[exp], rules)
+            outcome = value_at_bar(state, exp, self._value_of[exp], rules, self._series_of.get(exp))
+            if outcome is None and exp in self._elsewhere:
+                outcome = Skip("skip: read elsewhere on the page, and its bar is not found; not written")
         if outcome is None and exp in self._wedge_of:  # a slice's value: inside its wedge
             outcome = value_in_wedge(state, exp, self._wedge_of[exp], rules)
         if outcome is None and exp in self._tick_of:  # "the sixth x-axis tick label": that label
@@ -305,7 +310,7 @@ class TextEditor:
         # those after the first max_strings, fail.
         work = collect_work(failures, self.max_chars, self.max_strings)
         self._value_of, self._tick_of, self._nav_of = work.value_of, work.tick_of, work.nav_of
-        self._wedge_of = work.wedge_of
+        self._wedge_of, self._series_of = work.wedge_of, work.series_of
         self.last_actions.extend(skip_record(exp, cid, skip) for exp, cid, skip in work.refused)
         if over := sum(skip.reason.startswith("fail: over max_strings") for _, _, skip in work.refused):
             log.warning(
@@ -338,6 +343,10 @@ class TextEditor:
         work.strings = [s for s in work.strings if s not in legend]
         todo, matches, skips = still_missing(work.strings, lines, matches, rules, w, h)
         self.last_actions.extend(skip_record(exp, cid, skip) for exp, cid, skip in skips)
+        # a bar's value read elsewhere (another bar's equal value, a y tick) is not its bar's label yet
+        skipped = {exp for exp, _, _ in skips}
+        self._elsewhere = {e for e, c in work.strings if e in work.value_of and (e, c) not in todo and e not in skipped}
+        todo += [(e, c) for e, c in work.strings if e in self._elsewhere]
 
         # 4. Order the rest: strings inside others last, rewrites first, narrow places first, groups together.
         plan = make_plan(todo, work, matches, state, rules, element_boxes)

@@ -10,6 +10,13 @@ label's type. A number that stands there is the wrong version: it is rewritten i
 (``rewrite``), never written beside. When nothing stands there the value is written there, if the
 slot is free; a chart whose bar cannot be found (a line or pie chart, a grouped bar with several
 bars by one tick) is left to the other jobs.
+
+A grouped bar's check names its series too ("the value label above the "2024" bar in the "Wind"
+group": ``work.GROUPED_BAR``): its bar is found by colour (``find_series_bar``): the colour of the
+legend swatch left of the series' name (the median of the strong pixels within ``SWATCH_REACH``
+type sizes left of it), and of the runs of that colour whose foot stands on the axis (within two
+tick heights over the tick label), the one nearest the group's tick label, at most half as far
+from it as the next (the same series' bar of the next group).
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ import re
 from typing import NamedTuple
 
 import numpy as np
+from scipy import ndimage
 
 from refine.editors.text.colours import box_colours
 from refine.editors.text.erase import composite
@@ -26,7 +34,7 @@ from refine.editors.text.outcomes import Rewrite, Skip, Written
 from refine.editors.text.state import EditState, Rules
 from refine.editors.text.type_match import TypeStyle, match_type, render_coverage
 from rewards.rubric import TextExpectation
-from rewards.text.ocr.text_match import Line, Match, Word
+from rewards.text.ocr.text_match import Line, Match, Word, find_matches, normalize
 
 Box = tuple[int, int, int, int]
 NUMBER = re.compile(r"^[$€£]?[+-]?[0-9][0-9.,]*[%kKmMbB]?$")
@@ -34,6 +42,13 @@ NUMBER = re.compile(r"^[$€£]?[+-]?[0-9][0-9.,]*[%kKmMbB]?$")
 STRONG = 60
 """Least difference (any channel, 0-255) of a bar pixel from the page background: gridlines are
 lighter, the axis spine is one pixel wide."""
+
+
+SWATCH_REACH = 3.5
+"""Type sizes left of a legend entry's text within which its swatch lies (matplotlib: 2 em of
+handle and 0.8 em of pad)."""
+COLOUR_TOL = 30
+"""Most difference (any channel) of a bar pixel from its series' swatch colour."""
 
 
 class Bar(NamedTuple):
@@ -96,6 +111,39 @@ def find_bar(arr: np.ndarray, tick: Box) -> Bar | None:
     return Bar("v", (bx0, by0, bx1, by1), tuple(int(v) for v in arr[mid, cx]))
 
 
+def swatch_colour(arr: np.ndarray, entry: Box) -> tuple[int, int, int] | None:
+    """The colour of the legend swatch left of the legend entry's text ``entry``: a run of strong
+    pixels (``STRONG`` off the page background) of one colour (within ``COLOUR_TOL``) at least 1.2
+    of the text's heights long on one of its rows, within ``SWATCH_REACH`` of its heights left of
+    it (glyphs, "year " before a "2025", have no such run); the run's median colour, or None."""
+    x0, y0, x1, y1 = entry
+    a0 = max(0, round(x0 - SWATCH_REACH * (y1 - y0)))
+    crop = arr[y0:y1, a0 : max(a0, x0 - 2)].astype(np.int16)
+    strong = np.abs(crop - page_background(arr)[None, None]).max(2) > STRONG
+    for row, on in zip(crop, strong):
+        run = _run(row, page_background(arr), 0, round(1.2 * (y1 - y0))) if on.any() else None
+        if run is not None:
+            return tuple(int(v) for v in np.median(row[run[0] : run[1]], axis=0))
+    return None
+
+
+def find_series_bar(arr: np.ndarray, tick: Box, colour: tuple[int, int, int]) -> Bar | None:
+    """The bar of colour ``colour`` in the group of the tick label at ``tick`` (module docstring),
+    or None when no run of that colour stands on the axis there, or two stand about as near."""
+    th = max(4, tick[3] - tick[1])
+    near = (np.abs(arr[: tick[1]].astype(np.int16) - np.asarray(colour, np.int16)[None, None]).max(2)) <= COLOUR_TOL
+    labels, _ = ndimage.label(near)
+    cx = (tick[0] + tick[2]) / 2
+    runs = sorted(
+        (abs((sl[1].start + sl[1].stop) / 2 - cx), (sl[1].start, sl[0].start, sl[1].stop, sl[0].stop))
+        for sl in ndimage.find_objects(labels)
+        if sl is not None and sl[0].stop >= tick[1] - 2 * th and sl[1].stop - sl[1].start >= 3
+    )
+    if not runs or (len(runs) > 1 and runs[0][0] > runs[1][0] / 2):
+        return None
+    return Bar("v", runs[0][1], colour)
+
+
 def _beyond(bar: Bar, word: Box, reach: float) -> float | None:
     """The gap (px) from the bar's end to ``word`` when the word stands past the end (within
     ``reach`` px, across the bar's middle); else None."""
@@ -108,27 +156,29 @@ def _beyond(bar: Bar, word: Box, reach: float) -> float | None:
     return None
 
 
-def _gap_to_bar(arr, bg, word: Box, tick_h: int) -> float | None:
+def _gap_to_bar(arr, bg, word: Box, tick_h: int, orient: str) -> float | None:
     """The gap (px) between a number word and the end of a bar it stands past: a run of one
-    colour, at least ``tick_h`` long, ending within 2.5 ``tick_h`` left of it on its row or under
-    it in its column; None when there is none."""
+    colour, at least ``tick_h`` long, ending within 2.5 ``tick_h`` left of it on its row
+    (``orient`` "h") or under it in its column ("v"; the taller bar left of a grouped bar's
+    value is not its bar); None when there is none."""
     x0, y0, x1, y1 = word
     cy, cx = (y0 + y1) // 2, (x0 + x1) // 2
     reach = round(2.5 * tick_h)
-    for pixels in (arr[cy, max(0, x0 - reach - 4 * tick_h) : x0][::-1], arr[y1 : y1 + reach + 4 * tick_h, cx]):
+    row, col = arr[cy, max(0, x0 - reach - 4 * tick_h) : x0][::-1], arr[y1 : y1 + reach + 4 * tick_h, cx]
+    for pixels in (row,) if orient == "h" else (col,):
         run = _run(pixels.reshape(-1, 3), bg, 0, tick_h)
         if run is not None and run[0] <= reach:
             return float(run[0])
     return None
 
 
-def _page_value_labels(arr, lines: list[Line], tick_h: int) -> list[tuple[Word, float]]:
-    """The number words of ``lines`` that stand past the end of a bar, with their gap."""
+def _page_value_labels(arr, lines: list[Line], tick_h: int, orient: str) -> list[tuple[Word, float]]:
+    """The number words of ``lines`` that stand past the end of a bar of ``orient``, with their gap."""
     bg = page_background(arr)
     out = []
     for ln in lines:
         for wd in ln.words:
-            gap = _gap_to_bar(arr, bg, wd.box, tick_h) if NUMBER.match(wd.text) else None
+            gap = _gap_to_bar(arr, bg, wd.box, tick_h, orient) if NUMBER.match(wd.text) else None
             if gap is not None:
                 out.append((wd, gap))
     return out
@@ -146,7 +196,7 @@ def _wrong_label(state: EditState, bar: Bar, reach: float) -> Match | None:
     return None if best is None else best[1]
 
 
-def _style(state: EditState, tick: tuple, rules: Rules) -> tuple[TypeStyle, float] | None:
+def _style(state: EditState, tick: tuple, rules: Rules, orient: str) -> tuple[TypeStyle, float] | None:
     """The type and gap of the page's other value labels, else the tick label's type at 0.4 of its
     height, in the faces of the page's body family (a few digits look alike in every face); None
     when no type can be matched."""
@@ -154,7 +204,7 @@ def _style(state: EditState, tick: tuple, rules: Rules) -> tuple[TypeStyle, floa
     family = state.body_type(rules.faces).style.face.family
     faces = [f for f in rules.faces if f.family == family] or rules.faces
     box, text, wds = tick
-    labels = _page_value_labels(arr, lines, max(4, box[3] - box[1]))
+    labels = _page_value_labels(arr, lines, max(4, box[3] - box[1]), orient)
     if labels:
         wd, _ = labels[0]
         ink, bg = box_colours(arr, wd.box)
@@ -199,25 +249,40 @@ def _write(state: EditState, exp: TextExpectation, bar: Bar, style: TypeStyle, g
     return Written("place (at its bar's end)", box, [box], info, (line,))
 
 
+def _bar_of(state: EditState, tick: Box, series: str | None, rules: Rules) -> Bar | None:
+    """The bar of the tick label at ``tick``: of the series ``series`` (a grouped bar, found by the
+    colour of the one legend swatch left of an occurrence of its name), or the one bar by the tick
+    (``find_bar``)."""
+    if series is None:
+        return find_bar(state.arr, tick)
+    found = find_matches(
+        series, state.lines, state.w, state.h, None, rules.case_sensitive, rules.lenient, rules.max_lines
+    )
+    colours = {c for m in found if m.found and (c := swatch_colour(state.arr, m.box)) is not None}
+    return find_series_bar(state.arr, tick, colours.pop()) if len(colours) == 1 else None
+
+
 def value_at_bar(
-    state: EditState, exp: TextExpectation, tick_text: str, rules: Rules
+    state: EditState, exp: TextExpectation, tick_text: str, rules: Rules, series: str | None = None
 ) -> Rewrite | Written | Skip | None:
-    """Fix the value label ``exp`` of the bar whose tick label reads ``tick_text`` (module
-    docstring): a Rewrite of the wrong number at the bar's end, Written when the value was
-    written there, a Skip when that slot is taken, None when the tick label or its bar is not
-    found (the other jobs then handle the string)."""
+    """Fix the value label ``exp`` of the bar whose tick label reads ``tick_text`` (of the series
+    ``series`` in a grouped bar chart) (module docstring): a Rewrite of the wrong number at the
+    bar's end, Written when the value was written there, a Skip when that slot is taken, None
+    when the tick label or its bar is not found (the other jobs then handle the string)."""
     tick = rules.found_line(tick_text, state.lines, state.w, state.h, last=True)
     if tick is None:
         return None
     box = tick[0]
-    bar = find_bar(state.arr, box)
+    bar = _bar_of(state, box, series, rules)
     if bar is None:
         return None
     th = max(4, box[3] - box[1])
     wrong = _wrong_label(state, bar, 2.5 * th)
+    if wrong is not None and normalize(wrong.text) == normalize(exp.text):
+        return Skip("skip: already at its bar's end; not written twice")
     if wrong is not None:
         return Rewrite(wrong, state.lines)
-    found = _style(state, tick, rules)
+    found = _style(state, tick, rules, bar.orient)
     if found is None:
         return None
     return _write(state, exp, bar, *found)

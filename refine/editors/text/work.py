@@ -55,6 +55,9 @@ class Work:
             one-string check names (``place_nav_item.nav_place``).
         wedge_of: expectation -> the label of the pie or donut slice whose value its check asks
             for (``slice_value``), for the ``place_in_wedge`` job.
+        series_of: expectation (in ``value_of``) -> the series of its bar, when the check names
+            a grouped bar ("the value label above the "2024" bar in the "Wind" group": the
+            group "Wind" in ``value_of``, the series "2024" here; ``GROUPED_BAR``).
         elements: expectation -> the element its check names (``check.spec.text.element``, a
             ``rewards.text.questions.question_compiler.ElementSpec``; the first check's), when it names one.
     """
@@ -68,8 +71,11 @@ class Work:
     tick_of: dict = field(default_factory=dict)
     nav_of: dict = field(default_factory=dict)
     wedge_of: dict = field(default_factory=dict)
+    series_of: dict = field(default_factory=dict)
 
 
+GROUPED_BAR = re.compile(r"""['"]([^'"]+)['"] bar in the ['"]([^'"]+)['"] group""", re.IGNORECASE)
+"""A grouped bar's value label check: the series (1) and the group (2) it quotes."""
 VALUE_LABEL = re.compile(r"\bvalue label\b.*\bbar\b|\bbar\b.*\bvalue label\b", re.IGNORECASE)
 """A check about a bar's value label ("the value label at the end of the "Juice" bar")."""
 SLICE_VALUE = re.compile(r"\b(slices?|wedges?|segments?)\b", re.IGNORECASE)
@@ -123,6 +129,9 @@ def collect_work(failures: Sequence[Failure], max_chars: int, max_strings: int =
             work.nav_of.setdefault(check.expects[0], nav)
         if value is not None:
             work.value_of.setdefault(value[0], value[1])
+            grouped = GROUPED_BAR.search(check.question)
+            if grouped is not None and grouped.group(2) == value[1]:
+                work.series_of.setdefault(value[0], grouped.group(1))
         if (wedge := slice_value(check)) is not None:
             work.wedge_of.setdefault(wedge[0], wedge[1])
         # a slice's value stands inside its wedge, not after the slice's name: no neighbour slot

@@ -25,6 +25,10 @@ pins it for sure:
   has its name and its percentage read as slice labels (as many percentages as names, two or
   more), X is one of the names, and one percentage is both the nearest in angle to X (within
   ``chart_locators.SLICE_ANGLE``) and has X as its nearest name.
+- **a value label that is not drawn** (``empty_slots``): "the value label above the 'S' bar in
+  the 'G' group" (its bar found by the series' swatch colour in the group's span) and "the 'X'
+  slice's percentage" (every other slice has its own): the slot found for sure and holding no
+  ink reads "" (``ElementRead.empty``), a person's "no, that bar has no value label".
 
 The judge (``rewards.judges.ocr``) compares what the element reads with the quoted string and
 decides whether that is a confident "no" (confidence, look-alikes, a second read of the strip).
@@ -41,6 +45,7 @@ from PIL import Image
 from rewards.text.ocr.text_match import Line, find_matches, normalize, words_conf
 from rewards.text.page.chart_locators import SLICE_ANGLE, _slice_labels, _y_column
 from rewards.text.page.elements import find_elements
+from rewards.text.page.empty_slots import GROUP_BAR, empty_wedge, group_bar_value
 from rewards.text.page.finders import _swatch_left
 from rewards.text.page.locator_base import ORDINALS, _complete, _Ctx, _ink, _lines_right_of, _x_row, line_of
 from rewards.text.page.page_lines import Box, Element, _Page
@@ -71,6 +76,8 @@ class ElementRead:
         text: what OCR read there (its words, marks aside).
         box: the element's box (pixels).
         conf: the lowest tesseract confidence of its words (0-100; 100 with none).
+        empty: the element is not drawn: its slot was found and holds no ink (``text`` is "",
+            ``box`` the slot's).
     """
 
     part: str
@@ -79,9 +86,11 @@ class ElementRead:
     text: str
     box: Box
     conf: float
+    empty: bool = False
 
     def as_dict(self) -> dict:
-        return {"part": self.part, "what": self.what, "text": self.text, "box": list(self.box), "conf": self.conf}
+        out = {"part": self.part, "what": self.what, "text": self.text, "box": list(self.box), "conf": self.conf}
+        return out | ({"empty": True} if self.empty else {})
 
 
 def element_read(
@@ -109,7 +118,16 @@ def element_read(
         bar = BAR_END.fullmatch(part)
         if bar is not None and len(texts) == 2 and normalize(bar.group(1)).lower() == normalize(texts[0]).lower():
             return _bar_value(page, part, texts)
+        grouped = GROUP_BAR.fullmatch(part)
+        if grouped is not None and len(texts) == 1:
+            slot = group_bar_value(page, grouped.group(1), grouped.group(2), texts[0])
+            if slot is not None:
+                return ElementRead(part, slot.what, texts[0], slot.text, slot.box, slot.conf, empty=not slot.text)
+            return None
     if all(p in parts for p in SLICE_PARTS) and len(texts) == 2:
+        slot = empty_wedge(page, texts)
+        if slot is not None:
+            return ElementRead("words percentage", slot.what, texts[1], slot.text, slot.box, slot.conf, empty=True)
         return _slice_value(page, texts)
     return None
 

@@ -1,0 +1,164 @@
+"""The slot of a chart's value label found empty: the page's side of a "no" for a missing value (issue 32).
+
+``positional_reads`` says what a value label the page pins reads; when the label is not drawn at
+all there is nothing to read, and a person still answers "no, that bar has no value label". These
+rules find the slot for sure and see that it holds no ink:
+
+- **the value label above the 'S' bar in the 'G' group** (grouped bars): the group's span of the
+  x axis is the one around the tick label G (half the tick pitch each side, the pitch of the
+  page's row of x tick labels, ``chart_locators._tick_row``); the series' colour is the one legend
+  swatch left of a line reading S (``chart_locators._swatch_colour``); the bar is the only run of
+  that colour (RGB distance under ``COLOUR``) in the span whose foot stands on the axis (within
+  one tick height over the tick labels). A line over the bar (its middle inside the bar's width,
+  its foot within ``OVER`` type sizes over the bar's top) is the label, read as it reads (one
+  line) or undecided (several). With none, the slot (the bar's width, ``OVER`` type sizes high,
+  over its top) must hold no strong ink (a pixel 60 off the page colour: a faint gridline may run
+  there): then the label is missing;
+- **the 'X' slice's percentage** (pies and donuts): two or more percentages are read as slice
+  labels, each with its own slice name (its nearest name in angle, within ``SLICE_ANGLE``, none
+  shared; OCR may miss a light percentage on a dark wedge), fewer than the names, none within
+  ``SLICE_ANGLE`` of X; the slot is on X's angle at
+  the other percentages' median distance from the centre, as wide as the widest of them; it must
+  be flat (every pixel within ``FLAT`` per channel of its median: the wedge's fill alone).
+
+The result is a :class:`SlotRead` whose ``text`` is "" (``box``: the empty slot), or the label
+read (a wrong value), or None when the page does not pin the slot. Boxes are ``(x0, y0, x1, y1)``
+pixels of the judged image.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import NamedTuple
+
+import numpy as np
+from scipy import ndimage
+
+from rewards.text.ocr.text_match import find_matches, normalize, words_conf
+from rewards.text.page.chart_locators import SLICE_ANGLE, _slice_labels, _swatch_colour, _tick_row
+from rewards.text.page.elements import find_elements
+from rewards.text.page.locator_base import _Ctx
+from rewards.text.page.page_lines import Box, _Page
+from rewards.text.page.pie import angle_gap
+from rewards.text.questions.question_compiler import ElementSpec
+
+GROUP_BAR = re.compile(r"""locator "above the '([^']+)' bar in the '([^']+)' group\"""")
+COLOUR = 45
+"""RGB distance under which a pixel is the series' colour (as ``chart_locators._group_bar``)."""
+OVER = 2.0
+"""Type sizes over a bar's top within which its value label stands."""
+STRONG = 60
+"""Least difference (any channel) from the page colour of a pixel of ink (a gridline is fainter)."""
+FLAT = 24
+"""Most difference (any channel) from a wedge's median colour of a pixel of an empty slot."""
+_PERCENT = re.compile(r"\d+(?:[.,]\d+)?%")
+
+
+class SlotRead(NamedTuple):
+    """A value label's slot: the element in words, what it reads ("" when empty), its box (the
+    label's, or the empty slot's), the lowest OCR confidence of its words (100 when empty)."""
+
+    what: str
+    text: str
+    box: Box
+    conf: float
+
+
+def _page_colour(page: _Page, rgb: np.ndarray) -> np.ndarray:
+    if "page_colour" not in page.memo:
+        page.memo["page_colour"] = np.median(rgb[::4, ::4].reshape(-1, 3), axis=0)
+    return page.memo["page_colour"]
+
+
+def _series_bar(page: _Page, ctx: _Ctx, series: str, group: str) -> tuple[Box, float] | None:
+    """(the box of the 'series' bar in the 'group' group, the tick labels' type size) or None."""
+    ticks, rgb = _tick_row(ctx), page.rgb()
+    at = [k for k, i in enumerate(ticks) if normalize(page.lines[i].text).lower() == normalize(group).lower()]
+    legend = [m.box for m in find_matches(series, page.lines, *page.size, None) if m.found]
+    colours = [c for c in (_swatch_colour(page, b, b[3] - b[1] + 2) for b in legend) if c is not None]
+    if rgb is None or len(at) != 1 or len(colours) != 1 or len(ticks) < 2:
+        return None
+    mids = [(page.lines[i].box[0] + page.lines[i].box[2]) / 2 for i in ticks]
+    step = (mids[-1] - mids[0]) / (len(mids) - 1)
+    lo, hi = max(0, int(mids[at[0]] - step / 2)), min(rgb.shape[1], int(mids[at[0]] + step / 2))
+    tick_top = min(page.lines[i].box[1] for i in ticks)
+    em = float(page.sizes[ticks[at[0]]])
+    crop = rgb[:tick_top, lo:hi].astype(np.int32)
+    near = np.sqrt(((crop - colours[0]) ** 2).sum(axis=2)) < COLOUR
+    labels, _ = ndimage.label(near)
+    bars = [
+        (lo + sl[1].start, sl[0].start, lo + sl[1].stop, sl[0].stop)
+        for sl in ndimage.find_objects(labels)
+        if sl is not None and sl[0].stop >= tick_top - 1.5 * em and sl[1].stop - sl[1].start >= 3
+    ]
+    return (bars[0], em) if len(bars) == 1 else None
+
+
+def group_bar_value(page: _Page, series: str, group: str, expected: str) -> SlotRead | None:
+    """Rule "the value label above the 'S' bar in the 'G' group" (module docstring)."""
+    ctx = _Ctx(page, (expected,), [], [], [], [])
+    found = _series_bar(page, ctx, series, group)
+    if found is None:
+        return None
+    (x0, top, x1, _), em = found
+    what = f"the value label above the {series!r} bar in the {group!r} group"
+    over = [
+        i
+        for i, ln in enumerate(page.lines)
+        if x0 <= (ln.box[0] + ln.box[2]) / 2 <= x1 and top - OVER * em <= ln.box[3] <= top + 1
+    ]
+    if len(over) == 1:
+        el = page.element("value", over)
+        return SlotRead(what, el.text, el.box, words_conf(page.lines, el.words)) if el else None
+    slot = (x0, max(0, int(top - OVER * em)), x1, max(0, top - 1))
+    rgb = page.rgb()
+    ink = np.abs(rgb[slot[1] : slot[3], slot[0] : slot[2]].astype(np.int16) - _page_colour(page, rgb)).max(2)
+    if over or slot[3] - slot[1] < em or (ink > STRONG).any():
+        return None
+    return SlotRead(what, "", slot, 100.0)
+
+
+def _paired(pie, names: list, pcts: list) -> bool:
+    """True when every one of ``pcts`` has its own slice name of ``names`` (nearest in angle,
+    within ``SLICE_ANGLE``, none shared)."""
+    taken = set()
+    for v in pcts:
+        n = min(names, key=lambda e: angle_gap(pie.angle(e.box), pie.angle(v.box)))
+        if angle_gap(pie.angle(v.box), pie.angle(n.box)) > SLICE_ANGLE or n.box in taken:
+            return False
+        taken.add(n.box)
+    return True
+
+
+def empty_wedge(page: _Page, texts: tuple[str, ...]) -> SlotRead | None:
+    """Rule "the 'X' slice's percentage" when X's wedge holds none (module docstring)."""
+    own = find_elements(ElementSpec("whole"), page.lines, None, page.size) or []
+    ctx = _Ctx(page, texts, [], own, [], [])
+    pie, rgb = ctx.pie(), page.rgb()
+    if pie is None or rgb is None:
+        return None
+    labels = _slice_labels(ctx, pie)
+    pcts = [e for e in labels if _PERCENT.fullmatch(normalize(e.text))]
+    names = [e for e in labels if not any(c.isdigit() for c in e.text)]
+    named = [e for e in names if normalize(e.text) == normalize(texts[0])]
+    if len(named) != 1 or not 2 <= len(pcts) < len(names) or len(pcts) + len(names) != len(labels):
+        return None
+    n = named[0]
+    if any(angle_gap(pie.angle(v.box), pie.angle(n.box)) <= SLICE_ANGLE for v in pcts):
+        return None
+    if not _paired(pie, names, pcts):
+        return None
+    dist = float(np.median([pie.distance(v.box) for v in pcts])) * pie.radius
+    a = math.radians(pie.angle(n.box))
+    cx, cy = pie.centre[0] + dist * math.cos(a), pie.centre[1] - dist * math.sin(a)
+    half_w = max(v.box[2] - v.box[0] for v in pcts) / 2
+    half_h = max(v.box[3] - v.box[1] for v in pcts) / 2
+    slot = (int(cx - half_w), int(cy - half_h), int(cx + half_w) + 1, int(cy + half_h) + 1)
+    if slot[0] < 0 or slot[1] < 0 or slot[2] > rgb.shape[1] or slot[3] > rgb.shape[0]:
+        return None
+    crop = rgb[slot[1] : slot[3], slot[0] : slot[2]].reshape(-1, 3).astype(np.int16)
+    if np.abs(crop - np.median(crop, axis=0)).max() > FLAT:
+        return None
+    what = f"the {texts[0]!r} slice's percentage"
+    return SlotRead(what, "", slot, 100.0)
