@@ -40,8 +40,19 @@ def _hex(color: str) -> str:
 
 
 def _elements(records: list[dict]) -> list[Element]:
-    return [Element(r["eid"], r["role"], r["text"], tuple(r["box"]), r["context"], r["angle"],
-                    tuple(tuple(b) for b in r.get("lines", ())), _hex(r["color"])) for r in records]  # fmt: skip
+    return [
+        Element(
+            r["eid"],
+            r["role"],
+            r["text"],
+            tuple(r["box"]),
+            r["context"],
+            r["angle"],
+            tuple(tuple(b) for b in r.get("lines", ())),
+            _hex(r["color"]),
+        )
+        for r in records
+    ]
 
 
 def truth_of(form: str, element: Element | None, asked: str) -> str:
@@ -88,9 +99,11 @@ def draw(out: Path) -> list[Doc]:
         docs = [make_doc(name, out, browser) for name in PAGES]
     write_rows(docs, out)
     n = [q.answers for d in docs for q in d.questions]
-    print(f"fresh7: {len(docs)} pages, {len(n)} questions; clean page: {sum(a['clean'] == 'yes' for a in n)} true, "
-          f"{sum(a['clean'] == 'no' for a in n)} false; defect page: {sum(a['defect'] == 'yes' for a in n)} true, "
-          f"{sum(a['defect'] == 'no' for a in n)} false -> {out}")  # fmt: skip
+    print(
+        f"fresh7: {len(docs)} pages, {len(n)} questions; clean page: {sum(a['clean'] == 'yes' for a in n)} true, "
+        f"{sum(a['clean'] == 'no' for a in n)} false; defect page: {sum(a['defect'] == 'yes' for a in n)} true, "
+        f"{sum(a['defect'] == 'no' for a in n)} false -> {out}"
+    )
     return docs
 
 
@@ -109,13 +122,17 @@ def judge(out: Path) -> None:
         for engine in ("matplotlib", "chromium", None):
             rs = [r for r in records if variant in (None, r["variant"]) and engine in (None, r["engine"])]
             c = tally(rs)
-            print(f"{variant or 'both':<6} {engine or 'all':<10} true {c['n_true']}: yes {c['true_yes']} / false no "
-                  f"{c['false_no']} / withheld {c['true_withheld']};  false {c['n_false']}: no {c['true_no']} / "
-                  f"false yes {c['false_yes']} / withheld {c['false_withheld']}")  # fmt: skip
+            print(
+                f"{variant or 'both':<6} {engine or 'all':<10} true {c['n_true']}: yes {c['true_yes']} / false no "
+                f"{c['false_no']} / withheld {c['true_withheld']};  false {c['n_false']}: no {c['true_no']} / "
+                f"false yes {c['false_yes']} / withheld {c['false_withheld']}"
+            )
     for r in records:
         if r["truth"] != r["answer"] and r["answer"] != "withheld":
-            print(f"  FALSE {r['answer'].upper():<3} {r['item']} {r['check']} ({r['truth_kind']}): {r['question']}"
-                  f"\n      {r['reason'][:200]}")  # fmt: skip
+            print(
+                f"  FALSE {r['answer'].upper():<3} {r['item']} {r['check']} ({r['truth_kind']}): {r['question']}"
+                f"\n      {r['reason'][:200]}"
+            )
 
 
 def refine(out: Path, iterations: int) -> None:

@@ -18,8 +18,14 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.colors import to_hex  # noqa: E402
 
-SEABORNISH = {"axes.facecolor": "#EAEAF2", "axes.edgecolor": "white", "grid.color": "white", "axes.grid": True,
-              "axes.axisbelow": True, "font.family": "Liberation Sans"}  # fmt: skip
+SEABORNISH = {
+    "axes.facecolor": "#EAEAF2",
+    "axes.edgecolor": "white",
+    "grid.color": "white",
+    "axes.grid": True,
+    "axes.axisbelow": True,
+    "font.family": "Liberation Sans",
+}
 
 
 def hstack(t):
@@ -37,7 +43,9 @@ def hstack(t):
         ax.set_xlabel(t("xlabel", "axis_title", "Tickets closed", axis="x"), fontsize=13)
         ax.legend(loc="lower right", fontsize=12, frameon=True)
         ax.tick_params(labelsize=13)
-        fig.text(0.012, 0.015, t("source", "source_note", "Data: Jira export, 14 March 2025"), fontsize=10, color="#555555")
+        fig.text(
+            0.012, 0.015, t("source", "source_note", "Data: Jira export, 14 March 2025"), fontsize=10, color="#555555"
+        )
         fig.subplots_adjust(left=0.14, right=0.97, bottom=0.16, top=0.88)
     return fig
 
@@ -48,8 +56,14 @@ def scatter_log(t):
         pts = {"Northwind": (2.1e5, 14), "Acme Labs": (9.5e5, 31), "Globex": (4.2e6, 22), "Initech": (1.6e7, 47)}
         for i, (name, (x, yv)) in enumerate(pts.items()):
             ax.scatter([x], [yv], s=70, color="#8E44AD", zorder=3)
-            ax.annotate(t(f"ann-{i}", "callout", name), (x, yv), xytext=(14, -22 if i % 2 else 12),
-                        textcoords="offset points", fontsize=13, arrowprops={"arrowstyle": "->", "color": "#444"})  # fmt: skip
+            ax.annotate(
+                t(f"ann-{i}", "callout", name),
+                (x, yv),
+                xytext=(14, -22 if i % 2 else 12),
+                textcoords="offset points",
+                fontsize=13,
+                arrowprops={"arrowstyle": "->", "color": "#444"},
+            )
         ax.set_xscale("log")
         ax.set_xlim(1e5, 1e8)
         ax.set_ylim(0, 60)
@@ -70,8 +84,13 @@ def two_panels(t):
     a2.set_title(t("p2-title", "chart_title", "(b) Monthly churn by plan"), fontsize=14)
     a1.set_xlabel(t("p1-x", "axis_title", "Week", axis="x"), fontsize=12)
     a2.set_ylabel(t("p2-y", "axis_title", "Churn (%)", axis="y"), fontsize=12)
-    a2.set_xticks(range(3), labels=[t(f"p2-tick-{i}", "tick_label", s, axis="x", ordinal=i + 1)
-                                    for i, s in enumerate(["Free", "Team", "Enterprise"])])  # fmt: skip
+    a2.set_xticks(
+        range(3),
+        labels=[
+            t(f"p2-tick-{i}", "tick_label", s, axis="x", ordinal=i + 1)
+            for i, s in enumerate(["Free", "Team", "Enterprise"])
+        ],
+    )
     a2.tick_params(labelsize=12)
     fig.subplots_adjust(left=0.07, right=0.98, bottom=0.12, top=0.83, wspace=0.25)
     return fig
@@ -81,13 +100,25 @@ def table(t):
     fig, ax = plt.subplots(figsize=(8.5, 4.6), dpi=100)
     ax.axis("off")
     header = ["Warehouse", "Orders", "On time", "Returns"]
-    rows = [["Rotterdam", "18,240", "96.2%", "1.4%"], ["Gdansk", "9,815", "93.7%", "2.1%"],
-            ["Valencia", "12,406", "97.9%", "0.8%"], ["Bremen", "7,322", "91.5%", "2.6%"]]  # fmt: skip
-    cells = [[t(f"c{r}-{c}", "table_cell", v, row=row[0], column=header[c]) for c, v in enumerate(row)]
-             for r, row in enumerate(rows)]  # fmt: skip
+    rows = [
+        ["Rotterdam", "18,240", "96.2%", "1.4%"],
+        ["Gdansk", "9,815", "93.7%", "2.1%"],
+        ["Valencia", "12,406", "97.9%", "0.8%"],
+        ["Bremen", "7,322", "91.5%", "2.6%"],
+    ]
+    cells = [
+        [t(f"c{r}-{c}", "table_cell", v, row=row[0], column=header[c]) for c, v in enumerate(row)]
+        for r, row in enumerate(rows)
+    ]
     cols = [t(f"h{c}", "table_header", h, ordinal=c + 1) for c, h in enumerate(header)]
-    tab = ax.table(cellText=cells, colLabels=cols, loc="center", cellLoc="center",
-                   colColours=["#2E4057"] * 4, bbox=[0.02, 0.02, 0.96, 0.78])  # fmt: skip
+    tab = ax.table(
+        cellText=cells,
+        colLabels=cols,
+        loc="center",
+        cellLoc="center",
+        colColours=["#2E4057"] * 4,
+        bbox=[0.02, 0.02, 0.96, 0.78],
+    )
     tab.auto_set_font_size(False)
     tab.set_fontsize(13)
     for c in range(4):
@@ -123,10 +154,23 @@ def pie_legend(t):
         wedges, _ = ax.pie(share, colors=["#264653", "#2a9d8f", "#e9c46a", "#f4a261"], startangle=90)
         for i, (w, v) in enumerate(zip(wedges, share)):
             ang = np.deg2rad((w.theta1 + w.theta2) / 2)
-            ax.text(0.68 * np.cos(ang), 0.68 * np.sin(ang), t(f"pct-{i}", "pie_label", f"{v}%", category=names[i]),
-                    ha="center", va="center", fontsize=14, color="white" if i < 2 else "black")  # fmt: skip
-        ax.legend(wedges, [t(f"leg-{i}", "legend_entry", n) for i, n in enumerate(names)], loc="center left",
-                  bbox_to_anchor=(1.0, 0.5), fontsize=13, frameon=False)  # fmt: skip
+            ax.text(
+                0.68 * np.cos(ang),
+                0.68 * np.sin(ang),
+                t(f"pct-{i}", "pie_label", f"{v}%", category=names[i]),
+                ha="center",
+                va="center",
+                fontsize=14,
+                color="white" if i < 2 else "black",
+            )
+        ax.legend(
+            wedges,
+            [t(f"leg-{i}", "legend_entry", n) for i, n in enumerate(names)],
+            loc="center left",
+            bbox_to_anchor=(1.0, 0.5),
+            fontsize=13,
+            frameon=False,
+        )
         ax.set_title(t("title", "chart_title", "Revenue Mix FY2024"), fontsize=19)
         fig.subplots_adjust(left=0.02, right=0.7, top=0.88, bottom=0.04)
     return fig
@@ -140,9 +184,17 @@ def log_bars(t):
     ax.set_yscale("log")
     ax.set_ylim(10, 3e5)
     for i, (b, v) in enumerate(zip(bars, vals)):
-        ax.text(b.get_x() + b.get_width() / 2, v * 1.25, t(f"val-{i}", "value_label", f"{v:,}", category=names[i]),
-                ha="center", va="bottom", fontsize=13)  # fmt: skip
-    ax.set_xticks(range(4), labels=[t(f"tick-{i}", "tick_label", n, axis="x", ordinal=i + 1) for i, n in enumerate(names)])
+        ax.text(
+            b.get_x() + b.get_width() / 2,
+            v * 1.25,
+            t(f"val-{i}", "value_label", f"{v:,}", category=names[i]),
+            ha="center",
+            va="bottom",
+            fontsize=13,
+        )
+    ax.set_xticks(
+        range(4), labels=[t(f"tick-{i}", "tick_label", n, axis="x", ordinal=i + 1) for i, n in enumerate(names)]
+    )
     ax.tick_params(labelsize=13)
     ax.set_title(t("title", "chart_title", "Support Tickets by Channel"), fontsize=19)
     ax.set_ylabel(t("ylabel", "axis_title", "Tickets (log scale)", axis="y"), fontsize=13)
@@ -153,22 +205,41 @@ def log_bars(t):
 
 def kpi_boxes(t):
     fig = plt.figure(figsize=(10, 4.8), dpi=100, facecolor="#f7f3e9")
-    fig.text(0.05, 0.86, t("title", "title", "Store Performance, Week 11"), fontsize=24, fontweight="bold",
-             family="Liberation Serif", color="#3d2b1f")  # fmt: skip
+    fig.text(
+        0.05,
+        0.86,
+        t("title", "title", "Store Performance, Week 11"),
+        fontsize=24,
+        fontweight="bold",
+        family="Liberation Serif",
+        color="#3d2b1f",
+    )
     labels = [("Net sales", "EUR 84,310"), ("Footfall", "12,947"), ("Basket size", "EUR 31.60")]
     for i, (lab, val) in enumerate(labels):
         x = 0.05 + i * 0.32
-        fig.patches.append(plt.Rectangle((x, 0.2), 0.28, 0.5, transform=fig.transFigure, facecolor="white",
-                                         edgecolor="#c8b89a", lw=1.5))  # fmt: skip
+        fig.patches.append(
+            plt.Rectangle(
+                (x, 0.2), 0.28, 0.5, transform=fig.transFigure, facecolor="white", edgecolor="#c8b89a", lw=1.5
+            )
+        )
         fig.text(x + 0.02, 0.58, t(f"lab-{i}", "card_label", lab), fontsize=14, color="#7a6a55")
-        fig.text(x + 0.02, 0.34, t(f"val-{i}", "card_value", val, card=lab), fontsize=26, fontweight="bold",
-                 color="#3d2b1f")  # fmt: skip
+        fig.text(
+            x + 0.02, 0.34, t(f"val-{i}", "card_value", val, card=lab), fontsize=26, fontweight="bold", color="#3d2b1f"
+        )
     fig.text(0.05, 0.07, t("footer", "footer", "Prepared by the retail analytics team"), fontsize=11, color="#7a6a55")
     return fig
 
 
-PAGES = {"hstack": hstack, "scatter_log": scatter_log, "two_panels": two_panels, "table": table,
-         "dark_line": dark_line, "pie_legend": pie_legend, "log_bars": log_bars, "kpi_boxes": kpi_boxes}  # fmt: skip
+PAGES = {
+    "hstack": hstack,
+    "scatter_log": scatter_log,
+    "two_panels": two_panels,
+    "table": table,
+    "dark_line": dark_line,
+    "pie_legend": pie_legend,
+    "log_bars": log_bars,
+    "kpi_boxes": kpi_boxes,
+}
 
 
 def draw(name: str, texts: dict[str, str], path):
@@ -201,8 +272,17 @@ def draw(name: str, texts: dict[str, str], path):
         box = (math.floor(b.x0), math.floor(h - b.y1), math.ceil(b.x1), math.ceil(h - b.y0))
         angle = 90 if round(artist.get_rotation()) == 90 else 0
         role, ctx, _ = recorded[eid]
-        out.append({"eid": eid, "role": role, "text": s, "context": ctx, "box": box, "angle": angle,
-                    "color": to_hex(artist.get_color())})  # fmt: skip
+        out.append(
+            {
+                "eid": eid,
+                "role": role,
+                "text": s,
+                "context": ctx,
+                "box": box,
+                "angle": angle,
+                "color": to_hex(artist.get_color()),
+            }
+        )
     fig.savefig(path, dpi=fig.dpi, facecolor=fig.get_facecolor())
     plt.close(fig)
     missing = [e for e, (_, _, d) in recorded.items() if d and e not in taken]
