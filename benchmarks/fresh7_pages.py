@@ -6,6 +6,7 @@ injected errors written by hand before any page was judged (``fresh7/questions.p
     python benchmarks/fresh7_pages.py draw --out runs/fresh7            # needs Debian chromium
     python benchmarks/fresh7_pages.py judge --out runs/fresh7           # the OCR judge, both pages
     python benchmarks/fresh7_pages.py refine --out runs/fresh7          # the text editor (needs RapidOCR)
+    python benchmarks/fresh7_pages.py draw --split report --out runs/fresh7_report   # 6 held-out pages
 
 ``draw`` writes per page ``<id>_clean.png``, ``<id>_defect.png`` and the truth (``truth.json``,
 ``rows.jsonl`` for ``rubricloop-judge``, as :func:`documents.engines.write_rows`). ``judge`` counts
@@ -26,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.fresh7 import html_pages, mpl_pages  # noqa: E402
+from benchmarks.fresh7 import html_pages, mpl_pages, report_pages  # noqa: E402
 from benchmarks.fresh7.questions import PAGES  # noqa: E402
 from documents.engines.model import Defect, Doc, Element, Page, Question  # noqa: E402
 
@@ -62,20 +63,25 @@ def truth_of(form: str, element: Element | None, asked: str) -> str:
     return "yes" if (asked in element.text if form == "mention" else element.text == asked) else "no"
 
 
-def make_doc(name: str, out: Path, browser) -> Doc:
+SPLITS = {"dev": (PAGES, None), "report": (report_pages.QUESTIONS, report_pages.PAGES)}
+"""split -> (its rubrics and errors, its draw functions: None for ``mpl_pages`` and ``html_pages``')."""
+
+
+def make_doc(name: str, out: Path, browser, split: str = "dev") -> Doc:
     """Draw page ``name`` clean and with its defects into ``out``; the document with its truth.
 
     Raises:
         ValueError: a question whose written label disagrees with the clean page's truth.
     """
-    engine, defects, qs = PAGES[name]
+    rubrics, fns = SPLITS[split]
+    engine, defects, qs = rubrics[name]
     pages, size = {}, None
     for variant, texts in (("clean", {}), ("defect", {e: s for e, (_, s) in defects.items()})):
         path = out / f"fresh7-{name}_{variant}.png"
         if engine == "matplotlib":
-            size, recs = mpl_pages.draw(name, texts, path)
+            size, recs = mpl_pages.draw(name, texts, path, fns)
         else:
-            size, recs = html_pages.draw(name, texts, path, browser)
+            size, recs = html_pages.draw(name, texts, path, browser, fns)
         pages[variant] = Page(path, _elements(recs))
     clean = {e.id: e for e in pages["clean"].elements}
     questions = []
@@ -86,21 +92,21 @@ def make_doc(name: str, out: Path, browser) -> Doc:
         kind = label or (defects[eid][0] if eid in defects else "exact")
         questions.append(Question(f"q{k}", form, kind, text, eid or "", asked, answers))
     found = [Defect(kind, eid, clean[eid].text, shown) for eid, (kind, shown) in defects.items()]
-    return Doc(f"fresh7-{name}", engine, name, 0, "fresh7", size, pages, found, questions)
+    return Doc(f"fresh7-{name}", engine, name, 0, f"fresh7-{split}", size, pages, found, questions)
 
 
-def draw(out: Path) -> list[Doc]:
-    """Draw every page into ``out`` and write ``rows.jsonl`` and ``truth.json``."""
+def draw(out: Path, split: str = "dev") -> list[Doc]:
+    """Draw every page of ``split`` into ``out`` and write ``rows.jsonl`` and ``truth.json``."""
     from documents.engines import write_rows
     from documents.engines.browser import Browser
 
     out.mkdir(parents=True, exist_ok=True)
     with Browser() as browser:
-        docs = [make_doc(name, out, browser) for name in PAGES]
+        docs = [make_doc(name, out, browser, split) for name in SPLITS[split][0]]
     write_rows(docs, out)
     n = [q.answers for d in docs for q in d.questions]
     print(
-        f"fresh7: {len(docs)} pages, {len(n)} questions; clean page: {sum(a['clean'] == 'yes' for a in n)} true, "
+        f"fresh7 {split}: {len(docs)} pages, {len(n)} questions; clean page: {sum(a['clean'] == 'yes' for a in n)} true, "
         f"{sum(a['clean'] == 'no' for a in n)} false; defect page: {sum(a['defect'] == 'yes' for a in n)} true, "
         f"{sum(a['defect'] == 'no' for a in n)} false -> {out}"
     )
@@ -158,10 +164,11 @@ def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("cmd", choices=("draw", "judge", "refine"))
     p.add_argument("--out", type=Path, default=ROOT / "runs" / "fresh7")
+    p.add_argument("--split", choices=tuple(SPLITS), default="dev", help="draw: dev (14 pages) or report (6)")
     p.add_argument("--iterations", type=int, default=2, help="refine edits per page (default 2)")
     a = p.parse_args(argv)
     if a.cmd == "draw":
-        draw(a.out)
+        draw(a.out, a.split)
     elif a.cmd == "judge":
         judge(a.out)
     else:

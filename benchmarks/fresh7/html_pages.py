@@ -220,7 +220,7 @@ PAGES = {
 }
 
 
-def draw(name: str, texts: dict[str, str], path, browser):
+def draw(name: str, texts: dict[str, str], path, browser, pages: dict | None = None):
     """Render page ``name`` with ``texts`` (element id -> the string to draw instead; "" leaves the
     element out) in ``browser`` and save it to ``path``; returns (size, records) as
     :func:`.mpl_pages.draw` (text: the element's ``innerText``, what the page shows)."""
@@ -233,7 +233,7 @@ def draw(name: str, texts: dict[str, str], path, browser):
         s = texts.get(eid, text)
         return f'<span data-eid="{eid}">{_html.escape(s)}</span>' if s else ""
 
-    page, (w, h) = PAGES[name](t)
+    page, (w, h) = (pages or PAGES)[name](t)
     image, boxes = browser.render(page, w, h)
     image.save(path)
     out = []

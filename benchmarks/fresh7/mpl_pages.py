@@ -242,9 +242,10 @@ PAGES = {
 }
 
 
-def draw(name: str, texts: dict[str, str], path):
+def draw(name: str, texts: dict[str, str], path, pages: dict | None = None):
     """Draw page ``name`` with ``texts`` (element id -> the string to draw instead of the page's own;
-    "" leaves the element out) into ``path`` (PNG); returns (size (w, h), records): per drawn element
+    "" leaves the element out) into ``path`` (PNG); ``pages``: where ``name`` is (default
+    ``PAGES``); returns (size (w, h), records): per drawn element
     ``{eid, role, text, context, box, angle, color}``, the box the artist's window extent in image
     pixels (origin top left), rounded outwards. Each page's strings are unique, so an artist is the
     first recorded element that drew its string."""
@@ -256,7 +257,7 @@ def draw(name: str, texts: dict[str, str], path):
         recorded[eid] = (role, context, texts.get(eid, text))
         return recorded[eid][2]
 
-    fig = PAGES[name](t)
+    fig = (pages or PAGES)[name](t)
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
     w, h = fig.canvas.get_width_height()
