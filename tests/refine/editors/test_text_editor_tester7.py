@@ -46,3 +46,26 @@ def test_a_title_centred_over_its_axes_stays_centred_when_rewritten():
     assert any(a["text"] == "Support Tickets by Channel" for a in editor.last_actions)
     (a0, a1), (b0, b1) = title_ink(out), title_ink(clean)
     assert abs((a0 + a1) / 2 - (b0 + b1) / 2) <= 2, ((a0, a1), (b0, b1))
+
+
+NARROW = "/usr/share/fonts/truetype/liberation/LiberationSansNarrow-Regular.ttf"
+
+
+@pytest.mark.skipif(not __import__("os").path.isfile(NARROW), reason="Liberation Sans Narrow not installed")
+@pytest.mark.xfail(
+    strict=True,
+    reason="documents/fonts.py FACE_FILES lists no condensed or narrow cut (Liberation Sans Narrow, DejaVu Sans "
+    "Condensed, both installed by Debian's font packages): the pricing page's button 'Start free trial', set in "
+    "Liberation Sans Narrow, was rewritten in Liberation Sans (match 0.69), wider, in another face",
+)
+def test_a_narrow_face_is_matched_as_itself():
+    from PIL import ImageDraw, ImageFont
+
+    from documents.fonts import installed_faces
+    from refine.editors.text.type_match import match_type
+
+    img = Image.new("RGB", (360, 60), (61, 108, 242))
+    ImageDraw.Draw(img).text((20, 16), "Start free trial", font=ImageFont.truetype(NARROW, 18), fill="white")
+    style = match_type(np.asarray(img), (16, 12, 160, 44), "Start free trial", (255, 255, 255), (61, 108, 242),
+                       installed_faces())  # fmt: skip
+    assert style is not None and style.face.family == "Liberation Sans Narrow", style
