@@ -106,7 +106,8 @@ def draw(out: Path, split: str = "dev") -> list[Doc]:
     write_rows(docs, out)
     n = [q.answers for d in docs for q in d.questions]
     print(
-        f"fresh7 {split}: {len(docs)} pages, {len(n)} questions; clean page: {sum(a['clean'] == 'yes' for a in n)} true, "
+        f"fresh7 {split}: {len(docs)} pages, {len(n)} questions; "
+        f"clean page: {sum(a['clean'] == 'yes' for a in n)} true, "
         f"{sum(a['clean'] == 'no' for a in n)} false; defect page: {sum(a['defect'] == 'yes' for a in n)} true, "
         f"{sum(a['defect'] == 'no' for a in n)} false -> {out}"
     )
