@@ -69,3 +69,23 @@ def test_a_narrow_face_is_matched_as_itself():
     style = match_type(np.asarray(img), (16, 12, 160, 44), "Start free trial", (255, 255, 255), (61, 108, 242),
                        installed_faces())  # fmt: skip
     assert style is not None and style.face.family == "Liberation Sans Narrow", style
+
+
+def test_erasing_a_left_aligned_title_keeps_the_spine_that_starts_under_it():
+    """The report split's stacked area chart: the title set flush with the axes' left edge
+    (``loc="left"``), the top spine 3 px under its descenders, starting under its first letter.
+    Erasing the title erased the spine under it (1,093 px: the frame's top line broken)."""
+    from PIL import ImageDraw, ImageFont
+
+    from documents.fonts import installed_faces
+    from refine.editors.text.erase import erase
+
+    img = Image.new("RGB", (760, 120), "white")
+    d = ImageDraw.Draw(img)
+    d.line([(76, 50), (700, 50)], fill="black", width=1)
+    face = next(f for f in installed_faces() if f.family == "DejaVu Sans" and not f.bold and not f.italic)
+    d.text((77, 22), "Generation Capacity 2015-2021", font=face.font(24), fill="black")
+    arr = np.asarray(img).copy()
+    erase(arr, (74, 19, 478, 52))
+    assert (arr[50, 76:700] < 60).all(), "the spine is kept"
+    assert (arr[19:48, 74:478] > 200).all(), "the title is gone"
