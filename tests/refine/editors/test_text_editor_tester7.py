@@ -75,7 +75,7 @@ def test_erasing_a_left_aligned_title_keeps_the_spine_that_starts_under_it():
     """The report split's stacked area chart: the title set flush with the axes' left edge
     (``loc="left"``), the top spine 3 px under its descenders, starting under its first letter.
     Erasing the title erased the spine under it (1,093 px: the frame's top line broken)."""
-    from PIL import ImageDraw, ImageFont
+    from PIL import ImageDraw
 
     from documents.fonts import installed_faces
     from refine.editors.text.erase import erase
