@@ -204,12 +204,18 @@ def _read_element(spec: TextSpec, lines: list[Line], image: Image.Image | None, 
 
 
 def _in_place(box: Box, region: str, size) -> bool:
-    """True when ``box`` has its centre and three quarters of its area in ``region``
-    (``text_match.region_box``): a title centred over two panels is in neither half."""
-    x0, y0, x1, y1 = region_box(region, *size)
-    inter = max(0, min(box[2], x1) - max(box[0], x0)) * max(0, min(box[3], y1) - max(box[1], y0))
-    area = max(1, (box[2] - box[0]) * (box[3] - box[1]))
-    return in_region(box, region, *size) and inter >= 0.75 * area
+    """True when the centre of ``box`` lies in ``region`` (``text_match.region_box``) and not within
+    ``EDGE`` of the image's width (height) of an edge the region shares with another place: a title
+    centred over two panels has its centre on the edge of the left and right halves, in neither."""
+    w, h = size
+    x0, y0, x1, y1 = region_box(region, w, h)
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    inner = [(cx - x0, x0 > 0, w), (x1 - cx, x1 < w, w), (cy - y0, y0 > 0, h), (y1 - cy, y1 < h, h)]
+    return in_region(box, region, w, h) and all(d >= EDGE * side for d, shared, side in inner if shared)
+
+
+EDGE = 0.02
+"""Share of the image's side an element's centre must keep from a place's inner edge (``_in_place``)."""
 
 
 def _is_element(

@@ -97,11 +97,16 @@ def test_a_figure_in_large_type_is_not_the_title():
 
 
 def test_a_panel_title_is_not_the_page_title_centred_over_both_panels():
-    lines = [
-        line("Growth Review, Spring 2025", 275, 10, 28),
-        line("(a) Weekly signups", 182, 61, 21),
-        line("(b) Monthly churn by plan", 656, 61, 21),
-    ]
+    def read(*words):
+        return Line(tuple(Word(t, b, 96.0) for t, b in words))
+
+    lines = [  # tesseract's read of the page (1000 px wide): the suptitle's centre is at x = 500
+        read(("Growth", (277, 10, 389, 32)), ("Review,", (403, 10, 521, 36)), ("Spring", (536, 10, 636, 38)),
+             ("2025", (650, 11, 723, 32))),
+        read(("(a)", (184, 62, 207, 80)), ("Weekly", (215, 62, 283, 81)), ("signups", (290, 62, 361, 81))),
+        read(("(b)", (658, 62, 682, 80)), ("Monthly", (690, 62, 763, 81)), ("churn", (770, 62, 822, 77)),
+             ("by", (830, 62, 852, 81)), ("plan", (859, 62, 898, 81))),
+    ]  # fmt: skip
     for q in (
         'Is the title of the left panel exactly "(a) Weekly signups"?',
         'Is the title of the right panel exactly "(b) Monthly churn by plan"?',
