@@ -43,6 +43,8 @@ when the "no" stands. Rules, by the rule that failed (``rewards.text.page.ground
   close (6 of 7) were true "no"s (tesseract is least sure of misspelt words, and a missing
   element leaves nothing close), and on the fidelity set withholding them lost true "no"s.
 
+  5a. the best read of the string lacks only its closing marks (")"), and a word of just those
+     marks is read right after it on its row (``_marks_apart``): withheld, judge=ocr too.
   5. the best read of the string differs from it only in look-alike glyphs ("object 01?" for
      "object o1?", "| found" for "I found", "¢ Thermal" for the quoted bullet "• Thermal";
      ``_lookalike_spelling``): withheld, judge=ocr too.
@@ -117,6 +119,23 @@ def _lookalike_spelling(read: str, text: str) -> bool:
     string; the page cannot refute it."""
     fold = lambda t: _LEAD_MARK.sub("• ", normalize(t.translate(LOOKALIKES)).replace("rn", "m"))  # noqa: E731
     return normalize(read) != normalize(text) and fold(read) == fold(text)
+
+
+def _marks_apart(text: str, read: str, box, lines: list[Line]) -> bool:
+    """True when OCR's ``read`` is ``text`` without its last characters, marks with no letter or
+    digit (")", ".)"), and a word of just those marks stands right after ``box`` on its row,
+    within half its height: "Hour of day (UTC" and a ")" read as a line of its own (Liberation
+    Mono, a tester's dark chart). The string is drawn whole; the line was split."""
+    text, read = normalize(text), normalize(read)
+    tail = text[len(read) :]
+    if not tail or not text.startswith(read) or any(c.isalnum() or c.isspace() for c in tail):
+        return False
+    h, mid = box[3] - box[1], (box[1] + box[3]) / 2
+    return any(
+        normalize(w.text) == tail and 0 <= w.box[0] - box[2] <= h / 2 and w.box[1] <= mid <= w.box[3]
+        for ln in lines
+        for w in ln.words
+    )
 
 
 def _quoted_in(text: str, parts: list[str]) -> bool:
@@ -264,6 +283,8 @@ def doubt_no(
             return f"{r['text']!r} not read; where it should be only a VLM can tell ({vlm_parts[0]})"
         if len(normalize(r["text"])) == 1 and (len(decision.records) > 1 or decision.anchors):
             return f"{r['text']!r} not read: tesseract drops a lone glyph, so its absence is not seen"
+        if r["ocr_text"] and r["box"] and _marks_apart(r["text"], r["ocr_text"], r["box"], lines):
+            return f"{r['text']!r} not read whole; OCR read {r['ocr_text']!r} and its closing marks as a word apart"
         if r["ocr_text"] and _lookalike_spelling(r["ocr_text"], r["text"]):
             return f"{r['text']!r} not read; OCR read {r['ocr_text']!r}, which differs only in look-alike glyphs"
         sim, conf = _near_conf(r["text"], lines, size, case_sensitive, lenient, max_lines)

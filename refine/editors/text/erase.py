@@ -10,8 +10,9 @@ pixels of the box that differ from the model (the old glyphs and their anti-alia
 dilated by one pixel) are replaced, so untouched background keeps its noise and texture, and
 there is no halo of a flat rectangle. A rule that crosses the box (a gridline, an axis or frame
 line: a row or column of foreground over ``RULE_SHARE`` of the box that goes on past both its
-sides) is not text and is kept (``rules_through``): a title's fix erased the axis frame line
-under it, a line label's fix the gridline over it.
+sides, or a row that goes on ``RULE_REACH`` box heights past one side) is not text and is kept
+(``rules_through``): a title's fix erased the axis frame line under it, a line label's fix the
+gridline over it, and a left-aligned chart title's fix the top spine starting under its first letter.
 """
 
 from __future__ import annotations
@@ -87,7 +88,8 @@ def _plane(A: np.ndarray, vals: np.ndarray, start: float) -> np.ndarray:
 def rules_through(arr: np.ndarray, box, model: np.ndarray, fg: np.ndarray) -> np.ndarray:
     """bool (h, w) of ``box`` (clipped, x0, y0, x1, y1): its rows and columns that a rule crosses:
     foreground (``fg``, bool (h, w)) over ``RULE_SHARE`` of the row (column), and the pixels two
-    past the box on both sides of it off the background ``model`` (float (h, w, 3)) too."""
+    past the box on both sides of it off the background ``model`` (float (h, w, 3)) too, or (rows)
+    every pixel ``RULE_REACH`` box heights past one side off it (``_goes_on``)."""
     H, W = arr.shape[:2]
     x0, y0, x1, y1 = box
     out = np.zeros_like(fg)
@@ -95,13 +97,32 @@ def rules_through(arr: np.ndarray, box, model: np.ndarray, fg: np.ndarray) -> np
         rows = np.flatnonzero(fg.mean(1) >= RULE_SHARE)
         left = np.abs(arr[y0 + rows, x0 - 2].astype(np.float32) - model[rows, 0]).max(1) > TOLERANCE
         right = np.abs(arr[y0 + rows, x1 + 1].astype(np.float32) - model[rows, -1]).max(1) > TOLERANCE
-        out[rows[left & right]] = True
+        # a frame line that starts under the text's first letter (a title set flush with its axes' left
+        # edge: loc="left") goes on past one side only, but far: RULE_REACH box heights
+        reach = max(8, round(RULE_REACH * (y1 - y0)))
+        far_left = _goes_on(arr, y0 + rows, np.arange(x0 - reach, x0), model[rows, 0])
+        far_right = _goes_on(arr, y0 + rows, np.arange(x1, x1 + reach), model[rows, -1])
+        out[rows[(left & right) | far_left | far_right]] = True
     if y0 >= 2 and y1 + 2 <= H:
         cols = np.flatnonzero(fg.mean(0) >= RULE_SHARE)
         top = np.abs(arr[y0 - 2, x0 + cols].astype(np.float32) - model[0, cols]).max(1) > TOLERANCE
         bottom = np.abs(arr[y1 + 1, x0 + cols].astype(np.float32) - model[-1, cols]).max(1) > TOLERANCE
         out[:, cols[top & bottom]] = True
     return out
+
+
+RULE_REACH = 2.0
+"""How far (box heights) past one side of the box a row of foreground must go on to be a rule when it
+does not go past the other (``rules_through``)."""
+
+
+def _goes_on(arr: np.ndarray, ys: np.ndarray, xs: np.ndarray, model: np.ndarray) -> np.ndarray:
+    """bool (len(ys),): whether row ``ys[i]`` of ``arr`` is off ``model[i]`` (RGB) by more than
+    ``TOLERANCE`` at every column of ``xs`` (False where ``xs`` leaves the image)."""
+    if len(ys) == 0 or xs.min() < 0 or xs.max() >= arr.shape[1]:
+        return np.zeros(len(ys), bool)
+    strip = arr[ys][:, xs].astype(np.float32)  # (n, k, 3)
+    return (np.abs(strip - model[:, None, :]).max(2) > TOLERANCE).all(1)
 
 
 def erase(arr: np.ndarray, box, ring: int = 3, keep: np.ndarray | None = None) -> np.ndarray:

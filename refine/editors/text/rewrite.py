@@ -42,9 +42,28 @@ def _single_line_alignment(arr: np.ndarray, box, bg) -> str:
     b = x1
     while b < W and (row[b] or b - x1 < 2):
         b += 1
-    if a <= 0 and b >= W:  # the line's fill spans the page: centred on the page?
-        return "centre" if abs((x0 + x1) / 2 - W / 2) <= 3 and x0 > 0.1 * W else "left"
+    if a <= 0 and b >= W:  # the line's fill spans the page: centred on the page, or over the plot below it?
+        on_page = abs((x0 + x1) / 2 - W / 2) <= 3 and x0 > 0.1 * W
+        return "centre" if on_page or _centred_over_run_below(arr, box, bg) else "left"
     return "centre" if a > 0 and b < W and abs((x0 - a) - (b - x1)) <= 3 else "left"
+
+
+def _centred_over_run_below(arr: np.ndarray, box, bg) -> bool:
+    """Whether the line ``box`` sits centred (within 3 px) over the first run below it of
+    non-background pixels (off ``bg`` by more than 12) wider than the line and than 30% of the
+    image: matplotlib centres a chart's title over its axes (their face, a spine or the bottom
+    axis line), not over the page (a tester's log-scale bars: the title 40 px right of the page's
+    centre, rewritten from its old left edge, ended 20 px off centre)."""
+    H, W = arr.shape[:2]
+    x0, _, x1, y1 = box
+    need = max(x1 - x0, 0.3 * W)
+    for y in range(min(H, y1 + 1), H):
+        off = np.abs(arr[y].astype(np.int16) - np.asarray(bg, np.int16)).max(1) > 12
+        edges = np.flatnonzero(np.diff(np.concatenate([[0], off.astype(np.int8), [0]])))
+        for a, b in zip(edges[::2], edges[1::2]):
+            if b - a > need:
+                return abs((a + b) / 2 - (x0 + x1) / 2) <= 3
+    return False
 
 
 def _alignment(arr: np.ndarray, lines: list[Line], segs: dict[int, list[int]], boxes, bg, leading: bool) -> str:

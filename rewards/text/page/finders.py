@@ -56,6 +56,9 @@ def _title(page: _Page, spec: ElementSpec) -> list[Element]:
     topmost = min(page.flat, key=lambda i: page.lines[i].box[1])
     band = max(TOP_BAND * page.size[1], _centre(page.lines[topmost].box)[1])
     top = [i for i in page.flat if _centre(page.lines[i].box)[1] <= band]
+    # a figure in large type ("18,402" of a KPI card under a dashboard's title) is no title when a
+    # line with letters is in the band (a tester's dashboard)
+    top = [i for i in top if any(c.isalpha() for c in page.lines[i].text)] or top
     biggest = max(page.sizes[i] for i in top)
     big = [i for i in top if page.sizes[i] >= TITLE_SIZE * biggest]
     blocks = list(dict.fromkeys(tuple(page.block(i)) for i in big))
@@ -64,7 +67,8 @@ def _title(page: _Page, spec: ElementSpec) -> list[Element]:
 
 def _subtitle(page: _Page, spec: ElementSpec) -> list[Element]:
     """The line under the title in smaller type: the nearest line below the title's block (its
-    top within six title line heights of the title's bottom), in smaller type, not an item of a
+    top within six title line heights of the title's bottom, overlapping it horizontally: a
+    resume's sidebar heading level with the subtitle is not it), in smaller type, not an item of a
     row (``_rows``: a navigation bar between the title and its subtitle) and not a badge's text
     (``_in_badge``: a tag beside the subtitle); with its block, up to a line led by a bullet (a
     slide's bullets in about the subtitle's type)."""
@@ -81,6 +85,8 @@ def _subtitle(page: _Page, spec: ElementSpec) -> list[Element]:
         for i in page.flat
         if i not in used
         and 0 <= page.lines[i].box[1] - title.box[3] + 2 <= reach
+        and page.lines[i].box[0] < title.box[2]  # under the title, not in a sidebar beside it
+        and page.lines[i].box[2] > title.box[0]
         and page.sizes[i] < t_size / 1.05
         and not _in_badge(page, page.lines[i])
     ]
@@ -303,10 +309,11 @@ SWATCH_WIDTH = 3.2
 def _swatch_left(rgb: np.ndarray, box: Box, em: float) -> bool:
     """True when a solid swatch stands just left of the text box ``box`` (type size ``em``
     pixels): a connected region of one colour (RGB distance > 60 from the background, channel
-    spread < 40) 55-200% of the em high and 55% to ``SWATCH_WIDTH`` em wide, filling at least 70%
-    of its box (squares, circles, and the flat bars matplotlib draws for a bar series), its right
-    edge within 1.5 em of the text, centred within half an em of the text's
-    middle. Bullet dots are smaller (``_dot_left``)."""
+    spread < 40; also a region of one of the crop's main colours: a legend drawn over the bars
+    has the swatch's colour for its median, a tester's stacked bars) 55-200% of the em high and
+    55% to ``SWATCH_WIDTH`` em wide, filling at least 70% of its box (squares, circles, and the
+    flat bars matplotlib draws for a bar series), its right edge within 1.5 em of the text,
+    centred within half an em of the text's middle. Bullet dots are smaller (``_dot_left``)."""
     x0, y0, x1, y1 = box
     lh = max(1.0, em)
     a, b = max(0, int(x0 - (SWATCH_WIDTH + 1.5) * lh)), max(0, x0 - 1)
@@ -315,17 +322,30 @@ def _swatch_left(rgb: np.ndarray, box: Box, em: float) -> bool:
         return False
     crop = rgb[top:bottom, a:b].astype(np.int16)
     bg = np.median(crop.reshape(-1, 3), axis=0)
-    labels, _ = ndimage.label(np.sqrt(((crop - bg) ** 2).sum(axis=2)) > 60)
-    for k, sl in enumerate(ndimage.find_objects(labels), start=1):
-        hh, ww = sl[0].stop - sl[0].start, sl[1].stop - sl[1].start
-        comp = labels[sl] == k
-        if not (0.55 * lh <= hh <= 2 * lh and 0.55 * lh <= ww <= SWATCH_WIDTH * lh and comp.mean() >= 0.7):
-            continue
-        cy = top + (sl[0].start + sl[0].stop) / 2
-        near = x0 - (a + sl[1].stop) <= 1.5 * lh
-        if near and abs(cy - (y0 + y1) / 2) <= lh / 2 and crop[sl][comp].std(axis=0).max() < 40:
-            return True
+    ink = np.sqrt(((crop - bg) ** 2).sum(axis=2)) > 60
+    colours = _main_colours(crop.reshape(-1, 3), 0.3 * lh * lh)
+    masks = [ink] + [np.abs(crop - c).max(axis=2) <= 12 for c in colours]
+    for mask in masks:  # by colour too: a legend over a bar of the swatch's colour, which the median takes
+        labels, _ = ndimage.label(mask)
+        for k, sl in enumerate(ndimage.find_objects(labels), start=1):
+            hh, ww = sl[0].stop - sl[0].start, sl[1].stop - sl[1].start
+            comp = labels[sl] == k
+            if not (0.55 * lh <= hh <= 2 * lh and 0.55 * lh <= ww <= SWATCH_WIDTH * lh and comp.mean() >= 0.7):
+                continue
+            cy = top + (sl[0].start + sl[0].stop) / 2
+            near = x0 - (a + sl[1].stop) <= 1.5 * lh
+            if near and abs(cy - (y0 + y1) / 2) <= lh / 2 and crop[sl][comp].std(axis=0).max() < 40:
+                return True
     return False
+
+
+def _main_colours(pixels: np.ndarray, least: float, most: int = 6) -> list[np.ndarray]:
+    """The colours (RGB) of at least ``least`` of ``pixels`` ((N, 3)), most frequent first, at most ``most``."""
+    if not len(pixels):
+        return []
+    colours, counts = np.unique(pixels, axis=0, return_counts=True)
+    order = np.argsort(-counts)[:most]
+    return [colours[k] for k in order if counts[k] >= least]
 
 
 def _handle_left(page: _Page, li: int, wi: int) -> bool:

@@ -25,7 +25,8 @@ Rules, applied in this order (the first that fails is named in the result):
    paragraph or bullet that wraps (``_wrapped``), and a candidate that is its first line is
    that element (``_opens``: the finders' items are lines). Candidates
    found and no occurrence in them fails, naming what the element reads; the role not found
-   (``find_elements`` None) is *unknown*: the element part is left to a VLM, never "yes". A
+   (``find_elements`` None, or no candidate in the spec's place: "the title of the left panel" of a
+   page whose one title is centred) is *unknown*: the element part is left to a VLM, never "yes". A
    generic role of two or more words with no relation ("the column header", "the course name")
    and a number read as "the heading" are then typed by the page (``generic_roles``), else unknown.
 5. **box**: with ``in_box``, an enclosing box (a border or the edge of a filled panel on all four
@@ -51,7 +52,7 @@ from itertools import product
 import numpy as np
 from PIL import Image
 
-from rewards.text.ocr.text_match import Line, Match, find_matches, in_region, words_conf
+from rewards.text.ocr.text_match import Line, Match, find_matches, in_region, region_box, words_conf
 from rewards.text.page.anchored import Exact, ReadAnchor, anchored, read_anchors
 from rewards.text.page.elements import describe_element, find_elements
 from rewards.text.page.generic_roles import series_heading, table_refutes, typed_whole
@@ -195,9 +196,26 @@ def _read_element(spec: TextSpec, lines: list[Line], image: Image.Image | None, 
         (canon[li], wi) for li, ln in enumerate(lines) for wi, w in enumerate(ln.words) if _is_mark(w.text)
     )
     found = find_elements(spec.element, lines, image, size)
+    if found and spec.region and not any(_in_place(e.box, spec.region, size) for e in found):
+        found = None  # "the title of the left panel": the page's centred title is not it; not found (a tester's page)
     others = [loc for loc in spec.locators if loc != spec.element.phrase]  # a generic role is its own locator
     related = bool(spec.anchors or others or spec.role_anchors or spec.region)
     return _ReadElement(spec.element, found, own, canon, marks, _Page.of(lines, image, size), related)
+
+
+def _in_place(box: Box, region: str, size) -> bool:
+    """True when the centre of ``box`` lies in ``region`` (``text_match.region_box``) and not within
+    ``EDGE`` of the image's width (height) of an edge the region shares with another place: a title
+    centred over two panels has its centre on the edge of the left and right halves, in neither."""
+    w, h = size
+    x0, y0, x1, y1 = region_box(region, w, h)
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    inner = [(cx - x0, x0 > 0, w), (x1 - cx, x1 < w, w), (cy - y0, y0 > 0, h), (y1 - cy, y1 < h, h)]
+    return in_region(box, region, w, h) and all(d >= EDGE * side for d, shared, side in inner if shared)
+
+
+EDGE = 0.02
+"""Share of the image's side an element's centre must keep from a place's inner edge (``_in_place``)."""
 
 
 def _is_element(

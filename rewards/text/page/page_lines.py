@@ -59,8 +59,10 @@ class Element:
 # ---------------------------------------------------------------- shared measures
 
 
-_HANDLE = re.compile(r"[-\u2010-\u2015_~=]+[^\s1-9]{1,2}[-\u2010-\u2015_~=]+")
-"""A line chart's legend handle read as a word: a marker between two strokes ("—e—", "-o-", "—A—")."""
+_HANDLE = re.compile(r"[-\u2010-\u2015_~=]+[^\s1-9]{1,2}[-\u2010-\u2015_~=]+|[\u2012-\u2015=]{2,}")
+"""A line chart's legend handle read as a word: a marker between two strokes ("—e—", "-o-", "—A—"),
+or a plain stroke, a line drawn without markers, read as two or more dashes ("——", "=——=": a
+tester's dark line chart; hyphens alone, "--", are not one)."""
 
 
 def _is_mark(text: str) -> bool:
