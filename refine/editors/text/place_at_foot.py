@@ -59,6 +59,8 @@ BAND = 0.9
 """Share of a row's pixels within ``CLEAR`` of the band colour for the row to be the band's."""
 BAND_MAX = 0.15
 """Most height (share of the page's) of a band the page ends in."""
+BAR_PAD = 0.8
+"""Least padding (em) above and below a line centred in the band the page ends in."""
 
 
 def _clear(arr: np.ndarray, box, lines: list[Line], under: np.ndarray) -> bool:
@@ -176,15 +178,21 @@ def foot_band(arr: np.ndarray) -> tuple[int, np.ndarray] | None:
 
 
 def _slot_y(arr, band, fnt, size, align, by0) -> tuple[int, np.ndarray]:
-    """(top row of the foot line's ink, the colour under it (3,)): its line box (the font's ascent
-    and descent) centred in the ``band`` the page ends in (``foot_band``), as a browser centres a
-    line in a bar's even padding; else its baseline ``FOOT_BASELINE`` em
-    (``FOOT_BASELINE_CENTRED`` on a centred page) above the bottom edge."""
+    """(top row of the foot line's ink, the colour under it (3,)). In the ``band`` the page ends in
+    (``foot_band``): its line box (the font's ascent and descent) centred in the band, as a browser
+    centres a line in a bar's even padding; but a band too low for that (under ``BAR_PAD`` em of
+    padding each side) was drawn empty, its padding alone, and a bar anchored to the page's bottom
+    grows upwards to hold the line: the line box's bottom goes half the band's height (its bottom
+    padding) above the page's bottom edge (Chromium, dev chromium-landing-20: the empty bar is
+    32 px, its footer's box 568-583 of 600 on the clean page). Else the baseline ``FOOT_BASELINE``
+    em (``FOOT_BASELINE_CENTRED`` on a centred page) above the bottom edge."""
     h = arr.shape[0]
     if band is not None:
         top, colour = band
         asc, desc = fnt.getmetrics()
-        return int(round((top + h) / 2 + (asc - desc) / 2 + by0)), colour
+        if (h - top - asc - desc) / 2 >= BAR_PAD * size:
+            return int(round((top + h) / 2 + (asc - desc) / 2 + by0)), colour
+        return int(round(h - (h - top) / 2 - desc + by0)), colour
     depth = FOOT_BASELINE_CENTRED if align == "centre" else FOOT_BASELINE
     return int(round(h - depth * size + by0)), page_background(arr)
 
