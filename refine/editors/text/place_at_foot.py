@@ -5,14 +5,17 @@ left-aligned with the page's left text edge (its title's left edge: ``_left_edge
 when its title is centred or most of its lines are (a poster, a menu), right-aligned on its right
 text edge when its title is set there; its baseline ``FOOT_BASELINE`` em above the bottom edge (a
 bottom margin of about one line, as matplotlib's ``fig.text`` source notes and a browser page's
-footer sit: 1.35-1.5 em on the engine pages of ``documents/engines``), and below every line on the
-page by at least half an em. The type is the page's body face (``page.body_type``) in its regular
-upright weight (``_plain``) at ``FOOT_SCALE`` of the size of the page's smallest text (a source
-note is set a point or two under the tick labels), in the ink of its lowest line (a chart's axis
-title, a page's last paragraph) toned ``FOOT_TONE`` towards the page background: a source line is
-set smaller and lighter than the text it notes. The slot must be clear: nothing drawn there (no ink
-darker than a faint gridline) and no OCR word. When no such slot exists the string is skipped with
-the reason.
+left-set footer sit: 1.35-1.5 em on the engine pages of ``documents/engines``), ``FOOT_BASELINE_CENTRED``
+on a centred page (a poster's or menu's deeper bottom margin), and below every line on the page by
+at least half an em. A page that ends in a bar of its own colour (``foot_band``: a landing page's
+footer bar) takes the line in the bar, centred in it (or where the bar, drawn empty, grown upwards
+would hold it). The type is the page's body face (``page.body_type``) in its regular upright
+weight (``_plain``) at ``FOOT_SCALE`` of the size of the page's smallest text (a source note is
+set a point or two under the tick labels), kept within ``FOOT_PX`` (a screen page's footer size),
+in the ink of its lowest line (a chart's axis title, a page's last paragraph; white on a dark bar)
+toned ``FOOT_TONE`` towards the colour under it: a source line is set smaller and lighter than the
+text it notes. The slot must be clear: nothing drawn there (no ink darker than a faint gridline)
+and no OCR word. When no such slot exists the string is skipped with the reason.
 """
 
 from __future__ import annotations
