@@ -201,13 +201,14 @@ def _slot_y(arr, band, fnt, size, align, by0) -> tuple[int, np.ndarray]:
 
 
 def _ink(arr, lowest: Line, under: np.ndarray) -> tuple[int, int, int]:
-    """The foot line's colour: its page's lowest line's ink (white on a dark band the page ends
-    in) toned ``FOOT_TONE`` towards the colour ``under`` it."""
+    """The foot line's colour: its page's lowest line's ink toned ``FOOT_TONE`` towards the colour
+    ``under`` it; in a band the page ends in, white on a dark band (black on a light one), untoned,
+    as a bar's text is set (Chromium's landing footers: white on the bar; toned, dev
+    chromium-landing-20's footer was grey on navy and tesseract did not read it)."""
     page = page_background(arr)
     if np.abs(under - page).max() > CLEAR:
-        ink = (255, 255, 255) if under.mean() < 128 else (0, 0, 0)
-    else:
-        ink, _ = box_colours(arr, lowest.box)
+        return (255, 255, 255) if under.mean() < 128 else (0, 0, 0)
+    ink, _ = box_colours(arr, lowest.box)
     return tuple(int(round((1 - FOOT_TONE) * c + FOOT_TONE * p)) for c, p in zip(ink, under))
 
 
