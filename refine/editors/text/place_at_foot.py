@@ -5,14 +5,17 @@ left-aligned with the page's left text edge (its title's left edge: ``_left_edge
 when its title is centred or most of its lines are (a poster, a menu), right-aligned on its right
 text edge when its title is set there; its baseline ``FOOT_BASELINE`` em above the bottom edge (a
 bottom margin of about one line, as matplotlib's ``fig.text`` source notes and a browser page's
-footer sit: 1.35-1.5 em on the engine pages of ``documents/engines``), and below every line on the
-page by at least half an em. The type is the page's body face (``page.body_type``) in its regular
-upright weight (``_plain``) at ``FOOT_SCALE`` of the size of the page's smallest text (a source
-note is set a point or two under the tick labels), in the ink of its lowest line (a chart's axis
-title, a page's last paragraph) toned ``FOOT_TONE`` towards the page background: a source line is
-set smaller and lighter than the text it notes. The slot must be clear: nothing drawn there (no ink
-darker than a faint gridline) and no OCR word. When no such slot exists the string is skipped with
-the reason.
+left-set footer sit: 1.35-1.5 em on the engine pages of ``documents/engines``), ``FOOT_BASELINE_CENTRED``
+on a centred page (a poster's or menu's deeper bottom margin), and below every line on the page by
+at least half an em. A page that ends in a bar of its own colour (``foot_band``: a landing page's
+footer bar) takes the line in the bar, centred in it (or where the bar, drawn empty, grown upwards
+would hold it). The type is the page's body face (``page.body_type``) in its regular upright
+weight (``_plain``) at ``FOOT_SCALE`` of the size of the page's smallest text (a source note is
+set a point or two under the tick labels), kept within ``FOOT_PX`` (a screen page's footer size),
+in the ink of its lowest line (a chart's axis title, a page's last paragraph; white on a dark bar)
+toned ``FOOT_TONE`` towards the colour under it: a source line is set smaller and lighter than the
+text it notes. The slot must be clear: nothing drawn there (no ink darker than a faint gridline)
+and no OCR word. When no such slot exists the string is skipped with the reason.
 """
 
 from __future__ import annotations
@@ -29,6 +32,13 @@ from rewards.rubric import TextExpectation
 from rewards.text.ocr.text_match import Line, Word
 
 FOOT_SCALE = 0.85
+FOOT_PX = (12.0, 13.5)
+"""Least and most size (px) of a foot line: a screen page's footer is set at about 12-13 px
+whatever its body size (Chromium's CSS "small" is 13 px; on the dev engine pages every footer and
+source note is 12-13.2 px, matplotlib's source notes 12.3-12.8 px at 100 dpi), where
+``FOOT_SCALE`` of the smallest text read 10.2-15.3 px on Chromium's (a 13 px bold badge, 18 px menu
+items). For pages drawn at one CSS px a pixel (or 100 dpi); a page drawn at twice that gets a
+foot line set half the size it should be."""
 SMALLEST = 3
 """Lines (the lowest boxes) whose matched size gives the page's smallest text size."""
 FOOT_BASELINE = 1.4
@@ -42,13 +52,26 @@ CLEAR = 40
 """Most difference (any channel) from the page background of a pixel in a clear slot."""
 EDGE = 0.01
 """How far (share of the page's width) left of the title's ink a line may start on its text edge."""
+FOOT_BASELINE_CENTRED = 2.1
+"""Height (em) of a centred page's foot line's baseline above its bottom edge: a centred poster or
+menu leaves a deeper bottom margin under its footer (Chromium, dev: 1.9 em on the posters, 2.3 em
+on the menus, where the left-set slides, tables and dashboards set theirs 1.5 em up)."""
+INSET = 0.1
+"""Share of the page's width past which a centred title starts well inside the page."""
+BAND = 0.9
+"""Share of a row's pixels within ``CLEAR`` of the band colour for the row to be the band's."""
+BAND_MAX = 0.15
+"""Most height (share of the page's) of a band the page ends in."""
+BAR_PAD = 0.8
+"""Least padding (em) above and below a line centred in the band the page ends in."""
 
 
-def _clear(arr: np.ndarray, box, lines: list[Line]) -> bool:
-    """Whether ``box`` holds no ink (``CLEAR``) and no OCR word of ``lines``."""
+def _clear(arr: np.ndarray, box, lines: list[Line], under: np.ndarray) -> bool:
+    """Whether ``box`` holds no ink (no pixel further than ``CLEAR`` from the colour ``under`` it,
+    (3,)) and no OCR word of ``lines``."""
     x0, y0, x1, y1 = box
     crop = arr[y0:y1, x0:x1].astype(np.int16)
-    if crop.size == 0 or (np.abs(crop - page_background(arr)[None, None]).max(2) > CLEAR).any():
+    if crop.size == 0 or (np.abs(crop - under[None, None]).max(2) > CLEAR).any():
         return False
     boxes = [wd.box for ln in lines for wd in ln.words]
     return not any(min(x1, b[2]) > max(x0, b[0]) and min(y1, b[3]) > max(y0, b[1]) for b in boxes)
@@ -80,13 +103,18 @@ def foot_alignment(lines: list[Line], w: int) -> str:
     centred when most of its lines are (``CENTRED``), left otherwise. A poster whose centred
     title block sat above a longer left-aligned list voted left (5 of 9 lines centred), and its
     footer was written on the left edge where the engine centred it (628 px changed outside the
-    footer's box)."""
+    footer's box). A title centred on the page that starts past ``INSET`` of its width is centred
+    though a line starts as far left as it (dev chromium-poster-9: its wide title "City Jazz Night"
+    at x 105 of 640, a line at 103; the footer went left at x 103, 828 px outside the engine's)."""
     title = _title(lines)
     if title is not None:
         left, right = min(ln.box[0] for ln in lines), max(ln.box[2] for ln in lines)
         x0, _, x1, _ = title.box
+        mid = abs((x0 + x1) / 2 - w / 2) <= 0.02 * w
+        if mid and x0 > INSET * w:
+            return "centre"
         if x0 > left + 0.02 * w:
-            if abs((x0 + x1) / 2 - w / 2) <= 0.02 * w:
+            if mid:
                 return "centre"
             if x1 >= right - 0.02 * w:
                 return "right"
@@ -135,16 +163,68 @@ def _plain(face, faces):
     return next((f for f in faces if f.family == face.family and not f.bold and not f.italic), face)
 
 
+def foot_band(arr: np.ndarray) -> tuple[int, np.ndarray] | None:
+    """The band the page ends in: (its top row, its colour (3,)) when the page's bottom rows are one
+    colour (``BAND`` of each row's pixels within ``CLEAR`` of its bottom row's median) other than the
+    page background, up to ``BAND_MAX`` of the page's height; None otherwise. A landing page's
+    footer sits in such a bar (Chromium, dev: a 48 px bar under 600, its footer's line box centred
+    in it), and the page's foot above the bar is no place for it."""
+    h = arr.shape[0]
+    colour = np.median(arr[-1].astype(np.float64), 0)
+    if np.abs(colour - page_background(arr)).max() <= CLEAR:
+        return None
+    close = (np.abs(arr.astype(np.int16) - colour[None, None]).max(2) <= CLEAR).mean(1) >= BAND
+    top = h
+    while top > 0 and close[top - 1]:
+        top -= 1
+    return (top, colour) if 0 < h - top <= BAND_MAX * h else None
+
+
+def _slot_y(arr, band, fnt, size, align, by0) -> tuple[int, np.ndarray]:
+    """(top row of the foot line's ink, the colour under it (3,)). In the ``band`` the page ends in
+    (``foot_band``): its line box (the font's ascent and descent) centred in the band, as a browser
+    centres a line in a bar's even padding; but a band too low for that (under ``BAR_PAD`` em of
+    padding each side) was drawn empty, its padding alone, and a bar anchored to the page's bottom
+    grows upwards to hold the line: the line box's bottom goes half the band's height (its bottom
+    padding) above the page's bottom edge (Chromium, dev chromium-landing-20: the empty bar is
+    32 px, its footer's box 568-583 of 600 on the clean page). Else the baseline ``FOOT_BASELINE``
+    em (``FOOT_BASELINE_CENTRED`` on a centred page) above the bottom edge."""
+    h = arr.shape[0]
+    if band is not None:
+        top, colour = band
+        asc, desc = fnt.getmetrics()
+        if (h - top - asc - desc) / 2 >= BAR_PAD * size:
+            return int(round((top + h) / 2 + (asc - desc) / 2 + by0)), colour
+        return int(round(h - (h - top) / 2 - desc + by0)), colour
+    depth = FOOT_BASELINE_CENTRED if align == "centre" else FOOT_BASELINE
+    return int(round(h - depth * size + by0)), page_background(arr)
+
+
+def _ink(arr, lowest: Line, under: np.ndarray) -> tuple[int, int, int]:
+    """The foot line's colour: its page's lowest line's ink toned ``FOOT_TONE`` towards the colour
+    ``under`` it; in a band the page ends in, white on a dark band (black on a light one), untoned,
+    as a bar's text is set (Chromium's landing footers: white on the bar; toned, dev
+    chromium-landing-20's footer was grey on navy and tesseract did not read it)."""
+    page = page_background(arr)
+    if np.abs(under - page).max() > CLEAR:
+        return (255, 255, 255) if under.mean() < 128 else (0, 0, 0)
+    ink, _ = box_colours(arr, lowest.box)
+    return tuple(int(round((1 - FOOT_TONE) * c + FOOT_TONE * p)) for c, p in zip(ink, under))
+
+
 def place_at_foot(state: EditState, exp: TextExpectation, rules: Rules) -> Written | Skip | None:
     """Write ``exp.text`` in the page's foot slot (module docstring): Written, a Skip when the slot
     is taken or too narrow, None when the page has no lines to measure it by."""
     arr, lines = state.arr, state.lines + state.placed_lines
     h, w = arr.shape[:2]
+    band = foot_band(arr)
+    if band is not None:  # lines read inside the band (OCR of its edges) are not the page's
+        lines = [ln for ln in lines if ln.box[3] <= band[0]]
     if not lines:
         return None
     body = state.body_type(rules.faces).style
     face = _plain(body.face, rules.faces)
-    size = FOOT_SCALE * (_size(arr, lines, rules.faces, face) or body.size)
+    size = float(np.clip(FOOT_SCALE * (_size(arr, lines, rules.faces, face) or body.size), *FOOT_PX))
     fnt = face.font(size)
     alpha, (_, by0, _, _) = render_coverage(exp.text, fnt)
     ah, aw = alpha.shape
@@ -153,18 +233,18 @@ def place_at_foot(state: EditState, exp: TextExpectation, rules: Rules) -> Writt
     right_edge = max(ln.box[2] for ln in lines)
     left = {"centre": round(w / 2 - aw / 2), "right": right_edge - aw}.get(align, margin)
     lowest = max(lines, key=lambda ln: ln.box[3])
-    oy = int(round(h - FOOT_BASELINE * size + by0))
+    oy, under = _slot_y(arr, band, fnt, size, align, by0)
     box = (left, oy, left + aw, oy + ah)
-    if left < margin or box[2] > (right_edge if align == "right" else w - margin) or oy < lowest.box[3] + 0.5 * size:
+    side = min(ln.box[0] for ln in lines) if align == "centre" else margin
+    inside = left >= side and box[2] <= (right_edge if align == "right" else w - side)
+    if not inside or oy < lowest.box[3] + 0.5 * size or box[3] > h:
         return Skip("skip: missing, and the page's foot has no free line for it; not written loose")
     pad = max(2, round(0.3 * size))
-    if not _clear(arr, (max(0, left - pad), max(0, oy - pad), min(w, box[2] + pad), min(h, box[3] + pad)), lines):
+    slot = (max(0, left - pad), max(0, oy - pad), min(w, box[2] + pad), min(h, box[3] + pad))
+    if not _clear(arr, slot, [] if band is not None else lines, under):
         return Skip("skip: missing, and the slot at the page's foot is taken; not written loose")
-    ink, _ = box_colours(arr, lowest.box)
-    page = page_background(arr)
-    ink = tuple(int(round((1 - FOOT_TONE) * c + FOOT_TONE * p)) for c, p in zip(ink, page))
-    composite(arr, alpha, (left, oy), ink)
+    composite(arr, alpha, (left, oy), _ink(arr, lowest, under))
     info = {"family": face.family, "bold": face.bold, "italic": face.italic, "size": size, "align": align,
-            "lines": 1, "at_foot": True}  # fmt: skip
+            "lines": 1, "at_foot": True, "in_band": band is not None}  # fmt: skip
     line = Line(tuple(Word(t, box) for t in exp.text.split()))
     return Written("place (at the page's foot)", box, [box], info, (line,))

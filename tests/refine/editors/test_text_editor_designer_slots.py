@@ -98,7 +98,7 @@ def test_foot_line_of_a_centred_page_is_centred_at_the_foot():
     x0, y0, x1, y1 = action["box"]
     assert abs((x0 + x1) / 2 - 320) <= 2
     size = action["type"]["size"]
-    assert 700 - 1.4 * size - 2 <= y1 <= 700 - 1.4 * size + 0.3 * size + 2  # baseline 1.4 em up, then descenders
+    assert 700 - 2.1 * size - 2 <= y1 <= 700 - 2.1 * size + 0.3 * size + 2  # baseline 2.1 em up, then descenders
 
 
 @needs_tesseract
