@@ -37,8 +37,11 @@ FOOT_PX = (12.0, 13.5)
 whatever its body size (Chromium's CSS "small" is 13 px; on the dev engine pages every footer and
 source note is 12-13.2 px, matplotlib's source notes 12.3-12.8 px at 100 dpi), where
 ``FOOT_SCALE`` of the smallest text read 10.2-15.3 px on Chromium's (a 13 px bold badge, 18 px menu
-items). For pages drawn at one CSS px a pixel (or 100 dpi); a page drawn at twice that gets a
-foot line set half the size it should be."""
+items). For pages drawn at one CSS px a pixel (or 100 dpi): on a page wider than ``SCREEN_PX``
+both ends grow with the width, a page of 1920 px (a slide export) taking 18-20 px."""
+SCREEN_PX = 1280
+"""Widest page (px) taken as drawn at one CSS px a pixel (a laptop's CSS viewport); a wider page
+is taken as drawn at ``width / SCREEN_PX`` pixels a CSS px (a 2x screenshot, a slide export)."""
 SMALLEST = 3
 """Lines (the lowest boxes) whose matched size gives the page's smallest text size."""
 FOOT_BASELINE = 1.4
@@ -224,7 +227,8 @@ def place_at_foot(state: EditState, exp: TextExpectation, rules: Rules) -> Writt
         return None
     body = state.body_type(rules.faces).style
     face = _plain(body.face, rules.faces)
-    size = float(np.clip(FOOT_SCALE * (_size(arr, lines, rules.faces, face) or body.size), *FOOT_PX))
+    smallest = FOOT_SCALE * (_size(arr, lines, rules.faces, face) or body.size)
+    size = float(np.clip(smallest, *(px * max(1.0, w / SCREEN_PX) for px in FOOT_PX)))
     fnt = face.font(size)
     alpha, (_, by0, _, _) = render_coverage(exp.text, fnt)
     ah, aw = alpha.shape

@@ -102,6 +102,23 @@ def test_foot_line_of_a_centred_page_is_centred_at_the_foot():
 
 
 @needs_tesseract
+def test_foot_line_of_a_slide_export_grows_with_the_page_width():
+    # a 1920 px slide: its body is set at 36 px; a screen page's 12-13.5 px foot line would be
+    # unreadable beside it, so the size bounds grow with the width past SCREEN_PX (1920 / 1280 = 1.5)
+    img = Image.new("RGB", (1920, 1080), "white")
+    d = ImageDraw.Draw(img)
+    d.text((120, 200), "Quarterly review", font=SANS_BOLD.font(96), fill=INK, anchor="ls")
+    for i, text in enumerate(("Revenue grew in every region", "Churn fell for the third quarter")):
+        d.text((120, 340 + 70 * i), text, font=SANS.font(36), fill=INK, anchor="ls")
+    editor = TextEditor()
+    editor.edit(img, "", failed('Does the footer read exactly "Finance team, April"?'), 0)
+    action = editor.last_actions[0]
+    assert action["action"] == "place (at the page's foot)"
+    assert 18.0 <= action["type"]["size"] <= 20.25
+    assert abs(action["box"][0] - 120) <= 3  # the slide's left text edge
+
+
+@needs_tesseract
 def test_foot_line_follows_a_centred_title_over_a_longer_left_list():
     """A poster: a centred title block (3 lines) above a left-aligned list (5 lines); most lines
     are left-aligned, but the footer is set as the title is, centred."""
