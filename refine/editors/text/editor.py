@@ -98,7 +98,7 @@ from documents.fonts import Face, installed_faces
 from refine.editors.text.audit import already_written, digest, skip_record, written_record
 from refine.editors.text.bullets import without_bullets
 from refine.editors.text.cards import off_card
-from refine.editors.text.judged_element import judged_boxes
+from refine.editors.text.judged_element import judged_boxes, judged_elements, judged_target, with_judged_reads
 from refine.editors.text.near_match import in_element_only, locate, off_legend
 from refine.editors.text.order import Plan, make_plan
 from refine.editors.text.outcomes import Rewrite, Skip, Written
@@ -215,6 +215,7 @@ class TextEditor:
         self.last_actions: list[dict] = []
         self._value_of: dict = {}
         self._tick_of: dict = {}
+        self._judged_of: dict = {}
         self._nav_of: dict = {}
         self._wedge_of: dict = {}
         # what the last edit wrote, and a digest of the image it returned: when the loop hands that
@@ -256,6 +257,8 @@ class TextEditor:
             outcome = tick_target(state, exp, self._tick_of[exp], rules.case_sensitive)
         if outcome is None:
             outcome = locate(state, exp, plan.matches[exp], plan.group_boxes[exp], rules, plan.element_boxes.get(exp))
+        if outcome is None and exp in self._judged_of:  # no near match: the element the judge read for its "no"
+            outcome = judged_target(state, self._judged_of[exp])
         match outcome:
             case Rewrite() as target:
                 before, read = state.arr.copy(), target.lines  # the lines its words index (the damage audit)
@@ -306,7 +309,7 @@ class TextEditor:
         # those after the first max_strings, fail.
         work = collect_work(failures, self.max_chars, self.max_strings)
         self._value_of, self._tick_of, self._nav_of = work.value_of, work.tick_of, work.nav_of
-        self._wedge_of = work.wedge_of
+        self._wedge_of, self._judged_of = work.wedge_of, judged_elements(failures, work.strings)
         self.last_actions.extend(skip_record(exp, cid, skip) for exp, cid, skip in work.refused)
         if over := sum(skip.reason.startswith("fail: over max_strings") for _, _, skip in work.refused):
             log.warning(
@@ -323,7 +326,7 @@ class TextEditor:
         rules = self._rules()
         # a list's bullet dots are not text: no rewrite takes or erases them (they stay busy pixels)
         read = page_lines(img, self.lang, self.psm, self.scale, self.second_psm, self.incremental)
-        lines = without_bullets(arr, read)
+        lines = with_judged_reads(without_bullets(arr, read), failures)  # a lone glyph the judge read alone
         matches = {exp: rules.matches(exp, lines, w, h) for exp, _ in work.strings}
         state = EditState.read(arr, lines, matches, self._last_written)
         # the element a check names, found before any write ("BREAKFAST" in a heading is not the title)

@@ -36,10 +36,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import numpy as np
 from PIL import Image
 
+from rewards.text.ocr.ocr_cache import part_lines
+from rewards.text.ocr.ocr_read import ReadSettings
+from rewards.text.ocr.tesseract_lines import OCRError
 from rewards.text.ocr.text_match import Line, find_matches, normalize, words_conf
-from rewards.text.page.chart_locators import SLICE_ANGLE, _slice_labels, _y_column
+from rewards.text.page.chart_locators import SLICE_ANGLE, _slice_labels, _swatch_colour, _y_column
 from rewards.text.page.elements import find_elements
 from rewards.text.page.finders import _swatch_left
 from rewards.text.page.locator_base import ORDINALS, _complete, _Ctx, _ink, _lines_right_of, _x_row, line_of
@@ -53,6 +57,7 @@ X_TICK = re.compile(rf"locator '{_ORD} x-axis (?:tick |category )?label from the
 Y_TICK = re.compile(rf"locator '{_ORD} y-axis (?:tick |category )?label from the top'")
 COLUMN = re.compile(rf"locator 'of the {_ORD} column'")
 BAR_END = re.compile(r"""locator "at the end of the '([^']+)' bar\"""")
+GROUP_BAR = re.compile(r"""locator "above the '([^']+)' bar in the '([^']+)' group\"""")
 SLICE_PARTS = ("how the quoted strings relate", "style 'slice'", "words percentage")
 """The compiler's VLM parts of "Is the 'X' slice labeled with the percentage 'V'?"."""
 VALUE_CHARS = 8
@@ -106,6 +111,9 @@ def element_read(
         col = COLUMN.fullmatch(part)
         if col is not None and len(texts) == 1:
             return _column_head(page, part, texts[0], ORDINALS[col.group(1).lower()])
+        group = GROUP_BAR.fullmatch(part)
+        if group is not None and len(texts) == 1:
+            return group_value(page, part, group.group(1), group.group(2), texts[0])
         bar = BAR_END.fullmatch(part)
         if bar is not None and len(texts) == 2 and normalize(bar.group(1)).lower() == normalize(texts[0]).lower():
             return _bar_value(page, part, texts)
@@ -212,3 +220,106 @@ def _slice_value(page: _Page, texts: tuple[str, ...]) -> ElementRead | None:
     if angle_gap(pie.angle(v.box), pie.angle(n.box)) > SLICE_ANGLE or near(v, names).box != n.box:
         return None
     return _read(page, v, "words percentage", f"the percentage of the {texts[0]!r} slice", texts[1])
+
+
+BAR_MATCH = 45
+"""Largest RGB distance of a bar's pixel from its series' legend swatch colour (``_group_bar``'s)."""
+
+
+def group_value(page: _Page, part: str, series: str, group: str, expected: str) -> ElementRead | None:
+    """Rule "the value label above the 'S' bar in the 'G' group" (grouped bars): the x tick label
+    G of the page's one row of tick labels (``axis_labels``) spans the group (half a label step
+    either side of its middle); the series S has one legend swatch (``_swatch_colour``); in that
+    span exactly one run of columns holds the swatch's colour (within ``BAR_MATCH``) just above
+    the tick labels (a bar grows from the axis: its foot within 1.5 label heights of them), and
+    its top is where that colour stops going up its middle column. The value is the one line
+    over the bar whose foot lies within 1.5 label heights above the top and that looks like a
+    value; when no line was read there but ink stands there, that ink is read on its own
+    (``_read_alone``: tesseract drops a lone "2" over a short bar). None when anything is unsure."""
+    ticks, rgb = axis_labels(page, 0), page.rgb()
+    if ticks is None or rgb is None:
+        return None
+    at = [k for k, i in enumerate(ticks) if normalize(page.lines[i].text).lower() == normalize(group).lower()]
+    legend = [m.box for m in find_matches(series, page.lines, *page.size, None) if m.found]
+    colours = [c for c in (_swatch_colour(page, b, b[3] - b[1] + 2) for b in legend) if c is not None]
+    if len(at) != 1 or len(colours) != 1:
+        return None
+    bar = _series_bar(page, ticks, at[0], colours[0])
+    if bar is None:
+        return None
+    (bx0, top, bx1), em = bar, _tick_height(page, ticks)
+    over = [
+        i
+        for i in page.flat
+        if bx0 - 2 <= (page.lines[i].box[0] + page.lines[i].box[2]) / 2 <= bx1 + 2
+        and 0 <= top - page.lines[i].box[3] <= 1.5 * em
+    ]
+    what = f"the value label above the {series!r} bar in the {group!r} group"
+    if len(over) > 1:
+        return None
+    if not over:
+        return _read_alone(page, (bx0, round(top - 1.6 * em), bx1, top - 1), part, what, expected)
+    el = page.element("value", over)
+    if el is None or len(el.text) > VALUE_CHARS or not any(c.isdigit() for c in el.text):
+        return None
+    return _read(page, el, part, what, expected)
+
+
+def _tick_height(page: _Page, ticks: tuple[int, ...]) -> float:
+    """The median height (px) of the tick labels' boxes."""
+    hs = sorted(page.lines[i].box[3] - page.lines[i].box[1] for i in ticks)
+    return float(hs[len(hs) // 2])
+
+
+def _series_bar(page: _Page, ticks: tuple[int, ...], at: int, colour) -> tuple[int, int, int] | None:
+    """(x0, top, x1) of the one bar of ``colour`` (RGB) in the group of tick label ``at``
+    (``group_value``), or None."""
+    rgb, em = page.rgb(), _tick_height(page, ticks)
+    mids = [(page.lines[i].box[0] + page.lines[i].box[2]) / 2 for i in ticks]
+    step = (mids[-1] - mids[0]) / (len(mids) - 1)
+    lo, hi = max(0, int(mids[at] - step / 2)), min(rgb.shape[1], int(mids[at] + step / 2))
+    foot = min(page.lines[i].box[1] for i in ticks)
+    near = np.sqrt(((rgb[:foot, lo:hi].astype(float) - colour) ** 2).sum(2)) < BAR_MATCH  # (foot, hi - lo)
+    cols = near[max(0, int(foot - 1.5 * em)) :].any(0)
+    edges = np.flatnonzero(np.diff(np.r_[0, cols.astype(np.int8), 0]))
+    runs = [(a, b) for a, b in zip(edges[::2], edges[1::2]) if b - a >= 3]
+    if len(runs) != 1:
+        return None
+    a, b = runs[0]
+    col = near[:, (a + b) // 2]
+    rows = np.flatnonzero(col[max(0, int(foot - 1.5 * em)) :])
+    if not len(rows):
+        return None
+    y = max(0, int(foot - 1.5 * em)) + int(rows[-1])  # the bar's foot
+    while y > 0 and col[y - 1]:
+        y -= 1
+    return lo + a, y, lo + b
+
+
+def _read_alone(page: _Page, box: Box, part: str, what: str, expected: str) -> ElementRead | None:
+    """The ink in ``box`` that no OCR line holds, read on its own (its bounding box padded by half
+    its height, one text line, psm 7) at 3x and at 2x; an ElementRead when both reads give the
+    same value-like text (a digit, at most ``VALUE_CHARS`` characters), else None."""
+    gray = page.gray()
+    x0, y0 = max(0, int(box[0])), max(0, int(box[1]))
+    x1, y1 = min(gray.shape[1], int(box[2])), min(gray.shape[0], int(box[3]))
+    if x1 <= x0 or y1 <= y0 or not _ink(page, (x0, y0, x1, y1)):
+        return None
+    ink = np.abs(gray[y0:y1, x0:x1].astype(np.int16) - int(np.median(gray))) > 60
+    ys, xs = np.nonzero(ink)
+    ib = (x0 + int(xs.min()), y0 + int(ys.min()), x0 + int(xs.max()) + 1, y0 + int(ys.max()) + 1)
+    pad = max(2, (ib[3] - ib[1]) // 2)
+    crop = (max(0, ib[0] - pad), max(0, ib[1] - pad), min(gray.shape[1], ib[2] + pad), min(y1 + 1, ib[3] + pad))
+    image = Image.fromarray(page.rgb()).crop(crop)
+    reads = []
+    for scale in (3.0, 2.0):
+        try:
+            got = part_lines(image, ReadSettings("eng", 7, scale, None, fills=False))
+        except OCRError:
+            return None
+        words = [w for ln in got for w in ln.words]
+        reads.append((" ".join(w.text for w in words), min((w.conf for w in words if w.conf is not None), default=0)))
+    text = reads[0][0]
+    if text != reads[1][0] or len(text) > VALUE_CHARS or not any(c.isdigit() for c in text):
+        return None
+    return ElementRead(part, what, expected, text, ib, float(min(c for _, c in reads)))
