@@ -98,7 +98,13 @@ from documents.fonts import Face, installed_faces
 from refine.editors.text.audit import already_written, digest, skip_record, written_record
 from refine.editors.text.bullets import without_bullets
 from refine.editors.text.cards import off_card
-from refine.editors.text.judged_element import judged_boxes, judged_elements, judged_target, with_judged_reads
+from refine.editors.text.judged_element import (
+    judged_boxes,
+    judged_elements,
+    judged_matches,
+    judged_over,
+    with_judged_reads,
+)
 from refine.editors.text.near_match import in_element_only, locate, off_legend
 from refine.editors.text.order import Plan, make_plan
 from refine.editors.text.outcomes import Rewrite, Skip, Written
@@ -257,8 +263,8 @@ class TextEditor:
             outcome = tick_target(state, exp, self._tick_of[exp], rules.case_sensitive)
         if outcome is None:
             outcome = locate(state, exp, plan.matches[exp], plan.group_boxes[exp], rules, plan.element_boxes.get(exp))
-        if outcome is None and exp in self._judged_of:  # no near match: the element the judge read for its "no"
-            outcome = judged_target(state, self._judged_of[exp])
+            if exp in self._judged_of:  # the element the judge read for its "no" is the one to rewrite
+                outcome = judged_over(state, self._judged_of[exp], outcome)
         match outcome:
             case Rewrite() as target:
                 before, read = state.arr.copy(), target.lines  # the lines its words index (the damage audit)
@@ -333,6 +339,7 @@ class TextEditor:
         element_boxes = {exp: state.element_boxes(work.elements.get(exp)) for exp, _ in work.strings}
         element_boxes = judged_boxes(failures, work.strings, element_boxes)  # the element the judge read
         matches = {exp: in_element_only(ms, element_boxes[exp], lines) for exp, ms in matches.items()}
+        matches = judged_matches(matches, self._judged_of)  # a copy elsewhere is not the element the judge read
         # a string read only in another card than the one its check names is missing from that card
         matches = {exp: off_card(state, exp, ms, rules) for exp, ms in matches.items()}
         # a legend entry read only elsewhere (the slice's own label "Tea") is not in the legend

@@ -12,6 +12,7 @@ names, so an occurrence inside a longer line outside it is not taken for it
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Sequence
 
 from refine.editors.text.outcomes import Rewrite
@@ -54,9 +55,16 @@ def _overlap(a, b) -> bool:
 def judged_elements(failures: Sequence[Failure], strings: list) -> dict:
     """Expectation -> the box ``(x0, y0, x1, y1)`` (pixels) of the element its check's verdict
     read for its "no" (``evidence["element_read"]``), for each ``(expectation, check id)`` of
-    ``strings`` whose verdict has one."""
+    ``strings`` whose verdict has one and that is the string the element should read (its
+    ``expected``, when the evidence names it)."""
     read = {c.id: v.evidence.get("element_read") for c, v in failures if isinstance(v.evidence, dict)}
-    return {exp: tuple(int(c) for c in read[cid]["box"]) for exp, cid in strings if (read.get(cid) or {}).get("box")}
+    out = {}
+    for exp, cid in strings:
+        el = read.get(cid) or {}
+        # the string the element should read; the check's other strings ("Tiramisu", its section) are not it
+        if el.get("box") and el.get("expected", exp.text) == exp.text:
+            out[exp] = tuple(int(c) for c in el["box"])
+    return out
 
 
 def judged_target(state: EditState, box) -> Rewrite | None:
@@ -77,3 +85,25 @@ def judged_target(state: EditState, box) -> Rewrite | None:
     union = (min(w.box[0] for w in words), min(w.box[1] for w in words),
              max(w.box[2] for w in words), max(w.box[3] for w in words))  # fmt: skip
     return Rewrite(Match(" ".join(w.text for w in words), union, 0.0, False, tuple(inside)), state.lines)
+
+
+def judged_over(state: EditState, box, outcome):
+    """``outcome`` (what ``near_match.locate`` made of a string) unless it rewrites nothing inside
+    ``box``, the element the judge read for its "no": then the Rewrite of that element
+    (``judged_target``) when there is one. The judge pinned the element and read it with
+    confidence, so a copy of the string elsewhere ("$17.25", another item's price) is not this
+    element's, and a skip for it ("on the page outside its place") left the wrong price."""
+    if isinstance(outcome, Rewrite) and _overlap(outcome.match.box, box):
+        return outcome
+    return judged_target(state, box) or outcome
+
+
+def judged_matches(matches: dict, judged: dict) -> dict:
+    """``matches`` (expectation -> its OCR matches) with, for each expectation of ``judged``
+    (``judged_elements``), every exact occurrence outside the judged element's box marked not
+    found: the string read elsewhere ("$17.25", another item's price) is not the element the
+    judge pinned and read otherwise, so the string is still to be fixed there."""
+    return {
+        exp: [m if exp not in judged or _overlap(m.box, judged[exp]) else replace(m, found=False) for m in ms]
+        for exp, ms in matches.items()
+    }

@@ -58,6 +58,8 @@ Y_TICK = re.compile(rf"locator '{_ORD} y-axis (?:tick |category )?label from the
 COLUMN = re.compile(rf"locator 'of the {_ORD} column'")
 BAR_END = re.compile(r"""locator "at the end of the '([^']+)' bar\"""")
 GROUP_BAR = re.compile(r"""locator "above the '([^']+)' bar in the '([^']+)' group\"""")
+PRICE = "locator 'price'"
+"""The compiler's VLM part of "the price of 'X'" (a menu item's price)."""
 SLICE_PARTS = ("how the quoted strings relate", "style 'slice'", "words percentage")
 """The compiler's VLM parts of "Is the 'X' slice labeled with the percentage 'V'?"."""
 VALUE_CHARS = 8
@@ -86,7 +88,8 @@ class ElementRead:
     conf: float
 
     def as_dict(self) -> dict:
-        return {"part": self.part, "what": self.what, "text": self.text, "box": list(self.box), "conf": self.conf}
+        return {"part": self.part, "what": self.what, "expected": self.expected, "text": self.text,
+                "box": list(self.box), "conf": self.conf}  # fmt: skip
 
 
 def element_read(
@@ -117,6 +120,8 @@ def element_read(
         bar = BAR_END.fullmatch(part)
         if bar is not None and len(texts) == 2 and normalize(bar.group(1)).lower() == normalize(texts[0]).lower():
             return _bar_value(page, part, texts)
+    if PRICE in parts and len(texts) >= 2:
+        return _row_price(page, texts)
     if all(p in parts for p in SLICE_PARTS) and len(texts) == 2:
         return _slice_value(page, texts)
     return None
@@ -199,6 +204,23 @@ def _bar_value(page: _Page, part: str, texts: tuple[str, ...]) -> ElementRead | 
     if el is None or len(el.text) > VALUE_CHARS or not any(c.isdigit() for c in el.text):
         return None
     return _read(page, el, part, f"the value label at the end of the {texts[0]!r} bar", texts[1])
+
+
+def _row_price(page: _Page, texts: tuple[str, ...]) -> ElementRead | None:
+    """Rule "the price of 'X'" (a menu): the price is the last quoted string and the only one with
+    a digit, X the string before it; X is read as a whole line exactly once, and the first line
+    right of it on its row (a menu sets an item's price on the item's baseline, flush with the
+    column's right edge) looks like a value (a digit, at most ``VALUE_CHARS`` characters)."""
+    price, item = texts[-1], texts[-2]
+    if sum(any(c.isdigit() for c in t) for t in texts) != 1 or not any(c.isdigit() for c in price):
+        return None
+    labels = [m.box for m in find_matches(item, page.lines, *page.size, None) if m.found]
+    whole = [b for b in labels if _whole_line(page, b)]
+    right = _lines_right_of(page, whole[0]) if len(whole) == 1 else []
+    el = page.element("value", right[:1]) if right else None
+    if el is None or len(el.text) > VALUE_CHARS or not any(c.isdigit() for c in el.text):
+        return None
+    return _read(page, el, PRICE, f"the price of {item!r}", price)
 
 
 def _slice_value(page: _Page, texts: tuple[str, ...]) -> ElementRead | None:
