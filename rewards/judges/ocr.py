@@ -273,7 +273,8 @@ class OCRJudge:
         the quoted string (``_reads_otherwise``); None otherwise (the verdict stays as it was)."""
         if image is None or check.spec is None or check.spec.text is None:
             return None
-        read = element_read(parts, check.spec.text.texts, lines, image, image.size)
+        contexts = tuple(a.text for a in check.spec.text.anchors if a.relation == "context")
+        read = element_read(parts, check.spec.text.texts, lines, image, image.size, contexts)
         if read is None or not self._reads_otherwise(read, lines, image):
             return None
         left = [p for p in parts if p != read.part]

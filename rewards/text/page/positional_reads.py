@@ -58,6 +58,10 @@ Y_TICK = re.compile(rf"locator '{_ORD} y-axis (?:tick |category )?label from the
 COLUMN = re.compile(rf"locator 'of the {_ORD} column'")
 BAR_END = re.compile(r"""locator "at the end of the '([^']+)' bar\"""")
 GROUP_BAR = re.compile(r"""locator "above the '([^']+)' bar in the '([^']+)' group\"""")
+CARD = "locator 'card'"
+"""The compiler's one VLM part of "Does the 'L' card show the value 'V'?" (a KPI card)."""
+VALUE_SIZE = 1.3
+"""A KPI card's value is set at least this many times its label's height."""
 PRICE = "locator 'price'"
 """The compiler's VLM part of "the price of 'X'" (a menu item's price)."""
 SLICE_PARTS = ("how the quoted strings relate", "style 'slice'", "words percentage")
@@ -93,7 +97,12 @@ class ElementRead:
 
 
 def element_read(
-    parts: list[str], texts: tuple[str, ...], lines: list[Line], image: Image.Image | None, size: tuple[int, int]
+    parts: list[str],
+    texts: tuple[str, ...],
+    lines: list[Line],
+    image: Image.Image | None,
+    size: tuple[int, int],
+    contexts: tuple[str, ...] = (),
 ) -> ElementRead | None:
     """The element one of a question's VLM ``parts`` pins by position, found for sure (module
     rules), and what it reads; None when no part names one or the page does not pin it.
@@ -101,6 +110,8 @@ def element_read(
     Args:
         parts: the parts left to a VLM (``QuestionSpec.vlm_parts`` after the locator rules).
         texts: the question's required strings (``TextSpec.texts``).
+        contexts: the texts of its "context" anchors (the card's label of "the 'L' card shows
+            the value 'V'").
         lines: the OCR lines of ``image``; size: its (width, height) in pixels.
     """
     if image is None:
@@ -120,6 +131,8 @@ def element_read(
         bar = BAR_END.fullmatch(part)
         if bar is not None and len(texts) == 2 and normalize(bar.group(1)).lower() == normalize(texts[0]).lower():
             return _bar_value(page, part, texts)
+    if list(parts) == [CARD] and len(texts) == 1 and len(contexts) == 1:
+        return _card_value(page, contexts[0], texts[0])
     if PRICE in parts and len(texts) >= 2:
         return _row_price(page, texts)
     if all(p in parts for p in SLICE_PARTS) and len(texts) == 2:
@@ -204,6 +217,34 @@ def _bar_value(page: _Page, part: str, texts: tuple[str, ...]) -> ElementRead | 
     if el is None or len(el.text) > VALUE_CHARS or not any(c.isdigit() for c in el.text):
         return None
     return _read(page, el, part, f"the value label at the end of the {texts[0]!r} bar", texts[1])
+
+
+def _card_value(page: _Page, label: str, expected: str) -> ElementRead | None:
+    """Rule "the 'L' card shows the value 'V'" (a KPI card): L is read as a whole line exactly
+    once, and the first line under it that overlaps its columns, within 4 of its heights, is set
+    at least ``VALUE_SIZE`` times its height (a card's figure, not its change note) and looks
+    like a value (a digit, at most ``VALUE_CHARS`` characters)."""
+    whole = [m.box for m in find_matches(label, page.lines, *page.size, None) if m.found and _whole_line(page, m.box)]
+    if len(whole) != 1:
+        return None
+    x0, y0, x1, y1 = whole[0]
+    under = sorted(
+        (
+            i
+            for i in page.flat
+            if page.lines[i].box[1] >= y1 and min(x1, page.lines[i].box[2]) > max(x0, page.lines[i].box[0])
+        ),
+        key=lambda i: page.lines[i].box[1],
+    )
+    if not under or under[0] == line_of(page, whole[0]):
+        return None
+    b = page.lines[under[0]].box
+    el = page.element("value", [under[0]])
+    if b[1] - y1 > 4 * (y1 - y0) or b[3] - b[1] < VALUE_SIZE * (y1 - y0) or el is None:
+        return None
+    if len(el.text) > VALUE_CHARS or not any(c.isdigit() for c in el.text):
+        return None
+    return _read(page, el, CARD, f"the value of the {label!r} card", expected)
 
 
 def _row_price(page: _Page, texts: tuple[str, ...]) -> ElementRead | None:
