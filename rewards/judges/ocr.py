@@ -278,7 +278,8 @@ class OCRJudge:
         texts = check.spec.text.texts
         if (grouped := grouped_bar(check.spec.text, parts)) is not None:  # the group taken for a string
             texts, parts = grouped[0].texts, grouped[1]
-        read = element_read(parts, texts, lines, image, image.size)
+        contexts = tuple(a.text for a in check.spec.text.anchors if a.relation == "context")
+        read = element_read(parts, texts, lines, image, image.size, contexts)
         if read is None or not (read.empty or self._reads_otherwise(read, lines, image)):
             return None
         left = [p for p in parts if p != read.part]
@@ -317,7 +318,9 @@ class OCRJudge:
           finder having picked another line (the page title) is no "no";
         - rule "anchor": "the value label above the '2024' bar in the 'Tea' group": the compiler
           took the group for a required string and the series for an anchor
-          (``locators.grouped_bar``); the value is asked alone, with the group's bar as its locator.
+          (``locators.grouped_bar``); the value is asked alone, with the group's bar as its locator,
+          and its "no" stands when the value over that bar reads otherwise
+          (``positional_reads.group_value``).
         """
         spec = check.spec
         if rule == "element" and locates_element(parts):
@@ -332,7 +335,9 @@ class OCRJudge:
         else:
             return None
         v = self.judge_lines(lines, size, replace(check, spec=replace(spec, text=text, vlm_parts=tuple(vlm))), image)
-        return replace(v, reason=f"{said}; {v.reason}") if v.answer == "yes" else None
+        # a "no" there is the element its locator pins read otherwise (``_refuted``: the group's bar's value)
+        pinned = v.answer == "no" and isinstance(v.evidence, dict) and "element_read" in v.evidence
+        return replace(v, reason=f"{said}; {v.reason}") if v.answer == "yes" or pinned else None
 
     def reread_strip(
         self,

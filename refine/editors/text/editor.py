@@ -99,7 +99,13 @@ from documents.fonts import Face, installed_faces
 from refine.editors.text.audit import already_written, digest, skip_record, written_record
 from refine.editors.text.bullets import without_bullets
 from refine.editors.text.cards import off_card
-from refine.editors.text.judged_element import judged_boxes
+from refine.editors.text.judged_element import (
+    judged_boxes,
+    judged_elements,
+    judged_matches,
+    judged_over,
+    with_judged_reads,
+)
 from refine.editors.text.near_match import in_element_only, locate, off_legend
 from refine.editors.text.order import Plan, make_plan
 from refine.editors.text.outcomes import Rewrite, Skip, Written
@@ -215,6 +221,7 @@ class TextEditor:
         self.last_actions: list[dict] = []
         self._value_of: dict = {}
         self._tick_of: dict = {}
+        self._judged_of: dict = {}
         self._nav_of: dict = {}
         self._wedge_of: dict = {}
         self._series_of: dict = {}
@@ -260,6 +267,8 @@ class TextEditor:
             outcome = tick_target(state, exp, self._tick_of[exp], rules.case_sensitive)
         if outcome is None:
             outcome = locate(state, exp, plan.matches[exp], plan.group_boxes[exp], rules, plan.element_boxes.get(exp))
+            if exp in self._judged_of:  # the element the judge read for its "no" is the one to rewrite
+                outcome = judged_over(state, self._judged_of[exp], outcome)
         match outcome:
             case Rewrite() as target:
                 before, read = state.arr.copy(), target.lines  # the lines its words index (the damage audit)
@@ -311,6 +320,7 @@ class TextEditor:
         work = collect_work(failures, self.max_chars, self.max_strings)
         self._value_of, self._tick_of, self._nav_of = work.value_of, work.tick_of, work.nav_of
         self._wedge_of, self._series_of = work.wedge_of, work.series_of
+        self._judged_of = judged_elements(failures, work.strings)
         self.last_actions.extend(skip_record(exp, cid, skip) for exp, cid, skip in work.refused)
         if over := sum(skip.reason.startswith("fail: over max_strings") for _, _, skip in work.refused):
             log.warning(
@@ -327,13 +337,14 @@ class TextEditor:
         rules = self._rules()
         # a list's bullet dots are not text: no rewrite takes or erases them (they stay busy pixels)
         read = page_lines(img, self.lang, self.psm, self.scale, self.second_psm, self.incremental)
-        lines = without_bullets(arr, read)
+        lines = with_judged_reads(without_bullets(arr, read), failures)  # a lone glyph the judge read alone
         matches = {exp: rules.matches(exp, lines, w, h) for exp, _ in work.strings}
         state = EditState.read(arr, lines, matches, self._last_written)
         # the element a check names, found before any write ("BREAKFAST" in a heading is not the title)
         element_boxes = {exp: state.element_boxes(work.elements.get(exp)) for exp, _ in work.strings}
         element_boxes = judged_boxes(failures, work.strings, element_boxes)  # the element the judge read
         matches = {exp: in_element_only(ms, element_boxes[exp], lines) for exp, ms in matches.items()}
+        matches = judged_matches(matches, self._judged_of)  # a copy elsewhere is not the element the judge read
         # a string read only in another card than the one its check names is missing from that card
         matches = {exp: off_card(state, exp, ms, rules) for exp, ms in matches.items()}
         # a legend entry read only elsewhere (the slice's own label "Tea") is not in the legend

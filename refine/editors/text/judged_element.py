@@ -12,19 +12,98 @@ names, so an occurrence inside a longer line outside it is not taken for it
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Sequence
 
+from refine.editors.text.outcomes import Rewrite
+from refine.editors.text.state import EditState
 from refine.interfaces import Failure
+from rewards.text.ocr.text_match import Line, Match, Word
 
 
 def judged_boxes(failures: Sequence[Failure], strings: list, element_boxes: dict) -> dict:
     """``element_boxes`` (expectation -> boxes or None) with, for each ``(expectation, check id)``
     of ``strings`` whose check's verdict read a positional element (``evidence["element_read"]``),
     that element's box ``(x0, y0, x1, y1)`` (pixels) as its only box; the others as they were."""
-    read = {c.id: v.evidence.get("element_read") for c, v in failures if isinstance(v.evidence, dict)}
-    out = dict(element_boxes)
-    for exp, cid in strings:
-        el = read.get(cid)
-        if el and el.get("box"):
-            out[exp] = [tuple(int(v) for v in el["box"])]
+    judged = judged_elements(failures, strings)
+    return {exp: [judged[exp]] if exp in judged else boxes for exp, boxes in element_boxes.items()}
+
+
+def with_judged_reads(lines: list[Line], failures: Sequence[Failure]) -> list[Line]:
+    """``lines`` (the editor's OCR read of the page) with, for each verdict whose element the
+    judge read on its own (``evidence["element_read"]``) where no word of ``lines`` stands, that
+    element as one more line of one word (its text, box and confidence): the judge reads a lone
+    glyph over a short bar ("2") in a crop of its own (``positional_reads.group_value``), which
+    the page read drops; without it the editor had no wrong version to rewrite and skipped the
+    value as having no slot."""
+    out = list(lines)
+    for _, v in failures:
+        el = v.evidence.get("element_read") if isinstance(v.evidence, dict) else None
+        if not el or not el.get("box") or not str(el.get("text", "")).strip():
+            continue
+        box = tuple(int(c) for c in el["box"])
+        if not any(_overlap(w.box, box) for ln in out for w in ln.words):
+            out.append(Line((Word(str(el["text"]), box, el.get("conf")),)))
     return out
+
+
+def _overlap(a, b) -> bool:
+    """True when boxes ``a`` and ``b`` (x0, y0, x1, y1) share a pixel."""
+    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+
+
+def judged_elements(failures: Sequence[Failure], strings: list) -> dict:
+    """Expectation -> the box ``(x0, y0, x1, y1)`` (pixels) of the element its check's verdict
+    read for its "no" (``evidence["element_read"]``), for each ``(expectation, check id)`` of
+    ``strings`` whose verdict has one and that is the string the element should read (its
+    ``expected``, when the evidence names it)."""
+    read = {c.id: v.evidence.get("element_read") for c, v in failures if isinstance(v.evidence, dict)}
+    out = {}
+    for exp, cid in strings:
+        el = read.get(cid) or {}
+        # the string the element should read; the check's other strings ("Tiramisu", its section) are not it
+        if el.get("box") and el.get("expected", exp.text) == exp.text:
+            out[exp] = tuple(int(c) for c in el["box"])
+    return out
+
+
+def judged_target(state: EditState, box) -> Rewrite | None:
+    """The Rewrite of the words the judge read in ``box`` for its "no" (the element a positional
+    locator pins: a bar's value, a tick label), when no near match of the string was found: the
+    words of one OCR line whose centres lie in ``box``, none protected (a string already fixed);
+    None when there are none or they span several lines. "2" read over a short bar for "9" is
+    no near match by spelling (0 alike), yet it is the value the check names, read for sure."""
+    inside = [
+        (li, wi)
+        for li, ln in enumerate(state.lines)
+        for wi, wd in enumerate(ln.words)
+        if box[0] <= (wd.box[0] + wd.box[2]) / 2 <= box[2] and box[1] <= (wd.box[1] + wd.box[3]) / 2 <= box[3]
+    ]
+    if not inside or len({li for li, _ in inside}) != 1 or any(w in state.protected for w in inside):
+        return None
+    words = [state.lines[li].words[wi] for li, wi in inside]
+    union = (min(w.box[0] for w in words), min(w.box[1] for w in words),
+             max(w.box[2] for w in words), max(w.box[3] for w in words))  # fmt: skip
+    return Rewrite(Match(" ".join(w.text for w in words), union, 0.0, False, tuple(inside)), state.lines)
+
+
+def judged_over(state: EditState, box, outcome):
+    """``outcome`` (what ``near_match.locate`` made of a string) unless it rewrites nothing inside
+    ``box``, the element the judge read for its "no": then the Rewrite of that element
+    (``judged_target``) when there is one. The judge pinned the element and read it with
+    confidence, so a copy of the string elsewhere ("$17.25", another item's price) is not this
+    element's, and a skip for it ("on the page outside its place") left the wrong price."""
+    if isinstance(outcome, Rewrite) and _overlap(outcome.match.box, box):
+        return outcome
+    return judged_target(state, box) or outcome
+
+
+def judged_matches(matches: dict, judged: dict) -> dict:
+    """``matches`` (expectation -> its OCR matches) with, for each expectation of ``judged``
+    (``judged_elements``), every exact occurrence outside the judged element's box marked not
+    found: the string read elsewhere ("$17.25", another item's price) is not the element the
+    judge pinned and read otherwise, so the string is still to be fixed there."""
+    return {
+        exp: [m if exp not in judged or _overlap(m.box, judged[exp]) else replace(m, found=False) for m in ms]
+        for exp, ms in matches.items()
+    }

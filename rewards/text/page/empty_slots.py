@@ -4,16 +4,10 @@
 all there is nothing to read, and a person still answers "no, that bar has no value label". These
 rules find the slot for sure and see that it holds no ink:
 
-- **the value label above the 'S' bar in the 'G' group** (grouped bars): the group's span of the
-  x axis is the one around the tick label G (half the tick pitch each side, the pitch of the
-  page's row of x tick labels, ``chart_locators._tick_row``); the series' colour is the one legend
-  swatch left of a line reading S (``chart_locators._swatch_colour``); the bar is the only run of
-  that colour (RGB distance under ``COLOUR``) in the span whose foot stands on the axis (within
-  one tick height over the tick labels). A line over the bar (its middle inside the bar's width,
-  its foot within ``OVER`` type sizes over the bar's top) is the label, read as it reads (one
-  line) or undecided (several). With none, the slot (the bar's width, ``OVER`` type sizes high,
-  over its top) must hold no strong ink (a pixel 60 off the page colour: a faint gridline may run
-  there): then the label is missing;
+- **the value label above the 'S' bar in the 'G' group** (grouped bars): the bar is found by
+  ``positional_reads.group_value``; when no line stands over it, the slot (the bar's width,
+  ``OVER`` tick heights over its top, ``empty_over``) must hold no strong ink (a pixel ``STRONG``
+  off the page colour: a faint gridline may run there): then the label is missing;
 - **the 'X' slice's percentage** (pies and donuts): two or more percentages are read as slice
   labels, each with its own slice name (its nearest name in angle, within ``SLICE_ANGLE``, none
   shared; OCR may miss a light percentage on a dark wedge), fewer than the names, none within
@@ -33,19 +27,15 @@ import re
 from typing import NamedTuple
 
 import numpy as np
-from scipy import ndimage
 
-from rewards.text.ocr.text_match import find_matches, normalize, words_conf
-from rewards.text.page.chart_locators import SLICE_ANGLE, _slice_labels, _swatch_colour, _tick_row
+from rewards.text.ocr.text_match import normalize
+from rewards.text.page.chart_locators import SLICE_ANGLE, _slice_labels
 from rewards.text.page.elements import find_elements
 from rewards.text.page.locator_base import _Ctx
 from rewards.text.page.page_lines import Box, _Page
 from rewards.text.page.pie import angle_gap
 from rewards.text.questions.question_compiler import ElementSpec
 
-GROUP_BAR = re.compile(r"""locator "above the '([^']+)' bar in the '([^']+)' group\"""")
-COLOUR = 45
-"""RGB distance under which a pixel is the series' colour (as ``chart_locators._group_bar``)."""
 OVER = 2.0
 """Type sizes over a bar's top within which its value label stands."""
 STRONG = 60
@@ -71,52 +61,15 @@ def _page_colour(page: _Page, rgb: np.ndarray) -> np.ndarray:
     return page.memo["page_colour"]
 
 
-def _series_bar(page: _Page, ctx: _Ctx, series: str, group: str) -> tuple[Box, float] | None:
-    """(the box of the 'series' bar in the 'group' group, the tick labels' type size) or None."""
-    ticks, rgb = _tick_row(ctx), page.rgb()
-    at = [k for k, i in enumerate(ticks) if normalize(page.lines[i].text).lower() == normalize(group).lower()]
-    legend = [m.box for m in find_matches(series, page.lines, *page.size, None) if m.found]
-    colours = [c for c in (_swatch_colour(page, b, b[3] - b[1] + 2) for b in legend) if c is not None]
-    if rgb is None or len(at) != 1 or len(colours) != 1 or len(ticks) < 2:
-        return None
-    mids = [(page.lines[i].box[0] + page.lines[i].box[2]) / 2 for i in ticks]
-    step = (mids[-1] - mids[0]) / (len(mids) - 1)
-    lo, hi = max(0, int(mids[at[0]] - step / 2)), min(rgb.shape[1], int(mids[at[0]] + step / 2))
-    tick_top = min(page.lines[i].box[1] for i in ticks)
-    em = float(page.sizes[ticks[at[0]]])
-    crop = rgb[:tick_top, lo:hi].astype(np.int32)
-    near = np.sqrt(((crop - colours[0]) ** 2).sum(axis=2)) < COLOUR
-    labels, _ = ndimage.label(near)
-    bars = [
-        (lo + sl[1].start, sl[0].start, lo + sl[1].stop, sl[0].stop)
-        for sl in ndimage.find_objects(labels)
-        if sl is not None and sl[0].stop >= tick_top - 1.5 * em and sl[1].stop - sl[1].start >= 3
-    ]
-    return (bars[0], em) if len(bars) == 1 else None
-
-
-def group_bar_value(page: _Page, series: str, group: str, expected: str) -> SlotRead | None:
-    """Rule "the value label above the 'S' bar in the 'G' group" (module docstring)."""
-    ctx = _Ctx(page, (expected,), [], [], [], [])
-    found = _series_bar(page, ctx, series, group)
-    if found is None:
-        return None
-    (x0, top, x1, _), em = found
-    what = f"the value label above the {series!r} bar in the {group!r} group"
-    over = [
-        i
-        for i, ln in enumerate(page.lines)
-        if x0 <= (ln.box[0] + ln.box[2]) / 2 <= x1 and top - OVER * em <= ln.box[3] <= top + 1
-    ]
-    if len(over) == 1:
-        el = page.element("value", over)
-        return SlotRead(what, el.text, el.box, words_conf(page.lines, el.words)) if el else None
+def empty_over(page: _Page, x0: int, top: int, x1: int, em: float) -> Box | None:
+    """The slot over a bar (``x0``..``x1`` wide, ``OVER`` * ``em`` px high over its ``top``, pixels)
+    when it holds no strong ink, else None (or when it is less than ``em`` high: the page's top)."""
     slot = (x0, max(0, int(top - OVER * em)), x1, max(0, top - 1))
     rgb = page.rgb()
-    ink = np.abs(rgb[slot[1] : slot[3], slot[0] : slot[2]].astype(np.int16) - _page_colour(page, rgb)).max(2)
-    if over or slot[3] - slot[1] < em or (ink > STRONG).any():
+    if rgb is None or slot[3] - slot[1] < em:
         return None
-    return SlotRead(what, "", slot, 100.0)
+    ink = np.abs(rgb[slot[1] : slot[3], slot[0] : slot[2]].astype(np.int16) - _page_colour(page, rgb)).max(2)
+    return None if (ink > STRONG).any() else slot
 
 
 def _paired(pie, names: list, pcts: list) -> bool:

@@ -40,12 +40,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import numpy as np
 from PIL import Image
 
+from rewards.text.ocr.ocr_cache import part_lines
+from rewards.text.ocr.ocr_read import ReadSettings
+from rewards.text.ocr.tesseract_lines import OCRError
 from rewards.text.ocr.text_match import Line, find_matches, normalize, words_conf
-from rewards.text.page.chart_locators import SLICE_ANGLE, _slice_labels, _y_column
+from rewards.text.page.chart_locators import SLICE_ANGLE, _slice_labels, _swatch_colour, _y_column
 from rewards.text.page.elements import find_elements
-from rewards.text.page.empty_slots import GROUP_BAR, empty_wedge, group_bar_value
+from rewards.text.page.empty_slots import empty_over, empty_wedge
 from rewards.text.page.finders import _swatch_left
 from rewards.text.page.locator_base import ORDINALS, _complete, _Ctx, _ink, _lines_right_of, _x_row, line_of
 from rewards.text.page.page_lines import Box, Element, _Page
@@ -58,6 +62,13 @@ X_TICK = re.compile(rf"locator '{_ORD} x-axis (?:tick |category )?label from the
 Y_TICK = re.compile(rf"locator '{_ORD} y-axis (?:tick |category )?label from the top'")
 COLUMN = re.compile(rf"locator 'of the {_ORD} column'")
 BAR_END = re.compile(r"""locator "at the end of the '([^']+)' bar\"""")
+GROUP_BAR = re.compile(r"""locator "above the '([^']+)' bar in the '([^']+)' group\"""")
+CARD = "locator 'card'"
+"""The compiler's one VLM part of "Does the 'L' card show the value 'V'?" (a KPI card)."""
+VALUE_SIZE = 1.3
+"""A KPI card's value is set at least this many times its label's height."""
+PRICE = "locator 'price'"
+"""The compiler's VLM part of "the price of 'X'" (a menu item's price)."""
 SLICE_PARTS = ("how the quoted strings relate", "style 'slice'", "words percentage")
 """The compiler's VLM parts of "Is the 'X' slice labeled with the percentage 'V'?"."""
 VALUE_CHARS = 8
@@ -89,12 +100,17 @@ class ElementRead:
     empty: bool = False
 
     def as_dict(self) -> dict:
-        out = {"part": self.part, "what": self.what, "text": self.text, "box": list(self.box), "conf": self.conf}
-        return out | ({"empty": True} if self.empty else {})
+        out = {"part": self.part, "what": self.what, "expected": self.expected, "text": self.text}
+        return out | {"box": list(self.box), "conf": self.conf} | ({"empty": True} if self.empty else {})
 
 
 def element_read(
-    parts: list[str], texts: tuple[str, ...], lines: list[Line], image: Image.Image | None, size: tuple[int, int]
+    parts: list[str],
+    texts: tuple[str, ...],
+    lines: list[Line],
+    image: Image.Image | None,
+    size: tuple[int, int],
+    contexts: tuple[str, ...] = (),
 ) -> ElementRead | None:
     """The element one of a question's VLM ``parts`` pins by position, found for sure (module
     rules), and what it reads; None when no part names one or the page does not pin it.
@@ -102,6 +118,8 @@ def element_read(
     Args:
         parts: the parts left to a VLM (``QuestionSpec.vlm_parts`` after the locator rules).
         texts: the question's required strings (``TextSpec.texts``).
+        contexts: the texts of its "context" anchors (the card's label of "the 'L' card shows
+            the value 'V'").
         lines: the OCR lines of ``image``; size: its (width, height) in pixels.
     """
     if image is None:
@@ -115,15 +133,16 @@ def element_read(
         col = COLUMN.fullmatch(part)
         if col is not None and len(texts) == 1:
             return _column_head(page, part, texts[0], ORDINALS[col.group(1).lower()])
+        group = GROUP_BAR.fullmatch(part)
+        if group is not None and len(texts) == 1:
+            return group_value(page, part, group.group(1), group.group(2), texts[0])
         bar = BAR_END.fullmatch(part)
         if bar is not None and len(texts) == 2 and normalize(bar.group(1)).lower() == normalize(texts[0]).lower():
             return _bar_value(page, part, texts)
-        grouped = GROUP_BAR.fullmatch(part)
-        if grouped is not None and len(texts) == 1:
-            slot = group_bar_value(page, grouped.group(1), grouped.group(2), texts[0])
-            if slot is not None:
-                return ElementRead(part, slot.what, texts[0], slot.text, slot.box, slot.conf, empty=not slot.text)
-            return None
+    if list(parts) == [CARD] and len(texts) == 1 and len(contexts) == 1:
+        return _card_value(page, contexts[0], texts[0])
+    if PRICE in parts and len(texts) >= 2:
+        return _row_price(page, texts)
     if all(p in parts for p in SLICE_PARTS) and len(texts) == 2:
         slot = empty_wedge(page, texts)
         if slot is not None:
@@ -211,6 +230,51 @@ def _bar_value(page: _Page, part: str, texts: tuple[str, ...]) -> ElementRead | 
     return _read(page, el, part, f"the value label at the end of the {texts[0]!r} bar", texts[1])
 
 
+def _card_value(page: _Page, label: str, expected: str) -> ElementRead | None:
+    """Rule "the 'L' card shows the value 'V'" (a KPI card): L is read as a whole line exactly
+    once, and the first line under it that overlaps its columns, within 4 of its heights, is set
+    at least ``VALUE_SIZE`` times its height (a card's figure, not its change note) and looks
+    like a value (a digit, at most ``VALUE_CHARS`` characters)."""
+    whole = [m.box for m in find_matches(label, page.lines, *page.size, None) if m.found and _whole_line(page, m.box)]
+    if len(whole) != 1:
+        return None
+    x0, y0, x1, y1 = whole[0]
+    under = sorted(
+        (
+            i
+            for i in page.flat
+            if page.lines[i].box[1] >= y1 and min(x1, page.lines[i].box[2]) > max(x0, page.lines[i].box[0])
+        ),
+        key=lambda i: page.lines[i].box[1],
+    )
+    if not under or under[0] == line_of(page, whole[0]):
+        return None
+    b = page.lines[under[0]].box
+    el = page.element("value", [under[0]])
+    if b[1] - y1 > 4 * (y1 - y0) or b[3] - b[1] < VALUE_SIZE * (y1 - y0) or el is None:
+        return None
+    if len(el.text) > VALUE_CHARS or not any(c.isdigit() for c in el.text):
+        return None
+    return _read(page, el, CARD, f"the value of the {label!r} card", expected)
+
+
+def _row_price(page: _Page, texts: tuple[str, ...]) -> ElementRead | None:
+    """Rule "the price of 'X'" (a menu): the price is the last quoted string and the only one with
+    a digit, X the string before it; X is read as a whole line exactly once, and the first line
+    right of it on its row (a menu sets an item's price on the item's baseline, flush with the
+    column's right edge) looks like a value (a digit, at most ``VALUE_CHARS`` characters)."""
+    price, item = texts[-1], texts[-2]
+    if sum(any(c.isdigit() for c in t) for t in texts) != 1 or not any(c.isdigit() for c in price):
+        return None
+    labels = [m.box for m in find_matches(item, page.lines, *page.size, None) if m.found]
+    whole = [b for b in labels if _whole_line(page, b)]
+    right = _lines_right_of(page, whole[0]) if len(whole) == 1 else []
+    el = page.element("value", right[:1]) if right else None
+    if el is None or len(el.text) > VALUE_CHARS or not any(c.isdigit() for c in el.text):
+        return None
+    return _read(page, el, PRICE, f"the price of {item!r}", price)
+
+
 def _slice_value(page: _Page, texts: tuple[str, ...]) -> ElementRead | None:
     """Rule "the 'X' slice labelled with the percentage 'V'" (module docstring)."""
     own = find_elements(ElementSpec("whole"), page.lines, None, page.size) or []
@@ -230,3 +294,109 @@ def _slice_value(page: _Page, texts: tuple[str, ...]) -> ElementRead | None:
     if angle_gap(pie.angle(v.box), pie.angle(n.box)) > SLICE_ANGLE or near(v, names).box != n.box:
         return None
     return _read(page, v, "words percentage", f"the percentage of the {texts[0]!r} slice", texts[1])
+
+
+BAR_MATCH = 45
+"""Largest RGB distance of a bar's pixel from its series' legend swatch colour (``_group_bar``'s)."""
+
+
+def group_value(page: _Page, part: str, series: str, group: str, expected: str) -> ElementRead | None:
+    """Rule "the value label above the 'S' bar in the 'G' group" (grouped bars): the x tick label
+    G of the page's one row of tick labels (``axis_labels``) spans the group (half a label step
+    either side of its middle); the series S has one legend swatch (``_swatch_colour``); in that
+    span exactly one run of columns holds the swatch's colour (within ``BAR_MATCH``) just above
+    the tick labels (a bar grows from the axis: its foot within 1.5 label heights of them), and
+    its top is where that colour stops going up its middle column. The value is the one line
+    over the bar whose foot lies within 1.5 label heights above the top and that looks like a
+    value; when no line was read there but ink stands there, that ink is read on its own
+    (``_read_alone``: tesseract drops a lone "2" over a short bar). None when anything is unsure."""
+    ticks, rgb = axis_labels(page, 0), page.rgb()
+    if ticks is None or rgb is None:
+        return None
+    at = [k for k, i in enumerate(ticks) if normalize(page.lines[i].text).lower() == normalize(group).lower()]
+    legend = [m.box for m in find_matches(series, page.lines, *page.size, None) if m.found]
+    colours = [c for c in (_swatch_colour(page, b, b[3] - b[1] + 2) for b in legend) if c is not None]
+    if len(at) != 1 or len(colours) != 1:
+        return None
+    bar = _series_bar(page, ticks, at[0], colours[0])
+    if bar is None:
+        return None
+    (bx0, top, bx1), em = bar, _tick_height(page, ticks)
+    over = [
+        i
+        for i in page.flat
+        if bx0 - 2 <= (page.lines[i].box[0] + page.lines[i].box[2]) / 2 <= bx1 + 2
+        and 0 <= top - page.lines[i].box[3] <= 1.5 * em
+    ]
+    what = f"the value label above the {series!r} bar in the {group!r} group"
+    if len(over) > 1:
+        return None
+    if not over:  # not drawn (its slot holds no ink: ``empty_slots``), or a lone glyph OCR dropped
+        slot = empty_over(page, bx0, top, bx1, em)
+        if slot is not None:
+            return ElementRead(part, what, expected, "", slot, 100.0, empty=True)
+        return _read_alone(page, (bx0, round(top - 1.6 * em), bx1, top - 1), part, what, expected)
+    el = page.element("value", over)
+    if el is None or len(el.text) > VALUE_CHARS or not any(c.isdigit() for c in el.text):
+        return None
+    return _read(page, el, part, what, expected)
+
+
+def _tick_height(page: _Page, ticks: tuple[int, ...]) -> float:
+    """The median height (px) of the tick labels' boxes."""
+    hs = sorted(page.lines[i].box[3] - page.lines[i].box[1] for i in ticks)
+    return float(hs[len(hs) // 2])
+
+
+def _series_bar(page: _Page, ticks: tuple[int, ...], at: int, colour) -> tuple[int, int, int] | None:
+    """(x0, top, x1) of the one bar of ``colour`` (RGB) in the group of tick label ``at``
+    (``group_value``), or None."""
+    rgb, em = page.rgb(), _tick_height(page, ticks)
+    mids = [(page.lines[i].box[0] + page.lines[i].box[2]) / 2 for i in ticks]
+    step = (mids[-1] - mids[0]) / (len(mids) - 1)
+    lo, hi = max(0, int(mids[at] - step / 2)), min(rgb.shape[1], int(mids[at] + step / 2))
+    foot = min(page.lines[i].box[1] for i in ticks)
+    near = np.sqrt(((rgb[:foot, lo:hi].astype(float) - colour) ** 2).sum(2)) < BAR_MATCH  # (foot, hi - lo)
+    cols = near[max(0, int(foot - 1.5 * em)) :].any(0)
+    edges = np.flatnonzero(np.diff(np.r_[0, cols.astype(np.int8), 0]))
+    runs = [(a, b) for a, b in zip(edges[::2], edges[1::2]) if b - a >= 3]
+    if len(runs) != 1:
+        return None
+    a, b = runs[0]
+    col = near[:, (a + b) // 2]
+    rows = np.flatnonzero(col[max(0, int(foot - 1.5 * em)) :])
+    if not len(rows):
+        return None
+    y = max(0, int(foot - 1.5 * em)) + int(rows[-1])  # the bar's foot
+    while y > 0 and col[y - 1]:
+        y -= 1
+    return lo + a, y, lo + b
+
+
+def _read_alone(page: _Page, box: Box, part: str, what: str, expected: str) -> ElementRead | None:
+    """The ink in ``box`` that no OCR line holds, read on its own (its bounding box padded by half
+    its height, one text line, psm 7) at 3x and at 2x; an ElementRead when both reads give the
+    same value-like text (a digit, at most ``VALUE_CHARS`` characters), else None."""
+    gray = page.gray()
+    x0, y0 = max(0, int(box[0])), max(0, int(box[1]))
+    x1, y1 = min(gray.shape[1], int(box[2])), min(gray.shape[0], int(box[3]))
+    if x1 <= x0 or y1 <= y0 or not _ink(page, (x0, y0, x1, y1)):
+        return None
+    ink = np.abs(gray[y0:y1, x0:x1].astype(np.int16) - int(np.median(gray))) > 60
+    ys, xs = np.nonzero(ink)
+    ib = (x0 + int(xs.min()), y0 + int(ys.min()), x0 + int(xs.max()) + 1, y0 + int(ys.max()) + 1)
+    pad = max(2, (ib[3] - ib[1]) // 2)
+    crop = (max(0, ib[0] - pad), max(0, ib[1] - pad), min(gray.shape[1], ib[2] + pad), min(y1 + 1, ib[3] + pad))
+    image = Image.fromarray(page.rgb()).crop(crop)
+    reads = []
+    for scale in (3.0, 2.0):
+        try:
+            got = part_lines(image, ReadSettings("eng", 7, scale, None, fills=False))
+        except OCRError:
+            return None
+        words = [w for ln in got for w in ln.words]
+        reads.append((" ".join(w.text for w in words), min((w.conf for w in words if w.conf is not None), default=0)))
+    text = reads[0][0]
+    if text != reads[1][0] or len(text) > VALUE_CHARS or not any(c.isdigit() for c in text):
+        return None
+    return ElementRead(part, what, expected, text, ib, float(min(c for _, c in reads)))
