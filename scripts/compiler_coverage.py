@@ -87,6 +87,36 @@ def unresolved_figures(phrases: Counter, top: int) -> list[str]:
     return lines
 
 
+PICTURE = re.compile(
+    r"\b(?:illustrations?|images?|photos?|pictures?|drawings?|cartoons?|graphics?|icons?|logos?|arrows?|symbols?"
+    r"|circles?|triangles?|maps?|bottles?|person|people|diagrams?|networks?|thumbnails?|insets?|donuts?|brace"
+    r"|equations?|formulas?|charts?|bars?|lines? chart|timeline|milestones?|branch(?:es)?|nodes?)\b"
+)
+"""Nouns of a locator phrase that name a picture or a drawn mark (a lightbulb illustration, an
+arrow, a branch of a tree, an equation): what it shows is no text OCR reads."""
+
+BLOCKERS = ("no text part", "a claim no rule reads", "a picture or drawn mark", "a one-word fragment", "a description")
+"""Why an undecided quoted-text question is undecided (``blocker``), in the order they are tested."""
+
+
+def blocker(spec: QuestionSpec) -> str:
+    """The first of ``BLOCKERS`` an undecided question has: no text part; a VLM part that is no
+    locator and no rule reads (a count, a quantifier, a style of a fill, an unknown word); a
+    locator naming a picture or drawn mark (``PICTURE``); a one-word locator the compiler cut from
+    its phrase ("first", "green", "item"); else only descriptive locators no rule reads ("in the
+    testimonial section", "directly below the welcome bar")."""
+    if spec.text is None:
+        return BLOCKERS[0]
+    left = [p for p in spec.vlm_parts if not has_rule(p, len(spec.text.texts))]
+    if any(not p.startswith("locator ") for p in left):
+        return BLOCKERS[1]
+    if any(PICTURE.search(p) for p in left):
+        return BLOCKERS[2]
+    if any(len(normalised_phrase(p).split()) == 1 for p in left):
+        return BLOCKERS[3]
+    return BLOCKERS[4]
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("data", type=Path, help="BizGenEval JSONL (questions + dimension per row)")
@@ -105,6 +135,9 @@ def main(argv: list[str] | None = None) -> int:
         metavar="N",
         help="print the N most common locator phrases of the dev half's quoted-text questions left to a VLM",
     )
+    p.add_argument(
+        "--blockers", action="store_true", help="count the dev half's undecided quoted-text questions by blocker"
+    )
     args = p.parse_args(argv)
     try:
         rows = [json.loads(l) for l in args.data.read_text(encoding="utf-8").splitlines() if l.strip()]
@@ -120,6 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     counts: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
     quoted: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     unresolved: Counter = Counter()
+    blocked: Counter = Counter()
     for i, row in enumerate(rows):
         key = int(hashlib.sha1(str(row.get("id")).encode()).hexdigest(), 16) if args.split == "id-hash" else i
         half = "dev" if key % 2 == 0 else "report"
@@ -143,6 +177,8 @@ def main(argv: list[str] | None = None) -> int:
                     c["handed"] += sum(p.startswith("locator ") for p in spec.vlm_parts)
                     n_texts = len(spec.text.texts) if spec.text is not None else 1
                     c["ruled"] += sum(p.startswith("locator ") and has_rule(p, n_texts) for p in spec.vlm_parts)
+                if half == "dev" and not decided(spec):
+                    blocked[blocker(spec)] += 1
                 if half == "dev":
                     unresolved.update(
                         normalised_phrase(p)
@@ -163,6 +199,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.unresolved > 0:
         print("\ndev half, quoted-text questions: " + "\n".join(unresolved_figures(unresolved, args.unresolved)))
     out["unresolved_dev"] = dict(unresolved.most_common())
+    out["blockers_dev"] = {b: blocked[b] for b in BLOCKERS}
+    if args.blockers:
+        print(f"\ndev half, {sum(blocked.values())} undecided quoted-text questions, by the first blocker they have:")
+        print("\n".join(f"{blocked[b]:>5}  {b}" for b in BLOCKERS))
     if args.json:
         args.json.write_text(json.dumps(out, indent=2))
     return 0
