@@ -141,7 +141,7 @@ def sample(
 AXIS_PART = re.compile(r"locator '([xy])-axis (?:tick )?label'")
 PANEL_PART = re.compile(r"(?i)locator '(?:in |inside |within |of )?(?:the )?(?:panel|row|subfigure) \(([a-h])\)'")
 TOPMOST_PART = re.compile(TOPMOST)
-LINE_PART = re.compile(r"locator '(?:the |a )?(first|second|third|fourth|fifth|last) line'")
+LINE_PART = re.compile(r"locator '(?:(?:on|in) )?(?:the |a )?(first|second|third|fourth|fifth|last) line'")
 EDGE_PART = re.compile(r"claim '(?:starts?|begins?|starting|beginning|ends?|ending) with'")
 HEADER_PARTS = (
     re.compile(r"locator '(?:the |a )?(?:first |top )?header row'"),
@@ -379,7 +379,8 @@ def page_html(
     edge = next((p for p in parts if EDGE_PART.fullmatch(p)), None)
     if edge is not None:  # the string opens (or closes) a longer block
         texts = ("As reported, " + texts[0],) if "end" in edge else (texts[0] + " as reported for the year",)
-    spec, wrap, unwrap = styled(spec, parts, restyled)  # "the bold label": bizgen_style_pages
+    boxed = any(PANEL_PART.fullmatch(p) for p in parts)  # "the bold label": bizgen_style_pages
+    spec, wrap, unwrap = styled(spec, parts, restyled, boxed)
     block = wrap + _anchored(spec, _strings(spec, texts)) + unwrap
     nth = next((m.group(1) for p in parts if (m := LINE_PART.fullmatch(p))), None)
     if nth is not None:  # the Nth line of a bordered box (the others filler lines)

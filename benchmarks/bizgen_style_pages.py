@@ -25,10 +25,13 @@ def looks(parts: tuple[str, ...]) -> tuple[str | None, str | None, bool] | None:
     return next((_adjectives(p) for p in parts if admits_styled(p, 1)), None)
 
 
-def styled(spec: TextSpec, parts: tuple[str, ...], restyled: bool = False) -> tuple[TextSpec, str, str]:
+def styled(
+    spec: TextSpec, parts: tuple[str, ...], restyled: bool = False, boxed: bool = False
+) -> tuple[TextSpec, str, str]:
     """(the spec to draw the strings with, the CSS of the wrapper around the block, its closing tag):
     the asked weight and colour set on the spec (``restyled``: the opposite ones), and the block
-    centred in its container (``restyled``: pushed to its left)."""
+    centred in its container (``restyled``: at its left; in a panel, ``boxed``, in smaller type so
+    that it does not fill the panel's width; elsewhere widened on its right)."""
     asked = looks(parts)
     if asked is None:
         return spec, "", ""
@@ -39,5 +42,6 @@ def styled(spec: TextSpec, parts: tuple[str, ...], restyled: bool = False) -> tu
     spec = replace(spec, weight=weight or spec.weight, colour=colour or spec.colour)
     if not centred:
         return spec, "", ""
-    css = "margin-right:360px;text-align:left" if restyled else "text-align:center"
+    off = "font-size:14px" if boxed else "padding-right:240px"
+    css = f"text-align:left;{off}" if restyled else "text-align:center"
     return spec, f'<div style="{css}">', "</div>"

@@ -13,8 +13,9 @@ The phrase is ``[the] ADJ... ROLE`` where each ``ADJ`` is one of
   and no word is named another (``text_style.matches``);
 - **centered** ("centered", "centred"): the occurrence's middle lies within ``CENTRED_SHARE`` of
   the width of its container from the container's vertical midline; the container is the
-  smallest rectangle of the page around the occurrence (``rectangles.rectangles``) at least
-  twice its width (a badge hugging the text centres anything), else the page;
+  smallest rectangle of the page around the occurrence (``rectangles.rectangles``) that is no
+  badge hugging it (one within ``HUG`` line heights of it on both axes centres anything), else
+  the page;
 
 and ``ROLE`` (the rest) is a generic role (``generic_role.is_generic_role``: "section label",
 "source line", "subtitle"; not a holder such as "callout" or "box", whose colour is a fill's),
@@ -41,6 +42,10 @@ from rewards.text.questions.question_style import _COLOUR_NAMES
 CENTRED_SHARE = 0.04
 """How far (a share of the container's width) an occurrence's middle may lie from the container's
 midline and still be centred: 0.04 of a 1,000 px page is 40 px, about two letters of body text."""
+
+HUG = 2.0
+"""A rectangle whose width exceeds the occurrence's by at most ``2 * HUG`` line heights and whose
+height by at most ``2 * HUG`` line heights hugs it (a badge, a pill): no container to be centred in."""
 
 _BOLD = r"bold|bolded|boldface"
 _COLOUR = r"(?:(?:dark|light|pale|bright)[- ])?(?:" + "|".join(sorted(_COLOUR_NAMES)) + r")"
@@ -98,15 +103,19 @@ def styled_parts(patterns: tuple[str, ...], parts: list[str]) -> list[str | None
     return [styled, same]
 
 
-def _centred(page: _Page, box: Box) -> bool:
+def _centred(page: _Page, box: Box, line_height: float) -> bool:
     """True when ``box``'s middle lies within ``CENTRED_SHARE`` of its container's width from the
-    container's midline (module docstring)."""
-    width = box[2] - box[0]
+    container's midline (module docstring); ``line_height``: of the occurrence's lines, pixels."""
+    pad = 2 * HUG * line_height
     cx = (box[0] + box[2]) / 2
     frames = [
         f
         for f in rectangles(page)
-        if f[0] <= box[0] and f[1] <= box[1] and f[2] >= box[2] and f[3] >= box[3] and f[2] - f[0] >= 2 * width
+        if f[0] <= box[0]
+        and f[1] <= box[1]
+        and f[2] >= box[2]
+        and f[3] >= box[3]
+        and (f[2] - f[0] > box[2] - box[0] + pad or f[3] - f[1] > box[3] - box[1] + pad)
     ]
     frame = min(frames, key=lambda f: (f[2] - f[0]) * (f[3] - f[1]), default=(0, 0, *page.size))
     return abs(cx - (frame[0] + frame[2]) / 2) <= CENTRED_SHARE * (frame[2] - frame[0])
@@ -129,7 +138,8 @@ def _styled(ctx: _Ctx, m: list[re.Match]) -> bool:
                 continue  # not whole lines: inside a longer element
             boxes = [page.lines[li].words[wi].box for li, wi in words]
             box = union_box(boxes)
-            if centred and not _centred(page, box):
+            height = max(page.lines[li].box[3] - page.lines[li].box[1] for li in touched)
+            if centred and not _centred(page, box, height):
                 continue
             if weight or colour:
                 style = measure(rgb, [(b, page.lines[li].words[wi].text) for b, (li, wi) in zip(boxes, words)])

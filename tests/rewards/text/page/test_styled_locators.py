@@ -96,6 +96,18 @@ def test_a_centred_subtitle_is_centred_in_its_panel_not_on_the_page():
     assert verdict(q.format("a", "Model A"), lines, im)[0] == "withheld"
 
 
+def test_a_badge_hugging_the_text_is_no_container_to_be_centred_in_but_a_full_panel_is():
+    im = Image.new("RGB", (900, 500), (255, 255, 255))
+    d = ImageDraw.Draw(im)
+    d.rounded_rectangle((40, 40, 170, 90), radius=20, fill=(30, 90, 160))  # a pill at the page's left
+    lines = [draw(d, "NEW", 75, 50, 24, fill=(255, 255, 255))]
+    d.rectangle((300, 150, 640, 450), outline=(40, 40, 40), width=2)  # a panel the subtitle nearly fills
+    lines.append(draw(d, "Language-only In-context", 318, 200, 24))
+    q = "Does the centered label read exactly '{}'?"
+    assert verdict(q.format("NEW"), lines, im)[1] == []  # centred in its pill only
+    assert verdict(q.format("Language-only In-context"), lines, im)[1] == ["locator 'centered label'"]
+
+
 def test_phrases_the_rule_refuses_before_the_page_is_seen():
     assert admits_styled("locator 'centered subtitle'", 1) and admits_styled("locator 'the dark blue label'", 1)
     assert not admits_styled("locator 'magenta callout'", 1)  # a holder: its colour is a fill's
