@@ -42,6 +42,12 @@ def styled(
     spec = replace(spec, weight=weight or spec.weight, colour=colour or spec.colour)
     if not centred:
         return spec, "", ""
-    off = "font-size:14px" if boxed else "padding-right:240px"
-    css = f"text-align:left;{off}" if restyled else "text-align:center"
-    return spec, f'<div style="{css}">', "</div>"
+    if not restyled:
+        return spec, '<div style="text-align:center">', "</div>"
+    if boxed:  # the strings' own type size is set on their element: override it
+        return (
+            spec,
+            '<style>.off div{font-size:14px!important}</style><div class="off" style="text-align:left">',
+            "</div>",
+        )
+    return spec, '<div style="text-align:left;padding-right:240px">', "</div>"

@@ -11,8 +11,10 @@ The phrase is ``[the] ADJ... ROLE`` where each ``ADJ`` is one of
 - **a text colour** (``question_style._COLOUR_NAMES``, with "dark", "light", "pale" or "bright"
   before it): the ink of the words holding at least half of the characters is named that colour
   and no word is named another (``text_style.matches``);
-- **centered** ("centered", "centred"): the occurrence's middle lies within ``CENTRED_SHARE`` of
-  the width of its container from the container's vertical midline; the container is the
+- **centered** ("centered", "centred"): on each line the occurrence spans, its words' middle
+  lies within ``CENTRED_SHARE`` of the width of its container from the container's vertical
+  midline (a left-aligned block whose first line fills its panel is not centred: its last line
+  is off the middle); the container is the
   smallest rectangle of the page around the occurrence (``rectangles.rectangles``) that is no
   badge hugging it (one within ``HUG`` line heights of it on both axes centres anything), else
   the page;
@@ -103,11 +105,12 @@ def styled_parts(patterns: tuple[str, ...], parts: list[str]) -> list[str | None
     return [styled, same]
 
 
-def _centred(page: _Page, box: Box, line_height: float) -> bool:
-    """True when ``box``'s middle lies within ``CENTRED_SHARE`` of its container's width from the
-    container's midline (module docstring); ``line_height``: of the occurrence's lines, pixels."""
-    pad = 2 * HUG * line_height
-    cx = (box[0] + box[2]) / 2
+def _centred(page: _Page, box: Box, row: Box) -> bool:
+    """True when the middle of ``row`` (one line of the occurrence ``box``) lies within
+    ``CENTRED_SHARE`` of the width of ``box``'s container from the container's midline (module
+    docstring)."""
+    pad = 2 * HUG * (row[3] - row[1])
+    cx = (row[0] + row[2]) / 2
     frames = [
         f
         for f in rectangles(page)
@@ -137,9 +140,8 @@ def _styled(ctx: _Ctx, m: list[re.Match]) -> bool:
             if not words or any(set(element_words(page.lines, li)) - set(words) for li in touched):
                 continue  # not whole lines: inside a longer element
             boxes = [page.lines[li].words[wi].box for li, wi in words]
-            box = union_box(boxes)
-            height = max(page.lines[li].box[3] - page.lines[li].box[1] for li in touched)
-            if centred and not _centred(page, box, height):
+            rows = [union_box([b for b, (lj, _) in zip(boxes, words) if lj == li]) for li in touched]
+            if centred and not all(_centred(page, union_box(boxes), r) for r in rows):
                 continue
             if weight or colour:
                 style = measure(rgb, [(b, page.lines[li].words[wi].text) for b, (li, wi) in zip(boxes, words)])

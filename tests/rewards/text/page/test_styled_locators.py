@@ -125,3 +125,15 @@ def test_the_nth_line_said_with_on():
     q = "Does the header box show the text '{}' on the {} line?"
     assert verdict(q.format("Figure 1", "first"), lines, im)[1] == ["locator 'on the first line'"]
     assert verdict(q.format("Figure 1", "second"), lines, im)[1] == []
+
+
+def test_a_wrapped_block_is_centred_only_when_each_of_its_lines_is():
+    q = "Does the centered subtitle read exactly 'Language-only In-context reasoning'?"
+    half = round(ImageFont.truetype(FONTS + "DejaVuSans.ttf", 24).getlength("reasoning") / 2)
+    for second_x, expected in ((470 - half, ["locator 'centered subtitle'"]), (318, [])):
+        im = Image.new("RGB", (900, 500), (255, 255, 255))
+        d = ImageDraw.Draw(im)
+        d.rectangle((300, 150, 640, 450), outline=(40, 40, 40), width=2)
+        lines = [draw(d, "Language-only In-context", 318, 200, 24), draw(d, "reasoning", second_x, 232, 24)]
+        assert verdict(q, lines, im)[1] == expected  # the first line fills the panel; the second centred, or left
+
