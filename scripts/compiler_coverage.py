@@ -154,6 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     quoted: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     unresolved: Counter = Counter()
     blocked: Counter = Counter()
+    described: list[list[str]] = []  # the unresolved phrases of each fragment or description question
     for i, row in enumerate(rows):
         key = int(hashlib.sha1(str(row.get("id")).encode()).hexdigest(), 16) if args.split == "id-hash" else i
         half = "dev" if key % 2 == 0 else "report"
@@ -179,6 +180,9 @@ def main(argv: list[str] | None = None) -> int:
                     c["ruled"] += sum(p.startswith("locator ") and has_rule(p, n_texts) for p in spec.vlm_parts)
                 if half == "dev" and not decided(spec):
                     blocked[blocker(spec)] += 1
+                    if blocker(spec) in BLOCKERS[3:]:
+                        n_texts = len(spec.text.texts)
+                        described.append([normalised_phrase(p) for p in spec.vlm_parts if not has_rule(p, n_texts)])
                 if half == "dev":
                     unresolved.update(
                         normalised_phrase(p)
@@ -203,6 +207,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.blockers:
         print(f"\ndev half, {sum(blocked.values())} undecided quoted-text questions, by the first blocker they have:")
         print("\n".join(f"{blocked[b]:>5}  {b}" for b in BLOCKERS))
+        phrases = Counter(p for parts in described for p in parts)
+        print(
+            f"of the {len(described)} with only fragments or descriptions left, "
+            f"{sum(len(parts) >= 2 for parts in described)} hold two or more; their {sum(phrases.values())} phrases: "
+            f"{len(phrases)} distinct, {sum(n == 1 for n in phrases.values())} of them once"
+        )
     if args.json:
         args.json.write_text(json.dumps(out, indent=2))
     return 0
