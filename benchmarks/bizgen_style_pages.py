@@ -47,7 +47,8 @@ def styled(
     if boxed:  # the strings' own type size is set on their element: override it
         return (
             spec,
-            '<style>.off div{font-size:14px!important}</style><div class="off" style="text-align:left">',
+            "<style>.off div{font-size:14px!important}</style>"
+            '<div class="off" style="text-align:left;padding-right:90px">',
             "</div>",
         )
     return spec, '<div style="text-align:left;padding-right:240px">', "</div>"

@@ -41,9 +41,11 @@ from rewards.text.page.text_style import matches, measure
 from rewards.text.questions.generic_role import HOLDER_HEADS, is_generic_role
 from rewards.text.questions.question_style import _COLOUR_NAMES
 
-CENTRED_SHARE = 0.04
+CENTRED_SHARE = 0.025
 """How far (a share of the container's width) an occurrence's middle may lie from the container's
-midline and still be centred: 0.04 of a 1,000 px page is 40 px, about two letters of body text."""
+midline and still be centred: 25 px on a 1,000 px page, about one letter of body text; 7 px in a
+290 px panel, where a left-aligned line that fills most of the panel (margins 15 and 31 px, 8 px
+off the middle) is not called centred."""
 
 HUG = 2.0
 """A rectangle whose width exceeds the occurrence's by at most ``2 * HUG`` line heights and whose

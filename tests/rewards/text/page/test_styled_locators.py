@@ -27,6 +27,11 @@ def draw(d: ImageDraw.ImageDraw, text: str, x: int, y: int, px: int = 28, bold=F
     return Line(tuple(words))
 
 
+def middle(text: str, px: int = 24) -> int:
+    """Half the drawn width of ``text`` in DejaVu Sans at ``px``."""
+    return round(ImageFont.truetype(FONTS + "DejaVuSans.ttf", px).getlength(text) / 2)
+
+
 def verdict(question: str, lines: list[Line], im: Image.Image) -> tuple[str, list[str]]:
     spec = compile_question(question)
     resolved = resolve_locators(list(spec.vlm_parts), spec.text, lines, im, im.size)[0]
@@ -102,7 +107,7 @@ def test_a_badge_hugging_the_text_is_no_container_to_be_centred_in_but_a_full_pa
     d.rounded_rectangle((40, 40, 170, 90), radius=20, fill=(30, 90, 160))  # a pill at the page's left
     lines = [draw(d, "NEW", 75, 50, 24, fill=(255, 255, 255))]
     d.rectangle((300, 150, 640, 450), outline=(40, 40, 40), width=2)  # a panel the subtitle nearly fills
-    lines.append(draw(d, "Language-only In-context", 318, 200, 24))
+    lines.append(draw(d, "Language-only In-context", 470 - middle("Language-only In-context"), 200, 24))
     q = "Does the centered label read exactly '{}'?"
     assert verdict(q.format("NEW"), lines, im)[1] == []  # centred in its pill only
     assert verdict(q.format("Language-only In-context"), lines, im)[1] == ["locator 'centered label'"]
@@ -129,11 +134,10 @@ def test_the_nth_line_said_with_on():
 
 def test_a_wrapped_block_is_centred_only_when_each_of_its_lines_is():
     q = "Does the centered subtitle read exactly 'Language-only In-context reasoning'?"
-    half = round(ImageFont.truetype(FONTS + "DejaVuSans.ttf", 24).getlength("reasoning") / 2)
-    for second_x, expected in ((470 - half, ["locator 'centered subtitle'"]), (318, [])):
+    for second_x, expected in ((470 - middle("reasoning"), ["locator 'centered subtitle'"]), (318, [])):
         im = Image.new("RGB", (900, 500), (255, 255, 255))
         d = ImageDraw.Draw(im)
         d.rectangle((300, 150, 640, 450), outline=(40, 40, 40), width=2)
-        lines = [draw(d, "Language-only In-context", 318, 200, 24), draw(d, "reasoning", second_x, 232, 24)]
+        first = draw(d, "Language-only In-context", 470 - middle("Language-only In-context"), 200, 24)
+        lines = [first, draw(d, "reasoning", second_x, 232, 24)]
         assert verdict(q, lines, im)[1] == expected  # the first line fills the panel; the second centred, or left
-
