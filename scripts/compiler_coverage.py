@@ -117,7 +117,28 @@ def blocker(spec: QuestionSpec) -> str:
     return BLOCKERS[4]
 
 
-def main(argv: list[str] | None = None) -> int:
+def blocker_figures(specs: list[QuestionSpec]) -> tuple[dict[str, int], list[str]]:
+    """The undecided questions ``specs`` counted by ``blocker`` (in ``BLOCKERS`` order), and the
+    printout: the counts, then of those with only fragments or descriptions left, how many hold
+    two or more unresolved parts, and their phrases (``normalised_phrase``): all, distinct, once."""
+    blocked = Counter(blocker(s) for s in specs)
+    described = [
+        [normalised_phrase(p) for p in s.vlm_parts if not has_rule(p, len(s.text.texts))]
+        for s in specs
+        if blocker(s) in BLOCKERS[3:]
+    ]
+    phrases = Counter(p for parts in described for p in parts)
+    lines = [f"dev half, {len(specs)} undecided quoted-text questions, by the first blocker they have:"]
+    lines += [f"{blocked[b]:>5}  {b}" for b in BLOCKERS]
+    lines.append(
+        f"of the {len(described)} with only fragments or descriptions left, "
+        f"{sum(len(parts) >= 2 for parts in described)} hold two or more; their {sum(phrases.values())} phrases: "
+        f"{len(phrases)} distinct, {sum(n == 1 for n in phrases.values())} of them once"
+    )
+    return {b: blocked[b] for b in BLOCKERS}, lines
+
+
+def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("data", type=Path, help="BizGenEval JSONL (questions + dimension per row)")
     p.add_argument("--json", type=Path, default=None, help="also write the figures here")
@@ -138,7 +159,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--blockers", action="store_true", help="count the dev half's undecided quoted-text questions by blocker"
     )
-    args = p.parse_args(argv)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
     try:
         rows = [json.loads(l) for l in args.data.read_text(encoding="utf-8").splitlines() if l.strip()]
         drop = (
@@ -153,8 +178,7 @@ def main(argv: list[str] | None = None) -> int:
     counts: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
     quoted: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     unresolved: Counter = Counter()
-    blocked: Counter = Counter()
-    described: list[list[str]] = []  # the unresolved phrases of each fragment or description question
+    undecided_dev: list[QuestionSpec] = []
     for i, row in enumerate(rows):
         key = int(hashlib.sha1(str(row.get("id")).encode()).hexdigest(), 16) if args.split == "id-hash" else i
         half = "dev" if key % 2 == 0 else "report"
@@ -179,10 +203,7 @@ def main(argv: list[str] | None = None) -> int:
                     n_texts = len(spec.text.texts) if spec.text is not None else 1
                     c["ruled"] += sum(p.startswith("locator ") and has_rule(p, n_texts) for p in spec.vlm_parts)
                 if half == "dev" and not decided(spec):
-                    blocked[blocker(spec)] += 1
-                    if blocker(spec) in BLOCKERS[3:]:
-                        n_texts = len(spec.text.texts)
-                        described.append([normalised_phrase(p) for p in spec.vlm_parts if not has_rule(p, n_texts)])
+                    undecided_dev.append(spec)
                 if half == "dev":
                     unresolved.update(
                         normalised_phrase(p)
@@ -203,16 +224,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.unresolved > 0:
         print("\ndev half, quoted-text questions: " + "\n".join(unresolved_figures(unresolved, args.unresolved)))
     out["unresolved_dev"] = dict(unresolved.most_common())
-    out["blockers_dev"] = {b: blocked[b] for b in BLOCKERS}
+    out["blockers_dev"], lines = blocker_figures(undecided_dev)
     if args.blockers:
-        print(f"\ndev half, {sum(blocked.values())} undecided quoted-text questions, by the first blocker they have:")
-        print("\n".join(f"{blocked[b]:>5}  {b}" for b in BLOCKERS))
-        phrases = Counter(p for parts in described for p in parts)
-        print(
-            f"of the {len(described)} with only fragments or descriptions left, "
-            f"{sum(len(parts) >= 2 for parts in described)} hold two or more; their {sum(phrases.values())} phrases: "
-            f"{len(phrases)} distinct, {sum(n == 1 for n in phrases.values())} of them once"
-        )
+        print("\n" + "\n".join(lines))
     if args.json:
         args.json.write_text(json.dumps(out, indent=2))
     return 0
