@@ -12,7 +12,9 @@ text part, the share decided both ways (and of it, the share decided through pag
 many of their locator phrases the specs represent (``TextSpec.locators``) or hand on
 (``locator '...'`` parts). A last list gives the dev half's most common unresolved locator phrases
 (``--unresolved N``, normalised by ``normalised_phrase``; a phrase a page rule may resolve is not
-listed): what to resolve next, read from the dev half only.
+listed): what to resolve next, read from the dev half only. ``--blockers`` counts the dev half's
+undecided quoted-text questions by the first thing that blocks them (``blocker``: no text part, a
+claim no rule reads, a picture or drawn mark, a one-word fragment, descriptions only).
 
 Rows are shown in two halves. By default the halves are the even and odd rows of the file. With
 ``--split id-hash`` a row's half is ``sha1(str(id)) % 2`` (0 = dev, 1 = report), which does not
