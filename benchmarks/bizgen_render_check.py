@@ -58,6 +58,7 @@ from PIL import Image  # noqa: E402
 
 from benchmarks.bizgen_object_pages import object_page  # noqa: E402
 from benchmarks.bizgen_shape_pages import shape_page  # noqa: E402
+from benchmarks.bizgen_style_pages import is_styled, looks, styled  # noqa: E402
 from benchmarks.bizgen_table_pages import table_page  # noqa: E402
 from documents.engines.browser import Browser  # noqa: E402
 from documents.engines.model import digit_change, typo  # noqa: E402
@@ -102,6 +103,7 @@ def sample(
     shapes: bool = False,
     objects: bool = False,
     grep: str | None = None,
+    looked: bool = False,
 ) -> list[tuple[str, str, QuestionSpec]]:
     """``n`` (row id, question, spec) drawn with ``seed`` from the quoted-text questions of ``half``
     that code decides both ways (module docstring; ``rules_only``: through page rules only;
@@ -129,7 +131,7 @@ def sample(
                 continue
             if objects and not any(admits_object(v, 1) for v in spec.vlm_parts):
                 continue
-            if grep and not re.search(grep, q, re.IGNORECASE):
+            if (grep and not re.search(grep, q, re.IGNORECASE)) or (looked and looks(spec.vlm_parts) is None):
                 continue
             if ruled or (spec.decidable and not rules_only):
                 pool.append((str(row["id"]), q, spec))
@@ -139,7 +141,7 @@ def sample(
 AXIS_PART = re.compile(r"locator '([xy])-axis (?:tick )?label'")
 PANEL_PART = re.compile(r"(?i)locator '(?:in |inside |within |of )?(?:the )?(?:panel|row|subfigure) \(([a-h])\)'")
 TOPMOST_PART = re.compile(TOPMOST)
-LINE_PART = re.compile(r"locator '(?:the |a )?(first|second|third|fourth|fifth|last) line'")
+LINE_PART = re.compile(r"locator '(?:(?:on|in) )?(?:the |a )?(first|second|third|fourth|fifth|last) line'")
 EDGE_PART = re.compile(r"claim '(?:starts?|begins?|starting|beginning|ends?|ending) with'")
 HEADER_PARTS = (
     re.compile(r"locator '(?:the |a )?(?:first |top )?header row'"),
@@ -154,7 +156,7 @@ def drawn_part(part: str) -> bool:
     engine-page rules, slices and bars, are not drawn here: their questions are left out of the sample)."""
     kinds = (AXIS_PART, PANEL_PART, TOPMOST_PART, NAMED_HOLDER, HOLDER, LINE_PART, EDGE_PART, *HEADER_PARTS)
     named = is_shape(part) or is_table(part) or TABLE_ROW.fullmatch(part) is not None
-    named = named or admits_object(part, 1)  # "beneath the eighth bottle from the left": bizgen_object_pages
+    named = named or admits_object(part, 1) or is_styled(part)  # bizgen_object_pages, bizgen_style_pages
     return any(p.fullmatch(part) for p in kinds) or is_region(part) or is_row(part) or named
 
 
@@ -366,7 +368,9 @@ def _boxes(name: str | None, block: str, second: bool = True) -> str:
     return f'<div style="display:flex;flex-wrap:wrap;gap:40px">{cells}</div>'
 
 
-def page_html(spec: TextSpec, texts: tuple[str, ...], parts: tuple[str, ...] = (), moved: bool = False) -> str:
+def page_html(
+    spec: TextSpec, texts: tuple[str, ...], parts: tuple[str, ...] = (), moved: bool = False, restyled: bool = False
+) -> str:
     """The page of one question (module docstring): the strings' block centred in its area (wrapping
     inside it), the page title and a filler line where the block is not; a panel named by its letter
     draws the panels, with the block in that one; "above all other content" leaves out the page title;
@@ -375,7 +379,9 @@ def page_html(spec: TextSpec, texts: tuple[str, ...], parts: tuple[str, ...] = (
     edge = next((p for p in parts if EDGE_PART.fullmatch(p)), None)
     if edge is not None:  # the string opens (or closes) a longer block
         texts = ("As reported, " + texts[0],) if "end" in edge else (texts[0] + " as reported for the year",)
-    block = _anchored(spec, _strings(spec, texts))
+    boxed = any(PANEL_PART.fullmatch(p) for p in parts)  # "the bold label": bizgen_style_pages
+    spec, wrap, unwrap = styled(spec, parts, restyled, boxed)
+    block = wrap + _anchored(spec, _strings(spec, texts)) + unwrap
     nth = next((m.group(1) for p in parts if (m := LINE_PART.fullmatch(p))), None)
     if nth is not None:  # the Nth line of a bordered box (the others filler lines)
         fill = ["Team overview", "Updated weekly", "Owner: Finance", "Status: open"]
@@ -497,16 +503,17 @@ def chart_image(spec: TextSpec, texts: tuple[str, ...]) -> Image.Image:
 
 
 def render(
-    spec: QuestionSpec, texts: tuple[str, ...], browser: Browser, rng: random.Random, moved: bool = False
+    spec: QuestionSpec, texts: tuple[str, ...], browser: Browser, rng: random.Random, moved: str = ""
 ) -> Image.Image:
-    """The page of one question with ``texts`` as its required strings (``moved``: out of its region)."""
+    """The page of one question with ``texts`` as its required strings (``moved``: the variant, "moved":
+    out of its region, "restyled": not as its look names it)."""
     axis = next((m.group(1) for p in spec.vlm_parts if (m := AXIS_PART.fullmatch(p))), None)
     if axis is not None:
         return tick_chart(axis, texts[0], rng, spec.text.texts[0])
     el = spec.text.element
     if el is not None and el.role in ("axis_title", "legend_entry"):
         return chart_image(spec.text, texts)
-    return browser.render(page_html(spec.text, texts, spec.vlm_parts, moved), W, H)[0]
+    return browser.render(page_html(spec.text, texts, spec.vlm_parts, moved == "moved", moved == "restyled"), W, H)[0]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -533,8 +540,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--objects", action="store_true", help="only questions with an object named by its ordinal")
     p.add_argument("--grep", default=None, metavar="REGEX", help="only questions this expression finds (any case)")
+    p.add_argument("--styled", action="store_true", help="only questions naming an element by its look ('bold label')")
     args = p.parse_args(argv)
-    filters = (args.rules_only, args.regions, args.shapes, args.objects, args.grep)
+    filters = (args.rules_only, args.regions, args.shapes, args.objects, args.grep, args.styled)
     picked = sample(args.data, args.exclude, args.half, args.n, args.seed, *filters)
     rng = random.Random(args.seed)
     images, checks, meta = [], [], []
@@ -548,8 +556,10 @@ def main(argv: list[str] | None = None) -> int:
                 is_region(v) or is_row(v) or is_shape(v) or is_table(v) or admits_object(v, 1) for v in spec.vlm_parts
             ):
                 variants.append(("moved", spec.text.texts))
+            if looks(spec.vlm_parts) is not None:  # "the bold label": the strings, not bold
+                variants.append(("restyled", spec.text.texts))
             for variant, texts in variants:
-                images.append(render(spec, texts, browser, rng, variant == "moved"))
+                images.append(render(spec, texts, browser, rng, variant))
                 checks.append([Check(f"q{k}", q, spec=spec)])
                 meta.append({"row": rid, "question": q, "variant": variant, "texts": list(texts)})
     judge = make_judge("ocr")
@@ -558,7 +568,7 @@ def main(argv: list[str] | None = None) -> int:
             j.incremental = False
     verdicts = judge.judge(images, [""] * len(images), checks)
     counts = {"yes": 0, "false_no": 0, "true_withheld": 0, "no": 0, "false_yes": 0, "false_withheld": 0}
-    by_kind = {k: {"yes": 0, "no": 0, "withheld": 0} for k in ("correct", "defect", "inside", "moved")}
+    by_kind = {k: {"yes": 0, "no": 0, "withheld": 0} for k in ("correct", "defect", "inside", "moved", "restyled")}
     for m, (v,) in zip(meta, verdicts):
         m |= {"answer": v.answer, "reason": v.reason}
         truth = "yes" if m["variant"] == "correct" else "no"
@@ -572,7 +582,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n{args.half} half, {n} decided quoted-text questions (seed {args.seed}), judge=ocr:")
     print(f"  correct pages: yes {counts['yes']} / false no {counts['false_no']} / withheld {counts['true_withheld']}")
     print(f"  defect pages:  no {counts['no']} / false yes {counts['false_yes']} / withheld {counts['false_withheld']}")
-    for kind in ("defect", "inside", "moved"):
+    for kind in ("defect", "inside", "moved", "restyled"):
         c = by_kind[kind]
         print(f"    {kind:<7} no {c['no']} / false yes {c['yes']} / withheld {c['withheld']}")
     if args.out:

@@ -12,7 +12,9 @@ text part, the share decided both ways (and of it, the share decided through pag
 many of their locator phrases the specs represent (``TextSpec.locators``) or hand on
 (``locator '...'`` parts). A last list gives the dev half's most common unresolved locator phrases
 (``--unresolved N``, normalised by ``normalised_phrase``; a phrase a page rule may resolve is not
-listed): what to resolve next, read from the dev half only.
+listed): what to resolve next, read from the dev half only. ``--blockers`` counts the dev half's
+undecided quoted-text questions by the first thing that blocks them (``blocker``: no text part, a
+claim no rule reads, a picture or drawn mark, a one-word fragment, descriptions only).
 
 Rows are shown in two halves. By default the halves are the even and odd rows of the file. With
 ``--split id-hash`` a row's half is ``sha1(str(id)) % 2`` (0 = dev, 1 = report), which does not
@@ -87,7 +89,58 @@ def unresolved_figures(phrases: Counter, top: int) -> list[str]:
     return lines
 
 
-def main(argv: list[str] | None = None) -> int:
+PICTURE = re.compile(
+    r"\b(?:illustrations?|images?|photos?|pictures?|drawings?|cartoons?|graphics?|icons?|logos?|arrows?|symbols?"
+    r"|circles?|triangles?|maps?|bottles?|person|people|diagrams?|networks?|thumbnails?|insets?|donuts?|brace"
+    r"|equations?|formulas?|charts?|bars?|lines? chart|timeline|milestones?|branch(?:es)?|nodes?)\b"
+)
+"""Nouns of a locator phrase that name a picture or a drawn mark (a lightbulb illustration, an
+arrow, a branch of a tree, an equation): what it shows is no text OCR reads."""
+
+BLOCKERS = ("no text part", "a claim no rule reads", "a picture or drawn mark", "a one-word fragment", "a description")
+"""Why an undecided quoted-text question is undecided (``blocker``), in the order they are tested."""
+
+
+def blocker(spec: QuestionSpec) -> str:
+    """The first of ``BLOCKERS`` an undecided question has: no text part; a VLM part that is no
+    locator and no rule reads (a count, a quantifier, a style of a fill, an unknown word); a
+    locator naming a picture or drawn mark (``PICTURE``); a one-word locator the compiler cut from
+    its phrase ("first", "green", "item"); else only descriptive locators no rule reads ("in the
+    testimonial section", "directly below the welcome bar")."""
+    if spec.text is None:
+        return BLOCKERS[0]
+    left = [p for p in spec.vlm_parts if not has_rule(p, len(spec.text.texts))]
+    if any(not p.startswith("locator ") for p in left):
+        return BLOCKERS[1]
+    if any(PICTURE.search(p) for p in left):
+        return BLOCKERS[2]
+    if any(len(normalised_phrase(p).split()) == 1 for p in left):
+        return BLOCKERS[3]
+    return BLOCKERS[4]
+
+
+def blocker_figures(specs: list[QuestionSpec]) -> tuple[dict[str, int], list[str]]:
+    """The undecided questions ``specs`` counted by ``blocker`` (in ``BLOCKERS`` order), and the
+    printout: the counts, then of those with only fragments or descriptions left, how many hold
+    two or more unresolved parts, and their phrases (``normalised_phrase``): all, distinct, once."""
+    blocked = Counter(blocker(s) for s in specs)
+    described = [
+        [normalised_phrase(p) for p in s.vlm_parts if not has_rule(p, len(s.text.texts))]
+        for s in specs
+        if blocker(s) in BLOCKERS[3:]
+    ]
+    phrases = Counter(p for parts in described for p in parts)
+    lines = [f"dev half, {len(specs)} undecided quoted-text questions, by the first blocker they have:"]
+    lines += [f"{blocked[b]:>5}  {b}" for b in BLOCKERS]
+    lines.append(
+        f"of the {len(described)} with only fragments or descriptions left, "
+        f"{sum(len(parts) >= 2 for parts in described)} hold two or more; their {sum(phrases.values())} phrases: "
+        f"{len(phrases)} distinct, {sum(n == 1 for n in phrases.values())} of them once"
+    )
+    return {b: blocked[b] for b in BLOCKERS}, lines
+
+
+def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("data", type=Path, help="BizGenEval JSONL (questions + dimension per row)")
     p.add_argument("--json", type=Path, default=None, help="also write the figures here")
@@ -105,7 +158,14 @@ def main(argv: list[str] | None = None) -> int:
         metavar="N",
         help="print the N most common locator phrases of the dev half's quoted-text questions left to a VLM",
     )
-    args = p.parse_args(argv)
+    p.add_argument(
+        "--blockers", action="store_true", help="count the dev half's undecided quoted-text questions by blocker"
+    )
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
     try:
         rows = [json.loads(l) for l in args.data.read_text(encoding="utf-8").splitlines() if l.strip()]
         drop = (
@@ -120,6 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     counts: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
     quoted: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     unresolved: Counter = Counter()
+    undecided_dev: list[QuestionSpec] = []
     for i, row in enumerate(rows):
         key = int(hashlib.sha1(str(row.get("id")).encode()).hexdigest(), 16) if args.split == "id-hash" else i
         half = "dev" if key % 2 == 0 else "report"
@@ -143,6 +204,8 @@ def main(argv: list[str] | None = None) -> int:
                     c["handed"] += sum(p.startswith("locator ") for p in spec.vlm_parts)
                     n_texts = len(spec.text.texts) if spec.text is not None else 1
                     c["ruled"] += sum(p.startswith("locator ") and has_rule(p, n_texts) for p in spec.vlm_parts)
+                if half == "dev" and not decided(spec):
+                    undecided_dev.append(spec)
                 if half == "dev":
                     unresolved.update(
                         normalised_phrase(p)
@@ -163,6 +226,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.unresolved > 0:
         print("\ndev half, quoted-text questions: " + "\n".join(unresolved_figures(unresolved, args.unresolved)))
     out["unresolved_dev"] = dict(unresolved.most_common())
+    out["blockers_dev"], lines = blocker_figures(undecided_dev)
+    if args.blockers:
+        print("\n" + "\n".join(lines))
     if args.json:
         args.json.write_text(json.dumps(out, indent=2))
     return 0

@@ -88,6 +88,7 @@ from rewards.text.page.page_locators import (
 )
 from rewards.text.page.region_locators import REGION, _region, admits_region, region_parts
 from rewards.text.page.shape_locators import SHAPED, _shaped, admits_shape, shape_parts
+from rewards.text.page.styled_locators import STYLE_PART, STYLED, _styled, admits_styled, styled_parts
 from rewards.text.page.table_locators import ROW as TABLE_ROW
 from rewards.text.page.table_locators import TABLE, _in_table, _table_row, admits_table, table_parts
 from rewards.text.questions.question_compiler import ElementSpec, TextSpec
@@ -186,7 +187,9 @@ RULES: list[Rule] = [
     Rule((TOPMOST,), _topmost),
     Rule((NAMED_HOLDER.pattern,), _named_holder),
     Rule((HOLDER.pattern,), _one_holder, admits=holds_several),
-    Rule((rf"locator '(?:the |a )?{_ORD} line'",), _nth_line),
+    Rule((rf"locator '(?:(?:on|in) )?(?:the |a )?{_ORD} line'",), _nth_line),
+    Rule((STYLED.pattern, STYLE_PART.pattern), _styled, select=styled_parts, admits=admits_styled),
+    Rule((STYLED.pattern,), _styled, select=styled_parts, admits=admits_styled),
     Rule((r"claim '(?:starts?|begins?|starting|beginning) with'",), _edge_of_block),
     Rule((r"claim '(?:ends?|ending) with'",), _edge_of_block),
     # before a grid's row: "the second row" of a table

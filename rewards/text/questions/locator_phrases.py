@@ -95,9 +95,14 @@ class _Segmenter:
                 self._close()
             else:
                 cur.tokens.append(toks[i])  # "in the 'Revenue' tile": the quote names the tile
-        elif w == "(" and cur is not None and cur.kind == "prep" and ")" in [t[0] for t in toks[i : i + 6]]:
+        elif (
+            w == "("
+            and cur is not None
+            and (cur.kind == "prep" or cur.words[-1:] in (["panel"], ["subfigure"]))
+            and ")" in [t[0] for t in toks[i : i + 6]]
+        ):
             k = [t[0] for t in toks[i : i + 6]].index(")")
-            cur.tokens += toks[i : i + k + 1]  # "In panel (b)"
+            cur.tokens += toks[i : i + k + 1]  # "In panel (b)", "Does panel (b) display"
             return i + k + 1
         elif not re.match(r"[\w'’-]", w) or w == "q":
             self._close()

@@ -189,7 +189,7 @@ ANCHOR_PHRASES = (
         r"\b(?:directly |immediately |just |right )?(?:below|under(?:neath)?|beneath|above|over"
         r"|to the (?:right|left) of|(?:right|left) of|aligned (?:horizontally |vertically )?with"
         r"|in line with|under column|in column)(?: (?:the|a|an|this|that|its))?"
-        r"(?:(?: (?!exactly\b|reads?\b|is\b|are\b)[\w-]+){0,2}?| [a-z]+ \d+ [\w-]+) q"
+        r"(?:(?: (?!exactly\b|reads?\b|is\b|are\b)[\w-]+){0,2}?| [a-z]+ \d+ [\w-]+) q\b"
         r"(?: (?:heading|header|title|subtitle|label|card|box|row|column|button|tab|text|line|item|entry|section"
         r"|panel|tile|cell|node|badge|pill|tag|link|bar|block|caption|value|number)s?\b)?"
     ),

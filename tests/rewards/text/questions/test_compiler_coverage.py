@@ -41,3 +41,18 @@ def test_decided_counts_parts_a_page_rule_resolves():
     assert coverage.decided(compile_question('Does the title read exactly "Q3"?'))  # no VLM part
     assert not coverage.decided(compile_question('Does the label beneath the eleventh bottle read exactly "1915"?'))
     assert coverage.has_rule("locator 'In panel (a)'") and not coverage.has_rule("locator 'beneath the red bottle'")
+
+
+def test_blockers_of_undecided_questions():
+    from rewards.text.questions.question_compiler import compile_question
+
+    def blocker(q: str) -> str:
+        return coverage.blocker(compile_question(q))
+
+    assert blocker('Does the label beneath the eleventh bottle read exactly "1915"?') == "a picture or drawn mark"
+    assert blocker('Does the heading to the right of the lightbulb illustration read exactly "Plan"?') == (
+        "a picture or drawn mark"
+    )
+    assert blocker('Does the heading in the testimonial section read exactly "Reviews"?') == "a description"
+    assert blocker('Does each card read exactly "Plan"?') == "a claim no rule reads"
+    assert blocker("Does the page show a fully labelled chart?") == "no text part"

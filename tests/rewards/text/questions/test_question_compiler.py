@@ -436,3 +436,14 @@ def test_strings_quoted_twice_over_are_asked_once():
     )
     # a list that does not repeat itself as a whole is kept as quoted
     assert spec('Are "A", "B", "A" and "C" shown from left to right?').text.texts == ("A", "B", "A", "C")
+
+
+def test_a_word_that_starts_with_q_is_no_quote_placeholder():
+    # "below the Kronecker quotation" is no anchor phrase of a quote ("q" is the quote's placeholder
+    # in the bare question): it was taken for one and dropped, leaving "uotation"
+    spec = compile_question('Directly below the Kronecker quotation, does a heading read exactly "The Peano axioms:"?')
+    assert spec.vlm_parts == ("locator 'Directly below the Kronecker quotation'",) and spec.text.anchors == ()
+    spec = compile_question('Is the card to the right of the América vs Querétaro card labeled exactly "Atlas"?')
+    assert "locator 'to the right of the América vs Querétaro card'" in spec.vlm_parts
+    spec = compile_question('Is the label directly below "Revenue" exactly "42"?')  # a quote still anchors
+    assert spec.vlm_parts == () and spec.text.anchors[0].relation == "directly_below"
