@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from documents.engines import ENGINES, build_split  # noqa: E402
+from documents.engines.damage import changed_outside  # noqa: E402
 from refine.editors.text import TextEditor  # noqa: E402
 from rewards.importers import expectations_of  # noqa: E402
 from rewards.rubric import Check, Verdict  # noqa: E402
@@ -52,11 +53,7 @@ def restore(clean: np.ndarray, element) -> tuple[dict, int, np.ndarray]:
     editor = TextEditor()
     question = f'Does the {noun} read exactly "{element.text}"?'
     out = np.asarray(editor.edit(Image.fromarray(start.astype(np.uint8)), "", failed(question), 0)).astype(int)
-    changed = (out != start).any(2)
-    own = np.zeros_like(changed)
-    own[y0 - 1 : y1 + 1, x0 - 1 : x1 + 1] = (np.abs(clean - start).max(2) > 8)[y0 - 1 : y1 + 1, x0 - 1 : x1 + 1]
-    outside = changed & ~own
-    outside[y0:y1, x0:x1] = False
+    outside = changed_outside(out, start, clean, element.box)
     return editor.last_actions[0], int(outside.sum()), out
 
 

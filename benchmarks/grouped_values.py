@@ -29,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.wedge_values import failed  # noqa: E402
 from documents.engines.charts import chart_content, draw_chart  # noqa: E402
+from documents.engines.damage import changed_outside  # noqa: E402
 from refine.editors.text import TextEditor  # noqa: E402
 from rewards.judges.ocr import OCRJudge  # noqa: E402
 from rewards.rubric import Check  # noqa: E402
@@ -52,11 +53,7 @@ def one_chart(seed: int, judge: OCRJudge) -> tuple[str, str, str, int]:
     editor = TextEditor()
     out = np.asarray(editor.edit(start.copy(), "", failed(q), 0)).astype(int)
     st, cl = np.asarray(start).astype(int), np.asarray(clean).astype(int)
-    changed = (out != st).any(2)
-    own = np.zeros_like(changed)
-    own[y0 - 1 : y1 + 1, x0 - 1 : x1 + 1] = (np.abs(cl - st).max(2) > 8)[y0 - 1 : y1 + 1, x0 - 1 : x1 + 1]
-    outside = changed & ~own
-    outside[y0:y1, x0:x1] = False
+    outside = changed_outside(out, st, cl, (x0, y0, x1, y1))
     acts = [a["action"] for a in editor.last_actions if a["text"] == hide.text]
     return answers[0], answers[1], acts[0] if acts else "(no action)", int(outside.sum())
 

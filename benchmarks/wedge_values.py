@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from documents.engines.charts import chart_content, draw_chart  # noqa: E402
+from documents.engines.damage import changed_outside  # noqa: E402
 from refine.editors.text import TextEditor  # noqa: E402
 from rewards.importers import expectations_of  # noqa: E402
 from rewards.rubric import Check, Verdict  # noqa: E402
@@ -50,11 +51,7 @@ def one_chart(seed: int) -> tuple[str, int]:
     q = f'Is the "{hide.context["category"]}" slice labeled with the percentage "{hide.text}"?'
     out = np.asarray(editor.edit(start.copy(), "", failed(q), 0)).astype(int)
     st, cl = np.asarray(start).astype(int), np.asarray(clean).astype(int)
-    changed = (out != st).any(2)
-    own = np.zeros_like(changed)
-    own[y0 - 1 : y1 + 1, x0 - 1 : x1 + 1] = (np.abs(cl - st).max(2) > 8)[y0 - 1 : y1 + 1, x0 - 1 : x1 + 1]
-    outside = changed & ~own
-    outside[y0:y1, x0:x1] = False
+    outside = changed_outside(out, st, cl, (x0, y0, x1, y1))
     action = editor.last_actions[0]["action"] if editor.last_actions else "(no action)"
     return action, int(outside.sum())
 

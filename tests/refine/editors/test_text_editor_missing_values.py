@@ -16,6 +16,7 @@ from editor_helpers import failed
 from PIL import Image
 
 from documents.engines.charts import chart_content, draw_chart
+from documents.engines.damage import changed_outside
 from refine.editors.text import TextEditor
 from refine.editors.text.work import collect_work
 from rewards.importers import expectations_of
@@ -72,11 +73,7 @@ def test_a_grouped_bar_s_missing_value_is_a_no_and_goes_above_its_series_bar(see
     (act,) = [a for a in editor.last_actions if a["text"] == hide.text]
     assert act["action"] == "place (at its bar's end)"
     st, cl = np.asarray(start).astype(int), np.asarray(clean).astype(int)
-    changed = (out != st).any(2)
-    own = np.zeros_like(changed)  # the engine's ink a pixel past its box, as the benchmark counts
-    own[y0 - 1 : y1 + 1, x0 - 1 : x1 + 1] = (np.abs(cl - st).max(2) > 8)[y0 - 1 : y1 + 1, x0 - 1 : x1 + 1]
-    outside = changed & ~own
-    outside[y0:y1, x0:x1] = False
+    changed, outside = (out != st).any(2), changed_outside(out, st, cl, (x0, y0, x1, y1))
     assert changed.sum() > 40 and not outside.any(), np.argwhere(outside)
 
 

@@ -16,6 +16,7 @@ import pytest
 from editor_helpers import failed
 from PIL import Image
 
+from documents.engines.damage import changed_outside
 from refine.editors.text import TextEditor
 from refine.editors.text.place_in_wedge import pie_of, wedge_runs
 
@@ -127,11 +128,7 @@ def test_the_engines_pies_get_their_value_inside_its_box(seed):
     out = np.asarray(editor.edit(start.copy(), "", failed(q), 0)).astype(int)
     assert editor.last_actions[0]["action"] == "place (in its wedge)"
     st, cl = np.asarray(start).astype(int), np.asarray(clean).astype(int)
-    changed = (out != st).any(2)
-    own = np.zeros_like(changed)  # the engine's ink a pixel past its box, as the benchmark counts
-    own[y0 - 1 : y1 + 1, x0 - 1 : x1 + 1] = (np.abs(cl - st).max(2) > 8)[y0 - 1 : y1 + 1, x0 - 1 : x1 + 1]
-    outside = changed & ~own
-    outside[y0:y1, x0:x1] = False
+    changed, outside = (out != st).any(2), changed_outside(out, st, cl, (x0, y0, x1, y1))
     assert changed.sum() > 60 and not outside.any(), np.argwhere(outside)
 
 
