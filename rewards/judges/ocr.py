@@ -284,7 +284,7 @@ class OCRJudge:
             return None
         left = [p for p in parts if p != read.part]
         vlm = f"; only a VLM can decide: {', '.join(left)}" if left else ""
-        evidence.update(rule="element", element_read=read.as_dict(), ocr_text=read.text, box=list(read.box))
+        evidence.update(rule="element", element_read=read.as_dict(), ocr_text=read.text, box=[int(v) for v in read.box])
         said = f"{read.what} reads {read.text!r}, not {read.expected!r}"
         if read.empty:
             said = f"{read.what} is not there (its slot holds no ink), so it does not read {read.expected!r}"

@@ -64,7 +64,7 @@ def _page_colour(page: _Page, rgb: np.ndarray) -> np.ndarray:
 def empty_over(page: _Page, x0: int, top: int, x1: int, em: float) -> Box | None:
     """The slot over a bar (``x0``..``x1`` wide, ``OVER`` * ``em`` px high over its ``top``, pixels)
     when it holds no strong ink, else None (or when it is less than ``em`` high: the page's top)."""
-    slot = (x0, max(0, int(top - OVER * em)), x1, max(0, top - 1))
+    slot = (int(x0), max(0, int(top - OVER * em)), int(x1), max(0, int(top) - 1))  # ints: a verdict's evidence is JSON
     rgb = page.rgb()
     if rgb is None or slot[3] - slot[1] < em:
         return None

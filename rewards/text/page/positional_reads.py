@@ -101,7 +101,11 @@ class ElementRead:
 
     def as_dict(self) -> dict:
         out = {"part": self.part, "what": self.what, "expected": self.expected, "text": self.text}
-        return out | {"box": list(self.box), "conf": self.conf} | ({"empty": True} if self.empty else {})
+        return (
+            out
+            | {"box": [int(v) for v in self.box], "conf": float(self.conf)}
+            | ({"empty": True} if self.empty else {})
+        )
 
 
 def element_read(

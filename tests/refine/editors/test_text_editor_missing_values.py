@@ -7,6 +7,7 @@ value and once with one left out, so the verdicts and the written value are chec
 engine's truth (the value's box on the clean chart).
 """
 
+import json
 import random
 import shutil
 
@@ -65,6 +66,7 @@ def test_a_grouped_bar_s_missing_value_is_a_no_and_goes_above_its_series_bar(see
     v = ask(q, start)
     assert v.answer == "no" and "is not there" in v.reason, v.reason
     assert v.evidence["element_read"]["empty"] is True
+    json.dumps(v.evidence)  # a run writes every verdict to verdicts.jsonl (numpy ints are not JSON)
     assert ask(q, clean).answer == "yes"
     other = GROUPED.format(series=hide.context["series"], category=hide.context["category"], text="99")
     assert ask(other, clean).answer == "no"  # the label there reads another value: read, not "empty"
