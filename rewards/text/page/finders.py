@@ -67,11 +67,12 @@ def _title(page: _Page, spec: ElementSpec) -> list[Element]:
 
 def _subtitle(page: _Page, spec: ElementSpec) -> list[Element]:
     """The line under the title in smaller type: the nearest line below the title's block (its
-    top within six title line heights of the title's bottom, overlapping it horizontally: a
-    resume's sidebar heading level with the subtitle is not it), in smaller type, not an item of a
-    row (``_rows``: a navigation bar between the title and its subtitle) and not a badge's text
-    (``_in_badge``: a tag beside the subtitle); with its block, up to a line led by a bullet (a
-    slide's bullets in about the subtitle's type)."""
+    top within six title line heights of the title's bottom; of the lines level with the nearest,
+    one overlapping the title horizontally: a resume's sidebar heading level with the subtitle is
+    not it, while a subtitle centred under a left-set title in its band is), in smaller type, not
+    an item of a row (``_rows``: a navigation bar between the title and its subtitle) and not a
+    badge's text (``_in_badge``: a tag beside the subtitle); with its block, up to a line led by a
+    bullet (a slide's bullets in about the subtitle's type)."""
     titles = _title(page, spec)
     if not titles:
         return []
@@ -85,14 +86,16 @@ def _subtitle(page: _Page, spec: ElementSpec) -> list[Element]:
         for i in page.flat
         if i not in used
         and 0 <= page.lines[i].box[1] - title.box[3] + 2 <= reach
-        and page.lines[i].box[0] < title.box[2]  # under the title, not in a sidebar beside it
-        and page.lines[i].box[2] > title.box[0]
+        and page.lines[i].box[2] > title.box[0]  # not left of a title (a sidebar beside it)
         and page.sizes[i] < t_size / 1.05
         and not _in_badge(page, page.lines[i])
     ]
     if not under:
         return []
-    first = min(under, key=lambda i: page.lines[i].box[1])
+    nearest = min(under, key=lambda i: page.lines[i].box[1])
+    level = [i for i in under if page.lines[i].box[1] < page.lines[nearest].box[3]]  # the nearest's band
+    overlapping = [i for i in level if page.lines[i].box[0] < title.box[2]]
+    first = min(overlapping or level, key=lambda i: page.lines[i].box[1])
     block, gray = page.block(first), page.gray()
     if not _led(page, first, gray):  # a list of bullets right under the subtitle is not its text
         k = block.index(first)

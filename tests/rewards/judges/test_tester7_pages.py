@@ -81,6 +81,23 @@ def test_the_subtitle_is_under_the_title_not_beside_it_in_a_sidebar():
     assert verdict(q.format("Skills"), lines, (900, 700)).answer == "no"
 
 
+def test_a_subtitle_centred_under_a_left_title_is_the_subtitle_not_the_tick_label_under_the_title():
+    # the adversarial dev chart-5: a left-set title in a band, the subtitle centred under it (not
+    # overlapping the title's columns), the y axis's top tick label "100" under the title's left end
+    lines = [
+        line("Survey Results", 40, 22, 30),
+        line("Updated April 15-17, 2024", 307, 93, 15),
+        line("100", 90, 141, 11),
+        line("Legend", 598, 157, 13),
+    ]
+    q = 'Does the subtitle directly beneath the title read exactly "{}"?'
+    # the subtitle found and read; "directly beneath" a title it does not overlap is left to a VLM
+    right = verdict(q.format("Updated April 15-17, 2024"), lines, (800, 600))
+    assert right.answer == "withheld" and right.reason.startswith("text part holds"), right.reason
+    wrong = verdict(q.format("Updated April 15-18, 2024"), lines, (800, 600))
+    assert wrong.answer == "no" and "best match 'Updated April 15-17, 2024'" in wrong.reason, wrong.reason
+
+
 def test_a_figure_in_large_type_is_not_the_title():
     # a dashboard: KPI figures (32 px type) under the title (28 px) in the top band
     lines = [
