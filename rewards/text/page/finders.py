@@ -220,9 +220,35 @@ def _bullet(page: _Page, spec: ElementSpec) -> list[Element]:
         pitch = max(page.lines[g[0]].box[3] - page.lines[g[0]].box[1], 1) * 2.5
         top, bottom = page.lines[g[0]].box[1] - pitch, page.lines[g[-1]].box[3] + pitch
         empty = [i for i in lone if abs(page.lines[i].box[0] - x0) <= 4 and top <= page.lines[i].box[1] <= bottom]
-        for i in _pick(sorted(g + empty, key=lambda j: page.lines[j].box[1]), spec.ordinal):
+        members = sorted(g + empty, key=lambda j: page.lines[j].box[1])
+        if spec.ordinal is not None and _unread_gap(page, members):
+            continue  # an empty bullet whose dot OCR did not read leaves a gap: the Nth is not sure
+        for i in _pick(members, spec.ordinal):
             out.append(page.element("bullet", [i]) or Element("bullet", page.lines[i].box, (i,), (), ""))
     return out
+
+
+GAP_PITCH = 1.6
+"""A list's pitch this many times its smallest (or, for two bullets, 2 x this many line heights) with no
+line read between is a bullet OCR did not read."""
+
+
+def _unread_gap(page: _Page, members: list[int]) -> bool:
+    """True when two consecutive bullets of ``members`` (top to bottom) stand ``GAP_PITCH`` times the
+    list's smallest pitch apart (2 x ``GAP_PITCH`` line heights for a list of two) with no line read
+    between them (a bullet that wraps has its second line there)."""
+    tops = [page.lines[i].box[1] for i in members]
+    pitches = [b - a for a, b in zip(tops, tops[1:])]
+    if not pitches:
+        return False
+    h = page.lines[members[0]].box[3] - page.lines[members[0]].box[1]
+    base = min(pitches) if len(pitches) > 1 else 2 * h
+    for k, p in enumerate(pitches):
+        above, below = page.lines[members[k]].box[3], tops[k + 1]
+        between = any(above < ln.box[1] < below for ln in page.lines)
+        if p > GAP_PITCH * base and not between:
+            return True
+    return False
 
 
 def _rows(page: _Page) -> list[list[int]]:
