@@ -221,8 +221,11 @@ def _bullet(page: _Page, spec: ElementSpec) -> list[Element]:
         top, bottom = page.lines[g[0]].box[1] - pitch, page.lines[g[-1]].box[3] + pitch
         empty = [i for i in lone if abs(page.lines[i].box[0] - x0) <= 4 and top <= page.lines[i].box[1] <= bottom]
         members = sorted(g + empty, key=lambda j: page.lines[j].box[1])
-        if spec.ordinal is not None and _unread_gap(page, members):
-            continue  # an empty bullet whose dot OCR did not read leaves a gap: the Nth is not sure
+        gaps = _unread_gaps(page, members)
+        if spec.ordinal is not None and gaps:  # an empty bullet whose dot OCR did not read leaves a gap
+            k = spec.ordinal - 1 if spec.ordinal > 0 else len(members) + spec.ordinal
+            if (k > min(gaps)) if spec.ordinal > 0 else (k <= max(gaps)):
+                continue  # counted across the gap, the Nth is not sure (counted up to it, it is)
         for i in _pick(members, spec.ordinal):
             out.append(page.element("bullet", [i]) or Element("bullet", page.lines[i].box, (i,), (), ""))
     return out
@@ -233,22 +236,22 @@ GAP_PITCH = 1.6
 line read between is a bullet OCR did not read."""
 
 
-def _unread_gap(page: _Page, members: list[int]) -> bool:
-    """True when two consecutive bullets of ``members`` (top to bottom) stand ``GAP_PITCH`` times the
-    list's smallest pitch apart (2 x ``GAP_PITCH`` line heights for a list of two) with no line read
-    between them (a bullet that wraps has its second line there)."""
+def _unread_gaps(page: _Page, members: list[int]) -> list[int]:
+    """The k where bullets ``members[k]`` and ``members[k + 1]`` (top to bottom) stand ``GAP_PITCH``
+    times the list's smallest pitch apart (2 x ``GAP_PITCH`` line heights for a list of two) with
+    no line read between them (a bullet that wraps has its second line there)."""
     tops = [page.lines[i].box[1] for i in members]
     pitches = [b - a for a, b in zip(tops, tops[1:])]
     if not pitches:
-        return False
+        return []
     h = page.lines[members[0]].box[3] - page.lines[members[0]].box[1]
     base = min(pitches) if len(pitches) > 1 else 2 * h
-    for k, p in enumerate(pitches):
-        above, below = page.lines[members[k]].box[3], tops[k + 1]
-        between = any(above < ln.box[1] < below for ln in page.lines)
-        if p > GAP_PITCH * base and not between:
-            return True
-    return False
+    return [
+        k
+        for k, p in enumerate(pitches)
+        if p > GAP_PITCH * base
+        and not any(page.lines[members[k]].box[3] < ln.box[1] < tops[k + 1] for ln in page.lines)
+    ]
 
 
 def _rows(page: _Page) -> list[list[int]]:

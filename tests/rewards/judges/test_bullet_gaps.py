@@ -30,6 +30,10 @@ def test_a_gap_in_a_list_makes_its_nth_bullet_unsure_and_an_even_list_is_read():
         bullet("Open data shared with every team", 403),
     ]
     assert answer(third, gapped) == "withheld"
+    # counted up to the gap (the first) or back from the end (the last), the bullet is sure
+    assert answer('Does the first bullet read exactly "Meet the artists after each show"?', gapped) == "yes"
+    assert answer('Does the first bullet read exactly "Open data shared with every team"?', gapped) == "no"
+    assert answer('Does the last bullet read exactly "Open data shared with every team"?', gapped) == "yes"
     even = [
         bullet("Meet the artists after each show", 307),
         bullet("Guided tours of the old harbor", 339),
