@@ -118,10 +118,10 @@ def swatch_colour(arr: np.ndarray, entry: Box) -> tuple[int, int, int] | None:
     it (glyphs, "year " before a "2025", have no such run); the run's median colour, or None."""
     x0, y0, x1, y1 = entry
     a0 = max(0, round(x0 - SWATCH_REACH * (y1 - y0)))
-    crop = arr[y0:y1, a0 : max(a0, x0 - 2)].astype(np.int16)
-    strong = np.abs(crop - page_background(arr)[None, None]).max(2) > STRONG
+    crop, bg = arr[y0:y1, a0 : max(a0, x0 - 2)].astype(np.int16), page_background(arr)
+    strong = np.abs(crop - bg[None, None]).max(2) > STRONG
     for row, on in zip(crop, strong):
-        run = _run(row, page_background(arr), 0, round(1.2 * (y1 - y0))) if on.any() else None
+        run = _run(row, bg, 0, round(1.2 * (y1 - y0))) if on.any() else None
         if run is not None:
             return tuple(int(v) for v in np.median(row[run[0] : run[1]], axis=0))
     return None

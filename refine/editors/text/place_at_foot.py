@@ -176,9 +176,10 @@ def foot_band(arr: np.ndarray) -> tuple[int, np.ndarray] | None:
     colour = np.median(arr[-1].astype(np.float64), 0)
     if np.abs(colour - page_background(arr)).max() <= CLEAR:
         return None
-    close = (np.abs(arr.astype(np.int16) - colour[None, None]).max(2) <= CLEAR).mean(1) >= BAND
+    start = max(0, h - int(BAND_MAX * h) - 1)  # a band reaching above this is too tall: only these rows are read
+    close = (np.abs(arr[start:].astype(np.int16) - colour[None, None]).max(2) <= CLEAR).mean(1) >= BAND
     top = h
-    while top > 0 and close[top - 1]:
+    while top > start and close[top - 1 - start]:
         top -= 1
     return (top, colour) if 0 < h - top <= BAND_MAX * h else None
 

@@ -155,6 +155,11 @@ def element_read(
     return None
 
 
+def _value_like(text: str) -> bool:
+    """Whether ``text`` looks like a value: a digit, at most ``VALUE_CHARS`` characters."""
+    return len(text) <= VALUE_CHARS and any(c.isdigit() for c in text)
+
+
 def _read(page: _Page, el: Element, part: str, what: str, expected: str) -> ElementRead:
     return ElementRead(part, what, expected, el.text, el.box, words_conf(page.lines, el.words))
 
@@ -229,7 +234,7 @@ def _bar_value(page: _Page, part: str, texts: tuple[str, ...]) -> ElementRead | 
     if len(values) != 1:
         return None
     el = page.element("value", [values.pop()])
-    if el is None or len(el.text) > VALUE_CHARS or not any(c.isdigit() for c in el.text):
+    if el is None or not _value_like(el.text):
         return None
     return _read(page, el, part, f"the value label at the end of the {texts[0]!r} bar", texts[1])
 
@@ -257,7 +262,7 @@ def _card_value(page: _Page, label: str, expected: str) -> ElementRead | None:
     el = page.element("value", [under[0]])
     if b[1] - y1 > 4 * (y1 - y0) or b[3] - b[1] < VALUE_SIZE * (y1 - y0) or el is None:
         return None
-    if len(el.text) > VALUE_CHARS or not any(c.isdigit() for c in el.text):
+    if not _value_like(el.text):
         return None
     return _read(page, el, CARD, f"the value of the {label!r} card", expected)
 
@@ -274,7 +279,7 @@ def _row_price(page: _Page, texts: tuple[str, ...]) -> ElementRead | None:
     whole = [b for b in labels if _whole_line(page, b)]
     right = _lines_right_of(page, whole[0]) if len(whole) == 1 else []
     el = page.element("value", right[:1]) if right else None
-    if el is None or len(el.text) > VALUE_CHARS or not any(c.isdigit() for c in el.text):
+    if el is None or not _value_like(el.text):
         return None
     return _read(page, el, PRICE, f"the price of {item!r}", price)
 
@@ -341,7 +346,7 @@ def group_value(page: _Page, part: str, series: str, group: str, expected: str) 
             return ElementRead(part, what, expected, "", slot, 100.0, empty=True)
         return _read_alone(page, (bx0, round(top - 1.6 * em), bx1, top - 1), part, what, expected)
     el = page.element("value", over)
-    if el is None or len(el.text) > VALUE_CHARS or not any(c.isdigit() for c in el.text):
+    if el is None or not _value_like(el.text):
         return None
     return _read(page, el, part, what, expected)
 
@@ -401,6 +406,6 @@ def _read_alone(page: _Page, box: Box, part: str, what: str, expected: str) -> E
         words = [w for ln in got for w in ln.words]
         reads.append((" ".join(w.text for w in words), min((w.conf for w in words if w.conf is not None), default=0)))
     text = reads[0][0]
-    if text != reads[1][0] or len(text) > VALUE_CHARS or not any(c.isdigit() for c in text):
+    if text != reads[1][0] or not _value_like(text):
         return None
     return ElementRead(part, what, expected, text, ib, float(min(c for _, c in reads)))
