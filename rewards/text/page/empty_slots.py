@@ -15,16 +15,14 @@ rules find the slot for sure and see that it holds no ink:
   the other percentages' median distance from the centre, as wide as the widest of them; it must
   be flat (every pixel within ``FLAT`` per channel of its median: the wedge's fill alone).
 
-The result is a :class:`SlotRead` whose ``text`` is "" (``box``: the empty slot), or the label
-read (a wrong value), or None when the page does not pin the slot. Boxes are ``(x0, y0, x1, y1)``
-pixels of the judged image.
+Each rule gives the empty slot's box, ``(x0, y0, x1, y1)`` pixels of the judged image, or None
+when the page does not pin the slot or something stands in it.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from typing import NamedTuple
 
 import numpy as np
 
@@ -43,16 +41,6 @@ STRONG = 60
 FLAT = 24
 """Most difference (any channel) from a wedge's median colour of a pixel of an empty slot."""
 _PERCENT = re.compile(r"\d+(?:[.,]\d+)?%")
-
-
-class SlotRead(NamedTuple):
-    """A value label's slot: the element in words, what it reads ("" when empty), its box (the
-    label's, or the empty slot's), the lowest OCR confidence of its words (100 when empty)."""
-
-    what: str
-    text: str
-    box: Box
-    conf: float
 
 
 def _page_colour(page: _Page, rgb: np.ndarray) -> np.ndarray:
@@ -84,8 +72,9 @@ def _paired(pie, names: list, pcts: list) -> bool:
     return True
 
 
-def empty_wedge(page: _Page, texts: tuple[str, ...]) -> SlotRead | None:
-    """Rule "the 'X' slice's percentage" when X's wedge holds none (module docstring)."""
+def empty_wedge(page: _Page, texts: tuple[str, ...]) -> tuple[str, Box] | None:
+    """Rule "the 'X' slice's percentage" when X's wedge holds none (module docstring): (the
+    element in words, the empty slot's box), or None."""
     own = find_elements(ElementSpec("whole"), page.lines, None, page.size) or []
     ctx = _Ctx(page, texts, [], own, [], [])
     pie, rgb = ctx.pie(), page.rgb()
@@ -114,4 +103,4 @@ def empty_wedge(page: _Page, texts: tuple[str, ...]) -> SlotRead | None:
     if np.abs(crop - np.median(crop, axis=0)).max() > FLAT:
         return None
     what = f"the {texts[0]!r} slice's percentage"
-    return SlotRead(what, "", slot, 100.0)
+    return what, slot

@@ -150,7 +150,7 @@ def element_read(
     if all(p in parts for p in SLICE_PARTS) and len(texts) == 2:
         slot = empty_wedge(page, texts)
         if slot is not None:
-            return ElementRead("words percentage", slot.what, texts[1], slot.text, slot.box, slot.conf, empty=True)
+            return ElementRead("words percentage", slot[0], texts[1], "", slot[1], 100.0, empty=True)
         return _slice_value(page, texts)
     return None
 
