@@ -45,7 +45,7 @@ def nav_bar(page: _Page) -> tuple[int | None, list[int]]:
             and top <= (page.lines[i].box[1] + page.lines[i].box[3]) / 2 <= bottom
             and page.lines[i].box[2] < first[0]
         ]
-        brand = min(left, key=lambda i: page.lines[i].box[0]) if len(left) == 1 else None
+        brand = left[0] if len(left) == 1 else None
         if brand is not None and len(page.lines[brand].text.split()) > MAX_WORDS:
             brand = None
         return brand, list(row)
