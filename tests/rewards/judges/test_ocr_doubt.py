@@ -73,9 +73,13 @@ def test_nothing_close_and_no_vlm_part_stays_no_without_a_vlm():
 def test_an_anchor_not_read_is_withheld_a_relation_failed_is_no():
     q = 'Is the value label above the "South" bar "42"?'
     page = [line("42", 100, 100), line("North", 100, 400)]
-    assert verdict(q, page).answer == "no"  # nothing like 'South' on the page
+    # nothing like 'South' on the page: the bar the question names is not found, so not read
+    assert verdict(q, page).answer == "withheld"
     no_anchor = verdict(q, page, vlm_follows=True)
     assert no_anchor.answer == "withheld" and "anchor 'South' not read" in no_anchor.evidence["doubt"]
+    sure = verdict(q, [line("42", 100, 100), line("Sonth", 100, 400, conf=96.0)])  # a confident near miss
+    assert sure.answer == "withheld" and "anchor 'South' not read" in sure.evidence["doubt"]
+    assert verdict('Is the value label above the "South" bar "24"?', page).answer == "no"  # '24' is read nowhere
     misread = verdict(q, [line("42", 100, 100), line("Sonth", 100, 400, conf=52.0)])
     assert misread.answer == "withheld"
     below = verdict(q, [line("South", 100, 100), line("42", 100, 400)])  # read, but below its anchor

@@ -142,17 +142,22 @@ def test_a_closing_parenthesis_read_as_a_word_apart_refutes_nothing():
     assert verdict(q.format("Hour of day (GMT)"), lines, (900, 520)).answer == "no"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="an anchor read misspelt ('On tine', the column header's own error) is a confident 'no' for the "
-    "cell it locates (rewards/judges/ocr_doubt.py _doubt_relation: a long anchor's confident near miss "
-    "stands); the cell itself reads what was asked, and the editor then acts on a correct cell",
-)
 def test_a_cell_whose_column_header_is_misspelt_is_not_refuted():
     header = [line(t, x, 146, 20) for t, x in (("Warehouse", 80), ("Orders", 294), ("On tine", 480), ("Returns", 672))]
     rows = [line("Valencia", 90, 242, 20), line("12,406", 300, 242, 20), line("97.9%", 490, 242, 20)]
-    q = "In the 'Valencia' row, does the 'On time' cell read exactly \"97.9%\"?"
-    assert verdict(q, header + rows, (850, 460)).answer == "withheld"
+    q = "In the 'Valencia' row, does the 'On time' cell read exactly \"{}\"?"
+    v = verdict(q.format("97.9%"), header + rows, (850, 460))  # was "no": the editor then rewrote a correct cell
+    assert v.answer == "withheld" and "anchor 'On time' not read" in v.evidence["doubt"], v.reason
+    assert verdict(q.format("97.6%"), header + rows, (850, 460)).answer == "no"  # read nowhere on the page
+
+
+def test_a_cell_named_by_a_header_the_table_does_not_draw_is_not_refuted():
+    # the report split's order confirmation: item, quantity and price cells, no header row
+    rows = [line("Canvas tote bag", 60, 200), line("1", 400, 200), line("EUR 24.50", 560, 200)]
+    rows += [line("Linen shirt, size M", 60, 240), line("2", 400, 240), line("EUR 79.00", 560, 240)]
+    q = "In the '{}' row, does the 'Price' cell read exactly \"EUR 24.50\"?"
+    assert verdict(q.format("Canvas tote bag"), rows, (850, 460)).answer == "withheld"
+    assert verdict(q.format("Linen shirt, size M"), rows, (850, 460)).answer == "withheld"
 
 
 PRICING = [
