@@ -148,7 +148,13 @@ def _quoted_in(text: str, parts: list[str]) -> bool:
 
 def _doubt_relation(decision, vlm_parts: list[str]) -> str | None:
     """The anchor rules of :func:`doubt_no`."""
-    missing = [a["text"] for a in decision.anchors if not a["found"]]
+    missing = [
+        t
+        for a in decision.anchors
+        if not a["found"]
+        for t, boxes in ((a["text"], a.get("boxes")), (a.get("other"), a.get("other_boxes")))
+        if t is not None and not boxes
+    ]
     if missing:
         return f"anchor {missing[0]!r} not read: the element the question names is not found"
     failed = next((r for r in decision.records if r["rule"] == "anchor"), None)

@@ -36,9 +36,9 @@ import re
 from statistics import median
 
 from rewards.text.ocr.text_match import Match, words_conf
-from rewards.text.page.finders import FINDERS, _tick_rows
+from rewards.text.page.finders import FINDERS, _body_under, _tick_rows
 from rewards.text.page.nav_bar import nav_bar
-from rewards.text.page.page_lines import SAME_SIZE, _Page, _same_size
+from rewards.text.page.page_lines import SAME_SIZE, _Page, _same_size, figure_line
 from rewards.text.page.table_locators import tables
 from rewards.text.questions.question_compiler import ElementSpec
 
@@ -269,3 +269,30 @@ def series_heading(text: str, kept: list[Match], page: _Page) -> bool:
     if not _NUMERIC.fullmatch(text.strip()):
         return False
     return all(_peers(page, min(_lines_of(m, page)), numeric=True) for m in kept)
+
+
+def over_figure(text: str, kept: list[Match], page: _Page) -> str | None:
+    """Why "the heading" is unknown, not refuted, for ``text`` read as a whole line that stands
+    right over a figure in larger type (``page_lines.figure_line``; the first line under it in its
+    column, within two of its heights): a pricing tier's name over its "$29/month" in 44 px type,
+    a KPI card's label over its value. The heading finder (``finders._heading``) measures a line
+    against the body under it, and a figure is no body: the size rule cannot tell whether the
+    line heads a section (a person reads the tier names "Starter", "Growth", "Scale" as headings;
+    a tester's pricing page, issue 31). None when no occurrence does. Never a "yes": a label over
+    a value may be a card's label, not a section heading."""
+    for m in kept:
+        ids = _lines_of(m, page)
+        if len(ids) != 1 or len(m.words) != len(page.lines[min(ids)].words):
+            continue
+        i = min(ids)
+        y1, h = page.lines[i].box[3], page.lines[i].box[3] - page.lines[i].box[1]
+        under = min(_body_under(page, i), key=lambda j: page.lines[j].box[1], default=None)
+        if (
+            under is not None
+            and page.lines[under].box[1] - y1 <= 2 * h
+            and figure_line(page.lines[under])
+            and page.sizes[under] > SAME_SIZE * page.sizes[i]
+        ):
+            figure = page.lines[under].text
+            return f"{text!r} stands right over the figure {figure!r} in larger type: it may head a section"
+    return None

@@ -111,6 +111,20 @@ def element_words(lines: list[Line], li: int) -> tuple[WordId, ...]:
     return tuple((li, wi) for wi in range(lo, hi))
 
 
+FIGURE_LEAD = frozenset("$€£¥+-−±#")
+"""Marks a figure may open with: a currency, a sign (``figure_line``)."""
+
+
+def figure_line(line: Line) -> bool:
+    """True when ``line`` opens with a figure: its first word holds a digit and starts with a
+    digit or a ``FIGURE_LEAD`` mark ("$29/month", "18,402", "+4.2%"; a pricing tier's price in
+    44 px type with a small "/month", which tesseract reads "$29 monn" at confidence 43). Such a
+    value set large under its label (a tier's price, a KPI card's figure) is no heading and no
+    body: the type-size rules of the heading finder and of ``relations.in_section`` step over it."""
+    first = line.words[0].text if line.words else ""
+    return any(c.isdigit() for c in first) and (first[0].isdigit() or first[0] in FIGURE_LEAD)
+
+
 def type_size(line: Line, rgb: np.ndarray | None = None) -> float:
     """The line's em in pixels (module docstring); 0.0 when it has no letter or digit.
 
@@ -120,9 +134,9 @@ def type_size(line: Line, rgb: np.ndarray | None = None) -> float:
     (the badge's corner read as "L") are then not measured."""
     boxed, inked = [], []
     rotated = line.angle in (90, 270)
-    for w in line.words:
-        if not any(c.isalnum() for c in w.text):
-            continue
+    for k, w in enumerate(line.words):
+        if not any(c.isalnum() for c in w.text) or (k == 0 and len(line.words) > 1 and _is_mark(w.text)):
+            continue  # a bullet read "e" is a dot's box, not type
         extent = (w.box[2] - w.box[0]) if rotated else (w.box[3] - w.box[1])
         boxed.append(extent / em_fraction(w.text))
         ink = ink_of(rgb, w.box) if rgb is not None else None

@@ -11,7 +11,7 @@ Boxes are ``(x0, y0, x1, y1)`` pixels, y growing downwards.
 from __future__ import annotations
 
 from rewards.text.ocr.text_match import Line
-from rewards.text.page.page_lines import type_size
+from rewards.text.page.page_lines import figure_line, type_size
 
 Box = tuple[int, int, int, int]
 
@@ -191,13 +191,25 @@ def in_section(box: Box, anchor: Box, lines: list[Line]) -> bool:
     its column (horizontally), and no other line between them, in that column, whose type size
     (em, not box height: descenders make "Support tickets" taller than "What we learned") is at
     least ``SECTION_HEADING`` of the heading's and ``ITEM_HEIGHT`` times ``box``'s (the next
-    heading closes the section; a menu's other column is not this one)."""
+    heading closes the section; a menu's other column is not this one). A figure
+    (``page_lines.figure_line``) right under the heading, the first line of its column there, is
+    the heading's own value and closes nothing: a pricing tier's "$29/month" in 44 px type under
+    "Growth" in 22 px (a tester's pricing page, issue 31)."""
     if not _x_overlap(box, anchor) or _centre(box)[1] <= anchor[3]:
         return False
     head, own = _em_at(anchor, lines), _em_at(box, lines)
-    for ln in lines:
-        b = ln.box
-        if ln.angle or b == anchor or not _x_overlap(b, box) or not (anchor[3] <= b[1] and b[3] <= box[1]):
+    between = [
+        ln
+        for ln in lines
+        if not ln.angle
+        and ln.box != anchor
+        and _x_overlap(ln.box, box)
+        and anchor[3] <= ln.box[1]
+        and ln.box[3] <= box[1]
+    ]
+    first = min(between, key=lambda ln: ln.box[1], default=None)
+    for ln in between:
+        if ln is first and figure_line(ln):  # a tier's price set large right under its name opens no section
             continue
         em = type_size(ln)
         if em >= SECTION_HEADING * head and em >= ITEM_HEIGHT * own:
