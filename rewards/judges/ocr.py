@@ -12,6 +12,7 @@ import re
 from dataclasses import replace
 from typing import Sequence
 
+import numpy as np
 from PIL import Image
 
 from rewards.common.options import require_bools
@@ -21,6 +22,7 @@ from rewards.text.ocr.lookalikes import lookalike_doubt, read_as_expected
 from rewards.text.ocr.ocr_cache import page_lines, part_lines
 from rewards.text.ocr.ocr_langs import check_ocr_options, tesseract_lang
 from rewards.text.ocr.ocr_read import ReadSettings
+from rewards.text.ocr.strip_boxes import own_rows
 from rewards.text.ocr.tesseract_lines import OCRError
 from rewards.text.ocr.text_match import Line, Match, Word, find_matches, normalize_expected
 from rewards.text.ocr.unreadable import unreadable_reason
@@ -381,6 +383,8 @@ class OCRJudge:
             min(image.height, y1 + grow_y),
         )
         dx, dy = strip[0], strip[1]
+        gray = np.asarray(image.convert("L"))
+        at = lambda b: own_rows(gray, (b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy), (y0, y1))  # noqa: E731
         reads = []
         for scale in scales:
             try:
@@ -392,7 +396,7 @@ class OCRJudge:
             moved = [
                 Line(
                     tuple(
-                        Word(w.text, (w.box[0] + dx, w.box[1] + dy, w.box[2] + dx, w.box[3] + dy), w.conf)
+                        Word(w.text, at(w.box), w.conf)  # the near miss's own rows (strip_boxes)
                         for w in ln.words
                     )
                 )
