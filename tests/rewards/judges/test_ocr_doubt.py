@@ -165,6 +165,22 @@ def test_an_outlined_button_is_a_button():
     assert ask("Fast setup").answer == "no"
 
 
+def test_an_outlined_button_is_measured_by_its_type_not_its_box():
+    """Engine dev landing-20: "Learn more" (16 px type, no descender: an 11 px box) in a 39 px
+    frame, 3.5 box heights, was no button: a false "no". Here a 43 px frame: 2.9 of its ems."""
+    from PIL import Image, ImageDraw
+
+    img = Image.new("RGB", SIZE, (245, 247, 250))
+    ImageDraw.Draw(img).rectangle([217, 306, 343, 349], outline=(250, 130, 10), width=2)  # 12 px padding
+    lines = [Line((Word("Learn", (241, 322, 282, 333), 96.0), Word("more", (286, 325, 321, 333), 96.0)))]
+    ask = lambda t: OCRJudge().judge_lines(  # noqa: E731
+        lines, SIZE, Check("1", "q", spec=compile_question(f'Is there a button labeled exactly "{t}"?')), img
+    )
+    v = ask("Learn more")  # no glyphs drawn here, so the m / rn look-alike check withholds the "yes"
+    assert v.answer == "withheld" and v.evidence["rule"] == "all" and "look-alike" in v.reason, v.reason
+    assert ask("Learn mode").answer == "no"
+
+
 def test_a_short_word_near_miss_still_refutes():
     q = 'Is the second x-axis tick label from the left exactly "Fed"?'  # a VLM-only locator
     assert verdict(q, [line("Jan", 100, 500), line("Feb", 200, 500), line("Mar", 300, 500)]).answer == "no"
