@@ -365,7 +365,9 @@ def _swatch_left(rgb: np.ndarray, box: Box, em: float) -> bool:
     spread < 40; also a region of one of the crop's main colours: a legend drawn over the bars
     has the swatch's colour for its median, a tester's stacked bars) 55-200% of the em high and
     55% to ``SWATCH_WIDTH`` em wide, filling at least 70% of its box (squares, circles, and the
-    flat bars matplotlib draws for a bar series), its right edge within 1.5 em of the text,
+    flat bars matplotlib draws for a bar series: 45% of the em high will do for a bar 1.2 em wide
+    or wider, as the em of a word with no descender, "Wind", is read about 15% large and a 9 px
+    handle was no swatch at it: engine dev pie-23), its right edge within 1.5 em of the text,
     centred within half an em of the text's middle. Bullet dots are smaller (``_dot_left``)."""
     x0, y0, x1, y1 = box
     lh = max(1.0, em)
@@ -383,7 +385,8 @@ def _swatch_left(rgb: np.ndarray, box: Box, em: float) -> bool:
         for k, sl in enumerate(ndimage.find_objects(labels), start=1):
             hh, ww = sl[0].stop - sl[0].start, sl[1].stop - sl[1].start
             comp = labels[sl] == k
-            if not (0.55 * lh <= hh <= 2 * lh and 0.55 * lh <= ww <= SWATCH_WIDTH * lh and comp.mean() >= 0.7):
+            low = 0.55 * lh if ww < 1.2 * lh else 0.45 * lh  # a flat bar: matplotlib's handle, 0.7 x 2 em
+            if not (low <= hh <= 2 * lh and 0.55 * lh <= ww <= SWATCH_WIDTH * lh and comp.mean() >= 0.7):
                 continue
             cy = top + (sl[0].start + sl[0].stop) / 2
             near = x0 - (a + sl[1].stop) <= 1.5 * lh

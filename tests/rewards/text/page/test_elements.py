@@ -331,3 +331,21 @@ def test_the_page_heading_is_the_pages_title_not_a_sidebar_link_that_reads_the_s
 
     assert compile_question('Does the page heading read exactly "Orders"?').text.element.role == "title"
     assert ask("Orders") == "no" and ask("Orders Dashboard") == "yes"
+
+
+def test_a_flat_legend_handle_beside_a_word_with_no_descender_is_a_swatch(tmp_path):
+    """Engine dev pie-23 (``documents.engines``, matplotlib): the legend's 28 x 9 px handles. "Wind"
+    and "Solar" (no descender: their em read 18 px from a 13 px box, the type is 15 px) had a
+    handle 0.5 of that em high, under the 0.55 a square swatch needs: "Wind" was a false "no"."""
+    import numpy as np
+
+    from documents.engines.split import make_doc
+    from rewards.text.page.finders import _swatch_left
+    from rewards.text.page.page_lines import type_size
+
+    make_doc("matplotlib", 23, "dev", tmp_path)
+    rgb = np.asarray(Image.open(tmp_path / "matplotlib-pie-23_clean.png").convert("RGB"))
+    read = {"Solar": (692, 263, 730, 276), "Wind": (692, 285, 729, 298), "Hydro": (693, 307, 736, 322)}  # tesseract
+    for text, box in read.items():
+        assert _swatch_left(rgb, box, type_size(Line((Word(text, box, 96.0),)))), text
+    assert not _swatch_left(rgb, (458, 497, 506, 512), 16.0)  # the slice label "Hydro": no swatch left of it
