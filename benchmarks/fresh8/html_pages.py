@@ -36,12 +36,15 @@ th{{text-align:left;background:#e9f1f0;padding:9px 6px}} td{{padding:9px 6px;bor
 .foot{{margin-top:40px;font-size:14px;color:#666}}
 </style></head><body><div class=band><h1>{t("title", "title", company)}</h1>
 <div class=no>{t("inv-no", "subtitle", f"Invoice {no}")}</div></div><div class=wrap>
-<div class=to><b>{t("billed-h", "section_heading", "Billed to")}</b><br>{t("client", "paragraph", client,
-heading="Billed to")}<br>{t("date", "paragraph", f"Issued {day} {month} 2025", label="date")}</div>
-<table><tr><th>{t("h-0", "table_header", "Service", ordinal=1)}</th><th class=n>{t("h-1", "table_header", "Qty",
-ordinal=2)}</th><th class=n>{t("h-2", "table_header", "Amount", ordinal=3)}</th></tr>{body}</table>
-<div class=tot>{t("total-l", "card_label", "Amount due")}&nbsp;&nbsp;<b>{t("total", "card_value",
-f"EUR {sum(amounts):,}.00", card="Amount due")}</b></div>
+<div class=to><b>{t("billed-h", "section_heading", "Billed to")}</b><br>{
+            t("client", "paragraph", client, heading="Billed to")
+        }<br>{t("date", "paragraph", f"Issued {day} {month} 2025", label="date")}</div>
+<table><tr><th>{t("h-0", "table_header", "Service", ordinal=1)}</th><th class=n>{
+            t("h-1", "table_header", "Qty", ordinal=2)
+        }</th><th class=n>{t("h-2", "table_header", "Amount", ordinal=3)}</th></tr>{body}</table>
+<div class=tot>{t("total-l", "card_label", "Amount due")}&nbsp;&nbsp;<b>{
+            t("total", "card_value", f"EUR {sum(amounts):,}.00", card="Amount due")
+        }</b></div>
 <div class=foot>{t("footer", "footer", f"Please pay within {rng.choice([14, 21, 30])} days. Thank you.")}</div>
 </div></body></html>""",
         (880, 600),
@@ -141,10 +144,10 @@ def article(t, rng):
     author = rng.choice(V.PEOPLE)
     heads = rng.sample(V.SECTIONS, 2)
     sents = rng.sample(V.SENTENCES, 4)
-    quote = sents[2]  # the pull quote repeats the second section's first sentence (an element)
+    quote = sents[2]  # the pull quote repeats the first sentence of the second section's paragraph
     cols = "".join(
         f"<h3>{t(f'h-{c}', 'section_heading', h, ordinal=c + 1)}</h3>"
-        f"<p>{t(f'p-{c}', 'paragraph', sents[2 * c], heading=h)} {sents[2 * c + 1]}</p>"
+        f"<p>{t(f'p-{c}', 'paragraph', f'{sents[2 * c]} {sents[2 * c + 1]}', heading=h)}</p>"
         for c, h in enumerate(heads)
     )
     return (
@@ -152,7 +155,7 @@ def article(t, rng):
 body{{margin:0;font-family:'Liberation Serif';background:#fff;color:#1a1a1a;width:900px}}
 .w{{padding:30px 50px}} h1{{font-size:34px;margin:0;line-height:1.2}}
 .by{{font-size:16px;color:#666;margin:10px 0 16px;font-family:'Liberation Sans'}}
-.cols{{column-count:2;column-gap:36px;font-size:17px;line-height:1.5}} h3{{margin:4px 0;font-size:20px}}
+.cols{{column-count:2;column-gap:36px;font-size:17px;line-height:1.5}} h3{{margin:4px 0;font-size:20px;break-after:avoid}}
 p{{margin:0 0 12px}}
 .pq{{margin:14px 0;padding:12px 18px;border-left:5px solid #c1121f;font-size:22px;font-style:italic;
 color:#c1121f;break-inside:avoid}}
