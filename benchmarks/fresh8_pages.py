@@ -19,7 +19,6 @@ Seeds: dev = 0..n-1, report = 1000..1000+n-1 (nobody tunes on report); template 
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 from pathlib import Path

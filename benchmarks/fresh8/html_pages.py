@@ -155,7 +155,8 @@ def article(t, rng):
 body{{margin:0;font-family:'Liberation Serif';background:#fff;color:#1a1a1a;width:900px}}
 .w{{padding:30px 50px}} h1{{font-size:34px;margin:0;line-height:1.2}}
 .by{{font-size:16px;color:#666;margin:10px 0 16px;font-family:'Liberation Sans'}}
-.cols{{column-count:2;column-gap:36px;font-size:17px;line-height:1.5}} h3{{margin:4px 0;font-size:20px;break-after:avoid}}
+.cols{{column-count:2;column-gap:36px;font-size:17px;line-height:1.5}}
+h3{{margin:4px 0;font-size:20px;break-after:avoid}}
 p{{margin:0 0 12px}}
 .pq{{margin:14px 0;padding:12px 18px;border-left:5px solid #c1121f;font-size:22px;font-style:italic;
 color:#c1121f;break-inside:avoid}}
