@@ -404,9 +404,15 @@ def _main_colours(pixels: np.ndarray, least: float, most: int = 6) -> list[np.nd
 
 def _handle_left(page: _Page, li: int, wi: int) -> bool:
     """True when OCR read a line legend's handle (``_HANDLE``: a marker between two strokes,
-    "—e—") as the word just left of word ``wi`` of line ``li``, within 1.5 em of it."""
+    "—e—"; or a plain stroke, 2 em long, read as one dash 1.6 em or wider) as the word just left of word ``wi`` of
+    line ``li``, within 1.5 em of it."""
     words = page.lines[li].words
-    if wi == 0 or not _HANDLE.fullmatch(words[wi - 1].text):
+    if wi == 0:
+        return False
+    mark = words[wi - 1]
+    wide = mark.box[2] - mark.box[0] >= 1.6 * max(1.0, page.sizes[li])  # a typeset dash is 1 em at most
+    drawn = len(mark.text) == 1 and mark.text in "\u2012\u2013\u2014\u2015" and wide
+    if not (_HANDLE.fullmatch(mark.text) or drawn):
         return False
     return words[wi].box[0] - words[wi - 1].box[2] <= 1.5 * max(1.0, page.sizes[li])
 

@@ -20,9 +20,9 @@ def line(text: str, x: int, y: int, h: int = 16, conf: float = 96.0, gap: int = 
     return Line(tuple(words))
 
 
-def verdict(question: str, lines: list[Line], size=(860, 620)):
+def verdict(question: str, lines: list[Line], size=(860, 620), image=None):
     chk = Check("1", question, spec=compile_question(question))
-    return OCRJudge().judge_lines(lines, size, chk)
+    return OCRJudge().judge_lines(lines, size, chk, image=image)
 
 
 AGENDA = [
@@ -77,3 +77,32 @@ def test_a_table_row_of_an_agenda_is_no_menu_row():
     assert verdict(q.format("first", "Lightning talks"), lines).answer == "yes"
     assert verdict(q.format("fourth", "Investor roundtable"), lines).answer == "yes"
     assert verdict(q.format("fourth", "Garden Terrace"), lines).answer == "no"
+
+
+def legend_out_lines(dash: tuple[int, int] = (829, 869)) -> list[Line]:
+    """fresh8-line_legend_out-3 (matplotlib ``bmh``, legend right of the axes, no markers): tesseract
+    read the first two handles as one dash "—" each, the third as "——"; ``dash``: the handles' x span."""
+    x0, x1 = dash
+    entries = [("\u2014", "Alpine", 214), ("\u2014", "Baltics", 240), ("\u2014\u2014", "Levant", 268)]
+    lines = [
+        Line((Word(mark, (x0, y + 7, x1, y + 10), 88.0), Word(name, (881, y, 881 + 7 * len(name), y + 16), 96.0)))
+        for mark, name, y in entries
+    ]
+    lines += [line("Active subscribers, 2025", 301, 25, 19), line("Jan Feb Mar Apr May", 99, 442, 24)]
+    return lines
+
+
+def test_a_plain_legend_stroke_read_as_one_dash_is_a_handle():
+    """A line legend drawn without markers: its 40 px stroke was read "—" (one dash), no handle for
+    ``page_lines._HANDLE`` (two dashes or more), so only "Levant" was an entry and "Does the legend
+    include the label 'Baltics'?" was "no". A single dash 1.6 em or wider is a drawn stroke
+    (``finders._handle_left``); a typeset dash (1 em) before a name is not."""
+    from PIL import Image
+
+    white = Image.new("RGB", (1000, 520), "white")
+    q = 'Does the legend include the label "{}"?'
+    for name in ("Alpine", "Baltics", "Levant"):
+        assert verdict(q.format(name), legend_out_lines(), (1000, 520), white).answer == "yes", name
+    assert verdict(q.format("Balkans"), legend_out_lines(), (1000, 520), white).answer == "no"
+    typeset = legend_out_lines(dash=(860, 876))  # 16 px: a dash in text, as "— Jane Doe" under a quote
+    assert verdict(q.format("Baltics"), typeset, (1000, 520), white).answer != "yes"
