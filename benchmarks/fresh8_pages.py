@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> None:
     elif a.cmd == "judge":
         fresh7_pages.judge(a.out)
     else:
-        fresh7_pages.refine(a.out, a.iterations)
+        fresh7_pages.refine(a.out, a.iterations, label="fresh8")
 
 
 if __name__ == "__main__":
