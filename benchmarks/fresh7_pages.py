@@ -142,8 +142,9 @@ def judge(out: Path) -> None:
             )
 
 
-def refine(out: Path, iterations: int) -> None:
-    """Refine every defect page with the text editor and print ``engine_refine``'s figures."""
+def refine(out: Path, iterations: int, label: str = "fresh7") -> None:
+    """Refine every defect page with the text editor and print ``engine_refine``'s figures, each
+    table headed "[<label>] <engine>"."""
     from benchmarks.adversarial_refine import ReadOnceJudge, side_by_side
     from benchmarks.engine_refine import measure_doc, print_table, refine_doc, total
     from scripts.verify_example import rapidocr_reader
@@ -157,8 +158,8 @@ def refine(out: Path, iterations: int) -> None:
         print(doc.id, json.dumps(rows[-1]["per_kind"]), json.dumps(rows[-1]["details"]), flush=True)
     (out / "refine.json").write_text(json.dumps(rows, indent=1, ensure_ascii=False))
     for engine in ("matplotlib", "chromium"):
-        print_table(f"[fresh7] {engine}", total(rows, engine))
-    print_table("[fresh7] all engines", total(rows))
+        print_table(f"[{label}] {engine}", total(rows, engine))
+    print_table(f"[{label}] all engines", total(rows))
 
 
 def main(argv: list[str] | None = None) -> None:

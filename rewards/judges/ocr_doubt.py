@@ -53,6 +53,10 @@ when the "no" stands. Rules, by the rule that failed (``rewards.text.page.ground
      ``_lookalike_spelling``): withheld, judge=ocr too.
      Tesseract reads them with high confidence, so confidence cannot tell the two apart; a
      string drawn with a look-alike typo is then withheld, never "yes".
+  5c. the best read of the string differs from it only in spaces and in sentence marks at a
+     word's end (``_spacing_or_marks``: "decision Smaller" for "decision. Smaller", a period
+     tesseract drops at a line's end in 17 px Liberation Serif; "$ 5 2" for "$52", a 36 px bold
+     price read a glyph a word): withheld, judge=ocr too (an eighth tester's pages).
 
   6. the string read only in part (its best match ``MISSING`` characters or more shorter, and
      the string's start, or its end) while a line's height below (above) the part read holds
@@ -139,6 +143,17 @@ def _marks_apart(text: str, read: str, box, lines: list[Line]) -> bool:
         for ln in lines
         for w in ln.words
     )
+
+
+_END_MARK = re.compile(r"[.,;:](?=\s|$)")
+
+
+def _spacing_or_marks(read: str, text: str) -> bool:
+    """True when OCR's ``read`` differs from ``text`` only in spaces and in ".,;:" at a word's end
+    (not between digits: "$599" for "$5.99" is another value). A period tesseract drops at the end
+    of a wrapped line, and glyphs of a wide bold price read one a word, leave the string as drawn."""
+    fold = lambda t: "".join(_END_MARK.sub("", normalize(t)).split())  # noqa: E731
+    return normalize(read) != normalize(text) and fold(read) == fold(text)
 
 
 def _quoted_in(text: str, parts: list[str]) -> bool:
@@ -294,6 +309,8 @@ def doubt_no(
             return f"{r['text']!r} not read whole; OCR read {r['ocr_text']!r} and its closing marks as a word apart"
         if r["ocr_text"] and _lookalike_spelling(r["ocr_text"], r["text"]):
             return f"{r['text']!r} not read; OCR read {r['ocr_text']!r}, which differs only in look-alike glyphs"
+        if r["ocr_text"] and _spacing_or_marks(r["ocr_text"], r["text"]):
+            return f"{r['text']!r} not read; OCR read {r['ocr_text']!r}, which differs only in spaces and end marks"
         sim, conf = _near_conf(r["text"], lines, size, case_sensitive, lenient, max_lines)
         if sim >= NEAR and vlm_parts and _short_value(r["text"]):
             return f"{r['text']!r} not read; a short near miss ({r['ocr_text']!r}) may be another element's"

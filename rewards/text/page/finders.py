@@ -291,14 +291,36 @@ def _rows(page: _Page) -> list[list[int]]:
     return [g for g in groups if len(g) >= 3]
 
 
+def _in_grid(page: _Page, row: list[int]) -> bool:
+    """Row ``row`` (``_rows``) is a table's row: within 3 line heights above or below it a line
+    starts at each of its left edges (within half a line height), all above or all below: the
+    cells of a grid, whose items run down its columns (an agenda's "09:00 | Opening keynote | Main
+    Hall" rows are no menus; a navigation bar stands apart from a table under it)."""
+    y0, y1 = min(page.lines[i].box[1] for i in row), max(page.lines[i].box[3] for i in row)
+    h = page.lines[row[0]].box[3] - page.lines[row[0]].box[1]
+    tol = max(4, h / 2)
+    for side in (-1, 1):
+        band = [
+            j
+            for j in page.flat
+            if j not in row
+            and (0 <= y0 - page.lines[j].box[3] <= 3 * h if side < 0 else 0 <= page.lines[j].box[1] - y1 <= 3 * h)
+        ]
+        if all(any(abs(page.lines[j].box[0] - page.lines[i].box[0]) <= tol for j in band) for i in row):
+            return True
+    return False
+
+
 def _list_item(page: _Page, spec: ElementSpec) -> list[Element]:
     """Items of a list or menu: the lines of a column sharing a left edge (``_lists``, at least
-    two lines) or of a row (``_rows``: a menu); the ``ordinal``-th item of each list or row. A
-    bulleted item that wraps is its bullet's line and the lines that wrap it (``_wrapped``)."""
+    two lines) or of a row (``_rows``: a menu, not a table's row: ``_in_grid``); the ``ordinal``-th
+    item of each list or row. A bulleted item that wraps is its bullet's line and the lines that
+    wrap it (``_wrapped``)."""
     wraps = _wrapped(page)
     rest = {j for js in wraps.values() for j in js}
     groups = [g for g in _lists(page, [i for i in page.flat if i not in rest]) if len(g) >= 2]
-    items = [[[i, *wraps.get(i, [])] for i in g] for g in groups] + [[[i] for i in g] for g in _rows(page)]
+    menus = [g for g in _rows(page) if not _in_grid(page, g)]
+    items = [[[i, *wraps.get(i, [])] for i in g] for g in groups] + [[[i] for i in g] for g in menus]
     return [e for g in items for e in page.elements("list_item", _pick(g, spec.ordinal))]
 
 
@@ -406,9 +428,15 @@ def _main_colours(pixels: np.ndarray, least: float, most: int = 6) -> list[np.nd
 
 def _handle_left(page: _Page, li: int, wi: int) -> bool:
     """True when OCR read a line legend's handle (``_HANDLE``: a marker between two strokes,
-    "—e—") as the word just left of word ``wi`` of line ``li``, within 1.5 em of it."""
+    "—e—"; or a plain stroke, 2 em long, read as one dash 1.6 em or wider) as the word just left of word ``wi`` of
+    line ``li``, within 1.5 em of it."""
     words = page.lines[li].words
-    if wi == 0 or not _HANDLE.fullmatch(words[wi - 1].text):
+    if wi == 0:
+        return False
+    mark = words[wi - 1]
+    wide = mark.box[2] - mark.box[0] >= 1.6 * max(1.0, page.sizes[li])  # a typeset dash is 1 em at most
+    drawn = len(mark.text) == 1 and mark.text in "\u2012\u2013\u2014\u2015" and wide
+    if not (_HANDLE.fullmatch(mark.text) or drawn):
         return False
     return words[wi].box[0] - words[wi - 1].box[2] <= 1.5 * max(1.0, page.sizes[li])
 
