@@ -10,7 +10,7 @@ import numpy as np
 
 from rewards.text.ocr.text_match import find_matches
 from rewards.text.page.elements import find_elements
-from rewards.text.page.finders import _swatch_left
+from rewards.text.page.legend_marks import swatch_left
 from rewards.text.page.locator_base import (
     ORDINALS,
     _complete,
@@ -81,7 +81,7 @@ def _axis_label(ctx: _Ctx, m: list[re.Match]) -> bool:
     page, axis = ctx.page, m[0].group(1)
     (w, h), rgb = page.size, page.rgb()
     for o in ctx.found[0]:
-        if len(o.lines) != 1 or (rgb is not None and _swatch_left(rgb, o.box, page.sizes[o.lines[0]])):
+        if len(o.lines) != 1 or (rgb is not None and swatch_left(rgb, o.box, page.sizes[o.lines[0]])):
             continue
         cx, cy = (o.box[0] + o.box[2]) / 2, (o.box[1] + o.box[3]) / 2
         run = _x_row(page, o.lines[0]) if axis == "x" else _y_column(page, o.lines[0])
@@ -108,7 +108,7 @@ def _slice_labels(ctx: _Ctx, pie: Pie) -> list[Element]:
     for e in ctx.own:
         if len(e.lines) != 1 or not SLICE_REACH[0] <= pie.distance(e.box) <= SLICE_REACH[1]:
             continue
-        if not _swatch_left(rgb, e.box, page.sizes[e.lines[0]]):
+        if not swatch_left(rgb, e.box, page.sizes[e.lines[0]]):
             out.append(e)
     return out
 
@@ -206,7 +206,7 @@ def _callout(ctx: _Ctx, m: list[re.Match]) -> bool:
             ln = page.lines[i]
             if not _inside(b, ln.box) or len(ln.words) < 2 or not _in_plot(ctx, ln.box):
                 continue
-            if ln.box[0] < (last[0] + last[2]) / 2 and not _swatch_left(page.rgb(), ln.box, page.sizes[i]):
+            if ln.box[0] < (last[0] + last[2]) / 2 and not swatch_left(page.rgb(), ln.box, page.sizes[i]):
                 return True
     return False
 
@@ -233,9 +233,9 @@ def _line_end(ctx: _Ctx, m: list[re.Match]) -> bool:
 
 
 def _swatch_colour(page: _Page, box: Box, em: float) -> np.ndarray | None:
-    """The mean colour of the legend swatch left of ``box`` (text of type size ``em``, ``_swatch_left``), or None."""
+    """The mean colour of the legend swatch left of ``box`` (text of type size ``em``, ``swatch_left``), or None."""
     rgb = page.rgb()
-    if rgb is None or not _swatch_left(rgb, box, em):
+    if rgb is None or not swatch_left(rgb, box, em):
         return None
     if "page_colour" not in page.memo:
         page.memo["page_colour"] = np.median(rgb[::4, ::4].reshape(-1, 3), axis=0)

@@ -13,8 +13,8 @@ import numpy as np
 from scipy import ndimage
 
 from rewards.text.ocr.text_match import find_matches, union_box
+from rewards.text.page.legend_marks import handle_left, swatch_left
 from rewards.text.page.page_lines import (
-    _HANDLE,
     MAX_PAGE_SHARE,
     SAME_SIZE,
     Box,
@@ -377,73 +377,9 @@ def _card(page: _Page, spec: ElementSpec) -> list[Element]:
     return [e for r in frames for e in _framed(page, "card", r)]
 
 
-SWATCH_WIDTH = 3.2
-"""The widest swatch, in ems: matplotlib's legend handle of a bar series is a 2.8 em wide bar."""
-
-
-def _swatch_left(rgb: np.ndarray, box: Box, em: float) -> bool:
-    """True when a solid swatch stands just left of the text box ``box`` (type size ``em``
-    pixels): a connected region of one colour (RGB distance > 60 from the background, channel
-    spread < 40; also a region of one of the crop's main colours: a legend drawn over the bars
-    has the swatch's colour for its median, a tester's stacked bars) 55-200% of the em high and
-    55% to ``SWATCH_WIDTH`` em wide, filling at least 70% of its box (squares, circles, and the
-    flat bars matplotlib draws for a bar series: 45% of the em high will do for a bar 1.2 em wide
-    or wider, as the em of a word with no descender, "Wind", is read about 15% large and a 9 px
-    handle was no swatch at it: engine dev pie-23), its right edge within 1.5 em of the text,
-    centred within half an em of the text's middle. Bullet dots are smaller (``_dot_left``)."""
-    x0, y0, x1, y1 = box
-    lh = max(1.0, em)
-    a, b = max(0, int(x0 - (SWATCH_WIDTH + 1.5) * lh)), max(0, x0 - 1)
-    top, bottom = max(0, int(y0 - lh)), min(rgb.shape[0], int(y1 + lh))
-    if b - a < 3 or bottom - top < 3:
-        return False
-    crop = rgb[top:bottom, a:b].astype(np.int16)
-    bg = np.median(crop.reshape(-1, 3), axis=0)
-    ink = np.sqrt(((crop - bg) ** 2).sum(axis=2)) > 60
-    colours = _main_colours(crop.reshape(-1, 3), 0.3 * lh * lh)
-    masks = [ink] + [np.abs(crop - c).max(axis=2) <= 12 for c in colours]
-    for mask in masks:  # by colour too: a legend over a bar of the swatch's colour, which the median takes
-        labels, _ = ndimage.label(mask)
-        for k, sl in enumerate(ndimage.find_objects(labels), start=1):
-            hh, ww = sl[0].stop - sl[0].start, sl[1].stop - sl[1].start
-            comp = labels[sl] == k
-            low = 0.55 * lh if ww < 1.2 * lh else 0.45 * lh  # a flat bar: matplotlib's handle, 0.7 x 2 em
-            if not (low <= hh <= 2 * lh and 0.55 * lh <= ww <= SWATCH_WIDTH * lh and comp.mean() >= 0.7):
-                continue
-            cy = top + (sl[0].start + sl[0].stop) / 2
-            near = x0 - (a + sl[1].stop) <= 1.5 * lh
-            if near and abs(cy - (y0 + y1) / 2) <= lh / 2 and crop[sl][comp].std(axis=0).max() < 40:
-                return True
-    return False
-
-
-def _main_colours(pixels: np.ndarray, least: float, most: int = 6) -> list[np.ndarray]:
-    """The colours (RGB) of at least ``least`` of ``pixels`` ((N, 3)), most frequent first, at most ``most``."""
-    if not len(pixels):
-        return []
-    colours, counts = np.unique(pixels, axis=0, return_counts=True)
-    order = np.argsort(-counts)[:most]
-    return [colours[k] for k in order if counts[k] >= least]
-
-
-def _handle_left(page: _Page, li: int, wi: int) -> bool:
-    """True when OCR read a line legend's handle (``_HANDLE``: a marker between two strokes,
-    "—e—"; or a plain stroke, 2 em long, read as one dash 1.6 em or wider) as the word just left of word ``wi`` of
-    line ``li``, within 1.5 em of it."""
-    words = page.lines[li].words
-    if wi == 0:
-        return False
-    mark = words[wi - 1]
-    wide = mark.box[2] - mark.box[0] >= 1.6 * max(1.0, page.sizes[li])  # a typeset dash is 1 em at most
-    drawn = len(mark.text) == 1 and mark.text in "\u2012\u2013\u2014\u2015" and wide
-    if not (_HANDLE.fullmatch(mark.text) or drawn):
-        return False
-    return words[wi].box[0] - words[wi - 1].box[2] <= 1.5 * max(1.0, page.sizes[li])
-
-
 def _legend_entry(page: _Page, spec: ElementSpec) -> list[Element]:
-    """Text with a small solid colour swatch just left of it (``_swatch_left``, needs the image),
-    or a line legend's handle read as a word (``_handle_left``).
+    """Text with a small solid colour swatch just left of it (``legend_marks.swatch_left``, needs the image),
+    or a line legend's handle read as a word (``legend_marks.handle_left``).
     OCR often reads the swatch as a short word ("W", "M@"), and may join a y-axis tick label left
     of it into the line ("12- ME Desktop" on a ggplot legend inside the axes): up to two first
     words of up to 3 characters each, with a swatch left of the next, are not part of the entry. Top to bottom, left
@@ -454,13 +390,13 @@ def _legend_entry(page: _Page, spec: ElementSpec) -> list[Element]:
     found: list[tuple[int, tuple[WordId, ...]]] = []
     for i in page.flat:
         own = element_words(page.lines, i)
-        if own and _handle_left(page, i, own[0][1]):
+        if own and handle_left(page, i, own[0][1]):
             found.append((i, own))
             continue
         for k in range(min(3, len(own))):  # up to two short words first: a tick label and the swatch ("12- ME")
             if k and len(page.lines[i].words[own[k - 1][1]].text) > 3:
                 break
-            if _swatch_left(rgb, page.lines[i].words[own[k][1]].box, page.sizes[i]):
+            if swatch_left(rgb, page.lines[i].words[own[k][1]].box, page.sizes[i]):
                 found.append((i, own[k:]))
                 break
     made = [page.element("legend_entry", [i], words) for i, words in found]

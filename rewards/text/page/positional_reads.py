@@ -50,7 +50,7 @@ from rewards.text.ocr.text_match import Line, find_matches, normalize, words_con
 from rewards.text.page.chart_locators import SLICE_ANGLE, _slice_labels, _swatch_colour, _y_column
 from rewards.text.page.elements import find_elements
 from rewards.text.page.empty_slots import empty_over, empty_wedge
-from rewards.text.page.finders import _swatch_left
+from rewards.text.page.legend_marks import swatch_left
 from rewards.text.page.locator_base import ORDINALS, _complete, _Ctx, _ink, _lines_right_of, _x_row, line_of
 from rewards.text.page.page_lines import Box, Element, _Page
 from rewards.text.page.page_locators import _table
@@ -186,7 +186,7 @@ def axis_labels(page: _Page, axis: int) -> tuple[int, ...] | None:
             mids = [(b[1 - axis] + b[3 - axis]) / 2 for b in boxes]
             if not all(m > h / 2 if axis == 0 else m < w / 2 for m in mids):
                 continue
-            if rgb is not None and any(_swatch_left(rgb, page.lines[j].box, page.sizes[j]) for j in run):
+            if rgb is not None and any(swatch_left(rgb, page.lines[j].box, page.sizes[j]) for j in run):
                 continue
             if _complete(page, boxes, axis):
                 runs.add(run)

@@ -44,7 +44,7 @@ def test_a_swatch_over_a_bar_of_its_own_colour_is_a_swatch():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from rewards.text.page.finders import _swatch_left
+    from rewards.text.page.legend_marks import swatch_left
 
     fig, ax = plt.subplots(figsize=(9, 5.4), dpi=100)
     y = np.arange(4)
@@ -61,10 +61,10 @@ def test_a_swatch_over_a_bar_of_its_own_colour_is_a_swatch():
     for text in leg.get_texts():
         b = text.get_window_extent(fig.canvas.get_renderer())
         box = (int(b.x0), int(h - b.y1), int(b.x1) + 1, int(h - b.y0) + 1)
-        assert _swatch_left(rgb, box, 18.0), text.get_text()
+        assert swatch_left(rgb, box, 18.0), text.get_text()
     plt.close(fig)
     # and text beside no swatch is no legend entry
-    assert not _swatch_left(np.full((60, 200, 3), 255, np.uint8), (120, 20, 180, 33), 18.0)
+    assert not swatch_left(np.full((60, 200, 3), 255, np.uint8), (120, 20, 180, 33), 18.0)
 
 
 def test_the_subtitle_is_under_the_title_not_beside_it_in_a_sidebar():

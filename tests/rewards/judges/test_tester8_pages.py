@@ -96,7 +96,7 @@ def test_a_plain_legend_stroke_read_as_one_dash_is_a_handle():
     """A line legend drawn without markers: its 40 px stroke was read "—" (one dash), no handle for
     ``page_lines._HANDLE`` (two dashes or more), so only "Levant" was an entry and "Does the legend
     include the label 'Baltics'?" was "no". A single dash 1.6 em or wider is a drawn stroke
-    (``finders._handle_left``); a typeset dash (1 em) before a name is not."""
+    (``legend_marks.handle_left``); a typeset dash (1 em) before a name is not."""
     from PIL import Image
 
     white = Image.new("RGB", (1000, 520), "white")

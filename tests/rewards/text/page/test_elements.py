@@ -340,12 +340,12 @@ def test_a_flat_legend_handle_beside_a_word_with_no_descender_is_a_swatch(tmp_pa
     import numpy as np
 
     from documents.engines.split import make_doc
-    from rewards.text.page.finders import _swatch_left
+    from rewards.text.page.legend_marks import swatch_left
     from rewards.text.page.page_lines import type_size
 
     make_doc("matplotlib", 23, "dev", tmp_path)
     rgb = np.asarray(Image.open(tmp_path / "matplotlib-pie-23_clean.png").convert("RGB"))
     read = {"Solar": (692, 263, 730, 276), "Wind": (692, 285, 729, 298), "Hydro": (693, 307, 736, 322)}  # tesseract
     for text, box in read.items():
-        assert _swatch_left(rgb, box, type_size(Line((Word(text, box, 96.0),)))), text
-    assert not _swatch_left(rgb, (458, 497, 506, 512), 16.0)  # the slice label "Hydro": no swatch left of it
+        assert swatch_left(rgb, box, type_size(Line((Word(text, box, 96.0),)))), text
+    assert not swatch_left(rgb, (458, 497, 506, 512), 16.0)  # the slice label "Hydro": no swatch left of it
