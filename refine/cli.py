@@ -93,6 +93,7 @@ def start_wandb(cfg: DictConfig, out: Path):
         job_type="refine",
         id=run_id,
         resume="allow",
+        settings=wandb.Settings(quiet=mode != "online"),  # an offline run's history table is noise in the printout
     )
 
 
