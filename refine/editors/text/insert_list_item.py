@@ -242,7 +242,8 @@ def _insert(state: EditState, exp, n: int, band: Box, shift: int, ground, bullet
             state.busy[:] = busy_before
             return Skip(f"skip: item {n} under {exp.anchor!r} does not fit where its text starts; not inserted")
         written.append(w)
-    bx0, by0, bx1, by1 = bullet
+    # the bullet with its antialiased fringe (its box holds the pixels ``INK`` off the ground)
+    bx0, by0, bx1, by1 = bullet = (max(x0, bullet[0] - 2), bullet[1] - 2, bullet[2] + 2, bullet[3] + 2)
     state.arr[by0:by1, bx0:bx1] = saved[by0:by1, bx0:bx1]
     _move_lines(state, band, shift)
     boxes = [w.box for w in written]

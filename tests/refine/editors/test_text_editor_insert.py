@@ -1,0 +1,122 @@
+"""Text editor (issue 32): an item the layout engine left out and closed the gap behind is inserted
+at its place, and the items after it are moved down one step (``insert_list_item``); with no
+room under the list the edit is withheld; the engine benchmark counts the moved items as moved.
+
+The pages are drawn here (PIL, DejaVu Sans) as Chromium lays out a bulleted list: a bullet in the
+accent colour, the text 23 px right of it, a wrapped line starting at the bullet's edge, a line
+pitch of 26 px and a gap of 14 px between items. The clean page (every item) is drawn by the
+same code, so the moved items must land on its pixels.
+"""
+
+import shutil
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw
+
+from benchmarks.engine_refine import moved_there
+from documents.fonts import installed_faces
+from refine.editors.text import TextEditor
+from rewards.importers import expectations_of
+from rewards.rubric import Check, Verdict
+from rewards.text.ocr.ocr_read import ocr_lines
+from rewards.text.questions.question_compiler import compile_question
+
+pytestmark = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
+FACES = {(f.family, f.bold, f.italic): f for f in installed_faces()}
+SANS, SERIF_BOLD = FACES[("DejaVu Sans", False, False)], FACES[("DejaVu Serif", True, False)]
+PAPER, INK, ACCENT = (245, 244, 240), (31, 35, 40), (42, 157, 143)
+LEFT, RIGHT, PITCH, GAP = 48, 470, 26, 14
+ITEMS = [
+    "Renew the warehouse lease",
+    "Support tickets resolved within one day",
+    "Launch the partner portal in May",
+    "Customer churn fell for the third month",
+]
+
+
+def slide(items: list[str], rule_at: int | None = None) -> tuple[Image.Image, list[tuple[int, int]]]:
+    """A 640 x 480 page: a heading, the bulleted ``items`` under it (wrapped at ``RIGHT``), and a
+    rule across the page at y ``rule_at`` (None: none). Returns the page and each item's (top of
+    its first line's box, number of lines)."""
+    img = Image.new("RGB", (640, 480), PAPER)
+    d = ImageDraw.Draw(img)
+    d.text((LEFT, 60), "Open questions", font=SERIF_BOLD.font(26), fill=ACCENT, anchor="ls")
+    fnt = SANS.font(21)
+    y, out = 100, []
+    for text in items:
+        rows, x = [""], LEFT + 23
+        for word in text.split():
+            trial = f"{rows[-1]} {word}".strip()
+            start = LEFT + 23 if len(rows) == 1 else LEFT
+            if start + fnt.getlength(trial) <= RIGHT:
+                rows[-1] = trial
+            else:
+                rows.append(word)
+        d.text((LEFT, y + 20), "\u2022", font=fnt, fill=ACCENT, anchor="ls")
+        for k, row in enumerate(rows):
+            d.text((x if k == 0 else LEFT, y + 20 + k * PITCH), row, font=fnt, fill=INK, anchor="ls")
+        out.append((y, len(rows)))
+        y += len(rows) * PITCH + GAP
+    if rule_at is not None:
+        d.line([(20, rule_at), (620, rule_at)], fill=(120, 120, 120), width=2)
+    return img, out
+
+
+def edit(img: Image.Image, ordinal: str, text: str):
+    question = f'Is the {ordinal} item under the "Open questions" heading exactly "{text}"?'
+    spec = compile_question(question)
+    chk = Check("1", question, expects=expectations_of(spec), spec=spec)
+    editor = TextEditor()
+    out = editor.edit(img, "", [(chk, Verdict("1", "no", "ocr", ""))], seed=0)
+    [act] = editor.last_actions
+    return out, act
+
+
+def page_text(img: Image.Image) -> list[str]:
+    return [ln.text for ln in ocr_lines(img) if ln.words]
+
+
+@pytest.mark.parametrize("missing", [0, 2])
+def test_an_item_the_list_closed_up_behind_is_inserted_and_the_items_after_it_move_down(missing):
+    clean, rows = slide(ITEMS)
+    start, _ = slide(ITEMS[:missing] + ITEMS[missing + 1 :])
+    out, act = edit(start, ("first", "third")[missing // 2], ITEMS[missing])
+    assert act["action"].startswith(f"place (item {missing + 1} of the list under 'Open questions'")
+    shift = rows[missing + 1][0] - rows[missing][0]  # the missing item's lines and one gap
+    assert f"moved {shift} px down" in act["action"]
+    a, c = np.asarray(out).astype(int), np.asarray(clean).astype(int)
+    below = rows[missing + 1][0] - 4  # the items after it, pixel for pixel where the clean page has them
+    assert (a[below:] == c[below:]).all()
+    assert (a[: rows[missing][0] - 8] == c[: rows[missing][0] - 8]).all()  # nothing above it touched
+    # the new item: its bullet the engine's, its text read where the clean page has it
+    y0, n = rows[missing]
+    assert np.abs(a[y0 : y0 + 24, LEFT : LEFT + 10] - c[y0 : y0 + 24, LEFT : LEFT + 10]).max() == 0
+    text = " ".join(page_text(out))
+    assert " ".join(page_text(clean)) == text
+    assert ITEMS[missing] in text and act["damaged_px"] == 0
+
+
+def test_no_room_under_the_list_is_withheld_and_the_page_unchanged():
+    _, rows = slide(ITEMS[1:])
+    start, _ = slide(ITEMS[1:], rule_at=rows[-1][0] + rows[-1][1] * PITCH + 10)  # a rule 10 px under the list
+    out, act = edit(start, "first", ITEMS[0])
+    assert act["action"].startswith("skip: item 1 under 'Open questions' needs the items after it moved")
+    assert "has no room" in act["action"]
+    assert (np.asarray(out) == np.asarray(start)).all()
+
+
+def test_the_benchmark_counts_an_item_read_at_its_clean_box_as_moved():
+    clean, rows = slide(ITEMS)
+    start, _ = slide(ITEMS[1:])
+    out, _ = edit(start, "first", ITEMS[0])
+
+    def element(k: int, top: int):
+        return SimpleNamespace(text=ITEMS[k], angle=0, box=(LEFT + 23, top, RIGHT, top + 24))
+
+    assert moved_there(element(2, rows[1][0]), element(2, rows[2][0]), out, ocr_lines)
+    # an item not moved back (the start page) is not read at its clean box: not "moved"
+    assert not moved_there(element(2, rows[1][0]), element(2, rows[2][0]), start, ocr_lines)
+    # an element at the same box on both pages was not moved
+    assert not moved_there(element(0, rows[0][0]), element(0, rows[0][0]), out, ocr_lines)
