@@ -120,3 +120,36 @@ def test_the_benchmark_counts_an_item_read_at_its_clean_box_as_moved():
     assert not moved_there(element(2, rows[1][0]), element(2, rows[2][0]), start, ocr_lines)
     # an element at the same box on both pages was not moved
     assert not moved_there(element(0, rows[0][0]), element(0, rows[0][0]), out, ocr_lines)
+
+
+@pytest.mark.parametrize("right_set", [True, False])
+def test_a_menu_link_the_row_closed_up_behind_is_inserted_and_the_links_on_its_free_side_move(right_set):
+    """A right-set menu keeps its right end: "Home" moves back left; a left-set one keeps its left
+    end: "Customers" and "Careers" move back right; each by "Pricing"'s advance and one gap."""
+    from test_text_editor_nav import GAP, header
+
+    from refine.editors.text.place_nav_item import nav_place
+
+    clean, xs = header(["Home", "Pricing", "Customers", "Careers"], right_set=right_set)
+    start, _ = header(["Home", "Customers", "Careers"], right_set=right_set)
+    question = 'Is the second link of the navigation menu from the left exactly "Pricing"?'
+    assert nav_place(question) == 2
+    spec = compile_question(question)
+    chk = Check("1", question, expects=expectations_of(spec), spec=spec)
+    editor = TextEditor()
+    out = editor.edit(start, "", [(chk, Verdict("1", "no", "ocr", ""))], seed=0)
+    [act] = editor.last_actions
+    step = round(SANS.font(16).getlength("Pricing") + GAP)
+    side = "before" if right_set else "after"
+    assert act["action"] == f"place (link 2 of the menu, the links {side} it moved {step} px)"
+    top = sorted((wd.box[0], wd.text) for ln in ocr_lines(out) for wd in ln.words if wd.box[3] < 60)
+    assert [t for _, t in top][-4:] == ["Home", "Pricing", "Customers", "Careers"]
+    a, c = np.asarray(out).astype(int), np.asarray(clean).astype(int)
+    moved = (0, int(xs[1]) - 4) if right_set else (int(xs[2]) - 2, 900)  # "Home", or "Customers" and "Careers"
+
+    def centre(img: np.ndarray) -> float:  # the ink's column centroid in the moved links' columns
+        ink = (255 - img[20:60, moved[0] : moved[1]].min(2)).sum(0).astype(float)
+        return float((ink * np.arange(ink.size)).sum() / ink.sum())
+
+    assert abs(centre(a) - centre(c)) <= 0.6  # where the clean page has them (it sets them at fractional x)
+    assert (a[60:] == np.asarray(start)[60:]).all()  # nothing under the menu touched
