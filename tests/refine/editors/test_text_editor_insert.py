@@ -153,3 +153,45 @@ def test_a_menu_link_the_row_closed_up_behind_is_inserted_and_the_links_on_its_f
 
     assert abs(centre(a) - centre(c)) <= 0.6  # where the clean page has them (it sets them at fractional x)
     assert (a[60:] == np.asarray(start)[60:]).all()  # nothing under the menu touched
+
+
+@pytest.mark.parametrize("missing", [1, 2])
+def test_a_pie_legend_entry_the_column_closed_up_behind_is_inserted_in_its_slice_colour(missing):
+    """The engines' donut (matplotlib, ``documents.engines.charts``, content seed 4: a column
+    legend centred beside the pie, a label beside each slice) drawn with every legend entry and
+    without entry ``missing``: the entry goes back in its slice's order with its slice's colour,
+    the entries before it move up and those after it down by half a row, as matplotlib sets them."""
+    import random
+
+    from documents.engines.charts import chart_content, draw_chart
+
+    specs, style = chart_content("donut", random.Random(4))
+    legend = [s for s in specs if s.role == "legend_entry"]
+    gone = legend[missing]
+    clean, clean_els = draw_chart("donut", specs, style)
+    start, _ = draw_chart("donut", [s for s in specs if s.id != gone.id], style)
+    question = f'Does the legend include the label "{gone.text}"?'
+    spec = compile_question(question)
+    chk = Check("1", question, expects=expectations_of(spec), spec=spec)
+    editor = TextEditor()
+    out = editor.edit(start, "", [(chk, Verdict("1", "no", "ocr", ""))], seed=0)
+    [act] = editor.last_actions
+    assert act["action"].startswith(f"place (entry {missing + 1} of the column legend")
+    boxes = {e.id: e.box for e in clean_els}
+    a, c = np.asarray(out).astype(int), np.asarray(clean).astype(int)
+    for s in legend:  # every entry, its swatch with it, where matplotlib sets it on the clean page
+        x0, y0, x1, y1 = boxes[s.id]
+        sx0 = x0 - 3 * (y1 - y0)
+
+        def middle(img: np.ndarray) -> float:  # the row's ink centroid (y) in the entry's box, swatch and text
+            ink = (255 - img[y0 - 3 : y1 + 3, sx0 : x1 + 2].min(2)).astype(float).sum(1)
+            return float((ink * np.arange(ink.size)).sum() / ink.sum())
+
+        # matplotlib sets the rows at fractional y (a swatch's edge row falls one way or the other):
+        # a moved row within 0.6 px of it; the new entry, set by FreeType in the matched type, 1.5 px
+        assert abs(middle(a) - middle(c)) <= (1.5 if s is gone else 0.6), s.text
+    x0, y0, x1, y1 = boxes[gone.id]
+    swatch = a[(y0 + y1) // 2, x0 - 2 * (y1 - y0)]  # the new swatch's middle: its slice's colour
+    assert np.abs(swatch - c[(y0 + y1) // 2, x0 - 2 * (y1 - y0)]).max() <= 12
+    assert act["type"]["swatch"] != [int(v) for v in a[(y0 + y1) // 2 - 22, x0 - 2 * (y1 - y0)]]
+    assert (a[:, : x0 - 60] == np.asarray(start).astype(int)[:, : x0 - 60]).all()  # the pie untouched
