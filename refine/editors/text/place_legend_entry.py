@@ -129,10 +129,13 @@ def place_legend_entry(state: EditState, exp: TextExpectation, entries: list[Box
     if not swatches:
         return None
     swatches.sort(key=lambda bs: bs[0][0])
+    column = column_entries(state, sorted(swatches, key=lambda bs: bs[0][1]))  # entries the finder missed
+    if len(column) > len(swatches):
+        swatches = sorted(column, key=lambda bs: bs[0][0])
     mids = [(b[1] + b[3]) / 2 for b, _ in swatches]
     lh = min(b[3] - b[1] for b, _ in swatches)
     if max(mids) - min(mids) > lh / 2:  # a column, which closed up: re-laid in the slices' order, or skipped
-        return insert_legend_entry(state, exp, column_entries(state, sorted(swatches, key=lambda bs: bs[0][1])), rules)
+        return insert_legend_entry(state, exp, sorted(swatches, key=lambda bs: bs[0][1]), rules)
     (box, (sbox, _)) = swatches[-1]
     sw, sh = sbox[2] - sbox[0], sbox[3] - sbox[1]
     shown = [c for _, (_, c) in swatches]
