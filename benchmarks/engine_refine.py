@@ -5,6 +5,7 @@ Usage::
     python benchmarks/engine_refine.py --split dev                   # 12 charts + 12 pages, 2 edits each
     python benchmarks/engine_refine.py --split dev --n 4 --engine matplotlib --out runs/engine_refine
     python benchmarks/engine_refine.py --split report --n 12 --json runs/engine_refine.json
+    python benchmarks/engine_refine.py --split dev --n 24 --only chromium-slide-6 --only matplotlib-pie-23
 
 The documents are :mod:`documents.engines`' (matplotlib charts and Chromium pages with engine
 truth; dev = seeds 0..n-1, report = seeds 1000..1000+n-1; nobody tunes on report), drawn once
@@ -290,6 +291,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", type=Path, default=ROOT / "runs" / "engine_docs", help="where the documents are drawn")
     ap.add_argument("--out", type=Path, default=None, help="refine runs and before_after.png (default: a temp folder)")
     ap.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    ap.add_argument("--only", action="append", help="refine only this document id (repeatable; default all)")
     args = ap.parse_args(argv)
     if args.n < 1 or args.iterations < 0:
         ap.error("--n must be >= 1 and --iterations >= 0")
@@ -305,6 +307,8 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for engine in args.engine or ENGINES:
         for doc in build_split(args.split, engine, args.cache / args.split, args.n):
+            if args.only and doc.id not in args.only:
+                continue
             t0 = time.time()
             start, best, actions = refine_doc(doc, out, args.iterations, judge)
             side_by_side(start, best).save(out / doc.id / "before_after.png")
