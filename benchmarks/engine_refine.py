@@ -5,6 +5,7 @@ Usage::
     python benchmarks/engine_refine.py --split dev                   # 12 charts + 12 pages, 2 edits each
     python benchmarks/engine_refine.py --split dev --n 4 --engine matplotlib --out runs/engine_refine
     python benchmarks/engine_refine.py --split report --n 12 --json runs/engine_refine.json
+    python benchmarks/engine_refine.py --split dev --n 24 --only chromium-slide-6 --only matplotlib-pie-23
 
 The documents are :mod:`documents.engines`' (matplotlib charts and Chromium pages with engine
 truth; dev = seeds 0..n-1, report = seeds 1000..1000+n-1; nobody tunes on report), drawn once
@@ -25,6 +26,13 @@ swap, drop_word, missing) and engine the script prints:
   on best.png against the start image (retyped), of them those RapidOCR read in the start image's
   crop but no longer reads in best.png's (broken); counted under the kind of the check whose
   action touched them ("exact" when that check's element had no defect: a judge misread);
+- moved: elements no defect touched whose pixels changed, but whose crop of best.png at their
+  clean-page truth box (where the engine sets them when nothing is missing, another box than on
+  the defect page) reads their own string (``moved_there``): the items an engine moved up when
+  the one before them was left out, moved back down by the editor's insert, as a designer
+  re-lays a list. They are counted here and not as retyped, and their boxes (defect and clean
+  page) are the element's own pixels in the damage count; a moved element whose clean-box crop
+  does not read its string is retyped, and every other pixel still counts as damage;
 - damaged pixels: every pixel changed against the start image outside the truth boxes (clean and
   defect page) of the defective elements (a list item's box with its marker: the engine's box is
   its text's, and the bullet, ``MARKER`` line heights left of it, is the item's too; a legend
@@ -161,6 +169,17 @@ def read_crop(image: Image.Image, box: Box, angle: int, text: str, read) -> bool
     return occurrences(text, rows_of(read(crop_for_reading(image, box, angle)))) > 0
 
 
+def moved_there(e, clean, best: Image.Image, read) -> bool:
+    """Whether the untouched element ``e`` (of the defect page) was moved to where the engine
+    sets it on the clean page: ``clean`` (its clean-page element) has another box than ``e``,
+    and that box cropped from ``best`` reads ``e``'s own string. An item the engine moved up
+    when the one before it was left out, moved back down by the editor as a designer re-lays
+    the list, is not a retyped string."""
+    if clean is None or tuple(clean.box) == tuple(e.box) or clean.text != e.text:
+        return False
+    return read_crop(best, clean.box, clean.angle, e.text, read)
+
+
 def action_kind(action: dict, q_kind: dict[str, str]) -> str:
     """The error kind of the check an action served ("exact": a check without a defect)."""
     return q_kind.get(action.get("check"), "none")
@@ -202,6 +221,11 @@ def measure_doc(doc: Doc, start: Image.Image, best: Image.Image, actions: list[d
             continue
         by = [a for a in actions if mask_of(shape, action_boxes(a))[mask_of(shape, [e.box])].any()]
         kind = action_kind(by[0], q_kind) if by else "none"
+        if moved_there(e, clean_el.get(e.id), best, read):  # an item moved back where the engine sets it
+            per[kind]["moved"] += 1
+            allowed += [owned_box(e), owned_box(clean_el[e.id])]
+            details.append({"moved": e.id, "text": e.text, "by": kind})
+            continue
         per[kind]["retyped"] += 1
         broken = read_crop(start, e.box, e.angle, e.text, read) and not read_crop(best, e.box, e.angle, e.text, read)
         per[kind]["broken"] += broken
@@ -238,10 +262,12 @@ def total(rows: list[dict], engine: str | None = None) -> dict[str, dict[str, in
 
 def print_table(label: str, t: dict[str, dict[str, int]]) -> None:
     """One table: a row per error kind and the sum."""
-    cols = ("fixed", "contradictions", "written_twice", "retyped", "broken", "damaged_px", "readable", "not_asked")
-    ws = (7, 6, 8, 7, 11, 9, 10)
+    cols = ("fixed", "contradictions", "written_twice", "retyped", "broken", "moved", "damaged_px", "readable",
+            "not_asked")  # fmt: skip
+    ws = (7, 6, 8, 7, 6, 11, 9, 10)
     print(f"\n{label}")
-    print(f"  {'kind':<10} {'fixed':>9} {'contra':>7} {'twice':>6} {'retyped':>8} {'broken':>7} {'damaged_px':>11}"
+    print(f"  {'kind':<10} {'fixed':>9} {'contra':>7} {'twice':>6} {'retyped':>8} {'broken':>7} {'moved':>6}"
+          f" {'damaged_px':>11}"
           f" {'readable':>9} {'not_asked':>10}")  # fmt: skip
     sums: dict = defaultdict(int)
     for kind in KINDS_SHOWN:
@@ -265,6 +291,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", type=Path, default=ROOT / "runs" / "engine_docs", help="where the documents are drawn")
     ap.add_argument("--out", type=Path, default=None, help="refine runs and before_after.png (default: a temp folder)")
     ap.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    ap.add_argument("--only", action="append", help="refine only this document id (repeatable; default all)")
     args = ap.parse_args(argv)
     if args.n < 1 or args.iterations < 0:
         ap.error("--n must be >= 1 and --iterations >= 0")
@@ -280,6 +307,8 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for engine in args.engine or ENGINES:
         for doc in build_split(args.split, engine, args.cache / args.split, args.n):
+            if args.only and doc.id not in args.only:
+                continue
             t0 = time.time()
             start, best, actions = refine_doc(doc, out, args.iterations, judge)
             side_by_side(start, best).save(out / doc.id / "before_after.png")

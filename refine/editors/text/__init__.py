@@ -14,10 +14,15 @@
 - ``rewrite_rotated``: rotated text (a y-axis title) rewritten rotated, at its angle;
 - ``place_at_bar``: a bar's value label, rewritten or written at its bar's end;
 - ``place_in_wedge``: a pie or donut slice's value, rewritten or written inside its wedge;
+- ``place_nav_item``: a navigation menu's missing link, one gap from its neighbour, or inserted
+  between two links with the links on the menu's free side moved back (``insert_nav_item``); a
+  pie's column legend re-laid with its missing entry (``insert_legend_entry``, from
+  ``place_legend_entry``);
 - ``place``: which slot a missing string goes into (``place_in_badge``, ``place_in_row_column``
   for a value on its label's row, ``place_in_sibling_card`` for a string a like card holds,
   ``place_by_neighbour``, ``place_legend_entry`` for a legend entry with its swatch,
-  ``place_list_item``, ``place_in_element``, ``place_at_foot`` for a source line or footer,
+  ``place_list_item``, ``insert_list_item`` for a list item the engine closed up behind (inserted,
+  the items after it moved down), ``place_in_element``, ``place_at_foot`` for a source line or footer,
   ``place_in_free_space`` under its anchor; anywhere free only with ``free_space``; free space and
   places in ``placement``; the card a check names by its label in ``cards``);
 - ``layout``: wrapping and the rows of a block on its pitch;
@@ -30,7 +35,8 @@ mutable object per edit (``state.EditState``) with the editor's settings (``stat
 Inside, a module imports only the modules before it in this order: ``bullets``, ``colours``,
 ``type_match``, ``stroke_weight``, ``erase``, ``placement``, ``look_harder``, ``layout``, ``page``, ``outcomes``,
 ``state``, ``cards``, ``near_match``, ``sibling_face``, ``unread_mark``, ``rewrite``, ``place_in_badge``,
-``place_by_neighbour``, ``place_in_element``, ``place_list_item``, ``place_in_row_column``, ``place_legend_entry``,
+``place_by_neighbour``, ``place_in_element``, ``place_list_item``, ``insert_list_item``, ``insert_nav_item``,
+``insert_legend_entry``, ``place_in_row_column``, ``place_legend_entry``,
 ``place_in_sibling_card``, ``place_in_free_space``, ``rewrite_rotated``, ``place_at_bar``, ``place_in_wedge``,
 ``place_at_foot``, ``work``, ``order``, ``place``, ``audit``, ``editor``; no module imports this
 package itself.

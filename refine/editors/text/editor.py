@@ -64,7 +64,10 @@ legend with a swatch in its series' colour (``place_legend_entry``); a menu's mi
 on its item's row, flush with the prices around it (``place_in_row_column``); a string read only
 in a sibling card is copied into the card its check names at the same offset
 (``place_in_sibling_card``); a navigation menu's missing first link (a right-aligned menu) or
-last link goes one gap from its neighbour (``place_nav_item``); a slice's value is never written
+last link goes one gap from its neighbour (``place_nav_item``); an item the engine left out of a
+list, a menu or a pie's column legend, closing the gap behind it, is inserted at its place with the
+items after it moved back one step (``insert_list_item``, ``insert_nav_item``,
+``insert_legend_entry``: the edit is withheld when the container has no room); a slice's value is never written
 after the slice's name; a near
 match that differs only in a mark OCR drops or misreads ("©", a middle dot) is left alone
 (``skip: already on the page (judge missed it: ...)``), never retyped.

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from refine.editors.text.insert_list_item import insert_list_item
 from refine.editors.text.order import Plan
 from refine.editors.text.outcomes import Skip, Written
 from refine.editors.text.place_at_foot import place_at_foot
@@ -94,7 +95,10 @@ def place_missing(state: EditState, plan: Plan, exp: TextExpectation, rules: Rul
     if outcome is None and getattr(element, "role", None) == "legend_entry":
         outcome = place_legend_entry(state, exp, plan.element_boxes.get(exp), rules)
     if outcome is None and getattr(element, "role", None) in ("list_item", "bullet"):
-        outcome = place_list_item(state, exp, element, rules) or gap_in_list(state, exp, element, rules)
+        # an empty row the list keeps for it; else the list closed up behind it (insert it, move the
+        # items after it down); else one pitch under the last item
+        outcome = gap_in_list(state, exp, element, rules) or insert_list_item(state, exp, element, rules)
+        outcome = outcome or place_list_item(state, exp, element, rules)
     if outcome is None:
         outcome = place_in_element(state, exp, element, rules)
     if outcome is None and exp in plan.at_bottom and not rules.free_space:

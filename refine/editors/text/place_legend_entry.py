@@ -9,8 +9,8 @@ colour of the chart's bars that no swatch of the legend shows. The entry goes th
 that series comes after every series the legend shows (the bars of a group stand in series order,
 left to right, or top to bottom for horizontal bars), so the legend's order holds, and the slot is
 free. A legend in a column (a pie's legend, centred beside it, closes up when an entry is
-dropped) or a missing series before a shown one would need the other entries moved: skipped with
-the reason.
+dropped) is re-laid with the entry in its slice's order and colour (``insert_legend_entry``), or
+skipped with the reason; a missing series before a shown one is skipped with the reason.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from dataclasses import replace
 import numpy as np
 from scipy import ndimage
 
+from refine.editors.text.insert_legend_entry import insert_legend_entry
 from refine.editors.text.look_harder import page_background
 from refine.editors.text.outcomes import Skip
 from refine.editors.text.place_in_element import _style_of, _write
@@ -91,6 +92,34 @@ def series_colours(arr: np.ndarray, min_area: int) -> list[tuple[tuple[int, int,
     return sorted(found, key=lambda c: c[1])
 
 
+def column_entries(state: EditState, given: list) -> list:
+    """The entries of the column legend ``given`` entries ((text box, (swatch box, colour)), top
+    to bottom) belong to, read again from the page: the OCR lines on their text's left edge
+    (within 4 px; the line from its word there) with a swatch left of them, in one run at the
+    column's pitch (an entry the legend finder missed, "Juice" read with its swatch as "ma
+    Juice", is one of them)."""
+    left = given[0][0][0]
+    boxes = []
+    for ln in state.lines:  # from its word on the column's left edge (a swatch read as "ma" before it)
+        k = next((k for k, wd in enumerate(ln.words) if abs(wd.box[0] - left) <= 4), None)
+        if k is not None:
+            ws = [wd.box for wd in ln.words[k:]]
+            boxes.append((ws[0][0], min(b[1] for b in ws), max(b[2] for b in ws), max(b[3] for b in ws)))
+    found = [(tuple(int(v) for v in b), swatch_of(state.arr, b)) for b in boxes]
+    found = sorted([f for f in found if f[1] is not None], key=lambda f: f[0][1])
+    if len(found) < len(given) or not any(f[0][1] == given[0][0][1] for f in found):
+        return given
+    lh = given[0][0][3] - given[0][0][1]
+    run = [f for f in found if f[0][1] == given[0][0][1]]
+    for f in found:  # down from the first given entry, then up
+        if 0 < f[0][1] - run[-1][0][1] <= 2.5 * lh:
+            run.append(f)
+    for f in reversed(found):
+        if 0 < run[0][0][1] - f[0][1] <= 2.5 * lh:
+            run.insert(0, f)
+    return run if len(run) >= len(given) else given
+
+
 def place_legend_entry(state: EditState, exp: TextExpectation, entries: list[Box] | None, rules: Rules):
     """Write ``exp.text`` as the next entry of the page's one-row legend (module docstring):
     Written, a Skip saying why not, or None when the page shows no legend entry."""
@@ -100,11 +129,13 @@ def place_legend_entry(state: EditState, exp: TextExpectation, entries: list[Box
     if not swatches:
         return None
     swatches.sort(key=lambda bs: bs[0][0])
+    column = column_entries(state, sorted(swatches, key=lambda bs: bs[0][1]))  # entries the finder missed
+    if len(column) > len(swatches):
+        swatches = sorted(column, key=lambda bs: bs[0][0])
     mids = [(b[1] + b[3]) / 2 for b, _ in swatches]
     lh = min(b[3] - b[1] for b, _ in swatches)
-    if max(mids) - min(mids) > lh / 2:
-        return Skip("skip: the legend is a column, which closes up when an entry is dropped; adding one needs the "
-                    "other entries moved; not written")  # fmt: skip
+    if max(mids) - min(mids) > lh / 2:  # a column, which closed up: re-laid in the slices' order, or skipped
+        return insert_legend_entry(state, exp, sorted(swatches, key=lambda bs: bs[0][1]), rules)
     (box, (sbox, _)) = swatches[-1]
     sw, sh = sbox[2] - sbox[0], sbox[3] - sbox[1]
     shown = [c for _, (_, c) in swatches]

@@ -6,9 +6,10 @@ page's right text margin, mirroring the left one: a landing page's header) keeps
 so its missing first link goes one gap left of the first link shown; a menu that does not reach
 that margin keeps its left end, so its missing last link goes one gap right of its last. Both
 are written in the type of the link beside them, on its baseline (``place_in_element._write``).
-A link in between, or a first link of a left-set menu, would need the others moved back: skipped
-with the reason. The check names the link by its place ("Is the first link of the navigation
-menu from the left exactly "Home"?", ``nav_place``).
+A link in between, a first link of a left-set menu or a last link of a right-set one is inserted
+with the links on its free side moved back by one step (``insert_nav_item``); a link past the
+menu's end by more than one is skipped with the reason. The check names the link by its place
+("Is the first link of the navigation menu from the left exactly "Home"?", ``nav_place``).
 
 The menu is the page's top row of short words (OCR words whose vertical middles lie within half a
 line height of one another, in the top ``TOP`` of the page), split into links at gaps wider than
@@ -22,6 +23,7 @@ from __future__ import annotations
 import re
 from statistics import median
 
+from refine.editors.text.insert_nav_item import insert_nav_item
 from refine.editors.text.outcomes import Skip, Written
 from refine.editors.text.place_in_element import _style_of, _write
 from refine.editors.text.state import EditState, Rules
@@ -118,10 +120,10 @@ def place_nav_item(state: EditState, exp: TextExpectation, n: int, rules: Rules)
     elif n == len(links) + 1 and not right_set:
         box, words = links[-1]
         x, align = box[2] + gap, "left"
-    elif n <= len(links):
-        return Skip(f"skip: the menu shows a link where link {n} would be, and no gap for it; not written")
+    elif n <= len(links) + right_set:  # the menu closed up behind it: insert it, move the others
+        return insert_nav_item(state, exp, n, links, right_set, rules)
     else:
-        return Skip(f"skip: link {n} of the menu would need the other links moved; not written")
+        return Skip(f"skip: link {n} of the menu would stand {n - len(links) - 1} links past its end; not written")
     # the neighbour's type, at the size that gives its text its width on the page (``_style_of``):
     # set at its matched size, "Features" came out 3 px wider than Chromium's, its left end past
     # the link's box
