@@ -28,11 +28,11 @@ swap, drop_word, missing) and engine the script prints:
   action touched them ("exact" when that check's element had no defect: a judge misread);
 - moved: elements no defect touched whose pixels changed, but whose crop of best.png at their
   clean-page truth box (where the engine sets them when nothing is missing, another box than on
-  the defect page) reads their own string (``moved_there``): the items an engine moved up when
-  the one before them was left out, moved back down by the editor's insert, as a designer
-  re-lays a list. They are counted here and not as retyped, and their boxes (defect and clean
-  page) are the element's own pixels in the damage count; a moved element whose clean-box crop
-  does not read its string is retyped, and every other pixel still counts as damage;
+  the defect page) reads their own string or holds the clean page's own pixels (``moved_there``):
+  the items an engine moved up when the one before them was left out, moved back down by the
+  editor's insert, as a designer re-lays a list. They are counted here and not as retyped, and
+  their boxes (defect and clean page) are the element's own pixels in the damage count; a moved
+  element whose clean-box crop does neither is retyped, and every other pixel still counts as damage;
 - damaged pixels: every pixel changed against the start image outside the truth boxes (clean and
   defect page) of the defective elements (a list item's box with its marker: the engine's box is
   its text's, and the bullet, ``MARKER`` line heights left of it, is the item's too; a legend
@@ -169,15 +169,31 @@ def read_crop(image: Image.Image, box: Box, angle: int, text: str, read) -> bool
     return occurrences(text, rows_of(read(crop_for_reading(image, box, angle)))) > 0
 
 
-def moved_there(e, clean, best: Image.Image, read) -> bool:
+SAME_AS_CLEAN = 0.99
+"""Share of an element's clean-page box whose pixels on best.png are within ``SAME_LEVELS`` of the
+clean page's for it to stand as the engine sets it (``moved_there``)."""
+SAME_LEVELS = 16
+
+
+def moved_there(e, clean, best: Image.Image, read, clean_page: Image.Image | None = None) -> bool:
     """Whether the untouched element ``e`` (of the defect page) was moved to where the engine
     sets it on the clean page: ``clean`` (its clean-page element) has another box than ``e``,
-    and that box cropped from ``best`` reads ``e``'s own string. An item the engine moved up
-    when the one before it was left out, moved back down by the editor as a designer re-lays
+    and that box cropped from ``best`` reads ``e``'s own string, or its pixels there are the
+    clean page's (``SAME_AS_CLEAN`` of them within ``SAME_LEVELS``: RapidOCR reads some of
+    Chromium's list items run together, "twoweeks", on the clean page itself, and a crop
+    identical to the engine's own render is where the engine sets it). An item the engine moved
+    up when the one before it was left out, moved back down by the editor as a designer re-lays
     the list, is not a retyped string."""
     if clean is None or tuple(clean.box) == tuple(e.box) or clean.text != e.text:
         return False
-    return read_crop(best, clean.box, clean.angle, e.text, read)
+    if read_crop(best, clean.box, clean.angle, e.text, read):
+        return True
+    if clean_page is None:
+        return False
+    x0, y0, x1, y1 = (int(round(v)) for v in clean.box)
+    a = np.asarray(best, dtype=np.int16)[y0:y1, x0:x1]
+    b = np.asarray(clean_page, dtype=np.int16)[y0:y1, x0:x1]
+    return a.size > 0 and float((np.abs(a - b).max(axis=2) <= SAME_LEVELS).mean()) >= SAME_AS_CLEAN
 
 
 def action_kind(action: dict, q_kind: dict[str, str]) -> str:
@@ -221,7 +237,7 @@ def measure_doc(doc: Doc, start: Image.Image, best: Image.Image, actions: list[d
             continue
         by = [a for a in actions if mask_of(shape, action_boxes(a))[mask_of(shape, [e.box])].any()]
         kind = action_kind(by[0], q_kind) if by else "none"
-        if moved_there(e, clean_el.get(e.id), best, read):  # an item moved back where the engine sets it
+        if moved_there(e, clean_el.get(e.id), best, read, clean_page):  # an item moved back where the engine sets it
             per[kind]["moved"] += 1
             allowed += [owned_box(e), owned_box(clean_el[e.id])]
             details.append({"moved": e.id, "text": e.text, "by": kind})

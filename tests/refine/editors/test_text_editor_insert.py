@@ -122,6 +122,25 @@ def test_the_benchmark_counts_an_item_read_at_its_clean_box_as_moved():
     assert not moved_there(element(0, rows[0][0]), element(0, rows[0][0]), out, ocr_lines)
 
 
+def test_an_item_identical_to_the_clean_page_at_its_clean_box_is_moved_though_unread():
+    """RapidOCR reads some list items run together on the clean page itself ("twoweeks"): a moved
+    item whose clean box on best.png holds the clean page's own pixels is moved, not retyped."""
+    clean, rows = slide(ITEMS)
+    start, _ = slide(ITEMS[1:])
+    out, _ = edit(start, "first", ITEMS[0])
+
+    def element(k: int, top: int):
+        return SimpleNamespace(text=ITEMS[k], angle=0, box=(LEFT + 23, top, RIGHT, top + 24))
+
+    def reads_nothing(_image):
+        return []
+
+    moved, stays = element(2, rows[1][0]), element(2, rows[2][0])
+    assert not moved_there(moved, stays, out, reads_nothing)  # no clean page: only the read counts
+    assert moved_there(moved, stays, out, reads_nothing, clean)
+    assert not moved_there(moved, stays, start, reads_nothing, clean)  # not moved back: other pixels there
+
+
 @pytest.mark.parametrize("right_set", [True, False])
 def test_a_menu_link_the_row_closed_up_behind_is_inserted_and_the_links_on_its_free_side_move(right_set):
     """A right-set menu keeps its right end: "Home" moves back left; a left-set one keeps its left
