@@ -280,8 +280,8 @@ def value_at_bar(
     wrong = _wrong_label(state, bar, 2.5 * th)
     if wrong is not None and normalize(wrong.text) == normalize(exp.text):
         return Skip("skip: already at its bar's end; not written twice")
-    if wrong is not None:
-        return Rewrite(wrong, state.lines)
+    if wrong is not None:  # over a vertical bar it is centred on the bar (matplotlib's ha="center")
+        return Rewrite(wrong, state.lines, (bar.box[0] + bar.box[2]) / 2 if bar.orient == "v" else None)
     found = _style(state, tick, rules, bar.orient)
     if found is None:
         return None

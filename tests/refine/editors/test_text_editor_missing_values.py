@@ -10,6 +10,7 @@ engine's truth (the value's box on the clean chart).
 import json
 import random
 import shutil
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -106,3 +107,46 @@ def test_a_grouped_bar_s_value_read_on_another_bar_is_still_written_at_its_own()
 def draw_chart_elements(seed: int):
     specs, style = chart_content("grouped_bar", random.Random(seed))
     return draw_chart("grouped_bar", specs, style)[1]
+
+
+ABOVE = 'Is the value label above the "{category}" bar "{text}"?'
+
+
+def test_a_bar_s_value_asked_as_one_string_with_its_bar_is_a_bar_value_job():
+    """'above the "Online" bar "26"' compiles to one string and an anchor: it still names the bar."""
+    q = ABOVE.format(category="Online", text="26")
+    spec = compile_question(q)
+    assert [e.text for e in expectations_of(spec)] == ["26"]
+    work = collect_work(
+        [(Check("q1", q, expects=expectations_of(spec), spec=spec), Verdict("q1", "no", "ocr", ""))], 200
+    )
+    (exp,) = work.value_of
+    assert (exp.text, work.value_of[exp], work.series_of) == ("26", "Online", {})
+
+
+@needs_tesseract
+@pytest.mark.parametrize("wrong", ["", "95"])
+def test_a_vertical_bar_s_value_asked_with_its_bar_is_written_or_rewritten_over_its_bar(wrong):
+    """Dev seed 40's bar chart: the "Finance" bar's "15" left out ("missing") or drawn "95" ("digit"):
+    written above its bar, or rewritten centred on it (matplotlib's ha="center"), with no pixel
+    changed outside the engine's box of the value (the erase leaves background within ``SAME``)."""
+    specs, style = chart_content("bar", random.Random(40))
+    (hide,) = [s for s in specs if s.id == "value-4-0"]
+    clean, elements = draw_chart("bar", specs, style)
+    bad = (
+        [s for s in specs if s.id != hide.id]
+        if not wrong
+        else [replace(s, text=wrong) if s is hide else s for s in specs]
+    )
+    start, _ = draw_chart("bar", bad, style)
+    box = next(e.box for e in elements if e.id == hide.id)
+    q = ABOVE.format(text=hide.text, **hide.context)
+    assert ask(q, start).answer == "no" and ask(q, clean).answer == "yes"
+    editor = TextEditor()
+    out = np.asarray(editor.edit(start.copy(), "", failed(q), 0)).astype(int)
+    (act,) = [a for a in editor.last_actions if a["text"] == "15"]
+    assert act["action"] == ("replace" if wrong else "place (at its bar's end)")
+    assert act["type"]["align"] == "centre"
+    st, cl = np.asarray(start).astype(int), np.asarray(clean).astype(int)
+    assert (out != st).any(2).sum() > 40 and not changed_outside(out, st, cl, box).any()
+    assert ask(q, Image.fromarray(out.astype(np.uint8))).answer == "yes"
