@@ -12,11 +12,10 @@ slot is free; a chart whose bar cannot be found (a line or pie chart, a grouped 
 bars by one tick) is left to the other jobs.
 
 A grouped bar's check names its series too ("the value label above the "2024" bar in the "Wind"
-group": ``work.GROUPED_BAR``): its bar is found by colour (``find_series_bar``): the colour of the
+group": ``work.GROUPED_BAR``): its bar is found by colour (``group_bar``): the colour of the
 legend swatch left of the series' name (the median of the strong pixels within ``SWATCH_REACH``
-type sizes left of it), and of the runs of that colour whose foot stands on the axis (within two
-tick heights over the tick label), the one nearest the group's tick label, at most half as far
-from it as the next (the same series' bar of the next group).
+type sizes left of it), and the one run of that colour standing on the axis in the group's span
+of the x axis (``rewards.text.page.series_bars``, the finder the judge reads the value with).
 """
 
 from __future__ import annotations
@@ -25,16 +24,17 @@ import re
 from typing import NamedTuple
 
 import numpy as np
-from scipy import ndimage
 
 from refine.editors.text.colours import box_colours
 from refine.editors.text.erase import composite
 from refine.editors.text.look_harder import page_background
 from refine.editors.text.outcomes import Rewrite, Skip, Written
 from refine.editors.text.state import EditState, Rules
+from refine.editors.text.tick_label import tick_row
 from refine.editors.text.type_match import TypeStyle, match_type, render_coverage
 from rewards.rubric import TextExpectation
 from rewards.text.ocr.text_match import Line, Match, Word, find_matches, normalize
+from rewards.text.page.series_bars import group_span, label_height, series_bar
 
 Box = tuple[int, int, int, int]
 NUMBER = re.compile(r"^[$€£]?[+-]?[0-9][0-9.,]*[%kKmMbB]?$")
@@ -48,7 +48,7 @@ SWATCH_REACH = 3.5
 """Type sizes left of a legend entry's text within which its swatch lies (matplotlib: 2 em of
 handle and 0.8 em of pad)."""
 COLOUR_TOL = 30
-"""Most difference (any channel) of a bar pixel from its series' swatch colour."""
+"""Most difference (any channel) of a legend swatch's pixel from the first of its run (``_run``)."""
 
 
 class Bar(NamedTuple):
@@ -61,7 +61,7 @@ class Bar(NamedTuple):
 
 def _run(pixels: np.ndarray, bg: np.ndarray, start: int, min_len: int) -> tuple[int, int] | None:
     """The first run (start, end-exclusive indices of ``pixels``, (N, 3)) of at least ``min_len``
-    pixels of one colour (within 30 per channel) that differ from ``bg`` by more than ``STRONG``,
+    pixels of one colour (within ``COLOUR_TOL`` per channel) that differ from ``bg`` by more than ``STRONG``,
     searched from index ``start`` on; None when there is none."""
     strong = np.abs(pixels.astype(np.int16) - bg[None]).max(1) > STRONG
     i, n = start, len(pixels)
@@ -70,7 +70,7 @@ def _run(pixels: np.ndarray, bg: np.ndarray, start: int, min_len: int) -> tuple[
             i += 1
             continue
         j = i + 1
-        while j < n and strong[j] and np.abs(pixels[j].astype(np.int16) - pixels[i]).max() <= 30:
+        while j < n and strong[j] and np.abs(pixels[j].astype(np.int16) - pixels[i]).max() <= COLOUR_TOL:
             j += 1
         if j - i >= min_len:
             return i, j
@@ -127,21 +127,20 @@ def swatch_colour(arr: np.ndarray, entry: Box) -> tuple[int, int, int] | None:
     return None
 
 
-def find_series_bar(arr: np.ndarray, tick: Box, colour: tuple[int, int, int]) -> Bar | None:
-    """The bar of colour ``colour`` in the group of the tick label at ``tick`` (module docstring),
-    or None when no run of that colour stands on the axis there, or two stand about as near."""
-    th = max(4, tick[3] - tick[1])
-    near = (np.abs(arr[: tick[1]].astype(np.int16) - np.asarray(colour, np.int16)[None, None]).max(2)) <= COLOUR_TOL
-    labels, _ = ndimage.label(near)
+def group_bar(arr: np.ndarray, lines: list[Line], tick: Box, colour: tuple[int, int, int]) -> Bar | None:
+    """The bar of colour ``colour`` in the group of the tick label at ``tick`` (one of the page's
+    row of x tick labels, ``tick_label.tick_row``), found by ``rewards.text.page.series_bars``
+    (the judge's finder), or None when the tick label is not in that row or no one bar is found."""
+    h, w = arr.shape[:2]
+    ticks = tick_row(lines, h)
     cx = (tick[0] + tick[2]) / 2
-    runs = sorted(
-        (abs((sl[1].start + sl[1].stop) / 2 - cx), (sl[1].start, sl[0].start, sl[1].stop, sl[0].stop))
-        for sl in ndimage.find_objects(labels)
-        if sl is not None and sl[0].stop >= tick[1] - 2 * th and sl[1].stop - sl[1].start >= 3
-    )
-    if not runs or (len(runs) > 1 and runs[0][0] > runs[1][0] / 2):
+    at = [k for k, i in enumerate(ticks) if lines[i].box[0] <= cx <= lines[i].box[2]]
+    if len(at) != 1 or len(ticks) < 2:
         return None
-    return Bar("v", runs[0][1], colour)
+    boxes = [lines[i].box for i in ticks]
+    span = group_span([(b[0] + b[2]) / 2 for b in boxes], at[0], w)
+    found = series_bar(arr, colour, span, min(b[1] for b in boxes), label_height(boxes))
+    return Bar("v", found, colour) if found is not None else None
 
 
 def _beyond(bar: Bar, word: Box, reach: float) -> float | None:
@@ -259,7 +258,7 @@ def _bar_of(state: EditState, tick: Box, series: str | None, rules: Rules) -> Ba
         series, state.lines, state.w, state.h, None, rules.case_sensitive, rules.lenient, rules.max_lines
     )
     colours = {c for m in found if m.found and (c := swatch_colour(state.arr, m.box)) is not None}
-    return find_series_bar(state.arr, tick, colours.pop()) if len(colours) == 1 else None
+    return group_bar(state.arr, state.lines, tick, colours.pop()) if len(colours) == 1 else None
 
 
 def value_at_bar(

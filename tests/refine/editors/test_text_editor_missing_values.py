@@ -1,6 +1,6 @@
 """A chart's value label that is not drawn (issue 32, "missing"): the judge's confident "no" when
 its slot is found empty (``rewards.text.page.empty_slots``), and the editor writing a grouped bar's
-value above its series' bar (``place_at_bar.find_series_bar``).
+value above its series' bar (``place_at_bar.group_bar``, ``rewards.text.page.series_bars``).
 
 The charts are ``documents.engines.charts``' own grouped bars and donuts, drawn once with every
 value and once with one left out, so the verdicts and the written value are checked against the
