@@ -1,15 +1,17 @@
 """A chart's value label at its bar: rewrite the wrong number there, or write the missing one there.
 
 A check such as "Is the value label at the end of the "Juice" bar "35"?" quotes the bar's category
-(its tick label, on the page) and the value. The bar is the solid run of one colour that starts by
-the tick label: to its right on the tick's row (a horizontal bar chart: the label left of the
-axis) or above it in the tick's column (a vertical bar chart: the label under the axis). Its value
-label stands just past the bar's end, at the gap and in the type of the page's other value labels
-(numbers standing past the end of a bar too), else at 0.4 of the tick label's height in the tick
-label's type. A number that stands there is the wrong version: it is rewritten in place
-(``rewrite``), never written beside. When nothing stands there the value is written there, if the
-slot is free; a chart whose bar cannot be found (a line or pie chart, a grouped bar with several
-bars by one tick) is left to the other jobs.
+(its tick label, on the page) and the value; "Is the value label above the "Online" bar "26"?"
+quotes the value with the bar named as its anchor (``work.NAMED_BAR``), the same job. The bar is the
+solid run of one colour that starts by the tick label: to its right on the tick's row (a horizontal
+bar chart: the label left of the axis) or above it in the tick's column (a vertical bar chart: the
+label under the axis). Its value label stands just past the bar's end, at the gap and in the type of
+the page's other value labels (numbers standing past the end of a bar too), else at 0.4 of the tick
+label's height in the tick label's type. A number that stands there is the wrong version: it is
+rewritten in place (``rewrite``), over a vertical bar centred on the bar (matplotlib's
+``ha="center"``; "15" for "95" was set from its old left edge), never written beside. When nothing
+stands there the value is written there, if the slot is free; a chart whose bar cannot be found (a
+line or pie chart, a grouped bar with several bars by one tick) is left to the other jobs.
 
 A grouped bar's check names its series too ("the value label above the "2024" bar in the "Wind"
 group": ``work.GROUPED_BAR``): its bar is found by colour (``group_bar``): the colour of the
