@@ -23,12 +23,13 @@ of the x axis (``rewards.text.page.series_bars``, the finder the judge reads the
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import NamedTuple
 
 import numpy as np
 
 from refine.editors.text.colours import box_colours
-from refine.editors.text.erase import composite
+from refine.editors.text.erase import composite, erase
 from refine.editors.text.look_harder import page_background
 from refine.editors.text.outcomes import Rewrite, Skip, Written
 from refine.editors.text.state import EditState, Rules
@@ -49,6 +50,8 @@ lighter, the axis spine is one pixel wide."""
 SWATCH_REACH = 3.5
 """Type sizes left of a legend entry's text within which its swatch lies (matplotlib: 2 em of
 handle and 0.8 em of pad)."""
+MISREAD_CHARS = 4
+"""Most characters of a lone word at a bar's end taken as its value misread (``_wrong_label``)."""
 COLOUR_TOL = 30
 """Most difference (any channel) of a legend swatch's pixel from the first of its run (``_run``)."""
 
@@ -185,16 +188,25 @@ def _page_value_labels(arr, lines: list[Line], tick_h: int, orient: str) -> list
     return out
 
 
-def _wrong_label(state: EditState, bar: Bar, reach: float) -> Match | None:
-    """The number word of the page's lines that stands at the bar's end (the wrong value), as a
-    match to rewrite; None when none does."""
-    best = None
+def _wrong_label(state: EditState, bar: Bar, reach: float) -> tuple[Match | None, bool]:
+    """(the word of the page's lines that stands at the bar's end, misread): the nearest number
+    word there (False: the wrong value, to rewrite), else a line of one short word there (True:
+    at most ``MISREAD_CHARS``; tesseract reads a small "12" over a short bar as "diz", and
+    nothing else of a chart stands alone in a bar's value slot); (None, False) when none does."""
+    best, misread = None, None
     for li, ln in enumerate(state.lines):
         for wi, wd in enumerate(ln.words):
-            gap = _beyond(bar, wd.box, reach) if NUMBER.match(wd.text) else None
-            if gap is not None and (best is None or gap < best[0]):
-                best = (gap, Match(wd.text, wd.box, 0.0, False, ((li, wi),)))
-    return None if best is None else best[1]
+            gap = _beyond(bar, wd.box, reach)
+            if gap is None:
+                continue
+            m = Match(wd.text, wd.box, 0.0, False, ((li, wi),))
+            if NUMBER.match(wd.text) and (best is None or gap < best[0]):
+                best = (gap, m)
+            elif len(ln.words) == 1 and len(wd.text) <= MISREAD_CHARS and (misread is None or gap < misread[0]):
+                misread = (gap, m)
+    if best is not None:
+        return best[1], False
+    return (misread[1], True) if misread is not None else (None, False)
 
 
 def _style(state: EditState, tick: tuple, rules: Rules, orient: str) -> tuple[TypeStyle, float] | None:
@@ -217,18 +229,37 @@ def _style(state: EditState, tick: tuple, rules: Rules, orient: str) -> tuple[Ty
     return (style, 0.4 * (box[3] - box[1])) if style is not None else None
 
 
-def _clear(state: EditState, box: Box, pad: int = 2) -> bool:
+def _clear(state: EditState, box: Box, pad: int = 2, ignore: Box | None = None) -> bool:
     """Whether ``box`` (grown by ``pad``) holds no strong ink (``STRONG``: a faint gridline may
-    run under a value label, as matplotlib draws them) and no OCR word."""
+    run under a value label, as matplotlib draws them) and no OCR word (but the one at ``ignore``,
+    erased)."""
     x0, y0, x1, y1 = max(0, box[0] - pad), max(0, box[1] - pad), box[2] + pad, box[3] + pad
     crop = state.arr[y0:y1, x0:x1].astype(np.int16)
     if (np.abs(crop - page_background(state.arr)[None, None]).max(2) > STRONG).any():
         return False
-    words = (wd.box for ln in state.lines + state.placed_lines for wd in ln.words)
+    words = (wd.box for ln in state.lines + state.placed_lines for wd in ln.words if wd.box != ignore)
     return not any(min(x1, b[2]) > max(x0, b[0]) and min(y1, b[3]) > max(y0, b[1]) for b in words)
 
 
-def _write(state: EditState, exp: TextExpectation, bar: Bar, style: TypeStyle, gap: float) -> Written | Skip:
+def _replace_misread(state: EditState, exp: TextExpectation, bar: Bar, wrong: Match, style, gap) -> Written | Skip:
+    """Erase the misread word ``wrong`` at the bar's end and write ``exp.text`` in the value
+    labels' type (``_write``): its own type cannot be matched on the text OCR read ("diz" set a
+    "15" small and light). The page is left as it was when the slot is not free."""
+    before = state.arr.copy()
+    pad = max(2, round(0.15 * (wrong.box[3] - wrong.box[1])))
+    erased = (wrong.box[0] - pad, wrong.box[1] - pad, wrong.box[2] + pad, wrong.box[3] + pad)
+    erase(state.arr, erased)
+    out = _write(state, exp, bar, style, gap, ignore=wrong.box)
+    if isinstance(out, Skip):
+        state.arr[...] = before
+        return out
+    action = f"replace (at its bar's end: OCR read {wrong.text!r})"
+    return replace(out, action=action, boxes=[erased, *out.boxes], was=wrong.text, words=wrong.words)
+
+
+def _write(
+    state: EditState, exp: TextExpectation, bar: Bar, style: TypeStyle, gap: float, ignore: Box | None = None
+) -> Written | Skip:
     """Typeset ``exp.text`` past the bar's end at ``gap``, centred across the bar."""
     fnt = style.face.font(style.size)
     alpha, (bx0, by0, bx1, by1) = render_coverage(exp.text, fnt)
@@ -240,7 +271,7 @@ def _write(state: EditState, exp: TextExpectation, bar: Bar, style: TypeStyle, g
         ox, oy = round((x0 + x1) / 2 - aw / 2), round(y0 - gap - ah)
     box = (ox, oy, ox + aw, oy + ah)
     h, w = state.arr.shape[:2]
-    if ox < 0 or oy < 0 or box[2] > w or box[3] > h or not _clear(state, box):
+    if ox < 0 or oy < 0 or box[2] > w or box[3] > h or not _clear(state, box, ignore=ignore):
         return Skip("skip: the slot at its bar's end is taken or off the page; not written loose elsewhere")
     composite(state.arr, alpha, (ox, oy), style.ink)
     face = style.face
@@ -278,12 +309,12 @@ def value_at_bar(
     if bar is None:
         return None
     th = max(4, box[3] - box[1])
-    wrong = _wrong_label(state, bar, 2.5 * th)
+    wrong, misread = _wrong_label(state, bar, 2.5 * th)
     if wrong is not None and normalize(wrong.text) == normalize(exp.text):
         return Skip("skip: already at its bar's end; not written twice")
-    if wrong is not None:  # over a vertical bar it is centred on the bar (matplotlib's ha="center")
+    if wrong is not None and not misread:  # over a vertical bar it is centred on the bar (matplotlib's ha="center")
         return Rewrite(wrong, state.lines, (bar.box[0] + bar.box[2]) / 2 if bar.orient == "v" else None)
     found = _style(state, tick, rules, bar.orient)
     if found is None:
         return None
-    return _write(state, exp, bar, *found)
+    return _replace_misread(state, exp, bar, wrong, *found) if wrong is not None else _write(state, exp, bar, *found)

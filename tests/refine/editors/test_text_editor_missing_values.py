@@ -125,11 +125,13 @@ def test_a_bar_s_value_asked_as_one_string_with_its_bar_is_a_bar_value_job():
 
 
 @needs_tesseract
-@pytest.mark.parametrize("wrong", ["", "95"])
+@pytest.mark.parametrize("wrong", ["", "95", "12"])
 def test_a_vertical_bar_s_value_asked_with_its_bar_is_written_or_rewritten_over_its_bar(wrong):
-    """Dev seed 40's bar chart: the "Finance" bar's "15" left out ("missing") or drawn "95" ("digit"):
-    written above its bar, or rewritten centred on it (matplotlib's ha="center"), with no pixel
-    changed outside the engine's box of the value (the erase leaves background within ``SAME``)."""
+    """Dev seed 40's bar chart: the "Finance" bar's "15" left out ("missing") or drawn "95" or
+    "12" ("digit"; tesseract reads that small "12" as "diz"): written above its bar, or rewritten
+    centred on it (matplotlib's ha="center"; a misread one erased and written in the value labels'
+    type), with no pixel changed outside the engine's box of the value (the erase leaves
+    background within ``SAME``), and the judge reads it there."""
     specs, style = chart_content("bar", random.Random(40))
     (hide,) = [s for s in specs if s.id == "value-4-0"]
     clean, elements = draw_chart("bar", specs, style)
@@ -145,7 +147,7 @@ def test_a_vertical_bar_s_value_asked_with_its_bar_is_written_or_rewritten_over_
     editor = TextEditor()
     out = np.asarray(editor.edit(start.copy(), "", failed(q), 0)).astype(int)
     (act,) = [a for a in editor.last_actions if a["text"] == "15"]
-    assert act["action"] == ("replace" if wrong else "place (at its bar's end)")
+    assert act["action"].startswith("replace") if wrong else act["action"] == "place (at its bar's end)"
     assert act["type"]["align"] == "centre"
     st, cl = np.asarray(start).astype(int), np.asarray(clean).astype(int)
     assert (out != st).any(2).sum() > 40 and not changed_outside(out, st, cl, box).any()
