@@ -114,6 +114,7 @@ from refine.editors.text.order import Plan, make_plan
 from refine.editors.text.outcomes import Rewrite, Skip, Written
 from refine.editors.text.place import place_missing
 from refine.editors.text.place_at_bar import value_at_bar
+from refine.editors.text.place_axis_title import place_axis_title
 from refine.editors.text.place_in_wedge import value_in_wedge
 from refine.editors.text.place_legend_entry import place_legend_entry
 from refine.editors.text.place_nav_item import place_nav_item
@@ -228,6 +229,7 @@ class TextEditor:
         self._nav_of: dict = {}
         self._wedge_of: dict = {}
         self._series_of: dict = {}
+        self._axis_of: dict = {}
         self._elsewhere: set = set()
         # what the last edit wrote, and a digest of the image it returned: when the loop hands that
         # image back (the judge still fails a check), the strings it wrote are on the page even if
@@ -281,6 +283,8 @@ class TextEditor:
                 before = state.arr.copy()
                 if exp in self._nav_of:  # "the first link of the navigation menu": the menu's slot
                     outcome = place_nav_item(state, exp, self._nav_of[exp], rules)
+                if outcome is None and exp in self._axis_of:  # "the x-axis label": under the tick labels
+                    outcome = place_axis_title(state, exp, self._axis_of[exp], rules)
                 if outcome is None:
                     outcome = place_missing(state, plan, exp, rules)
         match outcome:
@@ -323,6 +327,7 @@ class TextEditor:
         work = collect_work(failures, self.max_chars, self.max_strings)
         self._value_of, self._tick_of, self._nav_of = work.value_of, work.tick_of, work.nav_of
         self._wedge_of, self._series_of = work.wedge_of, work.series_of
+        self._axis_of = {e: el.axis for e, el in work.elements.items() if el.role == "axis_title" and el.axis}
         self._judged_of = judged_elements(failures, work.strings)
         self.last_actions.extend(skip_record(exp, cid, skip) for exp, cid, skip in work.refused)
         if over := sum(skip.reason.startswith("fail: over max_strings") for _, _, skip in work.refused):

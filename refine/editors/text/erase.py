@@ -1,18 +1,20 @@
 """Erasing text from its background, and compositing new text over it.
 
-The background under a box is modelled from a ring of pixels around it by a per-channel
-least-squares plane ``c + a x + b y`` (flat fills and linear gradients are reproduced exactly),
-refitted twice without the ring pixels that are far from the fit (a neighbouring glyph, the
-edge of a badge), started once from the ring loosely around its median and once tightly; the
-plane that reproduces more of the ring wins (a chart's grey axes two rows under a title tilted the
-loose one: the erased glyphs came out grey and the rows under them were kept as a rule). Only
-pixels of the box that differ from the model (the old glyphs and their anti-aliased fringe,
-dilated by one pixel) are replaced, so untouched background keeps its noise and texture, and
-there is no halo of a flat rectangle. A rule that crosses the box (a gridline, an axis or frame
-line: a row or column of foreground over ``RULE_SHARE`` of the box that goes on past both its
-sides, or a row that goes on ``RULE_REACH`` box heights past one side) is not text and is kept
-(``rules_through``): a title's fix erased the axis frame line under it, a line label's fix the
-gridline over it, and a left-aligned chart title's fix the top spine starting under its first letter.
+The background under a box is modelled from a ring of pixels around it by a per-channel least-
+squares plane ``c + a x + b y`` (flat fills and linear gradients are reproduced exactly), refitted
+twice without the ring pixels that are far from the fit (a neighbouring glyph, the edge of a badge),
+started once from the ring loosely around its median and once tightly; the plane that reproduces
+more of the ring wins (a chart's grey axes two rows under a title tilted the loose one: the erased
+glyphs came out grey and the rows under them were kept as a rule). Only pixels of the box that
+differ from the model (the old glyphs and their anti-aliased fringe, dilated by one pixel, less the
+pixels of that fringe already within ``SAME`` of the model: the page's own background, which a
+replacement would only shift by a level of rounding) are replaced, so untouched background keeps its
+noise and texture, and there is no halo of a flat rectangle. A rule that crosses the box (a
+gridline, an axis or frame line: a row or column of foreground over ``RULE_SHARE`` of the box that
+goes on past both its sides, or a row that goes on ``RULE_REACH`` box heights past one side) is not
+text and is kept (``rules_through``): a title's fix erased the axis frame line under it, a line
+label's fix the gridline over it, and a left-aligned chart title's fix the top spine starting under
+its first letter.
 """
 
 from __future__ import annotations
@@ -21,6 +23,10 @@ import numpy as np
 
 TOLERANCE = 10.0
 """Largest per-channel difference (0-255) from the background model still counted as background."""
+SAME = 2.0
+"""Largest per-channel difference (0-255) from the background model of a fringe pixel left as it
+is (a value label's erase shifted the page's (251, 250, 247) a row above it to the model's (250,
+249, 246): 10 pixels changed outside the element, one level each)."""
 RULE_SHARE = 0.9
 """Least share of a box's row (column) in the foreground for the row (column) to be a rule."""
 
@@ -151,7 +157,7 @@ def erase(arr: np.ndarray, box, ring: int = 3, keep: np.ndarray | None = None) -
     grown[:-1] |= fg[1:]
     grown[:, 1:] |= fg[:, :-1]
     grown[:, :-1] |= fg[:, 1:]
-    grown &= ~rule
+    grown &= ~rule & (np.abs(patch - model).max(2) > SAME)
     if keep is not None:
         grown &= ~keep[y0:y1, x0:x1]
     new = np.clip(np.rint(model), 0, 255).astype(np.uint8)

@@ -63,7 +63,10 @@ class Written:
 @dataclass(frozen=True)
 class Rewrite:
     """A near match to rewrite in place, with the lines its word indices refer to (the page's
-    OCR lines, plus the harder read's when it was needed to find it)."""
+    OCR lines, plus the harder read's when it was needed to find it), and ``centre``: the x
+    (pixels) the new text is centred on when the page fixes it (a value label over a vertical
+    bar: matplotlib's ``ax.text(..., ha="center")`` at the bar's middle), else None."""
 
     match: Match
     lines: list[Line]
+    centre: float | None = None

@@ -1,40 +1,43 @@
 """A chart's value label at its bar: rewrite the wrong number there, or write the missing one there.
 
 A check such as "Is the value label at the end of the "Juice" bar "35"?" quotes the bar's category
-(its tick label, on the page) and the value. The bar is the solid run of one colour that starts by
-the tick label: to its right on the tick's row (a horizontal bar chart: the label left of the
-axis) or above it in the tick's column (a vertical bar chart: the label under the axis). Its value
-label stands just past the bar's end, at the gap and in the type of the page's other value labels
-(numbers standing past the end of a bar too), else at 0.4 of the tick label's height in the tick
-label's type. A number that stands there is the wrong version: it is rewritten in place
-(``rewrite``), never written beside. When nothing stands there the value is written there, if the
-slot is free; a chart whose bar cannot be found (a line or pie chart, a grouped bar with several
-bars by one tick) is left to the other jobs.
+(its tick label, on the page) and the value; "Is the value label above the "Online" bar "26"?"
+quotes the value with the bar named as its anchor (``work.NAMED_BAR``), the same job. The bar is the
+solid run of one colour that starts by the tick label: to its right on the tick's row (a horizontal
+bar chart: the label left of the axis) or above it in the tick's column (a vertical bar chart: the
+label under the axis). Its value label stands just past the bar's end, at the gap and in the type of
+the page's other value labels (numbers standing past the end of a bar too), else at 0.4 of the tick
+label's height in the tick label's type. A number that stands there is the wrong version: it is
+rewritten in place (``rewrite``), over a vertical bar centred on the bar (matplotlib's
+``ha="center"``; "15" for "95" was set from its old left edge), never written beside. When nothing
+stands there the value is written there, if the slot is free; a chart whose bar cannot be found (a
+line or pie chart, a grouped bar with several bars by one tick) is left to the other jobs.
 
 A grouped bar's check names its series too ("the value label above the "2024" bar in the "Wind"
-group": ``work.GROUPED_BAR``): its bar is found by colour (``find_series_bar``): the colour of the
+group": ``work.GROUPED_BAR``): its bar is found by colour (``group_bar``): the colour of the
 legend swatch left of the series' name (the median of the strong pixels within ``SWATCH_REACH``
-type sizes left of it), and of the runs of that colour whose foot stands on the axis (within two
-tick heights over the tick label), the one nearest the group's tick label, at most half as far
-from it as the next (the same series' bar of the next group).
+type sizes left of it), and the one run of that colour standing on the axis in the group's span
+of the x axis (``rewards.text.page.series_bars``, the finder the judge reads the value with).
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import NamedTuple
 
 import numpy as np
-from scipy import ndimage
 
 from refine.editors.text.colours import box_colours
-from refine.editors.text.erase import composite
+from refine.editors.text.erase import composite, erase
 from refine.editors.text.look_harder import page_background
 from refine.editors.text.outcomes import Rewrite, Skip, Written
 from refine.editors.text.state import EditState, Rules
+from refine.editors.text.tick_label import tick_row
 from refine.editors.text.type_match import TypeStyle, match_type, render_coverage
 from rewards.rubric import TextExpectation
 from rewards.text.ocr.text_match import Line, Match, Word, find_matches, normalize
+from rewards.text.page.series_bars import group_span, label_height, series_bar
 
 Box = tuple[int, int, int, int]
 NUMBER = re.compile(r"^[$€£]?[+-]?[0-9][0-9.,]*[%kKmMbB]?$")
@@ -47,8 +50,10 @@ lighter, the axis spine is one pixel wide."""
 SWATCH_REACH = 3.5
 """Type sizes left of a legend entry's text within which its swatch lies (matplotlib: 2 em of
 handle and 0.8 em of pad)."""
+MISREAD_CHARS = 4
+"""Most characters of a lone word at a bar's end taken as its value misread (``_wrong_label``)."""
 COLOUR_TOL = 30
-"""Most difference (any channel) of a bar pixel from its series' swatch colour."""
+"""Most difference (any channel) of a legend swatch's pixel from the first of its run (``_run``)."""
 
 
 class Bar(NamedTuple):
@@ -61,7 +66,7 @@ class Bar(NamedTuple):
 
 def _run(pixels: np.ndarray, bg: np.ndarray, start: int, min_len: int) -> tuple[int, int] | None:
     """The first run (start, end-exclusive indices of ``pixels``, (N, 3)) of at least ``min_len``
-    pixels of one colour (within 30 per channel) that differ from ``bg`` by more than ``STRONG``,
+    pixels of one colour (within ``COLOUR_TOL`` per channel) that differ from ``bg`` by more than ``STRONG``,
     searched from index ``start`` on; None when there is none."""
     strong = np.abs(pixels.astype(np.int16) - bg[None]).max(1) > STRONG
     i, n = start, len(pixels)
@@ -70,7 +75,7 @@ def _run(pixels: np.ndarray, bg: np.ndarray, start: int, min_len: int) -> tuple[
             i += 1
             continue
         j = i + 1
-        while j < n and strong[j] and np.abs(pixels[j].astype(np.int16) - pixels[i]).max() <= 30:
+        while j < n and strong[j] and np.abs(pixels[j].astype(np.int16) - pixels[i]).max() <= COLOUR_TOL:
             j += 1
         if j - i >= min_len:
             return i, j
@@ -127,21 +132,20 @@ def swatch_colour(arr: np.ndarray, entry: Box) -> tuple[int, int, int] | None:
     return None
 
 
-def find_series_bar(arr: np.ndarray, tick: Box, colour: tuple[int, int, int]) -> Bar | None:
-    """The bar of colour ``colour`` in the group of the tick label at ``tick`` (module docstring),
-    or None when no run of that colour stands on the axis there, or two stand about as near."""
-    th = max(4, tick[3] - tick[1])
-    near = (np.abs(arr[: tick[1]].astype(np.int16) - np.asarray(colour, np.int16)[None, None]).max(2)) <= COLOUR_TOL
-    labels, _ = ndimage.label(near)
+def group_bar(arr: np.ndarray, lines: list[Line], tick: Box, colour: tuple[int, int, int]) -> Bar | None:
+    """The bar of colour ``colour`` in the group of the tick label at ``tick`` (one of the page's
+    row of x tick labels, ``tick_label.tick_row``), found by ``rewards.text.page.series_bars``
+    (the judge's finder), or None when the tick label is not in that row or no one bar is found."""
+    h, w = arr.shape[:2]
+    ticks = tick_row(lines, h)
     cx = (tick[0] + tick[2]) / 2
-    runs = sorted(
-        (abs((sl[1].start + sl[1].stop) / 2 - cx), (sl[1].start, sl[0].start, sl[1].stop, sl[0].stop))
-        for sl in ndimage.find_objects(labels)
-        if sl is not None and sl[0].stop >= tick[1] - 2 * th and sl[1].stop - sl[1].start >= 3
-    )
-    if not runs or (len(runs) > 1 and runs[0][0] > runs[1][0] / 2):
+    at = [k for k, i in enumerate(ticks) if lines[i].box[0] <= cx <= lines[i].box[2]]
+    if len(at) != 1 or len(ticks) < 2:
         return None
-    return Bar("v", runs[0][1], colour)
+    boxes = [lines[i].box for i in ticks]
+    span = group_span([(b[0] + b[2]) / 2 for b in boxes], at[0], w)
+    found = series_bar(arr, colour, span, min(b[1] for b in boxes), label_height(boxes))
+    return Bar("v", found, colour) if found is not None else None
 
 
 def _beyond(bar: Bar, word: Box, reach: float) -> float | None:
@@ -184,16 +188,25 @@ def _page_value_labels(arr, lines: list[Line], tick_h: int, orient: str) -> list
     return out
 
 
-def _wrong_label(state: EditState, bar: Bar, reach: float) -> Match | None:
-    """The number word of the page's lines that stands at the bar's end (the wrong value), as a
-    match to rewrite; None when none does."""
-    best = None
+def _wrong_label(state: EditState, bar: Bar, reach: float) -> tuple[Match | None, bool]:
+    """(the word of the page's lines that stands at the bar's end, misread): the nearest number
+    word there (False: the wrong value, to rewrite), else a line of one short word there (True:
+    at most ``MISREAD_CHARS``; tesseract reads a small "12" over a short bar as "diz", and
+    nothing else of a chart stands alone in a bar's value slot); (None, False) when none does."""
+    best, misread = None, None
     for li, ln in enumerate(state.lines):
         for wi, wd in enumerate(ln.words):
-            gap = _beyond(bar, wd.box, reach) if NUMBER.match(wd.text) else None
-            if gap is not None and (best is None or gap < best[0]):
-                best = (gap, Match(wd.text, wd.box, 0.0, False, ((li, wi),)))
-    return None if best is None else best[1]
+            gap = _beyond(bar, wd.box, reach)
+            if gap is None:
+                continue
+            m = Match(wd.text, wd.box, 0.0, False, ((li, wi),))
+            if NUMBER.match(wd.text) and (best is None or gap < best[0]):
+                best = (gap, m)
+            elif len(ln.words) == 1 and len(wd.text) <= MISREAD_CHARS and (misread is None or gap < misread[0]):
+                misread = (gap, m)
+    if best is not None:
+        return best[1], False
+    return (misread[1], True) if misread is not None else (None, False)
 
 
 def _style(state: EditState, tick: tuple, rules: Rules, orient: str) -> tuple[TypeStyle, float] | None:
@@ -216,18 +229,37 @@ def _style(state: EditState, tick: tuple, rules: Rules, orient: str) -> tuple[Ty
     return (style, 0.4 * (box[3] - box[1])) if style is not None else None
 
 
-def _clear(state: EditState, box: Box, pad: int = 2) -> bool:
+def _clear(state: EditState, box: Box, pad: int = 2, ignore: Box | None = None) -> bool:
     """Whether ``box`` (grown by ``pad``) holds no strong ink (``STRONG``: a faint gridline may
-    run under a value label, as matplotlib draws them) and no OCR word."""
+    run under a value label, as matplotlib draws them) and no OCR word (but the one at ``ignore``,
+    erased)."""
     x0, y0, x1, y1 = max(0, box[0] - pad), max(0, box[1] - pad), box[2] + pad, box[3] + pad
     crop = state.arr[y0:y1, x0:x1].astype(np.int16)
     if (np.abs(crop - page_background(state.arr)[None, None]).max(2) > STRONG).any():
         return False
-    words = (wd.box for ln in state.lines + state.placed_lines for wd in ln.words)
+    words = (wd.box for ln in state.lines + state.placed_lines for wd in ln.words if wd.box != ignore)
     return not any(min(x1, b[2]) > max(x0, b[0]) and min(y1, b[3]) > max(y0, b[1]) for b in words)
 
 
-def _write(state: EditState, exp: TextExpectation, bar: Bar, style: TypeStyle, gap: float) -> Written | Skip:
+def _replace_misread(state: EditState, exp: TextExpectation, bar: Bar, wrong: Match, style, gap) -> Written | Skip:
+    """Erase the misread word ``wrong`` at the bar's end and write ``exp.text`` in the value
+    labels' type (``_write``): its own type cannot be matched on the text OCR read ("diz" set a
+    "15" small and light). The page is left as it was when the slot is not free."""
+    before = state.arr.copy()
+    pad = max(2, round(0.15 * (wrong.box[3] - wrong.box[1])))
+    erased = (wrong.box[0] - pad, wrong.box[1] - pad, wrong.box[2] + pad, wrong.box[3] + pad)
+    erase(state.arr, erased)
+    out = _write(state, exp, bar, style, gap, ignore=wrong.box)
+    if isinstance(out, Skip):
+        state.arr[...] = before
+        return out
+    action = f"replace (at its bar's end: OCR read {wrong.text!r})"
+    return replace(out, action=action, boxes=[erased, *out.boxes], was=wrong.text, words=wrong.words)
+
+
+def _write(
+    state: EditState, exp: TextExpectation, bar: Bar, style: TypeStyle, gap: float, ignore: Box | None = None
+) -> Written | Skip:
     """Typeset ``exp.text`` past the bar's end at ``gap``, centred across the bar."""
     fnt = style.face.font(style.size)
     alpha, (bx0, by0, bx1, by1) = render_coverage(exp.text, fnt)
@@ -239,7 +271,7 @@ def _write(state: EditState, exp: TextExpectation, bar: Bar, style: TypeStyle, g
         ox, oy = round((x0 + x1) / 2 - aw / 2), round(y0 - gap - ah)
     box = (ox, oy, ox + aw, oy + ah)
     h, w = state.arr.shape[:2]
-    if ox < 0 or oy < 0 or box[2] > w or box[3] > h or not _clear(state, box):
+    if ox < 0 or oy < 0 or box[2] > w or box[3] > h or not _clear(state, box, ignore=ignore):
         return Skip("skip: the slot at its bar's end is taken or off the page; not written loose elsewhere")
     composite(state.arr, alpha, (ox, oy), style.ink)
     face = style.face
@@ -259,7 +291,7 @@ def _bar_of(state: EditState, tick: Box, series: str | None, rules: Rules) -> Ba
         series, state.lines, state.w, state.h, None, rules.case_sensitive, rules.lenient, rules.max_lines
     )
     colours = {c for m in found if m.found and (c := swatch_colour(state.arr, m.box)) is not None}
-    return find_series_bar(state.arr, tick, colours.pop()) if len(colours) == 1 else None
+    return group_bar(state.arr, state.lines, tick, colours.pop()) if len(colours) == 1 else None
 
 
 def value_at_bar(
@@ -277,12 +309,12 @@ def value_at_bar(
     if bar is None:
         return None
     th = max(4, box[3] - box[1])
-    wrong = _wrong_label(state, bar, 2.5 * th)
+    wrong, misread = _wrong_label(state, bar, 2.5 * th)
     if wrong is not None and normalize(wrong.text) == normalize(exp.text):
         return Skip("skip: already at its bar's end; not written twice")
-    if wrong is not None:
-        return Rewrite(wrong, state.lines)
+    if wrong is not None and not misread:  # over a vertical bar it is centred on the bar (matplotlib's ha="center")
+        return Rewrite(wrong, state.lines, (bar.box[0] + bar.box[2]) / 2 if bar.orient == "v" else None)
     found = _style(state, tick, rules, bar.orient)
     if found is None:
         return None
-    return _write(state, exp, bar, *found)
+    return _replace_misread(state, exp, bar, wrong, *found) if wrong is not None else _write(state, exp, bar, *found)

@@ -81,12 +81,25 @@ VALUE_LABEL = re.compile(r"\bvalue label\b.*\bbar\b|\bbar\b.*\bvalue label\b", r
 SLICE_VALUE = re.compile(r"\b(slices?|wedges?|segments?)\b", re.IGNORECASE)
 """A check about a pie or donut slice ("Is the "Research" slice labeled with "31%"?")."""
 NUMBER = re.compile(r"^[$€£]?[+-]?[0-9][0-9.,]*[%kKmMbB]?$")
+NAMED_BAR = re.compile(r"""\bthe ['"]([^'"]+)['"] bar\b""", re.IGNORECASE)
+"""The bar a value label check names by its category ("above the "Online" bar")."""
 
 
 def bar_value(check) -> tuple[TextExpectation, str] | None:
     """(the value's expectation, the bar's tick label) of a check that asks for the value label
-    of one bar and quotes two strings, its category and a number; else None."""
-    if len(check.expects) != 2 or not VALUE_LABEL.search(check.question):
+    of one bar: it quotes two strings, its category and a number ("at the end of the "Juice" bar
+    "35"": both compiled as strings), or one number whose bar the question names once and no
+    group ("above the "Online" bar "26"": the category compiled as the number's anchor,
+    ``NAMED_BAR``); else None."""
+    if not VALUE_LABEL.search(check.question):
+        return None
+    if len(check.expects) == 1:
+        bars = NAMED_BAR.findall(check.question)
+        value = check.expects[0]
+        if len(bars) != 1 or GROUPED_BAR.search(check.question) or not NUMBER.match(value.text.strip()):
+            return None
+        return value, bars[0]
+    if len(check.expects) != 2:
         return None
     a, b = check.expects
     numbers = [e for e in (a, b) if NUMBER.match(e.text.strip())]

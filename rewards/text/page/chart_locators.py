@@ -23,6 +23,7 @@ from rewards.text.page.locator_base import (
 )
 from rewards.text.page.page_lines import Box, Element, _inside, _Page
 from rewards.text.page.pie import Pie, angle_gap
+from rewards.text.page.series_bars import group_span, label_height, series_bar
 from rewards.text.questions.question_compiler import ElementSpec
 
 SLICE_REACH = (0.3, 1.45)
@@ -245,10 +246,10 @@ def _swatch_colour(page: _Page, box: Box, em: float) -> np.ndarray | None:
 
 
 def _group_bar(ctx: _Ctx, m: list[re.Match]) -> bool:
-    """Rule "the value label above the 'S' bar in the 'G' group" (grouped bars): the value stands
-    over the group's span of the x axis (between the middles to the neighbouring tick labels of
-    the tick label G, ``_tick_row``) and right under it (within one type size) is a bar of the
-    colour of the legend swatch of series S (RGB distance under 45)."""
+    """Rule "the value label above the 'S' bar in the 'G' group" (grouped bars): the bar of series
+    S (the colour of its one legend swatch) in the group of the x tick label G (``_tick_row``) is
+    ``series_bars.series_bar``'s, and an occurrence of the value stands over it: its middle within
+    the bar's columns (2 px either side), its foot within 1.5 tick label heights above the top."""
     series, group = m[0].group(1), m[0].group(2)
     page, ticks = ctx.page, _tick_row(ctx)
     at = next((k for k, i in enumerate(ticks) if page.lines[i].text == group), None)
@@ -257,16 +258,12 @@ def _group_bar(ctx: _Ctx, m: list[re.Match]) -> bool:
     if len(ctx.texts) != 1 or at is None or len(colours) != 1 or len(ticks) < 2:
         return False
     mids = [(page.lines[i].box[0] + page.lines[i].box[2]) / 2 for i in ticks]
-    step = (mids[-1] - mids[0]) / (len(mids) - 1)
-    lo, hi = mids[at] - step / 2, mids[at] + step / 2
-    rgb = page.rgb()
-    for o in ctx.found[0]:
-        cx = (o.box[0] + o.box[2]) / 2
-        em = max(page.sizes[i] for i in o.lines)
-        y0, y1 = int(o.box[3] + 0.3 * em), int(o.box[3] + 1.0 * em)
-        if not lo <= cx <= hi or y1 >= rgb.shape[0]:
-            continue
-        under = rgb[y0:y1, int(cx) - 1 : int(cx) + 2].reshape(-1, 3).astype(int)
-        if np.sqrt(((np.median(under, axis=0) - colours[0]) ** 2).sum()) < 45:
-            return True
-    return False
+    em = label_height([page.lines[i].box for i in ticks])
+    rgb, foot = page.rgb(), min(page.lines[i].box[1] for i in ticks)
+    bar = series_bar(rgb, colours[0], group_span(mids, at, rgb.shape[1]), foot, em)
+    if bar is None:
+        return False
+    bx0, top, bx1, _ = bar
+    return any(
+        bx0 - 2 <= (o.box[0] + o.box[2]) / 2 <= bx1 + 2 and 0 <= top - o.box[3] <= 1.5 * em for o in ctx.found[0]
+    )

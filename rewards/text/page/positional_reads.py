@@ -55,6 +55,7 @@ from rewards.text.page.locator_base import ORDINALS, _complete, _Ctx, _ink, _lin
 from rewards.text.page.page_lines import Box, Element, _Page
 from rewards.text.page.page_locators import _table
 from rewards.text.page.pie import angle_gap
+from rewards.text.page.series_bars import group_span, label_height, series_bar
 from rewards.text.questions.question_compiler import ElementSpec
 
 _ORD = "(" + "|".join(ORDINALS) + ")"
@@ -305,17 +306,11 @@ def _slice_value(page: _Page, texts: tuple[str, ...]) -> ElementRead | None:
     return _read(page, v, "words percentage", f"the percentage of the {texts[0]!r} slice", texts[1])
 
 
-BAR_MATCH = 45
-"""Largest RGB distance of a bar's pixel from its series' legend swatch colour (``_group_bar``'s)."""
-
-
 def group_value(page: _Page, part: str, series: str, group: str, expected: str) -> ElementRead | None:
     """Rule "the value label above the 'S' bar in the 'G' group" (grouped bars): the x tick label
     G of the page's one row of tick labels (``axis_labels``) spans the group (half a label step
-    either side of its middle); the series S has one legend swatch (``_swatch_colour``); in that
-    span exactly one run of columns holds the swatch's colour (within ``BAR_MATCH``) just above
-    the tick labels (a bar grows from the axis: its foot within 1.5 label heights of them), and
-    its top is where that colour stops going up its middle column. The value is the one line
+    either side of its middle); the series S has one legend swatch (``_swatch_colour``); its bar
+    in that span is ``series_bars.series_bar``'s (the one finder of a grouped bar). The value is the one line
     over the bar whose foot lies within 1.5 label heights above the top and that looks like a
     value; when no line was read there but ink stands there, that ink is read on its own
     (``_read_alone``: tesseract drops a lone "2" over a short bar). None when anything is unsure."""
@@ -327,10 +322,13 @@ def group_value(page: _Page, part: str, series: str, group: str, expected: str) 
     colours = [c for c in (_swatch_colour(page, b, b[3] - b[1] + 2) for b in legend) if c is not None]
     if len(at) != 1 or len(colours) != 1:
         return None
-    bar = _series_bar(page, ticks, at[0], colours[0])
+    em = _tick_height(page, ticks)
+    mids = [(page.lines[i].box[0] + page.lines[i].box[2]) / 2 for i in ticks]
+    foot = min(page.lines[i].box[1] for i in ticks)
+    bar = series_bar(rgb, colours[0], group_span(mids, at[0], rgb.shape[1]), foot, em)
     if bar is None:
         return None
-    (bx0, top, bx1), em = bar, _tick_height(page, ticks)
+    bx0, top, bx1, _ = bar
     over = [
         i
         for i in page.flat
@@ -352,34 +350,8 @@ def group_value(page: _Page, part: str, series: str, group: str, expected: str) 
 
 
 def _tick_height(page: _Page, ticks: tuple[int, ...]) -> float:
-    """The median height (px) of the tick labels' boxes."""
-    hs = sorted(page.lines[i].box[3] - page.lines[i].box[1] for i in ticks)
-    return float(hs[len(hs) // 2])
-
-
-def _series_bar(page: _Page, ticks: tuple[int, ...], at: int, colour) -> tuple[int, int, int] | None:
-    """(x0, top, x1) of the one bar of ``colour`` (RGB) in the group of tick label ``at``
-    (``group_value``), or None."""
-    rgb, em = page.rgb(), _tick_height(page, ticks)
-    mids = [(page.lines[i].box[0] + page.lines[i].box[2]) / 2 for i in ticks]
-    step = (mids[-1] - mids[0]) / (len(mids) - 1)
-    lo, hi = max(0, int(mids[at] - step / 2)), min(rgb.shape[1], int(mids[at] + step / 2))
-    foot = min(page.lines[i].box[1] for i in ticks)
-    near = np.sqrt(((rgb[:foot, lo:hi].astype(float) - colour) ** 2).sum(2)) < BAR_MATCH  # (foot, hi - lo)
-    cols = near[max(0, int(foot - 1.5 * em)) :].any(0)
-    edges = np.flatnonzero(np.diff(np.r_[0, cols.astype(np.int8), 0]))
-    runs = [(a, b) for a, b in zip(edges[::2], edges[1::2]) if b - a >= 3]
-    if len(runs) != 1:
-        return None
-    a, b = runs[0]
-    col = near[:, (a + b) // 2]
-    rows = np.flatnonzero(col[max(0, int(foot - 1.5 * em)) :])
-    if not len(rows):
-        return None
-    y = max(0, int(foot - 1.5 * em)) + int(rows[-1])  # the bar's foot
-    while y > 0 and col[y - 1]:
-        y -= 1
-    return lo + a, y, lo + b
+    """The tick labels' height (px): ``series_bars.label_height`` of their boxes."""
+    return label_height([page.lines[i].box for i in ticks])
 
 
 def _read_alone(page: _Page, box: Box, part: str, what: str, expected: str) -> ElementRead | None:

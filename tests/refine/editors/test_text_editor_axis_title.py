@@ -1,0 +1,57 @@
+"""A chart's missing axis title (issue 32, "missing"): written where matplotlib sets it
+(``place_axis_title``), centred under the x tick labels or rotated left of the y tick labels,
+in their type. The charts are ``documents.engines.charts``' own, drawn once with the title and
+once without, so the written title is checked against the engine's box of it."""
+
+import random
+import shutil
+
+import numpy as np
+import pytest
+from editor_helpers import failed
+from PIL import Image
+
+from documents.engines.charts import chart_content, draw_chart
+from documents.engines.damage import changed_outside
+from refine.editors.text import TextEditor
+from rewards.judges.ocr import OCRJudge
+from rewards.rubric import Check
+from rewards.text.questions.question_compiler import compile_question
+
+needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
+QUESTION = {"axis-x": 'Is the x-axis label exactly "{}"?', "axis-y": 'Does the y-axis title read exactly "{}"?'}
+
+
+def ask(question: str, img: Image.Image) -> str:
+    check = Check("q", question, spec=compile_question(question))
+    judge = OCRJudge()
+    return judge.judge_lines(judge.read(img), img.size, check, img).answer
+
+
+@needs_tesseract
+@pytest.mark.parametrize(
+    ("kind", "seed", "eid"),
+    [("bar", 110, "axis-x"), ("grouped_bar", 51, "axis-x"), ("bar", 55, "axis-y")],
+)
+def test_a_missing_axis_title_is_written_in_the_engine_s_box(kind, seed, eid):
+    """Dev seeds 110 (a Liberation Serif bar chart), 51 (a Liberation Sans grouped bar: the
+    "Energy source" under "Department"-like ticks of the report's miss) and 55 (a horizontal
+    bar chart's "Sales region", rotated): the title is written inside the box matplotlib gives
+    it, no pixel changed outside it, and the judge reads it there ("yes")."""
+    specs, style = chart_content(kind, random.Random(seed))
+    (hide,) = [s for s in specs if s.id == eid]
+    clean, elements = draw_chart(kind, specs, style)
+    start, _ = draw_chart(kind, [s for s in specs if s.id != eid], style)
+    (x0, y0, x1, y1) = next(e.box for e in elements if e.id == eid)
+    q = QUESTION[eid].format(hide.text)
+    assert ask(q, start) == "no"
+    editor = TextEditor()
+    out = np.asarray(editor.edit(start.copy(), "", failed(q), 0)).astype(int)
+    (act,) = [a for a in editor.last_actions if a["text"] == hide.text]
+    assert act["action"].startswith(f"place (the {eid[-1]}-axis title")
+    bx0, by0, bx1, by1 = act["box"]
+    assert x0 - 1 <= bx0 and bx1 <= x1 + 1 and y0 - 1 <= by0 and by1 <= y1 + 1, (act["box"], (x0, y0, x1, y1))
+    assert max(bx1 - bx0, by1 - by0) >= 0.9 * max(x1 - x0, y1 - y0)  # as long as the engine's (its advance)
+    st, cl = np.asarray(start).astype(int), np.asarray(clean).astype(int)
+    assert not changed_outside(out, st, cl, (x0, y0, x1, y1)).any()
+    assert ask(q, Image.fromarray(out.astype(np.uint8))) == "yes"
