@@ -33,3 +33,18 @@ def test_the_erase_leaves_background_that_the_tilted_model_only_re_rounds():
     assert old_ink.sum() > 300
     assert (arr[inside] == model)[old_ink].all()  # the old glyphs are gone
     assert not (changed & (before == 255).all(2)).any()  # no white pixel was re-rounded
+
+
+def test_a_fix_is_read_where_the_defect_page_shows_the_element_when_it_moved():
+    """``engine_refine.fix_box``: the clean page's box when the element stands there or overlaps it
+    on the defect page (a typo one letter shorter), the defect page's when another defect moved it
+    (dev matplotlib-pie-13's slice label, 17 px up and 14 px right), the clean one when the
+    element is missing."""
+    from types import SimpleNamespace as El
+
+    from benchmarks.engine_refine import fix_box
+
+    clean = El(box=(581, 292, 627, 309))
+    assert fix_box(clean, El(box=(595, 275, 641, 292))) == (595, 275, 641, 292)
+    assert fix_box(clean, El(box=(581, 292, 620, 309))) == (581, 292, 627, 309)
+    assert fix_box(clean, None) == (581, 292, 627, 309)
