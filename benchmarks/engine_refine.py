@@ -17,7 +17,8 @@ swap, drop_word, missing) and engine the script prints:
 
 - fixed: of the defects a rubric question asks about (``not_asked``: those none does), the
   defective element's truth box (the clean page's, padded: ``crop_for_reading``, turned
-  upright for rotated text) cropped from best.png reads the correct string;
+  upright for rotated text; the defect page's where the element stands elsewhere there,
+  ``fix_box``) cropped from best.png reads the correct string;
 - readable: the same read on the clean page (the second reader's ceiling);
 - contradictions: the wrong string is read on best.png more often than on the clean page and the
   right one more often than on the start image;
@@ -148,6 +149,21 @@ def own_ink(pages: list[np.ndarray], boxes, bleed: int = BLEED) -> np.ndarray:
     return out & ~mask_of((h, w), boxes)
 
 
+def fix_box(clean_el, defect_el) -> Box:
+    """The box where the fix of a defective element is read on best.png: its clean page's truth box,
+    or its defect page's (``defect_el``, None when the defect removed it) when that one does not
+    overlap it. Another defect can move an element: a missing subtitle let matplotlib's pie grow,
+    and the slice label "Socjal", rewritten "Social" where it stood 17 px higher and 14 px further
+    right than on the clean page, was read in the clean page's box, where best.png shows none of it
+    (dev matplotlib-pie-13). The editor fixes a string where the page shows it."""
+    a = clean_el.box
+    if defect_el is None:
+        return a
+    b = defect_el.box
+    apart = min(a[2], b[2]) <= max(a[0], b[0]) or min(a[3], b[3]) <= max(a[1], b[1])
+    return b if apart else a
+
+
 def rows_of(lines: list[Line]) -> list[Line]:
     """The OCR ``lines`` of one crop joined into rows: lines whose vertical middles lie inside one
     another's span are one row, left to right (RapidOCR returns "Online" and "store" of one
@@ -217,7 +233,7 @@ def measure_doc(doc: Doc, start: Image.Image, best: Image.Image, actions: list[d
             per[d.kind]["not_asked"] += 1
             continue
         per[d.kind]["readable"] += read_crop(clean_page, e.box, e.angle, d.correct, read)
-        fixed = read_crop(best, e.box, e.angle, d.correct, read)
+        fixed = read_crop(best, fix_box(e, defect_el.get(d.element)), e.angle, d.correct, read)
         contra = is_contradiction(d.shown, d.correct, lines["best"], lines["clean"], lines["start"])
         per[d.kind]["errors"] += 1
         per[d.kind]["fixed"] += fixed

@@ -94,14 +94,37 @@ def _is_noise(word: Word, neighbour: Word) -> bool:
 
 _TEXT_SIGNS = set("()[]{}%$€£#&+=/.,:;!?'\"…")
 """Signs that are text, not a mark, at the end of a line: "Share of respondents (%)"."""
+ICON_CONF = 30.0
+"""Tesseract confidence (0-100) under which a short word opening a line, far from the next, is an icon."""
+ICON_GAP = 0.8
+"""Least gap (the next word's heights) between an icon read as a word and the words it stands before."""
+
+
+def _is_icon(word: Word, neighbour: Word) -> bool:
+    """True for an icon read as a word before a line's text: at most two characters, read with
+    confidence under ``ICON_CONF``, standing more than ``ICON_GAP`` of the next word's height left
+    of it (a word space is a third of it). Chromium's flag before the heading "Fast setup" reads
+    "®" (a mark) on the page and "B®" (confidence 19) or "Pm" (13) once the heading beside it is
+    rewritten, 15 px left of "Fast" (12 px high); the heading was then "read only inside longer
+    text" and the judge said "no" to a correct fix."""
+    return (
+        len(word.text) <= 2
+        and word.conf is not None
+        and word.conf < ICON_CONF
+        and neighbour.box[0] - word.box[2] > ICON_GAP * (neighbour.box[3] - neighbour.box[1])
+    )
 
 
 def element_words(lines: list[Line], li: int) -> tuple[WordId, ...]:
-    """The words of line ``li`` without marks (``_is_mark``) or noise (``_is_noise``) at either end;
-    at its end a word with a text sign (``_TEXT_SIGNS``: "(%)") is text."""
+    """The words of line ``li`` without marks (``_is_mark``) or noise (``_is_noise``) at either end,
+    nor an icon (``_is_icon``) before the words; at its end a word with a text sign
+    (``_TEXT_SIGNS``: "(%)") is text."""
     words = lines[li].words
     lo, hi = 0, len(words)
-    while lo < hi and (_is_mark(words[lo].text) or (lo + 1 < hi and _is_noise(words[lo], words[lo + 1]))):
+    while lo < hi and (
+        _is_mark(words[lo].text)
+        or (lo + 1 < hi and (_is_noise(words[lo], words[lo + 1]) or _is_icon(words[lo], words[lo + 1])))
+    ):
         lo += 1
     while hi > lo and (
         (_is_mark(words[hi - 1].text) and not _TEXT_SIGNS & set(words[hi - 1].text))

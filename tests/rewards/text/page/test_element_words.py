@@ -97,3 +97,40 @@ def test_a_tick_label_read_into_a_legend_entrys_line_does_not_hide_the_entry():
     # was a false "no": "the legend entry reads 'Mobile' / 'Tablet', which does not contain 'Desktop'"
     assert legend("Desktop") == "yes"
     assert legend("Dekstop") == "no"
+
+
+def line(*words: tuple[str, tuple[int, int, int, int]], conf: float = 95.0) -> Line:
+    return Line(tuple(Word(t, b, conf) for t, b in words))
+
+
+def feature_row(icon: str, conf: float, right: int = 681) -> list[Line]:
+    """Tesseract's lines of a Chromium landing page's title and three features (an icon, a bold
+    heading, a line of body text under it), the flag before "Fast setup" read as ``icon`` with
+    confidence ``conf`` (dev chromium-landing-2 after its heading's rewrite)."""
+    flag = Line((Word(icon, (670, 393, right, 408), conf), Word("Fast", (696, 395, 735, 407), 95.0),
+                 Word("setup", (742, 395, 794, 411), 95.0)))  # fmt: skip
+    return [
+        line(("Analytics", (48, 152, 252, 192)), ("your", (269, 160, 370, 192)), ("whole", (386, 152, 516, 184)),
+             ("team", (532, 154, 644, 184))),
+        line(("can", (50, 206, 124, 230)), ("read", (144, 198, 240, 230))),
+        line(("¥", (50, 395, 62, 406)), ("Works", (75, 393, 134, 407)), ("offline", (141, 393, 200, 407))),
+        line(("&", (358, 396, 372, 406)), ("Open", (385, 394, 433, 411)), ("API", (440, 394, 471, 407))),
+        flag,
+        line(("Share", (49, 421, 79, 431)), ("with", (84, 421, 108, 431)), ("up", (112, 424, 125, 434)),
+             ("to", (130, 423, 140, 431)), ("50", (145, 421, 157, 431)), ("people.", (162, 421, 198, 434))),
+        line(("Set", (358, 421, 374, 431)), ("up", (379, 424, 392, 434)), ("in", (397, 424, 406, 431)),
+             ("under", (411, 421, 442, 431)), ("five", (447, 421, 467, 431)), ("minutes.", (472, 423, 518, 431))),
+        line(("Updated", (668, 421, 713, 434)), ("every", (718, 424, 748, 434)), ("17", (755, 421, 766, 431)),
+             ("minutes.", (770, 421, 816, 431))),
+    ]  # fmt: skip
+
+
+def test_an_icon_read_as_a_short_word_far_before_the_heading_is_not_the_headings():
+    q = 'Is there a section heading that reads exactly "Fast setup"?'
+    check = Check("1", q, spec=compile_question(q))
+    lines = feature_row("B®", 19.0)
+    assert element_words(lines, 4) == ((4, 1), (4, 2))
+    assert OCRJudge().judge_lines(lines, (1024, 600), check).answer == "yes"  # was "no": 'B® Fast setup'
+    assert element_words(feature_row("B®", 90.0), 4) == ((4, 0), (4, 1), (4, 2))  # sure of it: a word
+    assert element_words(feature_row("Pm", 13.0), 4) == ((4, 1), (4, 2))  # the same flag read otherwise
+    assert element_words(feature_row("Pm", 13.0, right=692), 4)[0] == (4, 0)  # a word space away: a word
