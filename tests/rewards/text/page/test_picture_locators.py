@@ -124,7 +124,10 @@ def test_two_caption_lines_read_as_one_block_below_the_picture():
     im, lines = page((300, 250))
     d = ImageDraw.Draw(im)
     text(d, lines, "Launch in May", 300, 274)
-    q = "Do the two caption lines directly below the lightbulb illustration read exactly 'Bright idea' and 'Launch in May'?"
+    q = (
+        "Do the two caption lines directly below the lightbulb illustration read exactly 'Bright idea' and "
+        "'Launch in May'?"
+    )
     assert verdict(q, im, lines) == "yes"
     im, lines = page((300, 250))
     text(ImageDraw.Draw(im), lines, "Launch in May", 620, 274)  # the second line away from the caption's block
