@@ -27,23 +27,38 @@ PICTURE = (
 OPPOSITE = {"below": "above", "above": "below", "right": "left", "left": "right"}
 
 
+PLACE = {
+    "below": "bottom:calc(100% + 14px);left:50%;transform:translateX(-50%)",
+    "above": "top:calc(100% + 14px);left:50%;transform:translateX(-50%)",
+    "right": "right:calc(100% + 14px);top:50%;transform:translateY(-50%)",
+    "left": "left:calc(100% + 14px);top:50%;transform:translateY(-50%)",
+}
+"""Where the picture stands from the strings' block, per side the strings are on (CSS)."""
+
+
 def picture_page(parts: tuple[str, ...], block: str, moved: bool, size=(1000, 700), area=None) -> str | None:
-    """The picture and the strings' ``block`` (HTML) on the side the question's picture part names
-    (module docstring), centred in ``area`` (x0, y0, x1, y1 fractions of the page ``size``; None:
-    the middle of the page under its title), or None when no part names a side of a picture."""
+    """The strings' ``block`` (HTML) centred in ``area`` (x0, y0, x1, y1 fractions of the page
+    ``size``, its top kept 0.1 under the title and its sides 0.2 in from a picture beside it; None:
+    the middle of the page) and the picture on the side the question's picture part names (module
+    docstring), or None when no part names a side of a picture."""
     part = next((p for p in parts if PICTURE_SIDE.fullmatch(p)), None)
     if part is None:
         return None
     side = SIDES[PICTURE_SIDE.fullmatch(part).group("side")]
     side = OPPOSITE[side] if moved else side
     width, height = size
-    x0, y0, x1, y1 = area if area is not None else (0.1, 0.2, 0.9, 0.9)
-    direction = {"below": "column", "above": "column-reverse", "right": "row", "left": "row-reverse"}[side]
-    text = f'<div style="max-width:{(x1 - x0) * width * (0.9 if side in ("below", "above") else 0.5):.0f}px">'
-    flex = f"display:flex;flex-direction:{direction};align-items:center;gap:14px"
-    group = f'<div style="{flex}">{PICTURE}{text}{block}</div></div>'
+    x0, y0, x1, y1 = area if area is not None else (0.2, 0.25, 0.8, 0.85)
+    y0, y1 = max(y0, 0.1 + (0.2 if side == "below" else 0.0)), min(y1, 1.0 - (0.2 if side == "above" else 0.0))
+    x0, x1 = max(x0, 0.2 if side == "right" else 0.0), min(x1, 0.8 if side == "left" else 1.0)
+    if y1 <= y0 or x1 <= x0:  # no room on that side in the area: the middle of the page
+        x0, y0, x1, y1 = 0.2, 0.3, 0.8, 0.7
     box = f"left:{x0 * width:.0f}px;top:{y0 * height:.0f}px;width:{(x1 - x0) * width:.0f}px"
     box += f";height:{(y1 - y0) * height:.0f}px"
+    wide = (x1 - x0) * width - 20
+    group = (
+        f'<div style="position:relative;max-width:{wide:.0f}px">'
+        f'<div style="position:absolute;{PLACE[side]}">{PICTURE}</div>{block}</div>'
+    )
     return f'<div style="position:absolute;{box};display:flex;align-items:center;justify-content:center">{group}</div>'
 
 

@@ -8,7 +8,9 @@ The phrase (``PICTURE_SIDE``): an optional participle ("positioned", "located"..
 "to the right of", "left of"), "the", any describing words, and a picture's noun as the
 head of the phrase (``PICTURE_NOUNS``: illustration, image, photo, icon, logo, inset, thumbnail,
 cartoon, bottle, person...), optionally followed by what it shows ("of a first-aid kit",
-"holding items"). "To the right of the logo text" is no picture phrase (its head is "text").
+"holding items"). "To the right of the logo text" is no picture phrase (its head is "text"); nor
+is one whose describing words rank or place the picture among others ("the eighth bottle", "the
+left graphic": ``RANKS``), which this rule cannot tell apart.
 
 **A picture** is a blob of drawn ink (``picture_beside``): pixels whose colour is off the
 occurrence's own background (the median colour of a ring one line height around it; more than
@@ -83,9 +85,20 @@ REACH = 12.0
 """How far from the string a picture is looked for, in line heights (its near edge within ``GAP``)."""
 
 
+RANKS = re.compile(
+    r"\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|last|next|other"
+    r"|same|previous|\w+most|left|right|top|bottom|upper|lower|middle|mid|center|centre|central|\d+(?:st|nd|rd|th))\b"
+)
+"""Words that pick one picture among several ("the eighth bottle", "the left map-style graphic",
+"the topmost icon"): the rule does not rank pictures, so such a phrase is none of its
+(``object_locators`` reads "the eighth bottle from the left")."""
+
+
 def is_picture(part: str) -> bool:
-    """True when ``part`` is a picture phrase of this rule (``PICTURE_SIDE``)."""
-    return PICTURE_SIDE.fullmatch(part) is not None
+    """True when ``part`` is a picture phrase of this rule (``PICTURE_SIDE``) whose describing
+    words pick no picture by rank or place (``RANKS``)."""
+    m = PICTURE_SIDE.fullmatch(part)
+    return m is not None and not RANKS.search(m.group("desc"))
 
 
 def admits_picture(part: str, n_texts: int) -> bool:
@@ -199,7 +212,7 @@ def _text_between(page: _Page, b: Box, box: Box) -> bool:
 def _beside_picture(ctx: _Ctx, m: list[re.Match]) -> bool:
     """Rule "beside a picture" (module docstring)."""
     side = SIDES[m[0].group("side")]
-    if not ctx.held or not all(ctx.held) or ctx.page.rgb() is None:
+    if not is_picture(m[0].group(0)) or not ctx.held or not all(ctx.held) or ctx.page.rgb() is None:
         return False
     for box in ctx.held[0]:
         group = _one_block(ctx.page, box, ctx.held[1:])

@@ -129,6 +129,7 @@ def places_of(bare: str) -> tuple[str | None, list[str], set[str]]:
             of
             and not re.fullmatch(_IMAGE_NOUNS + "s?", of.group(2))
             and of.group(2) not in ("entire", "whole", "overall")
+            and not _PLACE_WORDS.fullmatch(of.group(2))  # "the left side of the upper-middle": a place of a place
         )
         # "the heading positioned to the right of the icon ... read exactly 'X'": a locator of the subject
         claimed = bool(_CLAIM_VERB.search(bare[: m.start()])) and not (

@@ -70,6 +70,8 @@ def test_the_phrase_is_read_and_others_are_not():
     assert not is_picture("locator 'to the right of the logo text'")  # its head is text: no picture
     assert not is_picture("locator 'above the Pfizer logo and source line'")
     assert not is_picture("locator 'inside the triangular icon'")  # inside: a container, not a side
+    assert not is_picture("locator 'beneath the eleventh bottle'")  # one picture among several: ranked
+    assert not is_picture("locator 'directly below the left map-style graphic'")
     spec = compile_question(BELOW)
     assert page_resolvable(spec.vlm_parts, len(spec.text.texts))
 
@@ -90,6 +92,12 @@ def test_the_phrase_is_read_and_others_are_not():
 def test_the_string_on_the_named_side_of_the_picture(question, at, answer):
     im, lines = page(at)
     assert verdict(question, im, lines) == answer
+
+
+def test_a_ranked_picture_is_not_read():
+    im, lines = page((300, 250))
+    q = "Does the caption directly below the second lightbulb illustration read exactly 'Bright idea'?"
+    assert verdict(q, im, lines) == "withheld"  # which bulb is the second: not measured
 
 
 def test_a_flat_fill_is_no_picture():
