@@ -5,8 +5,8 @@ circular illustration of a first-aid kit and bottle"), resolved on the page stru
 
 The phrase (``PICTURE_SIDE``): an optional participle ("positioned", "located"...) and degree word
 ("directly", "just", "immediately", "slightly"), a side ("below", "beneath", "under", "above",
-"to the right of", "left of"), "the", any describing words, and a picture's noun as the
-head of the phrase (``PICTURE_NOUNS``: illustration, image, photo, icon, logo, inset, thumbnail,
+"to the (immediate) right of", "left of"; "next to", "beside": either side), "the", any
+describing words, and a picture's noun as the head of the phrase (``PICTURE_NOUNS``: illustration, image, photo, icon, logo, inset, thumbnail,
 cartoon, bottle, person...), optionally followed by what it shows ("of a first-aid kit",
 "holding items"). "To the right of the logo text" is no picture phrase (its head is "text"); nor
 is one whose describing words rank or place the picture among others ("the eighth bottle", "the
@@ -55,7 +55,9 @@ PICTURE_NOUNS = (
 SIDES = {
     "below": "below", "beneath": "below", "under": "below", "underneath": "below",
     "above": "above",
-    "to the right of": "right", "right of": "right", "to the left of": "left", "left of": "left",
+    "to the right of": "right", "right of": "right", "to the immediate right of": "right",
+    "to the left of": "left", "left of": "left", "to the immediate left of": "left",
+    "next to": "beside", "beside": "beside",
 }  # fmt: skip
 """The phrase's side words -> where the string stands from the picture."""
 
@@ -184,6 +186,8 @@ def _picture_like(page, rgb, own, sl, b: Box, box: Box, h: float, size: tuple[in
 def _placed(b: Box, box: Box, side: str, h: float) -> bool:
     """True when picture ``b`` stands so that ``box`` is on its ``side``, near enough (``GAP``,
     ``GAP_SIDE``) and overlapping it across (half the narrower extent)."""
+    if side == "beside":  # "next to the brain icon": on its left or its right
+        return _placed(b, box, "right", h) or _placed(b, box, "left", h)
     if side in ("below", "above"):
         gap = box[1] - b[3] if side == "below" else b[1] - box[3]
         over = min(b[2], box[2]) - max(b[0], box[0])

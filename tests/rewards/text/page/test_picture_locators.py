@@ -59,6 +59,7 @@ def verdict(question, im, lines):
 BELOW = "Does the caption directly below the lightbulb illustration read exactly 'Bright idea'?"
 ABOVE = "Does the caption directly above the lightbulb illustration read exactly 'Bright idea'?"
 RIGHT = "Does the label to the right of the lightbulb illustration read exactly 'Bright idea'?"
+NEXT = "Does the label next to the brain icon read exactly 'Bright idea'?"
 LEFT = "Does the label to the left of the lightbulb illustration read exactly 'Bright idea'?"
 
 
@@ -87,6 +88,9 @@ def test_the_phrase_is_read_and_others_are_not():
         (RIGHT, (410, 150), "yes"),
         (LEFT, (410, 150), "withheld"),
         (LEFT, (150, 150), "yes"),
+        (NEXT, (410, 150), "yes"),
+        (NEXT, (150, 150), "yes"),
+        (NEXT, (300, 250), "withheld"),  # under it: not beside it
     ],
 )
 def test_the_string_on_the_named_side_of_the_picture(question, at, answer):
