@@ -7,8 +7,8 @@ The phrase (``PICTURE_SIDE``): an optional participle ("positioned", "located"..
 ("directly", "just", "immediately", "slightly"), a side ("below", "beneath", "under", "above",
 "to the (immediate) right of", "left of"; "next to", "beside": either side), "the", any
 describing words, and a picture's noun as the head of the phrase (``PICTURE_NOUNS``:
-illustration, image, photo, icon, logo, inset, thumbnail, cartoon, bottle, person...), optionally followed by what it shows ("of a first-aid kit",
-"holding items"). "To the right of the logo text" is no picture phrase (its head is "text"); nor
+illustration, image, photo, icon, logo, inset, thumbnail, cartoon, bottle, person...),
+optionally followed by what it shows ("of a first-aid kit", "holding items"). "To the right of the logo text" is no picture phrase (its head is "text"); nor
 is one whose describing words rank or place the picture among others ("the eighth bottle", "the
 left graphic": ``RANKS``), which this rule cannot tell apart.
 
