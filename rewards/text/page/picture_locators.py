@@ -8,9 +8,10 @@ The phrase (``PICTURE_SIDE``): an optional participle ("positioned", "located"..
 "to the (immediate) right of", "left of"; "next to", "beside": either side), "the", any
 describing words, and a picture's noun as the head of the phrase (``PICTURE_NOUNS``:
 illustration, image, photo, icon, logo, inset, thumbnail, cartoon, bottle, person...),
-optionally followed by what it shows ("of a first-aid kit", "holding items"). "To the right of the logo text" is no picture phrase (its head is "text"); nor
-is one whose describing words rank or place the picture among others ("the eighth bottle", "the
-left graphic": ``RANKS``), which this rule cannot tell apart.
+optionally followed by what it shows ("of a first-aid kit", "holding items"). "To the right
+of the logo text" is no picture phrase (its head is "text"); nor is one whose describing words
+rank or place the picture among others ("the eighth bottle", "the left graphic": ``RANKS``),
+which this rule cannot tell apart.
 
 **A picture** is a blob of drawn ink (``picture_beside``): pixels whose colour is off the
 occurrence's own background (the median colour of a ring one line height around it; more than
