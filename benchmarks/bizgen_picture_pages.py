@@ -56,7 +56,7 @@ def picture_page(parts: tuple[str, ...], block: str, moved: bool, size=(1000, 70
     box += f";height:{(y1 - y0) * height:.0f}px"
     wide = (x1 - x0) * width - 20
     group = (
-        f'<div style="position:relative;max-width:{wide:.0f}px">'
+        f'<div style="position:relative;width:max-content;max-width:{wide:.0f}px">'
         f'<div style="position:absolute;{PLACE[side]}">{PICTURE}</div>{block}</div>'
     )
     return f'<div style="position:absolute;{box};display:flex;align-items:center;justify-content:center">{group}</div>'

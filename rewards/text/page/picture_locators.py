@@ -70,7 +70,7 @@ PICTURE_SIDE = re.compile(
 )
 """The rule's VLM part: "directly below the RGB inset", "to the right of the person holding items"."""
 
-INK = 60
+INK = 40
 """A pixel is ink when some channel is this far from the occurrence's background (0-255)."""
 SIZE = 1.5
 """A picture's least height and width, in line heights."""
@@ -82,7 +82,7 @@ PAGE = 0.9
 """A blob this share of the page's width and height is the page's frame, no picture."""
 GAP = 2.5
 """The most space between a picture and a string above or below it, in line heights."""
-GAP_SIDE = 4.0
+GAP_SIDE = 5.0
 """The most space between a picture and a string beside it, in line heights."""
 REACH = 12.0
 """How far from the string a picture is looked for, in line heights (its near edge within ``GAP``)."""
@@ -121,12 +121,13 @@ def _background(rgb: np.ndarray, box: Box, h: float) -> np.ndarray:
 
 def _ink(page: _Page, bg: np.ndarray, window: Box, h: float) -> np.ndarray:
     """(rows, cols) bool of ``window``: pixels off ``bg`` by more than ``INK``, outside every OCR
-    line no taller than three line heights (``h``): drawn ink, no text."""
+    line with a letter or digit (``_Page.read``; tesseract reads a drawing as "." or "@") no taller
+    than three line heights (``h``): drawn ink, no text."""
     rgb = page.rgb()
     x0, y0, x1, y1 = window
     ink = (np.abs(rgb[y0:y1, x0:x1].astype(np.int16) - bg.astype(np.int16)) > INK).any(axis=2)
-    for ln in page.lines:
-        c0, d0, c1, d1 = ln.box
+    for i in page.read:
+        c0, d0, c1, d1 = page.lines[i].box
         if d1 - d0 <= 3 * h:
             ink[max(0, d0 - 1 - y0) : max(0, d1 + 2 - y0), max(0, c0 - 1 - x0) : max(0, c1 + 2 - x0)] = False
     return ink
@@ -199,17 +200,18 @@ def _placed(b: Box, box: Box, side: str, h: float) -> bool:
 
 
 def _text_between(page: _Page, b: Box, box: Box) -> bool:
-    """True when an OCR line stands in the gap between picture ``b`` and occurrence ``box``."""
+    """True when an OCR line with a letter or digit stands in the gap between picture ``b`` and
+    occurrence ``box``."""
     gx0, gx1 = max(b[0], box[0]), min(b[2], box[2])
     gy0, gy1 = max(b[1], box[1]), min(b[3], box[3])
     if gx1 <= gx0:  # side by side: the gap is between their x edges, over their shared rows
         gx0, gx1 = min(b[2], box[2]), max(b[0], box[0])
     else:
         gy0, gy1 = min(b[3], box[3]), max(b[1], box[1])
-    for ln in page.lines:
-        c0, d0, c1, d1 = ln.box
+    for i in page.read:
+        c0, d0, c1, d1 = page.lines[i].box
         cx, cy = (c0 + c1) / 2, (d0 + d1) / 2
-        if gx0 < cx < gx1 and gy0 < cy < gy1 and ln.box != box:
+        if gx0 < cx < gx1 and gy0 < cy < gy1 and page.lines[i].box != box:
             return True
     return False
 

@@ -144,3 +144,26 @@ def test_two_caption_lines_read_as_one_block_below_the_picture():
     im, lines = page((300, 250))
     text(ImageDraw.Draw(im), lines, "Launch in May", 620, 274)  # the second line away from the caption's block
     assert verdict(q, im, lines) == "withheld"
+
+
+def test_a_picture_tesseract_reads_as_a_mark_is_still_a_picture():
+    """tesseract reads a drawing as a line of marks ("." over its box): no letter, no text."""
+    from rewards.text.ocr.text_match import Line, Word
+
+    im, lines = page((300, 250))
+    lines.append(Line((Word(".", (300, 100, 390, 220), 30.0),)))
+    assert verdict(BELOW, im, lines) == "yes"
+
+
+def test_a_pale_panel_is_part_of_the_picture():
+    """An illustration on a pale panel (sky blue on white, 48 levels off) is one blob with what is
+    drawn on it: the heading beside the panel is beside the picture."""
+    im = Image.new("RGB", (900, 600), (255, 255, 255))
+    d = ImageDraw.Draw(im)
+    lines = []
+    d.rectangle((500, 100, 660, 220), fill=(207, 232, 251))
+    d.ellipse((610, 110, 646, 146), fill=(244, 196, 48))  # a sun at the panel's top right
+    d.polygon([(500, 220), (560, 180), (660, 200), (660, 220)], fill=(76, 175, 80))  # a hill at its foot
+    text(d, lines, "Bright idea", 300, 110)
+    text(d, lines, "Five steps to launch", 40, 20, 34)
+    assert verdict(LEFT, im, lines) == "yes"  # 83 px (4.6 line heights) left of the panel, level with its top
