@@ -26,8 +26,8 @@ the blob must be
 - not the whole page (under ``PAGE`` of its width and height).
 
 **The rule holds** when the required strings have occurrences (``_Ctx.held``: whole lines when
-the question reads the strings whole) in one block of lines (``_one_block``: "the two caption
-lines below the graphic") whose box has such a picture on the named side: "below the picture"
+the question reads the strings whole) stacked in one block of lines (``_one_block``: "the two
+caption lines below the graphic") whose box has such a picture on the named side: "below the picture"
 -> the blob's lowest row above the occurrence's top by at most ``GAP`` line heights, overlapping
 it horizontally by half the narrower of the two; "to the right of the picture" -> the blob's right
 edge left of the occurrence's left by at most ``GAP_SIDE`` line heights, overlapping it vertically
@@ -44,7 +44,7 @@ import re
 import numpy as np
 from scipy import ndimage
 
-from rewards.text.page.locator_base import _Ctx, line_of
+from rewards.text.page.locator_base import _Ctx
 from rewards.text.page.page_lines import Box, _Page
 
 PICTURE_NOUNS = (
@@ -84,6 +84,8 @@ GAP = 2.5
 """The most space between a picture and a string above or below it, in line heights."""
 GAP_SIDE = 5.0
 """The most space between a picture and a string beside it, in line heights."""
+STACK = 1.0
+"""The most space between two lines of one block, in line heights (``_one_block``)."""
 REACH = 12.0
 """How far from the string a picture is looked for, in line heights (its near edge within ``GAP``)."""
 
@@ -223,28 +225,36 @@ def _beside_picture(ctx: _Ctx, m: list[re.Match]) -> bool:
         return False
     for box in ctx.held[0]:
         group = _one_block(ctx.page, box, ctx.held[1:])
-        if group is not None and picture_beside(ctx.page, group, side, _line_height(ctx.page, box)):
+        if group is not None and picture_beside(ctx.page, group, side, _line_height(ctx.page, group)):
             return True
     return False
 
 
 def _one_block(page: _Page, box: Box, others: list[list[Box]]) -> Box | None:
-    """The union of ``box`` (an occurrence of the first string) and, per other string, one of its
-    occurrences ``others`` whose line is in the block of ``box``'s line (``_Page.block``: the
-    lines of its column of about its size): the strings read as one block beside the picture
-    ("the two caption lines below the graphic"); None when a string has no such occurrence."""
-    li = line_of(page, box)
-    block = set(page.block(li)) if li is not None else set()
-    out = list(box)
+    """The union of ``box`` (an occurrence of the first string) and, per other string in turn, one
+    of its occurrences ``others`` stacked on the union so far: overlapping it across, its top or
+    bottom within ``STACK`` line heights of the union's (the strings read as one block beside the
+    picture: "the two caption lines below the graphic"); None when a string has no such occurrence."""
+    h = _line_height(page, box)
+    out = box
     for held in others:
-        near = [b for b in held if line_of(page, b) in block]
+        near = [
+            b for b in held if min(b[2], out[2]) > max(b[0], out[0]) and max(b[1] - out[3], out[1] - b[3]) <= STACK * h
+        ]
         if not near:
             return None
-        out = [min(out[0], near[0][0]), min(out[1], near[0][1]), max(out[2], near[0][2]), max(out[3], near[0][3])]
-    return (out[0], out[1], out[2], out[3])
+        b = near[0]
+        out = (min(out[0], b[0]), min(out[1], b[1]), max(out[2], b[2]), max(out[3], b[3]))
+    return out
 
 
 def _line_height(page: _Page, box: Box) -> float:
-    """The height of the OCR line holding ``box``'s middle, else the box's own height."""
-    li = line_of(page, box)
-    return float(page.lines[li].box[3] - page.lines[li].box[1]) if li is not None else float(box[3] - box[1])
+    """The median height of the text lines (``_Page.read``) whose middle lies in ``box`` (a block
+    of two lines is measured by its lines, not by the block), else the box's own height."""
+    heights = [
+        page.lines[i].box[3] - page.lines[i].box[1]
+        for i in page.read
+        if box[0] <= (page.lines[i].box[0] + page.lines[i].box[2]) / 2 <= box[2]
+        and box[1] <= (page.lines[i].box[1] + page.lines[i].box[3]) / 2 <= box[3]
+    ]
+    return float(np.median(heights)) if heights else float(box[3] - box[1])

@@ -167,3 +167,11 @@ def test_a_pale_panel_is_part_of_the_picture():
     text(d, lines, "Bright idea", 300, 110)
     text(d, lines, "Five steps to launch", 40, 20, 34)
     assert verdict(LEFT, im, lines) == "yes"  # 83 px (4.6 line heights) left of the panel, level with its top
+
+
+def test_a_two_line_heading_is_measured_by_its_lines():
+    """The picture must be 1.5 line heights tall, not 1.5 heights of the two-line block beside it."""
+    im, lines = page((410, 110), h=36)
+    text(ImageDraw.Draw(im), lines, "Go today", 410, 152, 36)
+    q = "Does the heading to the right of the lightbulb illustration read exactly 'Bright idea' and 'Go today'?"
+    assert verdict(q.replace("heading", "label"), im, lines) == "yes"  # a 111 px bulb, a 78 px block of 36 px lines
