@@ -122,17 +122,34 @@ def _background(rgb: np.ndarray, box: Box, h: float) -> np.ndarray:
 
 
 def _ink(page: _Page, bg: np.ndarray, window: Box, h: float) -> np.ndarray:
-    """(rows, cols) bool of ``window``: pixels off ``bg`` by more than ``INK``, outside every OCR
-    line with a letter or digit (``_Page.read``; tesseract reads a drawing as "." or "@") no taller
-    than three line heights (``h``): drawn ink, no text."""
+    """(rows, cols) bool of ``window``: pixels off ``bg`` by more than ``INK``, outside every text
+    line (``_text_lines``): drawn ink, no text."""
     rgb = page.rgb()
     x0, y0, x1, y1 = window
     ink = (np.abs(rgb[y0:y1, x0:x1].astype(np.int16) - bg.astype(np.int16)) > INK).any(axis=2)
-    for i in page.read:
+    for i in _text_lines(page, h):
         c0, d0, c1, d1 = page.lines[i].box
-        if d1 - d0 <= 3 * h:
-            ink[max(0, d0 - 1 - y0) : max(0, d1 + 2 - y0), max(0, c0 - 1 - x0) : max(0, c1 + 2 - x0)] = False
+        ink[max(0, d0 - 1 - y0) : max(0, d1 + 2 - y0), max(0, c0 - 1 - x0) : max(0, c1 + 2 - x0)] = False
     return ink
+
+
+DOUBT = 40.0
+"""tesseract's confidence (0-100) under which every word of a tall line marks it as a drawing read as text."""
+
+
+def _text_lines(page: _Page, h: float) -> list[int]:
+    """The OCR lines that are text beside a string of line height ``h``: a letter or digit
+    (``_Page.read``; tesseract reads a drawing as "." or "@"), no taller than three line heights,
+    and not a line over 1.5 heights whose every word tesseract doubts (confidence under ``DOUBT``:
+    a drawing it read as "py", 104 px tall, confidence 15)."""
+    out = []
+    for i in page.read:
+        ln = page.lines[i]
+        tall = ln.box[3] - ln.box[1]
+        doubted = all(w.conf is not None and w.conf < DOUBT for w in ln.words)
+        if tall <= 3 * h and not (tall > 1.5 * h and doubted):
+            out.append(i)
+    return out
 
 
 def _drawn(rgb: np.ndarray, ink: np.ndarray, box: Box) -> bool:
@@ -184,7 +201,7 @@ def _picture_like(page, rgb, own, sl, b: Box, box: Box, h: float, size: tuple[in
         return False  # it frames the string: a container
     ys, xs = np.nonzero(own)
     crop = own[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
-    return _drawn(rgb, crop, b) and not _text_between(page, b, box)
+    return _drawn(rgb, crop, b) and not _text_between(page, b, box, h)
 
 
 def _placed(b: Box, box: Box, side: str, h: float) -> bool:
@@ -201,16 +218,16 @@ def _placed(b: Box, box: Box, side: str, h: float) -> bool:
     return -1 <= gap <= GAP_SIDE * h and over >= 0.5 * min(b[3] - b[1], box[3] - box[1])
 
 
-def _text_between(page: _Page, b: Box, box: Box) -> bool:
-    """True when an OCR line with a letter or digit stands in the gap between picture ``b`` and
-    occurrence ``box``."""
+def _text_between(page: _Page, b: Box, box: Box, h: float) -> bool:
+    """True when a text line (``_text_lines``, line height ``h``) stands in the gap between
+    picture ``b`` and occurrence ``box``."""
     gx0, gx1 = max(b[0], box[0]), min(b[2], box[2])
     gy0, gy1 = max(b[1], box[1]), min(b[3], box[3])
     if gx1 <= gx0:  # side by side: the gap is between their x edges, over their shared rows
         gx0, gx1 = min(b[2], box[2]), max(b[0], box[0])
     else:
         gy0, gy1 = min(b[3], box[3]), max(b[1], box[1])
-    for i in page.read:
+    for i in _text_lines(page, h):
         c0, d0, c1, d1 = page.lines[i].box
         cx, cy = (c0 + c1) / 2, (d0 + d1) / 2
         if gx0 < cx < gx1 and gy0 < cy < gy1 and page.lines[i].box != box:

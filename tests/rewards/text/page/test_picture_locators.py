@@ -153,6 +153,10 @@ def test_a_picture_tesseract_reads_as_a_mark_is_still_a_picture():
     im, lines = page((300, 250))
     lines.append(Line((Word(".", (300, 100, 390, 220), 30.0),)))
     assert verdict(BELOW, im, lines) == "yes"
+    lines[-1] = Line((Word("py", (300, 170, 390, 222), 15.0),))  # letters, but 52 px tall and doubted
+    assert verdict(BELOW, im, lines) == "yes"
+    lines[-1] = Line((Word("py", (300, 170, 390, 222), 90.0),))  # read with confidence: text over the bulb's foot
+    assert verdict(BELOW, im, lines) == "withheld"  # what is drawn left (100-170 px) is too far over the caption
 
 
 def test_a_pale_panel_is_part_of_the_picture():
