@@ -14,10 +14,11 @@ named by its letter, above all other content, a region of the page (``region_loc
 left page", "in the upper central column"), a grid's row (``grid_locators``), a container named by
 shape and colour (``shape_locators``: drawn by ``bizgen_shape_pages``), a table named by place or
 subject and its row (``table_locators``: drawn by ``bizgen_table_pages``), a caption beneath the
-Nth object of a row (``object_locators``: drawn by ``bizgen_object_pages``); ``--rules-only``: those
-alone; ``--regions``: only questions with a region or grid-row part; ``--shapes``: only those with
-a shape or table part; ``--objects``: only those with an object part; ``--grep``: only those a
-regular expression finds); ``--n`` of them are
+Nth object of a row (``object_locators``: drawn by ``bizgen_object_pages``), a side of a picture
+(``picture_locators``: ``bizgen_picture_pages``); ``--rules-only``: those alone; ``--regions``: only
+questions with a region or grid-row part; ``--shapes``: only those with a shape or table part;
+``--objects``: only those with an object or picture part; ``--grep``: only those a regular
+expression finds); ``--n`` of them are
 drawn with ``--seed``. Each is drawn by a small honest renderer that places the quoted strings as the spec says
 (:func:`page_html`): the title as the page's largest line, a subtitle right under it, a footer in
 small type at the foot, a button filled, a card bordered, bullets in a list, a quoted anchor in its
@@ -31,12 +32,11 @@ third ("moved") shows the right strings in the mirror place (``region_area``), o
 (a grid's row, ``grid_locators``: in the next row of the grid, ``_grid``; a container named by
 shape and colour, ``shape_locators``: in the other container, ``bizgen_shape_pages``; a named
 table: in the other table or row, ``bizgen_table_pages``; an object's caption: under the next
-object, ``bizgen_object_pages``).
+object, ``bizgen_object_pages``; a picture's side: on its other side, ``bizgen_picture_pages``).
 
 Printed: over the correct pages (truth "yes") yes / false no / withheld, over the defect pages
 (truth "no") no / false yes / withheld (also per defect kind), and each false or withheld answer
-with its question and reason.
-``--out`` keeps the PNGs and a ``verdicts.json``.
+with its question and reason. ``--out`` keeps the PNGs and a ``verdicts.json``.
 """
 
 from __future__ import annotations
