@@ -15,7 +15,7 @@ which this rule cannot tell apart.
 
 **A picture** is a blob of drawn ink (``picture_beside``): pixels whose colour is off the
 occurrence's own background (the median colour of a ring one line height around it; more than
-``INK`` in some channel), outside every OCR line of text size (dilated by a third of a line
+``INK`` in some channel), outside every text line (``_text_lines``) (dilated by a third of a line
 height, so a drawing of several strokes is one blob, and labelled with ``scipy.ndimage.label``);
 the blob must be
 
@@ -31,7 +31,7 @@ caption lines below the graphic") whose box has such a picture on the named side
 -> the blob's lowest row above the occurrence's top by at most ``GAP`` line heights, overlapping
 it horizontally by half the narrower of the two; "to the right of the picture" -> the blob's right
 edge left of the occurrence's left by at most ``GAP_SIDE`` line heights, overlapping it vertically
-by half the narrower; and no OCR line between them. What the picture shows (a lightbulb, an
+by half the narrower; and no text line between them. What the picture shows (a lightbulb, an
 open book) is not measured; the rule reads a drawn picture on that side of the string. A part that
 fails stays a VLM part (the verdict is withheld): the rule never says "no".
 Boxes are ``(x0, y0, x1, y1)`` pixels.
