@@ -14,10 +14,11 @@ named by its letter, above all other content, a region of the page (``region_loc
 left page", "in the upper central column"), a grid's row (``grid_locators``), a container named by
 shape and colour (``shape_locators``: drawn by ``bizgen_shape_pages``), a table named by place or
 subject and its row (``table_locators``: drawn by ``bizgen_table_pages``), a caption beneath the
-Nth object of a row (``object_locators``: drawn by ``bizgen_object_pages``); ``--rules-only``: those
-alone; ``--regions``: only questions with a region or grid-row part; ``--shapes``: only those with
-a shape or table part; ``--objects``: only those with an object part; ``--grep``: only those a
-regular expression finds); ``--n`` of them are
+Nth object of a row (``object_locators``: drawn by ``bizgen_object_pages``), a side of a picture
+(``picture_locators``: ``bizgen_picture_pages``); ``--rules-only``: those alone; ``--regions``: only
+questions with a region or grid-row part; ``--shapes``: only those with a shape or table part;
+``--objects``: only those with an object or picture part; ``--grep``: only those a regular
+expression finds); ``--n`` of them are
 drawn with ``--seed``. Each is drawn by a small honest renderer that places the quoted strings as the spec says
 (:func:`page_html`): the title as the page's largest line, a subtitle right under it, a footer in
 small type at the foot, a button filled, a card bordered, bullets in a list, a quoted anchor in its
@@ -31,12 +32,11 @@ third ("moved") shows the right strings in the mirror place (``region_area``), o
 (a grid's row, ``grid_locators``: in the next row of the grid, ``_grid``; a container named by
 shape and colour, ``shape_locators``: in the other container, ``bizgen_shape_pages``; a named
 table: in the other table or row, ``bizgen_table_pages``; an object's caption: under the next
-object, ``bizgen_object_pages``).
+object, ``bizgen_object_pages``; a picture's side: on its other side, ``bizgen_picture_pages``).
 
 Printed: over the correct pages (truth "yes") yes / false no / withheld, over the defect pages
 (truth "no") no / false yes / withheld (also per defect kind), and each false or withheld answer
-with its question and reason.
-``--out`` keeps the PNGs and a ``verdicts.json``.
+with its question and reason. ``--out`` keeps the PNGs and a ``verdicts.json``.
 """
 
 from __future__ import annotations
@@ -57,6 +57,7 @@ sys.path.insert(0, str(ROOT))
 from PIL import Image  # noqa: E402
 
 from benchmarks.bizgen_object_pages import object_page  # noqa: E402
+from benchmarks.bizgen_picture_pages import object_part, picture_page  # noqa: E402
 from benchmarks.bizgen_shape_pages import shape_page  # noqa: E402
 from benchmarks.bizgen_style_pages import is_styled, looks, styled  # noqa: E402
 from benchmarks.bizgen_table_pages import table_page  # noqa: E402
@@ -68,7 +69,6 @@ from rewards.text.ocr.text_match import REGION_FRACTIONS  # noqa: E402
 from rewards.text.page.container_locators import HOLDER, NAMED_HOLDER  # noqa: E402
 from rewards.text.page.grid_locators import is_row, parse_row  # noqa: E402
 from rewards.text.page.locators import TOPMOST, page_resolvable  # noqa: E402
-from rewards.text.page.object_locators import admits_object  # noqa: E402
 from rewards.text.page.region_locators import REGION, is_region, parse_region  # noqa: E402
 from rewards.text.page.shape_locators import is_shape  # noqa: E402
 from rewards.text.page.table_locators import ROW as TABLE_ROW  # noqa: E402
@@ -129,7 +129,7 @@ def sample(
                 continue
             if shapes and not any(is_shape(v) or is_table(v) for v in spec.vlm_parts):
                 continue
-            if objects and not any(admits_object(v, 1) for v in spec.vlm_parts):
+            if objects and not any(object_part(v) for v in spec.vlm_parts):
                 continue
             if (grep and not re.search(grep, q, re.IGNORECASE)) or (looked and looks(spec.vlm_parts) is None):
                 continue
@@ -156,7 +156,7 @@ def drawn_part(part: str) -> bool:
     engine-page rules, slices and bars, are not drawn here: their questions are left out of the sample)."""
     kinds = (AXIS_PART, PANEL_PART, TOPMOST_PART, NAMED_HOLDER, HOLDER, LINE_PART, EDGE_PART, *HEADER_PARTS)
     named = is_shape(part) or is_table(part) or TABLE_ROW.fullmatch(part) is not None
-    named = named or admits_object(part, 1) or is_styled(part)  # bizgen_object_pages, bizgen_style_pages
+    named = named or object_part(part) or is_styled(part)  # bizgen_object_pages, _picture_pages, _style_pages
     return any(p.fullmatch(part) for p in kinds) or is_region(part) or is_row(part) or named
 
 
@@ -394,7 +394,7 @@ def page_html(
     x0, y0 = _area(spec.region, role)[:2] if spec.region else (0.06, 0.21)
     tabled = table_page(parts, texts, moved, (x0 * W + 20, max(90, y0 * H)))
     place = region_area(parts, _area(spec.region, role)) or (REGION_FRACTIONS[spec.region] if spec.region else None)
-    row = object_page(parts, texts, moved, (W, H), place)
+    row = object_page(parts, texts, moved, (W, H), place) or picture_page(parts, block, moved, (W, H), place)
     if row is not None:  # a row of objects with captions, under the page's title
         return _page(_line(PAGE_TITLE, "position:absolute;left:40px;top:24px;font-size:40px;font-weight:700") + row)
     if tabled is not None:  # the page's tables, under its title
@@ -538,7 +538,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="only questions with a container named by shape and colour, or a named table",
     )
-    p.add_argument("--objects", action="store_true", help="only questions with an object named by its ordinal")
+    p.add_argument(
+        "--objects",
+        action="store_true",
+        help="only questions with an object named by its ordinal or a picture by its side",
+    )
     p.add_argument("--grep", default=None, metavar="REGEX", help="only questions this expression finds (any case)")
     p.add_argument("--styled", action="store_true", help="only questions naming an element by its look ('bold label')")
     args = p.parse_args(argv)
@@ -552,9 +556,7 @@ def main(argv: list[str] | None = None) -> int:
             whole = spec.text.element is not None and spec.text.element.whole
             if whole or (spec.vlm_parts and spec.text.reads_whole):  # "reads exactly": inside a longer line is no
                 variants.append(("inside", tuple(f"Note: {t} (draft)" for t in spec.text.texts)))
-            if any(
-                is_region(v) or is_row(v) or is_shape(v) or is_table(v) or admits_object(v, 1) for v in spec.vlm_parts
-            ):
+            if any(is_region(v) or is_row(v) or is_shape(v) or is_table(v) or object_part(v) for v in spec.vlm_parts):
                 variants.append(("moved", spec.text.texts))
             if looks(spec.vlm_parts) is not None:  # "the bold label": the strings, not bold
                 variants.append(("restyled", spec.text.texts))

@@ -29,7 +29,8 @@ element (a line or block of its own, ``rewards.text.page.finders._whole``):
 The container, region, grid, shape, table and object rules live in their own modules
 (``container_locators``, ``region_locators``, ``grid_locators``, ``shape_locators``: "inside the
 blue circle", ``table_locators``: "the second data row" of "the lower central table",
-``object_locators``: "beneath the eighth bottle from the left").
+``object_locators``: "beneath the eighth bottle from the left", ``picture_locators``: "directly
+below the RGB inset").
 
 A part is resolved only when it holds; a part that fails or that these rules do not know stays a
 VLM part (the verdict is withheld): resolving never says "no". Boxes are ``(x0, y0, x1, y1)``
@@ -86,6 +87,7 @@ from rewards.text.page.page_locators import (
     _price,
     _row_label,
 )
+from rewards.text.page.picture_locators import PICTURE_SIDE, _beside_picture, admits_picture
 from rewards.text.page.region_locators import REGION, _region, admits_region, region_parts
 from rewards.text.page.shape_locators import SHAPED, _shaped, admits_shape, shape_parts
 from rewards.text.page.styled_locators import STYLE_PART, STYLED, _styled, admits_styled, styled_parts
@@ -197,6 +199,7 @@ RULES: list[Rule] = [
     Rule((TABLE.pattern,), _in_table, select=table_parts, admits=admits_table),
     Rule((ROW.pattern,), _grid_row, admits=admits_row),
     Rule((OBJECT.pattern,), _under_nth, admits=admits_object),
+    Rule((PICTURE_SIDE.pattern,), _beside_picture, admits=admits_picture),
     Rule((SHAPED.pattern,), _shaped, select=shape_parts, admits=admits_shape),
     Rule((REGION.pattern,), _region, select=region_parts, admits=admits_region),
 ]

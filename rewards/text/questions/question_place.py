@@ -55,6 +55,15 @@ _LEAD = re.compile(
 )
 
 
+_PLACE_OF_PLACE = re.compile(
+    r"^[- ](?:side |part |portion |area |half )?of the (?:very |far )?(?:(?:top|upper|bottom|lower)[- ])?"
+    r"(?:left|right|center|centre|middle|top|bottom|upper|lower)(?: (?:part|portion|area|half|section))?"
+    r" of the (?:\w+ )?" + _IMAGE_NOUNS + r"\b"
+)
+"""A place of a place of the image ("left side of the upper-middle of the page"): one place, not a
+place of another element."""
+
+
 def _region_name(tokens: list[str]) -> str | None:
     """Merge the words of every place mention into one ``REGION_FRACTIONS`` name (None when they
     contradict: "top" and "bottom", "left" and "right")."""
@@ -129,6 +138,7 @@ def places_of(bare: str) -> tuple[str | None, list[str], set[str]]:
             of
             and not re.fullmatch(_IMAGE_NOUNS + "s?", of.group(2))
             and of.group(2) not in ("entire", "whole", "overall")
+            and not _PLACE_OF_PLACE.match(after)  # "the left side of the upper-middle of the page"
         )
         # "the heading positioned to the right of the icon ... read exactly 'X'": a locator of the subject
         claimed = bool(_CLAIM_VERB.search(bare[: m.start()])) and not (

@@ -107,9 +107,9 @@ def test_the_judge_decides_a_tick_label_question_both_ways():
         assert page_resolvable(spec.vlm_parts)
         v = OCRJudge().judge_lines(lines, im.size, Check(id="c", question=q, spec=spec), im)
         assert v.answer == answer, (q, v.reason)
-    # a relation to a picture stays a VLM part ("the large right page" of a spread is read at its
-    # seam since the region rules: test_region_locators)
-    assert not page_resolvable(["locator 'to the right of the lightbulb illustration'"])
+    # a place inside a picture stays a VLM part (a side of one is read since picture_locators:
+    # test_picture_locators; "the large right page" of a spread at its seam: test_region_locators)
+    assert not page_resolvable(["locator 'inside the lightbulb illustration'"])
 
 
 def test_a_title_on_two_lines_above_all_other_content():

@@ -19,7 +19,7 @@ def test_normalised_phrase():
 def test_unresolved_phrases_of_the_dev_half(tmp_path, capsys):
     q = 'Does the label beneath the {} bottle read exactly "1915"?'
     rows = [  # default halves: even rows dev, odd rows report (only the dev half is listed)
-        {"id": 1, "dimension": "text", "questions": [q.format("eleventh"), q.format("eleventh"), q.format("red")]},
+        {"id": 1, "dimension": "text", "questions": [q.format("eleventh"), q.format("eleventh"), q.format("leftmost")]},
         {"id": 2, "dimension": "text", "questions": [q.format("blue")]},
     ]
     data = tmp_path / "rows.jsonl"
@@ -27,10 +27,10 @@ def test_unresolved_phrases_of_the_dev_half(tmp_path, capsys):
     assert coverage.main([str(data), "--unresolved", "5", "--json", str(tmp_path / "out.json")]) == 0
     out = capsys.readouterr().out
     assert "3 unresolved locator phrases (2 distinct)" in out
-    assert "    2  beneath eleventh bottle" in out and "    1  beneath red bottle" in out and "blue" not in out
+    assert "    2  beneath eleventh bottle" in out and "    1  beneath leftmost bottle" in out and "blue" not in out
     assert json.loads((tmp_path / "out.json").read_text())["unresolved_dev"] == {
         "beneath eleventh bottle": 2,
-        "beneath red bottle": 1,
+        "beneath leftmost bottle": 1,
     }
 
 
@@ -40,7 +40,7 @@ def test_decided_counts_parts_a_page_rule_resolves():
     assert coverage.decided(compile_question('Does the y-axis show a tick label "0.50"?'))  # page rule
     assert coverage.decided(compile_question('Does the title read exactly "Q3"?'))  # no VLM part
     assert not coverage.decided(compile_question('Does the label beneath the eleventh bottle read exactly "1915"?'))
-    assert coverage.has_rule("locator 'In panel (a)'") and not coverage.has_rule("locator 'beneath the red bottle'")
+    assert coverage.has_rule("locator 'In panel (a)'") and not coverage.has_rule("locator 'inside the red bottle'")
 
 
 def test_blockers_of_undecided_questions():
@@ -50,7 +50,7 @@ def test_blockers_of_undecided_questions():
         return coverage.blocker(compile_question(q))
 
     assert blocker('Does the label beneath the eleventh bottle read exactly "1915"?') == "a picture or drawn mark"
-    assert blocker('Does the heading to the right of the lightbulb illustration read exactly "Plan"?') == (
+    assert blocker('Does the heading inside the lightbulb illustration read exactly "Plan"?') == (
         "a picture or drawn mark"
     )
     assert blocker('Does the heading in the testimonial section read exactly "Reviews"?') == "a description"

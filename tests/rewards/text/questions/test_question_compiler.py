@@ -447,3 +447,15 @@ def test_a_word_that_starts_with_q_is_no_quote_placeholder():
     assert "locator 'to the right of the América vs Querétaro card'" in spec.vlm_parts
     spec = compile_question('Is the label directly below "Revenue" exactly "42"?')  # a quote still anchors
     assert spec.vlm_parts == () and spec.text.anchors[0].relation == "directly_below"
+
+
+def test_a_place_of_a_place_of_the_page_is_one_place():
+    """'the left side of the upper-middle of the page' is the page's top left, not the top centre;
+    'the top-left corner of the middle panel' is a place of the panel, not of the page."""
+    q = "Does the bold section label on the left side of the upper-middle of the page read exactly 'PREPARE'?"
+    assert compile_question(q).text.region == "top_left"
+    q = "Does the bold section label on the left side of the middle of the page read exactly 'SURVIVE'?"
+    assert compile_question(q).text.region == "left"
+    assert (
+        compile_question("Is the label '(B)' located in the top-left corner of the middle panel?").text.region is None
+    )
