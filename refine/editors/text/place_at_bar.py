@@ -209,15 +209,19 @@ def _wrong_label(state: EditState, bar: Bar, reach: float) -> tuple[Match | None
     return (misread[1], True) if misread is not None else (None, False)
 
 
-def _style(state: EditState, tick: tuple, rules: Rules, orient: str) -> tuple[TypeStyle, float] | None:
-    """The type and gap of the page's other value labels, else the tick label's type at 0.4 of its
-    height, in the faces of the page's body family (a few digits look alike in every face); None
-    when no type can be matched."""
+def _style(
+    state: EditState, tick: tuple, rules: Rules, orient: str, wrong: Box | None = None
+) -> tuple[TypeStyle, float] | None:
+    """The type and gap of the page's other value labels (not the one at ``wrong``), else the tick
+    label's type at 0.4 of its height (not when ``wrong`` is given: None), in the faces of the
+    page's body family (a few digits look alike in every face); None when no type can be matched."""
     arr, lines = state.arr, state.lines
     family = state.body_type(rules.faces).style.face.family
     faces = [f for f in rules.faces if f.family == family] or rules.faces
     box, text, wds = tick
-    labels = _page_value_labels(arr, lines, max(4, box[3] - box[1]), orient)
+    labels = [(w, g) for w, g in _page_value_labels(arr, lines, max(4, box[3] - box[1]), orient) if w.box != wrong]
+    if wrong is not None and not labels:
+        return None
     if labels:
         wd, _ = labels[0]
         ink, bg = box_colours(arr, wd.box)
@@ -242,9 +246,10 @@ def _clear(state: EditState, box: Box, pad: int = 2, ignore: Box | None = None) 
 
 
 def _replace_misread(state: EditState, exp: TextExpectation, bar: Bar, wrong: Match, style, gap) -> Written | Skip:
-    """Erase the misread word ``wrong`` at the bar's end and write ``exp.text`` in the value
-    labels' type (``_write``): its own type cannot be matched on the text OCR read ("diz" set a
-    "15" small and light). The page is left as it was when the slot is not free."""
+    """Erase the word ``wrong`` at the bar's end (a wrong value, or a misread one) and write
+    ``exp.text`` in the value labels' type (``_write``): its own type cannot be matched on the text
+    OCR read ("diz" set a "15" small and light), nor well on a few wrong digits ("93" set "63" a
+    size small). The page is left as it was when the slot is not free."""
     before = state.arr.copy()
     pad = max(2, round(0.15 * (wrong.box[3] - wrong.box[1])))
     erased = (wrong.box[0] - pad, wrong.box[1] - pad, wrong.box[2] + pad, wrong.box[3] + pad)
@@ -253,7 +258,7 @@ def _replace_misread(state: EditState, exp: TextExpectation, bar: Bar, wrong: Ma
     if isinstance(out, Skip):
         state.arr[...] = before
         return out
-    action = f"replace (at its bar's end: OCR read {wrong.text!r})"
+    action = f"replace (at its bar's end: {wrong.text!r} in the value labels' type)"
     return replace(out, action=action, boxes=[erased, *out.boxes], was=wrong.text, words=wrong.words)
 
 
@@ -312,7 +317,12 @@ def value_at_bar(
     wrong, misread = _wrong_label(state, bar, 2.5 * th)
     if wrong is not None and normalize(wrong.text) == normalize(exp.text):
         return Skip("skip: already at its bar's end; not written twice")
-    if wrong is not None and not misread:  # over a vertical bar it is centred on the bar (matplotlib's ha="center")
+    if wrong is not None and not misread:
+        # in the other value labels' type: matched on the wrong digits alone, "63" for "93" came out
+        # a size smaller than its neighbours (engine report bar-1010); centred on a vertical bar
+        peers = _style(state, tick, rules, bar.orient, wrong=wrong.box)
+        if peers is not None:
+            return _replace_misread(state, exp, bar, wrong, *peers)
         return Rewrite(wrong, state.lines, (bar.box[0] + bar.box[2]) / 2 if bar.orient == "v" else None)
     found = _style(state, tick, rules, bar.orient)
     if found is None:

@@ -152,3 +152,25 @@ def test_a_vertical_bar_s_value_asked_with_its_bar_is_written_or_rewritten_over_
     st, cl = np.asarray(start).astype(int), np.asarray(clean).astype(int)
     assert (out != st).any(2).sum() > 40 and not changed_outside(out, st, cl, box).any()
     assert ask(q, Image.fromarray(out.astype(np.uint8))).answer == "yes"
+
+
+def test_a_wrong_bar_value_is_rewritten_in_the_type_the_missing_one_is_written_in():
+    """A wrong value's own type is matched on its wrong digits alone: "63" for "93" came out a size
+    smaller than the chart's other value labels (engine report bar-1010). It is written in the
+    other value labels' type, the one a missing value of the same chart is written in."""
+    specs, style = chart_content("bar", random.Random(40))
+    (hide,) = [s for s in specs if s.id == "value-4-0"]
+    q = ABOVE.format(text=hide.text, **hide.context)
+    sizes = {}
+    for wrong in ("", "95"):
+        bad = (
+            [s for s in specs if s.id != hide.id]
+            if not wrong
+            else [replace(s, text=wrong) if s is hide else s for s in specs]
+        )
+        start, _ = draw_chart("bar", bad, style)
+        editor = TextEditor()
+        editor.edit(start.copy(), "", failed(q), 0)
+        (act,) = [a for a in editor.last_actions if a["text"] == "15"]
+        sizes[wrong] = (act["type"]["family"], act["type"]["size"])
+    assert sizes["95"] == sizes[""]
