@@ -31,9 +31,11 @@ erase leaves it as it is: it is background already, and replacing it only re-rou
 The plane fitted to a ring that holds a callout's arrow came out 254.2 over a white page (255):
 the one-pixel fringe above the old glyphs' tops, a row outside the engine's box, was written 254
 (27 px of dev matplotlib-line-22, changes of one level). Old ink this close to the background is
-not seen; every pixel further off it is replaced as before. The same held for a value label's
-erase, which shifted the page's (251, 250, 247) a row above it to the model's (250, 249, 246): 10
-pixels changed outside the element, one level each."""
+not seen; every pixel further off it is replaced as before. Only a pixel of the ring's most common
+colour (the page's own, ``_ring_mode``) is left: an old glyph's faint fringe, 254 on a white page
+the model has right, is still replaced (a rewritten title's old parentheses left their tails).
+The same held for a value label's erase, which shifted the page's (251, 250, 247) a row above it
+to the model's (250, 249, 246): 10 pixels changed outside the element, one level each."""
 
 
 def clip_box(box, w: int, h: int) -> tuple[int, int, int, int]:
@@ -76,6 +78,18 @@ def background_model(arr: np.ndarray, box, ring: int = 3) -> np.ndarray | None:
     gy, gx = np.mgrid[y0:y1, x0:x1]
     B = np.stack([np.ones(gx.size), gx.ravel() - cx, gy.ravel() - cy], 1)
     return (B @ coef).reshape(y1 - y0, x1 - x0, 3).astype(np.float32)
+
+
+def _ring_mode(arr: np.ndarray, box, ring: int) -> np.ndarray:
+    """(3,) the most common colour of the ``ring`` px band around ``box`` (clipped): the page's own
+    colour where the band is mostly page."""
+    H, W = arr.shape[:2]
+    x0, y0, x1, y1 = box
+    X0, Y0, X1, Y1 = max(0, x0 - ring), max(0, y0 - ring), min(W, x1 + ring), min(H, y1 + ring)
+    mask = np.ones((Y1 - Y0, X1 - X0), bool)
+    mask[y0 - Y0 : y1 - Y0, x0 - X0 : x1 - X0] = False
+    colours, counts = np.unique(arr[Y0:Y1, X0:X1][mask].reshape(-1, 3), axis=0, return_counts=True)
+    return colours[np.argmax(counts)].astype(np.float32)
 
 
 def _plane(A: np.ndarray, vals: np.ndarray, start: float) -> np.ndarray:
@@ -138,7 +152,7 @@ def _goes_on(arr: np.ndarray, ys: np.ndarray, xs: np.ndarray, model: np.ndarray)
 
 def erase(arr: np.ndarray, box, ring: int = 3, keep: np.ndarray | None = None) -> np.ndarray:
     """Replace the foreground pixels of ``box`` by the modelled background, in place; a pixel
-    within ``SAME`` levels of the model is background and is left.
+    of the page's own colour within ``SAME`` levels of the model is background and is left.
 
     Args:
         arr: uint8 (H, W, 3) image, modified.
@@ -167,7 +181,8 @@ def erase(arr: np.ndarray, box, ring: int = 3, keep: np.ndarray | None = None) -
     if keep is not None:
         grown &= ~keep[y0:y1, x0:x1]
     new = np.clip(np.rint(model), 0, 255).astype(np.uint8)
-    grown &= np.abs(patch - new).max(2) > SAME  # background already: left as it is (``SAME``)
+    page = _ring_mode(arr, (x0, y0, x1, y1), ring)
+    grown &= (np.abs(patch - new).max(2) > SAME) | (patch != page).any(2)  # the page's own colour: left (``SAME``)
     arr[y0:y1, x0:x1][grown] = new[grown]
     changed[y0:y1, x0:x1] = grown
     return changed
