@@ -4,6 +4,7 @@ gave) or as the matplotlib pixels, so no test runs tesseract. Those not fixed ar
 
 import numpy as np
 import pytest
+from judge_helpers import judge_question, ocr_line
 from PIL import Image
 
 from rewards.judges.ocr import OCRJudge
@@ -13,18 +14,11 @@ from rewards.text.questions.question_compiler import compile_question
 
 
 def line(text: str, x: int, y: int, h: int = 20, conf: float = 95.0, gap: int = 8) -> Line:
-    """One OCR line: its words left to right from (x, y), ``h`` px tall, 0.55 h px per character."""
-    words, cx = [], x
-    for t in text.split():
-        w = max(3, round(0.55 * h * len(t)))
-        words.append(Word(t, (cx, y, cx + w, y + h), conf))
-        cx += w + gap
-    return Line(tuple(words))
+    return ocr_line(text, x, y, h, conf, gap)
 
 
 def verdict(question: str, lines: list[Line], size=(900, 600), image=None):
-    chk = Check("1", question, spec=compile_question(question))
-    return OCRJudge().judge_lines(lines, size, chk, image=image)
+    return judge_question(question, lines, size, image)
 
 
 def test_a_plain_line_handle_read_as_dashes_makes_a_legend_entry():

@@ -3,26 +3,17 @@ issue 31): each rebuilt from the page where it was found as OCR lines (synthetic
 tesseract gave), so no test runs tesseract. Those not fixed are strict xfails naming the cause."""
 
 import pytest
+from judge_helpers import judge_question, ocr_line
 
-from rewards.judges.ocr import OCRJudge
-from rewards.rubric import Check
 from rewards.text.ocr.text_match import Line, Word
-from rewards.text.questions.question_compiler import compile_question
 
 
 def line(text: str, x: int, y: int, h: int = 16, conf: float = 96.0, gap: int = 6) -> Line:
-    """One OCR line: its words left to right from (x, y), ``h`` px tall, 0.55 h px per character."""
-    words, cx = [], x
-    for t in text.split():
-        w = max(3, round(0.55 * h * len(t)))
-        words.append(Word(t, (cx, y, cx + w, y + h), conf))
-        cx += w + gap
-    return Line(tuple(words))
+    return ocr_line(text, x, y, h, conf, gap)
 
 
 def verdict(question: str, lines: list[Line], size=(860, 620), image=None):
-    chk = Check("1", question, spec=compile_question(question))
-    return OCRJudge().judge_lines(lines, size, chk, image=image)
+    return judge_question(question, lines, size, image)
 
 
 AGENDA = [
