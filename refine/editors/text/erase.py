@@ -59,9 +59,7 @@ def background_model(arr: np.ndarray, box, ring: int = 3) -> np.ndarray | None:
     """
     H, W = arr.shape[:2]
     x0, y0, x1, y1 = clip_box(box, W, H)
-    X0, Y0, X1, Y1 = max(0, x0 - ring), max(0, y0 - ring), min(W, x1 + ring), min(H, y1 + ring)
-    mask = np.ones((Y1 - Y0, X1 - X0), bool)
-    mask[y0 - Y0 : y1 - Y0, x0 - X0 : x1 - X0] = False
+    (X0, Y0, X1, Y1), mask = _ring(arr, (x0, y0, x1, y1), ring)
     ys, xs = np.nonzero(mask)
     if len(ys) < 3:
         return None
@@ -80,14 +78,21 @@ def background_model(arr: np.ndarray, box, ring: int = 3) -> np.ndarray | None:
     return (B @ coef).reshape(y1 - y0, x1 - x0, 3).astype(np.float32)
 
 
-def _ring_mode(arr: np.ndarray, box, ring: int) -> np.ndarray:
-    """(3,) the most common colour of the ``ring`` px band around ``box`` (clipped): the page's own
-    colour where the band is mostly page."""
+def _ring(arr: np.ndarray, box, ring: int) -> tuple[tuple[int, int, int, int], np.ndarray]:
+    """(the box grown by ``ring`` px and clipped to ``arr``, bool mask over it of the band around
+    ``box``: ``box`` (clipped, integer) itself left out)."""
     H, W = arr.shape[:2]
     x0, y0, x1, y1 = box
     X0, Y0, X1, Y1 = max(0, x0 - ring), max(0, y0 - ring), min(W, x1 + ring), min(H, y1 + ring)
     mask = np.ones((Y1 - Y0, X1 - X0), bool)
     mask[y0 - Y0 : y1 - Y0, x0 - X0 : x1 - X0] = False
+    return (X0, Y0, X1, Y1), mask
+
+
+def _ring_mode(arr: np.ndarray, box, ring: int) -> np.ndarray:
+    """(3,) the most common colour of the ``ring`` px band around ``box`` (clipped, ``_ring``): the
+    page's own colour where the band is mostly page."""
+    (X0, Y0, X1, Y1), mask = _ring(arr, box, ring)
     colours, counts = np.unique(arr[Y0:Y1, X0:X1][mask].reshape(-1, 3), axis=0, return_counts=True)
     return colours[np.argmax(counts)].astype(np.float32)
 
