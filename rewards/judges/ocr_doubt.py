@@ -78,6 +78,7 @@ import re
 import numpy as np
 from rapidfuzz.distance import OSA
 
+from rewards.judges.unread_places import continued_in_next_column, label_before_value, unread_place
 from rewards.text.ocr.slanted import slanted_runs
 from rewards.text.ocr.text_match import LOOKALIKES, Line, find_matches, normalize, words_conf
 
@@ -206,7 +207,9 @@ def _doubt_element(decision, vlm_parts: list[str], lines: list[Line]) -> str | N
     low = [e for e in shown if e.get("conf", 100.0) < MIN_CONF]
     if low:
         return f"the element reads {low[0]['text']!r} with low OCR confidence ({low[0]['conf']:.0f})"
-    return None
+    return next(
+        (why for r in decision.records if r["rule"] == "element" and (why := label_before_value(r, lines))), None
+    )
 
 
 def _unread_ink(box, lines: list[Line], image, sides: tuple[bool, bool] = (True, True)) -> bool:
@@ -321,4 +324,8 @@ def doubt_no(
         if sim < NEAR and image is not None and (runs := slanted_runs(image, lines)):
             why = "on a page with slanted text OCR does not read"
             return f"{r['text']!r} not read, nor anything close, {why} (at {runs[0]})"
+        if sim >= NEAR and (why := continued_in_next_column(r, lines, size)):
+            return why
+        if sim < NEAR and (why := unread_place(decision, lines, image)):
+            return why
     return None

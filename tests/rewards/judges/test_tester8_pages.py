@@ -2,7 +2,6 @@
 issue 31): each rebuilt from the page where it was found as OCR lines (synthetic words at the boxes
 tesseract gave), so no test runs tesseract. Those not fixed are strict xfails naming the cause."""
 
-import pytest
 from judge_helpers import judge_question, ocr_line
 
 from rewards.text.ocr.text_match import Line, Word
@@ -239,15 +238,16 @@ def lines_of(words) -> list[Line]:
     return [Line(tuple(Word(t, b, 96.0) for t, b in ws)) for ws in words]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a label with its value on one line: 'Amount due' read as 'Amount due EUR 5,900.00' is 'read only inside "
-    "longer text, not as the card' (the whole line is taken as the card's label), a confident 'no' though the label "
-    "reads exactly the string",
-)
 def test_a_total_label_followed_by_its_value_is_not_refuted():
+    """ "Amount due  EUR 5,900.00" is one OCR line: the label "Amount due" was "read only inside longer
+    text", a "no". A string that opens a line whose rest is a value is withheld
+    (``unread_places.label_before_value``); a label read inside a longer label still "no"."""
     v = verdict('Is there a KPI card labeled exactly "Amount due"?', lines_of(INVOICE), (880, 600))
-    assert v.answer != "no", v.reason
+    assert v.answer == "withheld", v.reason
+    # "Cloud migration" opens its line too, but "sprint" is no value: the line reads longer
+    assert (
+        verdict('Is there a KPI card labeled exactly "Cloud migration"?', lines_of(INVOICE), (880, 600)).answer == "no"
+    )
 
 
 def test_a_price_read_one_character_a_word_is_not_refuted():
@@ -258,15 +258,23 @@ def test_a_price_read_one_character_a_word_is_not_refuted():
     assert verdict('Is the KPI card "Pro" showing "$57"?', lines_of(PRICING), (900, 580)).answer == "no"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a value label tesseract did not read at all (a white ggplot grid line runs through '48k') is 'not read' "
-    "(best match '80', a tick label), a 'no' though nothing was read above that bar",
-)
 def test_an_unread_value_label_is_not_refuted():
+    """A white ggplot grid line through "48k": tesseract read nothing above the "Q1 2024" bar, the
+    best match was a tick label ("80"): a "no". Placed by a read anchor with nothing close read,
+    the string is withheld when its place cannot be seen (no image here: ``unread_places.unread_place``)."""
     assert verdict('Is the value label above the "Q2 2024" bar "51k"?', lines_of(STACKED), (900, 560)).answer == "yes"
-    v = verdict('Is the value label above the "Q1 2024" bar "48k"?', lines_of(STACKED), (900, 560))
-    assert v.answer != "no", v.reason
+    q = 'Is the value label above the "Q1 2024" bar "48k"?'
+    assert verdict(q, lines_of(STACKED), (900, 560)).answer == "withheld"
+    from PIL import Image, ImageDraw, ImageFont
+
+    # with the page: a bar top and unread ink of a line's height over it withhold; the bar alone keeps the "no"
+    blank = Image.new("RGB", (900, 560), (229, 229, 229))
+    ImageDraw.Draw(blank).rectangle((126, 235, 244, 503), fill=(226, 74, 51))
+    drawn = blank.copy()
+    ImageDraw.Draw(drawn).text((168, 208), "48k", fill="black", font=ImageFont.load_default(size=16))
+    v = verdict(q, lines_of(STACKED), (900, 560), drawn)
+    assert v.answer == "withheld", v.reason
+    assert verdict(q, lines_of(STACKED), (900, 560), blank).answer == "no"
 
 
 ARTICLE = [  # fresh8-article-8 (clean): the heading, its paragraph in two lines, the pull quote's first line
@@ -408,16 +416,16 @@ COLUMNS = [  # fresh8-article-17 (clean): the second section's paragraph ends at
 ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a paragraph continued at the top of the next CSS column: its last word '2029.' stands above the first "
-    "column's heading, and the string's best read ends at 'by' (0.95): 'not read', a 'no' (the finders read a "
-    "paragraph down one column)",
-)
 def test_a_paragraph_continued_in_the_next_column_is_not_refuted():
+    """The paragraph's last word "2029." stands over the next CSS column; its best read ended at
+    "by" (0.95): a "no". A best read that is the string's start, with the rest opening a column to
+    its right, is withheld (``unread_places.continued_in_next_column``)."""
     q = (
         'Does the text under the "A local answer" heading read exactly "Smaller operators moved faster than their '
         'larger rivals. The council expects the project to pay for itself by 2029."?'
     )
     v = verdict(q, lines_of(COLUMNS), (900, 560))
-    assert v.answer != "no", v.reason
+    assert v.answer == "withheld", v.reason
+    # "2029." under a line just over it (not a column's first line) continues nothing: "no"
+    low = [[(t, (b[0], b[1] + 90, b[2], b[3] + 90)) for t, b in ws] if ws[0][0] == "2029." else ws for ws in COLUMNS]
+    assert verdict(q, lines_of(low), (900, 560)).answer == "no"
