@@ -143,8 +143,10 @@ def figure_line(line: Line) -> bool:
     digit or a ``FIGURE_LEAD`` mark ("$29/month", "18,402", "+4.2%"; a pricing tier's price in
     44 px type with a small "/month", which tesseract reads "$29 monn" at confidence 43). Such a
     value set large under its label (a tier's price, a KPI card's figure) is no heading and no
-    body: the type-size rules of the heading finder and of ``relations.in_section`` step over it."""
-    first = line.words[0].text if line.words else ""
+    body: the type-size rules of the heading finder and of ``relations.in_section`` step over it.
+    A lead mark read as a word of its own joins the next word: 36 px bold "$52" read "$ 5 2"."""
+    texts = [w.text for w in line.words[:2]]
+    first = "".join(texts) if len(texts) == 2 and set(texts[0]) <= FIGURE_LEAD else (texts or [""])[0]
     return any(c.isdigit() for c in first) and (first[0].isdigit() or first[0] in FIGURE_LEAD)
 
 

@@ -258,6 +258,22 @@ def test_a_price_read_one_character_a_word_is_not_refuted():
     assert verdict('Is the KPI card "Pro" showing "$57"?', lines_of(PRICING), (900, 580)).answer == "no"
 
 
+def test_tier_names_over_prices_read_a_glyph_a_word_head_their_lists():
+    """36 px bold "$52" read "$ 5 2 per month" under the tier name "Pro": no figure line
+    (``page_lines.figure_line`` needed a digit in the first word), so the price closed the tier's
+    section ("'Phone support' read, but not below 'Pro'") and was a heading ("the heading reads
+    '5 2 per month', not 'Business'"). A lead mark read alone joins the next word."""
+    q = 'Is the {} item under the "{}" heading exactly "{}"?'
+    size = (900, 580)
+    assert verdict(q.format("third", "Pro", "Phone support"), lines_of(PRICING), size).answer == "yes"
+    assert verdict(q.format("first", "Business", "Ten user seats"), lines_of(PRICING), size).answer == "yes"
+    assert verdict(q.format("third", "Pro", "Audit trail"), lines_of(PRICING), size).answer == "no"
+    assert verdict(q.format("first", "Business", "Two user seats"), lines_of(PRICING), size).answer == "no"
+    heading = 'Is there a section heading that reads exactly "{}"?'
+    assert verdict(heading.format("Business"), lines_of(PRICING), size).answer == "withheld"  # a label over a value
+    assert verdict(heading.format("Prom"), lines_of(PRICING), size).answer == "no"
+
+
 def test_an_unread_value_label_is_not_refuted():
     """A white ggplot grid line through "48k": tesseract read nothing above the "Q1 2024" bar, the
     best match was a tick label ("80"): a "no". Placed by a read anchor with nothing close read,
