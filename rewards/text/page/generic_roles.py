@@ -38,7 +38,7 @@ from statistics import median
 from rewards.text.ocr.text_match import Match, words_conf
 from rewards.text.page.finders import FINDERS, _body_under, _tick_rows
 from rewards.text.page.nav_bar import nav_bar
-from rewards.text.page.page_lines import SAME_SIZE, _Page, _same_size, figure_line
+from rewards.text.page.page_lines import SAME_SIZE, _Page, _same_size, figure_line, figure_size
 from rewards.text.page.table_locators import tables
 from rewards.text.questions.question_compiler import ElementSpec
 
@@ -291,7 +291,7 @@ def over_figure(text: str, kept: list[Match], page: _Page) -> str | None:
             under is not None
             and page.lines[under].box[1] - y1 <= 2 * h
             and figure_line(page.lines[under])
-            and page.sizes[under] > SAME_SIZE * page.sizes[i]
+            and max(page.sizes[under], figure_size(page.lines[under])) > SAME_SIZE * page.sizes[i]
         ):
             figure = page.lines[under].text
             return f"{text!r} stands right over the figure {figure!r} in larger type: it may head a section"

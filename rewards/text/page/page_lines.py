@@ -150,6 +150,18 @@ def figure_line(line: Line) -> bool:
     return any(c.isdigit() for c in first) and (first[0].isdigit() or first[0] in FIGURE_LEAD)
 
 
+def figure_size(line: Line) -> float:
+    """The em of the figure that opens ``line`` (``figure_line``): of its first words, lead marks and
+    words with a digit, alone. A price's small "per month" beside "$43" in 36 px type is no part of
+    the price's size (the line's size, a median over its words, sits between the two)."""
+    lead = []
+    for w in line.words:
+        if not (set(w.text) <= FIGURE_LEAD or any(c.isdigit() for c in w.text)):
+            break
+        lead.append(w)
+    return type_size(Line(tuple(lead))) if lead else 0.0
+
+
 def type_size(line: Line, rgb: np.ndarray | None = None) -> float:
     """The line's em in pixels (module docstring); 0.0 when it has no letter or digit.
 

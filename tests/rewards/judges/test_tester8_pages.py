@@ -274,6 +274,35 @@ def test_tier_names_over_prices_read_a_glyph_a_word_head_their_lists():
     assert verdict(heading.format("Prom"), lines_of(PRICING), size).answer == "no"
 
 
+PRICING_14 = [  # fresh8-pricing3-14 (clean): a 23.6 px tier name "Basic" over "$43" in 36 px with a small "per month"
+    [("Simple", (167, 36, 294, 69)), ("pricing", (310, 36, 437, 69)), ("for", (452, 36, 507, 62))],
+    [("Basic", (25, 150, 88, 167))],
+    [("$", (26, 188, 46, 221)), ("4", (50, 188, 72, 215)), ("3", (76, 188, 96, 216)), ("per", (104, 206, 131, 218)),
+     ("month", (136, 204, 185, 215))],
+    [("e", (27, 250, 32, 255)), ("API", (44, 246, 68, 258)), ("access", (75, 249, 128, 258))],
+    [("e", (27, 278, 32, 284)), ("Offline", (45, 274, 96, 287)), ("mode", (102, 274, 146, 287))],
+    [("e", (27, 307, 32, 313)), ("Shared", (45, 303, 99, 316)), ("calendars", (106, 303, 183, 316))],
+    [("Standard", (333, 151, 444, 167))],
+    [("$", (334, 188, 354, 220)), ("6", (359, 189, 380, 216)), ("2", (384, 189, 404, 215)),
+     ("per", (412, 207, 438, 218)), ("month", (444, 204, 492, 215))],
+    [("e", (334, 250, 339, 255)), ("Weekly", (352, 246, 408, 261)), ("backups", (415, 246, 480, 261))],
+    [("¢", (334, 279, 339, 284)), ("Daily", (353, 275, 391, 290)), ("backups", (398, 275, 462, 290))],
+]  # fmt: skip
+
+
+def test_a_tier_name_over_a_price_with_a_small_unit_is_no_refuted_heading():
+    """The price line's type size (a median over "4", "3", "per", "month": 26.8 px) was within
+    ``SAME_SIZE`` of "Basic" (23.6), so the name was no label over a figure and "Is there a section
+    heading 'Basic'?" a "no"; the figure's own words are measured (``page_lines.figure_size``: 38 px)."""
+    heading = 'Is there a section heading that reads exactly "{}"?'
+    size = (900, 580)
+    assert verdict(heading.format("Basic"), lines_of(PRICING_14), size).answer == "withheld"
+    assert verdict(heading.format("Basics"), lines_of(PRICING_14), size).answer == "no"
+    q = 'Is the second item under the "Basic" heading exactly "{}"?'
+    assert verdict(q.format("Offline mode"), lines_of(PRICING_14), size).answer == "yes"
+    assert verdict(q.format("Shared calendars"), lines_of(PRICING_14), size).answer == "no"
+
+
 def test_an_unread_value_label_is_not_refuted():
     """A white ggplot grid line through "48k": tesseract read nothing above the "Q1 2024" bar, the
     best match was a tick label ("80"): a "no". Placed by a read anchor with nothing close read,
