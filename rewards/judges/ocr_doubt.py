@@ -65,6 +65,11 @@ when the "no" stands. Rules, by the rule that failed (``rewards.text.page.ground
      rule, is no line): withheld, judge=ocr too: the rest of the string may be there, unread.
      A word dropped inside the string ("Start trial" for "Start free trial") stays "no".
 
+  7. the best read is the string's start and the rest opens a column to its right, or nothing
+     close is read and the string's place by a read anchor above or below holds unread ink
+     (or there is no image to look): withheld, judge=ocr too (``unread_places``; an element
+     rule: a string that opens a line whose rest is a value, "Amount due  EUR 5,900.00").
+
 Every other failure (region, count, arrangement, style) stands: the string was read with its box.
 
 Confidences are tesseract's word confidences (``rewards.text.ocr.text_match.Word.conf``, 0-100);
