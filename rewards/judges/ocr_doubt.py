@@ -134,7 +134,6 @@ def _one_read_as_i(read: str, text: str) -> str:
     Mono's "1" (a flag and a foot serif) is read "i" ("Oat milk iL" for "Oat milk 1L", confidence
     83; a ninth tester's receipt). Only at a "1" of the string asked: a letter "i" misspelt for an
     "l" stays a difference."""
-    read, text = normalize(read), normalize(text)
     if len(read) != len(text):
         return read
     return "".join("1" if r == "i" and t == "1" else r for r, t in zip(read, text))
