@@ -99,3 +99,89 @@ def test_a_missing_badge_does_not_overwrite_its_numbered_sibling(tmp_path):
     x0, y0, x1, y1 = boxes["q-1"]  # "Q2 2026"
     a, b = np.asarray(out).astype(int), np.asarray(start).astype(int)
     assert not (a[y0 - 4 : y1 + 4, x0 - 4 : x1 + 4] != b[y0 - 4 : y1 + 4, x0 - 4 : x1 + 4]).any()
+
+
+@needs_tesseract
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="chromium not installed")
+@pytest.mark.xfail(
+    strict=True,
+    reason="a newsletter's sidebar lists its headings ('In this issue'): the swapped sidebar item 'new A benefits "
+    "portal' is left as it is, because the exact string is read elsewhere (the main column's heading) and the "
+    "editor takes it for already on the page, though the check names the first item under 'In this issue' "
+    "(fresh9-news_sidebar-17: no action recorded for it)",
+)
+def test_a_swapped_sidebar_item_is_rewritten_though_its_heading_copy_reads_right(tmp_path):
+    from benchmarks.fresh9_pages import _render
+    from documents.engines.browser import Browser
+
+    with Browser() as browser:
+        _, recs = _render("news_sidebar", 17, {"toc-0": "new A benefits portal"}, tmp_path / "start.png", browser)
+    start = Image.open(tmp_path / "start.png").convert("RGB")
+    editor = TextEditor()
+    q = 'Is the first item under the "In this issue" heading exactly "A new benefits portal"?'
+    editor.edit(start, "", failed(q), 0)
+    x0, y0, x1, y1 = next(r["box"] for r in recs if r["eid"] == "toc-0")
+    acts = [a for a in editor.last_actions if a["text"] == "A new benefits portal" and a.get("box")]
+    assert any(x0 - 4 <= a["box"][0] and a["box"][2] <= x1 + 40 and a["action"].startswith("replace") for a in acts)
+
+
+@needs_tesseract
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="chromium not installed")
+@pytest.mark.xfail(
+    strict=True,
+    reason="the 'Free range eggs' price drawn '3.70' for '3.90' has as nearest match the VAT line's correct "
+    "'3.96' (one digit away) and the editor rewrote the VAT as '3.90' (fresh9-receipt-13: a contradiction); the "
+    "check names the 'Free range eggs' row, and a near match in another row of the table is not its cell",
+)
+def test_a_wrong_price_is_not_fixed_by_rewriting_another_row_s_value(tmp_path):
+    from benchmarks.fresh9_pages import _render
+    from documents.engines.browser import Browser
+
+    with Browser() as browser:
+        _, recs = _render("receipt", 13, {"price-2": "3.70"}, tmp_path / "start.png", browser)
+    start = Image.open(tmp_path / "start.png").convert("RGB")
+    editor = TextEditor()
+    out = editor.edit(start, "", failed("In the 'Free range eggs' row, does the 'EUR' cell read exactly \"3.90\"?"), 0)
+    x0, y0, x1, y1 = next(r["box"] for r in recs if r["eid"] == "vat")
+    a, b = np.asarray(out).astype(int), np.asarray(start).astype(int)
+    assert not (a[y0:y1, x0:x1] != b[y0:y1, x0:x1]).any()  # the VAT line's "3.96" stays as drawn
+
+
+def boxed(label: str) -> tuple[Image.Image, tuple[int, int, int, int]]:
+    """900x600 (fresh9-scatter_cbar-10): a scatter with a colour bar, the annotation ``label`` (DejaVu
+    Sans 12) in a round yellow box (#fff3b0, edge #b08900) beside a point; and that box's extent."""
+    with plt.rc_context({"font.family": "DejaVu Sans"}):
+        fig, ax = plt.subplots(figsize=(9, 6), dpi=100)
+        sc = ax.scatter([10, 25, 29.5, 40], [12, 30, 28.5, 45], c=[3, 12, 20, 28], cmap="viridis", s=50)
+        fig.colorbar(sc, ax=ax, pad=0.02).set_label("Age (years)", fontsize=13)
+        ann = ax.annotate(label, (29.5, 28.5), xytext=(12, -8), textcoords="offset points", fontsize=12,
+                          bbox={"boxstyle": "round,pad=0.3", "fc": "#fff3b0", "ec": "#b08900"})  # fmt: skip
+        ax.set_xlim(0, 50)
+        ax.set_ylim(0, 60)
+        fig.subplots_adjust(left=0.09, right=0.98, bottom=0.11, top=0.92)
+        fig.canvas.draw()
+        b = ann.get_bbox_patch().get_window_extent(fig.canvas.get_renderer())
+        h = fig.canvas.get_width_height()[1]
+        img = Image.fromarray(np.asarray(fig.canvas.buffer_rgba())[..., :3].copy())
+    plt.close(fig)
+    return img, (int(b.x0), int(h - b.y1), int(np.ceil(b.x1)), int(np.ceil(h - b.y0)))
+
+
+@needs_tesseract
+@pytest.mark.xfail(
+    strict=True,
+    reason="a swapped annotation in a round filled box ('plot Alder 8') is erased with its box: the rewrite stands "
+    "on white with the box's fill and edge gone on one side (fresh9-scatter_cbar-10: 1,437 px damaged); the erase "
+    "takes the box's fill and edge for the text's ink instead of restoring the fill it stands on",
+)
+def test_a_rewritten_boxed_annotation_keeps_its_box(tmp_path):
+    start, (x0, y0, x1, y1) = boxed("plot Alder 8")
+    editor = TextEditor()
+    out = editor.edit(
+        start, "", failed('Is there a callout annotation that contains the exact text "Alder plot 8"?'), 0
+    )
+    assert any(a["text"] == "Alder plot 8" and a["action"].startswith("replace") for a in editor.last_actions)
+    fill = np.array([0xFF, 0xF3, 0xB0])
+    a, b = np.asarray(out).astype(int)[y0:y1, x0:x1], np.asarray(start).astype(int)[y0:y1, x0:x1]
+    was_fill = (np.abs(b - fill).max(2) <= 8).sum()
+    assert (np.abs(a - fill).max(2) <= 8).sum() >= 0.85 * was_fill  # the box keeps its fill
