@@ -36,7 +36,7 @@ import re
 from statistics import median
 
 from rewards.text.ocr.text_match import Match, words_conf
-from rewards.text.page.finders import FINDERS, _body_under, _tick_rows
+from rewards.text.page.finders import FINDERS, HEADING_SIZE, _body_under, _tick_rows
 from rewards.text.page.nav_bar import nav_bar
 from rewards.text.page.page_lines import SAME_SIZE, _Page, _same_size, figure_line, figure_size
 from rewards.text.page.table_locators import tables
@@ -295,4 +295,32 @@ def over_figure(text: str, kept: list[Match], page: _Page) -> str | None:
         ):
             figure = page.lines[under].text
             return f"{text!r} stands right over the figure {figure!r} in larger type: it may head a section"
+    return None
+
+
+def over_plot(text: str, kept: list[Match], page: _Page) -> str | None:
+    """Why "the heading" is unknown, not refuted, for ``text`` read as a whole line in type at
+    least ``HEADING_SIZE`` times the page's median line size with no line under it in its column
+    within two of its heights: a small-multiples panel's title over its plot (the tick labels stand
+    left of it, the plot's own lines are graphics). The heading finder (``finders._heading``)
+    measures a line against the body under it, and there is none to measure (a ninth tester's
+    2x2 figure, each panel titled "Finance department", "Legal department", ...); lines read with
+    confidence under 60 (a plot's lines read as "ms") are not counted. None when no
+    occurrence does. Never a "yes": a display line with nothing under it may be a caption."""
+    if not page.flat:
+        return None
+    typical = median(page.sizes[j] for j in page.flat)
+    for m in kept:
+        ids = _lines_of(m, page)
+        if len(ids) != 1 or len(m.words) != len(page.lines[min(ids)].words):
+            continue
+        i = min(ids)
+        y1, h = page.lines[i].box[3], page.lines[i].box[3] - page.lines[i].box[1]
+        # a plot's lines read as a stray glyph ("ms", confidence 16) are no body
+        near = [j for j in _body_under(page, i) if page.lines[j].box[1] - y1 <= 2 * h and _line_conf(page, j) >= 60]
+        if not near and page.sizes[i] >= HEADING_SIZE * typical:
+            return (
+                f"{text!r} stands in display type with nothing read under it in its column (a panel's title over "
+                "its plot): it may head a section"
+            )
     return None

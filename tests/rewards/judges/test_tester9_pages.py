@@ -1,0 +1,160 @@
+"""A ninth tester's wrong verdicts on seeded pages of their own (``benchmarks/fresh9_pages.py``;
+issue 31): each rebuilt from the page where it was found as OCR lines (tesseract's words at the
+boxes it gave), so no test runs tesseract. Those not fixed are strict xfails naming the cause."""
+
+import pytest
+from judge_helpers import judge_question
+from PIL import Image, ImageDraw
+
+from rewards.text.ocr.text_match import Line, Word
+
+
+def lines_of(rows: list[list[tuple]]) -> list[Line]:
+    """OCR lines from rows of ``(text, box)`` or ``(text, box, conf)``; confidence 96 unless given."""
+    return [Line(tuple(Word(w[0], w[1], w[2] if len(w) > 2 else 96.0) for w in row)) for row in rows]
+
+
+MULTIPLES = [
+    [("Monthly", (299, 13, 387, 38)), ("spend", (395, 13, 462, 38)), ("by", (471, 13, 497, 38)),
+     ("department,", (505, 13, 638, 38)), ("2024", (648, 14, 703, 33))],
+    [("Finance", (91, 63, 159, 78)), ("department", (165, 63, 263, 82))],
+    [("Procurement", (571, 64, 681, 78)), ("department", (686, 63, 784, 82))],
+    [("85", (69, 97, 85, 108))], [("70", (550, 115, 565, 126))], [("80", (69, 136, 85, 146))],
+    [("60", (550, 167, 565, 178))], [("75", (70, 175, 85, 185))], [("70", (70, 213, 85, 224))],
+    [("50", (550, 218, 565, 229))], [("rn", (683, 218, 705, 228), 64)], [("65", (70, 252, 85, 263))],
+    [("40", (549, 270, 565, 281))], [("60", (70, 291, 85, 302))],
+    [("Legal", (91, 343, 137, 362)), ("department", (143, 343, 241, 362))],
+    [("Logistics", (571, 343, 645, 362)), ("department", (651, 343, 749, 362))],
+    [("70", (550, 389, 565, 400))], [("ms", (714, 386, 728, 400), 16)], [("95", (69, 399, 85, 410))],
+    [("90", (69, 442, 85, 453))], [("65", (550, 445, 565, 456))], [("60", (550, 501, 565, 512))],
+    [("85", (69, 485, 85, 496))], [("80", (69, 528, 85, 538))], [("55", (549, 556, 565, 567))],
+    [("75", (69, 570, 85, 581))],
+    *[[(str(v), (x, 586, x + (15 if v > 9 else 8), 597))] for x, v in
+      ((138, 2), (203, 4), (270, 6), (336, 8), (399, 10), (465, 12), (618, 2), (683, 4), (750, 6), (816, 8))],
+    [("\u2014\u2014", (378, 632, 414, 635), 85), ("Budget", (429, 626, 486, 644), 95)],
+    [("\u2014--", (522, 632, 558, 635), 24), ("Actual", (572, 626, 621, 640))],
+]  # fmt: skip
+"""fresh9-multiples-2's clean page as tesseract read it (matplotlib ``fivethirtyeight``, 1000x660): a
+suptitle, four panels each titled in 14 pt over its plot (the y tick labels stand left of the
+title, the plot's lines read as stray glyphs "rn", "ms" with low confidence), x ticks, a legend."""
+
+
+def test_a_panel_title_over_its_plot_is_not_refuted_as_a_heading():
+    """ "Is there a section heading that reads exactly 'Legal department'?" was "no" ("the heading
+    reads 'Monthly spend by department, 2024' / 'ms'"): the heading finder measures a line against
+    the body under it, and a panel's title has none (its plot is graphics). A line read whole in
+    display type with nothing read with confidence under it in its column is withheld
+    (``generic_roles.over_plot``); a string not on the page stays "no"."""
+    lines = lines_of(MULTIPLES)
+    q = 'Is there a section heading that reads exactly "{}"?'
+    for name in ("Finance department", "Legal department", "Logistics department", "Procurement department"):
+        assert judge_question(q.format(name), lines, (1000, 660)).answer == "withheld", name
+    assert judge_question(q.format("Research department"), lines, (1000, 660)).answer == "no"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a y tick label '0' of the panel to the left read with confidence 26 is joined to the panel title's "
+    "line ('0 Logistics department', fresh9-multiples-11): the title is then 'read only inside longer text' and "
+    "refuted; a low-confidence glyph at a line's start is not counted out of the line (grounding._Elemented)",
+)
+def test_a_stray_tick_glyph_joined_to_a_panel_title_does_not_refute_it():
+    rows = [r for r in MULTIPLES if r[0][0] != "Logistics"]
+    rows.append([("0", (557, 361, 565, 372), 26), ("Logistics", (571, 343, 645, 362)),
+                 ("department", (651, 343, 749, 362))])  # fmt: skip
+    q = 'Is there a section heading that reads exactly "Logistics department"?'
+    assert judge_question(q, lines_of(rows), (1000, 660)).answer != "no"
+
+
+RECEIPT = [
+    [("Cobalt", (108, 42, 192, 60)), ("Coffee", (209, 42, 294, 60)), ("Bar", (311, 44, 351, 60))],
+    [("9", (181, 72, 189, 83)), ("Mill", (198, 71, 234, 83)), ("Lane", (245, 72, 279, 83))],
+    [("Item", (31, 116, 66, 127))], [("EUR", (403, 117, 428, 127))],
+    [("Oat", (31, 139, 57, 150), 95), ("milk", (69, 138, 106, 150), 95), ("iL", (117, 139, 134, 150), 83)],
+    [("2.35", (392, 139, 429, 150))],
+    [("Olive", (31, 162, 77, 174)), ("oil", (88, 162, 116, 174), 93), ("500m1", (127, 162, 173, 174), 81)],
+    [("8.95", (392, 163, 429, 174))],
+    [("Dark", (31, 186, 67, 198)), ("chocolate", (79, 186, 164, 198))], [("2.80", (392, 187, 429, 198))],
+]  # fmt: skip
+"""fresh9-receipt-4's item rows as tesseract read them (Chromium, Liberation Mono 16 px): the "1"
+of "Oat milk 1L" read "i", the "l" of "500ml" read "1"."""
+
+
+def test_a_digit_one_read_as_i_in_a_monospace_face_is_withheld():
+    """ "Is the first row label in the first column exactly 'Oat milk 1L'?" was "no": Liberation
+    Mono's "1" (a flag and a foot serif) is read "i" with confidence 83, and "i" was no look-alike of
+    "1". An "i" read where the string has a "1" is a look-alike (``ocr_doubt._one_read_as_i``):
+    withheld. An "i" where the string has the letter "l" stays a difference."""
+    lines = lines_of(RECEIPT)
+    q = 'Is the {} row label in the first column exactly "{}"?'
+    assert judge_question(q.format("first", "Oat milk 1L"), lines, (460, 640)).answer == "withheld"
+    assert judge_question(q.format("first", "Oat milk 1i"), lines, (460, 640)).answer == "no"
+    misspelt = [r if r[0][0] != "Olive" else [("Olive", (31, 162, 77, 174)), ("oii", (88, 162, 116, 174)),
+                                             ("500ml", (127, 162, 173, 174))] for r in RECEIPT]  # fmt: skip
+    assert judge_question(q.format("second", "Olive oil 500ml"), lines_of(misspelt), (460, 640)).answer == "no"
+
+
+COMPARE = [
+    [("Build", (67, 47, 166, 78)), ("in-house", (183, 47, 354, 78)), ("or", (369, 55, 409, 78), 95),
+     ("buy", (424, 47, 495, 87), 95), ("a", (508, 55, 531, 78)), ("platform?", (545, 47, 734, 87), 95)],
+    [("Options", (65, 99, 132, 118)), ("reviewed", (140, 99, 217, 114)), ("by", (225, 99, 245, 118)),
+     ("the", (251, 99, 278, 114)), ("steering", (285, 99, 354, 118)), ("group", (362, 103, 411, 118))],
+    [("Build", (96, 180, 162, 200)), ("in-house", (173, 180, 288, 200))],
+    [("Buy", (731, 180, 783, 206)), ("a", (791, 184, 807, 200)), ("platform", (815, 179, 925, 206), 95)],
+    [("/\u201c", (97, 228, 108, 240), 27), ("Proven", (119, 228, 182, 242)), ("at", (190, 228, 207, 242)),
+     ("larger", (214, 227, 266, 246)), ("firms", (273, 227, 318, 242))],
+    [("\u201c", (733, 228, 744, 240), 24), ("Support", (754, 228, 827, 246)), ("included", (834, 227, 910, 242)),
+     ("in", (918, 227, 932, 242)), ("price", (940, 227, 984, 246))],
+    [("\u201cY", (96, 268, 108, 280), 43), ("No", (118, 268, 143, 282), 94), ("hiring", (151, 266, 200, 286)),
+     ("needed", (208, 266, 276, 282))],
+    [("\u201c", (733, 268, 744, 280), 48), ("Faster", (755, 268, 813, 282)), ("time", (819, 266, 858, 282)),
+     ("to", (864, 268, 881, 282)), ("market", (889, 266, 952, 282))],
+    [("\u201cY", (96, 308, 108, 320), 16), ("Full", (118, 307, 150, 322)), ("control", (157, 307, 219, 322)),
+     ("of", (226, 307, 244, 322)), ("the", (249, 307, 278, 322)), ("roadmap", (285, 307, 366, 326))],
+    [("Y", (733, 308, 744, 320), 23), ("Predictable", (755, 307, 858, 322)), ("monthly", (865, 307, 938, 326)),
+     ("fees", (944, 307, 983, 322))],
+    [("Three", (94, 351, 135, 363)), ("year", (140, 354, 171, 366)), ("cost,", (176, 352, 208, 365)),
+     ("option", (215, 351, 256, 366)), ("1", (263, 351, 270, 363))],
+    [("Three", (730, 351, 771, 363)), ("year", (776, 354, 807, 366)), ("cost,", (812, 352, 844, 365)),
+     ("option", (850, 351, 892, 366)), ("2", (899, 351, 906, 363))],
+    [("$720k", (94, 372, 177, 396))], [("$601k", (730, 372, 813, 396), 95)],
+    [("Recommendation:", (89, 652, 248, 667)), ("buy", (257, 652, 288, 671)), ("a", (294, 656, 305, 667)),
+     ("platform,", (311, 652, 386, 671)), ("decision", (394, 652, 466, 667)), ("due", (473, 652, 505, 667)),
+     ("next", (513, 653, 549, 667)), ("month", (556, 652, 610, 667))],
+]  # fmt: skip
+"""fresh9-compare-6's clean page as tesseract read it (Chromium 1280x720, Liberation Sans): two
+option columns on pastel panels, each a heading, three items after a green check mark "✓" (read
+"“Y", "“", "Y" with confidence 16-48) and a cost label over its value; a dark recommendation bar."""
+
+
+def compare_page() -> Image.Image:
+    """The compare slide's fills: two pastel option panels (#edf6f9, #fdf0d5) and the dark bar."""
+    img = Image.new("RGB", (1280, 720), "white")
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle((64, 153, 580, 423), 14, fill="#edf6f9")
+    d.rounded_rectangle((700, 153, 1216, 423), 14, fill="#fdf0d5")
+    d.ellipse((600, 330, 680, 410), fill="#22223b")
+    d.rounded_rectangle((64, 635, 1216, 686), 10, fill="#22223b")
+    return img
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the check mark '✓' before each option is read '“Y' (confidence 16-43) as a word of the item's line, "
+    "not a bullet (page_lines.BULLET_GLYPHS has no check mark, and no rule drops a low-confidence mark word left "
+    "of a list's text edge), so the item is 'read only inside longer text' and refuted (fresh9-compare-6)",
+)
+def test_a_check_mark_read_as_letters_before_a_list_item_is_no_part_of_it():
+    q = 'Is the third item under the "Build in-house" heading exactly "Full control of the roadmap"?'
+    assert judge_question(q, lines_of(COMPARE), (1280, 720), compare_page()).answer == "yes"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the card finder takes the dark recommendation bar as the page's only card (the pastel option panels, "
+    "6-10 levels off white, are not found) and refutes the label read whole inside a panel: 'the card reads "
+    "Recommendation: ..., not Three year cost, option 1' (fresh9-compare-6 and -15, both pages)",
+)
+def test_a_card_label_on_a_pastel_panel_is_not_refuted_by_another_card():
+    q = 'Is there a KPI card labeled exactly "Three year cost, option 1"?'
+    assert judge_question(q, lines_of(COMPARE), (1280, 720), compare_page()).answer != "no"
