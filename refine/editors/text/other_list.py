@@ -17,12 +17,13 @@ from rewards.text.ocr.text_match import Match, find_matches
 Box = tuple[int, int, int, int]
 
 
-def under_heading(heading: Box, box: Box) -> bool:
-    """Whether ``box`` stands in the column under ``heading``: below its bottom, its left edge
-    within the reach ``place_list_item.list_under`` gives a list's first line (a heading height
-    left of the heading's left edge, three right of it)."""
+def under_another(heading: Box, box: Box) -> bool:
+    """Whether ``box`` stands clear of the column under ``heading``: above the heading (a list
+    over it), wholly left of it (by more than a heading height), or starting more than three
+    heading heights past its right end (the next column). A line merely indented under it, or
+    read a little off its left edge, is not clear of it."""
     hh = heading[3] - heading[1]
-    return box[1] >= heading[3] - 1 and heading[0] - hh <= box[0] <= heading[0] + 3 * hh
+    return box[3] <= heading[1] or box[2] < heading[0] - hh or box[0] > heading[2] + 3 * hh
 
 
 def _heading(state: EditState, text: str, rules: Rules) -> Box | None:
@@ -33,13 +34,13 @@ def _heading(state: EditState, text: str, rules: Rules) -> Box | None:
 
 
 def off_list(state: EditState, exp: TextExpectation, matches: list[Match], element, rules: Rules) -> list[Match]:
-    """``matches`` without those outside the column under the heading ``exp``'s check names, when
-    its exact ones all lie outside it (module docstring); as they are otherwise (no heading named
-    or read, not a list item, an exact one in the heading's column)."""
+    """``matches`` without those clear of the column under the heading ``exp``'s check names
+    (``under_another``), when its exact ones all are (module docstring); as they are otherwise (no
+    heading named or read, not a list item, an exact one that may be in the heading's column)."""
     if getattr(element, "role", None) not in ("list_item", "bullet") or exp.relation not in ("below", "directly_below"):
         return matches
     exact = [m for m in matches if m.found]
     heading = _heading(state, exp.anchor, rules) if exact and exp.anchor else None
-    if heading is None or any(under_heading(heading, m.box) for m in exact):
+    if heading is None or not all(under_another(heading, m.box) for m in exact):
         return matches
-    return [m for m in matches if under_heading(heading, m.box)]
+    return [m for m in matches if not under_another(heading, m.box)]

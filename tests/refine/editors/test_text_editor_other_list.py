@@ -43,3 +43,16 @@ def test_an_item_read_only_in_the_other_list_is_inserted_in_its_own():
         bx0, by0, bx1, by1 = e.box
         rows = lambda a: np.flatnonzero((a[by0 - 6 : by1 + 6, bx0:bx1] < 100).all(2).any(1))  # noqa: E731
         assert abs(rows(out)[0] - rows(c)[0]) <= 1 and abs(rows(out)[-1] - rows(c)[-1]) <= 1, e.text
+
+
+def test_only_a_line_clear_of_the_heading_s_column_is_another_list_s():
+    """The left list's line beside "Budget" (slide 18's boxes), and a list above it, are another
+    list's; a line indented under it, or read a few px left of its edge, may be its own."""
+    from refine.editors.text.other_list import under_another
+
+    budget = (513, 172, 609, 196)
+    assert under_another(budget, (67, 253, 385, 272))  # the left column
+    assert under_another(budget, (513, 100, 800, 120))  # a list over the heading
+    assert not under_another(budget, (531, 253, 824, 272))  # its own item, past its bullet
+    assert not under_another(budget, (600, 253, 900, 272))  # indented deep under it
+    assert not under_another(budget, (495, 253, 700, 272))  # read a little left of its edge
