@@ -111,6 +111,7 @@ from refine.editors.text.judged_element import (
 )
 from refine.editors.text.near_match import in_element_only, locate, off_legend
 from refine.editors.text.order import Plan, make_plan
+from refine.editors.text.other_list import off_list
 from refine.editors.text.outcomes import Rewrite, Skip, Written
 from refine.editors.text.place import place_missing
 from refine.editors.text.place_at_bar import value_at_bar
@@ -271,7 +272,8 @@ class TextEditor:
         if outcome is None and exp in self._tick_of:  # "the sixth x-axis tick label": that label
             outcome = tick_target(state, exp, self._tick_of[exp], rules.case_sensitive)
         if outcome is None:
-            outcome = locate(state, exp, plan.matches[exp], plan.group_boxes[exp], rules, plan.element_boxes.get(exp))
+            boxes, element = plan.element_boxes.get(exp), plan.element_of.get(exp)
+            outcome = locate(state, exp, plan.matches[exp], plan.group_boxes[exp], rules, boxes, element)
             if exp in self._judged_of:  # the element the judge read for its "no" is the one to rewrite
                 outcome = judged_over(state, self._judged_of[exp], outcome)
         match outcome:
@@ -355,6 +357,8 @@ class TextEditor:
         matches = judged_matches(matches, self._judged_of)  # a copy elsewhere is not the element the judge read
         # a string read only in another card than the one its check names is missing from that card
         matches = {exp: off_card(state, exp, ms, rules) for exp, ms in matches.items()}
+        # and a list item read only under another heading is missing from the list its check names
+        matches = {exp: off_list(state, exp, ms, work.elements.get(exp), rules) for exp, ms in matches.items()}
         # a legend entry read only elsewhere (the slice's own label "Tea") is not in the legend
         legend = [(exp, cid) for exp, cid in work.strings if off_legend(exp, work, matches, element_boxes)]
         for exp, cid in legend:  # the next entry of a one-row legend, with its swatch; else skipped

@@ -9,10 +9,14 @@ does that when the chart tells everything:
 1. **The order.** The legend lists the slices in their order around the pie. Each entry's slice
    label (an OCR line outside the legend reading it, ``LABEL_SIMILARITY`` alike: a label may be
    misspelt) gives its angle about the pie's centre (the middle of the pie's solid regions, the
-   ``PIE_AREA`` share of the page and over); the shown entries' angles, in legend order, go round
+   ``PIE_AREA`` share of the page and over: ``pie_box``); the shown entries' angles, in legend order, go round
    in one direction, and the missing entry goes between the two shown entries its label's angle
    lies between. A label lying between the last entry and the first (the legend could start or
-   end with it) is withheld.
+   end with it) is told by where the pie starts: charting tools start the first slice at 12 or
+   3 o'clock (``START_ANGLES``), so when just one of the two wedge edges around the missing
+   slice stands there (``opens_pie``: the colours ``EDGE_STEP`` degrees before and after it are
+   the last shown slice's and the missing one's, or the missing one's and the first shown's), the
+   entry opens or closes the legend; otherwise it is withheld.
 2. **The colour.** The solid run of colour the ray from the pie's centre to the label crosses
    last before the label (its wedge), when no swatch of the legend shows that colour.
 3. **The layout.** The column is centred on the pie (its middle within half a row of the pie's
@@ -49,15 +53,22 @@ PIE_AREA = 0.002
 """Least share of the page's area of a solid region that is part of the pie."""
 STRONG = 60
 """Least RGB distance from the page background of a wedge's pixel."""
+START_ANGLES = (90.0, 0.0)
+"""Where charting tools start a pie's first slice (degrees counter-clockwise from 3 o'clock): 12
+o'clock (Excel, Plotly, Google Charts, matplotlib's ``startangle=90``) and 3 o'clock
+(matplotlib's default)."""
+EDGE_STEP = 3.0
+"""Degrees each side of a start angle at which the two slices meeting there are sampled (past the
+white edge drawn between wedges)."""
 
 
 def _near(a, b, tol: int = 30) -> bool:
     return max(abs(int(x) - int(y)) for x, y in zip(a, b)) <= tol
 
 
-def pie_centre(arr: np.ndarray, away: Box) -> tuple[float, float] | None:
-    """(x, y) of the middle of the pie: the box of the solid regions of at least ``PIE_AREA`` of
-    the page outside the box ``away`` (the legend); None when there are none."""
+def pie_box(arr: np.ndarray, away: Box) -> Box | None:
+    """The box of the pie: of the solid regions of at least ``PIE_AREA`` of the page outside the
+    box ``away`` (the legend); None when there are none."""
     bg = page_background(arr).astype(np.int32)
     strong = np.sqrt(((arr.astype(np.int32) - bg) ** 2).sum(2)) > STRONG
     x0, y0, x1, y1 = away
@@ -67,8 +78,8 @@ def pie_centre(arr: np.ndarray, away: Box) -> tuple[float, float] | None:
            if (labels[sl] == k).sum() >= PIE_AREA * arr.shape[0] * arr.shape[1]]  # fmt: skip
     if not big:
         return None
-    return ((min(s[1].start for s in big) + max(s[1].stop for s in big)) / 2,
-            (min(s[0].start for s in big) + max(s[0].stop for s in big)) / 2)  # fmt: skip
+    return (min(s[1].start for s in big), min(s[0].start for s in big),
+            max(s[1].stop for s in big), max(s[0].stop for s in big))  # fmt: skip
 
 
 def _label(state: EditState, text: str, legend: Box) -> Box | None:
@@ -100,6 +111,54 @@ def slot_in_order(angles: list[float], new: float) -> int | None:
     return found.pop() if len(found) == 1 and len(angles) not in found else None
 
 
+def ways_round(angles: list[float]) -> list[int]:
+    """The directions (+1 counter-clockwise, -1 clockwise) in which the shown entries' slices
+    (``angles``, in legend order) go round: both for two entries, none for a legend out of order."""
+    found = []
+    for sign in (1, -1):
+        rel = [((a - angles[0]) * sign) % 360 for a in angles]
+        if all(x < y for x, y in zip(rel, rel[1:])):
+            found.append(sign)
+    return found
+
+
+def colour_at(arr: np.ndarray, centre, radius: float, angle: float) -> np.ndarray | None:
+    """The median colour of the pie's solid pixels on the ray at ``angle`` (degrees, counter-
+    clockwise from 3 o'clock) from 0.7 to 0.95 of its ``radius`` (a donut's ring too); None when
+    fewer than half of them are solid."""
+    bg = page_background(arr).astype(np.int32)
+    rad = math.radians(angle)
+    px = []
+    for r in np.linspace(0.7 * radius, 0.95 * radius, 16):
+        x, y = int(round(centre[0] + r * math.cos(rad))), int(round(centre[1] - r * math.sin(rad)))
+        if 0 <= y < arr.shape[0] and 0 <= x < arr.shape[1]:
+            p = arr[y, x].astype(np.int32)
+            if np.sqrt(((p - bg) ** 2).sum()) > STRONG:
+                px.append(p)
+    return np.median(px, axis=0) if len(px) >= 8 else None
+
+
+def opens_pie(arr: np.ndarray, pie: Box, first, last, missing, signs: list[int]) -> int | None:
+    """0 when the missing slice (colour ``missing``) is the pie's first, 1 when it is its last:
+    the one of its two edges that stands at a ``START_ANGLES`` angle, with the slices going round
+    in one of the ``signs``, between the ``last`` shown slice and it (first) or between it and the
+    ``first`` shown one (last); None when neither or both are seen."""
+    centre = ((pie[0] + pie[2]) / 2, (pie[1] + pie[3]) / 2)
+    radius = min(pie[2] - pie[0], pie[3] - pie[1]) / 2
+    found = set()
+    for start in START_ANGLES:
+        for sign in signs:
+            before = colour_at(arr, centre, radius, start - sign * EDGE_STEP)
+            after = colour_at(arr, centre, radius, start + sign * EDGE_STEP)
+            if before is None or after is None:
+                continue
+            if _near(before, last) and _near(after, missing):
+                found.add(0)
+            if _near(before, missing) and _near(after, first):
+                found.add(1)
+    return found.pop() if len(found) == 1 else None
+
+
 def wedge_colour(arr: np.ndarray, centre, label: Box) -> tuple[int, int, int] | None:
     """The colour of the last solid run (over 6 px of one colour, ``STRONG`` off the page) on the
     ray from ``centre`` to ``label``'s middle, before the label; None when there is none."""
@@ -129,13 +188,18 @@ def insert_legend_entry(state: EditState, exp: TextExpectation, swatches: list, 
     texts = [" ".join(wd.text for ln in state.lines for wd in ln.words if _overlaps(wd.box, b)) for b, _ in swatches]
     legend = (min(s[0] for _, (s, _) in swatches) - PAD, swatches[0][0][1] - PAD,
               max(b[2] for b, _ in swatches) + PAD, swatches[-1][0][3] + PAD)  # fmt: skip
-    centre = pie_centre(state.arr, legend)
+    pie = pie_box(state.arr, legend)
     labels = [_label(state, t, legend) for t in [*texts, exp.text]]
-    if centre is None or any(lb is None for lb in labels):
+    if pie is None or any(lb is None for lb in labels):
         return Skip("skip: the legend is a column that closed up; the slices' labels that order it are not all read; "
                     "not inserted")  # fmt: skip
-    k = slot_in_order([_angle(centre, lb) for lb in labels[:-1]], _angle(centre, labels[-1]))
+    centre = ((pie[0] + pie[2]) / 2, (pie[1] + pie[3]) / 2)
+    angles = [_angle(centre, lb) for lb in labels[:-1]]
+    k = slot_in_order(angles, _angle(centre, labels[-1]))
     colour = wedge_colour(state.arr, centre, labels[-1])
+    if k is None and colour is not None and ways_round(angles):  # its label lies between the last and the first
+        end = opens_pie(state.arr, pie, swatches[0][1][1], swatches[-1][1][1], colour, ways_round(angles))
+        k = None if end is None else end * len(swatches)
     if k is None or colour is None or any(_near(colour, c) for _, (_, c) in swatches):
         return Skip("skip: the legend is a column that closed up; where the entry goes in the slices' order, or its "
                     "slice's colour, is not told apart; not inserted")  # fmt: skip

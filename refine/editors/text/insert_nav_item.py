@@ -71,8 +71,7 @@ def insert_nav_item(state: EditState, exp: TextExpectation, n: int, links: list,
     state.arr[y0:y1, x0 + shift : x1 + shift] = saved[y0:y1, x0:x1]
     vacated = (max(x0, x1 + shift), y0, x1, y1) if right_set else (x0, y0, min(x1, x0 + shift), y1)
     state.arr[y0:y1, vacated[0] : vacated[2]] = ground
-    a, b = min(x0, x0 + shift), max(x1, x1 + shift)
-    state.busy[y0:y1, a:b] = busy_mask(state.arr[y0:y1, a:b], [])
+    _rebusy(state, (min(x0, x0 + shift), y0, max(x1, x1 + shift), y1))
     action = f"place (link {n} of the menu, the links {'before' if right_set else 'after'} it moved {step} px)"
     written = _write(state, exp.text, style, x, "right" if right_set else "left", action, {})
     if written is None:
@@ -82,6 +81,22 @@ def insert_nav_item(state: EditState, exp: TextExpectation, n: int, links: list,
     moved = (x0 + shift, y0, x1 + shift, y1)
     info = written.info | {"moved": [[x0, y0, x1, y1], shift]}
     return Written(action, written.box, [*written.boxes, moved], info, written.lines, erased=((x0, y0, x1, y1),))
+
+
+def _rebusy(state: EditState, box: Box, grow: int = 3) -> None:
+    """Recompute ``state.busy`` over ``box`` grown by ``grow`` px (the busy mask's 2 px grown around
+    ink the move took away: an OCR box a pixel short of the ink left a column of the link's old
+    mask in the slot, and the link did not fit), from a crop wider still (ink just outside counts)."""
+    x0, y0, x1, y1 = box
+    a0, b0, a1, b1 = (
+        max(0, x0 - 2 * grow),
+        max(0, y0 - 2 * grow),
+        min(state.w, x1 + 2 * grow),
+        min(state.h, y1 + 2 * grow),
+    )
+    fresh = busy_mask(state.arr[b0:b1, a0:a1], [])
+    c0, d0, c1, d1 = max(0, x0 - grow), max(0, y0 - grow), min(state.w, x1 + grow), min(state.h, y1 + grow)
+    state.busy[d0:d1, c0:c1] = fresh[d0 - b0 : d1 - b0, c0 - a0 : c1 - a0]
 
 
 def _step(text: str, shown: list[str], boxes: list[Box], style: TypeStyle) -> float:

@@ -21,6 +21,7 @@ from rapidfuzz.distance import OSA
 
 from refine.editors.text.cards import off_card
 from refine.editors.text.colours import box_colours
+from refine.editors.text.other_list import off_list
 from refine.editors.text.outcomes import Rewrite, Skip
 from refine.editors.text.state import EditState, Rules
 from refine.editors.text.type_match import match_type
@@ -440,7 +441,13 @@ def whole_line(m: Match, lines: list[Line], target: str) -> Match:
 
 
 def locate(
-    state: EditState, exp: TextExpectation, matches: list[Match], group_boxes, rules: Rules, element_boxes=None
+    state: EditState,
+    exp: TextExpectation,
+    matches: list[Match],
+    group_boxes,
+    rules: Rules,
+    element_boxes=None,
+    element=None,
 ) -> Skip | Rewrite | None:
     """Where ``exp`` stands on the page of ``state``.
 
@@ -458,6 +465,8 @@ def locate(
         group_boxes: boxes of its check-mates on the page.
         rules: the editor's rules.
         element_boxes: boxes of the elements of the role its check names, or None.
+        element: the element its check names (a list item under a heading: a line read under
+            another heading is not it, ``place_list_item.off_list``), or None.
 
     Returns:
         A Skip when the string is to be left alone; a Rewrite of its near match; None when it is
@@ -469,6 +478,7 @@ def locate(
     if cand is None and rules.look_harder:
         source = state.lines + state.harder_lines(rules.lang)  # main lines keep their indices, so ``protected`` applies
         ms = off_card(state, exp, rules.matches(exp, source, w, h), rules)  # not a sibling card's line
+        ms = off_list(state, exp, ms, element, rules)  # nor another list's item
         seen = next((m for m in ms if accepts(exp, m, w, h, rules.case_sensitive)), None)
         if seen is not None and (element_boxes is None or _in_any(seen.box, element_boxes)):
             return Skip("skip: already on the page (judge missed it)", seen.box, seen.text)

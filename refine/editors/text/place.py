@@ -1,6 +1,8 @@
 """Placing a string that is really missing: only into a slot the page offers, in this order of choice.
 
-1. Into an empty badge of the place its check names, that its text fits (``place_in_badge``).
+1. Into an empty badge of the place its check names, that its text fits (``place_in_badge``); a
+   button's label into the one empty button bar beside like labelled buttons, grown to their
+   height (``place_in_empty_button``).
 2. Onto the row of the string before it in its check, in the column where the rows around keep
    their values (a menu's price: ``place_in_row_column``); into the card its check names, where
    its like sibling cards hold the string (``place_in_sibling_card``); else into the slot next to a string
@@ -39,6 +41,7 @@ from refine.editors.text.place_at_foot import place_at_foot
 from refine.editors.text.place_by_neighbour import place_by_neighbour
 from refine.editors.text.place_in_badge import place_in_badge
 from refine.editors.text.place_in_element import place_in_element
+from refine.editors.text.place_in_empty_button import place_in_empty_button
 from refine.editors.text.place_in_free_space import missing_group, place_in_free_space
 from refine.editors.text.place_in_row_column import place_in_row_column
 from refine.editors.text.place_in_sibling_card import place_in_sibling_card
@@ -86,6 +89,8 @@ def place_missing(state: EditState, plan: Plan, exp: TextExpectation, rules: Rul
     element = plan.element_of.get(exp)
     names_badge = exp.region is not None or getattr(element, "role", None) in BADGE_ROLES
     outcome = place_in_badge(state, exp, body, rules) if names_badge or rules.free_space else None
+    if outcome is None and getattr(element, "role", None) == "button":
+        outcome = place_in_empty_button(state, exp, rules)
     if outcome is None and exp.relation == "context":
         outcome = place_in_sibling_card(state, exp, rules)
     if outcome is None:

@@ -54,6 +54,11 @@ MISREAD_CHARS = 4
 """Most characters of a lone word at a bar's end taken as its value misread (``_wrong_label``)."""
 COLOUR_TOL = 30
 """Most difference (any channel) of a legend swatch's pixel from the first of its run (``_run``)."""
+STACK_GAP = 2
+"""Most rows (an edge line) between two segments of a stacked bar."""
+JUNK_TALL = 6
+"""How many times the slot's height an OCR word of at most 3 characters must be tall to be no word
+but OCR's reading of a grid (``_clear``: "il" over a ggplot chart's white gridlines, 342 px high)."""
 
 
 class Bar(NamedTuple):
@@ -113,7 +118,26 @@ def find_bar(arr: np.ndarray, tick: Box) -> Bar | None:
     bx0, bx1 = cx - left[1] + 1, cx + right[1]
     if bx1 - bx0 < th or bx1 - bx0 > 3 * (x1 - x0) + 4 * th:
         return None  # thinner than a bar, or several bars side by side (a grouped bar)
-    return Bar("v", (bx0, by0, bx1, by1), tuple(int(v) for v in arr[mid, cx]))
+    return Bar("v", (bx0, _stack_top(arr, bg, bx0, by0, bx1, th), bx1, by1), tuple(int(v) for v in arr[mid, cx]))
+
+
+def _stack_top(arr: np.ndarray, bg: np.ndarray, bx0: int, by0: int, bx1: int, th: int) -> int:
+    """The top of the stack a vertical bar's bottom segment (columns ``bx0``..``bx1``, top ``by0``)
+    carries: the segments of other colours standing on it (within ``STACK_GAP`` px: an edge line
+    between them), each at least ``th`` px high and as wide as it (within 2 px each side). A stacked
+    bar's value label stands above the whole stack ("the value label above the "Q2 2024" bar")."""
+    cx = (bx0 + bx1) // 2
+    while True:
+        col = _run(arr[: max(0, by0), cx][::-1], bg, 0, th)
+        if col is None or col[0] > STACK_GAP:
+            return by0
+        top, mid = by0 - col[1], by0 - (col[0] + col[1]) // 2
+        left, right = _run(arr[mid, : cx + 1][::-1], bg, 0, 1), _run(arr[mid, cx:], bg, 0, 1)
+        if left is None or right is None or left[0] or right[0]:
+            return by0
+        if abs((cx - left[1] + 1) - bx0) > 2 or abs(cx + right[1] - bx1) > 2:
+            return by0
+        by0 = top
 
 
 def swatch_colour(arr: np.ndarray, entry: Box) -> tuple[int, int, int] | None:
@@ -241,7 +265,9 @@ def _clear(state: EditState, box: Box, pad: int = 2, ignore: Box | None = None) 
     crop = state.arr[y0:y1, x0:x1].astype(np.int16)
     if (np.abs(crop - page_background(state.arr)[None, None]).max(2) > STRONG).any():
         return False
-    words = (wd.box for ln in state.lines + state.placed_lines for wd in ln.words if wd.box != ignore)
+    tall = JUNK_TALL * (box[3] - box[1])  # OCR's reading of a grid (two letters over the whole plot) is no word there
+    words = (wd.box for ln in state.lines + state.placed_lines for wd in ln.words
+             if wd.box != ignore and not (len(wd.text) <= 3 and wd.box[3] - wd.box[1] > tall))  # fmt: skip
     return not any(min(x1, b[2]) > max(x0, b[0]) and min(y1, b[3]) > max(y0, b[1]) for b in words)
 
 

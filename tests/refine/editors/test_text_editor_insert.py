@@ -174,7 +174,7 @@ def test_a_menu_link_the_row_closed_up_behind_is_inserted_and_the_links_on_its_f
     assert (a[60:] == np.asarray(start)[60:]).all()  # nothing under the menu touched
 
 
-@pytest.mark.parametrize("missing", [1, 2])
+@pytest.mark.parametrize("missing", [0, 1, 2, 3])
 def test_a_pie_legend_entry_the_column_closed_up_behind_is_inserted_in_its_slice_colour(missing):
     """The engines' donut (matplotlib, ``documents.engines.charts``, content seed 4: a column
     legend centred beside the pie, a label beside each slice) drawn with every legend entry and
@@ -229,3 +229,25 @@ def test_the_step_is_measured_between_the_items_bullets_not_their_ocr_tops():
     ]
     pitch, gap, step = steps(items)
     assert (pitch, gap) == (None, None) and step == {1: 29.0}
+
+
+@pytest.mark.parametrize("start, expected", [(90, 0), (0, 0), (45, None)])
+def test_a_missing_slice_at_the_pie_s_start_opens_the_legend_only_when_the_pie_starts_at_12_or_3(start, expected):
+    """Slices drawn clockwise from ``start`` (degrees counter-clockwise from 3 o'clock), the first
+    one's entry missing from the legend: at 12 or 3 o'clock its edge with the last slice tells that
+    it opens the legend (0); at 45 degrees, where no charting tool starts, it is withheld (None)."""
+    from refine.editors.text.insert_legend_entry import opens_pie
+
+    img = Image.new("RGB", (400, 400), (255, 255, 255))
+    d = ImageDraw.Draw(img)
+    colours, shares = [(200, 60, 60), (60, 120, 200), (60, 160, 90), (230, 150, 40)], [0.2, 0.3, 0.15, 0.35]
+    at = -start  # PIL's angles go clockwise from 3 o'clock
+    for colour, share in zip(colours, shares):
+        d.pieslice((50, 50, 350, 350), at, at + 360 * share, fill=colour, outline=(255, 255, 255))
+        at += 360 * share
+    arr = np.asarray(img)
+    found = opens_pie(arr, (50, 50, 351, 351), colours[1], colours[-1], colours[0], [-1])
+    assert found == expected
+    assert opens_pie(arr, (50, 50, 351, 351), colours[0], colours[-2], colours[-1], [-1]) == (
+        None if expected is None else 1
+    )  # the last slice missing closes it
