@@ -158,7 +158,8 @@ def refine(out: Path, iterations: int, label: str = "fresh7", only: list[str] | 
         side_by_side(start, best).save(out / "refine" / doc.id / "before_after.png")
         rows.append(measure_doc(doc, start, best, actions, read))
         print(doc.id, json.dumps(rows[-1]["per_kind"]), json.dumps(rows[-1]["details"]), flush=True)
-    (out / ("refine.json" if not only else "refine_only.json")).write_text(json.dumps(rows, indent=1, ensure_ascii=False))
+    name = "refine_only.json" if only else "refine.json"
+    (out / name).write_text(json.dumps(rows, indent=1, ensure_ascii=False))
     for engine in ("matplotlib", "chromium"):
         print_table(f"[{label}] {engine}", total(rows, engine))
     print_table(f"[{label}] all engines", total(rows))

@@ -109,6 +109,7 @@ from refine.editors.text.judged_element import (
     judged_over,
     with_judged_reads,
 )
+from refine.editors.text.judged_near import with_judged_near
 from refine.editors.text.near_match import in_element_only, locate, off_legend
 from refine.editors.text.order import Plan, make_plan
 from refine.editors.text.outcomes import Rewrite, Skip, Written
@@ -354,6 +355,7 @@ class TextEditor:
         read = page_lines(img, self.lang, self.psm, self.scale, self.second_psm, self.incremental)
         lines = with_judged_reads(without_bullets(arr, read), failures)  # a lone glyph the judge read alone
         lines = joined_numbers(lines)  # "$ 2 2" read glyph by glyph is the price "$22"
+        lines = with_judged_near(lines, failures)  # the judge's closer read of a near match ("Tllinn")
         matches = {exp: rules.matches(exp, lines, w, h) for exp, _ in work.strings}
         state = EditState.read(arr, lines, matches, self._last_written)
         # the element a check names, found before any write ("BREAKFAST" in a heading is not the title)

@@ -37,15 +37,35 @@ def _single_line_alignment(arr: np.ndarray, box, bg) -> str:
     row = np.abs(arr[y].astype(np.int16) - np.asarray(bg, np.int16)).max(1) <= 12
     x0, x1 = box[0], box[2]
     a = x0
-    while a > 0 and (row[a - 1] or x0 - a < 2):
+    while a > 0 and (row[a - 1] or x0 - a < 2 or _grid_line(arr, a - 1, box, bg)):
         a -= 1
     b = x1
-    while b < W and (row[b] or b - x1 < 2):
+    while b < W and (row[b] or b - x1 < 2 or _grid_line(arr, b, box, bg)):
         b += 1
     if a <= 0 and b >= W:  # the line's fill spans the page: centred on the page, or over the plot below it?
         on_page = abs((x0 + x1) / 2 - W / 2) <= 3 and x0 > 0.1 * W
         return "centre" if on_page or _centred_over_run_below(arr, box, bg) else "left"
     return "centre" if a > 0 and b < W and abs((x0 - a) - (b - x1)) <= 3 else "left"
+
+
+def _grid_line(arr: np.ndarray, x: int, box, bg) -> bool:
+    """Whether column ``x`` of ``arr`` is a rule drawn through the line's row, not a container's
+    edge: a run of at most 2 columns, with the background (within 12) on both sides, of one colour
+    over 3 line heights above and below the line (a chart's gridline or spine; a button's border
+    turns within a line height or two). A chart annotation between two gridlines was taken for a
+    centred label and its rewrite centred, 4 px left of matplotlib's left-aligned text."""
+    H, W = arr.shape[:2]
+    y0, y1 = box[1], box[3]
+    reach = 3 * (y1 - y0)
+    if y0 - reach < 0 or y1 + reach > H:
+        return False
+    y, back = (y0 + y1) // 2, np.asarray(bg, np.int16)
+    on_bg = [0 <= c < W and np.abs(arr[y, c].astype(np.int16) - back).max() <= 12 for c in range(x - 2, x + 3)]
+    if on_bg[2] or not any(on_bg[2 - d] and on_bg[2 + e] for d in (1, 2) for e in (1, 2) if d + e <= 3):
+        return False
+    px = arr[y, x].astype(np.int16)
+    column = arr[y0 - reach : y1 + reach, x].astype(np.int16)
+    return bool((np.abs(column - px).max(1) <= 12).all())
 
 
 def _centred_over_run_below(arr: np.ndarray, box, bg) -> bool:
