@@ -155,13 +155,26 @@ def fix_box(clean_el, defect_el) -> Box:
     overlap it. Another defect can move an element: a missing subtitle let matplotlib's pie grow,
     and the slice label "Socjal", rewritten "Social" where it stood 17 px higher and 14 px further
     right than on the clean page, was read in the clean page's box, where best.png shows none of it
-    (dev matplotlib-pie-13). The editor fixes a string where the page shows it."""
+    (dev matplotlib-pie-13). The editor fixes a string where the page shows it: a box moved more
+    than ``MOVED_PX`` up or down but still overlapping is read at the defect page's top, as wide
+    and tall as the larger of the two."""
     a = clean_el.box
     if defect_el is None:
         return a
     b = defect_el.box
     apart = min(a[2], b[2]) <= max(a[0], b[0]) or min(a[3], b[3]) <= max(a[1], b[1])
-    return b if apart else a
+    if apart:
+        return b
+    if abs(a[1] - b[1]) > MOVED_PX:  # moved up or down, still overlapping: read where the page shows it
+        return min(a[0], b[0]), b[1], max(a[2], b[2]), b[1] + max(a[3] - a[1], b[3] - b[1])
+    return a
+
+
+MOVED_PX = 3
+"""Least vertical offset (px) of an element's defect-page box from its clean-page box for the fix
+to be read at the defect page's row (``fix_box``): a missing byline moved tester8's article body
+28 px up, and its paragraph and heading, fixed where they stand, were read in the clean page's
+boxes, on the lines above them (dev fresh8-article-8)."""
 
 
 def rows_of(lines: list[Line]) -> list[Line]:

@@ -142,9 +142,9 @@ def judge(out: Path) -> None:
             )
 
 
-def refine(out: Path, iterations: int, label: str = "fresh7") -> None:
-    """Refine every defect page with the text editor and print ``engine_refine``'s figures, each
-    table headed "[<label>] <engine>"."""
+def refine(out: Path, iterations: int, label: str = "fresh7", only: list[str] | None = None) -> None:
+    """Refine every defect page (or only the documents whose ids are in ``only``) with the text editor
+    and print ``engine_refine``'s figures, each table headed "[<label>] <engine>"."""
     from benchmarks.adversarial_refine import ReadOnceJudge, side_by_side
     from benchmarks.engine_refine import measure_doc, print_table, refine_doc, total
     from scripts.verify_example import rapidocr_reader
@@ -152,11 +152,14 @@ def refine(out: Path, iterations: int, label: str = "fresh7") -> None:
     read, judge_ = rapidocr_reader(), ReadOnceJudge()
     rows = []
     for doc in load(out):
+        if only and doc.id not in only:
+            continue
         start, best, actions = refine_doc(doc, out / "refine", iterations, judge_)
         side_by_side(start, best).save(out / "refine" / doc.id / "before_after.png")
         rows.append(measure_doc(doc, start, best, actions, read))
         print(doc.id, json.dumps(rows[-1]["per_kind"]), json.dumps(rows[-1]["details"]), flush=True)
-    (out / "refine.json").write_text(json.dumps(rows, indent=1, ensure_ascii=False))
+    name = "refine_only.json" if only else "refine.json"
+    (out / name).write_text(json.dumps(rows, indent=1, ensure_ascii=False))
     for engine in ("matplotlib", "chromium"):
         print_table(f"[{label}] {engine}", total(rows, engine))
     print_table(f"[{label}] all engines", total(rows))

@@ -106,13 +106,14 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--split", choices=("dev", "report"), default="dev")
     p.add_argument("--n", type=int, default=18, help="draw: documents (default 18: each template twice)")
     p.add_argument("--iterations", type=int, default=2, help="refine edits per page (default 2)")
+    p.add_argument("--only", action="append", metavar="DOCID", help="refine: only this document (repeatable)")
     a = p.parse_args(argv)
     if a.cmd == "draw":
         draw(a.out, a.split, a.n)
     elif a.cmd == "judge":
         fresh7_pages.judge(a.out)
     else:
-        fresh7_pages.refine(a.out, a.iterations, label="fresh8")
+        fresh7_pages.refine(a.out, a.iterations, label="fresh8", only=a.only)
 
 
 if __name__ == "__main__":

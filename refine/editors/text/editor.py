@@ -109,6 +109,7 @@ from refine.editors.text.judged_element import (
     judged_over,
     with_judged_reads,
 )
+from refine.editors.text.judged_near import with_judged_near
 from refine.editors.text.near_match import in_element_only, locate, off_legend
 from refine.editors.text.order import Plan, make_plan
 from refine.editors.text.other_list import off_list
@@ -121,8 +122,9 @@ from refine.editors.text.place_legend_entry import place_legend_entry
 from refine.editors.text.place_nav_item import place_nav_item
 from refine.editors.text.rewrite import rewrite
 from refine.editors.text.rewrite_rotated import match_angle, rewrite_rotated
+from refine.editors.text.split_number import joined_numbers
 from refine.editors.text.state import EditState, Rules
-from refine.editors.text.tick_label import tick_target
+from refine.editors.text.tick_label import on_other_tick, tick_target
 from refine.editors.text.work import MAX_STRINGS, collect_work, still_missing
 from refine.interfaces import Failure
 from rewards.common.options import require_bools
@@ -276,6 +278,12 @@ class TextEditor:
             outcome = locate(state, exp, plan.matches[exp], plan.group_boxes[exp], rules, boxes, element)
             if exp in self._judged_of:  # the element the judge read for its "no" is the one to rewrite
                 outcome = judged_over(state, self._judged_of[exp], outcome)
+            if (
+                exp in self._tick_of
+                and isinstance(outcome, Rewrite)
+                and on_other_tick(state, self._tick_of[exp], outcome)
+            ):
+                outcome = Skip("skip: its near match is another tick label, not the one the check names; left alone")
         match outcome:
             case Rewrite() as target:
                 before, read = state.arr.copy(), target.lines  # the lines its words index (the damage audit)
@@ -348,6 +356,8 @@ class TextEditor:
         # a list's bullet dots are not text: no rewrite takes or erases them (they stay busy pixels)
         read = page_lines(img, self.lang, self.psm, self.scale, self.second_psm, self.incremental)
         lines = with_judged_reads(without_bullets(arr, read), failures)  # a lone glyph the judge read alone
+        lines = joined_numbers(lines)  # "$ 2 2" read glyph by glyph is the price "$22"
+        lines = with_judged_near(lines, failures)  # the judge's closer read of a near match ("Tllinn")
         matches = {exp: rules.matches(exp, lines, w, h) for exp, _ in work.strings}
         state = EditState.read(arr, lines, matches, self._last_written)
         # the element a check names, found before any write ("BREAKFAST" in a heading is not the title)

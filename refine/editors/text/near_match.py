@@ -128,6 +128,17 @@ def _short_typo(seen: str, target: str) -> bool:
     return words and len(target) >= SHORT_TYPO and OSA.distance(seen, target) == 1
 
 
+def digit_off(seen: str, target: str) -> bool:
+    """True when ``seen`` is the one-word number ``target`` with one digit changed ("$22" for
+    "$52", 0.67 alike by OSA): a short price or value one digit off, which ``_verdict`` makes a
+    version whose place must be located (``candidate``), as "Segment 1" is for "Segment 8".
+    Both normalized."""
+    if " " in seen or " " in target or len(seen) != len(target) or not any(c.isdigit() for c in target):
+        return False
+    diff = [(a, b) for a, b in zip(seen, target) if a != b]
+    return len(diff) == 1 and diff[0][0].isdigit() and diff[0][1].isdigit()
+
+
 def other_letter(seen: str, target: str) -> bool:
     """True when ``seen`` and ``target`` differ in one word only, a single letter in both ("Team
     B" for "Team A", "Plan C" for "Plan A"): a series' or a group's name, another label, never
@@ -204,12 +215,14 @@ def _verdict(exp, m, seen, target, lines, rules: Rules, named: bool = False, who
     partial = (
         _words_in_order(seen, target, min_share=0.0 if named or whole else 0.4, one_off=True) or _swapped(seen, target)
     ) and (named or whole or _lone_line(m, lines))
-    short = _short_typo(seen, target) and (named or whole or _lone_line(m, lines))
+    digit = digit_off(seen, target)
+    short = (_short_typo(seen, target) and (named or whole or _lone_line(m, lines))) or digit
     if m.similarity < rules.min_similarity and not (partial or short):
         return OTHER  # far from the string, unless it is the string with words missing or swapped ("Q3 Review")
     if target in seen and len(seen) > len(target):
         return OTHER  # a longer word/phrase that contains the string: not a misspelling of it
-    if not whole and _inside_longer_line(m, lines) and (seen == target or m.similarity < INSIDE_LINE_SIMILARITY):
+    inside = not whole and not digit and _inside_longer_line(m, lines)  # a price before its "per month" is whole
+    if inside and (seen == target or m.similarity < INSIDE_LINE_SIMILARITY):
         return OTHER  # a word of running text ("finance" in a sentence is not the label "Finance")
     if _only_numbers_differ(seen, target) and [len(n) for n in _numbers(seen)] != [len(n) for n in _numbers(target)]:
         return OTHER  # "Segment 18" is another label than "Segment 8", not a typo of it

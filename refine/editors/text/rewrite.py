@@ -37,15 +37,35 @@ def _single_line_alignment(arr: np.ndarray, box, bg) -> str:
     row = np.abs(arr[y].astype(np.int16) - np.asarray(bg, np.int16)).max(1) <= 12
     x0, x1 = box[0], box[2]
     a = x0
-    while a > 0 and (row[a - 1] or x0 - a < 2):
+    while a > 0 and (row[a - 1] or x0 - a < 2 or _grid_line(arr, a - 1, box, bg)):
         a -= 1
     b = x1
-    while b < W and (row[b] or b - x1 < 2):
+    while b < W and (row[b] or b - x1 < 2 or _grid_line(arr, b, box, bg)):
         b += 1
     if a <= 0 and b >= W:  # the line's fill spans the page: centred on the page, or over the plot below it?
         on_page = abs((x0 + x1) / 2 - W / 2) <= 3 and x0 > 0.1 * W
         return "centre" if on_page or _centred_over_run_below(arr, box, bg) else "left"
     return "centre" if a > 0 and b < W and abs((x0 - a) - (b - x1)) <= 3 else "left"
+
+
+def _grid_line(arr: np.ndarray, x: int, box, bg) -> bool:
+    """Whether column ``x`` of ``arr`` is a rule drawn through the line's row, not a container's
+    edge: a run of at most 2 columns, with the background (within 12) on both sides, of one colour
+    over 3 line heights above and below the line (a chart's gridline or spine; a button's border
+    turns within a line height or two). A chart annotation between two gridlines was taken for a
+    centred label and its rewrite centred, 4 px left of matplotlib's left-aligned text."""
+    H, W = arr.shape[:2]
+    y0, y1 = box[1], box[3]
+    reach = 3 * (y1 - y0)
+    if y0 - reach < 0 or y1 + reach > H:
+        return False
+    y, back = (y0 + y1) // 2, np.asarray(bg, np.int16)
+    on_bg = [0 <= c < W and np.abs(arr[y, c].astype(np.int16) - back).max() <= 12 for c in range(x - 2, x + 3)]
+    if on_bg[2] or not any(on_bg[2 - d] and on_bg[2 + e] for d in (1, 2) for e in (1, 2) if d + e <= 3):
+        return False
+    px = arr[y, x].astype(np.int16)
+    column = arr[y0 - reach : y1 + reach, x].astype(np.int16)
+    return bool((np.abs(column - px).max(1) <= 12).all())
 
 
 def _centred_over_run_below(arr: np.ndarray, box, bg) -> bool:
@@ -313,6 +333,17 @@ def _fit_row(arr: np.ndarray, blk: Block, placed, rows, shrink: float, shift):
     return [(alpha, (ox + sx, oy), (b[0] + sx, b[1], b[2] + sx, b[3]))], shrink
 
 
+def _with_margin(b, blk: Block) -> tuple[slice, slice]:
+    """The rows and columns of box ``b`` grown by 1 px, but not above or below the old block's
+    rows where ``b`` stays within them: the engine set the old text that close to what lies
+    there (a chart title's descenders on the axes' top spine: the title with its missing word
+    "quality", set in the old rows, was shrunk 9% for a margin the original never had)."""
+    top, bottom = min(x[1] for x in blk.boxes), max(x[3] for x in blk.boxes)
+    y0 = b[1] if b[1] >= top else b[1] - 1
+    y1 = b[3] if b[3] <= bottom else b[3] + 1
+    return slice(max(0, y0), max(0, y1)), slice(max(0, b[0] - 1), max(0, b[2] + 1))
+
+
 def _best_layout(blk: Block, text: str, room: np.ndarray, max_trials: int):
     """The layout of ``text`` in ``blk`` that overlaps fewest busy pixels of ``room`` (first tried
     on ties): size x ``SHRINK`` outer, width x ``WIDEN`` inner, stopping at the first free one or
@@ -331,10 +362,7 @@ def _best_layout(blk: Block, text: str, room: np.ndarray, max_trials: int):
             if n_orig == 1 and fnt.getlength(rows[0]) > width and widen == WIDEN[-1] and shrink == SHRINK[-1]:
                 rows = wrap(text, fnt, width, 0.0)
             placed = set_rows(rows, fnt, blk, shrink)
-            overlap = sum(
-                int(room[max(0, b[1] - 1) : max(0, b[3] + 1), max(0, b[0] - 1) : max(0, b[2] + 1)].sum())
-                for _, _, b in placed
-            )
+            overlap = sum(int(room[_with_margin(b, blk)].sum()) for _, _, b in placed)
             key = (overlap, trials)
             if best is None or key < best[0]:
                 best = (key, placed, fnt, shrink, rows)

@@ -5,8 +5,10 @@ page, of 1 to 3 words and at least two letters or digits (a tick mark read "T" i
 whose vertical middles lie within half a line height of one another; the row with most labels
 (at least ``MIN_TICKS``), left to right. The Nth from the left (or right) is the label the check
 names. When its text is a version of the expected string, at most ``MAX_EDITS`` edits away (OCR's
-"Jn" of "Jxn" for "Jun": a typo OCR half-reads is still that label), it is rewritten in place
-(``rewrite``); its box is cut to the text's own rows first, so the tick mark above it is kept.
+"Jn" of "Jxn" for "Jun": a typo OCR half-reads is still that label), or its words in another
+order or one word short (``reordered``), it is rewritten in place (``rewrite``); its box is cut to
+the text's own rows first, so the tick mark above it is kept. A near match on another label of the
+row is never that label (``on_other_tick``): it is left alone.
 """
 
 from __future__ import annotations
@@ -107,7 +109,7 @@ def tick_target(state: EditState, exp: TextExpectation, place: tuple[int, str], 
     li = row[n - 1] if side == "left" else row[-n]
     ln = state.lines[li]
     seen, want = normalize(ln.text, case_sensitive), normalize(exp.text, case_sensitive)
-    if seen == want or OSA.distance(seen, want) > MAX_EDITS:
+    if seen == want or not (OSA.distance(seen, want) <= MAX_EDITS or reordered(seen, want)):
         return None
     words = tuple((li, wi) for wi in range(len(ln.words)))
     if any(w in state.protected for w in words):
@@ -117,6 +119,31 @@ def tick_target(state: EditState, exp: TextExpectation, place: tuple[int, str], 
     lines[li] = Line(tuple(replace(wd, box=_cut(wd.box, box)) for wd in ln.words))
     match = Match(ln.text, box, OSA.normalized_similarity(seen, want), False, words)
     return Rewrite(match, lines)
+
+
+def reordered(seen: str, want: str) -> bool:
+    """Whether ``seen`` holds the words of ``want`` in another order ("2025 Q2" for "Q2 2025"), or
+    all but one of them in their order ("Q2" for "Q2 2025"): in the label the check names, that is
+    the wrong version of it, as a one-edit typo is."""
+    s, w = seen.split(), want.split()
+    if len(w) < 2:
+        return False
+    if sorted(s) == sorted(w):
+        return True
+    return len(s) == len(w) - 1 and any(w[:k] + w[k + 1 :] == s for k in range(len(w)))
+
+
+def on_other_tick(state: EditState, place: tuple[int, str], target: Rewrite) -> bool:
+    """Whether ``target`` (a near match ``locate`` found) lies on a tick label of the page's row
+    other than the one at ``place``: "Q2 2024", the second label, is not the wrong version of the
+    fourth label's "Q2 2025" (tester8's stacked chart rewrote a right label for a swapped one)."""
+    row = tick_row(state.lines, state.h)
+    n, side = place
+    if not 1 <= n <= len(row):
+        return False
+    named = row[n - 1] if side == "left" else row[-n]
+    lis = {li for li, _ in target.match.words}
+    return bool(lis & set(row)) and named not in lis
 
 
 def _cut(b, box) -> tuple[int, int, int, int]:

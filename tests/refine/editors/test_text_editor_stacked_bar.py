@@ -1,5 +1,5 @@
 """Text editor (issue 32): a stacked bar's missing total goes above the whole stack, over a ggplot
-chart's white gridlines (``place_at_bar``: ``_stack_top``, ``JUNK_TALL``)."""
+chart's white gridlines (``place_at_bar``: ``stack_top``, ``JUNK_TALL``)."""
 
 import shutil
 
