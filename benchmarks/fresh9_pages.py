@@ -18,23 +18,15 @@ Seeds: dev = 0..n-1, report = 1000..1000+n-1 (nobody tunes on report); template 
 
 from __future__ import annotations
 
-import argparse
-import random
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks import fresh7_pages  # noqa: E402
-from benchmarks.fresh7 import html_pages as html_draw  # noqa: E402
-from benchmarks.fresh7 import mpl_pages as mpl_draw  # noqa: E402
+from benchmarks import tester_set  # noqa: E402
 from benchmarks.fresh9 import html_pages, mpl_pages  # noqa: E402
-from documents.engines.model import Doc, Page, Spec, inject  # noqa: E402
-from documents.engines.questions import make_questions  # noqa: E402
 
-TEMPLATES = [*mpl_pages.PAGES, *html_pages.PAGES]
-"""Template names, matplotlib first; seed s draws ``TEMPLATES[s % 9]``."""
 CAN_MISS = {
     "legend_entry", "value_label", "callout", "list_item", "button", "footer", "source_note", "subtitle", "badge",
 }  # fmt: skip
@@ -47,74 +39,18 @@ ASKABLE = {
 """Roles a defect may hit."""
 
 
-def seeds(split: str, n: int) -> list[int]:
-    """dev = 0..n-1, report = 1000..1000+n-1. Raises ValueError for another split."""
-    if split not in ("dev", "report"):
-        raise ValueError(f"split must be dev or report, got {split!r}")
-    return list(range(0 if split == "dev" else 1000, (0 if split == "dev" else 1000) + n))
+SET = tester_set.TesterSet("fresh9", mpl_pages.PAGES, html_pages.PAGES, 9, frozenset(CAN_MISS), frozenset(ASKABLE))
+TEMPLATES = SET.templates
+"""Template names, matplotlib first; seed s draws ``TEMPLATES[s % 9]``."""
 
 
 def _render(name: str, seed: int, texts: dict[str, str], path: Path, browser):
-    """Draw template ``name`` with the content of ``seed`` and ``texts`` (eid -> string; "" = left out)."""
-    if name in mpl_pages.PAGES:
-        fn = mpl_pages.PAGES[name]
-        size, recs = mpl_draw.draw(name, texts, path, {name: lambda t: fn(t, random.Random(seed))})
-        return size, recs
-    fn = html_pages.PAGES[name]
-    return html_draw.draw(name, texts, path, browser, {name: lambda t: fn(t, random.Random(seed))})
-
-
-def make_doc(seed: int, split: str, out: Path, browser) -> Doc:
-    """Draw document ``seed`` clean and with its defects into ``out``; the document with its truth and
-    questions (``documents.engines.questions.make_questions``)."""
-    name = TEMPLATES[seed % len(TEMPLATES)]
-    engine = "matplotlib" if name in mpl_pages.PAGES else "chromium"
-    did = f"fresh9-{name}-{seed}"
-    size, recs = _render(name, seed, {}, out / f"{did}_clean.png", browser)
-    specs = [Spec(r["eid"], r["role"], r["text"], r["context"], r["role"] in CAN_MISS) for r in recs]
-    err = random.Random(seed * 7919 + 9)
-    _, defects = inject(specs, err.choice((2, 3)), err, ASKABLE)
-    _, bad = _render(name, seed, {d.element: d.shown for d in defects}, out / f"{did}_defect.png", browser)
-    pages = {
-        "clean": Page(out / f"{did}_clean.png", fresh7_pages._elements(recs)),
-        "defect": Page(out / f"{did}_defect.png", fresh7_pages._elements(bad)),
-    }
-    questions = make_questions(name, pages["clean"].elements, pages["defect"].elements, defects, err)
-    return Doc(did, engine, name, seed, f"fresh9-{split}", size, pages, defects, questions)
-
-
-def draw(out: Path, split: str, n: int) -> list[Doc]:
-    """Draw ``n`` documents of ``split`` into ``out`` and write ``rows.jsonl`` and ``truth.json``."""
-    from documents.engines import write_rows
-    from documents.engines.browser import Browser
-
-    out.mkdir(parents=True, exist_ok=True)
-    with Browser() as browser:
-        docs = [make_doc(s, split, out, browser) for s in seeds(split, n)]
-    write_rows(docs, out)
-    qs = [q for d in docs for q in d.questions]
-    kinds = {}
-    for d in docs:
-        for f in d.defects:
-            kinds[f.kind] = kinds.get(f.kind, 0) + 1
-    print(f"fresh9 {split}: {len(docs)} pages, {len(qs)} questions, defects {kinds} -> {out}")
-    return docs
+    """Draw template ``name`` with the content of ``seed`` and ``texts`` (``tester_set.render``)."""
+    return tester_set.render(SET, name, seed, texts, path, browser)
 
 
 def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("cmd", choices=("draw", "judge", "refine"))
-    p.add_argument("--out", type=Path, default=ROOT / "runs" / "fresh9_dev")
-    p.add_argument("--split", choices=("dev", "report"), default="dev")
-    p.add_argument("--n", type=int, default=18, help="draw: documents (default 18: each template twice)")
-    p.add_argument("--iterations", type=int, default=2, help="refine edits per page (default 2)")
-    a = p.parse_args(argv)
-    if a.cmd == "draw":
-        draw(a.out, a.split, a.n)
-    elif a.cmd == "judge":
-        fresh7_pages.judge(a.out)
-    else:
-        fresh7_pages.refine(a.out, a.iterations, label="fresh9")
+    tester_set.main(SET, __doc__, argv)
 
 
 if __name__ == "__main__":
