@@ -271,6 +271,14 @@ def series_heading(text: str, kept: list[Match], page: _Page) -> bool:
     return all(_peers(page, min(_lines_of(m, page)), numeric=True) for m in kept)
 
 
+def _whole_line(m: Match, page: _Page) -> int | None:
+    """The index of the one line ``m`` is read as whole (all its words), or None."""
+    ids = _lines_of(m, page)
+    if len(ids) != 1 or len(m.words) != len(page.lines[min(ids)].words):
+        return None
+    return min(ids)
+
+
 def over_figure(text: str, kept: list[Match], page: _Page) -> str | None:
     """Why "the heading" is unknown, not refuted, for ``text`` read as a whole line that stands
     right over a figure in larger type (``page_lines.figure_line``; the first line under it in its
@@ -281,10 +289,8 @@ def over_figure(text: str, kept: list[Match], page: _Page) -> str | None:
     a tester's pricing page, issue 31). None when no occurrence does. Never a "yes": a label over
     a value may be a card's label, not a section heading."""
     for m in kept:
-        ids = _lines_of(m, page)
-        if len(ids) != 1 or len(m.words) != len(page.lines[min(ids)].words):
+        if (i := _whole_line(m, page)) is None:
             continue
-        i = min(ids)
         y1, h = page.lines[i].box[3], page.lines[i].box[3] - page.lines[i].box[1]
         under = min(_body_under(page, i), key=lambda j: page.lines[j].box[1], default=None)
         if (
@@ -311,10 +317,8 @@ def over_plot(text: str, kept: list[Match], page: _Page) -> str | None:
         return None
     typical = median(page.sizes[j] for j in page.flat)
     for m in kept:
-        ids = _lines_of(m, page)
-        if len(ids) != 1 or len(m.words) != len(page.lines[min(ids)].words):
+        if (i := _whole_line(m, page)) is None:
             continue
-        i = min(ids)
         y1, h = page.lines[i].box[3], page.lines[i].box[3] - page.lines[i].box[1]
         # a plot's lines read as a stray glyph ("ms", confidence 16) are no body
         near = [j for j in _body_under(page, i) if page.lines[j].box[1] - y1 <= 2 * h and _line_conf(page, j) >= 60]
