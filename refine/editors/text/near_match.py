@@ -128,13 +128,19 @@ def _short_typo(seen: str, target: str) -> bool:
     return words and len(target) >= SHORT_TYPO and OSA.distance(seen, target) == 1
 
 
+CURRENCY = set("$€£¥")
+"""Marks of a price: ``digit_off`` takes only a price one digit off for a version of the string."""
+
+
 def digit_off(seen: str, target: str) -> bool:
-    """True when ``seen`` is the one-word number ``target`` with one digit changed ("$22" for
-    "$52", 0.67 alike by OSA): a short price or value one digit off, which ``_verdict`` makes a
+    """True when ``seen`` is the one-word price ``target`` (both with a currency mark) with one
+    digit changed ("$22" for "$52", 0.67 alike by OSA): a short price one digit off, which ``_verdict`` makes a
     version whose place must be located (``candidate``), as "Segment 1" is for "Segment 8".
     Both normalized."""
     if " " in seen or " " in target or len(seen) != len(target) or not any(c.isdigit() for c in target):
         return False
+    if not (CURRENCY & set(target) and CURRENCY & set(seen)):
+        return False  # "02" for "06", "12" for "11": another label or cell of a numbered series
     diff = [(a, b) for a, b in zip(seen, target) if a != b]
     return len(diff) == 1 and diff[0][0].isdigit() and diff[0][1].isdigit()
 
