@@ -29,7 +29,7 @@ from rewards.text.page.page_lines import (
     _same_size,
     element_words,
 )
-from rewards.text.page.rectangles import _distinct, _framed, _like_groups, _lines_in, rectangles
+from rewards.text.page.rectangles import _distinct, _framed, _like_groups, _lines_in, card_rectangles, rectangles
 from rewards.text.page.text_style import measure
 from rewards.text.questions.question_compiler import ElementSpec
 
@@ -370,7 +370,7 @@ def _card(page: _Page, spec: ElementSpec) -> list[Element]:
     grouped into kinds of about one size (``_like_groups``), each kind left to right then top to
     bottom; the text of the ``ordinal``-th card of each kind with that many, kinds of two or more
     cards first (``_framed``)."""
-    kinds = _like_groups(rectangles(page))
+    kinds = _like_groups(card_rectangles(page))
     if spec.ordinal is not None:  # "the second card": among cards of one kind (a lone box is no row of cards)
         kinds = [g for g in kinds if len(g) >= 2] or kinds
     frames = [r for g in kinds for r in _pick(g, spec.ordinal)]
