@@ -67,8 +67,8 @@ when the "no" stands. Rules, by the rule that failed (``rewards.text.page.ground
      A word dropped inside the string ("Start trial" for "Start free trial") stays "no".
 
   7. the best read is the string's start and the rest opens a column to its right, or nothing
-     close is read and the string's place by a read anchor above or below holds unread ink
-     (or there is no image to look): withheld, judge=ocr too (``unread_places``; an element
+     close is read of a short label (three words at most) and its place by a read anchor above or
+     below holds unread ink (or there is no image to look): withheld, judge=ocr too (``unread_places``; an element
      rule: a string that opens a line whose rest is a value, "Amount due  EUR 5,900.00").
 
 Every other failure (region, count, arrangement, style) stands: the string was read with its box.

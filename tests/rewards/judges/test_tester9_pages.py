@@ -2,8 +2,8 @@
 issue 31): each rebuilt from the page where it was found as OCR lines (tesseract's words at the
 boxes it gave), so no test runs tesseract."""
 
-from judge_helpers import judge_question
-from PIL import Image, ImageDraw
+from judge_helpers import judge_question, ocr_line
+from PIL import Image, ImageDraw, ImageFont
 
 from rewards.text.ocr.text_match import Line, Word
 
@@ -180,3 +180,36 @@ def test_a_card_label_on_a_pastel_panel_is_not_refuted_by_another_card():
     assert judge_question(q.format("Three year cost, option 1"), lines, (1280, 720), page).answer == "withheld"
     assert judge_question(q.format("Three year cost, option 2"), lines, (1280, 720), page).answer == "yes"
     assert judge_question(q.format("Five year cost, option 1"), lines, (1280, 720), page).answer == "no"
+
+
+def highlights_page() -> tuple[list[Line], Image.Image]:
+    """A dashboard's "Highlights" heading over three bulleted items (DejaVu), the second item's words
+    read with confidence 60: ink in the heading's column that no confident word covers."""
+    items = ["Support tickets resolved within one day", "New mobile app reached ten thousand users",
+             "Three new regional offices opened"]  # fmt: skip
+    img = Image.new("RGB", (700, 300), "white")
+    d = ImageDraw.Draw(img)
+    big, small = ImageFont.truetype("DejaVuSans-Bold.ttf", 24), ImageFont.truetype("DejaVuSans.ttf", 16)
+    d.text((40, 30), "Highlights", font=big, fill="black")
+    lines = [ocr_line("Highlights", 40, 30, 24, 95, 8)]
+    for k, text in enumerate(items):
+        y = 80 + 34 * k
+        d.ellipse((42, y + 6, 48, y + 12), fill="black")
+        d.text((60, y), text, font=small, fill="black")
+        words = ocr_line(text, 60, y, 16, 60 if k == 1 else 95, 6).words
+        lines.append(Line((Word("\u2022", (42, y + 6, 48, y + 12), 90.0), *words)))
+    return lines, img
+
+
+def test_unread_ink_under_a_heading_does_not_withhold_a_missing_list_item():
+    """``unread_places.unread_place`` (rule 7 of ``ocr_doubt``) withholds a string not read when its
+    place by a read anchor holds unread ink: meant for a short label ("48k" over a bar). Under a
+    heading the place is a whole column of text, where a word read with low confidence is unread
+    ink: an engine dashboard's missing first item "under the 'Highlights' heading" was withheld.
+    A string of more than ``LABEL_WORDS`` words keeps its "no"; a short label is still withheld."""
+    lines, img = highlights_page()
+    q = 'Is the first item under the "Highlights" heading exactly "{}"?'
+    assert judge_question(q.format("Launch the partner portal in May"), lines, img.size, img).answer == "no"
+    assert judge_question(q.format("Support tickets resolved within one day"), lines, img.size, img).answer == "yes"
+    label = 'Is the value label below the "Highlights" heading "48k"?'
+    assert judge_question(label, lines, img.size, img).answer == "withheld"
