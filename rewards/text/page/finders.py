@@ -154,7 +154,9 @@ def _heading(page: _Page, spec: ElementSpec) -> list[Element]:
 
     found = []
     for i in page.flat:
-        body = _body_under(page, i)
+        # a bullet read as a line of its own ("e" left of a list item) is no body line: its size and
+        # weight (none measured) are not the body's; a sidebar's bold "In this issue" was no heading
+        body = [j for j in _body_under(page, i) if element_words(page.lines, j)]
         x0, y0, x1, y1 = page.lines[i].box
         if not body or min(page.lines[j].box[1] for j in body) - y1 > 2 * (y1 - y0):  # no body right under it
             continue

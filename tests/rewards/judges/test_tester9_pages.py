@@ -213,3 +213,35 @@ def test_unread_ink_under_a_heading_does_not_withhold_a_missing_list_item():
     assert judge_question(q.format("Support tickets resolved within one day"), lines, img.size, img).answer == "yes"
     label = 'Is the value label below the "Highlights" heading "48k"?'
     assert judge_question(label, lines, img.size, img).answer == "withheld"
+
+
+def drawn_line(d: ImageDraw.ImageDraw, text: str, x: int, y: int, font, fill) -> Line:
+    """Draw ``text`` at (x, y) word by word and return it as an OCR line with each word's ink box."""
+    words = []
+    for t in text.split():
+        box = d.textbbox((x, y), t, font=font)
+        d.text((x, y), t, font=font, fill=fill)
+        words.append(Word(t, tuple(int(v) for v in box), 96.0))
+        x = box[2] + round(0.3 * font.size)
+    return Line(tuple(words))
+
+
+def test_a_bold_sidebar_heading_over_bullets_read_apart_is_a_heading():
+    """fresh9-news_sidebar-8: a dark sidebar's bold "In this issue" over regular list items whose
+    first bullet tesseract read as a line of its own ("e"). That line was a body line of the
+    heading finder: it has no measured weight, so "bold over regular body" failed and the heading
+    was refuted ("the heading reads 'Field Notes' / ..."). A line that is only a mark is no body line."""
+    img = Image.new("RGB", (940, 300), "white")
+    d = ImageDraw.Draw(img)
+    d.rectangle((0, 0, 274, 300), fill=(95, 15, 64))
+    bold, regular = ImageFont.truetype("DejaVuSans-Bold.ttf", 17), ImageFont.truetype("DejaVuSans.ttf", 16)
+    lines = [drawn_line(d, "In this issue", 22, 30, bold, "white")]
+    for k, item in enumerate(["Upcoming training dates", "Volunteer day recap", "Meet the support team"]):
+        d.ellipse((24, 72 + 26 * k, 29, 77 + 26 * k), fill="white")
+        if k == 0:
+            lines.append(Line((Word("e", (24, 71, 29, 76), 82.0),)))
+        lines.append(drawn_line(d, item, 40, 64 + 26 * k, regular, "white"))
+    lines.append(drawn_line(d, "Field Notes", 315, 30, ImageFont.truetype("DejaVuSerif-Bold.ttf", 36), (95, 15, 64)))
+    q = 'Is there a section heading that reads exactly "{}"?'
+    assert judge_question(q.format("In this issue"), lines, img.size, img).answer == "yes"
+    assert judge_question(q.format("In the issue"), lines, img.size, img).answer == "no"
