@@ -245,3 +245,33 @@ def test_a_bold_sidebar_heading_over_bullets_read_apart_is_a_heading():
     q = 'Is there a section heading that reads exactly "{}"?'
     assert judge_question(q.format("In this issue"), lines, img.size, img).answer == "yes"
     assert judge_question(q.format("In the issue"), lines, img.size, img).answer == "no"
+
+
+SIDEBAR_17 = [
+    [("The", (314, 37, 388, 64)), ("Green", (404, 38, 524, 64)), ("Desk", (538, 37, 636, 64))],
+    [("In", (22, 32, 37, 45)), ("this", (44, 32, 77, 45)), ("issue", (85, 32, 132, 45))],
+    [("Anew", (40, 66, 84, 78), 92), ("benefits", (89, 66, 144, 78)), ("portal", (149, 66, 188, 81))],
+    [("Issue", (316, 81, 353, 92)), ("49,", (359, 81, 381, 92)), ("April", (388, 81, 422, 94)),
+     ("2026", (431, 81, 466, 92))],
+    [("Our", (41, 92, 66, 104)), ("recycling", (72, 92, 133, 107)), ("numbers", (140, 92, 200, 104))],
+    [("Quarterly", (41, 117, 106, 132)), ("results", (111, 117, 156, 129)), ("at", (162, 118, 175, 129)),
+     ("a", (180, 120, 188, 129)), ("glance", (193, 117, 240, 132))],
+    [("A", (314, 128, 330, 143)), ("new", (338, 132, 384, 143)), ("benefits", (392, 127, 484, 143)),
+     ("portal", (493, 127, 563, 147))],
+    [("Claims,", (315, 156, 373, 171)), ("leave", (380, 156, 422, 169)), ("requests", (428, 157, 496, 173)),
+     ("and", (503, 156, 532, 169)), ("payslips", (538, 156, 602, 173)), ("now", (609, 160, 642, 169)),
+     ("live", (647, 156, 675, 169))],
+]  # fmt: skip
+"""fresh9-news_sidebar-17's top as tesseract read it (940x620): the sidebar's first item "A new
+benefits portal" read "Anew", the same string read exactly as the main column's first heading."""
+
+
+def test_a_list_item_read_without_a_space_is_not_refuted_by_its_copy_elsewhere():
+    """ "Is the first item under the 'In this issue' heading exactly 'A new benefits portal'?" was
+    "no" ("read, but not below 'In this issue'"): the exact read is the main column's heading. A
+    line in the anchor's place that reads the string but for spaces is a misread of it: withheld
+    (``ocr_doubt._variant_in_place``). Another string there stays "no"."""
+    lines = lines_of(SIDEBAR_17)
+    q = 'Is the first item under the "In this issue" heading exactly "{}"?'
+    assert judge_question(q.format("A new benefits portal"), lines, (940, 620)).answer == "withheld"
+    assert judge_question(q.format("Our recycling numbers"), lines, (940, 620)).answer == "no"
