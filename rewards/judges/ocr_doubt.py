@@ -208,7 +208,7 @@ def _variant_in_place(text: str, anchors: list[dict], lines: list[Line]) -> str 
     sidebar item under "In this issue" is read "Anew benefits portal": the relation failed on a
     misread, not on the page (a ninth tester's newsletter)."""
     for a in anchors:
-        if not a["found"] or a["relation"] not in ("above", "directly above", "below", "directly below"):
+        if not a["found"] or a.get("relation") not in ("above", "directly above", "below", "directly below"):
             continue
         for box in a.get("boxes") or []:
             for ln in lines:
