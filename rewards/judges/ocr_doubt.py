@@ -15,6 +15,9 @@ when the "no" stands. Rules, by the rule that failed (``rewards.text.page.ground
 - **anchor relation** failed for a string the question quotes inside a locator only a VLM can
   check ("'Tea' read, but not above '2024'" of "the '2024' bar in the 'Tea' group"): the string
   is part of the locator, not the element asked about: withheld.
+  Also when the string is read elsewhere and a line in the anchor's place (under or over it, in
+  its column) reads it but for spaces or look-alikes ("Anew benefits portal" under "In this
+  issue", the string read exactly as another column's heading): withheld (``_variant_in_place``).
 - **element** (the string is read, but not as the element named): withheld when a locator only a
   VLM can check is left ("the header *of the third column*": the tree's candidates are not the
   element the question names), when the string is read exactly as two or more whole lines (a
@@ -67,8 +70,8 @@ when the "no" stands. Rules, by the rule that failed (``rewards.text.page.ground
      A word dropped inside the string ("Start trial" for "Start free trial") stays "no".
 
   7. the best read is the string's start and the rest opens a column to its right, or nothing
-     close is read and the string's place by a read anchor above or below holds unread ink
-     (or there is no image to look): withheld, judge=ocr too (``unread_places``; an element
+     close is read of a short label (three words at most) and its place by a read anchor above or
+     below holds unread ink (or there is no image to look): withheld, judge=ocr too (``unread_places``; an element
      rule: a string that opens a line whose rest is a value, "Amount due  EUR 5,900.00").
 
 Every other failure (region, count, arrangement, style) stands: the string was read with its box.
@@ -178,7 +181,7 @@ def _quoted_in(text: str, parts: list[str]) -> bool:
     return any(f"'{text}'" in p or f'"{text}"' in p for p in parts)
 
 
-def _doubt_relation(decision, vlm_parts: list[str]) -> str | None:
+def _doubt_relation(decision, vlm_parts: list[str], lines: list[Line]) -> str | None:
     """The anchor rules of :func:`doubt_no`."""
     missing = [
         t
@@ -192,6 +195,29 @@ def _doubt_relation(decision, vlm_parts: list[str]) -> str | None:
     failed = next((r for r in decision.records if r["rule"] == "anchor"), None)
     if failed is not None and _quoted_in(failed["text"], vlm_parts):
         return f"{failed['text']!r} belongs to a locator only a VLM can check"
+    if failed is not None and (line := _variant_in_place(failed["text"], decision.anchors, lines)) is not None:
+        why = "which differs only in spaces or look-alikes"
+        return f"{failed['text']!r} read elsewhere; in its place OCR read {line!r}, {why}"
+    return None
+
+
+def _variant_in_place(text: str, anchors: list[dict], lines: list[Line]) -> str | None:
+    """The text of a line in the place a read anchor gives (under or over it, overlapping its
+    column) that reads ``text`` but for spaces, end marks or look-alike glyphs, or None. The
+    string is read exactly elsewhere (a main column's heading "A new benefits portal") while the
+    sidebar item under "In this issue" is read "Anew benefits portal": the relation failed on a
+    misread, not on the page (a ninth tester's newsletter)."""
+    for a in anchors:
+        if not a["found"] or a.get("relation") not in ("above", "directly above", "below", "directly below"):
+            continue
+        for box in a.get("boxes") or []:
+            for ln in lines:
+                b = ln.box
+                side = b[3] <= box[1] + 2 if "above" in a["relation"] else b[1] >= box[3] - 2
+                if ln.angle or not side or min(b[2], box[2]) <= max(b[0], box[0]):
+                    continue
+                if _spacing_or_marks(ln.text, text) or _lookalike_spelling(ln.text, text):
+                    return ln.text
     return None
 
 
@@ -309,7 +335,7 @@ def doubt_no(
         image: the judged image (rule 6 looks for ink OCR did not read); None skips rule 6.
     """
     if decision.rule == "anchor":
-        return _doubt_relation(decision, vlm_parts)
+        return _doubt_relation(decision, vlm_parts, lines)
     if decision.rule == "element":
         return _doubt_element(decision, vlm_parts, lines)
     if decision.rule != "read":

@@ -16,7 +16,10 @@ do not describe, so the string may be drawn as asked:
   ("the value label above the 'Q1 2024' bar") with nothing close read anywhere, while the
   anchor's column holds ink of a line's height no confident word covers (a white ggplot grid
   line through "48k": tesseract read nothing there). Without the image the place cannot be
-  seen: withheld too. A place with no unread ink (the label not drawn) keeps the "no".
+  seen: withheld too. A place with no unread ink (the label not drawn) keeps the "no". Only for a
+  short label (``LABEL_WORDS``): a list item or a line of text "under the 'Highlights' heading"
+  has a whole column below its anchor for its place, where any word read with low confidence
+  leaves unread ink, and a missing item was withheld.
 
 Boxes are ``(x0, y0, x1, y1)`` pixels of the judged image.
 """
@@ -42,6 +45,9 @@ CONF = 80.0
 TEXT_ROWS = (0.5, 2.0)
 """Heights (times the anchor's) of a run of inked rows that may be a line of text."""
 _VERTICAL = ("above", "directly above", "below", "directly below")
+LABEL_WORDS = 3
+"""Most words of a label ``unread_place`` looks for ("48k", "Q1 2024"): a value or tick label, not a
+list item or a line of text."""
 
 
 def _line_with(lines: list[Line], box) -> tuple[Line, int, int] | None:
@@ -103,10 +109,13 @@ def continued_in_next_column(record: dict, lines: list[Line], size) -> str | Non
 
 
 def unread_place(decision, lines: list[Line], image) -> str | None:
-    """Why a string placed by a read anchor above or below it, with nothing close read, may stand
-    unread in its place (module docstring), or None."""
+    """Why a short label (``LABEL_WORDS``) placed by a read anchor above or below it, with nothing
+    close read, may stand unread in its place (module docstring), or None."""
     anchors = [a for a in decision.anchors if a["relation"] in _VERTICAL and a["found"] and a.get("boxes")]
     if not anchors or len(anchors) != len(decision.anchors):
+        return None
+    unread = [r["text"] for r in decision.records if r["rule"] == "read"]
+    if not unread or any(len(normalize(t).split()) > LABEL_WORDS for t in unread):
         return None
     if image is None:
         return f"{anchors[0]['text']!r} read, the string nowhere, and no image to see its place"

@@ -29,7 +29,7 @@ from rewards.text.page.page_lines import (
     _same_size,
     element_words,
 )
-from rewards.text.page.rectangles import _distinct, _framed, _like_groups, _lines_in, rectangles
+from rewards.text.page.rectangles import _distinct, _framed, _like_groups, _lines_in, card_rectangles, rectangles
 from rewards.text.page.text_style import measure
 from rewards.text.questions.question_compiler import ElementSpec
 
@@ -154,7 +154,9 @@ def _heading(page: _Page, spec: ElementSpec) -> list[Element]:
 
     found = []
     for i in page.flat:
-        body = _body_under(page, i)
+        # a bullet read as a line of its own ("e" left of a list item) is no body line: its size and
+        # weight (none measured) are not the body's; a sidebar's bold "In this issue" was no heading
+        body = [j for j in _body_under(page, i) if element_words(page.lines, j)]
         x0, y0, x1, y1 = page.lines[i].box
         if not body or min(page.lines[j].box[1] for j in body) - y1 > 2 * (y1 - y0):  # no body right under it
             continue
@@ -370,7 +372,7 @@ def _card(page: _Page, spec: ElementSpec) -> list[Element]:
     grouped into kinds of about one size (``_like_groups``), each kind left to right then top to
     bottom; the text of the ``ordinal``-th card of each kind with that many, kinds of two or more
     cards first (``_framed``)."""
-    kinds = _like_groups(rectangles(page))
+    kinds = _like_groups(card_rectangles(page))
     if spec.ordinal is not None:  # "the second card": among cards of one kind (a lone box is no row of cards)
         kinds = [g for g in kinds if len(g) >= 2] or kinds
     frames = [r for g in kinds for r in _pick(g, spec.ordinal)]

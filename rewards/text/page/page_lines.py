@@ -83,13 +83,16 @@ NOISE_CONF = 10.0
 def _is_noise(word: Word, neighbour: Word) -> bool:
     """True for a lone glyph tesseract read with confidence under ``NOISE_CONF`` that shares no
     row of pixels with the word beside it in its line: a scatter marker read as "P" below the
-    start of its annotation "Zephyr 3" (a tester's chart), which made the annotation "P Zephyr 3"."""
-    return (
-        len(word.text) == 1
-        and word.conf is not None
-        and word.conf < NOISE_CONF
-        and (word.box[1] >= neighbour.box[3] or word.box[3] <= neighbour.box[1])
-    )
+    start of its annotation "Zephyr 3" (a tester's chart), which made the annotation "P Zephyr 3";
+    or read under ``ICON_CONF`` with its middle off the neighbour's rows: the panel to the left's
+    y tick "0" (confidence 26) joined to a panel title's line, "0 Logistics department" (a ninth
+    tester's small multiples; the tick sits 10 px lower than the title's foot)."""
+    if len(word.text) != 1 or word.conf is None:
+        return False
+    mid = (word.box[1] + word.box[3]) / 2
+    apart = word.box[1] >= neighbour.box[3] or word.box[3] <= neighbour.box[1]
+    off_band = mid >= neighbour.box[3] or mid <= neighbour.box[1]
+    return (word.conf < NOISE_CONF and apart) or (word.conf < ICON_CONF and off_band)
 
 
 _TEXT_SIGNS = set("()[]{}%$€£#&+=/.,:;!?'\"…")
@@ -115,6 +118,38 @@ def _is_icon(word: Word, neighbour: Word) -> bool:
     )
 
 
+MARK_CONF = 50.0
+"""Tesseract confidence (0-100) under which a short word opening each line of a list is its mark."""
+LIST_REACH = 4.0
+"""Line heights within which another line of a list stands (``_list_mark``)."""
+
+
+def _opens_like(a: Line, b: Line) -> bool:
+    """True when lines ``a`` and ``b`` each open with a word of at most two characters read with
+    confidence under ``MARK_CONF`` at one left edge, followed by a word at one left edge (within a
+    quarter of the line's height, at least 3 px), ``b`` within ``LIST_REACH`` line heights of ``a``."""
+    if len(a.words) < 2 or len(b.words) < 2 or a is b:
+        return False
+    h = a.box[3] - a.box[1]
+    tol = max(3, h / 4)
+    (a0, a1), (b0, b1) = a.words[:2], b.words[:2]
+    return (
+        all(len(w.text) <= 2 and w.conf is not None and w.conf < MARK_CONF for w in (a0, b0))
+        and abs(a0.box[0] - b0.box[0]) <= tol
+        and abs(a1.box[0] - b1.box[0]) <= tol
+        and abs((b.box[3] - b.box[1]) - h) <= tol
+        and abs(b.box[1] - a.box[1]) <= LIST_REACH * h
+    )
+
+
+def _list_mark(lines: list[Line], li: int) -> bool:
+    """True when line ``li``'s first word is a mark drawn before every item of a list: another
+    line near it opens alike (``_opens_like``). A green check mark "✓" before each option of a
+    ninth tester's comparison slide is read "“Y", "“", "Y" or "/“" (confidence 16-48) as a word
+    of the item's line, 10 px left of its text; the item was then "read only inside longer text"."""
+    return lines[li].angle == 0 and any(_opens_like(lines[li], ln) for ln in lines if ln.angle == 0)
+
+
 def element_words(lines: list[Line], li: int) -> tuple[WordId, ...]:
     """The words of line ``li`` without marks (``_is_mark``) or noise (``_is_noise``) at either end,
     nor an icon (``_is_icon``) before the words; at its end a word with a text sign
@@ -124,6 +159,7 @@ def element_words(lines: list[Line], li: int) -> tuple[WordId, ...]:
     while lo < hi and (
         _is_mark(words[lo].text)
         or (lo + 1 < hi and (_is_noise(words[lo], words[lo + 1]) or _is_icon(words[lo], words[lo + 1])))
+        or (lo == 0 and hi > 1 and _list_mark(lines, li))
     ):
         lo += 1
     while hi > lo and (

@@ -15,6 +15,9 @@ CARD_LIKE = 0.2
 FAINT_BORDER = 20.0
 """Luminance contrast of the second look for a line's rectangle, when none is found at
 ``enclosing_box``'s 40: a card's light grey border (#ddd on white, Chromium dashboards)."""
+PALE_FILL = 8.0
+"""Luminance contrast of the card finder's third look (``card_rectangles``): a pastel panel with no
+border, 11-14 levels off white (#edf6f9, #fdf0d5: a ninth tester's comparison slide)."""
 
 
 # ---------------------------------------------------------------- enclosing rectangles
@@ -144,6 +147,30 @@ def _find_rectangles(page: _Page) -> list[Box]:
             found.append(r)
     found = _distinct(found)
     return [found[k] for k in _ordered(found)]
+
+
+def card_rectangles(page: _Page) -> list[Box]:
+    """``rectangles`` and, for the lines in none of them, a pastel panel around the line found at
+    ``PALE_FILL`` contrast: the cards a card finder chooses from. Only cards look this far: at this
+    contrast a table's striped row is a rectangle too, which the other finders must not frame
+    lines with. Without it a comparison slide's two pale option panels were not found, its one
+    dark bar was "the card", and each panel's label was refuted by the bar's text."""
+    if "card_rectangles" not in page.memo:
+        found = rectangles(page)
+        gray = page.gray()
+        pale = []
+        if gray is not None:
+            w, h = page.size
+            for i in page.flat:
+                box = page.lines[i].box
+                if any(_inside(box, r) for r in found):
+                    continue
+                r = enclosing_box(gray, box, PALE_FILL)
+                if r is not None and (r[2] - r[0]) * (r[3] - r[1]) <= MAX_PAGE_SHARE * w * h:
+                    pale.append(r)
+        both = _distinct(found + pale)
+        page.memo["card_rectangles"] = [both[k] for k in _ordered(both)]
+    return page.memo["card_rectangles"]
 
 
 def _distinct(boxes: list[Box]) -> list[Box]:
