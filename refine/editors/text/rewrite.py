@@ -28,10 +28,10 @@ from rewards.rubric import TextExpectation
 from rewards.text.ocr.text_match import Line, Match, Word, in_region, union_box
 
 
-def _single_line_alignment(arr: np.ndarray, box, bg) -> str:
+def _single_line_alignment(arr: np.ndarray, box, bg, lines: list[Line] = ()) -> str:
     """ "centre" when the line sits centred (within 3 px) in the run of its background colour
-    along its middle row and that run is narrower than the image (a badge, a button, a centred
-    title), else "left"."""
+    along its middle row and that run is narrower than the image (a centred title, a button
+    centred on the page), else "left" (a button or badge sized to its label: ``_fits_its_label``)."""
     H, W = arr.shape[:2]
     y = min(H - 1, (box[1] + box[3]) // 2)
     row = np.abs(arr[y].astype(np.int16) - np.asarray(bg, np.int16)).max(1) <= 12
@@ -45,7 +45,33 @@ def _single_line_alignment(arr: np.ndarray, box, bg) -> str:
     if a <= 0 and b >= W:  # the line's fill spans the page: centred on the page, or over the plot below it?
         on_page = abs((x0 + x1) / 2 - W / 2) <= 3 and x0 > 0.1 * W
         return "centre" if on_page or _centred_over_run_below(arr, box, bg) else "left"
-    return "centre" if a > 0 and b < W and abs((x0 - a) - (b - x1)) <= 3 else "left"
+    if not (a > 0 and b < W and abs((x0 - a) - (b - x1)) <= 3):
+        return "left"
+    return "left" if _fits_its_label(a, b, box, lines) else "centre"
+
+
+FIT_PAD = 3.0
+"""Most padding (heights of the line's OCR box, about its cap height) each side of a label in a fill
+for the fill to be sized to its label (a button's or badge's CSS padding: 1.5-2.1 of them on the
+engine pages, 23 px beside an 11 px box on dev landing-20's ghost button; a matplotlib annotation's
+bbox pad 0.3 em), not a box the label is centred in."""
+
+
+def _fits_its_label(a: int, b: int, box, lines: list[Line]) -> bool:
+    """Whether the fill run ``a``..``b`` (columns) around the centred line ``box`` is a button or
+    badge sized to its label (``FIT_PAD``) that stands in no centred column of text: no two other
+    lines of ``lines`` share a centre (within 3 px) within a line height (``box``'s) of the fill's
+    (a button's margin on one side moves it off the column's centre: 7 px on the posters).
+    An engine sets such a fill around its label and grows it from its left edge (Chromium's
+    inline-block in a left-to-right row, matplotlib's left-aligned annotation with a bbox): a
+    lengthened label keeps its left edge. Centred in the old fill, the ghost button's "Learn more"
+    (for "Lean more") stood 3 px left of Chromium's box. A fill in a centred column (a poster's
+    ticket button under its centred title) grows both ways, and its label stays centred."""
+    pad = FIT_PAD * (box[3] - box[1])
+    mids = [(ln.box[0] + ln.box[2]) / 2 for ln in lines if ln.words and (ln.box[1] >= box[3] or ln.box[3] <= box[1])]
+    near = [c for c in mids if abs(c - (a + b) / 2) <= box[3] - box[1]]
+    column = any(sum(abs(c - d) <= 3 for d in mids) >= 2 for c in near)
+    return box[0] - a <= pad and b - box[2] <= pad and not column
 
 
 def _grid_line(arr: np.ndarray, x: int, box, bg) -> bool:
@@ -102,7 +128,7 @@ def _alignment(arr: np.ndarray, lines: list[Line], segs: dict[int, list[int]], b
             )
         return "left"
     if not leading and max(segs[order[0]]) == len(lines[order[0]].words) - 1:
-        align = _single_line_alignment(arr, boxes[0], bg)
+        align = _single_line_alignment(arr, boxes[0], bg, lines)
         if align == "left" and (
             _flush_right(arr, lines, order[0], boxes[0]) or _right_column(arr, lines, order[0], bg)
         ):
