@@ -521,6 +521,11 @@ def whole_line(m: Match, lines: list[Line], target: str) -> Match:
     return Match(line.text, tuple(int(v) for v in line.box), sim, False, words)
 
 
+def _names_cell(element) -> bool:
+    """Whether ``element`` is one table cell named by its row and column labels."""
+    return getattr(element, "role", None) == "table_cell" and bool(element.row) and bool(element.column)
+
+
 def locate(
     state: EditState,
     exp: TextExpectation,
@@ -537,7 +542,9 @@ def locate(
     (``accepts``) is left alone, as is a string that is on the page outside its place, or a near
     match whose pixels show the expected string better than the OCR text (``drawn_as_expected``).
     A version of the string that is not taken (``rival``) stops it too: the string is not written
-    beside what may be its wrong version.
+    beside what may be its wrong version. A check that names a table cell by its row and column
+    takes only matches inside the cell code finds there (``element_boxes``): a near match in
+    another row ("VAT 3.96" for the eggs' "3.90") is another cell's right value.
 
     Args:
         state: the edit (its lines, the words already protected, the image as it is now).
@@ -554,12 +561,17 @@ def locate(
         missing (to be placed).
     """
     w, h = state.w, state.h
-    source, ms = state.lines, matches
+    cell = _names_cell(element) and bool(element_boxes)
+
+    def own(found: list[Match]) -> list[Match]:  # another row's value ("VAT 3.96") is another cell
+        return [m for m in found if _in_any(m.box, element_boxes)] if cell else found
+
+    source, ms = state.lines, own(matches)
     cand = candidate(exp, ms, state.protected, w, h, source, rules, group_boxes, element_boxes)
     if cand is None and rules.look_harder:
         source = state.lines + state.harder_lines(rules.lang)  # main lines keep their indices, so ``protected`` applies
         ms = off_card(state, exp, rules.matches(exp, source, w, h), rules)  # not a sibling card's line
-        ms = off_list(state, exp, ms, element, rules)  # nor another list's item
+        ms = own(off_list(state, exp, ms, element, rules))  # nor another list's item
         seen = next((m for m in ms if accepts(exp, m, w, h, rules.case_sensitive)), None)
         if seen is not None and (element_boxes is None or _in_any(seen.box, element_boxes)):
             return Skip("skip: already on the page (judge missed it)", seen.box, seen.text)
