@@ -157,3 +157,39 @@ def test_a_wrong_price_is_not_fixed_by_rewriting_another_row_s_value(tmp_path):
     x0, y0, x1, y1 = next(r["box"] for r in recs if r["eid"] == "vat")
     a, b = np.asarray(out).astype(int), np.asarray(start).astype(int)
     assert not (a[y0:y1, x0:x1] != b[y0:y1, x0:x1]).any()  # the VAT line's "3.96" stays as drawn
+
+
+def scatter_cbar(xlabel: str) -> Image.Image:
+    """fresh9-scatter_cbar-1's layout: a scatter chart coloured by a colour bar right of it (the
+    axes left of the page's centre), the x-axis title ``xlabel`` (DejaVu Sans 15) centred under
+    the axes, nothing below it."""
+    rng = np.random.default_rng(1)
+    fig, ax = plt.subplots(figsize=(9.0, 6.0), dpi=100)
+    pts = ax.scatter(rng.uniform(10, 60, 40), rng.uniform(5, 30, 40), c=rng.uniform(0, 1, 40), cmap="viridis")
+    fig.colorbar(pts, ax=ax)
+    ax.set_xlabel(xlabel, fontsize=15)
+    fig.subplots_adjust(bottom=0.14)
+    fig.canvas.draw()
+    img = Image.fromarray(np.asarray(fig.canvas.buffer_rgba())[..., :3].copy())
+    plt.close(fig)
+    return img
+
+
+def ink_span(img: Image.Image, y0: int, y1: int) -> tuple[int, int]:
+    """First and last columns with dark ink in rows ``y0``..``y1``."""
+    cols = np.flatnonzero((np.asarray(img.convert("L"))[y0:y1] < 128).any(0))
+    return int(cols[0]), int(cols[-1])
+
+
+@needs_tesseract
+def test_a_rewritten_x_axis_title_stays_centred_under_its_axes():
+    """The x-axis title has nothing below it: its rewrite kept its old left edge and ended 22 px
+    right of where matplotlib sets the whole title (RapidOCR read it cut). It is centred as the
+    axes above it are (``rewrite._centred_over_run_below``, looking up when nothing is below)."""
+    start, clean = scatter_cbar("Diameter at breast height"), scatter_cbar("Diameter at breast height (cm)")
+    editor = TextEditor()
+    out = editor.edit(start, "", failed('Is the x-axis title exactly "Diameter at breast height (cm)"?'), 0)
+    (act,) = [a for a in editor.last_actions if a["text"] == "Diameter at breast height (cm)"]
+    assert act["type"]["align"] == "centre", act
+    (a0, a1), (b0, b1) = ink_span(out, 540, 600), ink_span(clean, 540, 600)
+    assert abs((a0 + a1) / 2 - (b0 + b1) / 2) <= 3, ((a0, a1), (b0, b1))
