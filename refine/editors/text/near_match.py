@@ -521,7 +521,7 @@ def whole_line(m: Match, lines: list[Line], target: str) -> Match:
     return Match(line.text, tuple(int(v) for v in line.box), sim, False, words)
 
 
-def _names_cell(element) -> bool:
+def names_cell(element) -> bool:
     """Whether ``element`` is one table cell named by its row and column labels."""
     return getattr(element, "role", None) == "table_cell" and bool(element.row) and bool(element.column)
 
@@ -561,7 +561,7 @@ def locate(
         missing (to be placed).
     """
     w, h = state.w, state.h
-    cell = _names_cell(element) and bool(element_boxes)
+    cell = names_cell(element) and bool(element_boxes)
 
     def own(found: list[Match]) -> list[Match]:  # another row's value ("VAT 3.96") is another cell
         return [m for m in found if _in_any(m.box, element_boxes)] if cell else found
