@@ -232,7 +232,11 @@ def refine(
             f"refining {len(items) - done} of {len(items)} items from {data} -> {out} "
             f"(at most {cfg.iterations} edits per item{already}{parallel})"
         )
-        say("an item stops earlier when every check passes, no failed check is left to edit or an edit changes nothing")
+        if cfg.iterations:
+            say(
+                "an item stops earlier when every check passes, no failed check is left to edit "
+                "or an edit changes nothing"
+            )
     if changed:
         say(f"{changed} items redone because their data changed since they were refined (rubric, prompt or image)")
     wandb_run = start_wandb(cfg, out) if done < len(items) else None  # a no-op rerun makes no W&B run
