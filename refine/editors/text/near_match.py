@@ -12,8 +12,6 @@ beside the wrong one would make the page contradict itself (issue 17).
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from dataclasses import replace
 
 import numpy as np
@@ -21,6 +19,7 @@ from rapidfuzz.distance import OSA
 
 from refine.editors.text.cards import off_card
 from refine.editors.text.colours import box_colours
+from refine.editors.text.numbered_series import numbers, only_numbers_differ, series_siblings
 from refine.editors.text.other_list import off_list
 from refine.editors.text.outcomes import Rewrite, Skip
 from refine.editors.text.state import EditState, Rules
@@ -59,25 +58,6 @@ def separators_only(seen: str, target: str, case_sensitive: bool) -> bool:
     # the raw strings, not normalize's: it folds a lone separator to "·" itself (text_match rule 4)
     raw_a, raw_b = (" ".join((t if case_sensitive else t.casefold()).split()) for t in (seen, target))
     return a == b and raw_a != raw_b
-
-
-def _folded_words(text: str) -> list[str]:
-    """``text``'s words after NFKC, look-alikes folded in words that hold a digit."""
-    text = unicodedata.normalize("NFKC", text)
-    return [w.translate(LOOKALIKES) if any(c in "0123456789" for c in w) else w for w in text.split()]
-
-
-def _numbers(text: str) -> list[str]:
-    """The numbers of ``text`` as ASCII digit strings (NFKC: "km²" holds a 2), look-alikes folded
-    in words that hold a digit ("2O25" -> "2025")."""
-    return [run for w in _folded_words(text) for run in re.findall(r"[0-9]+", w)]
-
-
-def _only_numbers_differ(seen: str, target: str) -> bool:
-    """True when ``seen`` and ``target`` differ, and only in their numbers: the same text once
-    the digits are taken out ("segment 18" / "segment 8"; not "km?" / "km²", an OCR slip)."""
-    a, b = (re.sub(r"[0-9]+", "#", " ".join(_folded_words(t))) for t in (seen, target))
-    return a == b and _numbers(seen) != _numbers(target)
 
 
 def _words(text: str) -> list[str]:
@@ -157,7 +137,7 @@ def other_letter(seen: str, target: str) -> bool:
 def _numbers_changed(seen: str, target: str) -> bool:
     """True when ``seen`` holds a number ``target`` does not ("540" of "18,540" for "18,450"):
     its digits say something else, so it may be another label as well as a typo."""
-    return bool(set(_numbers(seen)) - set(_numbers(target)))
+    return bool(set(numbers(seen)) - set(numbers(target)))
 
 
 def _inside_longer_line(m: Match, lines: list[Line]) -> bool:
@@ -230,7 +210,7 @@ def _verdict(exp, m, seen, target, lines, rules: Rules, named: bool = False, who
     inside = not whole and not digit and _inside_longer_line(m, lines)  # a price before its "per month" is whole
     if inside and (seen == target or m.similarity < INSIDE_LINE_SIMILARITY):
         return OTHER  # a word of running text ("finance" in a sentence is not the label "Finance")
-    if _only_numbers_differ(seen, target) and [len(n) for n in _numbers(seen)] != [len(n) for n in _numbers(target)]:
+    if only_numbers_differ(seen, target) and [len(n) for n in numbers(seen)] != [len(n) for n in numbers(target)]:
         return OTHER  # "Segment 18" is another label than "Segment 8", not a typo of it
     if other_letter(seen, target):
         return UNLOCATED  # "Team B" for "Team A": another series' label, or the wrong one; never taken
@@ -268,67 +248,6 @@ def _whole_element(m: Match, lines: list[Line], element_boxes) -> bool:
     return bool(own) and own <= set(m.words)
 
 
-SERIES = 3
-"""Least number of near matches differing from a string in one number only, all in one row or
-column, that make a numbered series ("Q1 2026", "Q2 2026", "Q3 2026"; ``_series_siblings``)."""
-
-
-def _series_number(seen: str, target: str) -> tuple[int, int] | None:
-    """(index, value) of the one number of ``seen`` that differs from ``target``'s, when ``seen``
-    differs from ``target`` in that number only (the same count of numbers, one at the same index),
-    else None. A word of ``seen`` is read with look-alikes folded where ``target``'s word holds a
-    digit ("Ql 2026" is "Q1 2026")."""
-    have, want = seen.split(), target.split()
-    if len(have) == len(want):
-        seen = " ".join(h.translate(LOOKALIKES) if any(c.isdigit() for c in w) else h for h, w in zip(have, want))
-    if not _only_numbers_differ(seen, target):
-        return None
-    have, want = _numbers(seen), _numbers(target)
-    diff = [i for i, (a, b) in enumerate(zip(have, want)) if a != b]
-    return (diff[0], int(have[diff[0]])) if len(have) == len(want) and len(diff) == 1 else None
-
-
-def _reading_order(boxes: list) -> list[int] | None:
-    """Indices of ``boxes`` left to right when they share a row, top to bottom when they share a
-    column (left edges within 4 px); None when they do neither."""
-    mids = [(b[1] + b[3]) / 2 for b in boxes]
-    height = max(b[3] - b[1] for b in boxes)
-    if max(mids) - min(mids) <= 0.5 * height:
-        return sorted(range(len(boxes)), key=lambda i: boxes[i][0])
-    if max(b[0] for b in boxes) - min(b[0] for b in boxes) <= 4:
-        return sorted(range(len(boxes)), key=lambda i: boxes[i][1])
-    return None
-
-
-def _arithmetic(values: list[int]) -> bool:
-    """True when ``values`` step by one nonzero constant (1, 2, 3, 4; 2020, 2022, 2024)."""
-    steps = {b - a for a, b in zip(values, values[1:])}
-    return len(steps) == 1 and steps != {0}
-
-
-def _series_siblings(versions: list, target: str) -> list:
-    """``versions`` less the siblings of a numbered series: when at least ``SERIES`` of them differ
-    from ``target`` in the same one number and stand in one row or column, they are the series'
-    other members ("Q1 2026" .. "Q3 2026" for a missing "Q4 2026"), never its misspelling, unless
-    putting ``target``'s number in one of them makes the series step evenly in reading order
-    ("Q5 2026" between "Q2 2026" and "Q4 2026" for "Q3 2026"): that one is kept, the rest dropped.
-    When two of them could be the wrong one, ``versions`` stay as they are."""
-    index = {id(m): _series_number(normalize(m.text, case_sensitive=False), target) for m, _ in versions}
-    series = [(m, v) for m, v in versions if index[id(m)] is not None]
-    if len(series) < SERIES or len({index[id(m)][0] for m, _ in series}) != 1:
-        return versions
-    order = _reading_order([m.box for m, _ in series])
-    if order is None:
-        return versions
-    want = int(_numbers(target)[index[id(series[0][0])][0]])
-    values = [index[id(series[k][0])][1] for k in order]
-    wrong = [order[j] for j in range(len(order)) if _arithmetic(values[:j] + [want] + values[j + 1 :])]
-    if len(wrong) > 1:
-        return versions  # 1, 2, 5 for 3: "5" or "2" may be the wrong one; as any version, placed or not
-    keep = {id(series[wrong[0]][0])} if wrong else set()
-    return [(m, v) for m, v in versions if index[id(m)] is None or id(m) in keep]
-
-
 def _versions(
     exp: TextExpectation, matches: list[Match], protected: set, lines: list[Line], rules: Rules, element_boxes=None
 ):
@@ -338,7 +257,7 @@ def _versions(
     check names (``_named``), or as the string's words in another order (``_swapped``: "year
     Last" is 0.11 alike to "Last year" by OSA; ``_verdict`` still wants it a line of its own or
     the whole text of an element of the check's role). The other members of a numbered series
-    are no versions (``_series_siblings``)."""
+    are no versions (``numbered_series.series_siblings``)."""
     target = normalize(exp.text, case_sensitive=False)
     out, taken = [], set()
     for m in matches:
@@ -354,7 +273,7 @@ def _versions(
         if verdict != OTHER:
             out.append((m, verdict))
             taken |= ids
-    return _series_siblings(out, target)
+    return series_siblings(out, target)
 
 
 def in_element_only(matches: list[Match], element_boxes, lines: list[Line]) -> list[Match]:
