@@ -136,11 +136,13 @@ def print_summary(summary: dict, out: Path) -> None:
             f"pixels damaged outside the strings written: {summary['damaged_px']} in {summary['items_damaged']} "
             "items (graphics an edit erased or drew over; see each item's damage boxes)"
         )
-    stopped = summary.get("stopped_unchanged") or {}
-    for item_id, reason in list(stopped.items())[:5]:
-        say(f"item {item_id}: {reason}")
-    if len(stopped) > 5:
-        say(f"... and {len(stopped) - 5} more items stopped on an edit that changed nothing (summary.json)")
+    early = summary.get("stopped_early") or {}
+    if early:
+        say(f"{len(early)} of {summary['n_finished']} items stopped before iterations={summary['iterations']}:")
+    for item_id, why in list(early.items())[:8]:
+        say(f"item {item_id}: stopped {why}")
+    if len(early) > 8:
+        say(f"... and {len(early) - 8} more items stopped early (summary.json: stopped_early)")
     for err in summary["errors"]:
         say(f"error: {err}", err=True)
     if not any(str(e).startswith(f"cannot write {out / 'summary.json'} ") for e in summary["errors"]):
@@ -228,8 +230,13 @@ def refine(
         parallel = f", {n} worker processes" if n > 1 else ""
         say(
             f"refining {len(items) - done} of {len(items)} items from {data} -> {out} "
-            f"({cfg.iterations} iterations{already}{parallel})"
+            f"(at most {cfg.iterations} edits per item{already}{parallel})"
         )
+        if cfg.iterations:
+            say(
+                "an item stops earlier when every check passes, no failed check is left to edit "
+                "or an edit changes nothing"
+            )
     if changed:
         say(f"{changed} items redone because their data changed since they were refined (rubric, prompt or image)")
     wandb_run = start_wandb(cfg, out) if done < len(items) else None  # a no-op rerun makes no W&B run

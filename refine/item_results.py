@@ -175,6 +175,18 @@ def unchanged_reason(iteration: int, actions: list[dict] | None) -> str:
     return f"{head} ({what})"
 
 
+def early_stop(result: ItemResult, iterations: int) -> str:
+    """Why ``result``'s loop ended before ``iterations`` edits, with the edits it made: "after 1 of 3
+    edits: all checks pass" (the image of each edit judged is ``iter_<k>.png``; an edit that changed
+    nothing is counted but leaves no image)."""
+    reason = result.stop_reason or ""
+    made = len(result.scores) - 1
+    m = re.match(r"stopped after iteration (\d+): (.*)", reason)
+    if m:
+        made, reason = int(m.group(1)), m.group(2)
+    return f"after {made} of {iterations} edits: {reason}"
+
+
 def run_summary(
     results: Sequence[ItemResult],
     load_errors: Sequence[str],
@@ -187,7 +199,8 @@ def run_summary(
     failed calls and the items it failed (``judges``), the pixels damaged over the items a
     structured editor edited (``damaged_px``: the sum of their ``damage``, and
     ``items_damaged``: how many have any) and the items whose loop ended on an edit that
-    changed nothing (``stopped_unchanged``: item id -> stop reason). ``complete`` is False
+    changed nothing (``stopped_unchanged``: item id -> stop reason), and every item that stopped
+    before ``iterations`` edits, with why (``stopped_early``: item id -> ``early_stop``). ``complete`` is False
     in the copy written after each item (an interrupted run leaves that one). ``keep_best_by`` and
     ``iterations`` are the loop's settings, recorded as they are."""
     judges: dict[str, dict[str, Any]] = {}
@@ -226,5 +239,6 @@ def run_summary(
         "stopped_unchanged": {
             r.id: r.stop_reason for r in ok if (r.stop_reason or "").startswith("stopped after iteration")
         },
+        "stopped_early": {r.id: early_stop(r, iterations) for r in ok if r.stop_reason not in (None, "iterations")},
         "items": [r.__dict__ for r in results],
     }

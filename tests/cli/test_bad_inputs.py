@@ -275,7 +275,8 @@ def test_second_live_run_is_refused_and_a_killed_run_resumes(tmp_path):
     resumed = refine(*args, env=env)
     assert resumed.returncode == 0, resumed.stderr
     assert (
-        resumed.stdout.splitlines()[0] == f"refining 2 of 3 items from {data} -> {out} (0 iterations, 1 already done)"
+        resumed.stdout.splitlines()[0]
+        == f"refining 2 of 3 items from {data} -> {out} (at most 0 edits per item, 1 already done)"
     )
     assert (out / "ok0" / "result.json").stat().st_mtime_ns == mtime
     assert all(answers(out, r["id"]) == ["yes"] for r in rows)

@@ -110,6 +110,28 @@ def test_two_edits_fix_both_halves_and_keep_best(tmp_path, white_png):
     assert [line["check"] for line in lines[:2]] == ["top", "bottom"]
 
 
+def test_the_summary_says_why_an_item_stopped_before_its_iterations(tmp_path, white_png, capsys):
+    """A user ran iterations=3 and saw items stop at iter_2.png: the summary names each item that
+    stopped early, the edits it made and why, beside the items that used all their edits."""
+    from refine.cli import print_summary
+
+    half = tmp_path / "half.png"
+    a = np.full((16, 16, 3), 255, np.uint8)
+    a[:8] = COLOURS["red"]
+    Image.fromarray(a).save(half)
+    items = [colour_item("both", white_png), colour_item("one", half)]
+    summary = RefineLoop(ColourJudge(), TemplateWriter(), PaintFirstFailure(), iterations=3).run(
+        items, tmp_path / "out"
+    )
+    assert summary["stopped_early"] == {"both": "after 2 of 3 edits: all checks pass",
+                                        "one": "after 1 of 3 edits: all checks pass"}  # fmt: skip
+    print_summary(summary, tmp_path / "out")
+    printed = capsys.readouterr().out
+    assert "2 of 2 items stopped before iterations=3:" in printed
+    assert "item both: stopped after 2 of 3 edits: all checks pass" in printed
+    assert sorted(p.name for p in (tmp_path / "out" / "both").glob("iter_*.png")) == [f"iter_{k}.png" for k in range(3)]
+
+
 def test_the_per_item_log_row_names_the_item_and_its_images(tmp_path, white_png, monkeypatch):
     """What refine sends to W&B per item (issue 21): the scores, the item's index and id, and its
     first and kept images, which refine.cli.wandb_logger turns into W&B images."""
@@ -209,7 +231,8 @@ def test_the_loop_stops_when_an_edit_changes_no_pixel(tmp_path, white_png, capsy
     assert summary["damaged_px"] == 128 and summary["items_damaged"] == 1
     print_summary(summary, tmp_path / "out")
     printed = capsys.readouterr().out
-    assert "item a: stopped after iteration 2: the edit changed nothing (all 2 actions skipped)" in printed
+    assert "1 of 1 items stopped before iterations=5:" in printed
+    assert "item a: stopped after 2 of 5 edits: the edit changed nothing (all 2 actions skipped)" in printed
     assert "pixels damaged outside the strings written: 128 in 1 items" in printed
 
 

@@ -12,8 +12,6 @@ beside the wrong one would make the page contradict itself (issue 17).
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from dataclasses import replace
 
 import numpy as np
@@ -21,6 +19,7 @@ from rapidfuzz.distance import OSA
 
 from refine.editors.text.cards import off_card
 from refine.editors.text.colours import box_colours
+from refine.editors.text.numbered_series import numbers, only_numbers_differ, series_siblings
 from refine.editors.text.other_list import off_list
 from refine.editors.text.outcomes import Rewrite, Skip
 from refine.editors.text.state import EditState, Rules
@@ -59,25 +58,6 @@ def separators_only(seen: str, target: str, case_sensitive: bool) -> bool:
     # the raw strings, not normalize's: it folds a lone separator to "·" itself (text_match rule 4)
     raw_a, raw_b = (" ".join((t if case_sensitive else t.casefold()).split()) for t in (seen, target))
     return a == b and raw_a != raw_b
-
-
-def _folded_words(text: str) -> list[str]:
-    """``text``'s words after NFKC, look-alikes folded in words that hold a digit."""
-    text = unicodedata.normalize("NFKC", text)
-    return [w.translate(LOOKALIKES) if any(c in "0123456789" for c in w) else w for w in text.split()]
-
-
-def _numbers(text: str) -> list[str]:
-    """The numbers of ``text`` as ASCII digit strings (NFKC: "km²" holds a 2), look-alikes folded
-    in words that hold a digit ("2O25" -> "2025")."""
-    return [run for w in _folded_words(text) for run in re.findall(r"[0-9]+", w)]
-
-
-def _only_numbers_differ(seen: str, target: str) -> bool:
-    """True when ``seen`` and ``target`` differ, and only in their numbers: the same text once
-    the digits are taken out ("segment 18" / "segment 8"; not "km?" / "km²", an OCR slip)."""
-    a, b = (re.sub(r"[0-9]+", "#", " ".join(_folded_words(t))) for t in (seen, target))
-    return a == b and _numbers(seen) != _numbers(target)
 
 
 def _words(text: str) -> list[str]:
@@ -157,7 +137,7 @@ def other_letter(seen: str, target: str) -> bool:
 def _numbers_changed(seen: str, target: str) -> bool:
     """True when ``seen`` holds a number ``target`` does not ("540" of "18,540" for "18,450"):
     its digits say something else, so it may be another label as well as a typo."""
-    return bool(set(_numbers(seen)) - set(_numbers(target)))
+    return bool(set(numbers(seen)) - set(numbers(target)))
 
 
 def _inside_longer_line(m: Match, lines: list[Line]) -> bool:
@@ -230,7 +210,7 @@ def _verdict(exp, m, seen, target, lines, rules: Rules, named: bool = False, who
     inside = not whole and not digit and _inside_longer_line(m, lines)  # a price before its "per month" is whole
     if inside and (seen == target or m.similarity < INSIDE_LINE_SIMILARITY):
         return OTHER  # a word of running text ("finance" in a sentence is not the label "Finance")
-    if _only_numbers_differ(seen, target) and [len(n) for n in _numbers(seen)] != [len(n) for n in _numbers(target)]:
+    if only_numbers_differ(seen, target) and [len(n) for n in numbers(seen)] != [len(n) for n in numbers(target)]:
         return OTHER  # "Segment 18" is another label than "Segment 8", not a typo of it
     if other_letter(seen, target):
         return UNLOCATED  # "Team B" for "Team A": another series' label, or the wrong one; never taken
@@ -276,7 +256,8 @@ def _versions(
     below ``PARTIAL_SIMILARITY`` are versions only as the whole text of the one element the
     check names (``_named``), or as the string's words in another order (``_swapped``: "year
     Last" is 0.11 alike to "Last year" by OSA; ``_verdict`` still wants it a line of its own or
-    the whole text of an element of the check's role)."""
+    the whole text of an element of the check's role). The other members of a numbered series
+    are no versions (``numbered_series.series_siblings``)."""
     target = normalize(exp.text, case_sensitive=False)
     out, taken = [], set()
     for m in matches:
@@ -292,7 +273,7 @@ def _versions(
         if verdict != OTHER:
             out.append((m, verdict))
             taken |= ids
-    return out
+    return series_siblings(out, target)
 
 
 def in_element_only(matches: list[Match], element_boxes, lines: list[Line]) -> list[Match]:
@@ -459,6 +440,11 @@ def whole_line(m: Match, lines: list[Line], target: str) -> Match:
     return Match(line.text, tuple(int(v) for v in line.box), sim, False, words)
 
 
+def names_cell(element) -> bool:
+    """Whether ``element`` is one table cell named by its row and column labels."""
+    return getattr(element, "role", None) == "table_cell" and bool(element.row) and bool(element.column)
+
+
 def locate(
     state: EditState,
     exp: TextExpectation,
@@ -475,7 +461,9 @@ def locate(
     (``accepts``) is left alone, as is a string that is on the page outside its place, or a near
     match whose pixels show the expected string better than the OCR text (``drawn_as_expected``).
     A version of the string that is not taken (``rival``) stops it too: the string is not written
-    beside what may be its wrong version.
+    beside what may be its wrong version. A check that names a table cell by its row and column
+    takes only matches inside the cell code finds there (``element_boxes``): a near match in
+    another row ("VAT 3.96" for the eggs' "3.90") is another cell's right value.
 
     Args:
         state: the edit (its lines, the words already protected, the image as it is now).
@@ -492,12 +480,17 @@ def locate(
         missing (to be placed).
     """
     w, h = state.w, state.h
-    source, ms = state.lines, matches
+    cell = names_cell(element) and bool(element_boxes)
+
+    def own(found: list[Match]) -> list[Match]:  # another row's value ("VAT 3.96") is another cell
+        return [m for m in found if _in_any(m.box, element_boxes)] if cell else found
+
+    source, ms = state.lines, own(matches)
     cand = candidate(exp, ms, state.protected, w, h, source, rules, group_boxes, element_boxes)
     if cand is None and rules.look_harder:
         source = state.lines + state.harder_lines(rules.lang)  # main lines keep their indices, so ``protected`` applies
         ms = off_card(state, exp, rules.matches(exp, source, w, h), rules)  # not a sibling card's line
-        ms = off_list(state, exp, ms, element, rules)  # nor another list's item
+        ms = own(off_list(state, exp, ms, element, rules))  # nor another list's item
         seen = next((m for m in ms if accepts(exp, m, w, h, rules.case_sensitive)), None)
         if seen is not None and (element_boxes is None or _in_any(seen.box, element_boxes)):
             return Skip("skip: already on the page (judge missed it)", seen.box, seen.text)

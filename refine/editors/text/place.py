@@ -35,6 +35,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from refine.editors.text.insert_list_item import insert_list_item
+from refine.editors.text.near_match import names_cell
 from refine.editors.text.order import Plan
 from refine.editors.text.outcomes import Skip, Written
 from refine.editors.text.place_at_foot import place_at_foot
@@ -95,6 +96,11 @@ def place_missing(state: EditState, plan: Plan, exp: TextExpectation, rules: Rul
         outcome = place_in_sibling_card(state, exp, rules)
     if outcome is None:
         outcome = place_in_row_column(state, exp, sequences, rules)
+    if outcome is None and names_cell(element):  # "In the 'Free range eggs' row, ... the 'EUR' cell"
+        outcome = place_in_element(state, exp, element, rules)
+        if isinstance(outcome, Skip):  # not empty: its row's one value against the column's edge is the wrong one
+            row_value = place_in_row_column(state, exp, [((TextExpectation(element.row), exp), None)], rules)
+            outcome = row_value if isinstance(row_value, Written) else outcome
     if outcome is None:
         outcome = place_by_neighbour(state, exp, sequences, rules)
     if outcome is None and getattr(element, "role", None) == "legend_entry":

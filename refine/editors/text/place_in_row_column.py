@@ -24,8 +24,8 @@ from statistics import median
 
 import numpy as np
 
+from refine.editors.text.colours import box_colours
 from refine.editors.text.erase import erase
-from refine.editors.text.look_harder import page_background
 from refine.editors.text.outcomes import Skip, Written
 from refine.editors.text.place_in_element import _line_type, _write
 from refine.editors.text.placement import busy_mask
@@ -67,7 +67,8 @@ def value_column(lines: list[Line], label, text: str) -> tuple[str, float, tuple
     """(align "right" or "left", the column's edge x, the nearest value's box) of the values the
     rows around ``label`` (a box) keep right of their labels (module docstring); None when there
     is no such column, its edge is not right of the label, or ``text`` (the value to write) is not
-    of the column's kind (digits in it as in every value, or in none). What the label's row holds
+    of the column's kind (digits in it as in every value, or in none; a partner of the other kind,
+    the column's header, is none of its values). What the label's row holds
     in the slot is ``slot_ink``'s to say."""
     hgt = label[3] - label[1]
     rows = [
@@ -81,6 +82,8 @@ def value_column(lines: list[Line], label, text: str) -> tuple[str, float, tuple
     best = None
     for align, at in (("right", 2), ("left", 0)):  # the most partners that share one edge
         partners = [(r, p) for r in rows if (p := _partner(lines, r, last=align == "right")) is not None]
+        # a column's header ("EUR" over the prices) is not one of its values
+        partners = [(r, p) for r, p in partners if _has_digit(p.text) == _has_digit(text)]
         for _, p in partners:
             group = [(r, q) for r, q in partners if abs(q.box[at] - p.box[at]) <= 2]
             if best is None or len(group) > len(best[1]):
@@ -181,7 +184,9 @@ def slot_ink(arr: np.ndarray, label, edge: float, align: str):
     x0, x1 = int(label[2]) + max(3, hgt // 3), min(W, int(edge) + (hgt if align == "right" else 8 * hgt))
     if x1 <= x0:
         return None
-    ink = np.abs(arr[y0:y1, x0:x1].astype(np.int16) - page_background(arr)[None, None]).max(2) > 40
+    # the label's own ground, not the page's: a receipt's paper on a tan page is no ink
+    ground = np.asarray(box_colours(arr, label)[1], np.int16)
+    ink = np.abs(arr[y0:y1, x0:x1].astype(np.int16) - ground[None, None]).max(2) > 40
     cols = np.flatnonzero(ink[hgt // 4 : hgt // 4 + hgt].any(0))  # columns with ink in the label's rows
     if not len(cols):
         return None

@@ -99,16 +99,20 @@ def _centred_over_run_below(arr: np.ndarray, box, bg) -> bool:
     non-background pixels (off ``bg`` by more than 12) wider than the line and than 30% of the
     image: matplotlib centres a chart's title over its axes (their face, a spine or the bottom
     axis line), not over the page (a tester's log-scale bars: the title 40 px right of the page's
-    centre, rewritten from its old left edge, ended 20 px off centre)."""
+    centre, rewritten from its old left edge, ended 20 px off centre). With no such run below, the
+    first one above it: matplotlib centres the x-axis title under its axes (a scatter chart with a
+    colour bar: "Diameter at breast height" rewritten from its left edge ended 22 px right of
+    where the engine sets "Diameter at breast height (cm)")."""
     H, W = arr.shape[:2]
-    x0, _, x1, y1 = box
+    x0, y0, x1, y1 = box
     need = max(x1 - x0, 0.3 * W)
-    for y in range(min(H, y1 + 1), H):
-        off = np.abs(arr[y].astype(np.int16) - np.asarray(bg, np.int16)).max(1) > 12
-        edges = np.flatnonzero(np.diff(np.concatenate([[0], off.astype(np.int8), [0]])))
-        for a, b in zip(edges[::2], edges[1::2]):
-            if b - a > need:
-                return abs((a + b) / 2 - (x0 + x1) / 2) <= 3
+    for rows in (range(min(H, y1 + 1), H), range(max(0, y0 - 1) - 1, -1, -1)):
+        for y in rows:
+            off = np.abs(arr[y].astype(np.int16) - np.asarray(bg, np.int16)).max(1) > 12
+            edges = np.flatnonzero(np.diff(np.concatenate([[0], off.astype(np.int8), [0]])))
+            for a, b in zip(edges[::2], edges[1::2]):
+                if b - a > need:
+                    return abs((a + b) / 2 - (x0 + x1) / 2) <= 3
     return False
 
 
