@@ -34,7 +34,7 @@ def changed_outside(out: Image.Image, start: Image.Image, box, pad: int = 3) -> 
 @pytest.mark.xfail(
     strict=True,
     reason="a number one digit off that is no price ('53' for '57' in a heatmap cell; fresh10-heatmap-1, -10, -1009,"
-    " and '+62' for '+22' over a waterfall bar, -12: 4 of dev's 7 digit defects and 2 on report unfixed) is "
+    " and '+62' for '+22' over a waterfall bar, -12: 4 of dev's 7 digit defects and 3 on report unfixed) is "
     "no version of the string (near_match.digit_off takes a one-digit-off read only for a price), so the "
     "value is 'missing', and the grid offers no slot: the cells carry no table rules and the column labels "
     "are the x ticks under the grid ('no string of its list, row or table on the page'). The cell at the "
