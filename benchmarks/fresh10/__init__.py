@@ -1,0 +1,1 @@
+"""The tenth tester's engine-drawn pages (``benchmarks/fresh10_pages.py``)."""

@@ -1,0 +1,182 @@
+"""A tenth tester's seeded pages (``benchmarks/fresh10_pages.py``; issue 31): the drawer is
+deterministic, and the offline judge's wrong verdicts found on them, each on the real page drawn by
+the set's templates (matplotlib or Chromium) and judged by the real OCR judge, as strict xfails that
+name the cause (these pages are held out: the library was not changed to fit them)."""
+
+import shutil
+
+import pytest
+
+from benchmarks import fresh10_pages, tester_set
+
+needs_chromium = pytest.mark.skipif(shutil.which("chromium") is None, reason="chromium not installed")
+needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
+
+
+def _truth(doc) -> tuple:
+    """Everything a document's truth holds but its image paths: elements, defects, questions."""
+    pages = tuple((v, tuple((e.id, e.role, e.text, e.box) for e in p.elements)) for v, p in doc.pages.items())
+    return doc.id, doc.size, pages, tuple(doc.defects), tuple(doc.questions)
+
+
+@needs_chromium
+def test_the_drawer_is_deterministic(tmp_path):
+    """The same seed draws the same strings, boxes, defects and questions, pixel for pixel, on a
+    matplotlib page (seed 1, the heatmap) and a Chromium page (seed 4, the org chart)."""
+    from documents.engines.browser import Browser
+
+    ts = fresh10_pages.SET
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    with Browser() as browser:
+        a = [tester_set.make_doc(ts, s, "dev", tmp_path / "a", browser) for s in (1, 4)]
+        b = [tester_set.make_doc(ts, s, "dev", tmp_path / "b", browser) for s in (1, 4)]
+    assert [d.kind for d in a] == ["heatmap", "org_chart"]
+    assert [_truth(d) for d in a] == [_truth(d) for d in b]
+    for x, y in zip(a, b):
+        for v in ("clean", "defect"):
+            assert x.pages[v].image_path.read_bytes() == y.pages[v].image_path.read_bytes(), (x.id, v)
+    assert len(a[0].pages["clean"].elements) >= 30 and len(a[0].questions) >= 8
+
+
+def draw(name: str, seed: int, path, texts: dict | None = None, browser=None):
+    """Template ``name`` of the set drawn with the content of ``seed`` (and ``texts``: element id ->
+    the string drawn instead, "" leaves it out) into ``path``: (image, element id -> box)."""
+    from PIL import Image
+
+    _, recs = tester_set.render(fresh10_pages.SET, name, seed, texts or {}, path, browser)
+    return Image.open(path).convert("RGB"), {r["eid"]: r["box"] for r in recs}
+
+
+def verdicts(image, questions: list[str]) -> list[str]:
+    """The offline OCR judge's answers to ``questions`` on ``image``."""
+    from rewards.judges.ocr import OCRJudge
+    from rewards.rubric import Check
+    from rewards.text.questions.question_compiler import compile_question
+
+    checks = [Check(str(i), q, spec=compile_question(q)) for i, q in enumerate(questions)]
+    return [v.answer for v in OCRJudge().judge([image], [""], [checks])[0]]
+
+
+def html_page(name: str, seed: int, path):
+    """A Chromium page of the set (see :func:`draw`)."""
+    from documents.engines.browser import Browser
+
+    with Browser() as browser:
+        return draw(name, seed, path, browser=browser)
+
+
+BOARDING = [
+    'Is the KPI card "Gate" showing "1"?',
+    'Does the "Boarding" card show the value exactly "08:20"?',
+    'Does the "Zone" card show the value exactly "08:20"?',
+]
+
+
+@pytest.fixture(scope="module")
+def boarding(tmp_path_factory) -> list[str]:
+    """The judge's answers to ``BOARDING`` on fresh10-boarding_pass-8's clean page (1000x420, Helvetica
+    = Liberation Sans): a dark band with the airline's name (22 px bold, white) over the route's
+    airport codes in 44 px bold ("ATH ✈ VIE"), then six label/value pairs in a CSS grid with no
+    card borders (labels 12 px grey, values 22 px bold: Flight, Date, Boarding, Gate, Seat, Zone)."""
+    image, _ = html_page("boarding_pass", 8, tmp_path_factory.mktemp("boarding") / "page.png")
+    return verdicts(image, BOARDING)
+
+
+@needs_chromium
+@needs_tesseract
+@pytest.mark.xfail(
+    strict=True,
+    reason="six label/value pairs in a CSS grid with no card borders read as one KPI card: the card 'Gate' is "
+    "credited with the Zone's value '1' two columns away ('every string read as the card'; "
+    "fresh10-boarding_pass-8 and 'Flight' with the Boarding time '09:05' in -17, -1007, -1016: 4 false yes on"
+    " dev, 6 on report). A borderless card is its label and the value directly under it, not the row of "
+    "values",
+)
+def test_a_borderless_card_does_not_take_a_neighbouring_cards_value(boarding):
+    assert boarding[2] == "no"  # the Boarding time asked of the Zone card is refuted
+    assert boarding[0] != "yes"
+
+
+KANBAN = [
+    'Is the second item under the "Backlog" heading exactly "Update privacy notice"?',
+    'Is the second item under the "In progress" heading exactly "Fix login timeout on Safari"?',
+    'Does the main title at the top of the page read exactly "Team Juniper sprint board"?',
+    'Is the second item under the "Backlog" heading exactly "Migrate billing to new API"?',
+]
+
+
+@pytest.fixture(scope="module")
+def kanban(tmp_path_factory) -> list[str]:
+    """The judge's answers to ``KANBAN`` on fresh10-kanban-7's clean page (1200x380, 'Trebuchet MS' =
+    DejaVu Sans): a title with the sprint line and a button on its baseline to the right, then four
+    grey columns (Backlog, In progress, Review, Done, each with a count pill) of two white ticket
+    cards; a card is a coloured tag ("Bug", 11 px white), the ticket's title (15 px), and a row with
+    its number ("#544") and the assignee's initials in a dark disc."""
+    image, _ = html_page("kanban", 7, tmp_path_factory.mktemp("kanban") / "page.png")
+    return verdicts(image, KANBAN)
+
+
+@needs_chromium
+@needs_tesseract
+@pytest.mark.xfail(
+    strict=True,
+    reason="the items of a board's column are counted among every line below its heading (the tag 'Bug', the ticket "
+    "number '#544', the initials, the other columns' titles): 'the 2nd list item reads Translate help centre "
+    "to German / Migrate billing to new API / #544' and a correct ticket is refuted (fresh10-kanban-7, -16, "
+    "-1006, -1015: 10 false no on dev, 6 on report). An item of a column is a line in the heading's column, "
+    "in the body type, one per card",
+)
+def test_a_ticket_counted_in_its_board_column_is_not_refuted(kanban):
+    assert kanban[3] == "no"  # the first card's title asked as the second stays refuted
+    assert kanban[0] != "no" and kanban[1] != "no"
+
+
+@needs_chromium
+@needs_tesseract
+@pytest.mark.xfail(
+    strict=True,
+    reason="the title and the sprint line set on its baseline to the right (15 px grey, 16 px apart) are read as one"
+    " line 'Team Juniper sprint board | sprint 32, ends thursday', so the title is 'read only inside longer "
+    "text' and refuted (fresh10-kanban-7, -16, -1006, -1015: 3 false no on dev, 3 on report); a run of "
+    "smaller, lighter type after the title's last word is another element, as a subtitle to the right of it",
+)
+def test_a_title_with_a_subtitle_on_its_baseline_is_not_refuted(kanban):
+    assert kanban[2] != "no"
+
+
+@needs_tesseract
+@pytest.mark.xfail(
+    strict=True,
+    reason="an annotated heatmap's cells are a grid of numbers with no table rules, its column labels the x ticks "
+    "under the grid, not a header row above it: the cell is not found at its row and column and a cell read "
+    "right is refuted ('93 read, but not context 6 pm, same_row Tuesday'; fresh10-heatmap-1, -10, -1009: 3 "
+    "false no on dev, 2 on report). A number read at the row label's height and in the x tick's column is "
+    "that cell",
+)
+def test_a_heatmap_cell_under_its_column_tick_is_not_refuted(tmp_path):
+    image, _ = draw("heatmap", 1, tmp_path / "heatmap.png")
+    q = "In the '{}' row, does the '{}' cell read exactly \"{}\"?"
+    answers = verdicts(image, [q.format("Tuesday", "6 pm", "39"), q.format("Tuesday", "6 pm", "93")])
+    assert answers[0] == "no"  # a number on no cell of the page stays refuted
+    assert answers[1] != "no"
+
+
+@needs_chromium
+@needs_tesseract
+@pytest.mark.xfail(
+    strict=True,
+    reason="an FAQ accordion's questions are bold 17 px rows, each in its own bordered box (one open over a 15 px "
+    "answer), no larger than the page's body type: the heading finder finds only the 30 px page title and "
+    "refutes every question read whole ('the heading reads Frequently asked questions'; fresh10-faq-14, -5, "
+    "-1004, -1013: 5 false no on dev, 5 on report). A bold line alone in its bordered row, read whole, is a "
+    "heading or at least not refuted",
+)
+def test_an_accordion_question_read_whole_is_not_refuted_as_a_heading(tmp_path):
+    image, _ = html_page("faq", 14, tmp_path / "faq.png")
+    q = 'Is there a section heading that reads exactly "{}"?'
+    answers = verdicts(
+        image, [q.format("How do I add a team member?"), q.format("Which payment methods do you accept?")]
+    )
+    assert answers[0] == "no"  # a question not on the page stays refuted
+    assert answers[1] != "no"
