@@ -54,6 +54,7 @@ from PIL import Image
 
 from rewards.text.ocr.text_match import Line, Match, find_matches, in_region, region_box, words_conf
 from rewards.text.page.anchored import Exact, ReadAnchor, anchored, read_anchors
+from rewards.text.page.card_grid import grid_apart
 from rewards.text.page.elements import describe_element, find_elements
 from rewards.text.page.generic_roles import over_figure, over_plot, series_heading, table_refutes, typed_whole
 from rewards.text.page.page_lines import Element, _is_mark, _Page, canonical_lines
@@ -583,6 +584,10 @@ def decide_text(
     passing = [r.passing for r in results]
     if len(spec.texts) > 1 and spec.arrangement != "all" and not _arranged(passing, spec.arrangement):
         return result(False, "arrangement", f"the strings are read, but not {spec.arrangement.replace('_', ' ')}")
+    if element is not None and element.spec.role == "card" and element.found and all(passing):
+        apart = grid_apart([p[0] for p in passing], element.found, lines, element.canon)
+        if apart:  # "the card 'Gate' showing '1'" on a borderless grid of label/value pairs
+            return TextDecision(None, "arrangement", apart, records, anchors, found_box, [apart], elements)
     unknown = _unknown_part(spec, flags, asked, next((r.element_detail for r in results if r.element_unknown), ""))
     if unknown is not None:
         return result(None, *unknown)

@@ -1,0 +1,53 @@
+"""Strings asked of one card that stand in a grid of labels and values.
+
+A KPI card holds a label and its value one under the other or side by side. A panel with no
+borders between its label/value pairs (a boarding pass: Flight, Date, Boarding, Gate, Seat, Zone
+over their values) is found as one card, so "the card 'Gate' showing '1'" finds both strings in
+it although the "1" is the Zone's. When the strings share no column and no row, and other words
+stand on the row of one of them (the other labels or values of the grid), which value belongs to
+which label is left to a VLM (issue 31, the tenth tester's boarding pass: 4 false "yes" on dev).
+"""
+
+from __future__ import annotations
+
+from rewards.text.ocr.text_match import Line, Match
+from rewards.text.page.page_lines import Element
+
+
+def _overlap(a0: float, a1: float, b0: float, b1: float) -> bool:
+    return min(a1, b1) > max(a0, b0)
+
+
+def grid_apart(chosen: list[Match], cards: list[Element], lines: list[Line], canon: list[int]) -> str | None:
+    """Why the strings ``chosen`` (one occurrence each, in one card of ``cards``) cannot be told to
+    be one label/value pair, or None when they can (or when no card holds them all). ``canon``:
+    ``page_lines.canonical_lines`` of ``lines`` (a card's words are on canonical lines).
+
+    They can when every string shares a column (x overlap) or a row (y overlap) with another, or
+    when no other word of the card stands on a string's row (a card with one label and one value
+    set apart)."""
+    if len(chosen) < 2:
+        return None
+    used = {(canon[li], wi) for m in chosen for li, wi in m.words}
+    held = [c for c in cards if {li for li, _ in used} <= set(c.lines)]
+    if not held:
+        return None
+    boxes = [m.box for m in chosen]
+    paired = [
+        any(_overlap(a[0], a[2], b[0], b[2]) or _overlap(a[1], a[3], b[1], b[3]) for j, b in enumerate(boxes) if j != i)
+        for i, a in enumerate(boxes)
+    ]
+    if all(paired):
+        return None
+    for li in held[0].lines:
+        for wi, word in enumerate(lines[li].words):
+            if (li, wi) in used:
+                continue
+            for m, box in zip(chosen, boxes):
+                x0, y0, x1, y1 = word.box
+                if _overlap(y0, y1, box[1], box[3]) and not _overlap(x0, x1, box[0], box[2]):
+                    return (
+                        f"{m.text!r} stands in a grid of labels and values in the card, in no column or row of"
+                        f" the other strings ({word.text!r} beside it): which value is whose needs a VLM"
+                    )
+    return None
