@@ -12,10 +12,7 @@ from __future__ import annotations
 
 from rewards.text.ocr.text_match import Line, Match
 from rewards.text.page.page_lines import Element
-
-
-def _overlap(a0: float, a1: float, b0: float, b1: float) -> bool:
-    return min(a1, b1) > max(a0, b0)
+from rewards.text.page.relations import _x_overlap, _y_overlap
 
 
 def grid_apart(chosen: list[Match], cards: list[Element], lines: list[Line], canon: list[int]) -> str | None:
@@ -34,8 +31,7 @@ def grid_apart(chosen: list[Match], cards: list[Element], lines: list[Line], can
         return None
     boxes = [m.box for m in chosen]
     paired = [
-        any(_overlap(a[0], a[2], b[0], b[2]) or _overlap(a[1], a[3], b[1], b[3]) for j, b in enumerate(boxes) if j != i)
-        for i, a in enumerate(boxes)
+        any(_x_overlap(a, b) or _y_overlap(a, b) for j, b in enumerate(boxes) if j != i) for i, a in enumerate(boxes)
     ]
     if all(paired):
         return None
@@ -44,8 +40,7 @@ def grid_apart(chosen: list[Match], cards: list[Element], lines: list[Line], can
             if (li, wi) in used:
                 continue
             for m, box in zip(chosen, boxes):
-                x0, y0, x1, y1 = word.box
-                if _overlap(y0, y1, box[1], box[3]) and not _overlap(x0, x1, box[0], box[2]):
+                if _y_overlap(word.box, box) and not _x_overlap(word.box, box):
                     return (
                         f"{m.text!r} stands in a grid of labels and values in the card, in no column or row of"
                         f" the other strings ({word.text!r} beside it): which value is whose needs a VLM"
