@@ -42,6 +42,7 @@ from pathlib import Path
 
 import numpy as np
 import torch
+from filelock import FileLock
 
 DEFAULT_DIR = Path("checkpoints/pretrained/tiny_layout_sd3")
 """Where ``ensure_pretrained`` builds the generator (relative to the working directory; git-ignored)."""
@@ -246,13 +247,21 @@ def pretrain(settings: PretrainSettings, out: Path) -> dict:
 def ensure_pretrained(path: str | Path = DEFAULT_DIR, settings: PretrainSettings | None = None, quiet=False) -> Path:
     """The generator's folder at ``path``, built first (a few minutes on one CPU core) when it is
     missing or its ``pretrain.json`` records other settings. Built in a temporary folder beside
-    it and renamed into place, so a half-built folder is never read.
+    it and renamed into place, so a half-built folder is never read. Processes that ask for the same
+    folder at once (pytest-xdist workers, ranks of one machine) wait on a lock file beside it
+    (``.NAME.lock``) and the first one builds it for all.
 
     Raises:
         OSError: ``path``'s parent cannot be written.
     """
     settings = settings or PretrainSettings()
     path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(path.parent / f".{path.name}.lock"):
+        return _build_unless_built(path, settings, quiet)
+
+
+def _build_unless_built(path: Path, settings: PretrainSettings, quiet: bool) -> Path:
     record = path / "pretrain.json"
     weights = [
         path / "transformer" / "diffusion_pytorch_model.safetensors",
@@ -269,7 +278,6 @@ def ensure_pretrained(path: str | Path = DEFAULT_DIR, settings: PretrainSettings
             file=sys.stderr,
             flush=True,
         )
-    path.parent.mkdir(parents=True, exist_ok=True)
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
     try:
