@@ -128,6 +128,11 @@ def print_summary(summary: dict, out: Path) -> None:
         for key, label in rows.items():
             say(f"  {label:<16}{text['start'][key]:>10}{text['best'][key]:>10}")
         say("  (strings read: every quoted string read on the page, yes or withheld for what only a VLM can place)")
+        if text["best"]["decided"] < text["start"]["decided"]:
+            say(
+                "  (decided, and the coverage score, fall where a refuted string was fixed but its check names an "
+                "element only a VLM places: it is withheld now, not refuted; judge=ocr_vlm decides it)"
+            )
     if summary["withheld"]:
         reasons = "; ".join(f"{n} x {reason}" for reason, n in list(summary["withheld"].items())[:3])
         say(f"withheld verdicts (never counted as passes): {reasons}")

@@ -9,11 +9,25 @@
   ``pytest -m "not slow"`` runs the rest in minutes; CI and the README's test line run all.
 - Every test starts with the process's memos of OCR reads empty (``rewards.text.ocr.ocr_cache``),
   so a test that counts or breaks tesseract calls sees its own reads, not an earlier test's.
+- The README's test line runs the tests on every core (pytest-xdist, ``-n auto``), at most
+  :data:`MAX_WORKERS` processes: each worker imports torch and builds its own tiny models, about
+  1-2 GB of memory apiece. Tests write only under their ``tmp_path``; the one folder they share,
+  the tiny layout generator under ``checkpoints/``, is built once under a lock
+  (``training.diffusion.pretrain.ensure_pretrained``). ``-n 0`` runs them in this process.
 """
 
 import os
 
 import pytest
+
+MAX_WORKERS = 8
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: one worker per core this process may use, at most :data:`MAX_WORKERS`."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, min(cores, MAX_WORKERS))
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 QUICK_START = [
     "bash scripts/setup.sh && .venv/bin/rubricloop-refine",
-    "bash scripts/setup.sh && .venv/bin/python -m pytest -q",
+    "bash scripts/setup.sh && .venv/bin/python -m pytest -q -n auto",
 ]
 
 

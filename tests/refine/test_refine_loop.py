@@ -585,3 +585,9 @@ def test_text_checks_are_counted_start_and_best_and_printed(tmp_path, white_png,
     row = {line.split()[0] + " " + line.split()[1]: line.split()[-2:] for line in printed if line.startswith("  ")}
     assert row["passed (yes)"] == ["0", "1"] and row["refuted (no)"] == ["2", "1"] and row["strings read"] == ["1", "2"]
     assert any(line.startswith("text checks") and "3 quoted strings in 1 items" in line for line in printed)
+    assert not any("coverage score, fall" in line for line in printed)  # decided 2 -> 2
+    # a new user asked why `coverage` fell 0.706 -> 0.581 on the bundled example: decided 113 -> 93
+    summary["text_checks"]["best"] = {"decided": 1, "passed": 1, "refuted": 0, "read": 3}
+    print_summary(summary, tmp_path / "out")
+    [why] = [line for line in capsys.readouterr().out.splitlines() if "coverage score, fall" in line]
+    assert "withheld now, not refuted" in why and "judge=ocr_vlm" in why
