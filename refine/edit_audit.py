@@ -127,10 +127,14 @@ def spill_mask(start: np.ndarray, best: np.ndarray, actions: list[dict]) -> np.n
     of the strings the ``actions`` meant to touch: a rewrite's old words (``erased``) and a placed
     string's own rows (``inked`` of an action that erased nothing). A rewrite's new ink may run
     past its old words along their line (the rows its erased boxes span) onto pixels that were
-    empty page (within 40 of the page background, the median of the border, per channel): a
-    longer right string grows its element as the engine would draw it. Anything else it changes
-    there (ink over the axis, the tick labels under a rotated title, a line above or below) is
-    spill."""
+    empty page (within 40 of the page background, the median of the border, per channel), and
+    inside its own new rows (``inked``) onto pixels that were empty page or the fill its old
+    words stood on (within 40 of the median of a 2-pixel ring around them), at most half a line
+    above or below the old words: a longer right string
+    grows its element as the engine would draw it, along its band or button ("FEE" -> "FREE" on a
+    dark band) and with the descenders of its new letters ("our" -> "your"). Anything else it
+    changes there (ink over the axis, the tick labels under a rotated title, a line above or
+    below) is spill."""
     h, w = start.shape[:2]
     changed = (start != best).any(2)
     own = []
@@ -147,7 +151,24 @@ def spill_mask(start: np.ndarray, best: np.ndarray, actions: list[dict]) -> np.n
         if erased:
             y0, y1 = min(b[1] for b in erased), max(b[3] for b in erased)
             spill[max(0, y0) : max(0, y1)] &= ~empty[max(0, y0) : max(0, y1)]
+            fill = _fill_around(start, erased)
+            blank = empty | (np.abs(start.astype(np.int16) - fill[None, None]).max(2) <= 40)
+            grown = _box_mask((h, w), a.get("inked", [])) & blank
+            reach = max(2, max(b[3] - b[1] for b in erased) // 2)  # a descender or an accent, not another line
+            grown[: max(0, y0 - reach)] = grown[y1 + reach :] = False
+            spill &= ~grown
     return spill
+
+
+def _fill_around(start: np.ndarray, boxes) -> np.ndarray:
+    """int16 (3,): the median colour of the 2-pixel ring around the union of ``boxes`` in
+    ``start`` (uint8 (H, W, 3)): the fill the words in them stand on."""
+    h, w = start.shape[:2]
+    x0, y0 = max(0, min(b[0] for b in boxes) - 2), max(0, min(b[1] for b in boxes) - 2)
+    x1, y1 = min(w, max(b[2] for b in boxes) + 2), min(h, max(b[3] for b in boxes) + 2)
+    ring = np.ones((y1 - y0, x1 - x0), bool)
+    ring[2:-2, 2:-2] = False
+    return np.median(start[y0:y1, x0:x1][ring].astype(np.int16), 0)
 
 
 def damaged(start: Image.Image, best: Image.Image, actions: list[dict]) -> dict:

@@ -171,3 +171,51 @@ def test_the_editors_rewrite_records_exactly_the_border_pixels_it_changed():
     assert border_changed <= act["damaged_px"] <= border_changed + ANTI_ALIAS_BOUND
     if border_changed:
         assert any(b[1] >= border_y - 2 and b[3] <= border_y + 4 for b in act["damage_boxes"])
+
+
+def _band_rewrite(old, new, neighbour=None):
+    """A white word on a dark band, erased with the band's fill and rewritten longer in place;
+    ``neighbour``: a yellow word on the band, set where the longer word runs into it.
+    Returns (start, best, action record) for :func:`damaged`."""
+    band, white, font = (110, 30, 45), (250, 250, 250), SERIF_BOLD.font(26)
+    img = Image.new("RGB", (420, 120), PAGE)
+    d = ImageDraw.Draw(img)
+    d.rectangle([0, 20, 419, 80], fill=band)
+    d.text((40, 62), old, font=font, fill=white, anchor="ls")
+    box = d.textbbox((40, 62), old, font=font, anchor="ls")
+    if neighbour:
+        d.text((box[2] + 8, 62), neighbour, font=font, fill=(250, 210, 60), anchor="ls")
+    before = np.array(img)
+    after = before.copy()
+    after[box[1] - 2 : box[3] + 2, box[0] - 2 : box[2] + 2] = band
+    best = Image.fromarray(after)
+    ImageDraw.Draw(best).text((40, 62), new, font=font, fill=white, anchor="ls")
+    ink = ImageDraw.Draw(best).textbbox((40, 62), new, font=font, anchor="ls")
+    action = {"erased": [list(box)], "inked": [list(ink)], "boxes": [list(box), list(ink)]}
+    return Image.fromarray(before), best, action
+
+
+def test_a_longer_rewrite_grows_along_its_band_and_over_its_neighbour_is_spill():
+    # the bundled example's "FEE" -> "FREE" on a dark band counted 372 px of its own letters as
+    # damage (the allowance was for the page's background only): a person sees the word fixed
+    start, best, action = _band_rewrite("FEE", "FREE")
+    assert (np.asarray(start) != np.asarray(best)).any(2).sum() > 300  # the new letters, past the old box
+    assert damaged(start, best, [action])["damaged_px"] <= 4  # antialias
+    # the same rewrite run into the next word on the band: what it drew over that word is damage
+    start, best, action = _band_rewrite("FEE", "FREE", neighbour="NOW")
+    out = damaged(start, best, [action])
+    a, b = np.asarray(start).astype(int), np.asarray(best).astype(int)
+    over_it = ((a != b).any(2) & (np.abs(a - (250, 210, 60)).max(2) <= 60)).sum()  # the yellow word's pixels drawn on
+    assert over_it > 10 and over_it <= out["damaged_px"] <= over_it + ANTI_ALIAS_BOUND
+    assert out["damage_boxes"][0][0] >= action["erased"][0][2]
+
+
+def test_the_descender_of_a_new_letter_is_the_string_not_spill():
+    # "our notes" -> "your notes": the 'y' reaches below the old words' boxes onto empty page
+    img, _, box = page_with_line("our notes", (44, 48))
+    before, after, ink_box = rewrite_by_hand(
+        img, (box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2), "your notes", (44, 48)
+    )
+    assert ink_box[3] > box[3] + 3  # the descender
+    action = {"erased": [list(box)], "inked": [list(ink_box)]}
+    assert damaged(Image.fromarray(before), Image.fromarray(after), [action])["damaged_px"] <= ANTI_ALIAS_BOUND
