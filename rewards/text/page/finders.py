@@ -13,6 +13,7 @@ import numpy as np
 from scipy import ndimage
 
 from rewards.text.ocr.text_match import find_matches, union_box
+from rewards.text.page.card_lists import card_lists
 from rewards.text.page.legend_marks import handle_left, swatch_left
 from rewards.text.page.page_lines import (
     MAX_PAGE_SHARE,
@@ -315,14 +316,15 @@ def _in_grid(page: _Page, row: list[int]) -> bool:
 
 def _list_item(page: _Page, spec: ElementSpec) -> list[Element]:
     """Items of a list or menu: the lines of a column sharing a left edge (``_lists``, at least
-    two lines) or of a row (``_rows``: a menu, not a table's row: ``_in_grid``); the ``ordinal``-th
-    item of each list or row. A bulleted item that wraps is its bullet's line and the lines that
-    wrap it (``_wrapped``)."""
+    two lines), of a row (``_rows``: a menu, not a table's row: ``_in_grid``) or of a column of
+    like cards (``card_lists.card_lists``: a board's tickets); the ``ordinal``-th item of each. A
+    bulleted item that wraps is its bullet's line and the lines that wrap it (``_wrapped``)."""
     wraps = _wrapped(page)
     rest = {j for js in wraps.values() for j in js}
     groups = [g for g in _lists(page, [i for i in page.flat if i not in rest]) if len(g) >= 2]
     menus = [g for g in _rows(page) if not _in_grid(page, g)]
     items = [[[i, *wraps.get(i, [])] for i in g] for g in groups] + [[[i] for i in g] for g in menus]
+    items += [[[i] for i in g] for g in card_lists(page)]
     return [e for g in items for e in page.elements("list_item", _pick(g, spec.ordinal))]
 
 
