@@ -38,7 +38,7 @@ from statistics import median
 from rewards.text.ocr.text_match import Match, words_conf
 from rewards.text.page.finders import FINDERS, HEADING_SIZE, _body_under, _tick_rows
 from rewards.text.page.nav_bar import nav_bar
-from rewards.text.page.page_lines import SAME_SIZE, _Page, _same_size, figure_line, figure_size
+from rewards.text.page.page_lines import SAME_SIZE, Box, _Page, _same_size, figure_line, figure_size
 from rewards.text.page.table_locators import tables
 from rewards.text.page.text_style import measure
 from rewards.text.questions.question_compiler import ElementSpec
@@ -361,7 +361,26 @@ def bold_series(text: str, kept: list[Match], page: _Page) -> str | None:
     return None
 
 
-def unknown_heading(text: str, kept: list[Match], page: _Page) -> str | None:
-    """Why "the heading" read elsewhere is unknown, not refuted (``over_figure``, ``over_plot``,
-    ``bold_series``), or None: the heading finder's size rule cannot tell."""
+def title_above(text: str, kept: list[Match], page: _Page, title: Box) -> str | None:
+    """Why "the title" is unknown, not refuted, for ``text`` read as a whole line in display type
+    (``DISPLAY`` times the body's size) wholly above the title found (``title``, the page's largest
+    line): a boarding pass's airline name in a dark band over the route's airport codes in twice
+    its size (a tenth tester's pages). A person may name either the title. None when no occurrence
+    does. Never a "yes"."""
+    body = _body_size(page, page.flat) if page.flat else 0.0
+    for m in kept:
+        i = _whole_line(m, page)
+        if i is not None and page.lines[i].box[3] <= title[1] and page.sizes[i] >= DISPLAY * body > 0:
+            return f"{text!r} stands in display type above the largest line: 'the title' may name either"
+    return None
+
+
+def unknown_element(el: ElementSpec, text: str, kept: list[Match], page: _Page, found: list) -> str | None:
+    """Why the element ``el`` (a heading or a title), read elsewhere than the one found, is unknown,
+    not refuted (``over_figure``, ``over_plot``, ``bold_series``; ``title_above``), or None: the
+    finder's size rule cannot tell."""
+    if el.role == "title" and found:
+        return title_above(text, kept, page, found[0].box)
+    if el.role != "heading" or not el.whole:
+        return None
     return over_figure(text, kept, page) or over_plot(text, kept, page) or bold_series(text, kept, page)
