@@ -29,6 +29,7 @@ from rewards.text.page.page_lines import (
     _pick,
     _same_size,
     element_words,
+    larger_lead,
 )
 from rewards.text.page.rectangles import _distinct, _framed, _like_groups, _lines_in, card_rectangles, rectangles
 from rewards.text.page.text_style import measure
@@ -63,7 +64,11 @@ def _title(page: _Page, spec: ElementSpec) -> list[Element]:
     biggest = max(page.sizes[i] for i in top)
     big = [i for i in top if page.sizes[i] >= TITLE_SIZE * biggest]
     blocks = list(dict.fromkeys(tuple(_wrap_block(page, i)) for i in big))
-    return page.elements("title", blocks)
+    # a subtitle set on the title's baseline, read into its line, is not the title's (``larger_lead``)
+    cuts = [larger_lead(page.lines[b[0]]) if len(b) == 1 else 0 for b in blocks]
+    words = [tuple(w for w in element_words(page.lines, b[0]) if w[1] < k) if k else None for b, k in zip(blocks, cuts)]
+    made = [page.element("title", b, w) for b, w in zip(blocks, words)]
+    return [e for e in made if e is not None]
 
 
 WRAP_GAP = 0.5
