@@ -162,12 +162,14 @@ def test_a_heatmap_cell_under_its_column_tick_is_not_refuted(tmp_path):
     while the same number asked of another row's cell stays refuted."""
     image, _ = draw("heatmap", 1, tmp_path / "heatmap.png")
     q = "In the '{}' row, does the '{}' cell read exactly \"{}\"?"
-    answers = verdicts(
-        image, [q.format("Tuesday", "6 pm", "39"), q.format("Tuesday", "6 pm", "93"), q.format("Monday", "6 pm", "93")]
-    )
+    tick = 'Is the fifth x-axis tick label from the left exactly "{}"?'
+    asked = [q.format("Tuesday", "6 pm", "39"), q.format("Tuesday", "6 pm", "93"), q.format("Monday", "6 pm", "93")]
+    answers = verdicts(image, asked + [tick.format("4 pm"), tick.format("4 am")])
     assert answers[0] == "no"  # a number on no cell of the page stays refuted
     assert answers[1] == "withheld"
     assert answers[2] == "no"  # 93 is Tuesday's, not Monday's
+    # the tick "4 pm" is read "4pm": spaces alone are no refutation (``OCRJudge._reads_otherwise``)
+    assert answers[3] == "withheld" and answers[4] == "no"
 
 
 @needs_chromium
