@@ -59,10 +59,13 @@ class Element:
 # ---------------------------------------------------------------- shared measures
 
 
-_HANDLE = re.compile(r"[-\u2010-\u2015_~=]+[^\s1-9]{1,2}[-\u2010-\u2015_~=]+|[\u2012-\u2015=]{2,}")
+_HANDLE = re.compile(
+    r"[-\u2010-\u2015_~=]+[^\s1-9]{1,2}[-\u2010-\u2015_~=]+|[\u2012-\u2015=]{2,}|[\u2012-\u2015]+[eoO0@•●]"
+)
 """A line chart's legend handle read as a word: a marker between two strokes ("—e—", "-o-", "—A—"),
 or a plain stroke, a line drawn without markers, read as two or more dashes ("——", "=——=": a
-tester's dark line chart; hyphens alone, "--", are not one)."""
+tester's dark line chart; hyphens alone, "--", are not one), or a dash and the marker with the
+right stroke lost ("—e Visitors": a tenth tester's dual-axis chart)."""
 
 
 def _is_mark(text: str) -> bool:

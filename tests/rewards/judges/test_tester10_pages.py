@@ -190,3 +190,14 @@ def test_an_accordion_question_read_whole_is_not_refuted_as_a_heading(tmp_path):
     assert answers == ["no", "withheld", "withheld", "no"]  # the first is on no row of this page
     image, _ = html_page("faq", 5, tmp_path / "faq5.png")
     assert verdicts(image, [q.format("How do I add a team member?")]) == ["withheld"]
+
+
+@needs_tesseract
+def test_a_line_legend_entry_with_its_handle_read_short_is_found(tmp_path):
+    """A line legend's handle (a dark stroke with a round marker) is read "—e", its right stroke lost,
+    in front of "Visitors": the entry was not found and "the legend entry reads 'Memberships sold'"
+    refuted it (fresh10-dual_axis-11: 2 false no on dev). A dash and a marker glyph is a handle too
+    (``page_lines._HANDLE``): the entry is confirmed, a tick label asked as one stays refuted."""
+    image, _ = draw("dual_axis", 11, tmp_path / "dual.png")
+    q = 'Does the legend include the label "{}"?'
+    assert verdicts(image, [q.format("Visitors"), q.format("May")]) == ["yes", "no"]
