@@ -12,7 +12,7 @@ from typing import Callable
 import numpy as np
 from scipy import ndimage
 
-from rewards.text.ocr.text_match import find_matches, union_box
+from rewards.text.ocr.text_match import find_matches, union_box, words_conf
 from rewards.text.page.card_lists import card_lists
 from rewards.text.page.legend_marks import handle_left, swatch_left
 from rewards.text.page.page_lines import (
@@ -162,10 +162,12 @@ def _heading(page: _Page, spec: ElementSpec) -> list[Element]:
     for i in page.flat:
         # a bullet read as a line of its own ("e" left of a list item) is no body line: its size and
         # weight (none measured) are not the body's; a sidebar's bold "In this issue" was no heading
-        body = [j for j in _body_under(page, i) if element_words(page.lines, j)]
+        # nor is ink read as letters with no confidence (an org chart's connectors read "—l", "CT")
+        body = [j for j in _body_under(page, i) if element_words(page.lines, j) and _read_sure(page, j)]
         x0, y0, x1, y1 = page.lines[i].box
         if not body or min(page.lines[j].box[1] for j in body) - y1 > 2 * (y1 - y0):  # no body right under it
             continue
+        body = _run_under(page, body, 2 * (y1 - y0))
         ratio = page.sizes[i] / median(page.sizes[j] for j in body)
         if ratio >= HEADING_SIZE or (
             ratio >= 1 / SAME_SIZE and weight(i) == "bold" and all(weight(j) == "regular" for j in body[:3])
@@ -173,6 +175,26 @@ def _heading(page: _Page, spec: ElementSpec) -> list[Element]:
             found.append(i)
     ordered = sorted(found, key=lambda i: (page.lines[i].box[1], page.lines[i].box[0]))
     return page.elements("heading", [[i] for i in ordered])
+
+
+def _run_under(page: _Page, body: list[int], gap: float) -> list[int]:
+    """The lines of ``body`` from the top down to the first gap over ``gap`` pixels: the next card's
+    or section's lines past a gap are not this line's body (an org chart's next row of names)."""
+    ordered = sorted(body, key=lambda j: page.lines[j].box[1])
+    run = ordered[:1]
+    for j in ordered[1:]:
+        if page.lines[j].box[1] - max(page.lines[k].box[3] for k in run) > gap:
+            break
+        run.append(j)
+    return run
+
+
+NOISE_CONF = 50.0
+"""A line whose words OCR read with confidence under this is ink read as letters, no body (``_heading``)."""
+
+
+def _read_sure(page: _Page, i: int) -> bool:
+    return words_conf(page.lines, [(i, k) for k in range(len(page.lines[i].words))]) >= NOISE_CONF
 
 
 def _dot_left(gray: np.ndarray | None, box: Box, em: float) -> bool:

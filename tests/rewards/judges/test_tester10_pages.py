@@ -201,3 +201,17 @@ def test_a_line_legend_entry_with_its_handle_read_short_is_found(tmp_path):
     image, _ = draw("dual_axis", 11, tmp_path / "dual.png")
     q = 'Does the legend include the label "{}"?'
     assert verdicts(image, [q.format("Visitors"), q.format("May")]) == ["yes", "no"]
+
+
+@needs_chromium
+@needs_tesseract
+def test_a_name_atop_an_org_chart_card_is_a_heading(tmp_path):
+    """An org chart's cards hold a bold name (16 px) over the role (12 px); the heading finder
+    measured the name against every line within six of its heights under it: the connectors read as
+    letters with no confidence ("CT", 51 px) and the next row's bold name, so "Noor Siddiqui" was
+    no heading and refuted (fresh10-org_chart-13: 2 false no on dev). The body is the run of lines
+    right under the line (``finders._run_under``) read with confidence (``NOISE_CONF``): the name
+    is confirmed, the role under it stays refuted as a heading."""
+    image, _ = html_page("org_chart", 13, tmp_path / "org.png")
+    q = 'Is there a section heading that reads exactly "{}"?'
+    assert verdicts(image, [q.format("Noor Siddiqui"), q.format("Head of Sales")]) == ["yes", "no"]
