@@ -64,11 +64,15 @@ def _title(page: _Page, spec: ElementSpec) -> list[Element]:
     biggest = max(page.sizes[i] for i in top)
     big = [i for i in top if page.sizes[i] >= TITLE_SIZE * biggest]
     blocks = list(dict.fromkeys(tuple(_wrap_block(page, i)) for i in big))
-    # a subtitle set on the title's baseline, read into its line, is not the title's (``larger_lead``)
+    # a subtitle set on the title's baseline, read into its line, may not be the title's
+    # (``larger_lead``): the line's leading run is a title too, the whole line still one
     cuts = [larger_lead(page.lines[b[0]]) if len(b) == 1 else 0 for b in blocks]
-    words = [tuple(w for w in element_words(page.lines, b[0]) if w[1] < k) if k else None for b, k in zip(blocks, cuts)]
-    made = [page.element("title", b, w) for b, w in zip(blocks, words)]
-    return [e for e in made if e is not None]
+    lead = [
+        page.element("title", b, tuple(w for w in element_words(page.lines, b[0]) if w[1] < k))
+        for b, k in zip(blocks, cuts)
+        if k
+    ]
+    return page.elements("title", blocks) + [e for e in lead if e is not None]
 
 
 WRAP_GAP = 0.5
