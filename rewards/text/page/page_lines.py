@@ -223,7 +223,7 @@ def type_size(line: Line, rgb: np.ndarray | None = None) -> float:
     return float(median(sizes)) if sizes else 0.0
 
 
-RUN_DROP = 1.3
+RUN_DROP = 1.45
 """A line's words after this much of a drop in type size are a run of their own (``larger_lead``)."""
 
 
