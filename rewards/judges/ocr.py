@@ -16,7 +16,7 @@ import numpy as np
 from PIL import Image
 
 from rewards.common.options import require_bools
-from rewards.judges.ocr_doubt import MIN_CONF, _lookalike_spelling, doubt_no
+from rewards.judges.ocr_doubt import MIN_CONF, _lookalike_spelling, _spacing_or_marks, doubt_no
 from rewards.rubric import Check, TextExpectation, Verdict, withheld
 from rewards.text.ocr.lookalikes import lookalike_doubt, read_as_expected
 from rewards.text.ocr.ocr_cache import page_lines, part_lines
@@ -296,14 +296,17 @@ class OCRJudge:
     def _reads_otherwise(self, read: ElementRead, lines: list[Line], image: Image.Image) -> bool:
         """True when ``read`` (an element found for sure) reads other text than its quoted string,
         seen clearly: words read with confidence ``MIN_CONF`` or more; not the string but for case,
-        look-alike glyphs (O/0, l/1, rn/m: ``ocr_doubt._lookalike_spelling``) or a whole word more
-        or less (the rest may be unread, or another line joined); and the strip around it, read
+        look-alike glyphs (O/0, l/1, rn/m: ``ocr_doubt._lookalike_spelling``), spaces ("4pm" for a
+        tick label "4 pm": ``ocr_doubt._spacing_or_marks``) or a whole word more or less (the rest may
+        be unread, or another line joined); and the strip around it, read
         again on its own at 3x and at 2x (``reread_strip``), reads the string at neither."""
         got = normalize_expected(read.text, self.case_sensitive, self.lenient)
         want = normalize_expected(read.expected, self.case_sensitive, self.lenient)
         if not got or read.conf < MIN_CONF or got.lower() == want.lower():
             return False
-        if _lookalike_spelling(read.text, read.expected) or _word_part(got, want) or _word_part(want, got):
+        if _lookalike_spelling(read.text, read.expected) or _spacing_or_marks(read.text, read.expected):
+            return False
+        if _word_part(got, want) or _word_part(want, got):
             return False
         for scale in (3.0, 2.0):
             again, strip = self.reread_strip(image, lines, read.expected, read.box, read.text, scales=(scale,))

@@ -53,7 +53,8 @@ when the "no" stands. Rules, by the rule that failed (``rewards.text.page.ground
      marks is read right after it on its row (``_marks_apart``): withheld, judge=ocr too.
   5. the best read of the string differs from it only in look-alike glyphs ("object 01?" for
      "object o1?", "| found" for "I found", "¢ Thermal" for the quoted bullet "• Thermal", an "i"
-     where the string has a "1": "Oat milk iL" in Liberation Mono; ``_lookalike_spelling``):
+     where the string has a "1": "Oat milk iL" in Liberation Mono; a bold "I" read "!" and joined to
+     the word before it, "How do! add" for "How do I add"; ``_lookalike_spelling``):
      withheld, judge=ocr too.
      Tesseract reads them with high confidence, so confidence cannot tell the two apart; a
      string drawn with a look-alike typo is then withheld, never "yes".
@@ -125,6 +126,8 @@ def _short_value(text: str) -> bool:
     return len(text) <= SHORT and any(c.isdigit() for c in text)
 
 
+_BANG_AS_I = str.maketrans({"!": "1"})
+"""A bold "I" read as "!" (``_lookalike_spelling``), folded as "I" is (``LOOKALIKES``)."""
 _LEAD_MARK = re.compile(r"^[^\w\s]{1,2}(?: |$)")
 
 
@@ -135,7 +138,14 @@ def _lookalike_spelling(read: str, text: str) -> bool:
     is sure of such a read (confidence 94 for "01?" in DejaVu Sans 14 px) while a person reads the
     string; the page cannot refute it."""
     fold = lambda t: _LEAD_MARK.sub("• ", normalize(t.translate(LOOKALIKES)).replace("rn", "m"))  # noqa: E731
-    return normalize(read) != normalize(text) and fold(_one_read_as_i(read, text)) == fold(text)
+    if normalize(read) == normalize(text):
+        return False
+    if fold(_one_read_as_i(read, text)) == fold(text):
+        return True
+    # a bold capital "I" alone between two words is read "!" and joined to the word before it
+    # ("How do! add" for "How do I add", 17 px bold Liberation Sans; a tenth tester's FAQ)
+    bang = lambda t: fold(t).translate(_BANG_AS_I).replace(" ", "")  # noqa: E731
+    return "!" in read and "!" not in text and bang(read) == bang(text)
 
 
 def _one_read_as_i(read: str, text: str) -> str:

@@ -17,6 +17,7 @@ from rewards.text.page.relations import (
     anchor_kind,
     beside_off_row,
     between,
+    down_number_column,
     in_column,
     in_section,
     line_between,
@@ -74,7 +75,8 @@ def anchored(
     year '2024'" may contain its anchor). "directly" below or above a string asked ``alone`` (the
     spec's only string) also needs no other line between them; the items of a list "directly under"
     a heading stand under one another. A locator of the anchor may narrow the relation
-    (``anchor_kind``: the heading's section, the bar's column). ``stack``: the strings asked
+    (``anchor_kind``: the heading's section, the bar's column; a cell's column label is also
+    reached down a column of numbers, ``down_number_column``). ``stack``: the strings asked
     stand one under another (``top_to_bottom``, ``lines``): "directly below" a card's name, the
     last of four stands further down, each string above it adding ``STACK_STEP`` line heights to
     the reach. ``off_row``: "right of" and "left of" also hold off the anchor's row
@@ -111,6 +113,7 @@ def anchored(
                     and (
                         satisfies_relation(m.box, o.box, relation, lh)
                         or (off_row and beside_off_row(m.box, o.box, relation))
+                        or (kind == "cell" and relation == "context" and down_number_column(m.box, o.box, lines))
                     )
                     and not (canon and line_between(m.box, o.box, relation, lines, own_lines(canon, m, o)))
                     for o in a.occ

@@ -12,7 +12,8 @@ from typing import Callable
 import numpy as np
 from scipy import ndimage
 
-from rewards.text.ocr.text_match import find_matches, union_box
+from rewards.text.ocr.text_match import find_matches, union_box, words_conf
+from rewards.text.page.card_lists import card_lists
 from rewards.text.page.legend_marks import handle_left, swatch_left
 from rewards.text.page.page_lines import (
     MAX_PAGE_SHARE,
@@ -28,6 +29,7 @@ from rewards.text.page.page_lines import (
     _pick,
     _same_size,
     element_words,
+    larger_lead,
 )
 from rewards.text.page.rectangles import _distinct, _framed, _like_groups, _lines_in, card_rectangles, rectangles
 from rewards.text.page.text_style import measure
@@ -62,7 +64,15 @@ def _title(page: _Page, spec: ElementSpec) -> list[Element]:
     biggest = max(page.sizes[i] for i in top)
     big = [i for i in top if page.sizes[i] >= TITLE_SIZE * biggest]
     blocks = list(dict.fromkeys(tuple(_wrap_block(page, i)) for i in big))
-    return page.elements("title", blocks)
+    # a subtitle set on the title's baseline, read into its line, may not be the title's
+    # (``larger_lead``): the line's leading run is a title too, the whole line still one
+    cuts = [larger_lead(page.lines[b[0]]) if len(b) == 1 else 0 for b in blocks]
+    lead = [
+        page.element("title", b, tuple(w for w in element_words(page.lines, b[0]) if w[1] < k))
+        for b, k in zip(blocks, cuts)
+        if k
+    ]
+    return page.elements("title", blocks) + [e for e in lead if e is not None]
 
 
 WRAP_GAP = 0.5
@@ -156,10 +166,12 @@ def _heading(page: _Page, spec: ElementSpec) -> list[Element]:
     for i in page.flat:
         # a bullet read as a line of its own ("e" left of a list item) is no body line: its size and
         # weight (none measured) are not the body's; a sidebar's bold "In this issue" was no heading
-        body = [j for j in _body_under(page, i) if element_words(page.lines, j)]
+        # nor is ink read as letters with no confidence (an org chart's connectors read "—l", "CT")
+        body = [j for j in _body_under(page, i) if element_words(page.lines, j) and _read_sure(page, j)]
         x0, y0, x1, y1 = page.lines[i].box
         if not body or min(page.lines[j].box[1] for j in body) - y1 > 2 * (y1 - y0):  # no body right under it
             continue
+        body = _run_under(page, body, 2 * (y1 - y0))
         ratio = page.sizes[i] / median(page.sizes[j] for j in body)
         if ratio >= HEADING_SIZE or (
             ratio >= 1 / SAME_SIZE and weight(i) == "bold" and all(weight(j) == "regular" for j in body[:3])
@@ -167,6 +179,28 @@ def _heading(page: _Page, spec: ElementSpec) -> list[Element]:
             found.append(i)
     ordered = sorted(found, key=lambda i: (page.lines[i].box[1], page.lines[i].box[0]))
     return page.elements("heading", [[i] for i in ordered])
+
+
+def _run_under(page: _Page, body: list[int], gap: float) -> list[int]:
+    """The lines of ``body`` from the top down to the first gap over ``gap`` pixels: the next card's
+    or section's lines past a gap are not this line's body (an org chart's next row of names)."""
+    ordered = sorted(body, key=lambda j: page.lines[j].box[1])
+    run = ordered[:1]
+    for j in ordered[1:]:
+        if page.lines[j].box[1] - max(page.lines[k].box[3] for k in run) > gap:
+            break
+        run.append(j)
+    return run
+
+
+NOISE_CONF = 50.0
+"""A line whose words OCR read with confidence under this is ink read as letters, no body (``_heading``)."""
+
+
+def _read_sure(page: _Page, i: int) -> bool:
+    """Line ``i``'s own words (``element_words``: a bullet's check mark read "/“" aside) read with
+    confidence ``NOISE_CONF`` or more."""
+    return words_conf(page.lines, list(element_words(page.lines, i))) >= NOISE_CONF
 
 
 def _dot_left(gray: np.ndarray | None, box: Box, em: float) -> bool:
@@ -315,14 +349,15 @@ def _in_grid(page: _Page, row: list[int]) -> bool:
 
 def _list_item(page: _Page, spec: ElementSpec) -> list[Element]:
     """Items of a list or menu: the lines of a column sharing a left edge (``_lists``, at least
-    two lines) or of a row (``_rows``: a menu, not a table's row: ``_in_grid``); the ``ordinal``-th
-    item of each list or row. A bulleted item that wraps is its bullet's line and the lines that
-    wrap it (``_wrapped``)."""
+    two lines), of a row (``_rows``: a menu, not a table's row: ``_in_grid``) or of a column of
+    like cards (``card_lists.card_lists``: a board's tickets); the ``ordinal``-th item of each. A
+    bulleted item that wraps is its bullet's line and the lines that wrap it (``_wrapped``)."""
     wraps = _wrapped(page)
     rest = {j for js in wraps.values() for j in js}
     groups = [g for g in _lists(page, [i for i in page.flat if i not in rest]) if len(g) >= 2]
     menus = [g for g in _rows(page) if not _in_grid(page, g)]
     items = [[[i, *wraps.get(i, [])] for i in g] for g in groups] + [[[i] for i in g] for g in menus]
+    items += [[[i] for i in g] for g in card_lists(page)]
     return [e for g in items for e in page.elements("list_item", _pick(g, spec.ordinal))]
 
 

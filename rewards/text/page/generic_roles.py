@@ -38,8 +38,9 @@ from statistics import median
 from rewards.text.ocr.text_match import Match, words_conf
 from rewards.text.page.finders import FINDERS, HEADING_SIZE, _body_under, _tick_rows
 from rewards.text.page.nav_bar import nav_bar
-from rewards.text.page.page_lines import SAME_SIZE, _Page, _same_size, figure_line, figure_size
+from rewards.text.page.page_lines import SAME_SIZE, Box, _Page, _same_size, figure_line, figure_size
 from rewards.text.page.table_locators import tables
+from rewards.text.page.text_style import measure
 from rewards.text.questions.question_compiler import ElementSpec
 
 _TITLE_HEADS = frozenset({"title", "heading", "header", "headline", "label", "name", "text", "caption"})
@@ -328,3 +329,58 @@ def over_plot(text: str, kept: list[Match], page: _Page) -> str | None:
                 "its plot): it may head a section"
             )
     return None
+
+
+SERIES = 2
+"""Other bold lines a bold line needs in its column, in its type size, to be one of a series (``bold_series``)."""
+
+
+def bold_series(text: str, kept: list[Match], page: _Page) -> str | None:
+    """Why "the heading" is unknown, not refuted, for ``text`` read as a whole line set bold, at
+    least the body's size, with ``SERIES`` or more other bold lines of its type size starting at its
+    left edge (within half its height): an FAQ accordion's questions, one per bordered row (a
+    tenth tester's FAQ). The heading finder (``finders._heading``) measures a line against the body
+    under it, and the next row's bold question is no body. None when no occurrence does. Never a
+    "yes": a column of bold lines may be a list's or a table's, not headings."""
+    rgb = page.rgb()
+    if rgb is None or not page.flat:
+        return None
+
+    def bold(j: int) -> bool:
+        return measure(rgb, [(w.box, w.text) for w in page.lines[j].words]).weight == "bold"
+
+    body = _body_size(page, page.flat)
+    for m in kept:
+        if (i := _whole_line(m, page)) is None or page.sizes[i] * SAME_SIZE < body:
+            continue
+        x0, y0, _, y1 = page.lines[i].box
+        column = [j for j in _peers(page, i) if abs(page.lines[j].box[0] - x0) <= max(4, (y1 - y0) / 2)]
+        if len(column) >= SERIES and bold(i) and sum(bold(j) for j in column) >= SERIES:
+            why = "one of a column of bold lines in one type size (an accordion's questions)"
+            return f"{text!r} is {why}: it may head a section"
+    return None
+
+
+def title_above(text: str, kept: list[Match], page: _Page, title: Box) -> str | None:
+    """Why "the title" is unknown, not refuted, for ``text`` read as a whole line in display type
+    (``DISPLAY`` times the body's size) wholly above the title found (``title``, the page's largest
+    line): a boarding pass's airline name in a dark band over the route's airport codes in twice
+    its size (a tenth tester's pages). A person may name either the title. None when no occurrence
+    does. Never a "yes"."""
+    body = _body_size(page, page.flat) if page.flat else 0.0
+    for m in kept:
+        i = _whole_line(m, page)
+        if i is not None and page.lines[i].box[3] <= title[1] and page.sizes[i] >= DISPLAY * body > 0:
+            return f"{text!r} stands in display type above the largest line: 'the title' may name either"
+    return None
+
+
+def unknown_element(el: ElementSpec, text: str, kept: list[Match], page: _Page, found: list) -> str | None:
+    """Why the element ``el`` (a heading or a title), read elsewhere than the one found, is unknown,
+    not refuted (``over_figure``, ``over_plot``, ``bold_series``; ``title_above``), or None: the
+    finder's size rule cannot tell."""
+    if el.role == "title" and found:
+        return title_above(text, kept, page, found[0].box)
+    if el.role != "heading" or not el.whole:
+        return None
+    return over_figure(text, kept, page) or over_plot(text, kept, page) or bold_series(text, kept, page)

@@ -56,7 +56,7 @@ from rewards.text.ocr.text_match import Line, Match, find_matches, in_region, re
 from rewards.text.page.anchored import Exact, ReadAnchor, anchored, read_anchors
 from rewards.text.page.card_grid import grid_apart
 from rewards.text.page.elements import describe_element, find_elements
-from rewards.text.page.generic_roles import over_figure, over_plot, series_heading, table_refutes, typed_whole
+from rewards.text.page.generic_roles import series_heading, table_refutes, typed_whole, unknown_element
 from rewards.text.page.page_lines import Element, _is_mark, _Page, canonical_lines
 from rewards.text.page.rectangles import enclosing_box
 from rewards.text.page.relations import (  # noqa: F401 (re-exported: the rules' geometry)
@@ -321,9 +321,7 @@ def _elemented(text: str, kept: list[Match], read: _ReadElement, several: bool) 
             # line under a pricing page's heading, a tester's page): read elsewhere, it may be the one
             why = f"{text!r} is read on the page and {what} reads {shown}: a subheading may be set in smaller type"
             return _Elemented(kept, read.found[0], True, why)
-        if el.role == "heading" and el.whole and read.page is not None and (why := over_figure(text, kept, read.page)):
-            return _Elemented(kept, read.found[0], True, why)
-        if el.role == "heading" and el.whole and read.page is not None and (why := over_plot(text, kept, read.page)):
+        if read.page is not None and (why := unknown_element(el, text, kept, read.page, read.found)):
             return _Elemented(kept, read.found[0], True, why)
         said = f"not {text!r}" if el.whole else f"which does not contain {text!r}"
         return _Elemented([], read.found[0], False, f"{what} reads {shown}, {said}")

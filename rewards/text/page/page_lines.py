@@ -59,10 +59,13 @@ class Element:
 # ---------------------------------------------------------------- shared measures
 
 
-_HANDLE = re.compile(r"[-\u2010-\u2015_~=]+[^\s1-9]{1,2}[-\u2010-\u2015_~=]+|[\u2012-\u2015=]{2,}")
+_HANDLE = re.compile(
+    r"[-\u2010-\u2015_~=]+[^\s1-9]{1,2}[-\u2010-\u2015_~=]+|[\u2012-\u2015=]{2,}|[\u2012-\u2015]+[eoO0@•●]"
+)
 """A line chart's legend handle read as a word: a marker between two strokes ("—e—", "-o-", "—A—"),
 or a plain stroke, a line drawn without markers, read as two or more dashes ("——", "=——=": a
-tester's dark line chart; hyphens alone, "--", are not one)."""
+tester's dark line chart; hyphens alone, "--", are not one), or a dash and the marker with the
+right stroke lost ("—e Visitors": a tenth tester's dual-axis chart)."""
 
 
 def _is_mark(text: str) -> bool:
@@ -218,6 +221,27 @@ def type_size(line: Line, rgb: np.ndarray | None = None) -> float:
             inked.append(int(rows[-1] - rows[0] + 1) / em_fraction(w.text))
     sizes = inked or boxed  # a word with no separable ink (a badge's corner read as "L") is not measured
     return float(median(sizes)) if sizes else 0.0
+
+
+RUN_DROP = 1.45
+"""A line's words after this much of a drop in type size are a run of their own (``larger_lead``)."""
+
+
+def larger_lead(line: Line) -> int:
+    """The number of words of ``line`` before a run in smaller type that ends it, or 0 when there is
+    none: every word with a letter or digit after the cut at least ``RUN_DROP`` times smaller (em,
+    ``em_fraction``) than every such word before it. Tesseract reads a title and the subtitle set
+    on its baseline to the right ("Team Juniper sprint board  Sprint 32, ends Thursday", 28 px bold
+    and 15 px grey, 16 px apart; a tenth tester's board) as one line."""
+    ems = [
+        (k, (w.box[3] - w.box[1]) / em_fraction(w.text))
+        for k, w in enumerate(line.words)
+        if any(c.isalnum() for c in w.text)
+    ]
+    for cut in range(1, len(ems)):
+        if min(e for _, e in ems[:cut]) >= RUN_DROP * max(e for _, e in ems[cut:]):
+            return ems[cut - 1][0] + 1
+    return 0
 
 
 def _page_sizes(page) -> list[float]:

@@ -155,7 +155,9 @@ def in_arrangement(boxes: list[Box], arrangement: str) -> bool:
 def anchor_kind(text: str, locators: tuple[str, ...]) -> str:
     """How a locator quoting anchor ``text`` measures its relation: "section" for "under the 'X'
     heading" / "in the 'X' section" (the heading's own section: ``in_section``), "column" for
-    "above the 'X' bar" (the bar's column: ``in_column``), else "" (the relation alone)."""
+    "above the 'X' bar" (the bar's column: ``in_column``), "cell" for "the 'X' cell" (a grid's
+    column label, also read down a column of numbers: ``down_number_column``), else "" (the
+    relation alone)."""
     for p in locators:
         if f"'{text}'" not in p and f'"{text}"' not in p:
             continue
@@ -164,6 +166,8 @@ def anchor_kind(text: str, locators: tuple[str, ...]) -> str:
             return "section"
         if ("above" in low or "below" in low) and "bar" in low:
             return "column"
+        if f"'{text}' cell" in p or f'"{text}" cell' in p:
+            return "cell"
     return ""
 
 
@@ -171,6 +175,29 @@ def in_column(box: Box, anchor: Box) -> bool:
     """True when ``box``'s centre lies over ``anchor``'s width (a bar's value label over its
     category label: "above the 'South' bar" is not the label of the bar beside it)."""
     return anchor[0] <= _centre(box)[0] <= anchor[2]
+
+
+NUMBER_CHARS = frozenset("0123456789.,%$€£+-−–()")
+"""What a grid's cell of numbers is read as (``down_number_column``)."""
+
+
+def down_number_column(box: Box, anchor: Box, lines: list[Line]) -> bool:
+    """True when ``box`` stands in the column of the label ``anchor`` (its centre over the label's
+    width, ``in_column``), above or below it, and every line read between them that overlaps the
+    column is a number: an annotated heatmap's cell, its column label the x tick under the grid
+    (the cells of the rows between are read on the way, however far). A word between (another
+    table's header, a caption) ends the column."""
+    if not in_column(box, anchor) or _y_overlap(box, anchor):
+        return False
+    lo, hi = (anchor[3], box[1]) if _centre(box)[1] > anchor[3] else (box[3], anchor[1])
+    for ln in lines:
+        b = ln.box
+        if ln.angle or not (_x_overlap(b, box) and lo <= _centre(b)[1] <= hi):
+            continue
+        text = ln.text.replace(" ", "")
+        if not text or not set(text) <= NUMBER_CHARS:
+            return False
+    return True
 
 
 def _em_at(box: Box, lines: list[Line]) -> float:

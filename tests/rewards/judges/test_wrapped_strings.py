@@ -59,6 +59,8 @@ def test_a_line_of_the_bullet_ocr_cannot_read_is_withheld(radius):
 def test_a_read_that_differs_only_in_lookalike_glyphs_is_no_refutation():
     assert _lookalike_spelling("regarding object 01?", "regarding object o1?")
     assert _lookalike_spelling("| found obj", "I found obj")
+    assert _lookalike_spelling("How do! add a team member?", "How do I add a team member?")  # a bold "I" read "!"
+    assert not _lookalike_spelling("How do! add a member?", "How do I add a team member?")
     assert not _lookalike_spelling("regarding object 02?", "regarding object o1?")
     assert not _lookalike_spelling("object o1?", "object o1?")  # the same read is no near miss
     assert _lookalike_spelling("¢ Thermal: lower O&M costs", "• Thermal: lower O&M costs")  # a bullet read "¢"
