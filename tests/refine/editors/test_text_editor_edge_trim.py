@@ -11,7 +11,6 @@ from dataclasses import replace
 import numpy as np
 import pytest
 from editor_helpers import failed
-from PIL import Image
 
 from benchmarks.engine_refine import mask_of, own_ink
 from refine.editors.text import TextEditor
@@ -57,7 +56,8 @@ def test_rewritten_menu_item_leaves_no_pixel_outside_its_boxes(seed, item, shown
         )
         clean, els = draw_page("menu", specs, style, browser)
     boxes = [next(e for e in els if e.id == item).box, next(e for e in defect if e.id == item).box]
-    question = f'Is the {("first", "second")[int(item[-1])]} item under the "{right.context["heading"]}" heading "{right.text}"?'
+    nth = ("first", "second")[int(item[-1])]
+    question = f'Is the {nth} item under the "{right.context["heading"]}" heading "{right.text}"?'
     editor = TextEditor()
     out = np.asarray(editor.edit(start, "", failed(question), 0))
     assert editor.last_actions[0]["action"] == "replace", editor.last_actions
