@@ -56,3 +56,28 @@ def test_a_paragraph_line_with_other_words_is_not_a_swapped_version():
     alone = [Line(tuple(words[1:]))]
     part_alone = match("grew Revenue faster than planned", range(5))
     assert _swapped_line(part_alone, "grew revenue faster than planned", target, alone)
+
+
+def test_swapped_footer_whose_first_word_ocr_dropped_is_rewritten_whole():
+    """Adversarial dev seed 51: the footer "at More www.springfestival.org" (its first two words
+    swapped) is read "More wwwspringfestival.org", its small "at" unread. Before: the rewrite of
+    those words left the "at" standing ("at More at www..."). Now the unread word before the line
+    is taken into the block (``unread_mark``): the footer reads as the clean page draws it."""
+    doc = make_document(51)
+    err = next(e for e in doc.errors if e.kind == "swapped")
+    assert (err.element, err.shown) == ("footer", "at More www.springfestival.org")
+    x0, y0, x1, y1 = next(e.box for e in doc.elements if e.id == "footer")
+    editor = TextEditor()
+    out = editor.edit(doc.erroneous, "", failed(f"Does the footer source note read exactly '{err.correct}'?"), 0)
+    assert editor.last_actions[0]["action"] == "replace", editor.last_actions
+    got = np.asarray(out.convert("RGB")).astype(int)
+    clean = np.asarray(doc.clean.convert("RGB")).astype(int)
+    start = np.asarray(doc.erroneous.convert("RGB")).astype(int)
+    # the "at" before "More" is gone: the row's ink starts where the clean page's does
+    bg = np.median(start[y0:y1, x0:x1], axis=(0, 1))
+    first = lambda a: int(np.argmax((np.abs(a[y0:y1, x0 - 4 : x1] - bg).max(2) > 40).any(0)))  # noqa: E731
+    assert abs(first(got) - first(clean)) <= 1
+    assert np.abs(got[y0:y1, x0:x1] - clean[y0:y1, x0:x1]).max(2).__gt__(60).mean() < 0.02  # as drawn clean
+    changed = (got != start).any(2)
+    changed[y0 - 3 : y1 + 3, x0 - 3 : x1 + 3] = False
+    assert changed.sum() == 0
