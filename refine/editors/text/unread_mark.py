@@ -26,6 +26,7 @@ from dataclasses import replace
 import numpy as np
 from rapidfuzz.distance import OSA
 
+from refine.editors.text.bullets import is_dot
 from refine.editors.text.layout import Block
 from refine.editors.text.set_width import ink_width
 from refine.editors.text.type_match import render_coverage
@@ -78,7 +79,13 @@ def with_unread_mark(arr: np.ndarray, blk: Block, text: str) -> Block:
     height = tall[-1] - tall[0] + 1
     if missing and ink[:, a:b].any(0).all() and height >= TALL * h:  # one glyph: the dropped symbol
         token = missing[0]
-    elif not missing and _one_word(ink[:, a:b].any(0)) and height >= TALL_WORD * h and _as_wide(blk, words[0], b - a):
+    elif (
+        not missing
+        and _one_word(ink[:, a:b].any(0))
+        and height >= TALL_WORD * h
+        and _as_wide(blk, words[0], b - a)
+        and not is_dot(arr, (lo + a, y0 + int(tall[0]), lo + b, y0 + int(tall[-1]) + 1))  # a bullet is no word
+    ):
         token = words[0]
     else:
         return blk

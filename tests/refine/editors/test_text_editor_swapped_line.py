@@ -81,3 +81,21 @@ def test_swapped_footer_whose_first_word_ocr_dropped_is_rewritten_whole():
     changed = (got != start).any(2)
     changed[y0 - 3 : y1 + 3, x0 - 3 : x1 + 3] = False
     assert changed.sum() == 0
+
+
+def test_a_bullet_dot_is_not_taken_for_a_dropped_word():
+    """The list's bullet before "Fresh coffee served all day long" (adversarial dev seed 55) is
+    as wide as an "I": a solid dot, it is never the string's unread word."""
+    from documents.fonts import installed_faces
+    from refine.editors.text.layout import Block
+    from refine.editors.text.type_match import TypeStyle
+    from refine.editors.text.unread_mark import with_unread_mark
+
+    arr = np.asarray(make_document(55).erroneous.convert("RGB"))
+    serif = {(f.family, f.bold, f.italic): f for f in installed_faces()}[("DejaVu Serif", False, False)]
+    ink, bg = (31, 41, 75), tuple(int(v) for v in arr[395, 40])
+    style = TypeStyle(serif, 17.0, 384.0, 71.0, ink, 0.95)
+    line = ("Fresh coffee served all day long",)
+    blk = Block([(71, 371, 344, 388)], style, bg, "left", 71.0, 273.0, 21.0, 384.0, 0.0, line)
+    assert with_unread_mark(arr, blk, "I Fresh coffee served all day long") is blk
+    assert with_unread_mark(arr, blk, "Fresh coffee served all day long") is blk  # nothing unread
