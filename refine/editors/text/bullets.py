@@ -58,6 +58,12 @@ def _solid(arr: np.ndarray, box) -> bool:
     return float(tight.mean()) >= SOLID and holes.sum() <= 0.05 * tight.size
 
 
+def is_dot(arr: np.ndarray, box) -> bool:
+    """Whether ``box`` (x0, y0, x1, y1) of ``arr`` (uint8 (H, W, 3)) holds a solid blob, a bullet
+    dot, not a letter or a word (``_solid``)."""
+    return _solid(arr, box)
+
+
 def is_bullet(arr: np.ndarray, line: Line) -> bool:
     """True when ``line`` starts with a bullet mark: a first word of one or two characters
     followed by other words, no wider or taller than the line, that is one of ``MARKS``, or one

@@ -197,10 +197,15 @@ def _verdict(exp, m, seen, target, lines, rules: Rules, named: bool = False, who
     a bullet of two lines with two words swapped), so it is rewritten in place, not added beside.
     ``whole``: ``m`` is the whole text of one of the several elements of the role the check names
     (``_whole_element``: a button "Start trial free" beside an arrow OCR reads as a word, among
-    the page's buttons); it counts as a line of its own."""
+    the page's buttons); it counts as a line of its own. The string's words in another order that
+    are whole OCR lines are a version of it wherever they stand (``_swapped_line``)."""
     partial = (
-        _words_in_order(seen, target, min_share=0.0 if named or whole else 0.4, one_off=True) or _swapped(seen, target)
-    ) and (named or whole or _lone_line(m, lines))
+        (
+            _words_in_order(seen, target, min_share=0.0 if named or whole else 0.4, one_off=True)
+            or _swapped(seen, target)
+        )
+        and (named or whole or _lone_line(m, lines))
+    ) or _swapped_line(m, seen, target, lines)
     digit = digit_off(seen, target)
     short = (_short_typo(seen, target) and (named or whole or _lone_line(m, lines))) or digit
     if m.similarity < rules.min_similarity and not (partial or short):
@@ -217,6 +222,18 @@ def _verdict(exp, m, seen, target, lines, rules: Rules, named: bool = False, who
     if _numbers_changed(seen, target) or (short and m.similarity < rules.min_similarity):
         return UNLOCATED  # "Segment 1" for "Segment 8", "Gds" for "Gas": a typo, or another label
     return TAKE
+
+
+def _swapped_line(m: Match, seen: str, target: str, lines: list[Line]) -> bool:
+    """True when ``m`` is whole OCR lines (no other word on its first or last line) holding the
+    words of ``target`` in another order (``_swapped``; both normalized): the string's version
+    even where it looks like a line of a paragraph. A tight list's item stands a line's pitch
+    under the one above it, and when the list's first item is missing (its bullet drawn empty)
+    the check's "fourth bullet" names no item code finds; the swapped "grew Revenue faster than
+    planned" was then neither a lone line nor an element's whole text, and was taken for missing
+    (adversarial dev poster-55). A line of running text holding exactly the string's words and
+    nothing else is its version, not another sentence."""
+    return _swapped(seen, target) and not _inside_longer_line(m, lines)
 
 
 def _named(m: Match, lines: list[Line], element_boxes) -> bool:

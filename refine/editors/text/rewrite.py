@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from refine.editors.text.colours import box_colours
+from refine.editors.text.edge_trim import trim_edges
 from refine.editors.text.erase import composite, erase
 from refine.editors.text.layout import SHRINK, WIDEN, Block, set_rows, wrap
 from refine.editors.text.outcomes import Rewrite, Skip, Written
@@ -443,6 +444,8 @@ def rewrite(state: EditState, target: Rewrite, exp: TextExpectation, rules: Rule
     ]
     if len(blk.boxes) == 1 and len(rows) == 1:  # the row stays in the old text's columns
         placed, shrink = _fit_row(arr, blk, placed, rows, shrink, (dx, dy))
+        # its end columns inked only where the old glyphs' overhang was (measured before the erase)
+        placed = [(trim_edges(a, o, arr, blk.boxes[0], blk.style.ink, blk.bg), o, b) for a, o, b in placed]
     # the strokes as heavy as the engine's text they replace (measured before the erase)
     k = weight_gamma(arr, blk.boxes, blk.texts, blk.style.face.font(blk.style.size), blk.style.ink, blk.bg)
     keep = _other_lines(arr, target)  # the padding never reaches into another line's ink

@@ -1,0 +1,162 @@
+"""Probe: the text editor's pixels outside an element, one element at a time, on engine pages.
+
+Usage::
+
+    python benchmarks/engine_edit_probe.py --engine chromium --seeds 24-41 --per 4 --out runs/probe_c
+    python benchmarks/engine_edit_probe.py --engine matplotlib --seeds 24-33 --kinds missing --roles axis_title
+
+``benchmarks/engine_refine.py`` measures a few defects per document; a class of damage that one
+column of one glyph causes shows on one report page and on none of the dev pages it holds. This
+probe draws many more: for each dev seed (never a report one, 1000 and up) it draws the engine's
+page (``documents.engines``: matplotlib or Chromium), then, for up to ``--per`` of its askable
+elements, the same page with that element's string corrupted by the first of ``--kinds`` that
+changes it (``documents.engines.model.CORRUPT``: typo, digit, swap, drop_word; ``missing`` leaves
+it out), asks the editor to fix it (the rubric question ``documents.engines.questions.phrase``
+words for it, failed), and counts the pixels that changed outside the element's engine boxes on
+both pages, less the element's own ink within 1 px of them, as ``engine_refine`` counts damage
+(``mask_of``, ``own_ink``, ``owned_box``). One JSON line per element; with ``--out``, the start,
+edited and clean pages of every element that damaged a pixel.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.engine_refine import mask_of, own_ink, owned_box  # noqa: E402
+from documents.engines.charts import chart_content, draw_chart  # noqa: E402
+from documents.engines.model import CORRUPT  # noqa: E402
+from documents.engines.pages import draw_page, page_content  # noqa: E402
+from documents.engines.questions import phrase  # noqa: E402
+from documents.engines.split import ASKABLE, ENGINE_OFFSET, KINDS  # noqa: E402
+from refine.editors.text import TextEditor  # noqa: E402
+from rewards.importers import expectations_of  # noqa: E402
+from rewards.rubric import Check, Verdict  # noqa: E402
+from rewards.text.questions.question_compiler import compile_question  # noqa: E402
+
+
+def seeds_of(text: str) -> list[int]:
+    """ "24-29" or "24,30,36" as seeds; raises ValueError for a report seed (1000 and up)."""
+    if "-" in text:
+        lo, hi = (int(v) for v in text.split("-"))
+        seeds = list(range(lo, hi + 1))
+    else:
+        seeds = [int(v) for v in text.split(",")]
+    if any(s >= 1000 for s in seeds):
+        raise ValueError("report seeds (1000 and up) are not probed: nobody tunes on report")
+    return seeds
+
+
+def corrupted(text: str, kinds: list[str], rng: random.Random, others: set[str]) -> tuple[str, str] | None:
+    """(kind, shown) of the first of ``kinds`` that changes ``text`` into no other element's string
+    ("" for ``missing``); None when none does."""
+    for kind in kinds:
+        if kind == "missing":
+            return kind, ""
+        shown = CORRUPT[kind](text, rng)
+        if shown and shown != text and shown not in others:
+            return kind, shown
+    return None
+
+
+def damage(start: np.ndarray, best: np.ndarray, clean: np.ndarray, boxes) -> np.ndarray:
+    """bool (H, W): pixels changed from ``start`` to ``best`` outside ``boxes`` and their own ink
+    (``engine_refine.own_ink`` on the clean and the start page)."""
+    changed = (start != best).any(2)
+    return changed & ~mask_of(changed.shape, boxes) & ~own_ink([clean, start], boxes)
+
+
+def probe_page(engine: str, seed: int, args, draw, out: Path | None) -> list[dict]:
+    """The probe's rows for one page (module docstring)."""
+    kind = KINDS[engine][seed % len(KINDS[engine])]
+    content = chart_content if engine == "matplotlib" else page_content
+    specs, style = content(kind, random.Random(seed + ENGINE_OFFSET[engine]))
+    clean_img, clean_els = draw(kind, specs, style)
+    clean_by = {e.id: e for e in clean_els}
+    rng = random.Random(seed)
+    roles = set(args.roles.split(",")) if args.roles else ASKABLE[engine]
+    todo = [s for s in specs if s.role in roles and s.role in ASKABLE[engine] and s.id in clean_by]
+    rng.shuffle(todo)
+    rows = []
+    for spec in todo:
+        if len(rows) >= args.per:
+            break
+        bad = corrupted(spec.text, args.kinds.split(","), rng, {s.text for s in specs})
+        asked = phrase(clean_by[spec.id], spec.text, kind, rng)
+        if bad is None or asked is None:
+            continue
+        dkind, shown = bad
+        variant = [replace(s, text=shown) if s.id == spec.id else s for s in specs if s.id != spec.id or shown]
+        try:
+            start_img, defect_els = draw(kind, variant, style)
+        except ValueError:  # the engine did not draw the corrupted string as it is
+            continue
+        defect = next((e for e in defect_els if e.id == spec.id), None)
+        if shown and defect is None:
+            continue
+        spec_q = compile_question(asked[1])
+        failure = (Check("q1", asked[1], expects=expectations_of(spec_q), spec=spec_q), Verdict("q1", "no", "ocr", ""))
+        editor = TextEditor()
+        best_img = editor.edit(start_img, "", [failure], 0)
+        boxes = [owned_box(clean_by[spec.id])] + ([owned_box(defect)] if defect is not None else [])
+        start, best, clean = (np.asarray(im.convert("RGB")) for im in (start_img, best_img, clean_img))
+        hit = damage(start, best, clean, boxes)
+        ys, xs = np.nonzero(hit)
+        key = f"{engine}-{kind}-{seed}:{spec.id}"
+        rows.append(
+            {"element": key, "kind": dkind, "shown": shown, "right": spec.text, "question": asked[1],
+             "actions": [a["action"] for a in editor.last_actions], "damaged_px": int(hit.sum()),
+             "boxes": boxes, "damaged_at": list(zip(xs.tolist(), ys.tolist()))[:12]}
+        )  # fmt: skip
+        if out is not None and hit.any():
+            stem = key.replace(":", "__")
+            for name, im in (("start", start_img), ("best", best_img), ("clean", clean_img)):
+                im.save(out / f"{stem}_{name}.png")
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--engine", choices=tuple(KINDS), default="chromium")
+    ap.add_argument("--seeds", default="24-29", help='dev seeds: "24-29" or "24,30,36" (default 24-29)')
+    ap.add_argument("--kinds", default="typo,swap,drop_word", help="corruptions tried in turn (and missing)")
+    ap.add_argument("--roles", default="", help="only elements of these roles (comma-separated; default all askable)")
+    ap.add_argument("--per", type=int, default=4, help="elements per page (default 4)")
+    ap.add_argument("--out", type=Path, default=None, help="pages of the elements that damaged a pixel")
+    args = ap.parse_args(argv)
+    if args.out is not None:
+        args.out.mkdir(parents=True, exist_ok=True)
+    browser = None
+    if args.engine == "chromium":
+        from documents.engines.browser import Browser
+
+        browser = Browser()
+
+    def draw(kind, specs, style):
+        return draw_chart(kind, specs, style) if browser is None else draw_page(kind, specs, style, browser)
+
+    rows = []
+    try:
+        for seed in seeds_of(args.seeds):
+            for row in probe_page(args.engine, seed, args, draw, args.out):
+                print(json.dumps(row), flush=True)
+                rows.append(row)
+    finally:
+        if browser is not None:
+            browser.close()
+    hit = [r for r in rows if r["damaged_px"]]
+    print(f"elements {len(rows)}, with damage {len(hit)}, damaged px {sum(r['damaged_px'] for r in hit)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
