@@ -48,3 +48,30 @@ def test_a_heatmap_cell_one_digit_off_is_rewritten_in_its_cell(tmp_path):
     assert changed_outside(out, start, boxes["cell-4-0"], pad=12) == 0  # nothing else touched
     (act,) = [a for a in editor.last_actions if a["text"] == "57"]
     assert act["action"].startswith("replace"), act["action"]
+
+
+@needs_tesseract
+def test_a_waterfall_value_one_digit_off_is_rewritten_over_its_floating_bar(tmp_path):
+    # a waterfall's bar floats above the axis (nothing but the spine and tick mark under it); its
+    # "+62" for "+22" is the wrong value at that bar's end, rewritten there in the labels' type
+    start, boxes = draw("waterfall", 12, tmp_path / "start.png", {"val-3": "+62"})
+    editor = TextEditor()
+    out = editor.edit(start, "", failed('Is the value label above the "New contracts" bar "+22"?'), 0)
+    (act,) = editor.last_actions
+    assert act["action"].startswith("replace (at its bar's end"), act["action"]
+    assert act["was"] == "+62"
+    assert changed_outside(out, start, boxes["val-3"], pad=3) == 0
+
+
+@needs_tesseract
+def test_a_missing_waterfall_value_is_written_above_its_floating_bar(tmp_path):
+    _, clean = draw("waterfall", 12, tmp_path / "clean.png")
+    start, _ = draw("waterfall", 12, tmp_path / "start.png", {"val-2": ""})
+    editor = TextEditor()
+    out = editor.edit(start, "", failed('Is the value label above the "Price increase" bar "+35"?'), 0)
+    (act,) = editor.last_actions
+    assert act["action"] == "place (at its bar's end)", act["action"]
+    x0, y0, x1, y1 = act["box"]
+    t = clean["val-2"]  # where the engine drew it
+    assert abs((x0 + x1) / 2 - (t[0] + t[2]) / 2) <= 3 and t[1] - 2 <= y0 and y1 <= t[3] + 2
+    assert changed_outside(out, start, t, pad=3) == 0
