@@ -1,6 +1,7 @@
 """A tenth tester's pages (``benchmarks/fresh10_pages.py``; issue 32): edits a person would reject
-or errors left on the page, each on the real page drawn by the set's templates, as strict xfails
-naming the cause (these pages are held out: the library was not changed to fit them)."""
+or errors left on the page, each on the real page drawn by the set's templates: strict xfails naming
+the cause, plain tests once fixed at that cause (issue 32's editor work: a grid cell by its row and
+column labels, a waterfall's floating bar)."""
 
 import shutil
 
@@ -31,23 +32,28 @@ def changed_outside(out: Image.Image, start: Image.Image, box, pad: int = 3) -> 
 
 
 @needs_tesseract
-@pytest.mark.xfail(
-    strict=True,
-    reason="a number one digit off that is no price ('53' for '57' in a heatmap cell; fresh10-heatmap-1, -10, -1009,"
-    " and '+62' for '+22' over a waterfall bar, -12: 4 of dev's 7 digit defects and 3 on report unfixed) is "
-    "no version of the string (near_match.digit_off takes a one-digit-off read only for a price), so the "
-    "value is 'missing', and the grid offers no slot: the cells carry no table rules and the column labels "
-    "are the x ticks under the grid ('no string of its list, row or table on the page'). The cell at the "
-    "asked row label's height and column tick's x holding a number of the same width is the element to "
-    "rewrite",
-)
 def test_a_heatmap_cell_one_digit_off_is_rewritten_in_its_cell(tmp_path):
     start, boxes = draw("heatmap", 1, tmp_path / "start.png", {"cell-4-0": "53"})
     editor = TextEditor()
     out = editor.edit(start, "", failed("In the 'Friday' row, does the '8 am' cell read exactly \"57\"?"), 0)
     assert changed_outside(out, start, boxes["cell-4-0"], pad=12) == 0  # nothing else touched
     (act,) = [a for a in editor.last_actions if a["text"] == "57"]
-    assert act["action"].startswith("replace"), act["action"]
+    assert act["action"] == "replace" and act["was"] == "53", act
+
+
+@needs_tesseract
+def test_a_dark_heatmap_cell_is_rewritten_upright_in_white(tmp_path):
+    # two digits are little evidence of a face: "87" matched italic on them came out slanted
+    start, boxes = draw("heatmap", 10, tmp_path / "start.png", {"cell-0-1": "97"})
+    editor = TextEditor()
+    out = editor.edit(start, "", failed("In the 'Monday' row, does the '10 am' cell read exactly \"87\"?"), 0)
+    (act,) = editor.last_actions
+    assert act["action"] == "replace" and act["was"] == "97", act
+    assert act["type"]["italic"] is False
+    assert changed_outside(out, start, boxes["cell-0-1"], pad=12) == 0
+    x0, y0, x1, y1 = act["box"]
+    ink = np.asarray(out)[y0:y1, x0:x1].min(axis=2)
+    assert (ink > 230).sum() > 20  # white glyphs on the dark cell, as the engine drew them
 
 
 @needs_tesseract
