@@ -81,3 +81,21 @@ def test_a_missing_waterfall_value_is_written_above_its_floating_bar(tmp_path):
     t = clean["val-2"]  # where the engine drew it
     assert abs((x0 + x1) / 2 - (t[0] + t[2]) / 2) <= 3 and t[1] - 2 <= y0 and y1 <= t[3] + 2
     assert changed_outside(out, start, t, pad=3) == 0
+
+
+@needs_tesseract
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="chromium not installed")
+def test_a_bold_two_letter_first_word_is_no_bullet_dot(tmp_path):
+    # a bold "Is" opening a question is two glyphs, not a solid dot: taken for a bullet it was left
+    # out of the line and the rewrite of the rest wrote "Is Is my data stored securely?"
+    from documents.engines.browser import Browser
+
+    with Browser() as browser:
+        start, boxes = draw("faq", 14, tmp_path / "start.png", {"q-3": "Is my data stored securhly?"}, browser)
+    editor = TextEditor()
+    question = 'Is there a section heading that reads exactly "Is my data stored securely?"?'
+    out = editor.edit(start, "", failed(question), 0)
+    (act,) = editor.last_actions
+    assert act["action"] == "replace" and act["was"] == "Is my data stored securhly?", act
+    assert act["box"][0] <= boxes["q-3"][0] + 2  # the whole line, from its first word
+    assert changed_outside(out, start, boxes["q-3"], pad=6) == 0
