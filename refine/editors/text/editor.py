@@ -102,6 +102,7 @@ from documents.fonts import Face, installed_faces
 from refine.editors.text.audit import already_written, digest, skip_record, written_record
 from refine.editors.text.bullets import without_bullets
 from refine.editors.text.cards import off_card
+from refine.editors.text.dropped_space import space_drawn
 from refine.editors.text.grid_cell import cell_target
 from refine.editors.text.judged_element import (
     judged_boxes,
@@ -290,6 +291,12 @@ class TextEditor:
                 and on_other_tick(state, self._tick_of[exp], outcome)
             ):
                 outcome = Skip("skip: its near match is another tick label, not the one the check names; left alone")
+        if isinstance(outcome, Rewrite) and space_drawn(state.arr, outcome.match.box, outcome.match.text, exp.text):
+            outcome = Skip(
+                "skip: already on the page (OCR dropped a space the pixels show); not retyped",
+                outcome.match.box,
+                outcome.match.text,
+            )
         match outcome:
             case Rewrite() as target:
                 before, read = state.arr.copy(), target.lines  # the lines its words index (the damage audit)

@@ -99,3 +99,17 @@ def test_a_bold_two_letter_first_word_is_no_bullet_dot(tmp_path):
     assert act["action"] == "replace" and act["was"] == "Is my data stored securhly?", act
     assert act["box"][0] <= boxes["q-3"][0] + 2  # the whole line, from its first word
     assert changed_outside(out, start, boxes["q-3"], pad=6) == 0
+
+
+@needs_tesseract
+@pytest.mark.parametrize("drawn, action", [("4 pm", "skip: already on the page"), ("4pm", "replace")])
+def test_a_tick_label_ocr_reads_without_its_space_is_retyped_only_when_the_space_is_missing(tmp_path, drawn, action):
+    # tesseract reads the heatmap's "4 pm" as "4pm"; the pixels show the space, so the correct label
+    # is left alone (it was retyped: 302 px), while a label drawn "4pm" is rewritten
+    start, boxes = draw("heatmap", 1, tmp_path / "start.png", {"hour-4": drawn})
+    editor = TextEditor()
+    out = editor.edit(start, "", failed('Is the fifth x-axis tick label from the left exactly "4 pm"?'), 0)
+    (act,) = editor.last_actions
+    assert act["action"].startswith(action), act["action"]
+    changed = int((np.asarray(out) != np.asarray(start)).any(axis=2).sum())
+    assert (changed == 0) if drawn == "4 pm" else (changed > 0 and changed_outside(out, start, boxes["hour-4"]) == 0)
