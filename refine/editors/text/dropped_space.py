@@ -5,7 +5,10 @@ answered "reads '4pm', not '4 pm'" and the editor retyped the correct label (302
 fresh10-heatmap-1). When the near match differs from the string only in spaces, its pixels decide:
 a blank run of columns across the box at least ``SPACE_SHARE`` of the box's height wide is a
 space (a sans space is 0.28 to 0.32 em, the gap between two letters under 0.1 em); when the box
-shows as many of them as the string has spaces, the string is on the page and is not retyped.
+shows as many of them as the string has spaces, the string is on the page and is not retyped. A
+glyph beside the dropped space may be read as its look-alike ("How do! reset my password?" for
+"How do I reset my password?", fresh10-faq-5: the correct question was retyped after the judge's
+"no"); a word missing ("How do reset") is no dropped space and is rewritten.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from refine.editors.text.colours import box_colours
-from rewards.text.ocr.text_match import normalize
+from rewards.text.ocr.text_match import LOOKALIKES, normalize
 
 SPACE_SHARE = 0.18
 """Least width of a space, as a share of the matched box's height (an em is about that height)."""
@@ -36,11 +39,20 @@ def _spaces(arr: np.ndarray, box) -> int:
     return int((gaps >= SPACE_SHARE * (y1 - y0)).sum())
 
 
+MERGED = {**LOOKALIKES, ord("!"): "1"}
+"""Look-alikes folded before comparing (``LOOKALIKES``, and "!": OCR reads "do I" as "do!")."""
+
+
+def _fold(text: str) -> str:
+    """``text`` normalized, look-alikes folded (``MERGED``), then case folded."""
+    return normalize(text).translate(MERGED).casefold()
+
+
 def space_drawn(arr: np.ndarray, box, seen: str, target: str) -> bool:
-    """True when ``seen`` (the OCR text in ``box``) is ``target`` with spaces dropped, case and
-    normalization ignored, and the pixels of ``box`` show as many spaces as ``target`` holds
-    (module docstring)."""
-    a, b = normalize(seen, case_sensitive=False), normalize(target, case_sensitive=False)
-    if a == b or a.replace(" ", "") != b.replace(" ", ""):
+    """True when ``seen`` (the OCR text in ``box``) is ``target`` with spaces dropped (a glyph beside
+    a dropped space may be read as its look-alike: "How do! reset" for "How do I reset"), and the
+    pixels of ``box`` show as many spaces as ``target`` holds (module docstring)."""
+    a, b = _fold(seen), _fold(target)
+    if a.count(" ") >= b.count(" ") or a.replace(" ", "") != b.replace(" ", ""):
         return False
     return _spaces(arr, box) >= b.count(" ")
