@@ -140,3 +140,19 @@ def test_a_question_ocr_reads_with_a_glyph_merged_into_the_word_before_is_left_a
     assert act["action"] == "replace" and act["was"] == "How do add a team member?", act
     x0, y0, x1, y1 = boxes["q-3"]
     assert changed_outside(out, start, (x0, y0, x1 + 16, y1), pad=4) == 0  # "I " widens it by 11 px
+
+
+@needs_tesseract
+def test_a_tick_label_without_a_tick_mark_is_rewritten_centred_on_its_place(tmp_path):
+    # the dual-axis chart draws no tick marks: "May" for "Ma" kept the old left edge, 4 px right of
+    # where matplotlib centres it (21 px counted as damage)
+    _, clean = draw("dual_axis", 11, tmp_path / "clean.png")
+    start, _ = draw("dual_axis", 11, tmp_path / "start.png", {"tick-0": "Ma"})
+    editor = TextEditor()
+    out = editor.edit(start, "", failed('Is the first x-axis tick label from the left exactly "May"?'), 0)
+    (act,) = editor.last_actions
+    assert act["action"] == "replace" and act["was"] == "Ma", act
+    x0, y0, x1, y1 = clean["tick-0"]
+    ink = np.flatnonzero((np.asarray(out.convert("L"))[y0:y1, x0 - 10 : x1 + 10] < 128).any(axis=0))
+    assert abs((ink[0] + ink[-1]) / 2 + x0 - 10 - (x0 + x1) / 2) <= 1.5  # centred where the engine set it
+    assert changed_outside(out, start, clean["tick-0"], pad=0) == 0
