@@ -5,7 +5,8 @@ A check such as "Is the value label at the end of the "Juice" bar "35"?" quotes 
 quotes the value with the bar named as its anchor (``work.NAMED_BAR``), the same job. The bar is the
 solid run of one colour that starts by the tick label: to its right on the tick's row (a horizontal
 bar chart: the label left of the axis) or above it in the tick's column (a vertical bar chart: the
-label under the axis). Its value label stands just past the bar's end, at the gap and in the type of
+label under the axis), or a waterfall's floating bar above it with only the spine, gridlines and
+the tick mark under it (``_floats``). Its value label stands just past the bar's end, at the gap and in the type of
 the page's other value labels (numbers standing past the end of a bar too), else at 0.4 of the tick
 label's height in the tick label's type. A number that stands there is the wrong version: it is
 rewritten in place (``rewrite``), over a vertical bar centred on the bar (matplotlib's
