@@ -45,8 +45,10 @@ def _ink_around(arr: np.ndarray, box, min_w: int, min_h: int) -> tuple[np.ndarra
 
 def _solid(arr: np.ndarray, box) -> bool:
     """True when ``box`` of ``arr`` (uint8 (H, W, 3)) is a solid blob: its pixels far (> 60 in
-    luminance) from the median of a 2 px ring around it cover at least ``SOLID`` of their tight
-    box, with no enclosed hole (a letter's counter) over 5% of it."""
+    luminance) from the median of a 2 px ring around it, one connected shape (a bold "Is" opening
+    a question is two glyphs: taken for a dot, it was dropped from the line and the rewrite of the
+    rest wrote "Is Is my data ..."), cover at least ``SOLID`` of their tight box, with no enclosed
+    hole (a letter's counter) over 5% of it."""
     ink, _ = _ink_around(arr, box, 3, 3)
     if ink is None:
         return False
@@ -55,7 +57,8 @@ def _solid(arr: np.ndarray, box) -> bool:
         return False
     tight = ink[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
     holes = ndimage.binary_fill_holes(tight) & ~tight  # the counters of "o", "e", "a"
-    return float(tight.mean()) >= SOLID and holes.sum() <= 0.05 * tight.size
+    _, shapes = ndimage.label(tight, structure=np.ones((3, 3)))
+    return shapes == 1 and float(tight.mean()) >= SOLID and holes.sum() <= 0.05 * tight.size
 
 
 def is_dot(arr: np.ndarray, box) -> bool:

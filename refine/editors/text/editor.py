@@ -102,6 +102,8 @@ from documents.fonts import Face, installed_faces
 from refine.editors.text.audit import already_written, digest, skip_record, written_record
 from refine.editors.text.bullets import without_bullets
 from refine.editors.text.cards import off_card
+from refine.editors.text.dropped_space import space_drawn
+from refine.editors.text.grid_cell import cell_target
 from refine.editors.text.judged_element import (
     judged_boxes,
     judged_elements,
@@ -110,7 +112,7 @@ from refine.editors.text.judged_element import (
     with_judged_reads,
 )
 from refine.editors.text.judged_near import with_judged_near
-from refine.editors.text.near_match import in_element_only, locate, off_legend
+from refine.editors.text.near_match import in_element_only, locate, names_cell, off_legend
 from refine.editors.text.order import Plan, make_plan
 from refine.editors.text.other_list import off_list
 from refine.editors.text.outcomes import Rewrite, Skip, Written
@@ -253,17 +255,20 @@ class TextEditor:
             self.free_space,
         )
 
-    def _rules_for(self, state: EditState, exp: TextExpectation, rules: Rules) -> Rules:
+    def _rules_for(self, state: EditState, exp: TextExpectation, rules: Rules, cell: bool = False) -> Rules:
         """The rules a rewrite of ``exp`` uses: a bar's value label (a few digits, alike in every
-        face) is matched among the faces of the page's body family only."""
-        if exp not in self._value_of:
+        face) is matched among the faces of the page's body family only; a grid cell's number
+        (``cell``: ``grid_cell``) among those of the body's slant too ("87" matched italic on its
+        two digits came out slanted among upright cells)."""
+        if exp not in self._value_of and not cell:
             return rules
-        family = state.body_type(rules.faces).style.face.family
-        return replace(rules, faces=[f for f in rules.faces if f.family == family] or rules.faces)
+        body = state.body_type(rules.faces).style.face
+        faces = [f for f in rules.faces if f.family == body.family and (not cell or f.italic == body.italic)]
+        return replace(rules, faces=faces or rules.faces)
 
     def _fix(self, state: EditState, plan: Plan, exp: TextExpectation, cid: str, previous: dict, rules: Rules) -> None:
         """Fix one string: leave it alone, rewrite its near match, or place it; record the action."""
-        before, read = state.arr.copy(), None
+        before, read, cell = state.arr.copy(), None, None
         outcome = already_written(exp, state, previous, rules.case_sensitive)
         if outcome is None and exp in self._value_of:  # a bar's value label: at its bar's end
             outcome = value_at_bar(state, exp, self._value_of[exp], rules, self._series_of.get(exp))
@@ -278,17 +283,25 @@ class TextEditor:
             outcome = locate(state, exp, plan.matches[exp], plan.group_boxes[exp], rules, boxes, element)
             if exp in self._judged_of:  # the element the judge read for its "no" is the one to rewrite
                 outcome = judged_over(state, self._judged_of[exp], outcome)
+            if outcome is None and names_cell(element):  # a grid's cell by its row and column labels
+                outcome = cell = cell_target(state, exp, element, rules)
             if (
                 exp in self._tick_of
                 and isinstance(outcome, Rewrite)
                 and on_other_tick(state, self._tick_of[exp], outcome)
             ):
                 outcome = Skip("skip: its near match is another tick label, not the one the check names; left alone")
+        if isinstance(outcome, Rewrite) and space_drawn(state.arr, outcome.match.box, outcome.match.text, exp.text):
+            outcome = Skip(
+                "skip: already on the page (OCR dropped a space the pixels show); not retyped",
+                outcome.match.box,
+                outcome.match.text,
+            )
         match outcome:
             case Rewrite() as target:
                 before, read = state.arr.copy(), target.lines  # the lines its words index (the damage audit)
                 turned = rewrite_rotated if match_angle(target) else rewrite  # a y-axis title stays rotated
-                outcome = turned(state, target, exp, self._rules_for(state, exp, rules))
+                outcome = turned(state, target, exp, self._rules_for(state, exp, rules, cell is target))
             case None:
                 before = state.arr.copy()
                 if exp in self._nav_of:  # "the first link of the navigation menu": the menu's slot

@@ -5,7 +5,8 @@ A check such as "Is the value label at the end of the "Juice" bar "35"?" quotes 
 quotes the value with the bar named as its anchor (``work.NAMED_BAR``), the same job. The bar is the
 solid run of one colour that starts by the tick label: to its right on the tick's row (a horizontal
 bar chart: the label left of the axis) or above it in the tick's column (a vertical bar chart: the
-label under the axis). Its value label stands just past the bar's end, at the gap and in the type of
+label under the axis), or a waterfall's floating bar above it with only the spine, gridlines and
+the tick mark under it (``_floats``). Its value label stands just past the bar's end, at the gap and in the type of
 the page's other value labels (numbers standing past the end of a bar too), else at 0.4 of the tick
 label's height in the tick label's type. A number that stands there is the wrong version: it is
 rewritten in place (``rewrite``), over a vertical bar centred on the bar (matplotlib's
@@ -56,6 +57,8 @@ COLOUR_TOL = 30
 """Most difference (any channel) of a legend swatch's pixel from the first of its run (``_run``)."""
 STACK_GAP = 2
 """Most rows (an edge line) between two segments of a stacked bar."""
+FLOAT_INK = 2
+"""Longest strong run (px: an axis spine, a gridline) in a tick's column under a floating bar."""
 JUNK_TALL = 6
 """How many times the slot's height an OCR word of at most 3 characters must be tall to be no word
 but OCR's reading of a grid (``_clear``: "il" over a ggplot chart's white gridlines, 342 px high)."""
@@ -107,7 +110,7 @@ def find_bar(arr: np.ndarray, tick: Box) -> Bar | None:
                 if bottom - top >= th:
                     return Bar("h", (bx0, top, bx1, bottom), tuple(int(v) for v in arr[cy, bx0]))
     col = _run(arr[: max(0, y0 - 1), cx][::-1], bg, 0, th)
-    if col is None or col[0] > 3 * th:
+    if col is None or (col[0] > 3 * th and not _floats(arr, bg, cx, y0 - 1 - col[0], y0 - 1, th)):
         return None
     by0, by1 = y0 - 1 - col[1], y0 - 1 - col[0]
     mid = (by0 + by1) // 2
@@ -120,6 +123,22 @@ def find_bar(arr: np.ndarray, tick: Box) -> Bar | None:
         return None  # thinner than a bar, or several bars side by side (a grouped bar)
     by0 = stack_top(arr, bg, (bx0, by0, bx1, by1), th)
     return Bar("v", (bx0, by0, bx1, by1), tuple(int(v) for v in arr[mid, cx]))
+
+
+def _floats(arr: np.ndarray, bg: np.ndarray, cx: int, top: int, bottom: int, th: int) -> bool:
+    """Whether the rows ``top`` to ``bottom`` (exclusive) of column ``cx`` of ``arr``, between a tick
+    label and the first bar-tall run above it, hold no more than ``FLOAT_INK`` consecutive rows of
+    wide ink (a strong run at least ``th`` px wide through ``cx``): only the axis spine, gridlines
+    and the tick mark (narrow) lie under a waterfall's floating bar ("+62" over "New contracts"), so
+    a short bar standing on the axis (under ``th`` px tall) is not skipped for a shape above it."""
+    rows = 0
+    for y in range(top, bottom):
+        left, right = _run(arr[y, : cx + 1][::-1], bg, 0, 1), _run(arr[y, cx:], bg, 0, 1)
+        wide = left is not None and right is not None and not left[0] and not right[0]
+        rows = rows + 1 if wide and left[1] + right[1] - 1 >= th else 0
+        if rows > FLOAT_INK:
+            return False
+    return bottom > top
 
 
 def stack_top(arr: np.ndarray, bg: np.ndarray, box: Box, th: int) -> int:

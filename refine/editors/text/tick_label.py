@@ -6,7 +6,9 @@ whose vertical middles lie within half a line height of one another; the row wit
 (at least ``MIN_TICKS``), left to right. The Nth from the left (or right) is the label the check
 names. When its text is a version of the expected string, at most ``MAX_EDITS`` edits away (OCR's
 "Jn" of "Jxn" for "Jun": a typo OCR half-reads is still that label), or its words in another
-order or one word short (``reordered``), it is rewritten in place (``rewrite``); its box is cut to
+order or one word short (``reordered``), it is rewritten in place (``rewrite``), centred where
+the old label was (the engine centres a tick label on its tick; on a chart drawn without tick
+marks "May" for "Ma" kept the old left edge, 4 px right of the engine's place); its box is cut to
 the text's own rows first, so the tick mark above it is kept. A near match on another label of the
 row is never that label (``on_other_tick``): it is left alone.
 """
@@ -118,7 +120,9 @@ def tick_target(state: EditState, exp: TextExpectation, place: tuple[int, str], 
     lines = list(state.lines)
     lines[li] = Line(tuple(replace(wd, box=_cut(wd.box, box)) for wd in ln.words))
     match = Match(ln.text, box, OSA.normalized_similarity(seen, want), False, words)
-    return Rewrite(match, lines)
+    # centred where the old label was: the engine centres a tick label on its tick, and a chart
+    # without tick marks gave the rewrite no tick to centre on ("May" for "Ma" kept its left edge)
+    return Rewrite(match, lines, (box[0] + box[2]) / 2)
 
 
 def reordered(seen: str, want: str) -> bool:
