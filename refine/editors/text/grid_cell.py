@@ -11,11 +11,18 @@ label and off the column label's line. When that word is a number, it is the cel
 is rewritten in place, in its own type; when the labels are not each read once, or the crossing
 holds no word or several, or the word is no number, nothing is located (the other jobs go on).
 A read the pixels show as the expected string (``near_match.drawn_as_expected``: OCR's "51" of a
-drawn "57") is left alone: the editor never retypes a correct value on a misread.
+drawn "57") is left alone: the editor never retypes a correct value on a misread. A word with ink
+of its colour right beside it on its row (``_ink_beside``: a receipt's "3.70" read "70", the "3."
+dropped) is only part of the cell's value: rewriting the word alone would set the new value over
+the unread part ("3.3.90"), so nothing is located and the row-and-column slot
+(``place_in_row_column``) takes the cell's whole run of ink.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
+from refine.editors.text.colours import box_colours
 from refine.editors.text.near_match import drawn_as_expected
 from refine.editors.text.outcomes import Rewrite, Skip
 from refine.editors.text.place_at_bar import NUMBER
@@ -54,6 +61,19 @@ def cell_word(lines: list[Line], row: Box, column: Box) -> tuple[int, int] | Non
     return inside[0] if len(inside) == 1 else None
 
 
+def _ink_beside(arr: np.ndarray, box: Box) -> bool:
+    """Whether two or more pixels nearer the word's ink colour than its background lie within 0.6
+    of its height left or right of ``box`` (x0, y0, x1, y1) on its rows of ``arr`` (uint8 (H, W, 3))."""
+    x0, y0, x1, y1 = box
+    reach = max(3, round(0.6 * (y1 - y0)))
+    ink, bg = (np.asarray(c, np.int16) for c in box_colours(arr, box))
+    for a, b in ((max(0, x0 - reach), x0), (x1, min(arr.shape[1], x1 + reach))):
+        strip = arr[y0:y1, a:b].astype(np.int16)
+        if strip.size and (np.abs(strip - ink).sum(2) < np.abs(strip - bg).sum(2)).sum() >= 2:
+            return True
+    return False
+
+
 def cell_target(state: EditState, exp: TextExpectation, element, rules: Rules) -> Rewrite | Skip | None:
     """The Rewrite of the number in the cell ``element`` names (a table cell with its row and
     column labels) where ``exp`` belongs, a Skip when its pixels show ``exp`` already, or None when
@@ -67,6 +87,8 @@ def cell_target(state: EditState, exp: TextExpectation, element, rules: Rules) -
     word = state.lines[at[0]].words[at[1]]
     if not NUMBER.match(word.text) or not NUMBER.match(exp.text):
         return None  # a cell of words is a table's, found by the page structure
+    if _ink_beside(state.arr, tuple(int(v) for v in word.box)):
+        return None
     m = Match(word.text, tuple(int(v) for v in word.box), 0.0, False, (at,))
     if len(word.text) == len(exp.text) and drawn_as_expected(state.arr, state.lines, m, exp.text, rules):
         return Skip("skip: already in its cell (the pixels match the expected value better than the OCR text)")
