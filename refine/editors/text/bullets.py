@@ -43,8 +43,9 @@ def _ink_around(arr: np.ndarray, box, min_w: int, min_h: int) -> tuple[np.ndarra
     return np.abs(lum - np.median(ring)) > 60, x0
 
 
-def _solid(arr: np.ndarray, box) -> bool:
-    """True when ``box`` of ``arr`` (uint8 (H, W, 3)) is a solid blob: its pixels far (> 60 in
+def is_dot(arr: np.ndarray, box) -> bool:
+    """True when ``box`` (x0, y0, x1, y1) of ``arr`` (uint8 (H, W, 3)) is a solid blob, a bullet
+    dot, not a letter or a word: its pixels far (> 60 in
     luminance) from the median of a 2 px ring around it, one connected shape (a bold "Is" opening
     a question is two glyphs: taken for a dot, it was dropped from the line and the rewrite of the
     rest wrote "Is Is my data ..."), cover at least ``SOLID`` of their tight box, with no enclosed
@@ -61,16 +62,10 @@ def _solid(arr: np.ndarray, box) -> bool:
     return shapes == 1 and float(tight.mean()) >= SOLID and holes.sum() <= 0.05 * tight.size
 
 
-def is_dot(arr: np.ndarray, box) -> bool:
-    """Whether ``box`` (x0, y0, x1, y1) of ``arr`` (uint8 (H, W, 3)) holds a solid blob, a bullet
-    dot, not a letter or a word (``_solid``)."""
-    return _solid(arr, box)
-
-
 def is_bullet(arr: np.ndarray, line: Line) -> bool:
     """True when ``line`` starts with a bullet mark: a first word of one or two characters
     followed by other words, no wider or taller than the line, that is one of ``MARKS``, or one
-    of ``LETTER_MARKS`` or a two-character word whose pixels are a solid dot (``_solid``: the
+    of ``LETTER_MARKS`` or a two-character word whose pixels are a solid dot (``is_dot``: the
     pixels decide, not what OCR made of them; "e@" of a bullet, but not "Q1" or "to")."""
     if len(line.words) < 2:
         return False
@@ -84,7 +79,7 @@ def is_bullet(arr: np.ndarray, line: Line) -> bool:
         return False
     if len(text) == 1 and text in MARKS:
         return True
-    return (len(text) == 2 or text in LETTER_MARKS) and _solid(arr, first.box)
+    return (len(text) == 2 or text in LETTER_MARKS) and is_dot(arr, first.box)
 
 
 SWATCH_FILL = 0.85
