@@ -129,15 +129,21 @@ def _nth_is(items: list[int], line: int, ordinal: int) -> bool:
     return 0 <= k < len(items) and items[k] == line
 
 
+TICK_CHARS = 20
+"""The longest line (characters) a row of tick labels holds: a category's name of two words
+("Northbank Medical", "Closing balance") is one; 12 left such a label out of its row, and the row
+with a gap was no row (the Nth label withheld)."""
+
+
 def _x_row(page: _Page, li: int) -> list[int]:
-    """The short horizontal lines (up to 12 characters) in one row with line ``li`` (each one's
+    """The short horizontal lines (up to ``TICK_CHARS`` characters) in one row with line ``li`` (each one's
     middle within the other's height), left to right. Type size is not asked: a "J" that descends
     makes "Jan" read larger than "Feb"."""
     b = page.lines[li].box
     row = [
         i
         for i in page.flat
-        if len(page.lines[i].text) <= 12
+        if len(page.lines[i].text) <= TICK_CHARS
         and b[1] <= (page.lines[i].box[1] + page.lines[i].box[3]) / 2 <= b[3]
         and page.lines[i].box[1] <= (b[1] + b[3]) / 2 <= page.lines[i].box[3]
     ]
