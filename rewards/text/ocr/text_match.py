@@ -291,6 +291,15 @@ def boundary_ok(text: str, start: int, end: int) -> bool:
     return not (text[end - 1 : end].isdigit() and after in ".," and text[end + 1 : end + 2].isdigit())
 
 
+def label_spellings(text: str) -> list[str]:
+    """How a label a question names ("Why you will like it", "8 am") may be drawn and read, in order
+    of trust: as written; in capitals (a heading set with CSS ``text-transform: uppercase``, "WHY
+    YOU WILL LIKE IT"); its words run together (tesseract drops the narrow space of a number and
+    its unit: the heatmap tick "8 am" is read "8am"). For labels that only place the string asked
+    (an anchor, a row or column label); the string asked is matched as written."""
+    return list(dict.fromkeys((text, text.upper(), text.replace(" ", ""))))
+
+
 def find_matches(
     expected: str,
     lines: list[Line],

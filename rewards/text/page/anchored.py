@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from rewards.text.ocr.text_match import Line, Match
+from rewards.text.ocr.text_match import Line, Match, label_spellings
 from rewards.text.page.page_lines import canonical_lines
 from rewards.text.page.relations import (
     anchor_kind,
@@ -39,12 +39,22 @@ class ReadAnchor:
     other: list[Match]
 
 
+def _occurrences(exact: Exact, text: str) -> list[Match]:
+    """The occurrences of anchor ``text`` read with ``exact``, in its first spelling read
+    (``label_spellings``: as written, in capitals, its words run together)."""
+    for variant in label_spellings(text):
+        occ, _ = exact(variant)
+        if occ:
+            return occ
+    return []
+
+
 def read_anchors(spec: TextSpec, exact: Exact) -> list[ReadAnchor]:
-    """Every anchor of ``spec``, read with ``exact``."""
+    """Every anchor of ``spec``, read with ``exact`` (``_occurrences``)."""
     read = []
     for a in spec.anchors:
-        occ, _ = exact(a.text)
-        other = exact(a.other)[0] if a.relation == "between" and a.other else []
+        occ = _occurrences(exact, a.text)
+        other = _occurrences(exact, a.other) if a.relation == "between" and a.other else []
         record = {
             "text": a.text,
             "relation": a.relation,

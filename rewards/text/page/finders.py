@@ -12,7 +12,7 @@ from typing import Callable
 import numpy as np
 from scipy import ndimage
 
-from rewards.text.ocr.text_match import find_matches, union_box, words_conf
+from rewards.text.ocr.text_match import find_matches, label_spellings, union_box, words_conf
 from rewards.text.page.card_lists import card_lists
 from rewards.text.page.legend_marks import handle_left, swatch_left
 from rewards.text.page.page_lines import (
@@ -30,6 +30,7 @@ from rewards.text.page.page_lines import (
     _same_size,
     element_words,
     larger_lead,
+    read_sure,
 )
 from rewards.text.page.rectangles import _distinct, _framed, _like_groups, _lines_in, card_rectangles, rectangles
 from rewards.text.page.text_style import measure
@@ -58,9 +59,9 @@ def _title(page: _Page, spec: ElementSpec) -> list[Element]:
     topmost = min(page.flat, key=lambda i: page.lines[i].box[1])
     band = max(TOP_BAND * page.size[1], _centre(page.lines[topmost].box)[1])
     top = [i for i in page.flat if _centre(page.lines[i].box)[1] <= band]
-    # a figure in large type ("18,402" of a KPI card under a dashboard's title) is no title when a
-    # line with letters is in the band (a tester's dashboard)
-    top = [i for i in top if any(c.isalpha() for c in page.lines[i].text)] or top
+    # a figure in large type ("18,402" of a KPI card under a dashboard's title), or a chart's markers
+    # read unsure as letters ("ae"), is no title when a line with letters read sure is in the band
+    top = [i for i in top if any(c.isalpha() for c in page.lines[i].text) and read_sure(page.lines[i])] or top
     biggest = max(page.sizes[i] for i in top)
     big = [i for i in top if page.sizes[i] >= TITLE_SIZE * biggest]
     blocks = list(dict.fromkeys(tuple(_wrap_block(page, i)) for i in big))
@@ -481,14 +482,15 @@ def _axis_title(page: _Page, spec: ElementSpec) -> list[Element]:
 
 def _exact_boxes(page: _Page, text: str) -> list[Box]:
     w, h = page.size
-    return [m.box for m in find_matches(text, page.lines, w, h, None, False) if m.found]
+    found = ([m.box for m in find_matches(t, page.lines, w, h, None, False) if m.found] for t in label_spellings(text))
+    return next((boxes for boxes in found if boxes), [])
 
 
 def _table_cell(page: _Page, spec: ElementSpec) -> list[Element]:
     """A table cell: the words in the row of the row label (their centre within its height band)
-    and in the column of the column label (overlapping its width), other than the labels; with
-    only one label, every cell of its row (right of it) or column (under it). Labels are read
-    case-insensitively; a label not read gives no cell."""
+    and in the column of the column label (overlapping its width, under it or, a heatmap's x tick,
+    over it), other than the labels; with only one label, every cell of its row (right of it) or
+    column (under it). Labels are read case-insensitively (``label_spellings``); none read, no cell."""
     rows = _exact_boxes(page, spec.row) if spec.row else [None]
     cols = _exact_boxes(page, spec.column) if spec.column else [None]
     out = []
@@ -502,7 +504,7 @@ def _table_cell(page: _Page, spec: ElementSpec) -> list[Element]:
                     b = page.lines[li].words[wi].box
                     cx, cy = _centre(b)
                     in_row = r is None or (r[1] <= cy <= r[3] and b[0] > r[2])
-                    in_col = c is None or (min(b[2], c[2]) > max(b[0], c[0]) and b[1] > c[3])
+                    in_col = c is None or (min(b[2], c[2]) > max(b[0], c[0]) and (b[1] > c[3] or (r and b[3] < c[1])))
                     if in_row and in_col:
                         words.append((li, wi))
             for li in dict.fromkeys(li for li, _ in words):

@@ -13,9 +13,10 @@ element (a line or block of its own, ``rewards.text.page.finders._whole``):
   beyond its right (left) edge within six title heights, no other line between them;
 - **tick and category labels by ordinal** ("the second x-axis tick label from the left", "the
   fourth y-axis category label from the top"): the occurrence is the Nth of its row of short labels
-  (up to ``TICK_CHARS`` characters, overlapping in height) or of its column of right-aligned labels, and the row or column is
-  complete: evenly spaced (each gap 0.6-1.4 times the median) and with no ink where one more
-  label would stand before the first or after the last (a label OCR missed would shift the count);
+  (up to ``TICK_CHARS`` characters, overlapping in height) or of its column of right-aligned
+  labels, and the row or column is complete: evenly spaced (each gap 0.6-1.4 times the median)
+  and with no ink where one more label would stand before the first or after the last (a label
+  OCR missed would shift the count);
 - **slice labels** ("a slice label", with the compiler's "style 'slice'"): the occurrence stands
   on or around the chart's pie (``rewards.text.page.pie.find_pie``: 0.3 to 1.45 radii from its
   centre) and is not a legend entry (no swatch left of it);

@@ -127,6 +127,13 @@ LIST_REACH = 4.0
 """Line heights within which another line of a list stands (``_list_mark``)."""
 
 
+def read_sure(line: Line) -> bool:
+    """True when some word of ``line`` is read with confidence of at least ``ICON_CONF`` (or none
+    given): a line all of whose words are read less sure is a mark or a drawing read as text (a line
+    chart's square markers read "- ae" at confidence 24 beside a legend)."""
+    return any(w.conf is None or w.conf >= ICON_CONF for w in line.words)
+
+
 def _marks_alike(a: Word, b: Word) -> bool:
     """True when words ``a`` and ``b`` (of at most two characters, opening two lines) read as a
     list's marks: both with confidence under ``MARK_CONF``; or one a mark (``_is_mark``); or both

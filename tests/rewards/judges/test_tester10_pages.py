@@ -159,15 +159,17 @@ def test_a_heatmap_cell_under_its_column_tick_is_not_refuted(tmp_path):
     x ticks under the grid: "the '6 pm' cell" was sought within reach of the tick only, and a cell
     read right was refuted ('93 read, but not context 6 pm, same_row Tuesday'; fresh10-heatmap-1,
     -10: 3 false no on dev). A number in the tick's column with only numbers read between them
-    (``relations.down_number_column``) is reached: withheld (no table is found to type the cell),
-    while the same number asked of another row's cell stays refuted."""
+    (``relations.down_number_column``) is reached, and the cell is typed where its row label's row
+    crosses its column label's column, the label under the grid (``finders._table_cell``; judge12:
+    it was withheld, no table found to type it): confirmed, while the same number asked of another
+    row's cell stays refuted."""
     image, _ = draw("heatmap", 1, tmp_path / "heatmap.png")
     q = "In the '{}' row, does the '{}' cell read exactly \"{}\"?"
     tick = 'Is the fifth x-axis tick label from the left exactly "{}"?'
     asked = [q.format("Tuesday", "6 pm", "39"), q.format("Tuesday", "6 pm", "93"), q.format("Monday", "6 pm", "93")]
     answers = verdicts(image, asked + [tick.format("4 pm"), tick.format("4 am")])
     assert answers[0] == "no"  # a number on no cell of the page stays refuted
-    assert answers[1] == "withheld"
+    assert answers[1] == "yes"
     assert answers[2] == "no"  # 93 is Tuesday's, not Monday's
     # the tick "4 pm" is read "4pm": spaces alone are no refutation (``OCRJudge._reads_otherwise``)
     assert answers[3] == "withheld" and answers[4] == "no"
