@@ -71,9 +71,12 @@ when the "no" stands. Rules, by the rule that failed (``rewards.text.page.ground
      A word dropped inside the string ("Start trial" for "Start free trial") stays "no".
 
   7. the best read is the string's start and the rest opens a column to its right, or nothing
-     close is read of a short label (three words at most) and its place by a read anchor above or
-     below holds unread ink (or there is no image to look): withheld, judge=ocr too (``unread_places``; an element
-     rule: a string that opens a line whose rest is a value, "Amount due  EUR 5,900.00").
+     close is read of a short label (three words at most; a short value, ``SHORT``, whatever its
+     near miss elsewhere: a waterfall's "-5" over its thin bar is not read, "-35" of the next bar
+     is) and its place by a read anchor above or below holds unread ink (or there is no image to
+     look): withheld, judge=ocr too (``unread_places``; an element rule: a string that opens a
+     line whose rest is a value, "Amount due  EUR 5,900.00"). A value read with confidence in
+     the place covers its ink: a wrong digit there stays "no".
 
 Every other failure (region, count, arrangement, style) stands: the string was read with its box.
 
@@ -378,6 +381,6 @@ def doubt_no(
             return f"{r['text']!r} not read, nor anything close, {why} (at {runs[0]})"
         if sim >= NEAR and (why := continued_in_next_column(r, lines, size)):
             return why
-        if sim < NEAR and (why := unread_place(decision, lines, image)):
+        if (sim < NEAR or _short_value(r["text"])) and (why := unread_place(decision, lines, image)):
             return why
     return None
