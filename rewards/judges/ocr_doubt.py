@@ -75,8 +75,10 @@ when the "no" stands. Rules, by the rule that failed (``rewards.text.page.ground
      near miss elsewhere: a waterfall's "-5" over its thin bar is not read, "-35" of the next bar
      is) and its place by a read anchor above or below holds unread ink (or there is no image to
      look): withheld, judge=ocr too (``unread_places``; an element rule: a string that opens a
-     line whose rest is a value, "Amount due  EUR 5,900.00"). A value read with confidence in
-     the place covers its ink: a wrong digit there stays "no".
+     line whose rest is a value, "Amount due  EUR 5,900.00"); so is a short value asked of a
+     table cell whose row and column labels are read, where the row crosses the column holds
+     unread ink (``unread_cell``: a heatmap's "58", white on orange, not read). A value read with
+     confidence in the place covers its ink: a wrong digit there stays "no".
 
 Every other failure (region, count, arrangement, style) stands: the string was read with its box.
 
@@ -91,7 +93,7 @@ import re
 import numpy as np
 from rapidfuzz.distance import OSA
 
-from rewards.judges.unread_places import continued_in_next_column, label_before_value, unread_place
+from rewards.judges.unread_places import continued_in_next_column, label_before_value, unread_cell, unread_place
 from rewards.text.ocr.slanted import slanted_runs
 from rewards.text.ocr.text_match import LOOKALIKES, Line, find_matches, normalize, words_conf
 
@@ -381,6 +383,7 @@ def doubt_no(
             return f"{r['text']!r} not read, nor anything close, {why} (at {runs[0]})"
         if sim >= NEAR and (why := continued_in_next_column(r, lines, size)):
             return why
-        if (sim < NEAR or _short_value(r["text"])) and (why := unread_place(decision, lines, image)):
+        unread = unread_place(decision, lines, image) or unread_cell(decision, lines, image)
+        if (sim < NEAR or _short_value(r["text"])) and (why := unread):
             return why
     return None

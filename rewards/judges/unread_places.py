@@ -127,13 +127,38 @@ def unread_place(decision, lines: list[Line], image) -> str | None:
     return None
 
 
-def _unread_line(gray: np.ndarray, anchor, above: bool, lines: list[Line]) -> bool:
+def unread_cell(decision, lines: list[Line], image) -> str | None:
+    """Why a short value asked of a table cell ("In the 'Thursday' row, does the '10 am' cell read
+    '58'?": a ``same_row`` and a ``context`` anchor, both read), not read, may stand unread where the
+    row label's row crosses the column label's column: that place holds ink of a line's height no
+    confident word covers (a heatmap's "58", white on orange, not read at all), or None. A value
+    read with confidence there (a wrong digit) covers its ink: the "no" stands."""
+    rel = {a["relation"]: a for a in decision.anchors if a["found"] and a.get("boxes")}
+    if len(decision.anchors) != 2 or set(rel) != {"same_row", "context"} or image is None:
+        return None
+    unread = [r["text"] for r in decision.records if r["rule"] == "read"]
+    if not unread or any(len(normalize(t).split()) > LABEL_WORDS for t in unread):
+        return None
+    gray = np.asarray(image.convert("L"), dtype=np.int16)
+    for row in rel["same_row"]["boxes"]:
+        for col in rel["context"]["boxes"]:
+            h = max(4, row[3] - row[1])
+            band = (col[0], row[1] - h // 2, col[2], row[3] + h // 2)  # the crossing, a half line either way
+            if col[0] > row[2] and _unread_line(gray, band, False, lines, inside=True):
+                row_text, col_text = rel["same_row"]["text"], rel["context"]["text"]
+                return f"the {row_text!r} row's cell under {col_text!r} holds ink OCR did not read"
+    return None
+
+
+def _unread_line(gray: np.ndarray, anchor, above: bool, lines: list[Line], inside: bool = False) -> bool:
     """True when the anchor's column, over (``above``) or under it, holds a run of inked rows of a
     line's height (``TEXT_ROWS``) in columns no confident word there covers; rows inked across
     (``FILL_ROW``: a bar, a grid line) are no text."""
     x0, y0, x1, y1 = (int(v) for v in anchor)
     h = max(4, y1 - y0)
     top, bottom = (0, y0 - h // 2) if above else (y1 + h // 2, gray.shape[0])
+    if inside:  # the place is ``anchor`` itself (``unread_cell``), a line's height is a third of it
+        top, bottom, h = max(0, y0), min(gray.shape[0], y1), max(4, (y1 - y0) // 2)
     if bottom - top < h:
         return False
     strip = gray[top:bottom, x0:x1]

@@ -79,3 +79,16 @@ def test_an_unread_short_value_over_its_bar_is_not_refuted(tmp_path):
     q = 'Is the value label above the "{}" bar "{}"?'
     asked = [("Lost customers", "-5"), ("Upsell", "+12")]
     assert verdicts(image, [q.format(*a) for a in asked]) == ["withheld", "no"]
+
+
+@needs_tesseract
+def test_an_unread_heatmap_cell_is_not_refuted(tmp_path):
+    """A heatmap's "58", white on an orange cell, is not read at all; the best match of "58" was
+    "52" of another cell, and "the Thursday row's '10 am' cell reads '58'" was refuted
+    (fresh10-heatmap-10: 2 false no on dev). A short value asked of a cell whose row and column
+    labels are read, where the row crosses the column holds ink no confident word covers, is
+    withheld (``unread_places.unread_cell``); a cell read with confidence keeps its "no"."""
+    image, _ = draw("heatmap", 10, tmp_path / "heatmap.png")
+    q = "In the '{}' row, does the '{}' cell read exactly \"{}\"?"
+    asked = [("Thursday", "10 am", "58"), ("Thursday", "8 am", "27")]
+    assert verdicts(image, [q.format(*a) for a in asked]) == ["withheld", "no"]
