@@ -180,16 +180,55 @@ def _set(text: str, fit: _Fitted, origin: tuple[float, float], turn: bool) -> tu
     return moved, (int(ox), int(oy))
 
 
-def _spine_centre(arr: np.ndarray, spine: tuple[int, int, int], axis: int) -> float:
-    """The middle of the spine's line across it (a row for ``axis`` 0, a column for 1), to a
-    fraction of a pixel: the mean position, weighted by how far each pixel of the 5 across the
-    found one (``_spine``'s) is off the background, along the middle half of its run."""
-    k, a, b = spine
-    q = (b - a) // 4
+def _across(arr: np.ndarray, line: tuple[int, int, int], axis: int) -> np.ndarray:
+    """How far each pixel of the 5 across ``line`` ((row, start, end) for ``axis`` 0, (column,
+    start, end) for 1) is off the background, at each position of ``start..end``: (n, 5)."""
+    k, a, b = line
     lo = max(0, k - 2)
-    part = arr[lo : k + 3, a + q : b - q] if axis == 0 else arr[a + q : b - q, lo : k + 3].swapaxes(0, 1)
-    dark = np.abs(part.astype(np.int16) - page_background(arr)[None, None]).max(2).mean(1)
-    return lo + float((np.arange(len(dark)) + 0.5) @ dark / dark.sum()) if dark.sum() > 0 else k + 0.5
+    part = arr[lo : k + 3, a:b].swapaxes(0, 1) if axis == 0 else arr[a:b, lo : k + 3]
+    dark = np.abs(part.astype(np.int16) - page_background(arr)[None, None]).max(2).astype(np.float32)
+    return np.pad(dark, ((0, 0), (lo - (k - 2), 0))) if lo > k - 2 else dark
+
+
+def _line_centre(arr: np.ndarray, line: tuple[int, int, int], axis: int) -> float | None:
+    """The middle of a 1-2 px line across it, to a fraction of a pixel: the darkness-weighted mean
+    position over the positions of ``line`` whose outer pixels are background (no bar, grid
+    line or tick mark meeting it there); None when there is none."""
+    dark = _across(arr, line, axis)
+    clean = dark[(dark[:, 0] < 10) & (dark[:, -1] < 10)].mean(0) if len(dark) else np.zeros(0)
+    if not len(dark) or not np.isfinite(clean).all() or clean.sum() <= 0:
+        return None
+    return line[0] - 2 + float((np.arange(5) + 0.5) @ clean / clean.sum())
+
+
+def _far_end(arr: np.ndarray, line: tuple[int, int, int], axis: int) -> float:
+    """Where the axes end along ``line`` at its far end (right for a row, top for a column), to a
+    fraction of a pixel: the line's last covered share, less half its thickness (the spine's cap
+    reaches that past the axes)."""
+    k, a, b = line
+    dark = _across(arr, (k, a, b), axis).sum(1)
+    dark = dark[::-1] if axis == 1 else dark  # the far end last
+    mid = dark[len(dark) // 4 : 3 * len(dark) // 4]
+    full = float(np.median(mid)) if len(mid) else 0.0
+    if full <= 0:
+        return float(b if axis == 0 else a)
+    peak = float(_across(arr, (k, a + (b - a) // 4, b - (b - a) // 4), axis).max(1).max())
+    half = full / max(peak, 1.0) / 2
+    on = np.flatnonzero(dark >= 0.02 * full)
+    end = on[-1] + min(1.0, float(dark[on[-1]]) / full)
+    return a + end - half if axis == 0 else b - end + half
+
+
+def _axes_mid(arr: np.ndarray, spine: tuple[int, int, int], axis: int) -> float:
+    """The middle of the axes along the spine (a column for ``axis`` 0, a row for 1), to a
+    fraction of a pixel: between the other spine's middle line at the corner (``_corner``) and
+    the spine's far end (``_far_end``); the run's middle when the other spine is not clean."""
+    k, a, b = spine
+    if axis == 0:
+        near = _line_centre(arr, (a, max(0, k - 40), k - 4), 1)
+        return (near + _far_end(arr, spine, 0)) / 2 if near is not None else (a + b) / 2
+    near = _line_centre(arr, (b - 1, k + 4, k + 40), 0)
+    return (near + _far_end(arr, spine, 1)) / 2 if near is not None else (a + b) / 2
 
 
 def _labelpad(fit: _Fitted, gap: float) -> float:
@@ -215,11 +254,11 @@ def _slot_x(state: EditState, rules: Rules, text: str):
         return "no bottom spine over the x tick labels" if spine is None else "the tick labels' type is not matched"
     base = [(fit_baseline(fit.style.face, fit.size, t, row), fit.box_extent(t)) for t, _, _, row in fit.inked]
     bottom = max(b + e[2] for b, e in base)  # the tick labels' layout boxes' lowest edge
-    gap = float(np.median([b - e[1] for b, e in base])) - _spine_centre(state.arr, spine, 0)
+    gap = float(np.median([b - e[1] for b, e in base])) - (_line_centre(state.arr, spine, 0) or spine[0] + 0.5)
     left, ascent, _, width = fit.box_extent(text)
     baseline = bottom + _labelpad(fit, gap) + ascent
     ink_top = baseline + fit.font.getbbox(text, anchor="ls")[1]
-    alpha, origin = _set(text, fit, ((spine[1] + spine[2]) / 2 - width / 2 + left, ink_top), False)
+    alpha, origin = _set(text, fit, (_axes_mid(state.arr, spine, 0) - width / 2 + left, ink_top), False)
     return alpha, origin, fit.style
 
 
@@ -240,9 +279,9 @@ def _slot_y(state: EditState, rules: Rules, text: str):
     outer = min(x - fit.box_extent(t)[0] for t, x, _, _ in fit.inked)  # the tick labels' layout boxes' left edge
     inner = float(np.median([x - fit.box_extent(t)[0] for t, _, x, _ in fit.inked]))
     left, _, descent, width = fit.box_extent(text)
-    baseline_x = outer - _labelpad(fit, _spine_centre(state.arr, spine, 1) - inner) - descent
+    baseline_x = outer - _labelpad(fit, (_line_centre(state.arr, spine, 1) or spine[0] + 0.5) - inner) - descent
     ink_left = baseline_x + fit.font.getbbox(text, anchor="ls")[1]  # the glyphs' tops, turned to the left
-    ink_top = (spine[1] + spine[2]) / 2 - width / 2 - left
+    ink_top = _axes_mid(state.arr, spine, 1) - width / 2 - left
     alpha, origin = _set(text, fit, (ink_left, ink_top), True)
     return alpha, origin, fit.style
 
