@@ -38,7 +38,7 @@ from refine.editors.text.look_harder import page_background
 from refine.editors.text.outcomes import Skip, Written
 from refine.editors.text.state import EditState, Rules
 from refine.editors.text.tick_label import MIN_TICKS, tick_row
-from refine.editors.text.type_match import TypeStyle, match_type, render_coverage, shift_coverage
+from refine.editors.text.type_match import TypeStyle, match_type, render_coverage
 from rewards.rubric import TextExpectation
 from rewards.text.ocr.text_match import Line, Word
 
@@ -163,11 +163,13 @@ def _fitted(state: EditState, ticks: list[int], rules: Rules) -> _Fitted | None:
     return _Fitted(style, size, min(1.0, ratio) if abs(ratio - 1) <= MAX_STRETCH else 1.0, inked)
 
 
-def _set(text: str, fit: _Fitted, origin: tuple[float, float], turn: bool) -> tuple[np.ndarray, tuple[int, int]]:
-    """(coverage, whole-pixel origin) of ``text`` set in ``fit``'s type and stretched across by its
-    ratio, with its ink's top-left at the fractional ``origin``, turned to read bottom to top when
-    ``turn``: the coverage is moved by the origin's fractions, area-sampled (``shift_coverage``),
-    as the engine sets glyphs between pixels."""
+def _set(text: str, fit: _Fitted, origin: tuple[float, float], turn: bool, span: tuple[float, float]):
+    """(coverage, origin) of ``text`` set in ``fit``'s type and stretched across by its ratio,
+    turned to read bottom to top when ``turn``, its ink's top-left at whole pixels near the
+    fractional ``origin``: along the line the nearest; across it the nearer of the two that
+    keeps every inked pixel within the pixels of ``span`` (the layout box across the line,
+    rows or columns), when one does. Whole pixels keep FreeType's stems as sharp as the
+    engine's; a fractional shift blurred them over two pixels."""
     alpha, _ = render_coverage(text, fit.font)
     if fit.ratio != 1.0:
         h, w = alpha.shape
@@ -175,9 +177,17 @@ def _set(text: str, fit: _Fitted, origin: tuple[float, float], turn: bool) -> tu
         img = img.resize((max(1, round(w * fit.ratio)), h), Image.BILINEAR)
         alpha = np.clip(np.asarray(img), 0.0, 1.0)
     alpha = np.rot90(alpha) if turn else alpha
-    ox, oy = np.floor(origin[0]), np.floor(origin[1])
-    moved = shift_coverage(alpha, np.array([origin[0] - ox]), np.array([origin[1] - oy]))[0, 0]
-    return moved, (int(ox), int(oy))
+    inked = np.flatnonzero((alpha >= 1 / 255).any(0 if turn else 1))
+    first, last = (int(inked[0]), int(inked[-1])) if len(inked) else (0, 0)
+    across = origin[0] if turn else origin[1]
+    lo, hi = np.floor(span[0]), np.ceil(span[1])
+
+    def spill(c: float) -> float:
+        return max(0.0, lo - (c + first)) + max(0.0, c + last + 1 - hi)
+
+    best = min((np.floor(across), np.ceil(across)), key=lambda c: (spill(c), abs(c - across)))
+    along = round(origin[1] if turn else origin[0])
+    return alpha, (int(best), along) if turn else (along, int(best))
 
 
 def _across(arr: np.ndarray, line: tuple[int, int, int], axis: int) -> np.ndarray:
@@ -258,7 +268,8 @@ def _slot_x(state: EditState, rules: Rules, text: str):
     left, ascent, _, width = fit.box_extent(text)
     baseline = bottom + _labelpad(fit, gap) + ascent
     ink_top = baseline + fit.font.getbbox(text, anchor="ls")[1]
-    alpha, origin = _set(text, fit, (_axes_mid(state.arr, spine, 0) - width / 2 + left, ink_top), False)
+    origin = (_axes_mid(state.arr, spine, 0) - width / 2 + left, ink_top)
+    alpha, origin = _set(text, fit, origin, False, (baseline - ascent, baseline + fit.box_extent(text)[2]))
     return alpha, origin, fit.style
 
 
@@ -278,11 +289,11 @@ def _slot_y(state: EditState, rules: Rules, text: str):
         return "no left spine beside the y tick labels" if spine is None else "the tick labels' type is not matched"
     outer = min(x - fit.box_extent(t)[0] for t, x, _, _ in fit.inked)  # the tick labels' layout boxes' left edge
     inner = float(np.median([x - fit.box_extent(t)[0] for t, _, x, _ in fit.inked]))
-    left, _, descent, width = fit.box_extent(text)
+    left, ascent, descent, width = fit.box_extent(text)
     baseline_x = outer - _labelpad(fit, (_line_centre(state.arr, spine, 1) or spine[0] + 0.5) - inner) - descent
     ink_left = baseline_x + fit.font.getbbox(text, anchor="ls")[1]  # the glyphs' tops, turned to the left
     ink_top = _axes_mid(state.arr, spine, 1) - width / 2 - left
-    alpha, origin = _set(text, fit, (ink_left, ink_top), True)
+    alpha, origin = _set(text, fit, (ink_left, ink_top), True, (baseline_x - ascent, baseline_x + descent))
     return alpha, origin, fit.style
 
 
