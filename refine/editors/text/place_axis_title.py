@@ -49,6 +49,10 @@ type (matplotlib: ``axes.labelpad`` 4 pt at ``font.size`` 10 pt)."""
 TICK_TO_PAD = 4 / 7
 """The title's gap from the tick labels over theirs from the spine (matplotlib: ``axes.labelpad``
 4 pt; ``xtick.major.size`` 3.5 pt plus ``xtick.major.pad`` 3.5 pt), whatever the type's size."""
+SNAP = 0.5
+"""How far (px, right and down) matplotlib's Agg draws a spine from the axes' edge on average: it
+snaps a straight line's middle to the pixel centre at or after the edge (``path.snap``; the
+axes' left edge at x 96.8 drawn at 97.5, its bottom at row 510.0 drawn at 510.5)."""
 STRONG = 60
 """Least difference (any channel) of a spine pixel from the page background."""
 MAX_STRETCH = 0.1
@@ -131,12 +135,15 @@ class _Fitted:
         ascent, descent = line_metrics(style.face.path)
         self.ascent, self.descent = ascent * size, descent * size
 
-    def box_extent(self, text: str) -> tuple[float, float, float, float]:
-        """(ink left, layout ascent, layout descent, ink width) of ``text`` in this type, relative to
-        its pen on the baseline: the layout box reaches the face's line metrics or the ink, the
-        farther (module docstring)."""
+    def box_extent(self, text: str) -> tuple[float, float, float, float, float]:
+        """(left bearing, layout ascent, layout descent, advance, right bearing) of ``text`` in this
+        type: matplotlib's layout box spans the string's advance along the line (its ink inside
+        by the bearings) and reaches the face's line metrics or the ink across it, the farther
+        (module docstring)."""
         x0, y0, x1, y1 = self.font.getbbox(text, anchor="ls")
-        return x0 * self.ratio, max(-y0, self.ascent), max(y1, self.descent), (x1 - x0) * self.ratio
+        advance = self.font.getlength(text)
+        r = self.ratio
+        return x0 * r, max(-y0, self.ascent), max(y1, self.descent), advance * r, (advance - x1) * r
 
 
 def _fitted(state: EditState, ticks: list[int], rules: Rules) -> _Fitted | None:
@@ -201,32 +208,32 @@ def _across(arr: np.ndarray, line: tuple[int, int, int], axis: int) -> np.ndarra
 
 
 def _line_centre(arr: np.ndarray, line: tuple[int, int, int], axis: int) -> float | None:
-    """The middle of a 1-2 px line across it, to a fraction of a pixel: the darkness-weighted mean
-    position over the positions of ``line`` whose outer pixels are background (no bar, grid
-    line or tick mark meeting it there); None when there is none."""
+    """The axes' edge under a 1-2 px spine, to a fraction of a pixel: the line's darkness-weighted
+    mean position across it, over the positions of ``line`` whose outer pixels are background (no
+    bar, grid line or tick mark meeting it there), less ``SNAP``; None when there is none."""
     dark = _across(arr, line, axis)
     clean = dark[(dark[:, 0] < 10) & (dark[:, -1] < 10)].mean(0) if len(dark) else np.zeros(0)
     if not len(dark) or not np.isfinite(clean).all() or clean.sum() <= 0:
         return None
-    return line[0] - 2 + float((np.arange(5) + 0.5) @ clean / clean.sum())
+    return line[0] - 2 + float((np.arange(5) + 0.5) @ clean / clean.sum()) - SNAP
 
 
 def _far_end(arr: np.ndarray, line: tuple[int, int, int], axis: int) -> float:
     """Where the axes end along ``line`` at its far end (right for a row, top for a column), to a
-    fraction of a pixel: the line's last covered share, less half its thickness (the spine's cap
-    reaches that past the axes)."""
+    fraction of a pixel: the covered share of the last pixel of the line's own row (column),
+    less half the line's thickness (the spine's cap reaches that past the axes). Both read
+    where the line's outer neighbours are background (bars and grid lines meet it elsewhere)."""
     k, a, b = line
-    dark = _across(arr, (k, a, b), axis).sum(1)
-    dark = dark[::-1] if axis == 1 else dark  # the far end last
-    mid = dark[len(dark) // 4 : 3 * len(dark) // 4]
-    full = float(np.median(mid)) if len(mid) else 0.0
-    if full <= 0:
+    dark = _across(arr, line, axis)
+    clean = dark[(dark[:, 0] < 10) & (dark[:, -1] < 10)]
+    if not len(clean) or clean[:, 2].max() <= 0:
         return float(b if axis == 0 else a)
-    peak = float(_across(arr, (k, a + (b - a) // 4, b - (b - a) // 4), axis).max(1).max())
-    half = full / max(peak, 1.0) / 2
-    on = np.flatnonzero(dark >= 0.02 * full)
-    end = on[-1] + min(1.0, float(dark[on[-1]]) / full)
-    return a + end - half if axis == 0 else b - end + half
+    full = float(np.median(clean[:, 2]))
+    half = float(clean.mean(0).sum() / clean.mean(0).max()) / 2
+    own = dark[:, 2][::-1] if axis == 1 else dark[:, 2]  # the far end last
+    on = np.flatnonzero(own >= 0.05 * full)
+    end = on[-1] + min(1.0, float(own[on[-1]]) / full)
+    return a + end - half - SNAP if axis == 0 else b - end + half - SNAP
 
 
 def _axes_mid(arr: np.ndarray, spine: tuple[int, int, int], axis: int) -> float:
@@ -264,12 +271,12 @@ def _slot_x(state: EditState, rules: Rules, text: str):
         return "no bottom spine over the x tick labels" if spine is None else "the tick labels' type is not matched"
     base = [(fit_baseline(fit.style.face, fit.size, t, row), fit.box_extent(t)) for t, _, _, row in fit.inked]
     bottom = max(b + e[2] for b, e in base)  # the tick labels' layout boxes' lowest edge
-    gap = float(np.median([b - e[1] for b, e in base])) - (_line_centre(state.arr, spine, 0) or spine[0] + 0.5)
-    left, ascent, _, width = fit.box_extent(text)
+    gap = float(np.median([b - e[1] for b, e in base])) - (_line_centre(state.arr, spine, 0) or float(spine[0]))
+    left, ascent, descent, width, _ = fit.box_extent(text)
     baseline = bottom + _labelpad(fit, gap) + ascent
     ink_top = baseline + fit.font.getbbox(text, anchor="ls")[1]
     origin = (_axes_mid(state.arr, spine, 0) - width / 2 + left, ink_top)
-    alpha, origin = _set(text, fit, origin, False, (baseline - ascent, baseline + fit.box_extent(text)[2]))
+    alpha, origin = _set(text, fit, origin, False, (baseline - ascent, baseline + descent))
     return alpha, origin, fit.style
 
 
@@ -288,11 +295,11 @@ def _slot_y(state: EditState, rules: Rules, text: str):
     if spine is None or fit is None:
         return "no left spine beside the y tick labels" if spine is None else "the tick labels' type is not matched"
     outer = min(x - fit.box_extent(t)[0] for t, x, _, _ in fit.inked)  # the tick labels' layout boxes' left edge
-    inner = float(np.median([x - fit.box_extent(t)[0] for t, _, x, _ in fit.inked]))
-    left, ascent, descent, width = fit.box_extent(text)
-    baseline_x = outer - _labelpad(fit, (_line_centre(state.arr, spine, 1) or spine[0] + 0.5) - inner) - descent
+    inner = float(np.median([x + fit.box_extent(t)[4] for t, _, x, _ in fit.inked]))  # their right edge
+    _, ascent, descent, width, right_bearing = fit.box_extent(text)
+    baseline_x = outer - _labelpad(fit, (_line_centre(state.arr, spine, 1) or float(spine[0])) - inner) - descent
     ink_left = baseline_x + fit.font.getbbox(text, anchor="ls")[1]  # the glyphs' tops, turned to the left
-    ink_top = _axes_mid(state.arr, spine, 1) - width / 2 - left
+    ink_top = _axes_mid(state.arr, spine, 1) - width / 2 + right_bearing  # the string's end, turned to the top
     alpha, origin = _set(text, fit, (ink_left, ink_top), True, (baseline_x - ascent, baseline_x + descent))
     return alpha, origin, fit.style
 
