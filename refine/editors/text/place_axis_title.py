@@ -31,11 +31,11 @@ from __future__ import annotations
 import numpy as np
 from PIL import Image
 
+from refine.editors.text.axis_type import fit_baseline, fit_size, ink_extent, ink_height, line_metrics, set_width
 from refine.editors.text.colours import box_colours
 from refine.editors.text.erase import composite
 from refine.editors.text.look_harder import page_background
 from refine.editors.text.outcomes import Skip, Written
-from refine.editors.text.set_width import ink_span, ink_width
 from refine.editors.text.state import EditState, Rules
 from refine.editors.text.tick_label import MIN_TICKS, tick_row
 from refine.editors.text.type_match import TypeStyle, match_type, render_coverage
@@ -46,6 +46,13 @@ Box = tuple[int, int, int, int]
 LABELPAD = 0.4
 """Gap between the tick labels' layout box and the axis title's, in em of the tick labels'
 type (matplotlib: ``axes.labelpad`` 4 pt at ``font.size`` 10 pt)."""
+TICK_TO_PAD = 4 / 7
+"""The title's gap from the tick labels over theirs from the spine (matplotlib: ``axes.labelpad``
+4 pt; ``xtick.major.size`` 3.5 pt plus ``xtick.major.pad`` 3.5 pt), whatever the type's size."""
+SNAP = 0.5
+"""How far (px, right and down) matplotlib's Agg draws a spine from the axes' edge on average: it
+snaps a straight line's middle to the pixel centre at or after the edge (``path.snap``; the
+axes' left edge at x 96.8 drawn at 97.5, its bottom at row 510.0 drawn at 510.5)."""
 STRONG = 60
 """Least difference (any channel) of a spine pixel from the page background."""
 MAX_STRETCH = 0.1
@@ -108,36 +115,145 @@ def y_tick_column(lines: list[Line], w: int) -> list[int]:
     return sorted(best, key=lambda i: lines[i].box[1]) if len(best) >= MIN_TICKS else []
 
 
-def _tick_type(state: EditState, ticks: list[int], rules: Rules) -> tuple[TypeStyle, float] | None:
-    """(type, set width) of the tick labels: the type of the longest, matched in the faces of
-    the page's body family, and the ratio of the tick labels' ink widths on the page to their
-    widths set in that type (the engine's advances against FreeType's hinted ones), within
-    ``1 +- MAX_STRETCH``, else 1."""
+def _tick_type(state: EditState, ticks: list[int], rules: Rules) -> TypeStyle | None:
+    """The type of the longest tick label, matched in the faces of the page's body family."""
     family = state.body_type(rules.faces).style.face.family
     faces = [f for f in rules.faces if f.family == family] or rules.faces
     ln = max((state.lines[i] for i in ticks), key=lambda ln: len(ln.text))
     ink, bg = box_colours(state.arr, ln.box)
-    style = match_type(state.arr, ln.box, ln.text, ink, bg, faces, [(wd.box, wd.text) for wd in ln.words])
+    return match_type(state.arr, ln.box, ln.text, ink, bg, faces, [(wd.box, wd.text) for wd in ln.words])
+
+
+class _Fitted:
+    """The tick labels' type to a fraction of a pixel (``axis_type``): face and colour as
+    ``type_match`` matched them, size from their ink widths, and each label's ink on the page
+    (text, left and right edges, centroid row)."""
+
+    def __init__(self, style: TypeStyle, size: float, ratio: float, inked: list[tuple[str, float, float, float]]):
+        self.style, self.size, self.ratio, self.inked = style, size, ratio, inked
+        self.font = style.face.font(size)
+        ascent, descent = line_metrics(style.face.path)
+        self.ascent, self.descent = ascent * size, descent * size
+
+    def box_extent(self, text: str) -> tuple[float, float, float, float, float]:
+        """(left bearing, layout ascent, layout descent, advance, right bearing) of ``text`` in this
+        type: matplotlib's layout box spans the string's advance along the line (its ink inside
+        by the bearings) and reaches the face's line metrics or the ink across it, the farther
+        (module docstring)."""
+        x0, y0, x1, y1 = self.font.getbbox(text, anchor="ls")
+        advance = self.font.getlength(text)
+        r = self.ratio
+        return x0 * r, max(-y0, self.ascent), max(y1, self.descent), advance * r, (advance - x1) * r
+
+
+def _fitted(state: EditState, ticks: list[int], rules: Rules) -> _Fitted | None:
+    """The tick labels' ``_Fitted`` type, or None when their type is not matched. The size falls
+    back to the matched one when the widths give one more than ``MAX_STRETCH`` off it."""
+    style = _tick_type(state, ticks, rules)
     if style is None:
         return None
-    fnt, page, typed = style.face.font(style.size), 0, 0
+    inked, tall, wide = [], [], []
     for i in ticks:
-        span = ink_span(state.arr, state.lines[i].box, bg)
-        page += span[1] - span[0] if span else 0
-        typed += ink_width(render_coverage(state.lines[i].text, fnt)[0]) if span else 0
-    ratio = page / typed if typed else 1.0
-    return style, ratio if abs(ratio - 1) <= MAX_STRETCH else 1.0
+        ln = state.lines[i]
+        ink, bg = box_colours(state.arr, ln.box)
+        x0, y0, x1, y1 = ln.box
+        got = ink_extent(state.arr, (max(0, x0 - 2), max(0, y0 - 1), x1 + 2, y1 + 1), ink, bg)
+        height = ink_height(state.arr, (x0, max(0, y0 - 2), x1, y1 + 2), ink, bg)
+        if got is not None and height:
+            inked.append((ln.text, got[0], got[1], got[2]))
+            tall.append((ln.text, height))
+            wide.append((ln.text, got[1] - got[0]))
+    size = fit_size(style.face, tall) or style.size
+    size = size if abs(size / style.size - 1) <= MAX_STRETCH else style.size
+    typed_w = sum(set_width(style.face, size, t) for t, _ in wide)
+    ratio = sum(w for _, w in wide) / typed_w if typed_w else 1.0
+    return _Fitted(style, size, min(1.0, ratio) if abs(ratio - 1) <= MAX_STRETCH else 1.0, inked)
 
 
-def _stretched(text: str, fnt, ratio: float) -> tuple[np.ndarray, int, int]:
-    """(coverage, ink left, ink top) of ``text`` set in ``fnt`` and stretched across by
-    ``ratio`` (the set width of the page's tick labels), relative to the pen (anchor "ls")."""
-    alpha, (bx0, by0, _, _) = render_coverage(text, fnt)
-    if ratio != 1.0:
+def _set(text: str, fit: _Fitted, origin: tuple[float, float], turn: bool, span: tuple[float, float]):
+    """(coverage, origin) of ``text`` set in ``fit``'s type and stretched across by its ratio,
+    turned to read bottom to top when ``turn``, its ink's top-left at whole pixels near the
+    fractional ``origin``: along the line the nearest; across it the nearer of the two that
+    keeps every inked pixel within the pixels of ``span`` (the layout box across the line,
+    rows or columns), when one does. Whole pixels keep FreeType's stems as sharp as the
+    engine's; a fractional shift blurred them over two pixels."""
+    alpha, _ = render_coverage(text, fit.font)
+    if fit.ratio != 1.0:
         h, w = alpha.shape
-        img = Image.fromarray(alpha.astype(np.float32), mode="F").resize((max(1, round(w * ratio)), h), Image.BILINEAR)
+        img = Image.fromarray(alpha.astype(np.float32), mode="F")
+        img = img.resize((max(1, round(w * fit.ratio)), h), Image.BILINEAR)
         alpha = np.clip(np.asarray(img), 0.0, 1.0)
-    return alpha, round(bx0 * ratio), by0
+    alpha = np.rot90(alpha) if turn else alpha
+    inked = np.flatnonzero((alpha >= 1 / 255).any(0 if turn else 1))
+    first, last = (int(inked[0]), int(inked[-1])) if len(inked) else (0, 0)
+    across = origin[0] if turn else origin[1]
+    lo, hi = np.floor(span[0]), np.ceil(span[1])
+
+    def spill(c: float) -> float:
+        return max(0.0, lo - (c + first)) + max(0.0, c + last + 1 - hi)
+
+    best = min((np.floor(across), np.ceil(across)), key=lambda c: (spill(c), abs(c - across)))
+    along = round(origin[1] if turn else origin[0])
+    return alpha, (int(best), along) if turn else (along, int(best))
+
+
+def _across(arr: np.ndarray, line: tuple[int, int, int], axis: int) -> np.ndarray:
+    """How far each pixel of the 5 across ``line`` ((row, start, end) for ``axis`` 0, (column,
+    start, end) for 1) is off the background, at each position of ``start..end``: (n, 5)."""
+    k, a, b = line
+    lo = max(0, k - 2)
+    part = arr[lo : k + 3, a:b].swapaxes(0, 1) if axis == 0 else arr[a:b, lo : k + 3]
+    dark = np.abs(part.astype(np.int16) - page_background(arr)[None, None]).max(2).astype(np.float32)
+    return np.pad(dark, ((0, 0), (lo - (k - 2), 0))) if lo > k - 2 else dark
+
+
+def _line_centre(arr: np.ndarray, line: tuple[int, int, int], axis: int) -> float | None:
+    """The axes' edge under a 1-2 px spine, to a fraction of a pixel: the line's darkness-weighted
+    mean position across it, over the positions of ``line`` whose outer pixels are background (no
+    bar, grid line or tick mark meeting it there), less ``SNAP``; None when there is none."""
+    dark = _across(arr, line, axis)
+    clean = dark[(dark[:, 0] < 10) & (dark[:, -1] < 10)].mean(0) if len(dark) else np.zeros(0)
+    if not len(dark) or not np.isfinite(clean).all() or clean.sum() <= 0:
+        return None
+    return line[0] - 2 + float((np.arange(5) + 0.5) @ clean / clean.sum()) - SNAP
+
+
+def _far_end(arr: np.ndarray, line: tuple[int, int, int], axis: int) -> float:
+    """Where the axes end along ``line`` at its far end (right for a row, top for a column), to a
+    fraction of a pixel: the covered share of the last pixel of the line's own row (column),
+    less half the line's thickness (the spine's cap reaches that past the axes). Both read
+    where the line's outer neighbours are background (bars and grid lines meet it elsewhere)."""
+    k, a, b = line
+    dark = _across(arr, line, axis)
+    clean = dark[(dark[:, 0] < 10) & (dark[:, -1] < 10)]
+    if not len(clean) or clean[:, 2].max() <= 0:
+        return float(b if axis == 0 else a)
+    full = float(np.median(clean[:, 2]))
+    half = float(clean.mean(0).sum() / clean.mean(0).max()) / 2
+    own = dark[:, 2][::-1] if axis == 1 else dark[:, 2]  # the far end last
+    on = np.flatnonzero(own >= 0.05 * full)
+    end = on[-1] + min(1.0, float(own[on[-1]]) / full)
+    return a + end - half - SNAP if axis == 0 else b - end + half - SNAP
+
+
+def _axes_mid(arr: np.ndarray, spine: tuple[int, int, int], axis: int) -> float:
+    """The middle of the axes along the spine (a column for ``axis`` 0, a row for 1), to a
+    fraction of a pixel: between the other spine's middle line at the corner (``_corner``) and
+    the spine's far end (``_far_end``); the run's middle when the other spine is not clean."""
+    k, a, b = spine
+    if axis == 0:
+        near = _line_centre(arr, (a, max(0, k - 40), k - 4), 1)
+        return (near + _far_end(arr, spine, 0)) / 2 if near is not None else (a + b) / 2
+    near = _line_centre(arr, (b - 1, k + 4, k + 40), 0)
+    return (near + _far_end(arr, spine, 1)) / 2 if near is not None else (a + b) / 2
+
+
+def _labelpad(fit: _Fitted, gap: float) -> float:
+    """The title's gap from the tick labels' layout boxes, px: ``TICK_TO_PAD`` of ``gap`` (the
+    tick labels' boxes from the spine's middle, the tick's length and pad), when that is within a
+    factor 2 of ``LABELPAD`` em; else ``LABELPAD`` em."""
+    pad = TICK_TO_PAD * gap
+    return pad if 0.5 <= pad / (LABELPAD * fit.size) <= 2 else LABELPAD * fit.size
 
 
 def _slot_x(state: EditState, rules: Rules, text: str):
@@ -150,15 +266,18 @@ def _slot_x(state: EditState, rules: Rules, text: str):
     top = min(b[1] for b in boxes)
     mids = ((boxes[0][0] + boxes[0][2]) / 2, (boxes[-1][0] + boxes[-1][2]) / 2)
     spine = _spine(state.arr, (top - th, top), mids, 0)
-    typed = _tick_type(state, ticks, rules)
-    if spine is None or typed is None:
+    fit = _fitted(state, ticks, rules)
+    if spine is None or fit is None:
         return "no bottom spine over the x tick labels" if spine is None else "the tick labels' type is not matched"
-    (style, ratio), fnt = typed, typed[0].face.font(typed[0].size)
-    _, lp_top, _, lp_bottom = fnt.getbbox("lp", anchor="ls")
-    baseline = style.baseline + LABELPAD * style.size + (lp_bottom - lp_top)
-    alpha, bx0, by0 = _stretched(text, fnt, ratio)
-    pen = (spine[1] + spine[2]) / 2 - ratio * fnt.getlength(text) / 2
-    return alpha, (round(pen + bx0), round(baseline + by0)), style
+    base = [(fit_baseline(fit.style.face, fit.size, t, row), fit.box_extent(t)) for t, _, _, row in fit.inked]
+    bottom = max(b + e[2] for b, e in base)  # the tick labels' layout boxes' lowest edge
+    gap = float(np.median([b - e[1] for b, e in base])) - (_line_centre(state.arr, spine, 0) or float(spine[0]))
+    left, ascent, descent, width, _ = fit.box_extent(text)
+    baseline = bottom + _labelpad(fit, gap) + ascent
+    ink_top = baseline + fit.font.getbbox(text, anchor="ls")[1]
+    origin = (_axes_mid(state.arr, spine, 0) - width / 2 + left, ink_top)
+    alpha, origin = _set(text, fit, origin, False, (baseline - ascent, baseline + descent))
+    return alpha, origin, fit.style
 
 
 def _slot_y(state: EditState, rules: Rules, text: str):
@@ -172,16 +291,17 @@ def _slot_y(state: EditState, rules: Rules, text: str):
     right = max(b[2] for b in boxes)
     mids = ((boxes[0][1] + boxes[0][3]) / 2, (boxes[-1][1] + boxes[-1][3]) / 2)
     spine = _spine(state.arr, (right + 1, right + 1 + th), mids, 1)
-    typed = _tick_type(state, ticks, rules)
-    if spine is None or typed is None:
+    fit = _fitted(state, ticks, rules)
+    if spine is None or fit is None:
         return "no left spine beside the y tick labels" if spine is None else "the tick labels' type is not matched"
-    (style, ratio), fnt = typed, typed[0].face.font(typed[0].size)
-    lp_bottom = fnt.getbbox("lp", anchor="ls")[3]
-    flat, bx0, by0 = _stretched(text, fnt, ratio)
-    alpha = np.rot90(flat)  # (w, h): read bottom to top, the glyphs' tops to the left
-    baseline_x = min(b[0] for b in boxes) - LABELPAD * style.size - lp_bottom
-    pen_y = (spine[1] + spine[2]) / 2 + ratio * fnt.getlength(text) / 2  # the text starts at the bottom
-    return alpha, (round(baseline_x + by0), round(pen_y - bx0 - alpha.shape[0])), style
+    outer = min(x - fit.box_extent(t)[0] for t, x, _, _ in fit.inked)  # the tick labels' layout boxes' left edge
+    inner = float(np.median([x + fit.box_extent(t)[4] for t, _, x, _ in fit.inked]))  # their right edge
+    _, ascent, descent, width, right_bearing = fit.box_extent(text)
+    baseline_x = outer - _labelpad(fit, (_line_centre(state.arr, spine, 1) or float(spine[0])) - inner) - descent
+    ink_left = baseline_x + fit.font.getbbox(text, anchor="ls")[1]  # the glyphs' tops, turned to the left
+    ink_top = _axes_mid(state.arr, spine, 1) - width / 2 + right_bearing  # the string's end, turned to the top
+    alpha, origin = _set(text, fit, (ink_left, ink_top), True, (baseline_x - ascent, baseline_x + descent))
+    return alpha, origin, fit.style
 
 
 def _clear(state: EditState, box: Box, pad: int = 2) -> bool:
