@@ -445,7 +445,9 @@ def rewrite(state: EditState, target: Rewrite, exp: TextExpectation, rules: Rule
     if len(blk.boxes) == 1 and len(rows) == 1:  # the row stays in the old text's columns
         placed, shrink = _fit_row(arr, blk, placed, rows, shrink, (dx, dy))
         # its end columns inked only where the old glyphs' overhang was (measured before the erase)
-        placed = [(trim_edges(a, o, arr, blk.boxes[0], blk.style.ink, blk.bg), o, b) for a, o, b in placed]
+        was, now = " ".join(blk.texts).strip(), exp.text.strip()
+        ends = (was[:1] == now[:1], was[-1:] == now[-1:])  # an end with another glyph keeps its own edge
+        placed = [(trim_edges(a, o, arr, blk.boxes[0], blk.style.ink, blk.bg, *ends), o, b) for a, o, b in placed]
     # the strokes as heavy as the engine's text they replace (measured before the erase)
     k = weight_gamma(arr, blk.boxes, blk.texts, blk.style.face.font(blk.style.size), blk.style.ink, blk.bg)
     keep = _other_lines(arr, target)  # the padding never reaches into another line's ink
