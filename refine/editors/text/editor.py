@@ -123,7 +123,7 @@ from refine.editors.text.place_at_bar import value_at_bar
 from refine.editors.text.place_axis_title import place_axis_title
 from refine.editors.text.place_in_wedge import value_in_wedge
 from refine.editors.text.place_legend_entry import place_legend_entry
-from refine.editors.text.place_nav_item import place_nav_item
+from refine.editors.text.place_nav_item import place_nav_item, right_edge_of_link
 from refine.editors.text.rewrite import rewrite
 from refine.editors.text.rewrite_rotated import match_angle, rewrite_rotated
 from refine.editors.text.split_number import joined_numbers
@@ -296,6 +296,9 @@ class TextEditor:
                 and on_other_tick(state, self._tick_of[exp], outcome)
             ):
                 outcome = Skip("skip: its near match is another tick label, not the one the check names; left alone")
+        if isinstance(outcome, Rewrite) and exp in self._nav_of and outcome.centre is None:
+            right = right_edge_of_link(state, outcome.match.box)  # a right-aligned menu keeps its right end
+            outcome = outcome if right is None else replace(outcome, right=right)
         if isinstance(outcome, Rewrite) and space_drawn(state.arr, outcome.match.box, outcome.match.text, exp.text):
             outcome = Skip(
                 "skip: already on the page (OCR dropped a space the pixels show); not retyped",

@@ -430,6 +430,8 @@ def rewrite(state: EditState, target: Rewrite, exp: TextExpectation, rules: Rule
     blk = with_unread_mark(arr, blk, exp.text)  # a symbol OCR dropped before the words ("&")
     if target.centre is not None:  # centred where the page centres it (a value over its bar)
         blk.align, blk.left = "centre", float(target.centre)
+    elif target.right is not None:  # ending where the page ends it (a link of a right-aligned menu)
+        blk.align, blk.left = "right", float(target.right)
     # OCR often drops a word's trailing punctuation: grow each box over ink that touches it
     blk.boxes = [_grow_over_touching_ink(arr, b, blk.bg, round(0.35 * blk.style.size)) for b in blk.boxes]
     pads = [max(2, round(0.15 * (b[3] - b[1]))) for b in blk.boxes]

@@ -90,3 +90,22 @@ def test_a_word_set_before_the_old_first_glyph_keeps_its_own_first_stroke(tmp_pa
     cols = np.flatnonzero(ink.any(axis=0))
     first, stem = ink[:, cols[0]].sum(), ink[:, cols[1]].sum()
     assert first >= 0.8 * stem, (first, stem)  # the "H"'s left edge runs its whole height
+
+
+def test_a_link_of_a_right_aligned_menu_rewritten_longer_grows_to_the_left(tmp_path):
+    # the FAQ's menu ends at the page's right margin: "Shiping" -> "Shipping" set from its old left
+    # end ran 6 px into the gap before "Billing", where the engine sets the word 9 px further left
+    from documents.engines.browser import Browser
+
+    with Browser() as browser:
+        start, boxes = draw("faq", 23, tmp_path / "start.png", {"nav-0": "Shiping"}, browser)
+        _, clean = draw("faq", 23, tmp_path / "clean.png", {}, browser)
+    editor = TextEditor()
+    out = editor.edit(
+        start, "", failed('Is the first link of the navigation menu from the left exactly "Shipping"?'), 0
+    )
+    (act,) = editor.last_actions
+    assert act["action"] == "replace" and act["was"] == "Shiping", act
+    cols = np.flatnonzero(changed(out, start).any(axis=0))
+    x0, _, x1, _ = clean["nav-0"]  # where Chromium sets "Shipping": its right end kept
+    assert x0 - 1 <= cols[0] < boxes["nav-0"][0] - 4 and cols[-1] <= x1, (cols[0], cols[-1], clean["nav-0"])
