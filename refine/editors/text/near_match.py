@@ -24,7 +24,7 @@ from refine.editors.text.numbered_series import numbers, only_numbers_differ, se
 from refine.editors.text.other_list import off_list
 from refine.editors.text.outcomes import Rewrite, Skip
 from refine.editors.text.state import EditState, Rules
-from refine.editors.text.tied_versions import tied
+from refine.editors.text.tied_versions import untie
 from refine.editors.text.type_match import match_type
 from rewards.rubric import TextExpectation
 from rewards.text.ocr.text_match import LOOKALIKES, Line, Match, in_region, normalize
@@ -377,7 +377,8 @@ def candidate(
             _beside(m.box, b) for b in group_boxes
         )
 
-    if tied(versions, placed, element_boxes, _in_any):
+    versions = untie(versions, lines, placed, element_boxes, _in_any)
+    if versions is None:
         return None  # "Date" and "Gawe" both one letter from "Gate": ``rival`` skips
     for anywhere in (False, True):
         for m, verdict in versions:

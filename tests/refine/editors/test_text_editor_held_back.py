@@ -72,6 +72,22 @@ def test_a_label_one_letter_from_another_label_is_not_rewritten_over_it(tmp_path
     assert not changed(out, start)[y0 - 2 : y1 + 2, x0 - 2 : x1 + 2].any()
 
 
+def test_of_two_labels_one_letter_off_the_one_the_page_prints_again_is_its_own_word(tmp_path):
+    # "Dave" for "Date" beside the label "Gate", both 0.75 alike: "Gate" is printed again in the
+    # footer "Gate closes 20 minutes before departure.", so it is the page's word, and "Dave" is
+    # the misspelling to rewrite (the tie alone made the editor skip it)
+    from documents.engines.browser import Browser
+
+    with Browser() as browser:
+        start, boxes = draw("boarding_pass", 8, tmp_path / "start.png", {"l-1": "Dave"}, browser)
+    editor = TextEditor()
+    out = editor.edit(start, "", judged(start, 'Is there a KPI card labeled exactly "Date"?'), 0)
+    (act,) = editor.last_actions
+    assert act["action"] == "replace" and act["was"] == "Dave", act
+    x0, y0, x1, y1 = boxes["l-3"]  # the "Gate" label: untouched
+    assert not changed(out, start)[y0 - 2 : y1 + 2, x0 - 2 : x1 + 2].any()
+
+
 def test_a_word_set_before_the_old_first_glyph_keeps_its_own_first_stroke(tmp_path):
     # "do I add a team member?" rewritten "How do I add a team member?": the old first column held
     # only the faint edge of the "d"'s bowl, so it was trimmed as an overhang to the rows the "d"
