@@ -9,7 +9,10 @@ outside the element's box (the "V" of a menu's "Vanilla Ice Cream" on dev Chromi
 overhang: no pixel more than ``FAINT`` of the way from the background to the ink), the rewrite
 keeps its coverage only where the old text had ink (more than ``INK_LEVELS`` off the
 background). An end where the new row runs past the old ink (a lengthened string) is not
-trimmed: the new glyphs there are the string's own.
+trimmed: the new glyphs there are the string's own; nor is an end where the new string has
+another glyph than the old (``same_start``, ``same_end``): "How" set before the old "do" put the
+"H"'s stem in the old "d"'s faint column, and trimmed to the "d"'s bowl it left a stub of the "d"
+beside the "H" (read "|How").
 """
 
 from __future__ import annotations
@@ -29,11 +32,21 @@ INK_LEVELS = 8
 ``set_width.ink_span`` counts it)."""
 
 
-def trim_edges(alpha: np.ndarray, origin: tuple[int, int], arr: np.ndarray, box, ink, bg) -> np.ndarray:
+def trim_edges(
+    alpha: np.ndarray,
+    origin: tuple[int, int],
+    arr: np.ndarray,
+    box,
+    ink,
+    bg,
+    same_start: bool = True,
+    same_end: bool = True,
+) -> np.ndarray:
     """``alpha`` (the new row's coverage, float (h, w) in [0, 1], drawn with its top-left at
     ``origin`` (x, y)) with its pixels in the old text's overhang columns (module docstring) set to
     0 where the old page ``arr`` (uint8 (H, W, 3), before the erase) shows no ink; ``box`` is the
-    old text's box (x0, y0, x1, y1), ``ink``/``bg`` its colours. Returns a new array (or
+    old text's box (x0, y0, x1, y1), ``ink``/``bg`` its colours; ``same_start``/``same_end``: the
+    new string begins/ends with the old one's glyph (else that end is not trimmed). Returns a new array (or
     ``alpha`` itself when nothing is trimmed)."""
     old = ink_span(arr, box, bg)
     cols = np.nonzero((alpha >= 1 / 255).any(0))[0]
@@ -49,9 +62,9 @@ def trim_edges(alpha: np.ndarray, origin: tuple[int, int], arr: np.ndarray, box,
     a, b = ox + int(cols[0]), ox + int(cols[-1]) + 1  # the new row's inked columns
     strength = coverage(arr[ry0:ry1, old[0] : old[1]], ink, bg).max(0)  # per old column
     ends = []
-    if a >= old[0]:  # the new row starts inside the old ink: its left end is trimmed
+    if a >= old[0] and same_start:  # the new row starts inside the old ink: its left end is trimmed
         ends += [x for x in range(old[0], min(old[0] + EDGE, old[1])) if _overhang(strength, x - old[0], 1)]
-    if b <= old[1]:  # and it ends inside it: its right end
+    if b <= old[1] and same_end:  # and it ends inside it: its right end
         ends += [
             x
             for x in range(old[1] - 1, max(old[1] - 1 - EDGE, old[0] - 1), -1)

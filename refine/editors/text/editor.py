@@ -109,6 +109,8 @@ from refine.editors.text.judged_element import (
     judged_elements,
     judged_matches,
     judged_over,
+    not_refused,
+    refused_reads,
     with_judged_reads,
 )
 from refine.editors.text.judged_near import with_judged_near
@@ -121,12 +123,13 @@ from refine.editors.text.place_at_bar import value_at_bar
 from refine.editors.text.place_axis_title import place_axis_title
 from refine.editors.text.place_in_wedge import value_in_wedge
 from refine.editors.text.place_legend_entry import place_legend_entry
-from refine.editors.text.place_nav_item import place_nav_item
+from refine.editors.text.place_nav_item import place_nav_item, right_edge_of_link
 from refine.editors.text.rewrite import rewrite
 from refine.editors.text.rewrite_rotated import match_angle, rewrite_rotated
 from refine.editors.text.split_number import joined_numbers
 from refine.editors.text.state import EditState, Rules
 from refine.editors.text.tick_label import on_other_tick, tick_target
+from refine.editors.text.tied_versions import not_asked
 from refine.editors.text.work import MAX_STRINGS, collect_work, still_missing
 from refine.interfaces import Failure
 from rewards.common.options import require_bools
@@ -236,6 +239,7 @@ class TextEditor:
         self._series_of: dict = {}
         self._axis_of: dict = {}
         self._elsewhere: set = set()
+        self._refused: dict = {}
         # what the last edit wrote, and a digest of the image it returned: when the loop hands that
         # image back (the judge still fails a check), the strings it wrote are on the page even if
         # the judge's OCR cannot read them (small light text on a badge), and are not written again
@@ -280,7 +284,8 @@ class TextEditor:
             outcome = tick_target(state, exp, self._tick_of[exp], rules.case_sensitive)
         if outcome is None:
             boxes, element = plan.element_boxes.get(exp), plan.element_of.get(exp)
-            outcome = locate(state, exp, plan.matches[exp], plan.group_boxes[exp], rules, boxes, element)
+            refused = self._refused.get(exp)
+            outcome = locate(state, exp, plan.matches[exp], plan.group_boxes[exp], rules, boxes, element, refused)
             if exp in self._judged_of:  # the element the judge read for its "no" is the one to rewrite
                 outcome = judged_over(state, self._judged_of[exp], outcome)
             if outcome is None and names_cell(element):  # a grid's cell by its row and column labels
@@ -291,6 +296,9 @@ class TextEditor:
                 and on_other_tick(state, self._tick_of[exp], outcome)
             ):
                 outcome = Skip("skip: its near match is another tick label, not the one the check names; left alone")
+        if isinstance(outcome, Rewrite) and exp in self._nav_of and outcome.centre is None:
+            right = right_edge_of_link(state, outcome.match.box)  # a right-aligned menu keeps its right end
+            outcome = outcome if right is None else replace(outcome, right=right)
         if isinstance(outcome, Rewrite) and space_drawn(state.arr, outcome.match.box, outcome.match.text, exp.text):
             outcome = Skip(
                 "skip: already on the page (OCR dropped a space the pixels show); not retyped",
@@ -372,12 +380,15 @@ class TextEditor:
         lines = joined_numbers(lines)  # "$ 2 2" read glyph by glyph is the price "$22"
         lines = with_judged_near(lines, failures)  # the judge's closer read of a near match ("Tllinn")
         matches = {exp: rules.matches(exp, lines, w, h) for exp, _ in work.strings}
+        matches = not_asked(matches, rules.case_sensitive)  # "Date", asked too, is no version of "Gate"
         state = EditState.read(arr, lines, matches, self._last_written)
         # the element a check names, found before any write ("BREAKFAST" in a heading is not the title)
         element_boxes = {exp: state.element_boxes(work.elements.get(exp)) for exp, _ in work.strings}
         element_boxes = judged_boxes(failures, work.strings, element_boxes)  # the element the judge read
         matches = {exp: in_element_only(ms, element_boxes[exp], lines) for exp, ms in matches.items()}
         matches = judged_matches(matches, self._judged_of)  # a copy elsewhere is not the element the judge read
+        self._refused = refused_reads(failures, work.strings)  # nor a word of a longer line the judge refused as it
+        matches = {exp: not_refused(ms, self._refused.get(exp), lines) for exp, ms in matches.items()}
         # a string read only in another card than the one its check names is missing from that card
         matches = {exp: off_card(state, exp, ms, rules) for exp, ms in matches.items()}
         # and a list item read only under another heading is missing from the list its check names

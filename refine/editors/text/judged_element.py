@@ -107,3 +107,39 @@ def judged_matches(matches: dict, judged: dict) -> dict:
         exp: [m if exp not in judged or _overlap(m.box, judged[exp]) else replace(m, found=False) for m in ms]
         for exp, ms in matches.items()
     }
+
+
+def refused_reads(failures: Sequence[Failure], strings: list) -> dict:
+    """Expectation -> boxes ``(x0, y0, x1, y1)`` where its check's judge read the string exactly and
+    refused it as the element the check names (its verdict's ``evidence["expects"]`` record of the
+    string: ``found`` False at similarity 1.0 by rule "element"), for each ``(expectation, check
+    id)`` of ``strings`` that has such a read."""
+    refused: dict[str, list] = {}
+    for check, verdict in failures:
+        ev = verdict.evidence if isinstance(verdict.evidence, dict) else {}
+        for r in ev.get("expects") or ():
+            if r.get("rule") == "element" and r.get("found") is False and r.get("similarity") == 1.0 and r.get("box"):
+                refused.setdefault(check.id, []).append((r.get("text"), tuple(int(c) for c in r["box"])))
+    out = {}
+    for exp, cid in strings:
+        if boxes := [box for text, box in refused.get(cid, ()) if text == exp.text]:
+            out[exp] = boxes
+    return out
+
+
+def not_refused(matches: list[Match], boxes, lines: list[Line]) -> list[Match]:
+    """``matches`` (of one string, in ``lines``) without each exact occurrence inside a longer line
+    at one of ``boxes`` (``refused_reads``): "Gate" inside the footer "Gate closes 20 minutes before
+    departure." is not the card labelled "Gate", though the editor's element for a card, its frame,
+    holds the footer too. Taken for the label, the string was dropped as already on the page and
+    the misspelt label "Gawe" stayed."""
+    if not boxes:
+        return matches
+    return [m for m in matches if not (m.similarity == 1.0 and _refused(m, boxes, lines))]
+
+
+def _refused(m: Match, boxes, lines: list[Line]) -> bool:
+    """True when ``m`` overlaps one of ``boxes`` and leaves other words on its OCR line."""
+    ids = {li for li, _ in m.words}
+    longer = any(len([1 for li2, _ in m.words if li2 == li]) < len(lines[li].words) for li in ids)
+    return longer and any(_overlap(m.box, b) for b in boxes)

@@ -19,10 +19,12 @@ from rapidfuzz.distance import OSA
 
 from refine.editors.text.cards import off_card
 from refine.editors.text.colours import box_colours
+from refine.editors.text.judged_element import not_refused
 from refine.editors.text.numbered_series import numbers, only_numbers_differ, series_siblings
 from refine.editors.text.other_list import off_list
 from refine.editors.text.outcomes import Rewrite, Skip
 from refine.editors.text.state import EditState, Rules
+from refine.editors.text.tied_versions import untie
 from refine.editors.text.type_match import match_type
 from rewards.rubric import TextExpectation
 from rewards.text.ocr.text_match import LOOKALIKES, Line, Match, in_region, normalize
@@ -369,6 +371,15 @@ def candidate(
     versions = sorted(versions, key=lambda v: not any(_same_row(v[0].box, b) for b in group_boxes))
     # "Team B" for "Team A" is never rewritten: it may be the other line's label (``rival`` skips)
     versions = [(m, v) for m, v in versions if not other_letter(normalize(m.text, False), normalize(exp.text, False))]
+
+    def placed(m: Match) -> bool:  # the check's own region, or beside one of its other strings
+        return (exp.region is not None and in_region(m.box, exp.region, w, h)) or any(
+            _beside(m.box, b) for b in group_boxes
+        )
+
+    versions = untie(versions, lines, placed, element_boxes, _in_any)
+    if versions is None:
+        return None  # "Date" and "Gawe" both one letter from "Gate": ``rival`` skips
     for anywhere in (False, True):
         for m, verdict in versions:
             in_place = in_region(m.box, exp.region, w, h)
@@ -470,6 +481,7 @@ def locate(
     rules: Rules,
     element_boxes=None,
     element=None,
+    refused=None,
 ) -> Skip | Rewrite | None:
     """Where ``exp`` stands on the page of ``state``.
 
@@ -491,6 +503,8 @@ def locate(
         element_boxes: boxes of the elements of the role its check names, or None.
         element: the element its check names (a list item under a heading: a line read under
             another heading is not it, ``place_list_item.off_list``), or None.
+        refused: boxes where the judge read the string inside a longer line and refused it as
+            the element (``judged_element.refused_reads``): not taken when looking harder.
 
     Returns:
         A Skip when the string is to be left alone; a Rewrite of its near match; None when it is
@@ -508,6 +522,7 @@ def locate(
         source = state.lines + state.harder_lines(rules.lang)  # main lines keep their indices, so ``protected`` applies
         ms = off_card(state, exp, rules.matches(exp, source, w, h), rules)  # not a sibling card's line
         ms = own(off_list(state, exp, ms, element, rules))  # nor another list's item
+        ms = not_refused(ms, refused, source)  # nor the footer's "Gate" the judge refused as the card
         seen = next((m for m in ms if accepts(exp, m, w, h, rules.case_sensitive)), None)
         if seen is not None and (element_boxes is None or _in_any(seen.box, element_boxes)):
             return Skip("skip: already on the page (judge missed it)", seen.box, seen.text)

@@ -65,8 +65,11 @@ class Rewrite:
     """A near match to rewrite in place, with the lines its word indices refer to (the page's
     OCR lines, plus the harder read's when it was needed to find it), and ``centre``: the x
     (pixels) the new text is centred on when the page fixes it (a value label over a vertical
-    bar: matplotlib's ``ax.text(..., ha="center")`` at the bar's middle), else None."""
+    bar: matplotlib's ``ax.text(..., ha="center")`` at the bar's middle), else None; ``right``:
+    the x (pixels) its ink ends at when the page keeps that end (a link of a right-aligned menu:
+    ``place_nav_item.right_edge_of_link``), else None."""
 
     match: Match
     lines: list[Line]
     centre: float | None = None
+    right: float | None = None

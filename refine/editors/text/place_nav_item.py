@@ -103,6 +103,26 @@ def _even_run(boxes: list[Box]) -> list[int]:
     return list(range(first, len(boxes)))
 
 
+def is_right_set(state: EditState, links: list[tuple[Box, list]]) -> bool:
+    """Whether the menu of ``links`` (``menu_links``) is right-aligned: its last link ends at the
+    page's right text margin, mirroring the left one (within ``MARGIN``)."""
+    left_margin = min(ln.box[0] for ln in state.lines if ln.words)
+    return abs((state.w - links[-1][0][2]) - left_margin) <= MARGIN * state.w
+
+
+def right_edge_of_link(state: EditState, box) -> int | None:
+    """The right end (x, pixels) of the link of a right-aligned menu (``is_right_set``) that holds
+    ``box`` (a near match's), or None when ``box`` is no such link. A right-aligned menu keeps its
+    right end: a link rewritten longer ("Shiping" -> "Shipping") grows to the left, as the engine
+    lays it out; set from its left end it ran into the gap before the next link."""
+    links = menu_links(state)
+    if not links or not is_right_set(state, links):
+        return None
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    link = next((b for b, _ in links if b[0] <= cx <= b[2] and b[1] <= cy <= b[3]), None)
+    return None if link is None else int(link[2])
+
+
 def place_nav_item(state: EditState, exp: TextExpectation, n: int, rules: Rules) -> Written | Skip | None:
     """Write ``exp.text`` as link ``n`` of the page's menu (module docstring): Written; a Skip
     when the menu shows a link in that place, when the slot needs other links moved, or when it
@@ -112,8 +132,7 @@ def place_nav_item(state: EditState, exp: TextExpectation, n: int, rules: Rules)
         return None
     boxes = [b for b, _ in links]
     gap = float(median(b[0] - a[2] for a, b in zip(boxes, boxes[1:])))
-    left_margin = min(ln.box[0] for ln in state.lines if ln.words)
-    right_set = abs((state.w - boxes[-1][2]) - left_margin) <= MARGIN * state.w
+    right_set = is_right_set(state, links)
     if n == 1 and right_set:
         box, words = links[0]
         x, align = box[0] - gap, "right"

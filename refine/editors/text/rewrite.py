@@ -430,6 +430,8 @@ def rewrite(state: EditState, target: Rewrite, exp: TextExpectation, rules: Rule
     blk = with_unread_mark(arr, blk, exp.text)  # a symbol OCR dropped before the words ("&")
     if target.centre is not None:  # centred where the page centres it (a value over its bar)
         blk.align, blk.left = "centre", float(target.centre)
+    elif target.right is not None:  # ending where the page ends it (a link of a right-aligned menu)
+        blk.align, blk.left = "right", float(target.right)
     # OCR often drops a word's trailing punctuation: grow each box over ink that touches it
     blk.boxes = [_grow_over_touching_ink(arr, b, blk.bg, round(0.35 * blk.style.size)) for b in blk.boxes]
     pads = [max(2, round(0.15 * (b[3] - b[1]))) for b in blk.boxes]
@@ -445,7 +447,9 @@ def rewrite(state: EditState, target: Rewrite, exp: TextExpectation, rules: Rule
     if len(blk.boxes) == 1 and len(rows) == 1:  # the row stays in the old text's columns
         placed, shrink = _fit_row(arr, blk, placed, rows, shrink, (dx, dy))
         # its end columns inked only where the old glyphs' overhang was (measured before the erase)
-        placed = [(trim_edges(a, o, arr, blk.boxes[0], blk.style.ink, blk.bg), o, b) for a, o, b in placed]
+        was, now = " ".join(blk.texts).strip(), exp.text.strip()
+        ends = (was[:1] == now[:1], was[-1:] == now[-1:])  # an end with another glyph keeps its own edge
+        placed = [(trim_edges(a, o, arr, blk.boxes[0], blk.style.ink, blk.bg, *ends), o, b) for a, o, b in placed]
     # the strokes as heavy as the engine's text they replace (measured before the erase)
     k = weight_gamma(arr, blk.boxes, blk.texts, blk.style.face.font(blk.style.size), blk.style.ink, blk.bg)
     keep = _other_lines(arr, target)  # the padding never reaches into another line's ink
