@@ -22,7 +22,8 @@ Refine (``refine.loop.RefineLoop``: OCR judge, template writer, ``refine.editors
 page), measured against the ground truth by tesseract, never by the judge's verdicts:
 
 - errors fixed: the error's element region (its box, or for a missing item its slot, padded)
-  cropped from best.png reads the correct text (``reads_in_box``); also counted on the last
+  cropped from best.png reads the correct text (``reads_in_box``), or reads as the clean page's
+  region does where tesseract misreads that too (``fixed_in_box``); also counted on the last
   iteration's image (the loop keeps the first iteration of the best pass rate, so a fix the judge
   cannot confirm is not kept);
 - contradictions: the wrong string is still on the page (more often than on the clean page) and
@@ -146,6 +147,20 @@ def reads_in_box(image: Image.Image, box: Box, text: str, read, angle: int = 0, 
     return occurrences(text, read(crop_for_reading(image, box, angle, along))) > 0
 
 
+def fixed_in_box(doc: Document, best: Image.Image, box: Box, text: str, read, angle: int = 0, along=None) -> bool:
+    """Whether ``best`` has its error at ``box`` fixed: the region reads ``text``
+    (``reads_in_box``), or, where tesseract misreads even the clean page there (a footer's
+    "www.filmweek.org" read "wwwfilmweek.org" in the crop), it reads as the clean page's region
+    does and not as the erroneous page's."""
+    if reads_in_box(best, box, text, read, angle, along):
+        return True
+    seen = {
+        name: [ln.text for ln in read(crop_for_reading(image, box, angle, along))]
+        for name, image in (("best", best), ("clean", doc.clean), ("erroneous", doc.erroneous))
+    }
+    return seen["best"] == seen["clean"] != seen["erroneous"]
+
+
 class ReadOnceJudge(OCRJudge):
     """The OCR judge, reading each distinct image (by its pixels) once per language: the refine
     loop judges the erroneous page the report has read already, and best.png it has judged."""
@@ -265,11 +280,11 @@ def measure_refine(
         region = e.slot if e.slot is not None else e.box
         # a missing item's slot is its place; it is read with little more around it
         along = PAD if e.slot is not None else None
-        fixed = reads_in_box(best, region, err.correct, read, e.angle, along)
+        fixed = fixed_in_box(doc, best, region, err.correct, read, e.angle, along)
         contra = is_contradiction(err.shown, err.correct, out_lines, lines["clean"], lines["erroneous"])
         row["fixed"] += fixed
         if last is not None:
-            row["fixed_last"] += fixed or reads_in_box(last, region, err.correct, read, e.angle, along)
+            row["fixed_last"] += fixed or fixed_in_box(doc, last, region, err.correct, read, e.angle, along)
         row["contradictions"] += contra
         row["details"].append(
             {"kind": err.kind, "element": e.id, "correct": err.correct, "fixed": fixed, "contra": contra}

@@ -237,3 +237,15 @@ def test_write_rows_loads_as_rubric_items(tmp_path):
     assert [c.tag for c in items[1].rubric.checks] == [c.tag for c in make_checks(doc)]
     with pytest.raises(ValueError):
         write_rows("report", 1, tmp_path, page="best")
+
+
+def test_an_element_tesseract_misreads_on_the_clean_page_counts_fixed_when_it_reads_as_there():
+    """Report poster 1007's footer "More at www.filmweek.org" reads "More at wwwfilmweek.org" in
+    its crop of the clean page itself: a best image whose footer is the clean one is fixed, the
+    erroneous one ("at More ...") is not (``fixed_in_box``, beside ``reads_in_box``)."""
+    read = report.OCRJudge().read
+    doc = make_document(1007)
+    e = doc.element("footer")
+    assert not report.reads_in_box(doc.clean, e.box, e.correct, read)
+    assert report.fixed_in_box(doc, doc.clean, e.box, e.correct, read)
+    assert not report.fixed_in_box(doc, doc.erroneous, e.box, e.correct, read)
