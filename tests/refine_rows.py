@@ -17,6 +17,7 @@ from PIL import Image, ImageDraw, ImageFont
 SCRIPT = Path(sys.executable).with_name("rubricloop-refine")
 ENV = {**os.environ, "WANDB_MODE": "disabled"}
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+FAST_OCR = ("++judge.judges.0.second_psm=null", "++judge.judges.0.scale=1")  # one tesseract pass, no upsampling
 
 
 def text_page(text: str, size=(360, 80)) -> Image.Image:

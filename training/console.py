@@ -96,12 +96,18 @@ def console_main(app: Callable[[], Any], config_name: str | None = None) -> None
     if problem:
         print(f"rubricloop-train: {problem}", file=sys.stderr)
         raise SystemExit(2)
-    _show_traceback = os.environ.get("HYDRA_FULL_ERROR") == "1"
+    before = os.environ.get("HYDRA_FULL_ERROR")
+    _show_traceback = before == "1"
     os.environ["HYDRA_FULL_ERROR"] = "1"  # so that composition errors reach the except below
     try:
         run_console_script(app)
     except HydraException as e:
         raise SystemExit(fail(e)) from None
+    finally:  # a second call in this process (a notebook, a test) sees the user's setting again
+        if before is None:
+            os.environ.pop("HYDRA_FULL_ERROR", None)
+        else:
+            os.environ["HYDRA_FULL_ERROR"] = before
 
 
 def say_unreadable_history(path: Path, err: Exception) -> None:

@@ -16,9 +16,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PIL import Image
-from refine_rows import ENV, SCRIPT, answers, error_lines, good_rows, same_pixels, text_page, text_row, write_rows
-
-FAST_OCR = ("++judge.judges.0.second_psm=null", "++judge.judges.0.scale=1")  # one tesseract pass, no upsampling
+from refine_rows import (
+    ENV,
+    FAST_OCR,
+    SCRIPT,
+    answers,
+    error_lines,
+    good_rows,
+    same_pixels,
+    text_page,
+    text_row,
+    write_rows,
+)
 
 
 def refine(*args, env=ENV, cwd=None, timeout=300):

@@ -17,13 +17,12 @@ import pytest
 from fuzz_rows import make_cases, make_images, write_result_files
 from hydra import compose, initialize_config_module
 from PIL import Image
+from refine_rows import FAST_OCR
 
 from evaluation.cli import run as eval_run
 from refine.cli import run as refine_run
 from refine.item_results import item_dir_names
 from rewards.common.one_line import one_line
-
-FAST_OCR = ("++judge.judges.0.second_psm=null", "++judge.judges.0.scale=1")
 
 
 @contextmanager

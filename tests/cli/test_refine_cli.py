@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from refine_rows import FAST_OCR
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "refine" / "example"
 SCRIPT = Path(sys.executable).with_name("rubricloop-refine")
@@ -53,7 +54,7 @@ def test_bad_input_fails_alone_and_exits_nonzero(tmp_path):
     data = write_data(tmp_path, rows)
     out = tmp_path / "out"
     proc = subprocess.run(
-        [str(SCRIPT), f"data={data}", f"out={out}", "iterations=1"],
+        [str(SCRIPT), f"data={data}", f"out={out}", "iterations=1", *FAST_OCR],
         capture_output=True,
         text=True,
         env=ENV,
@@ -77,7 +78,7 @@ def test_bad_input_fails_alone_and_exits_nonzero(tmp_path):
 def test_ctrl_c_keeps_finished_items_and_rerun_resumes(tmp_path):
     data = write_data(tmp_path, example_rows(3))
     out = tmp_path / "out"
-    cmd = [str(SCRIPT), f"data={data}", f"out={out}", "iterations=1"]
+    cmd = [str(SCRIPT), f"data={data}", f"out={out}", "iterations=1", *FAST_OCR]
     # a job started in the background (`cmd &`, nohup) inherits SIGINT ignored: give the child the default
     proc = subprocess.Popen(
         cmd,
@@ -152,7 +153,7 @@ def test_rerun_with_another_component_is_refused(tmp_path):
     data = write_data(tmp_path, example_rows(1))
     out = tmp_path / "out"
     first = subprocess.run(
-        [str(SCRIPT), f"data={data}", f"out={out}", "iterations=0"],
+        [str(SCRIPT), f"data={data}", f"out={out}", "iterations=0", *FAST_OCR],
         capture_output=True,
         text=True,
         env=ENV,
@@ -160,7 +161,7 @@ def test_rerun_with_another_component_is_refused(tmp_path):
     )
     assert first.returncode == 0, first.stderr
     again = subprocess.run(
-        [str(SCRIPT), f"data={data}", f"out={out}", "iterations=0", "editor=tiny"],
+        [str(SCRIPT), f"data={data}", f"out={out}", "iterations=0", "editor=tiny", *FAST_OCR],
         capture_output=True,
         text=True,
         env=ENV,

@@ -13,11 +13,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from refine_rows import ENV, error_lines, good_rows, text_page, text_row, write_rows
+from refine_rows import ENV, FAST_OCR, error_lines, good_rows, text_page, text_row, write_rows
 
 JUDGE = Path(sys.executable).with_name("rubricloop-judge")
 REFINE = Path(sys.executable).with_name("rubricloop-refine")
-FAST_OCR = ("++judge.judges.0.second_psm=null", "++judge.judges.0.scale=1")  # one tesseract pass, no upsampling
 
 
 def fifo_data(tmp_path: Path) -> tuple[Path, Path]:

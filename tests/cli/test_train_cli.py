@@ -14,6 +14,7 @@ import pytest
 from omegaconf import OmegaConf
 from safetensors import safe_open
 
+from training.cli import main as train_main
 from training.diffusion.checkpoint import LORA_FILE, STATE_FILE
 from training.procedural.data import make_dataset, write_jsonl
 
@@ -60,12 +61,24 @@ def train_cli(tmp_path, *overrides):
     return subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
 
 
+def train_in_process(tmp_path, monkeypatch, capsys, *overrides):
+    """``rubricloop-train`` as ``train_cli`` runs it, called in this process (seconds, not a fresh
+    interpreter importing torch): (exit status, stderr lines)."""
+    monkeypatch.setenv("WANDB_MODE", "disabled")
+    monkeypatch.setenv("HYDRA_FULL_ERROR", "")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "argv", ["rubricloop-train", *TINY, f"trainer.output_dir={tmp_path}", *overrides])
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exit_:
+        train_main()
+    return exit_.value.code, capsys.readouterr().err.splitlines()
+
+
 def only_reward(cls_name):
     """Overrides replacing the default rewards by one reward named "bad": an instance of ``cls_name``."""
     return ["~rewards.rubric", "~rewards.ocr", f"+rewards.bad={{weight:1.0,fn:{{_target_:test_train_cli.{cls_name}}}}}"]
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize(
     "overrides, line",
     [
@@ -133,11 +146,32 @@ def only_reward(cls_name):
         ),
     ],
 )
-def test_bad_config_ends_with_one_line_and_exit_2(tmp_path, overrides, line):
+def test_bad_config_ends_with_one_line_and_exit_2(tmp_path, monkeypatch, capsys, overrides, line):
+    status, err = train_in_process(tmp_path, monkeypatch, capsys, *overrides)
+    assert status == 2, err
+    assert err == [f"rubricloop-train: {line}"]
+    assert not list(tmp_path.glob("cli/step_*"))  # nothing trained
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "overrides, line",
+    [
+        (
+            ["trainer.lora_rnak=4"],
+            "Could not override 'trainer.lora_rnak'. To append to your config use "
+            "+trainer.lora_rnak=4 (Key 'lora_rnak' is not in struct)",
+        ),
+        (["trainer.num_steps=0"], "bad trainer config: num_steps must be >= 1, got 0"),
+    ],
+)
+def test_the_console_script_ends_a_bad_config_with_one_line_and_exit_2(tmp_path, overrides, line):
+    """The cases above run in this process; these two (a composition error, a run error) run the
+    installed console script as a user does."""
     out = train_cli(tmp_path, *overrides)
     assert out.returncode == 2, out.stderr
     assert out.stderr.splitlines() == [f"rubricloop-train: {line}"]
-    assert not list(tmp_path.glob("cli/step_*"))  # nothing trained
+    assert not list(tmp_path.glob("cli/step_*"))
 
 
 @pytest.mark.slow
