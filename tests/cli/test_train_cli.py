@@ -65,7 +65,7 @@ def train_in_process(tmp_path, monkeypatch, capsys, *overrides):
     """``rubricloop-train`` as ``train_cli`` runs it, called in this process (seconds, not a fresh
     interpreter importing torch): (exit status, stderr lines)."""
     monkeypatch.setenv("WANDB_MODE", "disabled")
-    monkeypatch.setenv("HYDRA_FULL_ERROR", "")
+    monkeypatch.delenv("HYDRA_FULL_ERROR", raising=False)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(sys, "argv", ["rubricloop-train", *TINY, f"trainer.output_dir={tmp_path}", *overrides])
     capsys.readouterr()
@@ -151,6 +151,19 @@ def test_bad_config_ends_with_one_line_and_exit_2(tmp_path, monkeypatch, capsys,
     assert status == 2, err
     assert err == [f"rubricloop-train: {line}"]
     assert not list(tmp_path.glob("cli/step_*"))  # nothing trained
+
+
+def test_a_second_call_in_one_process_still_ends_in_one_line(tmp_path, monkeypatch, capsys):
+    """``console_main`` sets HYDRA_FULL_ERROR=1 while the app runs and restores the user's setting
+    after: a second call in a notebook or test process reports a run error in one line, not a
+    traceback."""
+    line = (
+        "rubricloop-train: bad trainer config: group_size must be >= 2 (GRPO compares images of one prompt), "
+        "got 1; prompts_per_step * group_size = 1 must be divisible by batch_size=2"
+    )
+    for _ in range(2):
+        assert train_in_process(tmp_path, monkeypatch, capsys, "trainer.group_size=1") == (2, [line])
+        assert "HYDRA_FULL_ERROR" not in os.environ
 
 
 @pytest.mark.slow
