@@ -18,6 +18,7 @@ SCRIPT = Path(sys.executable).with_name("rubricloop-refine")
 ENV = {**os.environ, "WANDB_MODE": "disabled"}
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 FAST_OCR = ("++judge.judges.0.second_psm=null", "++judge.judges.0.scale=1")  # one tesseract pass, no upsampling
+FAST_EDIT = ("editor.second_psm=null", "editor.scale=1", "editor.look_harder=false")  # the text editor's, likewise
 
 
 def text_page(text: str, size=(360, 80)) -> Image.Image:

@@ -19,6 +19,7 @@ import pytest
 import torch
 from hydra import compose, initialize_config_module
 from PIL import Image
+from refine_rows import FAST_EDIT, FAST_OCR
 from safetensors.torch import load_file, save_file
 
 from refine.cli import bundled_example, run
@@ -131,7 +132,14 @@ def refine_cfg(tmp_path, *overrides):
     with initialize_config_module("conf", version_base="1.3"):
         return compose(
             "refine",
-            overrides=[f"out={tmp_path / 'out'}", "limit=1", "iterations=1", "wandb.mode=disabled", *overrides],
+            overrides=[
+                f"out={tmp_path / 'out'}",
+                "limit=1",
+                "iterations=1",
+                "wandb.mode=disabled",
+                *FAST_OCR,  # the writer is under test, not the reading: one tesseract pass at 1x
+                *overrides,
+            ],
         )
 
 
@@ -164,7 +172,7 @@ def test_refine_refuses_a_rerun_after_the_writer_weights_changed(tmp_path, train
     folder, _, _ = trained
     mine = tmp_path / "final"
     shutil.copytree(folder, mine)
-    args = ("writer=trained", f"writer.path={mine}", "writer.device=cpu")  # the default editor=text
+    args = ("writer=trained", f"writer.path={mine}", "writer.device=cpu", *FAST_EDIT)  # the default editor=text
     assert run(refine_cfg(tmp_path, *args)) == 0
     warned = [x for x in capsys.readouterr().err.splitlines() if x.startswith("warning: editor")]
     assert len(warned) == 1 and "ignores the instructions" in warned[0] and f"trained:{mine}" in warned[0]
