@@ -14,14 +14,10 @@ from pathlib import Path
 
 import pytest
 from omegaconf import open_dict
+from refine_rows import FAST_EDIT
+from refine_rows import FAST_OCR as FAST_JUDGE
 
-FAST_OCR = (
-    "judge.judges.0.second_psm=null",
-    "judge.judges.0.scale=1",
-    "editor.second_psm=null",
-    "editor.scale=1",
-    "editor.look_harder=false",
-)
+FAST_OCR = (*FAST_JUDGE, *FAST_EDIT)
 """One tesseract pass at 1x in the judge and the editor, no second look (the defaults: two passes at 2x)."""
 EXAMPLE = Path(__file__).resolve().parents[2] / "refine" / "example" / "bizgeneval_text.jsonl"
 
