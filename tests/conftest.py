@@ -14,6 +14,9 @@
   1-2 GB of memory apiece. Tests write only under their ``tmp_path``; the one folder they share,
   the tiny layout generator under ``checkpoints/``, is built once under a lock
   (``training.diffusion.pretrain.ensure_pretrained``). ``-n 0`` runs them in this process.
+- Under pytest-xdist the long tests run first (:func:`pytest_collection_modifyitems`) and an idle
+  worker takes tests a busy one has not started (``--dist worksteal``, ``pyproject.toml``): the
+  run ends on short tests instead of one worker finishing a two-minute learning test alone.
 """
 
 import os
@@ -42,3 +45,21 @@ def _fresh_page_reads():
     from rewards.text.ocr.ocr_cache import forget_reads
 
     forget_reads()
+
+
+LONG_FOLDERS = ("tests/training/recipes/", "tests/training/text/")
+"""Learning tests (a tiny model trained for tens of steps): most of them run 20-120 s."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist, the ``slow`` tests and those in :data:`LONG_FOLDERS` first, each group
+    in collection order (every worker sorts the same way, as xdist requires)."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    root = str(config.rootpath) + os.sep
+
+    def long(item: pytest.Item) -> bool:
+        path = str(item.path).removeprefix(root)
+        return item.get_closest_marker("slow") is not None or path.startswith(LONG_FOLDERS)
+
+    items.sort(key=lambda item: not long(item))
