@@ -33,6 +33,7 @@ from rewards.text.page.page_lines import (
     larger_lead,
     read_sure,
 )
+from rewards.text.page.panel_titles import panel_titles
 from rewards.text.page.rectangles import _distinct, _framed, _like_groups, _lines_in, card_rectangles, rectangles
 from rewards.text.page.text_style import measure
 from rewards.text.questions.question_compiler import ElementSpec
@@ -177,6 +178,7 @@ def _heading(page: _Page, spec: ElementSpec) -> list[Element]:
             ratio >= 1 / SAME_SIZE and weight(i) == "bold" and all(weight(j) == "regular" for j in body[:3])
         ):
             found.append(i)
+    found += [i for i in panel_titles(page, HEADING_SIZE) if i not in found]  # a plot under it is no body
     ordered = sorted(found, key=lambda i: (page.lines[i].box[1], page.lines[i].box[0]))
     return page.elements("heading", [[i] for i in ordered])
 
