@@ -90,3 +90,26 @@ def test_a_two_column_table_under_a_bold_header(tmp_path):
         'Is the header of the first column exactly "EUR"?',
     ]
     assert verdicts(image, asked) == ["yes", "yes", "no"]
+
+
+def test_a_title_split_at_a_wide_word_space_is_not_refuted():
+    """A receipt's monospaced title "Fennel & Fig Deli" was read by tesseract's sparse mode as two
+    lines side by side, "Fennel & Fig" and "Deli" (17 px apart, a monospaced word space), and the
+    strip read again gave "Fennel & Fig 9" with the line under it: "no" (fresh9-receipt-13: 2 false
+    no on dev). A string read exactly as two lines of one row a word space apart is withheld
+    (``ocr_doubt`` rule 5d); a string one letter off stays "no"."""
+    from judge_helpers import judge_question
+
+    from rewards.text.ocr.text_match import Line, Word
+
+    rows = [
+        [("Fennel", (109, 42, 193, 60)), ("&", (209, 44, 223, 60)), ("Fig", (239, 42, 279, 65))],
+        [("Deli", (296, 42, 352, 60))],
+        [("9", (181, 72, 189, 83)), ("Mill", (198, 71, 234, 83)), ("Lane", (245, 72, 279, 83))],
+        [("Item", (31, 116, 66, 127))],
+        [("Greek", (31, 138, 77, 150)), ("yoghurt", (88, 138, 153, 153))],
+    ]
+    lines = [Line(tuple(Word(t, b, 96.0) for t, b in row)) for row in rows]
+    q = 'Does the main title at the top of the page read exactly "{}"?'
+    assert judge_question(q.format("Fennel & Fig Deli"), lines, (460, 640)).answer == "withheld"
+    assert judge_question(q.format("Fennel & Fig Dell"), lines, (460, 640)).answer == "no"
