@@ -113,3 +113,52 @@ def test_a_title_split_at_a_wide_word_space_is_not_refuted():
     q = 'Does the main title at the top of the page read exactly "{}"?'
     assert judge_question(q.format("Fennel & Fig Deli"), lines, (460, 640)).answer == "withheld"
     assert judge_question(q.format("Fennel & Fig Dell"), lines, (460, 640)).answer == "no"
+
+
+@needs_chromium
+@needs_tesseract
+def test_an_accordions_bold_questions_with_a_capital_i_read_as_a_bar(tmp_path):
+    """An FAQ accordion's questions are bold, one per bordered row; the open one heads its answer
+    and was a heading, the closed ones have no body under them and were left to a VLM; and the
+    bold sans "I" was read "|" ("Can | pause my subscription?") or joined as "!" ("How do! add a
+    team member?"): "differs only in look-alike glyphs" (fresh10-faq-5, -14: 14 withheld on dev).
+    Bold lines at a found bold heading's left edge in its size are headings
+    (``heading_series``), and a bar whose ink is one even stem from the capitals' top to the
+    baseline is read "I" where the string asked has one (``bar_glyphs``): confirmed; a question not
+    on the page refuted, and "l" asked for that "I" not confirmed."""
+    image = page(fresh10_pages.SET, "faq", 5, tmp_path / "faq.png")
+    q = 'Is there a section heading that reads exactly "{}"?'
+    asked = [
+        "Which payment methods do you accept?",
+        "Can I pause my subscription?",
+        "How do I add a team member?",
+        "How do I reset my passwords?",
+        "Can l pause my subscription?",
+    ]
+    assert verdicts(image, [q.format(t) for t in asked]) == ["yes", "yes", "yes", "no", "withheld"]
+
+
+def test_a_bar_is_read_i_only_as_a_capitals_stem():
+    """The ink rule of ``bar_glyphs.bars_as_i`` on PIL drawings in Liberation Sans Bold, 17 px: a
+    drawn "I" read "|" is read "I"; a drawn "|" (below the baseline), "!" (its dot apart) and "1"
+    (its flag) stay as read."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    from rewards.text.ocr.bar_glyphs import bars_as_i
+    from rewards.text.ocr.text_match import Line, Word
+
+    font = ImageFont.truetype("/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf", 17)
+    out = []
+    for glyph in ("I", "|", "!", "1"):
+        image = Image.new("RGB", (300, 40), "white")
+        draw = ImageDraw.Draw(image)
+        boxes = []
+        x = 10
+        for text in ("Can", glyph, "pause"):
+            box = draw.textbbox((x, 10), text, font=font)
+            draw.text((x, 10), text, font=font, fill=(30, 30, 40))
+            boxes.append(box)
+            x = box[2] + 5
+        words = [Word(t, b, 90.0) for t, b in zip(("Can", "|", "pause"), boxes)]  # as tesseract reads each
+        out.append(bars_as_i(image, [Line(tuple(words))], ["Can I pause"])[0].text)
+    assert out == ["Can I pause", "Can | pause", "Can | pause", "Can | pause"]
