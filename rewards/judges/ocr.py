@@ -18,6 +18,7 @@ from PIL import Image
 from rewards.common.options import require_bools
 from rewards.judges.ocr_doubt import MIN_CONF, _lookalike_spelling, _spacing_or_marks, doubt_no
 from rewards.rubric import Check, TextExpectation, Verdict, withheld
+from rewards.text.ocr.bar_glyphs import bars_as_i
 from rewards.text.ocr.lookalikes import lookalike_doubt, read_as_expected
 from rewards.text.ocr.ocr_cache import page_lines, part_lines
 from rewards.text.ocr.ocr_langs import check_ocr_options, tesseract_lang
@@ -176,7 +177,9 @@ class OCRJudge:
             note = f" ({check.spec.note})" if check.spec is not None and check.spec.note else ""
             return withheld(check, self.name, f"no text expectation: only a VLM can decide this check{note}")
         if image is not None:  # "Ql" read for the row label "Q1": the ink decides (look-alikes)
-            lines = read_as_expected(image, lines, self.expected_texts(check))
+            lines = bars_as_i(
+                image, read_as_expected(image, lines, self.expected_texts(check)), self.expected_texts(check)
+            )
         page = lines  # the page's read, before strips are read again (an element's own line stays whole)
         decisions = [
             decide_text(s, lines, image, size, self.case_sensitive, self.lenient, self.max_lines) for s in specs

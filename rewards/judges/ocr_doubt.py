@@ -62,6 +62,9 @@ when the "no" stands. Rules, by the rule that failed (``rewards.text.page.ground
      word's end (``_spacing_or_marks``: "decision Smaller" for "decision. Smaller", a period
      tesseract drops at a line's end in 17 px Liberation Serif; "$ 5 2" for "$52", a 36 px bold
      price read a glyph a word): withheld, judge=ocr too (an eighth tester's pages).
+  5d. the string is read exactly as two lines side by side on one row, the gap between them a
+     word space (``_split_in_row``: tesseract's sparse mode split a monospaced title "Fennel &
+     Fig Deli" at its wide space, a ninth tester's receipt): withheld, judge=ocr too.
 
   6. the string read only in part (its best match ``MISSING`` characters or more shorter, and
      the string's start, or its end) while a line's height below (above) the part read holds
@@ -327,6 +330,29 @@ def _part_unread(records, lines: list[Line], image) -> str | None:
     return None
 
 
+def _split_in_row(text: str, lines: list[Line]) -> str | None:
+    """The two lines, joined by " | ", that read ``text`` one after the other on one row (their
+    middles within each other's height, the gap between them at most ``ROW_GAP`` of their heights,
+    as ``tesseract_lines.split_columns`` keeps words of one line), or None. Tesseract's sparse mode
+    split a monospaced title "Fennel & Fig Deli" at its wide word space into "Fennel & Fig" and
+    "Deli" (a ninth tester's receipt): the string is on the page, read in two pieces."""
+    target = normalize(text)
+    for a in lines:
+        for b in lines:
+            if a is b or getattr(a, "angle", 0) or getattr(b, "angle", 0) or normalize(f"{a.text} {b.text}") != target:
+                continue
+            (_, ay0, ax1, ay1), (bx0, by0, _, by1) = a.box, b.box
+            h = max(ay1 - ay0, by1 - by0, 1)
+            same_row = ay0 <= (by0 + by1) / 2 <= ay1 and by0 <= (ay0 + ay1) / 2 <= by1
+            if same_row and 0 <= bx0 - ax1 <= ROW_GAP * h:
+                return f"{a.text!r} | {b.text!r}"
+    return None
+
+
+ROW_GAP = 1.5
+"""Heights a gap between two lines of one row may span for them to be read as one (``_split_in_row``)."""
+
+
 def doubt_no(
     decision,
     vlm_parts: list[str],
@@ -369,6 +395,8 @@ def doubt_no(
             return f"{r['text']!r} not read whole; OCR read {r['ocr_text']!r} and its closing marks as a word apart"
         if r["ocr_text"] and _lookalike_spelling(r["ocr_text"], r["text"]):
             return f"{r['text']!r} not read; OCR read {r['ocr_text']!r}, which differs only in look-alike glyphs"
+        if (row := _split_in_row(r["text"], lines)) is not None:
+            return f"{r['text']!r} is read as two lines side by side on one row ({row}), split at a word space"
         if r["ocr_text"] and _spacing_or_marks(r["ocr_text"], r["text"]):
             return f"{r['text']!r} not read; OCR read {r['ocr_text']!r}, which differs only in spaces and end marks"
         sim, conf = _near_conf(r["text"], lines, size, case_sensitive, lenient, max_lines)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 from PIL import Image
 
 from rewards.text.ocr import tesseract_engine
@@ -33,7 +34,8 @@ def bare(text: str) -> str:
 
 def read_word(image: Image.Image, box, scale: int, lang: str = "eng") -> str:
     """What tesseract reads in ``box`` (x0, y0, x1, y1 pixels of ``image``, an OCR word's ink box)
-    with a margin of half the box's height (at least 2 px) of the page around it, in grey levels,
+    with a margin of half the box's height (at least 2 px) around it, in grey levels, the margin
+    painted the background's grey (``_alone``: a neighbour's ink read in it made "|department"),
     enlarged ``scale`` times (Lanczos), as one word (:data:`PSM`): its words joined by a space.
 
     Raises:
@@ -41,10 +43,26 @@ def read_word(image: Image.Image, box, scale: int, lang: str = "eng") -> str:
     """
     x0, y0, x1, y1 = (int(v) for v in box)
     pad = max(2, (y1 - y0) // 2)
-    crop = image.convert("L").crop((max(0, x0 - pad), max(0, y0 - pad), x1 + 1 + pad, y1 + 1 + pad))
+    left, top = max(0, x0 - pad), max(0, y0 - pad)
+    crop = _alone(
+        image.convert("L").crop((left, top, x1 + 1 + pad, y1 + 1 + pad)), x0 - left, y0 - top, x1 - left, y1 - top
+    )
     crop = crop.resize((crop.width * scale, crop.height * scale), Image.LANCZOS)
     data = tesseract_engine.image_to_data(crop, lang, PSM)
     return " ".join(t for t in (str(t).strip() for t in data["text"]) if t)
+
+
+def _alone(crop: Image.Image, x0: int, y0: int, x1: int, y1: int) -> Image.Image:
+    """``crop`` (grey levels) with everything outside the box ``(x0, y0, x1, y1)`` (inclusive, in the
+    crop's pixels) painted the median grey of the crop's outer ring (the background): the last
+    glyph of the word before ("Legal" before "department") reached into the margin and was read as
+    part of the word ("|department", "t department": the word itself was never confirmed)."""
+    a = np.asarray(crop).copy()
+    ring = np.concatenate([a[0], a[-1], a[1:-1, 0], a[1:-1, -1]])
+    keep = np.zeros(a.shape, bool)
+    keep[max(0, y0) : y1 + 1, max(0, x0) : x1 + 1] = True
+    a[~keep] = int(np.median(ring))
+    return Image.fromarray(a)
 
 
 def reads_as(image: Image.Image, box, word: str, scales=SCALES) -> tuple[bool, list[str]]:

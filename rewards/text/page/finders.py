@@ -14,6 +14,8 @@ from scipy import ndimage
 
 from rewards.text.ocr.text_match import find_matches, label_spellings, union_box, words_conf
 from rewards.text.page.card_lists import card_lists
+from rewards.text.page.footers import footer
+from rewards.text.page.heading_series import heading_peers
 from rewards.text.page.legend_marks import handle_left, swatch_left
 from rewards.text.page.page_lines import (
     MAX_PAGE_SHARE,
@@ -32,14 +34,13 @@ from rewards.text.page.page_lines import (
     larger_lead,
     read_sure,
 )
+from rewards.text.page.panel_titles import panel_titles
 from rewards.text.page.rectangles import _distinct, _framed, _like_groups, _lines_in, card_rectangles, rectangles
 from rewards.text.page.text_style import measure
 from rewards.text.questions.question_compiler import ElementSpec
 
 TOP_BAND = 0.3
 """Share of the image height (from the top) the title's centre lies in."""
-BOTTOM_BAND = 0.8
-"""A footer's centre lies below this share of the image height."""
 TITLE_SIZE = 0.9
 """Lines of the top band at least this share of its largest type size are title candidates."""
 HEADING_SIZE = 1.15
@@ -178,6 +179,8 @@ def _heading(page: _Page, spec: ElementSpec) -> list[Element]:
             ratio >= 1 / SAME_SIZE and weight(i) == "bold" and all(weight(j) == "regular" for j in body[:3])
         ):
             found.append(i)
+    found += [i for i in panel_titles(page, HEADING_SIZE) if i not in found]  # a plot under it is no body
+    found += heading_peers(page, found, weight)  # an accordion's closed questions, set as its open one
     ordered = sorted(found, key=lambda i: (page.lines[i].box[1], page.lines[i].box[0]))
     return page.elements("heading", [[i] for i in ordered])
 
@@ -513,28 +516,6 @@ def _table_cell(page: _Page, spec: ElementSpec) -> list[Element]:
     return out
 
 
-FOOTER_BLOCK_TOP = 0.6
-"""How high (a fraction of the image height) the lines of a footer's block may reach."""
-
-
-def _footer(page: _Page, spec: ElementSpec) -> list[Element]:
-    """Small type in the bottom band: lines whose centre lies below ``BOTTOM_BAND`` of the image
-    height and whose type is not larger than the page's median, with the lines of their blocks
-    above them down to ``FOOTER_BLOCK_TOP`` of the height (a footnote wrapped over four lines
-    starts above the band: its first line "Source:" is part of it)."""
-    flat = page.flat
-    if not flat:
-        return []
-    body = median(page.sizes[i] for i in flat)
-    small = {i for i in flat if page.sizes[i] <= SAME_SIZE * body}
-    low = [i for i in flat if _centre(page.lines[i].box)[1] > BOTTOM_BAND * page.size[1] and i in small]
-    blocks = list(dict.fromkeys(tuple(page.block(i)) for i in low))
-    top = FOOTER_BLOCK_TOP * page.size[1]
-    return page.elements(
-        "footer", [[j for j in b if j in small and _centre(page.lines[j].box)[1] > top] for b in blocks]
-    )
-
-
 OUTLINE_HEIGHT = 3.5
 """An outlined button's frame is at most this many times the type size (em) of its one line of text."""
 
@@ -593,7 +574,7 @@ FINDERS: dict[str, Callable[[_Page, ElementSpec], list[Element]]] = {
     "legend_entry": _legend_entry,
     "axis_title": _axis_title,
     "table_cell": _table_cell,
-    "footer": _footer,
+    "footer": footer,
     "button": _button,
     "whole": _whole,
 }

@@ -15,6 +15,7 @@ from rewards.text.page.nav_bar import nav_bar
 from rewards.text.page.page_lines import _inside, _Page
 from rewards.text.page.rectangles import rectangles
 from rewards.text.page.relations import in_section
+from rewards.text.page.two_column import two_column_table
 from rewards.text.questions.question_compiler import ElementSpec
 
 
@@ -159,6 +160,11 @@ def _table(ctx: _Ctx) -> tuple[list[int], list[list[int]]]:
             if len(body) >= 2:
                 found = ([], []) if _row_above(page, head, body) else (head, body)
                 break
+        if found == ([], []):  # no table of three columns: one of two, its first row's style telling its header
+            every = sorted(
+                (list(r) for r in {tuple(_any_row(page, i)) for i in page.flat}), key=lambda r: page.lines[r[0]].box[1]
+            )
+            found = two_column_table(page, every, _aligned) or found
         ctx.memo["table"] = found
     return ctx.memo["table"]
 

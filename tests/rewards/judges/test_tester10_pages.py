@@ -182,17 +182,18 @@ def test_an_accordion_question_read_whole_is_not_refuted_as_a_heading(tmp_path):
     a 15 px answer), no larger than the page's body type: the heading finder found only the 30 px
     page title and refuted every question read whole ('the heading reads Frequently asked
     questions'; fresh10-faq-14, -5: 5 false no on dev). A bold line with two or more bold lines of
-    its size at its left edge is withheld (``generic_roles.bold_series``); a question not on the
-    page, and a button's label, stay refuted. On fresh10-faq-5 the bold "I" of "How do I add a team
-    member?" is read "!" and joined to "do" ("How do! add"): a look-alike, withheld
-    (``ocr_doubt._lookalike_spelling``), not refuted."""
+    its size at its left edge was withheld (``generic_roles.bold_series``); since judge13 the bold
+    lines at a found bold heading's edge (the open question over its answer) are headings
+    (``heading_series``): "yes". A question not on the page, and a button's label, stay refuted. On
+    fresh10-faq-5 the bold "I" of "How do I add a team member?" is read "!" and joined to "do"
+    ("How do! add"): withheld as a look-alike, now read "I" from its ink (``bar_glyphs``): "yes"."""
     image, _ = html_page("faq", 14, tmp_path / "faq.png")
     q = 'Is there a section heading that reads exactly "{}"?'
     asked = ["How do I add a team member?", "Which payment methods do you accept?", "Is my data stored securely?"]
     answers = verdicts(image, [q.format(t) for t in asked + ["Open a ticket"]])
-    assert answers == ["no", "withheld", "withheld", "no"]  # the first is on no row of this page
+    assert answers == ["no", "yes", "yes", "no"]  # the first is on no row of this page
     image, _ = html_page("faq", 5, tmp_path / "faq5.png")
-    assert verdicts(image, [q.format("How do I add a team member?")]) == ["withheld"]
+    assert verdicts(image, [q.format("How do I add a team member?")]) == ["yes"]
 
 
 @needs_tesseract

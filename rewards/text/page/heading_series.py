@@ -1,0 +1,44 @@
+"""Headings set alike: the lines that share a found heading's style and left edge.
+
+An FAQ accordion sets each question bold at the top of its bordered row; the open one heads its
+answer and the heading finder (``finders._heading``: bold over the regular body under it) finds
+it, while the closed ones have no body under them (the next row's question is none) and were left
+to a VLM (``generic_roles.bold_series``; a tenth tester's FAQ pages: 8 withheld on dev). A person
+reads the closed questions as headings too: they are set as the open one is. A line is a heading
+when a heading the finder found is bold and at least ``SERIES`` lines read with confidence stand
+at its left edge (within half its height) in its type size, measured bold: the found heading's
+peers are all headings.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from rewards.text.page.page_lines import _Page, _same_size, read_sure
+
+SERIES = 2
+"""Bold peers a found heading needs (the series is the heading and at least this many more)."""
+
+
+def heading_peers(page: _Page, found: list[int], weight: Callable[[int], str | None]) -> list[int]:
+    """The lines of ``page`` set as a bold heading of ``found`` (line indices the heading finder
+    found; ``weight(i)``: "bold", "regular" or None), at its left edge and in its type size, when
+    there are at least ``SERIES`` of them (module docstring); not those of ``found``."""
+    out: list[int] = []
+    for i in found:
+        x0, y0, _, y1 = page.lines[i].box
+        tol = max(4.0, (y1 - y0) / 2)
+        peers = [
+            j
+            for j in page.flat
+            if j not in found
+            and abs(page.lines[j].box[0] - x0) <= tol
+            and _same_size(page.sizes[i], page.sizes[j])
+            and read_sure(page.lines[j])
+        ]
+        if len(peers) < SERIES or weight(i) != "bold":
+            continue
+        bold = [j for j in peers if weight(j) == "bold"]
+        if len(bold) >= SERIES:
+            out += [j for j in bold if j not in out]
+    return out
