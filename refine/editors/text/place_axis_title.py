@@ -29,16 +29,16 @@ labels' bounding box less ``labelpad * dpi / 72``), ``text.Text._get_layout`` ("
 from __future__ import annotations
 
 import numpy as np
-from PIL import Image
 
-from refine.editors.text.axis_type import fit_baseline, fit_size, ink_extent, ink_height, line_metrics, set_width
+from refine.editors.text.axis_type import fit_size, ink_extent, ink_height
 from refine.editors.text.colours import box_colours
 from refine.editors.text.erase import composite
 from refine.editors.text.look_harder import page_background
+from refine.editors.text.mpl_text import mpl_coverage, set_text
 from refine.editors.text.outcomes import Skip, Written
 from refine.editors.text.state import EditState, Rules
 from refine.editors.text.tick_label import MIN_TICKS, tick_row
-from refine.editors.text.type_match import TypeStyle, match_type, render_coverage
+from refine.editors.text.type_match import TypeStyle, match_type
 from rewards.rubric import TextExpectation
 from rewards.text.ocr.text_match import Line, Word
 
@@ -56,7 +56,8 @@ axes' left edge at x 96.8 drawn at 97.5, its bottom at row 510.0 drawn at 510.5)
 STRONG = 60
 """Least difference (any channel) of a spine pixel from the page background."""
 MAX_STRETCH = 0.1
-"""Largest share by which the tick labels' set width may differ from FreeType's and be copied."""
+"""Largest share by which a size read from the tick labels' widths may differ from the one read from
+their heights, and that from the matched one, and be used."""
 
 
 def _longest_run(strong: np.ndarray) -> tuple[int, int]:
@@ -125,30 +126,41 @@ def _tick_type(state: EditState, ticks: list[int], rules: Rules) -> TypeStyle | 
 
 
 class _Fitted:
-    """The tick labels' type to a fraction of a pixel (``axis_type``): face and colour as
-    ``type_match`` matched them, size from their ink widths, and each label's ink on the page
-    (text, left and right edges, centroid row)."""
+    """The tick labels' type to a fraction of a pixel: face and colour as ``type_match`` matched
+    them, size from their ink (``_fitted``), and each label's ink on the page (text, left and
+    right edges, centroid row). Strings are set by matplotlib itself (``mpl_text``)."""
 
-    def __init__(self, style: TypeStyle, size: float, ratio: float, inked: list[tuple[str, float, float, float]]):
-        self.style, self.size, self.ratio, self.inked = style, size, ratio, inked
-        self.font = style.face.font(size)
-        ascent, descent = line_metrics(style.face.path)
-        self.ascent, self.descent = ascent * size, descent * size
+    def __init__(self, style: TypeStyle, size: float, inked: list[tuple[str, float, float, float]]):
+        self.style, self.size, self.inked = style, size, inked
+        self.path = style.face.path
 
     def box_extent(self, text: str) -> tuple[float, float, float, float, float]:
         """(left bearing, layout ascent, layout descent, advance, right bearing) of ``text`` in this
-        type: matplotlib's layout box spans the string's advance along the line (its ink inside
-        by the bearings) and reaches the face's line metrics or the ink across it, the farther
-        (module docstring)."""
-        x0, y0, x1, y1 = self.font.getbbox(text, anchor="ls")
-        advance = self.font.getlength(text)
-        r = self.ratio
-        return x0 * r, max(-y0, self.ascent), max(y1, self.descent), advance * r, (advance - x1) * r
+        type: matplotlib's layout box and the ink's edges inside it."""
+        got = set_text(text, self.path, self.size)
+        return got.ink_left, got.ascent, got.descent, got.width, got.width - got.ink_right
+
+    def baseline(self, text: str, centroid: float) -> float:
+        """The baseline row at which ``text`` in this type has its ink's centroid on ``centroid``."""
+        return centroid - set_text(text, self.path, self.size).centroid
+
+
+def _width_size(path: str, size: float, wide: list[tuple[str, float]]) -> float:
+    """The size near ``size`` at which matplotlib sets the strings of ``wide`` ((text, ink width
+    on the page)) as wide as the page, all together: the ink width grows with the size, so two
+    steps of the ratio settle it (the ink heights alone, hinted to whole pixels, put the size up
+    to 2% off: 2 px over a 10-character title)."""
+    page = sum(w for _, w in wide)
+    for _ in range(2):
+        own = sum(set_text(t, path, size).ink_right - set_text(t, path, size).ink_left for t, _ in wide)
+        size = size * page / own if own > 0 and page > 0 else size
+    return size
 
 
 def _fitted(state: EditState, ticks: list[int], rules: Rules) -> _Fitted | None:
-    """The tick labels' ``_Fitted`` type, or None when their type is not matched. The size falls
-    back to the matched one when the widths give one more than ``MAX_STRETCH`` off it."""
+    """The tick labels' ``_Fitted`` type, or None when their type is not matched. The size is
+    their ink heights' (``fit_size``) refined by their widths (``_width_size``); each falls back
+    to the one before when it lands more than ``MAX_STRETCH`` off it."""
     style = _tick_type(state, ticks, rules)
     if style is None:
         return None
@@ -165,36 +177,9 @@ def _fitted(state: EditState, ticks: list[int], rules: Rules) -> _Fitted | None:
             wide.append((ln.text, got[1] - got[0]))
     size = fit_size(style.face, tall) or style.size
     size = size if abs(size / style.size - 1) <= MAX_STRETCH else style.size
-    typed_w = sum(set_width(style.face, size, t) for t, _ in wide)
-    ratio = sum(w for _, w in wide) / typed_w if typed_w else 1.0
-    return _Fitted(style, size, min(1.0, ratio) if abs(ratio - 1) <= MAX_STRETCH else 1.0, inked)
-
-
-def _set(text: str, fit: _Fitted, origin: tuple[float, float], turn: bool, span: tuple[float, float]):
-    """(coverage, origin) of ``text`` set in ``fit``'s type and stretched across by its ratio,
-    turned to read bottom to top when ``turn``, its ink's top-left at whole pixels near the
-    fractional ``origin``: along the line the nearest; across it the nearer of the two that
-    keeps every inked pixel within the pixels of ``span`` (the layout box across the line,
-    rows or columns), when one does. Whole pixels keep FreeType's stems as sharp as the
-    engine's; a fractional shift blurred them over two pixels."""
-    alpha, _ = render_coverage(text, fit.font)
-    if fit.ratio != 1.0:
-        h, w = alpha.shape
-        img = Image.fromarray(alpha.astype(np.float32), mode="F")
-        img = img.resize((max(1, round(w * fit.ratio)), h), Image.BILINEAR)
-        alpha = np.clip(np.asarray(img), 0.0, 1.0)
-    alpha = np.rot90(alpha) if turn else alpha
-    inked = np.flatnonzero((alpha >= 1 / 255).any(0 if turn else 1))
-    first, last = (int(inked[0]), int(inked[-1])) if len(inked) else (0, 0)
-    across = origin[0] if turn else origin[1]
-    lo, hi = np.floor(span[0]), np.ceil(span[1])
-
-    def spill(c: float) -> float:
-        return max(0.0, lo - (c + first)) + max(0.0, c + last + 1 - hi)
-
-    best = min((np.floor(across), np.ceil(across)), key=lambda c: (spill(c), abs(c - across)))
-    along = round(origin[1] if turn else origin[0])
-    return alpha, (int(best), along) if turn else (along, int(best))
+    by_width = _width_size(style.face.path, size, wide)
+    size = by_width if abs(by_width / size - 1) <= MAX_STRETCH else size
+    return _Fitted(style, size, inked)
 
 
 def _across(arr: np.ndarray, line: tuple[int, int, int], axis: int) -> np.ndarray:
@@ -269,14 +254,11 @@ def _slot_x(state: EditState, rules: Rules, text: str):
     fit = _fitted(state, ticks, rules)
     if spine is None or fit is None:
         return "no bottom spine over the x tick labels" if spine is None else "the tick labels' type is not matched"
-    base = [(fit_baseline(fit.style.face, fit.size, t, row), fit.box_extent(t)) for t, _, _, row in fit.inked]
+    base = [(fit.baseline(t, row), fit.box_extent(t)) for t, _, _, row in fit.inked]
     bottom = max(b + e[2] for b, e in base)  # the tick labels' layout boxes' lowest edge
     gap = float(np.median([b - e[1] for b, e in base])) - (_line_centre(state.arr, spine, 0) or float(spine[0]))
-    left, ascent, descent, width, _ = fit.box_extent(text)
-    baseline = bottom + _labelpad(fit, gap) + ascent
-    ink_top = baseline + fit.font.getbbox(text, anchor="ls")[1]
-    origin = (_axes_mid(state.arr, spine, 0) - width / 2 + left, ink_top)
-    alpha, origin = _set(text, fit, origin, False, (baseline - ascent, baseline + descent))
+    anchor = (_axes_mid(state.arr, spine, 0), bottom + _labelpad(fit, gap))
+    alpha, origin = mpl_coverage(text, fit.path, fit.size, anchor, "center", "top")
     return alpha, origin, fit.style
 
 
@@ -296,11 +278,9 @@ def _slot_y(state: EditState, rules: Rules, text: str):
         return "no left spine beside the y tick labels" if spine is None else "the tick labels' type is not matched"
     outer = min(x - fit.box_extent(t)[0] for t, x, _, _ in fit.inked)  # the tick labels' layout boxes' left edge
     inner = float(np.median([x + fit.box_extent(t)[4] for t, _, x, _ in fit.inked]))  # their right edge
-    _, ascent, descent, width, right_bearing = fit.box_extent(text)
-    baseline_x = outer - _labelpad(fit, (_line_centre(state.arr, spine, 1) or float(spine[0])) - inner) - descent
-    ink_left = baseline_x + fit.font.getbbox(text, anchor="ls")[1]  # the glyphs' tops, turned to the left
-    ink_top = _axes_mid(state.arr, spine, 1) - width / 2 + right_bearing  # the string's end, turned to the top
-    alpha, origin = _set(text, fit, (ink_left, ink_top), True, (baseline_x - ascent, baseline_x + descent))
+    edge = outer - _labelpad(fit, (_line_centre(state.arr, spine, 1) or float(spine[0])) - inner)
+    anchor = (edge, _axes_mid(state.arr, spine, 1))
+    alpha, origin = mpl_coverage(text, fit.path, fit.size, anchor, "center", "bottom", 90)
     return alpha, origin, fit.style
 
 
