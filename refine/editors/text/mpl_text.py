@@ -31,8 +31,8 @@ FAINT = 0.02
 class Set:
     """``text`` as matplotlib sets it at one size, unrotated, relative to the left end of its
     baseline (x right, y down, px): its layout box (``width``, ``ascent`` above the baseline,
-    ``descent`` under it), its ink's fractional left and right edges and coverage-weighted
-    centroid row."""
+    ``descent`` under it), its ink's fractional left and right edges, coverage-weighted
+    centroid row and total coverage (``ink``, px: how heavy its strokes are)."""
 
     width: float
     ascent: float
@@ -40,6 +40,7 @@ class Set:
     ink_left: float
     ink_right: float
     centroid: float
+    ink: float
 
 
 def _draw(text: str, path: str, size: float, anchor: tuple[float, float], ha: str, va: str, angle: float):
@@ -90,6 +91,6 @@ def set_text(text: str, path: str, size: float) -> Set:
     edges = _edges(alpha.max(0))
     rows = alpha.sum(1)
     if edges is None or rows.sum() <= 0:
-        return Set(x1 - x0, -y0, y1, 0.0, 0.0, 0.0)
+        return Set(x1 - x0, -y0, y1, 0.0, 0.0, 0.0, 0.0)
     centroid = iy + float((np.arange(len(rows)) + 0.5) @ rows / rows.sum())
-    return Set(x1 - x0, -y0, y1, ix + edges[0] - x0, ix + edges[1] - x0, centroid)
+    return Set(x1 - x0, -y0, y1, ix + edges[0] - x0, ix + edges[1] - x0, centroid, float(rows.sum()))

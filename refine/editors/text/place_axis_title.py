@@ -28,6 +28,8 @@ labels' bounding box less ``labelpad * dpi / 72``), ``text.Text._get_layout`` ("
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from refine.editors.text.axis_type import fit_size, ink_extent, ink_height
@@ -38,7 +40,7 @@ from refine.editors.text.mpl_text import mpl_coverage, set_text
 from refine.editors.text.outcomes import Skip, Written
 from refine.editors.text.state import EditState, Rules
 from refine.editors.text.tick_label import MIN_TICKS, tick_row
-from refine.editors.text.type_match import TypeStyle, match_type
+from refine.editors.text.type_match import TypeStyle, coverage, match_type
 from rewards.rubric import TextExpectation
 from rewards.text.ocr.text_match import Line, Word
 
@@ -55,6 +57,8 @@ snaps a straight line's middle to the pixel centre at or after the edge (``path.
 axes' left edge at x 96.8 drawn at 97.5, its bottom at row 510.0 drawn at 510.5)."""
 STRONG = 60
 """Least difference (any channel) of a spine pixel from the page background."""
+SIZE_STEP = 0.5
+"""Step (px) between the sizes tried for the tick labels' widths (``_width_size``)."""
 MAX_STRETCH = 0.1
 """Largest share by which a size read from the tick labels' widths may differ from the one read from
 their heights, and that from the matched one, and be used."""
@@ -147,37 +151,60 @@ class _Fitted:
 
 def _width_size(path: str, size: float, wide: list[tuple[str, float]]) -> float:
     """The size near ``size`` at which matplotlib sets the strings of ``wide`` ((text, ink width
-    on the page)) as wide as the page, all together: the ink width grows with the size, so two
-    steps of the ratio settle it (the ink heights alone, hinted to whole pixels, put the size up
-    to 2% off: 2 px over a 10-character title)."""
+    on the page)) as wide as the page, all together: the best of the sizes ``SIZE_STEP`` apart
+    within ``MAX_STRETCH`` of ``size``, and of one step of the width ratio from it. matplotlib's
+    widths grow in steps, not with the size: FreeType rounds a hinted TrueType face's pixels per
+    em to a whole number (Liberation Serif "Research" is 55.6 px wide at 14.5 to 15.0 px, 49.1
+    at 14.4), and the ink heights alone, hinted too, put the size a step off (2 px over a
+    10-character title)."""
     page = sum(w for _, w in wide)
-    for _ in range(2):
-        own = sum(set_text(t, path, size).ink_right - set_text(t, path, size).ink_left for t, _ in wide)
-        size = size * page / own if own > 0 and page > 0 else size
-    return size
+
+    def ratio(at: float) -> float:
+        own = sum(set_text(t, path, at).ink_right - set_text(t, path, at).ink_left for t, _ in wide)
+        return page / own if own > 0 and page > 0 else float("inf")
+
+    tried = list(np.arange(size * (1 - MAX_STRETCH), size * (1 + MAX_STRETCH), SIZE_STEP))
+    best = min(tried, key=lambda at: abs(np.log(ratio(at))))
+    stepped = best * ratio(best)
+    return float(min((best, stepped), key=lambda at: abs(np.log(ratio(at)))))
+
+
+def _ink(path: str, size: float, heavy: list[tuple[str, float]]) -> float:
+    """How much more ink the page gives the strings of ``heavy`` ((text, coverage summed on the
+    page)) than matplotlib sets them with at ``size`` in the font file ``path``: a bold face
+    holds about 1.5 times a regular one's."""
+    own = sum(set_text(t, path, size).ink for t, _ in heavy)
+    return sum(c for _, c in heavy) / own if own > 0 else float("inf")
 
 
 def _fitted(state: EditState, ticks: list[int], rules: Rules) -> _Fitted | None:
     """The tick labels' ``_Fitted`` type, or None when their type is not matched. The size is
     their ink heights' (``fit_size``) refined by their widths (``_width_size``); each falls back
-    to the one before when it lands more than ``MAX_STRETCH`` off it."""
+    to the one before when it lands more than ``MAX_STRETCH`` off it. The weight is the one of
+    the matched face's family and slant whose strokes hold the page's ink (``_ink``):
+    ``type_match`` matched Liberation Serif Bold to the regular "Research" of a horizontal bar chart."""
     style = _tick_type(state, ticks, rules)
     if style is None:
         return None
-    inked, tall, wide = [], [], []
+    inked, tall, wide, heavy = [], [], [], []
     for i in ticks:
         ln = state.lines[i]
         ink, bg = box_colours(state.arr, ln.box)
         x0, y0, x1, y1 = ln.box
+        grown = (max(0, x0 - 2), max(0, y0 - 2), x1 + 2, y1 + 2)
         got = ink_extent(state.arr, (max(0, x0 - 2), max(0, y0 - 1), x1 + 2, y1 + 1), ink, bg)
         height = ink_height(state.arr, (x0, max(0, y0 - 2), x1, y1 + 2), ink, bg)
         if got is not None and height:
             inked.append((ln.text, got[0], got[1], got[2]))
             tall.append((ln.text, height))
             wide.append((ln.text, got[1] - got[0]))
+            heavy.append((ln.text, float(coverage(state.arr[grown[1] : grown[3], grown[0] : grown[2]], ink, bg).sum())))
     size = fit_size(style.face, tall) or style.size
     size = size if abs(size / style.size - 1) <= MAX_STRETCH else style.size
-    by_width = _width_size(style.face.path, size, wide)
+    weights = [f for f in rules.faces if f.family == style.face.family and f.italic == style.face.italic]
+    sized = [(f, _width_size(f.path, size, wide)) for f in weights or [style.face]]
+    face, by_width = min(sized, key=lambda fs: abs(np.log(_ink(fs[0].path, fs[1], heavy))))
+    style = replace(style, face=face)
     size = by_width if abs(by_width / size - 1) <= MAX_STRETCH else size
     return _Fitted(style, size, inked)
 
