@@ -18,12 +18,18 @@ The slot is built from the page: the axes' spine and the tick labels along it.
   baseline) ``LABELPAD`` em left of the tick labels' left edge.
 
 In both, the type is the tick labels' (``axes.labelsize`` and ``xtick.labelsize`` are both
-"medium" in matplotlib's defaults): face, size and colour matched on the longest tick label, in
-the faces of the page's body family, stretched across as the page sets the tick labels (their
-ink widths on the page against the same strings set in the matched type). The slot must hold no
-strong ink and no OCR word (2 px around), else the string is skipped with the reason. Source: matplotlib 3.8,
-``axis.XAxis._update_label_position`` and ``YAxis._update_label_position`` (label at the tick
-labels' bounding box less ``labelpad * dpi / 72``), ``text.Text._get_layout`` ("lp" metrics).
+"medium" in matplotlib's defaults): face and colour matched on the longest tick label, in the
+faces of the page's body family, its weight the one whose strokes hold the tick labels' ink, and
+its size the one at which matplotlib sets the tick labels as wide as the page shows them
+(``_fitted``). The title is then drawn by matplotlib's own renderer (``mpl_text``), its layout
+box aligned as matplotlib aligns an axis label (centre/top for x; centre/bottom, turned 90, for
+y) on the anchor read from the page: glyph advances, kerning, hinting and the fractional
+position are matplotlib's, not PIL's (PIL's advances set DejaVu Serif "Users (thousands)" 7
+px narrower than matplotlib at the same size; the fitted stretch left a report title 2 px wide
+and its "p" a row low). The slot must hold no strong ink and no OCR word (2 px around), else the string
+is skipped with the reason. Source: matplotlib 3.8-3.11, ``axis.XAxis._update_label_position``
+and ``YAxis._update_label_position`` (label at the tick labels' bounding box less ``labelpad *
+dpi / 72``), ``text.Text._get_layout`` (line metrics).
 """
 
 from __future__ import annotations
