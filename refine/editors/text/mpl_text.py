@@ -61,13 +61,25 @@ def _draw(text: str, path: str, size: float, anchor: tuple[float, float], ha: st
     return alpha, (ix, iy), (ix + bb.x0, iy + side - bb.y1, ix + bb.x1, iy + side - bb.y0)
 
 
-def mpl_coverage(text: str, path: str, size: float, anchor: tuple[float, float], ha: str, va: str, angle: float = 0):
+def mpl_coverage(
+    text: str, path: str, size: float, anchor: tuple[float, float], ha: str, va: str, angle: float = 0, inside=False
+):
     """(coverage, origin) of ``text`` in the font file ``path`` at ``size`` px as matplotlib draws
     it with its layout box aligned ``ha``/``va`` on ``anchor`` (x, y on the page, y down, pixel
     edges), turned ``angle`` degrees counter-clockwise about the anchor (``rotation_mode``
     "anchor", as matplotlib sets a y-axis title): coverage float32 (h, w) in [0, 1] cropped to
-    the ink, origin the page pixel (x, y) of its top-left."""
-    alpha, (ix, iy), _ = _draw(text, path, size, anchor, ha, va, angle)
+    the ink, origin the page pixel (x, y) of its top-left. With ``inside`` (``angle`` 0 or 90),
+    the pixels whose centres lie outside the layout box across the line are left out: the box
+    holds the string's ink across (its ascent and descent reach the ink's), so such a pixel is
+    more outside it than in, and where the anchor is a fifth of a pixel off the engine's it is
+    the one that falls outside the engine's box."""
+    alpha, (ix, iy), (x0, y0, x1, y1) = _draw(text, path, size, anchor, ha, va, angle)
+    if inside and angle % 180 == 0:
+        centres = iy + np.arange(alpha.shape[0]) + 0.5
+        alpha[(centres < y0) | (centres > y1)] = 0.0
+    elif inside and angle % 180 == 90:
+        centres = ix + np.arange(alpha.shape[1]) + 0.5
+        alpha[:, (centres < x0) | (centres > x1)] = 0.0
     rows, cols = np.flatnonzero(alpha.any(1)), np.flatnonzero(alpha.any(0))
     if not len(rows):
         return np.zeros((1, 1), np.float32), (int(anchor[0]), int(anchor[1]))

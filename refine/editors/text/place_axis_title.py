@@ -302,7 +302,7 @@ def _slot_x(state: EditState, rules: Rules, text: str):
     bottom = max(b + e[2] for b, e in base)  # the tick labels' layout boxes' lowest edge
     gap = float(np.median([b - e[1] for b, e in base])) - (_line_centre(state.arr, spine, 0) or float(spine[0]))
     anchor = (_axes_mid(state.arr, spine, 0), bottom + _labelpad(fit, gap))
-    alpha, origin = mpl_coverage(text, fit.path, fit.size, anchor, "center", "top")
+    alpha, origin = mpl_coverage(text, fit.path, fit.size, anchor, "center", "top", inside=True)
     return alpha, origin, fit.style
 
 
@@ -324,7 +324,7 @@ def _slot_y(state: EditState, rules: Rules, text: str):
     inner = float(np.median([x + fit.box_extent(t)[4] for t, _, x, _ in fit.inked]))  # their right edge
     edge = outer - _labelpad(fit, (_line_centre(state.arr, spine, 1) or float(spine[0])) - inner)
     anchor = (edge, _axes_mid(state.arr, spine, 1))
-    alpha, origin = mpl_coverage(text, fit.path, fit.size, anchor, "center", "bottom", 90)
+    alpha, origin = mpl_coverage(text, fit.path, fit.size, anchor, "center", "bottom", 90, inside=True)
     return alpha, origin, fit.style
 
 
