@@ -82,9 +82,9 @@ def _ink_span(page: np.ndarray, ground: np.ndarray, box, turned: bool) -> tuple[
     [("grouped_bar", 61, "axis-x"), ("grouped_bar", 136, "axis-y"), ("line", 142, "axis-y")],
 )
 def test_a_missing_axis_title_is_set_as_matplotlib_sets_it(kind, seed, eid):
-    """Dev seeds 61 (DejaVu Serif "Department", the report's miss: PIL's advances set it 2 px off
-    matplotlib's and its "p" a row low), 136 and 142 (Liberation Sans "Share of total (%)",
-    rotated: 5 px outside the box each when PIL set it): the title is drawn by matplotlib's own
+    """Dev seeds 61 (DejaVu Serif "Department": the string and face of the report's miss, whose
+    PIL-set title came out 2 px wide with its "p" a row low), 136 and 142 (Liberation Sans "Share
+    of total (%)", rotated: 5 px outside the box each when PIL set it): the title is drawn by matplotlib's own
     renderer at the size the tick labels' widths give, so its ink spans the clean page's along
     and across the line within 1 px at each end, and no pixel changes outside its box."""
     specs, style = chart_content(kind, random.Random(seed))
