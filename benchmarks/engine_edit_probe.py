@@ -14,7 +14,9 @@ changes it (``documents.engines.model.CORRUPT``: typo, digit, swap, drop_word; `
 it out), asks the editor to fix it (the rubric question ``documents.engines.questions.phrase``
 words for it, failed), and counts the pixels that changed outside the element's engine boxes on
 both pages, less the element's own ink within 1 px of them, as ``engine_refine`` counts damage
-(``mask_of``, ``own_ink``, ``owned_box``). One JSON line per element; with ``--out``, the start,
+(``mask_of``, ``own_ink``, ``owned_box``), the elements the engine moved when it left one
+out (a list's later items) owning their boxes on both pages, as ``engine_refine`` counts its
+moved elements. One JSON line per element; with ``--out``, the start,
 edited and clean pages of every element that damaged a pixel.
 """
 
@@ -108,6 +110,8 @@ def probe_page(engine: str, seed: int, args, draw, out: Path | None) -> list[dic
         editor = TextEditor()
         best_img = editor.edit(start_img, "", [failure], 0)
         boxes = [owned_box(clean_by[spec.id])] + ([owned_box(defect)] if defect is not None else [])
+        moved = [e for e in defect_els if e.id in clean_by and e.id != spec.id and e.box != clean_by[e.id].box]
+        boxes += [owned_box(b) for e in moved for b in (e, clean_by[e.id])]  # engine_refine's moved elements
         start, best, clean = (np.asarray(im.convert("RGB")) for im in (start_img, best_img, clean_img))
         hit = damage(start, best, clean, boxes)
         ys, xs = np.nonzero(hit)

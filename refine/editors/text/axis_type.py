@@ -10,9 +10,8 @@ whole pixels ``type_match`` gives (it matched 16 px to matplotlib's 14.58 px Lib
 and put "Users (thousands)" 2 px under its box). Here:
 
 - the size is the tick labels' ink heights on the page, edges read to a fraction of a pixel from
-  their antialiasing, over their heights in the face at 1 px (``fit_size``; not their widths:
-  matplotlib's hinted advances set a string up to 8% wider than FreeType's unhinted ones, which
-  the title copies as a stretch, ``set_width``);
+  their antialiasing, over their heights in the face at 1 px (``fit_size``; ``place_axis_title``
+  then settles it on their widths as matplotlib itself sets them, ``mpl_text``);
 - each label's baseline is where its ink's centroid (coverage-weighted row) lies on the page,
   less where it lies in the face at that size (``fit_baseline``).
 """
@@ -68,13 +67,6 @@ def ink_extent(arr: np.ndarray, box, ink, bg) -> tuple[float, float, float] | No
         return None
     rows = cov.sum(1)
     return x0 + edges[0], x0 + edges[1], y0 + float((np.arange(len(rows)) + 0.5) @ rows / rows.sum())
-
-
-def set_width(face: Face, size: float, text: str) -> float:
-    """The ink width of ``text`` set in ``face`` at ``size`` px, edges to a fraction of a pixel."""
-    cov, _ = render_coverage(text, face.font(size))
-    edges = _edges(cov.max(0))
-    return edges[1] - edges[0] if edges else 0.0
 
 
 def fit_size(face: Face, measured: list[tuple[str, float]]) -> float | None:

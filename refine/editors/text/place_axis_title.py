@@ -18,27 +18,35 @@ The slot is built from the page: the axes' spine and the tick labels along it.
   baseline) ``LABELPAD`` em left of the tick labels' left edge.
 
 In both, the type is the tick labels' (``axes.labelsize`` and ``xtick.labelsize`` are both
-"medium" in matplotlib's defaults): face, size and colour matched on the longest tick label, in
-the faces of the page's body family, stretched across as the page sets the tick labels (their
-ink widths on the page against the same strings set in the matched type). The slot must hold no
-strong ink and no OCR word (2 px around), else the string is skipped with the reason. Source: matplotlib 3.8,
-``axis.XAxis._update_label_position`` and ``YAxis._update_label_position`` (label at the tick
-labels' bounding box less ``labelpad * dpi / 72``), ``text.Text._get_layout`` ("lp" metrics).
+"medium" in matplotlib's defaults): face and colour matched on the longest tick label, in the
+faces of the page's body family, its weight the one whose strokes hold the tick labels' ink, and
+its size the one at which matplotlib sets the tick labels as wide as the page shows them
+(``_fitted``). The title is then drawn by matplotlib's own renderer (``mpl_text``), its layout
+box aligned as matplotlib aligns an axis label (centre/top for x; centre/bottom, turned 90, for
+y) on the anchor read from the page: glyph advances, kerning, hinting and the fractional
+position are matplotlib's, not PIL's (PIL's advances set DejaVu Serif "Users (thousands)" 7
+px narrower than matplotlib at the same size; the fitted stretch left a report title 2 px wide
+and its "p" a row low). The slot must hold no strong ink and no OCR word (2 px around), else the string
+is skipped with the reason. Source: matplotlib 3.8-3.11, ``axis.XAxis._update_label_position``
+and ``YAxis._update_label_position`` (label at the tick labels' bounding box less ``labelpad *
+dpi / 72``), ``text.Text._get_layout`` (line metrics).
 """
 
 from __future__ import annotations
 
-import numpy as np
-from PIL import Image
+from dataclasses import replace
 
-from refine.editors.text.axis_type import fit_baseline, fit_size, ink_extent, ink_height, line_metrics, set_width
+import numpy as np
+
+from refine.editors.text.axis_type import fit_size, ink_extent, ink_height
 from refine.editors.text.colours import box_colours
 from refine.editors.text.erase import composite
 from refine.editors.text.look_harder import page_background
+from refine.editors.text.mpl_text import mpl_coverage, set_text
 from refine.editors.text.outcomes import Skip, Written
 from refine.editors.text.state import EditState, Rules
 from refine.editors.text.tick_label import MIN_TICKS, tick_row
-from refine.editors.text.type_match import TypeStyle, match_type, render_coverage
+from refine.editors.text.type_match import TypeStyle, coverage, match_type
 from rewards.rubric import TextExpectation
 from rewards.text.ocr.text_match import Line, Word
 
@@ -55,8 +63,16 @@ snaps a straight line's middle to the pixel centre at or after the edge (``path.
 axes' left edge at x 96.8 drawn at 97.5, its bottom at row 510.0 drawn at 510.5)."""
 STRONG = 60
 """Least difference (any channel) of a spine pixel from the page background."""
+FAINT_INK = 0.06
+"""Coverage under which a pixel of the title is not drawn: under 6% of the ink's contrast, unseen
+at a glyph's edge, and where the anchor is a tenth of a pixel off matplotlib's (the axes' edge
+under a snapped spine is known to half a pixel) such a pixel is the one that falls outside the
+engine's box (a rotated "y"'s tail a row past the box's end, a column beside matplotlib's)."""
+SIZE_STEP = 0.5
+"""Step (px) between the sizes tried for the tick labels' widths (``_width_size``)."""
 MAX_STRETCH = 0.1
-"""Largest share by which the tick labels' set width may differ from FreeType's and be copied."""
+"""Largest share by which a size read from the tick labels' widths may differ from the one read from
+their heights, and that from the matched one, and be used."""
 
 
 def _longest_run(strong: np.ndarray) -> tuple[int, int]:
@@ -125,76 +141,89 @@ def _tick_type(state: EditState, ticks: list[int], rules: Rules) -> TypeStyle | 
 
 
 class _Fitted:
-    """The tick labels' type to a fraction of a pixel (``axis_type``): face and colour as
-    ``type_match`` matched them, size from their ink widths, and each label's ink on the page
-    (text, left and right edges, centroid row)."""
+    """The tick labels' type to a fraction of a pixel: face and colour as ``type_match`` matched
+    them, size from their ink (``_fitted``), and each label's ink on the page (text, left and
+    right edges, centroid row). Strings are set by matplotlib itself (``mpl_text``)."""
 
-    def __init__(self, style: TypeStyle, size: float, ratio: float, inked: list[tuple[str, float, float, float]]):
-        self.style, self.size, self.ratio, self.inked = style, size, ratio, inked
-        self.font = style.face.font(size)
-        ascent, descent = line_metrics(style.face.path)
-        self.ascent, self.descent = ascent * size, descent * size
+    def __init__(self, style: TypeStyle, size: float, inked: list[tuple[str, float, float, float]]):
+        self.style, self.size, self.inked = style, size, inked
+        self.path = style.face.path
 
     def box_extent(self, text: str) -> tuple[float, float, float, float, float]:
         """(left bearing, layout ascent, layout descent, advance, right bearing) of ``text`` in this
-        type: matplotlib's layout box spans the string's advance along the line (its ink inside
-        by the bearings) and reaches the face's line metrics or the ink across it, the farther
-        (module docstring)."""
-        x0, y0, x1, y1 = self.font.getbbox(text, anchor="ls")
-        advance = self.font.getlength(text)
-        r = self.ratio
-        return x0 * r, max(-y0, self.ascent), max(y1, self.descent), advance * r, (advance - x1) * r
+        type: matplotlib's layout box and the ink's edges inside it."""
+        got = set_text(text, self.path, self.size)
+        return got.ink_left, got.ascent, got.descent, got.width, got.width - got.ink_right
+
+    def baseline(self, text: str, centroid: float) -> float:
+        """The baseline row at which ``text`` in this type has its ink's centroid on ``centroid``."""
+        return centroid - set_text(text, self.path, self.size).centroid
+
+
+def _width_size(path: str, size: float, wide: list[tuple[str, float]]) -> float:
+    """The size near ``size`` at which matplotlib sets the strings of ``wide`` ((text, ink width
+    on the page)) as wide as the page, all together: the best of the sizes ``SIZE_STEP`` apart
+    within ``MAX_STRETCH`` of ``size``, and of one step of the width ratio from it. matplotlib's
+    widths grow in steps, not with the size: FreeType rounds a hinted TrueType face's pixels per
+    em to a whole number (Liberation Serif "Research" is 55.6 px wide at 14.5 to 15.0 px, 49.1
+    at 14.4), and the ink heights alone, hinted too, put the size a step off (2 px over a
+    10-character title). Of the sizes that set the widths alike, the one nearest ``size`` is
+    taken: the layout box's ascent and descent, which place the baseline, grow with the size
+    itself (15.03 px for 14.58 put a rotated title's baseline 0.1 px off)."""
+    page = sum(w for _, w in wide)
+
+    def ratio(at: float) -> float:
+        own = sum(set_text(t, path, at).ink_right - set_text(t, path, at).ink_left for t, _ in wide)
+        return page / own if own > 0 and page > 0 else float("inf")
+
+    tried = list(np.arange(size * (1 - MAX_STRETCH), size * (1 + MAX_STRETCH), SIZE_STEP))
+    best = min(tried, key=lambda at: abs(np.log(ratio(at))))
+    stepped = best * ratio(best)
+    best = float(min((best, stepped), key=lambda at: abs(np.log(ratio(at)))))
+    toward = SIZE_STEP / 8 * np.sign(size - best)  # the sizes that set these widths alike: the nearest to the heights'
+    while toward and abs(size - best) > abs(toward) and ratio(best + toward) == ratio(best):
+        best += toward
+    return best
+
+
+def _ink(path: str, size: float, heavy: list[tuple[str, float]]) -> float:
+    """How much more ink the page gives the strings of ``heavy`` ((text, coverage summed on the
+    page)) than matplotlib sets them with at ``size`` in the font file ``path``: a bold face
+    holds about 1.5 times a regular one's."""
+    own = sum(set_text(t, path, size).ink for t, _ in heavy)
+    return sum(c for _, c in heavy) / own if own > 0 else float("inf")
 
 
 def _fitted(state: EditState, ticks: list[int], rules: Rules) -> _Fitted | None:
-    """The tick labels' ``_Fitted`` type, or None when their type is not matched. The size falls
-    back to the matched one when the widths give one more than ``MAX_STRETCH`` off it."""
+    """The tick labels' ``_Fitted`` type, or None when their type is not matched. The size is
+    their ink heights' (``fit_size``) refined by their widths (``_width_size``); each falls back
+    to the one before when it lands more than ``MAX_STRETCH`` off it. The weight is the one of
+    the matched face's family and slant whose strokes hold the page's ink (``_ink``):
+    ``type_match`` matched Liberation Serif Bold to the regular "Research" of a horizontal bar chart."""
     style = _tick_type(state, ticks, rules)
     if style is None:
         return None
-    inked, tall, wide = [], [], []
+    inked, tall, wide, heavy = [], [], [], []
     for i in ticks:
         ln = state.lines[i]
         ink, bg = box_colours(state.arr, ln.box)
         x0, y0, x1, y1 = ln.box
+        grown = (max(0, x0 - 2), max(0, y0 - 2), x1 + 2, y1 + 2)
         got = ink_extent(state.arr, (max(0, x0 - 2), max(0, y0 - 1), x1 + 2, y1 + 1), ink, bg)
         height = ink_height(state.arr, (x0, max(0, y0 - 2), x1, y1 + 2), ink, bg)
         if got is not None and height:
             inked.append((ln.text, got[0], got[1], got[2]))
             tall.append((ln.text, height))
             wide.append((ln.text, got[1] - got[0]))
+            heavy.append((ln.text, float(coverage(state.arr[grown[1] : grown[3], grown[0] : grown[2]], ink, bg).sum())))
     size = fit_size(style.face, tall) or style.size
     size = size if abs(size / style.size - 1) <= MAX_STRETCH else style.size
-    typed_w = sum(set_width(style.face, size, t) for t, _ in wide)
-    ratio = sum(w for _, w in wide) / typed_w if typed_w else 1.0
-    return _Fitted(style, size, min(1.0, ratio) if abs(ratio - 1) <= MAX_STRETCH else 1.0, inked)
-
-
-def _set(text: str, fit: _Fitted, origin: tuple[float, float], turn: bool, span: tuple[float, float]):
-    """(coverage, origin) of ``text`` set in ``fit``'s type and stretched across by its ratio,
-    turned to read bottom to top when ``turn``, its ink's top-left at whole pixels near the
-    fractional ``origin``: along the line the nearest; across it the nearer of the two that
-    keeps every inked pixel within the pixels of ``span`` (the layout box across the line,
-    rows or columns), when one does. Whole pixels keep FreeType's stems as sharp as the
-    engine's; a fractional shift blurred them over two pixels."""
-    alpha, _ = render_coverage(text, fit.font)
-    if fit.ratio != 1.0:
-        h, w = alpha.shape
-        img = Image.fromarray(alpha.astype(np.float32), mode="F")
-        img = img.resize((max(1, round(w * fit.ratio)), h), Image.BILINEAR)
-        alpha = np.clip(np.asarray(img), 0.0, 1.0)
-    alpha = np.rot90(alpha) if turn else alpha
-    inked = np.flatnonzero((alpha >= 1 / 255).any(0 if turn else 1))
-    first, last = (int(inked[0]), int(inked[-1])) if len(inked) else (0, 0)
-    across = origin[0] if turn else origin[1]
-    lo, hi = np.floor(span[0]), np.ceil(span[1])
-
-    def spill(c: float) -> float:
-        return max(0.0, lo - (c + first)) + max(0.0, c + last + 1 - hi)
-
-    best = min((np.floor(across), np.ceil(across)), key=lambda c: (spill(c), abs(c - across)))
-    along = round(origin[1] if turn else origin[0])
-    return alpha, (int(best), along) if turn else (along, int(best))
+    weights = [f for f in rules.faces if f.family == style.face.family and f.italic == style.face.italic]
+    sized = [(f, _width_size(f.path, size, wide)) for f in weights or [style.face]]
+    face, by_width = min(sized, key=lambda fs: abs(np.log(_ink(fs[0].path, fs[1], heavy))))
+    style = replace(style, face=face)
+    size = by_width if abs(by_width / size - 1) <= MAX_STRETCH else size
+    return _Fitted(style, size, inked)
 
 
 def _across(arr: np.ndarray, line: tuple[int, int, int], axis: int) -> np.ndarray:
@@ -269,14 +298,11 @@ def _slot_x(state: EditState, rules: Rules, text: str):
     fit = _fitted(state, ticks, rules)
     if spine is None or fit is None:
         return "no bottom spine over the x tick labels" if spine is None else "the tick labels' type is not matched"
-    base = [(fit_baseline(fit.style.face, fit.size, t, row), fit.box_extent(t)) for t, _, _, row in fit.inked]
+    base = [(fit.baseline(t, row), fit.box_extent(t)) for t, _, _, row in fit.inked]
     bottom = max(b + e[2] for b, e in base)  # the tick labels' layout boxes' lowest edge
     gap = float(np.median([b - e[1] for b, e in base])) - (_line_centre(state.arr, spine, 0) or float(spine[0]))
-    left, ascent, descent, width, _ = fit.box_extent(text)
-    baseline = bottom + _labelpad(fit, gap) + ascent
-    ink_top = baseline + fit.font.getbbox(text, anchor="ls")[1]
-    origin = (_axes_mid(state.arr, spine, 0) - width / 2 + left, ink_top)
-    alpha, origin = _set(text, fit, origin, False, (baseline - ascent, baseline + descent))
+    anchor = (_axes_mid(state.arr, spine, 0), bottom + _labelpad(fit, gap))
+    alpha, origin = mpl_coverage(text, fit.path, fit.size, anchor, "center", "top", inside=True)
     return alpha, origin, fit.style
 
 
@@ -296,11 +322,9 @@ def _slot_y(state: EditState, rules: Rules, text: str):
         return "no left spine beside the y tick labels" if spine is None else "the tick labels' type is not matched"
     outer = min(x - fit.box_extent(t)[0] for t, x, _, _ in fit.inked)  # the tick labels' layout boxes' left edge
     inner = float(np.median([x + fit.box_extent(t)[4] for t, _, x, _ in fit.inked]))  # their right edge
-    _, ascent, descent, width, right_bearing = fit.box_extent(text)
-    baseline_x = outer - _labelpad(fit, (_line_centre(state.arr, spine, 1) or float(spine[0])) - inner) - descent
-    ink_left = baseline_x + fit.font.getbbox(text, anchor="ls")[1]  # the glyphs' tops, turned to the left
-    ink_top = _axes_mid(state.arr, spine, 1) - width / 2 + right_bearing  # the string's end, turned to the top
-    alpha, origin = _set(text, fit, (ink_left, ink_top), True, (baseline_x - ascent, baseline_x + descent))
+    edge = outer - _labelpad(fit, (_line_centre(state.arr, spine, 1) or float(spine[0])) - inner)
+    anchor = (edge, _axes_mid(state.arr, spine, 1))
+    alpha, origin = mpl_coverage(text, fit.path, fit.size, anchor, "center", "bottom", 90, inside=True)
     return alpha, origin, fit.style
 
 
@@ -325,6 +349,7 @@ def place_axis_title(state: EditState, exp: TextExpectation, axis: str, rules: R
     if isinstance(found, str):
         return None
     alpha, (ox, oy), style = found
+    alpha = np.where(alpha < FAINT_INK, 0.0, alpha)
     box = (ox, oy, ox + alpha.shape[1], oy + alpha.shape[0])
     if not _clear(state, box):
         return Skip(f"skip: the {axis}-axis title's slot is taken or off the page; not written loose elsewhere")
