@@ -11,17 +11,12 @@ and put "Users (thousands)" 2 px under its box). Here:
 
 - the size is the tick labels' ink heights on the page, edges read to a fraction of a pixel from
   their antialiasing, over their heights in the face at 1 px (``fit_size``; ``place_axis_title``
-  then settles it on their widths as matplotlib itself sets them, ``mpl_text``);
-- each label's baseline is where its ink's centroid (coverage-weighted row) lies on the page,
-  less where it lies in the face at that size (``fit_baseline``).
+  then settles it on their widths as matplotlib itself sets them, ``mpl_text``).
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
-from fontTools.ttLib import TTFont
 
 from documents.fonts import Face
 from refine.editors.text.type_match import coverage, render_coverage
@@ -30,18 +25,6 @@ EM_PROBE = 200.0
 """Size (px) at which a string's width in em is read: large enough that hinting moves it < 0.5%."""
 FAINT = 0.02
 """Least coverage of a column or row that counts as ink when edges are read."""
-
-
-@lru_cache(maxsize=64)
-def line_metrics(path: str) -> tuple[float, float]:
-    """(ascent, descent) in em of the font file at ``path`` as matplotlib lays a line out: the
-    OS/2 table's sTypoAscender and -sTypoDescender over unitsPerEm, else hhea's ascent and
-    -descent."""
-    font = TTFont(path, lazy=True)
-    upm = font["head"].unitsPerEm
-    if "OS/2" in font:
-        return font["OS/2"].sTypoAscender / upm, -font["OS/2"].sTypoDescender / upm
-    return font["hhea"].ascent / upm, -font["hhea"].descent / upm
 
 
 def _edges(profile: np.ndarray) -> tuple[float, float] | None:
@@ -75,15 +58,6 @@ def fit_size(face: Face, measured: list[tuple[str, float]]) -> float | None:
     page = sum(h for _, h in measured)
     em = sum(em_height(face, t) for t, _ in measured)
     return page / em if em > 0 and page > 0 else None
-
-
-def fit_baseline(face: Face, size: float, text: str, centroid: float) -> float:
-    """The baseline row at which ``text`` set in ``face`` at ``size`` has its ink's centroid on
-    ``centroid`` (the page's, ``ink_extent``)."""
-    cov, (_, by0, _, _) = render_coverage(text, face.font(size))
-    rows = cov.sum(1)
-    own = by0 + float((np.arange(len(rows)) + 0.5) @ rows / rows.sum()) if rows.sum() > 0 else 0.0
-    return centroid - own
 
 
 def ink_height(arr: np.ndarray, box, ink, bg) -> float | None:
