@@ -98,11 +98,12 @@ from typing import Sequence
 import numpy as np
 from PIL import Image
 
-from documents.fonts import Face, installed_faces
+from documents.fonts import Face
 from refine.editors.text.audit import already_written, digest, skip_record, written_record
 from refine.editors.text.bullets import without_bullets
 from refine.editors.text.cards import off_card
 from refine.editors.text.dropped_space import space_drawn
+from refine.editors.text.faces import editor_faces
 from refine.editors.text.grid_cell import cell_target
 from refine.editors.text.judged_element import (
     judged_boxes,
@@ -145,7 +146,8 @@ class TextEditor:
 
     Args:
         font: path of a TrueType font to use for all new text (no type matching); None = match
-            the original's type among the installed DejaVu and Liberation faces.
+            the original's type among the installed DejaVu and Liberation faces and their
+            narrow cuts (``faces.editor_faces``).
         min_similarity: least similarity (rapidfuzz OSA, in [0, 1]) for a near match to be
             rewritten in place; below it the string is looked for harder, then placed. At 0.6 the
             bundled example lost correct text ("encoder" rewritten to a missing "decoder",
@@ -218,7 +220,7 @@ class TextEditor:
         check_ocr_options("TextEditor", lang, psm, second_psm)
         if font is not None and not Path(font).is_file():
             raise FileNotFoundError(f"TextEditor: font file {font} does not exist")
-        self.faces = [Face(Path(font).stem, False, False, str(font))] if font else installed_faces()
+        self.faces = [Face(Path(font).stem, False, False, str(font))] if font else editor_faces()
         if not self.faces:
             raise FileNotFoundError(
                 "TextEditor: no DejaVu or Liberation font installed (apt-get install fonts-dejavu-core)"
