@@ -27,7 +27,7 @@ FAINT = 0.02
 """Least coverage of a column or row that counts as ink when edges are read."""
 
 
-def _edges(profile: np.ndarray) -> tuple[float, float] | None:
+def ink_edges(profile: np.ndarray) -> tuple[float, float] | None:
     """(first, last) edge of the ink along a coverage ``profile`` (the most covered pixel of each
     column), to a fraction of a pixel: an edge pixel covered a share ``c`` holds ``c`` of ink on
     the glyph's side. None when no pixel is inked."""
@@ -40,12 +40,12 @@ def _edges(profile: np.ndarray) -> tuple[float, float] | None:
 
 def ink_extent(arr: np.ndarray, box, ink, bg) -> tuple[float, float, float] | None:
     """(left, right, centroid row) of the ink in ``box`` of ``arr``: left and right edges to a
-    fraction of a pixel (``_edges``), the coverage-weighted mean row; None when the box is blank."""
+    fraction of a pixel (``ink_edges``), the coverage-weighted mean row; None when the box is blank."""
     x0, y0, x1, y1 = (int(v) for v in box)
     cov = coverage(arr[y0:y1, x0:x1], ink, bg)
     if cov.size == 0 or cov.sum() <= 0:
         return None
-    edges = _edges(cov.max(0))
+    edges = ink_edges(cov.max(0))
     if edges is None:
         return None
     rows = cov.sum(1)
@@ -62,15 +62,15 @@ def fit_size(face: Face, measured: list[tuple[str, float]]) -> float | None:
 
 def ink_height(arr: np.ndarray, box, ink, bg) -> float | None:
     """The height of the ink in ``box`` of ``arr``, its top and bottom edges read to a fraction of
-    a pixel (``_edges`` of the most covered pixel of each row); None when the box is blank."""
+    a pixel (``ink_edges`` of the most covered pixel of each row); None when the box is blank."""
     x0, y0, x1, y1 = (int(v) for v in box)
     cov = coverage(arr[y0:y1, x0:x1], ink, bg)
-    edges = _edges(cov.max(1)) if cov.size else None
+    edges = ink_edges(cov.max(1)) if cov.size else None
     return edges[1] - edges[0] if edges else None
 
 
 def em_height(face: Face, text: str) -> float:
     """The ink height of ``text`` set in ``face``, in em (read at ``EM_PROBE`` px)."""
     cov, _ = render_coverage(text, face.font(EM_PROBE))
-    edges = _edges(cov.max(1))
+    edges = ink_edges(cov.max(1))
     return (edges[1] - edges[0]) / EM_PROBE if edges else 0.0

@@ -21,10 +21,10 @@ from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
 from matplotlib.transforms import IdentityTransform
 
+from refine.editors.text.axis_type import ink_edges
+
 MARGIN = 4
 """Blank pixels kept around the string's layout box on the scratch canvas."""
-FAINT = 0.02
-"""Least coverage of a column or row that counts as ink when edges are read."""
 
 
 @dataclass(frozen=True)
@@ -86,21 +86,11 @@ def mpl_coverage(
     return alpha[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1], (ix + int(cols[0]), iy + int(rows[0]))
 
 
-def _edges(profile: np.ndarray) -> tuple[float, float] | None:
-    """(first, last) edge of the ink along a coverage ``profile``, to a fraction of a pixel: an edge
-    pixel covered a share ``c`` holds ``c`` of ink on the glyph's side; None when none is inked."""
-    on = np.flatnonzero(profile >= FAINT)
-    if not len(on):
-        return None
-    a, b = on[0], on[-1]
-    return a + 1 - float(min(1.0, profile[a])), b + float(min(1.0, profile[b]))
-
-
 @lru_cache(maxsize=512)
 def set_text(text: str, path: str, size: float) -> Set:
     """``text`` as matplotlib sets it in the font file ``path`` at ``size`` px (``Set``)."""
     alpha, (ix, iy), (x0, y0, x1, y1) = _draw(text, path, size, (0.0, 0.0), "left", "baseline", 0.0)
-    edges = _edges(alpha.max(0))
+    edges = ink_edges(alpha.max(0))
     rows = alpha.sum(1)
     if edges is None or rows.sum() <= 0:
         return Set(x1 - x0, -y0, y1, 0.0, 0.0, 0.0, 0.0)
