@@ -257,7 +257,9 @@ cfg = compose("out={out}", "limit=4", "iterations=1", "workers=2", **parts)
 sys.exit(refine.cli.run(cfg))
 """
     here = Path(__file__).parent
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(here), os.environ.get("PYTHONPATH", "")])}
+    # the repository root first, then tests/ (refine_rows) and this folder (tests/conftest.py)
+    paths = [str(here.parents[1]), str(here.parent), str(here), os.environ.get("PYTHONPATH", "")]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
     run = subprocess.Popen([sys.executable, "-c", script], cwd=here, env=env, start_new_session=True)
     kids: set[int] = set()
     try:
