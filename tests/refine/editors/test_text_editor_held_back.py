@@ -8,9 +8,9 @@ import shutil
 import numpy as np
 import pytest
 from editor_helpers import failed
+from fresh10_drawn import draw
 from PIL import Image
 
-from benchmarks import fresh10_pages, tester_set
 from refine.editors.text import TextEditor
 from rewards.importers import expectations_of
 from rewards.judges.ocr import OCRJudge
@@ -21,13 +21,6 @@ pytestmark = [
     pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed"),
     pytest.mark.skipif(shutil.which("chromium") is None, reason="chromium not installed"),
 ]
-
-
-def draw(name: str, seed: int, path, texts: dict, browser):
-    """Template ``name`` drawn with the content of ``seed`` and ``texts`` (element id -> the string
-    drawn instead) into ``path``: (image, element id -> box)."""
-    _, recs = tester_set.render(fresh10_pages.SET, name, seed, texts, path, browser)
-    return Image.open(path).convert("RGB"), {r["eid"]: r["box"] for r in recs}
 
 
 def judged(img: Image.Image, *questions: str) -> list:

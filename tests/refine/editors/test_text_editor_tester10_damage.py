@@ -6,28 +6,13 @@ import shutil
 import numpy as np
 import pytest
 from editor_helpers import failed
+from fresh10_drawn import changed_outside, draw
 from PIL import Image
 
-from benchmarks import fresh10_pages, tester_set
 from refine.editors.text import TextEditor
 
 needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
 NARROW = "/usr/share/fonts/truetype/liberation/LiberationSansNarrow-Regular.ttf"
-
-
-def draw(name: str, seed: int, path, texts: dict | None = None, browser=None):
-    """Template ``name`` of the set drawn with the content of ``seed`` and ``texts`` (element id -> the
-    string drawn instead; "" leaves it out) into ``path``: (image, element id -> box)."""
-    _, recs = tester_set.render(fresh10_pages.SET, name, seed, texts or {}, path, browser)
-    return Image.open(path).convert("RGB"), {r["eid"]: r["box"] for r in recs}
-
-
-def changed_outside(out: Image.Image, start: Image.Image, box, pad: int = 0) -> int:
-    """Pixels ``out`` changed from ``start`` outside ``box`` grown by ``pad``."""
-    diff = (np.asarray(out).astype(int) != np.asarray(start).astype(int)).any(axis=2)
-    x0, y0, x1, y1 = box
-    diff[max(0, y0 - pad) : y1 + pad, max(0, x0 - pad) : x1 + pad] = False
-    return int(diff.sum())
 
 
 @needs_tesseract

@@ -7,6 +7,7 @@ report; no page's string is in the library)."""
 import shutil
 
 import pytest
+from fresh10_drawn import draw
 
 from benchmarks import fresh10_pages, tester_set
 
@@ -38,15 +39,6 @@ def test_the_drawer_is_deterministic(tmp_path):
         for v in ("clean", "defect"):
             assert x.pages[v].image_path.read_bytes() == y.pages[v].image_path.read_bytes(), (x.id, v)
     assert len(a[0].pages["clean"].elements) >= 30 and len(a[0].questions) >= 8
-
-
-def draw(name: str, seed: int, path, texts: dict | None = None, browser=None):
-    """Template ``name`` of the set drawn with the content of ``seed`` (and ``texts``: element id ->
-    the string drawn instead, "" leaves it out) into ``path``: (image, element id -> box)."""
-    from PIL import Image
-
-    _, recs = tester_set.render(fresh10_pages.SET, name, seed, texts or {}, path, browser)
-    return Image.open(path).convert("RGB"), {r["eid"]: r["box"] for r in recs}
 
 
 def verdicts(image, questions: list[str]) -> list[str]:
