@@ -14,6 +14,10 @@
   1-2 GB of memory apiece. Tests write only under their ``tmp_path``; the one folder they share,
   the tiny layout generator under ``checkpoints/``, is built once under a lock
   (``training.diffusion.pretrain.ensure_pretrained``). ``-n 0`` runs them in this process.
+- Every test process gives OpenMP one thread (``OMP_THREAD_LIMIT=1`` unless set), as
+  ``rubricloop-refine`` gives each tesseract (``rewards/common/threads.py``): N workers on N cores
+  with all-core tesseracts spin in each other's waits. On the tenth tester's editor and judge13
+  page tests (``-n 0``, a loaded machine) the limit took 59 s of CPU against 83 s without.
 - Under pytest-xdist the long tests run first (:func:`pytest_collection_modifyitems`) and an idle
   worker takes tests a busy one has not started (``--dist worksteal``, ``pyproject.toml``): the
   run ends on short tests instead of one worker finishing a two-minute learning test alone.
@@ -38,6 +42,7 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", "slow: starts subprocesses, Chromium or several processes (deselect: -m 'not slow')"
     )
     os.environ.setdefault("RUBRICLOOP_WORKERS", "1")  # rubricloop-refine in one process unless a test says workers=
+    os.environ.setdefault("OMP_THREAD_LIMIT", "1")  # before tesserocr or torch loads libgomp, which reads it once
 
 
 @pytest.fixture(autouse=True)

@@ -161,6 +161,22 @@ def _compare(obs: np.ndarray, ren: np.ndarray) -> float:
     return 1.0 - float(np.abs(a - b)[union].mean()) if union.any() else 0.0
 
 
+def _best_compare(obs: np.ndarray, shifted: tuple[np.ndarray, ...]) -> float:
+    """The largest ``_compare(obs, ren)`` over the maps ``shifted`` (non-empty), in one pass over
+    them stacked (zero padding is in neither map's ink, so it changes no score)."""
+    h = max(obs.shape[0], *(r.shape[0] for r in shifted))
+    w = max(obs.shape[1], *(r.shape[1] for r in shifted))
+    a = np.zeros((h, w), np.float32)
+    a[: obs.shape[0], : obs.shape[1]] = obs
+    b = np.zeros((len(shifted), h, w), np.float32)
+    for k, ren in enumerate(shifted):
+        b[k, : ren.shape[0], : ren.shape[1]] = ren
+    union = (a > 0.1) | (b > 0.1)
+    n = union.sum(axis=(1, 2))
+    diff = np.where(union, np.abs(a - b), 0.0).sum(axis=(1, 2), dtype=np.float64)
+    return float(np.where(n > 0, 1.0 - diff / np.maximum(n, 1), 0.0).max())
+
+
 def _observed(arr: np.ndarray, box, ink, bg):
     """(coverage cropped to its ink, ink box in image pixels) of ``box`` grown by 2 px, or None."""
     h_img, w_img = arr.shape[:2]
@@ -299,7 +315,7 @@ def _score(parts: list[tuple[np.ndarray, str]], fnt: ImageFont.FreeTypeFont) -> 
         if not shifted:
             continue
         wgt = float(part_obs.size)
-        total += wgt * max(_compare(part_obs, ren) for ren in shifted)
+        total += wgt * _best_compare(part_obs, shifted)
         weight += wgt
     return total / weight if weight else 0.0
 

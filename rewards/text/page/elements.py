@@ -25,6 +25,8 @@ word index)`` pairs into ``lines``, as in ``rewards.text.ocr.text_match.Match.wo
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from PIL import Image
 
 from rewards.text.ocr.text_match import Line, contains
@@ -120,7 +122,10 @@ def find_elements(
     if image is None and (element.role in NEEDS_IMAGE or element.container):
         return None
     page = _Page.of(lines, image, size)
-    found = FINDERS[element.role](page, element)
+    key = ("found", replace(element, phrase=""))  # once per page: the judge asks each check, the editor each edit
+    if key not in page.memo:
+        page.memo[key] = FINDERS[element.role](page, element)
+    found = list(page.memo[key])
     if element.ordinal is not None and element.role not in _BY_ORDINAL_INSIDE:
         found = _pick([found[k] for k in _ordered([e.box for e in found])], element.ordinal)
     if element.container:

@@ -50,10 +50,14 @@ def swatch_left(rgb: np.ndarray, box: Box, em: float) -> bool:
 
 
 def main_colours(pixels: np.ndarray, least: float, most: int = 6) -> list[np.ndarray]:
-    """The colours (RGB) of at least ``least`` of ``pixels`` ((N, 3)), most frequent first, at most ``most``."""
+    """The colours (RGB, 0-255) of at least ``least`` of ``pixels`` ((N, 3)), most frequent first,
+    at most ``most``."""
     if not len(pixels):
         return []
-    colours, counts = np.unique(pixels, axis=0, return_counts=True)
+    # one int per colour: a 1-D unique sorts several times faster than rows (axis=0), in the same order
+    keys = (pixels[:, 0].astype(np.int32) << 16) | (pixels[:, 1].astype(np.int32) << 8) | pixels[:, 2]
+    packed, counts = np.unique(keys, return_counts=True)
+    colours = np.stack([packed >> 16, (packed >> 8) & 255, packed & 255], axis=1).astype(pixels.dtype)
     order = np.argsort(-counts)[:most]
     return [colours[k] for k in order if counts[k] >= least]
 
