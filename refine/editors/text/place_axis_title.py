@@ -140,7 +140,9 @@ def _as_drawn(state: EditState, ticks: list[Line]) -> tuple[np.ndarray, list[Lin
     page = state.start if state.start is not None else state.arr
 
     def inherited(box) -> bool:
-        return any(min(box[2], b[2]) > max(box[0], b[0]) and min(box[3], b[3]) > max(box[1], b[1]) for b in state.inherited)
+        return any(
+            min(box[2], b[2]) > max(box[0], b[0]) and min(box[3], b[3]) > max(box[1], b[1]) for b in state.inherited
+        )
 
     own = [ln for ln in ticks if not inherited(ln.box)]
     return page, own or ticks
