@@ -4,6 +4,8 @@ Usage::
 
     python benchmarks/engine_edit_probe.py --engine chromium --seeds 24-41 --per 4 --out runs/probe_c
     python benchmarks/engine_edit_probe.py --engine matplotlib --seeds 24-33 --kinds missing --roles axis_title
+    python benchmarks/engine_edit_probe.py --engine matplotlib --seeds 24-45 --kinds missing --roles axis_title \
+        --tick-typo --per 1
 
 ``benchmarks/engine_refine.py`` measures a few defects per document; a class of damage that one
 column of one glyph causes shows on one report page and on none of the dev pages it holds. This
@@ -16,7 +18,9 @@ words for it, failed), and counts the pixels that changed outside the element's 
 both pages, less the element's own ink within 1 px of them, as ``engine_refine`` counts damage
 (``mask_of``, ``own_ink``, ``owned_box``), the elements the engine moved when it left one
 out (a list's later items) owning their boxes on both pages, as ``engine_refine`` counts its
-moved elements. One JSON line per element; with ``--out``, the start,
+moved elements. ``--tick-typo``: one tick label of an axis title's axis is misspelled too, asked
+in the same edit (the title's type is fitted on the tick labels, one of which the edit rewrote).
+One JSON line per element; with ``--out``, the start,
 edited and clean pages of every element that damaged a pixel.
 """
 
@@ -70,6 +74,28 @@ def corrupted(text: str, kinds: list[str], rng: random.Random, others: set[str])
     return None
 
 
+def tick_typo(spec, specs, rng: random.Random):
+    """(tick label spec, its misspelling) of one tick label on the axis of the axis title
+    ``spec`` (``--tick-typo``), the first in ``rng``'s order that a typo changes; None for
+    another role or when none does."""
+    if spec.role != "axis_title":
+        return None
+    ticks = [s for s in specs if s.role == "tick_label" and s.context.get("axis") == spec.context.get("axis")]
+    rng.shuffle(ticks)
+    others = {s.text for s in specs}
+    for t in ticks:
+        shown = CORRUPT["typo"](t.text, rng)
+        if shown and shown != t.text and shown not in others:
+            return t, shown
+    return None
+
+
+def failed(cid: str, question: str) -> tuple[Check, Verdict]:
+    """``question`` compiled as check ``cid`` with a failing OCR verdict."""
+    spec_q = compile_question(question)
+    return Check(cid, question, expects=expectations_of(spec_q), spec=spec_q), Verdict(cid, "no", "ocr", "")
+
+
 def damage(start: np.ndarray, best: np.ndarray, clean: np.ndarray, boxes) -> np.ndarray:
     """bool (H, W): pixels changed from ``start`` to ``best`` outside ``boxes`` and their own ink
     (``engine_refine.own_ink`` on the clean and the start page)."""
@@ -97,7 +123,9 @@ def probe_page(engine: str, seed: int, args, draw, out: Path | None) -> list[dic
         if bad is None or asked is None:
             continue
         dkind, shown = bad
-        variant = [replace(s, text=shown) if s.id == spec.id else s for s in specs if s.id != spec.id or shown]
+        also = tick_typo(spec, specs, rng) if args.tick_typo else None  # (its spec, shown) or None
+        wrong = {spec.id: shown} | ({also[0].id: also[1]} if also else {})
+        variant = [replace(s, text=wrong[s.id]) if s.id in wrong else s for s in specs if s.id != spec.id or shown]
         try:
             start_img, defect_els = draw(kind, variant, style)
         except ValueError:  # the engine did not draw the corrupted string as it is
@@ -105,12 +133,15 @@ def probe_page(engine: str, seed: int, args, draw, out: Path | None) -> list[dic
         defect = next((e for e in defect_els if e.id == spec.id), None)
         if shown and defect is None:
             continue
-        spec_q = compile_question(asked[1])
-        failure = (Check("q1", asked[1], expects=expectations_of(spec_q), spec=spec_q), Verdict("q1", "no", "ocr", ""))
+        extra = phrase(clean_by[also[0].id], also[0].text, kind, rng) if also else None
+        questions = [asked[1]] + ([extra[1]] if extra else [])  # the tick label's question first
+        failures = [failed(f"q{k}", q) for k, q in enumerate(questions[::-1], 1)]
         editor = TextEditor()
-        best_img = editor.edit(start_img, "", [failure], 0)
+        best_img = editor.edit(start_img, "", failures, 0)
         boxes = [owned_box(clean_by[spec.id])] + ([owned_box(defect)] if defect is not None else [])
-        moved = [e for e in defect_els if e.id in clean_by and e.id != spec.id and e.box != clean_by[e.id].box]
+        if also:  # the misspelled tick label owns its boxes on both pages
+            boxes += [owned_box(e) for e in (clean_by[also[0].id], *(d for d in defect_els if d.id == also[0].id))]
+        moved = [e for e in defect_els if e.id in clean_by and e.id not in wrong and e.box != clean_by[e.id].box]
         boxes += [owned_box(b) for e in moved for b in (e, clean_by[e.id])]  # engine_refine's moved elements
         start, best, clean = (np.asarray(im.convert("RGB")) for im in (start_img, best_img, clean_img))
         hit = damage(start, best, clean, boxes)
@@ -118,6 +149,7 @@ def probe_page(engine: str, seed: int, args, draw, out: Path | None) -> list[dic
         key = f"{engine}-{kind}-{seed}:{spec.id}"
         rows.append(
             {"element": key, "kind": dkind, "shown": shown, "right": spec.text, "question": asked[1],
+             "tick_typo": [also[0].id, also[1]] if also else None,
              "actions": [a["action"] for a in editor.last_actions], "damaged_px": int(hit.sum()),
              "boxes": boxes, "damaged_at": list(zip(xs.tolist(), ys.tolist()))[:12]}
         )  # fmt: skip
@@ -134,6 +166,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seeds", default="24-29", help='dev seeds: "24-29" or "24,30,36" (default 24-29)')
     ap.add_argument("--kinds", default="typo,swap,drop_word", help="corruptions tried in turn (and missing)")
     ap.add_argument("--roles", default="", help="only elements of these roles (comma-separated; default all askable)")
+    ap.add_argument("--tick-typo", action="store_true",
+                    help="with an axis title, misspell one tick label of its axis in the same edit")  # fmt: skip
     ap.add_argument("--per", type=int, default=4, help="elements per page (default 4)")
     ap.add_argument("--out", type=Path, default=None, help="pages of the elements that damaged a pixel")
     args = ap.parse_args(argv)

@@ -131,13 +131,41 @@ def y_tick_column(lines: list[Line], w: int) -> list[int]:
     return sorted(best, key=lambda i: lines[i].box[1]) if len(best) >= MIN_TICKS else []
 
 
-def _tick_type(state: EditState, ticks: list[int], rules: Rules) -> TypeStyle | None:
-    """The type of the longest tick label, matched in the faces of the page's body family."""
+def _as_drawn(state: EditState, ticks: list[Line]) -> tuple[np.ndarray, list[Line]]:
+    """(image, tick labels) to measure the tick labels' type on: the page as handed in
+    (``EditState.start``), where each label is the engine's own drawing and its OCR text is what
+    it shows (a label this edit rewrote shows PIL's "Design" on the edited page, its line still
+    "Desiin": matplotlib's width of "Desiin" fitted on it put a title a size step large and a
+    row low), less the labels a previous edit wrote (``EditState.inherited``) while others remain."""
+    page = state.start if state.start is not None else state.arr
+
+    def inherited(box) -> bool:
+        return any(
+            min(box[2], b[2]) > max(box[0], b[0]) and min(box[3], b[3]) > max(box[1], b[1]) for b in state.inherited
+        )
+
+    own = [ln for ln in ticks if not inherited(ln.box)]
+    return page, own or ticks
+
+
+def _cut_to_row(ticks: list[Line]) -> list[Line]:
+    """The x tick labels ``ticks`` with every word's top cut to the row's median top: the labels
+    of one row share their cap height, and an OCR box that reaches higher holds a tick mark or
+    the spine over it ("North" read from row 511 for the row's 519 put the spine in its ink
+    height and matched it in bold at 22 px for 15). The ink is read 1-2 px around a box
+    (``_fitted``), which still holds a glyph that stands higher than the row's caps."""
+    top = int(np.median([ln.box[1] for ln in ticks]))
+    return [Line(tuple(Word(wd.text, (wd.box[0], max(wd.box[1], top), *wd.box[2:]), wd.conf) for wd in ln.words),
+                 ln.angle) for ln in ticks]  # fmt: skip
+
+
+def _tick_type(state: EditState, page: np.ndarray, ticks: list[Line], rules: Rules) -> TypeStyle | None:
+    """The type of the longest tick label on ``page``, matched in the faces of the page's body family."""
     family = state.body_type(rules.faces).style.face.family
     faces = [f for f in rules.faces if f.family == family] or rules.faces
-    ln = max((state.lines[i] for i in ticks), key=lambda ln: len(ln.text))
-    ink, bg = box_colours(state.arr, ln.box)
-    return match_type(state.arr, ln.box, ln.text, ink, bg, faces, [(wd.box, wd.text) for wd in ln.words])
+    ln = max(ticks, key=lambda ln: len(ln.text))
+    ink, bg = box_colours(page, ln.box)
+    return match_type(page, ln.box, ln.text, ink, bg, faces, [(wd.box, wd.text) for wd in ln.words])
 
 
 class _Fitted:
@@ -194,28 +222,28 @@ def _ink(path: str, size: float, heavy: list[tuple[str, float]]) -> float:
     return sum(c for _, c in heavy) / own if own > 0 else float("inf")
 
 
-def _fitted(state: EditState, ticks: list[int], rules: Rules) -> _Fitted | None:
+def _fitted(state: EditState, ticks: list[Line], rules: Rules) -> _Fitted | None:
     """The tick labels' ``_Fitted`` type, or None when their type is not matched. The size is
     their ink heights' (``fit_size``) refined by their widths (``_width_size``); each falls back
     to the one before when it lands more than ``MAX_STRETCH`` off it. The weight is the one of
     the matched face's family and slant whose strokes hold the page's ink (``_ink``):
     ``type_match`` matched Liberation Serif Bold to the regular "Research" of a horizontal bar chart."""
-    style = _tick_type(state, ticks, rules)
+    page, ticks = _as_drawn(state, ticks)
+    style = _tick_type(state, page, ticks, rules)
     if style is None:
         return None
     inked, tall, wide, heavy = [], [], [], []
-    for i in ticks:
-        ln = state.lines[i]
-        ink, bg = box_colours(state.arr, ln.box)
+    for ln in ticks:
+        ink, bg = box_colours(page, ln.box)
         x0, y0, x1, y1 = ln.box
         grown = (max(0, x0 - 2), max(0, y0 - 2), x1 + 2, y1 + 2)
-        got = ink_extent(state.arr, (max(0, x0 - 2), max(0, y0 - 1), x1 + 2, y1 + 1), ink, bg)
-        height = ink_height(state.arr, (x0, max(0, y0 - 2), x1, y1 + 2), ink, bg)
+        got = ink_extent(page, (max(0, x0 - 2), max(0, y0 - 1), x1 + 2, y1 + 1), ink, bg)
+        height = ink_height(page, (x0, max(0, y0 - 2), x1, y1 + 2), ink, bg)
         if got is not None and height:
             inked.append((ln.text, got[0], got[1], got[2]))
             tall.append((ln.text, height))
             wide.append((ln.text, got[1] - got[0]))
-            heavy.append((ln.text, float(coverage(state.arr[grown[1] : grown[3], grown[0] : grown[2]], ink, bg).sum())))
+            heavy.append((ln.text, float(coverage(page[grown[1] : grown[3], grown[0] : grown[2]], ink, bg).sum())))
     size = fit_size(style.face, tall) or style.size
     size = size if abs(size / style.size - 1) <= MAX_STRETCH else style.size
     weights = [f for f in rules.faces if f.family == style.face.family and f.italic == style.face.italic]
@@ -295,7 +323,7 @@ def _slot_x(state: EditState, rules: Rules, text: str):
     top = min(b[1] for b in boxes)
     mids = ((boxes[0][0] + boxes[0][2]) / 2, (boxes[-1][0] + boxes[-1][2]) / 2)
     spine = _spine(state.arr, (top - th, top), mids, 0)
-    fit = _fitted(state, ticks, rules)
+    fit = _fitted(state, _cut_to_row([state.lines[i] for i in ticks]), rules)
     if spine is None or fit is None:
         return "no bottom spine over the x tick labels" if spine is None else "the tick labels' type is not matched"
     base = [(fit.baseline(t, row), fit.box_extent(t)) for t, _, _, row in fit.inked]
@@ -317,7 +345,7 @@ def _slot_y(state: EditState, rules: Rules, text: str):
     right = max(b[2] for b in boxes)
     mids = ((boxes[0][1] + boxes[0][3]) / 2, (boxes[-1][1] + boxes[-1][3]) / 2)
     spine = _spine(state.arr, (right + 1, right + 1 + th), mids, 1)
-    fit = _fitted(state, ticks, rules)
+    fit = _fitted(state, [state.lines[i] for i in ticks], rules)
     if spine is None or fit is None:
         return "no left spine beside the y tick labels" if spine is None else "the tick labels' type is not matched"
     outer = min(x - fit.box_extent(t)[0] for t, x, _, _ in fit.inked)  # the tick labels' layout boxes' left edge

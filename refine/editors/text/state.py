@@ -90,6 +90,11 @@ class EditState:
         body: the page's body type, measured at first need; None before.
         elements: element spec -> boxes of the page's elements of that role, or None when code
             cannot find them (``element_boxes``), found at first need.
+        start: the image as handed in, before this edit's writes (None: ``arr`` is read instead):
+            the type of a missing string measured on its neighbours must not read a neighbour
+            this edit rewrote in PIL's rendering (``place_axis_title``).
+        inherited: main boxes of the strings the previous edit wrote (handed its output), on
+            ``start`` in the editor's rendering, not the engine's.
     """
 
     arr: np.ndarray
@@ -105,6 +110,8 @@ class EditState:
     extra: list[Line] | None = None
     body: BodyType | None = None
     elements: dict = field(default_factory=dict)
+    start: np.ndarray | None = None
+    inherited: tuple[tuple[int, int, int, int], ...] = ()
 
     @classmethod
     def read(
@@ -115,7 +122,8 @@ class EditState:
         protected = {wd for ms in matches.values() for m in ms if m.similarity == 1.0 for wd in m.words}
         busy = busy_mask(arr, lines)
         fills = np.abs(arr.astype(np.int16) - page_background(arr)[None, None]).max(2) > 40
-        return cls(arr, lines, busy, fills, protected, last_written)
+        inherited = tuple(tuple(int(v) for v in b) for b in last_written.values())
+        return cls(arr, lines, busy, fills, protected, last_written, start=arr.copy(), inherited=inherited)
 
     @property
     def w(self) -> int:

@@ -5,6 +5,7 @@ once without, so the written title is checked against the engine's box of it."""
 
 import random
 import shutil
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -14,8 +15,13 @@ from PIL import Image
 from documents.engines.charts import chart_content, draw_chart
 from documents.engines.damage import changed_outside
 from refine.editors.text import TextEditor
+from refine.editors.text.place_axis_title import _cut_to_row, _fitted
+from refine.editors.text.state import EditState
+from refine.editors.text.tick_label import tick_row
 from rewards.judges.ocr import OCRJudge
 from rewards.rubric import Check
+from rewards.text.ocr.ocr_cache import page_lines
+from rewards.text.ocr.text_match import Line
 from rewards.text.questions.question_compiler import compile_question
 
 needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
@@ -98,3 +104,61 @@ def test_a_missing_axis_title_is_set_as_matplotlib_sets_it(kind, seed, eid):
     assert not changed_outside(out, st, cl, box).any()
     want, got = _ink_span(cl, st, box, eid == "axis-y"), _ink_span(out, st, box, eid == "axis-y")
     assert all(abs(a - b) <= 1 for a, b in zip(want, got)), (want, got)
+
+
+def _two_failed(questions: list[str]):
+    """The questions compiled as checks "q1", "q2", ... and handed to the editor as failed."""
+    return [(replace(c, id=f"q{k}"), replace(v, check_id=f"q{k}")) for k, q in enumerate(questions, 1)
+            for c, v in failed(q)]  # fmt: skip
+
+
+@needs_tesseract
+def test_a_missing_axis_title_is_sized_on_the_tick_labels_as_the_engine_drew_them():
+    """Dev seed 26 (a Liberation Serif grouped bar chart) drawn with its x-axis title "Sales
+    region" left out and its first tick label "North" misspelled "Nort", both asked in one edit:
+    the tick label is rewritten first (in PIL's rendering, its OCR line still "Nort"), and the
+    title's size, fitted on the tick labels, was read on that edited page: matplotlib's width of
+    "Nort" fitted on PIL's "North" set the title a size step large and a row low (11 px outside
+    its box). It is now measured on the page as handed in: no pixel changes outside the two
+    elements' boxes, and the title's ink spans the clean page's within 1 px."""
+    specs, style = chart_content("grouped_bar", random.Random(26))
+    title = next(s for s in specs if s.id == "axis-x")
+    clean, elements = draw_chart("grouped_bar", specs, style)
+    shown = [replace(s, text="Nort") if s.id == "tick-x-0" else s for s in specs if s.id != "axis-x"]
+    start, drawn = draw_chart("grouped_bar", shown, style)
+    box = next(e.box for e in elements if e.id == "axis-x")
+    ticks = [next(e.box for e in els if e.id == "tick-x-0") for els in (elements, drawn)]
+    questions = ['Is the first x-axis tick label from the left exactly "North"?', QUESTION["axis-x"].format(title.text)]
+    editor = TextEditor()
+    out = np.asarray(editor.edit(start.copy(), "", _two_failed(questions), 0)).astype(int)
+    assert [a["action"].split(" (")[0] for a in editor.last_actions] == ["replace", "place"]
+    st, cl = np.asarray(start).astype(int), np.asarray(clean).astype(int)
+    assert not (
+        changed_outside(out, st, cl, box)
+        & changed_outside(out, st, cl, ticks[0])
+        & changed_outside(out, st, cl, ticks[1])
+    ).any()
+    want, got = _ink_span(cl, st, box, False), _ink_span(out, st, box, False)
+    assert all(abs(a - b) <= 1 for a, b in zip(want, got)), (want, got)
+
+
+@needs_tesseract
+def test_a_tick_label_read_up_over_its_tick_mark_is_cut_to_its_row():
+    """Dev seed 26's x tick labels as tesseract reads them, the first ("North") with its box
+    reaching up over its tick mark to the row under the spine (tesseract read it so once, after
+    other pages: the tick mark's ink in its height matched the labels bold at 22 px for matplotlib's
+    14.6): ``_cut_to_row`` cuts it to the row's top, and the labels are fitted regular at
+    14.3-14.9 px, as without the grown box."""
+    specs, style = chart_content("grouped_bar", random.Random(26))
+    start, _ = draw_chart("grouped_bar", [s for s in specs if s.id != "axis-x"], style)
+    arr = np.array(start.convert("RGB"))
+    editor = TextEditor()
+    lines = page_lines(start, editor.lang, editor.psm, editor.scale, editor.second_psm, editor.incremental)
+    state, rules = EditState.read(arr, lines, {}, {}), editor._rules()
+    ticks = [lines[i] for i in tick_row(lines, state.h)]
+    assert [t.text for t in ticks] == ["North", "South", "East"]
+    spine = ticks[0].box[1] - 8  # the bottom spine: 8 rows over the labels' tops, the tick mark under it
+    grown = [Line(tuple(replace(w, box=(w.box[0], spine + 1, *w.box[2:])) for w in ticks[0].words)), *ticks[1:]]
+    for got in (_fitted(state, _cut_to_row(ticks), rules), _fitted(state, _cut_to_row(grown), rules)):
+        assert not got.style.face.bold and 14.3 <= got.size <= 14.9, (got.style.face, got.size)
+    assert _fitted(state, grown, rules).size > 16  # the grown box uncut: the tick mark read as ink
