@@ -387,7 +387,10 @@ class TextEditor:
         # the element a check names, found before any write ("BREAKFAST" in a heading is not the title)
         element_boxes = {exp: state.element_boxes(work.elements.get(exp)) for exp, _ in work.strings}
         element_boxes = judged_boxes(failures, work.strings, element_boxes)  # the element the judge read
-        element_boxes = {e: menu_boxes(state) if e in self._nav_of and b is None else b for e, b in element_boxes.items()}
+        # a menu link named by its place: the menu's links (the answer's "Billing" is not the link)
+        element_boxes = {
+            e: menu_boxes(state) if e in self._nav_of and b is None else b for e, b in element_boxes.items()
+        }
         matches = {exp: in_element_only(ms, element_boxes[exp], lines) for exp, ms in matches.items()}
         matches = judged_matches(matches, self._judged_of)  # a copy elsewhere is not the element the judge read
         self._refused = refused_reads(failures, work.strings)  # nor a word of a longer line the judge refused as it

@@ -33,7 +33,8 @@ def test_a_menu_link_is_rewritten_though_an_answer_prints_its_string(tmp_path, b
     _, clean = draw("faq", 50, tmp_path / "clean.png", browser=browser)
     start, boxes = draw("faq", 50, tmp_path / "start.png", {"nav-1": "Biling"}, browser)
     editor = TextEditor()
-    out = editor.edit(start, "", failed('Is the second link of the navigation menu from the left exactly "Billing"?'), 0)
+    question = 'Is the second link of the navigation menu from the left exactly "Billing"?'
+    out = editor.edit(start, "", failed(question), 0)
     (act,) = editor.last_actions
     assert act["action"] == "replace" and act["was"] == "Biling", act
     assert act["box"][1] < 60  # in the menu row, not the answer's line
