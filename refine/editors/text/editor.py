@@ -124,7 +124,7 @@ from refine.editors.text.place_at_bar import value_at_bar
 from refine.editors.text.place_axis_title import place_axis_title
 from refine.editors.text.place_in_wedge import value_in_wedge
 from refine.editors.text.place_legend_entry import place_legend_entry
-from refine.editors.text.place_nav_item import place_nav_item, right_edge_of_link
+from refine.editors.text.place_nav_item import menu_boxes, place_nav_item, right_edge_of_link
 from refine.editors.text.rewrite import rewrite
 from refine.editors.text.rewrite_rotated import match_angle, rewrite_rotated
 from refine.editors.text.split_number import joined_numbers
@@ -387,6 +387,10 @@ class TextEditor:
         # the element a check names, found before any write ("BREAKFAST" in a heading is not the title)
         element_boxes = {exp: state.element_boxes(work.elements.get(exp)) for exp, _ in work.strings}
         element_boxes = judged_boxes(failures, work.strings, element_boxes)  # the element the judge read
+        # a menu link named by its place: the menu's links (the answer's "Billing" is not the link)
+        element_boxes = {
+            e: menu_boxes(state) if e in self._nav_of and b is None else b for e, b in element_boxes.items()
+        }
         matches = {exp: in_element_only(ms, element_boxes[exp], lines) for exp, ms in matches.items()}
         matches = judged_matches(matches, self._judged_of)  # a copy elsewhere is not the element the judge read
         self._refused = refused_reads(failures, work.strings)  # nor a word of a longer line the judge refused as it

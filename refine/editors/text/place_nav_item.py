@@ -90,6 +90,14 @@ def menu_links(state: EditState) -> list[tuple[Box, list]]:
     return best if len(best) >= 2 else []
 
 
+def menu_boxes(state: EditState) -> list[Box] | None:
+    """The boxes of the links of the page's menu row (``menu_links``), or None when it shows none: the
+    element a check that names a link by its place ("the second link of the navigation menu") names,
+    where ``find_elements`` finds none. A FAQ's answer "... from the Billing tab ..." is no link: read
+    there, "Billing" was taken as on the page and the menu's "Biling" was left wrong."""
+    return [box for box, _ in menu_links(state)] or None
+
+
 def _even_run(boxes: list[Box]) -> list[int]:
     """Indices of the menu's links among a row's ``boxes``: all of them, or all but the first when
     it stands more than ``BRAND`` times the others' median gap off (the brand), when their gaps

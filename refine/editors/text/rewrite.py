@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from refine.editors.text.colours import box_colours
+from refine.editors.text.dropped_space import MERGED
 from refine.editors.text.edge_trim import trim_edges
 from refine.editors.text.erase import composite, erase
 from refine.editors.text.layout import SHRINK, WIDEN, Block, set_rows, wrap
@@ -340,7 +341,11 @@ def fit_shift(old: tuple[int, int], alpha: np.ndarray, ox: int, align: str) -> i
 def _same_letters(a: str, b: str) -> bool:
     """Whether ``a`` and ``b`` hold the same letters and digits, in any order (two words swapped:
     "Total 2,700" for "2,700 Total"). Set at the old text's size, the swapped centre label of a
-    donut came out a pixel wider than the old one and, centred, ran a column past its box."""
+    donut came out a pixel wider than the old one and, centred, ran a column past its box.
+    Look-alikes are folded (``dropped_space.MERGED``): OCR read the swapped FAQ question "How do I my
+    reset password?" as "How do! my reset ...", and the new line, not narrowed to the old one's
+    width, ran 3 px past its box."""
+    a, b = a.translate(MERGED), b.translate(MERGED)
     return sorted(c for c in a if c.isalnum()) == sorted(c for c in b if c.isalnum())
 
 
