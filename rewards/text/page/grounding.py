@@ -385,9 +385,9 @@ def _decide_string(
     side_unknown = False
     if rule == "all":
         stack = len(spec.texts) if spec.arrangement in ("top_to_bottom", "lines") else 1
-        strict = anchored(kept, anchors, spec.locators, lines, len(spec.texts) == 1, stack)
+        strict = anchored(kept, anchors, spec.locators, lines, len(spec.texts) == 1, stack, rgb=rgb)
         if not strict:  # beside the anchor but off its row: "to the right of" is left to a VLM
-            strict = anchored(kept, anchors, spec.locators, lines, len(spec.texts) == 1, stack, off_row=True)
+            strict = anchored(kept, anchors, spec.locators, lines, len(spec.texts) == 1, stack, True, rgb)
             side_unknown = bool(strict)
         kept = strict
         rule = "all" if kept else "anchor"
@@ -542,7 +542,8 @@ def decide_text(
     element = _read_element(spec, lines, image, size)
     role_anchors = read_role_anchors(spec.role_anchors, lines, image, size)
     gray = np.asarray(image.convert("L")) if image is not None and spec.in_box else None
-    rgb = np.asarray(image.convert("RGB")) if image is not None and (spec.weight or spec.colour) else None
+    # style (rule 5) and a heading's section (a pill's type size, ``relations.in_section``) read the pixels
+    rgb = np.asarray(image.convert("RGB")) if image is not None and (spec.weight or spec.colour or spec.anchors) else None
     results = [
         _decide_string(t, spec, exact, anchors_read, element, lines, size, gray, rgb, role_anchors) for t in spec.texts
     ]
