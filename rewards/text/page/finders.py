@@ -15,7 +15,7 @@ from scipy import ndimage
 from rewards.text.ocr.text_match import find_matches, label_spellings, union_box, words_conf
 from rewards.text.page.card_lists import card_lists
 from rewards.text.page.footers import footer
-from rewards.text.page.heading_series import heading_peers
+from rewards.text.page.heading_series import heading_peers, heading_row_peers
 from rewards.text.page.legend_marks import handle_left, swatch_left
 from rewards.text.page.page_lines import (
     MAX_PAGE_SHARE,
@@ -181,6 +181,7 @@ def _heading(page: _Page, spec: ElementSpec) -> list[Element]:
             found.append(i)
     found += [i for i in panel_titles(page, HEADING_SIZE) if i not in found]  # a plot under it is no body
     found += heading_peers(page, found, weight)  # an accordion's closed questions, set as its open one
+    found += heading_row_peers(page, found, weight)  # a board's column heads, in the row of the first
     ordered = sorted(found, key=lambda i: (page.lines[i].box[1], page.lines[i].box[0]))
     return page.elements("heading", [[i] for i in ordered])
 
