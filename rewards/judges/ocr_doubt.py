@@ -66,6 +66,12 @@ when the "no" stands. Rules, by the rule that failed (``rewards.text.page.ground
      word space (``_split_in_row``: tesseract's sparse mode split a monospaced title "Fennel &
      Fig Deli" at its wide space, a ninth tester's receipt): withheld, judge=ocr too.
 
+  5e. a card asked by its name and its value ("Is the KPI card 'Price' showing 'EUR 1467'?"): the
+     value is read and the name is not, nor anything close (``_card_unnamed``): the card the
+     question names is not found (a spec sheet's price set large with no "Price" label on the
+     page, a tenth tester's pages), so it was not read: withheld, judge=ocr too, as an anchor not
+     read is. A name read as a near miss ("Prise") stays "no".
+
   6. the string read only in part (its best match ``MISSING`` characters or more shorter, and
      the string's start, or its end) while a line's height below (above) the part read holds
      ink across ``INK_SPAN`` of its width that no word read with confidence covers (a line of
@@ -353,6 +359,18 @@ ROW_GAP = 1.5
 """Heights a gap between two lines of one row may span for them to be read as one (``_split_in_row``)."""
 
 
+def _card_unnamed(records: list[dict], role: str | None) -> str | None:
+    """Rule 5e: the name of a card asked with its value (the first of two or more strings of an
+    element of ``role`` "card") not read, nor anything close, while every other string is read
+    (wherever it stands: with no name read, no card is the one asked about)."""
+    if role != "card" or len(records) < 2:
+        return None
+    name, rest = records[0], records[1:]
+    if name["found"] or name["similarity"] >= NEAR or any(r["rule"] == "read" for r in rest):
+        return None
+    return f"the card's name {name['text']!r} not read, nor anything close: the card the question names is not found"
+
+
 def doubt_no(
     decision,
     vlm_parts: list[str],
@@ -363,6 +381,7 @@ def doubt_no(
     lenient: bool = False,
     max_lines: int = 4,
     image=None,
+    role: str | None = None,
 ) -> str | None:
     """Why the failed ``decision`` (a ``grounding.TextDecision`` with ``holds`` False) is not a
     confident "no" (module rules), or None when the "no" stands.
@@ -374,6 +393,7 @@ def doubt_no(
             while a VLM-only part is left, nor when nothing close to it was read.
         case_sensitive, lenient, max_lines: the judge's matching rules (``text_match``).
         image: the judged image (rule 6 looks for ink OCR did not read); None skips rule 6.
+        role: the role of the element the question names (``ElementSpec.role``; rule 5e: "card").
     """
     if decision.rule == "anchor":
         return _doubt_relation(decision, vlm_parts, lines)
@@ -384,6 +404,8 @@ def doubt_no(
     unread = _part_unread(decision.records, lines, image) if image is not None else None
     if unread is not None:
         return unread
+    if (unnamed := _card_unnamed(decision.records, role)) is not None:
+        return unnamed
     for r in decision.records:
         if r["rule"] != "read":
             continue
