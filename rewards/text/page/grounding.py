@@ -543,7 +543,9 @@ def decide_text(
     role_anchors = read_role_anchors(spec.role_anchors, lines, image, size)
     gray = np.asarray(image.convert("L")) if image is not None and spec.in_box else None
     # style (rule 5) and a heading's section (a pill's type size, ``relations.in_section``) read the pixels
-    rgb = np.asarray(image.convert("RGB")) if image is not None and (spec.weight or spec.colour or spec.anchors) else None
+    rgb = (
+        np.asarray(image.convert("RGB")) if image is not None and (spec.weight or spec.colour or spec.anchors) else None
+    )
     results = [
         _decide_string(t, spec, exact, anchors_read, element, lines, size, gray, rgb, role_anchors) for t in spec.texts
     ]

@@ -54,3 +54,43 @@ def test_a_boards_column_heads_in_one_row_are_headings(board):
     count pill "2" in that row not confirmed."""
     asked = ["Done", "Review", "In progress", "Doing", "2"]
     assert verdicts(board, [HEADING.format(t) for t in asked]) == ["yes", "yes", "yes", "no", "withheld"]
+
+
+@needs_chromium
+@needs_tesseract
+def test_a_spec_sheets_check_mark_list_and_its_unlabelled_price(tmp_path):
+    """A spec sheet lists its selling points under green check marks, read "v", "¥", "v": the "¥"
+    line was a bulleted line and the "v" line under it its wrap, so "the second item" read two
+    points as one; and its price is set large with no "Price" label on the page, so "the KPI card
+    'Price'" was refuted for its correct value (fresh10-spec_sheet-33: 4 false "no" on dev). A line
+    opened by the list's mark is led (``finders._led`` with ``_list_mark``), and a card's name not
+    read, nor anything close, while its value is read is withheld (``ocr_doubt`` rule 5e): the item
+    confirmed, the price withheld; a point asked one place off, and a wrong price, still refuted."""
+    image = page(fresh10_pages.SET, "spec_sheet", 33, tmp_path / "spec.png")
+    asked = [
+        ITEM.format("second", "Why you will like it", "Made in Portugal"),
+        'Is the KPI card "Price" showing "EUR 1467"?',
+        ITEM.format("third", "Why you will like it", "Made in Portugal"),
+        'Is the KPI card "Price" showing "EUR 1476"?',
+    ]
+    assert verdicts(image, asked) == ["yes", "withheld", "no", "no"]
+
+
+@needs_tesseract
+def test_an_undotted_i_read_with_confidence_is_not_confirmed(tmp_path):
+    """A heatmap's y tick "Frlday" (an "l" typed for the "i", Liberation Sans 12 pt) is read "Friday"
+    with confidence 96, its "ay" touching: the i / l check looked only at words read below 90 with
+    every glyph apart, and "the fifth y-axis label is 'Friday'" was a false "yes"
+    (fresh10-heatmap-37). The one narrow glyph of a word with one narrow letter is that letter
+    (``lookalikes._narrow_glyph``): an undotted stem read "i" withholds; the drawn "Friday"
+    confirmed."""
+    from benchmarks import tester_set
+
+    q = 'Is the fifth y-axis category label from the top exactly "Friday"?'
+    out = []
+    for texts in ({}, {"day-4": "Frlday"}):
+        tester_set.render(fresh10_pages.SET, "heatmap", 37, texts, tmp_path / "heat.png", None)
+        from PIL import Image
+
+        out += verdicts(Image.open(tmp_path / "heat.png").convert("RGB"), [q])
+    assert out == ["yes", "withheld"]
