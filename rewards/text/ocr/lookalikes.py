@@ -34,9 +34,10 @@ drawings instead of 5, so it stays withheld.
 A word the glyph check cannot tell is compared again at its own size, in grey levels
 (:mod:`rewards.text.ocr.lookalike_scale`), which may confirm it; for m / rn only together with
 tesseract reading the word alone, enlarged (:mod:`rewards.text.ocr.word_reread`, :func:`_m_rn`).
-An "i" / "l" (:func:`_i_or_l`) is never confirmed, only found: in a word tesseract read
-below :data:`SURE` confidence, a glyph read "i" that is one unbroken stem (:func:`dotted`) is a
-look-alike doubt.
+An "i" / "l" (:func:`_i_or_l`) is never confirmed, only found: a glyph read "i" that is one
+unbroken stem (:func:`dotted`) is a look-alike doubt, in a word tesseract read below :data:`SURE`
+confidence with its glyphs apart, or at any confidence where the word's one narrow glyph is
+that letter (:func:`_narrow_glyph`).
 Only "confirmed" lets a "yes" stand; the judge withholds otherwise (``rewards.judges.ocr``),
 naming the word and its look-alikes. Measured (``python benchmarks/lookalike_check.py``: 15 pairs
 at 14 / 22 / 34 px): in the reference fonts 374 of 450 correctly drawn words confirmed, 5 of
