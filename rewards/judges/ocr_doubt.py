@@ -24,6 +24,10 @@ when the "no" stands. Rules, by the rule that failed (``rewards.text.page.ground
   list item that wraps: the finders' items are lines, so "the third item" reads only its first
   line), or when the element's words were read with confidence below ``MIN_CONF`` (an icon
   read as letters).
+  Also when a section heading is asked and the string is read exactly as a whole line of its
+  own, measured bold (``_bold_line``): a heading the finder did not type (a spec sheet's
+  "TECHNICAL SPECIFICATIONS" over a striped table, typed on one page of a template and not on the
+  next) is not refuted by the headings it did find.
 - **read** (a required string is not read anywhere on the page):
 
   1. ``vlm_follows`` (``judge=ocr_vlm``: a VLM judge comes next in the router) and a part of the
@@ -105,6 +109,7 @@ from rapidfuzz.distance import OSA
 from rewards.judges.unread_places import continued_in_next_column, label_before_value, unread_cell, unread_place
 from rewards.text.ocr.slanted import slanted_runs
 from rewards.text.ocr.text_match import LOOKALIKES, Line, find_matches, normalize, words_conf
+from rewards.text.page.text_style import measure
 
 MIN_CONF = 80.0
 """Tesseract word confidence (0-100) a near miss or an element's words need for a "no"."""
@@ -278,6 +283,24 @@ def _doubt_element(decision, vlm_parts: list[str], lines: list[Line]) -> str | N
     )
 
 
+def _bold_line(records: list[dict], lines: list[Line], image, role: str | None) -> str | None:
+    """The element rule's doubt for a heading (``role`` "heading") whose string is read exactly as
+    the whole text of one line, its words measured bold (``text_style.measure``)."""
+    if role != "heading" or image is None:
+        return None
+    rgb = None
+    for r in records:
+        if r["rule"] != "element" or normalize(r.get("ocr_text", "")) != normalize(r["text"]):
+            continue
+        for ln in lines:
+            if ln.angle or normalize(ln.text) != normalize(r["text"]):
+                continue
+            rgb = np.asarray(image.convert("RGB")) if rgb is None else rgb
+            if measure(rgb, [(w.box, w.text) for w in ln.words]).weight == "bold":
+                return f"{r['text']!r} is read as a bold line of its own: a heading the page structure did not type"
+    return None
+
+
 def _unread_ink(box, lines: list[Line], image, sides: tuple[bool, bool] = (True, True)) -> bool:
     """True when a line's height above or below the near miss's ``box`` holds ink across
     ``INK_SPAN`` of its width in columns no OCR word there covers (a word of a line's height, most
@@ -398,7 +421,7 @@ def doubt_no(
     if decision.rule == "anchor":
         return _doubt_relation(decision, vlm_parts, lines)
     if decision.rule == "element":
-        return _doubt_element(decision, vlm_parts, lines)
+        return _doubt_element(decision, vlm_parts, lines) or _bold_line(decision.records, lines, image, role)
     if decision.rule != "read":
         return None
     unread = _part_unread(decision.records, lines, image) if image is not None else None
