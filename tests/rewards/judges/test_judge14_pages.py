@@ -94,3 +94,17 @@ def test_an_undotted_i_read_with_confidence_is_not_confirmed(tmp_path):
 
         out += verdicts(Image.open(tmp_path / "heat.png").convert("RGB"), [q])
     assert out == ["yes", "withheld"]
+
+
+@needs_chromium
+@needs_tesseract
+def test_a_bold_line_the_heading_finder_missed_is_not_refuted(tmp_path):
+    """A spec sheet's "TECHNICAL SPECIFICATIONS" heads its striped table, bold capitals; on one page
+    of the template the heading finder types it, on the next it does not, and the headings it did
+    find ("WHY YOU WILL LIKE IT") refuted it (fresh10-spec_sheet-42: a false "no" on dev). A heading
+    asked whose string is read exactly as a bold line of its own is withheld (``ocr_doubt``
+    ``_bold_line``); a regular line asked as a heading ("Weight", a table's row label) and a
+    heading one letter off stay "no"."""
+    image = page(fresh10_pages.SET, "spec_sheet", 42, tmp_path / "spec.png")
+    asked = ["TECHNICAL SPECIFICATIONS", "Weight", "TECHNICAL SPECIFICATION"]
+    assert verdicts(image, [HEADING.format(t) for t in asked]) == ["withheld", "no", "no"]
