@@ -76,6 +76,9 @@ when the "no" stands. Rules, by the rule that failed (``rewards.text.page.ground
      page, a tenth tester's pages), so it was not read: withheld, judge=ocr too, as an anchor not
      read is. A name read as a near miss ("Prise") stays "no".
 
+  7c. a callout annotation not read whole while a text box of the page holds ink no confident
+     word covers (``unread_places.unread_callout``): withheld, judge=ocr too.
+
   6. the string read only in part (its best match ``MISSING`` characters or more shorter, and
      the string's start, or its end) while a line's height below (above) the part read holds
      ink across ``INK_SPAN`` of its width that no word read with confidence covers (a line of
@@ -106,7 +109,13 @@ import re
 import numpy as np
 from rapidfuzz.distance import OSA
 
-from rewards.judges.unread_places import continued_in_next_column, label_before_value, unread_cell, unread_place
+from rewards.judges.unread_places import (
+    continued_in_next_column,
+    label_before_value,
+    unread_callout,
+    unread_cell,
+    unread_place,
+)
 from rewards.text.ocr.slanted import slanted_runs
 from rewards.text.ocr.text_match import LOOKALIKES, Line, find_matches, normalize, words_conf
 from rewards.text.page.text_style import measure
@@ -405,6 +414,7 @@ def doubt_no(
     max_lines: int = 4,
     image=None,
     role: str | None = None,
+    locators: tuple[str, ...] = (),
 ) -> str | None:
     """Why the failed ``decision`` (a ``grounding.TextDecision`` with ``holds`` False) is not a
     confident "no" (module rules), or None when the "no" stands.
@@ -417,6 +427,7 @@ def doubt_no(
         case_sensitive, lenient, max_lines: the judge's matching rules (``text_match``).
         image: the judged image (rule 6 looks for ink OCR did not read); None skips rule 6.
         role: the role of the element the question names (``ElementSpec.role``; rule 5e: "card").
+        locators: the spec's locators (``TextSpec.locators``; rule 7c: a "callout").
     """
     if decision.rule == "anchor":
         return _doubt_relation(decision, vlm_parts, lines)
@@ -429,6 +440,8 @@ def doubt_no(
         return unread
     if (unnamed := _card_unnamed(decision.records, role)) is not None:
         return unnamed
+    if any("callout" in p for p in locators) and (why := unread_callout(lines, image)):
+        return why
     for r in decision.records:
         if r["rule"] != "read":
             continue
