@@ -108,3 +108,19 @@ def test_a_bold_line_the_heading_finder_missed_is_not_refuted(tmp_path):
     image = page(fresh10_pages.SET, "spec_sheet", 42, tmp_path / "spec.png")
     asked = ["TECHNICAL SPECIFICATIONS", "Weight", "TECHNICAL SPECIFICATION"]
     assert verdicts(image, [HEADING.format(t) for t in asked]) == ["withheld", "no", "no"]
+
+
+@needs_tesseract
+def test_a_callout_ocr_did_not_read_is_not_refuted(tmp_path):
+    """A scatter's callout "Hazel plot 6", a pale box over the markers, is not read at all (best
+    match "Alder plot 15", another callout), and "Birch plot 15", clipped by the colour bar, is read
+    "Birch plot 1": both were refuted (fresh9 scatters: 7 false "no" on dev). A callout not read
+    whole while a text box of the page holds ink no confident word covers is withheld
+    (``unread_places.unread_callout``); the callout read confirmed; a callout not on the page is
+    not confirmed either."""
+    from benchmarks import fresh9_pages
+
+    image = page(fresh9_pages.SET, "scatter_cbar", 46, tmp_path / "scatter.png")
+    q = 'Is there a callout annotation that contains the exact text "{}"?'
+    asked = ["Hazel plot 6", "Birch plot 15", "Alder plot 15", "Rowan plot 3"]
+    assert verdicts(image, [q.format(t) for t in asked]) == ["withheld", "withheld", "yes", "withheld"]
