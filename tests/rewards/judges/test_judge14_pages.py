@@ -124,3 +124,19 @@ def test_a_callout_ocr_did_not_read_is_not_refuted(tmp_path):
     q = 'Is there a callout annotation that contains the exact text "{}"?'
     asked = ["Hazel plot 6", "Birch plot 15", "Alder plot 15", "Rowan plot 3"]
     assert verdicts(image, [q.format(t) for t in asked]) == ["withheld", "withheld", "yes", "withheld"]
+
+
+@needs_chromium
+@needs_tesseract
+def test_a_label_and_a_figure_of_two_cards_are_not_one_card(tmp_path):
+    """A comparison slide sets each option in a pale panel, its cost label over its figure: "the KPI
+    card 'Three year cost, option 2' showing '$806k'" (option 1's figure) was a false "yes", each
+    string lying in a card of its own (fresh9-compare-24). Strings asked of one card, each in card
+    frames and no frame holding them all, are withheld (``card_grid.in_two_cards``); the card's own
+    figure confirmed."""
+    from benchmarks import fresh9_pages
+
+    image = page(fresh9_pages.SET, "compare", 24, tmp_path / "compare.png")
+    q = 'Is the KPI card "Three year cost, option {}" showing "{}"?'
+    asked = [("2", "$806k"), ("2", "$818k"), ("1", "$818k")]
+    assert verdicts(image, [q.format(*a) for a in asked]) == ["withheld", "yes", "withheld"]
