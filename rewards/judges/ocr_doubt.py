@@ -294,15 +294,22 @@ def _doubt_element(decision, vlm_parts: list[str], lines: list[Line]) -> str | N
 
 def _bold_line(records: list[dict], lines: list[Line], image, role: str | None) -> str | None:
     """The element rule's doubt for a heading (``role`` "heading") whose string is read exactly as
-    the whole text of one line, its words measured bold (``text_style.measure``)."""
+    the whole text of one line, its words measured bold (``text_style.measure``), not set on a
+    fill of about its height (a button's label is bold too)."""
+    from rewards.text.ocr.fills import find_fills
+
     if role != "heading" or image is None:
         return None
-    rgb = None
+    rgb, fills = None, [f.box for f in find_fills(image.convert("RGB"))]
     for r in records:
         if r["rule"] != "element" or normalize(r.get("ocr_text", "")) != normalize(r["text"]):
             continue
         for ln in lines:
-            if ln.angle or normalize(ln.text) != normalize(r["text"]):
+            b, h = ln.box, ln.box[3] - ln.box[1]
+            on_fill = any(
+                f[0] <= b[0] and b[2] <= f[2] and f[1] <= b[1] and b[3] <= f[3] <= f[1] + 4 * h for f in fills
+            )
+            if ln.angle or on_fill or normalize(ln.text) != normalize(r["text"]):
                 continue
             rgb = np.asarray(image.convert("RGB")) if rgb is None else rgb
             if measure(rgb, [(w.box, w.text) for w in ln.words]).weight == "bold":

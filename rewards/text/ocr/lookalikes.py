@@ -479,6 +479,11 @@ def _narrow_glyph(w, span, ink: np.ndarray, spans: list[tuple[int, int]]) -> dic
     thin = [s for s in spans if s[1] - s[0] <= max(3, ink.shape[0] // 4)]
     if len(narrow) != 1 or len(thin) != 1 or not span[0] <= narrow[0] < span[1]:
         return None
+    # the thin span stands where the letter would (within half a letter's share of the width): a
+    # "t" as thin as a stem, next to an "i" that touches its neighbour, is not the "i" ("without")
+    at, width = (thin[0][0] + thin[0][1]) / 2 / ink.shape[1], len(w.text)
+    if abs(at - (narrow[0] + 0.5) / width) > 0.5 / width:
+        return None
     k, ch = narrow[0], w.text[narrow[0]]
     if ch in "il" and dotted(ink, thin[0]) is (ch == "l"):
         alt = w.text[:k] + ("l" if ch == "i" else "i") + w.text[k + 1 :]
