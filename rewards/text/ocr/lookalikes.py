@@ -34,10 +34,9 @@ drawings instead of 5, so it stays withheld.
 A word the glyph check cannot tell is compared again at its own size, in grey levels
 (:mod:`rewards.text.ocr.lookalike_scale`), which may confirm it; for m / rn only together with
 tesseract reading the word alone, enlarged (:mod:`rewards.text.ocr.word_reread`, :func:`_m_rn`).
-An "i" / "l" (:func:`_i_or_l`) is never confirmed, only found: a glyph read "i" that is one
-unbroken stem (:func:`dotted`) is a look-alike doubt, in a word tesseract read below :data:`SURE`
-confidence with its glyphs apart, or at any confidence where the word's one narrow glyph is
-that letter (:func:`_narrow_glyph`).
+An "i" / "l" (:func:`_i_or_l`) is never confirmed, only found: in a word tesseract read
+below :data:`SURE` confidence, a glyph read "i" that is one unbroken stem (:func:`dotted`) is a
+look-alike doubt.
 Only "confirmed" lets a "yes" stand; the judge withholds otherwise (``rewards.judges.ocr``),
 naming the word and its look-alikes. Measured (``python benchmarks/lookalike_check.py``: 15 pairs
 at 14 / 22 / 34 px): in the reference fonts 374 of 450 correctly drawn words confirmed, 5 of
@@ -440,13 +439,11 @@ def dotted(ink: np.ndarray, span: tuple[int, int]) -> bool | None:
 
 
 def _i_or_l(image: Image.Image, w, span) -> dict | None:
-    """A word whose glyph where the read has an "i" is one unbroken stem (:func:`dotted`: an "l"),
-    or where it has an "l" a dot over a stem, within the expected part ``span``: the check's record
-    (``looks_like``: the word with that glyph swapped), else None. Only finds: a glyph it cannot
-    tell passes. Where the glyph stands: read below :data:`SURE` confidence, each glyph apart (the
-    k-th ink column span is the k-th letter); at any confidence, the one narrow span of a word
-    with one narrow letter (:func:`_narrow_glyph`)."""
-    if w.conf is None or not any(ch in "il" for ch in w.text[span[0] : span[1]]):
+    """A word read below :data:`SURE` confidence, each glyph apart, whose glyph where the read has
+    an "i" is one unbroken stem (:func:`dotted`: an "l"), or where it has an "l" a dot over a
+    stem, within the expected part ``span``: the check's record (``looks_like``: the word with
+    that glyph swapped), else None. Only finds: a glyph it cannot tell passes."""
+    if w.conf is None or w.conf >= SURE or not any(ch in "il" for ch in w.text[span[0] : span[1]]):
         return None
     ink = word_ink(image, w.box)
     if ink is None:
@@ -454,40 +451,13 @@ def _i_or_l(image: Image.Image, w, span) -> dict | None:
     cols = (ink > INK).any(axis=0)
     edges = np.flatnonzero(np.diff(np.concatenate([[0], cols.astype(np.int8), [0]])))
     spans = list(zip(edges[::2].tolist(), edges[1::2].tolist()))
-    if w.conf >= SURE or len(spans) != len(w.text):  # touching glyphs: where each letter stands is not known
-        return _narrow_glyph(w, span, ink, spans)
+    if len(spans) != len(w.text):  # touching glyphs: where each letter stands is not known
+        return None
     for k in range(span[0], span[1]):
         ch = w.text[k]
         if ch in "il" and dotted(ink, spans[k]) is (ch == "l"):
             alt = w.text[:k] + ("l" if ch == "i" else "i") + w.text[k + 1 :]
             return {"word": w.text, "box": list(w.box), "outcome": "looks_like", "looks_like": alt}
-    return None
-
-
-NARROW = "ilIj1|!"
-"""Letters drawn as one narrow stem: a word with one of them has one narrow ink span (``_narrow_glyph``)."""
-
-
-def _narrow_glyph(w, span, ink: np.ndarray, spans: list[tuple[int, int]]) -> dict | None:
-    """:func:`_i_or_l` for a word read with confidence, or whose glyphs touch: when the read has one
-    letter of :data:`NARROW` ("i" or "l", in ``span``) and the word's ink has one narrow column span
-    (at most a quarter of its height wide, as :func:`dotted` measures), that span is the letter.
-    Tesseract reads a matplotlib tick "Frlday" (an "l" typed for the "i") as "Friday" with
-    confidence 96, its "ay" touching: the stem has no dot. Two narrow spans (an "r" or a "t" as
-    thin as the stem) decide nothing."""
-    narrow = [k for k, ch in enumerate(w.text) if ch in NARROW]
-    thin = [s for s in spans if s[1] - s[0] <= max(3, ink.shape[0] // 4)]
-    if len(narrow) != 1 or len(thin) != 1 or not span[0] <= narrow[0] < span[1]:
-        return None
-    # the thin span stands where the letter would (within half a letter's share of the width): a
-    # "t" as thin as a stem, next to an "i" that touches its neighbour, is not the "i" ("without")
-    at, width = (thin[0][0] + thin[0][1]) / 2 / ink.shape[1], len(w.text)
-    if abs(at - (narrow[0] + 0.5) / width) > 0.5 / width:
-        return None
-    k, ch = narrow[0], w.text[narrow[0]]
-    if ch in "il" and dotted(ink, thin[0]) is (ch == "l"):
-        alt = w.text[:k] + ("l" if ch == "i" else "i") + w.text[k + 1 :]
-        return {"word": w.text, "box": list(w.box), "outcome": "looks_like", "looks_like": alt}
     return None
 
 

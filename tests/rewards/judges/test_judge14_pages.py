@@ -76,26 +76,6 @@ def test_a_spec_sheets_check_mark_list_and_its_unlabelled_price(tmp_path):
     assert verdicts(image, asked) == ["yes", "withheld", "no", "no"]
 
 
-@needs_tesseract
-def test_an_undotted_i_read_with_confidence_is_not_confirmed(tmp_path):
-    """A heatmap's y tick "Frlday" (an "l" typed for the "i", Liberation Sans 12 pt) is read "Friday"
-    with confidence 96, its "ay" touching: the i / l check looked only at words read below 90 with
-    every glyph apart, and "the fifth y-axis label is 'Friday'" was a false "yes"
-    (fresh10-heatmap-37). The one narrow glyph of a word with one narrow letter is that letter
-    (``lookalikes._narrow_glyph``): an undotted stem read "i" withholds; the drawn "Friday"
-    confirmed."""
-    from benchmarks import tester_set
-
-    q = 'Is the fifth y-axis category label from the top exactly "Friday"?'
-    out = []
-    for texts in ({}, {"day-4": "Frlday"}):
-        tester_set.render(fresh10_pages.SET, "heatmap", 37, texts, tmp_path / "heat.png", None)
-        from PIL import Image
-
-        out += verdicts(Image.open(tmp_path / "heat.png").convert("RGB"), [q])
-    assert out == ["yes", "withheld"]
-
-
 @needs_chromium
 @needs_tesseract
 def test_a_bold_line_the_heading_finder_missed_is_not_refuted(tmp_path):
