@@ -218,7 +218,9 @@ class OCRJudge:
                 return moved
         if failed is not None:
             match = (self.case_sensitive, self.lenient, self.max_lines)
-            doubt = doubt_no(failed, not_checked, lines, size, self.vlm_follows, *match, image=image)
+            role = specs[0].element.role if len(specs) == 1 and specs[0].element is not None else None
+            where = {"image": image, "role": role, "locators": specs[0].locators if len(specs) == 1 else ()}
+            doubt = doubt_no(failed, not_checked, lines, size, self.vlm_follows, *match, **where)
             if doubt is not None and (refuted := self._refuted(check, not_checked, page, image, evidence, checked)):
                 return refuted
             if doubt is not None:

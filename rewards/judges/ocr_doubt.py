@@ -24,6 +24,10 @@ when the "no" stands. Rules, by the rule that failed (``rewards.text.page.ground
   list item that wraps: the finders' items are lines, so "the third item" reads only its first
   line), or when the element's words were read with confidence below ``MIN_CONF`` (an icon
   read as letters).
+  Also when a section heading is asked and the string is read exactly as a whole line of its
+  own, measured bold (``_bold_line``): a heading the finder did not type (a spec sheet's
+  "TECHNICAL SPECIFICATIONS" over a striped table, typed on one page of a template and not on the
+  next) is not refuted by the headings it did find.
 - **read** (a required string is not read anywhere on the page):
 
   1. ``vlm_follows`` (``judge=ocr_vlm``: a VLM judge comes next in the router) and a part of the
@@ -66,6 +70,15 @@ when the "no" stands. Rules, by the rule that failed (``rewards.text.page.ground
      word space (``_split_in_row``: tesseract's sparse mode split a monospaced title "Fennel &
      Fig Deli" at its wide space, a ninth tester's receipt): withheld, judge=ocr too.
 
+  5e. a card asked by its name and its value ("Is the KPI card 'Price' showing 'EUR 1467'?"): the
+     value is read and the name is not, nor anything close (``_card_unnamed``): the card the
+     question names is not found (a spec sheet's price set large with no "Price" label on the
+     page, a tenth tester's pages), so it was not read: withheld, judge=ocr too, as an anchor not
+     read is. A name read as a near miss ("Prise") stays "no".
+
+  7c. a callout annotation not read whole while a text box of the page holds ink no confident
+     word covers (``unread_places.unread_callout``): withheld, judge=ocr too.
+
   6. the string read only in part (its best match ``MISSING`` characters or more shorter, and
      the string's start, or its end) while a line's height below (above) the part read holds
      ink across ``INK_SPAN`` of its width that no word read with confidence covers (a line of
@@ -96,9 +109,16 @@ import re
 import numpy as np
 from rapidfuzz.distance import OSA
 
-from rewards.judges.unread_places import continued_in_next_column, label_before_value, unread_cell, unread_place
+from rewards.judges.unread_places import (
+    continued_in_next_column,
+    label_before_value,
+    unread_callout,
+    unread_cell,
+    unread_place,
+)
 from rewards.text.ocr.slanted import slanted_runs
 from rewards.text.ocr.text_match import LOOKALIKES, Line, find_matches, normalize, words_conf
+from rewards.text.page.text_style import measure
 
 MIN_CONF = 80.0
 """Tesseract word confidence (0-100) a near miss or an element's words need for a "no"."""
@@ -272,6 +292,31 @@ def _doubt_element(decision, vlm_parts: list[str], lines: list[Line]) -> str | N
     )
 
 
+def _bold_line(records: list[dict], lines: list[Line], image, role: str | None) -> str | None:
+    """The element rule's doubt for a heading (``role`` "heading") whose string is read exactly as
+    the whole text of one line, its words measured bold (``text_style.measure``), not set on a
+    fill of about its height (a button's label is bold too)."""
+    from rewards.text.ocr.fills import find_fills
+
+    if role != "heading" or image is None:
+        return None
+    rgb, fills = None, [f.box for f in find_fills(image.convert("RGB"))]
+    for r in records:
+        if r["rule"] != "element" or normalize(r.get("ocr_text", "")) != normalize(r["text"]):
+            continue
+        for ln in lines:
+            b, h = ln.box, ln.box[3] - ln.box[1]
+            on_fill = any(
+                f[0] <= b[0] and b[2] <= f[2] and f[1] <= b[1] and b[3] <= f[3] <= f[1] + 4 * h for f in fills
+            )
+            if ln.angle or on_fill or normalize(ln.text) != normalize(r["text"]):
+                continue
+            rgb = np.asarray(image.convert("RGB")) if rgb is None else rgb
+            if measure(rgb, [(w.box, w.text) for w in ln.words]).weight == "bold":
+                return f"{r['text']!r} is read as a bold line of its own: a heading the page structure did not type"
+    return None
+
+
 def _unread_ink(box, lines: list[Line], image, sides: tuple[bool, bool] = (True, True)) -> bool:
     """True when a line's height above or below the near miss's ``box`` holds ink across
     ``INK_SPAN`` of its width in columns no OCR word there covers (a word of a line's height, most
@@ -353,6 +398,18 @@ ROW_GAP = 1.5
 """Heights a gap between two lines of one row may span for them to be read as one (``_split_in_row``)."""
 
 
+def _card_unnamed(records: list[dict], role: str | None) -> str | None:
+    """Rule 5e: the name of a card asked with its value (the first of two or more strings of an
+    element of ``role`` "card") not read, nor anything close, while every other string is read
+    (wherever it stands: with no name read, no card is the one asked about)."""
+    if role != "card" or len(records) < 2:
+        return None
+    name, rest = records[0], records[1:]
+    if name["found"] or name["similarity"] >= NEAR or any(r["rule"] == "read" for r in rest):
+        return None
+    return f"the card's name {name['text']!r} not read, nor anything close: the card the question names is not found"
+
+
 def doubt_no(
     decision,
     vlm_parts: list[str],
@@ -363,6 +420,8 @@ def doubt_no(
     lenient: bool = False,
     max_lines: int = 4,
     image=None,
+    role: str | None = None,
+    locators: tuple[str, ...] = (),
 ) -> str | None:
     """Why the failed ``decision`` (a ``grounding.TextDecision`` with ``holds`` False) is not a
     confident "no" (module rules), or None when the "no" stands.
@@ -374,16 +433,22 @@ def doubt_no(
             while a VLM-only part is left, nor when nothing close to it was read.
         case_sensitive, lenient, max_lines: the judge's matching rules (``text_match``).
         image: the judged image (rule 6 looks for ink OCR did not read); None skips rule 6.
+        role: the role of the element the question names (``ElementSpec.role``; rule 5e: "card").
+        locators: the spec's locators (``TextSpec.locators``; rule 7c: a "callout").
     """
     if decision.rule == "anchor":
         return _doubt_relation(decision, vlm_parts, lines)
     if decision.rule == "element":
-        return _doubt_element(decision, vlm_parts, lines)
+        return _doubt_element(decision, vlm_parts, lines) or _bold_line(decision.records, lines, image, role)
     if decision.rule != "read":
         return None
     unread = _part_unread(decision.records, lines, image) if image is not None else None
     if unread is not None:
         return unread
+    if (unnamed := _card_unnamed(decision.records, role)) is not None:
+        return unnamed
+    if any("callout" in p for p in locators) and (why := unread_callout(lines, image)):
+        return why
     for r in decision.records:
         if r["rule"] != "read":
             continue

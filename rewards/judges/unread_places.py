@@ -20,6 +20,11 @@ do not describe, so the string may be drawn as asked:
   short label (``LABEL_WORDS``): a list item or a line of text "under the 'Highlights' heading"
   has a whole column below its anchor for its place, where any word read with low confidence
   leaves unread ink, and a missing item was withheld.
+- **a callout with text OCR did not read** (``unread_callout``): a callout annotation asked and
+  not read whole, while a text box of the page (a flat fill the size of a line or two:
+  ``fills.find_fills``) holds ink no confident word covers, as wide as a "1" or wider: a
+  scatter's callout "Hazel plot 6" over the markers not read at all, "Alder plot 11" read
+  "Alder plot 1" (a ninth tester's scatter: 7 false "no" on dev). The string may be that ink.
 
 Boxes are ``(x0, y0, x1, y1)`` pixels of the judged image.
 """
@@ -179,3 +184,31 @@ def _unread_line(gray: np.ndarray, anchor, above: bool, lines: list[Line], insid
             return True
         run = 0
     return False
+
+
+TEXT_BOX_LINES = 4
+"""Most text heights a fill may be high to be a text box (a callout, a tag: ``unread_callout``)."""
+
+
+def unread_callout(lines: list[Line], image) -> str | None:
+    """Why a callout string not read whole is not refuted: a text box of ``image`` (a fill at most
+    ``TEXT_BOX_LINES`` of its text's heights high, twice as wide as high) holding ink in columns
+    that no word read with confidence ``CONF`` covers, a quarter of its text height wide or more (a
+    "1"); else None."""
+    from rewards.text.ocr.fills import find_fills
+
+    if image is None:
+        return None
+    sure = [w.box for ln in lines for w in ln.words if w.conf is None or w.conf >= CONF]
+    for f in find_fills(image.convert("RGB")):
+        x0, y0, x1, y1 = f.box
+        th = max(1.0, f.text_height)
+        if not (y1 - y0 <= TEXT_BOX_LINES * th and x1 - x0 >= 2 * (y1 - y0)):
+            continue
+        ink = (f.shape & ~f.fill)[2:-2, 2:-2].any(axis=0)  # the outline's rim is no text
+        for b in sure:
+            if min(b[3], y1) > max(b[1], y0):
+                ink[max(0, b[0] - x0 - 2) : max(0, b[2] - x0 - 2)] = False
+        if ink.sum() >= th / 4:
+            return f"a text box at {list(f.box)} holds ink OCR did not read with confidence: the callout may be there"
+    return None

@@ -79,6 +79,7 @@ def anchored(
     alone: bool = True,
     stack: int = 1,
     off_row: bool = False,
+    rgb=None,
 ) -> list[Match]:
     """The occurrences of ``kept`` that stand in every anchor's relation (rule 3); an occurrence
     never shares words with the anchor it stands to, except a context anchor ("the note with the
@@ -90,12 +91,13 @@ def anchored(
     stand one under another (``top_to_bottom``, ``lines``): "directly below" a card's name, the
     last of four stands further down, each string above it adding ``STACK_STEP`` line heights to
     the reach. ``off_row``: "right of" and "left of" also hold off the anchor's row
-    (``beside_off_row``). Empty as soon as one anchor keeps none."""
+    (``beside_off_row``). ``rgb``: the image, for the type size of a line in a pill between a heading
+    and its item (``in_section``). Empty as soon as one anchor keeps none."""
     for a in anchors:
         relation = a.record["relation"]
         kind = anchor_kind(a.record["text"], locators)
         if kind == "section":
-            kept = [m for m in kept if any(in_section(m.box, o.box, lines) for o in a.occ)]
+            kept = [m for m in kept if any(in_section(m.box, o.box, lines, rgb) for o in a.occ)]
         elif kind == "column":
             kept = [m for m in kept if any(in_column(m.box, o.box) for o in a.occ)]
         lh = max([m.box[3] - m.box[1] for m in a.occ] or [1])

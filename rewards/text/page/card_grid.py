@@ -11,7 +11,7 @@ which label is left to a VLM (issue 31, the tenth tester's boarding pass: 4 fals
 from __future__ import annotations
 
 from rewards.text.ocr.text_match import Line, Match
-from rewards.text.page.page_lines import Element
+from rewards.text.page.page_lines import Box, Element
 from rewards.text.page.relations import _x_overlap, _y_overlap
 
 
@@ -46,3 +46,20 @@ def grid_apart(chosen: list[Match], cards: list[Element], lines: list[Line], can
                         f" the other strings ({word.text!r} beside it): which value is whose needs a VLM"
                     )
     return None
+
+
+def in_two_cards(passing: list[list], cards: list[Element]) -> str:
+    """Why strings asked of one card are not shown by one: each string's occurrences (``passing``,
+    per string: matches with a ``box``) lie in card frames (``Element.frame`` of ``cards``), and no
+    frame holds an occurrence of every string; else "". A comparison slide's "Three year cost,
+    option 2" and the "$806k" of option 1's panel were each "in a card" (a ninth tester's pages:
+    a false "yes")."""
+    frames = list(dict.fromkeys(e.frame for e in cards if e.frame is not None))
+    inside = [[f for f in frames if any(_box_in(m.box, f) for m in occ)] for occ in passing]
+    if not all(inside) or set.intersection(*(set(fs) for fs in inside)):
+        return ""
+    return "the strings asked of one card are read in different cards"
+
+
+def _box_in(b: Box, f: Box) -> bool:
+    return f[0] <= b[0] and f[1] <= b[1] and b[2] <= f[2] and b[3] <= f[3]

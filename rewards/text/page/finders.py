@@ -15,7 +15,7 @@ from scipy import ndimage
 from rewards.text.ocr.text_match import find_matches, label_spellings, union_box, words_conf
 from rewards.text.page.card_lists import card_lists
 from rewards.text.page.footers import footer
-from rewards.text.page.heading_series import heading_peers
+from rewards.text.page.heading_series import heading_peers, heading_row_peers
 from rewards.text.page.legend_marks import handle_left, swatch_left
 from rewards.text.page.page_lines import (
     MAX_PAGE_SHARE,
@@ -26,6 +26,7 @@ from rewards.text.page.page_lines import (
     _centre,
     _in_badge,
     _is_mark,
+    _list_mark,
     _ordered,
     _Page,
     _pick,
@@ -181,6 +182,7 @@ def _heading(page: _Page, spec: ElementSpec) -> list[Element]:
             found.append(i)
     found += [i for i in panel_titles(page, HEADING_SIZE) if i not in found]  # a plot under it is no body
     found += heading_peers(page, found, weight)  # an accordion's closed questions, set as its open one
+    found += heading_row_peers(page, found, weight)  # a board's column heads, in the row of the first
     ordered = sorted(found, key=lambda i: (page.lines[i].box[1], page.lines[i].box[0]))
     return page.elements("heading", [[i] for i in ordered])
 
@@ -358,17 +360,33 @@ def _list_item(page: _Page, spec: ElementSpec) -> list[Element]:
     bulleted item that wraps is its bullet's line and the lines that wrap it (``_wrapped``)."""
     wraps = _wrapped(page)
     rest = {j for js in wraps.values() for j in js}
-    groups = [g for g in _lists(page, [i for i in page.flat if i not in rest]) if len(g) >= 2]
+    heads = {li for e in _heading(page, spec) for li in e.lines}
+    groups = [_headless(page, g, heads) for g in _lists(page, [i for i in page.flat if i not in rest])]
+    groups = [g for g in groups if len(g) >= 2]
     menus = [g for g in _rows(page) if not _in_grid(page, g)]
     items = [[[i, *wraps.get(i, [])] for i in g] for g in groups] + [[[i] for i in g] for g in menus]
     items += [[[i] for i in g] for g in card_lists(page)]
     return [e for g in items for e in page.elements("list_item", _pick(g, spec.ordinal))]
 
 
+def _headless(page: _Page, group: list[int], heads: set[int]) -> list[int]:
+    """``group`` (a list's lines, top to bottom) without its first line when that line is a
+    heading (in ``heads``: ``_heading``'s lines) outside every card (``card_rectangles``) that
+    holds the second: a board's column head "Done" at its first ticket's left edge, in about its
+    size, heads the column of cards and is no item of it (it made the first ticket "the second
+    item under 'Done'")."""
+    if len(group) < 2 or group[0] not in heads:
+        return group
+    cards = [r for r in card_rectangles(page) if group[1] in _lines_in(page, r)]
+    return group[1:] if cards and not any(group[0] in _lines_in(page, r) for r in cards) else group
+
+
 def _led(page: _Page, i: int, gray: np.ndarray | None) -> bool:
-    """Line ``i`` is led by a bullet: a first word that is a mark, or a small dot left of its text."""
+    """Line ``i`` is led by a bullet: a first word that is a mark, or read as the list's mark
+    (``_list_mark``: check marks read "v" and once "¥", whose "v" lines were taken for the "¥"
+    line wrapping), or a small dot left of its text."""
     words, own = page.lines[i].words, element_words(page.lines, i)
-    glyph = len(words) > 1 and (_is_mark(words[0].text) or words[0].text[:1] in "•●▪")
+    glyph = len(words) > 1 and (_is_mark(words[0].text) or words[0].text[:1] in "•●▪" or _list_mark(page.lines, i))
     return bool(own) and (glyph or _dot_left(gray, words[own[0][1]].box, page.sizes[i]))
 
 

@@ -54,7 +54,7 @@ from PIL import Image
 
 from rewards.text.ocr.text_match import Line, Match, find_matches, in_region, region_box, words_conf
 from rewards.text.page.anchored import Exact, ReadAnchor, anchored, read_anchors
-from rewards.text.page.card_grid import grid_apart
+from rewards.text.page.card_grid import grid_apart, in_two_cards
 from rewards.text.page.elements import describe_element, find_elements
 from rewards.text.page.generic_roles import series_heading, table_refutes, typed_whole, unknown_element
 from rewards.text.page.page_lines import Element, _is_mark, _Page, canonical_lines
@@ -385,9 +385,9 @@ def _decide_string(
     side_unknown = False
     if rule == "all":
         stack = len(spec.texts) if spec.arrangement in ("top_to_bottom", "lines") else 1
-        strict = anchored(kept, anchors, spec.locators, lines, len(spec.texts) == 1, stack)
+        strict = anchored(kept, anchors, spec.locators, lines, len(spec.texts) == 1, stack, rgb=rgb)
         if not strict:  # beside the anchor but off its row: "to the right of" is left to a VLM
-            strict = anchored(kept, anchors, spec.locators, lines, len(spec.texts) == 1, stack, off_row=True)
+            strict = anchored(kept, anchors, spec.locators, lines, len(spec.texts) == 1, stack, True, rgb)
             side_unknown = bool(strict)
         kept = strict
         rule = "all" if kept else "anchor"
@@ -542,7 +542,8 @@ def decide_text(
     element = _read_element(spec, lines, image, size)
     role_anchors = read_role_anchors(spec.role_anchors, lines, image, size)
     gray = np.asarray(image.convert("L")) if image is not None and spec.in_box else None
-    rgb = np.asarray(image.convert("RGB")) if image is not None and (spec.weight or spec.colour) else None
+    pixels = image is not None and (spec.weight or spec.colour or spec.anchors)  # style; a pill's size (in_section)
+    rgb = np.asarray(image.convert("RGB")) if pixels else None
     results = [
         _decide_string(t, spec, exact, anchors_read, element, lines, size, gray, rgb, role_anchors) for t in spec.texts
     ]
@@ -583,8 +584,9 @@ def decide_text(
     if len(spec.texts) > 1 and spec.arrangement != "all" and not _arranged(passing, spec.arrangement):
         return result(False, "arrangement", f"the strings are read, but not {spec.arrangement.replace('_', ' ')}")
     if element is not None and element.spec.role == "card" and element.found and all(passing):
+        # "the card 'Gate' showing '1'" on a borderless grid of label/value pairs; a label and a figure of two cards
         apart = grid_apart([p[0] for p in passing], element.found, lines, element.canon)
-        if apart:  # "the card 'Gate' showing '1'" on a borderless grid of label/value pairs
+        if apart := apart or in_two_cards(passing, element.found):
             return TextDecision(None, "arrangement", apart, records, anchors, found_box, [apart], elements)
     unknown = _unknown_part(spec, flags, asked, next((r.element_detail for r in results if r.element_unknown), ""))
     if unknown is not None:

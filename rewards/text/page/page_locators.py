@@ -101,7 +101,7 @@ def _price(ctx: _Ctx, m: list[re.Match]) -> bool:
     page = ctx.page
     for head in ctx.spans[0]:
         for item in ctx.spans[1]:
-            if not in_section(item, head, page.lines):
+            if not in_section(item, head, page.lines, page.rgb()):
                 continue
             right = _lines_right_of(page, item)
             if right and any(_inside(b, page.lines[right[0]].box) for b in ctx.spans[2]):

@@ -10,6 +10,8 @@ Boxes are ``(x0, y0, x1, y1)`` pixels, y growing downwards.
 
 from __future__ import annotations
 
+import numpy as np
+
 from rewards.text.ocr.text_match import Line
 from rewards.text.page.page_lines import figure_line, type_size
 
@@ -213,7 +215,7 @@ def _em_at(box: Box, lines: list[Line]) -> float:
     return float(box[3] - box[1])
 
 
-def in_section(box: Box, anchor: Box, lines: list[Line]) -> bool:
+def in_section(box: Box, anchor: Box, lines: list[Line], rgb: np.ndarray | None = None) -> bool:
     """True when ``box`` lies in the section the heading ``anchor`` opens: below it, overlapping
     its column (horizontally), and no other line between them, in that column, whose type size
     (em, not box height: descenders make "Support tickets" taller than "What we learned") is at
@@ -221,7 +223,12 @@ def in_section(box: Box, anchor: Box, lines: list[Line]) -> bool:
     heading closes the section; a menu's other column is not this one). A figure
     (``page_lines.figure_line``) right under the heading, the first line of its column there, is
     the heading's own value and closes nothing: a pricing tier's "$29/month" in 44 px type under
-    "Growth" in 22 px (a tester's pricing page, issue 31)."""
+    "Growth" in 22 px (a tester's pricing page, issue 31).
+
+    ``rgb`` (the image, uint8 (H, W, 3)): a line between is also measured by its ink
+    (``type_size`` with ``rgb``) and closes the section only when both measures are large: OCR
+    gives a tag pill's label the pill's box, edges read "|" ("| Ops |", 26 px for 11 px type),
+    and a kanban column's second ticket under its pill was refuted as "not under 'Done'"."""
     if not _x_overlap(box, anchor) or _centre(box)[1] <= anchor[3]:
         return False
     head, own = _em_at(anchor, lines), _em_at(box, lines)
@@ -238,7 +245,7 @@ def in_section(box: Box, anchor: Box, lines: list[Line]) -> bool:
     for ln in between:
         if ln is first and figure_line(ln):  # a tier's price set large right under its name opens no section
             continue
-        em = type_size(ln)
+        em = type_size(ln) if rgb is None else min(type_size(ln), type_size(ln, rgb) or type_size(ln))
         if em >= SECTION_HEADING * head and em >= ITEM_HEIGHT * own:
             return False
     return True
