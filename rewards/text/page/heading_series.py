@@ -43,11 +43,7 @@ def heading_peers(page: _Page, found: list[int], weight: Callable[[int], str | N
             and _same_size(page.sizes[i], page.sizes[j])
             and read_sure(page.lines[j])
         ]
-        if len(peers) < SERIES or weight(i) != "bold":
-            continue
-        bold = [j for j in peers if weight(j) == "bold"]
-        if len(bold) >= SERIES:
-            out += [j for j in bold if j not in out]
+        _add_bold_series(out, i, peers, weight)
     return out
 
 
@@ -87,9 +83,15 @@ def heading_row_peers(page: _Page, found: list[int], weight: Callable[[int], str
             and read_sure(page.lines[j])
             and _over_column(page, j)
         ]
-        if len(peers) < SERIES or weight(i) != "bold":
-            continue
-        bold = [j for j in peers if weight(j) == "bold"]
-        if len(bold) >= SERIES:
-            out += [j for j in bold if j not in out]
+        _add_bold_series(out, i, peers, weight)
     return out
+
+
+def _add_bold_series(out: list[int], i: int, peers: list[int], weight: Callable[[int], str | None]) -> None:
+    """Add to ``out`` (in place) the bold lines of ``peers`` that are not in it yet, when heading
+    ``i`` is bold and ``peers`` and their bold lines each number at least ``SERIES``."""
+    if len(peers) < SERIES or weight(i) != "bold":
+        return
+    bold = [j for j in peers if weight(j) == "bold"]
+    if len(bold) >= SERIES:
+        out += [j for j in bold if j not in out]
