@@ -45,6 +45,7 @@ from refine.editors.text.place_in_element import _style_of, _write
 from refine.editors.text.placement import busy_mask
 from refine.editors.text.state import EditState, Rules
 from rewards.rubric import TextExpectation
+from rewards.text.ocr.text_match import boxes_meet
 
 Box = tuple[int, int, int, int]
 LABEL_SIMILARITY = 0.75
@@ -84,13 +85,9 @@ def pie_box(arr: np.ndarray, away: Box) -> Box | None:
 
 def _label(state: EditState, text: str, legend: Box) -> Box | None:
     """The box of the one OCR line outside ``legend`` that reads ``text`` (``LABEL_SIMILARITY``)."""
-    found = [ln.box for ln in state.lines if ln.words and not _overlaps(ln.box, legend)
+    found = [ln.box for ln in state.lines if ln.words and not boxes_meet(ln.box, legend)
              and OSA.normalized_similarity(ln.text, text) >= LABEL_SIMILARITY]  # fmt: skip
     return found[0] if len(found) == 1 else None
-
-
-def _overlaps(a: Box, b: Box) -> bool:
-    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
 
 
 def _angle(centre, box: Box) -> float:
@@ -185,7 +182,7 @@ def wedge_colour(arr: np.ndarray, centre, label: Box) -> tuple[int, int, int] | 
 def insert_legend_entry(state: EditState, exp: TextExpectation, swatches: list, rules: Rules) -> Written | Skip:
     """Insert ``exp.text`` into the column legend whose entries are ``swatches`` ((text box,
     (swatch box, colour)), top to bottom) (module docstring): Written, or a Skip saying why not."""
-    texts = [" ".join(wd.text for ln in state.lines for wd in ln.words if _overlaps(wd.box, b)) for b, _ in swatches]
+    texts = [" ".join(wd.text for ln in state.lines for wd in ln.words if boxes_meet(wd.box, b)) for b, _ in swatches]
     legend = (min(s[0] for _, (s, _) in swatches) - PAD, swatches[0][0][1] - PAD,
               max(b[2] for b, _ in swatches) + PAD, swatches[-1][0][3] + PAD)  # fmt: skip
     pie = pie_box(state.arr, legend)

@@ -18,7 +18,7 @@ from typing import Sequence
 from refine.editors.text.outcomes import Rewrite
 from refine.editors.text.state import EditState
 from refine.interfaces import Failure
-from rewards.text.ocr.text_match import Line, Match, Word
+from rewards.text.ocr.text_match import Line, Match, Word, boxes_meet
 
 
 def judged_boxes(failures: Sequence[Failure], strings: list, element_boxes: dict) -> dict:
@@ -42,14 +42,9 @@ def with_judged_reads(lines: list[Line], failures: Sequence[Failure]) -> list[Li
         if not el or not el.get("box") or not str(el.get("text", "")).strip():
             continue
         box = tuple(int(c) for c in el["box"])
-        if not any(_overlap(w.box, box) for ln in out for w in ln.words):
+        if not any(boxes_meet(w.box, box) for ln in out for w in ln.words):
             out.append(Line((Word(str(el["text"]), box, el.get("conf")),)))
     return out
-
-
-def _overlap(a, b) -> bool:
-    """True when boxes ``a`` and ``b`` (x0, y0, x1, y1) share a pixel."""
-    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
 
 
 def judged_elements(failures: Sequence[Failure], strings: list) -> dict:
@@ -93,7 +88,7 @@ def judged_over(state: EditState, box, outcome):
     (``judged_target``) when there is one. The judge pinned the element and read it with
     confidence, so a copy of the string elsewhere ("$17.25", another item's price) is not this
     element's, and a skip for it ("on the page outside its place") left the wrong price."""
-    if isinstance(outcome, Rewrite) and _overlap(outcome.match.box, box):
+    if isinstance(outcome, Rewrite) and boxes_meet(outcome.match.box, box):
         return outcome
     return judged_target(state, box) or outcome
 
@@ -104,7 +99,7 @@ def judged_matches(matches: dict, judged: dict) -> dict:
     found: the string read elsewhere ("$17.25", another item's price) is not the element the
     judge pinned and read otherwise, so the string is still to be fixed there."""
     return {
-        exp: [m if exp not in judged or _overlap(m.box, judged[exp]) else replace(m, found=False) for m in ms]
+        exp: [m if exp not in judged or boxes_meet(m.box, judged[exp]) else replace(m, found=False) for m in ms]
         for exp, ms in matches.items()
     }
 
@@ -142,4 +137,4 @@ def _refused(m: Match, boxes, lines: list[Line]) -> bool:
     """True when ``m`` overlaps one of ``boxes`` and leaves other words on its OCR line."""
     ids = {li for li, _ in m.words}
     longer = any(len([1 for li2, _ in m.words if li2 == li]) < len(lines[li].words) for li in ids)
-    return longer and any(_overlap(m.box, b) for b in boxes)
+    return longer and any(boxes_meet(m.box, b) for b in boxes)

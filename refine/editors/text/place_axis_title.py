@@ -48,7 +48,7 @@ from refine.editors.text.state import EditState, Rules
 from refine.editors.text.tick_label import MIN_TICKS, tick_row
 from refine.editors.text.type_match import TypeStyle, coverage, match_type
 from rewards.rubric import TextExpectation
-from rewards.text.ocr.text_match import Line, Word
+from rewards.text.ocr.text_match import Line, Word, boxes_meet
 
 Box = tuple[int, int, int, int]
 LABELPAD = 0.4
@@ -139,12 +139,7 @@ def _as_drawn(state: EditState, ticks: list[Line]) -> tuple[np.ndarray, list[Lin
     row low), less the labels a previous edit wrote (``EditState.inherited``) while others remain."""
     page = state.start if state.start is not None else state.arr
 
-    def inherited(box) -> bool:
-        return any(
-            min(box[2], b[2]) > max(box[0], b[0]) and min(box[3], b[3]) > max(box[1], b[1]) for b in state.inherited
-        )
-
-    own = [ln for ln in ticks if not inherited(ln.box)]
+    own = [ln for ln in ticks if not any(boxes_meet(ln.box, b) for b in state.inherited)]
     return page, own or ticks
 
 

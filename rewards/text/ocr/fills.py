@@ -19,12 +19,11 @@ from rewards.text.ocr.tesseract_lines import (
     _mean_conf,
     _mosaic,
     _mostly_inside,
-    _overlap,
     _ReadLine,
     _tesseract,
     _words,
 )
-from rewards.text.ocr.text_match import Word
+from rewards.text.ocr.text_match import Word, boxes_meet
 
 SEGMENT_SIDE = 1024
 """Pixels: fills are found on a copy whose longer side is at most this (box-filter downsampling)."""
@@ -240,7 +239,7 @@ def _ink_runs(rgb: Image.Image, known, contrast: int, max_boxes: int, keep) -> l
         y0, y1, x0, x1 = sl[0].start + 1, sl[0].stop - 1, sl[1].start + 6, sl[1].stop - 6  # undo the dilation
         box = (max(0, x0 - 3), max(0, y0 - 3), min(rgb.width, x1 + 3), min(rgb.height, y1 + 3))
         region = ink[box[1] : box[3], box[0] : box[2]]
-        if any(_overlap(box, k) for k in known) or not keep(y1 - y0, x1 - x0, region):
+        if any(boxes_meet(box, k) for k in known) or not keep(y1 - y0, x1 - x0, region):
             continue
         out.append(Fill(box, np.ones_like(region), ~region, float(y1 - y0)))
         if len(out) >= max_boxes:
@@ -367,7 +366,7 @@ def merge_fill_lines(page: list[_ReadLine], fill_lines: list[_ReadLine]) -> list
     kept = list(page)
     for r in fill_lines:
         fbox = r.fill_box
-        hits = [p for p in kept if _overlap(p.line.box, r.line.box)]
+        hits = [p for p in kept if boxes_meet(p.line.box, r.line.box)]
         if not hits:
             if r.conf >= MIN_FILL_CONF:
                 kept.append(r)

@@ -64,8 +64,8 @@ from rewards.text.ocr.rotated import (
     tall_fills,
 )
 from rewards.text.ocr.rules import erase_rules
-from rewards.text.ocr.tesseract_lines import MAX_OCR_SIDE, Fill, _overlap, _read, _ReadLine
-from rewards.text.ocr.text_match import Line
+from rewards.text.ocr.tesseract_lines import MAX_OCR_SIDE, Fill, _read, _ReadLine
+from rewards.text.ocr.text_match import Line, boxes_meet
 from rewards.text.ocr.ticks import erase_ticks
 
 
@@ -184,7 +184,7 @@ def _finish(
     column with the same outline and no changed pixel keeps its earlier reading. ``fills_read``:
     the fills and their lines when the caller read them already (``reread_page``)."""
     boxes = [r.line.box for r in first]
-    lines = list(first) + [r for r in second if not any(_overlap(r.line.box, b) for b in boxes)]
+    lines = list(first) + [r for r in second if not any(boxes_meet(r.line.box, b) for b in boxes)]
     found, fill_lines = fills_read or ([], [])
     if settings.fills and fills_read is None:
         found = fill_regions(rgb)
@@ -201,7 +201,7 @@ def _finish(
     if settings.rotated:
         known = horizontal_boxes(lines)
         columns = find_rotated_text(rgb, known)
-        columns += [f for f in tall_fills(found, known) if not any(_overlap(f.box, c.box) for c in columns)]
+        columns += [f for f in tall_fills(found, known) if not any(boxes_meet(f.box, c.box) for c in columns)]
         if columns:
             groups = _reuse_or_read(
                 columns,

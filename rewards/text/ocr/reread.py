@@ -14,13 +14,12 @@ from rewards.text.ocr.ocr_read import PageRead, ReadSettings, _finish, _reused, 
 from rewards.text.ocr.tesseract_lines import (
     _mosaic,
     _mostly_inside,
-    _overlap,
     _page_lines,
     _ReadLine,
     _tesseract,
     _tesseract_pages,
 )
-from rewards.text.ocr.text_match import union_box
+from rewards.text.ocr.text_match import boxes_meet, union_box
 
 REGION_PAD = 6
 """Pixels of margin around a changed box and around the lines a region takes in."""
@@ -81,7 +80,7 @@ def reread_page(rgb: Image.Image, old: PageRead, changed: np.ndarray, settings: 
     # regions whose views overlap share one view (its text is read once)
     solid = [f.box for f in find_fills(rgb)] if settings.fills else []
     views = _merged_boxes(
-        [_grown(r, REGION_CONTEXT if any(_overlap(r, f) for f in solid) else 0, rgb.size) for r in regions]
+        [_grown(r, REGION_CONTEXT if any(boxes_meet(r, f) for f in solid) else 0, rgb.size) for r in regions]
     )
     corners = [(int(np.floor(x0 * scale)), int(np.floor(y0 * scale))) for x0, y0, _, _ in views]
     crops = [
@@ -152,12 +151,12 @@ def changed_regions(
     for _ in range(8):
         boxes = _merged_boxes(boxes)
         for _ in range(64):  # take in the lines each box touches, then the lines those reach
-            grown = _merged_boxes([union_box([b, *(pad(ln) for ln in lines if _overlap(ln, b))]) for b in boxes])
+            grown = _merged_boxes([union_box([b, *(pad(ln) for ln in lines if boxes_meet(ln, b))]) for b in boxes])
             if grown == boxes:
                 break
             boxes = grown
         boxes = _merged_boxes([_to_quiet(b, edges) for b in boxes])
-        if all(_overlap(ln, b) <= _inside(ln, b) for ln in lines for b in boxes):
+        if all(boxes_meet(ln, b) <= _inside(ln, b) for ln in lines for b in boxes):
             return boxes
     return boxes
 
@@ -206,7 +205,7 @@ def _merged_boxes(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int
     boxes = list(boxes)
     while True:
         for i in range(len(boxes)):
-            j = next((j for j in range(i + 1, len(boxes)) if _overlap(boxes[i], boxes[j])), None)
+            j = next((j for j in range(i + 1, len(boxes)) if boxes_meet(boxes[i], boxes[j])), None)
             if j is not None:
                 boxes[i] = union_box([boxes[i], boxes.pop(j)])
                 break
@@ -237,7 +236,7 @@ def _replace_regions(
     line it drops (else before the first line below it)."""
     for box, read in zip(regions, reads):
         read = [r for r in read if _mostly_inside(r.line.box, box)]  # not the context around it
-        inside = [i for i, r in enumerate(lines) if _overlap(r.line.box, box)]
+        inside = [i for i, r in enumerate(lines) if boxes_meet(r.line.box, box)]
         at = inside[0] if inside else next((i for i, r in enumerate(lines) if r.line.box[1] >= box[3]), len(lines))
         kept = [r for i, r in enumerate(lines) if i not in set(inside)]
         at -= sum(i < at for i in inside)

@@ -15,12 +15,11 @@ from rewards.text.ocr.tesseract_lines import (
     _mean_conf,
     _mosaic,
     _mostly_inside,
-    _overlap,
     _ReadLine,
     _tesseract,
     _words,
 )
-from rewards.text.ocr.text_match import Line, Word
+from rewards.text.ocr.text_match import Line, Word, boxes_meet
 
 COLUMN_RATIO = 2.5
 """A column of ink is read rotated when its height is at least this many times its width."""
@@ -92,7 +91,7 @@ def find_rotated_text(
             min(rgb.width, int(np.ceil(x1)) + 3),
             min(rgb.height, int(np.ceil(y1)) + 3),
         )
-        if _covered_height(box, known) >= 0.5 * h or any(_overlap(box, o.box) for _, o in out):
+        if _covered_height(box, known) >= 0.5 * h or any(boxes_meet(box, o.box) for _, o in out):
             continue
         if _flanked(ink_full, box, max(2, round(0.25 * w))) >= 0.3:
             continue
@@ -229,7 +228,7 @@ def _covered_height(box, known) -> int:
     """Pixels of ``box``'s height covered by the ``known`` boxes that overlap it."""
     rows = np.zeros(box[3] - box[1], bool)
     for k in known:
-        if _overlap(box, k):
+        if boxes_meet(box, k):
             rows[max(0, k[1] - box[1]) : max(0, k[3] - box[1])] = True
     return int(rows.sum())
 

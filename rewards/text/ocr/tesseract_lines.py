@@ -47,10 +47,6 @@ class _ReadLine:
     fill_box: tuple[int, int, int, int] | None = None  # the fill it was read in (fill lines only)
 
 
-def _overlap(a, b) -> bool:
-    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
-
-
 def _tesseract(image: Image.Image | str, lang: str, psm: int) -> dict:
     """Tesseract's ``image_to_data`` dict of ``image`` (or of the pages a list file names, for the
     command). Raises OCRError."""

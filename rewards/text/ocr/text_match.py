@@ -177,6 +177,11 @@ def union_box(boxes) -> tuple[int, int, int, int]:
     return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
+def boxes_meet(a, b) -> bool:
+    """True when boxes ``a`` and ``b`` (x0, y0, x1, y1) share a pixel."""
+    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+
+
 REGION_FRACTIONS: dict[str, tuple[float, float, float, float]] = {
     # halves
     "top": (0, 0, 1, 1 / 2),
