@@ -15,6 +15,7 @@ The slot must be free (no edge or word within a margin of 0.3 em across, 0.1 em 
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from statistics import median
 
@@ -25,10 +26,11 @@ from refine.editors.text.colours import box_colours
 from refine.editors.text.erase import composite
 from refine.editors.text.near_match import fold
 from refine.editors.text.outcomes import Skip, Written
+from refine.editors.text.pen_phase import sub_pixel_left
 from refine.editors.text.placement import is_free
 from refine.editors.text.set_width import engine_size, ink_span
 from refine.editors.text.state import EditState, Rules
-from refine.editors.text.type_match import TypeStyle, match_type, render_coverage
+from refine.editors.text.type_match import TypeStyle, match_type, render_coverage, shift_coverage
 from rewards.rubric import TextExpectation
 from rewards.text.ocr.text_match import Line, Word, find_matches
 from rewards.text.page.elements import find_elements
@@ -78,6 +80,9 @@ def _write(
     alpha, (bx0, by0, bx1, _) = render_coverage(text, fnt)
     left = (x + bx0 if pen else x) if align == "left" else x - (bx1 - bx0)
     ox, oy = int(round(left)), int(round(style.baseline + by0))
+    if pen and align == "left" and left != round(left):  # set at the fractional pen (``pen_phase``)
+        ox = math.floor(left)
+        alpha = shift_coverage(alpha, np.array([left - ox]), np.array([0.0]))[0, 0, :-1]
     box = (ox, oy, ox + alpha.shape[1], oy + alpha.shape[0])
     mh, mv = max(3, round(0.3 * style.size)), max(2, round(0.1 * style.size))
     if not is_free(state.busy, (box[0] - mh, box[1] - mv, box[2] + mh, box[3] + mv)):
@@ -157,7 +162,9 @@ def _style_of(state: EditState, box, rules: Rules) -> TypeStyle | None:
     if span is None:
         return style
     # set width: a new item is no wider than the engine would set it (``set_width``)
-    return replace(style, size=engine_size(style.face, style.size, text, span[1] - span[0]))
+    style = replace(style, size=engine_size(style.face, style.size, text, span[1] - span[0]))
+    first = min(words, key=lambda w: w[0][0])
+    return replace(style, left=sub_pixel_left(state.arr, first[0], first[1], style))  # a browser's fractional pen
 
 
 def _gap_of(state: EditState, exp: TextExpectation, items: list, n: int, rules: Rules):
