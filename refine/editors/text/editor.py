@@ -123,7 +123,7 @@ from refine.editors.text.place import place_missing
 from refine.editors.text.place_at_bar import value_at_bar
 from refine.editors.text.place_axis_title import place_axis_title
 from refine.editors.text.place_in_wedge import value_in_wedge
-from refine.editors.text.place_legend_entry import place_legend_entry
+from refine.editors.text.place_legend_entry import place_legend_entry, unlabelled_series
 from refine.editors.text.place_nav_item import menu_boxes, place_nav_item, right_edge_of_link
 from refine.editors.text.rewrite import rewrite
 from refine.editors.text.rewrite_rotated import match_angle, rewrite_rotated
@@ -400,7 +400,9 @@ class TextEditor:
         # and a list item read only under another heading is missing from the list its check names
         matches = {exp: off_list(state, exp, ms, work.elements.get(exp), rules) for exp, ms in matches.items()}
         # a legend entry read only elsewhere (the slice's own label "Tea") is not in the legend
-        legend = [(exp, cid) for exp, cid in work.strings if off_legend(exp, work, matches, element_boxes)]
+        legend = [(exp, cid) for exp, cid in work.strings if off_legend(exp, work, matches, element_boxes)
+                  or (not any(m.found for m in matches.get(exp, []))
+                      and unlabelled_series(state, exp, work.elements.get(exp), element_boxes[exp]))]  # fmt: skip
         for exp, cid in legend:  # the next entry of a one-row legend, with its swatch; else skipped
             self._legend_entry(state, exp, cid, element_boxes[exp], rules)
         work.strings = [s for s in work.strings if s not in legend]
