@@ -59,7 +59,11 @@ DUTIES = [
 PERKS = ["Hybrid working", "30 days holiday", "Learning budget", "Pension match", "Cycle scheme", "Private health"]
 STREETS = ["14 Larch Crescent", "7 Orchard Row", "22 Whitlow Lane", "3 Kestrel Mews", "58 Abbey Gardens"]
 TOWNS = ["Harrogate", "Stroud", "Kendal", "Totnes", "Ludlow"]
-AGENTS = [("Priya Lindqvist", "Cresswell Homes"), ("Owen Marchetti", "Birch and Vale"), ("Hana Kowal", "Keystone Lettings")]
+AGENTS = [
+    ("Priya Lindqvist", "Cresswell Homes"),
+    ("Owen Marchetti", "Birch and Vale"),
+    ("Hana Kowal", "Keystone Lettings"),
+]
 HOME_FEATURES = [
     "South-facing garden", "Off-street parking", "Open-plan kitchen", "Solar panels", "Wood burner",
     "Home office", "Walk to station", "New roof 2023",
