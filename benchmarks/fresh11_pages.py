@@ -1,8 +1,8 @@
 """An eleventh tester's seeded engine pages (issues 31 and 32): 4 matplotlib charts (a diverging bar
 chart with signed value labels, a slope chart, a histogram with a callout, a dumbbell chart) and 5
 Chromium pages (a recipe card, a league table, a weather forecast, a job posting, a property listing)
-in templates and strings the project has not seen (``benchmarks/fresh11/``), content and injected errors drawn from the seed, truth
-taken from the engines (matplotlib ``Text.get_window_extent``, the DOM's
+in templates and strings the project has not seen (``benchmarks/fresh11/``), content and injected
+errors drawn from the seed, truth taken from the engines (matplotlib ``Text.get_window_extent``, the DOM's
 ``Range.getBoundingClientRect``), rubric questions by ``documents.engines.questions`` (the project's
 BizGenEval phrasing) from that truth.
 

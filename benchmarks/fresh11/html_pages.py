@@ -74,16 +74,18 @@ def league_table(t, rng):
         gd = rng.randint(-14, 30) - 2 * r
         form = "".join(f"<i class={x}>{x.upper()}</i>" for x in rng.choices("wdl", k=5))
         rows += (
-            f"<tr class={'lead' if r == 0 else ''}><td class=club><div class=cw><b class=pos>{r + 1}</b><span class=crest "
-            f"style='background:hsl({rng.randrange(360)},55%,45%)'></span>"
-            f"{t(f'club-{r}', 'table_cell', club, ordinal=r + 1)}</div></td><td>{played}</td><td>{w}</td><td>{d}</td>"
-            f"<td>{lost}</td><td>{gd:+d}</td><td class=pts>{t(f'pts-{r}', 'table_cell', str(p), row=club, column='Pts')}"
-            f"</td><td class=form>{form}</td></tr>"
+            f"<tr class={'lead' if r == 0 else ''}><td class=club><div class=cw><b class=pos>{r + 1}</b>"
+            f"<span class=crest style='background:hsl({rng.randrange(360)},55%,45%)'></span>"
+            f"{t(f'club-{r}', 'table_cell', club, ordinal=r + 1)}</div></td>"
+            f"<td>{played}</td><td>{w}</td><td>{d}</td><td>{lost}</td><td>{gd:+d}</td>"
+            f"<td class=pts>{t(f'pts-{r}', 'table_cell', str(p), row=club, column='Pts')}</td>"
+            f"<td class=form>{form}</td></tr>"
         )
     league = rng.choice(V.LEAGUES)
     return (
         f"""<html><head><style>
-body{{margin:0;width:940px;height:640px;font-family:'Segoe UI',Roboto,Arial,sans-serif;background:#0f3d2e;color:#102a1f}}
+body{{margin:0;width:940px;height:640px;font-family:'Segoe UI',Roboto,Arial,sans-serif;background:#0f3d2e;
+color:#102a1f}}
 .card{{margin:26px 36px;background:#fff;border-radius:12px;overflow:hidden}}
 .head{{background:linear-gradient(90deg,#14532d,#166534);color:#fff;padding:18px 24px}}
 h1{{margin:0;font-size:26px}} .sub{{font-size:14px;color:#bbf7d0;margin-top:4px}}
@@ -128,9 +130,11 @@ def weather(t, rng):
     facts = [("Humidity", f"{rng.randint(48, 94)}%"), ("Wind", f"{rng.randint(6, 38)} km/h"),
              ("UV index", str(rng.randint(1, 7)))]  # fmt: skip
     fact = "".join(
-        f"<div class=fc><span>{t(f'fl-{i}', 'card_label', k)}</span><b>{t(f'fv-{i}', 'card_value', v, card=k)}</b></div>"
+        f"<div class=fc><span>{t(f'fl-{i}', 'card_label', k)}</span>"
+        f"<b>{t(f'fv-{i}', 'card_value', v, card=k)}</b></div>"
         for i, (k, v) in enumerate(facts)
     )
+    updated = f"Updated {rng.randint(5, 9):02d}:{rng.choice(['10', '25', '40'])} local time"
     return (
         f"""<html><head><style>
 body{{margin:0;width:1040px;height:420px;font-family:'Lucida Sans','DejaVu Sans',Verdana,sans-serif;
@@ -143,11 +147,12 @@ h1{{margin:0;font-size:30px}} .upd{{font-size:13px;color:#dbeafe;margin-top:6px}
 font-size:14px;background:rgba(255,255,255,.15);padding:6px 12px;border-radius:6px}}
 .grid{{display:grid;grid-template-columns:repeat(6,1fr);gap:14px;padding:24px 40px}}
 .day{{background:#fff;border-radius:12px;padding:14px 10px;text-align:center;box-shadow:0 2px 6px rgba(30,41,59,.12)}}
-.dn{{font-weight:bold;font-size:17px}} .ic{{font-size:34px;margin:8px 0}} .sk{{font-size:13px;color:#475569;height:34px}}
+.dn{{font-weight:bold;font-size:17px}} .ic{{font-size:34px;margin:8px 0}}
+.sk{{font-size:13px;color:#475569;height:34px}}
 .tp{{font-size:18px;font-weight:bold;color:#1d4ed8}}
 footer{{padding:0 40px;font-size:12px;color:#64748b}}
 </style></head><body><div class=hero><div><h1>{t("title", "title", f"{town} weather")}</h1>
-<div class=upd>{t("subtitle", "subtitle", f"Updated {rng.randint(5, 9):02d}:{rng.choice(['10', '25', '40'])} local time")}</div></div>
+<div class=upd>{t("subtitle", "subtitle", updated)}</div></div>
 <div><div class=upd>Now</div><div class=now>{t("now", "card_value", f"{now}°C", card="Now")}</div>
 <div class=nowsky>{t("nowsky", "paragraph", skies[0], heading="Now")}</div></div>
 <div class=facts>{fact}</div></div><div class=grid>{cards}</div>
@@ -171,8 +176,11 @@ def job_posting(t, rng):
         for i, s in enumerate(rng.sample(V.PERKS, 4))
     )
     lo = rng.randrange(48, 80) * 1000
-    chips = "".join(f"<span class=chip>{t(f'chip-{i}', 'badge', c)}</span>"
-                    for i, c in enumerate(rng.sample(["Full time", "Hybrid", "Visa sponsorship", "Permanent"], 2)))  # fmt: skip
+    kinds = rng.sample(["Full time", "Hybrid", "Visa sponsorship", "Permanent"], 2)
+    chips = "".join(f"<span class=chip>{t(f'chip-{i}', 'badge', c)}</span>" for i, c in enumerate(kinds))
+    salary = f"GBP {lo:,} to {lo + rng.choice([8, 12, 15]) * 1000:,}"
+    closing = f"{rng.randint(3, 28)} {rng.choice(['May', 'June', 'July'])}"
+    button = rng.choice(["Apply now", "Start application"])
     return (
         f"""<html><head><style>
 body{{margin:0;width:1040px;height:540px;font-family:Tahoma,Verdana,sans-serif;background:#fff;color:#1f2933}}
@@ -195,10 +203,10 @@ footer{{position:absolute;bottom:18px;left:44px;font-size:12px;color:#829ab1}}
 <h2>{t("duty-h", "section_heading", "What you will do")}</h2><ul>{duties}</ul>
 <h2>{t("perk-h", "section_heading", "What we offer")}</h2><ul>{perks}</ul></div>
 <div class=side><div class=sl>{t("sal-l", "card_label", "Salary")}</div>
-<div class=sv>{t("sal-v", "card_value", f"GBP {lo:,} to {lo + rng.choice([8, 12, 15]) * 1000:,}", card="Salary")}</div>
+<div class=sv>{t("sal-v", "card_value", salary, card="Salary")}</div>
 <div class=sl>{t("close-l", "card_label", "Closing date")}</div>
-<div class=sv>{t("close-v", "card_value", f"{rng.randint(3, 28)} {rng.choice(['May', 'June', 'July'])}", card="Closing date")}</div>
-<span class=btn>{t("btn", "button", rng.choice(["Apply now", "Start application"]))}</span></div></div>
+<div class=sv>{t("close-v", "card_value", closing, card="Closing date")}</div>
+<span class=btn>{t("btn", "button", button)}</span></div></div>
 <footer>{t("footer", "footer", f"{firm} is an equal opportunity employer.")}</footer></body></html>""",
         (1040, 540),
     )
@@ -209,7 +217,8 @@ def listing(t, rng):
     agent, agency = rng.choice(V.AGENTS)
     beds = rng.randint(2, 5)
     facts = [("Bedrooms", str(beds)), ("Bathrooms", str(rng.randint(1, beds - 1))),
-             ("Floor area", f"{rng.randint(68, 190)} m²"), ("Tenure", rng.choice(["Freehold", "Leasehold"]))]  # fmt: skip
+             ("Floor area", f"{rng.randint(68, 190)} m²"),
+             ("Tenure", rng.choice(["Freehold", "Leasehold"]))]  # fmt: skip
     fact = "".join(
         f"<div class=fa><div class=fv>{t(f'fv-{i}', 'card_value', v, card=k)}</div>"
         f"<div class=fl>{t(f'fl-{i}', 'card_label', k)}</div></div>"
@@ -218,6 +227,10 @@ def listing(t, rng):
     feats = "".join(f"<li>{t(f'ft-{i}', 'list_item', s, heading='Highlights', ordinal=i + 1)}</li>"
                     for i, s in enumerate(rng.sample(V.HOME_FEATURES, 4)))  # fmt: skip
     price = f"£{rng.randrange(240, 890) * 1000:,}"
+    badge = rng.choice(["NEW LISTING", "PRICE REDUCED", "UNDER OFFER"])
+    button = rng.choice(["Book a viewing", "Ask the agent"])
+    near = f"{town}, {rng.choice(['three', 'ten', 'fifteen'])} minutes from the high street"
+    footer = f"Energy rating {rng.choice('BCD')}, council tax band {rng.choice('CDEF')}."
     return (
         f"""<html><head><style>
 body{{margin:0;width:1020px;height:500px;font-family:Palatino,'Palatino Linotype','Book Antiqua',serif;
@@ -243,13 +256,15 @@ h2{{font-size:19px;margin:0 0 6px}} ul{{margin:0;padding-left:20px;font-size:16p
 border-radius:6px;font-size:15px}}
 footer{{padding:0 40px;font-size:12px;color:#8a8178}}
 </style></head><body><div class=wrap><div><div class=photo><div class=roof></div><div class=house></div>
-<span class=ribbon>{t("badge", "badge", rng.choice(["NEW LISTING", "PRICE REDUCED", "UNDER OFFER"]))}</span></div>
-<div class=agent><div class=av></div><div><div class=ag>Listed by</div><div class=an>{t("agent", "paragraph", agent, heading="Listed by")}</div>
-<div class=ag>{agency}</div></div><span class=btn>{t("btn", "button", rng.choice(["Book a viewing", "Ask the agent"]))}</span></div></div>
-<div><h1>{t("title", "title", street)}</h1><div class=sub>{t("subtitle", "subtitle", f"{town}, {rng.choice(['three', 'ten', 'fifteen'])} minutes from the high street")}</div>
+<span class=ribbon>{t("badge", "badge", badge)}</span></div>
+<div class=agent><div class=av></div><div><div class=ag>Listed by</div><div class=an>{
+            t("agent", "paragraph", agent, heading="Listed by")
+        }</div>
+<div class=ag>{agency}</div></div><span class=btn>{t("btn", "button", button)}</span></div></div>
+<div><h1>{t("title", "title", street)}</h1><div class=sub>{t("subtitle", "subtitle", near)}</div>
 <div class=price>{t("price", "card_value", price, card="Asking price")}</div><div class=facts>{fact}</div>
 <h2>{t("hl-h", "section_heading", "Highlights")}</h2><ul>{feats}</ul></div></div>
-<footer>{t("footer", "footer", f"Energy rating {rng.choice('BCD')}, council tax band {rng.choice('CDEF')}.")}</footer></body></html>""",
+<footer>{t("footer", "footer", footer)}</footer></body></html>""",
         (1020, 500),
     )
 

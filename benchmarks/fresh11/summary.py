@@ -1,7 +1,7 @@
 """Per-template figures of a drawn, judged and refined tester set (``benchmarks/fresh11_pages.py``):
 the judge's counts per template from ``verdicts_ocr.json`` and the editor's per template and per
-document from ``refine.json`` (written by the set's ``judge`` and ``refine`` commands), or, while ``refine`` runs, from the lines
-it printed so far (a log of its output given after the folder).
+document from ``refine.json`` (written by the set's ``judge`` and ``refine`` commands), or, while
+``refine`` runs, from the lines it printed so far (a log of its output given after the folder).
 
     python benchmarks/fresh11/summary.py runs/fresh11_dev [refine_log.txt]
 """
@@ -31,8 +31,9 @@ def judge_table(records: list[dict]) -> None:
         by[r["kind"]].append(r)
     for name, rs in [*sorted(by.items()), ("all", records)]:
         c = tally(rs)
-        print(f"  {name:<13} true {c['n_true']:>3}: {c['true_yes']:>3} / {c['false_no']} / {c['true_withheld']:>2}"
-              f"   false {c['n_false']:>3}: {c['true_no']:>3} / {c['false_yes']} / {c['false_withheld']:>2}")  # fmt: skip
+        yes = f"{c['true_yes']:>3} / {c['false_no']} / {c['true_withheld']:>2}"
+        no = f"{c['true_no']:>3} / {c['false_yes']} / {c['false_withheld']:>2}"
+        print(f"  {name:<13} true {c['n_true']:>3}: {yes}   false {c['n_false']:>3}: {no}")
 
 
 def refine_table(rows: list[dict]) -> None:
@@ -46,8 +47,9 @@ def refine_table(rows: list[dict]) -> None:
                 by["all"][k] += v
     for name in [*sorted(k for k in by if k != "all"), "all"]:
         f = by[name]
-        print(f"  {name:<13} fixed {f['fixed']:>2}/{f['errors']:<2} contra {f['contradictions']} twice "
-              f"{f['written_twice']} retyped {f['retyped']} broken {f['broken']} damaged_px {f['damaged_px']}")  # fmt: skip
+        print(f"  {name:<13} fixed {f['fixed']:>2}/{f['errors']:<2} contra {f['contradictions']} "
+              f"twice {f['written_twice']} retyped {f['retyped']} broken {f['broken']} "
+              f"damaged_px {f['damaged_px']}")  # fmt: skip
     for r in rows:
         px = sum(f.get("damaged_px", 0) for f in r["per_kind"].values())
         unfixed = [f"{d['kind']} {d['element']} {d['correct']!r}->{d['shown']!r}" for d in r["details"]
