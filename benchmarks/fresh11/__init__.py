@@ -1,0 +1,1 @@
+"""The eleventh tester's engine-drawn pages (``benchmarks/fresh11_pages.py``)."""
