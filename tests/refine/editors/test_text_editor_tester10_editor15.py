@@ -4,6 +4,7 @@ page the set's templates draw."""
 
 import shutil
 
+import numpy as np
 import pytest
 from editor_helpers import failed
 from fresh10_drawn import changed_outside, draw
@@ -43,3 +44,39 @@ def test_a_legend_entry_longer_than_its_closed_up_frame_is_skipped(tmp_path):
     (act,) = editor.last_actions
     assert act["action"].startswith("skip: the legend's empty row has no clear room"), act
     assert changed_outside(out, start, (0, 0, 0, 0), pad=0) == 0
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from documents.engines.browser import Browser, chromium_path
+
+    if chromium_path() is None:
+        pytest.skip("chromium not installed")
+    with Browser() as b:
+        yield b
+
+
+def ink_columns(img, box):
+    """(first, last) columns of ``box`` holding ink (more than 60 off the box's median colour)."""
+    crop = np.asarray(img).astype(int)[box[1] : box[3], box[0] - 4 : box[2] + 4]
+    bg = np.median(crop.reshape(-1, 3), axis=0)
+    cols = np.flatnonzero((np.sqrt(((crop - bg) ** 2).sum(2)) > 60).any(0))
+    return box[0] - 4 + int(cols[0]), box[0] - 4 + int(cols[-1])
+
+
+@needs_tesseract
+def test_a_swapped_question_misread_without_its_space_keeps_its_left_edge(tmp_path, browser):
+    # dev faq-95: OCR reads "How do I my reset password?" as "How do! my reset ..."; registered on
+    # that read, the rewrite started 3 px right of the old left edge, where Chromium starts the line
+    from rewards.judges.ocr import OCRJudge
+
+    clean, _ = draw("faq", 95, tmp_path / "clean.png", browser=browser)
+    start, boxes = draw("faq", 95, tmp_path / "start.png", {"q-2": "How do I my reset password?"}, browser)
+    ((check, _),) = failed('Is there a section heading that reads exactly "How do I reset my password?"?')
+    verdict = OCRJudge().judge([start], [""], [[check]])[0][0]
+    editor = TextEditor()
+    out = editor.edit(start, "", [(check, verdict)], 0)
+    (act,) = editor.last_actions
+    assert act["action"] == "replace", act
+    assert ink_columns(out, boxes["q-2"])[0] == ink_columns(clean, boxes["q-2"])[0]
+    assert changed_outside(out, start, boxes["q-2"], pad=0) == 0
