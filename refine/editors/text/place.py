@@ -13,7 +13,8 @@
    bullet) (``place_list_item``); the cell of a table's
    row and column, the next item of a list or menu (``place_in_element``).
    A legend entry goes after the last entry of a one-row legend, with its series' swatch
-   (``place_legend_entry``).
+   (``place_legend_entry``), or right of the one handle a legend kept with no text beside it
+   (``place_in_legend_row``).
 4. A source line, footnote or footer its check puts at the bottom: at the page's foot
    (``place_at_foot``).
 5. Directly under (or over) its check's anchor, when the anchor is on the page and the line
@@ -44,6 +45,7 @@ from refine.editors.text.place_in_badge import place_in_badge
 from refine.editors.text.place_in_element import place_in_element
 from refine.editors.text.place_in_empty_button import place_in_empty_button
 from refine.editors.text.place_in_free_space import missing_group, place_in_free_space
+from refine.editors.text.place_in_legend_row import place_in_legend_row
 from refine.editors.text.place_in_row_column import place_in_row_column
 from refine.editors.text.place_in_sibling_card import place_in_sibling_card
 from refine.editors.text.place_legend_entry import place_legend_entry
@@ -78,6 +80,15 @@ def _not_apart(state: EditState, plan: Plan, exp: TextExpectation, rules: Rules)
     return None
 
 
+def _other_entries_missing(state: EditState, plan: Plan, exp: TextExpectation) -> bool:
+    """Whether another legend entry of this edit is missing too (no match on the page, not written)."""
+    return any(
+        o != exp and getattr(plan.element_of.get(o), "role", None) == "legend_entry" and not plan.matches.get(o)
+        and o.text not in state.written
+        for o, _ in plan.todo
+    )  # fmt: skip
+
+
 def place_missing(state: EditState, plan: Plan, exp: TextExpectation, rules: Rules) -> Written | Skip:
     """Place ``exp``'s string (module docstring): Written, or a Skip saying why not. A string
     whose place had no room is booked in ``state.unplaced``; when it heads a group, the group's
@@ -105,6 +116,8 @@ def place_missing(state: EditState, plan: Plan, exp: TextExpectation, rules: Rul
         outcome = place_by_neighbour(state, exp, sequences, rules)
     if outcome is None and getattr(element, "role", None) == "legend_entry":
         outcome = place_legend_entry(state, exp, plan.element_boxes.get(exp), rules)
+        if outcome is None:  # a row whose handle stayed with its text left out (a line series' "—●—")
+            outcome = place_in_legend_row(state, exp, _other_entries_missing(state, plan, exp), rules)
     if outcome is None and getattr(element, "role", None) in ("list_item", "bullet"):
         # an empty row the list keeps for it; else the list closed up behind it (insert it, move the
         # items after it down); else one pitch under the last item

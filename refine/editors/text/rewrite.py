@@ -338,6 +338,11 @@ def fit_shift(old: tuple[int, int], alpha: np.ndarray, ox: int, align: str) -> i
     return dx if abs(dx) <= 2 else 0
 
 
+LEFT_EDGE = (2, 4)
+"""Least and most offset (px) of a left-aligned row's first glyph from the old ink's left edge that
+``keep_left_edge`` moves back: a pixel is the rasteriser's, over 4 px the layout's."""
+
+
 def _same_letters(a: str, b: str) -> bool:
     """Whether ``a`` and ``b`` hold the same letters and digits, in any order (two words swapped:
     "Total 2,700" for "2,700 Total"). Set at the old text's size, the swapped centre label of a
@@ -366,7 +371,23 @@ def _fit_row(arr: np.ndarray, blk: Block, placed, rows, shrink: float, shift):
         (alpha, (ox, oy), b), (dx, dy) = set_rows(rows, face.font(size * f), blk, f)[0], shift
         placed, shrink = [(alpha, (ox + dx, oy + dy), (b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy))], f
     (alpha, (ox, oy), b), sx = placed[0], fit_shift(old, placed[0][0], placed[0][1][0], blk.align)
+    sx += keep_left_edge(old, alpha, ox + sx, blk.align, rows[0][:1] == blk.texts[0][:1])
     return [(alpha, (ox + sx, oy), (b[0] + sx, b[1], b[2] + sx, b[3]))], shrink
+
+
+def keep_left_edge(old: tuple[int, int], alpha: np.ndarray, ox: int, align: str, same_first: bool) -> int:
+    """Shift (px) that puts a left-aligned row whose first glyph is the old text's on the old
+    ink's left edge (``old``: its columns), when it starts ``LEFT_EDGE`` px off it and the move
+    keeps it inside the old columns; else 0. An engine sets a left-aligned line from one pen x,
+    so the same first glyph starts where it did; the registration against OCR's read of the old
+    line drifts when the read is off ("How do! my reset password?" for "How do I my reset ...",
+    a space dropped): the rewritten FAQ question started 3 px right of the old left edge."""
+    cols = np.nonzero((alpha >= 1 / 255).any(0))[0]
+    if align != "left" or not same_first or not len(cols):
+        return 0
+    a, b = ox + int(cols[0]), ox + int(cols[-1]) + 1
+    dx = old[0] - a
+    return dx if LEFT_EDGE[0] <= abs(dx) <= LEFT_EDGE[1] and b + dx <= max(b, old[1]) else 0
 
 
 def _with_margin(b, blk: Block) -> tuple[slice, slice]:
