@@ -31,6 +31,7 @@ from rewards.text.page.elements import describe_element
 from rewards.text.page.grounding import decide_text
 from rewards.text.page.locators import grouped_bar, locates_element, resolve_locators
 from rewards.text.page.positional_reads import ElementRead, element_read
+from rewards.text.page.unlabelled_column import without_column
 from rewards.text.questions.question_compiler import Anchor, TextSpec
 
 
@@ -330,7 +331,9 @@ class OCRJudge:
           took the group for a required string and the series for an anchor
           (``locators.grouped_bar``); the value is asked alone, with the group's bar as its locator,
           and its "no" stands when the value over that bar reads otherwise
-          (``positional_reads.group_value``).
+          (``positional_reads.group_value``);
+        - rule "anchor": a table cell asked by a column label the page does not show, its row
+          holding one cell (``unlabelled_column.without_column``): asked of that cell.
         """
         spec = check.spec
         if rule == "element" and locates_element(parts):
@@ -342,6 +345,8 @@ class OCRJudge:
             said += f" (not {describe_element(spec.text.element)})" if spec.text.element is not None else ""
         elif rule == "anchor" and (grouped := grouped_bar(spec.text, list(spec.vlm_parts))) is not None:
             (text, vlm), said = grouped, "the group and its bar are the value's locator"
+        elif rule == "anchor" and (text := without_column(spec.text, lines, image, size)) is not None:
+            vlm, said = spec.vlm_parts, f"the page shows no column {spec.text.element.column!r}; its row has one cell"
         else:
             return None
         v = self.judge_lines(lines, size, replace(check, spec=replace(spec, text=text, vlm_parts=tuple(vlm))), image)

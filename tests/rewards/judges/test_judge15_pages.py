@@ -10,7 +10,7 @@ import pytest
 from test_judge13_pages import page
 from test_tester10_pages import verdicts
 
-from benchmarks import fresh9_pages
+from benchmarks import fresh9_pages, fresh10_pages
 
 needs_chromium = pytest.mark.skipif(shutil.which("chromium") is None, reason="chromium not installed")
 needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
@@ -58,3 +58,22 @@ def test_a_bold_card_heading_is_no_line_of_the_text_under_it(tmp_path):
     q = 'Does the text under the "{}" heading read exactly "{}"?'
     asked = [("EU region", "Data hosted in Frankfurt"), ("EU region", "Data hosted in Frankfort")]
     assert verdicts(image, [q.format(*a) for a in asked]) == ["yes", "no"]
+
+
+@needs_chromium
+@needs_tesseract
+def test_a_cell_asked_by_a_column_label_the_page_does_not_show(tmp_path):
+    """A spec sheet's table has no header row, a label and its one value per row; the questions ask
+    "the 'Value' cell" of a row, and "anchor 'Value' not read" withheld every cell (fresh10
+    spec sheets: 5 withheld on dev). A column label read nowhere, nor anything close, whose row
+    label is read once with one cell right of it, is that cell (``unlabelled_column``):
+    confirmed; another row's value asked there is not confirmed, a value one digit off refuted."""
+    image = page(fresh10_pages.SET, "spec_sheet", 6, tmp_path / "spec.png")
+    q = "In the '{}' row, does the 'Value' cell read exactly \"{}\"?"
+    asked = [
+        ("Connectivity", "Bluetooth 5.3"),
+        ("Noise level", "24 dB"),
+        ("Dimensions", "24 dB"),
+        ("Noise level", "34 dB"),
+    ]
+    assert verdicts(image, [q.format(*a) for a in asked]) == ["yes", "yes", "withheld", "no"]
