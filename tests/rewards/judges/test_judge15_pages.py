@@ -77,3 +77,18 @@ def test_a_cell_asked_by_a_column_label_the_page_does_not_show(tmp_path):
         ("Noise level", "34 dB"),
     ]
     assert verdicts(image, [q.format(*a) for a in asked]) == ["yes", "yes", "withheld", "no"]
+
+
+@needs_tesseract
+def test_a_line_legends_handle_drawn_left_of_its_entry(tmp_path):
+    """A dual-axis chart's legend shows each series by its line's handle: a solid stroke with a
+    round marker, read "—®" (no handle spelling), and a dashed stroke with a square marker, read as
+    lines of their own ("— i", "-"); neither was a swatch, so the legend finder found no entry and
+    both entries were withheld (fresh10 dual-axis charts: 8 withheld on dev). A stroke of one colour
+    1.4 to 3.2 ems long, at the text's middle, ending just left of it and clear at its left end
+    (no grid line), opens a legend entry (``legend_marks.stroke_left``): both confirmed; a word of
+    the title asked as a legend entry still refuted, an entry one letter short too."""
+    image = page(fresh10_pages.SET, "dual_axis", 47, tmp_path / "dual.png")
+    q = 'Does the legend include the label "{}"?'
+    asked = ["Orders shipped", "Returns", "Orders", "Return"]
+    assert verdicts(image, [q.format(t) for t in asked]) == ["yes", "yes", "no", "no"]
