@@ -33,7 +33,7 @@ from rewards.text.page.page_lines import (
     _same_size,
     element_words,
     larger_lead,
-    read_sure,
+    title_sure,
 )
 from rewards.text.page.panel_titles import panel_titles
 from rewards.text.page.rectangles import _distinct, _framed, _like_groups, _lines_in, card_rectangles, rectangles
@@ -63,7 +63,7 @@ def _title(page: _Page, spec: ElementSpec) -> list[Element]:
     top = [i for i in page.flat if _centre(page.lines[i].box)[1] <= band]
     # a figure in large type ("18,402" of a KPI card under a dashboard's title), or a chart's markers
     # read unsure as letters ("ae"), is no title when a line with letters read sure is in the band
-    top = [i for i in top if any(c.isalpha() for c in page.lines[i].text) and read_sure(page.lines[i])] or top
+    top = [i for i in top if any(c.isalpha() for c in page.lines[i].text) and title_sure(page.lines[i])] or top
     biggest = max(page.sizes[i] for i in top)
     big = [i for i in top if page.sizes[i] >= TITLE_SIZE * biggest]
     blocks = list(dict.fromkeys(tuple(_wrap_block(page, i)) for i in big))

@@ -137,6 +137,18 @@ def read_sure(line: Line) -> bool:
     return any(w.conf is None or w.conf >= ICON_CONF for w in line.words)
 
 
+TITLE_CONF = 60.0
+"""Tesseract confidence under which a short line (``title_sure``) is a drawing read as text."""
+
+
+def title_sure(line: Line) -> bool:
+    """``read_sure``, and not a line of at most 3 letters or digits every word of which is read
+    under ``TITLE_CONF``: a boxplot's box and whisker cap read "LT" at confidence 32, in larger
+    "type" than the chart's title over it (a tenth tester's box plots), is no title."""
+    short = sum(c.isalnum() for c in line.text) <= 3
+    return read_sure(line) and not (short and all(w.conf is not None and w.conf < TITLE_CONF for w in line.words))
+
+
 def _marks_alike(a: Word, b: Word) -> bool:
     """True when words ``a`` and ``b`` (of at most two characters, opening two lines) read as a
     list's marks: both with confidence under ``MARK_CONF``; or one a mark (``_is_mark``); or both

@@ -106,3 +106,16 @@ def test_a_right_aligned_total_stands_in_its_column(tmp_path):
     image = page(fresh9_pages.SET, "receipt", 40, tmp_path / "receipt.png")
     asked = [("Total", "32.64"), ("Subtotal", "32.64"), ("Total", "32.46")]
     assert verdicts(image, [CELL.format(*a) for a in asked]) == ["yes", "no", "no"]
+
+
+@needs_tesseract
+def test_a_boxplots_box_read_as_letters_is_no_title(tmp_path):
+    """A box plot's box and whisker cap are read "LT" at confidence 32, a "line" larger than the
+    chart's title and inside the top band: it was taken for the title and the real title was left
+    to a VLM (fresh10 box plots: 4 withheld on dev). A line of at most three letters or digits
+    read under 60 throughout is no title candidate (``page_lines.title_sure``): the title
+    confirmed; the callout asked as the title, and a title one word off, refuted."""
+    image = page(fresh10_pages.SET, "boxes", 18, tmp_path / "boxes.png")
+    q = 'Is the chart title exactly "{}"?'
+    asked = ["Waiting times in October", "Shortest median: 29 min", "Waiting times in November"]
+    assert verdicts(image, [q.format(t) for t in asked]) == ["yes", "no", "no"]
