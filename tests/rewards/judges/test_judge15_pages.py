@@ -119,3 +119,24 @@ def test_a_boxplots_box_read_as_letters_is_no_title(tmp_path):
     q = 'Is the chart title exactly "{}"?'
     asked = ["Waiting times in October", "Shortest median: 29 min", "Waiting times in November"]
     assert verdicts(image, [q.format(t) for t in asked]) == ["yes", "no", "no"]
+
+
+@needs_tesseract
+def test_an_entry_read_unsure_where_it_stands_is_not_refuted(tmp_path):
+    """An area chart's legend, read again where a typo ("Biomss") changed its row, reads the yellow
+    swatch and "Wind" as one word '"Wind' at confidence 0, its box over the swatch: the line no
+    longer opened with a swatch, and the correct entry "Wind" was refuted, "the legend entry reads
+    'Hydro' / 'Biomss'" (fresh9-area_top-36 and -45, defect pages: 2 false "no" on dev). An element
+    "no" whose string's own words are read under 80 where it stands is withheld
+    (``ocr_doubt._occurrence_conf``); the misspelt entry, and the title's word asked as an entry,
+    still refuted."""
+    from PIL import Image
+
+    from benchmarks import tester_set
+
+    doc = tester_set.make_doc(fresh9_pages.SET, 36, "dev", tmp_path, None)
+    clean, defect = (Image.open(doc.pages[k].image_path).convert("RGB") for k in ("clean", "defect"))
+    verdicts(clean, ['Does the legend include the label "Wind"?'])  # the defect page is read from this one
+    q = 'Does the legend include the label "{}"?'
+    asked = ["Wind", "Biomass", "Electricity"]
+    assert verdicts(defect, [q.format(t) for t in asked]) == ["withheld", "no", "no"]
