@@ -31,8 +31,8 @@ def test_a_price_read_in_part_in_its_cell_is_read_again_there(receipt):
     """The page passes read the right-aligned monospaced prices "3.90" and "2.60" as "90" and "60"
     (their "3." and "2." dropped, confidence 96); the best match of "3.90" was the VAT row's "3.96"
     and its strip was read again, never the cell's: the correct prices were refuted
-    (fresh9-receipt-13: 2 false "no" on dev). The place where the asked row crosses the asked
-    column is read again as well (``ocr._cell_place``, a quarter line up and down: the next rows
+    (fresh9-receipt-13 and -31: 3 false "no" on dev). The place where the asked row crosses the
+    asked column is read again as well (``ocr._cell_place``, a quarter line up and down: the next rows
     are other cells): confirmed; a price one digit off, and the VAT's "3.96" asked in an item's
     row, still refuted."""
     asked = [
@@ -50,10 +50,10 @@ def test_a_bold_card_heading_is_no_line_of_the_text_under_it(tmp_path):
     """A roadmap card sets its name bold (18 px) over its text (13 px); OCR's boxes pad small type
     by a pixel or two, so "EU region" measured 18.6 em and "Data hosted in" 16.7, one size, and
     the heading was read into the text's block: the text under it was refuted as "read only inside
-    longer text ('EU region Data hosted in Frankfurt')" (fresh9-roadmap-5, the report's "roadmap
-    text read into a heading line"). Lines of about one size but for a few percent join one block
-    only when their measured weights do not differ (``page_lines._Page._joins``): confirmed; the
-    text one letter off still refuted."""
+    longer text ('EU region Data hosted in Frankfurt')" (fresh9-roadmap-23's false "no" on dev,
+    here on seed 5; the report's "roadmap text read into a heading line"). Lines of about one size
+    but for a few percent join one block only when their measured weights do not differ
+    (``page_lines._Page._joins``): confirmed; the text one letter off still refuted."""
     image = page(fresh9_pages.SET, "roadmap", 5, tmp_path / "roadmap.png")
     q = 'Does the text under the "{}" heading read exactly "{}"?'
     asked = [("EU region", "Data hosted in Frankfurt"), ("EU region", "Data hosted in Frankfort")]
@@ -65,7 +65,7 @@ def test_a_bold_card_heading_is_no_line_of_the_text_under_it(tmp_path):
 def test_a_cell_asked_by_a_column_label_the_page_does_not_show(tmp_path):
     """A spec sheet's table has no header row, a label and its one value per row; the questions ask
     "the 'Value' cell" of a row, and "anchor 'Value' not read" withheld every cell (fresh10
-    spec sheets: 5 withheld on dev). A column label read nowhere, nor anything close, whose row
+    spec sheets: 12 withheld on dev). A column label read nowhere, nor anything close, whose row
     label is read once with one cell right of it, is that cell (``unlabelled_column``):
     confirmed; another row's value asked there is not confirmed, a value one digit off refuted."""
     image = page(fresh10_pages.SET, "spec_sheet", 6, tmp_path / "spec.png")
@@ -84,7 +84,7 @@ def test_a_line_legends_handle_drawn_left_of_its_entry(tmp_path):
     """A dual-axis chart's legend shows each series by its line's handle: a solid stroke with a
     round marker, read "—®" (no handle spelling), and a dashed stroke with a square marker, read as
     lines of their own ("— i", "-"); neither was a swatch, so the legend finder found no entry and
-    both entries were withheld (fresh10 dual-axis charts: 8 withheld on dev). A stroke of one colour
+    both entries were withheld (fresh10-dual_axis-47: 3 withheld on dev). A stroke of one colour
     1.4 to 3.2 ems long, at the text's middle, ending just left of it and clear at its left end
     (no grid line), opens a legend entry (``legend_marks.stroke_left``): both confirmed; a word of
     the title asked as a legend entry still refuted, an entry one letter short too."""
