@@ -544,13 +544,15 @@ def _near_misses(decisions) -> list[tuple[str, tuple, str, bool, int | None]]:
     """(expected string, box, OCR text, of an element, rows grown up and down: None for a line
     height) of each string worth a second look before a "no": a string not read whose best match
     is a near miss (similarity >= 0.3), the place of a table cell asked by its row and column
-    (``_cell_place``; a quarter of its height, the next rows are other cells), and a string read
+    (``_cell_place``; a quarter of its height, the next rows are other cells; as an element's, its
+    read is kept only where it reads the string in the cell: a heatmap's "93" read worse in its
+    strip left unread ink there, and a wrong "39" was withheld), and a string read
     elsewhere whose element reads something else (the element's box and text)."""
     out = []
     for d in decisions:
         for r in d.records:
             if r["rule"] == "read" and (cell := _cell_place(d.anchors)) is not None:
-                out.append((r["text"], *cell, False, (cell[0][3] - cell[0][1]) // 4))
+                out.append((r["text"], *cell, True, (cell[0][3] - cell[0][1]) // 4))
             if r["rule"] == "read" and r["box"] and r["similarity"] >= 0.3:
                 out.append((r["text"], r["box"], r["ocr_text"], False, None))
             elif r["rule"] == "element" and r.get("element") and _flat(r["element"]["box"]):
