@@ -140,3 +140,22 @@ def test_an_entry_read_unsure_where_it_stands_is_not_refuted(tmp_path):
     q = 'Does the legend include the label "{}"?'
     asked = ["Wind", "Biomass", "Electricity"]
     assert verdicts(defect, [q.format(t) for t in asked]) == ["withheld", "no", "no"]
+
+
+@needs_tesseract
+def test_a_wedge_beside_its_label_is_no_legend_handle(tmp_path):
+    """A donut's wedge label "Tea" stands right of the orange wedge; in the rows of the label the
+    wedge's colour runs 1.4-3.2 ems and ends just left of it, like a line handle, and "Tea" (left
+    out of the legend by a "missing" defect) was confirmed as a legend entry: a false "yes" on the
+    engine documents' dev split (matplotlib-donut-4). A handle is thin: over its columns its colour
+    spans at most 1.2 em, looked at 1.5 em up and down (``legend_marks.stroke_left``): refuted;
+    the legend's own entry still confirmed."""
+    from PIL import Image
+
+    from documents.engines.split import make_doc
+
+    doc = make_doc("matplotlib", 4, "dev", tmp_path)
+    clean, defect = (Image.open(doc.pages[k].image_path).convert("RGB") for k in ("clean", "defect"))
+    verdicts(clean, ['Does the legend include the label "Tea"?'])  # the defect page is read from this one
+    asked = ['Does the legend include the label "Tea"?', 'Does the legend include the label "Juice"?']
+    assert verdicts(defect, asked) == ["no", "yes"]
