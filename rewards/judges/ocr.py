@@ -31,6 +31,7 @@ from rewards.text.page.elements import describe_element
 from rewards.text.page.grounding import decide_text
 from rewards.text.page.locators import grouped_bar, locates_element, resolve_locators
 from rewards.text.page.positional_reads import ElementRead, element_read
+from rewards.text.page.unlabelled_column import without_column
 from rewards.text.questions.question_compiler import Anchor, TextSpec
 
 
@@ -248,8 +249,8 @@ class OCRJudge:
         (``reread_strip``), and the strips read."""
         reread = []
         # a hostile check quoting thousands of strings would re-read for minutes (0.16 s each)
-        for text, box, ocr_text, in_element in _near_misses(decisions)[:MAX_REREADS]:
-            again, strip = self.reread_strip(image, lines, text, box, ocr_text)
+        for text, box, ocr_text, in_element, grow_y in _near_misses(decisions)[:MAX_REREADS]:
+            again, strip = self.reread_strip(image, lines, text, box, ocr_text, grow_y=grow_y)
             reread.append(list(strip))
             # an element's strip may hold other lines (a subtitle under a title): its read
             # replaces them only when it reads the string where the element stands (the strip of
@@ -330,7 +331,9 @@ class OCRJudge:
           took the group for a required string and the series for an anchor
           (``locators.grouped_bar``); the value is asked alone, with the group's bar as its locator,
           and its "no" stands when the value over that bar reads otherwise
-          (``positional_reads.group_value``).
+          (``positional_reads.group_value``);
+        - rule "anchor": a table cell asked by a column label the page does not show, its row
+          holding one cell (``unlabelled_column.without_column``): asked of that cell.
         """
         spec = check.spec
         if rule == "element" and locates_element(parts):
@@ -342,6 +345,8 @@ class OCRJudge:
             said += f" (not {describe_element(spec.text.element)})" if spec.text.element is not None else ""
         elif rule == "anchor" and (grouped := grouped_bar(spec.text, list(spec.vlm_parts))) is not None:
             (text, vlm), said = grouped, "the group and its bar are the value's locator"
+        elif rule == "anchor" and (text := without_column(spec.text, lines, image, size)) is not None:
+            vlm, said = spec.vlm_parts, f"the page shows no column {spec.text.element.column!r}; its row has one cell"
         else:
             return None
         v = self.judge_lines(lines, size, replace(check, spec=replace(spec, text=text, vlm_parts=tuple(vlm))), image)
@@ -357,6 +362,7 @@ class OCRJudge:
         box,
         matched: str,
         scales: tuple[float, ...] = (3.0, 2.0),
+        grow_y: int | None = None,
     ) -> tuple[list[Line], tuple[int, int, int, int]]:
         """Read again, on its own, the strip of ``image`` around a near match of ``expected``.
 
@@ -383,7 +389,7 @@ class OCRJudge:
         x0, y0, x1, y1 = box
         char_w = (x1 - x0) / max(1, len(matched))
         grow_x = char_w * (max(0, len(expected) - len(matched)) + 4)
-        grow_y = y1 - y0
+        grow_y = y1 - y0 if grow_y is None else grow_y
         strip = (
             max(0, int(x0 - grow_x)),
             max(0, y0 - grow_y),
@@ -534,15 +540,36 @@ MAX_REREADS = 16
 near misses after them keep their page read, so the check can only stay "no", never turn "yes"."""
 
 
-def _near_misses(decisions) -> list[tuple[str, tuple, str, bool]]:
-    """(expected string, box, OCR text, of an element) of each string worth a second look
-    before a "no": a string not read whose best match is a near miss (similarity >= 0.3), and a
-    string read elsewhere whose element reads something else (the element's box and text)."""
+def _near_misses(decisions) -> list[tuple[str, tuple, str, bool, int | None]]:
+    """(expected string, box, OCR text, of an element, rows grown up and down: None for a line
+    height) of each string worth a second look before a "no": a string not read whose best match
+    is a near miss (similarity >= 0.3), the place of a table cell asked by its row and column
+    (``_cell_place``; a quarter of its height, the next rows are other cells; as an element's, its
+    read is kept only where it reads the string in the cell: a heatmap's "93" read worse in its
+    strip left unread ink there, and a wrong "39" was withheld), and a string read
+    elsewhere whose element reads something else (the element's box and text)."""
     out = []
     for d in decisions:
         for r in d.records:
+            if r["rule"] == "read" and (cell := _cell_place(d.anchors)) is not None:
+                out.append((r["text"], *cell, True, (cell[0][3] - cell[0][1]) // 4))
             if r["rule"] == "read" and r["box"] and r["similarity"] >= 0.3:
-                out.append((r["text"], r["box"], r["ocr_text"], False))
+                out.append((r["text"], r["box"], r["ocr_text"], False, None))
             elif r["rule"] == "element" and r.get("element") and _flat(r["element"]["box"]):
-                out.append((r["text"], r["element"]["box"], r["element"]["text"], True))
+                out.append((r["text"], r["element"]["box"], r["element"]["text"], True, None))
     return out
+
+
+def _cell_place(anchors: list[dict]) -> tuple[tuple, str] | None:
+    """(box, column label) of the place a table cell asked by its row and column labels stands
+    (both read): the row label's rows, the column label's columns; None otherwise. Its value may be
+    read there in part by the page passes (a right-aligned price in monospaced type, "3.90" read
+    "90", its "3." dropped at confidence 96: a ninth tester's receipt) while its best match is
+    another row's value ("3.96"): the cell's own strip is read again too."""
+    rel = {a["relation"]: a for a in anchors if a["found"] and a.get("boxes")}
+    if len(anchors) != 2 or set(rel) != {"same_row", "context"}:
+        return None
+    row, col = rel["same_row"]["boxes"][0], rel["context"]["boxes"][0]
+    if col[0] <= row[2]:
+        return None
+    return (col[0], row[1], col[2], row[3]), rel["context"]["text"]

@@ -23,7 +23,8 @@ when the "no" stands. Rules, by the rule that failed (``rewards.text.page.ground
   element the question names), when the string is read exactly as two or more whole lines (a
   list item that wraps: the finders' items are lines, so "the third item" reads only its first
   line), or when the element's words were read with confidence below ``MIN_CONF`` (an icon
-  read as letters).
+  read as letters), or the string's own words where it stands (``_occurrence_conf``: a legend's
+  swatch read as a quote mark glued to its entry, '"Wind' at confidence 0).
   Also when a section heading is asked and the string is read exactly as a whole line of its
   own, measured bold (``_bold_line``): a heading the finder did not type (a spec sheet's
   "TECHNICAL SPECIFICATIONS" over a striped table, typed on one page of a template and not on the
@@ -287,9 +288,37 @@ def _doubt_element(decision, vlm_parts: list[str], lines: list[Line]) -> str | N
     low = [e for e in shown if e.get("conf", 100.0) < MIN_CONF]
     if low:
         return f"the element reads {low[0]['text']!r} with low OCR confidence ({low[0]['conf']:.0f})"
+    for r in decision.records:
+        conf = _occurrence_conf(r, lines) if r["rule"] == "element" else 100.0
+        if conf < MIN_CONF:
+            return (
+                f"{r['text']!r} is read with low OCR confidence ({conf:.0f}) where it stands: what opens it is unsure"
+            )
     return next(
         (why for r in decision.records if r["rule"] == "element" and (why := label_before_value(r, lines))), None
     )
+
+
+def _occurrence_conf(record: dict, lines: list[Line]) -> float:
+    """The lowest confidence of the OCR words inside the box of ``record``'s occurrence (100 when
+    none, or none given). A legend's swatch read as a quote mark glued to its entry ('"Wind' at
+    confidence 0, the word's box over the swatch too: a ninth tester's area chart, re-read where
+    an edit changed the row) hides the mark that makes the line an entry: the element rule's "no"
+    rests on a read OCR was not sure of."""
+    box = record.get("box")
+    if not box:
+        return 100.0
+    confs = [
+        w.conf
+        for ln in lines
+        for w in ln.words
+        if w.conf is not None
+        and box[0] <= w.box[0]
+        and w.box[2] <= box[2]
+        and box[1] <= w.box[1]
+        and w.box[3] <= box[3]
+    ]
+    return min(confs, default=100.0)
 
 
 def _bold_line(records: list[dict], lines: list[Line], image, role: str | None) -> str | None:

@@ -16,7 +16,7 @@ from rewards.text.ocr.text_match import find_matches, label_spellings, union_box
 from rewards.text.page.card_lists import card_lists
 from rewards.text.page.footers import footer
 from rewards.text.page.heading_series import heading_peers, heading_row_peers
-from rewards.text.page.legend_marks import handle_left, swatch_left
+from rewards.text.page.legend_marks import handle_left, stroke_left, swatch_left
 from rewards.text.page.page_lines import (
     MAX_PAGE_SHARE,
     SAME_SIZE,
@@ -33,7 +33,7 @@ from rewards.text.page.page_lines import (
     _same_size,
     element_words,
     larger_lead,
-    read_sure,
+    title_sure,
 )
 from rewards.text.page.panel_titles import panel_titles
 from rewards.text.page.rectangles import _distinct, _framed, _like_groups, _lines_in, card_rectangles, rectangles
@@ -63,7 +63,7 @@ def _title(page: _Page, spec: ElementSpec) -> list[Element]:
     top = [i for i in page.flat if _centre(page.lines[i].box)[1] <= band]
     # a figure in large type ("18,402" of a KPI card under a dashboard's title), or a chart's markers
     # read unsure as letters ("ae"), is no title when a line with letters read sure is in the band
-    top = [i for i in top if any(c.isalpha() for c in page.lines[i].text) and read_sure(page.lines[i])] or top
+    top = [i for i in top if any(c.isalpha() for c in page.lines[i].text) and title_sure(page.lines[i])] or top
     biggest = max(page.sizes[i] for i in top)
     big = [i for i in top if page.sizes[i] >= TITLE_SIZE * biggest]
     blocks = list(dict.fromkeys(tuple(_wrap_block(page, i)) for i in big))
@@ -438,7 +438,7 @@ def _card(page: _Page, spec: ElementSpec) -> list[Element]:
 
 def _legend_entry(page: _Page, spec: ElementSpec) -> list[Element]:
     """Text with a small solid colour swatch just left of it (``legend_marks.swatch_left``, needs the image),
-    or a line legend's handle read as a word (``legend_marks.handle_left``).
+    or a line legend's handle read as a word or drawn there (``legend_marks.handle_left``, ``stroke_left``).
     OCR often reads the swatch as a short word ("W", "M@"), and may join a y-axis tick label left
     of it into the line ("12- ME Desktop" on a ggplot legend inside the axes): up to two first
     words of up to 3 characters each, with a swatch left of the next, are not part of the entry. Top to bottom, left
@@ -449,7 +449,8 @@ def _legend_entry(page: _Page, spec: ElementSpec) -> list[Element]:
     found: list[tuple[int, tuple[WordId, ...]]] = []
     for i in page.flat:
         own = element_words(page.lines, i)
-        if own and handle_left(page, i, own[0][1]):
+        first = own and page.lines[i].words[own[0][1]].box  # a handle OCR read, or one drawn there
+        if own and (handle_left(page, i, own[0][1]) or stroke_left(rgb, first, page.sizes[i])):
             found.append((i, own))
             continue
         for k in range(min(3, len(own))):  # up to two short words first: a tick label and the swatch ("12- ME")

@@ -49,6 +49,47 @@ def swatch_left(rgb: np.ndarray, box: Box, em: float) -> bool:
     return False
 
 
+HANDLE_SPAN = (1.4, 3.2)
+"""Ems a line legend's handle spans (matplotlib's is 2 em long: a stroke, dashed or solid, with a marker or none)."""
+
+
+def stroke_left(rgb: np.ndarray, box: Box, em: float) -> bool:
+    """True when a line legend's handle is drawn just left of the text box ``box`` (type size
+    ``em`` pixels), whatever OCR read of it (a dashed stroke and its square marker read as lines
+    of their own, "— i" and "-", beside "Returns": a tenth tester's dual-axis chart): in the rows
+    within half an em of the text's middle, pixels of one colour off the background (RGB distance
+    > 60 from the crop's median) whose columns run ``HANDLE_SPAN`` ems from their first to their
+    last, inked on at least half of them, the run's right end within 1.5 em of the text and its
+    left end clear of the crop's edge (a grid line or a rule runs on: no handle); over those
+    columns the colour spans no more than 1.2 em up and down, looked at 1.5 em either way of the
+    text's middle (a pie's wedge beside its label runs on: no handle)."""
+    x0, y0, x1, y1 = box
+    lh = max(1.0, em)
+    mid = (y0 + y1) / 2
+    a, b = max(0, int(x0 - (HANDLE_SPAN[1] + 2.5) * lh)), max(0, int(x0 - 1))
+    top, bottom = max(0, int(mid - lh / 2)), min(rgb.shape[0], int(mid + lh / 2) + 1)
+    high, low = max(0, int(mid - 1.5 * lh)), min(rgb.shape[0], int(mid + 1.5 * lh) + 1)
+    if b - a < HANDLE_SPAN[0] * lh or bottom - top < 3:
+        return False
+    crop = rgb[top:bottom, a:b].astype(np.int16)
+    tall = rgb[high:low, a:b].astype(np.int16)
+    bg = np.median(crop.reshape(-1, 3), axis=0)
+    for colour in main_colours(crop.reshape(-1, 3), 0.5 * lh)[:4]:
+        if np.sqrt(((colour - bg) ** 2).sum()) <= 60:
+            continue
+        cols = np.nonzero((np.abs(crop - colour).max(axis=2) <= 40).any(axis=0))[0]
+        if not len(cols) or cols[0] == 0:
+            continue
+        span = cols[-1] - cols[0] + 1
+        near = (b - a) - cols[-1] <= 1.5 * lh
+        if not (HANDLE_SPAN[0] * lh <= span <= HANDLE_SPAN[1] * lh and len(cols) >= span / 2 and near):
+            continue
+        rows = np.nonzero((np.abs(tall[:, cols[0] : cols[-1] + 1] - colour).max(axis=2) <= 40).any(axis=1))[0]
+        if rows[-1] - rows[0] + 1 <= 1.2 * lh:
+            return True
+    return False
+
+
 def main_colours(pixels: np.ndarray, least: float, most: int = 6) -> list[np.ndarray]:
     """The colours (RGB, 0-255) of at least ``least`` of ``pixels`` ((N, 3)), most frequent first,
     at most ``most``."""

@@ -18,7 +18,7 @@ from PIL import Image
 from rewards.common.images import pixels_digest
 from rewards.text.ocr.fills import find_fills
 from rewards.text.ocr.text_match import Line, Word, next_lines, union_box
-from rewards.text.page.text_style import em_fraction, ink_of
+from rewards.text.page.text_style import em_fraction, ink_of, measure
 
 Box = tuple[int, int, int, int]
 WordId = tuple[int, int]
@@ -26,6 +26,9 @@ SAME_SIZE = 1.15
 """Two lines whose type sizes differ by at most this factor are of one size (one block, one list)."""
 BULLET_GLYPHS = frozenset("•·▪◦‣●○■□*-–—>»›oe°")
 """What OCR reads for a bullet mark in front of a line (a dot is often read "e" or "o")."""
+SAME_WEIGHT_SIZE = 1.05
+"""Two lines of one size (``SAME_SIZE``) whose sizes differ by more than this factor join one block
+only when their weights do not differ (a bold heading over regular text: ``_Page._joins``)."""
 MAX_PAGE_SHARE = 0.6
 """A rectangle covering more than this share of the image is the page or a background panel, not a card."""
 
@@ -132,6 +135,18 @@ def read_sure(line: Line) -> bool:
     given): a line all of whose words are read less sure is a mark or a drawing read as text (a line
     chart's square markers read "- ae" at confidence 24 beside a legend)."""
     return any(w.conf is None or w.conf >= ICON_CONF for w in line.words)
+
+
+TITLE_CONF = 60.0
+"""Tesseract confidence under which a short line (``title_sure``) is a drawing read as text."""
+
+
+def title_sure(line: Line) -> bool:
+    """``read_sure``, and not a line of at most 3 letters or digits every word of which is read
+    under ``TITLE_CONF``: a boxplot's box and whisker cap read "LT" at confidence 32, in larger
+    "type" than the chart's title over it (a tenth tester's box plots), is no title."""
+    short = sum(c.isalnum() for c in line.text) <= 3
+    return read_sure(line) and not (short and all(w.conf is not None and w.conf < TITLE_CONF for w in line.words))
 
 
 def _marks_alike(a: Word, b: Word) -> bool:
@@ -421,7 +436,23 @@ class _Page:
         return list(reversed(up[1:])) + down
 
     def _joins(self, a: int, b: int) -> bool:
-        return self.lines[a].angle == self.lines[b].angle == 0 and _same_size(self.sizes[a], self.sizes[b])
+        if not (self.lines[a].angle == self.lines[b].angle == 0 and _same_size(self.sizes[a], self.sizes[b])):
+            return False
+        # a bold 18 px card heading over its 13 px text measured 18.6 and 16.7 em (OCR's box pads
+        # small type by a pixel or two): of about one size, but a bold line over a regular one
+        # is a heading over its text, not one block (a ninth tester's roadmap cards)
+        near = max(self.sizes[a], self.sizes[b]) <= SAME_WEIGHT_SIZE * min(self.sizes[a], self.sizes[b])
+        return near or {self.weight(a), self.weight(b)} != {"bold", "regular"}
+
+    def weight(self, li: int) -> str | None:
+        """The measured weight of line ``li`` ("bold", "regular" or None: ``text_style.measure``),
+        None without the image; measured once per page."""
+        weights = self.memo.setdefault("weights", {})
+        if li not in weights:
+            rgb = self.rgb()
+            words = [(w.box, w.text) for w in self.lines[li].words]
+            weights[li] = measure(rgb, words).weight if rgb is not None and words else None
+        return weights[li]
 
     def gray(self) -> np.ndarray | None:
         if "gray" not in self.memo:

@@ -188,8 +188,11 @@ def down_number_column(box: Box, anchor: Box, lines: list[Line]) -> bool:
     width, ``in_column``), above or below it, and every line read between them that overlaps the
     column is a number: an annotated heatmap's cell, its column label the x tick under the grid
     (the cells of the rows between are read on the way, however far). A word between (another
-    table's header, a caption) ends the column."""
-    if not in_column(box, anchor) or _y_overlap(box, anchor):
+    table's header, a caption) ends the column. A number whose right edge is the label's (within
+    a third of the label's height) stands in its column too: a right-aligned column's wider value
+    ("32.64" in bold under "EUR": its centre left of the label, a ninth tester's receipt)."""
+    right_aligned = abs(box[2] - anchor[2]) <= max(2.0, (anchor[3] - anchor[1]) / 3)
+    if not (in_column(box, anchor) or right_aligned) or _y_overlap(box, anchor):
         return False
     lo, hi = (anchor[3], box[1]) if _centre(box)[1] > anchor[3] else (box[3], anchor[1])
     for ln in lines:
