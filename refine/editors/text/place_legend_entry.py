@@ -129,15 +129,28 @@ def column_entries(state: EditState, given: list) -> list:
     return run if len(run) >= len(given) else given
 
 
-def missing_series(arr: np.ndarray, swatches: list) -> tuple[int, int, int] | None:
-    """The colour of the one bar series the one-row legend ``swatches`` ((text box, (swatch box,
-    colour)), left to right) shows no swatch of, when it comes after every series shown
-    (``series_colours``' order); None when no series, or more than one, is unlabelled."""
+def _in_column(swatches: list) -> bool:
+    """Whether the legend entries ``swatches`` stand in a column (their rows' middles more than half
+    a line apart), not in one row."""
+    mids = [(b[1] + b[3]) / 2 for b, _ in swatches]
+    return max(mids) - min(mids) > min(b[3] - b[1] for b, _ in swatches) / 2
+
+
+def _unlabelled(arr: np.ndarray, swatches: list) -> tuple[list, list]:
+    """((colour, order key) of each bar series no swatch of the one-row legend ``swatches`` shows,
+    the order keys of those it shows), in ``series_colours``' order."""
     sbox = swatches[-1][1][0]
     shown = [c for _, (_, c) in swatches]
     series = series_colours(arr, 4 * (sbox[2] - sbox[0]) * (sbox[3] - sbox[1]))
     missing = [(c, k) for c, k in series if not any(_near(c, s) for s in shown)]
-    order = [k for c, k in series if any(_near(c, s) for s in shown)]
+    return missing, [k for c, k in series if any(_near(c, s) for s in shown)]
+
+
+def missing_series(arr: np.ndarray, swatches: list) -> tuple[int, int, int] | None:
+    """The colour of the one bar series the one-row legend ``swatches`` ((text box, (swatch box,
+    colour)), left to right) shows no swatch of, when it comes after every series shown
+    (``series_colours``' order); None when no series, or more than one, is unlabelled."""
+    missing, order = _unlabelled(arr, swatches)
     if len(missing) != 1 or not order or missing[0][1] < max(order):
         return None
     return missing[0][0]
@@ -151,16 +164,10 @@ def unlabelled_series(state: EditState, exp: TextExpectation, element, entries: 
     reason when that series comes before a shown one) instead of rewriting the other's label."""
     if getattr(element, "role", None) != "legend_entry":
         return False
-    swatches = legend_swatches(state.arr, entries)
-    if not swatches:
+    swatches = sorted(legend_swatches(state.arr, entries), key=lambda bs: bs[0][0])
+    if not swatches or _in_column(swatches):  # none, or a column legend: ``insert_legend_entry``'s
         return False
-    swatches.sort(key=lambda bs: bs[0][0])
-    mids = [(b[1] + b[3]) / 2 for b, _ in swatches]
-    if max(mids) - min(mids) > min(b[3] - b[1] for b, _ in swatches) / 2:
-        return False  # a column legend: ``insert_legend_entry``'s
-    sbox = swatches[-1][1][0]
-    series = series_colours(state.arr, 4 * (sbox[2] - sbox[0]) * (sbox[3] - sbox[1]))
-    return sum(not any(_near(c, s) for _, (_, s) in swatches) for c, _ in series) == 1
+    return len(_unlabelled(state.arr, swatches)[0]) == 1
 
 
 def place_legend_entry(state: EditState, exp: TextExpectation, entries: list[Box] | None, rules: Rules):
@@ -174,9 +181,7 @@ def place_legend_entry(state: EditState, exp: TextExpectation, entries: list[Box
     column = column_entries(state, sorted(swatches, key=lambda bs: bs[0][1]))  # entries the finder missed
     if len(column) > len(swatches):
         swatches = sorted(column, key=lambda bs: bs[0][0])
-    mids = [(b[1] + b[3]) / 2 for b, _ in swatches]
-    lh = min(b[3] - b[1] for b, _ in swatches)
-    if max(mids) - min(mids) > lh / 2:  # a column, which closed up: re-laid in the slices' order, or skipped
+    if _in_column(swatches):  # a column, which closed up: re-laid in the slices' order, or skipped
         return insert_legend_entry(state, exp, sorted(swatches, key=lambda bs: bs[0][1]), rules)
     (box, (sbox, _)) = swatches[-1]
     sw = sbox[2] - sbox[0]

@@ -12,16 +12,6 @@ from refine.editors.text import TextEditor
 needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
 
 
-@pytest.fixture(scope="module")
-def browser():
-    from documents.engines.browser import Browser, chromium_path
-
-    if chromium_path() is None:
-        pytest.skip("chromium not installed")
-    with Browser() as b:
-        yield b
-
-
 def union(a, b):
     return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
 

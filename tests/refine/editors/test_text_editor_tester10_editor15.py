@@ -46,16 +46,6 @@ def test_a_legend_entry_longer_than_its_closed_up_frame_is_skipped(tmp_path):
     assert changed_outside(out, start, (0, 0, 0, 0), pad=0) == 0
 
 
-@pytest.fixture(scope="module")
-def browser():
-    from documents.engines.browser import Browser, chromium_path
-
-    if chromium_path() is None:
-        pytest.skip("chromium not installed")
-    with Browser() as b:
-        yield b
-
-
 def ink_columns(img, box):
     """(first, last) columns of ``box`` holding ink (more than 60 off the box's median colour)."""
     crop = np.asarray(img).astype(int)[box[1] : box[3], box[0] - 4 : box[2] + 4]
