@@ -25,6 +25,8 @@ when the "no" stands. Rules, by the rule that failed (``rewards.text.page.ground
   line), or when the element's words were read with confidence below ``MIN_CONF`` (an icon
   read as letters), or the string's own words where it stands (``_occurrence_conf``: a legend's
   swatch read as a quote mark glued to its entry, '"Wind' at confidence 0).
+  Also when a card's name (the first string asked of a card) is read in no card the finder
+  frames (``_card_unframed``): its own card and value are not found, so not read either.
   Also when a section heading is asked and the string is read exactly as a whole line of its
   own, measured bold (``_bold_line``): a heading the finder did not type (a spec sheet's
   "TECHNICAL SPECIFICATIONS" over a striped table, typed on one page of a template and not on the
@@ -119,6 +121,8 @@ from rewards.judges.unread_places import (
 )
 from rewards.text.ocr.slanted import slanted_runs
 from rewards.text.ocr.text_match import LOOKALIKES, Line, find_matches, normalize, words_conf
+from rewards.text.page.card_pairs import outside_cards
+from rewards.text.page.page_lines import _Page
 from rewards.text.page.text_style import measure
 
 MIN_CONF = 80.0
@@ -439,6 +443,21 @@ def _card_unnamed(records: list[dict], role: str | None) -> str | None:
     return f"the card's name {name['text']!r} not read, nor anything close: the card the question names is not found"
 
 
+def _card_unframed(records: list[dict], role: str | None, lines: list[Line], image, size) -> str | None:
+    """The element rule's doubt for a card (``role`` "card") whose name (the first string asked)
+    is read, but in no card the finder frames (``card_pairs.outside_cards``): the card the question
+    names, with its value, is not found, so it was not read either (a weather hero's "Wind  22 km/h"
+    on a pill too faint to frame: the finder answered with a day card and refuted "Wind"). A value
+    asked with it that is read nowhere on the page keeps the "no"."""
+    if role != "card" or not records or records[0]["rule"] != "element" or not records[0]["box"]:
+        return None
+    if any(r["rule"] == "read" for r in records[1:]):
+        return None  # the value asked is read nowhere: no card shows it
+    if not outside_cards(tuple(records[0]["box"]), _Page.of(lines, image, size)):
+        return None
+    return f"{records[0]['text']!r} is read outside every card found: its own card and value are not found"
+
+
 def doubt_no(
     decision,
     vlm_parts: list[str],
@@ -468,7 +487,11 @@ def doubt_no(
     if decision.rule == "anchor":
         return _doubt_relation(decision, vlm_parts, lines)
     if decision.rule == "element":
-        return _doubt_element(decision, vlm_parts, lines) or _bold_line(decision.records, lines, image, role)
+        return (
+            _doubt_element(decision, vlm_parts, lines)
+            or _bold_line(decision.records, lines, image, role)
+            or _card_unframed(decision.records, role, lines, image, size)
+        )
     if decision.rule != "read":
         return None
     unread = _part_unread(decision.records, lines, image) if image is not None else None

@@ -14,6 +14,7 @@ from scipy import ndimage
 
 from rewards.text.ocr.text_match import find_matches, label_spellings, union_box, words_conf
 from rewards.text.page.card_lists import card_lists
+from rewards.text.page.card_pairs import pair_frames
 from rewards.text.page.footers import footer
 from rewards.text.page.heading_series import heading_peers, heading_row_peers
 from rewards.text.page.legend_marks import handle_left, stroke_left, swatch_left
@@ -425,11 +426,10 @@ def _wrapped(page: _Page) -> dict[int, list[int]]:
 
 
 def _card(page: _Page, spec: ElementSpec) -> list[Element]:
-    """Cards and tiles: the rectangles around text (``rectangles``: a border or a filled panel)
-    grouped into kinds of about one size (``_like_groups``), each kind left to right then top to
-    bottom; the text of the ``ordinal``-th card of each kind with that many, kinds of two or more
-    cards first (``_framed``)."""
-    kinds = _like_groups(card_rectangles(page))
+    """Cards and tiles: the rectangles around text (a border or a filled panel) in kinds of about one size
+    (``_like_groups``), and each series of label/value pairs set without a frame (``card_pairs``) a kind, each
+    left to right then top to bottom; the ``ordinal``-th card's text of each kind, kinds of two or more first."""
+    kinds = _like_groups(card_rectangles(page)) + pair_frames(page)
     if spec.ordinal is not None:  # "the second card": among cards of one kind (a lone box is no row of cards)
         kinds = [g for g in kinds if len(g) >= 2] or kinds
     frames = [r for g in kinds for r in _pick(g, spec.ordinal)]

@@ -57,7 +57,7 @@ from rewards.text.page.anchored import Exact, ReadAnchor, anchored, read_anchors
 from rewards.text.page.card_grid import grid_apart, in_two_cards
 from rewards.text.page.elements import describe_element, find_elements
 from rewards.text.page.generic_roles import series_heading, table_refutes, typed_whole, unknown_element
-from rewards.text.page.page_lines import Element, _is_mark, _Page, canonical_lines
+from rewards.text.page.page_lines import Element, _Page, canonical_lines, mark_words
 from rewards.text.page.rectangles import enclosing_box
 from rewards.text.page.relations import (  # noqa: F401 (re-exported: the rules' geometry)
     CONTEXT_REACH,
@@ -193,9 +193,7 @@ def _read_element(spec: TextSpec, lines: list[Line], image: Image.Image | None, 
         return None
     own = find_elements(ElementSpec("whole"), lines, None, size) or []
     canon = canonical_lines(lines)
-    marks = frozenset(
-        (canon[li], wi) for li, ln in enumerate(lines) for wi, w in enumerate(ln.words) if _is_mark(w.text)
-    )
+    marks = frozenset((canon[li], wi) for li, wi in mark_words(lines))
     found = find_elements(spec.element, lines, image, size)
     if found and spec.region and not any(_in_place(e.box, spec.region, size) for e in found):
         found = None  # "the title of the left panel": the page's centred title is not it; not found (a tester's page)

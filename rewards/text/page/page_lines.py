@@ -149,11 +149,19 @@ def title_sure(line: Line) -> bool:
     return read_sure(line) and not (short and all(w.conf is not None and w.conf < TITLE_CONF for w in line.words))
 
 
+_LIST_NUMBER = re.compile(r"\d{1,3}[.)]")
+"""An ordered list's number as OCR reads it before the item ("1.", "12)")."""
+
+
 def _marks_alike(a: Word, b: Word) -> bool:
-    """True when words ``a`` and ``b`` (of at most two characters, opening two lines) read as a
-    list's marks: both with confidence under ``MARK_CONF``; or one a mark (``_is_mark``); or both
+    """True when words ``a`` and ``b`` (opening two lines) read as a list's marks: both an ordered
+    list's number (``_LIST_NUMBER``: a recipe's method "1. Warm the oil ...", an eleventh tester's
+    page, was "read only inside longer text" as "the first item"); or, of at most two characters,
+    both with confidence under ``MARK_CONF``; or one a mark (``_is_mark``); or both
     the same lower-case letter that is no English word (not "a", "i"). A green check mark "✔" before
     each item of a tenth tester's spec sheet is read "v" at confidence 88-91 (and once "¥")."""
+    if _LIST_NUMBER.fullmatch(a.text) and _LIST_NUMBER.fullmatch(b.text):
+        return True  # an ordered list's numbers: "1. Warm the oil" is the item "Warm the oil"
     if len(a.text) > 2 or len(b.text) > 2:
         return False
     if all(w.conf is not None and w.conf < MARK_CONF for w in (a, b)) or _is_mark(a.text) or _is_mark(b.text):
@@ -205,6 +213,14 @@ def element_words(lines: list[Line], li: int) -> tuple[WordId, ...]:
     ):
         hi -= 1
     return tuple((li, wi) for wi in range(lo, hi))
+
+
+def mark_words(lines: list[Line]) -> list[WordId]:
+    """The words of ``lines`` read in a mark: no letter or digit, a bullet glyph or a handle
+    (``_is_mark``), or a list's mark opening its line (``_list_mark``: "1." of a numbered item). A
+    string that quotes them ("1. Pfizer's footprint") is still its element's whole text."""
+    marks = [(li, wi) for li, ln in enumerate(lines) for wi, w in enumerate(ln.words) if _is_mark(w.text)]
+    return marks + [(li, 0) for li in range(len(lines)) if len(lines[li].words) > 1 and _list_mark(lines, li)]
 
 
 FIGURE_LEAD = frozenset("$€£¥+-−±#")
