@@ -25,7 +25,7 @@ from rewards.text.ocr.ocr_langs import check_ocr_options, tesseract_lang
 from rewards.text.ocr.ocr_read import ReadSettings
 from rewards.text.ocr.strip_boxes import own_rows
 from rewards.text.ocr.tesseract_lines import OCRError
-from rewards.text.ocr.text_match import Line, Match, Word, find_matches, normalize_expected
+from rewards.text.ocr.text_match import Line, Match, Word, find_matches, normalize_expected, union_box
 from rewards.text.ocr.unreadable import unreadable_reason
 from rewards.text.page.elements import describe_element
 from rewards.text.page.grounding import decide_text
@@ -249,7 +249,7 @@ class OCRJudge:
         (``reread_strip``), and the strips read."""
         reread = []
         # a hostile check quoting thousands of strings would re-read for minutes (0.16 s each)
-        for text, box, ocr_text, in_element, grow_y in _near_misses(decisions)[:MAX_REREADS]:
+        for text, box, ocr_text, in_element, grow_y in _near_misses(decisions, lines)[:MAX_REREADS]:
             again, strip = self.reread_strip(image, lines, text, box, ocr_text, grow_y=grow_y)
             reread.append(list(strip))
             # an element's strip may hold other lines (a subtitle under a title): its read
@@ -540,14 +540,17 @@ MAX_REREADS = 16
 near misses after them keep their page read, so the check can only stay "no", never turn "yes"."""
 
 
-def _near_misses(decisions) -> list[tuple[str, tuple, str, bool, int | None]]:
+def _near_misses(decisions, lines: list[Line]) -> list[tuple[str, tuple, str, bool, int | None]]:
     """(expected string, box, OCR text, of an element, rows grown up and down: None for a line
     height) of each string worth a second look before a "no": a string not read whose best match
     is a near miss (similarity >= 0.3), the place of a table cell asked by its row and column
     (``_cell_place``; a quarter of its height, the next rows are other cells; as an element's, its
     read is kept only where it reads the string in the cell: a heatmap's "93" read worse in its
-    strip left unread ink there, and a wrong "39" was withheld), and a string read
-    elsewhere whose element reads something else (the element's box and text)."""
+    strip left unread ink there, and a wrong "39" was withheld), a string with nothing close read
+    whose element is found (the row of ``lines`` it stands on, ``_row_of``: a table's 12 px grey
+    footer read as eight fragments, "To", "clubs", "motec", ..., the best match of its sentence the
+    subtitle), and a string read elsewhere whose element reads something else (the element's box
+    and text)."""
     out = []
     for d in decisions:
         for r in d.records:
@@ -555,9 +558,22 @@ def _near_misses(decisions) -> list[tuple[str, tuple, str, bool, int | None]]:
                 out.append((r["text"], *cell, True, (cell[0][3] - cell[0][1]) // 4))
             if r["rule"] == "read" and r["box"] and r["similarity"] >= 0.3:
                 out.append((r["text"], r["box"], r["ocr_text"], False, None))
+            elif r["rule"] == "read" and d.elements and _flat(d.elements[0]["box"]):
+                out.append((r["text"], *_row_of(d.elements[0]["box"], lines), False, None))
             elif r["rule"] == "element" and r.get("element") and _flat(r["element"]["box"]):
                 out.append((r["text"], r["element"]["box"], r["element"]["text"], True, None))
     return out
+
+
+def _row_of(box, lines: list[Line]) -> tuple[tuple, str]:
+    """(box, text) of the horizontal lines whose middles lie in the rows of ``box``, left to right."""
+    row = sorted(
+        (ln for ln in lines if not ln.angle and box[1] <= (ln.box[1] + ln.box[3]) / 2 <= box[3]),
+        key=lambda ln: ln.box[0],
+    )
+    if not row:
+        return tuple(box), ""
+    return union_box(ln.box for ln in row), " ".join(ln.text for ln in row)
 
 
 def _cell_place(anchors: list[dict]) -> tuple[tuple, str] | None:

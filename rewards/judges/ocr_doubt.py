@@ -44,8 +44,10 @@ when the "no" stands. Rules, by the rule that failed (``rewards.text.page.ground
      unreadable rather than absent (teal headings on a page with a dark band are not read at
      all): withheld.
   5. a lone glyph (one letter or digit) asked beside other strings or anchors (a table row's
-     rating "B", a cell in the 'Q1' row): tesseract drops isolated glyphs (as the short anchors
-     above): withheld. Asked alone ("1" where only "1,206" is read) the "no" stands.
+     rating "B", a cell in the 'Q1' row), or of an element placed by a locator only a VLM can
+     check ("the header of the second column" "P", a league table's one-letter head): tesseract
+     drops isolated glyphs (as the short anchors above): withheld. Asked alone ("1" where only
+     "1,206" is read) the "no" stands.
 
   4b. nothing close read while the page holds slanted text OCR does not read (tick labels turned
      by 45 degrees: ``rewards.text.ocr.slanted``): withheld, judge=ocr too: the string may be one
@@ -506,7 +508,7 @@ def doubt_no(
             continue
         if vlm_parts and vlm_follows:
             return f"{r['text']!r} not read; where it should be only a VLM can tell ({vlm_parts[0]})"
-        if len(normalize(r["text"])) == 1 and (len(decision.records) > 1 or decision.anchors):
+        if len(normalize(r["text"])) == 1 and (len(decision.records) > 1 or decision.anchors or vlm_parts):
             return f"{r['text']!r} not read: tesseract drops a lone glyph, so its absence is not seen"
         if r["ocr_text"] and r["box"] and _marks_apart(r["text"], r["ocr_text"], r["box"], lines):
             return f"{r['text']!r} not read whole; OCR read {r['ocr_text']!r} and its closing marks as a word apart"
