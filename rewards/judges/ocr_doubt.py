@@ -75,6 +75,11 @@ when the "no" stands. Rules, by the rule that failed (``rewards.text.page.ground
      word space (``_split_in_row``: tesseract's sparse mode split a monospaced title "Fennel &
      Fig Deli" at its wide space, a ninth tester's receipt): withheld, judge=ocr too.
 
+  5f. the words of the best read that are not the string's were read unsure, in boxes off the
+     rows of its words read with confidence ("Days a order to ens", "a" and "ens" at 47 and 19
+     reaching into the tick labels over a chart's x-axis title; ``unsure_reads``): withheld,
+     judge=ocr too. A word of the string dropped, or a differing word read on the line, stays "no".
+
   5e. a card asked by its name and its value ("Is the KPI card 'Price' showing 'EUR 1467'?"): the
      value is read and the name is not, nor anything close (``_card_unnamed``): the card the
      question names is not found (a spec sheet's price set large with no "Price" label on the
@@ -121,6 +126,7 @@ from rewards.judges.unread_places import (
     unread_cell,
     unread_place,
 )
+from rewards.judges.unsure_reads import unsure_off_rows
 from rewards.text.ocr.slanted import slanted_runs
 from rewards.text.ocr.text_match import LOOKALIKES, Line, find_matches, normalize, words_conf
 from rewards.text.page.card_pairs import outside_cards
@@ -518,6 +524,8 @@ def doubt_no(
             return f"{r['text']!r} is read as two lines side by side on one row ({row}), split at a word space"
         if r["ocr_text"] and _spacing_or_marks(r["ocr_text"], r["text"]):
             return f"{r['text']!r} not read; OCR read {r['ocr_text']!r}, which differs only in spaces and end marks"
+        if r["ocr_text"] and r["box"] and (why := unsure_off_rows(r["text"], r["ocr_text"], r["box"], lines)):
+            return why
         sim, conf = _near_conf(r["text"], lines, size, case_sensitive, lenient, max_lines)
         if sim >= NEAR and vlm_parts and _short_value(r["text"]):
             return f"{r['text']!r} not read; a short near miss ({r['ocr_text']!r}) may be another element's"

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from rewards.text.ocr.text_match import Line
-from rewards.text.page.page_lines import figure_line, type_size
+from rewards.text.page.page_lines import figure_line, title_sure, type_size
 
 Box = tuple[int, int, int, int]
 
@@ -231,7 +231,9 @@ def in_section(box: Box, anchor: Box, lines: list[Line], rgb: np.ndarray | None 
     ``rgb`` (the image, uint8 (H, W, 3)): a line between is also measured by its ink
     (``type_size`` with ``rgb``) and closes the section only when both measures are large: OCR
     gives a tag pill's label the pill's box, edges read "|" ("| Ops |", 26 px for 11 px type),
-    and a kanban column's second ticket under its pill was refuted as "not under 'Done'"."""
+    and a kanban column's second ticket under its pill was refuted as "not under 'Done'". A line
+    of at most three letters or digits read unsure (``page_lines.title_sure``: a weather card's
+    icon read "ba" at confidence 54 between "Sun" and its sky) is a drawing and closes nothing."""
     if not _x_overlap(box, anchor) or _centre(box)[1] <= anchor[3]:
         return False
     head, own = _em_at(anchor, lines), _em_at(box, lines)
@@ -247,6 +249,8 @@ def in_section(box: Box, anchor: Box, lines: list[Line], rgb: np.ndarray | None 
     first = min(between, key=lambda ln: ln.box[1], default=None)
     for ln in between:
         if ln is first and figure_line(ln):  # a tier's price set large right under its name opens no section
+            continue
+        if not title_sure(ln):  # an icon read as letters ("ba" at 54, a day card's lightning bolt) is no heading
             continue
         em = type_size(ln) if rgb is None else min(type_size(ln), type_size(ln, rgb) or type_size(ln))
         if em >= SECTION_HEADING * head and em >= ITEM_HEIGHT * own:

@@ -148,3 +148,32 @@ def test_a_one_letter_table_head_not_read_is_withheld(tmp_path):
     q = 'Is the header of the {} column exactly "{}"?'
     asked = [q.format("second", "P"), q.format("fourth", "D"), q.format("eighth", "FORMS")]
     assert verdicts(image, asked) == ["withheld", "withheld", "no"]
+
+
+@needs_chromium
+@needs_tesseract
+def test_an_icon_read_as_letters_closes_no_section(tmp_path):
+    """A weather day card's lightning icon between "Sun" and its sky "Thunderstorms" is read "ba"
+    (confidence 54) in a 25 px box, type larger than the heading's: it closed the heading's section
+    and the sky was "read, but not below 'Sun'" (fresh11-weather-6). A line of at most three letters
+    or digits read unsure (``page_lines.title_sure``) is a drawing, no heading
+    (``relations.in_section``): confirmed; another card's sky asked under "Sun" still refuted."""
+    image = page(fresh11_pages.SET, "weather", 6, tmp_path / "weather.png")
+    q = 'Does the text under the "{}" heading read exactly "{}"?'
+    asked = [q.format("Sun", "Thunderstorms"), q.format("Sun", "Overcast"), q.format("Mon", "Thunderstorms")]
+    assert verdicts(image, asked) == ["yes", "no", "no"]
+
+
+@needs_tesseract
+def test_a_misread_unsure_off_its_rows_refutes_nothing(tmp_path):
+    """A histogram's x-axis title "Days from order to doorstep" on ``Solarize_Light2``'s tinted
+    background is read "Days a order to ens": "a" (47) and "ens" (19) in boxes reaching into the
+    tick labels over it, the other words at 96 on the title's rows; the title was refuted
+    (fresh11-histogram-2: 2 false "no" on dev). Read words the string does not have, read unsure
+    off the rows of its confident words, refute nothing (``unsure_reads``, ``ocr_doubt`` rule 5f):
+    withheld; a string that drops a word the page reads with confidence ("Days to doorstep")
+    still refuted."""
+    image = page(fresh11_pages.SET, "histogram", 2, tmp_path / "histogram.png")
+    q = 'Is the x-axis label exactly "{}"?'
+    asked = [q.format("Days from order to doorstep"), q.format("Days to doorstep")]
+    assert verdicts(image, asked) == ["withheld", "no"]
