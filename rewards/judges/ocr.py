@@ -219,8 +219,9 @@ class OCRJudge:
                 return moved
         if failed is not None:
             match = (self.case_sensitive, self.lenient, self.max_lines)
-            role = specs[0].element.role if len(specs) == 1 and specs[0].element is not None else None
-            where = {"image": image, "role": role, "locators": specs[0].locators if len(specs) == 1 else ()}
+            el = specs[0].element if len(specs) == 1 else None
+            where = {"image": image, "role": el and el.role, "ordinal": el and el.ordinal}
+            where["locators"] = specs[0].locators if len(specs) == 1 else ()
             doubt = doubt_no(failed, not_checked, lines, size, self.vlm_follows, *match, **where)
             if doubt is not None and (refuted := self._refuted(check, not_checked, page, image, evidence, checked)):
                 return refuted

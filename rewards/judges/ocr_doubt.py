@@ -44,8 +44,8 @@ when the "no" stands. Rules, by the rule that failed (``rewards.text.page.ground
      unreadable rather than absent (teal headings on a page with a dark band are not read at
      all): withheld.
   5. a lone glyph (one letter or digit) asked beside other strings or anchors (a table row's
-     rating "B", a cell in the 'Q1' row), or of an element placed by a locator only a VLM can
-     check ("the header of the second column" "P", a league table's one-letter head): tesseract
+     rating "B", a cell in the 'Q1' row), or of an element (a role) placed by a locator only a VLM
+     can check ("the header of the second column" "P", a league table's one-letter head): tesseract
      drops isolated glyphs (as the short anchors above): withheld. Asked alone ("1" where only
      "1,206" is read) the "no" stands.
 
@@ -453,10 +453,10 @@ def _card_unnamed(records: list[dict], role: str | None) -> str | None:
 
 def _card_unframed(records: list[dict], role: str | None, lines: list[Line], image, size) -> str | None:
     """The element rule's doubt for a card (``role`` "card") whose name (the first string asked)
-    is read, but in no card the finder frames (``card_pairs.outside_cards``): the card the question
-    names, with its value, is not found, so it was not read either (a weather hero's "Wind  22 km/h"
-    on a pill too faint to frame: the finder answered with a day card and refuted "Wind"). A value
-    asked with it that is read nowhere on the page keeps the "no"."""
+    is read, but in no card the finder frames (``card_pairs.outside_cards``), no card placed by
+    its position: the card the question names, with its value, is not found, so it was not read
+    either (a weather hero's "Wind  22 km/h" on a pill too faint to frame: the finder answered with
+    a day card and refuted "Wind"). A value asked with it that is read nowhere keeps the "no"."""
     if role != "card" or not records or records[0]["rule"] != "element" or not records[0]["box"]:
         return None
     if any(r["rule"] == "read" for r in records[1:]):
@@ -478,6 +478,7 @@ def doubt_no(
     image=None,
     role: str | None = None,
     locators: tuple[str, ...] = (),
+    ordinal: int | None = None,
 ) -> str | None:
     """Why the failed ``decision`` (a ``grounding.TextDecision`` with ``holds`` False) is not a
     confident "no" (module rules), or None when the "no" stands.
@@ -491,6 +492,8 @@ def doubt_no(
         image: the judged image (rule 6 looks for ink OCR did not read); None skips rule 6.
         role: the role of the element the question names (``ElementSpec.role``; rule 5e: "card").
         locators: the spec's locators (``TextSpec.locators``; rule 7c: a "callout").
+        ordinal: the element's position (``ElementSpec.ordinal``): a card placed by it is found,
+            and what it reads refutes a string read outside it (``_card_unframed`` does not apply).
     """
     if decision.rule == "anchor":
         return _doubt_relation(decision, vlm_parts, lines)
@@ -498,7 +501,7 @@ def doubt_no(
         return (
             _doubt_element(decision, vlm_parts, lines)
             or _bold_line(decision.records, lines, image, role)
-            or _card_unframed(decision.records, role, lines, image, size)
+            or (_card_unframed(decision.records, role, lines, image, size) if ordinal is None else None)
         )
     if decision.rule != "read":
         return None
@@ -514,7 +517,8 @@ def doubt_no(
             continue
         if vlm_parts and vlm_follows:
             return f"{r['text']!r} not read; where it should be only a VLM can tell ({vlm_parts[0]})"
-        if len(normalize(r["text"])) == 1 and (len(decision.records) > 1 or decision.anchors or vlm_parts):
+        placed = role is not None and any(p.startswith("locator") for p in vlm_parts)  # "the second column's header"
+        if len(normalize(r["text"])) == 1 and (len(decision.records) > 1 or decision.anchors or placed):
             return f"{r['text']!r} not read: tesseract drops a lone glyph, so its absence is not seen"
         if r["ocr_text"] and r["box"] and _marks_apart(r["text"], r["ocr_text"], r["box"], lines):
             return f"{r['text']!r} not read whole; OCR read {r['ocr_text']!r} and its closing marks as a word apart"

@@ -18,11 +18,7 @@ Normalisation (applied to the expected string and to every OCR word):
    "«", and a person reads them as the same separator, so "10 AM - 6 PM" and "10 AM · 6 PM"
    match (a dot or hyphen inside a word, "3.5", "COVID-19", is kept).
 5. Case: kept when ``case_sensitive`` (BizGenEval asks for an exact character match),
-   otherwise both sides are case-folded. Either way a string asked in mixed case ("Cook",
-   "Closing date": upper- and lower-case letters) is found where the page reads it in capitals
-   throughout ("COOK", "CLOSING DATE": a label set with CSS ``text-transform: uppercase``, which
-   a person reads as the designer's string); the read must be those letters exactly, nothing
-   else differs. A string asked all in lower case ("new" for the badge "NEW") is not.
+   otherwise both sides are case-folded.
 6. ``lenient`` (BizGenEval's lenient variant): a leading bullet (• · ▪ ◦ ‣ * - o followed by a
    space) and trailing punctuation (. , ; : ! ?) are removed from the expected string before
    matching, so neither is required in the image.
@@ -361,7 +357,7 @@ def find_matches(
                 break  # a match starting in the first line cannot reach the last one
             win = _Window(lines, chain, case_sensitive)
             if win.text:
-                _scan(win, target, add, case_sensitive and _mixed_case(target))
+                _scan(win, target, add)
             # a string longer than max_lines lines of its column wraps over as many as it needs
             full = len(chain) >= max_lines and sum(lengths[k] + 1 for k in chain) > len(target)
             if full or after[chain[-1]] is None or after[chain[-1]] in chain:
@@ -372,25 +368,15 @@ def find_matches(
     )
 
 
-def _mixed_case(text: str) -> bool:
-    """True when ``text`` has upper- and lower-case letters and keeps its length in capitals."""
-    return any(c.isupper() for c in text) and any(c.islower() for c in text) and len(text.upper()) == len(text)
-
-
-def _scan(win: _Window, target: str, add, caps: bool = False) -> None:
-    """Report the exact occurrences and the best word-snapped fuzzy match of ``target`` in ``win``;
-    with ``caps``, also the occurrences of ``target`` in capitals whose words are read in capitals
-    throughout (module rule 5)."""
+def _scan(win: _Window, target: str, add) -> None:
+    """Report the exact occurrences and the best word-snapped fuzzy match of ``target`` in ``win``."""
     # Exact occurrences.
-    for asked in (target, target.upper()) if caps else (target,):
-        start = win.text.find(asked)
-        while start >= 0:
-            end = start + len(asked)
-            ks = win.words_in(start, end)
-            capitals = not any(c.islower() for k in ks for c in win.raw[k].text)
-            if boundary_ok(win.text, start, end) and (asked == target or capitals):
-                add(win, ks, True, 1.0)
-            start = win.text.find(asked, start + 1)
+    start = win.text.find(target)
+    while start >= 0:
+        end = start + len(target)
+        if boundary_ok(win.text, start, end):
+            add(win, win.words_in(start, end), True, 1.0)
+        start = win.text.find(target, start + 1)
     # Best fuzzy substring, snapped to whole words.
     al = fuzz.partial_ratio_alignment(target, win.text)
     if al is None or al.score == 0:

@@ -49,6 +49,19 @@ def _occurrences(exact: Exact, text: str) -> list[Match]:
     return []
 
 
+def label_exact(exact: Exact) -> Exact:
+    """``exact`` for a label that places the string asked (a card's name, asked with its value:
+    "Is the KPI card 'Cook' showing '45 min'?"): its occurrences in its first spelling read
+    (``label_spellings``: a stat label set with CSS ``text-transform: uppercase`` reads "COOK", an
+    eleventh tester's recipe card), else ``exact``'s answer as written."""
+
+    def spelled(text: str) -> tuple[list[Match], Match | None]:
+        occ = _occurrences(exact, text)
+        return (occ, occ[0]) if occ else exact(text)
+
+    return spelled
+
+
 def read_anchors(spec: TextSpec, exact: Exact) -> list[ReadAnchor]:
     """Every anchor of ``spec``, read with ``exact`` (``_occurrences``)."""
     read = []

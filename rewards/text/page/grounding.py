@@ -53,7 +53,7 @@ import numpy as np
 from PIL import Image
 
 from rewards.text.ocr.text_match import Line, Match, find_matches, in_region, region_box, words_conf
-from rewards.text.page.anchored import Exact, ReadAnchor, anchored, read_anchors
+from rewards.text.page.anchored import Exact, ReadAnchor, anchored, label_exact, read_anchors
 from rewards.text.page.card_grid import grid_apart, in_two_cards
 from rewards.text.page.elements import describe_element, find_elements
 from rewards.text.page.generic_roles import series_heading, table_refutes, typed_whole, unknown_element
@@ -542,8 +542,10 @@ def decide_text(
     gray = np.asarray(image.convert("L")) if image is not None and spec.in_box else None
     pixels = image is not None and (spec.weight or spec.colour or spec.anchors)  # style; a pill's size (in_section)
     rgb = np.asarray(image.convert("RGB")) if pixels else None
+    first = label_exact(exact) if getattr(spec.element, "role", None) == "card" and len(spec.texts) > 1 else exact
     results = [
-        _decide_string(t, spec, exact, anchors_read, element, lines, size, gray, rgb, role_anchors) for t in spec.texts
+        _decide_string(t, spec, exact if k else first, anchors_read, element, lines, size, gray, rgb, role_anchors)
+        for k, t in enumerate(spec.texts)
     ]
     records = [r.record for r in results]
     anchors = [a.record for a in anchors_read]  # role anchors: named in ``unknown`` when unseen

@@ -83,20 +83,21 @@ def test_a_card_name_read_outside_every_card_found_is_withheld(tmp_path):
 
 @needs_chromium
 @needs_tesseract
-def test_a_css_uppercase_label_is_the_string_asked_in_mixed_case(tmp_path):
+def test_a_card_name_set_in_css_capitals_places_its_value(tmp_path):
     """A recipe's stat labels are set with CSS ``text-transform: uppercase`` ("COOK", "SERVES") and
-    asked as the designer wrote them ('Is the KPI card "Cook" showing "45 min"?'): "Cook" was "not
-    read" (fresh11-recipe-4, -13, job_posting-16: 4 false "no" on dev). A string asked in mixed case
-    is found where the page reads those letters in capitals throughout (``text_match`` rule 5):
-    confirmed; a value one digit off refuted; a string asked all in lower case ("serves") and
-    a letter off ("Cooks") still not read."""
+    a card's name is asked as the designer wrote it ('Is the KPI card "Cook" showing "45 min"?'):
+    "Cook" was "not read" (fresh11-recipe-4, job_posting-16: 4 false "no" on dev). A card's name
+    asked with its value is a label that places the value, read in its spellings as an anchor is
+    (``anchored.label_exact``: as written, in capitals): confirmed; a value one digit off, and a
+    name a letter off, still refuted. The string asked is matched as written: "labeled exactly
+    'Serves'" of a card that reads "SERVES" stays "no" (the truth asks it "SERVES")."""
     image = page(fresh11_pages.SET, "recipe", 4, tmp_path / "recipe.png")
     asked = [
         CARD.format("Cook", "45 min"),
-        LABELED.format("Serves"),
+        LABELED.format("SERVES"),
         CARD.format("Cook", "46 min"),
-        LABELED.format("serves"),
-        LABELED.format("Cooks"),
+        CARD.format("Cooks", "45 min"),
+        LABELED.format("Serves"),
     ]
     assert verdicts(image, asked) == ["yes", "yes", "no", "no", "no"]
 
