@@ -5,7 +5,7 @@ panel, ``rectangles.card_rectangles``). A page may set its cards without one: a 
 four facts, each a value in large type over its small label ("3" over "Bedrooms", "Freehold" over
 "Tenure") between two rules; a weather hero's column of label/value rows ("Humidity  60%") on
 pills too faint on a gradient to be found. The card finder then answered "the KPI card labeled
-'Tenure'" with another card (the photo's badge) and refuted the label (13 false "no" on dev).
+'Tenure'" with another card (the photo's badge) and refuted the label (11 false "no" on dev).
 
 A **stacked pair** is two lines, one right over the other (centres or left edges aligned within
 ``ALIGN`` of the smaller line's height, the gap at most ``STACK_GAP`` of the larger's), set apart
