@@ -159,14 +159,14 @@ def _ground(arr: np.ndarray, band: Box, ink: list[Box]) -> tuple[int, int, int] 
 def _layout(state: EditState, exp: TextExpectation, items: list[Item], n: int, rules: Rules):
     """(type of item N, its lines of text, pen x of a wrapped line, step px) of the new item, or a
     Skip saying why it cannot be laid out (step 2 of the module docstring)."""
-    style = _style_of(state, items[n - 1].lines[0], rules)
+    style = _style_of(state, items[n - 1].lines[0], rules, engine_set=True)
     if style is None:
         return Skip(f"skip: the type of item {n} under {exp.anchor!r} is not read; not inserted")
     right = max(b[2] for it in items for b in it.lines) + 1
     wrapped = next((it for it in items if len(it.lines) > 1), None)
     then = line_pitch = None
     if wrapped is not None:  # where a wrapped line starts, and how far under the line above it
-        first, cont = _style_of(state, wrapped.lines[0], rules), _style_of(state, wrapped.lines[1], rules)
+        first, cont = _style_of(state, wrapped.lines[0], rules, True), _style_of(state, wrapped.lines[1], rules, True)
         if first is not None and cont is not None:
             then, line_pitch = cont.left, cont.baseline - first.baseline
     font = style.face.font(style.size)
