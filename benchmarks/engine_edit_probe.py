@@ -218,9 +218,10 @@ def main(argv: list[str] | None = None) -> int:
     ]
     if like:
         ends = np.array([v["ends"] for v in like])
+        diff = np.mean([v["diff"] for v in like])
         print(
-            f"written missing strings {len(like)}: diff from the engine's own rendering {np.mean([v['diff'] for v in like]):.1f}"
-            f" px mean; ink ends off the engine's: left {np.mean(ends[:, 0] != 0):.0%}, right {np.mean(ends[:, 1] != 0):.0%}"
+            f"written missing strings {len(like)}: diff from the engine's own rendering {diff:.1f} px mean; ink ends"
+            f" off the engine's: left {np.mean(ends[:, 0] != 0):.0%}, right {np.mean(ends[:, 1] != 0):.0%}"
             f" (right mean {ends[:, 1].mean():+.2f})"
         )
     return 0

@@ -75,7 +75,7 @@ def chromium_samples(n: int) -> list[tuple[str, str, float, str, float]]:
     """(face label, file, size px, text, engine width px) of every one-line element of the dev
     Chromium pages ``0..n-1``, clean variant."""
     from documents.engines.browser import Browser
-    from documents.engines.pages import page_html, page_content
+    from documents.engines.pages import SIZES, page_content, page_html
     from documents.engines.split import ENGINE_OFFSET, KINDS
 
     out = []
@@ -83,8 +83,6 @@ def chromium_samples(n: int) -> list[tuple[str, str, float, str, float]]:
         for seed in range(n):
             kind = KINDS["chromium"][seed % len(KINDS["chromium"])]
             specs, style = page_content(kind, random.Random(seed + ENGINE_OFFSET["chromium"]))
-            from documents.engines.pages import SIZES
-
             w, h = SIZES[kind]
             _, records = browser.render(page_html(kind, specs, style), w, h)
             for r in records:
@@ -150,9 +148,8 @@ def table(name: str, samples: list[tuple[str, str, float, str, float]]) -> None:
         for face in ("all", *faces):
             e = np.array(errs[(cand, face)])
             a = np.abs(e)
-            print(
-                f"{cand:34s} {face:44s} {len(e):4d} {e.mean():8.2f} {a.mean():8.2f} {a.max():7.2f} {np.mean(a <= 0.5):6.0%}"
-            )
+            within = np.mean(a <= 0.5)
+            print(f"{cand:34s} {face:44s} {len(e):4d} {e.mean():8.2f} {a.mean():8.2f} {a.max():7.2f} {within:6.0%}")
 
 
 def main() -> None:
