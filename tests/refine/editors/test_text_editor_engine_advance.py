@@ -54,15 +54,17 @@ def test_an_inserted_item_ends_its_ink_in_the_engine_s_last_column(dashboard):
 
 def test_chromium_s_widths_are_raqm_s_and_a_linear_size_is_found_from_the_ink():
     """Chromium's Range width of "Move billing to the new platform" in Liberation Sans 16 px is
-    raqm's advance (to 0.05 px); the unhinted ink of the string spans one column more than its
-    outline, and ``linear_size`` reads 16 px back from that span (type matching said 16.25)."""
+    raqm's advance (225.2 px; the "linear" setting's, set at 4x, is within a quarter pixel). The
+    string's unhinted ink spans one column more than its outline, and ``linear_size`` reads 16 px
+    back from that span to an eighth of a pixel (type matching said 16.25; ``_style_of`` then tries
+    sixteenths of a pixel around it)."""
     text = "Move billing to the new platform"
     width = advance(text, SANS, 16.0, "linear")
-    assert abs(width - set_font(SANS, 16.0, "hinted").getlength(text)) < 0.05
+    assert abs(width - set_font(SANS, 16.0, "hinted").getlength(text)) < 0.25
     cov, ox, _ = render(text, SANS, 16.0, "linear", 55.25, 342.0)
     cols = np.nonzero((cov > 8 / 218).any(0))[0]
     span = int(cols[-1] - cols[0] + 1)
-    assert linear_size(SANS, 16.25, text, span) == pytest.approx(16.0, abs=0.07)
+    assert linear_size(SANS, 16.25, text, span) == pytest.approx(16.0, abs=0.13)
     assert ox + cols[-1] + 1 <= np.ceil(55.25 + width) + 1
     with pytest.raises(ValueError):
         set_font(SANS, 16.0, "hintless")
