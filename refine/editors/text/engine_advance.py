@@ -37,7 +37,7 @@ moves an outline by at most 1/SUPER px) at the pen's nearest 1/SUPER px and area
 
 SETTINGS = ("hinted", "basic", "linear")
 """``hinted``: PIL's raqm layout and hinted glyphs (what the editor drew before); ``basic``: PIL's basic
-layout (hinted whole-pixel advances, as matplotlib's Agg); ``linear``: raqm's unhinted advances,
+layout (hinted advances, as matplotlib's Agg); ``linear``: raqm's unhinted advances,
 unhinted outlines at quarter pixels (as Chromium)."""
 
 

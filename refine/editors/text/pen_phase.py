@@ -6,12 +6,12 @@ holds from 71 (floor) to the end's ceiling. Type matching (``type_match.match_ty
 where the whole-pixel rendering's first ink column meets the observed one's, so an item whose
 first letter's left edge is faint ("T", "O") is given 72 and another of the same list 71 (dev
 Chromium lists of seeds 24-71: 30 of 101 items one pixel right of the engine's box). A new item
-written at 72 ends its ink a column past the box the engine would give it. This module measures
+written at 72 ends its ink a column past the box the engine would give it. ``set_like`` measures
 the fraction: the first word rendered at the matched size, moved right by quarter pixels
-(``type_match.shift_coverage``, area-sampled), against the observed coverage. ``set_like`` does the
-same for several settings of the type (``engine_advance.SETTINGS``: the hinted glyphs PIL draws,
-matplotlib's whole-pixel advances, Chromium's unhinted outlines) and keeps the one that reproduces
-the word.
+(``type_match.shift_coverage``, area-sampled), against the observed coverage; for a pen write, the
+whole line, in each of several settings of the type (``engine_advance.SETTINGS``: the hinted glyphs
+PIL draws, matplotlib's hinted advances, Chromium's unhinted outlines), sizes and baselines, keeping
+the one that reproduces it.
 """
 
 from __future__ import annotations
@@ -26,24 +26,7 @@ from refine.editors.text.engine_advance import render
 from refine.editors.text.type_match import TypeStyle, coverage
 
 OFFSETS = (-1.0, -0.75, -0.5, -0.25, 0.0, 0.25, 0.5, 0.75)
-"""Pen offsets (px) from the whole-pixel match tried (``sub_pixel_left``)."""
-
-
-def sub_pixel_left(arr: np.ndarray, word_box, word: str, style: TypeStyle) -> float:
-    """``style.left`` refined to a quarter pixel (module docstring).
-
-    Args:
-        arr: uint8 (H, W, 3) page.
-        word_box: (x0, y0, x1, y1) OCR box of the line's first word.
-        word: that word's text as read.
-        style: the line's matched type (``left`` at a whole pixel, ``baseline``, ``face``, ``size``).
-
-    Returns:
-        The pen x (px, a multiple of 0.25 from ``style.left``) whose rendering of ``word`` differs
-        least (sum of absolute coverage) from the observed pixels in the word's box grown by 3 px;
-        ``style.left`` when the word renders no ink or the box leaves the page.
-    """
-    return set_like(arr, word_box, word, [style]).left
+"""Pen offsets (px) from the whole-pixel match tried (``set_like``)."""
 
 
 def set_like(arr: np.ndarray, word_box, word: str, styles: list[TypeStyle], drops=(0,)) -> TypeStyle:

@@ -82,7 +82,7 @@ def _write(
     engine's side bearings instead of starting a pixel right of the stem above), when the slot is
     free: Written, or None when something is drawn there. A pen write sets its glyphs as
     ``style.setting`` says (``engine_advance``: Chromium's unhinted outlines at their quarter
-    pixels, matplotlib's whole-pixel advances, or PIL's hinted glyphs). In PIL's hinted glyphs the
+    pixels, matplotlib's hinted advances, or PIL's hinted glyphs). In PIL's hinted glyphs the
     size is lowered (``engine_size``, at most 6%) until the text's ink is no wider than its
     advance: an engine's text box is its advance, and FreeType's hinted 14 px DejaVu Sans spread
     a 242 px advance's ink over 243 columns, one past the box Chromium gave the item."""
@@ -171,9 +171,10 @@ def _groups(boxes: list) -> list[tuple[list, str]]:
 
 
 def _style_of(state: EditState, box, rules: Rules, engine_set: bool = False) -> TypeStyle | None:
-    """The matched type of the words inside ``box`` (an item of a list), or None. ``engine_set``
-    (for a pen write, ``_write``): of the settings ``engine_advance.SETTINGS``, the one whose
-    rendering of the first word reproduces it best (``pen_phase.set_like``), else PIL's hinted one."""
+    """The matched type of the words inside ``box`` (an item of a list), or None, with its pen to a
+    quarter pixel (``pen_phase.set_like`` on the first word). ``engine_set`` (for a pen write,
+    ``_write``): of the settings ``engine_advance.SETTINGS`` (and sizes, pens and baselines), the
+    one whose rendering of the whole line reproduces it best."""
     words = [
         (wd.box, wd.text)
         for ln in state.lines
