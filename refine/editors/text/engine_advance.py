@@ -42,7 +42,8 @@ unhinted outlines at quarter pixels (as Chromium)."""
 
 
 def set_font(face: Face, size: float, setting: str) -> ImageFont.FreeTypeFont:
-    """``face`` at ``size`` px (a quarter pixel, as ``Face.font``) with ``setting``'s layout.
+    """``face`` at ``size`` px (a quarter pixel, as ``Face.font``; "linear" a sixteenth, as
+    ``linear_size`` finds it) with ``setting``'s layout.
 
     Raises:
         ValueError: ``setting`` is not one of ``SETTINGS``.
@@ -51,7 +52,14 @@ def set_font(face: Face, size: float, setting: str) -> ImageFont.FreeTypeFont:
         raise ValueError(f"setting must be one of {SETTINGS}, got {setting!r}")
     if setting == "basic":
         return _basic(face.path, round(max(4.0, size) * 4) / 4)
+    if setting == "linear":
+        return _raqm(face.path, _sixteenth(size))
     return face.font(size)
+
+
+@lru_cache(maxsize=256)
+def _raqm(path: str, size: float) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(path, size)
 
 
 @lru_cache(maxsize=256)

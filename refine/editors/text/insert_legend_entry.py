@@ -219,7 +219,7 @@ def _relay(state: EditState, exp, swatches: list, k: int, half: int, pitch: floa
         return Skip("skip: the legend's column has no room to grow by one row; not inserted")
     ink = [b for b, _ in swatches] + [s for _, (s, _) in swatches]
     ground = _ground(state.arr, (x0 - PAD, y0 - PAD, x1 + PAD, y1 + PAD), ink)
-    style = _style_of(state, swatches[min(k, len(swatches) - 1)][0], rules, engine_set=True)
+    style = _style_of(state, swatches[min(k, len(swatches) - 1)][0], rules)
     if ground is None or style is None:
         return Skip("skip: the legend stands on no one ground colour, or its type is not read; not inserted")
     saved, busy_before = state.arr.copy(), state.busy.copy()

@@ -37,6 +37,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from refine.editors.text.engine_advance import set_font
 from refine.editors.text.outcomes import Skip, Written
 from refine.editors.text.place_in_element import _exact, _style_of, _write
 from refine.editors.text.place_list_item import FIRST_GAP, SAME_EDGE, bullet_of
@@ -169,7 +170,7 @@ def _layout(state: EditState, exp: TextExpectation, items: list[Item], n: int, r
         first, cont = _style_of(state, wrapped.lines[0], rules, True), _style_of(state, wrapped.lines[1], rules, True)
         if first is not None and cont is not None:
             then, line_pitch = cont.left, cont.baseline - first.baseline
-    font = style.face.font(style.size)
+    font = set_font(style.face, style.size, style.setting)  # the width the item is set at (``_write``)
     rows = _wrap(exp.text, font, style.left, then if then is not None else style.left, right)
     if rows is None or (len(rows) > 1 and then is None):
         return Skip(f"skip: item {n} under {exp.anchor!r} would wrap, and the list shows no wrapped line to set "

@@ -193,7 +193,7 @@ def place_in_legend_row(state: EditState, exp: TextExpectation, others_missing: 
         return Skip("skip: the legend keeps more than one empty row, or more than one entry is missing; which "
                     "row is this string's is not told apart; not written")  # fmt: skip
     box, _, centre = min(column, key=lambda e: abs(e[2] - rows[0]))
-    style = _style_of(state, box, rules, engine_set=True)
+    style = _style_of(state, box, rules)
     if style is None:
         return None
     shift = rows[0] - centre  # the handles are drawn snapped to whole pixels, the labels' baselines too
