@@ -16,8 +16,8 @@ text, in the face and size the engine used), PIL's width of each string against 
   missed Agg's coverage by 0.30 of its ink, raqm and the unhinted rendering by 0.51 (dev charts
   0-9, 170 strings).
 
-A page does not say which engine drew it, so ``pen_phase.set_like`` tries each setting on a word of
-the page itself and keeps the one that reproduces it.
+A page does not say which engine drew it, so ``pen_phase.set_like`` tries each setting on the line
+a list item is written beside and keeps the one that reproduces it (legend entries keep "hinted").
 """
 
 from __future__ import annotations
