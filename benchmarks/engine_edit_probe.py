@@ -103,6 +103,23 @@ def damage(start: np.ndarray, best: np.ndarray, clean: np.ndarray, boxes) -> np.
     return changed & ~mask_of(changed.shape, boxes) & ~own_ink([clean, start], boxes)
 
 
+def likeness(best: np.ndarray, clean: np.ndarray, box) -> dict | None:
+    """How close a written string is to the engine's own: in ``box`` (the clean page's element box)
+    grown by 2 px, ``diff`` the summed absolute difference of the edited and the clean page (px of
+    full contrast, largest channel) and ``ends`` the edited ink's first and last columns less the
+    clean ink's (pixels more than 8 off the box's corner colour); None when either has no ink."""
+    x0, y0, x1, y1 = max(0, box[0] - 2), max(0, box[1] - 2), box[2] + 2, box[3] + 2
+    b, c = best[y0:y1, x0:x1].astype(np.int16), clean[y0:y1, x0:x1].astype(np.int16)
+    spans = []
+    for im in (b, c):
+        cols = np.nonzero((np.abs(im - im[0, 0]).max(2) > 8).any(0))[0]
+        if not len(cols):
+            return None
+        spans.append((int(cols[0]), int(cols[-1])))
+    diff = float(np.abs(b - c).max(2).sum()) / 255
+    return {"diff": round(diff, 1), "ends": [spans[0][0] - spans[1][0], spans[0][1] - spans[1][1]]}
+
+
 def probe_page(engine: str, seed: int, args, draw, out: Path | None) -> list[dict]:
     """The probe's rows for one page (module docstring)."""
     kind = KINDS[engine][seed % len(KINDS[engine])]
@@ -145,13 +162,14 @@ def probe_page(engine: str, seed: int, args, draw, out: Path | None) -> list[dic
         boxes += [owned_box(b) for e in moved for b in (e, clean_by[e.id])]  # engine_refine's moved elements
         start, best, clean = (np.asarray(im.convert("RGB")) for im in (start_img, best_img, clean_img))
         hit = damage(start, best, clean, boxes)
+        like = likeness(best, clean, clean_by[spec.id].box) if shown == "" else None
         ys, xs = np.nonzero(hit)
         key = f"{engine}-{kind}-{seed}:{spec.id}"
         rows.append(
             {"element": key, "kind": dkind, "shown": shown, "right": spec.text, "question": asked[1],
              "tick_typo": [also[0].id, also[1]] if also else None,
              "actions": [a["action"] for a in editor.last_actions], "damaged_px": int(hit.sum()),
-             "boxes": boxes, "damaged_at": list(zip(xs.tolist(), ys.tolist()))[:12]}
+             "boxes": boxes, "damaged_at": list(zip(xs.tolist(), ys.tolist()))[:12], "vs_clean": like}
         )  # fmt: skip
         if out is not None and hit.any():
             stem = key.replace(":", "__")
@@ -193,6 +211,19 @@ def main(argv: list[str] | None = None) -> int:
             browser.close()
     hit = [r for r in rows if r["damaged_px"]]
     print(f"elements {len(rows)}, with damage {len(hit)}, damaged px {sum(r['damaged_px'] for r in hit)}")
+    like = [
+        r["vs_clean"]
+        for r in rows
+        if r["vs_clean"] is not None and r["actions"] and r["actions"][0].startswith("place")
+    ]
+    if like:
+        ends = np.array([v["ends"] for v in like])
+        diff = np.mean([v["diff"] for v in like])
+        print(
+            f"written missing strings {len(like)}: diff from the engine's own rendering {diff:.1f} px mean; ink ends"
+            f" off the engine's: left {np.mean(ends[:, 0] != 0):.0%}, right {np.mean(ends[:, 1] != 0):.0%}"
+            f" (right mean {ends[:, 1].mean():+.2f})"
+        )
     return 0
 
 

@@ -37,6 +37,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from refine.editors.text.engine_advance import set_font
 from refine.editors.text.outcomes import Skip, Written
 from refine.editors.text.place_in_element import _exact, _style_of, _write
 from refine.editors.text.place_list_item import FIRST_GAP, SAME_EDGE, bullet_of
@@ -159,17 +160,17 @@ def _ground(arr: np.ndarray, band: Box, ink: list[Box]) -> tuple[int, int, int] 
 def _layout(state: EditState, exp: TextExpectation, items: list[Item], n: int, rules: Rules):
     """(type of item N, its lines of text, pen x of a wrapped line, step px) of the new item, or a
     Skip saying why it cannot be laid out (step 2 of the module docstring)."""
-    style = _style_of(state, items[n - 1].lines[0], rules)
+    style = _style_of(state, items[n - 1].lines[0], rules, engine_set=True)
     if style is None:
         return Skip(f"skip: the type of item {n} under {exp.anchor!r} is not read; not inserted")
     right = max(b[2] for it in items for b in it.lines) + 1
     wrapped = next((it for it in items if len(it.lines) > 1), None)
     then = line_pitch = None
     if wrapped is not None:  # where a wrapped line starts, and how far under the line above it
-        first, cont = _style_of(state, wrapped.lines[0], rules), _style_of(state, wrapped.lines[1], rules)
+        first, cont = _style_of(state, wrapped.lines[0], rules, True), _style_of(state, wrapped.lines[1], rules, True)
         if first is not None and cont is not None:
             then, line_pitch = cont.left, cont.baseline - first.baseline
-    font = style.face.font(style.size)
+    font = set_font(style.face, style.size, style.setting)  # the width the item is set at (``_write``)
     rows = _wrap(exp.text, font, style.left, then if then is not None else style.left, right)
     if rows is None or (len(rows) > 1 and then is None):
         return Skip(f"skip: item {n} under {exp.anchor!r} would wrap, and the list shows no wrapped line to set "

@@ -23,14 +23,16 @@ import numpy as np
 from PIL import Image
 
 from refine.editors.text.colours import box_colours
+from refine.editors.text.engine_advance import advance as engine_advance
+from refine.editors.text.engine_advance import linear_size, render
 from refine.editors.text.erase import composite
 from refine.editors.text.near_match import fold
 from refine.editors.text.outcomes import Skip, Written
-from refine.editors.text.pen_phase import sub_pixel_left
+from refine.editors.text.pen_phase import set_like
 from refine.editors.text.placement import is_free
 from refine.editors.text.set_width import engine_size, ink_span
 from refine.editors.text.state import EditState, Rules
-from refine.editors.text.type_match import TypeStyle, match_type, render_coverage, shift_coverage
+from refine.editors.text.type_match import TypeStyle, match_type, render_coverage
 from rewards.rubric import TextExpectation
 from rewards.text.ocr.text_match import Line, Word, find_matches
 from rewards.text.page.elements import find_elements
@@ -67,7 +69,9 @@ SPILL = 0.25
 """Most coverage of a pen write's columns past its advance's end (``_write``) that are trimmed: a
 fringe the hinted, area-shifted rendering spreads a column beyond the box an engine gives the
 string (4 of 57 items inserted in dev Chromium lists, seeds 24-71, at 10% or less); more is a glyph's
-own ink and stays."""
+own ink and stays. An unhinted ("linear") rendering's first and last rows are trimmed too when no
+more covered: Chromium ends its stems and bowls on a row's edge (dev lists, seeds 24-71: 3 items
+inserted a quarter pixel low spread a 20% row under the engine's box)."""
 
 
 def _write(
@@ -76,24 +80,31 @@ def _write(
     """Typeset ``text`` on ``style``'s baseline with its ink's left (or, ``align`` "right", right)
     edge at ``x`` (``pen``: its pen position at ``x``, so that a "T" after an "N" keeps the
     engine's side bearings instead of starting a pixel right of the stem above), when the slot is
-    free: Written, or None when something is drawn there. The
+    free: Written, or None when something is drawn there. A pen write sets its glyphs as
+    ``style.setting`` says (``engine_advance``: Chromium's unhinted outlines at their quarter
+    pixels, matplotlib's hinted advances, or PIL's hinted glyphs). In PIL's hinted glyphs the
     size is lowered (``engine_size``, at most 6%) until the text's ink is no wider than its
     advance: an engine's text box is its advance, and FreeType's hinted 14 px DejaVu Sans spread
     a 242 px advance's ink over 243 columns, one past the box Chromium gave the item."""
     fnt = style.face.font(style.size)
     advance = int(fnt.getlength(text))
-    if (size := engine_size(style.face, style.size, text, advance)) != style.size:
+    if style.setting != "linear" and (size := engine_size(style.face, style.size, text, advance)) != style.size:
         style, fnt = replace(style, size=size), style.face.font(size)
-    alpha, (bx0, by0, bx1, _) = render_coverage(text, fnt)
-    left = (x + bx0 if pen else x) if align == "left" else x - (bx1 - bx0)
-    ox, oy = int(round(left)), int(round(style.baseline + by0))
-    if pen and align == "left" and left != round(left):  # set at the fractional pen (``pen_phase``)
-        ox = math.floor(left)
-        alpha = shift_coverage(alpha, np.array([left - ox]), np.array([0.0]))[0, 0, :-1]
-    if pen and align == "left":  # the antialiased fringe past the advance's end is not the engine's
-        end = math.ceil(x + fnt.getlength(text)) - ox
+    if pen and align == "left":  # at the fractional pen (``pen_phase``), as the engine sets it
+        alpha, ox, oy = render(text, style.face, style.size, style.setting, x, style.baseline)
+        # the antialiased fringe past the advance's end is not the engine's
+        end = math.ceil(x + engine_advance(text, style.face, style.size, style.setting)) - ox
         if 0 < end < alpha.shape[1] and alpha[:, end:].max() <= SPILL:
             alpha = alpha[:, :end]
+        if style.setting == "linear":  # nor a faint first or last row: the engine's stems end crisp
+            while alpha.shape[0] > 2 and alpha[-1].max() <= SPILL:
+                alpha = alpha[:-1]
+            while alpha.shape[0] > 2 and alpha[0].max() <= SPILL:
+                alpha, oy = alpha[1:], oy + 1
+    else:
+        alpha, (bx0, by0, bx1, _) = render_coverage(text, fnt)
+        ox = int(round(x if align == "left" else x - (bx1 - bx0)))
+        oy = int(round(style.baseline + by0))
     box = (ox, oy, ox + alpha.shape[1], oy + alpha.shape[0])
     mh, mv = max(3, round(0.3 * style.size)), max(2, round(0.1 * style.size))
     if not is_free(state.busy, (box[0] - mh, box[1] - mv, box[2] + mh, box[3] + mv)):
@@ -101,6 +112,8 @@ def _write(
     composite(state.arr, alpha, (ox, oy), style.ink)
     face = style.face
     info = {"family": face.family, "bold": face.bold, "italic": face.italic, "size": style.size, "align": align, **info}
+    if pen and align == "left" and style.setting != "hinted":
+        info["setting"] = style.setting
     row = Line(tuple(Word(t, box) for t in text.split()))
     return Written(action, box, [box, box], info, (row,))
 
@@ -157,8 +170,11 @@ def _groups(boxes: list) -> list[tuple[list, str]]:
     return out
 
 
-def _style_of(state: EditState, box, rules: Rules) -> TypeStyle | None:
-    """The matched type of the words inside ``box`` (an item of a list), or None."""
+def _style_of(state: EditState, box, rules: Rules, engine_set: bool = False) -> TypeStyle | None:
+    """The matched type of the words inside ``box`` (an item of a list), or None, with its pen to a
+    quarter pixel (``pen_phase.set_like`` on the first word). ``engine_set`` (for a pen write,
+    ``_write``): of the settings ``engine_advance.SETTINGS`` (and sizes, pens and baselines), the
+    one whose rendering of the whole line reproduces it best."""
     words = [
         (wd.box, wd.text)
         for ln in state.lines
@@ -168,14 +184,22 @@ def _style_of(state: EditState, box, rules: Rules) -> TypeStyle | None:
     if not words:
         return None
     text = " ".join(t for _, t in words)
-    style = _line_type(state, box, text, words, rules)
-    span = ink_span(state.arr, box, box_colours(state.arr, box)[1]) if style is not None else None
+    matched = _line_type(state, box, text, words, rules)
+    span = ink_span(state.arr, box, box_colours(state.arr, box)[1]) if matched is not None else None
     if span is None:
-        return style
+        return matched
     # set width: a new item is no wider than the engine would set it (``set_width``)
-    style = replace(style, size=engine_size(style.face, style.size, text, span[1] - span[0]))
+    style = replace(matched, size=engine_size(matched.face, matched.size, text, span[1] - span[0]))
     first = min(words, key=lambda w: w[0][0])
-    return replace(style, left=sub_pixel_left(state.arr, first[0], first[1], style))  # a browser's fractional pen
+    if not engine_set:
+        return set_like(state.arr, first[0], first[1], [style])  # a browser's fractional pen
+    size = linear_size(matched.face, matched.size, text, span[1] - span[0])
+    linear = [replace(matched, size=size + k / 16, setting="linear") for k in range(-2, 3)]
+    return set_like(state.arr, box, text, [style, replace(style, setting="basic"), *linear], DROPS)
+
+
+DROPS = tuple(k / 4 for k in range(-4, 5))
+"""Baseline offsets (px) a pen write's setting is tried at (``pen_phase.set_like``)."""
 
 
 def _gap_of(state: EditState, exp: TextExpectation, items: list, n: int, rules: Rules):

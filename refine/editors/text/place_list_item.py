@@ -120,7 +120,7 @@ def place_list_item(state: EditState, exp: TextExpectation, element, rules: Rule
         return None
     last = items[-1]
     pitch = _pitch(state.arr, items)
-    style = _style_of(state, last, rules)
+    style = _style_of(state, last, rules, engine_set=True)
     if style is None:
         return None
     bullet = bullet_of(state.arr, last)
@@ -182,7 +182,7 @@ def gap_in_list(state: EditState, exp: TextExpectation, element, rules: Rules) -
         return None
     pitch, above = found[0]
     pitch = int(pitch)
-    style = _style_of(state, above, rules)
+    style = _style_of(state, above, rules, engine_set=True)
     if style is None:
         return None
     own = bullet_of(state.arr, _shifted(above, pitch))

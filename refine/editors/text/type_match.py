@@ -42,6 +42,8 @@ class TypeStyle:
         left: x where the pen starts (anchor "ls") so the ink starts where the original's did.
         ink: RGB text colour.
         score: 1 - mean absolute coverage difference to the crop, in [0, 1] (1 = identical).
+        setting: how a pen write sets the glyphs (``engine_advance.SETTINGS``): "hinted", PIL's
+            own rendering, unless ``pen_phase.set_like`` found another reproduces the page.
     """
 
     face: Face
@@ -50,6 +52,7 @@ class TypeStyle:
     left: float
     ink: tuple[int, int, int]
     score: float
+    setting: str = "hinted"
 
 
 def coverage(crop: np.ndarray, ink: tuple[int, int, int], bg: tuple[int, int, int]) -> np.ndarray:
