@@ -17,7 +17,9 @@ check's heading (``list_items``):
    bullets, ``top[k+1] - top[k] = lines[k] * pitch + gap`` (the line pitch and the items' gap,
    solved when items of two line counts are shown; with items of one count, that count's step).
    The new string is wrapped at the list's widest line (a line the list shows fits its column);
-   its second line starts where the list's wrapped lines start.
+   its second line starts where the list's wrapped lines start. A list that shows no wrapped
+   line has a column at least as wide as its widest line: the string stays on one line when the
+   page is empty for an em past its end (``_free_past``).
 3. **The edit** (``insert_list_item``, one action, ``place (item N of the list under '...',
    the items after it moved down)``): the band of the items from N to the last (from the list's
    bullets to its widest line) is copied ``step`` px down, the rows it leaves are painted in the
@@ -33,6 +35,7 @@ does not fit where item N's text starts.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -141,6 +144,17 @@ def _wrap(text: str, font, first: float, then: float, right: float) -> list[str]
     return out
 
 
+def _free_past(state: EditState, items: list[Item], right: float, style, font, text: str) -> bool:
+    """Whether ``text`` set on one line from ``style.left`` may run past the list's widest line
+    (``right``): the list shows no wrapped line, so its column is only known to be at least that
+    wide, and the page right of the list's lines is empty for an em past the string's end."""
+    end = math.ceil(style.left + font.getlength(text) + style.size)
+    top, bottom = min(it.top for it in items), max(it.bottom for it in items)
+    if end > state.w:
+        return False
+    return not state.busy[top:bottom, int(right) + PAD : end].any()  # the widest line's own fringe is busy
+
+
 def _ground(arr: np.ndarray, band: Box, ink: list[Box]) -> tuple[int, int, int] | None:
     """The one colour of ``band``'s pixels outside the ``ink`` boxes (grown by ``PAD``), or None
     when they are not one colour (within ``FLAT``): a gradient, a rule or another graphic."""
@@ -172,6 +186,8 @@ def _layout(state: EditState, exp: TextExpectation, items: list[Item], n: int, r
             then, line_pitch = cont.left, cont.baseline - first.baseline
     font = set_font(style.face, style.size, style.setting)  # the width the item is set at (``_write``)
     rows = _wrap(exp.text, font, style.left, then if then is not None else style.left, right)
+    if rows is not None and len(rows) > 1 and then is None and _free_past(state, items, right, style, font, exp.text):
+        rows = [exp.text]  # the list's column is at least its widest line, and the page is empty past it
     if rows is None or (len(rows) > 1 and then is None):
         return Skip(f"skip: item {n} under {exp.anchor!r} would wrap, and the list shows no wrapped line to set "
                     "its second line by; not inserted")  # fmt: skip

@@ -68,3 +68,28 @@ def test_chromium_s_widths_are_raqm_s_and_a_linear_size_is_found_from_the_ink():
     assert ox + cols[-1] + 1 <= np.ceil(55.25 + width) + 1
     with pytest.raises(ValueError):
         set_font(SANS, 16.0, "hintless")
+
+
+def test_an_item_wider_than_the_list_s_widest_line_stays_on_one_line(browser):
+    """Dev dashboard seed 43: the list's first item ("Customer churn fell for the third month") is
+    its widest line, two columns past the second; left out, the list shows no wrapped line, so the
+    editor knew no column to wrap it in and skipped it. The column is at least the widest line
+    shown and the page is empty past it: the item is inserted on one line, its ink in Chromium's
+    first and last columns, nothing else changed."""
+    from documents.engines.pages import draw_page, page_content
+    from documents.engines.split import ENGINE_OFFSET
+
+    specs, style = page_content("dashboard", random.Random(43 + ENGINE_OFFSET["chromium"]))
+    gone = next(s for s in specs if s.id == "item-0-0")
+    clean, elements = draw_page("dashboard", specs, style, browser)
+    start, moved = draw_page("dashboard", [s for s in specs if s.id != gone.id], style, browser)
+    q = f'Is the first item under the "{gone.context["heading"]}" heading exactly "{gone.text}"?'
+    editor = TextEditor()
+    out = np.asarray(editor.edit(start, "", failed(q), 0)).astype(int)
+    [act] = editor.last_actions
+    assert act["action"].startswith("place (item 1 of the list under"), act["action"]
+    c, s = np.asarray(clean).astype(int), np.asarray(start).astype(int)
+    owned = [owned_box(e) for e in (*elements, *moved) if e.id.startswith("item-0-")]
+    assert not damage(s, out, c, owned).any()
+    near = likeness(out, c, next(e.box for e in elements if e.id == gone.id))
+    assert near["ends"] == [0, 0], near
