@@ -23,6 +23,7 @@ from refine.editors.text.judged_element import not_refused
 from refine.editors.text.numbered_series import numbers, only_numbers_differ, series_siblings
 from refine.editors.text.other_list import off_list
 from refine.editors.text.outcomes import Rewrite, Skip
+from refine.editors.text.row_pieces import row_continues
 from refine.editors.text.state import EditState, Rules
 from refine.editors.text.tied_versions import untie
 from refine.editors.text.type_match import match_type
@@ -208,6 +209,7 @@ def _verdict(exp, m, seen, target, lines, rules: Rules, named: bool = False, who
         )
         and (named or whole or _lone_line(m, lines))
     ) or _swapped_line(m, seen, target, lines)
+    partial = partial and not row_continues(m, lines)  # "the play-off." read apart from its row's first words
     digit = digit_off(seen, target)
     short = (_short_typo(seen, target) and (named or whole or _lone_line(m, lines))) or digit
     if m.similarity < rules.min_similarity and not (partial or short):

@@ -21,6 +21,7 @@ and no OCR word. When no such slot exists the string is skipped with the reason.
 from __future__ import annotations
 
 import numpy as np
+from rapidfuzz.distance import OSA
 
 from refine.editors.text.colours import box_colours
 from refine.editors.text.erase import composite
@@ -29,7 +30,7 @@ from refine.editors.text.outcomes import Skip, Written
 from refine.editors.text.state import EditState, Rules
 from refine.editors.text.type_match import match_type, render_coverage
 from rewards.rubric import TextExpectation
-from rewards.text.ocr.text_match import Line, Word
+from rewards.text.ocr.text_match import Line, Word, normalize
 
 FOOT_SCALE = 0.85
 FOOT_PX = (12.0, 13.5)
@@ -66,6 +67,10 @@ BAND = 0.9
 BAND_MAX = 0.15
 """Most height (share of the page's) of a band the page ends in."""
 BAR_PAD = 0.8
+LAST_ROW = 0.4
+"""Least similarity (OSA, case ignored) of the page's lowest row, its OCR pieces joined, to the
+string for the row to be taken as the string read poorly (``_last_row_reads``): an unrelated
+last line (a chart's base note under a survey, its title) scores 0.17-0.25 against a footer."""
 """Least padding (em) above and below a line centred in the band the page ends in."""
 
 
@@ -216,6 +221,20 @@ def _ink(arr, lowest: Line, under: np.ndarray) -> tuple[int, int, int]:
     return tuple(int(round((1 - FOOT_TONE) * c + FOOT_TONE * p)) for c, p in zip(ink, under))
 
 
+def _last_row_reads(lines: list[Line], text: str) -> str | None:
+    """The OCR text of the page's lowest row (its lines whose middles lie within half its lowest
+    line's height, left to right) when it reads as a version of ``text`` (OSA similarity at least
+    ``LAST_ROW``, case ignored), else None. A footer set small and grey is read in pieces ("To",
+    "jubs", "motec", "the b", ...); matched piece by piece it was not found, and a second footer was
+    written under the card (the eleventh tester's league table, 1636 px)."""
+    lowest = max(lines, key=lambda ln: ln.box[3])
+    mid, hgt = (lowest.box[1] + lowest.box[3]) / 2, lowest.box[3] - lowest.box[1]
+    row = sorted((ln for ln in lines if abs((ln.box[1] + ln.box[3]) / 2 - mid) <= hgt / 2), key=lambda ln: ln.box[0])
+    read = " ".join(ln.text for ln in row)
+    sim = OSA.normalized_similarity(normalize(text, case_sensitive=False), normalize(read, case_sensitive=False))
+    return read if sim >= LAST_ROW else None
+
+
 def place_at_foot(state: EditState, exp: TextExpectation, rules: Rules) -> Written | Skip | None:
     """Write ``exp.text`` in the page's foot slot (module docstring): Written, a Skip when the slot
     is taken or too narrow, None when the page has no lines to measure it by."""
@@ -226,6 +245,8 @@ def place_at_foot(state: EditState, exp: TextExpectation, rules: Rules) -> Writt
         lines = [ln for ln in lines if ln.box[3] <= band[0]]
     if not lines:
         return None
+    if (read := _last_row_reads(lines, exp.text)) is not None:
+        return Skip(f"skip: the page's last line ({read[:40]!r}) may be it, read in pieces; not writing a second copy")
     body = state.body_type(rules.faces).style
     face = _plain(body.face, rules.faces)
     smallest = FOOT_SCALE * (_size(arr, lines, rules.faces, face) or body.size)
