@@ -445,6 +445,16 @@ def drawn_as_expected(arr: np.ndarray, lines: list[Line], m: Match, text: str, r
     return want is not None and want.score >= seen.score
 
 
+def in_capitals(arr: np.ndarray, lines: list[Line], m: Match, text: str, rules: Rules) -> bool:
+    """Whether the near match ``m`` is ``text`` set in capitals (CSS ``text-transform:
+    uppercase``, a card's "COOK" for the label "Cook"): equal to it up to case, ``text`` not in
+    capitals itself, and read in capitals or drawn as ``text.upper()`` at least as well as the
+    OCR text (``drawn_as_expected``: tesseract reads 9 px capitals "COOK" as "cook")."""
+    if text.upper() == text or normalize(m.text, case_sensitive=False) != normalize(text, case_sensitive=False):
+        return False
+    return m.text.upper() == m.text or drawn_as_expected(arr, lines, m, text.upper(), rules)
+
+
 def whole_line(m: Match, lines: list[Line], target: str) -> Match:
     """``m`` widened to its whole OCR line when the line's other words are words of ``target``
     too (as many times as ``target`` holds them, punctuation at their ends ignored, case
@@ -536,6 +546,8 @@ def locate(
                 "skip: on the page outside its place (moving it is a layout edit)", elsewhere.box, elsewhere.text
             )
         return rival(exp, ms, state.protected, source, rules, element_boxes)
+    if in_capitals(state.arr, source, cand, exp.text, rules):  # a person reads "COOK" as the label "Cook"
+        return Skip("skip: on the page in capitals (set so by its style); not retyped", cand.box, cand.text)
     if accepts(exp, cand, w, h, rules.case_sensitive, anywhere=True) and drawn_as_expected(
         state.arr, source, cand, exp.text, rules
     ):

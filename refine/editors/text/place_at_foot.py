@@ -62,6 +62,12 @@ menu leaves a deeper bottom margin under its footer (Chromium, dev: 1.9 em on th
 on the menus, where the left-set slides, tables and dashboards set theirs 1.5 em up)."""
 INSET = 0.1
 """Share of the page's width past which a centred title starts well inside the page."""
+FIGURE_MARGIN = 0.02
+"""Share of the page's width and height from its left and bottom edges of a foot line's ink left
+edge and baseline on a left-set page whose title starts past ``INSET`` (centred over the plot,
+``ax.set_title``): nothing on the page gives the note's edge then, and matplotlib's figure notes
+(``fig.text(x, y)`` at figure fractions) stand in its bottom-left corner (0.01-0.02 of the width and
+height on the testers' charts, where a note on the title's left edge stood 250 px right of it)."""
 BAND = 0.9
 """Share of a row's pixels within ``CLEAR`` of the band colour for the row to be the band's."""
 BAND_MAX = 0.15
@@ -221,6 +227,19 @@ def _ink(arr, lowest: Line, under: np.ndarray) -> tuple[int, int, int]:
     return tuple(int(round((1 - FOOT_TONE) * c + FOOT_TONE * p)) for c, p in zip(ink, under))
 
 
+def _title_over_plot(lines: list[Line], title: Line | None, w: int) -> bool:
+    """Whether the ``title`` of a page ``w`` px wide starts past ``INSET`` of its width with no
+    other line of four letters or more starting on its left edge (within ``EDGE``): a title centred
+    over a chart's plot, not the head of a column of text (a page's centred container, whose footer
+    takes the column's left edge)."""
+    if title is None or title.box[0] <= INSET * w:
+        return False
+    return not any(
+        ln is not title and sum(c.isalpha() for c in ln.text) >= 4 and abs(ln.box[0] - title.box[0]) <= EDGE * w
+        for ln in lines
+    )
+
+
 def _last_row_reads(lines: list[Line], text: str) -> str | None:
     """The OCR text of the page's lowest row (its lines whose middles lie within half its lowest
     line's height, left to right) when it reads as a version of ``text`` (OSA similarity at least
@@ -255,11 +274,15 @@ def place_at_foot(state: EditState, exp: TextExpectation, rules: Rules) -> Writt
     alpha, (_, by0, _, _) = render_coverage(exp.text, fnt)
     ah, aw = alpha.shape
     align = foot_alignment(lines, w)
-    margin = _left_edge(lines, w)
+    title = _title(lines)
+    on_figure = band is None and align == "left" and _title_over_plot(lines, title, w)
+    margin = round(FIGURE_MARGIN * w) if on_figure else _left_edge(lines, w)
     right_edge = max(ln.box[2] for ln in lines)
     left = {"centre": round(w / 2 - aw / 2), "right": right_edge - aw}.get(align, margin)
     lowest = max(lines, key=lambda ln: ln.box[3])
     oy, under = _slot_y(arr, band, fnt, size, align, by0)
+    if on_figure:
+        oy = int(round(h - FIGURE_MARGIN * h + by0))
     box = (left, oy, left + aw, oy + ah)
     side = min(ln.box[0] for ln in lines) if align == "centre" else margin
     inside = left >= side and box[2] <= (right_edge if align == "right" else w - side)

@@ -61,3 +61,31 @@ def test_a_footer_with_its_last_word_dropped_is_not_written_again_under_the_card
     (act,) = editor.last_actions
     assert act["action"].startswith("skip: the page's last line"), act
     assert changed_outside(out, start, (0, 0, 0, 0), pad=0) == 0
+
+
+@needs_tesseract
+def test_a_label_set_in_capitals_is_not_retyped_in_the_case_of_the_check(tmp_path, browser):
+    # dev recipe-4: the stat label "Cook" is set "COOK" by CSS text-transform and read "cook"; after
+    # the judge's false "no" it was retyped "Cook" (272 px, and the card no longer reads as its siblings)
+    start, boxes = draw("recipe", 4, tmp_path / "start.png", browser=browser)
+    editor = TextEditor()
+    out = editor.edit(start, "", failed('Is the KPI card "Cook" showing "45 min"?'), 0)
+    cook = next(a for a in editor.last_actions if a["text"] == "Cook")
+    assert cook["action"].startswith("skip: on the page in capitals"), cook
+    assert changed_outside(out, start, (0, 0, 0, 0), pad=0) == 0
+
+
+@needs_tesseract
+@pytest.mark.parametrize(("name", "seed"), [("slope", 10), ("diverging", 0)])
+def test_a_missing_source_note_under_a_title_centred_over_the_plot_goes_in_the_figure_corner(tmp_path, name, seed):
+    # dev slope-10: matplotlib's fig.text note sits at the figure's bottom-left corner; the editor
+    # set it on the left edge of the title centred over the axes, 250 px right (1014 px outside its box)
+    _, clean = draw(name, seed, tmp_path / "clean.png")
+    start, _ = draw(name, seed, tmp_path / "start.png", {"source": ""})
+    text = {"slope": "Municipal surveys, 2016 and 2024", "diverging": "Base: 323 employees who answered every item"}
+    editor = TextEditor()
+    out = editor.edit(start, "", failed(f'Is there a source note that reads exactly "{text[name]}"?'), 0)
+    (act,) = editor.last_actions
+    assert act["action"] == "place (at the page's foot)", act
+    assert inside(act["box"], clean["source"], pad=1), (act["box"], clean["source"])
+    assert changed_outside(out, start, clean["source"], pad=0) == 0
