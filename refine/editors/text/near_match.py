@@ -202,14 +202,12 @@ def _verdict(exp, m, seen, target, lines, rules: Rules, named: bool = False, who
     (``_whole_element``: a button "Start trial free" beside an arrow OCR reads as a word, among
     the page's buttons); it counts as a line of its own. The string's words in another order that
     are whole OCR lines are a version of it wherever they stand (``_swapped_line``)."""
-    partial = (
-        (
-            _words_in_order(seen, target, min_share=0.0 if named or whole else 0.4, one_off=True)
-            or _swapped(seen, target)
-        )
-        and (named or whole or _lone_line(m, lines))
-    ) or _swapped_line(m, seen, target, lines)
-    partial = partial and not row_continues(m, lines)  # "the play-off." read apart from its row's first words
+    # words missing, unless OCR read the line in pieces: "the play-off." apart from its first words
+    cut = _words_in_order(seen, target, min_share=0.0 if named or whole else 0.4, one_off=True)
+    cut = cut and not row_continues(m, lines)
+    partial = ((cut or _swapped(seen, target)) and (named or whole or _lone_line(m, lines))) or _swapped_line(
+        m, seen, target, lines
+    )
     digit = digit_off(seen, target)
     short = (_short_typo(seen, target) and (named or whole or _lone_line(m, lines))) or digit
     if m.similarity < rules.min_similarity and not (partial or short):
