@@ -100,8 +100,22 @@ def is_contradiction(wrong: str, right: str, out: list[Line], clean: list[Line],
 
 
 def written_twice(text: str, out: list[Line], clean: list[Line]) -> bool:
-    """``text`` read more often in ``out`` than on the clean page (and at least twice)."""
-    return occurrences(text, out) > max(1, occurrences(text, clean))
+    """``text`` read more often in ``out`` than on the clean page (and at least twice), or read
+    right after its own first words more often than there (``after_own_prefix``)."""
+    return occurrences(text, out) > max(1, occurrences(text, clean)) or after_own_prefix(text, out, clean)
+
+
+def after_own_prefix(text: str, out: list[Line], clean: list[Line]) -> bool:
+    """Whether ``out`` holds ``text`` right after its own first words (one word or more, 4
+    characters at least, fewer than all) more often than ``clean`` does: a copy written after the
+    start of the string it repeats ("... the bottom club enters Top two clubs are promoted; the
+    bottom club enters the play-off."), which holds the whole string once."""
+    words = text.split()
+    for k in range(1, len(words)):
+        prefix = " ".join(words[:k])
+        if len(prefix) >= 4 and occurrences(f"{prefix} {text}", out) > occurrences(f"{prefix} {text}", clean):
+            return True
+    return False
 
 
 def wrote_text(action: dict) -> bool:

@@ -22,7 +22,9 @@ swap, drop_word, missing) and engine the script prints:
 - readable: the same read on the clean page (the second reader's ceiling);
 - contradictions: the wrong string is read on best.png more often than on the clean page and the
   right one more often than on the start image;
-- written twice: a rubric string read on best.png more often than on the clean page (and twice);
+- written twice: a rubric string (a defect's correct string, or a retyped element's) read on best.png
+  more often than on the clean page (and twice), or right after its own first words
+  (``adversarial_refine.after_own_prefix``: "... enters Top two clubs are promoted; ...");
 - correct strings broken or retyped: elements no defect touched whose truth box has changed pixels
   on best.png against the start image (retyped), of them those RapidOCR read in the start image's
   crop but no longer reads in best.png's (broken); counted under the kind of the check whose
@@ -272,6 +274,8 @@ def measure_doc(doc: Doc, start: Image.Image, best: Image.Image, actions: list[d
             details.append({"moved": e.id, "text": e.text, "by": kind})
             continue
         per[kind]["retyped"] += 1
+        if written_twice(e.text, lines["best"], lines["clean"]):  # a right string written again after itself
+            per[kind]["written_twice"] += 1
         broken = read_crop(start, e.box, e.angle, e.text, read) and not read_crop(best, e.box, e.angle, e.text, read)
         per[kind]["broken"] += broken
         details.append({"retyped": e.id, "text": e.text, "broken": broken, "by": kind})

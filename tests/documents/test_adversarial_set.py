@@ -249,3 +249,13 @@ def test_an_element_tesseract_misreads_on_the_clean_page_counts_fixed_when_it_re
     assert not report.reads_in_box(doc.clean, e.box, e.correct, read)
     assert report.fixed_in_box(doc, doc.clean, e.box, e.correct, read)
     assert not report.fixed_in_box(doc, doc.erroneous, e.box, e.correct, read)
+
+
+def test_a_copy_written_after_its_own_first_words_is_counted_twice():
+    # the eleventh tester's league table (dev seed 5): the correct footer written again after its
+    # own first words holds the whole string once, and was not counted
+    text = "Top two clubs are promoted; the bottom club enters the play-off."
+    clean = [line(text, 0, 0)]
+    out = [line("Top two clubs are promoted; the bottom club enters " + text, 0, 0)]
+    assert report.written_twice(text, out, clean)
+    assert not report.written_twice(text, clean, clean)

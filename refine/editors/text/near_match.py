@@ -23,6 +23,7 @@ from refine.editors.text.judged_element import not_refused
 from refine.editors.text.numbered_series import numbers, only_numbers_differ, series_siblings
 from refine.editors.text.other_list import off_list
 from refine.editors.text.outcomes import Rewrite, Skip
+from refine.editors.text.row_pieces import row_continues
 from refine.editors.text.state import EditState, Rules
 from refine.editors.text.tied_versions import untie
 from refine.editors.text.type_match import match_type
@@ -201,13 +202,12 @@ def _verdict(exp, m, seen, target, lines, rules: Rules, named: bool = False, who
     (``_whole_element``: a button "Start trial free" beside an arrow OCR reads as a word, among
     the page's buttons); it counts as a line of its own. The string's words in another order that
     are whole OCR lines are a version of it wherever they stand (``_swapped_line``)."""
-    partial = (
-        (
-            _words_in_order(seen, target, min_share=0.0 if named or whole else 0.4, one_off=True)
-            or _swapped(seen, target)
-        )
-        and (named or whole or _lone_line(m, lines))
-    ) or _swapped_line(m, seen, target, lines)
+    # words missing, unless OCR read the line in pieces: "the play-off." apart from its first words
+    cut = _words_in_order(seen, target, min_share=0.0 if named or whole else 0.4, one_off=True)
+    cut = cut and not row_continues(m, lines)
+    partial = ((cut or _swapped(seen, target)) and (named or whole or _lone_line(m, lines))) or _swapped_line(
+        m, seen, target, lines
+    )
     digit = digit_off(seen, target)
     short = (_short_typo(seen, target) and (named or whole or _lone_line(m, lines))) or digit
     if m.similarity < rules.min_similarity and not (partial or short):
@@ -443,6 +443,16 @@ def drawn_as_expected(arr: np.ndarray, lines: list[Line], m: Match, text: str, r
     return want is not None and want.score >= seen.score
 
 
+def in_capitals(arr: np.ndarray, lines: list[Line], m: Match, text: str, rules: Rules) -> bool:
+    """Whether the near match ``m`` is ``text`` set in capitals (CSS ``text-transform:
+    uppercase``, a card's "COOK" for the label "Cook"): equal to it up to case, ``text`` not in
+    capitals itself, and read in capitals or drawn as ``text.upper()`` at least as well as the
+    OCR text (``drawn_as_expected``: tesseract reads 9 px capitals "COOK" as "cook")."""
+    if text.upper() == text or normalize(m.text, case_sensitive=False) != normalize(text, case_sensitive=False):
+        return False
+    return m.text.upper() == m.text or drawn_as_expected(arr, lines, m, text.upper(), rules)
+
+
 def whole_line(m: Match, lines: list[Line], target: str) -> Match:
     """``m`` widened to its whole OCR line when the line's other words are words of ``target``
     too (as many times as ``target`` holds them, punctuation at their ends ignored, case
@@ -534,6 +544,8 @@ def locate(
                 "skip: on the page outside its place (moving it is a layout edit)", elsewhere.box, elsewhere.text
             )
         return rival(exp, ms, state.protected, source, rules, element_boxes)
+    if in_capitals(state.arr, source, cand, exp.text, rules):  # a person reads "COOK" as the label "Cook"
+        return Skip("skip: on the page in capitals (set so by its style); not retyped", cand.box, cand.text)
     if accepts(exp, cand, w, h, rules.case_sensitive, anywhere=True) and drawn_as_expected(
         state.arr, source, cand, exp.text, rules
     ):

@@ -21,6 +21,7 @@ and no OCR word. When no such slot exists the string is skipped with the reason.
 from __future__ import annotations
 
 import numpy as np
+from rapidfuzz.distance import OSA
 
 from refine.editors.text.colours import box_colours
 from refine.editors.text.erase import composite
@@ -29,7 +30,7 @@ from refine.editors.text.outcomes import Skip, Written
 from refine.editors.text.state import EditState, Rules
 from refine.editors.text.type_match import match_type, render_coverage
 from rewards.rubric import TextExpectation
-from rewards.text.ocr.text_match import Line, Word
+from rewards.text.ocr.text_match import Line, Word, normalize
 
 FOOT_SCALE = 0.85
 FOOT_PX = (12.0, 13.5)
@@ -61,11 +62,21 @@ menu leaves a deeper bottom margin under its footer (Chromium, dev: 1.9 em on th
 on the menus, where the left-set slides, tables and dashboards set theirs 1.5 em up)."""
 INSET = 0.1
 """Share of the page's width past which a centred title starts well inside the page."""
+FIGURE_MARGIN = 0.02
+"""Share of the page's width and height from its left and bottom edges of a foot line's ink left
+edge and baseline on a left-set page whose title starts past ``INSET`` (centred over the plot,
+``ax.set_title``): nothing on the page gives the note's edge then, and matplotlib's figure notes
+(``fig.text(x, y)`` at figure fractions) stand in its bottom-left corner (0.01-0.02 of the width and
+height on the testers' charts, where a note on the title's left edge stood 250 px right of it)."""
 BAND = 0.9
 """Share of a row's pixels within ``CLEAR`` of the band colour for the row to be the band's."""
 BAND_MAX = 0.15
 """Most height (share of the page's) of a band the page ends in."""
 BAR_PAD = 0.8
+LAST_ROW = 0.4
+"""Least similarity (OSA, case ignored) of the page's lowest row, its OCR pieces joined, to the
+string for the row to be taken as the string read poorly (``_last_row_reads``): an unrelated
+last line (a chart's base note under a survey, its title) scores 0.17-0.25 against a footer."""
 """Least padding (em) above and below a line centred in the band the page ends in."""
 
 
@@ -216,6 +227,33 @@ def _ink(arr, lowest: Line, under: np.ndarray) -> tuple[int, int, int]:
     return tuple(int(round((1 - FOOT_TONE) * c + FOOT_TONE * p)) for c, p in zip(ink, under))
 
 
+def _title_over_plot(lines: list[Line], title: Line | None, w: int) -> bool:
+    """Whether the ``title`` of a page ``w`` px wide starts past ``INSET`` of its width with no
+    other line of four letters or more starting on its left edge (within ``EDGE``): a title centred
+    over a chart's plot, not the head of a column of text (a page's centred container, whose footer
+    takes the column's left edge)."""
+    if title is None or title.box[0] <= INSET * w:
+        return False
+    return not any(
+        ln is not title and sum(c.isalpha() for c in ln.text) >= 4 and abs(ln.box[0] - title.box[0]) <= EDGE * w
+        for ln in lines
+    )
+
+
+def _last_row_reads(lines: list[Line], text: str) -> str | None:
+    """The OCR text of the page's lowest row (its lines whose middles lie within half its lowest
+    line's height, left to right) when it reads as a version of ``text`` (OSA similarity at least
+    ``LAST_ROW``, case ignored), else None. A footer set small and grey is read in pieces ("To",
+    "jubs", "motec", "the b", ...); matched piece by piece it was not found, and a second footer was
+    written under the card (the eleventh tester's league table, 1636 px)."""
+    lowest = max(lines, key=lambda ln: ln.box[3])
+    mid, hgt = (lowest.box[1] + lowest.box[3]) / 2, lowest.box[3] - lowest.box[1]
+    row = sorted((ln for ln in lines if abs((ln.box[1] + ln.box[3]) / 2 - mid) <= hgt / 2), key=lambda ln: ln.box[0])
+    read = " ".join(ln.text for ln in row)
+    sim = OSA.normalized_similarity(normalize(text, case_sensitive=False), normalize(read, case_sensitive=False))
+    return read if sim >= LAST_ROW else None
+
+
 def place_at_foot(state: EditState, exp: TextExpectation, rules: Rules) -> Written | Skip | None:
     """Write ``exp.text`` in the page's foot slot (module docstring): Written, a Skip when the slot
     is taken or too narrow, None when the page has no lines to measure it by."""
@@ -226,6 +264,8 @@ def place_at_foot(state: EditState, exp: TextExpectation, rules: Rules) -> Writt
         lines = [ln for ln in lines if ln.box[3] <= band[0]]
     if not lines:
         return None
+    if (read := _last_row_reads(lines, exp.text)) is not None:
+        return Skip(f"skip: the page's last line ({read[:40]!r}) may be it, read in pieces; not writing a second copy")
     body = state.body_type(rules.faces).style
     face = _plain(body.face, rules.faces)
     smallest = FOOT_SCALE * (_size(arr, lines, rules.faces, face) or body.size)
@@ -234,11 +274,15 @@ def place_at_foot(state: EditState, exp: TextExpectation, rules: Rules) -> Writt
     alpha, (_, by0, _, _) = render_coverage(exp.text, fnt)
     ah, aw = alpha.shape
     align = foot_alignment(lines, w)
-    margin = _left_edge(lines, w)
+    title = _title(lines)
+    on_figure = band is None and align == "left" and _title_over_plot(lines, title, w)
+    margin = round(FIGURE_MARGIN * w) if on_figure else _left_edge(lines, w)
     right_edge = max(ln.box[2] for ln in lines)
     left = {"centre": round(w / 2 - aw / 2), "right": right_edge - aw}.get(align, margin)
     lowest = max(lines, key=lambda ln: ln.box[3])
     oy, under = _slot_y(arr, band, fnt, size, align, by0)
+    if on_figure:
+        oy = int(round(h - FIGURE_MARGIN * h + by0))
     box = (left, oy, left + aw, oy + ah)
     side = min(ln.box[0] for ln in lines) if align == "centre" else margin
     inside = left >= side and box[2] <= (right_edge if align == "right" else w - side)

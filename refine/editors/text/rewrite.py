@@ -196,7 +196,9 @@ def tick_mark_above(arr: np.ndarray, box, bg) -> tuple[float, int] | None:
     tick too). Of the 12 rows over it, those inked across more than 60% of the box's width are
     a rule or a bar (the axis line, a bar standing on it) and are left out; of the rest, the
     columns inked in 3 rows or more must be one run of at most 3 columns in the middle half of
-    the box; a line of text above is wider. matplotlib centres an x tick label on its tick
+    the box, with no other ink in those rows beside it (a pixel of antialiasing each side); a line of
+    text above is wider (the bottom rows of the tick label "20" over an x-axis title made one such
+    run, and the title was centred under it, 60 px right). matplotlib centres an x tick label on its tick
     (``XTick`` labels are ``Text`` with ha="center"), so a label under one is centred on it,
     whatever its length."""
     x0, y0, x1, y1 = (int(v) for v in box)
@@ -214,6 +216,9 @@ def tick_mark_above(arr: np.ndarray, box, bg) -> tuple[float, int] | None:
     cols = np.nonzero(window.sum(0) >= 3)[0]
     if start < 3 or not len(cols) or cols[-1] - cols[0] > 2:
         return None
+    spread = np.nonzero(window.any(0))[0]
+    if spread[-1] - spread[0] > cols[-1] - cols[0] + 2:
+        return None  # other ink beside the run: the foot of a line of text (an x tick label over the axis title)
     x = x0 + (cols[0] + cols[-1]) / 2
     return (float(x), top + start) if abs(x - (x0 + x1) / 2) <= (x1 - x0) / 4 else None
 

@@ -19,6 +19,7 @@ from refine.editors.text.outcomes import Written
 from refine.editors.text.page import BodyType, body_type, max_text_height
 from refine.editors.text.placement import busy_mask
 from refine.editors.text.type_match import Face
+from refine.editors.text.wrapped_block import block_matches
 from rewards.rubric import TextExpectation
 from rewards.text.ocr.text_match import Line, Match, find_matches, normalize, union_box
 from rewards.text.page.elements import find_elements
@@ -51,10 +52,13 @@ class Rules:
 
     def matches(self, exp: TextExpectation, lines: list[Line], w: int, h: int, max_lines: int | None = None):
         """``find_matches`` of ``exp`` in ``lines`` of a w x h page, in its region, by these
-        rules (``max_lines`` overrides the lines a match may span); best first."""
-        return find_matches(
+        rules (``max_lines`` overrides the lines a match may span); best first. A near match over
+        lines that are no wrapped block (a tick label over an axis title) is not one
+        (``wrapped_block.block_matches``)."""
+        found = find_matches(
             exp.text, lines, w, h, exp.region, self.case_sensitive, self.lenient, max_lines or self.max_lines
         )
+        return block_matches(found, lines)
 
     def found_line(self, text: str, lines: list[Line], w: int, h: int, last: bool):
         """(box, OCR text, words) of the last (``last``) or first line of an exact occurrence of
