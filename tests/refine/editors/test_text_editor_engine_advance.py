@@ -20,16 +20,35 @@ pytestmark = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesse
 SANS = Face("Liberation Sans", False, False, "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf")
 
 
-@pytest.fixture(scope="module")
-def dashboard(browser):
+def left_out(browser, seed: int, item: str):
+    """Dev Chromium dashboard ``seed`` drawn whole and with list item ``item`` left out (the items
+    after it move up): (its spec, clean image, start image, clean elements, start elements)."""
     from documents.engines.pages import draw_page, page_content
     from documents.engines.split import ENGINE_OFFSET
 
-    specs, style = page_content("dashboard", random.Random(67 + ENGINE_OFFSET["chromium"]))
-    gone = next(s for s in specs if s.id == "item-0-1")
+    specs, style = page_content("dashboard", random.Random(seed + ENGINE_OFFSET["chromium"]))
+    gone = next(s for s in specs if s.id == item)
     clean, elements = draw_page("dashboard", specs, style, browser)
     start, moved = draw_page("dashboard", [s for s in specs if s.id != gone.id], style, browser)
     return gone, clean, start, elements, moved
+
+
+def inserted(parts, ordinal: str):
+    """The editor's one action inserting the left-out item (asked as the ``ordinal`` item under its
+    heading), the edited page, and the pixels it changed outside the list's items (``damage``)."""
+    gone, clean, start, elements, moved = parts
+    q = f'Is the {ordinal} item under the "{gone.context["heading"]}" heading exactly "{gone.text}"?'
+    editor = TextEditor()
+    out = np.asarray(editor.edit(start, "", failed(q), 0)).astype(int)
+    [act] = editor.last_actions
+    c, s = np.asarray(clean).astype(int), np.asarray(start).astype(int)
+    owned = [owned_box(e) for e in (*elements, *moved) if e.id.startswith("item-0-")]
+    return act, out, damage(s, out, c, owned)
+
+
+@pytest.fixture(scope="module")
+def dashboard(browser):
+    return left_out(browser, 67, "item-0-1")
 
 
 def test_an_inserted_item_ends_its_ink_in_the_engine_s_last_column(dashboard):
@@ -38,17 +57,12 @@ def test_an_inserted_item_ends_its_ink_in_the_engine_s_last_column(dashboard):
     at their quarter pixels, the size the neighbour's width gives). Its ink now starts and ends
     in Chromium's own first and last columns (PIL's hinted glyphs ended a column right, and at the
     matched 16.25 px two), and differs from Chromium's pixels by 116 px of full contrast (was 288)."""
-    gone, clean, start, elements, moved = dashboard
-    q = f'Is the second item under the "{gone.context["heading"]}" heading exactly "{gone.text}"?'
-    editor = TextEditor()
-    out = np.asarray(editor.edit(start, "", failed(q), 0)).astype(int)
-    [act] = editor.last_actions
+    gone, clean, _, elements, _ = dashboard
+    act, out, damaged = inserted(dashboard, "second")
     assert act["action"].startswith("place (item 2 of the list under"), act["action"]
     assert act["type"]["setting"] == "linear" and act["type"]["size"] == 16.0, act["type"]
-    c, s = np.asarray(clean).astype(int), np.asarray(start).astype(int)
-    owned = [owned_box(e) for e in (*elements, *moved) if e.id.startswith("item-0-")]
-    assert not damage(s, out, c, owned).any()
-    near = likeness(out, c, next(e.box for e in elements if e.id == gone.id))
+    assert not damaged.any()
+    near = likeness(out, np.asarray(clean).astype(int), next(e.box for e in elements if e.id == gone.id))
     assert near["ends"] == [0, 0] and near["diff"] < 150, near
 
 
@@ -76,20 +90,10 @@ def test_an_item_wider_than_the_list_s_widest_line_stays_on_one_line(browser):
     editor knew no column to wrap it in and skipped it. The column is at least the widest line
     shown and the page is empty past it: the item is inserted on one line, its ink in Chromium's
     first and last columns, nothing else changed."""
-    from documents.engines.pages import draw_page, page_content
-    from documents.engines.split import ENGINE_OFFSET
-
-    specs, style = page_content("dashboard", random.Random(43 + ENGINE_OFFSET["chromium"]))
-    gone = next(s for s in specs if s.id == "item-0-0")
-    clean, elements = draw_page("dashboard", specs, style, browser)
-    start, moved = draw_page("dashboard", [s for s in specs if s.id != gone.id], style, browser)
-    q = f'Is the first item under the "{gone.context["heading"]}" heading exactly "{gone.text}"?'
-    editor = TextEditor()
-    out = np.asarray(editor.edit(start, "", failed(q), 0)).astype(int)
-    [act] = editor.last_actions
+    parts = left_out(browser, 43, "item-0-0")
+    gone, clean, _, elements, _ = parts
+    act, out, damaged = inserted(parts, "first")
     assert act["action"].startswith("place (item 1 of the list under"), act["action"]
-    c, s = np.asarray(clean).astype(int), np.asarray(start).astype(int)
-    owned = [owned_box(e) for e in (*elements, *moved) if e.id.startswith("item-0-")]
-    assert not damage(s, out, c, owned).any()
-    near = likeness(out, c, next(e.box for e in elements if e.id == gone.id))
+    assert not damaged.any()
+    near = likeness(out, np.asarray(clean).astype(int), next(e.box for e in elements if e.id == gone.id))
     assert near["ends"] == [0, 0], near
