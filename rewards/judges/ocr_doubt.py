@@ -122,6 +122,7 @@ from rapidfuzz.distance import OSA
 from rewards.judges.unread_places import (
     continued_in_next_column,
     label_before_value,
+    line_with,
     unread_callout,
     unread_cell,
     unread_place,
@@ -451,6 +452,16 @@ def _card_unnamed(records: list[dict], role: str | None) -> str | None:
     return f"the card's name {name['text']!r} not read, nor anything close: the card the question names is not found"
 
 
+def _inside_longer_label(record: dict, lines: list[Line]) -> bool:
+    """True when ``record``'s read (its box) lies in a line with other words that are no value
+    (``label_before_value``): the string is read only as part of a longer label or phrase."""
+    found = line_with(lines, record["box"])
+    if found is None:
+        return False
+    ln, start, end = found
+    return (start, end) != (0, len(ln.words)) and label_before_value(record, lines) is None
+
+
 def _card_unframed(records: list[dict], role: str | None, lines: list[Line], image, size) -> str | None:
     """The element rule's doubt for a card (``role`` "card") whose name (the first string asked)
     is read, but in no card the finder frames (``card_pairs.outside_cards``), no card placed by
@@ -461,6 +472,8 @@ def _card_unframed(records: list[dict], role: str | None, lines: list[Line], ima
         return None
     if any(r["rule"] == "read" for r in records[1:]):
         return None  # the value asked is read nowhere: no card shows it
+    if _inside_longer_label(records[0], lines):
+        return None  # "Cloud migration" read in the line "Cloud migration sprint": not a card's name
     if not outside_cards(tuple(records[0]["box"]), _Page.of(lines, image, size)):
         return None
     return f"{records[0]['text']!r} is read outside every card found: its own card and value are not found"

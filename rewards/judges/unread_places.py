@@ -55,7 +55,7 @@ LABEL_WORDS = 3
 list item or a line of text."""
 
 
-def _line_with(lines: list[Line], box) -> tuple[Line, int, int] | None:
+def line_with(lines: list[Line], box) -> tuple[Line, int, int] | None:
     """The horizontal line holding the words inside ``box``: (line, first word, last word + 1)."""
     for ln in lines:
         idx = [
@@ -73,7 +73,7 @@ def label_before_value(record: dict, lines: list[Line]) -> str | None:
     (at least one with a digit; module docstring), or None."""
     if not record.get("box") or normalize(record.get("ocr_text", "")) != normalize(record["text"]):
         return None
-    found = _line_with(lines, record["box"])
+    found = line_with(lines, record["box"])
     if found is None:
         return None
     ln, start, end = found
