@@ -73,11 +73,11 @@ BAND = 0.9
 BAND_MAX = 0.15
 """Most height (share of the page's) of a band the page ends in."""
 BAR_PAD = 0.8
+"""Least padding (em) above and below a line centred in the band the page ends in."""
 LAST_ROW = 0.4
 """Least similarity (OSA, case ignored) of the page's lowest row, its OCR pieces joined, to the
 string for the row to be taken as the string read poorly (``_last_row_reads``): an unrelated
 last line (a chart's base note under a survey, its title) scores 0.17-0.25 against a footer."""
-"""Least padding (em) above and below a line centred in the band the page ends in."""
 
 
 def _clear(arr: np.ndarray, box, lines: list[Line], under: np.ndarray) -> bool:
